@@ -1,0 +1,5 @@
+/// cgrad: a lazy tensor engine. Include this header for the whole C++ API.
+#pragma once
+
+#include <cgrad/core.hpp>
+#include <cgrad/tensor.hpp>

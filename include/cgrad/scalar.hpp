@@ -1,0 +1,176 @@
+// Scalar helpers: the one definition of what every element-wise op computes on one element.
+//
+// The reference interpreter, the generated CPU/CUDA kernels and the compile-time expression
+// templates (cgrad::et) all call these functions, so an op's arithmetic is written exactly once.
+// Each helper is named after its row in cgrad/ops.def. The header compiles as host C++20, under
+// nvcc (functions become __host__ __device__) and under NVRTC (no standard headers there).
+//
+// Semantics that differ from naive C++ and are documented in docs/semantics.md:
+//  - integer + - * and negation wrap (two's complement), never undefined behaviour;
+//  - integer division by zero gives 0 (the frontend's `/` is true division and never emits it);
+//  - integer pow with a negative exponent gives 1/base^e truncated toward zero (0 unless |base| == 1);
+//  - maximum/minimum propagate NaN like NumPy and PyTorch;
+//  - float -> integer casts saturate and map NaN to 0 (C++ leaves both undefined).
+#pragma once
+
+#if defined(__CUDACC_RTC__)
+#define CGRAD_HD __host__ __device__
+typedef int int32_t;
+typedef long long int64_t;
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+#else
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+#if defined(__CUDACC__)
+#define CGRAD_HD __host__ __device__
+#else
+#define CGRAD_HD
+#endif
+#endif
+
+#define CGRAD_SCALAR_INLINE CGRAD_HD inline
+
+namespace cgrad::scalar {
+
+template <class T> struct is_float { static constexpr bool value = false; };
+template <> struct is_float<float> { static constexpr bool value = true; };
+template <> struct is_float<double> { static constexpr bool value = true; };
+template <class T> struct unsigned_of;
+template <> struct unsigned_of<int32_t> { using type = uint32_t; };
+template <> struct unsigned_of<int64_t> { using type = uint64_t; };
+
+// ---- math primitives, overloaded for float and double so `float` stays single precision ----
+CGRAD_SCALAR_INLINE float m_exp(float x) { return ::expf(x); }
+CGRAD_SCALAR_INLINE double m_exp(double x) { return ::exp(x); }
+CGRAD_SCALAR_INLINE float m_log(float x) { return ::logf(x); }
+CGRAD_SCALAR_INLINE double m_log(double x) { return ::log(x); }
+CGRAD_SCALAR_INLINE float m_sqrt(float x) { return ::sqrtf(x); }
+CGRAD_SCALAR_INLINE double m_sqrt(double x) { return ::sqrt(x); }
+CGRAD_SCALAR_INLINE float m_sin(float x) { return ::sinf(x); }
+CGRAD_SCALAR_INLINE double m_sin(double x) { return ::sin(x); }
+CGRAD_SCALAR_INLINE float m_cos(float x) { return ::cosf(x); }
+CGRAD_SCALAR_INLINE double m_cos(double x) { return ::cos(x); }
+CGRAD_SCALAR_INLINE float m_tanh(float x) { return ::tanhf(x); }
+CGRAD_SCALAR_INLINE double m_tanh(double x) { return ::tanh(x); }
+CGRAD_SCALAR_INLINE float m_pow(float x, float y) { return ::powf(x, y); }
+CGRAD_SCALAR_INLINE double m_pow(double x, double y) { return ::pow(x, y); }
+CGRAD_SCALAR_INLINE float m_fabs(float x) { return ::fabsf(x); }
+CGRAD_SCALAR_INLINE double m_fabs(double x) { return ::fabs(x); }
+
+template <class T> CGRAD_SCALAR_INLINE bool isnan_(T x) { return x != x; }
+
+// ---- unary ----
+template <class T> CGRAD_SCALAR_INLINE T neg(T x) {
+  if constexpr (is_float<T>::value) return -x;
+  else return static_cast<T>(typename unsigned_of<T>::type(0) - static_cast<typename unsigned_of<T>::type>(x));
+}
+template <class T> CGRAD_SCALAR_INLINE T exp(T x) { return m_exp(x); }
+template <class T> CGRAD_SCALAR_INLINE T log(T x) { return m_log(x); }
+template <class T> CGRAD_SCALAR_INLINE T sqrt(T x) { return m_sqrt(x); }
+template <class T> CGRAD_SCALAR_INLINE T rsqrt(T x) { return T(1) / m_sqrt(x); }
+template <class T> CGRAD_SCALAR_INLINE T abs(T x) {
+  if constexpr (is_float<T>::value) return m_fabs(x);
+  else return x < 0 ? neg(x) : x;
+}
+template <class T> CGRAD_SCALAR_INLINE T sin(T x) { return m_sin(x); }
+template <class T> CGRAD_SCALAR_INLINE T cos(T x) { return m_cos(x); }
+template <class T> CGRAD_SCALAR_INLINE T tanh(T x) { return m_tanh(x); }
+template <class T> CGRAD_SCALAR_INLINE T sigmoid(T x) { return T(1) / (T(1) + m_exp(-x)); }
+template <class T> CGRAD_SCALAR_INLINE T relu(T x) { return x < T(0) ? T(0) : x; }
+
+// cast<To>(x): saturating for float -> integer, NaN -> 0; anything -> bool is x != 0.
+template <class To, class From> CGRAD_SCALAR_INLINE To cast(From x) {
+  if constexpr (sizeof(To) == 1 && !is_float<To>::value) {  // bool
+    return x != From(0);
+  } else if constexpr (!is_float<To>::value && is_float<From>::value) {
+    if (isnan_(x)) return To(0);
+    constexpr To hi = sizeof(To) == 4 ? To(2147483647) : To(9223372036854775807LL);
+    constexpr To lo = To(-hi - 1);
+    // From(hi) rounds up to 2^31 / 2^63 exactly, so >= catches every out-of-range value.
+    if (x >= From(hi)) return hi;
+    if (x <= From(lo)) return lo;
+    return static_cast<To>(x);
+  } else {
+    return static_cast<To>(x);
+  }
+}
+
+// ---- binary ----
+template <class T> CGRAD_SCALAR_INLINE T add(T a, T b) {
+  if constexpr (is_float<T>::value) return a + b;
+  else { using U = typename unsigned_of<T>::type; return static_cast<T>(U(a) + U(b)); }
+}
+template <class T> CGRAD_SCALAR_INLINE T sub(T a, T b) {
+  if constexpr (is_float<T>::value) return a - b;
+  else { using U = typename unsigned_of<T>::type; return static_cast<T>(U(a) - U(b)); }
+}
+template <class T> CGRAD_SCALAR_INLINE T mul(T a, T b) {
+  if constexpr (is_float<T>::value) return a * b;
+  else { using U = typename unsigned_of<T>::type; return static_cast<T>(U(a) * U(b)); }
+}
+template <class T> CGRAD_SCALAR_INLINE T div(T a, T b) {
+  if constexpr (is_float<T>::value) return a / b;
+  else {
+    if (b == 0) return T(0);
+    if (b == T(-1)) return neg(a);  // INT_MIN / -1 overflows
+    return a / b;
+  }
+}
+template <class T> CGRAD_SCALAR_INLINE T pow(T a, T b) {
+  if constexpr (is_float<T>::value) return m_pow(a, b);
+  else {
+    if (b < 0) return a == T(1) ? T(1) : a == T(-1) ? ((b & 1) ? T(-1) : T(1)) : T(0);
+    T r = 1;
+    while (b) { if (b & 1) r = mul(r, a); a = mul(a, a); b >>= 1; }
+    return r;
+  }
+}
+template <class T> CGRAD_SCALAR_INLINE T maximum(T a, T b) {
+  if constexpr (is_float<T>::value) { if (isnan_(a) || isnan_(b)) return a + b; }
+  return a < b ? b : a;
+}
+template <class T> CGRAD_SCALAR_INLINE T minimum(T a, T b) {
+  if constexpr (is_float<T>::value) { if (isnan_(a) || isnan_(b)) return a + b; }
+  return b < a ? b : a;
+}
+template <class T> CGRAD_SCALAR_INLINE bool lt(T a, T b) { return a < b; }
+template <class T> CGRAD_SCALAR_INLINE bool le(T a, T b) { return a <= b; }
+template <class T> CGRAD_SCALAR_INLINE bool gt(T a, T b) { return a > b; }
+template <class T> CGRAD_SCALAR_INLINE bool ge(T a, T b) { return a >= b; }
+template <class T> CGRAD_SCALAR_INLINE bool eq(T a, T b) { return a == b; }
+template <class T> CGRAD_SCALAR_INLINE bool ne(T a, T b) { return a != b; }
+
+// ---- ternary ----
+template <class T> CGRAD_SCALAR_INLINE T where(bool c, T a, T b) { return c ? a : b; }
+
+// ---- reductions: identity and combine; float sums accumulate in double (acc_t) ----
+template <class T> struct acc { using type = T; };
+template <> struct acc<float> { using type = double; };
+template <> struct acc<bool> { using type = int64_t; };
+template <> struct acc<int32_t> { using type = int64_t; };
+
+// ---- counter-based random numbers: value i of a stream depends only on (key, i) ----
+CGRAD_SCALAR_INLINE uint64_t mix64(uint64_t z) {
+  z += 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+CGRAD_SCALAR_INLINE uint64_t rand_bits(uint64_t key, uint64_t i) { return mix64(mix64(key) ^ (i * 0xd1342543de82ef95ULL)); }
+/// Uniform in [0, 1) with the full mantissa of T.
+template <class T> CGRAD_SCALAR_INLINE T rand_uniform(uint64_t key, uint64_t i) {
+  uint64_t r = rand_bits(key, i);
+  if constexpr (sizeof(T) == 4) return static_cast<T>(r >> 40) * T(5.9604644775390625e-08);  // 2^-24
+  else return static_cast<T>(r >> 11) * T(1.1102230246251565e-16);                         // 2^-53
+}
+/// Standard normal (Box-Muller on two independent uniforms of the same counter).
+template <class T> CGRAD_SCALAR_INLINE T rand_normal(uint64_t key, uint64_t i) {
+  double u1 = static_cast<double>((rand_bits(key, 2 * i) >> 11) + 1) * 1.1102230246251565e-16;  // (0, 1]
+  double u2 = static_cast<double>(rand_bits(key, 2 * i + 1) >> 11) * 1.1102230246251565e-16;
+  return static_cast<T>(m_sqrt(-2.0 * m_log(u1)) * m_cos(6.283185307179586476925 * u2));
+}
+
+}  // namespace cgrad::scalar

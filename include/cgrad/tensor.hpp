@@ -1,0 +1,217 @@
+/// cgrad::Tensor: a cheap, copyable handle to a lazy value in the computation graph.
+#pragma once
+
+#include <cgrad/core.hpp>
+
+#include <initializer_list>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace cgrad {
+
+namespace ir {
+struct Node;
+}
+namespace detail {
+struct Var;
+}
+
+/// A C++ number used as an operand. It never widens a tensor's dtype within its category
+/// (int tensor + int scalar stays int, f32 tensor + double scalar stays f32); a float scalar
+/// with an integer tensor gives f32, PyTorch-style.
+struct Scalar {
+  enum class Kind { Bool, Int, Float };
+  Kind kind = Kind::Float;
+  double f = 0;
+  int64_t i = 0;
+  Scalar(bool v) : kind(Kind::Bool), f(v), i(v) {}
+  template <class T>
+    requires(std::is_integral_v<T> && !std::is_same_v<T, bool>)
+  Scalar(T v) : kind(Kind::Int), f(static_cast<double>(v)), i(static_cast<int64_t>(v)) {}
+  template <class T>
+    requires std::is_floating_point_v<T>
+  Scalar(T v) : kind(Kind::Float), f(static_cast<double>(v)), i(static_cast<int64_t>(v)) {}
+};
+
+template <class T> struct dtype_of;
+template <> struct dtype_of<float> { static constexpr DType value = DType::f32; };
+template <> struct dtype_of<double> { static constexpr DType value = DType::f64; };
+template <> struct dtype_of<int32_t> { static constexpr DType value = DType::i32; };
+template <> struct dtype_of<int64_t> { static constexpr DType value = DType::i64; };
+template <> struct dtype_of<bool> { static constexpr DType value = DType::b8; };
+
+class Tensor {
+ public:
+  /// An undefined handle; every op on it throws InvalidArgument. Assign a tensor to it first.
+  Tensor();
+  explicit Tensor(std::shared_ptr<ir::Node> node);
+
+  // ---- queries (never evaluate) ----
+  bool defined() const;
+  const Shape& shape() const;
+  DType dtype() const;
+  Device device() const;
+  int64_t numel() const;
+  int64_t ndim() const;
+  bool is_evaluated() const;
+
+  // ---- evaluation ----
+  /// Realizes this tensor (computes it if needed) and returns it.
+  Tensor& eval();
+  const Tensor& eval() const;
+  /// Evaluates if needed and copies the elements, row-major, converted to T.
+  template <class T> std::vector<T> to_vector() const {
+    std::vector<T> out(static_cast<std::size_t>(numel()));
+    read_into(out.data(), dtype_of<T>::value, out.size());
+    return out;
+  }
+  /// The single element of a one-element tensor, converted to T.
+  template <class T> T item() const {
+    T v{};
+    read_item(&v, dtype_of<T>::value);
+    return v;
+  }
+  /// A copy of this tensor on `device` (the same handle's value when it is already there).
+  Tensor to(Device device) const;
+  Tensor cast(DType dtype) const;
+
+  // ---- reductions as methods ----
+  Tensor sum(std::vector<int64_t> axes = {}, bool keepdim = false) const;
+  Tensor mean(std::vector<int64_t> axes = {}, bool keepdim = false) const;
+  Tensor max(std::vector<int64_t> axes = {}, bool keepdim = false) const;
+  Tensor min(std::vector<int64_t> axes = {}, bool keepdim = false) const;
+
+  // ---- movement (views, no copy) ----
+  Tensor reshape(Shape shape) const;
+  Tensor permute(std::vector<int64_t> dims) const;
+  Tensor transpose(int64_t d0, int64_t d1) const;
+  Tensor T() const;
+  Tensor expand(Shape shape) const;
+  Tensor slice(int64_t dim, int64_t start, int64_t stop, int64_t step = 1) const;
+
+  /// In-place update: this tensor and every handle copied from it take the value of `expr`
+  /// (same shape and dtype, else an error) at their next evaluation. Tensors derived from this
+  /// one before the call keep the value they were built from.
+  Tensor& assign(const Tensor& expr);
+
+  // ---- compound assignment rebinds this handle only (copy-on-write) ----
+  Tensor& operator+=(const Tensor& o);
+  Tensor& operator-=(const Tensor& o);
+  Tensor& operator*=(const Tensor& o);
+  Tensor& operator/=(const Tensor& o);
+  Tensor& operator+=(Scalar o);
+  Tensor& operator-=(Scalar o);
+  Tensor& operator*=(Scalar o);
+  Tensor& operator/=(Scalar o);
+
+  /// The graph node this handle currently points to (library internals and tools).
+  const std::shared_ptr<ir::Node>& node() const;
+
+ private:
+  void read_into(void* dst, DType as, std::size_t count) const;
+  void read_item(void* dst, DType as) const;
+  std::shared_ptr<detail::Var> var_;
+};
+
+// ---- factories ----
+Tensor tensor(std::vector<float> data, Shape shape, Device device = Device::cpu());
+Tensor tensor(std::vector<double> data, Shape shape, Device device = Device::cpu());
+Tensor tensor(std::vector<int32_t> data, Shape shape, Device device = Device::cpu());
+Tensor tensor(std::vector<int64_t> data, Shape shape, Device device = Device::cpu());
+/// A b8 tensor from 0/1 values.
+Tensor tensor(std::vector<bool> data, Shape shape, Device device = Device::cpu());
+Tensor zeros(Shape shape, DType dtype = f32, Device device = Device::cpu());
+Tensor ones(Shape shape, DType dtype = f32, Device device = Device::cpu());
+Tensor full(Shape shape, double value, DType dtype = f32, Device device = Device::cpu());
+Tensor arange(int64_t n, DType dtype = f32, Device device = Device::cpu());
+/// Uniform in [0, 1). Deterministic for a given manual_seed and call order.
+Tensor rand(Shape shape, DType dtype = f32, Device device = Device::cpu());
+/// Standard normal.
+Tensor randn(Shape shape, DType dtype = f32, Device device = Device::cpu());
+void manual_seed(uint64_t seed);
+
+// ---- element-wise ----
+Tensor operator+(const Tensor& a, const Tensor& b);
+Tensor operator-(const Tensor& a, const Tensor& b);
+Tensor operator*(const Tensor& a, const Tensor& b);
+Tensor operator/(const Tensor& a, const Tensor& b);
+Tensor operator+(const Tensor& a, Scalar b);
+Tensor operator-(const Tensor& a, Scalar b);
+Tensor operator*(const Tensor& a, Scalar b);
+Tensor operator/(const Tensor& a, Scalar b);
+Tensor operator+(Scalar a, const Tensor& b);
+Tensor operator-(Scalar a, const Tensor& b);
+Tensor operator*(Scalar a, const Tensor& b);
+Tensor operator/(Scalar a, const Tensor& b);
+Tensor operator-(const Tensor& a);
+Tensor operator<(const Tensor& a, const Tensor& b);
+Tensor operator<=(const Tensor& a, const Tensor& b);
+Tensor operator>(const Tensor& a, const Tensor& b);
+Tensor operator>=(const Tensor& a, const Tensor& b);
+Tensor operator==(const Tensor& a, const Tensor& b);
+Tensor operator!=(const Tensor& a, const Tensor& b);
+Tensor operator<(const Tensor& a, Scalar b);
+Tensor operator<=(const Tensor& a, Scalar b);
+Tensor operator>(const Tensor& a, Scalar b);
+Tensor operator>=(const Tensor& a, Scalar b);
+Tensor operator==(const Tensor& a, Scalar b);
+Tensor operator!=(const Tensor& a, Scalar b);
+
+Tensor exp(const Tensor& x);
+Tensor log(const Tensor& x);
+Tensor sqrt(const Tensor& x);
+Tensor rsqrt(const Tensor& x);
+Tensor abs(const Tensor& x);
+Tensor sin(const Tensor& x);
+Tensor cos(const Tensor& x);
+Tensor tanh(const Tensor& x);
+Tensor sigmoid(const Tensor& x);
+Tensor relu(const Tensor& x);
+Tensor pow(const Tensor& a, const Tensor& b);
+Tensor pow(const Tensor& a, Scalar b);
+Tensor pow(Scalar a, const Tensor& b);
+Tensor maximum(const Tensor& a, const Tensor& b);
+Tensor maximum(const Tensor& a, Scalar b);
+Tensor minimum(const Tensor& a, const Tensor& b);
+Tensor minimum(const Tensor& a, Scalar b);
+/// Element-wise select; `cond` must be b8. a and b are promoted together.
+Tensor where(const Tensor& cond, const Tensor& a, const Tensor& b);
+Tensor where(const Tensor& cond, const Tensor& a, Scalar b);
+Tensor where(const Tensor& cond, Scalar a, const Tensor& b);
+Tensor where(const Tensor& cond, Scalar a, Scalar b);
+/// minimum(maximum(x, lo), hi); lo > hi gives hi everywhere (as PyTorch).
+Tensor clamp(const Tensor& x, Scalar lo, Scalar hi);
+Tensor clamp(const Tensor& x, const Tensor& lo, const Tensor& hi);
+
+// ---- reductions (negative axes count from the end; empty axes = all) ----
+Tensor sum(const Tensor& x, std::vector<int64_t> axes = {}, bool keepdim = false);
+Tensor mean(const Tensor& x, std::vector<int64_t> axes = {}, bool keepdim = false);
+Tensor max(const Tensor& x, std::vector<int64_t> axes = {}, bool keepdim = false);
+Tensor min(const Tensor& x, std::vector<int64_t> axes = {}, bool keepdim = false);
+
+// ---- movement and linear algebra ----
+Tensor cat(const std::vector<Tensor>& xs, int64_t dim = 0);
+/// NumPy matmul: 1-D operands are promoted and the added dim removed; batch dims broadcast.
+Tensor matmul(const Tensor& a, const Tensor& b);
+Tensor softmax(const Tensor& x, int64_t axis = -1);
+Tensor log_softmax(const Tensor& x, int64_t axis = -1);
+/// Mean cross-entropy over the batch. logits (N, C) [or (C)]; targets are i64/i32 class indices
+/// of shape (N) [or ()], or probabilities with the logits' shape.
+Tensor cross_entropy(const Tensor& logits, const Tensor& targets);
+
+// ---- evaluation and introspection ----
+/// Realizes several outputs in one schedule.
+void eval(const std::vector<Tensor>& outputs);
+/// Writes Graphviz DOT of the graphs behind `outputs` to `path`.
+void to_dot(const std::vector<Tensor>& outputs, const std::string& path);
+/// DOT text of the graphs behind `outputs`.
+std::string to_dot_string(const std::vector<Tensor>& outputs);
+void print_graph(const Tensor& t, std::ostream& os);
+void print_graph(const Tensor& t);
+/// The values of `t`, NumPy-style (evaluates).
+std::ostream& operator<<(std::ostream& os, const Tensor& t);
+
+}  // namespace cgrad

@@ -1,0 +1,150 @@
+// Element-wise and source kernels of the interpreter. Every element-wise op calls the helper
+// of include/cgrad/scalar.hpp that ops.def names, instantiated only for the dtypes its op
+// table row accepts: no op's arithmetic is written here.
+#include "backends/cpu/interpreter.h"
+#include "core/strided.hpp"
+#include "core/dtype.hpp"
+#include "ir/op_table.h"
+
+#include <cgrad/scalar.hpp>
+
+namespace cgrad::backends::cpu {
+
+using ir::Op;
+using ir::View;
+
+namespace {
+
+template <Op OP, class F>
+View unary(const ir::Node& n, const View& a, F f) {
+  View out = alloc_contiguous(n.shape, n.dtype);
+  core::dispatch(a.storage ? n.inputs[0]->dtype : n.dtype, [&](auto tin) {
+    using TI = decltype(tin);
+    if constexpr (OP == Op::Cast) {
+      core::dispatch(n.dtype, [&](auto tout) {
+        using TO = decltype(tout);
+        TO* o = ptr<TO>(out);
+        const TI* x = static_cast<const TI*>(a.storage->data);
+        std::array<const int64_t*, 2> st{a.strides.data(), out.strides.data()};
+        core::for_each_strided<2>(n.shape, st, {a.offset, 0}, [&](int64_t i, int64_t k) { o[k] = scalar::cast<TO>(x[i]); });
+      });
+    } else if constexpr (ir::accepts(OP, core::dtype_of_v<TI>)) {
+      TI* o = ptr<TI>(out);
+      const TI* x = static_cast<const TI*>(a.storage->data);
+      std::array<const int64_t*, 2> st{a.strides.data(), out.strides.data()};
+      core::for_each_strided<2>(n.shape, st, {a.offset, 0}, [&](int64_t i, int64_t k) { o[k] = f(x[i]); });
+    } else {
+      throw Error(ErrorCode::Internal, std::string("interpreter: bad dtype for ") + ir::op_name(OP));
+    }
+  });
+  return out;
+}
+
+template <Op OP, class F>
+View binary(const ir::Node& n, const View& a, const View& b, F f) {
+  View out = alloc_contiguous(n.shape, n.dtype);
+  core::dispatch(n.inputs[0]->dtype, [&](auto tin) {
+    using TI = decltype(tin);
+    if constexpr (ir::accepts(OP, core::dtype_of_v<TI>)) {
+      using TO = decltype(f(TI{}, TI{}));
+      TO* o = ptr<TO>(out);
+      const TI* x = static_cast<const TI*>(a.storage->data);
+      const TI* y = static_cast<const TI*>(b.storage->data);
+      std::array<const int64_t*, 3> st{a.strides.data(), b.strides.data(), out.strides.data()};
+      core::for_each_strided<3>(n.shape, st, {a.offset, b.offset, 0},
+                          [&](int64_t i, int64_t j, int64_t k) { o[k] = f(x[i], y[j]); });
+    } else {
+      throw Error(ErrorCode::Internal, std::string("interpreter: bad dtype for ") + ir::op_name(OP));
+    }
+  });
+  return out;
+}
+
+View where(const ir::Node& n, const View& c, const View& a, const View& b) {
+  View out = alloc_contiguous(n.shape, n.dtype);
+  core::dispatch(n.dtype, [&](auto t) {
+    using T = decltype(t);
+    T* o = ptr<T>(out);
+    const bool* cc = static_cast<const bool*>(c.storage->data);
+    const T* x = static_cast<const T*>(a.storage->data);
+    const T* y = static_cast<const T*>(b.storage->data);
+    std::array<const int64_t*, 4> st{c.strides.data(), a.strides.data(), b.strides.data(), out.strides.data()};
+    core::for_each_strided<4>(n.shape, st, {c.offset, a.offset, b.offset, 0},
+                        [&](int64_t h, int64_t i, int64_t j, int64_t k) { o[k] = scalar::where(cc[h], x[i], y[j]); });
+  });
+  return out;
+}
+
+}  // namespace
+
+View interp_elementwise(const ir::Node& n, const std::vector<const View*>& in) {
+  switch (n.op) {
+#define CGRAD_EW_Source(E, name)
+#define CGRAD_EW_Reduce(E, name)
+#define CGRAD_EW_Movement(E, name)
+#define CGRAD_EW_Concat(E, name)
+#define CGRAD_EW_Gemm(E, name)
+#define CGRAD_EW_Ternary(E, name)
+#define CGRAD_EW_Unary(E, name) \
+  case Op::E:                   \
+    return unary<Op::E>(n, *in[0], [](auto x) { return scalar::name(x); });
+#define CGRAD_EW_Binary(E, name) \
+  case Op::E:                    \
+    return binary<Op::E>(n, *in[0], *in[1], [](auto x, auto y) { return scalar::name(x, y); });
+#define CGRAD_OP(E, name, Kind, arity) CGRAD_EW_##Kind(E, name)
+    // Cast's lambda is never called: unary<Op::Cast> converts with scalar::cast<To> itself.
+#include <cgrad/ops.def>
+#undef CGRAD_OP
+#undef CGRAD_EW_Source
+#undef CGRAD_EW_Reduce
+#undef CGRAD_EW_Movement
+#undef CGRAD_EW_Concat
+#undef CGRAD_EW_Gemm
+#undef CGRAD_EW_Ternary
+#undef CGRAD_EW_Unary
+#undef CGRAD_EW_Binary
+    case Op::Where: return where(n, *in[0], *in[1], *in[2]);
+    default: break;
+  }
+  throw Error(ErrorCode::Internal, std::string("interpreter: not element-wise: ") + ir::op_name(n.op));
+}
+
+View interp_source(const ir::Node& n) {
+  if (n.op == Op::Full) {
+    // One element broadcast with zero strides: a constant costs no memory however large.
+    View v;
+    v.storage = runtime::allocate_host(dtype_size(n.dtype));
+    v.strides.assign(n.shape.size(), 0);
+    core::dispatch(n.dtype, [&](auto t) {
+      using T = decltype(t);
+      *ptr<T>(v) = core::is_floating_v<T> ? static_cast<T>(n.attrs.fvalue) : static_cast<T>(n.attrs.ivalue);
+    });
+    return v;
+  }
+  View out = alloc_contiguous(n.shape, n.dtype);
+  const int64_t count = core::numel(n.shape);
+  core::dispatch(n.dtype, [&](auto t) {
+    using T = decltype(t);
+    T* o = ptr<T>(out);
+    switch (n.op) {
+      case Op::Arange:
+        for (int64_t i = 0; i < count; ++i) o[i] = static_cast<T>(i);
+        return;
+      case Op::Rand:
+      case Op::Randn:
+        if constexpr (core::is_floating_v<T>) {
+          for (int64_t i = 0; i < count; ++i)
+            o[i] = n.op == Op::Rand ? scalar::rand_uniform<T>(n.attrs.seed, static_cast<uint64_t>(i))
+                                    : scalar::rand_normal<T>(n.attrs.seed, static_cast<uint64_t>(i));
+          return;
+        }
+        break;
+      default: break;
+    }
+    throw Error(ErrorCode::Internal, std::string("interpreter: cannot compute source ") + ir::op_name(n.op) + " of " +
+                                         dtype_name(n.dtype));
+  });
+  return out;
+}
+
+}  // namespace cgrad::backends::cpu

@@ -1,0 +1,156 @@
+// Interpreter driver: runs a subgraph node by node, frees each intermediate value as soon as
+// its last consumer has run, and turns movement ops into views of their input's storage.
+#include "backends/cpu/interpreter.h"
+
+#include "core/strided.hpp"
+#include "core/dtype.hpp"
+#include "ir/op_table.h"
+#include "runtime/stats.h"
+
+#include <cstring>
+
+namespace cgrad::backends::cpu {
+
+using ir::Op;
+using ir::OpKind;
+using ir::View;
+
+View alloc_contiguous(const Shape& shape, DType t) {
+  View v;
+  v.storage = runtime::allocate_host(static_cast<std::size_t>(core::numel(shape)) * dtype_size(t));
+  v.strides = core::contiguous_strides(shape);
+  return v;
+}
+
+View contiguous_copy(const View& in, const Shape& shape, DType t) {
+  View out = alloc_contiguous(shape, t);
+  const std::size_t es = dtype_size(t);
+  auto* dst = static_cast<char*>(out.storage->data);
+  auto* src = static_cast<const char*>(in.storage->data);
+  std::array<const int64_t*, 2> st{in.strides.data(), out.strides.data()};
+  core::for_each_strided<2>(shape, st, {in.offset, 0}, [&](int64_t i, int64_t o) {
+    std::memcpy(dst + o * static_cast<int64_t>(es), src + i * static_cast<int64_t>(es), es);
+  });
+  return out;
+}
+
+namespace {
+
+// Strides for viewing a layout as `to` without copying, or false when impossible. Walks the
+// source dims from the innermost outwards in chunks of mutually contiguous dims; each chunk must
+// be covered exactly by a run of target dims (the rule NumPy and PyTorch use for views).
+bool reshape_strides(const Shape& from, const core::Strides& fst, const Shape& to, core::Strides& out) {
+  out.assign(to.size(), 1);
+  if (core::numel(from) == 0 || from.empty()) {
+    out = core::contiguous_strides(to);
+    return true;
+  }
+  int64_t view_d = static_cast<int64_t>(to.size()) - 1;
+  int64_t chunk_base = fst.back();
+  int64_t tensor_numel = 1, view_numel = 1;
+  for (int64_t d = static_cast<int64_t>(from.size()) - 1; d >= 0; --d) {
+    auto du = static_cast<std::size_t>(d);
+    tensor_numel *= from[du];
+    bool chunk_ends = d == 0 || (from[du - 1] != 1 && fst[du - 1] != tensor_numel * chunk_base);
+    if (!chunk_ends) continue;
+    while (view_d >= 0 && (view_numel < tensor_numel || to[static_cast<std::size_t>(view_d)] == 1)) {
+      out[static_cast<std::size_t>(view_d)] = view_numel * chunk_base;
+      view_numel *= to[static_cast<std::size_t>(view_d)];
+      --view_d;
+    }
+    if (view_numel != tensor_numel) return false;
+    if (d > 0) {
+      chunk_base = fst[du - 1];
+      tensor_numel = 1;
+      view_numel = 1;
+    }
+  }
+  return view_d == -1;
+}
+
+View movement(const ir::Node& n, const View& in, bool* launched) {
+  const Shape& ishape = n.inputs.empty() ? n.shape : n.inputs[0]->shape;
+  View v = in;
+  switch (n.op) {
+    case Op::Reshape: {
+      core::Strides st;
+      if (reshape_strides(ishape, in.strides, n.shape, st)) {
+        v.strides = std::move(st);
+        return v;
+      }
+      *launched = true;
+      View c = contiguous_copy(in, ishape, n.dtype);
+      c.strides = core::contiguous_strides(n.shape);
+      return c;
+    }
+    case Op::Permute:
+      for (std::size_t i = 0; i < n.attrs.axes.size(); ++i)
+        v.strides[i] = in.strides[static_cast<std::size_t>(n.attrs.axes[i])];
+      return v;
+    case Op::Expand:
+      for (std::size_t i = 0; i < n.shape.size(); ++i)
+        if (ishape[i] != n.shape[i]) v.strides[i] = 0;
+      return v;
+    case Op::Slice: {
+      auto ax = static_cast<std::size_t>(n.attrs.axis);
+      if (n.shape[ax] > 0) v.offset += n.attrs.start * in.strides[ax];
+      v.strides[ax] = in.strides[ax] * n.attrs.step;
+      return v;
+    }
+    default: break;
+  }
+  throw Error(ErrorCode::Internal, std::string("interpreter: not a movement op: ") + ir::op_name(n.op));
+}
+
+}  // namespace
+
+View interpret_node(const ir::Node& n, const std::vector<const View*>& in, bool* launched) {
+  *launched = false;
+  const ir::OpInfo& row = ir::info(n.op);
+  switch (row.kind) {
+    case OpKind::Movement: return movement(n, *in[0], launched);
+    default: break;
+  }
+  *launched = true;
+  switch (row.kind) {
+    case OpKind::Source: return interp_source(n);
+    case OpKind::Unary:
+    case OpKind::Binary:
+    case OpKind::Ternary: return interp_elementwise(n, in);
+    case OpKind::Reduce: return interp_reduce(n, *in[0]);
+    case OpKind::Concat: return interp_cat(n, in);
+    case OpKind::Gemm: return interp_matmul(n, *in[0], *in[1]);
+    case OpKind::Movement: break;
+  }
+  throw Error(ErrorCode::Internal, std::string("interpreter: no kernel for ") + row.name);
+}
+
+std::shared_ptr<ir::Storage> Interpreter::allocate(std::size_t nbytes) { return runtime::allocate_host(nbytes); }
+
+void Interpreter::run(const runtime::Subgraph& g) {
+  const std::size_t n = g.order.size();
+  std::vector<View> vals(n);
+  std::vector<int32_t> remaining = g.uses;
+  std::vector<const View*> ins;
+  for (std::size_t i = 0; i < n; ++i) {
+    const ir::Node& node = *g.order[i];
+    ins.clear();
+    for (std::size_t k = 0; k < node.inputs.size(); ++k) {
+      int32_t p = g.in_pos[i][k];
+      ins.push_back(p >= 0 ? &vals[static_cast<std::size_t>(p)] : &node.inputs[k]->value);
+    }
+    bool launched = false;
+    vals[i] = interpret_node(node, ins, &launched);
+    if (launched) runtime::counters().kernels_launched.fetch_add(1, std::memory_order_relaxed);
+    // Free intermediates whose last consumer just ran.
+    for (int32_t p : g.in_pos[i]) {
+      if (p < 0) continue;
+      auto up = static_cast<std::size_t>(p);
+      if (--remaining[up] == 0 && !g.is_output[up]) vals[up] = View{};
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    if (g.is_output[i]) ir::set_realized(*g.order[i], std::move(vals[i]));
+}
+
+}  // namespace cgrad::backends::cpu

@@ -1,0 +1,36 @@
+// The reference interpreter: evaluates a subgraph op by op, each computing op one "kernel".
+// It is the oracle every fusion and backend is tested against, so it favours exactness:
+// float sums and matmuls accumulate in double, integer arithmetic wraps, views never copy.
+#pragma once
+
+#include "runtime/backend.h"
+
+#include <vector>
+
+namespace cgrad::backends::cpu {
+
+/// The value of one node given the values of its inputs. Returns a view: for movement ops on
+/// a compatible layout it shares the input's storage. `*launched` tells whether a kernel ran.
+ir::View interpret_node(const ir::Node& n, const std::vector<const ir::View*>& inputs, bool* launched);
+
+class Interpreter final : public runtime::Backend {
+ public:
+  const char* name() const override { return "interpreter"; }
+  std::shared_ptr<ir::Storage> allocate(std::size_t nbytes) override;
+  void run(const runtime::Subgraph& g) override;
+};
+
+// Kernels, split by kind across interp_*.cpp.
+ir::View interp_elementwise(const ir::Node& n, const std::vector<const ir::View*>& in);
+ir::View interp_reduce(const ir::Node& n, const ir::View& in);
+ir::View interp_matmul(const ir::Node& n, const ir::View& a, const ir::View& b);
+ir::View interp_cat(const ir::Node& n, const std::vector<const ir::View*>& in);
+ir::View interp_source(const ir::Node& n);
+/// A contiguous copy of `v` (shape `shape`, dtype `t`).
+ir::View contiguous_copy(const ir::View& v, const Shape& shape, DType t);
+/// A freshly allocated contiguous view for a node's output.
+ir::View alloc_contiguous(const Shape& shape, DType t);
+
+template <class T> T* ptr(const ir::View& v) { return static_cast<T*>(v.storage->data) + v.offset; }
+
+}  // namespace cgrad::backends::cpu

@@ -1,0 +1,31 @@
+// Reads the CGRAD_* environment variables once; nothing else in the library calls getenv.
+#include "core/env.hpp"
+
+#include <cstdlib>
+#include <string>
+
+namespace cgrad::core {
+
+namespace {
+int64_t read_int(const char* name, int64_t fallback) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return fallback;
+  char* end = nullptr;
+  long long x = std::strtoll(v, &end, 10);
+  return (end && *end == '\0') ? static_cast<int64_t>(x) : fallback;
+}
+Env load() {
+  Env e;
+  e.debug = static_cast<int>(read_int("CGRAD_DEBUG", 0));
+  e.max_pending_depth = read_int("CGRAD_MAX_PENDING_DEPTH", e.max_pending_depth);
+  return e;
+}
+}  // namespace
+
+Env& env_mut() {
+  static Env e = load();
+  return e;
+}
+const Env& env() { return env_mut(); }
+
+}  // namespace cgrad::core

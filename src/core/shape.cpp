@@ -1,0 +1,101 @@
+// Shape rules used by the frontend's shape inference and by the backends' index math.
+#include "core/shape.hpp"
+
+#include <algorithm>
+
+namespace cgrad {
+
+std::string shape_str(const Shape& s) {
+  std::string r = "(";
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (i) r += ", ";
+    r += std::to_string(s[i]);
+  }
+  if (s.size() == 1) r += ",";
+  return r + ")";
+}
+
+namespace core {
+
+void fail(ErrorCode code, const std::string& msg) { throw Error(code, msg); }
+
+std::string vec_str(const std::vector<int64_t>& v) {
+  std::string r = "[";
+  for (std::size_t i = 0; i < v.size(); ++i) r += (i ? ", " : "") + std::to_string(v[i]);
+  return r + "]";
+}
+
+int64_t checked_numel(const Shape& s, const char* op) {
+  int64_t n = 1;
+  for (int64_t d : s) {
+    if (d < 0) fail(ErrorCode::InvalidArgument, std::string(op) + ": negative dimension in shape " + shape_str(s));
+  }
+  for (int64_t d : s) {
+    if (d == 0) return 0;
+  }
+  for (int64_t d : s) {
+    if (n > kMaxNumel / d)
+      fail(ErrorCode::InvalidArgument, std::string(op) + ": shape " + shape_str(s) + " has too many elements");
+    n *= d;
+  }
+  return n;
+}
+
+Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op) {
+  std::size_t n = std::max(a.size(), b.size());
+  Shape r(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
+    int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
+    if (da != db && da != 1 && db != 1)
+      fail(ErrorCode::ShapeMismatch, std::string(op) + ": shapes " + shape_str(a) + " and " + shape_str(b) +
+                                         " cannot be broadcast (dimension " + std::to_string(i) + ": " +
+                                         std::to_string(da) + " vs " + std::to_string(db) + ")");
+    r[i] = da == 1 ? db : da;
+  }
+  return r;
+}
+
+int64_t normalize_axis(int64_t axis, int64_t ndim, const char* op) {
+  int64_t a = axis < 0 ? axis + ndim : axis;
+  if (a < 0 || a >= ndim)
+    fail(ErrorCode::InvalidArgument, std::string(op) + ": axis " + std::to_string(axis) +
+                                         " out of range for a tensor with " + std::to_string(ndim) + " dims");
+  return a;
+}
+
+std::vector<int64_t> normalize_axes(const std::vector<int64_t>& axes, int64_t ndim, const char* op) {
+  std::vector<int64_t> r;
+  if (axes.empty()) {
+    for (int64_t i = 0; i < ndim; ++i) r.push_back(i);
+    return r;
+  }
+  for (int64_t a : axes) r.push_back(normalize_axis(a, ndim, op));
+  std::sort(r.begin(), r.end());
+  if (std::adjacent_find(r.begin(), r.end()) != r.end())
+    fail(ErrorCode::InvalidArgument, std::string(op) + ": repeated axis in " + vec_str(axes));
+  return r;
+}
+
+Strides contiguous_strides(const Shape& s) {
+  Strides st(s.size());
+  int64_t acc = 1;
+  for (std::size_t i = s.size(); i-- > 0;) {
+    st[i] = acc;
+    acc *= s[i];
+  }
+  return st;
+}
+
+bool is_contiguous(const Shape& s, const Strides& st) {
+  int64_t acc = 1;
+  for (std::size_t i = s.size(); i-- > 0;) {
+    if (s[i] == 1) continue;
+    if (st[i] != acc) return false;
+    acc *= s[i];
+  }
+  return true;
+}
+
+}  // namespace core
+}  // namespace cgrad

@@ -1,0 +1,38 @@
+// Shape rules: numel with overflow checks, NumPy broadcasting, axis normalization, strides.
+// Every function throws cgrad::Error naming `op` and the shapes involved.
+#pragma once
+
+#include <cgrad/core.hpp>
+
+#include <string>
+#include <vector>
+
+namespace cgrad::core {
+
+using Strides = std::vector<int64_t>;
+
+/// Largest element count a tensor may have (bytes must also fit in int64).
+inline constexpr int64_t kMaxNumel = int64_t(1) << 56;
+
+/// Product of dims; throws InvalidArgument for negative dims or overflow.
+int64_t checked_numel(const Shape& s, const char* op);
+inline int64_t numel(const Shape& s) {
+  int64_t n = 1;
+  for (int64_t d : s) n *= d;
+  return n;
+}
+/// NumPy broadcast of two shapes; throws ShapeMismatch.
+Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op);
+/// Maps a possibly negative axis into [0, ndim); throws InvalidArgument.
+int64_t normalize_axis(int64_t axis, int64_t ndim, const char* op);
+/// Normalizes, sorts and de-duplicates reduction axes (empty = all); throws on repeats.
+std::vector<int64_t> normalize_axes(const std::vector<int64_t>& axes, int64_t ndim, const char* op);
+/// Row-major contiguous strides (in elements).
+Strides contiguous_strides(const Shape& s);
+bool is_contiguous(const Shape& s, const Strides& st);
+
+std::string vec_str(const std::vector<int64_t>& v);
+
+[[noreturn]] void fail(ErrorCode code, const std::string& msg);
+
+}  // namespace cgrad::core

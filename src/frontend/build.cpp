@@ -1,0 +1,131 @@
+// Node building for the frontend: promotion, broadcasting, constants, auto-realize.
+#include "frontend/build.h"
+
+#include "core/env.hpp"
+#include "ir/op_table.h"
+#include "runtime/realize.h"
+#include "runtime/stats.h"
+
+#include <cgrad/scalar.hpp>
+
+#include <string>
+
+namespace cgrad::frontend {
+
+const NodePtr& node_of(const Tensor& t, const char* op) {
+  if (!t.defined()) throw Error(ErrorCode::InvalidArgument, std::string(op) + ": tensor is undefined (default-constructed)");
+  return t.node();
+}
+
+NodePtr make(Op op, std::vector<NodePtr> inputs, ir::Attrs attrs, Device device) {
+  NodePtr n = ir::make_node(op, std::move(inputs), std::move(attrs), device);
+  int64_t limit = core::env().max_pending_depth;
+  if (limit > 0 && n->depth >= limit) {
+    runtime::realize({n});
+    runtime::counters().auto_realizes.fetch_add(1, std::memory_order_relaxed);
+  }
+  return n;
+}
+
+NodePtr cast_to(const NodePtr& n, DType t) {
+  if (n->dtype == t) return n;
+  ir::Attrs a;
+  a.dtype = t;
+  return make(Op::Cast, {n}, a, n->device);
+}
+
+NodePtr reshape_node(const NodePtr& n, const Shape& shape) {
+  if (n->shape == shape) return n;
+  ir::Attrs a;
+  a.shape = shape;
+  return make(Op::Reshape, {n}, a, n->device);
+}
+
+NodePtr broadcast_to(const NodePtr& n, const Shape& shape) {
+  if (n->shape == shape) return n;
+  NodePtr r = n;
+  if (n->shape.size() < shape.size()) {
+    Shape padded(shape.size() - n->shape.size(), 1);
+    padded.insert(padded.end(), n->shape.begin(), n->shape.end());
+    r = reshape_node(r, padded);
+  }
+  if (r->shape == shape) return r;
+  ir::Attrs a;
+  a.shape = shape;
+  return make(Op::Expand, {r}, a, r->device);
+}
+
+NodePtr full_node(const Shape& shape, Scalar value, DType t, Device device) {
+  ir::Attrs a;
+  a.shape = shape;
+  a.dtype = t;
+  if (is_floating(t)) {
+    a.fvalue = value.f;
+  } else if (t == DType::b8) {
+    a.ivalue = value.kind == Scalar::Kind::Float ? (value.f != 0) : (value.i != 0);
+  } else {
+    // An integer constant from a float scalar is converted like a cast (saturating, NaN -> 0).
+    a.ivalue = value.kind == Scalar::Kind::Float ? scalar::cast<int64_t>(value.f) : value.i;
+    if (t == DType::i32) a.ivalue = static_cast<int32_t>(static_cast<uint32_t>(a.ivalue));
+  }
+  return make(Op::Full, {}, a, device);
+}
+
+core::PromoOperand promo(const NodePtr& n) {
+  return {n->shape.empty() ? core::PromoOperand::Tier::ZeroDim : core::PromoOperand::Tier::Dim, n->dtype};
+}
+
+Tensor elementwise(Op op, std::initializer_list<Operand> operands) {
+  const ir::OpInfo& row = ir::info(op);
+  const char* name = row.name;
+  // Where's condition takes no part in promotion.
+  const bool has_cond = op == Op::Where;
+  std::vector<NodePtr> nodes;
+  std::vector<core::PromoOperand> promos;
+  Shape shape;
+  Device device = Device::cpu();
+  bool have_device = false;
+  std::size_t i = 0;
+  for (const Operand& o : operands) {
+    if (o.tensor) {
+      const NodePtr& n = node_of(*o.tensor, name);
+      shape = nodes.empty() && !have_device ? n->shape : core::broadcast_shapes(shape, n->shape, name);
+      if (!have_device) device = n->device;
+      have_device = true;
+      nodes.push_back(n);
+      if (!(has_cond && i == 0)) promos.push_back(promo(n));
+    } else {
+      nodes.push_back(nullptr);
+      if (!(has_cond && i == 0)) promos.push_back({core::PromoOperand::Tier::Scalar, core::scalar_dtype(o.scalar)});
+    }
+    ++i;
+  }
+  if (!have_device) throw Error(ErrorCode::InvalidArgument, std::string(name) + ": needs at least one tensor operand");
+  DType t = core::promote_all(promos.data(), static_cast<int>(promos.size()));
+  if (row.int_to_float && !is_floating(t)) t = DType::f32;
+  if (!(row.inputs & ir::bit(t)))
+    throw Error(ErrorCode::DTypeMismatch, std::string(name) + ": not supported for dtype " + dtype_name(t) +
+                                              (t == DType::b8 ? " (cast to a numeric dtype first)" : ""));
+  std::vector<NodePtr> ins;
+  i = 0;
+  for (const Operand& o : operands) {
+    NodePtr n = nodes[i];
+    if (has_cond && i == 0) {
+      if (!n) n = full_node(shape, o.scalar, DType::b8, device);
+      if (n->dtype != DType::b8)
+        throw Error(ErrorCode::DTypeMismatch, std::string("where: condition must be b8, got ") + dtype_name(n->dtype));
+    } else if (!n) {
+      n = full_node(shape, o.scalar, t, device);
+    } else {
+      n = cast_to(n, t);
+    }
+    if (n->device != device)
+      throw Error(ErrorCode::DeviceError, std::string(name) + ": operands on different devices (" + device.str() +
+                                              " and " + n->device.str() + ")");
+    ins.push_back(broadcast_to(n, shape));
+    ++i;
+  }
+  return Tensor(make(op, std::move(ins), {}, device));
+}
+
+}  // namespace cgrad::frontend

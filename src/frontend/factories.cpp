@@ -1,0 +1,89 @@
+// Factories: tensors from host data, constants, ranges and counter-based random tensors.
+#include "frontend/build.h"
+#include "runtime/backend.h"
+
+#include <cgrad/scalar.hpp>
+
+#include <atomic>
+#include <cstring>
+
+namespace cgrad {
+
+using frontend::make;
+using ir::Op;
+
+namespace {
+
+std::atomic<uint64_t> g_rng_counter{0};
+std::atomic<uint64_t> g_rng_seed{0x5eedULL};
+
+void check_device(Device d, const char* op) {
+  if (d.is_cuda()) throw Error(ErrorCode::DeviceError, std::string(op) + ": device " + d.str() + ": CUDA is not available in this build");
+}
+
+template <class T>
+Tensor from_host(const T* data, std::size_t count, const Shape& shape, DType t, Device device) {
+  int64_t n = core::checked_numel(shape, "tensor");
+  if (static_cast<std::size_t>(n) != count)
+    throw Error(ErrorCode::ShapeMismatch, "tensor: " + std::to_string(count) + " values do not fill shape " +
+                                              shape_str(shape) + " (" + std::to_string(n) + " elements)");
+  check_device(device, "tensor");
+  ir::View v;
+  v.storage = runtime::backend_for(device).allocate(count * sizeof(T));
+  if (count) std::memcpy(v.storage->data, data, count * sizeof(T));
+  v.strides = core::contiguous_strides(shape);
+  return Tensor(ir::make_buffer(shape, t, device, std::move(v)));
+}
+
+ir::Attrs source_attrs(const Shape& shape, DType t, const char* op) {
+  core::checked_numel(shape, op);
+  ir::Attrs a;
+  a.shape = shape;
+  a.dtype = t;
+  return a;
+}
+
+Tensor random(Op op, const Shape& shape, DType t, Device device, const char* name) {
+  if (!is_floating(t))
+    throw Error(ErrorCode::DTypeMismatch, std::string(name) + ": dtype must be f32 or f64, got " + dtype_name(t));
+  check_device(device, name);
+  ir::Attrs a = source_attrs(shape, t, name);
+  a.seed = scalar::mix64(g_rng_seed.load() ^ scalar::mix64(g_rng_counter.fetch_add(1)));
+  return Tensor(make(op, {}, a, device));
+}
+
+}  // namespace
+
+Tensor tensor(std::vector<float> d, Shape s, Device dev) { return from_host(d.data(), d.size(), s, DType::f32, dev); }
+Tensor tensor(std::vector<double> d, Shape s, Device dev) { return from_host(d.data(), d.size(), s, DType::f64, dev); }
+Tensor tensor(std::vector<int32_t> d, Shape s, Device dev) { return from_host(d.data(), d.size(), s, DType::i32, dev); }
+Tensor tensor(std::vector<int64_t> d, Shape s, Device dev) { return from_host(d.data(), d.size(), s, DType::i64, dev); }
+Tensor tensor(std::vector<bool> d, Shape s, Device dev) {
+  std::vector<uint8_t> bytes(d.begin(), d.end());
+  return from_host(bytes.data(), bytes.size(), s, DType::b8, dev);
+}
+
+Tensor full(Shape shape, double value, DType dtype, Device device) {
+  core::checked_numel(shape, "full");
+  check_device(device, "full");
+  return Tensor(frontend::full_node(shape, Scalar(value), dtype, device));
+}
+Tensor zeros(Shape shape, DType dtype, Device device) { return full(std::move(shape), 0.0, dtype, device); }
+Tensor ones(Shape shape, DType dtype, Device device) { return full(std::move(shape), 1.0, dtype, device); }
+
+Tensor arange(int64_t n, DType dtype, Device device) {
+  if (n < 0) throw Error(ErrorCode::InvalidArgument, "arange: n must be >= 0, got " + std::to_string(n));
+  if (dtype == DType::b8) throw Error(ErrorCode::DTypeMismatch, "arange: dtype b8 is not supported");
+  check_device(device, "arange");
+  return Tensor(make(Op::Arange, {}, source_attrs({n}, dtype, "arange"), device));
+}
+
+Tensor rand(Shape shape, DType dtype, Device device) { return random(Op::Rand, shape, dtype, device, "rand"); }
+Tensor randn(Shape shape, DType dtype, Device device) { return random(Op::Randn, shape, dtype, device, "randn"); }
+
+void manual_seed(uint64_t seed) {
+  g_rng_seed.store(seed);
+  g_rng_counter.store(0);
+}
+
+}  // namespace cgrad

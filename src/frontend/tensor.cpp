@@ -1,0 +1,105 @@
+// Tensor handle: queries, evaluation, host reads, assign and compound assignment.
+#include "core/strided.hpp"
+#include "frontend/build.h"
+#include "runtime/realize.h"
+
+#include <cgrad/scalar.hpp>
+
+namespace cgrad {
+
+using frontend::node_of;
+
+Tensor::Tensor() = default;
+Tensor::Tensor(std::shared_ptr<ir::Node> node) : var_(std::make_shared<detail::Var>(detail::Var{std::move(node)})) {}
+
+bool Tensor::defined() const { return var_ && var_->node; }
+const std::shared_ptr<ir::Node>& Tensor::node() const {
+  if (!defined()) throw Error(ErrorCode::InvalidArgument, "tensor is undefined (default-constructed)");
+  return var_->node;
+}
+const Shape& Tensor::shape() const { return node()->shape; }
+DType Tensor::dtype() const { return node()->dtype; }
+Device Tensor::device() const { return node()->device; }
+int64_t Tensor::numel() const { return node()->numel(); }
+int64_t Tensor::ndim() const { return static_cast<int64_t>(node()->shape.size()); }
+bool Tensor::is_evaluated() const { return node()->realized(); }
+
+Tensor& Tensor::eval() {
+  runtime::realize({node_of(*this, "eval")});
+  return *this;
+}
+const Tensor& Tensor::eval() const {
+  runtime::realize({node_of(*this, "eval")});
+  return *this;
+}
+
+void eval(const std::vector<Tensor>& outputs) {
+  std::vector<ir::NodePtr> nodes;
+  for (const Tensor& t : outputs) nodes.push_back(node_of(t, "eval"));
+  runtime::realize(nodes);
+}
+
+void Tensor::read_into(void* dst, DType as, std::size_t count) const {
+  const ir::NodePtr& n = node_of(*this, "to_vector");
+  if (count != static_cast<std::size_t>(n->numel()))
+    throw Error(ErrorCode::Internal, "to_vector: destination size mismatch");
+  runtime::realize({n});
+  const ir::View& v = n->value;
+  if (v.storage->device.is_cuda()) throw Error(ErrorCode::DeviceError, "to_vector: CUDA storage is not supported here");
+  core::Strides out_st = core::contiguous_strides(n->shape);
+  core::dispatch(n->dtype, [&](auto tin) {
+    using TI = decltype(tin);
+    core::dispatch(as, [&](auto tout) {
+      using TO = decltype(tout);
+      const TI* x = static_cast<const TI*>(v.storage->data);
+      TO* o = static_cast<TO*>(dst);
+      std::array<const int64_t*, 2> st{v.strides.data(), out_st.data()};
+      core::for_each_strided<2>(n->shape, st, {v.offset, 0},
+                                [&](int64_t i, int64_t k) { o[k] = scalar::cast<TO>(x[i]); });
+    });
+  });
+}
+
+void Tensor::read_item(void* dst, DType as) const {
+  const ir::NodePtr& n = node_of(*this, "item");
+  if (n->numel() != 1)
+    throw Error(ErrorCode::InvalidArgument, "item: tensor of shape " + shape_str(n->shape) + " has " +
+                                                std::to_string(n->numel()) + " elements, not 1");
+  read_into(dst, as, 1);
+}
+
+Tensor Tensor::to(Device device) const {
+  const ir::NodePtr& n = node_of(*this, "to");
+  if (n->device == device) return *this;
+  throw Error(ErrorCode::DeviceError, "to: cannot move a tensor from " + n->device.str() + " to " + device.str() +
+                                          ": CUDA is not available in this build");
+}
+
+Tensor Tensor::cast(DType dtype) const { return Tensor(frontend::cast_to(node_of(*this, "cast"), dtype)); }
+
+Tensor& Tensor::assign(const Tensor& expr) {
+  const ir::NodePtr& self = node_of(*this, "assign");
+  const ir::NodePtr& e = node_of(expr, "assign");
+  if (self->shape != e->shape)
+    throw Error(ErrorCode::ShapeMismatch, "assign: target has shape " + shape_str(self->shape) + ", value has shape " +
+                                              shape_str(e->shape));
+  if (self->dtype != e->dtype)
+    throw Error(ErrorCode::DTypeMismatch, std::string("assign: target has dtype ") + dtype_name(self->dtype) +
+                                              ", value has dtype " + dtype_name(e->dtype) + " (cast it first)");
+  if (self->device != e->device)
+    throw Error(ErrorCode::DeviceError, "assign: target is on " + self->device.str() + ", value on " + e->device.str());
+  ir::NodePtr keep = e;  // `expr` may be a copy of *this: take the node before rebinding
+  var_->node = std::move(keep);
+  return *this;
+}
+
+Tensor& Tensor::operator+=(const Tensor& o) { return *this = *this + o; }
+Tensor& Tensor::operator-=(const Tensor& o) { return *this = *this - o; }
+Tensor& Tensor::operator*=(const Tensor& o) { return *this = *this * o; }
+Tensor& Tensor::operator/=(const Tensor& o) { return *this = *this / o; }
+Tensor& Tensor::operator+=(Scalar o) { return *this = *this + o; }
+Tensor& Tensor::operator-=(Scalar o) { return *this = *this - o; }
+Tensor& Tensor::operator*=(Scalar o) { return *this = *this * o; }
+Tensor& Tensor::operator/=(Scalar o) { return *this = *this / o; }
+
+}  // namespace cgrad

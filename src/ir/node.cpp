@@ -1,0 +1,94 @@
+// Node construction (through the op table's rules) and iterative destruction.
+#include "ir/node.h"
+
+#include <atomic>
+#include <string>
+
+namespace cgrad::ir {
+
+namespace {
+std::atomic<uint64_t> g_next_id{1};
+}
+
+Node::~Node() {
+  // Take over inputs whose last owner we are, so that releasing a long chain is a loop.
+  std::vector<NodePtr> stack = std::move(inputs);
+  while (!stack.empty()) {
+    NodePtr n = std::move(stack.back());
+    stack.pop_back();
+    if (n && n.use_count() == 1) {
+      for (auto& in : n->inputs) stack.push_back(std::move(in));
+      n->inputs.clear();
+    }
+  }
+}
+
+NodePtr make_node(Op op, std::vector<NodePtr> inputs, Attrs attrs, Device device) {
+  const OpInfo& row = info(op);
+  std::string name = row.name;
+  if (row.arity >= 0 && static_cast<int>(inputs.size()) != row.arity)
+    core::fail(ErrorCode::Internal, name + ": expected " + std::to_string(row.arity) + " inputs, got " +
+                                        std::to_string(inputs.size()));
+  if (row.arity < 0 && inputs.empty()) core::fail(ErrorCode::InvalidArgument, name + ": needs at least one input");
+  auto node = std::make_shared<Node>();
+  node->op = op;
+  node->device = device;
+  node->attrs = std::move(attrs);
+  node->inputs = std::move(inputs);
+  // Value inputs: for Where the condition (input 0) is b8 and not a value input.
+  std::size_t first_value = op == Op::Where ? 1 : 0;
+  if (op == Op::Where && node->inputs[0]->dtype != DType::b8)
+    core::fail(ErrorCode::DTypeMismatch, name + ": condition must be b8, got " + dtype_name(node->inputs[0]->dtype));
+  for (std::size_t i = first_value; i < node->inputs.size(); ++i) {
+    DType d = node->inputs[i]->dtype;
+    if (!(row.inputs & bit(d)))
+      core::fail(ErrorCode::DTypeMismatch, name + ": dtype " + dtype_name(d) + " is not supported");
+    if (d != node->inputs[first_value]->dtype && op != Op::Cast)
+      core::fail(ErrorCode::DTypeMismatch, name + ": inputs have different dtypes " +
+                                               dtype_name(node->inputs[first_value]->dtype) + " and " + dtype_name(d));
+  }
+  switch (row.dtype_rule) {
+    case DTypeRule::Given: node->dtype = node->attrs.dtype; break;
+    case DTypeRule::SameAsIn: node->dtype = node->inputs[first_value]->dtype; break;
+    case DTypeRule::Bool: node->dtype = DType::b8; break;
+    case DTypeRule::SumAcc: {
+      DType d = node->inputs[0]->dtype;
+      node->dtype = is_floating(d) ? d : DType::i64;
+      break;
+    }
+  }
+  node->shape = row.shape_rule(*node);
+  int64_t depth = 0;
+  for (auto& in : node->inputs) {
+    if (in->device != device)
+      core::fail(ErrorCode::DeviceError, name + ": inputs on different devices (" + in->device.str() + " and " +
+                                             device.str() + ")");
+    if (!in->realized() && in->depth > depth) depth = in->depth;
+  }
+  node->depth = depth + 1;
+  node->id = g_next_id.fetch_add(1, std::memory_order_relaxed);
+  return node;
+}
+
+NodePtr make_buffer(Shape shape, DType dtype, Device device, View value) {
+  auto node = std::make_shared<Node>();
+  node->op = Op::Buffer;
+  node->dtype = dtype;
+  node->device = device;
+  node->attrs.shape = shape;
+  node->attrs.dtype = dtype;
+  node->shape = std::move(shape);
+  node->value = std::move(value);
+  node->id = g_next_id.fetch_add(1, std::memory_order_relaxed);
+  return node;
+}
+
+void set_realized(Node& node, View value) {
+  node.value = std::move(value);
+  node.depth = 0;
+  std::vector<NodePtr> dropped = std::move(node.inputs);
+  node.inputs.clear();
+  // `dropped` is destroyed here; Node::~Node of each handles deep chains iteratively.
+}
+
+}  // namespace cgrad::ir

@@ -1,0 +1,88 @@
+// Graph nodes. A node is one op application: op, inputs, attributes, shape, dtype, device,
+// and, once realized, a view of the storage holding its value. Nodes own their inputs through
+// shared_ptr, so graphs built from different tensors join without any global graph object.
+//
+// Invariants (checked by verify.cpp):
+//  - shape and dtype are exactly what the op table's rules give for the inputs and attrs;
+//  - element-wise inputs already have the output's shape (the frontend inserts explicit
+//    reshape/expand for broadcasting) and a common dtype (explicit casts);
+//  - a realized node has no inputs: realizing drops them, which frees the graph above it.
+#pragma once
+
+#include "core/shape.hpp"
+#include "ir/op.h"
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+namespace cgrad::ir {
+
+/// A block of device memory. Freed by the deleter the allocator installed.
+struct Storage {
+  void* data = nullptr;
+  std::size_t nbytes = 0;
+  Device device;
+  void (*release)(void* data, std::size_t nbytes) = nullptr;
+  Storage() = default;
+  Storage(const Storage&) = delete;
+  Storage& operator=(const Storage&) = delete;
+  ~Storage() {
+    if (release) release(data, nbytes);
+  }
+};
+
+/// A strided view of a storage: element (i0, i1, ...) is at data[offset + sum(i_k * strides[k])].
+struct View {
+  std::shared_ptr<Storage> storage;
+  int64_t offset = 0;
+  core::Strides strides;
+};
+
+struct Attrs {
+  Shape shape;                  ///< Reshape / Expand target; sources' shape
+  std::vector<int64_t> axes;    ///< Reduce: sorted reduced axes; Permute: the permutation
+  int64_t axis = 0;             ///< Slice / Cat
+  int64_t start = 0, stop = 0, step = 1;  ///< Slice, normalized: 0 <= start <= stop <= dim, step >= 1
+  double fvalue = 0;            ///< Full (floating dtypes)
+  int64_t ivalue = 0;           ///< Full (integer and bool dtypes)
+  uint64_t seed = 0;            ///< Rand / Randn stream key
+  DType dtype = DType::f32;     ///< sources and Cast
+  bool operator==(const Attrs&) const = default;
+};
+
+struct Node;
+using NodePtr = std::shared_ptr<Node>;
+
+struct Node {
+  uint64_t id = 0;          ///< creation order; deterministic for a deterministic program
+  Op op = Op::Buffer;
+  DType dtype = DType::f32;
+  Device device;
+  Shape shape;
+  std::vector<NodePtr> inputs;
+  Attrs attrs;
+  int64_t depth = 0;        ///< longest chain of unrealized nodes ending here (0 once realized)
+  View value;               ///< set once realized
+
+  bool realized() const { return value.storage != nullptr; }
+  int64_t numel() const { return core::numel(shape); }
+
+  Node() = default;
+  Node(const Node&) = delete;
+  Node& operator=(const Node&) = delete;
+  /// Releases inputs iteratively: destroying a chain of a million nodes must not recurse.
+  ~Node();
+};
+
+/// Builds a node: checks arity and input dtypes against the op table, infers dtype and shape
+/// with the row's rules (throwing cgrad::Error naming the op and shapes), assigns the next id.
+NodePtr make_node(Op op, std::vector<NodePtr> inputs, Attrs attrs, Device device);
+
+/// A realized leaf (Op::Buffer) holding `value`.
+NodePtr make_buffer(Shape shape, DType dtype, Device device, View value);
+
+/// Makes `node` a realized leaf holding `value` and drops its inputs.
+void set_realized(Node& node, View value);
+
+}  // namespace cgrad::ir

@@ -1,0 +1,65 @@
+// The op enum, generated from include/cgrad/ops.def, and the description of one op table row.
+#pragma once
+
+#include <cgrad/core.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace cgrad::ir {
+
+enum class Op : uint8_t {
+#define CGRAD_OP(E, name, Kind, arity) E,
+#include <cgrad/ops.def>
+#undef CGRAD_OP
+};
+
+inline constexpr int kNumOps = 0
+#define CGRAD_OP(E, name, Kind, arity) +1
+#include <cgrad/ops.def>
+#undef CGRAD_OP
+    ;
+
+enum class OpKind : uint8_t { Source, Unary, Binary, Ternary, Reduce, Movement, Concat, Gemm };
+
+/// How a node's dtype follows from its inputs.
+enum class DTypeRule : uint8_t {
+  Given,     ///< from the builder (sources, cast)
+  SameAsIn,  ///< the (common) dtype of the value inputs
+  Bool,      ///< comparisons
+  SumAcc,    ///< sum: integers and bools accumulate to i64, floats keep their dtype
+};
+
+/// Bit mask of DTypes accepted as value inputs.
+using DTypeMask = uint8_t;
+constexpr DTypeMask bit(DType t) { return static_cast<DTypeMask>(1u << static_cast<unsigned>(t)); }
+inline constexpr DTypeMask kFloat = bit(DType::f32) | bit(DType::f64);
+inline constexpr DTypeMask kInt = bit(DType::i32) | bit(DType::i64);
+inline constexpr DTypeMask kNumeric = kFloat | kInt;
+inline constexpr DTypeMask kAll = kNumeric | bit(DType::b8);
+
+struct Node;
+struct Attrs;
+
+/// Computes the output shape from the inputs and attributes; throws cgrad::Error on bad input.
+using ShapeRule = Shape (*)(const Node& proto);
+
+/// One row of the op table. Passes, the scheduler and codegen look rows up and match on
+/// `kind` and flags, never on hand-written lists of ops.
+struct OpInfo {
+  Op op;
+  const char* name;
+  OpKind kind;
+  int arity;            ///< number of tensor inputs; -1 = variadic (at least one)
+  DTypeMask inputs;     ///< dtypes accepted for value inputs
+  DTypeRule dtype_rule;
+  ShapeRule shape_rule;
+  bool int_to_float;    ///< the frontend casts integer/bool inputs to f32 first (exp, /, ...)
+  bool commutative;     ///< used by CSE (later) to canonicalize operand order
+};
+
+const OpInfo& info(Op op);
+inline const char* op_name(Op op) { return info(op).name; }
+inline bool is_elementwise(OpKind k) { return k == OpKind::Unary || k == OpKind::Binary || k == OpKind::Ternary; }
+
+}  // namespace cgrad::ir

@@ -1,0 +1,124 @@
+// The op table: one row per op of include/cgrad/ops.def, in the same order (checked at
+// compile time). A row holds the op's name, kind, arity, accepted dtypes, dtype rule and
+// shape rule. It is constexpr so that backends can instantiate templated code only for the
+// dtypes a row accepts. Adding an op means one line in ops.def and one row here.
+#pragma once
+
+#include "ir/op.h"
+
+#include <array>
+
+namespace cgrad::ir {
+
+namespace rules {
+Shape source_shape(const Node& n);
+Shape elementwise_shape(const Node& n);
+Shape reduce_shape(const Node& n);
+Shape reshape_shape(const Node& n);
+Shape permute_shape(const Node& n);
+Shape expand_shape(const Node& n);
+Shape slice_shape(const Node& n);
+Shape cat_shape(const Node& n);
+Shape matmul_shape(const Node& n);
+}  // namespace rules
+
+namespace table_detail {
+using namespace rules;
+inline constexpr const char* kNames[] = {
+#define CGRAD_OP(E, name, Kind, arity) #name,
+#include <cgrad/ops.def>
+#undef CGRAD_OP
+};
+
+#define ROW(E, kind, arity, mask, rule, shape, i2f, comm) \
+  OpInfo { Op::E, kNames[static_cast<int>(Op::E)], OpKind::kind, arity, mask, DTypeRule::rule, shape, i2f, comm }
+
+inline constexpr DTypeMask kNoBool = kNumeric;
+
+inline constexpr std::array<OpInfo, kNumOps> kTable = {{
+    // sources
+    ROW(Buffer, Source, 0, kAll, Given, source_shape, false, false),
+    ROW(Full, Source, 0, kAll, Given, source_shape, false, false),
+    ROW(Arange, Source, 0, kAll, Given, source_shape, false, false),
+    ROW(Rand, Source, 0, kAll, Given, source_shape, false, false),
+    ROW(Randn, Source, 0, kAll, Given, source_shape, false, false),
+    // unary
+    ROW(Neg, Unary, 1, kNoBool, SameAsIn, elementwise_shape, false, false),
+    ROW(Exp, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false),
+    ROW(Log, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false),
+    ROW(Sqrt, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false),
+    ROW(Rsqrt, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false),
+    ROW(Abs, Unary, 1, kNoBool, SameAsIn, elementwise_shape, false, false),
+    ROW(Sin, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false),
+    ROW(Cos, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false),
+    ROW(Tanh, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false),
+    ROW(Sigmoid, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false),
+    ROW(Relu, Unary, 1, kNoBool, SameAsIn, elementwise_shape, false, false),
+    ROW(Cast, Unary, 1, kAll, Given, elementwise_shape, false, false),
+    // binary
+    ROW(Add, Binary, 2, kNoBool, SameAsIn, elementwise_shape, false, true),
+    ROW(Sub, Binary, 2, kNoBool, SameAsIn, elementwise_shape, false, false),
+    ROW(Mul, Binary, 2, kNoBool, SameAsIn, elementwise_shape, false, true),
+    ROW(Div, Binary, 2, kFloat, SameAsIn, elementwise_shape, true, false),
+    ROW(Pow, Binary, 2, kNoBool, SameAsIn, elementwise_shape, false, false),
+    ROW(Maximum, Binary, 2, kAll, SameAsIn, elementwise_shape, false, true),
+    ROW(Minimum, Binary, 2, kAll, SameAsIn, elementwise_shape, false, true),
+    ROW(Lt, Binary, 2, kAll, Bool, elementwise_shape, false, false),
+    ROW(Le, Binary, 2, kAll, Bool, elementwise_shape, false, false),
+    ROW(Gt, Binary, 2, kAll, Bool, elementwise_shape, false, false),
+    ROW(Ge, Binary, 2, kAll, Bool, elementwise_shape, false, false),
+    ROW(Eq, Binary, 2, kAll, Bool, elementwise_shape, false, true),
+    ROW(Ne, Binary, 2, kAll, Bool, elementwise_shape, false, true),
+    // ternary
+    ROW(Where, Ternary, 3, kAll, SameAsIn, elementwise_shape, false, false),
+    // reductions
+    ROW(Sum, Reduce, 1, kAll, SumAcc, reduce_shape, false, false),
+    ROW(Max, Reduce, 1, kAll, SameAsIn, reduce_shape, false, false),
+    ROW(Min, Reduce, 1, kAll, SameAsIn, reduce_shape, false, false),
+    // movement
+    ROW(Reshape, Movement, 1, kAll, SameAsIn, reshape_shape, false, false),
+    ROW(Permute, Movement, 1, kAll, SameAsIn, permute_shape, false, false),
+    ROW(Expand, Movement, 1, kAll, SameAsIn, expand_shape, false, false),
+    ROW(Slice, Movement, 1, kAll, SameAsIn, slice_shape, false, false),
+    // concat, gemm
+    ROW(Cat, Concat, -1, kAll, SameAsIn, cat_shape, false, false),
+    ROW(Matmul, Gemm, 2, kNumeric, SameAsIn, matmul_shape, false, false),
+}};
+#undef ROW
+
+constexpr bool rows_in_order() {
+  for (int i = 0; i < kNumOps; ++i)
+    if (static_cast<int>(kTable[static_cast<std::size_t>(i)].op) != i) return false;
+  return true;
+}
+static_assert(rows_in_order(), "op_table.h rows must follow the order of cgrad/ops.def");
+
+constexpr bool kinds_and_arities_match() {
+  constexpr OpKind kinds[] = {
+#define CGRAD_OP(E, name, Kind, arity) OpKind::Kind,
+#include <cgrad/ops.def>
+#undef CGRAD_OP
+  };
+  constexpr int arities[] = {
+#define CGRAD_OP(E, name, Kind, arity) arity,
+#include <cgrad/ops.def>
+#undef CGRAD_OP
+  };
+  for (int i = 0; i < kNumOps; ++i) {
+    const auto& r = kTable[static_cast<std::size_t>(i)];
+    if (r.kind != kinds[i] || r.arity != arities[i] || r.shape_rule == nullptr) return false;
+  }
+  return true;
+}
+static_assert(kinds_and_arities_match(), "op_table.h row disagrees with cgrad/ops.def (kind or arity) or lacks a shape rule");
+
+
+}  // namespace table_detail
+
+/// The table, indexed by Op.
+using table_detail::kTable;
+
+/// True when `op` accepts value inputs of dtype `t` (usable in if constexpr).
+constexpr bool accepts(Op op, DType t) { return (kTable[static_cast<std::size_t>(op)].inputs & bit(t)) != 0; }
+
+}  // namespace cgrad::ir

@@ -1,0 +1,90 @@
+// Graph printer and DOT writer.
+#include "ir/printer.h"
+
+#include "ir/graph.h"
+
+#include <map>
+#include <sstream>
+#include <unordered_map>
+
+namespace cgrad::ir {
+
+std::string attrs_str(const Node& n) {
+  const Attrs& a = n.attrs;
+  std::ostringstream s;
+  switch (n.op) {
+    case Op::Full:
+      if (is_floating(n.dtype)) s << "value=" << a.fvalue;
+      else s << "value=" << a.ivalue;
+      break;
+    case Op::Rand:
+    case Op::Randn: s << "seed=" << a.seed; break;
+    case Op::Sum:
+    case Op::Max:
+    case Op::Min: s << "axes=" << core::vec_str(a.axes); break;
+    case Op::Permute: s << "perm=" << core::vec_str(a.axes); break;
+    case Op::Slice: s << "dim=" << a.axis << " " << a.start << ":" << a.stop << ":" << a.step; break;
+    case Op::Cat: s << "dim=" << a.axis; break;
+    default: break;
+  }
+  return s.str();
+}
+
+void print(const std::vector<Node*>& roots, std::ostream& os) {
+  auto order = topo_order(roots, false);
+  std::unordered_map<const Node*, std::size_t> num;
+  for (std::size_t i = 0; i < order.size(); ++i) num[order[i]] = i;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const Node& n = *order[i];
+    os << "%" << i << " = " << op_name(n.op) << "(";
+    for (std::size_t k = 0; k < n.inputs.size(); ++k) os << (k ? ", " : "") << "%" << num[n.inputs[k].get()];
+    os << ")";
+    std::string at = attrs_str(n);
+    if (!at.empty()) os << " {" << at << "}";
+    os << " : " << dtype_name(n.dtype) << shape_str(n.shape);
+    if (n.device.is_cuda()) os << " @" << n.device.str();
+    if (n.realized()) os << " [realized]";
+    os << "\n";
+  }
+}
+
+std::string to_string(const std::vector<Node*>& roots) {
+  std::ostringstream s;
+  print(roots, s);
+  return s.str();
+}
+
+std::string to_dot(const std::vector<Node*>& roots, const std::vector<int>* cluster_of) {
+  auto order = topo_order(roots, false);
+  std::unordered_map<const Node*, std::size_t> num;
+  for (std::size_t i = 0; i < order.size(); ++i) num[order[i]] = i;
+  std::ostringstream s;
+  s << "digraph cgrad {\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\"];\n";
+  auto node_line = [&](std::size_t i, const char* indent) {
+    const Node& n = *order[i];
+    std::string at = attrs_str(n);
+    s << indent << "n" << i << " [label=\"%" << i << " " << op_name(n.op);
+    if (!at.empty()) s << "\\n" << at;
+    s << "\\n" << dtype_name(n.dtype) << shape_str(n.shape) << "\"";
+    if (n.realized()) s << ", style=filled, fillcolor=\"#dde8f5\"";
+    s << "];\n";
+  };
+  std::map<int, std::vector<std::size_t>> clusters;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    int c = cluster_of && i < cluster_of->size() ? (*cluster_of)[i] : -1;
+    if (c >= 0) clusters[c].push_back(i);
+    else node_line(i, "  ");
+  }
+  for (auto& [c, members] : clusters) {
+    s << "  subgraph cluster_" << c << " {\n    label=\"kernel " << c << "\";\n    style=rounded;\n";
+    for (std::size_t i : members) node_line(i, "    ");
+    s << "  }\n";
+  }
+  for (std::size_t i = 0; i < order.size(); ++i)
+    for (std::size_t k = 0; k < order[i]->inputs.size(); ++k)
+      s << "  n" << num[order[i]->inputs[k].get()] << " -> n" << i << " [label=\"" << k << "\"];\n";
+  s << "}\n";
+  return s.str();
+}
+
+}  // namespace cgrad::ir

@@ -1,0 +1,54 @@
+// Verifier: every node is what make_node would build from its inputs and attributes.
+#include "ir/verify.h"
+
+#include <string>
+
+namespace cgrad::ir {
+
+void verify(const std::vector<Node*>& topo) {
+  for (const Node* n : topo) {
+    auto bad = [&](const std::string& why) {
+      core::fail(ErrorCode::Internal, std::string("verify: node ") + std::to_string(n->id) + " (" + op_name(n->op) +
+                                          "): " + why);
+    };
+    if (n->realized()) {
+      if (!n->inputs.empty()) bad("realized node still holds inputs");
+      if (n->value.strides.size() != n->shape.size()) bad("view rank differs from shape rank");
+      continue;
+    }
+    const OpInfo& row = info(n->op);
+    if (n->op == Op::Buffer) bad("unrealized buffer");
+    if (row.arity >= 0 && static_cast<int>(n->inputs.size()) != row.arity) bad("wrong number of inputs");
+    for (auto& in : n->inputs)
+      if (!in) bad("null input");
+    try {
+      // Rebuild through the table's rules and compare.
+      Node proto;
+      proto.op = n->op;
+      proto.inputs = n->inputs;
+      proto.attrs = n->attrs;
+      Shape s = row.shape_rule(proto);
+      proto.inputs.clear();
+      if (s != n->shape) bad("shape " + shape_str(n->shape) + " but the rule gives " + shape_str(s));
+    } catch (const Error& e) {
+      if (e.code() == ErrorCode::Internal) throw;
+      bad(std::string("shape rule fails: ") + e.what());
+    }
+    switch (row.dtype_rule) {
+      case DTypeRule::Bool:
+        if (n->dtype != DType::b8) bad("comparison result must be b8");
+        break;
+      case DTypeRule::SameAsIn:
+        if (n->dtype != n->inputs[n->op == Op::Where ? 1 : 0]->dtype) bad("dtype differs from its inputs");
+        break;
+      case DTypeRule::Given:
+        if (n->dtype != n->attrs.dtype) bad("dtype differs from attrs.dtype");
+        break;
+      case DTypeRule::SumAcc:
+        if (n->dtype != (is_floating(n->inputs[0]->dtype) ? n->inputs[0]->dtype : DType::i64)) bad("sum dtype");
+        break;
+    }
+  }
+}
+
+}  // namespace cgrad::ir

@@ -1,0 +1,39 @@
+// The device interface every backend implements. The reference interpreter is one backend;
+// the CPU JIT and CUDA backends plug in behind the same interface: realize() hands a backend
+// the unrealized subgraph of the requested outputs, in topological order, and the backend
+// makes every output a realized node (passes, scheduling and codegen happen inside run()).
+#pragma once
+
+#include "ir/node.h"
+
+#include <memory>
+#include <vector>
+
+namespace cgrad::runtime {
+
+/// What realize() asks a backend to compute.
+struct Subgraph {
+  std::vector<ir::Node*> order;      ///< unrealized nodes, inputs before users
+  std::vector<char> is_output;       ///< parallel to order: must be realized (kept) after run
+  std::vector<int32_t> uses;         ///< parallel to order: consumers inside the subgraph
+  /// parallel to order: for each input, its index in `order`, or -1 for a realized input
+  std::vector<std::vector<int32_t>> in_pos;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual const char* name() const = 0;
+  /// Allocates `nbytes` of device memory (counted in stats().bytes_allocated).
+  virtual std::shared_ptr<ir::Storage> allocate(std::size_t nbytes) = 0;
+  /// Computes every output of `g` and stores it with ir::set_realized.
+  virtual void run(const Subgraph& g) = 0;
+};
+
+/// The backend that executes work for `device`; throws DeviceError when there is none.
+Backend& backend_for(Device device);
+
+/// Host memory, 64-byte aligned (shared by the CPU backends and host staging).
+std::shared_ptr<ir::Storage> allocate_host(std::size_t nbytes);
+
+}  // namespace cgrad::runtime

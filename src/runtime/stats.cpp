@@ -1,0 +1,35 @@
+// cgrad::stats() and reset_stats().
+#include "runtime/stats.h"
+
+#include <cgrad/core.hpp>
+
+namespace cgrad {
+namespace runtime {
+Counters& counters() {
+  static Counters c;
+  return c;
+}
+}  // namespace runtime
+
+Stats stats() {
+  auto& c = runtime::counters();
+  Stats s;
+  s.kernels_launched = c.kernels_launched.load();
+  s.kernels_compiled = c.kernels_compiled.load();
+  s.kernel_cache_hits = c.kernel_cache_hits.load();
+  s.disk_cache_hits = c.disk_cache_hits.load();
+  s.plans_built = c.plans_built.load();
+  s.plan_cache_hits = c.plan_cache_hits.load();
+  s.bytes_allocated = c.bytes_allocated.load();
+  s.auto_realizes = c.auto_realizes.load();
+  return s;
+}
+
+void reset_stats() {
+  auto& c = runtime::counters();
+  for (auto* a : {&c.kernels_launched, &c.kernels_compiled, &c.kernel_cache_hits, &c.disk_cache_hits, &c.plans_built,
+                  &c.plan_cache_hits, &c.bytes_allocated, &c.auto_realizes})
+    a->store(0);
+}
+
+}  // namespace cgrad
