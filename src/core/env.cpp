@@ -14,10 +14,19 @@ int64_t read_int(const char* name, int64_t fallback) {
   long long x = std::strtoll(v, &end, 10);
   return (end && *end == '\0') ? static_cast<int64_t>(x) : fallback;
 }
+std::string read_str(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? std::string(v) : std::string();
+}
 Env load() {
   Env e;
   e.debug = static_cast<int>(read_int("CGRAD_DEBUG", 0));
   e.max_pending_depth = read_int("CGRAD_MAX_PENDING_DEPTH", e.max_pending_depth);
+  if (auto b = read_str("CGRAD_BACKEND"); !b.empty()) e.backend = b;
+  e.cxx = read_str("CGRAD_CXX");
+  e.cache_dir = read_str("CGRAD_CACHE_DIR");
+  e.num_threads = static_cast<int>(read_int("CGRAD_NUM_THREADS", 0));
+  e.jit_async = read_int("CGRAD_JIT_ASYNC", 0) != 0;
   return e;
 }
 }  // namespace

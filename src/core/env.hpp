@@ -2,12 +2,18 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 namespace cgrad::core {
 
 struct Env {
   int debug = 0;                        ///< CGRAD_DEBUG: 0 silent .. 4 graph after every pass
   int64_t max_pending_depth = 256;      ///< CGRAD_MAX_PENDING_DEPTH: auto-realize rule, 0 = off
+  std::string backend = "jit";          ///< CGRAD_BACKEND: "jit" (fused, compiled) or "interpreter"
+  std::string cxx;                      ///< CGRAD_CXX: compiler for CPU kernels ("" = search PATH)
+  std::string cache_dir;                ///< CGRAD_CACHE_DIR ("" = $XDG_CACHE_HOME/cgrad or ~/.cache/cgrad)
+  int num_threads = 0;                  ///< CGRAD_NUM_THREADS (0 = all hardware threads)
+  bool jit_async = false;               ///< CGRAD_JIT_ASYNC: interpret while a kernel compiles
 };
 
 /// The knobs, read from the environment on first use.
