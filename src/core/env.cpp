@@ -27,6 +27,7 @@ Env load() {
   e.cache_dir = read_str("CGRAD_CACHE_DIR");
   e.num_threads = static_cast<int>(read_int("CGRAD_NUM_THREADS", 0));
   e.jit_async = read_int("CGRAD_JIT_ASYNC", 0) != 0;
+  e.optimize = read_int("CGRAD_OPTIMIZE", 1) != 0;
   return e;
 }
 }  // namespace

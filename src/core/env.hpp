@@ -14,6 +14,7 @@ struct Env {
   std::string cache_dir;                ///< CGRAD_CACHE_DIR ("" = $XDG_CACHE_HOME/cgrad or ~/.cache/cgrad)
   int num_threads = 0;                  ///< CGRAD_NUM_THREADS (0 = all hardware threads)
   bool jit_async = false;               ///< CGRAD_JIT_ASYNC: interpret while a kernel compiles
+  bool optimize = true;                 ///< CGRAD_OPTIMIZE: run the graph passes on realize (0 = off)
 };
 
 /// The knobs, read from the environment on first use.

@@ -97,5 +97,37 @@ bool is_contiguous(const Shape& s, const Strides& st) {
   return true;
 }
 
+// Strides for viewing a layout as `to` without copying, or false when impossible. Walks the
+// source dims from the innermost outwards in chunks of mutually contiguous dims; each chunk must
+// be covered exactly by a run of target dims (the rule NumPy and PyTorch use for views).
+bool reshape_view_strides(const Shape& from, const core::Strides& fst, const Shape& to, core::Strides& out) {
+  out.assign(to.size(), 1);
+  if (core::numel(from) == 0 || from.empty()) {
+    out = core::contiguous_strides(to);
+    return true;
+  }
+  int64_t view_d = static_cast<int64_t>(to.size()) - 1;
+  int64_t chunk_base = fst.back();
+  int64_t tensor_numel = 1, view_numel = 1;
+  for (int64_t d = static_cast<int64_t>(from.size()) - 1; d >= 0; --d) {
+    auto du = static_cast<std::size_t>(d);
+    tensor_numel *= from[du];
+    bool chunk_ends = d == 0 || (from[du - 1] != 1 && fst[du - 1] != tensor_numel * chunk_base);
+    if (!chunk_ends) continue;
+    while (view_d >= 0 && (view_numel < tensor_numel || to[static_cast<std::size_t>(view_d)] == 1)) {
+      out[static_cast<std::size_t>(view_d)] = view_numel * chunk_base;
+      view_numel *= to[static_cast<std::size_t>(view_d)];
+      --view_d;
+    }
+    if (view_numel != tensor_numel) return false;
+    if (d > 0) {
+      chunk_base = fst[du - 1];
+      tensor_numel = 1;
+      view_numel = 1;
+    }
+  }
+  return view_d == -1;
+}
+
 }  // namespace core
 }  // namespace cgrad

@@ -31,6 +31,10 @@ std::vector<int64_t> normalize_axes(const std::vector<int64_t>& axes, int64_t nd
 Strides contiguous_strides(const Shape& s);
 bool is_contiguous(const Shape& s, const Strides& st);
 
+/// Strides that view a layout (shape `from`, strides `fst`) as shape `to` without copying,
+/// or false when only a copy can (the rule NumPy and PyTorch use for reshape-as-view).
+bool reshape_view_strides(const Shape& from, const Strides& fst, const Shape& to, Strides& out);
+
 std::string vec_str(const std::vector<int64_t>& v);
 
 [[noreturn]] void fail(ErrorCode code, const std::string& msg);

@@ -9,6 +9,16 @@
 
 namespace cgrad::ir {
 
+/// What realize() asks a backend to compute.
+/// An unrealized subgraph handed to a backend.
+struct Subgraph {
+  std::vector<ir::Node*> order;      ///< unrealized nodes, inputs before users
+  std::vector<char> is_output;       ///< parallel to order: must be realized (kept) after run
+  std::vector<int32_t> uses;         ///< parallel to order: consumers inside the subgraph
+  /// parallel to order: for each input, its index in `order`, or -1 for a realized input
+  std::vector<std::vector<int32_t>> in_pos;
+};
+
 /// Nodes reachable from `roots`, inputs before users (post-order DFS). With
 /// `unrealized_only`, realized nodes are neither returned nor walked through.
 std::vector<Node*> topo_order(const std::vector<Node*>& roots, bool unrealized_only);

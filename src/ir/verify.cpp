@@ -19,8 +19,20 @@ void verify(const std::vector<Node*>& topo) {
     const OpInfo& row = info(n->op);
     if (n->op == Op::Buffer) bad("unrealized buffer");
     if (row.arity >= 0 && static_cast<int>(n->inputs.size()) != row.arity) bad("wrong number of inputs");
+    if (row.arity < 0 && n->inputs.empty()) bad("no inputs");
     for (auto& in : n->inputs)
       if (!in) bad("null input");
+    // Value inputs are of a dtype the row accepts and of one common dtype (the frontend inserts
+    // casts); Cast converts, and Where's condition (input 0) is b8.
+    const std::size_t first_value = n->op == Op::Where ? 1 : 0;
+    if (n->op == Op::Where && n->inputs[0]->dtype != DType::b8) bad("condition must be b8");
+    for (std::size_t i = first_value; i < n->inputs.size(); ++i) {
+      DType d = n->inputs[i]->dtype;
+      if (!(row.inputs & bit(d))) bad(std::string("input dtype ") + dtype_name(d) + " is not accepted");
+      if (n->op != Op::Cast && d != n->inputs[first_value]->dtype)
+        bad(std::string("inputs have different dtypes ") + dtype_name(n->inputs[first_value]->dtype) + " and " +
+            dtype_name(d));
+    }
     try {
       // Rebuild through the table's rules and compare.
       Node proto;

@@ -4,21 +4,15 @@
 // makes every output a realized node (passes, scheduling and codegen happen inside run()).
 #pragma once
 
-#include "ir/node.h"
+#include "ir/graph.h"
 
 #include <memory>
 #include <vector>
 
 namespace cgrad::runtime {
 
-/// What realize() asks a backend to compute.
-struct Subgraph {
-  std::vector<ir::Node*> order;      ///< unrealized nodes, inputs before users
-  std::vector<char> is_output;       ///< parallel to order: must be realized (kept) after run
-  std::vector<int32_t> uses;         ///< parallel to order: consumers inside the subgraph
-  /// parallel to order: for each input, its index in `order`, or -1 for a realized input
-  std::vector<std::vector<int32_t>> in_pos;
-};
+/// What realize() asks a backend to compute (see ir/graph.h).
+using Subgraph = ir::Subgraph;
 
 class Backend {
  public:

@@ -5,6 +5,7 @@
 #include "ir/graph.h"
 #include "ir/printer.h"
 #include "ir/verify.h"
+#include "passes/pipeline.h"
 #include "runtime/backend.h"
 #include "runtime/stats.h"
 
@@ -30,6 +31,7 @@ void realize(const std::vector<ir::NodePtr>& outputs) {
   if (roots.empty()) return;
 
   Subgraph g;
+  passes::optimize(outputs);
   g.order = ir::topo_order(roots, true);
   ir::verify(g.order);
   std::unordered_map<const ir::Node*, std::size_t> pos;

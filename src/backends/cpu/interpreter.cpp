@@ -5,6 +5,7 @@
 #include "core/strided.hpp"
 #include "core/dtype.hpp"
 #include "ir/op_table.h"
+#include "ir/view.h"
 #include "runtime/stats.h"
 
 #include <cstring>
@@ -36,70 +37,18 @@ View contiguous_copy(const View& in, const Shape& shape, DType t) {
 
 namespace {
 
-// Strides for viewing a layout as `to` without copying, or false when impossible. Walks the
-// source dims from the innermost outwards in chunks of mutually contiguous dims; each chunk must
-// be covered exactly by a run of target dims (the rule NumPy and PyTorch use for views).
-bool reshape_strides(const Shape& from, const core::Strides& fst, const Shape& to, core::Strides& out) {
-  out.assign(to.size(), 1);
-  if (core::numel(from) == 0 || from.empty()) {
-    out = core::contiguous_strides(to);
-    return true;
-  }
-  int64_t view_d = static_cast<int64_t>(to.size()) - 1;
-  int64_t chunk_base = fst.back();
-  int64_t tensor_numel = 1, view_numel = 1;
-  for (int64_t d = static_cast<int64_t>(from.size()) - 1; d >= 0; --d) {
-    auto du = static_cast<std::size_t>(d);
-    tensor_numel *= from[du];
-    bool chunk_ends = d == 0 || (from[du - 1] != 1 && fst[du - 1] != tensor_numel * chunk_base);
-    if (!chunk_ends) continue;
-    while (view_d >= 0 && (view_numel < tensor_numel || to[static_cast<std::size_t>(view_d)] == 1)) {
-      out[static_cast<std::size_t>(view_d)] = view_numel * chunk_base;
-      view_numel *= to[static_cast<std::size_t>(view_d)];
-      --view_d;
-    }
-    if (view_numel != tensor_numel) return false;
-    if (d > 0) {
-      chunk_base = fst[du - 1];
-      tensor_numel = 1;
-      view_numel = 1;
-    }
-  }
-  return view_d == -1;
-}
-
 View movement(const ir::Node& n, const View& in, bool* launched) {
-  const Shape& ishape = n.inputs.empty() ? n.shape : n.inputs[0]->shape;
-  View v = in;
-  switch (n.op) {
-    case Op::Reshape: {
-      core::Strides st;
-      if (reshape_strides(ishape, in.strides, n.shape, st)) {
-        v.strides = std::move(st);
-        return v;
-      }
-      *launched = true;
-      View c = contiguous_copy(in, ishape, n.dtype);
-      c.strides = core::contiguous_strides(n.shape);
-      return c;
-    }
-    case Op::Permute:
-      for (std::size_t i = 0; i < n.attrs.axes.size(); ++i)
-        v.strides[i] = in.strides[static_cast<std::size_t>(n.attrs.axes[i])];
-      return v;
-    case Op::Expand:
-      for (std::size_t i = 0; i < n.shape.size(); ++i)
-        if (ishape[i] != n.shape[i]) v.strides[i] = 0;
-      return v;
-    case Op::Slice: {
-      auto ax = static_cast<std::size_t>(n.attrs.axis);
-      if (n.shape[ax] > 0) v.offset += n.attrs.start * in.strides[ax];
-      v.strides[ax] = in.strides[ax] * n.attrs.step;
-      return v;
-    }
-    default: break;
+  const Shape& ishape = n.inputs[0]->shape;
+  View v;
+  if (ir::movement_view(n, ishape, in, v)) {
+    v.storage = in.storage;
+    return v;
   }
-  throw Error(ErrorCode::Internal, std::string("interpreter: not a movement op: ") + ir::op_name(n.op));
+  // only a reshape of an incompatible strided layout gets here: copy, then view
+  *launched = true;
+  View c = contiguous_copy(in, ishape, n.dtype);
+  c.strides = core::contiguous_strides(n.shape);
+  return c;
 }
 
 }  // namespace

@@ -1,0 +1,211 @@
+// cgrad::et::Vector<T>: a host vector whose assignment from an expression is one fused loop,
+// and et::Segment<T>, a contiguous view of a Vector that can be read and assigned the same way.
+//
+// Assignment (`v = expr`, `v += expr`, construction from an expression) runs, in this order:
+//   1. size check: every element-wise operand must have the expression's size, and the
+//      destination must have it too, except an empty Vector, which is resized (a Segment never is);
+//   2. prepare: the evaluator is built; reductions inside the expression run here, so they see
+//      the destination's old values even when they read it;
+//   3. one loop writing dst[i] = ev(i) (OpenMP `parallel for simd` from kParallelThreshold
+//      elements on when compiled with OpenMP, else a plain loop).
+// Aliasing: iteration i reads only element i of each operand and then writes element i of the
+// destination, so the destination may appear in the expression (`a = a + b`, `a = 2 * a`): no
+// iteration (and no SIMD lane group, which loads before it stores) reads an element another has
+// written. A view that overlaps the destination without starting at the same address would break
+// this; it is detected and throws cgrad::Error(InvalidOperation) before anything is written.
+// Copying a Vector copies its values (value semantics) and may change its size, like std::vector.
+#pragma once
+
+#include <cgrad/et/reduce.hpp>
+
+#include <algorithm>
+#include <initializer_list>
+#include <utility>
+#include <vector>
+
+namespace cgrad::et {
+
+template <class T> class Segment;
+
+namespace detail {
+
+// The fused loop: one pass writing dst[i] = ev(i).
+template <class T, class Ev> void host_loop(T* dst, std::size_t n, const Ev ev) {
+  count_loop();
+#if defined(_OPENMP)
+  if (n >= kParallelThreshold) {
+    const auto m = static_cast<std::ptrdiff_t>(n);
+#pragma omp parallel for simd schedule(static)
+    for (std::ptrdiff_t i = 0; i < m; ++i) dst[i] = ev(static_cast<std::size_t>(i));
+    return;
+  }
+#endif
+  for (std::size_t i = 0; i < n; ++i) dst[i] = ev(i);
+}
+
+template <class T, class E> constexpr void check_assignable() {
+  static_assert(std::is_same_v<typename E::value_type, T>,
+                "cgrad::et: cannot assign an expression of another element type (e.g. double to Vector<float>); "
+                "convert it with et::cast<T>(expr)");
+  static_assert(std::is_same_v<typename E::space, HostSpace> || std::is_same_v<typename E::space, void>,
+                "cgrad::et: cannot assign a device expression to a host et::Vector; use cuda::Vector::to_vector()");
+}
+
+// Steps 1-3 above. `dest(n)` returns the destination pointer for n elements; a Vector resizes
+// itself there when it is empty (after prepare, so reductions over it saw its old state).
+template <class T, class E, class Dest>
+void assign(const E& x, std::size_t dst_size, bool resizable, const char* what, Dest&& dest) {
+  check_assignable<T, E>();
+  if constexpr (E::kScalar) {
+    const auto ev = x.evaluator();
+    host_loop(dest(dst_size), dst_size, ev);
+  } else {
+    const std::size_t n = x.size();
+    x.check_size(n);
+    if (n != dst_size && !(resizable && dst_size == 0))
+      throw Error(ErrorCode::ShapeMismatch, std::string("cgrad::et: cannot assign an expression of size ") + std::to_string(n) +
+                                                " to a " + what + " of size " + std::to_string(dst_size) +
+                                                (resizable ? " (only an empty Vector is resized)" : ""));
+    const auto ev = x.evaluator();  // prepare: nested reductions run here, before any write
+    T* d = dest(n);
+    if (x.overlaps_shifted(d, d + n))
+      throw Error(ErrorCode::InvalidOperation,
+                  "cgrad::et: the destination overlaps a shifted view of itself in the expression; "
+                  "evaluate the expression into a separate Vector first");
+    host_loop(d, n, ev);
+  }
+}
+
+}  // namespace detail
+
+/// A host vector of float or double; `operator=` runs an expression as one fused loop.
+template <class T> class Vector : public Expr<Vector<T>> {
+  static_assert(is_element_v<T>, "cgrad::et::Vector<T>: T must be float or double");
+
+ public:
+  using value_type = T;
+  using space = HostSpace;
+  using size_type = std::size_t;
+  using iterator = T*;
+  using const_iterator = const T*;
+  static constexpr bool kScalar = false;
+  static constexpr bool kStoreByReference = true;
+
+  Vector() = default;
+  /// n elements equal to `value`.
+  explicit Vector(std::size_t n, T value = T(0)) : data_(n, value) {}
+  explicit Vector(std::vector<T> values) : data_(std::move(values)) {}
+  Vector(std::initializer_list<T> values) : data_(values) {}
+  /// Evaluates `e` (one loop) into a new Vector of its size.
+  template <class E> Vector(const Expr<E>& e) {
+    static_assert(!E::kScalar, "cgrad::et: cannot construct a Vector from a scalar expression (a reduction); "
+                               "assign it to a T or fill a sized Vector instead");
+    *this = e;
+  }
+  Vector(const Vector&) = default;
+  Vector(Vector&&) noexcept = default;
+  Vector& operator=(const Vector&) = default;
+  Vector& operator=(Vector&&) noexcept = default;
+  ~Vector() = default;
+
+  /// Runs `e` as one fused loop (see the file comment for the size and aliasing rules). A rank-0
+  /// expression (a reduction) fills the Vector, keeping its size.
+  template <class E> Vector& operator=(const Expr<E>& e) {
+    detail::assign<T>(e.derived(), size(), /*resizable=*/true, "Vector", [this](std::size_t n) {
+      if (data_.empty()) data_.resize(n);
+      return data_.data();
+    });
+    return *this;
+  }
+  /// `v op= r` is `v = v op r`: one loop. r is an expression or an arithmetic scalar.
+  template <class R> Vector& operator+=(const R& r) { return *this = *this + r; }
+  template <class R> Vector& operator-=(const R& r) { return *this = *this - r; }
+  template <class R> Vector& operator*=(const R& r) { return *this = *this * r; }
+  template <class R> Vector& operator/=(const R& r) { return *this = *this / r; }
+
+  std::size_t size() const { return data_.size(); }
+  bool empty() const { return data_.empty(); }
+  /// Keeps the first min(n, size()) elements; new elements are zero.
+  void resize(std::size_t n) { data_.resize(n); }
+  void fill(T value) { std::fill(data_.begin(), data_.end(), value); }
+  T* data() { return data_.data(); }
+  const T* data() const { return data_.data(); }
+  T& operator[](std::size_t i) { return data_[i]; }
+  const T& operator[](std::size_t i) const { return data_[i]; }
+  T* begin() { return data(); }
+  T* end() { return data() + size(); }
+  const T* begin() const { return data(); }
+  const T* end() const { return data() + size(); }
+  std::vector<T> to_vector() const { return data_; }
+
+  /// Elements [offset, offset + count) as a view (throws InvalidArgument when out of range).
+  Segment<T> segment(std::size_t offset, std::size_t count) { return Segment<T>(*this, offset, count); }
+  Segment<const T> segment(std::size_t offset, std::size_t count) const { return Segment<const T>(*this, offset, count); }
+
+  // ---- expression interface ----
+  void check_size(std::size_t n) const {
+    if (size() != n) detail::throw_size_mismatch(size(), n);
+  }
+  bool overlaps_shifted(const void* b, const void* e) const { return detail::overlaps_shifted(data(), size(), b, e); }
+  LeafEval<T> evaluator() const { return {data()}; }
+
+ private:
+  std::vector<T> data_;
+};
+
+/// A contiguous view [offset, offset + count) of a Vector (Segment<const T> is read-only).
+/// Copying a Segment copies the view; assigning to one writes the parent's elements.
+template <class T> class Segment : public Expr<Segment<T>> {
+ public:
+  using value_type = std::remove_const_t<T>;
+  using parent_type = std::conditional_t<std::is_const_v<T>, const Vector<value_type>, Vector<value_type>>;
+  using space = HostSpace;
+  static constexpr bool kScalar = false;
+  static constexpr bool kStoreByReference = false;
+
+  Segment(parent_type& parent, std::size_t offset, std::size_t count) : parent_(&parent), offset_(offset), count_(count) {
+    check_range();
+  }
+  Segment(const Segment&) = default;
+  ~Segment() = default;
+  /// Writes the values of `o` into this view (one loop).
+  Segment& operator=(const Segment& o) { return assign(o); }
+  template <class E> Segment& operator=(const Expr<E>& e) { return assign(e.derived()); }
+  template <class R> Segment& operator+=(const R& r) { return assign(*this + r); }
+  template <class R> Segment& operator-=(const R& r) { return assign(*this - r); }
+  template <class R> Segment& operator*=(const R& r) { return assign(*this * r); }
+  template <class R> Segment& operator/=(const R& r) { return assign(*this / r); }
+
+  std::size_t size() const { return count_; }
+  T* data() const {
+    check_range();
+    return parent_->data() + offset_;
+  }
+  T& operator[](std::size_t i) const { return parent_->data()[offset_ + i]; }
+
+  // ---- expression interface ----
+  void check_size(std::size_t n) const {
+    if (count_ != n) detail::throw_size_mismatch(count_, n);
+  }
+  bool overlaps_shifted(const void* b, const void* e) const { return detail::overlaps_shifted(data(), count_, b, e); }
+  LeafEval<value_type> evaluator() const { return {data()}; }
+
+ private:
+  template <class E> Segment& assign(const E& x) {
+    static_assert(!std::is_const_v<T>, "cgrad::et: cannot assign to a read-only Segment (a segment of a const Vector)");
+    if constexpr (!std::is_const_v<T>) detail::assign<value_type>(x, count_, /*resizable=*/false, "Segment", [this](std::size_t) { return data(); });
+    return *this;
+  }
+  void check_range() const {
+    if (offset_ > parent_->size() || count_ > parent_->size() - offset_)
+      throw Error(ErrorCode::InvalidArgument, "cgrad::et: segment [" + std::to_string(offset_) + ", " +
+                                                  std::to_string(offset_ + count_) + ") is out of range for a Vector of size " +
+                                                  std::to_string(parent_->size()));
+  }
+
+  parent_type* parent_;
+  std::size_t offset_;
+  std::size_t count_;
+};
+
+}  // namespace cgrad::et

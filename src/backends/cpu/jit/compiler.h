@@ -1,0 +1,80 @@
+// The CPU JIT's toolchain: which system C++ compiler to run, with which flags, and how to run it.
+//
+// Generated kernel sources start with `#include "cgrad/scalar.hpp"`. That header is embedded in
+// the library at build time (scalar_header_text()) and written once into the kernel cache under
+// a directory named by its hash (prepare_include_dir()), which is what `-I` points to: kernels
+// never depend on the source tree or the install prefix, an edited scalar.hpp changes every
+// cache key, and GCC can use a precompiled copy of the header (about 80 ms less per kernel).
+// Exported kernel functions must be `extern "C" __attribute__((visibility("default")))`: kernels
+// are built with -fvisibility=hidden.
+#pragma once
+
+#include "runtime/kernel_cache.h"
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cgrad::backends::cpu::jit {
+
+struct Compiler {
+  bool available = false;
+  std::string path;                ///< the driver that is run (absolute, or as given in CGRAD_CXX)
+  std::string identity;            ///< `--version` first line + " / " + `-dumpmachine`
+  std::vector<std::string> flags;  ///< everything between the driver and `-o out src`
+  std::string include_dir;         ///< the -I dir holding cgrad/scalar.hpp ("" when not prepared)
+};
+
+/// Default limit for one kernel compile.
+inline constexpr int kCompileTimeoutMs = 120'000;
+
+/// Finds a compiler without reading global state: `requested` (a path, or a name looked up on
+/// PATH) when not empty, else the first of c++, g++, clang++ on PATH. Runs `--version` and
+/// `-dumpmachine` (a few ms). A compiler that cannot be run gives `available == false`. The flags
+/// are the base flags, without the include dir.
+Compiler detect_compiler(const std::string& requested);
+
+/// The process-wide compiler: detect_compiler(CGRAD_CXX) plus `-I` of prepare_include_dir() in
+/// the kernel cache root. Found on first call; never destroyed (usable while the process exits).
+const Compiler& compiler();
+
+/// Everything but the source that decides the machine code: identity, flags (the include dir
+/// stands for the hash of the header, not its path) and the host CPU (-march=native: a cache
+/// shared between machines must not hand one CPU's code to another). KernelCache's toolchain_key.
+std::string toolchain_key(const Compiler& c);
+/// toolchain_key(compiler()), computed once.
+const std::string& toolchain_key();
+
+/// The text of include/cgrad/scalar.hpp as it was when the library was built.
+std::string_view scalar_header_text();
+
+/// Writes the embedded header to <root>/include/<hash>/cgrad/scalar.hpp unless it is there
+/// (atomically: temp + rename) and returns <root>/include/<hash>; "" when it cannot be written.
+/// The hash covers the header, the compiler identity and the flags.
+std::string prepare_include_dir(const Compiler& c, const std::string& root);
+
+/// Compiles the C++ file `src_path` into the shared object `so_path`. No shell: the compiler is
+/// spawned with its arguments as a vector. Throws Error(CompileError) with the command, the
+/// source path (kept for debugging) and the first lines of the compiler's output, on a non-zero
+/// exit or past `timeout_ms` (the compiler's process group is killed). With GCC, the first
+/// compile of a process also builds the precompiled header of cgrad/scalar.hpp if it is missing.
+void compile(const Compiler& c, const std::string& src_path, const std::string& so_path,
+             int timeout_ms = kCompileTimeoutMs);
+
+/// compile() with compiler(), as the CompileFn KernelCache wants.
+runtime::CompileFn compile_fn();
+
+/// Prints once per process, to stderr, that no compiler was found and kernels are interpreted.
+void warn_no_compiler_once();
+
+struct ProcessResult {
+  int exit_code = -1;      ///< exit status; 128 + signal when killed; 127 when it could not start
+  bool timed_out = false;  ///< killed after timeout_ms
+  std::string output;      ///< stdout and stderr interleaved, at most max_output bytes
+};
+/// Runs argv (argv[0] looked up on PATH when it has no '/') with posix_spawnp and waits at most
+/// `timeout_ms`. stdin is /dev/null; stdout and stderr go to an unlinked temp file.
+ProcessResult run_process(const std::vector<std::string>& argv, int timeout_ms, std::size_t max_output = 64 * 1024);
+
+}  // namespace cgrad::backends::cpu::jit

@@ -1,0 +1,184 @@
+// JIT backend: schedule -> codegen -> kernel cache -> launch.
+#include "backends/cpu/jit_backend.h"
+
+#include "backends/cpu/interpreter.h"
+#include "backends/cpu/jit/compiler.h"
+#include "backends/cpu/thread_pool.h"
+#include "codegen/render_cpu.h"
+#include "core/env.hpp"
+#include "ir/op_table.h"
+#include "runtime/kernel_cache.h"
+#include "runtime/stats.h"
+
+#include <cstring>
+#include <iostream>
+
+namespace cgrad::backends::cpu {
+
+using schedule::KernelSpec;
+using schedule::Slot;
+
+namespace {
+
+struct KArgs {
+  void* const* bufs;
+  const int64_t* offsets;
+  const int64_t* strides;
+  const int64_t* outer;
+  const int64_t* inner;
+};
+using EntryFn = void (*)(const KArgs*, int64_t, int64_t);
+using PartFn = void (*)(const KArgs*, int64_t, int64_t, int64_t, void*);
+using MergeFn = void (*)(void*, const void*);
+using FinFn = void (*)(const KArgs*, int64_t, const void*, int64_t, int64_t, int);
+using SizeFn = int64_t (*)();
+using InitFn = void (*)(void*);
+
+struct Compiled {
+  EntryFn entry = nullptr;
+  PartFn part = nullptr;
+  MergeFn merge = nullptr;
+  FinFn fin = nullptr;
+  InitFn init = nullptr;
+  int64_t acc_size = 0;
+};
+
+Compiled compile_kernel(const KernelSpec& k) {
+  codegen::Rendered r = codegen::render_cpu(k);
+  if (core::env().debug >= 3) std::cerr << "[cgrad] kernel " << r.symbol << ":\n" << r.source << "\n";
+  auto& cache = runtime::kernel_cache();
+  const auto& tk = jit::toolchain_key();
+  auto fn = jit::compile_fn();
+  auto sym = [&](const std::string& s) { return cache.get(r.source, s, tk, fn); };
+  Compiled c;
+  c.entry = reinterpret_cast<EntryFn>(sym(r.symbol));
+  if (r.has_reductions) {
+    c.part = reinterpret_cast<PartFn>(sym(r.symbol + "_part"));
+    c.merge = reinterpret_cast<MergeFn>(sym(r.symbol + "_merge"));
+    c.fin = reinterpret_cast<FinFn>(sym(r.symbol + "_fin"));
+    c.init = reinterpret_cast<InitFn>(sym(r.symbol + "_acc_init"));
+    c.acc_size = reinterpret_cast<SizeFn>(sym(r.symbol + "_acc_size"))();
+  }
+  return c;
+}
+
+int64_t product(const Shape& s) {
+  int64_t n = 1;
+  for (int64_t d : s) n *= d;
+  return n;
+}
+
+// Elements per task: enough work to amortize a task, small enough to balance two cores.
+constexpr int64_t kGrain = 1 << 15;
+// A reduction splits its inner loop into this many chunks at most when there are too few
+// outer elements to share: fixed, so results never depend on the thread count.
+constexpr int64_t kMaxChunks = 64;
+
+void launch_loop(const KernelSpec& k, const Compiled& c, const std::vector<ir::View>& slots) {
+  const int64_t no = product(k.outer);
+  if (no == 0) return;
+  const std::size_t na = k.accesses.size();
+  const std::size_t rank = k.outer.size() + k.inner.size();
+  std::vector<void*> bufs(na, nullptr);
+  std::vector<int64_t> offsets(na), strides(na * rank);
+  for (std::size_t a = 0; a < na; ++a) {
+    const auto& acc = k.accesses[a];
+    if (acc.slot >= 0) bufs[a] = slots[static_cast<std::size_t>(acc.slot)].storage->data;
+    offsets[a] = acc.offset;
+    for (std::size_t d = 0; d < rank; ++d) strides[a * rank + d] = acc.strides[d];
+  }
+  KArgs args{bufs.data(), offsets.data(), strides.data(), k.outer.data(), k.inner.data()};
+  runtime::counters().kernels_launched.fetch_add(1, std::memory_order_relaxed);
+  if (k.reductions.empty()) {
+    parallel_for(no, kGrain, [&](int64_t b, int64_t e) { c.entry(&args, b, e); });
+    return;
+  }
+  const int64_t ni = product(k.inner);
+  const int threads = num_threads();
+  if (no >= 2 * threads || ni < 2 * kGrain) {
+    parallel_for(no, std::max<int64_t>(1, kGrain / std::max<int64_t>(ni, 1)),
+                 [&](int64_t b, int64_t e) { c.entry(&args, b, e); });
+    return;
+  }
+  // Few outer elements, long rows: split each row into fixed chunks, combine partials in order.
+  const int64_t chunks = std::min<int64_t>(kMaxChunks, (ni + kGrain - 1) / kGrain);
+  const auto asz = static_cast<std::size_t>(c.acc_size);
+  std::vector<unsigned char> partials(asz * static_cast<std::size_t>(chunks)), acc(asz);
+  for (int64_t o = 0; o < no; ++o) {
+    parallel_for(chunks, 1, [&](int64_t b, int64_t e) {
+      for (int64_t ch = b; ch < e; ++ch)
+        c.part(&args, o, ni * ch / chunks, ni * (ch + 1) / chunks, partials.data() + asz * static_cast<std::size_t>(ch));
+    });
+    c.init(acc.data());
+    for (int64_t ch = 0; ch < chunks; ++ch) c.merge(acc.data(), partials.data() + asz * static_cast<std::size_t>(ch));
+    parallel_for(chunks, 1, [&](int64_t b, int64_t e) {
+      for (int64_t ch = b; ch < e; ++ch)
+        c.fin(&args, o, acc.data(), ni * ch / chunks, ni * (ch + 1) / chunks, ch == 0 ? 1 : 0);
+    });
+  }
+}
+
+}  // namespace
+
+std::shared_ptr<ir::Storage> JitBackend::allocate(std::size_t nbytes) { return runtime::allocate_host(nbytes); }
+
+void JitBackend::run(const runtime::Subgraph& g) {
+  if (!jit::compiler().available) {
+    jit::warn_no_compiler_once();
+    Interpreter().run(g);
+    return;
+  }
+  schedule::Schedule s = schedule::make_schedule(g);
+  const int dbg = core::env().debug;
+  if (s.interpret) {
+    if (dbg >= 1) std::cerr << "[cgrad] scheduler found no schedule: interpreting\n";
+    Interpreter().run(g);
+    return;
+  }
+  if (dbg >= 2) {
+    std::cerr << "[cgrad] schedule: " << s.kernels.size() << " kernels\n";
+    for (std::size_t i = 0; i < s.kernels.size(); ++i) std::cerr << "  k" << i << ": " << s.kernels[i].why << "\n";
+    for (std::size_t i = 0; i < g.order.size(); ++i)
+      std::cerr << "  %" << i << " " << ir::op_name(g.order[i]->op) << ": " << s.reasons[i] << "\n";
+  }
+  // Bind slots: leaves, then temps and views as kernels produce them.
+  std::vector<ir::View> views(s.slots.size());
+  auto bind_views = [&]() {
+    for (std::size_t i = 0; i < s.slots.size(); ++i) {
+      const Slot& sl = s.slots[i];
+      if (views[i].storage) continue;
+      if (sl.kind == Slot::Kind::Leaf) {
+        views[i] = sl.node->value;
+      } else if (sl.kind == Slot::Kind::View && views[static_cast<std::size_t>(sl.base)].storage) {
+        views[i] = sl.layout;
+        views[i].storage = views[static_cast<std::size_t>(sl.base)].storage;
+      }
+    }
+  };
+  bind_views();
+  for (auto& k : s.kernels) {
+    if (k.kind == KernelSpec::Kind::Loop) {
+      for (auto& st : k.stores) {
+        auto slot = static_cast<std::size_t>(k.accesses[static_cast<std::size_t>(st.access)].slot);
+        if (!views[slot].storage) {
+          const ir::Node* n = s.slots[slot].node;
+          views[slot] = alloc_contiguous(n->shape, n->dtype);
+        }
+      }
+      bind_views();
+      codegen::normalize(k);
+      Compiled c = compile_kernel(k);
+      launch_loop(k, c, views);
+    } else {
+      std::vector<const ir::View*> ins;
+      for (int sl : k.in_slots) ins.push_back(&views[static_cast<std::size_t>(sl)]);
+      bool launched = false;
+      views[static_cast<std::size_t>(k.out_slot)] = interpret_node(*k.node, ins, &launched);
+      runtime::counters().kernels_launched.fetch_add(1, std::memory_order_relaxed);
+    }
+    bind_views();
+  }
+  for (auto& [node, slot] : s.outputs) ir::set_realized(*node, views[static_cast<std::size_t>(slot)]);
+}
+
+}  // namespace cgrad::backends::cpu

@@ -1,0 +1,25 @@
+// KernelSpec -> C++ source for the CPU JIT, from the templates in templates/ (embedded at build
+// time). The source depends only on ranks, dtypes, stride classes and the SSA: never on sizes.
+#pragma once
+
+#include "schedule/kernel.h"
+
+#include <string>
+
+namespace cgrad::codegen {
+
+struct Rendered {
+  std::string source;
+  std::string symbol;       ///< entry point: f(const cgrad_kargs*, int64_t begin, int64_t end)
+  bool has_reductions = false;  ///< then also symbol_part/_merge/_fin/_acc_size/_acc_init
+};
+
+/// Pads empty loop dims so every kernel has at least one outer dim (and one inner dim when it
+/// reduces). Call before render_cpu and before binding arguments.
+void normalize(schedule::KernelSpec& k);
+Rendered render_cpu(const schedule::KernelSpec& k);
+
+/// The template files, embedded by CMake (codegen_templates.cpp).
+const std::string& template_text(const std::string& name);
+
+}  // namespace cgrad::codegen

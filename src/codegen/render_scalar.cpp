@@ -1,0 +1,100 @@
+// Scalar renderer: every element-wise op becomes a call of its cgrad::scalar helper.
+#include "codegen/render_scalar.h"
+
+#include "ir/op_table.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+
+namespace cgrad::codegen {
+
+using schedule::Instr;
+
+const char* ctype(DType t) {
+  switch (t) {
+    case DType::f32: return "float";
+    case DType::f64: return "double";
+    case DType::i32: return "int32_t";
+    case DType::i64: return "int64_t";
+    case DType::b8: return "bool";
+  }
+  return "void";
+}
+
+std::string acc_ctype(const schedule::Reduction& r) {
+  if (r.op != ir::Op::Sum) return ctype(r.in_dtype);
+  if (r.in_dtype == DType::f32 || r.in_dtype == DType::f64) return "double";
+  return "int64_t";
+}
+
+std::string literal(DType t, double f, int64_t i) {
+  char buf[64];
+  switch (t) {
+    case DType::f32:
+    case DType::f64: {
+      const char* cast = t == DType::f32 ? "(float)" : "";
+      if (std::isnan(f)) return std::string(cast) + "__builtin_nan(\"\")";
+      if (std::isinf(f)) return std::string(cast) + (f < 0 ? "(-__builtin_inf())" : "__builtin_inf()");
+      std::snprintf(buf, sizeof buf, "%s%a", cast, t == DType::f32 ? static_cast<double>(static_cast<float>(f)) : f);
+      return std::string("(") + buf + ")";
+    }
+    case DType::i32: std::snprintf(buf, sizeof buf, "((int32_t)%lldLL)", static_cast<long long>(static_cast<int32_t>(i))); return buf;
+    case DType::i64:
+      if (i == INT64_MIN) return "(-9223372036854775807LL - 1)";
+      std::snprintf(buf, sizeof buf, "((int64_t)%lldLL)", static_cast<long long>(i));
+      return buf;
+    case DType::b8: return i ? "true" : "false";
+  }
+  return "0";
+}
+
+std::string acc_identity(const schedule::Reduction& r) {
+  if (r.op == ir::Op::Sum) return acc_ctype(r) == "double" ? "0.0" : "(int64_t)0";
+  // max/min start from the first element in the interpreter; here from the identity, which
+  // gives the same result for non-empty reductions (empty ones are rejected when built).
+  bool mx = r.op == ir::Op::Max;
+  switch (r.in_dtype) {
+    case DType::f32: return mx ? "(-__builtin_inff())" : "__builtin_inff()";
+    case DType::f64: return mx ? "(-__builtin_inf())" : "__builtin_inf()";
+    case DType::i32: return mx ? "((int32_t)(-2147483647 - 1))" : "((int32_t)2147483647)";
+    case DType::i64: return mx ? "(-9223372036854775807LL - 1)" : "9223372036854775807LL";
+    case DType::b8: return mx ? "false" : "true";
+  }
+  return "0";
+}
+
+std::string acc_combine(const schedule::Reduction& r, const std::string& acc, const std::string& x) {
+  switch (r.op) {
+    case ir::Op::Sum: return acc + " = cgrad::scalar::add(" + acc + ", (" + acc_ctype(r) + ")(" + x + "))";
+    case ir::Op::Max: return acc + " = cgrad::scalar::maximum(" + acc + ", " + x + ")";
+    default: return acc + " = cgrad::scalar::minimum(" + acc + ", " + x + ")";
+  }
+}
+
+std::string render_instr(const schedule::KernelSpec& k, int i, const std::function<std::string(int)>& var,
+                         const std::function<std::string(int)>& addr, const std::function<std::string(int)>& index) {
+  const Instr& in = k.code[static_cast<std::size_t>(i)];
+  const std::string T = ctype(in.dtype);
+  switch (in.kind) {
+    case Instr::Kind::Load: return addr(in.access);
+    case Instr::Kind::Index: return "(int64_t)(" + index(in.access) + ")";
+    case Instr::Kind::Const: return literal(in.dtype, in.fvalue, in.ivalue);
+    case Instr::Kind::Acc: return "(" + T + ")(acc" + std::to_string(in.reduction) + ")";
+    case Instr::Kind::Op: break;
+  }
+  auto a = [&](std::size_t j) { return var(in.args[j]); };
+  const char* name = ir::op_name(in.op);
+  switch (in.op) {
+    case ir::Op::Arange: return "(" + T + ")(" + a(0) + ")";
+    case ir::Op::Rand: return "cgrad::scalar::rand_uniform<" + T + ">(" + std::to_string(in.seed) + "ULL, (uint64_t)" + a(0) + ")";
+    case ir::Op::Randn: return "cgrad::scalar::rand_normal<" + T + ">(" + std::to_string(in.seed) + "ULL, (uint64_t)" + a(0) + ")";
+    case ir::Op::Cast: return "cgrad::scalar::cast<" + T + ">(" + a(0) + ")";
+    default: break;
+  }
+  std::string r = std::string("cgrad::scalar::") + name + "(";
+  for (std::size_t j = 0; j < in.args.size(); ++j) r += (j ? ", " : "") + a(j);
+  return r + ")";
+}
+
+}  // namespace cgrad::codegen

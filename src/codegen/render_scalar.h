@@ -1,0 +1,28 @@
+// The scalar renderer: one SSA instruction of a KernelSpec as a C++ expression. Shared by the
+// CPU and CUDA wrappers, so both backends compute exactly what cgrad/scalar.hpp defines.
+#pragma once
+
+#include "schedule/kernel.h"
+
+#include <functional>
+#include <string>
+
+namespace cgrad::codegen {
+
+/// C++ type name of a dtype in generated code (float, double, int32_t, int64_t, bool).
+const char* ctype(DType t);
+/// C++ accumulator type of a reduction (double for f32 sums, int64_t for integer sums).
+std::string acc_ctype(const schedule::Reduction& r);
+/// Identity of a reduction as a literal of its accumulator type.
+std::string acc_identity(const schedule::Reduction& r);
+/// `acc = combine(acc, x)` for a reduction.
+std::string acc_combine(const schedule::Reduction& r, const std::string& acc, const std::string& x);
+/// A literal of dtype `t` (exact: floats in hex, non-finite values via builtins).
+std::string literal(DType t, double f, int64_t i);
+
+/// Expression of instruction `i`; `var(j)` names the value of an earlier instruction j,
+/// `addr(a)` renders the element of access a, `index(a)` its element index.
+std::string render_instr(const schedule::KernelSpec& k, int i, const std::function<std::string(int)>& var,
+                         const std::function<std::string(int)>& addr, const std::function<std::string(int)>& index);
+
+}  // namespace cgrad::codegen

@@ -1,0 +1,55 @@
+// The pass pipeline: the one place that says which passes run and in which order.
+#include "passes/pipeline.h"
+
+#include "core/env.hpp"
+#include "ir/printer.h"
+#include "passes/rewrite.h"
+
+#include <iostream>
+
+namespace cgrad::passes {
+
+namespace {
+
+struct Pass {
+  const char* name;
+  void (*run)(const std::vector<ir::NodePtr>& outputs);
+};
+
+// The order, and why:
+//  1. fold_constants first: constants reached through broadcasts become plain Full nodes,
+//     which is what simplify matches (x * 1 is x * expand(reshape(full 1)) when built).
+//  2. simplify: identities, some of which leave constants behind (integer x * 0, where of
+//     a constant condition) ...
+//  3. ... which fold_constants folds into their consumers.
+//  4. eliminate_common_subexpressions last, over the final shapes of the nodes: merging
+//     needs equal inputs, and the passes before make more inputs equal (every scalar 1 is a
+//     Full 1 once folded), while nothing after it could undo a merge.
+const std::vector<Pass>& pipeline() {
+  static const std::vector<Pass> kPasses = {
+      {"fold_constants", fold_constants},
+      {"simplify", simplify},
+      {"fold_constants", fold_constants},
+      {"eliminate_common_subexpressions", eliminate_common_subexpressions},
+  };
+  return kPasses;
+}
+
+}  // namespace
+
+void optimize(const std::vector<ir::NodePtr>& outputs) {
+  const core::Env& e = core::env();
+  if (!e.optimize || unrealized_roots(outputs).empty()) return;
+  for (const Pass& p : pipeline()) {
+    p.run(outputs);
+    if (e.debug >= 4) std::cerr << "[cgrad] after " << p.name << ":\n" << ir::to_string(unrealized_roots(outputs));
+  }
+}
+
+std::vector<std::string> pass_names() {
+  std::vector<std::string> names;
+  for (const Pass& p : pipeline()) names.emplace_back(p.name);
+  return names;
+}
+
+}  // namespace cgrad::passes

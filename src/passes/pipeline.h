@@ -1,0 +1,31 @@
+// Graph-level optimizations, run by realize() on the unrealized subgraph of the requested
+// outputs before it is scheduled. Each pass is one free function over the graph reachable
+// from `outputs` (realized nodes are leaves: never walked through, never rewritten); every
+// rewrite keeps each node's value, shape, dtype and device, because user handles and other
+// pending graphs share the nodes. docs/passes.md lists the rules of each pass.
+#pragma once
+
+#include "ir/node.h"
+
+#include <string>
+#include <vector>
+
+namespace cgrad::passes {
+
+/// Runs every pass in order (pipeline.cpp lists them). Does nothing when CGRAD_OPTIMIZE=0;
+/// with CGRAD_DEBUG >= 4 prints the graph after each pass to stderr.
+void optimize(const std::vector<ir::NodePtr>& outputs);
+
+/// The names of the passes optimize() runs, in order.
+std::vector<std::string> pass_names();
+
+// ---- the passes, one file each ----
+
+/// Views of constants and element-wise ops of constants become constants (fold_constants.cpp).
+void fold_constants(const std::vector<ir::NodePtr>& outputs);
+/// Exact algebraic identities: x*1, x+(-0.), -(-x), reshape(reshape(x)), ... (simplify.cpp).
+void simplify(const std::vector<ir::NodePtr>& outputs);
+/// Hash-consing: equal nodes over equal inputs become one (eliminate_common_subexpressions.cpp).
+void eliminate_common_subexpressions(const std::vector<ir::NodePtr>& outputs);
+
+}  // namespace cgrad::passes

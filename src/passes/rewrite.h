@@ -1,0 +1,65 @@
+// What every pass uses to change the graph safely. Nodes are shared (user handles hold them,
+// graphs of other pending tensors reach them), so a pass changes a node only in ways that
+// keep its value, shape, dtype and device: it turns the node into a constant (`to_full`),
+// into a zero-cost view of an equal node (`to_view`: a reshape to its own shape, which the
+// backends turn into a view, no kernel), or rewires its inputs to equal nodes (`skip_views`).
+// Nodes a rewrite unlinks are parked in a Graveyard until the pass ends, so the raw pointers
+// of the pass's topological order never dangle.
+#pragma once
+
+#include "core/dtype.hpp"
+#include "ir/node.h"
+
+#include <vector>
+
+namespace cgrad::passes {
+
+/// Nodes unlinked by a pass, freed when the pass ends (Node::~Node frees chains iteratively).
+using Graveyard = std::vector<ir::NodePtr>;
+
+/// The unrealized nodes of `outputs` (nulls and realized ones dropped), in order.
+std::vector<ir::Node*> unrealized_roots(const std::vector<ir::NodePtr>& outputs);
+
+/// An unrealized Full: a constant whose value the attributes hold. Realized nodes are never
+/// read as constants: once realized, their storage is the value.
+inline bool is_const(const ir::Node& n) { return !n.realized() && n.op == ir::Op::Full; }
+
+/// The element value of a constant, converted exactly as the backends convert it (T must be
+/// the C++ type of n.dtype).
+template <class T> T const_value(const ir::Node& n) {
+  if constexpr (core::is_floating_v<T>) return static_cast<T>(n.attrs.fvalue);
+  else return static_cast<T>(n.attrs.ivalue);
+}
+
+/// Attributes of a Full of `shape` and `dtype` holding `v` (T the C++ type of `dtype`).
+template <class T> ir::Attrs full_attrs(const Shape& shape, DType dtype, T v) {
+  ir::Attrs a;
+  a.shape = shape;
+  a.dtype = dtype;
+  if constexpr (core::is_floating_v<T>) a.fvalue = static_cast<double>(v);
+  else a.ivalue = static_cast<int64_t>(v);
+  return a;
+}
+
+/// True when `n` is a constant equal to `v` in its own dtype (NaN never equals).
+bool const_equals(const ir::Node& n, double v);
+
+/// An unrealized reshape to the shape of its input: a no-op view.
+bool is_noop_view(const ir::Node& n);
+
+/// Rewrites `n` in place into a Full with attributes `a` (its shape and dtype unchanged).
+void to_full(ir::Node& n, ir::Attrs a, Graveyard& g);
+
+/// Rewrites `n` in place into a same-shape reshape of `x`, an equal value of `n`'s shape,
+/// dtype and device: `n` keeps its identity for the handles that hold it, at no cost.
+void to_view(ir::Node& n, ir::NodePtr x, Graveyard& g);
+
+/// Replaces the inputs of `n` (keeping their order), for in-place rewrites such as
+/// reshape(reshape(x)) -> reshape(x).
+void set_inputs(ir::Node& n, std::vector<ir::NodePtr> inputs, Graveyard& g);
+
+/// Points each input of `n` that is a no-op view at the viewed node instead, so consumers
+/// of a node a pass turned into a view see the equal node directly.
+void skip_views(ir::Node& n, Graveyard& g);
+
+}  // namespace cgrad::passes

@@ -1,0 +1,505 @@
+// KernelCache: in-memory map of loaded kernels over a content-addressed on-disk cache.
+//
+// Invariants:
+//  - an entry of the memory map is Pending (one thread is loading or building it; others wait or,
+//    in try_get, return nullptr), Ready (handle kept for the process lifetime) or Failed;
+//  - a file named <key>.so on disk is either absent or complete: it is only ever written under a
+//    unique temp name in the same directory and published by rename(), which is atomic;
+//  - nothing is dlopen'ed before its trailer (key, size, checksum) has been verified, and a file
+//    that fails any check (trailer, dlopen, dlsym) is deleted and rebuilt.
+#include "runtime/kernel_cache.h"
+
+#include "core/env.hpp"
+#include "runtime/stats.h"
+
+#include <cgrad/core.hpp>
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <random>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+namespace cgrad::runtime {
+
+namespace {
+
+// ---- 128-bit FNV-1a: prime 2^88 + 0x13B, multiplied in two 64-bit halves (no __int128) ----
+struct H128 {
+  uint64_t hi = 0x6c62272e07bb0142ULL, lo = 0x62b821756295c58dULL;
+};
+void fnv_update(H128& h, std::string_view d) {
+  uint64_t hi = h.hi, lo = h.lo;
+  for (unsigned char c : d) {
+    lo ^= c;
+    const uint64_t a = lo >> 32, b = lo & 0xffffffffULL;
+    const uint64_t carry = (a * 0x13BULL + ((b * 0x13BULL) >> 32)) >> 32;  // high half of lo * 0x13B
+    hi = hi * 0x13BULL + carry + (lo << 24);                                  // + lo * 2^88 mod 2^128
+    lo = lo * 0x13BULL;
+  }
+  h.hi = hi;
+  h.lo = lo;
+}
+std::string hex(const H128& h) {
+  char buf[33];
+  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(h.hi),
+                static_cast<unsigned long long>(h.lo));
+  return buf;
+}
+
+constexpr std::string_view kMagic = "CGRADKC1";
+constexpr size_t kKeyLen = 32, kTrailerLen = 8 + kKeyLen + 8 + 16;
+
+void put_u64(std::string& s, uint64_t v) {
+  for (int i = 0; i < 8; ++i) s.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+
+bool read_file(const std::string& path, std::string* out) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st{};
+  bool ok = ::fstat(fd, &st) == 0;
+  if (ok) {
+    out->resize(static_cast<size_t>(st.st_size));
+    size_t got = 0;
+    while (ok && got < out->size()) {
+      ssize_t r = ::read(fd, out->data() + got, out->size() - got);
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) ok = false;
+      else got += static_cast<size_t>(r);
+    }
+  }
+  ::close(fd);
+  return ok;
+}
+bool write_all(int fd, std::string_view data) {
+  while (!data.empty()) {
+    ssize_t w = ::write(fd, data.data(), data.size());
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    data.remove_prefix(static_cast<size_t>(w));
+  }
+  return true;
+}
+
+// A name no other thread or process will pick: pid + per-process random nonce + sequence.
+std::string unique_suffix() {
+  static const uint32_t nonce = std::random_device{}();
+  static std::atomic<uint64_t> seq{0};
+  return ".tmp." + std::to_string(::getpid()) + "." + std::to_string(nonce) + "." + std::to_string(seq++);
+}
+
+bool is_dir_writable(const std::string& p) {
+  struct stat st{};
+  return ::stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && ::access(p.c_str(), W_OK | X_OK) == 0;
+}
+
+// A private fallback under the temp dir: ours (uid) and not group/other accessible, else fresh.
+std::string temp_cache_dir() {
+  const char* t = std::getenv("TMPDIR");
+  std::string base = (t && *t == '/') ? t : "/tmp";
+  std::string p = base + "/cgrad-" + std::to_string(::getuid());
+  ::mkdir(p.c_str(), 0700);
+  struct stat st{};
+  if (::lstat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::getuid() && (st.st_mode & 077) == 0 &&
+      is_dir_writable(p))
+    return p;
+  std::string tmpl = p + "-XXXXXX";
+  if (::mkdtemp(tmpl.data())) return tmpl;
+  return {};
+}
+
+std::string resolve_cache_dir() {
+  const std::string& explicit_dir = core::env().cache_dir;
+  if (!explicit_dir.empty()) {
+    if (make_private_dirs(explicit_dir)) return explicit_dir;
+    std::fprintf(stderr, "cgrad: CGRAD_CACHE_DIR=%s is not a writable directory; using a temp dir\n",
+                 explicit_dir.c_str());
+  } else {
+    const char* xdg = std::getenv("XDG_CACHE_HOME");
+    const char* home = std::getenv("HOME");
+    std::string cand = (xdg && *xdg == '/') ? std::string(xdg) + "/cgrad"
+                       : (home && *home == '/') ? std::string(home) + "/.cache/cgrad"
+                                                : std::string();
+    if (!cand.empty() && make_private_dirs(cand)) return cand;
+  }
+  return temp_cache_dir();
+}
+
+struct Entry {
+  enum class State { Pending, Ready, Failed } state = State::Pending;
+  void* handle = nullptr;
+  std::exception_ptr error;
+  bool retry = false;  // a failure that is not a compile error (disk full...): forget it once seen
+};
+
+struct Job {
+  std::string key, source, symbol;
+  CompileFn compile;
+  std::shared_ptr<Entry> entry;
+};
+
+void debug_note(const std::string& path, const std::string& why) {
+  if (core::env().debug >= 1) std::fprintf(stderr, "cgrad: kernel cache: %s: %s; rebuilding\n", path.c_str(), why.c_str());
+}
+
+bool is_compile_error(const std::exception_ptr& e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const Error& err) {
+    return err.code() == ErrorCode::CompileError;
+  } catch (...) {
+    return false;
+  }
+}
+
+}  // namespace
+
+std::string content_hash(std::string_view data) {
+  H128 h;
+  fnv_update(h, data);
+  return hex(h);
+}
+
+bool make_private_dirs(const std::string& path) {
+  if (path.empty()) return false;
+  for (size_t pos = 1; pos <= path.size(); ++pos) {
+    if (pos == path.size() || path[pos] == '/') {
+      std::string prefix = path.substr(0, pos);
+      if (::mkdir(prefix.c_str(), 0700) != 0 && errno != EEXIST) return false;
+    }
+  }
+  return is_dir_writable(path);
+}
+
+const std::string& default_cache_dir() {
+  static const std::string* dir = new std::string(resolve_cache_dir());  // leaked: valid during exit
+  return *dir;
+}
+
+std::string cache_trailer(std::string_view key, std::string_view payload) {
+  H128 h;
+  fnv_update(h, payload);
+  std::string t(kMagic);
+  t.append(key.substr(0, kKeyLen));
+  t.resize(8 + kKeyLen, '0');
+  put_u64(t, payload.size());
+  put_u64(t, h.hi);
+  put_u64(t, h.lo);
+  return t;
+}
+
+// ------------------------------------------------------------------------------------------------
+
+struct KernelCache::Impl {
+  std::string requested_dir;
+  mutable std::once_flag dir_once;
+  mutable std::string dir;
+
+  std::mutex mu;
+  std::condition_variable done_cv;   // an entry left Pending
+  std::condition_variable queue_cv;  // a job was queued, or stopping
+  std::condition_variable idle_cv;   // queue empty and nothing running
+  std::unordered_map<std::string, std::shared_ptr<Entry>> entries;
+  std::deque<Job> queue;
+  std::unique_ptr<std::vector<std::thread>> workers = std::make_unique<std::vector<std::thread>>();
+  int idle = 0, running = 0;
+  bool stopping = false;
+  pid_t owner = ::getpid();
+
+  const std::string& root() const {
+    std::call_once(dir_once, [&] {
+      dir = requested_dir.empty() ? default_cache_dir() : requested_dir;
+      if (!requested_dir.empty()) make_private_dirs(dir);
+    });
+    return dir;
+  }
+  std::string shard(const std::string& key) const {
+    if (root().empty()) throw Error(ErrorCode::Internal, "cgrad: no writable directory for the kernel cache");
+    return root() + "/" + key.substr(0, 2);
+  }
+  std::string so_path(const std::string& key) const { return shard(key) + "/" + key + ".so"; }
+
+  // A verified entry from disk, loaded and holding `symbol`; nullptr (and the file deleted) otherwise.
+  void* load(const std::string& key, const std::string& symbol) {
+    if (root().empty()) return nullptr;
+    const std::string path = so_path(key);
+    std::string bytes;
+    if (!read_file(path, &bytes)) return nullptr;
+    std::string why;
+    if (bytes.size() < kTrailerLen) why = "truncated";
+    else {
+      std::string_view payload(bytes.data(), bytes.size() - kTrailerLen);
+      if (std::string_view(bytes).substr(payload.size()) != cache_trailer(key, payload))
+        why = "trailer mismatch (torn, corrupt or foreign entry)";
+    }
+    void* h = nullptr;
+    if (why.empty()) {
+      h = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+      if (!h) why = std::string("dlopen failed: ") + ::dlerror();
+      else if (!::dlsym(h, symbol.c_str())) {
+        why = "symbol " + symbol + " missing";
+        ::dlclose(h);
+        h = nullptr;
+      }
+    }
+    if (!h) {
+      debug_note(path, why);
+      ::unlink(path.c_str());
+      return nullptr;
+    }
+    counters().disk_cache_hits.fetch_add(1);
+    return h;
+  }
+
+  // Compiles `source`, publishes it atomically and loads it. Throws cgrad::Error.
+  void* build(const std::string& key, const std::string& source, const std::string& symbol,
+              const CompileFn& compile) {
+    const std::string dir_path = shard(key);
+    if (!make_private_dirs(dir_path))
+      throw Error(ErrorCode::Internal, "cgrad: kernel cache directory " + dir_path + " cannot be created or written");
+    const std::string base = dir_path + "/" + key;
+    const std::string src = base + ".cpp", so = base + ".so";
+    // The source (same bytes for the same key) is published like the .so and kept for debugging.
+    const std::string src_tmp = src + unique_suffix();
+    int fd = ::open(src_tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    bool ok = fd >= 0 && write_all(fd, source);
+    if (fd >= 0) ::close(fd);
+    if (!ok || ::rename(src_tmp.c_str(), src.c_str()) != 0) {
+      ::unlink(src_tmp.c_str());
+      throw Error(ErrorCode::Internal, "cgrad: cannot write kernel source " + src + ": " + std::strerror(errno));
+    }
+    const std::string so_tmp = so + unique_suffix();
+    try {
+      compile(src, so_tmp);
+    } catch (...) {
+      ::unlink(so_tmp.c_str());
+      throw;
+    }
+    std::string bytes;
+    if (!read_file(so_tmp, &bytes) || bytes.empty()) {
+      ::unlink(so_tmp.c_str());
+      throw Error(ErrorCode::CompileError, "cgrad: the compiler produced no shared object for " + src);
+    }
+    fd = ::open(so_tmp.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+    ok = fd >= 0 && write_all(fd, cache_trailer(key, bytes));
+    if (fd >= 0) ::close(fd);
+    if (!ok || ::rename(so_tmp.c_str(), so.c_str()) != 0) {
+      ::unlink(so_tmp.c_str());
+      throw Error(ErrorCode::Internal, "cgrad: cannot publish " + so + ": " + std::strerror(errno));
+    }
+    counters().kernels_compiled.fetch_add(1);
+    void* h = ::dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+      std::string msg = ::dlerror();
+      ::unlink(so.c_str());
+      throw Error(ErrorCode::CompileError, "cgrad: built " + so + " but cannot load it: " + msg);
+    }
+    if (!::dlsym(h, symbol.c_str())) {
+      ::dlclose(h);
+      ::unlink(so.c_str());
+      throw Error(ErrorCode::CompileError, "cgrad: symbol '" + symbol + "' not found in kernel built from " + src +
+                                               " (it must be extern \"C\" with default visibility)");
+    }
+    return h;
+  }
+
+  // Publishes the outcome of a Pending entry and wakes its waiters.
+  void finish(const std::string& key, const std::shared_ptr<Entry>& e, void* h, std::exception_ptr err,
+              bool background) {
+    std::lock_guard lk(mu);
+    if (err) {
+      e->state = Entry::State::Failed;
+      e->error = err;
+      e->retry = !is_compile_error(err);
+      // A foreground caller rethrows the error itself; a transient one is not remembered.
+      if (e->retry && !background) forget(key, e);
+    } else {
+      e->state = Entry::State::Ready;
+      e->handle = h;
+    }
+    done_cv.notify_all();
+  }
+  void forget(const std::string& key, const std::shared_ptr<Entry>& e) {
+    auto it = entries.find(key);
+    if (it != entries.end() && it->second == e) entries.erase(it);
+  }
+  // Rethrows a Failed entry's error (forgetting it when it is transient). Caller holds `mu`.
+  [[noreturn]] void rethrow(const std::string& key, const std::shared_ptr<Entry>& e) {
+    std::exception_ptr err = e->error;
+    if (e->retry) forget(key, e);
+    std::rethrow_exception(err);
+  }
+
+  void enqueue(Job job) {
+    std::lock_guard lk(mu);
+    queue.push_back(std::move(job));
+    const size_t max_workers = std::clamp<size_t>(std::thread::hardware_concurrency() / 2, 1, 8);
+    if (idle == 0 && workers->size() < max_workers) workers->emplace_back([this] { worker(); });
+    queue_cv.notify_one();
+  }
+  void worker() {
+    for (;;) {
+      Job job;
+      {
+        std::unique_lock lk(mu);
+        ++idle;
+        queue_cv.wait(lk, [&] { return stopping || !queue.empty(); });
+        --idle;
+        if (stopping) return;
+        job = std::move(queue.front());
+        queue.pop_front();
+        ++running;
+      }
+      void* h = nullptr;
+      std::exception_ptr err;
+      try {
+        h = build(job.key, job.source, job.symbol, job.compile);
+      } catch (...) {
+        err = std::current_exception();
+      }
+      finish(job.key, job.entry, h, err, /*background=*/true);
+      std::lock_guard lk(mu);
+      --running;
+      if (queue.empty() && running == 0) idle_cv.notify_all();
+    }
+  }
+};
+
+KernelCache::KernelCache(std::string dir) : impl_(std::make_unique<Impl>()) {
+  impl_->requested_dir = std::move(dir);
+  // Construct the statics the worker threads use before this object, so they outlive it at exit.
+  (void)counters();
+  (void)core::env();
+}
+
+KernelCache::~KernelCache() {
+  std::vector<Job> dropped;
+  {
+    std::lock_guard lk(impl_->mu);
+    impl_->stopping = true;
+    for (auto& j : impl_->queue) dropped.push_back(std::move(j));
+    impl_->queue.clear();
+    impl_->queue_cv.notify_all();
+  }
+  for (auto& j : dropped)
+    impl_->finish(j.key, j.entry, nullptr,
+                  std::make_exception_ptr(Error(ErrorCode::Internal, "cgrad: kernel cache shut down")), true);
+  if (::getpid() != impl_->owner) {
+    // A forked child inherits the thread objects but not the threads: neither join nor destroy them.
+    (void)impl_->workers.release();
+    return;
+  }
+  for (auto& t : *impl_->workers) t.join();
+}
+
+std::string KernelCache::key(std::string_view source, std::string_view toolchain_key) {
+  H128 h;
+  const std::string len = std::to_string(toolchain_key.size()) + ":";
+  fnv_update(h, len);
+  fnv_update(h, toolchain_key);
+  fnv_update(h, source);
+  return hex(h);
+}
+
+const std::string& KernelCache::dir() const { return impl_->root(); }
+std::string KernelCache::so_path(const std::string& key) const { return impl_->so_path(key); }
+
+namespace {
+void* symbol_of(void* handle, const std::string& symbol) {
+  void* p = ::dlsym(handle, symbol.c_str());
+  if (!p) throw Error(ErrorCode::Internal, "cgrad: kernel symbol '" + symbol + "' not found in its shared object");
+  return p;
+}
+}  // namespace
+
+void* KernelCache::get(const std::string& source, const std::string& symbol, const std::string& toolchain_key,
+                       const CompileFn& compile) {
+  Impl& I = *impl_;
+  const std::string k = key(source, toolchain_key);
+  std::shared_ptr<Entry> e;
+  {
+    std::unique_lock lk(I.mu);
+    auto [it, inserted] = I.entries.try_emplace(k);
+    if (!inserted) {
+      e = it->second;
+      I.done_cv.wait(lk, [&] { return e->state != Entry::State::Pending; });
+      if (e->state == Entry::State::Failed) I.rethrow(k, e);
+      counters().kernel_cache_hits.fetch_add(1);
+      void* h = e->handle;
+      lk.unlock();
+      return symbol_of(h, symbol);
+    }
+    it->second = e = std::make_shared<Entry>();
+  }
+  void* h = nullptr;
+  try {
+    h = I.load(k, symbol);
+    if (!h) h = I.build(k, source, symbol, compile);
+  } catch (...) {
+    I.finish(k, e, nullptr, std::current_exception(), false);
+    throw;
+  }
+  I.finish(k, e, h, nullptr, false);
+  return symbol_of(h, symbol);
+}
+
+void* KernelCache::try_get(const std::string& source, const std::string& symbol, const std::string& toolchain_key,
+                           const CompileFn& compile) {
+  Impl& I = *impl_;
+  const std::string k = key(source, toolchain_key);
+  std::shared_ptr<Entry> e;
+  {
+    std::unique_lock lk(I.mu);
+    auto [it, inserted] = I.entries.try_emplace(k);
+    if (!inserted) {
+      e = it->second;
+      if (e->state == Entry::State::Pending) return nullptr;
+      if (e->state == Entry::State::Failed) I.rethrow(k, e);
+      counters().kernel_cache_hits.fetch_add(1);
+      void* h = e->handle;
+      lk.unlock();
+      return symbol_of(h, symbol);
+    }
+    it->second = e = std::make_shared<Entry>();
+  }
+  void* h = nullptr;
+  try {
+    h = I.load(k, symbol);
+  } catch (...) {
+    I.finish(k, e, nullptr, std::current_exception(), false);
+    throw;
+  }
+  if (h) {
+    I.finish(k, e, h, nullptr, false);
+    return symbol_of(h, symbol);
+  }
+  I.enqueue(Job{k, source, symbol, compile, e});
+  return nullptr;
+}
+
+void KernelCache::wait_idle() {
+  std::unique_lock lk(impl_->mu);
+  impl_->idle_cv.wait(lk, [&] { return impl_->queue.empty() && impl_->running == 0; });
+}
+
+KernelCache& kernel_cache() {
+  static KernelCache cache;
+  return cache;
+}
+
+}  // namespace cgrad::runtime

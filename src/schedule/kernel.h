@@ -1,0 +1,72 @@
+// KernelSpec: what one kernel computes, independent of buffer addresses and sizes.
+//
+// A kernel runs a loop nest of `outer` dims (split across threads) and, for kernels with
+// reductions, `inner` dims (the reduced elements of each outer element). Every read or write
+// is an Access: a buffer slot plus an offset and one stride per loop dim (outer then inner),
+// so broadcasting, transposes and slices are only index math. The scalar computation is an
+// SSA list of Instrs. Sizes, strides and offsets are run-time arguments of the generated code:
+// the rendered source depends only on ranks, dtypes, stride classes (0, 1 or other in the
+// innermost dim) and the SSA, so a new batch size does not recompile.
+#pragma once
+
+#include "ir/node.h"
+
+#include <string>
+#include <vector>
+
+namespace cgrad::schedule {
+
+/// How an access moves in the innermost loop dim; part of the generated code.
+enum class StrideClass : uint8_t { Zero, One, Any };
+
+struct Access {
+  int slot = -1;                  ///< buffer slot of the plan; -1: a pure element index (arange, rand)
+  DType dtype = DType::f32;
+  int64_t offset = 0;
+  std::vector<int64_t> strides;   ///< one per loop dim: outer dims, then inner dims
+};
+
+struct Instr {
+  enum class Kind : uint8_t { Load, Index, Const, Op, Acc };
+  Kind kind = Kind::Op;
+  ir::Op op = ir::Op::Buffer;     ///< Op: the element-wise op (Rand/Randn/Arange apply to an Index)
+  DType dtype = DType::f32;       ///< result
+  DType in_dtype = DType::f32;    ///< operand dtype (Cast, comparisons, Where's values)
+  std::vector<int> args;          ///< earlier instructions
+  int access = -1;                ///< Load / Index
+  int reduction = -1;             ///< Acc: the result of reduction `reduction`
+  double fvalue = 0;              ///< Const
+  int64_t ivalue = 0;             ///< Const
+  uint64_t seed = 0;              ///< Rand / Randn
+};
+
+struct Reduction {
+  ir::Op op = ir::Op::Sum;        ///< Sum, Max or Min
+  DType dtype = DType::f32;       ///< result dtype
+  DType in_dtype = DType::f32;    ///< element dtype
+  int value = -1;                 ///< instruction giving each element
+};
+
+struct Store {
+  int access = -1;
+  int value = -1;
+  bool inner = false;             ///< written in the second inner loop (softmax-like), else once per outer element
+};
+
+struct KernelSpec {
+  enum class Kind : uint8_t { Loop, Gemm, Cat, Copy };
+  Kind kind = Kind::Loop;
+  std::string name;               ///< says what it is (E_4096x64, R_4096_r4096) plus a short hash, set by codegen
+  Shape outer, inner;             ///< loop sizes (run-time arguments)
+  std::vector<Access> accesses;
+  std::vector<Instr> code;
+  std::vector<Reduction> reductions;
+  std::vector<Store> stores;
+  /// Gemm / Cat / Copy run a library routine on whole buffers: the node and its slots.
+  const ir::Node* node = nullptr;
+  std::vector<int> in_slots;
+  int out_slot = -1;
+  std::string why;                ///< CGRAD_DEBUG=2: why this kernel ends where it does
+};
+
+}  // namespace cgrad::schedule

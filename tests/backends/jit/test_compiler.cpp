@@ -1,0 +1,161 @@
+// The compiler driver: discovery, spawning without a shell, timeouts, compile errors, the
+// embedded scalar header and the one-time no-compiler warning.
+#include "jit_test_util.h"
+
+#include <dlfcn.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+
+#include <cgrad/core.hpp>
+
+namespace cgrad::testing_jit {
+namespace {
+
+bool exists(const std::string& p) {
+  struct stat st{};
+  return ::stat(p.c_str(), &st) == 0;
+}
+void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+TEST(JitCompiler, MissingCompilerIsUnavailable) {
+  EXPECT_FALSE(jit::detect_compiler("/nonexistent/bin/c++").available);
+  EXPECT_FALSE(jit::detect_compiler("cgrad-no-such-compiler-on-path").available);
+  // Runs but is no compiler: `--version` fails.
+  EXPECT_FALSE(jit::detect_compiler("false").available);
+}
+
+TEST(JitCompiler, UnavailableCompilerNeverRuns) {
+  jit::Compiler none = jit::detect_compiler("/nonexistent/bin/c++");
+  try {
+    jit::compile(none, "/nonexistent/k.cpp", "/nonexistent/k.so");
+    FAIL() << "expected CompileError";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::CompileError);
+  }
+}
+
+TEST(JitCompiler, DetectsSystemCompiler) {
+  CGRAD_REQUIRE_COMPILER();
+  const jit::Compiler& c = test_compiler();
+  EXPECT_FALSE(c.path.empty());
+  EXPECT_NE(c.identity.find(" / "), std::string::npos) << c.identity;  // version line / target
+  EXPECT_NE(std::find(c.flags.begin(), c.flags.end(), "-fvisibility=hidden"), c.flags.end());
+  // The key is deterministic and covers identity and flags.
+  EXPECT_EQ(jit::toolchain_key(c), jit::toolchain_key(c));
+  EXPECT_NE(jit::toolchain_key(c).find(c.identity), std::string::npos);
+  jit::Compiler other = c;
+  other.flags.push_back("-DX=1");
+  EXPECT_NE(jit::toolchain_key(c), jit::toolchain_key(other));
+}
+
+TEST(JitCompiler, RunProcessCapturesOutputAndStatus) {
+  auto r = jit::run_process({"sh", "-c", "echo out; echo err 1>&2; exit 3"}, 10'000);
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_NE(r.output.find("out"), std::string::npos);
+  EXPECT_NE(r.output.find("err"), std::string::npos);
+  // No shell: metacharacters are plain arguments.
+  r = jit::run_process({"echo", "$HOME;", "|", "x"}, 10'000);
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.output, "$HOME; | x\n");
+  r = jit::run_process({"/nonexistent/program"}, 10'000);
+  EXPECT_EQ(r.exit_code, 127);
+}
+
+TEST(JitCompiler, RunProcessTimeoutKillsTheGroup) {
+  auto t0 = std::chrono::steady_clock::now();
+  // The shell's child `sleep` is in the same process group and dies with it.
+  auto r = jit::run_process({"sh", "-c", "sleep 30; echo never"}, 200);
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_LT(s, 5.0);
+  EXPECT_EQ(r.output.find("never"), std::string::npos);
+}
+
+TEST(JitCompiler, CompileTimeoutIsACompileError) {
+  TempDir tmp;
+  const std::string fake = tmp.path + "/slow-cxx";
+  write(fake, "#!/bin/sh\nsleep 30\n");
+  ::chmod(fake.c_str(), 0755);
+  jit::Compiler c;
+  c.available = true;
+  c.path = fake;
+  try {
+    jit::compile(c, tmp.path + "/k.cpp", tmp.path + "/k.so", 300);
+    FAIL() << "expected CompileError";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::CompileError);
+    EXPECT_NE(std::string(e.what()).find("timed out"), std::string::npos) << e.what();
+  }
+}
+
+TEST(JitCompiler, CompileErrorCarriesCompilerMessageAndSource) {
+  CGRAD_REQUIRE_COMPILER();
+  TempDir tmp;
+  const std::string src = tmp.path + "/bad.cpp";
+  write(src, "extern \"C\" int f() { return undeclared_thing_42; }\n");
+  try {
+    jit::compile(test_compiler(), src, tmp.path + "/bad.so");
+    FAIL() << "expected CompileError";
+  } catch (const Error& e) {
+    std::string what = e.what();
+    EXPECT_EQ(e.code(), ErrorCode::CompileError);
+    EXPECT_NE(what.find("undeclared_thing_42"), std::string::npos) << what;
+    EXPECT_NE(what.find(src), std::string::npos) << what;
+    EXPECT_TRUE(exists(src));  // kept for debugging
+  }
+}
+
+TEST(JitCompiler, CompilesAndLoadsAKernel) {
+  CGRAD_REQUIRE_COMPILER();
+  TempDir tmp;
+  write(tmp.path + "/k.cpp", kernel_source("k_mul", 1));
+  jit::compile(test_compiler(), tmp.path + "/k.cpp", tmp.path + "/k.so");
+  void* h = ::dlopen((tmp.path + "/k.so").c_str(), RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(h, nullptr) << ::dlerror();
+  auto f = reinterpret_cast<KernelFn>(::dlsym(h, "k_mul"));
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f(6, 7), 43);
+}
+
+TEST(JitCompiler, EmbeddedScalarHeaderKernel) {
+  CGRAD_REQUIRE_COMPILER();
+  TempDir tmp;
+  EXPECT_NE(jit::scalar_header_text().find("namespace cgrad::scalar"), std::string_view::npos);
+  jit::Compiler c = test_compiler();
+  c.include_dir = jit::prepare_include_dir(c, tmp.path);
+  ASSERT_FALSE(c.include_dir.empty());
+  c.flags.push_back("-I" + c.include_dir);
+  // Same header, compiler and flags: same directory; the key names the header by hash, not path.
+  EXPECT_EQ(jit::prepare_include_dir(test_compiler(), tmp.path), c.include_dir);
+  EXPECT_EQ(jit::toolchain_key(c).find(tmp.path), std::string::npos);
+  write(tmp.path + "/s.cpp",
+        "#include \"cgrad/scalar.hpp\"\n"
+        "extern \"C\" __attribute__((visibility(\"default\"))) double s_exp(double x) {\n"
+        "  return cgrad::scalar::m_exp(x);\n}\n");
+  jit::compile(c, tmp.path + "/s.cpp", tmp.path + "/s.so");
+  void* h = ::dlopen((tmp.path + "/s.so").c_str(), RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(h, nullptr) << ::dlerror();
+  auto f = reinterpret_cast<double (*)(double)>(::dlsym(h, "s_exp"));
+  ASSERT_NE(f, nullptr);
+  EXPECT_DOUBLE_EQ(f(0.0), 1.0);
+  if (c.identity.find("clang") == std::string::npos) {
+    EXPECT_TRUE(exists(c.include_dir + "/cgrad/scalar.hpp.gch"));  // GCC: precompiled once
+  }
+}
+
+TEST(JitCompiler, NoCompilerWarningPrintedOnce) {
+  ::testing::internal::CaptureStderr();
+  jit::warn_no_compiler_once();
+  jit::warn_no_compiler_once();
+  std::string err = ::testing::internal::GetCapturedStderr();
+  size_t first = err.find("no working C++ compiler");
+  ASSERT_NE(first, std::string::npos) << err;
+  EXPECT_EQ(err.find("no working C++ compiler", first + 1), std::string::npos) << err;
+}
+
+}  // namespace
+}  // namespace cgrad::testing_jit

@@ -1,0 +1,32 @@
+// Test helpers: evaluate a graph builder with the JIT and with the reference interpreter.
+#pragma once
+
+#include <cgrad/cgrad.hpp>
+
+#include "core/env.hpp"
+
+#include <functional>
+#include <vector>
+
+namespace cgrad::test {
+
+/// Runs `f` with CGRAD_BACKEND set to `backend` for its duration.
+template <class F> auto with_backend(const char* backend, F&& f) {
+  auto& e = core::env_mut();
+  std::string saved = e.backend;
+  e.backend = backend;
+  struct Restore {
+    std::string s;
+    ~Restore() { core::env_mut().backend = s; }
+  } restore{saved};
+  return f();
+}
+
+/// Kernels launched while evaluating `outs`.
+inline uint64_t kernels_for(const std::vector<Tensor>& outs) {
+  reset_stats();
+  eval(outs);
+  return stats().kernels_launched;
+}
+
+}  // namespace cgrad::test

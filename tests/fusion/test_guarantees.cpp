@@ -1,0 +1,117 @@
+// The fusion guarantees of API.md, asserted through stats().kernels_launched, each also
+// checked against the interpreter's values.
+#include "oracle.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace cgrad;
+using cgrad::test::kernels_for;
+using cgrad::test::with_backend;
+
+namespace {
+
+Tensor data(Shape s, uint64_t seed, DType t = f32) {
+  manual_seed(seed);
+  Tensor x = rand(s, t);
+  x.eval();
+  return x;
+}
+
+void expect_close(const Tensor& a, const std::vector<double>& ref, double tol = 1e-5) {
+  auto v = a.to_vector<double>();
+  ASSERT_EQ(v.size(), ref.size());
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (std::isnan(ref[i])) {
+      EXPECT_TRUE(std::isnan(v[i])) << i;
+    } else {
+      EXPECT_NEAR(v[i], ref[i], tol * (1 + std::fabs(ref[i]))) << "element " << i;
+    }
+  }
+}
+
+// Builds with `make`, evaluates with the JIT counting kernels, and compares with the interpreter.
+uint64_t check(const std::function<std::vector<Tensor>()>& make, double tol = 1e-5) {
+  auto outs = make();
+  uint64_t k = kernels_for(outs);
+  auto ref = with_backend("interpreter", [&] {
+    auto r = make();
+    std::vector<std::vector<double>> vals;
+    for (auto& t : r) vals.push_back(t.to_vector<double>());
+    return vals;
+  });
+  for (std::size_t i = 0; i < outs.size(); ++i) expect_close(outs[i], ref[i], tol);
+  return k;
+}
+
+}  // namespace
+
+TEST(Fusion, ElementwiseChainIsOneKernel) {
+  Tensor a = data({64, 33}, 1), b = data({33}, 2), c = data({64, 1}, 3);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{a * b + c}; }), 1u);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{1.0 / (1.0 + exp(-(a * b + c)))}; }), 1u);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{sigmoid(a).cast(f64) * 2 + tanh(b).cast(f64)}; }), 1u);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{where(a > b, a, c * 3.0) + clamp(a, 0.2, 0.8)}; }), 1u);
+}
+
+TEST(Fusion, ElementwiseWithViewsIsOneKernel) {
+  Tensor a = data({16, 24}, 4), b = data({24, 16}, 5);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{a + b.T() * 2.0}; }), 1u);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{a.slice(1, 2, 20, 3) * a.slice(1, 3, 21, 3)}; }), 1u);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{(a.reshape({16, 24, 1}) + b.T().reshape({16, 24, 1})).expand({16, 24, 5}) * 1.5}; }), 1u);
+}
+
+TEST(Fusion, SourcesFuse) {
+  manual_seed(7);
+  EXPECT_EQ(check([&] {
+              manual_seed(7);
+              return std::vector<Tensor>{rand({100}) * arange(100) + full({100}, 2.0)};
+            }),
+            1u);
+}
+
+TEST(Fusion, IndependentOutputsLaunchTogether) {
+  Tensor a = data({1000}, 6), b = data({1000}, 7);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{a + b, a * b, exp(a) - b}; }), 1u);
+}
+
+TEST(Fusion, ReductionOfElementwiseIsOneKernel) {
+  Tensor a = data({300, 70}, 8), b = data({300, 70}, 9);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{sum(a * b)}; }, 1e-6), 1u);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{sum(a + b, {1})}; }, 1e-6), 1u);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{sum(a + b, {0})}; }, 1e-6), 1u);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{max(a - b, {1}, true)}; }), 1u);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{mean(a * b, {1})}; }, 1e-6), 1u);
+}
+
+TEST(Fusion, LargeFullReductionSplitsDeterministically) {
+  Tensor a = data({1 << 20}, 10), b = data({1 << 20}, 11);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{sum(a * b)}; }, 1e-6), 1u);
+  double first = sum(a * b).item<double>();
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(sum(a * b).item<double>(), first);
+}
+
+TEST(Fusion, MatmulOfElementwiseIsTwoKernels) {
+  Tensor a = data({8, 5}, 12), b = data({8, 5}, 13), c = data({5, 3}, 14);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{matmul(a + b, c)}; }), 2u);
+}
+
+TEST(Fusion, SoftmaxIsAtMostTwoKernels) {
+  Tensor x = data({33, 257}, 15);
+  EXPECT_LE(check([&] { return std::vector<Tensor>{softmax(x, -1)}; }), 2u);
+  EXPECT_LE(check([&] { return std::vector<Tensor>{softmax(x, 0)}; }), 2u);
+  EXPECT_LE(check([&] { return std::vector<Tensor>{log_softmax(x, -1)}; }), 2u);
+}
+
+TEST(Fusion, EvaluatedTensorLaunchesNothing) {
+  Tensor a = data({10}, 16);
+  Tensor y = exp(a) + 1.0;
+  y.eval();
+  EXPECT_EQ(kernels_for({y}), 0u);
+}
+
+TEST(Fusion, ViewOutputsAreFree) {
+  Tensor a = data({4, 6}, 17);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{a.T(), a.slice(0, 1, 3)}; }), 0u);
+}

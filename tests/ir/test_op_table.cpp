@@ -1,0 +1,159 @@
+// Static properties of the op table (src/ir/op_table.h) checked against include/cgrad/ops.def:
+// one row per op in order, the same name, kind and arity, and rules that fit each kind.
+#include "ir/op_table.h"
+
+#include <cgrad/scalar.hpp>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <set>
+#include <string>
+
+namespace {
+
+using namespace cgrad;
+using ir::Op;
+using ir::OpKind;
+
+struct DefRow {
+  const char* enum_name;
+  const char* name;
+  OpKind kind;
+  int arity;
+};
+const DefRow kDef[] = {
+#define CGRAD_OP(E, name, Kind, arity) {#E, #name, OpKind::Kind, arity},
+#include <cgrad/ops.def>
+#undef CGRAD_OP
+};
+
+TEST(OpTable, RowsFollowOpsDef) {
+  ASSERT_EQ(static_cast<int>(std::size(kDef)), ir::kNumOps);
+  for (int i = 0; i < ir::kNumOps; ++i) {
+    const ir::OpInfo& row = ir::info(Op(i));
+    SCOPED_TRACE(kDef[i].enum_name);
+    EXPECT_EQ(static_cast<int>(row.op), i);
+    EXPECT_STREQ(row.name, kDef[i].name);
+    EXPECT_STREQ(ir::op_name(Op(i)), kDef[i].name);
+    EXPECT_EQ(row.kind, kDef[i].kind);
+    EXPECT_EQ(row.arity, kDef[i].arity);
+    EXPECT_NE(row.shape_rule, nullptr);
+    EXPECT_EQ(&ir::info(Op(i)), &ir::kTable[static_cast<std::size_t>(i)]);
+  }
+}
+
+TEST(OpTable, NamesAreUniqueIdentifiers) {
+  std::set<std::string> names;
+  for (int i = 0; i < ir::kNumOps; ++i) {
+    std::string n = ir::info(Op(i)).name;
+    EXPECT_TRUE(names.insert(n).second) << "duplicate op name " << n;
+    ASSERT_FALSE(n.empty());
+    for (char c : n) EXPECT_TRUE((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_') << n;
+  }
+}
+
+TEST(OpTable, RulesFitKinds) {
+  for (int i = 0; i < ir::kNumOps; ++i) {
+    const ir::OpInfo& row = ir::info(Op(i));
+    SCOPED_TRACE(row.name);
+    EXPECT_NE(row.inputs, 0) << "a row accepting no dtype";
+    EXPECT_EQ(row.inputs & ~ir::kAll, 0);
+    for (DType t : {f32, f64, i32, i64, b8}) EXPECT_EQ(ir::accepts(Op(i), t), (row.inputs & ir::bit(t)) != 0);
+    switch (row.kind) {
+      case OpKind::Source:
+        EXPECT_EQ(row.arity, 0);
+        EXPECT_EQ(row.dtype_rule, ir::DTypeRule::Given);
+        EXPECT_EQ(row.shape_rule, &ir::rules::source_shape);
+        break;
+      case OpKind::Unary:
+      case OpKind::Binary:
+      case OpKind::Ternary:
+        EXPECT_EQ(row.arity, row.kind == OpKind::Unary ? 1 : row.kind == OpKind::Binary ? 2 : 3);
+        EXPECT_EQ(row.shape_rule, &ir::rules::elementwise_shape);
+        EXPECT_TRUE(ir::is_elementwise(row.kind));
+        break;
+      case OpKind::Reduce:
+        EXPECT_EQ(row.arity, 1);
+        EXPECT_EQ(row.shape_rule, &ir::rules::reduce_shape);
+        break;
+      case OpKind::Movement:
+        EXPECT_EQ(row.arity, 1);
+        EXPECT_EQ(row.dtype_rule, ir::DTypeRule::SameAsIn);
+        EXPECT_EQ(row.inputs, ir::kAll) << "views work for every dtype";
+        break;
+      case OpKind::Concat:
+        EXPECT_EQ(row.arity, -1);
+        EXPECT_EQ(row.shape_rule, &ir::rules::cat_shape);
+        break;
+      case OpKind::Gemm:
+        EXPECT_EQ(row.arity, 2);
+        EXPECT_EQ(row.shape_rule, &ir::rules::matmul_shape);
+        EXPECT_EQ(row.inputs & ir::bit(b8), 0) << "no boolean matmul";
+        break;
+    }
+    if (!ir::is_elementwise(row.kind)) {
+      EXPECT_FALSE(row.int_to_float);
+    }
+    // Ops that compute in floating point accept floats only; the frontend casts ints first.
+    if (row.int_to_float) {
+      EXPECT_EQ(row.inputs, ir::kFloat);
+    }
+    if (row.dtype_rule == ir::DTypeRule::Bool) {
+      EXPECT_EQ(row.kind, OpKind::Binary);
+    }
+    if (row.dtype_rule == ir::DTypeRule::SumAcc) {
+      EXPECT_EQ(row.kind, OpKind::Reduce);
+    }
+    if (row.commutative) {
+      EXPECT_EQ(row.kind, OpKind::Binary);
+    }
+  }
+  EXPECT_EQ(ir::info(Op::Cast).dtype_rule, ir::DTypeRule::Given);
+  EXPECT_EQ(ir::info(Op::Cast).inputs, ir::kAll);
+  EXPECT_EQ(ir::info(Op::Where).inputs, ir::kAll);
+}
+
+// The commutative flag (used by CSE) must agree with what the op's scalar helper computes.
+using BinaryFn = bool (*)(double, double, int64_t, int64_t);
+struct BinaryRow {
+  Op op;
+  BinaryFn same_both_ways;
+};
+template <class T>
+bool same_bits(T x, T y) {
+  if constexpr (std::is_floating_point_v<T>) return (std::isnan(x) && std::isnan(y)) || x == y;
+  else return x == y;
+}
+const BinaryRow kBinary[] = {
+#define CGRAD_ROW_Binary(E, name)                                                           \
+  {Op::E, [](double x, double y, int64_t i, int64_t j) {                                    \
+     return same_bits(scalar::name<double>(x, y), scalar::name<double>(y, x)) &&            \
+            same_bits(scalar::name<int64_t>(i, j), scalar::name<int64_t>(j, i));            \
+   }},
+#define CGRAD_ROW_Source(E, name)
+#define CGRAD_ROW_Unary(E, name)
+#define CGRAD_ROW_Ternary(E, name)
+#define CGRAD_ROW_Reduce(E, name)
+#define CGRAD_ROW_Movement(E, name)
+#define CGRAD_ROW_Concat(E, name)
+#define CGRAD_ROW_Gemm(E, name)
+#define CGRAD_OP(E, name, Kind, arity) CGRAD_ROW_##Kind(E, name)
+#include <cgrad/ops.def>
+#undef CGRAD_OP
+};
+
+TEST(OpTable, CommutativeFlagMatchesArithmetic) {
+  const double xs[] = {-3.5, -1, 0, 0.5, 2, 7, std::numeric_limits<double>::infinity()};
+  const int64_t is[] = {-7, -1, 0, 1, 2, 3, 1000};
+  for (const BinaryRow& r : kBinary) {
+    bool symmetric = true;
+    for (double x : xs)
+      for (double y : xs)
+        for (std::size_t k = 0; k < std::size(is); ++k)
+          symmetric = symmetric && r.same_both_ways(x, y, is[k], is[(k + 3) % std::size(is)]);
+    EXPECT_EQ(ir::info(r.op).commutative, symmetric) << ir::op_name(r.op);
+  }
+}
+
+}  // namespace

@@ -1,0 +1,324 @@
+// Sweep of the element-wise rows (Unary, Binary, Ternary, Cast): every accepted dtype and every
+// layout through the public API, against reference math written here with std:: functions.
+// Dtypes a row does not accept are checked too: ops that compute in floating point take ints
+// and bools through f32 (exp(i32) -> f32), the others reject them with DTypeMismatch.
+#include "ir/op_table.h"
+#include "util.h"
+
+#include <cmath>
+#include <functional>
+#include <limits>
+
+namespace opt {
+
+namespace {
+
+using ir::Op;
+
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// ---- reference arithmetic ----
+int64_t ref_neg(int64_t x, int bits) { return wrap(0 - static_cast<uint64_t>(x), bits); }
+int64_t ref_abs(int64_t x, int bits) { return x < 0 ? ref_neg(x, bits) : x; }
+int64_t ref_ipow(int64_t a, int64_t b, int bits) {
+  if (b < 0) {
+    if (a == 1) return 1;
+    if (a == -1) return b % 2 != 0 ? -1 : 1;
+    return 0;
+  }
+  uint64_t r = 1, base = static_cast<uint64_t>(a), e = static_cast<uint64_t>(b);
+  while (e) {
+    if (e & 1) r *= base;
+    base *= base;
+    e >>= 1;
+  }
+  return wrap(r, bits);
+}
+double nan_max(double a, double b) { return std::isnan(a) || std::isnan(b) ? kNaN : (a < b ? b : a); }
+double nan_min(double a, double b) { return std::isnan(a) || std::isnan(b) ? kNaN : (b < a ? b : a); }
+
+struct UnaryCase {
+  Op op;
+  Tensor (*fn)(const Tensor&);
+  double (*fd)(double);             // f32 reference (computed in double, rounded) and f64 without fl
+  long double (*fl)(long double);   // f64 reference when the op is not correctly rounded
+  int ulps;
+  int64_t (*fi)(int64_t, int);      // integer reference (for rows accepting ints)
+};
+
+const UnaryCase kUnary[] = {
+    {Op::Neg, [](const Tensor& x) { return -x; }, [](double x) { return -x; }, nullptr, 0, ref_neg},
+    {Op::Exp, [](const Tensor& x) { return exp(x); }, [](double x) { return std::exp(x); },
+     [](long double x) { return std::exp(x); }, 2, nullptr},
+    {Op::Log, [](const Tensor& x) { return log(x); }, [](double x) { return std::log(x); },
+     [](long double x) { return std::log(x); }, 2, nullptr},
+    {Op::Sqrt, [](const Tensor& x) { return sqrt(x); }, [](double x) { return std::sqrt(x); }, nullptr, 0, nullptr},
+    {Op::Rsqrt, [](const Tensor& x) { return rsqrt(x); }, [](double x) { return 1.0 / std::sqrt(x); },
+     [](long double x) { return 1.0L / std::sqrt(x); }, 2, nullptr},
+    {Op::Abs, [](const Tensor& x) { return abs(x); }, [](double x) { return std::fabs(x); }, nullptr, 0, ref_abs},
+    {Op::Sin, [](const Tensor& x) { return sin(x); }, [](double x) { return std::sin(x); },
+     [](long double x) { return std::sin(x); }, 2, nullptr},
+    {Op::Cos, [](const Tensor& x) { return cos(x); }, [](double x) { return std::cos(x); },
+     [](long double x) { return std::cos(x); }, 2, nullptr},
+    {Op::Tanh, [](const Tensor& x) { return tanh(x); }, [](double x) { return std::tanh(x); },
+     [](long double x) { return std::tanh(x); }, 2, nullptr},
+    {Op::Sigmoid, [](const Tensor& x) { return sigmoid(x); }, [](double x) { return 1.0 / (1.0 + std::exp(-x)); },
+     [](long double x) { return 1.0L / (1.0L + std::exp(-x)); }, 2, nullptr},
+    {Op::Relu, [](const Tensor& x) { return relu(x); }, [](double x) { return x < 0 ? 0.0 : x; }, nullptr, 0,
+     [](int64_t x, int) { return x < 0 ? int64_t{0} : x; }},
+};
+
+struct BinaryCase {
+  Op op;
+  Tensor (*fn)(const Tensor&, const Tensor&);
+  double (*fd)(double, double);
+  long double (*fl)(long double, long double);
+  int ulps;
+  int64_t (*fi)(int64_t, int64_t, int);  // also used for b8 operands (0/1)
+};
+
+const BinaryCase kBinary[] = {
+    {Op::Add, [](const Tensor& a, const Tensor& b) { return a + b; }, [](double a, double b) { return a + b; }, nullptr,
+     0, [](int64_t a, int64_t b, int n) { return wrap(static_cast<uint64_t>(a) + static_cast<uint64_t>(b), n); }},
+    {Op::Sub, [](const Tensor& a, const Tensor& b) { return a - b; }, [](double a, double b) { return a - b; }, nullptr,
+     0, [](int64_t a, int64_t b, int n) { return wrap(static_cast<uint64_t>(a) - static_cast<uint64_t>(b), n); }},
+    {Op::Mul, [](const Tensor& a, const Tensor& b) { return a * b; }, [](double a, double b) { return a * b; }, nullptr,
+     0, [](int64_t a, int64_t b, int n) { return wrap(static_cast<uint64_t>(a) * static_cast<uint64_t>(b), n); }},
+    {Op::Div, [](const Tensor& a, const Tensor& b) { return a / b; }, [](double a, double b) { return a / b; }, nullptr,
+     0, nullptr},
+    {Op::Pow, [](const Tensor& a, const Tensor& b) { return pow(a, b); }, [](double a, double b) { return std::pow(a, b); },
+     [](long double a, long double b) { return std::pow(a, b); }, 2, ref_ipow},
+    {Op::Maximum, [](const Tensor& a, const Tensor& b) { return maximum(a, b); }, nan_max, nullptr, 0,
+     [](int64_t a, int64_t b, int) { return a < b ? b : a; }},
+    {Op::Minimum, [](const Tensor& a, const Tensor& b) { return minimum(a, b); }, nan_min, nullptr, 0,
+     [](int64_t a, int64_t b, int) { return b < a ? b : a; }},
+    {Op::Lt, [](const Tensor& a, const Tensor& b) { return a < b; }, [](double a, double b) { return a < b ? 1.0 : 0.0; },
+     nullptr, 0, [](int64_t a, int64_t b, int) -> int64_t { return a < b; }},
+    {Op::Le, [](const Tensor& a, const Tensor& b) { return a <= b; }, [](double a, double b) { return a <= b ? 1.0 : 0.0; },
+     nullptr, 0, [](int64_t a, int64_t b, int) -> int64_t { return a <= b; }},
+    {Op::Gt, [](const Tensor& a, const Tensor& b) { return a > b; }, [](double a, double b) { return a > b ? 1.0 : 0.0; },
+     nullptr, 0, [](int64_t a, int64_t b, int) -> int64_t { return a > b; }},
+    {Op::Ge, [](const Tensor& a, const Tensor& b) { return a >= b; }, [](double a, double b) { return a >= b ? 1.0 : 0.0; },
+     nullptr, 0, [](int64_t a, int64_t b, int) -> int64_t { return a >= b; }},
+    {Op::Eq, [](const Tensor& a, const Tensor& b) { return a == b; }, [](double a, double b) { return a == b ? 1.0 : 0.0; },
+     nullptr, 0, [](int64_t a, int64_t b, int) -> int64_t { return a == b; }},
+    {Op::Ne, [](const Tensor& a, const Tensor& b) { return a != b; }, [](double a, double b) { return a != b ? 1.0 : 0.0; },
+     nullptr, 0, [](int64_t a, int64_t b, int) -> int64_t { return a != b; }},
+};
+
+const UnaryCase* find_unary(int op) {
+  for (const auto& c : kUnary)
+    if (static_cast<int>(c.op) == op) return &c;
+  return nullptr;
+}
+const BinaryCase* find_binary(int op) {
+  for (const auto& c : kBinary)
+    if (static_cast<int>(c.op) == op) return &c;
+  return nullptr;
+}
+
+// The value an input element takes after the frontend's int -> f32 conversion.
+double as_f32(const Data& d, std::size_t k) {
+  if (is_floating(d.dtype)) return d.f[k];
+  return static_cast<double>(static_cast<float>(d.i[k]));
+}
+
+std::size_t count(const Tensor& t) { return static_cast<std::size_t>(t.numel()); }
+
+// How a row treats inputs of dtype t: computed in t, through f32, or rejected.
+enum class Mode { Native, ViaF32, Rejected };
+Mode mode_of(Op op, DType t) {
+  if (ir::accepts(op, t)) return Mode::Native;
+  if (ir::info(op).int_to_float && !is_floating(t)) return Mode::ViaF32;
+  return Mode::Rejected;
+}
+
+void expect_rejected(const std::function<void()>& f, Op op, DType t) {
+  std::string msg;
+  EXPECT_EQ(error_code(f, &msg), ErrorCode::DTypeMismatch) << ir::op_name(op) << " of " << dtype_name(t);
+  EXPECT_NE(msg.find(ir::op_name(op)), std::string::npos) << msg;
+}
+
+}  // namespace
+
+bool unary_known(int op) { return find_unary(op) != nullptr || op == static_cast<int>(Op::Cast); }
+bool binary_known(int op) { return find_binary(op) != nullptr; }
+
+void sweep_unary(int op_index, DType t) {
+  const UnaryCase* c = find_unary(op_index);
+  ASSERT_NE(c, nullptr) << "no reference for unary op " << ir::op_name(Op(op_index));
+  const Op op = c->op;
+  const Mode mode = mode_of(op, t);
+  Data d = concat(edges(t), random_data(t, 64, 7 + static_cast<uint64_t>(op_index)));
+  while (d.size() % 8) d = concat(d, random_data(t, 1, d.size()));
+  if (mode == Mode::Rejected) {
+    Tensor x = make(d, Layout::Contiguous);
+    expect_rejected([&] { c->fn(x); }, op, t);
+    return;
+  }
+  const DType out = mode == Mode::Native ? t : f32;
+  for (Layout l : kLayouts) {
+    Tensor x = make(d, l);
+    Tensor y = c->fn(x);
+    EXPECT_EQ(y.dtype(), out);
+    EXPECT_EQ(y.shape(), x.shape());
+    Data want;
+    want.dtype = out;
+    for (std::size_t k = 0; k < count(x); ++k) {
+      if (!is_floating(out)) {
+        want.i.push_back(c->fi(d.i[k], bits_of(t)));
+      } else if (out == f32) {
+        want.f.push_back(round_to(c->fd(as_f32(d, k)), f32));
+      } else {
+        want.f.push_back(c->fl ? static_cast<double>(c->fl(static_cast<long double>(d.f[k]))) : c->fd(d.f[k]));
+      }
+    }
+    expect_values(read(y), want, c->ulps, std::string(ir::op_name(op)) + " " + dtype_name(t) + " " + layout_name(l));
+  }
+}
+
+void sweep_binary(int op_index, DType t) {
+  const BinaryCase* c = find_binary(op_index);
+  ASSERT_NE(c, nullptr) << "no reference for binary op " << ir::op_name(Op(op_index));
+  const Op op = c->op;
+  const Mode mode = mode_of(op, t);
+  auto [a, b] = pairs(t, 200, 11 + static_cast<uint64_t>(op_index));
+  if (mode == Mode::Rejected) {
+    Tensor x = make(a, Layout::Contiguous), y = make(b, Layout::Contiguous);
+    expect_rejected([&] { c->fn(x, y); }, op, t);
+    return;
+  }
+  const bool to_bool = ir::info(op).dtype_rule == ir::DTypeRule::Bool;
+  const DType compute = mode == Mode::Native ? t : f32;
+  const DType out = to_bool ? b8 : compute;
+  auto ref = [&](const Data& da, std::size_t i, const Data& db, std::size_t j) -> double {
+    if (!is_floating(compute)) return static_cast<double>(c->fi(da.i[i], db.i[j], bits_of(t)));
+    if (compute == f32) return round_to(c->fd(as_f32(da, i), as_f32(db, j)), f32);
+    if (c->fl) return static_cast<double>(c->fl(static_cast<long double>(da.f[i]), static_cast<long double>(db.f[j])));
+    return c->fd(da.f[i], db.f[j]);
+  };
+  auto want_of = [&](std::size_t n, auto index_a, auto index_b) {
+    Data w;
+    w.dtype = out;
+    for (std::size_t k = 0; k < n; ++k) {
+      double v = ref(a, index_a(k), b, index_b(k));
+      if (is_floating(out)) w.f.push_back(v);
+      else w.i.push_back(static_cast<int64_t>(v));
+    }
+    return w;
+  };
+  auto same = [](std::size_t k) { return k; };
+  const std::pair<Layout, Layout> combos[] = {
+      {Layout::Contiguous, Layout::Contiguous}, {Layout::Transposed, Layout::Strided},
+      {Layout::Strided, Layout::Contiguous},    {Layout::ZeroDim, Layout::ZeroDim},
+      {Layout::Empty, Layout::Empty},           {Layout::EmptyRows, Layout::EmptyRows},
+  };
+  const std::string name = std::string(ir::op_name(op)) + " " + dtype_name(t);
+  for (auto [la, lb] : combos) {
+    Tensor x = make(a, la), y = make(b, lb);
+    Tensor z = c->fn(x, y);
+    EXPECT_EQ(z.dtype(), out);
+    EXPECT_EQ(z.shape(), x.shape());
+    expect_values(read(z), want_of(count(x), same, same), c->ulps,
+                  name + " " + layout_name(la) + " with " + layout_name(lb));
+  }
+  // Broadcasting: (R, 1) with (8,) -> (R, 8); and a 0-d operand against a matrix.
+  const auto rows = static_cast<int64_t>(a.size() / 8);
+  Tensor col = make(a, Shape{rows, 1}), row = make(b, Shape{8});
+  Tensor z = c->fn(col, row);
+  EXPECT_EQ(z.shape(), (Shape{rows, 8}));
+  expect_values(read(z), want_of(static_cast<std::size_t>(rows) * 8, [](std::size_t k) { return k / 8; },
+                                 [](std::size_t k) { return k % 8; }),
+                c->ulps, name + " broadcast (R, 1) with (8,)");
+  Tensor s = make(b, Shape{});
+  Tensor m = make(a, Layout::Transposed);
+  Tensor z2 = c->fn(m, s);
+  EXPECT_EQ(z2.shape(), m.shape());
+  expect_values(read(z2), want_of(count(m), same, [](std::size_t) { return std::size_t{0}; }), c->ulps,
+                name + " matrix with 0-d");
+}
+
+void sweep_cast(int, DType t) {
+  Data d = concat(edges(t), random_data(t, 62, 3));
+  while (d.size() % 8) d = concat(d, random_data(t, 1, d.size()));
+  if (is_floating(t)) {
+    // Values around the integer limits, where saturation starts.
+    for (double v : {2147483647.0, 2147483648.0, -2147483648.0, -2147483649.0, 2147483520.0, 9.2233720368547758e18,
+                     -9.2233720368547758e18, 1.5, -1.5, 2.5, -2.5, 0.99, -0.99, 1e10, -1e10, 4e9, -4e9})
+      d.push(v);
+    while (d.size() % 8) d.push(0.25);
+  }
+  for (DType to : kDTypes) {
+    for (Layout l : kLayouts) {
+      Tensor x = make(d, l);
+      Tensor y = x.cast(to);
+      EXPECT_EQ(y.dtype(), to);
+      EXPECT_EQ(y.shape(), x.shape());
+      Data want;
+      want.dtype = to;
+      for (std::size_t k = 0; k < count(x); ++k) {
+        if (to == b8) {
+          want.i.push_back(is_floating(t) ? d.f[k] != 0 : d.i[k] != 0);  // NaN -> true
+        } else if (is_floating(to)) {
+          if (is_floating(t)) want.f.push_back(round_to(d.f[k], to));
+          else if (to == f32) want.f.push_back(static_cast<double>(static_cast<float>(d.i[k])));
+          else want.f.push_back(static_cast<double>(d.i[k]));
+        } else if (is_floating(t)) {
+          // Saturating, NaN -> 0, otherwise truncation toward zero.
+          const double v = d.f[k];
+          const double lim = to == i32 ? 2147483648.0 : 9223372036854775808.0;
+          const int64_t hi = to == i32 ? std::numeric_limits<int32_t>::max() : std::numeric_limits<int64_t>::max();
+          const int64_t lo = to == i32 ? std::numeric_limits<int32_t>::min() : std::numeric_limits<int64_t>::min();
+          if (std::isnan(v)) want.i.push_back(0);
+          else if (v >= lim) want.i.push_back(hi);
+          else if (v <= -lim) want.i.push_back(lo);
+          else want.i.push_back(static_cast<int64_t>(std::trunc(v)));
+        } else {
+          want.i.push_back(wrap(static_cast<uint64_t>(d.i[k]), bits_of(to)));
+        }
+      }
+      expect_values(read(y), want, 0,
+                    std::string("cast ") + dtype_name(t) + " -> " + dtype_name(to) + " " + layout_name(l));
+    }
+  }
+  // Casting to the same dtype is the identity and builds nothing.
+  Tensor x = make(d, Layout::Contiguous);
+  EXPECT_EQ(x.cast(t).node(), x.node());
+}
+
+void sweep_where(int, DType t) {
+  auto [a, b] = pairs(t, 100, 5);
+  Data cond = random_data(b8, a.size(), 9);
+  for (Layout l : kLayouts) {
+    Tensor c = make(cond, l), x = make(a, l), y = make(b, l);
+    Tensor z = where(c, x, y);
+    EXPECT_EQ(z.dtype(), t);
+    EXPECT_EQ(z.shape(), x.shape());
+    Data want;
+    want.dtype = t;
+    for (std::size_t k = 0; k < count(x); ++k) {
+      if (is_floating(t)) want.f.push_back(cond.i[k] ? a.f[k] : b.f[k]);
+      else want.i.push_back(cond.i[k] ? a.i[k] : b.i[k]);
+    }
+    expect_values(read(z), want, 0, std::string("where ") + dtype_name(t) + " " + layout_name(l));
+  }
+  // Broadcast condition (R, 1), a row (8,), a 0-d tensor.
+  const auto rows = static_cast<int64_t>(a.size() / 8);
+  Tensor z = where(make(cond, Shape{rows, 1}), make(a, Shape{8}), make(b, Shape{}));
+  ASSERT_EQ(z.shape(), (Shape{rows, 8}));
+  Data want;
+  want.dtype = t;
+  for (std::size_t k = 0; k < static_cast<std::size_t>(rows) * 8; ++k) {
+    const bool ck = cond.i[k / 8] != 0;
+    if (is_floating(t)) want.f.push_back(ck ? a.f[k % 8] : b.f[0]);
+    else want.i.push_back(ck ? a.i[k % 8] : b.i[0]);
+  }
+  expect_values(read(z), want, 0, std::string("where broadcast ") + dtype_name(t));
+  // The condition must be b8.
+  if (t != b8) {
+    Tensor x = make(a, Layout::Contiguous);
+    EXPECT_EQ(error_code([&] { where(x, x, x); }), ErrorCode::DTypeMismatch);
+  }
+}
+
+}  // namespace opt

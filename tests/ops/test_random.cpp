@@ -1,0 +1,124 @@
+// rand and randn: determinism after manual_seed (values fixed when the op is built, whatever the
+// evaluation order), ranges, and moments with loose statistical bounds (fixed seed, so the
+// test is deterministic).
+#include "util.h"
+
+#include <cmath>
+
+namespace opt {
+namespace {
+
+struct Moments {
+  double mean = 0, var = 0, skew = 0;
+};
+Moments moments(const std::vector<double>& v) {
+  Moments m;
+  const auto n = static_cast<double>(v.size());
+  for (double x : v) m.mean += x;
+  m.mean /= n;
+  for (double x : v) m.var += (x - m.mean) * (x - m.mean);
+  m.var /= n;
+  for (double x : v) m.skew += std::pow((x - m.mean) / std::sqrt(m.var), 3);
+  m.skew /= n;
+  return m;
+}
+
+TEST(Random, DeterministicAfterManualSeed) {
+  for (DType t : {f32, f64}) {
+    manual_seed(2024);
+    Tensor a = rand({100}, t), b = randn({3, 7}, t), c = rand({}, t);
+    // Evaluate out of order: values were fixed when the ops were built.
+    auto vc = c.to_vector<double>(), vb = b.to_vector<double>(), va = a.to_vector<double>();
+    manual_seed(2024);
+    Tensor a2 = rand({100}, t), b2 = randn({3, 7}, t), c2 = rand({}, t);
+    EXPECT_EQ(a2.to_vector<double>(), va);
+    EXPECT_EQ(b2.to_vector<double>(), vb);
+    EXPECT_EQ(c2.to_vector<double>(), vc);
+    // Another seed gives other values; so does the next call.
+    manual_seed(2025);
+    EXPECT_NE(rand({100}, t).to_vector<double>(), va);
+    manual_seed(2024);
+    rand({100}, t);
+    EXPECT_NE(rand({100}, t).to_vector<double>(), va);
+    // Re-evaluating a tensor does not draw new numbers.
+    EXPECT_EQ(a.to_vector<double>(), va);
+  }
+}
+
+TEST(Random, UniformRangeAndMoments) {
+  manual_seed(7);
+  for (DType t : {f32, f64}) {
+    auto v = rand({200000}, t).to_vector<double>();
+    double lo = 1, hi = 0;
+    std::vector<int> hist(10, 0);
+    for (double x : v) {
+      ASSERT_GE(x, 0.0);
+      ASSERT_LT(x, 1.0);
+      lo = std::min(lo, x);
+      hi = std::max(hi, x);
+      ++hist[static_cast<std::size_t>(x * 10)];
+      if (t == f32) {
+        EXPECT_EQ(x * 16777216.0, std::floor(x * 16777216.0)) << "f32 uniforms are multiples of 2^-24";
+      }
+    }
+    Moments m = moments(v);
+    EXPECT_NEAR(m.mean, 0.5, 0.005);
+    EXPECT_NEAR(m.var, 1.0 / 12, 0.002);
+    EXPECT_NEAR(m.skew, 0.0, 0.02);
+    EXPECT_LT(lo, 1e-4);
+    EXPECT_GT(hi, 1 - 1e-4);
+    for (int h : hist) EXPECT_NEAR(h / 200000.0, 0.1, 0.005);
+  }
+}
+
+TEST(Random, NormalMoments) {
+  manual_seed(11);
+  for (DType t : {f32, f64}) {
+    auto v = randn({200000}, t).to_vector<double>();
+    Moments m = moments(v);
+    EXPECT_NEAR(m.mean, 0.0, 0.01);
+    EXPECT_NEAR(m.var, 1.0, 0.02);
+    EXPECT_NEAR(m.skew, 0.0, 0.03);
+    double within1 = 0, within2 = 0, kurt = 0;
+    for (double x : v) {
+      ASSERT_TRUE(std::isfinite(x));
+      within1 += std::fabs(x) < 1;
+      within2 += std::fabs(x) < 2;
+      kurt += std::pow((x - m.mean) / std::sqrt(m.var), 4);
+    }
+    EXPECT_NEAR(within1 / 200000, 0.6827, 0.01);
+    EXPECT_NEAR(within2 / 200000, 0.9545, 0.005);
+    EXPECT_NEAR(kurt / 200000, 3.0, 0.1);
+  }
+}
+
+TEST(Random, ConsecutiveTensorsAreUncorrelated) {
+  manual_seed(3);
+  auto a = rand({50000}).to_vector<double>();
+  auto b = rand({50000}).to_vector<double>();
+  auto n = randn({50000}).to_vector<double>();
+  double cab = 0, can = 0, lag = 0;
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    cab += (a[k] - 0.5) * (b[k] - 0.5);
+    can += (a[k] - 0.5) * n[k];
+    if (k) lag += (a[k] - 0.5) * (a[k - 1] - 0.5);
+  }
+  // Correlation coefficients (uniform variance 1/12).
+  EXPECT_NEAR(cab / 50000 * 12, 0.0, 0.03);
+  EXPECT_NEAR(can / 50000 * std::sqrt(12.0), 0.0, 0.03);
+  EXPECT_NEAR(lag / 50000 * 12, 0.0, 0.03);
+}
+
+TEST(Random, ShapesAndErrors) {
+  EXPECT_EQ(rand({2, 0}).numel(), 0);
+  EXPECT_EQ(rand({2, 0}).to_vector<float>().size(), 0u);
+  EXPECT_EQ(randn({}).shape(), Shape{});
+  EXPECT_EQ(rand({3}).dtype(), f32);
+  EXPECT_EQ(error_code([] { rand({2}, i32); }), ErrorCode::DTypeMismatch);
+  EXPECT_EQ(error_code([] { randn({2}, b8); }), ErrorCode::DTypeMismatch);
+  EXPECT_EQ(error_code([] { rand({-1}); }), ErrorCode::InvalidArgument);
+  EXPECT_EQ(error_code([] { randn({int64_t{1} << 40, int64_t{1} << 40}); }), ErrorCode::InvalidArgument);
+}
+
+}  // namespace
+}  // namespace opt

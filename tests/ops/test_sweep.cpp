@@ -1,0 +1,120 @@
+// The op-table sweep: every op of include/cgrad/ops.def, for every dtype, through the public
+// API against reference loops. kCoverage says how each op is exercised; an op added to
+// ops.def without an entry here (or, for element-wise ops, without a reference in
+// sweep_elementwise.cpp) fails OpCoverage.EveryOpIsCovered and its own OpSweep case.
+#include "ir/op_table.h"
+#include "util.h"
+
+namespace opt {
+namespace {
+
+using ir::Op;
+using ir::OpKind;
+
+struct Coverage {
+  Op op;
+  const char* how;
+  SweepFn fn;
+};
+
+const Coverage kCoverage[] = {
+    {Op::Buffer, "tensor(data, shape) for every dtype, read back; 0-d, empty", sweep_source},
+    {Op::Full, "full/zeros/ones; float values converted like casts for int dtypes", sweep_source},
+    {Op::Arange, "arange(n, dtype); b8 rejected", sweep_source},
+    {Op::Rand, "rand: range, determinism after manual_seed (moments in test_random)", sweep_source},
+    {Op::Randn, "randn: determinism after manual_seed (moments in test_random)", sweep_source},
+    {Op::Neg, "unary operator-", sweep_unary},
+    {Op::Exp, "exp", sweep_unary},
+    {Op::Log, "log", sweep_unary},
+    {Op::Sqrt, "sqrt", sweep_unary},
+    {Op::Rsqrt, "rsqrt", sweep_unary},
+    {Op::Abs, "abs", sweep_unary},
+    {Op::Sin, "sin", sweep_unary},
+    {Op::Cos, "cos", sweep_unary},
+    {Op::Tanh, "tanh", sweep_unary},
+    {Op::Sigmoid, "sigmoid", sweep_unary},
+    {Op::Relu, "relu", sweep_unary},
+    {Op::Cast, "x.cast(to) for every (from, to) pair", sweep_cast},
+    {Op::Add, "operator+", sweep_binary},
+    {Op::Sub, "operator-", sweep_binary},
+    {Op::Mul, "operator*", sweep_binary},
+    {Op::Div, "operator/ (true division)", sweep_binary},
+    {Op::Pow, "pow", sweep_binary},
+    {Op::Maximum, "maximum", sweep_binary},
+    {Op::Minimum, "minimum", sweep_binary},
+    {Op::Lt, "operator<", sweep_binary},
+    {Op::Le, "operator<=", sweep_binary},
+    {Op::Gt, "operator>", sweep_binary},
+    {Op::Ge, "operator>=", sweep_binary},
+    {Op::Eq, "operator==", sweep_binary},
+    {Op::Ne, "operator!=", sweep_binary},
+    {Op::Where, "where(cond, a, b), broadcasting", sweep_where},
+    {Op::Sum, "sum over axes, keepdim, layouts, empty", sweep_reduce},
+    {Op::Max, "max over axes, keepdim, layouts, empty rejected", sweep_reduce},
+    {Op::Min, "min over axes, keepdim, layouts, empty rejected", sweep_reduce},
+    {Op::Reshape, "reshape incl. -1, of views (copy and view paths)", sweep_movement},
+    {Op::Permute, "permute, transpose, T", sweep_movement},
+    {Op::Expand, "expand incl. new dims and -1", sweep_movement},
+    {Op::Slice, "slice with steps and negative bounds", sweep_movement},
+    {Op::Cat, "cat along any dim, mixed dtypes", sweep_cat},
+    {Op::Matmul, "matmul: 2-D, batched, broadcast batch, 1-D operands", sweep_matmul},
+};
+
+const Coverage* coverage_of(int op) {
+  const Coverage* found = nullptr;
+  for (const Coverage& c : kCoverage)
+    if (static_cast<int>(c.op) == op) found = &c;
+  return found;
+}
+
+// The sweeps that can exercise an op of each kind.
+bool fits_kind(const Coverage& c, OpKind k) {
+  switch (k) {
+    case OpKind::Source: return c.fn == sweep_source;
+    case OpKind::Unary: return c.fn == sweep_unary || c.fn == sweep_cast;
+    case OpKind::Binary: return c.fn == sweep_binary;
+    case OpKind::Ternary: return c.fn == sweep_where;
+    case OpKind::Reduce: return c.fn == sweep_reduce;
+    case OpKind::Movement: return c.fn == sweep_movement;
+    case OpKind::Concat: return c.fn == sweep_cat;
+    case OpKind::Gemm: return c.fn == sweep_matmul;
+  }
+  return false;
+}
+
+TEST(OpCoverage, EveryOpIsCovered) {
+  for (int i = 0; i < ir::kNumOps; ++i) {
+    const ir::OpInfo& row = ir::info(Op(i));
+    int entries = 0;
+    for (const Coverage& c : kCoverage) entries += static_cast<int>(c.op) == i;
+    EXPECT_EQ(entries, 1) << "op '" << row.name << "' needs exactly one kCoverage entry in tests/ops/test_sweep.cpp";
+    const Coverage* c = coverage_of(i);
+    if (!c) continue;
+    EXPECT_TRUE(fits_kind(*c, row.kind)) << row.name << ": sweep does not match its kind";
+    if (c->fn == sweep_unary) {
+      EXPECT_TRUE(unary_known(i)) << row.name << ": add a reference to kUnary in sweep_elementwise.cpp";
+    }
+    if (c->fn == sweep_binary) {
+      EXPECT_TRUE(binary_known(i)) << row.name << ": add a reference to kBinary in sweep_elementwise.cpp";
+    }
+  }
+  EXPECT_EQ(static_cast<int>(std::size(kCoverage)), ir::kNumOps);
+}
+
+class OpSweep : public ::testing::TestWithParam<int> {};
+
+TEST_P(OpSweep, EveryDType) {
+  const int op = GetParam();
+  const Coverage* c = coverage_of(op);
+  ASSERT_NE(c, nullptr) << "op '" << ir::op_name(Op(op)) << "' is not covered by the sweep";
+  for (DType t : kDTypes) {
+    SCOPED_TRACE(std::string(ir::op_name(Op(op))) + " with " + dtype_name(t));
+    c->fn(op, t);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllOps, OpSweep, ::testing::Range(0, ir::kNumOps),
+                         [](const ::testing::TestParamInfo<int>& p) { return std::string(ir::op_name(Op(p.param))); });
+
+}  // namespace
+}  // namespace opt

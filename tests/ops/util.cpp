@@ -1,0 +1,270 @@
+// Data, layouts and comparisons shared by the op tests (see util.h).
+#include "util.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <sstream>
+
+namespace opt {
+
+void Data::push(double v) {
+  if (dtype == f32) f.push_back(static_cast<double>(static_cast<float>(v)));
+  else if (dtype == f64) f.push_back(v);
+  else ADD_FAILURE() << "Data::push(double) on " << dtype_name(dtype);
+}
+
+void Data::push_int(int64_t v) {
+  if (is_floating(dtype)) {
+    push(static_cast<double>(v));
+    return;
+  }
+  if (dtype == b8) i.push_back(v != 0);
+  else i.push_back(wrap(static_cast<uint64_t>(v), bits_of(dtype)));
+}
+
+uint64_t Rng::next() {
+  uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+double Rng::uniform(double lo, double hi) {
+  return lo + (hi - lo) * static_cast<double>(next() >> 11) * 0x1.0p-53;
+}
+int64_t Rng::range(int64_t lo, int64_t hi) {
+  uint64_t span = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo) + 1;
+  uint64_t r = span == 0 ? next() : next() % span;
+  return static_cast<int64_t>(static_cast<uint64_t>(lo) + r);
+}
+
+int bits_of(DType t) { return t == i32 || t == f32 ? 32 : t == b8 ? 8 : 64; }
+
+int64_t wrap(uint64_t v, int bits) {
+  if (bits == 32) return static_cast<int32_t>(static_cast<uint32_t>(v));
+  return static_cast<int64_t>(v);
+}
+
+Data edges(DType t) {
+  Data d;
+  d.dtype = t;
+  if (is_floating(t)) {
+    const bool single = t == f32;
+    const double inf = std::numeric_limits<double>::infinity();
+    const double big = single ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max();
+    const double tiny = single ? std::numeric_limits<float>::denorm_min() : std::numeric_limits<double>::denorm_min();
+    const double small = single ? std::numeric_limits<float>::min() : std::numeric_limits<double>::min();
+    for (double v : {0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.5, 3.0, 1e-3, -1e-3, 10.0, -10.0, 100.0, -100.0, 88.7,
+                     -88.7, 710.0, 1e30, -1e30, inf, -inf, std::nan(""), tiny, -tiny, small, big, -big})
+      d.push(v);
+  } else if (t == b8) {
+    d.i = {0, 1};
+  } else {
+    const int64_t lo = t == i32 ? std::numeric_limits<int32_t>::min() : std::numeric_limits<int64_t>::min();
+    const int64_t hi = t == i32 ? std::numeric_limits<int32_t>::max() : std::numeric_limits<int64_t>::max();
+    d.i = {0, 1, -1, 2, -2, 3, 7, -7, 31, 32, 63, 64, 100, -100, lo, hi, lo + 1, hi - 1};
+  }
+  return d;
+}
+
+Data random_data(DType t, std::size_t n, uint64_t seed) {
+  Rng r(seed * 0x2545f4914f6cdd1dULL + static_cast<uint64_t>(t) + 1);
+  Data d;
+  d.dtype = t;
+  for (std::size_t k = 0; k < n; ++k) {
+    if (is_floating(t)) {
+      switch (k % 3) {
+        case 0: d.push(r.uniform(-10, 10)); break;
+        case 1: d.push((r.next() & 1 ? -1.0 : 1.0) * std::exp2(r.uniform(-30, 30))); break;
+        default: d.push(r.uniform(-1000, 1000)); break;
+      }
+    } else if (t == b8) {
+      d.i.push_back(static_cast<int64_t>(r.next() & 1));
+    } else {
+      switch (k % 3) {
+        case 0: d.push_int(r.range(-100, 100)); break;
+        case 1: d.push_int(r.range(-1000000, 1000000)); break;
+        default: d.push_int(static_cast<int64_t>(r.next())); break;
+      }
+    }
+  }
+  return d;
+}
+
+Data concat(const Data& a, const Data& b) {
+  Data d = a;
+  d.f.insert(d.f.end(), b.f.begin(), b.f.end());
+  d.i.insert(d.i.end(), b.i.begin(), b.i.end());
+  return d;
+}
+
+std::pair<Data, Data> pairs(DType t, std::size_t n_random, uint64_t seed) {
+  Data e = edges(t);
+  Data a, b;
+  a.dtype = b.dtype = t;
+  const std::size_t m = e.size();
+  for (std::size_t x = 0; x < m; ++x)
+    for (std::size_t y = 0; y < m; ++y) {
+      if (is_floating(t)) {
+        a.f.push_back(e.f[x]);
+        b.f.push_back(e.f[y]);
+      } else {
+        a.i.push_back(e.i[x]);
+        b.i.push_back(e.i[y]);
+      }
+    }
+  // Pad to a multiple of 8 values (the layouts use 8 columns).
+  std::size_t total = m * m + n_random;
+  total += (8 - total % 8) % 8;
+  const std::size_t extra = total - m * m;
+  Data ra = random_data(t, extra, seed), rb = random_data(t, extra, seed + 1000);
+  return {concat(a, ra), concat(b, rb)};
+}
+
+const char* layout_name(Layout l) {
+  switch (l) {
+    case Layout::Contiguous: return "contiguous";
+    case Layout::Transposed: return "transposed";
+    case Layout::Strided: return "strided slice";
+    case Layout::ZeroDim: return "0-d";
+    case Layout::Empty: return "empty (0,)";
+    case Layout::EmptyRows: return "empty (2, 0, 3)";
+  }
+  return "?";
+}
+
+Shape layout_shape(Layout l, std::size_t n) {
+  switch (l) {
+    case Layout::Contiguous:
+    case Layout::Transposed:
+    case Layout::Strided: return {static_cast<int64_t>(n / 8), 8};
+    case Layout::ZeroDim: return {};
+    case Layout::Empty: return {0};
+    case Layout::EmptyRows: return {2, 0, 3};
+  }
+  return {};
+}
+
+namespace {
+template <class T>
+std::vector<T> host(const Data& d, const std::vector<std::size_t>& pick, double filler) {
+  std::vector<T> v;
+  v.reserve(pick.size());
+  for (std::size_t k : pick) {
+    if (k == SIZE_MAX) v.push_back(static_cast<T>(filler));
+    else if constexpr (std::is_floating_point_v<T>) v.push_back(static_cast<T>(d.f[k]));
+    else v.push_back(static_cast<T>(d.i[k]));
+  }
+  return v;
+}
+
+// A tensor of `shape` whose row-major elements are d's values at `pick` (SIZE_MAX = filler).
+Tensor build(const Data& d, const std::vector<std::size_t>& pick, const Shape& shape) {
+  switch (d.dtype) {
+    case DType::f32: return tensor(host<float>(d, pick, 777), shape);
+    case DType::f64: return tensor(host<double>(d, pick, 777), shape);
+    case DType::i32: return tensor(host<int32_t>(d, pick, 777), shape);
+    case DType::i64: return tensor(host<int64_t>(d, pick, 777), shape);
+    case DType::b8: {
+      std::vector<int64_t> v = host<int64_t>(d, pick, 1);
+      return tensor(std::vector<bool>(v.begin(), v.end()), shape);
+    }
+  }
+  return {};
+}
+}  // namespace
+
+Tensor make(const Data& d, const Shape& shape) {
+  std::vector<std::size_t> pick(static_cast<std::size_t>(core::numel(shape)));
+  for (std::size_t k = 0; k < pick.size(); ++k) pick[k] = k;
+  return build(d, pick, shape);
+}
+
+Tensor make(const Data& d, Layout l) {
+  const Shape s = layout_shape(l, d.size());
+  if (l == Layout::Transposed) {
+    const std::size_t rows = static_cast<std::size_t>(s[0]), cols = static_cast<std::size_t>(s[1]);
+    std::vector<std::size_t> pick(rows * cols);
+    for (std::size_t r = 0; r < rows; ++r)
+      for (std::size_t c = 0; c < cols; ++c) pick[c * rows + r] = r * cols + c;
+    Tensor t = build(d, pick, {s[1], s[0]}).T();
+    EXPECT_EQ(t.shape(), s);
+    return t;
+  }
+  if (l == Layout::Strided) {
+    // Storage rows of 2C+1 elements; the logical element (r, c) sits at column 1 + 2c.
+    const std::size_t rows = static_cast<std::size_t>(s[0]), cols = static_cast<std::size_t>(s[1]);
+    const std::size_t w = 2 * cols + 1;
+    std::vector<std::size_t> pick(rows * w, SIZE_MAX);
+    for (std::size_t r = 0; r < rows; ++r)
+      for (std::size_t c = 0; c < cols; ++c) pick[r * w + 1 + 2 * c] = r * cols + c;
+    const auto wi = static_cast<int64_t>(w);
+    Tensor t = build(d, pick, {s[0], wi}).slice(1, 1 - wi, wi, 2);  // negative start: 1 - w == 1
+    EXPECT_EQ(t.shape(), s);
+    return t;
+  }
+  return make(d, s);
+}
+
+Data read(const Tensor& t) {
+  Data d;
+  d.dtype = t.dtype();
+  if (is_floating(d.dtype)) d.f = t.to_vector<double>();
+  else d.i = t.to_vector<int64_t>();
+  return d;
+}
+
+double round_to(double want, DType t) { return t == f32 ? static_cast<double>(static_cast<float>(want)) : want; }
+
+namespace {
+template <class T, class I>
+uint64_t ulp_distance(T a, T b) {
+  I ia, ib;
+  std::memcpy(&ia, &a, sizeof(T));
+  std::memcpy(&ib, &b, sizeof(T));
+  if (ia < 0) ia = std::numeric_limits<I>::min() - ia;
+  if (ib < 0) ib = std::numeric_limits<I>::min() - ib;
+  return ia >= ib ? static_cast<uint64_t>(ia) - static_cast<uint64_t>(ib)
+                  : static_cast<uint64_t>(ib) - static_cast<uint64_t>(ia);
+}
+}  // namespace
+
+::testing::AssertionResult close(double got, double want, DType t, int ulps) {
+  if (std::isnan(got) && std::isnan(want)) return ::testing::AssertionSuccess();
+  auto fail = [&](const char* why) {
+    std::ostringstream s;
+    s.precision(17);
+    s << "got " << got << ", want " << want << " (" << dtype_name(t) << ", " << why << ")";
+    return ::testing::AssertionFailure() << s.str();
+  };
+  if (std::isnan(got) || std::isnan(want)) return fail("NaN mismatch");
+  if (got == want) return ::testing::AssertionSuccess();
+  if (std::isinf(got) || std::isinf(want) || ulps == 0) return fail("not equal");
+  uint64_t d = t == f32 ? ulp_distance<float, int32_t>(static_cast<float>(got), static_cast<float>(want))
+                        : ulp_distance<double, int64_t>(got, want);
+  if (d <= static_cast<uint64_t>(ulps)) return ::testing::AssertionSuccess();
+  const double tiny = t == f32 ? std::numeric_limits<float>::min() : std::numeric_limits<double>::min();
+  if (std::fabs(got - want) <= tiny) return ::testing::AssertionSuccess();
+  return fail((std::to_string(d) + " ulp apart").c_str());
+}
+
+void expect_values(const Data& got, const Data& want, int ulps, const std::string& what) {
+  EXPECT_EQ(got.dtype, want.dtype) << what << ": dtype " << dtype_name(got.dtype) << " vs " << dtype_name(want.dtype);
+  ASSERT_EQ(got.size(), want.size()) << what;
+  if (got.dtype != want.dtype) return;
+  int reported = 0;
+  for (std::size_t k = 0; k < got.size() && reported < 5; ++k) {
+    if (is_floating(got.dtype)) {
+      auto r = close(got.f[k], round_to(want.f[k], got.dtype), got.dtype, ulps);
+      if (!r) {
+        ADD_FAILURE() << what << ": element " << k << ": " << r.message();
+        ++reported;
+      }
+    } else if (got.i[k] != want.i[k]) {
+      ADD_FAILURE() << what << ": element " << k << ": got " << got.i[k] << ", want " << want.i[k];
+      ++reported;
+    }
+  }
+}
+
+}  // namespace opt
