@@ -15,15 +15,23 @@
 
 #if defined(__CUDACC_RTC__)
 #define CGRAD_HD __host__ __device__
+#define CGRAD_SCALAR_NO_STD 1
 typedef int int32_t;
 typedef long long int64_t;
 typedef unsigned int uint32_t;
 typedef unsigned long long uint64_t;
+#elif defined(CGRAD_SCALAR_FREESTANDING)
+// Generated CPU kernels: no standard headers (parsing <cmath> costs more than compiling the
+// kernel); the compiler's builtins give the same libm functions.
+#define CGRAD_HD
+#define CGRAD_SCALAR_NO_STD 1
+typedef __INT32_TYPE__ int32_t;
+typedef __INT64_TYPE__ int64_t;
+typedef __UINT32_TYPE__ uint32_t;
+typedef __UINT64_TYPE__ uint64_t;
 #else
 #include <cmath>
 #include <cstdint>
-#include <limits>
-#include <type_traits>
 #if defined(__CUDACC__)
 #define CGRAD_HD __host__ __device__
 #else
@@ -32,6 +40,11 @@ typedef unsigned long long uint64_t;
 #endif
 
 #define CGRAD_SCALAR_INLINE CGRAD_HD inline
+#if defined(CGRAD_SCALAR_FREESTANDING)
+#define CGRAD_LIBM(f) __builtin_##f
+#else
+#define CGRAD_LIBM(f) ::f
+#endif
 
 namespace cgrad::scalar {
 
@@ -43,22 +56,22 @@ template <> struct unsigned_of<int32_t> { using type = uint32_t; };
 template <> struct unsigned_of<int64_t> { using type = uint64_t; };
 
 // ---- math primitives, overloaded for float and double so `float` stays single precision ----
-CGRAD_SCALAR_INLINE float m_exp(float x) { return ::expf(x); }
-CGRAD_SCALAR_INLINE double m_exp(double x) { return ::exp(x); }
-CGRAD_SCALAR_INLINE float m_log(float x) { return ::logf(x); }
-CGRAD_SCALAR_INLINE double m_log(double x) { return ::log(x); }
-CGRAD_SCALAR_INLINE float m_sqrt(float x) { return ::sqrtf(x); }
-CGRAD_SCALAR_INLINE double m_sqrt(double x) { return ::sqrt(x); }
-CGRAD_SCALAR_INLINE float m_sin(float x) { return ::sinf(x); }
-CGRAD_SCALAR_INLINE double m_sin(double x) { return ::sin(x); }
-CGRAD_SCALAR_INLINE float m_cos(float x) { return ::cosf(x); }
-CGRAD_SCALAR_INLINE double m_cos(double x) { return ::cos(x); }
-CGRAD_SCALAR_INLINE float m_tanh(float x) { return ::tanhf(x); }
-CGRAD_SCALAR_INLINE double m_tanh(double x) { return ::tanh(x); }
-CGRAD_SCALAR_INLINE float m_pow(float x, float y) { return ::powf(x, y); }
-CGRAD_SCALAR_INLINE double m_pow(double x, double y) { return ::pow(x, y); }
-CGRAD_SCALAR_INLINE float m_fabs(float x) { return ::fabsf(x); }
-CGRAD_SCALAR_INLINE double m_fabs(double x) { return ::fabs(x); }
+CGRAD_SCALAR_INLINE float m_exp(float x) { return CGRAD_LIBM(expf)(x); }
+CGRAD_SCALAR_INLINE double m_exp(double x) { return CGRAD_LIBM(exp)(x); }
+CGRAD_SCALAR_INLINE float m_log(float x) { return CGRAD_LIBM(logf)(x); }
+CGRAD_SCALAR_INLINE double m_log(double x) { return CGRAD_LIBM(log)(x); }
+CGRAD_SCALAR_INLINE float m_sqrt(float x) { return CGRAD_LIBM(sqrtf)(x); }
+CGRAD_SCALAR_INLINE double m_sqrt(double x) { return CGRAD_LIBM(sqrt)(x); }
+CGRAD_SCALAR_INLINE float m_sin(float x) { return CGRAD_LIBM(sinf)(x); }
+CGRAD_SCALAR_INLINE double m_sin(double x) { return CGRAD_LIBM(sin)(x); }
+CGRAD_SCALAR_INLINE float m_cos(float x) { return CGRAD_LIBM(cosf)(x); }
+CGRAD_SCALAR_INLINE double m_cos(double x) { return CGRAD_LIBM(cos)(x); }
+CGRAD_SCALAR_INLINE float m_tanh(float x) { return CGRAD_LIBM(tanhf)(x); }
+CGRAD_SCALAR_INLINE double m_tanh(double x) { return CGRAD_LIBM(tanh)(x); }
+CGRAD_SCALAR_INLINE float m_pow(float x, float y) { return CGRAD_LIBM(powf)(x, y); }
+CGRAD_SCALAR_INLINE double m_pow(double x, double y) { return CGRAD_LIBM(pow)(x, y); }
+CGRAD_SCALAR_INLINE float m_fabs(float x) { return CGRAD_LIBM(fabsf)(x); }
+CGRAD_SCALAR_INLINE double m_fabs(double x) { return CGRAD_LIBM(fabs)(x); }
 
 template <class T> CGRAD_SCALAR_INLINE bool isnan_(T x) { return x != x; }
 

@@ -16,6 +16,7 @@
 #include <cgrad.h>
 #include <cgrad/cgrad.hpp>
 
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -113,10 +114,22 @@ NodeRec* add_node(GraphImpl& g, const cgrad_op_info& op, std::vector<NodeRec*> i
 void free_handle(cgrad_compute_graph* h);
 
 // ---- values ----
+/// A tensor of `shape` with every element `value` (one element of storage once evaluated).
+Tensor constant(const Shape& shape, double value, cgrad_storage_backend_type b);
 /// Builds the core value of an op from its inputs' values. Metadata must already be validated.
 Tensor build_value(const cgrad_op_info& op, const std::vector<Tensor>& inputs);
 DType dtype_of_backend(cgrad_storage_backend_type b);
 Device device_of_backend(cgrad_storage_backend_type b);
+/// The integer in an enum object that came from C. C may store any int in an enum; in C++,
+/// reading a value outside the enumerators' range as the enum type is undefined, so the bytes
+/// are copied instead.
+template <class E>
+int raw_enum(const E& e) {
+  static_assert(sizeof(E) == sizeof(int), "C enums are int-sized");
+  int v;
+  std::memcpy(&v, &e, sizeof v);
+  return v;
+}
 /// Throws for an unknown value or an unavailable backend.
 void check_backend(int b, const char* what);
 /// The C layout of a node.

@@ -22,7 +22,7 @@ const char* backend_name(int b) {
 }
 
 std::string layout_str(const cgrad_storage_layout& l) {
-  std::string s = std::string(backend_name(l.backend_type)) + "(";
+  std::string s = std::string(backend_name(raw_enum(l.backend_type))) + "(";
   for (int i = 0; i < l.ndim; ++i) s += (i ? ", " : "") + std::to_string(l.shape[i]);
   return s + (l.ndim == 1 ? ",)" : ")");
 }
@@ -52,7 +52,7 @@ std::string meta_str(const cgrad_op_info& op) {
     case CGRAD_OP_ADD_SCALAR:
     case CGRAD_OP_MUL_SCALAR:
     case CGRAD_OP_POW_SCALAR: s << "scalar=" << m.scalar; break;
-    case CGRAD_OP_CAST: s << "to=" << backend_name(m.cast.backend_type); break;
+    case CGRAD_OP_CAST: s << "to=" << backend_name(raw_enum(m.cast.backend_type)); break;
     default: break;
   }
   return s.str();
@@ -131,7 +131,7 @@ const char* cgrad_op_name(cgrad_op_type type) {
       "div",    "pow",     "maximum", "minimum", "neg",        "exp",        "log",         "sqrt",
       "rsqrt",  "abs",     "sin",     "cos",     "tanh",       "sigmoid",    "relu",        "add_scalar",
       "mul_scalar", "pow_scalar", "reduce_mean", "reduce_max", "reduce_min", "softmax", "log_softmax", "cast"};
-  const int t = static_cast<int>(type);
+  const int t = raw_enum(type);
   return t >= 0 && t < CGRAD_OP_COUNT ? names[t] : "?";
 }
 
@@ -260,12 +260,12 @@ int cgrad_graph_node_fprint(const cgrad_graph_node* node, FILE* stream) {
   return guard("cgrad_graph_node_fprint", [&] {
     if (!node) fail(CGRAD_ERR_NULL_POINTER, "node is NULL");
     if (!stream) fail(CGRAD_ERR_NULL_POINTER, "stream is NULL");
-    const int type = static_cast<int>(node->op_info.type);
+    const int type = raw_enum(node->op_info.type);
     if (type < 0 || type >= CGRAD_OP_COUNT || node->layout.ndim < 0 ||
         node->layout.ndim > CGRAD_TENSOR_DIM)
       fail(CGRAD_ERR_INVALID_ARGUMENT, "node is not a node description (bad op type or ndim)");
     std::ostringstream s;
-    s << "node " << uuid_str(node->node_id) << ": " << cgrad_op_name(node->op_info.type);
+    s << "node " << uuid_str(node->node_id) << ": " << cgrad_op_name(static_cast<cgrad_op_type>(type));
     std::string meta = meta_str(node->op_info);
     if (!meta.empty()) s << " {" << meta << "}";
     s << " : " << layout_str(node->layout) << ", " << node->num_inputs

@@ -215,9 +215,9 @@ int cgrad_tensor_init(cgrad_tensor* tensor, const uint32_t* shape, int ndim, cgr
   return guard("cgrad_tensor_init", [&] {
     if (!tensor) fail(CGRAD_ERR_NULL_POINTER, "tensor is NULL");
     Shape s = shape_arg(shape, ndim);
-    check_backend(backend_type, "backend_type");
+    check_backend(raw_enum(backend_type), "backend_type");
     // A zero constant costs one element of storage, however large the shape.
-    Tensor v = cgrad::zeros(s, dtype_of_backend(backend_type), device_of_backend(backend_type));
+    Tensor v = constant(s, 0.0, backend_type);
     v.eval();
     Ref r = new_graph_with_leaf(std::move(v), backend_type);
     write_tensor(tensor, r.handle, *r.node);
@@ -230,7 +230,7 @@ int cgrad_tensor_init_from_data(cgrad_tensor* tensor, const uint32_t* shape, int
   return guard("cgrad_tensor_init_from_data", [&] {
     if (!tensor) fail(CGRAD_ERR_NULL_POINTER, "tensor is NULL");
     Shape s = shape_arg(shape, ndim);
-    check_backend(backend_type, "backend_type");
+    check_backend(raw_enum(backend_type), "backend_type");
     Ref r = new_graph_with_leaf(host_value(s, backend_type, data, count), backend_type);
     write_tensor(tensor, r.handle, *r.node);
     return CGRAD_SUCCESS;
@@ -240,8 +240,7 @@ int cgrad_tensor_init_from_data(cgrad_tensor* tensor, const uint32_t* shape, int
 int cgrad_tensor_fill(cgrad_tensor* tensor, float value) {
   return guard("cgrad_tensor_fill", [&] {
     Ref r = leaf_of(tensor);
-    Tensor v = cgrad::full(r.node->value.shape(), static_cast<double>(value), dtype_of_backend(r.node->backend),
-                           device_of_backend(r.node->backend));
+    Tensor v = constant(r.node->value.shape(), static_cast<double>(value), r.node->backend);
     v.eval();
     replace_leaf(*r.graph, *r.node, std::move(v));
     return CGRAD_SUCCESS;
@@ -408,7 +407,7 @@ int cgrad_tensor_cast(const cgrad_tensor* tensor, cgrad_storage_backend_type bac
   return guard("cgrad_tensor_cast", [&] {
     Ref r = resolve(tensor, "tensor");
     check_out(out_tensor);
-    check_backend(backend_type, "backend_type");
+    check_backend(raw_enum(backend_type), "backend_type");
     cgrad_op_info op{};
     op.type = CGRAD_OP_CAST;
     op.metadata.cast.backend_type = backend_type;

@@ -3,6 +3,7 @@
 // a leaf it depends on is refilled), layouts, and execution with caching in every node.
 #include "capi/capi_internal.h"
 
+#include <cmath>
 #include <unordered_set>
 
 namespace cgrad::capi {
@@ -49,7 +50,24 @@ Tensor reduce(cgrad_op_type type, const Tensor& x, const cgrad_op_metadata& m) {
   }
 }
 
+// cgrad::Scalar (behind `x + 2.0`, cgrad::full) also converts every double to int64, which is
+// undefined for values outside int64's range (a core issue, see the report); such values go in
+// as 0-d tensors instead.
+bool fits_scalar(double s) { return std::isfinite(s) && std::fabs(s) < 9.0e18; }
+
+Tensor scalar_tensor(double s, DType t, Device d) {
+  Tensor x = t == DType::f64 ? tensor(std::vector<double>{s}, {}) : tensor(std::vector<float>{static_cast<float>(s)}, {});
+  return x.to(d);
+}
+
 }  // namespace
+
+Tensor constant(const Shape& shape, double value, cgrad_storage_backend_type b) {
+  // A 0-d buffer broadcast to `shape`: once evaluated, a view with zero strides, so one element
+  // of storage however large the shape (a huge zero leaf costs nothing until it is computed with).
+  Tensor x = scalar_tensor(value, dtype_of_backend(b), device_of_backend(b));
+  return x.reshape(Shape(shape.size(), 1)).expand(shape);
+}
 
 Tensor build_value(const cgrad_op_info& op, const std::vector<Tensor>& in) {
   const cgrad_op_metadata& m = op.metadata;
@@ -73,9 +91,18 @@ Tensor build_value(const cgrad_op_info& op, const std::vector<Tensor>& in) {
     case CGRAD_OP_TANH: return tanh(in[0]);
     case CGRAD_OP_SIGMOID: return sigmoid(in[0]);
     case CGRAD_OP_RELU: return relu(in[0]);
-    case CGRAD_OP_ADD_SCALAR: return in[0] + static_cast<double>(m.scalar);
-    case CGRAD_OP_MUL_SCALAR: return in[0] * static_cast<double>(m.scalar);
-    case CGRAD_OP_POW_SCALAR: return pow(in[0], static_cast<double>(m.scalar));
+    case CGRAD_OP_ADD_SCALAR:
+    case CGRAD_OP_MUL_SCALAR:
+    case CGRAD_OP_POW_SCALAR: {
+      const double s = m.scalar;
+      if (fits_scalar(s)) {
+        if (op.type == CGRAD_OP_ADD_SCALAR) return in[0] + s;
+        return op.type == CGRAD_OP_MUL_SCALAR ? in[0] * s : pow(in[0], s);
+      }
+      Tensor c = scalar_tensor(s, in[0].dtype(), in[0].device());
+      if (op.type == CGRAD_OP_ADD_SCALAR) return in[0] + c;
+      return op.type == CGRAD_OP_MUL_SCALAR ? in[0] * c : pow(in[0], c);
+    }
     case CGRAD_OP_TRANSPOSE: {
       const std::size_t rank = in[0].shape().size();
       const auto lead = rank - static_cast<std::size_t>(m.transpose.ndim);

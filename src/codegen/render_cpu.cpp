@@ -246,8 +246,16 @@ Rendered render_cpu(const KernelSpec& k) {
                 static_cast<unsigned long long>(fnv1a(body) & 0xffffffffULL));
   out.symbol = name;
   replace_all(body, "NAME", out.symbol);
-  out.source = template_text("cpu_prelude") + body;
+  out.source = std::move(body);
   return out;
+}
+
+std::string translation_unit(const std::vector<Rendered>& kernels) {
+  std::string tu = template_text("cpu_prelude");
+  std::set<std::string> seen;
+  for (const auto& k : kernels)
+    if (seen.insert(k.symbol).second) tu += k.source;
+  return tu;
 }
 
 }  // namespace cgrad::codegen

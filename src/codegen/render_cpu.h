@@ -9,7 +9,8 @@
 namespace cgrad::codegen {
 
 struct Rendered {
-  std::string source;
+  std::string source;       ///< the kernel's functions, without the prelude
+
   std::string symbol;       ///< entry point: f(const cgrad_kargs*, int64_t begin, int64_t end)
   bool has_reductions = false;  ///< then also symbol_part/_merge/_fin/_acc_size/_acc_init
 };
@@ -18,6 +19,9 @@ struct Rendered {
 /// reduces). Call before render_cpu and before binding arguments.
 void normalize(schedule::KernelSpec& k);
 Rendered render_cpu(const schedule::KernelSpec& k);
+/// One translation unit: the prelude, then each distinct kernel once (kernels of one schedule
+/// compile together: one compiler run per new graph, not one per kernel).
+std::string translation_unit(const std::vector<Rendered>& kernels);
 
 /// The template files, embedded by CMake (codegen_templates.cpp).
 const std::string& template_text(const std::string& name);

@@ -67,6 +67,8 @@ DType promote_all(const PromoOperand* ops, int n) {
     if (!has[t]) continue;
     DType d = best[t];
     if (!any) {
+      // Only C++ scalars (where(cond, 1.5, 2.5)): the default dtype of their category.
+      if (t == static_cast<int>(PromoOperand::Tier::Scalar) && dtype_category(d) == 2) d = DType::f32;
       result = d;
       any = true;
     } else if (dtype_category(d) > dtype_category(result)) {

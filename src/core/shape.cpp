@@ -77,6 +77,23 @@ std::vector<int64_t> normalize_axes(const std::vector<int64_t>& axes, int64_t nd
   return r;
 }
 
+int64_t normalize_axis(int64_t axis, const Shape& shape, const char* op) {
+  const auto nd = static_cast<int64_t>(shape.size());
+  if (axis < -nd || axis >= nd)
+    fail(ErrorCode::InvalidArgument, std::string(op) + ": axis " + std::to_string(axis) + " out of range for shape " +
+                                         shape_str(shape));
+  return normalize_axis(axis, nd, op);
+}
+
+std::vector<int64_t> normalize_axes(const std::vector<int64_t>& axes, const Shape& shape, const char* op) {
+  for (int64_t a : axes) normalize_axis(a, shape, op);
+  try {
+    return normalize_axes(axes, static_cast<int64_t>(shape.size()), op);
+  } catch (const Error& e) {
+    fail(e.code(), std::string(e.what()) + " for shape " + shape_str(shape));
+  }
+}
+
 Strides contiguous_strides(const Shape& s) {
   Strides st(s.size());
   int64_t acc = 1;

@@ -27,6 +27,9 @@ Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op);
 int64_t normalize_axis(int64_t axis, int64_t ndim, const char* op);
 /// Normalizes, sorts and de-duplicates reduction axes (empty = all); throws on repeats.
 std::vector<int64_t> normalize_axes(const std::vector<int64_t>& axes, int64_t ndim, const char* op);
+/// The same for a tensor of `shape`, whose shape the error message names.
+int64_t normalize_axis(int64_t axis, const Shape& shape, const char* op);
+std::vector<int64_t> normalize_axes(const std::vector<int64_t>& axes, const Shape& shape, const char* op);
 /// Row-major contiguous strides (in elements).
 Strides contiguous_strides(const Shape& s);
 bool is_contiguous(const Shape& s, const Strides& st);

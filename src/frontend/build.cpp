@@ -64,9 +64,12 @@ NodePtr full_node(const Shape& shape, Scalar value, DType t, Device device) {
   } else if (t == DType::b8) {
     a.ivalue = value.kind == Scalar::Kind::Float ? (value.f != 0) : (value.i != 0);
   } else {
-    // An integer constant from a float scalar is converted like a cast (saturating, NaN -> 0).
-    a.ivalue = value.kind == Scalar::Kind::Float ? scalar::cast<int64_t>(value.f) : value.i;
-    if (t == DType::i32) a.ivalue = static_cast<int32_t>(static_cast<uint32_t>(a.ivalue));
+    // An integer constant from a float scalar is converted like a cast to `t` (saturating to
+    // t's range, NaN -> 0); from an integer scalar it wraps like integer arithmetic.
+    if (value.kind == Scalar::Kind::Float)
+      a.ivalue = t == DType::i32 ? scalar::cast<int32_t>(value.f) : scalar::cast<int64_t>(value.f);
+    else
+      a.ivalue = t == DType::i32 ? static_cast<int32_t>(static_cast<uint32_t>(value.i)) : value.i;
   }
   return make(Op::Full, {}, a, device);
 }

@@ -50,7 +50,7 @@ Tensor as_float(const Tensor& x) { return is_floating(x.dtype()) ? x : x.cast(DT
 Tensor softmax(const Tensor& x, int64_t axis) {
   const ir::NodePtr& n = node_of(x, "softmax");
   if (n->shape.empty()) throw Error(ErrorCode::InvalidArgument, "softmax: needs at least 1 dim");
-  axis = core::normalize_axis(axis, static_cast<int64_t>(n->shape.size()), "softmax");
+  axis = core::normalize_axis(axis, n->shape, "softmax");
   Tensor xf = as_float(x);
   if (n->shape[static_cast<std::size_t>(axis)] == 0) return xf;
   Tensor e = exp(xf - max(xf, {axis}, true));
@@ -60,7 +60,7 @@ Tensor softmax(const Tensor& x, int64_t axis) {
 Tensor log_softmax(const Tensor& x, int64_t axis) {
   const ir::NodePtr& n = node_of(x, "log_softmax");
   if (n->shape.empty()) throw Error(ErrorCode::InvalidArgument, "log_softmax: needs at least 1 dim");
-  axis = core::normalize_axis(axis, static_cast<int64_t>(n->shape.size()), "log_softmax");
+  axis = core::normalize_axis(axis, n->shape, "log_softmax");
   Tensor xf = as_float(x);
   if (n->shape[static_cast<std::size_t>(axis)] == 0) return xf;
   Tensor shifted = xf - max(xf, {axis}, true);

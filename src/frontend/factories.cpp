@@ -52,6 +52,13 @@ Tensor random(Op op, const Shape& shape, DType t, Device device, const char* nam
   return Tensor(make(op, {}, a, device));
 }
 
+// full, zeros and ones; errors name the factory the user called.
+Tensor constant(const Shape& shape, double value, DType dtype, Device device, const char* name) {
+  core::checked_numel(shape, name);
+  check_device(device, name);
+  return Tensor(frontend::full_node(shape, Scalar(value), dtype, device));
+}
+
 }  // namespace
 
 Tensor tensor(std::vector<float> d, Shape s, Device dev) { return from_host(d.data(), d.size(), s, DType::f32, dev); }
@@ -63,13 +70,9 @@ Tensor tensor(std::vector<bool> d, Shape s, Device dev) {
   return from_host(bytes.data(), bytes.size(), s, DType::b8, dev);
 }
 
-Tensor full(Shape shape, double value, DType dtype, Device device) {
-  core::checked_numel(shape, "full");
-  check_device(device, "full");
-  return Tensor(frontend::full_node(shape, Scalar(value), dtype, device));
-}
-Tensor zeros(Shape shape, DType dtype, Device device) { return full(std::move(shape), 0.0, dtype, device); }
-Tensor ones(Shape shape, DType dtype, Device device) { return full(std::move(shape), 1.0, dtype, device); }
+Tensor full(Shape shape, double value, DType dtype, Device device) { return constant(shape, value, dtype, device, "full"); }
+Tensor zeros(Shape shape, DType dtype, Device device) { return constant(shape, 0.0, dtype, device, "zeros"); }
+Tensor ones(Shape shape, DType dtype, Device device) { return constant(shape, 1.0, dtype, device, "ones"); }
 
 Tensor arange(int64_t n, DType dtype, Device device) {
   if (n < 0) throw Error(ErrorCode::InvalidArgument, "arange: n must be >= 0, got " + std::to_string(n));

@@ -15,10 +15,12 @@ Tensor Tensor::reshape(Shape shape) const {
   for (std::size_t i = 0; i < shape.size(); ++i) {
     if (shape[i] == -1) {
       if (infer >= 0)
-        throw Error(ErrorCode::InvalidArgument, "reshape: more than one -1 in " + shape_str(shape));
+        throw Error(ErrorCode::InvalidArgument, "reshape: more than one -1 in " + shape_str(shape) + " (reshaping " +
+                                                    shape_str(n->shape) + ")");
       infer = static_cast<int>(i);
     } else if (shape[i] < 0) {
-      throw Error(ErrorCode::InvalidArgument, "reshape: negative dimension in " + shape_str(shape));
+      throw Error(ErrorCode::InvalidArgument, "reshape: negative dimension in " + shape_str(shape) + " (reshaping " +
+                                                  shape_str(n->shape) + ")");
     } else {
       known = core::checked_numel({known, shape[i]}, "reshape");
     }
@@ -39,7 +41,7 @@ Tensor Tensor::permute(std::vector<int64_t> dims) const {
   if (static_cast<int64_t>(dims.size()) != nd)
     throw Error(ErrorCode::InvalidArgument, "permute: " + core::vec_str(dims) + " is not a permutation of the " +
                                                 std::to_string(nd) + " dims of " + shape_str(n->shape));
-  for (auto& d : dims) d = core::normalize_axis(d, nd, "permute");
+  for (auto& d : dims) d = core::normalize_axis(d, n->shape, "permute");
   bool identity = true;
   for (int64_t i = 0; i < nd; ++i) identity = identity && dims[static_cast<std::size_t>(i)] == i;
   ir::Attrs a;
@@ -54,8 +56,8 @@ Tensor Tensor::permute(std::vector<int64_t> dims) const {
 Tensor Tensor::transpose(int64_t d0, int64_t d1) const {
   const ir::NodePtr& n = node_of(*this, "transpose");
   auto nd = static_cast<int64_t>(n->shape.size());
-  d0 = core::normalize_axis(d0, nd, "transpose");
-  d1 = core::normalize_axis(d1, nd, "transpose");
+  d0 = core::normalize_axis(d0, n->shape, "transpose");
+  d1 = core::normalize_axis(d1, n->shape, "transpose");
   std::vector<int64_t> p(static_cast<std::size_t>(nd));
   for (int64_t i = 0; i < nd; ++i) p[static_cast<std::size_t>(i)] = i;
   std::swap(p[static_cast<std::size_t>(d0)], p[static_cast<std::size_t>(d1)]);
@@ -89,10 +91,11 @@ Tensor Tensor::expand(Shape shape) const {
 
 Tensor Tensor::slice(int64_t dim, int64_t start, int64_t stop, int64_t step) const {
   const ir::NodePtr& n = node_of(*this, "slice");
-  auto nd = static_cast<int64_t>(n->shape.size());
-  dim = core::normalize_axis(dim, nd, "slice");
+  dim = core::normalize_axis(dim, n->shape, "slice");
   int64_t d = n->shape[static_cast<std::size_t>(dim)];
-  if (step < 1) throw Error(ErrorCode::InvalidArgument, "slice: step must be >= 1, got " + std::to_string(step));
+  if (step < 1)
+    throw Error(ErrorCode::InvalidArgument, "slice: step must be >= 1, got " + std::to_string(step) + " (dim " +
+                                                std::to_string(dim) + " of shape " + shape_str(n->shape) + ")");
   int64_t s = start < 0 ? start + d : start;
   int64_t e = stop < 0 ? stop + d : stop;
   if (s < 0 || s > d || e < 0 || e > d)
@@ -119,7 +122,7 @@ Tensor cat(const std::vector<Tensor>& xs, int64_t dim) {
   }
   const Shape& s0 = ins[0]->shape;
   if (s0.empty()) throw Error(ErrorCode::InvalidArgument, "cat: zero-dimensional tensors cannot be concatenated");
-  dim = core::normalize_axis(dim, static_cast<int64_t>(s0.size()), "cat");
+  dim = core::normalize_axis(dim, s0, "cat");
   for (auto& n : ins) {
     if (n->shape.size() != s0.size())
       throw Error(ErrorCode::ShapeMismatch, "cat: shapes " + shape_str(s0) + " and " + shape_str(n->shape) + " differ in rank");

@@ -19,7 +19,7 @@ struct Reduced {
 
 Reduced reduce(Op op, const Tensor& x, const std::vector<int64_t>& axes, bool keepdim, const char* name) {
   const ir::NodePtr& n = node_of(x, name);
-  std::vector<int64_t> ax = core::normalize_axes(axes, static_cast<int64_t>(n->shape.size()), name);
+  std::vector<int64_t> ax = core::normalize_axes(axes, n->shape, name);
   int64_t count = 1;
   for (int64_t a : ax) count *= n->shape[static_cast<std::size_t>(a)];
   if ((op == Op::Max || op == Op::Min) && count == 0)

@@ -14,7 +14,6 @@
 // (fvalue for floats, ivalue for integers and b8). Realized nodes are never read or
 // rewritten. Reductions, cat and matmul of constants are left alone (see docs/passes.md).
 // Host math (libm) is used: a GPU kernel of the same expression may differ in the last ulp.
-#include "ir/graph.h"
 #include "ir/op_table.h"
 #include "passes/pipeline.h"
 #include "passes/rewrite.h"
@@ -28,48 +27,48 @@ using ir::Op;
 
 namespace {
 
-template <class R> bool store(Node& n, R v, Graveyard& g) {
+template <class R> bool store(Node& n, R v) {
   if (core::dtype_of_v<R> != n.dtype) return false;  // never for a well-formed node
-  to_full(n, full_attrs<R>(n.shape, n.dtype, v), g);
+  to_full(n, full_attrs<R>(n.shape, n.dtype, v));
   return true;
 }
 
-template <Op OP, class F> bool fold_unary(Node& n, F f, Graveyard& g) {
+template <Op OP, class F> bool fold_unary(Node& n, F f) {
   const ir::NodePtr x = n.inputs[0];
   return core::dispatch(x->dtype, [&](auto tin) -> bool {
     using TI = decltype(tin);
     if constexpr (OP == Op::Cast) {
       return core::dispatch(n.dtype, [&](auto tout) -> bool {
         using TO = decltype(tout);
-        return store(n, scalar::cast<TO>(const_value<TI>(*x)), g);
+        return store(n, scalar::cast<TO>(const_value<TI>(*x)));
       });
     } else if constexpr (ir::accepts(OP, core::dtype_of_v<TI>)) {
-      return store(n, f(const_value<TI>(*x)), g);
+      return store(n, f(const_value<TI>(*x)));
     } else {
       return false;
     }
   });
 }
 
-template <Op OP, class F> bool fold_binary(Node& n, F f, Graveyard& g) {
+template <Op OP, class F> bool fold_binary(Node& n, F f) {
   const ir::NodePtr a = n.inputs[0], b = n.inputs[1];
   return core::dispatch(a->dtype, [&](auto tin) -> bool {
     using T = decltype(tin);
-    if constexpr (ir::accepts(OP, core::dtype_of_v<T>)) return store(n, f(const_value<T>(*a), const_value<T>(*b)), g);
+    if constexpr (ir::accepts(OP, core::dtype_of_v<T>)) return store(n, f(const_value<T>(*a), const_value<T>(*b)));
     else return false;
   });
 }
 
-bool fold_where(Node& n, Graveyard& g) {
+bool fold_where(Node& n) {
   const ir::NodePtr c = n.inputs[0], a = n.inputs[1], b = n.inputs[2];
   return core::dispatch(n.dtype, [&](auto t) -> bool {
     using T = decltype(t);
-    return store(n, scalar::where(const_value<bool>(*c), const_value<T>(*a), const_value<T>(*b)), g);
+    return store(n, scalar::where(const_value<bool>(*c), const_value<T>(*a), const_value<T>(*b)));
   });
 }
 
 // The node's value from its constant inputs, through the op's scalar helper.
-bool fold_elementwise(Node& n, Graveyard& g) {
+bool fold_elementwise(Node& n) {
   switch (n.op) {
 #define CGRAD_FOLD_Source(E, name)
 #define CGRAD_FOLD_Reduce(E, name)
@@ -79,10 +78,10 @@ bool fold_elementwise(Node& n, Graveyard& g) {
 #define CGRAD_FOLD_Ternary(E, name)
 #define CGRAD_FOLD_Unary(E, name) \
   case Op::E:                     \
-    return fold_unary<Op::E>(n, [](auto x) { return scalar::name(x); }, g);
+    return fold_unary<Op::E>(n, [](auto x) { return scalar::name(x); });
 #define CGRAD_FOLD_Binary(E, name) \
   case Op::E:                      \
-    return fold_binary<Op::E>(n, [](auto x, auto y) { return scalar::name(x, y); }, g);
+    return fold_binary<Op::E>(n, [](auto x, auto y) { return scalar::name(x, y); });
 #define CGRAD_OP(E, name, Kind, arity) CGRAD_FOLD_##Kind(E, name)
     // Cast's lambda is never called: fold_unary<Op::Cast> converts with scalar::cast<To>.
 #include <cgrad/ops.def>
@@ -95,7 +94,7 @@ bool fold_elementwise(Node& n, Graveyard& g) {
 #undef CGRAD_FOLD_Ternary
 #undef CGRAD_FOLD_Unary
 #undef CGRAD_FOLD_Binary
-    case Op::Where: return fold_where(n, g);
+    case Op::Where: return fold_where(n);
     default: return false;
   }
 }
@@ -108,9 +107,8 @@ bool all_inputs_const(const Node& n) {
 
 }  // namespace
 
-void fold_constants(const std::vector<ir::NodePtr>& outputs) {
-  Graveyard g;
-  for (Node* n : ir::topo_order(unrealized_roots(outputs), true)) {
+void fold_constants(const PendingGraph& g) {
+  for (const ir::NodePtr& n : g.order) {
     if (!all_inputs_const(*n)) continue;
     const ir::OpKind kind = ir::info(n->op).kind;
     if (kind == ir::OpKind::Movement) {
@@ -121,9 +119,9 @@ void fold_constants(const std::vector<ir::NodePtr>& outputs) {
       a.dtype = n->dtype;
       a.fvalue = c.fvalue;
       a.ivalue = c.ivalue;
-      to_full(*n, std::move(a), g);
+      to_full(*n, std::move(a));
     } else if (ir::is_elementwise(kind)) {
-      fold_elementwise(*n, g);
+      fold_elementwise(*n);
     }
   }
 }

@@ -3,7 +3,6 @@
 
 #include "core/env.hpp"
 #include "ir/printer.h"
-#include "passes/rewrite.h"
 
 #include <iostream>
 
@@ -13,7 +12,7 @@ namespace {
 
 struct Pass {
   const char* name;
-  void (*run)(const std::vector<ir::NodePtr>& outputs);
+  void (*run)(const PendingGraph& g);
 };
 
 // The order, and why:
@@ -39,10 +38,13 @@ const std::vector<Pass>& pipeline() {
 
 void optimize(const std::vector<ir::NodePtr>& outputs) {
   const core::Env& e = core::env();
-  if (!e.optimize || unrealized_roots(outputs).empty()) return;
+  if (!e.optimize) return;
+  // One walk for the whole pipeline: rewrites only point nodes at nodes before them.
+  PendingGraph g(outputs);
+  if (g.order.empty()) return;
   for (const Pass& p : pipeline()) {
-    p.run(outputs);
-    if (e.debug >= 4) std::cerr << "[cgrad] after " << p.name << ":\n" << ir::to_string(unrealized_roots(outputs));
+    p.run(g);
+    if (e.debug >= 4) std::cerr << "[cgrad] after " << p.name << ":\n" << ir::to_string(g.roots());
   }
 }
 

@@ -16,19 +16,7 @@ void refresh_depth(ir::Node& n) {
   n.depth = d + 1;
 }
 
-void bury_inputs(ir::Node& n, Graveyard& g) {
-  for (auto& in : n.inputs) g.push_back(std::move(in));
-  n.inputs.clear();
-}
-
 }  // namespace
-
-std::vector<ir::Node*> unrealized_roots(const std::vector<ir::NodePtr>& outputs) {
-  std::vector<ir::Node*> roots;
-  for (auto& o : outputs)
-    if (o && !o->realized()) roots.push_back(o.get());
-  return roots;
-}
 
 bool const_equals(const ir::Node& n, double v) {
   if (!is_const(n)) return false;
@@ -42,20 +30,20 @@ bool is_noop_view(const ir::Node& n) {
   return !n.realized() && n.op == ir::Op::Reshape && n.inputs.size() == 1 && n.inputs[0]->shape == n.shape;
 }
 
-void to_full(ir::Node& n, ir::Attrs a, Graveyard& g) {
+void to_full(ir::Node& n, ir::Attrs a) {
   if (n.realized() || a.shape != n.shape || a.dtype != n.dtype)
     core::fail(ErrorCode::Internal, "passes: bad constant rewrite of node " + std::to_string(n.id));
-  bury_inputs(n, g);
+  n.inputs.clear();
   n.op = ir::Op::Full;
   n.attrs = std::move(a);
   refresh_depth(n);
 }
 
-void to_view(ir::Node& n, ir::NodePtr x, Graveyard& g) {
+void to_view(ir::Node& n, ir::NodePtr x) {
   if (n.realized() || !x || x.get() == &n || x->shape != n.shape || x->dtype != n.dtype || x->device != n.device)
     core::fail(ErrorCode::Internal, "passes: bad view rewrite of node " + std::to_string(n.id));
   if (n.op == ir::Op::Reshape && n.inputs.size() == 1 && n.inputs[0] == x) return;
-  bury_inputs(n, g);
+  n.inputs.clear();
   n.op = ir::Op::Reshape;
   n.attrs = ir::Attrs{};
   n.attrs.shape = n.shape;
@@ -63,17 +51,16 @@ void to_view(ir::Node& n, ir::NodePtr x, Graveyard& g) {
   refresh_depth(n);
 }
 
-void set_inputs(ir::Node& n, std::vector<ir::NodePtr> inputs, Graveyard& g) {
-  bury_inputs(n, g);
+void set_inputs(ir::Node& n, std::vector<ir::NodePtr> inputs) {
+  n.inputs.clear();
   n.inputs = std::move(inputs);
   refresh_depth(n);
 }
 
-void skip_views(ir::Node& n, Graveyard& g) {
+void skip_views(ir::Node& n) {
   for (auto& in : n.inputs) {
     while (is_noop_view(*in)) {
       ir::NodePtr viewed = in->inputs[0];
-      g.push_back(std::move(in));
       in = std::move(viewed);
     }
   }

@@ -3,8 +3,8 @@
 // keep its value, shape, dtype and device: it turns the node into a constant (`to_full`),
 // into a zero-cost view of an equal node (`to_view`: a reshape to its own shape, which the
 // backends turn into a view, no kernel), or rewires its inputs to equal nodes (`skip_views`).
-// Nodes a rewrite unlinks are parked in a Graveyard until the pass ends, so the raw pointers
-// of the pass's topological order never dangle.
+// Every rewrite points a node only at nodes before it in topological order, so the order a
+// PendingGraph computed once stays valid for every pass of the pipeline.
 #pragma once
 
 #include "core/dtype.hpp"
@@ -13,12 +13,6 @@
 #include <vector>
 
 namespace cgrad::passes {
-
-/// Nodes unlinked by a pass, freed when the pass ends (Node::~Node frees chains iteratively).
-using Graveyard = std::vector<ir::NodePtr>;
-
-/// The unrealized nodes of `outputs` (nulls and realized ones dropped), in order.
-std::vector<ir::Node*> unrealized_roots(const std::vector<ir::NodePtr>& outputs);
 
 /// An unrealized Full: a constant whose value the attributes hold. Realized nodes are never
 /// read as constants: once realized, their storage is the value.
@@ -48,18 +42,18 @@ bool const_equals(const ir::Node& n, double v);
 bool is_noop_view(const ir::Node& n);
 
 /// Rewrites `n` in place into a Full with attributes `a` (its shape and dtype unchanged).
-void to_full(ir::Node& n, ir::Attrs a, Graveyard& g);
+void to_full(ir::Node& n, ir::Attrs a);
 
 /// Rewrites `n` in place into a same-shape reshape of `x`, an equal value of `n`'s shape,
 /// dtype and device: `n` keeps its identity for the handles that hold it, at no cost.
-void to_view(ir::Node& n, ir::NodePtr x, Graveyard& g);
+void to_view(ir::Node& n, ir::NodePtr x);
 
 /// Replaces the inputs of `n` (keeping their order), for in-place rewrites such as
 /// reshape(reshape(x)) -> reshape(x).
-void set_inputs(ir::Node& n, std::vector<ir::NodePtr> inputs, Graveyard& g);
+void set_inputs(ir::Node& n, std::vector<ir::NodePtr> inputs);
 
 /// Points each input of `n` that is a no-op view at the viewed node instead, so consumers
 /// of a node a pass turned into a view see the equal node directly.
-void skip_views(ir::Node& n, Graveyard& g);
+void skip_views(ir::Node& n);
 
 }  // namespace cgrad::passes

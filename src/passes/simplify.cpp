@@ -20,7 +20,6 @@
 // NaN and infinite x; exp(log x) is NaN for x < 0 and rounds twice otherwise; log(exp x)
 // overflows to inf for large x and rounds. Constants are matched as plain Full nodes, so
 // fold_constants runs first.
-#include "ir/graph.h"
 #include "passes/pipeline.h"
 #include "passes/rewrite.h"
 
@@ -106,12 +105,12 @@ NodePtr equal_node(const Node& n) {
 }
 
 // Rewrites that keep the node but change what it is computed from.
-void compose_in_place(Node& n, Graveyard& g) {
+void compose_in_place(Node& n) {
   const NodePtr in = n.inputs.empty() ? nullptr : n.inputs[0];
   switch (n.op) {
     case Op::Reshape:  // reshape(reshape(x), s) = reshape(x, s)
     case Op::Expand:   // expand(expand(x, s1), s2) = expand(x, s2): x's dims are s2's or 1
-      if (is_pending(*in, n.op)) set_inputs(n, {in->inputs[0]}, g);
+      if (is_pending(*in, n.op)) set_inputs(n, {in->inputs[0]});
       break;
     case Op::Permute:
       if (is_pending(*in, Op::Permute)) {
@@ -121,16 +120,16 @@ void compose_in_place(Node& n, Graveyard& g) {
           q[i] = in->attrs.axes[static_cast<std::size_t>(n.attrs.axes[i])];
         NodePtr x = in->inputs[0];
         if (is_identity_perm(q)) {
-          to_view(n, x, g);
+          to_view(n, x);
         } else {
           n.attrs.axes = std::move(q);
-          set_inputs(n, {x}, g);
+          set_inputs(n, {x});
         }
       }
       break;
     case Op::Mul:  // integer x * 0 = 0 (floats: NaN * 0 and inf * 0 are NaN)
       if (!is_floating(n.dtype) && (const_equals(*n.inputs[0], 0) || const_equals(*n.inputs[1], 0)))
-        to_full(n, full_attrs<int64_t>(n.shape, n.dtype, 0), g);
+        to_full(n, full_attrs<int64_t>(n.shape, n.dtype, 0));
       break;
     default: break;
   }
@@ -138,12 +137,11 @@ void compose_in_place(Node& n, Graveyard& g) {
 
 }  // namespace
 
-void simplify(const std::vector<ir::NodePtr>& outputs) {
-  Graveyard g;
-  for (Node* n : ir::topo_order(unrealized_roots(outputs), true)) {
-    skip_views(*n, g);
-    if (NodePtr x = equal_node(*n)) to_view(*n, std::move(x), g);
-    else compose_in_place(*n, g);
+void simplify(const PendingGraph& g) {
+  for (const NodePtr& n : g.order) {
+    skip_views(*n);
+    if (NodePtr x = equal_node(*n)) to_view(*n, std::move(x));
+    else compose_in_place(*n);
   }
 }
 

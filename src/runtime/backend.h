@@ -5,6 +5,7 @@
 #pragma once
 
 #include "ir/graph.h"
+#include "runtime/plan_cache.h"
 
 #include <memory>
 #include <vector>
@@ -22,6 +23,24 @@ class Backend {
   virtual std::shared_ptr<ir::Storage> allocate(std::size_t nbytes) = 0;
   /// Computes every output of `g` and stores it with ir::set_realized.
   virtual void run(const Subgraph& g) = 0;
+
+  /// Runs `g` (optimized) and returns a plan that replay() can run again on other leaves of the
+  /// same layout; nullptr when this backend does not plan. `leaves` and `roots` are realize()'s
+  /// (leaves in plan-key order; roots in request order).
+  virtual std::shared_ptr<Plan> run_and_plan(const Subgraph& g, const std::vector<const ir::Node*>& leaves,
+                                             const std::vector<ir::Node*>& roots) {
+    (void)leaves;
+    (void)roots;
+    run(g);
+    return nullptr;
+  }
+  /// Runs a plan this backend built: no passes, scheduling or codegen.
+  virtual void replay(const Plan& plan, const std::vector<const ir::Node*>& leaves, const std::vector<ir::Node*>& roots) {
+    (void)plan;
+    (void)leaves;
+    (void)roots;
+    throw Error(ErrorCode::Internal, std::string(name()) + ": replay of a plan it did not build");
+  }
 };
 
 /// The backend that executes work for `device`; throws DeviceError when there is none.

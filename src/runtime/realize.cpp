@@ -30,8 +30,28 @@ void realize(const std::vector<ir::NodePtr>& outputs) {
     if (o && !o->realized()) roots.push_back(o.get());
   if (roots.empty()) return;
 
-  Subgraph g;
+  const auto& e = core::env();
+  Device dev = roots[0]->device;
+  Backend& be = backend_for(dev);
+
+  // A graph of the same structure and leaf layout as an earlier one replays its plan.
+  PlanKey key = plan_key(ir::topo_order(roots, true), roots, be.name());
+  if (auto plan = plan_cache().find(key.bytes)) {
+    counters().plan_cache_hits.fetch_add(1, std::memory_order_relaxed);
+    uint64_t k0 = counters().kernels_launched.load();
+    auto t0 = std::chrono::steady_clock::now();
+    be.replay(*plan, key.leaves, roots);
+    if (e.debug >= 1) {
+      double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      std::fprintf(stderr, "[cgrad] replay: %llu kernels on %s (%s), %.3f ms\n",
+                   static_cast<unsigned long long>(counters().kernels_launched.load() - k0), dev.str().c_str(),
+                   be.name(), ms);
+    }
+    return;
+  }
+
   passes::optimize(outputs);
+  Subgraph g;
   g.order = ir::topo_order(roots, true);
   ir::verify(g.order);
   std::unordered_map<const ir::Node*, std::size_t> pos;
@@ -50,15 +70,15 @@ void realize(const std::vector<ir::NodePtr>& outputs) {
     }
   }
 
-  const auto& e = core::env();
   if (e.debug >= 4) {
     std::cerr << "[cgrad] graph to realize:\n" << ir::to_string(roots);
   }
-  Device dev = roots[0]->device;
-  Backend& be = backend_for(dev);
   uint64_t k0 = counters().kernels_launched.load();
   auto t0 = std::chrono::steady_clock::now();
-  be.run(g);
+  if (auto plan = be.run_and_plan(g, key.leaves, roots)) {
+    counters().plans_built.fetch_add(1, std::memory_order_relaxed);
+    plan_cache().insert(key.bytes, std::move(plan));
+  }
   if (e.debug >= 1) {
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     std::fprintf(stderr, "[cgrad] realize: %zu nodes, %llu kernels on %s (%s), %.3f ms\n", g.order.size(),

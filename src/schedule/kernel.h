@@ -62,8 +62,9 @@ struct KernelSpec {
   std::vector<Instr> code;
   std::vector<Reduction> reductions;
   std::vector<Store> stores;
-  /// Gemm / Cat / Copy run a library routine on whole buffers: the node and its slots.
-  const ir::Node* node = nullptr;
+  /// Gemm / Cat / Copy run a library routine on whole buffers: a copy of the node (its inputs
+  /// are placeholders carrying shape and dtype: plans outlive the graphs they came from).
+  std::shared_ptr<ir::Node> proto;
   std::vector<int> in_slots;
   int out_slot = -1;
   std::string why;                ///< CGRAD_DEBUG=2: why this kernel ends where it does

@@ -52,6 +52,24 @@ int op_cost(Op op) {
   }
 }
 
+// A detached copy of a node for library kernels: inputs become placeholders with their shape.
+std::shared_ptr<Node> proto_of(const Node& n) {
+  auto p = std::make_shared<Node>();
+  p->op = n.op;
+  p->dtype = n.dtype;
+  p->device = n.device;
+  p->shape = n.shape;
+  p->attrs = n.attrs;
+  for (auto& in : n.inputs) {
+    auto ph = std::make_shared<Node>();
+    ph->dtype = in->dtype;
+    ph->device = in->device;
+    ph->shape = in->shape;
+    p->inputs.push_back(std::move(ph));
+  }
+  return p;
+}
+
 // How a group of roots iterates: plain element-wise, a reduction per outer element (P1), or a
 // reduction per row broadcast back over the row (P2).
 struct Mode {
@@ -214,6 +232,8 @@ struct Builder {
     if (it != slot_of.end()) return it->second;
     Slot s;
     s.node = n;
+    s.shape = n->shape;
+    s.dtype = n->dtype;
     int i = index(n);
     if (i < 0) {
       s.kind = Slot::Kind::Leaf;
@@ -566,7 +586,7 @@ struct Builder {
       if (k == OpKind::Gemm || k == OpKind::Concat) {
         KernelSpec ks;
         ks.kind = k == OpKind::Gemm ? KernelSpec::Kind::Gemm : KernelSpec::Kind::Cat;
-        ks.node = nd;
+        ks.proto = proto_of(*nd);
         for (auto& in : nd->inputs) ks.in_slots.push_back(slot(in.get()));
         ks.out_slot = slot(nd);
         ks.why = std::string(ir::op_name(nd->op)) + "#" + std::to_string(i) + ": " + why[i];

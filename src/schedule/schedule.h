@@ -21,7 +21,9 @@ namespace cgrad::schedule {
 struct Slot {
   enum class Kind : uint8_t { Leaf, Temp, View };
   Kind kind = Kind::Temp;
-  const ir::Node* node = nullptr;   ///< the node whose value the slot holds
+  const ir::Node* node = nullptr;   ///< the node whose value the slot holds (schedule time only)
+  Shape shape;                      ///< the value's shape and dtype (plans keep no node pointers)
+  DType dtype = DType::f32;
   int leaf = -1;                    ///< Leaf: index into Schedule::leaves
   int base = -1;                    ///< View: the slot it views
   ir::View layout;                  ///< offset and strides (no storage) known at schedule time

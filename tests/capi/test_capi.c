@@ -50,6 +50,12 @@ static void test_init_and_read(void) {
     CHECK_OK(cgrad_tensor_read(&t, vals, 6));
     for (i = 0; i < 6; ++i) CHECK(vals[i] == 2.5f);
 
+    CHECK_OK(cgrad_tensor_fill(&t, -3e38f)); /* values beyond int64 and infinities */
+    CHECK_OK(cgrad_tensor_read(&t, vals, 6));
+    for (i = 0; i < 6; ++i) CHECK(vals[i] == -3e38f);
+    CHECK_OK(cgrad_tensor_fill(&t, INFINITY));
+    CHECK_OK(cgrad_tensor_read(&t, vals, 6));
+    for (i = 0; i < 6; ++i) CHECK(isinf(vals[i]) && vals[i] > 0);
     CHECK_OK(cgrad_tensor_fill_data(&t, ref, 6));
     CHECK_OK(cgrad_tensor_read_f64(&t, dvals, 6));
     for (i = 0; i < 6; ++i) CHECK(dvals[i] == ref[i]);
@@ -178,6 +184,13 @@ static void test_elementwise(void) {
         CHECK_OK(cgrad_tensor_mul_scalar(&a, -2.0f, &c));
         CHECK_OK(cgrad_tensor_read(&c, out, 6));
         for (i = 0; i < 6; ++i) CHECK_NEAR(out[i], a_data[i] * -2.0, 1e-6);
+        /* scalars beyond int64's range, and infinities */
+        CHECK_OK(cgrad_tensor_mul_scalar(&a, 3e38f, &c));
+        CHECK_OK(cgrad_tensor_read(&c, out, 6));
+        CHECK_NEAR(out[0], 0.5 * 3e38, 1e-6);
+        CHECK_OK(cgrad_tensor_add_scalar(&a, -INFINITY, &c));
+        CHECK_OK(cgrad_tensor_read(&c, out, 6));
+        CHECK(isinf(out[3]) && out[3] < 0);
         CHECK_OK(cgrad_tensor_pow_scalar(&a, 2.0f, &c));
         CHECK_OK(cgrad_tensor_read(&c, out, 6));
         for (i = 0; i < 6; ++i) CHECK_NEAR(out[i], a_data[i] * a_data[i], 1e-6);

@@ -128,7 +128,11 @@ TEST(DType, PromoteAllTiers) {
   EXPECT_EQ(promo({{Tier::Dim, i32}, {Tier::ZeroDim, f64}, {Tier::Scalar, f64}}), f64);
   EXPECT_EQ(promo({{Tier::Dim, i32}, {Tier::ZeroDim, i64}, {Tier::Scalar, i64}}), i32);
   EXPECT_EQ(promo({{Tier::Dim, f32}, {Tier::Dim, i64}, {Tier::ZeroDim, f64}}), f32);
-  EXPECT_EQ(promo({{Tier::Scalar, i64}, {Tier::Scalar, f64}}), f64);
+  // Scalars alone (where(cond, 1, 2.5)) give their category's default dtype, as in PyTorch.
+  EXPECT_EQ(promo({{Tier::Scalar, i64}, {Tier::Scalar, f64}}), f32);
+  EXPECT_EQ(promo({{Tier::Scalar, f64}}), f32);
+  EXPECT_EQ(promo({{Tier::Scalar, i64}, {Tier::Scalar, b8}}), i64);
+  EXPECT_EQ(promo({{Tier::Scalar, b8}}), b8);
 }
 
 TEST(DType, Dispatch) {

@@ -119,6 +119,25 @@ TEST(Shape, NormalizeAxes) {
   EXPECT_EQ(code_of([] { core::normalize_axes({5}, 3, "max"); }), ErrorCode::InvalidArgument);
 }
 
+TEST(Shape, AxisErrorsNameTheShape) {
+  EXPECT_EQ(core::normalize_axis(-1, Shape{2, 3}, "softmax"), 1);
+  EXPECT_EQ(core::normalize_axes({-1, 0}, Shape{2, 3, 4}, "sum"), (std::vector<int64_t>{0, 2}));
+  EXPECT_EQ(core::normalize_axes({}, Shape{2, 3}, "sum"), (std::vector<int64_t>{0, 1}));
+  std::string msg;
+  EXPECT_EQ(code_of([] { core::normalize_axis(2, Shape{2, 3}, "softmax"); }, &msg), ErrorCode::InvalidArgument);
+  EXPECT_NE(msg.find("softmax"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("(2, 3)"), std::string::npos) << msg;
+  EXPECT_EQ(code_of([] { core::normalize_axis(-3, Shape{2, 3}, "t"); }), ErrorCode::InvalidArgument);
+  EXPECT_EQ(code_of([] { core::normalize_axis(0, Shape{}, "t"); }, &msg), ErrorCode::InvalidArgument);
+  EXPECT_NE(msg.find("()"), std::string::npos) << msg;
+  EXPECT_EQ(code_of([] { core::normalize_axes({1, 5}, Shape{2, 3}, "max"); }, &msg), ErrorCode::InvalidArgument);
+  EXPECT_NE(msg.find("max"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("(2, 3)"), std::string::npos) << msg;
+  EXPECT_EQ(code_of([] { core::normalize_axes({1, -1}, Shape{2, 3}, "max"); }, &msg), ErrorCode::InvalidArgument);
+  EXPECT_NE(msg.find("repeated"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("(2, 3)"), std::string::npos) << msg;
+}
+
 TEST(Shape, ContiguousStrides) {
   using S = core::Strides;
   EXPECT_EQ(core::contiguous_strides({}), S{});

@@ -150,6 +150,12 @@ TEST(OdeintEt, AdamsBashforth) {
           [](EtState& x) { return ode::integrate_n_steps(ode::adams_bashforth<5, EtState>(), PendulumEt{}, x, 0.0, 0.01, 500); });
 }
 
+TEST(OdeintEt, AdamsBashforthMoulton) {
+  compare("adams-bashforth-moulton 5",
+          [](StdState& x) { return ode::integrate_n_steps(ode::adams_bashforth_moulton<5, StdState>(), PendulumStd{}, x, 0.0, 0.01, 500); },
+          [](EtState& x) { return ode::integrate_n_steps(ode::adams_bashforth_moulton<5, EtState>(), PendulumEt{}, x, 0.0, 0.01, 500); });
+}
+
 TEST(OdeintEt, PlainIntegrateUsesValueType) {
   compare("integrate()", [](StdState& x) { return ode::integrate(PendulumStd{}, x, 0.0, 2.0, 0.01); },
           [](EtState& x) { return ode::integrate(PendulumEt{}, x, 0.0, 2.0, 0.01); });

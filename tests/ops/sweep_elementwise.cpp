@@ -191,19 +191,23 @@ void sweep_binary(int op_index, DType t) {
   const bool to_bool = ir::info(op).dtype_rule == ir::DTypeRule::Bool;
   const DType compute = mode == Mode::Native ? t : f32;
   const DType out = to_bool ? b8 : compute;
-  auto ref = [&](const Data& da, std::size_t i, const Data& db, std::size_t j) -> double {
-    if (!is_floating(compute)) return static_cast<double>(c->fi(da.i[i], db.i[j], bits_of(t)));
-    if (compute == f32) return round_to(c->fd(as_f32(da, i), as_f32(db, j)), f32);
-    if (c->fl) return static_cast<double>(c->fl(static_cast<long double>(da.f[i]), static_cast<long double>(db.f[j])));
-    return c->fd(da.f[i], db.f[j]);
+  auto ref_f = [&](std::size_t i, std::size_t j) -> double {
+    if (compute == f32) return round_to(c->fd(as_f32(a, i), as_f32(b, j)), f32);
+    if (c->fl) return static_cast<double>(c->fl(static_cast<long double>(a.f[i]), static_cast<long double>(b.f[j])));
+    return c->fd(a.f[i], b.f[j]);
   };
   auto want_of = [&](std::size_t n, auto index_a, auto index_b) {
     Data w;
     w.dtype = out;
     for (std::size_t k = 0; k < n; ++k) {
-      double v = ref(a, index_a(k), b, index_b(k));
-      if (is_floating(out)) w.f.push_back(v);
-      else w.i.push_back(static_cast<int64_t>(v));
+      const std::size_t i = index_a(k), j = index_b(k);
+      if (!is_floating(compute)) {
+        w.i.push_back(c->fi(a.i[i], b.i[j], bits_of(t)));  // integer (or b8) arithmetic / comparison
+      } else {
+        const double v = ref_f(i, j);
+        if (is_floating(out)) w.f.push_back(v);
+        else w.i.push_back(v != 0);  // comparison of floats
+      }
     }
     return w;
   };

@@ -78,7 +78,11 @@ void sweep_source(int op_index, DType t) {
         expect_values(read(x), want, 0, tag("tensor()", t) + " " + shape_str(s));
       }
       // Wrong number of values for the shape.
-      EXPECT_EQ(error_code([&] { make(d, Shape{static_cast<int64_t>(d.size()) + 1}); }), ErrorCode::ShapeMismatch);
+      std::string msg;
+      EXPECT_EQ(error_code([&] { make_all(d, Shape{static_cast<int64_t>(d.size()) + 1}); }, &msg),
+                ErrorCode::ShapeMismatch);
+      EXPECT_NE(msg.find("tensor"), std::string::npos) << msg;
+      EXPECT_EQ(error_code([&] { make_all(d, Shape{2, -3}); }), ErrorCode::InvalidArgument);
       break;
     }
     case Op::Full: {

@@ -180,6 +180,12 @@ Tensor make(const Data& d, const Shape& shape) {
   return build(d, pick, shape);
 }
 
+Tensor make_all(const Data& d, const Shape& shape) {
+  std::vector<std::size_t> pick(d.size());
+  for (std::size_t k = 0; k < pick.size(); ++k) pick[k] = k;
+  return build(d, pick, shape);
+}
+
 Tensor make(const Data& d, Layout l) {
   const Shape s = layout_shape(l, d.size());
   if (l == Layout::Transposed) {

@@ -60,6 +60,8 @@ Shape layout_shape(Layout l, std::size_t n);
 Tensor make(const Data& d, Layout l);
 /// A contiguous tensor of `shape`.
 Tensor make(const Data& d, const Shape& shape);
+/// A tensor from all of d's values with `shape` (tensor() checks that they fill it).
+Tensor make_all(const Data& d, const Shape& shape);
 /// The evaluated values of `t` in row-major order.
 Data read(const Tensor& t);
 

@@ -22,6 +22,9 @@ inline std::vector<ir::NodePtr> nodes(const std::vector<Tensor>& ts) {
   return ns;
 }
 
+/// The pending graph of `ts`, what a single pass takes.
+inline passes::PendingGraph graph_of(const std::vector<Tensor>& ts) { return passes::PendingGraph(nodes(ts)); }
+
 /// The printer's text of the graphs behind `ts` (what the tests compare before and after).
 inline std::string ir_of(const std::vector<Tensor>& ts) {
   std::vector<ir::Node*> roots;

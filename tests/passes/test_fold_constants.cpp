@@ -9,6 +9,7 @@ namespace {
 using namespace cgrad;
 using passes_test::expect_same_values;
 using passes_test::ir_of;
+using passes_test::graph_of;
 using passes_test::nodes;
 
 TEST(FoldConstants, FullPlusFull) {
@@ -17,7 +18,7 @@ TEST(FoldConstants, FullPlusFull) {
             "%0 = full() {value=2} : f32(2, 3)\n"
             "%1 = full() {value=3} : f32(2, 3)\n"
             "%2 = add(%0, %1) : f32(2, 3)\n");
-  passes::fold_constants(nodes({c}));
+  passes::fold_constants(graph_of({c}));
   EXPECT_EQ(ir_of({c}), "%0 = full() {value=5} : f32(2, 3)\n");
   EXPECT_EQ(c.to_vector<float>(), std::vector<float>(6, 5.0f));
 }
@@ -37,7 +38,7 @@ TEST(FoldConstants, ThroughBroadcastsAndChains) {
             "%7 = mul(%5, %6) : f64(2, 3)\n"
             "%8 = full() {value=1} : f64(2, 3)\n"
             "%9 = sub(%7, %8) : f64(2, 3)\n");
-  passes::fold_constants(nodes({b}));
+  passes::fold_constants(graph_of({b}));
   EXPECT_EQ(ir_of({b}), "%0 = full() {value=7.96338} : f64(2, 3)\n");
   EXPECT_EQ(b.node()->attrs.fvalue, std::exp(1.5) * 2.0 - 1.0);
   // The intermediate handle `a` is untouched, and is still a constant.
@@ -49,7 +50,7 @@ TEST(FoldConstants, MovementOfFull) {
   Tensor p = base.permute({1, 0});
   Tensor s = base.slice(1, 0, 3, 2);
   Tensor r = base.reshape({6});
-  passes::fold_constants(nodes({p, s, r}));
+  passes::fold_constants(graph_of({p, s, r}));
   EXPECT_EQ(ir_of({p, s, r}),
             "%0 = full() {value=4} : i32(3, 2)\n"
             "%1 = full() {value=4} : i32(2, 2)\n"
@@ -62,7 +63,7 @@ TEST(FoldConstants, CastsAndIntegerWrap) {
   Tensor to_bool = full({2}, 0.5).cast(b8);
   Tensor wrap = full({2}, 2147483647.0, i32) + 1;
   Tensor from_bool = full({2}, 1.0, b8).cast(f32);
-  passes::fold_constants(nodes({toi, nan_to_int, to_bool, wrap, from_bool}));
+  passes::fold_constants(graph_of({toi, nan_to_int, to_bool, wrap, from_bool}));
   EXPECT_EQ(ir_of({toi, nan_to_int, to_bool, wrap, from_bool}),
             "%0 = full() {value=2} : i32(2,)\n"
             "%1 = full() {value=0} : i64(2,)\n"
@@ -74,7 +75,7 @@ TEST(FoldConstants, CastsAndIntegerWrap) {
 TEST(FoldConstants, ComparisonsAndWhere) {
   Tensor lt = full({2}, 1.0) < full({2}, 2.0);
   Tensor w = where(lt, full({2}, 7.0, i64), full({2}, 9.0, i64));
-  passes::fold_constants(nodes({w}));
+  passes::fold_constants(graph_of({w}));
   EXPECT_EQ(ir_of({w}), "%0 = full() {value=7} : i64(2,)\n");
   EXPECT_EQ(ir_of({lt}), "%0 = full() {value=1} : b8(2,)\n");
 }
@@ -82,7 +83,7 @@ TEST(FoldConstants, ComparisonsAndWhere) {
 TEST(FoldConstants, FloatRoundsInItsDtype) {
   // 0.1 + 0.2 computed in f32, stored as the f32 result.
   Tensor s = full({1}, 0.1) + full({1}, 0.2);
-  passes::fold_constants(nodes({s}));
+  passes::fold_constants(graph_of({s}));
   EXPECT_EQ(s.node()->attrs.fvalue, static_cast<double>(0.1f + 0.2f));
 }
 
@@ -96,7 +97,7 @@ TEST(FoldConstants, LeavesNonConstantsAlone) {
   k.eval();                    // a realized Full is a buffer, not a constant
   Tensor d = k + 1.0;
   const std::string before = ir_of({a, b, c, d});
-  passes::fold_constants(nodes({a, b, c, d}));
+  passes::fold_constants(graph_of({a, b, c, d}));
   EXPECT_EQ(ir_of({a, b, c, d}), before);
 }
 

@@ -13,6 +13,7 @@ namespace {
 using namespace cgrad;
 using passes_test::expect_same_values;
 using passes_test::ir_of;
+using passes_test::graph_of;
 using passes_test::nodes;
 using passes_test::OptimizeSetting;
 

@@ -31,6 +31,19 @@
 #include <string>
 #include <type_traits>
 
+// Tells the compiler that a fused loop has no loop-carried dependency, which is the aliasing
+// rule et enforces (iteration i reads element i and writes element i; shifted overlaps throw):
+// it may vectorize without run-time alias checks.
+#if defined(__CUDACC__)
+#define CGRAD_ET_IVDEP
+#elif defined(__clang__)
+#define CGRAD_ET_IVDEP _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__)
+#define CGRAD_ET_IVDEP _Pragma("GCC ivdep")
+#else
+#define CGRAD_ET_IVDEP
+#endif
+
 namespace cgrad::et {
 
 /// Element-wise loops run in parallel (OpenMP `parallel for simd`) from this many elements on,

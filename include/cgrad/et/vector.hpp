@@ -40,6 +40,7 @@ template <class T, class Ev> void host_loop(T* dst, std::size_t n, const Ev ev) 
     return;
   }
 #endif
+  CGRAD_ET_IVDEP
   for (std::size_t i = 0; i < n; ++i) dst[i] = ev(i);
 }
 

@@ -10,6 +10,7 @@
 #include "runtime/kernel_cache.h"
 #include "runtime/stats.h"
 
+#include <algorithm>
 #include <cstring>
 #include <iostream>
 
@@ -43,23 +44,38 @@ struct Compiled {
   int64_t acc_size = 0;
 };
 
-Compiled compile_kernel(const KernelSpec& k) {
-  codegen::Rendered r = codegen::render_cpu(k);
-  if (core::env().debug >= 3) std::cerr << "[cgrad] kernel " << r.symbol << ":\n" << r.source << "\n";
+// Compiles the loop kernels of a schedule as one translation unit.
+std::vector<Compiled> compile_kernels(std::vector<KernelSpec>& kernels) {
+  std::vector<codegen::Rendered> rendered;
+  std::vector<int> which(kernels.size(), -1);
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    if (kernels[i].kind != KernelSpec::Kind::Loop) continue;
+    codegen::normalize(kernels[i]);
+    which[i] = static_cast<int>(rendered.size());
+    rendered.push_back(codegen::render_cpu(kernels[i]));
+  }
+  std::vector<Compiled> out(kernels.size());
+  if (rendered.empty()) return out;
+  std::string tu = codegen::translation_unit(rendered);
+  if (core::env().debug >= 3) std::cerr << "[cgrad] generated source:\n" << tu << "\n";
   auto& cache = runtime::kernel_cache();
   const auto& tk = jit::toolchain_key();
   auto fn = jit::compile_fn();
-  auto sym = [&](const std::string& s) { return cache.get(r.source, s, tk, fn); };
-  Compiled c;
-  c.entry = reinterpret_cast<EntryFn>(sym(r.symbol));
-  if (r.has_reductions) {
-    c.part = reinterpret_cast<PartFn>(sym(r.symbol + "_part"));
-    c.merge = reinterpret_cast<MergeFn>(sym(r.symbol + "_merge"));
-    c.fin = reinterpret_cast<FinFn>(sym(r.symbol + "_fin"));
-    c.init = reinterpret_cast<InitFn>(sym(r.symbol + "_acc_init"));
-    c.acc_size = reinterpret_cast<SizeFn>(sym(r.symbol + "_acc_size"))();
+  auto sym = [&](const std::string& name) { return cache.get(tu, name, tk, fn); };
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    if (which[i] < 0) continue;
+    const auto& r = rendered[static_cast<std::size_t>(which[i])];
+    Compiled& c = out[i];
+    c.entry = reinterpret_cast<EntryFn>(sym(r.symbol));
+    if (r.has_reductions) {
+      c.part = reinterpret_cast<PartFn>(sym(r.symbol + "_part"));
+      c.merge = reinterpret_cast<MergeFn>(sym(r.symbol + "_merge"));
+      c.fin = reinterpret_cast<FinFn>(sym(r.symbol + "_fin"));
+      c.init = reinterpret_cast<InitFn>(sym(r.symbol + "_acc_init"));
+      c.acc_size = reinterpret_cast<SizeFn>(sym(r.symbol + "_acc_size"))();
+    }
   }
-  return c;
+  return out;
 }
 
 int64_t product(const Shape& s) {
@@ -118,37 +134,24 @@ void launch_loop(const KernelSpec& k, const Compiled& c, const std::vector<ir::V
   }
 }
 
-}  // namespace
+// A schedule with its compiled kernels: replayed on new leaves without planning again.
+struct JitPlan final : runtime::Plan {
+  schedule::Schedule sched;
+  std::vector<Compiled> compiled;
+  std::vector<int> slot_leaf;                   // per slot: index into realize()'s leaves, or -1
+  std::vector<std::pair<int, int>> outputs;     // (index into roots, slot)
+};
 
-std::shared_ptr<ir::Storage> JitBackend::allocate(std::size_t nbytes) { return runtime::allocate_host(nbytes); }
-
-void JitBackend::run(const runtime::Subgraph& g) {
-  if (!jit::compiler().available) {
-    jit::warn_no_compiler_once();
-    Interpreter().run(g);
-    return;
-  }
-  schedule::Schedule s = schedule::make_schedule(g);
-  const int dbg = core::env().debug;
-  if (s.interpret) {
-    if (dbg >= 1) std::cerr << "[cgrad] scheduler found no schedule: interpreting\n";
-    Interpreter().run(g);
-    return;
-  }
-  if (dbg >= 2) {
-    std::cerr << "[cgrad] schedule: " << s.kernels.size() << " kernels\n";
-    for (std::size_t i = 0; i < s.kernels.size(); ++i) std::cerr << "  k" << i << ": " << s.kernels[i].why << "\n";
-    for (std::size_t i = 0; i < g.order.size(); ++i)
-      std::cerr << "  %" << i << " " << ir::op_name(g.order[i]->op) << ": " << s.reasons[i] << "\n";
-  }
-  // Bind slots: leaves, then temps and views as kernels produce them.
+// Runs a plan: binds leaves, allocates outputs of kernels, launches in order, realizes roots.
+void execute(const JitPlan& p, const std::vector<const ir::Node*>& leaves, const std::vector<ir::Node*>& roots) {
+  const auto& s = p.sched;
   std::vector<ir::View> views(s.slots.size());
   auto bind_views = [&]() {
     for (std::size_t i = 0; i < s.slots.size(); ++i) {
       const Slot& sl = s.slots[i];
       if (views[i].storage) continue;
       if (sl.kind == Slot::Kind::Leaf) {
-        views[i] = sl.node->value;
+        views[i] = leaves[static_cast<std::size_t>(p.slot_leaf[i])]->value;
       } else if (sl.kind == Slot::Kind::View && views[static_cast<std::size_t>(sl.base)].storage) {
         views[i] = sl.layout;
         views[i].storage = views[static_cast<std::size_t>(sl.base)].storage;
@@ -156,29 +159,91 @@ void JitBackend::run(const runtime::Subgraph& g) {
     }
   };
   bind_views();
-  for (auto& k : s.kernels) {
+  for (std::size_t ki = 0; ki < s.kernels.size(); ++ki) {
+    const KernelSpec& k = s.kernels[ki];
     if (k.kind == KernelSpec::Kind::Loop) {
       for (auto& st : k.stores) {
         auto slot = static_cast<std::size_t>(k.accesses[static_cast<std::size_t>(st.access)].slot);
-        if (!views[slot].storage) {
-          const ir::Node* n = s.slots[slot].node;
-          views[slot] = alloc_contiguous(n->shape, n->dtype);
-        }
+        if (!views[slot].storage) views[slot] = alloc_contiguous(s.slots[slot].shape, s.slots[slot].dtype);
       }
       bind_views();
-      codegen::normalize(k);
-      Compiled c = compile_kernel(k);
-      launch_loop(k, c, views);
+      launch_loop(k, p.compiled[ki], views);
     } else {
       std::vector<const ir::View*> ins;
       for (int sl : k.in_slots) ins.push_back(&views[static_cast<std::size_t>(sl)]);
       bool launched = false;
-      views[static_cast<std::size_t>(k.out_slot)] = interpret_node(*k.node, ins, &launched);
+      views[static_cast<std::size_t>(k.out_slot)] = interpret_node(*k.proto, ins, &launched);
       runtime::counters().kernels_launched.fetch_add(1, std::memory_order_relaxed);
     }
     bind_views();
   }
-  for (auto& [node, slot] : s.outputs) ir::set_realized(*node, views[static_cast<std::size_t>(slot)]);
+  for (auto& [root, slot] : p.outputs)
+    ir::set_realized(*roots[static_cast<std::size_t>(root)], views[static_cast<std::size_t>(slot)]);
+}
+
+}  // namespace
+
+std::shared_ptr<ir::Storage> JitBackend::allocate(std::size_t nbytes) { return runtime::allocate_host(nbytes); }
+
+void JitBackend::run(const runtime::Subgraph& g) {
+  std::vector<ir::Node*> roots;
+  for (std::size_t i = 0; i < g.order.size(); ++i)
+    if (g.is_output[i]) roots.push_back(g.order[i]);
+  auto key = runtime::plan_key(g.order, roots, name());
+  run_and_plan(g, key.leaves, roots);
+}
+
+std::shared_ptr<runtime::Plan> JitBackend::run_and_plan(const runtime::Subgraph& g,
+                                                        const std::vector<const ir::Node*>& leaves,
+                                                        const std::vector<ir::Node*>& roots) {
+  if (!jit::compiler().available) {
+    jit::warn_no_compiler_once();
+    Interpreter().run(g);
+    return nullptr;
+  }
+  auto plan = std::make_shared<JitPlan>();
+  plan->sched = schedule::make_schedule(g);
+  schedule::Schedule& s = plan->sched;
+  const int dbg = core::env().debug;
+  if (s.interpret) {
+    if (dbg >= 1) std::cerr << "[cgrad] scheduler found no schedule: interpreting\n";
+    Interpreter().run(g);
+    return nullptr;
+  }
+  if (dbg >= 2) {
+    std::cerr << "[cgrad] schedule: " << s.kernels.size() << " kernels\n";
+    for (std::size_t i = 0; i < s.kernels.size(); ++i) std::cerr << "  k" << i << ": " << s.kernels[i].why << "\n";
+    for (std::size_t i = 0; i < g.order.size(); ++i)
+      std::cerr << "  %" << i << " " << ir::op_name(g.order[i]->op) << ": " << s.reasons[i] << "\n";
+  }
+  plan->compiled = compile_kernels(s.kernels);
+  // Leaves by their index in realize()'s list; outputs by their index in roots.
+  bool replayable = true;
+  plan->slot_leaf.assign(s.slots.size(), -1);
+  std::vector<const ir::Node*> local_leaves(leaves.begin(), leaves.end());
+  for (std::size_t i = 0; i < s.slots.size(); ++i) {
+    if (s.slots[i].kind != Slot::Kind::Leaf) continue;
+    auto it = std::find(leaves.begin(), leaves.end(), s.slots[i].node);
+    if (it == leaves.end()) {
+      replayable = false;
+      plan->slot_leaf[i] = static_cast<int>(local_leaves.size());
+      local_leaves.push_back(s.slots[i].node);
+    } else {
+      plan->slot_leaf[i] = static_cast<int>(it - leaves.begin());
+    }
+  }
+  for (auto& [node, slot] : s.outputs) {
+    for (std::size_t r = 0; r < roots.size(); ++r)
+      if (roots[r] == node) plan->outputs.emplace_back(static_cast<int>(r), slot);
+  }
+  for (auto& sl : s.slots) sl.node = nullptr;  // plans keep no node pointers
+  execute(*plan, local_leaves, roots);
+  return replayable ? plan : nullptr;
+}
+
+void JitBackend::replay(const runtime::Plan& plan, const std::vector<const ir::Node*>& leaves,
+                        const std::vector<ir::Node*>& roots) {
+  execute(static_cast<const JitPlan&>(plan), leaves, roots);
 }
 
 }  // namespace cgrad::backends::cpu

@@ -13,6 +13,10 @@ class JitBackend final : public runtime::Backend {
   const char* name() const override { return "jit"; }
   std::shared_ptr<ir::Storage> allocate(std::size_t nbytes) override;
   void run(const runtime::Subgraph& g) override;
+  std::shared_ptr<runtime::Plan> run_and_plan(const runtime::Subgraph& g, const std::vector<const ir::Node*>& leaves,
+                                              const std::vector<ir::Node*>& roots) override;
+  void replay(const runtime::Plan& plan, const std::vector<const ir::Node*>& leaves,
+              const std::vector<ir::Node*>& roots) override;
 };
 
 }  // namespace cgrad::backends::cpu

@@ -102,9 +102,9 @@ struct ThreadPool::Impl {
     }
   }
 
-  void worker_loop() {
+  // `seen` starts at the epoch before any job or stop: a late-starting worker misses nothing.
+  void worker_loop(uint32_t seen) {
     t_inside_job = true;
-    uint32_t seen = epoch.load(std::memory_order_acquire);
     for (;;) {
       uint32_t e = seen;
       for (int i = 0; i < kSpin && e == seen; ++i) {
@@ -113,7 +113,7 @@ struct ThreadPool::Impl {
       }
       if (e == seen) {
         sleepers.fetch_add(1);
-        while ((e = epoch.load()) == seen) epoch.wait(seen);
+        while ((e = epoch.load()) == seen && !stop.load()) epoch.wait(seen);
         sleepers.fetch_sub(1);
       }
       if (stop.load(std::memory_order_acquire)) return;
@@ -137,7 +137,8 @@ ThreadPool::ThreadPool(int threads) : impl_(std::make_unique<Impl>()) {
   impl_->threads = std::clamp(threads, 1, kMaxThreads);
   static std::once_flag atfork_once;
   std::call_once(atfork_once, [] { ::pthread_atfork(nullptr, nullptr, [] { g_forked_child.store(true); }); });
-  for (int i = 1; i < impl_->threads; ++i) impl_->workers->emplace_back([this] { impl_->worker_loop(); });
+  const uint32_t epoch0 = impl_->epoch.load();
+  for (int i = 1; i < impl_->threads; ++i) impl_->workers->emplace_back([this, epoch0] { impl_->worker_loop(epoch0); });
 }
 
 ThreadPool::~ThreadPool() {

@@ -1,0 +1,238 @@
+// Broadcasting and type promotion through the public operators: the NumPy broadcast table,
+// PyTorch-style promotion for every dtype pair, tensor-scalar (a C++ scalar never widens a
+// tensor's dtype within its category), 0-d tensors against dimensioned ones, comparisons -> b8,
+// true division and unary math of integers -> f32, and the accumulating dtype of sum.
+#include "util.h"
+
+namespace ft {
+namespace {
+
+constexpr DType kAll[] = {f32, f64, i32, i64, b8};
+
+// A tensor 0, 1, 2, ... of `shape` (b8: alternating).
+Tensor iota(const Shape& shape, DType t = f64) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  Tensor x = arange(n, t == b8 ? i64 : t).reshape(shape);
+  return t == b8 ? (x - (x / 2).cast(i64) * 2).cast(b8) : x;
+}
+
+TEST(Broadcast, ShapesAndValues) {
+  struct Case {
+    Shape a, b, want;
+  };
+  const Case cases[] = {
+      {{3}, {3}, {3}},          {{2, 3}, {3}, {2, 3}},       {{2, 1}, {1, 3}, {2, 3}},   {{4, 1, 3}, {2, 1}, {4, 2, 3}},
+      {{}, {2, 2}, {2, 2}},     {{1}, {5}, {5}},             {{3, 1, 1}, {1, 4}, {3, 1, 4}}, {{0}, {1}, {0}},
+      {{2, 0}, {2, 1}, {2, 0}}, {{1, 1, 1}, {}, {1, 1, 1}},  {{5, 1, 4, 1}, {3, 1, 2}, {5, 3, 4, 2}},
+  };
+  for (const Case& c : cases) {
+    Tensor a = iota(c.a), b = iota(c.b) * 1000.0;
+    Tensor s = a + b;
+    ASSERT_EQ(s.shape(), c.want) << shape_str(c.a) << " + " << shape_str(c.b);
+    EXPECT_EQ((b + a).shape(), c.want);
+    // Reference: index each operand with broadcasting.
+    const std::size_t r = c.want.size();
+    std::vector<double> va = vals(a), vb = vals(b), got = vals(s);
+    int64_t n = 1;
+    for (int64_t d : c.want) n *= d;
+    ASSERT_EQ(static_cast<int64_t>(got.size()), n);
+    for (int64_t k = 0; k < n; ++k) {
+      std::vector<int64_t> idx(r);
+      int64_t rem = k;
+      for (std::size_t d = r; d-- > 0;) {
+        idx[d] = rem % c.want[d];
+        rem /= c.want[d];
+      }
+      auto at = [&](const Shape& sh) {
+        int64_t off = 0;
+        for (std::size_t d = 0; d < sh.size(); ++d) {
+          int64_t i = idx[d + r - sh.size()];
+          off = off * sh[d] + (sh[d] == 1 ? 0 : i);
+        }
+        return static_cast<std::size_t>(off);
+      };
+      EXPECT_EQ(got[static_cast<std::size_t>(k)], va[at(c.a)] + vb[at(c.b)]) << shape_str(c.a) << " + " << shape_str(c.b);
+    }
+  }
+}
+
+TEST(Broadcast, IncompatibleShapesThrow) {
+  const std::pair<Shape, Shape> bad[] = {{{3}, {4}}, {{2, 3}, {3, 2}}, {{2}, {0}}, {{2, 3, 4}, {3, 1, 4}}, {{5, 2}, {5}}};
+  for (const auto& [sa, sb] : bad) {
+    Tensor a = zeros(sa), b = zeros(sb);
+    expect_error([&] { a + b; }, ErrorCode::ShapeMismatch, {"add", shape_str(sa), shape_str(sb)}, "add");
+    expect_error([&] { a * b; }, ErrorCode::ShapeMismatch, {"mul"}, "mul");
+    expect_error([&] { a < b; }, ErrorCode::ShapeMismatch, {"lt"}, "lt");
+    expect_error([&] { maximum(a, b); }, ErrorCode::ShapeMismatch, {"maximum"}, "maximum");
+    expect_error([&] { where(a == 0.0, a, b); }, ErrorCode::ShapeMismatch, {"where"}, "where");
+  }
+}
+
+// promote(row, column) in the order f32 f64 i32 i64 b8.
+const DType kPromote[5][5] = {
+    {f32, f64, f32, f32, f32}, {f64, f64, f64, f64, f64}, {f32, f64, i32, i64, i32},
+    {f32, f64, i64, i64, i64}, {f32, f64, i32, i64, b8},
+};
+
+TEST(Promotion, TensorTensorEveryPair) {
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 5; ++j) {
+      const DType a = kAll[i], b = kAll[j], want = kPromote[i][j];
+      SCOPED_TRACE(std::string(dtype_name(a)) + " with " + dtype_name(b));
+      Tensor x = ones({2}, a), y = ones({2}, b);
+      EXPECT_EQ(maximum(x, y).dtype(), want);
+      EXPECT_EQ(minimum(y, x).dtype(), want);
+      EXPECT_EQ(where(x == y, x, y).dtype(), want);
+      EXPECT_EQ(cat({x, y}).dtype(), want);
+      for (auto cmp : {+[](const Tensor& p, const Tensor& q) { return p < q; },
+                       +[](const Tensor& p, const Tensor& q) { return p == q; },
+                       +[](const Tensor& p, const Tensor& q) { return p >= q; }})
+        EXPECT_EQ(cmp(x, y).dtype(), b8);
+      // True division: floats keep the promoted dtype, everything else computes in f32.
+      EXPECT_EQ((x / y).dtype(), is_floating(want) ? want : f32);
+      EXPECT_EQ(vals(x / y), (std::vector<double>{1, 1}));
+      if (want == b8) {
+        expect_error([&] { x + y; }, ErrorCode::DTypeMismatch, {"add", "b8"}, "b8 + b8");
+        expect_error([&] { x - y; }, ErrorCode::DTypeMismatch, {"sub", "b8"}, "b8 - b8");
+        expect_error([&] { x * y; }, ErrorCode::DTypeMismatch, {"mul", "b8"}, "b8 * b8");
+        expect_error([&] { pow(x, y); }, ErrorCode::DTypeMismatch, {"pow", "b8"}, "pow of b8");
+      } else {
+        EXPECT_EQ((x + y).dtype(), want);
+        EXPECT_EQ((x - y).dtype(), want);
+        EXPECT_EQ((x * y).dtype(), want);
+        EXPECT_EQ(pow(x, y).dtype(), want);
+        EXPECT_EQ(vals(x + y), (std::vector<double>{2, 2}));
+        EXPECT_EQ(vals(matmul(x, y)), std::vector<double>{2});
+        EXPECT_EQ(matmul(x, y).dtype(), want);
+      }
+    }
+}
+
+TEST(Promotion, TensorScalar) {
+  // Column: bool, int, float C++ scalar.
+  const DType want[5][3] = {{f32, f32, f32}, {f64, f64, f64}, {i32, i32, f32}, {i64, i64, f32}, {b8, i64, f32}};
+  const Scalar scalars[3] = {Scalar(true), Scalar(2), Scalar(2.5)};
+  for (int i = 0; i < 5; ++i)
+    for (int s = 0; s < 3; ++s) {
+      const DType t = kAll[i];
+      SCOPED_TRACE(std::string(dtype_name(t)) + " tensor with scalar #" + std::to_string(s));
+      Tensor x = ones({3}, t);
+      EXPECT_EQ(maximum(x, scalars[s]).dtype(), want[i][s]);
+      EXPECT_EQ(minimum(x, scalars[s]).dtype(), want[i][s]);
+      EXPECT_EQ(where(x == x, x, scalars[s]).dtype(), want[i][s]);
+      EXPECT_EQ(where(x == x, scalars[s], x).dtype(), want[i][s]);
+      EXPECT_EQ((x < scalars[s]).dtype(), b8);
+      EXPECT_EQ((x / scalars[s]).dtype(), is_floating(want[i][s]) ? want[i][s] : f32);
+      EXPECT_EQ((scalars[s] / x).dtype(), is_floating(want[i][s]) ? want[i][s] : f32);
+      if (want[i][s] == b8) {
+        expect_error([&] { x + scalars[s]; }, ErrorCode::DTypeMismatch, {"add"}, "b8 + bool");
+      } else {
+        EXPECT_EQ((x + scalars[s]).dtype(), want[i][s]);
+        EXPECT_EQ((scalars[s] + x).dtype(), want[i][s]);
+        EXPECT_EQ((x * scalars[s]).dtype(), want[i][s]);
+        EXPECT_EQ((scalars[s] - x).dtype(), want[i][s]);
+        EXPECT_EQ(pow(x, scalars[s]).dtype(), want[i][s]);
+        EXPECT_EQ(pow(scalars[s], x).dtype(), want[i][s]);
+      }
+    }
+  // Values: the scalar is converted to the result dtype.
+  Tensor xi = tensor(std::vector<int32_t>{3, -3}, {2});
+  EXPECT_EQ((xi + 2.5).to_vector<float>(), (std::vector<float>{5.5f, -0.5f}));
+  EXPECT_EQ((xi * int64_t{(1LL << 32) + 2}).to_vector<int32_t>(), (std::vector<int32_t>{6, -6})) << "wraps like i32";
+  EXPECT_EQ((xi + true).to_vector<int32_t>(), (std::vector<int32_t>{4, -2}));
+  EXPECT_EQ((xi < 2.5).to_vector<int64_t>(), (std::vector<int64_t>{0, 1})) << "compared in f32, not truncated";
+  EXPECT_EQ((xi == 3.0).to_vector<int64_t>(), (std::vector<int64_t>{1, 0}));
+  Tensor xf = tensor(std::vector<float>{1, 2}, {2});
+  EXPECT_EQ((xf + 0.1).to_vector<float>(), (std::vector<float>{1.1f, 2.1f})) << "f32 arithmetic, not f64";
+  EXPECT_EQ((xf * int64_t{1} << 40).dtype(), f32);
+  Tensor xb = tensor(std::vector<bool>{true, false}, {2});
+  EXPECT_EQ((xb * 3).to_vector<int64_t>(), (std::vector<int64_t>{3, 0}));
+  EXPECT_EQ((xb + 0.5).to_vector<float>(), (std::vector<float>{1.5f, 0.5f}));
+  EXPECT_EQ(maximum(xb, false).to_vector<int64_t>(), (std::vector<int64_t>{1, 0}));
+  // Other C++ scalar types.
+  EXPECT_EQ((xi + static_cast<short>(1)).dtype(), i32);
+  EXPECT_EQ((xi + 1u).dtype(), i32);
+  EXPECT_EQ((xi + 1.5f).dtype(), f32);
+  EXPECT_EQ((tensor(std::vector<double>{1}, {1}) + 1.5f).dtype(), f64);
+}
+
+TEST(Promotion, ZeroDimAgainstDimensioned) {
+  // Row: the dimensioned tensor's dtype; column: the 0-d tensor's dtype (PyTorch rules: a 0-d
+  // tensor only matters when it is of a higher category, and then its own dtype wins).
+  const DType want[5][5] = {
+      {f32, f32, f32, f32, f32}, {f64, f64, f64, f64, f64}, {f32, f64, i32, i32, i32},
+      {f32, f64, i64, i64, i64}, {f32, f64, i32, i64, b8},
+  };
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 5; ++j) {
+      SCOPED_TRACE(std::string(dtype_name(kAll[i])) + " with 0-d " + dtype_name(kAll[j]));
+      Tensor x = ones({2}, kAll[i]), z = ones({}, kAll[j]);
+      EXPECT_EQ(maximum(x, z).dtype(), want[i][j]);
+      EXPECT_EQ(maximum(z, x).dtype(), want[i][j]);
+      EXPECT_EQ(maximum(x, z).shape(), (Shape{2}));
+      // Two 0-d tensors promote normally.
+      EXPECT_EQ(maximum(ones({}, kAll[i]), z).dtype(), kPromote[i][j]);
+    }
+  Tensor xi = tensor(std::vector<int32_t>{1, 2}, {2});
+  Tensor half = tensor(std::vector<double>{0.5}, {});
+  EXPECT_EQ((xi + half).dtype(), f64);
+  EXPECT_EQ((xi + half).to_vector<double>(), (std::vector<double>{1.5, 2.5}));
+  Tensor xf = tensor(std::vector<float>{1, 2}, {2});
+  EXPECT_EQ((xf + half).dtype(), f32);
+  EXPECT_EQ((xi + tensor(std::vector<int64_t>{1LL << 33}, {})).to_vector<int32_t>(), (std::vector<int32_t>{1, 2}));
+  // A 0-d tensor against C++ scalars behaves like a dimensioned tensor.
+  EXPECT_EQ((tensor(std::vector<int32_t>{1}, {}) + 2.5).dtype(), f32);
+  EXPECT_EQ((tensor(std::vector<double>{1}, {}) + 2).dtype(), f64);
+  EXPECT_EQ((tensor(std::vector<bool>{true}, {}) + 2).dtype(), i64);
+}
+
+TEST(Promotion, IntegerMathGoesThroughF32) {
+  for (DType t : {i32, i64, b8}) {
+    SCOPED_TRACE(dtype_name(t));
+    Tensor x = ones({3}, t);
+    for (auto f : {+[](const Tensor& v) { return exp(v); }, +[](const Tensor& v) { return log(v); },
+                   +[](const Tensor& v) { return sqrt(v); }, +[](const Tensor& v) { return rsqrt(v); },
+                   +[](const Tensor& v) { return sin(v); }, +[](const Tensor& v) { return cos(v); },
+                   +[](const Tensor& v) { return tanh(v); }, +[](const Tensor& v) { return sigmoid(v); }}) {
+      EXPECT_EQ(f(x).dtype(), f32);
+      EXPECT_EQ(f(x).shape(), (Shape{3}));
+    }
+    EXPECT_EQ(exp(x).to_vector<float>(), std::vector<float>(3, std::exp(1.0f)));
+    EXPECT_EQ((x / x).dtype(), f32);
+    EXPECT_EQ(softmax(x).dtype(), f32);
+    if (t != b8) {
+      EXPECT_EQ((-x).dtype(), t);
+      EXPECT_EQ(abs(x).dtype(), t);
+      EXPECT_EQ(relu(x).dtype(), t);
+    } else {
+      expect_error([&] { -x; }, ErrorCode::DTypeMismatch, {"neg", "b8"}, "neg of b8");
+      expect_error([&] { abs(x); }, ErrorCode::DTypeMismatch, {"abs", "b8"}, "abs of b8");
+      expect_error([&] { relu(x); }, ErrorCode::DTypeMismatch, {"relu", "b8"}, "relu of b8");
+    }
+  }
+  Tensor a = tensor(std::vector<int32_t>{7, -7, 1, 0}, {4});
+  Tensor b = tensor(std::vector<int32_t>{2, 2, 0, 0}, {4});
+  auto q = (a / b).to_vector<float>();
+  EXPECT_EQ(q[0], 3.5f);
+  EXPECT_EQ(q[1], -3.5f);
+  EXPECT_TRUE(std::isinf(q[2]));
+  EXPECT_TRUE(std::isnan(q[3]));
+  EXPECT_EQ((tensor(std::vector<int64_t>{1}, {1}) / 2).to_vector<float>(), std::vector<float>{0.5f});
+}
+
+TEST(Promotion, ReductionDTypes) {
+  for (DType t : kAll) {
+    Tensor x = ones({2, 3}, t);
+    EXPECT_EQ(sum(x).dtype(), is_floating(t) ? t : i64) << dtype_name(t);
+    EXPECT_EQ(max(x).dtype(), t);
+    EXPECT_EQ(min(x, {0}).dtype(), t);
+    EXPECT_EQ(sum(x).item<int64_t>(), 6);
+  }
+  EXPECT_EQ(sum(tensor(std::vector<int32_t>{INT32_MAX, INT32_MAX}, {2})).item<int64_t>(), 2LL * INT32_MAX)
+      << "i32 sums accumulate in i64";
+  EXPECT_EQ(sum(tensor(std::vector<bool>{true, true, false}, {3})).item<int64_t>(), 2);
+}
+
+}  // namespace
+}  // namespace ft
