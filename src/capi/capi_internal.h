@@ -55,7 +55,6 @@ struct State {
   uint64_t next_graph = 1;
   uint64_t next_node = 1;
   int max_nodes = 0x7fffffff;
-  ~State();
 };
 State& state();
 

@@ -34,16 +34,11 @@ uint64_t high_half(const cgrad_uuid& u) {
 
 void fail(int code, const std::string& msg) { throw CError{code, msg}; }
 
-State::~State() {
-  // Graphs still alive at exit are released here, so leak checkers see no loss.
-  for (auto& [h, g] : handles) delete h;
-  handles.clear();
-  graphs.clear();
-}
-
 State& state() {
-  static State s;
-  return s;
+  // Never destroyed: graphs still alive at exit stay reachable (leak checkers do not report them)
+  // and are not torn down after the engine's own statics are gone.
+  static State* s = new State;
+  return *s;
 }
 
 void set_last_error(const std::string& msg) { t_last_error = msg; }

@@ -196,8 +196,7 @@ Rendered render_cpu(const KernelSpec& k) {
     auto post = pick(post_roots, [&](std::size_t i) { return !r.inner[i] && r.post[i]; });
     auto loop2 = pick(inner_roots, [&](std::size_t i) { return r.inner[i]; });
     std::string fields, init, save, merge, load, combine;
-    bool all_sum = true;
-    std::string redlist;
+
     for (std::size_t i = 0; i < k.reductions.size(); ++i) {
       const auto& red = k.reductions[i];
       std::string A = acc_ctype(red), n = "acc" + std::to_string(i);
@@ -208,10 +207,16 @@ Rendered render_cpu(const KernelSpec& k) {
       std::string m = acc_combine(red, "dst->" + n, "src->" + n);
       merge += "  " + m + ";\n";
       combine += "        " + acc_combine(red, n, "v" + std::to_string(red.value)) + ";\n";
-      all_sum = all_sum && red.op == ir::Op::Sum;
-      redlist += (i ? "," : "") + n;
     }
-    std::string pragma = all_sum ? "#pragma omp simd reduction(+:" + redlist + ")" : "";
+    std::string pragma = "#pragma omp simd";
+    for (std::size_t i = 0; i < k.reductions.size(); ++i) {
+      const auto& red = k.reductions[i];
+      std::string n = "acc" + std::to_string(i);
+      if (red.op == ir::Op::Sum) pragma += " reduction(+:" + n + ")";
+      else if (red.in_dtype == DType::b8) pragma = "";  // no vector form declared for bool
+      else pragma += std::string(" reduction(") + (red.op == ir::Op::Max ? "cgmax_" : "cgmin_") + acc_ctype(red) + ":" + n + ")";
+      if (pragma.empty()) break;
+    }
     std::string l1 = r.range("reduction loop", r.ro, r.ri, "a->inner", "jb", "je",
                              r.emit(loop1, true, "        ") + combine, pragma);
     std::string l2 = inner_roots.empty()

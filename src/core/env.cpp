@@ -26,6 +26,7 @@ Env load() {
   e.cxx = read_str("CGRAD_CXX");
   e.cache_dir = read_str("CGRAD_CACHE_DIR");
   e.num_threads = static_cast<int>(read_int("CGRAD_NUM_THREADS", 0));
+  e.pool_bytes = read_int("CGRAD_POOL_BYTES", e.pool_bytes);
   e.jit_async = read_int("CGRAD_JIT_ASYNC", 0) != 0;
   e.optimize = read_int("CGRAD_OPTIMIZE", 1) != 0;
   return e;

@@ -13,6 +13,7 @@ struct Env {
   std::string cxx;                      ///< CGRAD_CXX: compiler for CPU kernels ("" = search PATH)
   std::string cache_dir;                ///< CGRAD_CACHE_DIR ("" = $XDG_CACHE_HOME/cgrad or ~/.cache/cgrad)
   int num_threads = 0;                  ///< CGRAD_NUM_THREADS (0 = all hardware threads)
+  int64_t pool_bytes = int64_t(2) << 30;  ///< CGRAD_POOL_BYTES: freed host memory kept for reuse
   bool jit_async = false;               ///< CGRAD_JIT_ASYNC: interpret while a kernel compiles
   bool optimize = true;                 ///< CGRAD_OPTIMIZE: run the graph passes on realize (0 = off)
 };

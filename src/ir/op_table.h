@@ -106,11 +106,13 @@ constexpr bool kinds_and_arities_match() {
   };
   for (int i = 0; i < kNumOps; ++i) {
     const auto& r = kTable[static_cast<std::size_t>(i)];
-    if (r.kind != kinds[i] || r.arity != arities[i] || r.shape_rule == nullptr) return false;
+    // (No `shape_rule == nullptr` test here: GCC's -fsanitize=undefined makes comparing the address
+    // of a declared function with null non-constant. tests/ir checks that every row has a rule.)
+    if (r.kind != kinds[i] || r.arity != arities[i]) return false;
   }
   return true;
 }
-static_assert(kinds_and_arities_match(), "op_table.h row disagrees with cgrad/ops.def (kind or arity) or lacks a shape rule");
+static_assert(kinds_and_arities_match(), "op_table.h row disagrees with cgrad/ops.def (kind or arity)");
 
 
 }  // namespace table_detail

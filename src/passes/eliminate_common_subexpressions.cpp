@@ -18,14 +18,13 @@
 // looked up, hash buckets chain positions in topological order, and at most one kept node
 // can equal a given node (two equal kept nodes would have been merged).
 #include "ir/op_table.h"
+#include "passes/flat_table.h"
 #include "passes/pipeline.h"
 #include "passes/rewrite.h"
 
 #include <cgrad/scalar.hpp>
 
-#include <utility>
 #include <bit>
-#include <unordered_map>
 
 namespace cgrad::passes {
 
@@ -48,7 +47,13 @@ bool same_attrs(const ir::Attrs& a, const ir::Attrs& b) {
   return a == b && std::bit_cast<uint64_t>(a.fvalue) == std::bit_cast<uint64_t>(b.fvalue);
 }
 
-uint64_t hash_node(const Node& n, const std::vector<uint64_t>& ins) {
+bool commutative_pair(const Node& n) { return ir::info(n.op).commutative && n.inputs.size() == 2; }
+
+// Inputs are hashed by node id (unique per node) and compared by identity. They already point
+// at the nodes kept for them, so equal inputs are the same node. A commutative pair is hashed
+// in id order and compared either way round; which order the ids give does not change what
+// merges, so results do not depend on id values.
+uint64_t hash_node(const Node& n) {
   const ir::Attrs& a = n.attrs;
   uint64_t h = mix(static_cast<uint64_t>(n.op), static_cast<uint64_t>(n.dtype));
   h = mix(h, static_cast<uint64_t>(n.device.kind) * 1024 + static_cast<uint64_t>(n.device.index));
@@ -59,47 +64,47 @@ uint64_t hash_node(const Node& n, const std::vector<uint64_t>& ins) {
   h = mix(h, std::bit_cast<uint64_t>(a.fvalue));
   h = mix(h, a.seed);
   h = mix(h, static_cast<uint64_t>(a.dtype));
-  for (uint64_t id : ins) h = mix(h, id);
+  if (commutative_pair(n)) {
+    uint64_t i0 = n.inputs[0]->id, i1 = n.inputs[1]->id;
+    return mix(mix(h, i0 < i1 ? i0 : i1), i0 < i1 ? i1 : i0);
+  }
+  for (auto& in : n.inputs) h = mix(h, in->id);
   return h;
 }
 
-// Canonical ids of the inputs: node ids, unique per node. Inputs already point at the nodes
-// kept for them, so equal inputs have equal ids; commutative operands are sorted. (Which total
-// order sorts them does not change what merges, so results do not depend on id values.)
-std::vector<uint64_t> input_ids(const Node& n) {
-  std::vector<uint64_t> ids;
-  ids.reserve(n.inputs.size());
-  for (auto& in : n.inputs) ids.push_back(in->id);
-  if (ir::info(n.op).commutative && ids.size() == 2 && ids[1] < ids[0]) std::swap(ids[0], ids[1]);
-  return ids;
+bool same_inputs(const Node& n, const Node& kept) {
+  if (n.inputs.size() != kept.inputs.size()) return false;
+  if (n.inputs == kept.inputs) return true;
+  return commutative_pair(n) && n.inputs[0] == kept.inputs[1] && n.inputs[1] == kept.inputs[0];
 }
 
-bool equal(const Node& n, const std::vector<uint64_t>& ins, const Node& kept) {
+bool equal(const Node& n, const Node& kept) {
   return n.op == kept.op && n.dtype == kept.dtype && n.device == kept.device && n.shape == kept.shape &&
-         same_attrs(n.attrs, kept.attrs) && n.inputs.size() == kept.inputs.size() && input_ids(kept) == ins;
+         same_attrs(n.attrs, kept.attrs) && same_inputs(n, kept);
 }
 
 }  // namespace
 
 void eliminate_common_subexpressions(const PendingGraph& g) {
-  const std::vector<NodePtr>& order = g.order;
-  std::unordered_map<uint64_t, uint32_t> heads;  // hash -> latest kept position with it
+  // A fresh walk: nodes earlier passes unlinked must not be kept in place of live ones.
+  const PendingGraph live(g.outputs);
+  const std::vector<NodePtr>& order = live.order;
+  FlatTable heads(order.size());                    // hash -> latest kept position with it
   std::vector<uint32_t> next(order.size(), kNone);  // kept position -> earlier one with the same hash
-  heads.reserve(order.size());
   for (std::size_t i = 0; i < order.size(); ++i) {
     Node& n = *order[i];
     skip_views(n);
     if (is_noop_view(n)) continue;  // its consumers look through it
-    const std::vector<uint64_t> ins = input_ids(n);
-    auto [head, fresh] = heads.try_emplace(hash_node(n, ins), static_cast<uint32_t>(i));
+    bool fresh = false;
+    uint32_t& head = heads.find_or_insert(hash_node(n) | 1, static_cast<uint32_t>(i), fresh);
     if (fresh) continue;
-    uint32_t j = head->second;
-    while (j != kNone && !equal(n, ins, *order[j])) j = next[j];
+    uint32_t j = head;
+    while (j != kNone && !equal(n, *order[j])) j = next[j];
     if (j != kNone) {
       to_view(n, order[j]);
     } else {
-      next[i] = head->second;
-      head->second = static_cast<uint32_t>(i);
+      next[i] = head;
+      head = static_cast<uint32_t>(i);
     }
   }
 }

@@ -1,28 +1,130 @@
-// Host allocation. Later issues pool buffers here; every allocation is counted in stats.
+// Host allocation through a caching pool. Fresh large buffers cost page faults on first touch
+// (about 15x the time of writing a reused buffer, shared/anchors), so freed blocks are kept by
+// size and handed out again; the cache is bounded (CGRAD_POOL_BYTES, default 2 GiB) and is
+// emptied before an allocation is reported as OutOfMemory.
+#include "core/env.hpp"
 #include "runtime/backend.h"
 #include "runtime/stats.h"
 
 #include <cstdlib>
-#include <new>
+#include <map>
+#include <mutex>
 
 namespace cgrad::runtime {
 
 namespace {
-void free_host(void* p, std::size_t) { std::free(p); }
+
+constexpr std::size_t kAlign = 64;
+
+std::size_t rounded(std::size_t n) {
+  if (n == 0) return kAlign;
+  if (n <= (1u << 16)) return (n + kAlign - 1) / kAlign * kAlign;
+  return (n + 4095) / 4096 * 4096;
+}
+
+class HostPool {
+ public:
+  ~HostPool() {
+    std::lock_guard<std::mutex> lock(mu_);
+    alive_ = false;
+    for (auto& [size, p] : free_) std::free(p);
+    free_.clear();
+  }
+
+  void* take(std::size_t size) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      // the smallest cached block that fits without wasting more than half of it
+      auto it = free_.lower_bound(size);
+      if (it != free_.end() && it->first <= 2 * size) {
+        void* p = it->second;
+        cached_ -= it->first;
+        block_size_[p] = it->first;
+        free_.erase(it);
+        return p;
+      }
+    }
+    void* p = std::aligned_alloc(kAlign, size);
+    if (!p) {
+      trim(0);
+      p = std::aligned_alloc(kAlign, size);
+    }
+    if (p) {
+      std::lock_guard<std::mutex> lock(mu_);
+      block_size_[p] = size;
+    }
+    return p;
+  }
+
+  void give(void* p) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!alive_) {
+      std::free(p);
+      return;
+    }
+    auto it = block_size_.find(p);
+    std::size_t size = it == block_size_.end() ? 0 : it->second;
+    if (it != block_size_.end()) block_size_.erase(it);
+    const std::size_t limit = static_cast<std::size_t>(core::env().pool_bytes);
+    if (size == 0 || size > limit) {
+      std::free(p);
+      return;
+    }
+    free_.emplace(size, p);
+    cached_ += size;
+    while (cached_ > limit && !free_.empty()) {  // drop the largest blocks first
+      auto last = std::prev(free_.end());
+      cached_ -= last->first;
+      std::free(last->second);
+      free_.erase(last);
+    }
+  }
+
+  void trim(std::size_t keep) {
+    std::lock_guard<std::mutex> lock(mu_);
+    while (cached_ > keep && !free_.empty()) {
+      auto last = std::prev(free_.end());
+      cached_ -= last->first;
+      std::free(last->second);
+      free_.erase(last);
+    }
+  }
+
+  std::size_t cached() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return cached_;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  bool alive_ = true;
+  std::multimap<std::size_t, void*> free_;
+  std::map<void*, std::size_t> block_size_;
+  std::size_t cached_ = 0;
+};
+
+HostPool& pool() {
+  static HostPool* p = new HostPool();  // never destroyed: storages may be freed during exit
+  return *p;
+}
+
+void release_host(void* p, std::size_t) { pool().give(p); }
+
 }  // namespace
 
 std::shared_ptr<ir::Storage> allocate_host(std::size_t nbytes) {
   auto s = std::make_shared<ir::Storage>();
-  std::size_t rounded = (nbytes + 63) / 64 * 64;
-  if (rounded == 0) rounded = 64;
-  void* p = std::aligned_alloc(64, rounded);
+  void* p = pool().take(rounded(nbytes));
   if (!p) throw Error(ErrorCode::OutOfMemory, "cannot allocate " + std::to_string(nbytes) + " bytes of host memory");
   s->data = p;
   s->nbytes = nbytes;
   s->device = Device::cpu();
-  s->release = free_host;
+  s->release = release_host;
   counters().bytes_allocated.fetch_add(nbytes, std::memory_order_relaxed);
   return s;
 }
+
+std::size_t host_pool_cached_bytes() { return pool().cached(); }
+void host_pool_trim() { pool().trim(0); }
 
 }  // namespace cgrad::runtime

@@ -46,7 +46,10 @@ class Backend {
 /// The backend that executes work for `device`; throws DeviceError when there is none.
 Backend& backend_for(Device device);
 
-/// Host memory, 64-byte aligned (shared by the CPU backends and host staging).
+/// Host memory, 64-byte aligned, from a caching pool (shared by the CPU backends).
 std::shared_ptr<ir::Storage> allocate_host(std::size_t nbytes);
+/// Bytes of freed host blocks the pool keeps for reuse; host_pool_trim() returns them.
+std::size_t host_pool_cached_bytes();
+void host_pool_trim();
 
 }  // namespace cgrad::runtime

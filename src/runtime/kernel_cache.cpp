@@ -400,8 +400,10 @@ KernelCache::~KernelCache() {
     impl_->finish(j.key, j.entry, nullptr,
                   std::make_exception_ptr(Error(ErrorCode::Internal, "cgrad: kernel cache shut down")), true);
   if (::getpid() != impl_->owner) {
-    // A forked child inherits the thread objects but not the threads: neither join nor destroy them.
-    (void)impl_->workers.release();
+    // A forked child inherits the thread objects but not the threads: never join nor destroy them
+    // (parked where they stay reachable, so leak checkers stay quiet).
+    static auto* parked = new std::vector<std::unique_ptr<std::vector<std::thread>>>();
+    parked->push_back(std::move(impl_->workers));
     return;
   }
   for (auto& t : *impl_->workers) t.join();

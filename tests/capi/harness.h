@@ -78,6 +78,7 @@ static inline int harness_seen(int code) {
 
 static inline int harness_finish(void) {
     printf("%d passed, %d failed\n", g_passed, g_failed);
+    fflush(stdout);
     return g_failed ? 1 : 0;
 }
 

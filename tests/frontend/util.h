@@ -1,6 +1,8 @@
 // Helpers of the frontend tests: error capture and value checks.
 #pragma once
 
+#include "core/env.hpp"
+
 #include <cgrad/cgrad.hpp>
 #include <gtest/gtest.h>
 
@@ -38,6 +40,19 @@ void expect_error(F&& f, ErrorCode code, std::initializer_list<std::string> part
   EXPECT_EQ(c.code, code) << what << ": got " << error_code_name(c.code) << " (" << c.msg << ")";
   for (const std::string& p : parts) EXPECT_NE(c.msg.find(p), std::string::npos) << what << ": '" << p << "' not in: " << c.msg;
 }
+
+/// Overrides environment knobs for one scope (tests run one at a time per process).
+class ScopedEnv {
+ public:
+  ScopedEnv() : saved_(core::env_mut()) {}
+  ~ScopedEnv() { core::env_mut() = saved_; }
+  core::Env* operator->() { return &core::env_mut(); }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  core::Env saved_;
+};
 
 inline std::vector<double> vals(const Tensor& t) { return t.to_vector<double>(); }
 

@@ -127,16 +127,17 @@ TEST(Pipeline, MillionNodeChainIsIterativeAndLinear) {
   ir::verify(order);
 }
 
-TEST(Pipeline, MillionNodeConstantChainFoldsToOneConstant) {
+TEST(Pipeline, DeepConstantChainFoldsThroughRealize) {
   OptimizeSetting on(true);
   PendingDepth off;
+  passes_test::BackendSetting oracle("interpreter");
   Tensor y = zeros({2}, i64);
-  for (int i = 0; i < 500000; ++i) y = y + 1;
-  auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < 100000; ++i) y = y + 1;
+  uint64_t k0 = stats().kernels_launched;
   auto v = y.to_vector<int64_t>();
-  std::printf("[ passes ] realize of a 1000001-node constant chain: %.3f s\n", seconds_since(t0));
-  EXPECT_EQ(v, (std::vector<int64_t>{500000, 500000}));
-  EXPECT_EQ(ir_of({y}), "%0 = full() {value=500000} : i64(2,) [realized]\n");
+  EXPECT_EQ(stats().kernels_launched - k0, 1u);  // the constant itself
+  EXPECT_EQ(v, (std::vector<int64_t>{100000, 100000}));
+  EXPECT_EQ(ir_of({y}), "%0 = full() {value=100000} : i64(2,) [realized]\n");
 }
 
 }  // namespace

@@ -143,7 +143,10 @@ ThreadPool::ThreadPool(int threads) : impl_(std::make_unique<Impl>()) {
 
 ThreadPool::~ThreadPool() {
   if (::getpid() != impl_->owner) {
-    (void)impl_->workers.release();  // a forked child: the threads are not ours to join
+    // A forked child inherits the thread objects but not the threads: never join nor destroy them
+    // (parked where they stay reachable, so leak checkers stay quiet).
+    static auto* parked = new std::vector<std::unique_ptr<std::vector<std::thread>>>();
+    parked->push_back(std::move(impl_->workers));
     return;
   }
   impl_->stop.store(true);

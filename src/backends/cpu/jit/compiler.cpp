@@ -87,8 +87,6 @@ const std::string& cpu_signature() {
   return sig;
 }
 
-bool is_gcc(const Compiler& c) { return c.identity.find("clang") == std::string::npos; }
-
 bool write_atomically(const std::string& path, std::string_view data) {
   static std::atomic<unsigned> seq{0};
   std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(seq++);
@@ -114,30 +112,6 @@ void ensure_header(const Compiler& c) {
   write_atomically(header_path(c.include_dir), scalar_header_text());
 }
 
-// GCC picks up cgrad/scalar.hpp.gch for `#include "cgrad/scalar.hpp"` when the flags match; a
-// missing or unusable .gch only means the header is parsed as text. Built once per include dir
-// (and so per header, compiler and flags), published with rename(); failures are ignored.
-void ensure_pch(const Compiler& c, int timeout_ms) {
-  if (c.include_dir.empty() || !is_gcc(c)) return;
-  static std::mutex mu;
-  static std::set<std::string> tried;
-  std::lock_guard lk(mu);
-  if (!tried.insert(c.include_dir).second) return;
-  const std::string gch = header_path(c.include_dir) + ".gch";
-  struct stat st{};
-  if (::stat(gch.c_str(), &st) == 0) return;
-  const std::string tmp = gch + ".tmp." + std::to_string(::getpid());
-  std::vector<std::string> argv{c.path};
-  for (const auto& f : c.flags)
-    if (f != "-shared") argv.push_back(f);
-  for (const char* a : {"-x", "c++-header"}) argv.emplace_back(a);
-  argv.push_back(header_path(c.include_dir));
-  argv.emplace_back("-o");
-  argv.push_back(tmp);
-  ProcessResult r = run_process(argv, timeout_ms);
-  if (r.exit_code != 0 || r.timed_out || ::rename(tmp.c_str(), gch.c_str()) != 0) ::unlink(tmp.c_str());
-}
-
 }  // namespace
 
 Compiler detect_compiler(const std::string& requested) {
@@ -161,7 +135,7 @@ Compiler detect_compiler(const std::string& requested) {
 
 std::string prepare_include_dir(const Compiler& c, const std::string& root) {
   if (root.empty()) return {};
-  std::string tag = std::string(scalar_header_text()) + "\n" + c.identity;
+  std::string tag = std::string(scalar_header_text()) + "\n" + c.identity + "\n" + cpu_signature();
   for (const auto& f : c.flags) tag += " " + f;
   const std::string dir = root + "/include/" + runtime::content_hash(tag).substr(0, 16);
   Compiler with_dir = c;
@@ -203,7 +177,6 @@ const std::string& toolchain_key() {
 void compile(const Compiler& c, const std::string& src_path, const std::string& so_path, int timeout_ms) {
   if (!c.available) throw Error(ErrorCode::CompileError, "cgrad: no C++ compiler available to compile " + src_path);
   ensure_header(c);
-  ensure_pch(c, timeout_ms);
   std::vector<std::string> argv{c.path};
   argv.insert(argv.end(), c.flags.begin(), c.flags.end());
   for (const auto& a : {std::string("-o"), so_path, src_path}) argv.push_back(a);

@@ -3,8 +3,8 @@
 // Generated kernel sources start with `#include "cgrad/scalar.hpp"`. That header is embedded in
 // the library at build time (scalar_header_text()) and written once into the kernel cache under
 // a directory named by its hash (prepare_include_dir()), which is what `-I` points to: kernels
-// never depend on the source tree or the install prefix, an edited scalar.hpp changes every
-// cache key, and GCC can use a precompiled copy of the header (about 80 ms less per kernel).
+// never depend on the source tree or the install prefix, and an edited scalar.hpp changes every
+// cache key (with a plain -I into the source tree, stale kernels would survive a header edit).
 // Exported kernel functions must be `extern "C" __attribute__((visibility("default")))`: kernels
 // are built with -fvisibility=hidden.
 #pragma once
@@ -57,8 +57,7 @@ std::string prepare_include_dir(const Compiler& c, const std::string& root);
 /// Compiles the C++ file `src_path` into the shared object `so_path`. No shell: the compiler is
 /// spawned with its arguments as a vector. Throws Error(CompileError) with the command, the
 /// source path (kept for debugging) and the first lines of the compiler's output, on a non-zero
-/// exit or past `timeout_ms` (the compiler's process group is killed). With GCC, the first
-/// compile of a process also builds the precompiled header of cgrad/scalar.hpp if it is missing.
+/// exit or past `timeout_ms` (the compiler's process group is killed).
 void compile(const Compiler& c, const std::string& src_path, const std::string& so_path,
              int timeout_ms = kCompileTimeoutMs);
 

@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# Builds the `release` preset's benchmarks and runs them, writing bench/results/*.csv and
+# bench/RESULTS.md. See docs/benchmarks.md.
+#
+# usage: bench/run.sh
+# env:   BENCH_REPS        repetitions per figure (default 15; median reported)
+#        BENCH_JIT_REPS    kernels per JIT latency figure (default 9)
+#        BENCH_QUIET_CORES before each process, wait until other processes use less than this many
+#                          cores over 5 s (default 0.3) ...
+#        BENCH_WAIT_MAX    ... for at most this many seconds per process (default 600), then run anyway
+#        BENCH_SKIP_BUILD=1  use the existing build/release
+#        BENCH_WERROR      CGRAD_WERROR for the build (default OFF: GCC 12 at -O3 reports a false
+#                          -Wrestrict in libstdc++ inlined into src/codegen/render_cpu.cpp)
+#        BENCH_ANCHORS     anchors' results dir whose libtorch rows are quoted when bench_torch is
+#                          not built (default /work/shared/anchors/results when it exists)
+#        BENCH_ONLY        e.g. W1,W4: run only these workloads (quick checks; RESULTS.md is partial)
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+OUT=bench/results
+BUILD=build/release
+mkdir -p "$OUT"
+rm -f "$OUT"/*.csv "$OUT"/*.log
+
+# ---- build
+if [ "${BENCH_SKIP_BUILD:-0}" != 1 ]; then
+  {
+    cmake --preset release -DCGRAD_WERROR="${BENCH_WERROR:-OFF}" &&
+      targets="bench_cgrad" &&
+      { grep -q 'build bench/bench_eigen:' "$BUILD/build.ninja" && targets="$targets bench_eigen" || true; } &&
+      { grep -q 'build bench/bench_torch:' "$BUILD/build.ninja" && targets="$targets bench_torch" || true; } &&
+      cmake --build --preset release --target $targets
+  } >"$OUT/build.log" 2>&1 || { echo "build failed, see $OUT/build.log"; tail -20 "$OUT/build.log"; exit 1; }
+fi
+B=$BUILD/bench
+
+# ---- machine facts and versions
+{
+  echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "kernel: $(uname -srm)"
+  lscpu | grep -E 'Model name|^CPU\(s\)|Thread\(s\)|Core\(s\)|Socket|L1d|L2|L3|Hypervisor|Flags' |
+    sed -E 's/^(Flags:).*/\1 (avx512f: '"$(grep -qw avx512f /proc/cpuinfo && echo yes || echo no)"')/'
+  echo "nproc: $(nproc)"
+  free -g | head -2
+  grep PRETTY_NAME /etc/os-release
+  echo "THP: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)"
+  g++ --version | head -1
+  clang++ --version 2>/dev/null | head -1
+  cmake --version | head -1
+  dpkg-query -W -f='${Package} ${Version}\n' libeigen3-dev libtorch-dev 2>/dev/null
+  echo "git: $(git rev-parse --short HEAD 2>/dev/null) $(git status --porcelain 2>/dev/null | grep -c . ) files modified/untracked"
+} >"$OUT/machine.txt" 2>&1
+
+HZ=$(getconf CLK_TCK)
+busy() { awk '/^cpu /{print $2+$3+$4+$7+$8+$9}' /proc/stat; }
+# cores used by everything on the machine over `s` seconds (call it while we run nothing)
+cores_busy() {
+  local s=${1:-5} b0 b1
+  b0=$(busy); sleep "$s"; b1=$(busy)
+  awk -v b="$((b1 - b0))" -v hz="$HZ" -v s="$s" 'BEGIN{printf "%.2f", b/hz/s}'
+}
+wait_quiet() {
+  local waited=0 max=${BENCH_WAIT_MAX:-600} thr=${BENCH_QUIET_CORES:-0.3} c
+  while :; do
+    c=$(cores_busy 5)
+    awk -v c="$c" -v t="$thr" 'BEGIN{exit !(c < t)}' && break
+    waited=$((waited + 5))
+    if [ "$waited" -ge "$max" ]; then
+      echo "  machine still busy ($c cores used by others) after ${max}s: running anyway" >&2
+      break
+    fi
+  done
+  echo "$c"
+}
+
+echo "proc,wall_s,own_cores,other_cores,other_cores_before,loadavg1_before" >"$OUT/load.csv"
+# run_one NAME ENV... -- CMD...: CSV rows to $OUT/NAME.csv, stderr to $OUT/NAME.log, one load line.
+run_one() {
+  local name=$1; shift
+  local envs=()
+  while [ "$1" != "--" ]; do envs+=("$1"); shift; done
+  shift
+  echo "waiting for a quiet machine before $name ..."
+  local before; before=$(wait_quiet | tail -1)
+  local la; la=$(cut -d' ' -f1 /proc/loadavg)
+  local tf; tf=$(mktemp)
+  local b0; b0=$(busy)
+  echo "running $name (load $la, others ${before} cores)"
+  env "${envs[@]}" /usr/bin/env time -f "%e %U %S" -o "$tf" "$@" >"$OUT/$name.csv" 2>"$OUT/$name.log"
+  local rc=$?
+  local b1; b1=$(busy)
+  local wall usr sys
+  read -r wall usr sys <"$tf" || true
+  rm -f "$tf"
+  awk -v n="$name" -v la="$la" -v bf="$before" -v b="$((b1 - b0))" -v hz="$HZ" -v w="${wall:-0}" -v u="${usr:-0}" -v s="${sys:-0}" \
+    'BEGIN{o=(w>0)?(b/hz-u-s)/w:0; if(o<0)o=0; printf "%s,%.1f,%.2f,%.2f,%s,%s\n", n, w, (u+s)/(w>0?w:1), o, bf, la}' >>"$OUT/load.csv"
+  [ $rc = 0 ] || echo "  $name exited with $rc (see $OUT/$name.log and the '#' lines of $OUT/$name.csv)"
+  echo "  $name done in ${wall:-?} s"
+}
+
+ONLY=()
+[ -n "${BENCH_ONLY:-}" ] && ONLY=(--only "$BENCH_ONLY")
+LA_START=$(cat /proc/loadavg)
+run_one cgrad_t2 CGRAD_NUM_THREADS=2 -- "$B/bench_cgrad" --proc cgrad_t2 --sections wl "${ONLY[@]}"
+run_one cgrad_t1 CGRAD_NUM_THREADS=1 -- "$B/bench_cgrad" --proc cgrad_t1 --sections wl "${ONLY[@]}"
+run_one host CGRAD_NUM_THREADS=2 -- "$B/bench_cgrad" --proc host --sections host,jit
+[ -x "$B/bench_eigen" ] && run_one eigen -- "$B/bench_eigen" --proc eigen
+[ -x "$B/bench_torch" ] && run_one torch -- "$B/bench_torch" --proc torch
+LA_END=$(cat /proc/loadavg)
+
+ANCH=${BENCH_ANCHORS:-/work/shared/anchors/results}
+[ -x "$B/bench_torch" ] && ANCH=""
+[ -d "$ANCH" ] || ANCH=""
+
+# ---- RESULTS.md
+{
+  echo "# cgrad benchmark results"
+  echo
+  echo "Generated by \`bench/run.sh\` (method and workloads: [docs/benchmarks.md](../docs/benchmarks.md));"
+  echo "raw rows in \`bench/results/\`. Median of ${BENCH_REPS:-15} repetitions after warm-ups."
+  echo
+  echo "## Machine"
+  echo
+  echo '```'
+  cat "$OUT/machine.txt"
+  echo "loadavg at start: $LA_START"
+  echo "loadavg at end:   $LA_END"
+  echo '```'
+  echo
+  if [ -x "$B/bench_torch" ]; then
+    echo "libtorch: built and measured in this run (bench_torch)."
+  else
+    echo "libtorch: **not installed** on this machine (Debian's libtorch-dev pulls in ~160 packages,"
+    echo "about 510 MB installed even with --no-install-recommends: OpenCV, Qt5, GDAL...), so"
+    echo "bench_torch was not built. The \`torch (anchors rN)\` rows are the libtorch 1.13 C++ eager"
+    echo "figures of the anchors (/work/shared/anchors: same method, quiet runs 3 and 4), each with"
+    echo "\`x loop\` against the anchors' own 1-thread loop of that run. **They were measured on the"
+    echo "anchors' machine** (see its RESULTS.md: AMD EPYC Zen 4, 2 vCPUs under KVM), which may not be"
+    echo "this one: compare ratios rather than times, and the W6 line below with care."
+  fi
+  python3 bench/summarize.py "$OUT" "$ANCH"
+  [ -f bench/NOTES.md ] && { echo; cat bench/NOTES.md; }
+} >bench/RESULTS.md
+echo "wrote bench/RESULTS.md"
