@@ -5,9 +5,9 @@
 #   tools/install_deps.sh --bench    also the libraries the benchmarks compare against
 set -euo pipefail
 
-pkgs=(g++ cmake ninja-build libgtest-dev libgmock-dev libboost-dev clang graphviz)
+pkgs=(g++ cmake ninja-build libgtest-dev libgmock-dev libboost-dev clang graphviz libopenblas0)
 if [[ "${1:-}" == "--bench" ]]; then
-  pkgs+=(libeigen3-dev libbenchmark-dev libopenblas-dev)
+  pkgs+=(libeigen3-dev libbenchmark-dev)
 fi
 
 missing=()

@@ -1,11 +1,14 @@
 // to_dot, print_graph and value printing.
 #include "frontend/build.h"
+#include "ir/graph.h"
 #include "ir/printer.h"
+#include "schedule/schedule.h"
 
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
+#include <unordered_map>
 
 namespace cgrad {
 
@@ -17,7 +20,25 @@ std::vector<ir::Node*> roots_of(const std::vector<Tensor>& ts, const char* op) {
 }
 }  // namespace
 
-std::string to_dot_string(const std::vector<Tensor>& outputs) { return ir::to_dot(roots_of(outputs, "to_dot")); }
+// Pending nodes are grouped into the kernels the scheduler would cut them into (as clusters);
+// realized nodes are drawn as filled boxes outside any cluster.
+std::string to_dot_string(const std::vector<Tensor>& outputs) {
+  std::vector<ir::Node*> roots = roots_of(outputs, "to_dot");
+  std::vector<ir::Node*> pending;
+  for (ir::Node* r : roots)
+    if (!r->realized()) pending.push_back(r);
+  std::vector<int> clusters;
+  if (!pending.empty()) {
+    ir::Subgraph g = ir::make_subgraph(pending);
+    schedule::Schedule s = schedule::make_schedule(g);
+    // to_dot numbers all reachable nodes; map the subgraph's kernel ids onto that order
+    std::vector<ir::Node*> all = ir::topo_order(roots, false);
+    std::unordered_map<const ir::Node*, int> k;
+    for (std::size_t i = 0; i < g.order.size(); ++i) k[g.order[i]] = s.kernel_of.empty() ? -1 : s.kernel_of[i];
+    for (ir::Node* n : all) clusters.push_back(k.count(n) ? k[n] : -1);
+  }
+  return ir::to_dot(roots, clusters.empty() ? nullptr : &clusters);
+}
 
 void to_dot(const std::vector<Tensor>& outputs, const std::string& path) {
   std::string text = to_dot_string(outputs);

@@ -1,6 +1,7 @@
 // Iterative post-order depth-first walk.
 #include "ir/graph.h"
 
+#include <unordered_map>
 #include <unordered_set>
 
 namespace cgrad::ir {
@@ -29,6 +30,28 @@ std::vector<Node*> topo_order(const std::vector<Node*>& roots, bool unrealized_o
     }
   }
   return order;
+}
+
+Subgraph make_subgraph(const std::vector<Node*>& roots) {
+  Subgraph g;
+  g.order = topo_order(roots, true);
+  std::unordered_map<const Node*, std::size_t> pos;
+  pos.reserve(g.order.size());
+  for (std::size_t i = 0; i < g.order.size(); ++i) pos[g.order[i]] = i;
+  g.is_output.assign(g.order.size(), 0);
+  g.uses.assign(g.order.size(), 0);
+  for (Node* r : roots)
+    if (auto it = pos.find(r); it != pos.end()) g.is_output[it->second] = 1;
+  g.in_pos.resize(g.order.size());
+  for (std::size_t i = 0; i < g.order.size(); ++i) {
+    for (auto& in : g.order[i]->inputs) {
+      auto it = pos.find(in.get());
+      int32_t p = it == pos.end() ? -1 : static_cast<int32_t>(it->second);
+      g.in_pos[i].push_back(p);
+      if (p >= 0) ++g.uses[static_cast<std::size_t>(p)];
+    }
+  }
+  return g;
 }
 
 }  // namespace cgrad::ir

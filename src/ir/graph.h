@@ -23,4 +23,7 @@ struct Subgraph {
 /// `unrealized_only`, realized nodes are neither returned nor walked through.
 std::vector<Node*> topo_order(const std::vector<Node*>& roots, bool unrealized_only);
 
+/// The unrealized subgraph of `roots` with uses and input positions filled in.
+Subgraph make_subgraph(const std::vector<Node*>& roots);
+
 }  // namespace cgrad::ir

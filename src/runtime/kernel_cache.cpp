@@ -55,10 +55,13 @@ void fnv_update(H128& h, std::string_view d) {
   h.lo = lo;
 }
 std::string hex(const H128& h) {
-  char buf[33];
-  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(h.hi),
-                static_cast<unsigned long long>(h.lo));
-  return buf;
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string s(32, '0');
+  for (int i = 0; i < 16; ++i) {
+    s[static_cast<size_t>(15 - i)] = kDigits[(h.hi >> (4 * i)) & 0xf];
+    s[static_cast<size_t>(31 - i)] = kDigits[(h.lo >> (4 * i)) & 0xf];
+  }
+  return s;
 }
 
 constexpr std::string_view kMagic = "CGRADKC1";

@@ -51,24 +51,8 @@ void realize(const std::vector<ir::NodePtr>& outputs) {
   }
 
   passes::optimize(outputs);
-  Subgraph g;
-  g.order = ir::topo_order(roots, true);
+  Subgraph g = ir::make_subgraph(roots);
   ir::verify(g.order);
-  std::unordered_map<const ir::Node*, std::size_t> pos;
-  pos.reserve(g.order.size());
-  for (std::size_t i = 0; i < g.order.size(); ++i) pos[g.order[i]] = i;
-  g.is_output.assign(g.order.size(), 0);
-  g.uses.assign(g.order.size(), 0);
-  for (ir::Node* r : roots) g.is_output[pos[r]] = 1;
-  g.in_pos.resize(g.order.size());
-  for (std::size_t i = 0; i < g.order.size(); ++i) {
-    for (auto& in : g.order[i]->inputs) {
-      auto it = pos.find(in.get());
-      int32_t p = it == pos.end() ? -1 : static_cast<int32_t>(it->second);
-      g.in_pos[i].push_back(p);
-      if (p >= 0) ++g.uses[static_cast<std::size_t>(p)];
-    }
-  }
 
   if (e.debug >= 4) {
     std::cerr << "[cgrad] graph to realize:\n" << ir::to_string(roots);

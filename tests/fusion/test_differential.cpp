@@ -96,3 +96,26 @@ TEST(Differential, IntegerAndBoolOps) {
   auto ref = with_backend("interpreter", [&] { return values(build()); });
   EXPECT_EQ(jit, ref);
 }
+
+TEST(Differential, MatmulLayoutsMatchInterpreter) {
+  auto build = [] {
+    manual_seed(99);
+    Tensor a = rand({3, 4, 5}, f64), b = rand({5, 6}, f64), c = rand({6, 5}, f32), d = rand({2, 1, 5, 7}, f32);
+    Tensor e = rand({4, 0}, f64), f = rand({0, 3}, f64);
+    eval({a, b, c, d, e, f});
+    return std::vector<Tensor>{matmul(a, b),                        // batched x broadcast 2-D
+                               matmul(a, c.T().cast(f64)),          // transposed operand (after a cast kernel)
+                               matmul(c, c.T()),                    // transposed view of a leaf
+                               matmul(c.slice(1, 0, 5, 2), c.slice(0, 0, 3).slice(1, 0, 5, 2).T()),  // strided columns
+                               matmul(a.slice(2, 0, 1).expand({3, 4, 5}).cast(f32), d),  // broadcast rows, 4-D
+                               matmul(b.slice(1, 0, 1).reshape({5}), b),  // 1-D x 2-D
+                               matmul(e, f)};                       // k = 0
+  };
+  auto jit = values(build());
+  auto ref = with_backend("interpreter", [&] { return values(build()); });
+  ASSERT_EQ(jit.size(), ref.size());
+  for (std::size_t o = 0; o < jit.size(); ++o) {
+    ASSERT_EQ(jit[o].size(), ref[o].size()) << o;
+    for (std::size_t i = 0; i < jit[o].size(); ++i) ASSERT_NEAR(jit[o][i], ref[o][i], 1e-5 * (1 + std::fabs(ref[o][i]))) << o << " " << i;
+  }
+}

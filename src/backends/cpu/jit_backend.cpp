@@ -1,6 +1,7 @@
 // JIT backend: schedule -> codegen -> kernel cache -> launch.
 #include "backends/cpu/jit_backend.h"
 
+#include "backends/cpu/gemm.h"
 #include "backends/cpu/interpreter.h"
 #include "backends/cpu/jit/compiler.h"
 #include "backends/cpu/thread_pool.h"
@@ -172,7 +173,9 @@ void execute(const JitPlan& p, const std::vector<const ir::Node*>& leaves, const
       std::vector<const ir::View*> ins;
       for (int sl : k.in_slots) ins.push_back(&views[static_cast<std::size_t>(sl)]);
       bool launched = false;
-      views[static_cast<std::size_t>(k.out_slot)] = interpret_node(*k.proto, ins, &launched);
+      auto& o = views[static_cast<std::size_t>(k.out_slot)];
+      if (k.kind != KernelSpec::Kind::Gemm || !blas_matmul(*k.proto, *ins[0], *ins[1], o))
+        o = interpret_node(*k.proto, ins, &launched);
       runtime::counters().kernels_launched.fetch_add(1, std::memory_order_relaxed);
     }
     bind_views();

@@ -1,0 +1,113 @@
+// Batched GEMM over strided views with CBLAS row-major calls. An operand whose last two dims
+// have unit stride in one of them is passed as is (transposed or not, with its leading
+// dimension); anything else (broadcast rows, sliced columns) is copied contiguous first.
+#include "backends/cpu/gemm.h"
+
+#include "backends/cpu/interpreter.h"
+#include "backends/cpu/thread_pool.h"
+#include "core/strided.hpp"
+
+#include <dlfcn.h>
+
+namespace cgrad::backends::cpu {
+
+namespace {
+
+enum { kRowMajor = 101, kNoTrans = 111, kTrans = 112 };
+using Sgemm = void (*)(int, int, int, int, int, int, float, const float*, int, const float*, int, float, float*, int);
+using Dgemm = void (*)(int, int, int, int, int, int, double, const double*, int, const double*, int, double, double*, int);
+using SetThreads = void (*)(int);
+
+struct Blas {
+  Sgemm sgemm = nullptr;
+  Dgemm dgemm = nullptr;
+  Blas() {
+    for (const char* lib : {"libopenblas.so.0", "libopenblas.so", "libcblas.so.3", "libblas.so.3"}) {
+      void* h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+      if (!h) continue;
+      sgemm = reinterpret_cast<Sgemm>(dlsym(h, "cblas_sgemm"));
+      dgemm = reinterpret_cast<Dgemm>(dlsym(h, "cblas_dgemm"));
+      if (sgemm && dgemm) {
+        if (auto set = reinterpret_cast<SetThreads>(dlsym(h, "openblas_set_num_threads"))) set(num_threads());
+        return;
+      }
+      sgemm = nullptr;
+      dgemm = nullptr;
+    }
+  }
+};
+
+const Blas& blas() {
+  static const Blas b;
+  return b;
+}
+
+// How a (rows x cols) matrix with strides (sr, sc) is passed: transposition and leading dim.
+bool layout(int64_t rows, int64_t cols, int64_t sr, int64_t sc, int& trans, int64_t& ld) {
+  if (cols == 1) sc = 1;
+  if (rows == 1) sr = cols;
+  if (sc == 1 && sr >= cols) {
+    trans = kNoTrans;
+    ld = sr;
+    return true;
+  }
+  if (sr == 1 && sc >= rows) {
+    trans = kTrans;
+    ld = sc;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool blas_available() { return blas().sgemm != nullptr; }
+
+bool blas_matmul(const ir::Node& n, const ir::View& a_in, const ir::View& b_in, ir::View& out) {
+  if (!blas_available() || (n.dtype != DType::f32 && n.dtype != DType::f64)) return false;
+  const Shape& as = n.inputs[0]->shape;
+  const Shape& bs = n.inputs[1]->shape;
+  const std::size_t r = as.size();
+  const int64_t m = as[r - 2], k = as[r - 1], nn = bs[r - 1];
+  constexpr int64_t kMaxDim = 2147483647;
+  if (m > kMaxDim || k > kMaxDim || nn > kMaxDim) return false;
+  ir::View a = a_in, b = b_in;
+  int ta, tb;
+  int64_t lda, ldb;
+  if (!layout(m, k, a.strides[r - 2], a.strides[r - 1], ta, lda)) {
+    a = contiguous_copy(a_in, as, n.dtype);
+    layout(m, k, a.strides[r - 2], a.strides[r - 1], ta, lda);
+  }
+  if (!layout(k, nn, b.strides[r - 2], b.strides[r - 1], tb, ldb)) {
+    b = contiguous_copy(b_in, bs, n.dtype);
+    layout(k, nn, b.strides[r - 2], b.strides[r - 1], tb, ldb);
+  }
+  out = alloc_contiguous(n.shape, n.dtype);
+  Shape batch(as.begin(), as.end() - 2);
+  std::array<const int64_t*, 3> st{a.strides.data(), b.strides.data(), out.strides.data()};
+  const auto M = static_cast<int>(m), N = static_cast<int>(nn), K = static_cast<int>(k);
+  const auto LDA = static_cast<int>(lda), LDB = static_cast<int>(ldb);
+  if (m == 0 || nn == 0) return true;
+  core::for_each_strided<3>(batch, st, {a.offset, b.offset, 0}, [&](int64_t ao, int64_t bo, int64_t oo) {
+    if (n.dtype == DType::f32) {
+      float* o = static_cast<float*>(out.storage->data) + oo;
+      if (k == 0) {
+        for (int64_t i = 0; i < m * nn; ++i) o[i] = 0;
+        return;
+      }
+      blas().sgemm(kRowMajor, ta, tb, M, N, K, 1.0f, static_cast<const float*>(a.storage->data) + ao, LDA,
+                   static_cast<const float*>(b.storage->data) + bo, LDB, 0.0f, o, N);
+    } else {
+      double* o = static_cast<double*>(out.storage->data) + oo;
+      if (k == 0) {
+        for (int64_t i = 0; i < m * nn; ++i) o[i] = 0;
+        return;
+      }
+      blas().dgemm(kRowMajor, ta, tb, M, N, K, 1.0, static_cast<const double*>(a.storage->data) + ao, LDA,
+                   static_cast<const double*>(b.storage->data) + bo, LDB, 0.0, o, N);
+    }
+  });
+  return true;
+}
+
+}  // namespace cgrad::backends::cpu

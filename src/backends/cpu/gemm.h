@@ -1,0 +1,15 @@
+// GEMM through a BLAS found at run time (OpenBLAS from Debian: libopenblas.so.0, dlopen'ed, so the
+// library needs no BLAS to build or load). f32/f64 only; the caller falls back to the
+// interpreter's exact loops for integer dtypes or when no BLAS is there.
+#pragma once
+
+#include "ir/node.h"
+
+namespace cgrad::backends::cpu {
+
+/// True when a CBLAS with sgemm/dgemm was loaded.
+bool blas_available();
+/// out = a @ b for a Matmul node (batched, strided operands); false when BLAS cannot do it.
+bool blas_matmul(const ir::Node& n, const ir::View& a, const ir::View& b, ir::View& out);
+
+}  // namespace cgrad::backends::cpu

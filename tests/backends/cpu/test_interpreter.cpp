@@ -1,0 +1,238 @@
+// The reference interpreter driven directly: movement ops are views (no kernel, same storage,
+// strides and offsets as NumPy computes them), a reshape that no strides can express copies,
+// constants take one element, and Interpreter::run launches one kernel per computing node and
+// realizes exactly the requested outputs.
+#include "backends/cpu/interpreter.h"
+#include "ir/graph.h"
+#include "ir/node.h"
+#include "runtime/stats.h"
+
+#include <cgrad/cgrad.hpp>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <unordered_map>
+
+namespace {
+
+using namespace cgrad;
+using ir::NodePtr;
+using ir::Op;
+using ir::View;
+
+NodePtr leaf(std::vector<float> v, Shape s) { return tensor(std::move(v), std::move(s)).node(); }
+NodePtr node(Op op, std::vector<NodePtr> ins, ir::Attrs a = {}) { return ir::make_node(op, std::move(ins), a, Device::cpu()); }
+
+// Interprets one node whose inputs are realized.
+View run_node(const NodePtr& n, bool* launched) {
+  std::vector<const View*> ins;
+  for (auto& in : n->inputs) ins.push_back(&in->value);
+  return backends::cpu::interpret_node(*n, ins, launched);
+}
+
+// The elements of a float view, row-major over `shape`.
+std::vector<float> read(const View& v, const Shape& shape) {
+  std::vector<float> out;
+  const auto* p = static_cast<const float*>(v.storage->data);
+  const int64_t n = core::numel(shape);
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t rem = k, off = v.offset;
+    for (std::size_t d = shape.size(); d-- > 0;) {
+      off += (rem % shape[d]) * v.strides[d];
+      rem /= shape[d];
+    }
+    out.push_back(p[off]);
+  }
+  return out;
+}
+
+const std::vector<float> k12 = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+
+TEST(Interpreter, MovementOpsAreViews) {
+  NodePtr x = leaf(k12, {3, 4});
+  bool launched = true;
+
+  ir::Attrs p;
+  p.axes = {1, 0};
+  NodePtr t = node(Op::Permute, {x}, p);
+  View vt = run_node(t, &launched);
+  EXPECT_FALSE(launched);
+  EXPECT_EQ(vt.storage, x->value.storage);
+  EXPECT_EQ(vt.strides, (core::Strides{1, 4}));
+  EXPECT_EQ(read(vt, t->shape), (std::vector<float>{0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11}));
+
+  ir::Attrs s;
+  s.axis = 1;
+  s.start = 1;
+  s.stop = 4;
+  s.step = 2;
+  NodePtr sl = node(Op::Slice, {x}, s);
+  View vs = run_node(sl, &launched);
+  EXPECT_FALSE(launched);
+  EXPECT_EQ(vs.storage, x->value.storage);
+  EXPECT_EQ(vs.offset, 1);
+  EXPECT_EQ(vs.strides, (core::Strides{4, 2}));
+  EXPECT_EQ(read(vs, sl->shape), (std::vector<float>{1, 3, 5, 7, 9, 11}));
+
+  ir::Attrs r;
+  r.shape = {1, 12};
+  NodePtr row = node(Op::Reshape, {x}, r);
+  View vr = run_node(row, &launched);
+  EXPECT_FALSE(launched);
+  EXPECT_EQ(vr.storage, x->value.storage);
+  EXPECT_EQ(read(vr, row->shape), k12);
+
+  ir::Attrs e;
+  e.shape = {2, 3, 4};
+  ir::Attrs r3;
+  r3.shape = {1, 3, 4};
+  NodePtr x3 = node(Op::Reshape, {x}, r3);
+  x3->value = run_node(x3, &launched);  // realize by hand to use it as an input
+  x3->inputs.clear();
+  NodePtr ex = node(Op::Expand, {x3}, e);
+  View ve = run_node(ex, &launched);
+  EXPECT_FALSE(launched);
+  EXPECT_EQ(ve.storage, x->value.storage);
+  EXPECT_EQ(ve.strides[0], 0);
+  std::vector<float> twice = k12;
+  twice.insert(twice.end(), k12.begin(), k12.end());
+  EXPECT_EQ(read(ve, ex->shape), twice);
+
+  // An empty slice keeps a valid offset.
+  s.start = s.stop = 4;
+  s.step = 1;
+  NodePtr none = node(Op::Slice, {x}, s);
+  View vn = run_node(none, &launched);
+  EXPECT_FALSE(launched);
+  EXPECT_EQ(none->shape, (Shape{3, 0}));
+  EXPECT_LE(vn.offset, 11);
+}
+
+TEST(Interpreter, ReshapeCopiesOnlyWhenStridesCannotExpressIt) {
+  bool launched = false;
+  // (4, 3) transposed to (3, 4), then flattened: no strides express it -> a contiguous copy.
+  NodePtr x = leaf(k12, {4, 3});
+  ir::Attrs p;
+  p.axes = {1, 0};
+  NodePtr t = node(Op::Permute, {x}, p);
+  t->value = run_node(t, &launched);
+  t->inputs.clear();
+  ir::Attrs flat;
+  flat.shape = {12};
+  NodePtr f = node(Op::Reshape, {t}, flat);
+  View vf = run_node(f, &launched);
+  EXPECT_TRUE(launched);
+  EXPECT_NE(vf.storage, x->value.storage);
+  EXPECT_EQ(vf.strides, core::Strides{1});
+  EXPECT_EQ(read(vf, f->shape), (std::vector<float>{0, 3, 6, 9, 1, 4, 7, 10, 2, 5, 8, 11}));
+  // Splitting a dim of the transposed view is still a view.
+  ir::Attrs split;
+  split.shape = {3, 2, 2};
+  NodePtr sp = node(Op::Reshape, {t}, split);
+  View vsp = run_node(sp, &launched);
+  EXPECT_FALSE(launched);
+  EXPECT_EQ(vsp.storage, x->value.storage);
+  EXPECT_EQ(read(vsp, sp->shape), (std::vector<float>{0, 3, 6, 9, 1, 4, 7, 10, 2, 5, 8, 11}));
+  // Merging dims across a size-1 dim with an odd stride is a view as well.
+  NodePtr y = leaf(k12, {12});
+  ir::Attrs r;
+  r.shape = {3, 1, 4};
+  NodePtr y3 = node(Op::Reshape, {y}, r);
+  y3->value = run_node(y3, &launched);
+  y3->value.strides[1] = 77;  // a size-1 dim's stride is irrelevant
+  y3->inputs.clear();
+  NodePtr back = node(Op::Reshape, {y3}, flat);
+  View vb = run_node(back, &launched);
+  EXPECT_FALSE(launched);
+  EXPECT_EQ(read(vb, back->shape), k12);
+}
+
+TEST(Interpreter, ConstantsTakeOneElement) {
+  ir::Attrs a;
+  a.shape = {1000, 1000};
+  a.dtype = f64;
+  a.fvalue = 2.5;
+  NodePtr c = node(Op::Full, {}, a);
+  bool launched = false;
+  View v = backends::cpu::interpret_node(*c, {}, &launched);
+  EXPECT_TRUE(launched);
+  EXPECT_GE(v.storage->nbytes, sizeof(double));
+  EXPECT_LT(v.storage->nbytes, 1000u);
+  EXPECT_EQ(v.strides, (core::Strides{0, 0}));
+  EXPECT_EQ(*static_cast<const double*>(v.storage->data), 2.5);
+}
+
+// A subgraph of the unrealized nodes behind `roots`, as realize() builds it.
+ir::Subgraph subgraph(const std::vector<NodePtr>& roots) {
+  ir::Subgraph g;
+  std::vector<ir::Node*> raw;
+  for (auto& r : roots) raw.push_back(r.get());
+  g.order = ir::topo_order(raw, true);
+  std::unordered_map<const ir::Node*, int32_t> pos;
+  for (std::size_t i = 0; i < g.order.size(); ++i) pos[g.order[i]] = static_cast<int32_t>(i);
+  g.is_output.assign(g.order.size(), 0);
+  g.uses.assign(g.order.size(), 0);
+  for (auto* r : raw) g.is_output[static_cast<std::size_t>(pos[r])] = 1;
+  g.in_pos.resize(g.order.size());
+  for (std::size_t i = 0; i < g.order.size(); ++i)
+    for (auto& in : g.order[i]->inputs) {
+      auto it = pos.find(in.get());
+      int32_t p = it == pos.end() ? -1 : it->second;
+      g.in_pos[i].push_back(p);
+      if (p >= 0) ++g.uses[static_cast<std::size_t>(p)];
+    }
+  return g;
+}
+
+TEST(Interpreter, RunLaunchesOneKernelPerComputingNode) {
+  NodePtr x = leaf(k12, {3, 4});
+  ir::Attrs p;
+  p.axes = {1, 0};
+  NodePtr t = node(Op::Permute, {x}, p);  // view: no kernel
+  NodePtr e = node(Op::Exp, {t});         // kernel
+  ir::Attrs c;
+  c.shape = {4, 3};
+  c.dtype = f32;
+  c.fvalue = 1;
+  NodePtr one = node(Op::Full, {}, c);    // kernel
+  NodePtr s = node(Op::Add, {e, one});    // kernel
+  ir::Attrs ax;
+  ax.axes = {0};
+  NodePtr r = node(Op::Sum, {s}, ax);     // kernel
+  NodePtr m = node(Op::Mul, {s, s});      // kernel
+
+  backends::cpu::Interpreter interp;
+  ir::Subgraph g = subgraph({r, m});
+  ASSERT_EQ(g.order.size(), 7u);
+  reset_stats();
+  interp.run(g);
+  EXPECT_EQ(stats().kernels_launched, 5u);
+  EXPECT_TRUE(r->realized());
+  EXPECT_TRUE(m->realized());
+  EXPECT_TRUE(r->inputs.empty()) << "a realized node drops its inputs";
+  EXPECT_FALSE(s->realized()) << "intermediates are not kept";
+  EXPECT_FALSE(e->realized());
+  EXPECT_EQ(r->shape, (Shape{1, 3}));
+  auto sums = read(r->value, r->shape);
+  for (int j = 0; j < 3; ++j) {
+    double want = 0;
+    for (int i = 0; i < 4; ++i) want += static_cast<double>(std::exp(static_cast<float>(j * 4 + i))) + 1.0;
+    EXPECT_NEAR(sums[static_cast<std::size_t>(j)], want, want * 1e-6);
+  }
+  EXPECT_EQ(std::string(interp.name()), "interpreter");
+}
+
+TEST(Interpreter, AllocateCountsBytes) {
+  backends::cpu::Interpreter interp;
+  reset_stats();
+  auto st = interp.allocate(1000);
+  ASSERT_NE(st, nullptr);
+  EXPECT_GE(st->nbytes, 1000u);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(st->data) % 64, 0u) << "64-byte aligned";
+  EXPECT_GE(stats().bytes_allocated, 1000u);
+  auto empty = interp.allocate(0);
+  EXPECT_NE(empty->data, nullptr);
+}
+
+}  // namespace
