@@ -7,6 +7,9 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#if defined(__unix__)
+#include <pthread.h>
+#endif
 
 /* The out-of-memory tests ask for petabytes; under AddressSanitizer that must fail like malloc
  * does (NULL), not abort. Harmless without ASan. */
@@ -782,6 +785,48 @@ static void test_errors(void) {
     CHECK_OK(cgrad_compute_graph_free(b.graph));
 }
 
+#if defined(__unix__)
+/* Several threads building, executing, reading and freeing their own graphs, and sharing one
+ * read-only graph: calls serialize on the library's lock; last-error messages are per thread. */
+static cgrad_tensor g_shared;
+static void* thread_body(void* arg) {
+    long k = (long)(intptr_t)arg, bad = 0;
+    int it;
+    for (it = 0; it < 50; ++it) {
+        uint32_t s[] = {4, 4};
+        float out[16];
+        cgrad_tensor a, b, c;
+        int i;
+        if (cgrad_tensor_init(&a, s, 2, F32) != CGRAD_SUCCESS) ++bad;
+        if (cgrad_tensor_fill(&a, (float)k) != CGRAD_SUCCESS) ++bad;
+        if (cgrad_tensor_gemm(&a, &g_shared, &b) != CGRAD_SUCCESS) ++bad; /* merges the shared graph in */
+        if (cgrad_tensor_add_scalar(&b, 1.0f, &c) != CGRAD_SUCCESS) ++bad;
+        if (cgrad_tensor_read(&c, out, 16) != CGRAD_SUCCESS) ++bad;
+        for (i = 0; i < 16; ++i)
+            if (out[i] != 4.0f * (float)k + 1.0f) ++bad;
+        if (cgrad_tensor_exp(NULL, &c) != CGRAD_ERR_NULL_POINTER || strstr(cgrad_last_error(), "cgrad_tensor_exp") == NULL)
+            ++bad;
+        if (cgrad_compute_graph_free(a.graph) != CGRAD_SUCCESS) ++bad;
+    }
+    return (void*)(intptr_t)bad;
+}
+
+static void test_threads(void) {
+    uint32_t s[] = {4, 4};
+    pthread_t th[4];
+    long k;
+    CHECK_OK(cgrad_tensor_init(&g_shared, s, 2, F32));
+    CHECK_OK(cgrad_tensor_fill(&g_shared, 1.0f));
+    for (k = 0; k < 4; ++k) CHECK(pthread_create(&th[k], NULL, thread_body, (void*)(intptr_t)k) == 0);
+    for (k = 0; k < 4; ++k) {
+        void* bad = NULL;
+        CHECK(pthread_join(th[k], &bad) == 0);
+        CHECK(bad == NULL);
+    }
+    CHECK_OK(cgrad_compute_graph_free(g_shared.graph));
+}
+#endif
+
 static void test_error_strings(void) {
     int codes[] = {CGRAD_SUCCESS, CGRAD_ERR_NULL_POINTER, CGRAD_ERR_INVALID_ARGUMENT, CGRAD_ERR_FREED,
                    CGRAD_ERR_TOO_MANY_DIMS, CGRAD_ERR_DTYPE, CGRAD_ERR_OUT_OF_MEMORY, CGRAD_ERR_BACKEND_UNAVAILABLE,
@@ -823,6 +868,9 @@ int main(void) {
     RUN(test_execute_caching);
     RUN(test_introspection);
     RUN(test_errors);
+#if defined(__unix__)
+    RUN(test_threads);
+#endif
     RUN(test_error_strings);
     return harness_finish();
 }

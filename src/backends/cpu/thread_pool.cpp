@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <exception>
 #include <limits>
 #include <mutex>
@@ -32,9 +33,19 @@ inline void cpu_relax() {
 #endif
 }
 
-// About 20-50 us of polling before a worker (or the waiting caller) sleeps: back-to-back kernels
-// of one plan are dispatched without a futex wake-up, an idle process costs no CPU.
-constexpr int kSpin = 1 << 11;
+// 50 us of polling before a worker (or the waiting caller) sleeps: back-to-back kernels of one
+// plan are dispatched without a futex wake-up, and an idle process costs no CPU.
+constexpr auto kSpinTime = std::chrono::microseconds(50);
+
+// Polls `ready` for up to kSpinTime (the clock is read every 64 polls); true once it holds.
+template <class Ready> bool spin_until(Ready ready) {
+  const auto start = std::chrono::steady_clock::now();
+  for (unsigned i = 1;; ++i) {
+    if (ready()) return true;
+    cpu_relax();
+    if (i % 64 == 0 && std::chrono::steady_clock::now() - start > kSpinTime) return false;
+  }
+}
 constexpr int kMaxThreads = 0xffff;
 
 thread_local bool t_inside_job = false;  // nested parallel_for runs inline
@@ -107,11 +118,7 @@ struct ThreadPool::Impl {
     t_inside_job = true;
     for (;;) {
       uint32_t e = seen;
-      for (int i = 0; i < kSpin && e == seen; ++i) {
-        cpu_relax();
-        e = epoch.load(std::memory_order_acquire);
-      }
-      if (e == seen) {
+      if (!spin_until([&] { return (e = epoch.load(std::memory_order_acquire)) != seen; })) {
         sleepers.fetch_add(1);
         while ((e = epoch.load()) == seen && !stop.load()) epoch.wait(seen);
         sleepers.fetch_sub(1);
@@ -123,10 +130,7 @@ struct ThreadPool::Impl {
   }
 
   void wait_done(uint32_t count) {
-    for (int i = 0; i < kSpin; ++i) {
-      if (done.load(std::memory_order_acquire) == count) return;
-      cpu_relax();
-    }
+    if (spin_until([&] { return done.load(std::memory_order_acquire) == count; })) return;
     caller_waiting.store(true);
     for (uint32_t d; (d = done.load()) != count;) done.wait(d);
     caller_waiting.store(false);
