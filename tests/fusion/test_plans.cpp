@@ -2,6 +2,7 @@
 // compiled kernel, assign loops compile their body once.
 #include "oracle.h"
 #include "ir/node.h"
+#include "runtime/kernel_cache.h"
 
 #include <gtest/gtest.h>
 
@@ -66,4 +67,21 @@ TEST(Plans, LongAssignLoopWithoutEvalStaysBounded) {
   Stats s = stats();
   EXPECT_GT(s.auto_realizes, 0u);
   EXPECT_LE(s.plans_built, 3u) << "every auto-realized chunk has the same structure";
+}
+
+TEST(Plans, AsyncModeInterpretsWhileCompiling) {
+  auto& e = core::env_mut();
+  bool saved = e.jit_async;
+  e.jit_async = true;
+  // A constant no other test uses, so the kernel is new to this process and likely to the disk cache.
+  const double c = 1.0 + 1.0 / 977.0;
+  Tensor a = arange(8).eval();
+  auto first = (a * c + 0.25).to_vector<float>();
+  runtime::kernel_cache().wait_idle();
+  reset_stats();
+  auto second = (a * c + 0.25).to_vector<float>();
+  e.jit_async = saved;
+  EXPECT_EQ(first, second);
+  EXPECT_EQ(stats().kernels_launched, 1u) << "once compiled, the fused kernel runs";
+  EXPECT_EQ(stats().plans_built + stats().plan_cache_hits, 1u);
 }

@@ -45,8 +45,9 @@ struct Compiled {
   int64_t acc_size = 0;
 };
 
-// Compiles the loop kernels of a schedule as one translation unit.
-std::vector<Compiled> compile_kernels(std::vector<KernelSpec>& kernels) {
+// Compiles the loop kernels of a schedule as one translation unit. With `async`, returns an
+// empty vector at once when the unit is not compiled yet (a background compile starts).
+std::vector<Compiled> compile_kernels(std::vector<KernelSpec>& kernels, bool async) {
   std::vector<codegen::Rendered> rendered;
   std::vector<int> which(kernels.size(), -1);
   for (std::size_t i = 0; i < kernels.size(); ++i) {
@@ -56,12 +57,16 @@ std::vector<Compiled> compile_kernels(std::vector<KernelSpec>& kernels) {
     rendered.push_back(codegen::render_cpu(kernels[i]));
   }
   std::vector<Compiled> out(kernels.size());
-  if (rendered.empty()) return out;
+  if (rendered.empty()) return out;  // only library kernels: nothing to compile
   std::string tu = codegen::translation_unit(rendered);
   if (core::env().debug >= 3) std::cerr << "[cgrad] generated source:\n" << tu << "\n";
   auto& cache = runtime::kernel_cache();
   const auto& tk = jit::toolchain_key();
   auto fn = jit::compile_fn();
+  if (async) {
+    const auto& first = rendered.front().symbol;
+    if (!cache.try_get(tu, first, tk, fn)) return {};
+  }
   auto sym = [&](const std::string& name) { return cache.get(tu, name, tk, fn); };
   for (std::size_t i = 0; i < kernels.size(); ++i) {
     if (which[i] < 0) continue;
@@ -219,7 +224,13 @@ std::shared_ptr<runtime::Plan> JitBackend::run_and_plan(const runtime::Subgraph&
     for (std::size_t i = 0; i < g.order.size(); ++i)
       std::cerr << "  %" << i << " " << ir::op_name(g.order[i]->op) << ": " << s.reasons[i] << "\n";
   }
-  plan->compiled = compile_kernels(s.kernels);
+  plan->compiled = compile_kernels(s.kernels, core::env().jit_async);
+  if (plan->compiled.empty() && !s.kernels.empty()) {
+    // CGRAD_JIT_ASYNC: the kernels compile in the background; interpret this time.
+    if (dbg >= 1) std::cerr << "[cgrad] kernels still compiling: interpreting this evaluation\n";
+    Interpreter().run(g);
+    return nullptr;
+  }
   // Leaves by their index in realize()'s list; outputs by their index in roots.
   bool replayable = true;
   plan->slot_leaf.assign(s.slots.size(), -1);
