@@ -33,7 +33,13 @@ struct Scalar {
   Scalar(T v) : kind(Kind::Int), f(static_cast<double>(v)), i(static_cast<int64_t>(v)) {}
   template <class T>
     requires std::is_floating_point_v<T>
-  Scalar(T v) : kind(Kind::Float), f(static_cast<double>(v)), i(static_cast<int64_t>(v)) {}
+  Scalar(T v) : kind(Kind::Float), f(static_cast<double>(v)), i(int_part(static_cast<double>(v))) {}
+
+ private:
+  // The integer view of a float scalar; 0 where the conversion would be undefined.
+  static int64_t int_part(double v) {
+    return v == v && v > -9.2e18 && v < 9.2e18 ? static_cast<int64_t>(v) : 0;
+  }
 };
 
 template <class T> struct dtype_of;

@@ -24,7 +24,13 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
                                               ": inner dimensions " + std::to_string(k1) + " and " + std::to_string(k2) +
                                               " differ");
   Shape ba(a2.begin(), a2.end() - 2), bb(b2.begin(), b2.end() - 2);
-  Shape batch = core::broadcast_shapes(ba, bb, "matmul");
+  Shape batch;
+  try {
+    batch = core::broadcast_shapes(ba, bb, "matmul");
+  } catch (const Error&) {
+    throw Error(ErrorCode::ShapeMismatch, "matmul: batch dims of shapes " + shape_str(sa) + " and " + shape_str(sb) +
+                                              " cannot be broadcast");
+  }
   core::PromoOperand p[2] = {{core::PromoOperand::Tier::Dim, na->dtype}, {core::PromoOperand::Tier::Dim, nb->dtype}};
   DType t = core::promote_all(p, 2);
   if (t == DType::b8) throw Error(ErrorCode::DTypeMismatch, "matmul: not supported for dtype b8 (cast first)");

@@ -16,14 +16,15 @@ struct Pass {
 };
 
 // The order, and why:
-//  1. fold_constants first: constants reached through broadcasts become plain Full nodes,
-//     which is what simplify matches (x * 1 is x * expand(reshape(full 1)) when built).
+//  1. fold_constants first: constants reached through broadcasts (a 0-d ones() times a
+//     matrix is mul(x, expand(reshape(full)))) become plain Full nodes, which is what
+//     simplify matches.
 //  2. simplify: identities, some of which leave constants behind (integer x * 0, where of
 //     a constant condition) ...
 //  3. ... which fold_constants folds into their consumers.
-//  4. eliminate_common_subexpressions last, over the final shapes of the nodes: merging
-//     needs equal inputs, and the passes before make more inputs equal (every scalar 1 is a
-//     Full 1 once folded), while nothing after it could undo a merge.
+//  4. eliminate_common_subexpressions last: merging needs identical inputs, and the passes
+//     before make more inputs identical (exp(x * 1) and exp(x) only merge once x * 1 is x).
+//     It walks the graph afresh, so nodes the passes before unlinked are not kept.
 const std::vector<Pass>& pipeline() {
   static const std::vector<Pass> kPasses = {
       {"fold_constants", fold_constants},

@@ -24,7 +24,7 @@ namespace {
 constexpr int kMaxFusedDepth = 128;   // longer fused chains are cut (compile time, stack depth)
 constexpr int kRecomputeCost = 8;     // a shared value cheaper than this is recomputed per kernel
 
-enum class State : uint8_t { Fused, Mat, View };
+enum class State : uint8_t { Fused, Mat, View, Const };
 
 // One dim of an index map: node index along the dim = coeff * loop[l] + off (l < 0: just off).
 struct Dim {
@@ -102,6 +102,7 @@ struct Builder {
   void set(const Node* n, State s, const std::string& reason) {
     int i = index(n);
     if (i < 0 || state[static_cast<std::size_t>(i)] == s) return;
+    if (state[static_cast<std::size_t>(i)] == State::Const) return;  // already in memory
     state[static_cast<std::size_t>(i)] = s;
     why[static_cast<std::size_t>(i)] = reason;
   }
@@ -115,7 +116,10 @@ struct Builder {
     for (std::size_t i = 0; i < n; ++i) {
       const Node* nd = g.order[i];
       OpKind k = ir::info(nd->op).kind;
-      if (g.is_output[i]) set(nd, k == OpKind::Movement ? State::View : State::Mat, "requested output");
+      if (g.is_output[i]) {
+        if (nd->op == Op::Full) set(nd, State::Const, "requested constant: one element with zero strides");
+        else set(nd, k == OpKind::Movement ? State::View : State::Mat, "requested output");
+      }
       if (k == OpKind::Gemm || k == OpKind::Concat) {
         set(nd, State::Mat, "GEMM and cat run as a library routine over whole buffers");
         for (auto& in : nd->inputs)
@@ -244,12 +248,34 @@ struct Builder {
     } else if (state[static_cast<std::size_t>(i)] == State::Mat) {
       s.kind = Slot::Kind::Temp;
       s.layout.strides = core::contiguous_strides(n->shape);
+    } else if (state[static_cast<std::size_t>(i)] == State::Const) {
+      s.kind = Slot::Kind::Const;
+      s.layout.strides.assign(n->shape.size(), 0);
+      s.proto = proto_of(*n);
     } else {
       s.kind = Slot::Kind::View;
-      s.base = slot(n->inputs[0].get());
-      const Slot& b = out.slots[static_cast<std::size_t>(s.base)];
-      if (!ir::movement_view(*n, n->inputs[0]->shape, b.layout, s.layout))
-        throw Error(ErrorCode::Internal, "schedule: view of a non-viewable layout");
+      const Node* in = n->inputs[0].get();
+      s.base = slot(in);
+      if (!ir::movement_view(*n, in->shape, out.slots[static_cast<std::size_t>(s.base)].layout, s.layout)) {
+        // Only a reshape of a strided layout gets here: copy its input contiguous (one kernel),
+        // then view the copy.
+        Slot copy;
+        copy.kind = Slot::Kind::Temp;
+        copy.node = in;
+        copy.shape = in->shape;
+        copy.dtype = in->dtype;
+        copy.layout.strides = core::contiguous_strides(in->shape);
+        out.slots.push_back(std::move(copy));
+        KernelSpec ks;
+        ks.kind = KernelSpec::Kind::Copy;
+        ks.in_slots = {s.base};
+        ks.out_slot = static_cast<int>(out.slots.size()) - 1;
+        ks.why = std::string("contiguous copy of ") + ir::op_name(in->op) + "#" + std::to_string(index(in)) +
+                 ": a reshape of its strided layout has no strides";
+        out.kernels.push_back(std::move(ks));
+        s.base = static_cast<int>(out.slots.size()) - 1;
+        ir::movement_view(*n, in->shape, out.slots[static_cast<std::size_t>(s.base)].layout, s.layout);
+      }
     }
     out.slots.push_back(std::move(s));
     int id = static_cast<int>(out.slots.size()) - 1;

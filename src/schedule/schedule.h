@@ -5,7 +5,8 @@
 //    reductions that cannot fuse into their consumer, shared values that are costly to recompute);
 //  - View: a movement op over a Mat node, a realized leaf or another View, evaluated as strides
 //    without a kernel (outputs that are views; reshapes that index math cannot fold);
-//  - Fused: computed inside the kernel of each Mat node that uses it.
+//  - Fused: computed inside the kernel of each Mat node that uses it;
+//  - Const: a requested output that is a constant: one element with zero strides, no kernel.
 // The rules and the reason for each are in docs/fusion.md; `why` strings carry them to
 // CGRAD_DEBUG=2.
 #pragma once
@@ -19,7 +20,7 @@ namespace cgrad::schedule {
 
 /// A buffer of the plan: a realized leaf's value, a kernel's output, or a view of another slot.
 struct Slot {
-  enum class Kind : uint8_t { Leaf, Temp, View };
+  enum class Kind : uint8_t { Leaf, Temp, View, Const };
   Kind kind = Kind::Temp;
   const ir::Node* node = nullptr;   ///< the node whose value the slot holds (schedule time only)
   Shape shape;                      ///< the value's shape and dtype (plans keep no node pointers)
@@ -27,6 +28,7 @@ struct Slot {
   int leaf = -1;                    ///< Leaf: index into Schedule::leaves
   int base = -1;                    ///< View: the slot it views
   ir::View layout;                  ///< offset and strides (no storage) known at schedule time
+  std::shared_ptr<ir::Node> proto;  ///< Const: the constant (one element, zero strides: no kernel)
 };
 
 struct Schedule {

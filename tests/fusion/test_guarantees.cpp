@@ -115,3 +115,22 @@ TEST(Fusion, ViewOutputsAreFree) {
   Tensor a = data({4, 6}, 17);
   EXPECT_EQ(check([&] { return std::vector<Tensor>{a.T(), a.slice(0, 1, 3)}; }), 0u);
 }
+
+TEST(Fusion, ReshapeOfStridedLeafCopiesOnce) {
+  std::vector<float> d(24);
+  for (int i = 0; i < 24; ++i) d[static_cast<std::size_t>(i)] = static_cast<float>(i);
+  Tensor x = tensor(d, {4, 6});
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{x.T().reshape({24})}; }), 1u);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{x.T().reshape({2, 12}) * 2.0}; }), 2u);
+  auto v = x.T().reshape({24}).to_vector<float>();
+  EXPECT_EQ(v[1], 6.0f);
+}
+
+TEST(Fusion, ConstantOutputsTakeOneElement) {
+  reset_stats();
+  Tensor z = zeros({1 << 20}).eval();
+  EXPECT_EQ(stats().kernels_launched, 0u);
+  EXPECT_LE(stats().bytes_allocated, 64u);
+  EXPECT_EQ(z.to_vector<float>()[12345], 0.0f);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{full({3, 3}, 2.5) + 1.0}; }), 0u) << "folded to a constant";
+}

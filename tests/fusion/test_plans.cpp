@@ -43,9 +43,11 @@ TEST(Plans, NewSizeDoesNotRecompile) {
 }
 
 TEST(Plans, AssignLoopCompilesOnce) {
-  Tensor x = zeros({256}).eval();
-  x.assign(x * 0.5 + 1.0);
-  x.eval();
+  Tensor x = zeros({256}).eval();  // a constant: one element with zero strides
+  for (int i = 0; i < 2; ++i) {     // the first step sees that layout, the second a dense buffer
+    x.assign(x * 0.5 + 1.0);
+    x.eval();
+  }
   reset_stats();
   for (int i = 0; i < 200; ++i) {
     x.assign(x * 0.5 + 1.0);
@@ -66,7 +68,7 @@ TEST(Plans, LongAssignLoopWithoutEvalStaysBounded) {
   EXPECT_NEAR(x.to_vector<float>()[0], 2.0f, 1e-6f);
   Stats s = stats();
   EXPECT_GT(s.auto_realizes, 0u);
-  EXPECT_LE(s.plans_built, 3u) << "every auto-realized chunk has the same structure";
+  EXPECT_LE(s.plans_built, 4u) << "after the first chunks, every auto-realized chunk has the same structure";
 }
 
 TEST(Plans, AsyncModeInterpretsWhileCompiling) {

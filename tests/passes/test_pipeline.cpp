@@ -6,6 +6,7 @@
 #include "ir/verify.h"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 
 namespace {
@@ -95,6 +96,26 @@ TEST(Pipeline, SameValuesOnAMixedGraph) {
     Tensor x = arange(6, i64).reshape({2, 3});
     return (x * 0 + x * 1 + full({2, 3}, 3.0, i64) * 2).sum({1});
   });
+}
+
+TEST(Pipeline, DefaultBackendTakesRewrittenOutputs) {
+  // Outputs the passes turn into views (of a buffer, of an intermediate, of a duplicate) and
+  // into constants, evaluated together on the default backend (the JIT unless overridden).
+  OptimizeSetting on(true);
+  Tensor x = tensor(std::vector<float>{1, 2, 3}, {3});
+  Tensor a = x * 1.0;
+  Tensor b = exp(x);
+  Tensor c = exp(x);
+  Tensor d = full({3}, 2.0) + 3.0;
+  Tensor e = (x + 1.0) * 1.0;
+  Tensor f = -(-(x + 1.0));
+  eval({a, b, c, d, e, f});
+  EXPECT_EQ(a.to_vector<float>(), (std::vector<float>{1, 2, 3}));
+  EXPECT_EQ(b.to_vector<float>(), c.to_vector<float>());
+  EXPECT_FLOAT_EQ(b.to_vector<float>()[2], std::exp(3.0f));
+  EXPECT_EQ(d.to_vector<float>(), (std::vector<float>{5, 5, 5}));
+  EXPECT_EQ(e.to_vector<float>(), (std::vector<float>{2, 3, 4}));
+  EXPECT_EQ(f.to_vector<float>(), (std::vector<float>{2, 3, 4}));
 }
 
 // Chains as long as the ones `assign` in a loop builds with the pending-depth rule off.

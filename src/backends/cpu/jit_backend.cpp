@@ -158,6 +158,8 @@ void execute(const JitPlan& p, const std::vector<const ir::Node*>& leaves, const
       if (views[i].storage) continue;
       if (sl.kind == Slot::Kind::Leaf) {
         views[i] = leaves[static_cast<std::size_t>(p.slot_leaf[i])]->value;
+      } else if (sl.kind == Slot::Kind::Const) {
+        views[i] = interp_source(*sl.proto);
       } else if (sl.kind == Slot::Kind::View && views[static_cast<std::size_t>(sl.base)].storage) {
         views[i] = sl.layout;
         views[i].storage = views[static_cast<std::size_t>(sl.base)].storage;
@@ -179,8 +181,12 @@ void execute(const JitPlan& p, const std::vector<const ir::Node*>& leaves, const
       for (int sl : k.in_slots) ins.push_back(&views[static_cast<std::size_t>(sl)]);
       bool launched = false;
       auto& o = views[static_cast<std::size_t>(k.out_slot)];
-      if (k.kind != KernelSpec::Kind::Gemm || !blas_matmul(*k.proto, *ins[0], *ins[1], o))
+      if (k.kind == KernelSpec::Kind::Copy) {
+        const Slot& os = s.slots[static_cast<std::size_t>(k.out_slot)];
+        o = contiguous_copy(*ins[0], os.shape, os.dtype);
+      } else if (k.kind != KernelSpec::Kind::Gemm || !blas_matmul(*k.proto, *ins[0], *ins[1], o)) {
         o = interpret_node(*k.proto, ins, &launched);
+      }
       runtime::counters().kernels_launched.fetch_add(1, std::memory_order_relaxed);
     }
     bind_views();
