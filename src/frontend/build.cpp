@@ -8,6 +8,7 @@
 
 #include <cgrad/scalar.hpp>
 
+#include <array>
 #include <string>
 
 namespace cgrad::frontend {
@@ -81,52 +82,80 @@ core::PromoOperand promo(const NodePtr& n) {
 Tensor elementwise(Op op, std::initializer_list<Operand> operands) {
   const ir::OpInfo& row = ir::info(op);
   const char* name = row.name;
+  const std::size_t count = operands.size();
   // Where's condition takes no part in promotion.
   const bool has_cond = op == Op::Where;
-  std::vector<NodePtr> nodes;
-  std::vector<core::PromoOperand> promos;
+  std::array<const Operand*, 3> ops{};
+  std::array<NodePtr, 3> nodes;
+  std::size_t i = 0;
+  for (const Operand& o : operands) ops[i++] = &o;
+
+  // Fast path: tensors only, one shape and dtype, nothing to convert (the common case).
+  bool simple = !has_cond;
+  for (i = 0; i < count && simple; ++i) {
+    if (!ops[i]->tensor) {
+      simple = false;
+      break;
+    }
+    const NodePtr& n = node_of(*ops[i]->tensor, name);
+    simple = n->shape == node_of(*ops[0]->tensor, name)->shape && n->dtype == ops[0]->tensor->node()->dtype &&
+             n->device == ops[0]->tensor->node()->device;
+  }
+  if (simple) {
+    DType t = ops[0]->tensor->node()->dtype;
+    if ((row.inputs & ir::bit(t)) && !(row.int_to_float && !is_floating(t))) {
+      std::vector<NodePtr> ins;
+      ins.reserve(count);
+      for (i = 0; i < count; ++i) ins.push_back(ops[i]->tensor->node());
+      return Tensor(make(op, std::move(ins), {}, ins[0]->device));
+    }
+  }
+
+  std::array<core::PromoOperand, 3> promos;
+  int np = 0;
   Shape shape;
   Device device = Device::cpu();
   bool have_device = false;
-  std::size_t i = 0;
-  for (const Operand& o : operands) {
+  for (i = 0; i < count; ++i) {
+    const Operand& o = *ops[i];
+    const bool cond = has_cond && i == 0;
     if (o.tensor) {
       const NodePtr& n = node_of(*o.tensor, name);
-      shape = nodes.empty() && !have_device ? n->shape : core::broadcast_shapes(shape, n->shape, name);
+      shape = !have_device ? n->shape : core::broadcast_shapes(shape, n->shape, name);
       if (!have_device) device = n->device;
       have_device = true;
-      nodes.push_back(n);
-      if (!(has_cond && i == 0)) promos.push_back(promo(n));
-    } else {
-      nodes.push_back(nullptr);
-      if (!(has_cond && i == 0)) promos.push_back({core::PromoOperand::Tier::Scalar, core::scalar_dtype(o.scalar)});
+      nodes[i] = n;
+      if (!cond) promos[static_cast<std::size_t>(np++)] = promo(n);
+    } else if (!cond) {
+      promos[static_cast<std::size_t>(np++)] = {core::PromoOperand::Tier::Scalar, core::scalar_dtype(o.scalar)};
     }
-    ++i;
   }
   if (!have_device) throw Error(ErrorCode::InvalidArgument, std::string(name) + ": needs at least one tensor operand");
-  DType t = core::promote_all(promos.data(), static_cast<int>(promos.size()));
+  DType t = core::promote_all(promos.data(), np);
   if (row.int_to_float && !is_floating(t)) t = DType::f32;
   if (!(row.inputs & ir::bit(t)))
     throw Error(ErrorCode::DTypeMismatch, std::string(name) + ": not supported for dtype " + dtype_name(t) +
                                               (t == DType::b8 ? " (cast to a numeric dtype first)" : ""));
+  for (i = 0; i < count; ++i) {
+    NodePtr n = nodes[i];
+    if (has_cond && i == 0 && n && n->dtype != DType::b8)
+      throw Error(ErrorCode::DTypeMismatch, std::string("where: condition must be b8, got ") + dtype_name(n->dtype));
+    if (n && n->device != device)
+      throw Error(ErrorCode::DeviceError, std::string(name) + ": operands on different devices (" + device.str() +
+                                              " and " + n->device.str() + ")");
+  }
   std::vector<NodePtr> ins;
-  i = 0;
-  for (const Operand& o : operands) {
+  ins.reserve(count);
+  for (i = 0; i < count; ++i) {
     NodePtr n = nodes[i];
     if (has_cond && i == 0) {
-      if (!n) n = full_node(shape, o.scalar, DType::b8, device);
-      if (n->dtype != DType::b8)
-        throw Error(ErrorCode::DTypeMismatch, std::string("where: condition must be b8, got ") + dtype_name(n->dtype));
+      if (!n) n = full_node(shape, ops[i]->scalar, DType::b8, device);
     } else if (!n) {
-      n = full_node(shape, o.scalar, t, device);
+      n = full_node(shape, ops[i]->scalar, t, device);
     } else {
       n = cast_to(n, t);
     }
-    if (n->device != device)
-      throw Error(ErrorCode::DeviceError, std::string(name) + ": operands on different devices (" + device.str() +
-                                              " and " + n->device.str() + ")");
     ins.push_back(broadcast_to(n, shape));
-    ++i;
   }
   return Tensor(make(op, std::move(ins), {}, device));
 }

@@ -32,6 +32,39 @@ std::vector<Node*> topo_order(const std::vector<Node*>& roots, bool unrealized_o
   return order;
 }
 
+std::vector<Node*> topo_order_marked(const std::vector<Node*>& roots, uint64_t* epoch_out) {
+  static uint64_t epoch = 0;
+  const uint64_t e = ++epoch;
+  std::vector<Node*> order;
+  struct Frame {
+    Node* node;
+    std::size_t next;
+  };
+  std::vector<Frame> stack;
+  auto visit = [&](Node* n) {
+    if (n->realized() || n->walk_epoch == e) return false;
+    n->walk_epoch = e;
+    return true;
+  };
+  for (Node* r : roots) {
+    if (!r || !visit(r)) continue;
+    stack.push_back({r, 0});
+    while (!stack.empty()) {
+      Frame& f = stack.back();
+      if (f.next < f.node->inputs.size()) {
+        Node* in = f.node->inputs[f.next++].get();
+        if (visit(in)) stack.push_back({in, 0});
+      } else {
+        f.node->walk_index = static_cast<int64_t>(order.size());
+        order.push_back(f.node);
+        stack.pop_back();
+      }
+    }
+  }
+  if (epoch_out) *epoch_out = e;
+  return order;
+}
+
 Subgraph make_subgraph(const std::vector<Node*>& roots) {
   Subgraph g;
   g.order = topo_order(roots, true);

@@ -23,6 +23,10 @@ struct Subgraph {
 /// `unrealized_only`, realized nodes are neither returned nor walked through.
 std::vector<Node*> topo_order(const std::vector<Node*>& roots, bool unrealized_only);
 
+/// topo_order(roots, true) without hash sets: marks nodes with a fresh epoch and stores each
+/// node's position in `walk_index`. Only under the realize lock (one walk at a time).
+std::vector<Node*> topo_order_marked(const std::vector<Node*>& roots, uint64_t* epoch_out);
+
 /// The unrealized subgraph of `roots` with uses and input positions filled in.
 Subgraph make_subgraph(const std::vector<Node*>& roots);
 

@@ -25,11 +25,11 @@ Node::~Node() {
 
 NodePtr make_node(Op op, std::vector<NodePtr> inputs, Attrs attrs, Device device) {
   const OpInfo& row = info(op);
-  std::string name = row.name;
+  auto name = [&] { return std::string(row.name); };
   if (row.arity >= 0 && static_cast<int>(inputs.size()) != row.arity)
-    core::fail(ErrorCode::Internal, name + ": expected " + std::to_string(row.arity) + " inputs, got " +
+    core::fail(ErrorCode::Internal, name() + ": expected " + std::to_string(row.arity) + " inputs, got " +
                                         std::to_string(inputs.size()));
-  if (row.arity < 0 && inputs.empty()) core::fail(ErrorCode::InvalidArgument, name + ": needs at least one input");
+  if (row.arity < 0 && inputs.empty()) core::fail(ErrorCode::InvalidArgument, name() + ": needs at least one input");
   auto node = std::make_shared<Node>();
   node->op = op;
   node->device = device;
@@ -38,13 +38,12 @@ NodePtr make_node(Op op, std::vector<NodePtr> inputs, Attrs attrs, Device device
   // Value inputs: for Where the condition (input 0) is b8 and not a value input.
   std::size_t first_value = op == Op::Where ? 1 : 0;
   if (op == Op::Where && node->inputs[0]->dtype != DType::b8)
-    core::fail(ErrorCode::DTypeMismatch, name + ": condition must be b8, got " + dtype_name(node->inputs[0]->dtype));
+    core::fail(ErrorCode::DTypeMismatch, name() + ": condition must be b8, got " + dtype_name(node->inputs[0]->dtype));
   for (std::size_t i = first_value; i < node->inputs.size(); ++i) {
     DType d = node->inputs[i]->dtype;
-    if (!(row.inputs & bit(d)))
-      core::fail(ErrorCode::DTypeMismatch, name + ": dtype " + dtype_name(d) + " is not supported");
+    if (!(row.inputs & bit(d))) core::fail(ErrorCode::DTypeMismatch, name() + ": dtype " + dtype_name(d) + " is not supported");
     if (d != node->inputs[first_value]->dtype && op != Op::Cast)
-      core::fail(ErrorCode::DTypeMismatch, name + ": inputs have different dtypes " +
+      core::fail(ErrorCode::DTypeMismatch, name() + ": inputs have different dtypes " +
                                                dtype_name(node->inputs[first_value]->dtype) + " and " + dtype_name(d));
   }
   switch (row.dtype_rule) {
@@ -61,7 +60,7 @@ NodePtr make_node(Op op, std::vector<NodePtr> inputs, Attrs attrs, Device device
   int64_t depth = 0;
   for (auto& in : node->inputs) {
     if (in->device != device)
-      core::fail(ErrorCode::DeviceError, name + ": inputs on different devices (" + in->device.str() + " and " +
+      core::fail(ErrorCode::DeviceError, name() + ": inputs on different devices (" + in->device.str() + " and " +
                                              device.str() + ")");
     if (!in->realized() && in->depth > depth) depth = in->depth;
   }

@@ -64,6 +64,10 @@ struct Node {
   Attrs attrs;
   int64_t depth = 0;        ///< longest chain of unrealized nodes ending here (0 once realized)
   View value;               ///< set once realized
+  /// Scratch for graph walks done under the realize lock (topo_order_marked): never read
+  /// outside one walk.
+  uint64_t walk_epoch = 0;
+  int64_t walk_index = -1;
 
   bool realized() const { return value.storage != nullptr; }
   int64_t numel() const { return core::numel(shape); }

@@ -20,15 +20,18 @@ struct Writer {
 
 }  // namespace
 
-PlanKey plan_key(const std::vector<ir::Node*>& order, const std::vector<ir::Node*>& roots, const char* backend) {
+namespace {
+
+// Serializes the graph; `pos_of(n)` gives a pending node's position or -1 for a leaf.
+// `leaf_slot(n)` is where a leaf's first-use index is remembered (-1 until assigned).
+template <class PosOf, class LeafSlot>
+PlanKey serialize(const std::vector<ir::Node*>& order, const std::vector<ir::Node*>& roots, const char* backend,
+                  PosOf pos_of, LeafSlot leaf_slot) {
   PlanKey k;
-  k.bytes.reserve(64 * order.size() + 64);
+  k.bytes.reserve(96 * order.size() + 64);
   k.bytes += backend;
   k.bytes.push_back('\0');
   Writer w{k.bytes};
-  std::unordered_map<const ir::Node*, int64_t> pos, leaf;
-  pos.reserve(order.size());
-  for (std::size_t i = 0; i < order.size(); ++i) pos[order[i]] = static_cast<int64_t>(i);
   for (const ir::Node* n : order) {
     w.i64(static_cast<int64_t>(n->op) | (static_cast<int64_t>(n->dtype) << 8) |
           (static_cast<int64_t>(n->device.kind) << 16) | (static_cast<int64_t>(n->device.index) << 24));
@@ -46,26 +49,61 @@ PlanKey plan_key(const std::vector<ir::Node*>& order, const std::vector<ir::Node
     w.i64(static_cast<int64_t>(a.dtype));
     w.i64(static_cast<int64_t>(n->inputs.size()));
     for (auto& in : n->inputs) {
-      auto it = pos.find(in.get());
-      if (it != pos.end()) {
-        w.i64(it->second);
+      int64_t p = pos_of(in.get());
+      if (p >= 0) {
+        w.i64(p);
         continue;
       }
       // a realized leaf: by first-use index, with its layout
-      auto [lt, fresh] = leaf.emplace(in.get(), static_cast<int64_t>(k.leaves.size()));
-      w.i64(-1 - lt->second);
-      if (fresh) {
-        k.leaves.push_back(in.get());
-        w.i64(static_cast<int64_t>(in->dtype) | (static_cast<int64_t>(in->device.kind) << 16));
-        w.vec(in->shape);
-        w.vec(in->value.strides);
-        w.i64(in->value.offset);
+      int64_t& li = leaf_slot(in.get());
+      if (li >= 0) {
+        w.i64(-1 - li);
+        continue;
       }
+      li = static_cast<int64_t>(k.leaves.size());
+      w.i64(-1 - li);
+      k.leaves.push_back(in.get());
+      w.i64(static_cast<int64_t>(in->dtype) | (static_cast<int64_t>(in->device.kind) << 16));
+      w.vec(in->shape);
+      w.vec(in->value.strides);
+      w.i64(in->value.offset);
     }
   }
   w.i64(-7);
-  for (const ir::Node* r : roots) w.i64(pos.at(r));
+  for (const ir::Node* r : roots) w.i64(pos_of(r));
   return k;
+}
+
+}  // namespace
+
+PlanKey plan_key(const std::vector<ir::Node*>& order, const std::vector<ir::Node*>& roots, const char* backend) {
+  std::unordered_map<const ir::Node*, int64_t> pos;
+  pos.reserve(order.size());
+  for (std::size_t i = 0; i < order.size(); ++i) pos[order[i]] = static_cast<int64_t>(i);
+  std::unordered_map<const ir::Node*, int64_t> leaf;
+  return serialize(
+      order, roots, backend,
+      [&](const ir::Node* n) {
+        auto it = pos.find(n);
+        return it == pos.end() ? int64_t(-1) : it->second;
+      },
+      [&](const ir::Node* n) -> int64_t& { return leaf.try_emplace(n, -1).first->second; });
+}
+
+PlanKey plan_key_marked(const std::vector<ir::Node*>& order, uint64_t epoch, const std::vector<ir::Node*>& roots,
+                        const char* backend) {
+  // Leaves are not in `order`: their marks are free to hold the first-use index.
+  return serialize(
+      order, roots, backend,
+      [&](const ir::Node* n) { return n->walk_epoch == epoch && !n->realized() ? n->walk_index : int64_t(-1); },
+      [&](const ir::Node* n) -> int64_t& {
+        auto* m = const_cast<ir::Node*>(n);
+        if (m->walk_epoch != epoch) {
+          m->walk_epoch = epoch;
+          m->walk_index = -1;
+        }
+        return m->walk_index;
+      });
 }
 
 std::shared_ptr<Plan> PlanCache::find(const std::string& key) {

@@ -35,7 +35,9 @@ void realize(const std::vector<ir::NodePtr>& outputs) {
   Backend& be = backend_for(dev);
 
   // A graph of the same structure and leaf layout as an earlier one replays its plan.
-  PlanKey key = plan_key(ir::topo_order(roots, true), roots, be.name());
+  uint64_t epoch = 0;
+  std::vector<ir::Node*> order0 = ir::topo_order_marked(roots, &epoch);
+  PlanKey key = plan_key_marked(order0, epoch, roots, be.name());
   if (auto plan = plan_cache().find(key.bytes)) {
     counters().plan_cache_hits.fetch_add(1, std::memory_order_relaxed);
     uint64_t k0 = counters().kernels_launched.load();

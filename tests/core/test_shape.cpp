@@ -83,7 +83,9 @@ TEST(Shape, Broadcast) {
   const std::pair<Shape, Shape> bad[] = {
       {{2}, {3}}, {{2, 3}, {3, 2}}, {{0}, {2}}, {{4, 3}, {4}}, {{2, 1, 3}, {4, 3, 1}},
   };
-  for (const auto& [a, b] : bad) {
+  for (const auto& ab : bad) {
+    const Shape& a = ab.first;
+    const Shape& b = ab.second;
     std::string msg;
     EXPECT_EQ(code_of([&] { core::broadcast_shapes(a, b, "mul"); }, &msg), ErrorCode::ShapeMismatch);
     EXPECT_NE(msg.find("mul"), std::string::npos) << msg;

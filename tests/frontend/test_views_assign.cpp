@@ -144,7 +144,7 @@ TEST(Assign, LoopStaysBounded) {
       << "the pending graph is bounded";
   EXPECT_EQ(x.to_vector<float>(), std::vector<float>(4, 2.0f));  // the limit of x -> x / 2 + 1
   EXPECT_EQ(alias.to_vector<float>(), std::vector<float>(4, 2.0f));
-  EXPECT_LT(secs, 30.0) << "100000 assigns took " << secs << " s";
+  EXPECT_LT(secs, 60.0) << "100000 assigns took " << secs << " s";
 }
 
 }  // namespace

@@ -182,7 +182,9 @@ void sweep_binary(int op_index, DType t) {
   ASSERT_NE(c, nullptr) << "no reference for binary op " << ir::op_name(Op(op_index));
   const Op op = c->op;
   const Mode mode = mode_of(op, t);
-  auto [a, b] = pairs(t, 200, 11 + static_cast<uint64_t>(op_index));
+  const auto ab = pairs(t, 200, 11 + static_cast<uint64_t>(op_index));
+  const Data& a = ab.first;
+  const Data& b = ab.second;
   if (mode == Mode::Rejected) {
     Tensor x = make(a, Layout::Contiguous), y = make(b, Layout::Contiguous);
     expect_rejected([&] { c->fn(x, y); }, op, t);
@@ -291,7 +293,9 @@ void sweep_cast(int, DType t) {
 }
 
 void sweep_where(int, DType t) {
-  auto [a, b] = pairs(t, 100, 5);
+  const auto ab = pairs(t, 100, 5);
+  const Data& a = ab.first;
+  const Data& b = ab.second;
   Data cond = random_data(b8, a.size(), 9);
   for (Layout l : kLayouts) {
     Tensor c = make(cond, l), x = make(a, l), y = make(b, l);

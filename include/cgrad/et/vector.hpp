@@ -7,7 +7,7 @@
 //   2. prepare: the evaluator is built; reductions inside the expression run here, so they see
 //      the destination's old values even when they read it;
 //   3. one loop writing dst[i] = ev(i) (OpenMP `parallel for simd` from kParallelThreshold
-//      elements on when compiled with OpenMP, else a plain loop).
+//      elements on when compiled with OpenMP, `parallel for` with clang; else a plain loop).
 // Aliasing: iteration i reads only element i of each operand and then writes element i of the
 // destination, so the destination may appear in the expression (`a = a + b`, `a = 2 * a`): no
 // iteration (and no SIMD lane group, which loads before it stores) reads an element another has
@@ -35,7 +35,13 @@ template <class T, class Ev> void host_loop(T* dst, std::size_t n, const Ev ev) 
 #if defined(_OPENMP)
   if (n >= kParallelThreshold) {
     const auto m = static_cast<std::ptrdiff_t>(n);
+#if defined(__clang__)
+    // clang turns `simd` into a hard request and warns (-Wpass-failed, not scopable by a pragma)
+    // when a body cannot be vectorized (libm calls); its loop vectorizer still runs without it.
+#pragma omp parallel for schedule(static)
+#else
 #pragma omp parallel for simd schedule(static)
+#endif
     for (std::ptrdiff_t i = 0; i < m; ++i) dst[i] = ev(static_cast<std::size_t>(i));
     return;
   }
