@@ -122,9 +122,11 @@ Result run(State state, const System& sys, std::size_t steps, bool count_kernels
   }
   const auto stop = std::chrono::steady_clock::now();
   Result r;
-  r.ms_per_step = std::chrono::duration<double, std::milli>(stop - start).count() / static_cast<double>(std::max<std::size_t>(steps, 1));
+  r.ms_per_step = std::chrono::duration<double, std::milli>(stop - start).count() /
+                  static_cast<double>(std::max<std::size_t>(steps, 1));
   if (count_kernels)
-    r.kernels_per_step = static_cast<double>(cgrad::stats().kernels_launched) / static_cast<double>(std::max<std::size_t>(steps, 1));
+    r.kernels_per_step = static_cast<double>(cgrad::stats().kernels_launched) /
+                         static_cast<double>(std::max<std::size_t>(steps, 1));
   r.final_state = to_std(state);
   return r;
 }
@@ -135,10 +137,12 @@ double max_abs_diff(const std::vector<double>& a, const std::vector<double>& b) 
   return m;
 }
 
-void print_row(const char* stepper, const char* state, const Result& r, const std::vector<double>& reference) {
+void print_row(const char* stepper, const char* state, const Result& r,
+               const std::vector<double>& reference) {
   char kernels[32] = "-";
   if (r.kernels_per_step >= 0) std::snprintf(kernels, sizeof kernels, "%.1f", r.kernels_per_step);
-  std::printf("%-8s %-28s %12.3f %14s %18.3g\n", stepper, state, r.ms_per_step, kernels, max_abs_diff(r.final_state, reference));
+  std::printf("%-8s %-28s %12.3f %14s %18.3g\n", stepper, state, r.ms_per_step, kernels,
+              max_abs_diff(r.final_state, reference));
 }
 
 template <template <class...> class Stepper>
@@ -158,12 +162,15 @@ void compare(const char* name, std::size_t n, std::size_t steps, std::size_t ten
   const LorenzTensor tsys{ni, cgrad::tensor(rho, {1, ni})};
   const Result t_r = run<Stepper<cgrad::Tensor>>(cgrad::tensor(s0, {3, ni}), tsys, tensor_steps, true);
   const std::vector<double> reference =
-      tensor_steps == steps ? std_r.final_state : run<Stepper<StdState>>(s0, LorenzStd{n, rho}, tensor_steps, false).final_state;
+      tensor_steps == steps ? std_r.final_state
+                            : run<Stepper<StdState>>(s0, LorenzStd{n, rho}, tensor_steps, false).final_state;
   print_row(name, "cgrad::Tensor (f64)", t_r, reference);
 }
 
-template <class T> using Rk4 = ode::runge_kutta4<T>;
-template <class T> using Dopri5 = ode::runge_kutta_dopri5<T>;
+template <class T>
+using Rk4 = ode::runge_kutta4<T>;
+template <class T>
+using Dopri5 = ode::runge_kutta_dopri5<T>;
 
 std::size_t parse_count(const char* flag, const char* value) {
   char* end = nullptr;
@@ -202,10 +209,13 @@ int main(int argc, char** argv) {
 #if defined(_OPENMP)
   threads = omp_get_max_threads();
 #endif
-  std::printf("lorenz_ensemble: %zu systems (%zu doubles of state), dt = %g, %zu timed steps (%zu for cgrad::Tensor), "
-              "OpenMP threads: %d\n\n",
-              n, 3 * n, kDt, steps, tensor_steps, threads);
-  std::printf("%-8s %-28s %12s %14s %18s\n", "stepper", "state", "ms/step", "kernels/step", "max|diff| vs std");
+  std::printf(
+      "lorenz_ensemble: %zu systems (%zu doubles of state), dt = %g, %zu timed steps (%zu for "
+      "cgrad::Tensor), "
+      "OpenMP threads: %d\n\n",
+      n, 3 * n, kDt, steps, tensor_steps, threads);
+  std::printf("%-8s %-28s %12s %14s %18s\n", "stepper", "state", "ms/step", "kernels/step",
+              "max|diff| vs std");
   try {
     compare<Rk4>("rk4", n, steps, tensor_steps);
     compare<Dopri5>("dopri5", n, steps, tensor_steps);

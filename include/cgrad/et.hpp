@@ -5,8 +5,8 @@
 /// `et::max`, `et::min`, `et::norm_inf`) inside an expression run first. See docs/et.md.
 #pragma once
 
+#include <cgrad/et/cuda.hpp>
 #include <cgrad/et/expr.hpp>
 #include <cgrad/et/ops.hpp>
 #include <cgrad/et/reduce.hpp>
 #include <cgrad/et/vector.hpp>
-#include <cgrad/et/cuda.hpp>

@@ -201,12 +201,12 @@ template <class T> CGRAD_SCALAR_INLINE T pow(T a, T b) {
 // Branch-free so reductions vectorize; a NaN operand gives NaN.
 template <class T> CGRAD_SCALAR_INLINE T maximum(T a, T b) {
   const T m = a < b ? b : a;
-  if constexpr (is_float<T>::value) return (a != a) | (b != b) ? a + b : m;
+  if constexpr (is_float<T>::value) return ((a != a) | (b != b)) ? a + b : m;
   else return m;
 }
 template <class T> CGRAD_SCALAR_INLINE T minimum(T a, T b) {
   const T m = b < a ? b : a;
-  if constexpr (is_float<T>::value) return (a != a) | (b != b) ? a + b : m;
+  if constexpr (is_float<T>::value) return ((a != a) | (b != b)) ? a + b : m;
   else return m;
 }
 template <class T> CGRAD_SCALAR_INLINE bool lt(T a, T b) { return a < b; }

@@ -61,7 +61,8 @@ NodePtr full_node(const Shape& shape, Scalar value, DType t, Device device) {
   a.shape = shape;
   a.dtype = t;
   if (is_floating(t)) {
-    a.fvalue = value.f;
+    // An f32 constant holds its f32 value, so equal constants compare equal (CSE, plan keys).
+    a.fvalue = t == DType::f32 ? static_cast<double>(static_cast<float>(value.f)) : value.f;
   } else if (t == DType::b8) {
     a.ivalue = value.kind == Scalar::Kind::Float ? (value.f != 0) : (value.i != 0);
   } else {

@@ -1,7 +1,7 @@
-// A small open-addressing hash table for the passes' lookups (node -> seen, hash -> position).
-// The passes only look keys up, never iterate, so results never depend on its layout. Plain
-// arrays and linear probing: a million-node walk stays fast even in unoptimized builds, where
-// std::unordered_map's layers of calls dominate.
+// A small open-addressing hash table for CSE's lookups (node hash -> position). Only looked
+// up, never iterated, so results never depend on its layout. Plain arrays and linear
+// probing: a million nodes stay fast even in unoptimized builds, where std::unordered_map's
+// layers of calls dominate.
 #pragma once
 
 #include <cstdint>

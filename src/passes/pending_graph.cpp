@@ -1,7 +1,7 @@
-// PendingGraph: the walk that collects what the passes rewrite. Iterative post-order DFS in
-// input order, like ir::topo_order (a million-node chain must not overflow the stack, and the
-// order never depends on pointer values), but it keeps a handle to each node it lists.
-#include "passes/flat_table.h"
+// PendingGraph: what the passes rewrite. The walk is ir::topo_order_marked (iterative, in
+// input order, no hash sets); the handles come from the consumers' input lists, found through
+// the walk's marks, so the graph keeps every listed node alive while passes rewire it.
+#include "ir/graph.h"
 #include "passes/pipeline.h"
 
 namespace cgrad::passes {
@@ -9,32 +9,17 @@ namespace cgrad::passes {
 PendingGraph::PendingGraph(const std::vector<ir::NodePtr>& outs) {
   for (auto& o : outs)
     if (o && !o->realized()) outputs.push_back(o);
-  FlatTable seen(1024);  // membership only: never iterated
-  auto first_visit = [&](const ir::Node* n) {
-    bool inserted = false;
-    seen.find_or_insert(reinterpret_cast<uintptr_t>(n), 0, inserted);
-    return inserted;
+  uint64_t epoch = 0;
+  const std::vector<ir::Node*> walk = ir::topo_order_marked(roots(), &epoch);
+  order.resize(walk.size());
+  auto keep = [&](const ir::NodePtr& n) {
+    if (n->realized() || n->walk_epoch != epoch) return;
+    ir::NodePtr& slot = order[static_cast<std::size_t>(n->walk_index)];
+    if (!slot) slot = n;
   };
-  struct Frame {
-    ir::NodePtr node;
-    std::size_t next;
-  };
-  std::vector<Frame> stack;
-  for (auto& r : outputs) {
-    if (!first_visit(r.get())) continue;
-    stack.push_back({r, 0});
-    while (!stack.empty()) {
-      Frame& f = stack.back();
-      if (f.next < f.node->inputs.size()) {
-        const ir::NodePtr& in = f.node->inputs[f.next++];
-        if (in->realized() || !first_visit(in.get())) continue;
-        stack.push_back({in, 0});  // may reallocate: `f` is not used after this
-      } else {
-        order.push_back(std::move(f.node));
-        stack.pop_back();
-      }
-    }
-  }
+  for (auto& o : outputs) keep(o);
+  for (ir::Node* n : walk)
+    for (auto& in : n->inputs) keep(in);
 }
 
 std::vector<ir::Node*> PendingGraph::roots() const {

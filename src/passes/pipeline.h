@@ -14,7 +14,8 @@ namespace cgrad::passes {
 
 /// The pending (unrealized) subgraph of some outputs: what the passes rewrite. Computed once
 /// per optimize() by an iterative walk; it holds a handle to every node, so nodes a rewrite
-/// unlinks stay alive (and the order valid) until the pipeline ends.
+/// unlinks stay alive (and the order valid) until the pipeline ends. The walk uses the nodes'
+/// walk marks: build one under the realize lock (or in a single-threaded test).
 struct PendingGraph {
   explicit PendingGraph(const std::vector<ir::NodePtr>& outputs);
   std::vector<ir::NodePtr> outputs;  ///< the unrealized outputs, in the order given

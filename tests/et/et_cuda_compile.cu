@@ -15,7 +15,8 @@ int failures = 0;
 
 void expect_close(const char* what, const std::vector<double>& got, const et::Vector<double>& want) {
   double worst = 0;
-  for (std::size_t i = 0; i < got.size(); ++i) worst = std::fmax(worst, std::fabs(got[i] - want[i]) / (1 + std::fabs(want[i])));
+  for (std::size_t i = 0; i < got.size(); ++i)
+    worst = std::fmax(worst, std::fabs(got[i] - want[i]) / (1 + std::fabs(want[i])));
   if (got.size() != want.size() || !(worst < 1e-12)) {
     std::printf("FAIL %s: max rel error %g (sizes %zu, %zu)\n", what, worst, got.size(), want.size());
     ++failures;
@@ -49,16 +50,21 @@ int main() {
   et::Vector<double> h;
   et::cuda::Vector<double> d;
   et::reset_stats();
-  d = da * db + 2.0 * et::exp(-da) - et::sqrt(db) / 3.0 + et::pow(da, 1.5) + et::maximum(da, 0.9) - et::minimum(db, 2.0);
+  d = da * db + 2.0 * et::exp(-da) - et::sqrt(db) / 3.0 + et::pow(da, 1.5) + et::maximum(da, 0.9) -
+      et::minimum(db, 2.0);
   if (et::stats().loops != 1 || et::stats().reductions != 0) {
-    std::printf("FAIL expected one kernel, got %llu loops\n", static_cast<unsigned long long>(et::stats().loops));
+    std::printf("FAIL expected one kernel, got %llu loops\n",
+                static_cast<unsigned long long>(et::stats().loops));
     ++failures;
   }
-  h = a * b + 2.0 * et::exp(-a) - et::sqrt(b) / 3.0 + et::pow(a, 1.5) + et::maximum(a, 0.9) - et::minimum(b, 2.0);
+  h = a * b + 2.0 * et::exp(-a) - et::sqrt(b) / 3.0 + et::pow(a, 1.5) + et::maximum(a, 0.9) -
+      et::minimum(b, 2.0);
   expect_close("binary/unary mix", d.to_vector(), h);
 
-  d = et::log(da) + et::rsqrt(db) + et::abs(da - 1.0) + et::sin(da) + et::cos(db) + et::tanh(da) + et::sigmoid(db) + et::relu(da - 1.0);
-  h = et::log(a) + et::rsqrt(b) + et::abs(a - 1.0) + et::sin(a) + et::cos(b) + et::tanh(a) + et::sigmoid(b) + et::relu(a - 1.0);
+  d = et::log(da) + et::rsqrt(db) + et::abs(da - 1.0) + et::sin(da) + et::cos(db) + et::tanh(da) +
+      et::sigmoid(db) + et::relu(da - 1.0);
+  h = et::log(a) + et::rsqrt(b) + et::abs(a - 1.0) + et::sin(a) + et::cos(b) + et::tanh(a) + et::sigmoid(b) +
+      et::relu(a - 1.0);
   expect_close("math functions", d.to_vector(), h);
 
   expect_near("sum", et::sum(da), et::sum(a));
@@ -99,6 +105,7 @@ int main() {
   }
 
   if (cudaDeviceSynchronize() != cudaSuccess) ++failures;
-  std::printf(failures ? "et_cuda: %d FAILURES\n" : "et_cuda: all device checks passed (%d failures)\n", failures);
+  std::printf(failures ? "et_cuda: %d FAILURES\n" : "et_cuda: all device checks passed (%d failures)\n",
+              failures);
   return failures ? 1 : 0;
 }

@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <string>
@@ -15,7 +15,8 @@ namespace et = cgrad::et;
 
 namespace {
 
-template <class T> et::Vector<T> make(std::size_t n, double lo, double hi, double phase) {
+template <class T>
+et::Vector<T> make(std::size_t n, double lo, double hi, double phase) {
   et::Vector<T> v(n);
   for (std::size_t i = 0; i < n; ++i)
     v[i] = static_cast<T>(lo + (hi - lo) * (0.5 + 0.5 * std::sin(phase + 0.37 * static_cast<double>(i))));
@@ -24,7 +25,8 @@ template <class T> et::Vector<T> make(std::size_t n, double lo, double hi, doubl
 
 // The reference loops use <cmath>; cgrad::scalar's exp is its own (<= 2 ulp, vectorizable)
 // implementation, so results may differ by a few ulps, more after cancellation ("mix").
-template <class T> void expect_equal(const et::Vector<T>& got, const std::vector<T>& want, const std::string& what) {
+template <class T>
+void expect_equal(const et::Vector<T>& got, const std::vector<T>& want, const std::string& what) {
   ASSERT_EQ(got.size(), want.size()) << what;
   const T tol = 16 * std::numeric_limits<T>::epsilon();
   for (std::size_t i = 0; i < want.size(); ++i) {
@@ -36,7 +38,8 @@ template <class T> void expect_equal(const et::Vector<T>& got, const std::vector
   }
 }
 
-template <class T> class EtOps : public ::testing::Test {};
+template <class T>
+class EtOps : public ::testing::Test {};
 using ElementTypes = ::testing::Types<float, double>;
 TYPED_TEST_SUITE(EtOps, ElementTypes);
 
@@ -59,13 +62,16 @@ TYPED_TEST(EtOps, UnaryFunctionsMatchPlainLoop) {
         {"exp", [](auto& o, const auto& x) { o = et::exp(x); }, [](T x) { return std::exp(x); }, false},
         {"log", [](auto& o, const auto& x) { o = et::log(x); }, [](T x) { return std::log(x); }, true},
         {"sqrt", [](auto& o, const auto& x) { o = et::sqrt(x); }, [](T x) { return std::sqrt(x); }, true},
-        {"rsqrt", [](auto& o, const auto& x) { o = et::rsqrt(x); }, [](T x) { return T(1) / std::sqrt(x); }, true},
+        {"rsqrt", [](auto& o, const auto& x) { o = et::rsqrt(x); }, [](T x) { return T(1) / std::sqrt(x); },
+         true},
         {"abs", [](auto& o, const auto& x) { o = et::abs(x); }, [](T x) { return std::fabs(x); }, false},
         {"sin", [](auto& o, const auto& x) { o = et::sin(x); }, [](T x) { return std::sin(x); }, false},
         {"cos", [](auto& o, const auto& x) { o = et::cos(x); }, [](T x) { return std::cos(x); }, false},
         {"tanh", [](auto& o, const auto& x) { o = et::tanh(x); }, [](T x) { return std::tanh(x); }, false},
-        {"sigmoid", [](auto& o, const auto& x) { o = et::sigmoid(x); }, [](T x) { return T(1) / (T(1) + std::exp(-x)); }, false},
-        {"relu", [](auto& o, const auto& x) { o = et::relu(x); }, [](T x) { return x < T(0) ? T(0) : x; }, false},
+        {"sigmoid", [](auto& o, const auto& x) { o = et::sigmoid(x); },
+         [](T x) { return T(1) / (T(1) + std::exp(-x)); }, false},
+        {"relu", [](auto& o, const auto& x) { o = et::relu(x); }, [](T x) { return x < T(0) ? T(0) : x; },
+         false},
     };
     for (const Case& c : cases) {
       const et::Vector<T>& in = c.positive ? pos : any;

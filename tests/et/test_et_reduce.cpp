@@ -68,7 +68,8 @@ TEST(EtReduce, FloatSumsAccumulateInDouble) {
   EXPECT_EQ(s, static_cast<float>(exact));
   EXPECT_NE(naive, static_cast<float>(exact));  // the float accumulator drifts; et's does not
   const float d = et::dot(f, f);
-  EXPECT_FLOAT_EQ(d, static_cast<float>(static_cast<double>(0.1f) * static_cast<double>(0.1f) * static_cast<double>(n)));
+  EXPECT_FLOAT_EQ(
+      d, static_cast<float>(static_cast<double>(0.1f) * static_cast<double>(0.1f) * static_cast<double>(n)));
 }
 
 TEST(EtReduce, RankZeroArithmeticConverts) {

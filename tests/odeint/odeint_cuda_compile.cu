@@ -15,15 +15,18 @@ namespace et = cgrad::et;
 namespace {
 
 // x' = -w x (per component), written once for both spaces.
-template <class V> struct Decay {
+template <class V>
+struct Decay {
   V w;
   void operator()(const V& x, V& dxdt, double) const { dxdt = -w * x; }
 };
 
-template <class V> std::vector<double> integrate_both(const std::vector<double>& w, const std::vector<double>& x0) {
+template <class V>
+std::vector<double> integrate_both(const std::vector<double>& w, const std::vector<double>& x0) {
   V x(x0);
   ode::integrate_const(ode::runge_kutta4<V>(), Decay<V>{V(w)}, x, 0.0, 1.0, 0.01);
-  ode::integrate_adaptive(ode::make_controlled(1e-10, 1e-10, ode::runge_kutta_dopri5<V>()), Decay<V>{V(w)}, x, 1.0, 2.0, 0.01);
+  ode::integrate_adaptive(ode::make_controlled(1e-10, 1e-10, ode::runge_kutta_dopri5<V>()), Decay<V>{V(w)}, x,
+                          1.0, 2.0, 0.01);
   return x.to_vector();
 }
 

@@ -68,7 +68,8 @@ void expect_same(const EtState& got, const StdState& want, const char* what, dou
 }
 
 // Runs the same integration on both state types and compares final states (and step counts).
-template <class RunStd, class RunEt> void compare(const char* what, RunStd run_std, RunEt run_et, bool same_steps = true) {
+template <class RunStd, class RunEt>
+void compare(const char* what, RunStd run_std, RunEt run_et, bool same_steps = true) {
   StdState xs = initial_state();
   EtState xe{initial_state()};
   const std::size_t ns = run_std(xs);
@@ -81,84 +82,131 @@ template <class RunStd, class RunEt> void compare(const char* what, RunStd run_s
 }
 
 TEST(OdeintEt, RungeKutta4) {
-  compare("rk4", [](StdState& x) { return ode::integrate_const(ode::runge_kutta4<StdState>(), PendulumStd{}, x, 0.0, 5.0, 0.01); },
-          [](EtState& x) { return ode::integrate_const(ode::runge_kutta4<EtState>(), PendulumEt{}, x, 0.0, 5.0, 0.01); });
+  compare(
+      "rk4",
+      [](StdState& x) {
+        return ode::integrate_const(ode::runge_kutta4<StdState>(), PendulumStd{}, x, 0.0, 5.0, 0.01);
+      },
+      [](EtState& x) {
+        return ode::integrate_const(ode::runge_kutta4<EtState>(), PendulumEt{}, x, 0.0, 5.0, 0.01);
+      });
 }
 
 TEST(OdeintEt, Dopri5Controlled) {
-  compare("controlled dopri5",
-          [](StdState& x) {
-            return ode::integrate_adaptive(ode::make_controlled(1e-10, 1e-10, ode::runge_kutta_dopri5<StdState>()), PendulumStd{}, x, 0.0, 5.0, 0.01);
-          },
-          [](EtState& x) {
-            return ode::integrate_adaptive(ode::make_controlled(1e-10, 1e-10, ode::runge_kutta_dopri5<EtState>()), PendulumEt{}, x, 0.0, 5.0, 0.01);
-          });
+  compare(
+      "controlled dopri5",
+      [](StdState& x) {
+        return ode::integrate_adaptive(
+            ode::make_controlled(1e-10, 1e-10, ode::runge_kutta_dopri5<StdState>()), PendulumStd{}, x, 0.0,
+            5.0, 0.01);
+      },
+      [](EtState& x) {
+        return ode::integrate_adaptive(ode::make_controlled(1e-10, 1e-10, ode::runge_kutta_dopri5<EtState>()),
+                                       PendulumEt{}, x, 0.0, 5.0, 0.01);
+      });
 }
 
 TEST(OdeintEt, Dopri5DenseOutput) {
   std::vector<StdState> seen_std;
   std::vector<EtState> seen_et;
-  compare("dense dopri5",
-          [&](StdState& x) {
-            return ode::integrate_const(ode::make_dense_output(1e-9, 1e-9, ode::runge_kutta_dopri5<StdState>()), PendulumStd{}, x, 0.0, 5.0, 0.25,
-                                        [&](const StdState& s, double) { seen_std.push_back(s); });
-          },
-          [&](EtState& x) {
-            return ode::integrate_const(ode::make_dense_output(1e-9, 1e-9, ode::runge_kutta_dopri5<EtState>()), PendulumEt{}, x, 0.0, 5.0, 0.25,
-                                        [&](const EtState& s, double) { seen_et.push_back(s); });
-          });
+  compare(
+      "dense dopri5",
+      [&](StdState& x) {
+        return ode::integrate_const(ode::make_dense_output(1e-9, 1e-9, ode::runge_kutta_dopri5<StdState>()),
+                                    PendulumStd{}, x, 0.0, 5.0, 0.25,
+                                    [&](const StdState& s, double) { seen_std.push_back(s); });
+      },
+      [&](EtState& x) {
+        return ode::integrate_const(ode::make_dense_output(1e-9, 1e-9, ode::runge_kutta_dopri5<EtState>()),
+                                    PendulumEt{}, x, 0.0, 5.0, 0.25,
+                                    [&](const EtState& s, double) { seen_et.push_back(s); });
+      });
   ASSERT_EQ(seen_std.size(), seen_et.size());
   ASSERT_EQ(seen_std.size(), 21u);
-  for (std::size_t k = 0; k < seen_std.size(); ++k) expect_same(seen_et[k], seen_std[k], "dense output observation");
+  for (std::size_t k = 0; k < seen_std.size(); ++k)
+    expect_same(seen_et[k], seen_std[k], "dense output observation");
 }
 
 TEST(OdeintEt, RungeKuttaFehlberg78) {
-  compare("rkf78", [](StdState& x) { return ode::integrate_const(ode::runge_kutta_fehlberg78<StdState>(), PendulumStd{}, x, 0.0, 5.0, 0.05); },
-          [](EtState& x) { return ode::integrate_const(ode::runge_kutta_fehlberg78<EtState>(), PendulumEt{}, x, 0.0, 5.0, 0.05); });
-  compare("controlled rkf78",
-          [](StdState& x) {
-            return ode::integrate_adaptive(ode::make_controlled(1e-10, 1e-10, ode::runge_kutta_fehlberg78<StdState>()), PendulumStd{}, x, 0.0, 5.0, 0.05);
-          },
-          [](EtState& x) {
-            return ode::integrate_adaptive(ode::make_controlled(1e-10, 1e-10, ode::runge_kutta_fehlberg78<EtState>()), PendulumEt{}, x, 0.0, 5.0, 0.05);
-          });
+  compare(
+      "rkf78",
+      [](StdState& x) {
+        return ode::integrate_const(ode::runge_kutta_fehlberg78<StdState>(), PendulumStd{}, x, 0.0, 5.0,
+                                    0.05);
+      },
+      [](EtState& x) {
+        return ode::integrate_const(ode::runge_kutta_fehlberg78<EtState>(), PendulumEt{}, x, 0.0, 5.0, 0.05);
+      });
+  compare(
+      "controlled rkf78",
+      [](StdState& x) {
+        return ode::integrate_adaptive(
+            ode::make_controlled(1e-10, 1e-10, ode::runge_kutta_fehlberg78<StdState>()), PendulumStd{}, x,
+            0.0, 5.0, 0.05);
+      },
+      [](EtState& x) {
+        return ode::integrate_adaptive(
+            ode::make_controlled(1e-10, 1e-10, ode::runge_kutta_fehlberg78<EtState>()), PendulumEt{}, x, 0.0,
+            5.0, 0.05);
+      });
 }
 
 TEST(OdeintEt, ModifiedMidpoint) {
-  compare("modified midpoint",
-          [](StdState& x) {
-            ode::modified_midpoint<StdState> st;
-            st.set_steps(6);
-            return ode::integrate_const(st, PendulumStd{}, x, 0.0, 5.0, 0.02);
-          },
-          [](EtState& x) {
-            ode::modified_midpoint<EtState> st;
-            st.set_steps(6);
-            return ode::integrate_const(st, PendulumEt{}, x, 0.0, 5.0, 0.02);
-          });
+  compare(
+      "modified midpoint",
+      [](StdState& x) {
+        ode::modified_midpoint<StdState> st;
+        st.set_steps(6);
+        return ode::integrate_const(st, PendulumStd{}, x, 0.0, 5.0, 0.02);
+      },
+      [](EtState& x) {
+        ode::modified_midpoint<EtState> st;
+        st.set_steps(6);
+        return ode::integrate_const(st, PendulumEt{}, x, 0.0, 5.0, 0.02);
+      });
 }
 
 TEST(OdeintEt, BulirschStoer) {
-  compare("bulirsch-stoer",
-          [](StdState& x) { return ode::integrate_adaptive(ode::bulirsch_stoer<StdState>(1e-10, 1e-10), PendulumStd{}, x, 0.0, 5.0, 0.1); },
-          [](EtState& x) { return ode::integrate_adaptive(ode::bulirsch_stoer<EtState>(1e-10, 1e-10), PendulumEt{}, x, 0.0, 5.0, 0.1); });
+  compare(
+      "bulirsch-stoer",
+      [](StdState& x) {
+        return ode::integrate_adaptive(ode::bulirsch_stoer<StdState>(1e-10, 1e-10), PendulumStd{}, x, 0.0,
+                                       5.0, 0.1);
+      },
+      [](EtState& x) {
+        return ode::integrate_adaptive(ode::bulirsch_stoer<EtState>(1e-10, 1e-10), PendulumEt{}, x, 0.0, 5.0,
+                                       0.1);
+      });
 }
 
 TEST(OdeintEt, AdamsBashforth) {
-  compare("adams-bashforth 5",
-          [](StdState& x) { return ode::integrate_n_steps(ode::adams_bashforth<5, StdState>(), PendulumStd{}, x, 0.0, 0.01, 500); },
-          [](EtState& x) { return ode::integrate_n_steps(ode::adams_bashforth<5, EtState>(), PendulumEt{}, x, 0.0, 0.01, 500); });
+  compare(
+      "adams-bashforth 5",
+      [](StdState& x) {
+        return ode::integrate_n_steps(ode::adams_bashforth<5, StdState>(), PendulumStd{}, x, 0.0, 0.01, 500);
+      },
+      [](EtState& x) {
+        return ode::integrate_n_steps(ode::adams_bashforth<5, EtState>(), PendulumEt{}, x, 0.0, 0.01, 500);
+      });
 }
 
 TEST(OdeintEt, AdamsBashforthMoulton) {
-  compare("adams-bashforth-moulton 5",
-          [](StdState& x) { return ode::integrate_n_steps(ode::adams_bashforth_moulton<5, StdState>(), PendulumStd{}, x, 0.0, 0.01, 500); },
-          [](EtState& x) { return ode::integrate_n_steps(ode::adams_bashforth_moulton<5, EtState>(), PendulumEt{}, x, 0.0, 0.01, 500); });
+  compare(
+      "adams-bashforth-moulton 5",
+      [](StdState& x) {
+        return ode::integrate_n_steps(ode::adams_bashforth_moulton<5, StdState>(), PendulumStd{}, x, 0.0,
+                                      0.01, 500);
+      },
+      [](EtState& x) {
+        return ode::integrate_n_steps(ode::adams_bashforth_moulton<5, EtState>(), PendulumEt{}, x, 0.0, 0.01,
+                                      500);
+      });
 }
 
 TEST(OdeintEt, PlainIntegrateUsesValueType) {
-  compare("integrate()", [](StdState& x) { return ode::integrate(PendulumStd{}, x, 0.0, 2.0, 0.01); },
-          [](EtState& x) { return ode::integrate(PendulumEt{}, x, 0.0, 2.0, 0.01); });
+  compare(
+      "integrate()", [](StdState& x) { return ode::integrate(PendulumStd{}, x, 0.0, 2.0, 0.01); },
+      [](EtState& x) { return ode::integrate(PendulumEt{}, x, 0.0, 2.0, 0.01); });
 }
 
 TEST(OdeintEt, FloatState) {
@@ -216,7 +264,8 @@ struct Oscillators {
   }
 };
 
-template <class Stepper> double error_at(double t_end, std::size_t steps) {
+template <class Stepper>
+double error_at(double t_end, std::size_t steps) {
   Oscillators sys;
   EtState x(2 * kOsc);
   for (std::size_t i = 0; i < kOsc; ++i) x[i] = 1.0;  // x = cos(w t), v = -w sin(w t)
@@ -233,7 +282,8 @@ template <class Stepper> double error_at(double t_end, std::size_t steps) {
   return err;
 }
 
-template <class Stepper> double measured_order(double t_end, std::size_t steps) {
+template <class Stepper>
+double measured_order(double t_end, std::size_t steps) {
   return std::log2(error_at<Stepper>(t_end, steps) / error_at<Stepper>(t_end, 2 * steps));
 }
 

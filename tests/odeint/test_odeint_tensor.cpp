@@ -56,7 +56,8 @@ struct PendulumStd {
 // The same system on tensors: slices of the state, one cat for the derivative.
 struct PendulumTensor {
   Tensor g;
-  explicit PendulumTensor(cgrad::DType dtype = cgrad::f64) : g(cgrad::tensor(gravities(), {static_cast<int64_t>(kM)}).cast(dtype)) {}
+  explicit PendulumTensor(cgrad::DType dtype = cgrad::f64)
+      : g(cgrad::tensor(gravities(), {static_cast<int64_t>(kM)}).cast(dtype)) {}
   void operator()(const Tensor& x, Tensor& dxdt, double) const {
     const auto m = static_cast<int64_t>(kM);
     const Tensor theta = x.slice(0, 0, m);
@@ -86,7 +87,8 @@ void expect_same(const std::vector<double>& got, const StdState& want, const cha
     ASSERT_NEAR(got[i], want[i], rel * (1.0 + std::fabs(want[i]))) << what << " component " << i;
 }
 
-template <class RunStd, class RunTensor> void compare(const char* what, RunStd run_std, RunTensor run_tensor) {
+template <class RunStd, class RunTensor>
+void compare(const char* what, RunStd run_std, RunTensor run_tensor) {
   StdState xs = initial_state();
   Tensor xt = initial_tensor();
   const std::size_t ns = run_std(xs);
@@ -123,52 +125,70 @@ TEST(OdeintTensor, OdeintCopiesAreValues) {
 }
 
 TEST(OdeintTensor, RungeKutta4) {
-  compare("rk4", [](StdState& x) { return ode::integrate_const(ode::runge_kutta4<StdState>(), PendulumStd{}, x, 0.0, 1.0, 0.02); },
-          [](Tensor& x) { return ode::integrate_const(ode::runge_kutta4<Tensor>(), PendulumTensor{}, x, 0.0, 1.0, 0.02, EvalObserver{}); });
+  compare(
+      "rk4",
+      [](StdState& x) {
+        return ode::integrate_const(ode::runge_kutta4<StdState>(), PendulumStd{}, x, 0.0, 1.0, 0.02);
+      },
+      [](Tensor& x) {
+        return ode::integrate_const(ode::runge_kutta4<Tensor>(), PendulumTensor{}, x, 0.0, 1.0, 0.02,
+                                    EvalObserver{});
+      });
 }
 
 TEST(OdeintTensor, Dopri5Controlled) {
-  compare("controlled dopri5",
-          [](StdState& x) {
-            return ode::integrate_adaptive(ode::make_controlled(1e-6, 1e-6, ode::runge_kutta_dopri5<StdState>()), PendulumStd{}, x, 0.0, 0.5, 0.01);
-          },
-          [](Tensor& x) {
-            return ode::integrate_adaptive(ode::make_controlled(1e-6, 1e-6, ode::runge_kutta_dopri5<Tensor>()), PendulumTensor{}, x, 0.0, 0.5, 0.01,
-                                           EvalObserver{});
-          });
+  compare(
+      "controlled dopri5",
+      [](StdState& x) {
+        return ode::integrate_adaptive(ode::make_controlled(1e-6, 1e-6, ode::runge_kutta_dopri5<StdState>()),
+                                       PendulumStd{}, x, 0.0, 0.5, 0.01);
+      },
+      [](Tensor& x) {
+        return ode::integrate_adaptive(ode::make_controlled(1e-6, 1e-6, ode::runge_kutta_dopri5<Tensor>()),
+                                       PendulumTensor{}, x, 0.0, 0.5, 0.01, EvalObserver{});
+      });
 }
 
 TEST(OdeintTensor, Dopri5DenseOutput) {
   std::vector<StdState> seen_std, seen_tensor;
-  compare("dense dopri5",
-          [&](StdState& x) {
-            return ode::integrate_const(ode::make_dense_output(1e-6, 1e-6, ode::runge_kutta_dopri5<StdState>()), PendulumStd{}, x, 0.0, 0.5, 0.25,
-                                        StdObserver{&seen_std});
-          },
-          [&](Tensor& x) {
-            return ode::integrate_const(ode::make_dense_output(1e-6, 1e-6, ode::runge_kutta_dopri5<Tensor>()), PendulumTensor{}, x, 0.0, 0.5, 0.25,
-                                        EvalObserver{&seen_tensor});
-          });
+  compare(
+      "dense dopri5",
+      [&](StdState& x) {
+        return ode::integrate_const(ode::make_dense_output(1e-6, 1e-6, ode::runge_kutta_dopri5<StdState>()),
+                                    PendulumStd{}, x, 0.0, 0.5, 0.25, StdObserver{&seen_std});
+      },
+      [&](Tensor& x) {
+        return ode::integrate_const(ode::make_dense_output(1e-6, 1e-6, ode::runge_kutta_dopri5<Tensor>()),
+                                    PendulumTensor{}, x, 0.0, 0.5, 0.25, EvalObserver{&seen_tensor});
+      });
   ASSERT_EQ(seen_std.size(), seen_tensor.size());
-  for (std::size_t k = 0; k < seen_std.size(); ++k) expect_same(seen_tensor[k], seen_std[k], "dense output observation");
+  for (std::size_t k = 0; k < seen_std.size(); ++k)
+    expect_same(seen_tensor[k], seen_std[k], "dense output observation");
 }
 
 TEST(OdeintTensor, RungeKuttaFehlberg78) {
-  compare("rkf78", [](StdState& x) { return ode::integrate_const(ode::runge_kutta_fehlberg78<StdState>(), PendulumStd{}, x, 0.0, 1.0, 0.1); },
-          [](Tensor& x) {
-            return ode::integrate_const(ode::runge_kutta_fehlberg78<Tensor>(), PendulumTensor{}, x, 0.0, 1.0, 0.1, EvalObserver{});
-          });
+  compare(
+      "rkf78",
+      [](StdState& x) {
+        return ode::integrate_const(ode::runge_kutta_fehlberg78<StdState>(), PendulumStd{}, x, 0.0, 1.0, 0.1);
+      },
+      [](Tensor& x) {
+        return ode::integrate_const(ode::runge_kutta_fehlberg78<Tensor>(), PendulumTensor{}, x, 0.0, 1.0, 0.1,
+                                    EvalObserver{});
+      });
 }
 
 TEST(OdeintTensor, PlainIntegrateWithExplicitValueType) {
   // Tensor has no value_type member: integrate() takes it as a template argument.
-  compare("integrate<double>", [](StdState& x) { return ode::integrate(PendulumStd{}, x, 0.0, 0.2, 0.01); },
-          [](Tensor& x) { return ode::integrate<double>(PendulumTensor{}, x, 0.0, 0.2, 0.01, EvalObserver{}); });
+  compare(
+      "integrate<double>", [](StdState& x) { return ode::integrate(PendulumStd{}, x, 0.0, 0.2, 0.01); },
+      [](Tensor& x) { return ode::integrate<double>(PendulumTensor{}, x, 0.0, 0.2, 0.01, EvalObserver{}); });
 }
 
 TEST(OdeintTensor, Float32State) {
   Tensor x = initial_tensor(cgrad::f32);
-  ode::integrate_const(ode::runge_kutta4<Tensor>(), PendulumTensor{cgrad::f32}, x, 0.0, 0.5, 0.02, EvalObserver{});
+  ode::integrate_const(ode::runge_kutta4<Tensor>(), PendulumTensor{cgrad::f32}, x, 0.0, 0.5, 0.02,
+                       EvalObserver{});
   EXPECT_EQ(x.dtype(), cgrad::f32);
   StdState xs = initial_state();
   ode::integrate_const(ode::runge_kutta4<StdState>(), PendulumStd{}, xs, 0.0, 0.5, 0.02);

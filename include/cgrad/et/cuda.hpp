@@ -34,7 +34,8 @@ inline constexpr std::size_t kMaxAssignBlocks = std::size_t{1} << 20;
 
 inline void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess)
-    throw Error(ErrorCode::DeviceError, std::string("cgrad::et::cuda: ") + what + " failed: " + cudaGetErrorString(e));
+    throw Error(ErrorCode::DeviceError,
+                std::string("cgrad::et::cuda: ") + what + " failed: " + cudaGetErrorString(e));
 }
 
 inline unsigned blocks_for(std::size_t n, std::size_t cap) {
@@ -45,15 +46,18 @@ inline unsigned blocks_for(std::size_t n, std::size_t cap) {
 struct CudaFree {
   void operator()(void* p) const { cudaFree(p); }
 };
-template <class T> std::unique_ptr<T, CudaFree> device_alloc(std::size_t n) {
+template <class T>
+std::unique_ptr<T, CudaFree> device_alloc(std::size_t n) {
   void* p = nullptr;
   if (n) check(cudaMalloc(&p, n * sizeof(T)), "cudaMalloc");
   return std::unique_ptr<T, CudaFree>(static_cast<T*>(p));
 }
 
-template <class T, class Ev> __global__ void assign_kernel(T* out, Ev ev, std::size_t n) {
+template <class T, class Ev>
+__global__ void assign_kernel(T* out, Ev ev, std::size_t n) {
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) out[i] = ev(i);
+  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    out[i] = ev(i);
 }
 
 template <class Kind, class Acc, class Ev>
@@ -75,7 +79,8 @@ __global__ void reduce_kernel(Acc* partial, Ev ev, std::size_t n, Acc identity) 
 }  // namespace detail
 
 /// One reduction kernel over n elements of a prepared device evaluator; the result is a host number.
-template <class Kind, class Ev> auto reduce_in(DeviceSpace, Kind, const Ev& ev, std::size_t n) {
+template <class Kind, class Ev>
+auto reduce_in(DeviceSpace, Kind, const Ev& ev, std::size_t n) {
   using T = std::remove_cvref_t<decltype(ev(std::size_t{0}))>;
   using Acc = typename Kind::template acc_t<T>;
   ::cgrad::et::detail::count_reduction();
@@ -86,13 +91,15 @@ template <class Kind, class Ev> auto reduce_in(DeviceSpace, Kind, const Ev& ev, 
   detail::reduce_kernel<Kind, Acc><<<blocks, detail::kBlock>>>(partial.get(), ev, n, r);
   detail::check(cudaGetLastError(), "reduction kernel launch");
   std::vector<Acc> host(blocks);
-  detail::check(cudaMemcpy(host.data(), partial.get(), blocks * sizeof(Acc), cudaMemcpyDeviceToHost), "reduction");
+  detail::check(cudaMemcpy(host.data(), partial.get(), blocks * sizeof(Acc), cudaMemcpyDeviceToHost),
+                "reduction");
   for (const Acc& p : host) r = Kind::combine(r, p);
   return static_cast<T>(r);
 }
 
 /// A vector in device memory; `operator=` runs an expression as one CUDA kernel.
-template <class T> class Vector : public Expr<Vector<T>> {
+template <class T>
+class Vector : public Expr<Vector<T>> {
   static_assert(is_element_v<T>, "cgrad::et::cuda::Vector<T>: T must be float or double");
 
  public:
@@ -110,7 +117,8 @@ template <class T> class Vector : public Expr<Vector<T>> {
   explicit Vector(const std::vector<T>& host) : Vector(host.data(), host.size()) {}
   explicit Vector(const ::cgrad::et::Vector<T>& host) : Vector(host.data(), host.size()) {}
   /// Evaluates `e` (one kernel) into a new Vector of its size.
-  template <class E> Vector(const Expr<E>& e) {
+  template <class E>
+  Vector(const Expr<E>& e) {
     static_assert(!E::kScalar, "cgrad::et: cannot construct a Vector from a scalar expression (a reduction)");
     *this = e;
   }
@@ -133,20 +141,23 @@ template <class T> class Vector : public Expr<Vector<T>> {
   ~Vector() = default;
 
   /// Runs `e` as one kernel; same size rule as et::Vector (an empty Vector is resized).
-  template <class E> Vector& operator=(const Expr<E>& e) {
-    static_assert(std::is_same_v<typename E::value_type, T>,
-                  "cgrad::et: cannot assign an expression of another element type; convert it with et::cast<T>(expr)");
+  template <class E>
+  Vector& operator=(const Expr<E>& e) {
+    static_assert(
+        std::is_same_v<typename E::value_type, T>,
+        "cgrad::et: cannot assign an expression of another element type; convert it with et::cast<T>(expr)");
     static_assert(std::is_same_v<typename E::space, DeviceSpace> || std::is_same_v<typename E::space, void>,
-                  "cgrad::et: cannot assign a host expression to a cuda::Vector; copy the host Vector to the device first");
+                  "cgrad::et: cannot assign a host expression to a cuda::Vector; copy the host Vector to the "
+                  "device first");
     const E& x = e.derived();
     std::size_t n = n_;
     if constexpr (!E::kScalar) {
       n = x.size();
       x.check_size(n);
       if (n != n_ && n_ != 0)
-        throw Error(ErrorCode::ShapeMismatch, "cgrad::et: cannot assign an expression of size " + std::to_string(n) +
-                                                  " to a cuda::Vector of size " + std::to_string(n_) +
-                                                  " (only an empty Vector is resized)");
+        throw Error(ErrorCode::ShapeMismatch, "cgrad::et: cannot assign an expression of size " +
+                                                  std::to_string(n) + " to a cuda::Vector of size " +
+                                                  std::to_string(n_) + " (only an empty Vector is resized)");
     }
     const auto ev = x.evaluator();  // prepare: nested reductions run here, before the kernel
     if (n_ == 0 && n != 0) {
@@ -155,14 +166,27 @@ template <class T> class Vector : public Expr<Vector<T>> {
     }
     ::cgrad::et::detail::count_loop();
     if (n == 0) return *this;
-    detail::assign_kernel<<<detail::blocks_for(n, detail::kMaxAssignBlocks), detail::kBlock>>>(buf_.get(), ev, n);
+    detail::assign_kernel<<<detail::blocks_for(n, detail::kMaxAssignBlocks), detail::kBlock>>>(buf_.get(), ev,
+                                                                                               n);
     detail::check(cudaGetLastError(), "kernel launch");
     return *this;
   }
-  template <class R> Vector& operator+=(const R& r) { return *this = *this + r; }
-  template <class R> Vector& operator-=(const R& r) { return *this = *this - r; }
-  template <class R> Vector& operator*=(const R& r) { return *this = *this * r; }
-  template <class R> Vector& operator/=(const R& r) { return *this = *this / r; }
+  template <class R>
+  Vector& operator+=(const R& r) {
+    return *this = *this + r;
+  }
+  template <class R>
+  Vector& operator-=(const R& r) {
+    return *this = *this - r;
+  }
+  template <class R>
+  Vector& operator*=(const R& r) {
+    return *this = *this * r;
+  }
+  template <class R>
+  Vector& operator/=(const R& r) {
+    return *this = *this / r;
+  }
 
   std::size_t size() const { return n_; }
   bool empty() const { return n_ == 0; }
@@ -174,13 +198,15 @@ template <class T> class Vector : public Expr<Vector<T>> {
     if (n == n_) return;
     Vector tmp(n);
     const std::size_t keep = n < n_ ? n : n_;
-    if (keep) detail::check(cudaMemcpy(tmp.data(), data(), keep * sizeof(T), cudaMemcpyDeviceToDevice), "cudaMemcpy");
+    if (keep)
+      detail::check(cudaMemcpy(tmp.data(), data(), keep * sizeof(T), cudaMemcpyDeviceToDevice), "cudaMemcpy");
     *this = std::move(tmp);
   }
   /// Copies the elements to the host (waits for pending kernels).
   std::vector<T> to_vector() const {
     std::vector<T> out(n_);
-    if (n_) detail::check(cudaMemcpy(out.data(), data(), n_ * sizeof(T), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    if (n_)
+      detail::check(cudaMemcpy(out.data(), data(), n_ * sizeof(T), cudaMemcpyDeviceToHost), "cudaMemcpy");
     return out;
   }
 
@@ -188,7 +214,9 @@ template <class T> class Vector : public Expr<Vector<T>> {
   void check_size(std::size_t n) const {
     if (n_ != n) ::cgrad::et::detail::throw_size_mismatch(n_, n);
   }
-  bool overlaps_shifted(const void* b, const void* e) const { return ::cgrad::et::detail::overlaps_shifted(data(), n_, b, e); }
+  bool overlaps_shifted(const void* b, const void* e) const {
+    return ::cgrad::et::detail::overlaps_shifted(data(), n_, b, e);
+  }
   LeafEval<T> evaluator() const { return {data()}; }
 
  private:
@@ -196,7 +224,8 @@ template <class T> class Vector : public Expr<Vector<T>> {
     if (n) detail::check(cudaMemcpy(buf_.get(), host, n * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy");
   }
   void copy_from_device(const Vector& o) {
-    if (n_) detail::check(cudaMemcpy(buf_.get(), o.data(), n_ * sizeof(T), cudaMemcpyDeviceToDevice), "cudaMemcpy");
+    if (n_)
+      detail::check(cudaMemcpy(buf_.get(), o.data(), n_ * sizeof(T), cudaMemcpyDeviceToDevice), "cudaMemcpy");
   }
 
   std::unique_ptr<T, detail::CudaFree> buf_;

@@ -82,35 +82,52 @@ inline void reset_stats() {
 struct HostSpace {};
 
 /// CRTP base of every expression.
-template <class Derived> struct Expr {
+template <class Derived>
+struct Expr {
   const Derived& derived() const { return static_cast<const Derived&>(*this); }
 };
 
-template <class T> inline constexpr bool is_expr_v = std::is_base_of_v<Expr<std::remove_cvref_t<T>>, std::remove_cvref_t<T>>;
+template <class T>
+inline constexpr bool is_expr_v = std::is_base_of_v<Expr<std::remove_cvref_t<T>>, std::remove_cvref_t<T>>;
 
 /// Element types an et container may hold.
-template <class T> inline constexpr bool is_element_v = std::is_same_v<T, float> || std::is_same_v<T, double>;
+template <class T>
+inline constexpr bool is_element_v = std::is_same_v<T, float> || std::is_same_v<T, double>;
 
 namespace detail {
 
 // How an expression stores an operand: containers by reference, everything else by value.
-template <class E> using stored_t = std::conditional_t<E::kStoreByReference, const E&, E>;
+template <class E>
+using stored_t = std::conditional_t<E::kStoreByReference, const E&, E>;
 
 // The space of an expression with operands in spaces A and B (void = no vector operand).
-template <class A, class B> struct common_space {
-  static_assert(std::is_same_v<A, B>,
-                "cgrad::et: an expression cannot mix host (et::Vector) and device (et::cuda::Vector) operands; "
-                "copy one side to the other space first");
+template <class A, class B>
+struct common_space {
+  static_assert(
+      std::is_same_v<A, B>,
+      "cgrad::et: an expression cannot mix host (et::Vector) and device (et::cuda::Vector) operands; "
+      "copy one side to the other space first");
   using type = A;
 };
-template <class A> struct common_space<A, void> { using type = A; };
-template <class B> struct common_space<void, B> { using type = B; };
-template <> struct common_space<void, void> { using type = void; };
-template <class A, class B> using common_space_t = typename common_space<A, B>::type;
+template <class A>
+struct common_space<A, void> {
+  using type = A;
+};
+template <class B>
+struct common_space<void, B> {
+  using type = B;
+};
+template <>
+struct common_space<void, void> {
+  using type = void;
+};
+template <class A, class B>
+using common_space_t = typename common_space<A, B>::type;
 
 // True if [b, b + n) overlaps [db, de) but does not start at db: reading it while writing the
 // destination element by element would read elements that were already overwritten.
-template <class T> bool overlaps_shifted(const T* b, std::size_t n, const void* db, const void* de) {
+template <class T>
+bool overlaps_shifted(const T* b, std::size_t n, const void* db, const void* de) {
   const void* e = b + n;
   const void* bv = b;
   if (n == 0 || bv == db) return false;
@@ -119,8 +136,9 @@ template <class T> bool overlaps_shifted(const T* b, std::size_t n, const void* 
 }
 
 [[noreturn]] inline void throw_size_mismatch(std::size_t operand, std::size_t expected) {
-  throw Error(ErrorCode::ShapeMismatch, "cgrad::et: operand sizes differ: an operand has " + std::to_string(operand) +
-                                            " elements, the expression has " + std::to_string(expected));
+  throw Error(ErrorCode::ShapeMismatch, "cgrad::et: operand sizes differ: an operand has " +
+                                            std::to_string(operand) + " elements, the expression has " +
+                                            std::to_string(expected));
 }
 
 }  // namespace detail
@@ -128,19 +146,22 @@ template <class T> bool overlaps_shifted(const T* b, std::size_t n, const void* 
 // ---- evaluators: trivially copyable, evaluated per element on host or device ----
 
 /// Reads element i of a contiguous array.
-template <class T> struct LeafEval {
+template <class T>
+struct LeafEval {
   const T* p;
   CGRAD_HD T operator()(std::size_t i) const { return p[i]; }
 };
 
 /// A value that is the same for every element (a scalar operand or a prepared reduction).
-template <class T> struct ScalarEval {
+template <class T>
+struct ScalarEval {
   T v;
   CGRAD_HD T operator()(std::size_t) const { return v; }
 };
 
 /// A scalar operand (`2.0 * v`), converted to the expression's element type.
-template <class T> class Literal : public Expr<Literal<T>> {
+template <class T>
+class Literal : public Expr<Literal<T>> {
  public:
   using value_type = T;
   using space = void;
@@ -161,11 +182,14 @@ template <class T> class Literal : public Expr<Literal<T>> {
 namespace detail {
 
 // Turns a scalar operand into a Literal of the expression's element type, with readable errors.
-template <class T, class S> Literal<T> make_literal(const S& s) {
+template <class T, class S>
+Literal<T> make_literal(const S& s) {
   static_assert(std::is_arithmetic_v<S>,
                 "cgrad::et: a scalar operand must be an arithmetic type (float, double, int, ...)");
-  if constexpr (std::is_arithmetic_v<S>) return Literal<T>(static_cast<T>(s));
-  else return Literal<T>(T(0));
+  if constexpr (std::is_arithmetic_v<S>)
+    return Literal<T>(static_cast<T>(s));
+  else
+    return Literal<T>(T(0));
 }
 
 }  // namespace detail

@@ -21,20 +21,29 @@ namespace tag {
 #define CGRAD_ET_TAG_Movement(E, name)
 #define CGRAD_ET_TAG_Concat(E, name)
 #define CGRAD_ET_TAG_Gemm(E, name)
-#define CGRAD_ET_TAG_Unary(E, name)                                                    \
-  struct E {                                                                           \
-    static constexpr const char* kName = #name;                                        \
-    template <class T> CGRAD_HD static auto apply(T x) { return ::cgrad::scalar::name(x); } \
+#define CGRAD_ET_TAG_Unary(E, name)             \
+  struct E {                                    \
+    static constexpr const char* kName = #name; \
+    template <class T>                          \
+    CGRAD_HD static auto apply(T x) {           \
+      return ::cgrad::scalar::name(x);          \
+    }                                           \
   };
-#define CGRAD_ET_TAG_Binary(E, name)                                                   \
-  struct E {                                                                           \
-    static constexpr const char* kName = #name;                                        \
-    template <class T> CGRAD_HD static auto apply(T a, T b) { return ::cgrad::scalar::name(a, b); } \
+#define CGRAD_ET_TAG_Binary(E, name)            \
+  struct E {                                    \
+    static constexpr const char* kName = #name; \
+    template <class T>                          \
+    CGRAD_HD static auto apply(T a, T b) {      \
+      return ::cgrad::scalar::name(a, b);       \
+    }                                           \
   };
-#define CGRAD_ET_TAG_Ternary(E, name)                                                  \
-  struct E {                                                                           \
-    static constexpr const char* kName = #name;                                        \
-    template <class C, class T> CGRAD_HD static auto apply(C c, T a, T b) { return ::cgrad::scalar::name(c, a, b); } \
+#define CGRAD_ET_TAG_Ternary(E, name)           \
+  struct E {                                    \
+    static constexpr const char* kName = #name; \
+    template <class C, class T>                 \
+    CGRAD_HD static auto apply(C c, T a, T b) { \
+      return ::cgrad::scalar::name(c, a, b);    \
+    }                                           \
   };
 #define CGRAD_OP(E, name, Kind, arity) CGRAD_ET_TAG_##Kind(E, name)
 #include <cgrad/ops.def>
@@ -49,25 +58,32 @@ namespace tag {
 #undef CGRAD_ET_TAG_Ternary
 
 /// ops.def's Cast row, with its target type (scalar::cast<To> needs it).
-template <class To> struct CastTo {
+template <class To>
+struct CastTo {
   static constexpr const char* kName = "cast";
-  template <class T> CGRAD_HD static To apply(T x) { return ::cgrad::scalar::cast<To>(x); }
+  template <class T>
+  CGRAD_HD static To apply(T x) {
+    return ::cgrad::scalar::cast<To>(x);
+  }
 };
 }  // namespace tag
 
-template <class Tag, class A> struct UnaryEval {
+template <class Tag, class A>
+struct UnaryEval {
   A a;
   CGRAD_HD auto operator()(std::size_t i) const { return Tag::apply(a(i)); }
 };
 
-template <class Tag, class A, class B> struct BinaryEval {
+template <class Tag, class A, class B>
+struct BinaryEval {
   A a;
   B b;
   CGRAD_HD auto operator()(std::size_t i) const { return Tag::apply(a(i), b(i)); }
 };
 
 /// Tag::apply applied to every element of A.
-template <class Tag, class A> class Unary : public Expr<Unary<Tag, A>> {
+template <class Tag, class A>
+class Unary : public Expr<Unary<Tag, A>> {
  public:
   using value_type = decltype(Tag::apply(std::declval<typename A::value_type>()));
   using space = typename A::space;
@@ -80,32 +96,32 @@ template <class Tag, class A> class Unary : public Expr<Unary<Tag, A>> {
   bool overlaps_shifted(const void* b, const void* e) const { return a_.overlaps_shifted(b, e); }
   auto evaluator() const { return UnaryEval<Tag, decltype(a_.evaluator())>{a_.evaluator()}; }
   /// A rank-0 expression (built on reductions) converts to its value.
-  operator value_type() const
-    requires kScalar
-  {
-    return evaluator()(0);
-  }
+  operator value_type() const requires kScalar { return evaluator()(0); }
 
  private:
   detail::stored_t<A> a_;
 };
 
 /// Tag::apply applied element by element to A and B (equal sizes, or one side rank 0).
-template <class Tag, class A, class B> class Binary : public Expr<Binary<Tag, A, B>> {
+template <class Tag, class A, class B>
+class Binary : public Expr<Binary<Tag, A, B>> {
   static_assert(std::is_same_v<typename A::value_type, typename B::value_type>,
                 "cgrad::et: operands have different element types (e.g. Vector<float> and Vector<double>); "
                 "convert one of them with et::cast<T>(expr)");
 
  public:
-  using value_type = decltype(Tag::apply(std::declval<typename A::value_type>(), std::declval<typename A::value_type>()));
+  using value_type =
+      decltype(Tag::apply(std::declval<typename A::value_type>(), std::declval<typename A::value_type>()));
   using space = detail::common_space_t<typename A::space, typename B::space>;
   static constexpr bool kScalar = A::kScalar && B::kScalar;
   static constexpr bool kStoreByReference = false;
 
   Binary(const A& a, const B& b) : a_(a), b_(b) {}
   std::size_t size() const {
-    if constexpr (!A::kScalar) return a_.size();
-    else return b_.size();
+    if constexpr (!A::kScalar)
+      return a_.size();
+    else
+      return b_.size();
   }
   void check_size(std::size_t n) const {
     a_.check_size(n);
@@ -121,11 +137,7 @@ template <class Tag, class A, class B> class Binary : public Expr<Binary<Tag, A,
     return BinaryEval<Tag, decltype(ea), decltype(eb)>{ea, eb};
   }
   /// A rank-0 expression (built on reductions) converts to its value.
-  operator value_type() const
-    requires kScalar
-  {
-    return evaluator()(0);
-  }
+  operator value_type() const requires kScalar { return evaluator()(0); }
 
  private:
   detail::stored_t<A> a_;
@@ -133,22 +145,24 @@ template <class Tag, class A, class B> class Binary : public Expr<Binary<Tag, A,
 };
 
 namespace detail {
-template <class Tag, class A, class B> Binary<Tag, A, B> make_binary(const A& a, const B& b) { return {a, b}; }
+template <class Tag, class A, class B>
+Binary<Tag, A, B> make_binary(const A& a, const B& b) {
+  return {a, b};
+}
 }  // namespace detail
 
 // An expression with an expression, or with an arithmetic scalar on either side.
-#define CGRAD_ET_BINARY_FUNCTION(fn, Tag)                                                      \
-  template <class A, class B> auto fn(const Expr<A>& a, const Expr<B>& b) {                    \
-    return detail::make_binary<tag::Tag>(a.derived(), b.derived());                            \
-  }                                                                                            \
-  template <class A, class S>                                                                  \
-    requires(!is_expr_v<S>)                                                                    \
-  auto fn(const Expr<A>& a, const S& s) {                                                      \
+#define CGRAD_ET_BINARY_FUNCTION(fn, Tag)                                                               \
+  template <class A, class B>                                                                           \
+  auto fn(const Expr<A>& a, const Expr<B>& b) {                                                         \
+    return detail::make_binary<tag::Tag>(a.derived(), b.derived());                                     \
+  }                                                                                                     \
+  template <class A, class S>                                                                           \
+  requires(!is_expr_v<S>) auto fn(const Expr<A>& a, const S& s) {                                       \
     return detail::make_binary<tag::Tag>(a.derived(), detail::make_literal<typename A::value_type>(s)); \
-  }                                                                                            \
-  template <class S, class B>                                                                  \
-    requires(!is_expr_v<S>)                                                                    \
-  auto fn(const S& s, const Expr<B>& b) {                                                      \
+  }                                                                                                     \
+  template <class S, class B>                                                                           \
+  requires(!is_expr_v<S>) auto fn(const S& s, const Expr<B>& b) {                                       \
     return detail::make_binary<tag::Tag>(detail::make_literal<typename B::value_type>(s), b.derived()); \
   }
 
@@ -164,10 +178,16 @@ CGRAD_ET_BINARY_FUNCTION(maximum, Maximum)
 CGRAD_ET_BINARY_FUNCTION(minimum, Minimum)
 #undef CGRAD_ET_BINARY_FUNCTION
 
-template <class A> auto operator-(const Expr<A>& a) { return Unary<tag::Neg, A>(a.derived()); }
+template <class A>
+auto operator-(const Expr<A>& a) {
+  return Unary<tag::Neg, A>(a.derived());
+}
 
-#define CGRAD_ET_UNARY_FUNCTION(fn, Tag) \
-  template <class A> auto fn(const Expr<A>& a) { return Unary<tag::Tag, A>(a.derived()); }
+#define CGRAD_ET_UNARY_FUNCTION(fn, Tag)    \
+  template <class A>                        \
+  auto fn(const Expr<A>& a) {               \
+    return Unary<tag::Tag, A>(a.derived()); \
+  }
 CGRAD_ET_UNARY_FUNCTION(exp, Exp)
 CGRAD_ET_UNARY_FUNCTION(log, Log)
 CGRAD_ET_UNARY_FUNCTION(sqrt, Sqrt)
@@ -181,7 +201,8 @@ CGRAD_ET_UNARY_FUNCTION(relu, Relu)
 #undef CGRAD_ET_UNARY_FUNCTION
 
 /// Converts every element to `To` (float or double): the way to combine float and double operands.
-template <class To, class A> auto cast(const Expr<A>& a) {
+template <class To, class A>
+auto cast(const Expr<A>& a) {
   static_assert(is_element_v<To>, "cgrad::et::cast<To>: To must be float or double");
   return Unary<tag::CastTo<To>, A>(a.derived());
 }

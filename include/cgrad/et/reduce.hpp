@@ -26,30 +26,59 @@ namespace cgrad::et {
 /// Reduction kinds: accumulator type, identity (host) and combine (host and device).
 namespace reduction {
 struct Sum {
-  template <class T> using acc_t = typename ::cgrad::scalar::acc<T>::type;
-  template <class A> static A identity() { return A(0); }
-  template <class A> CGRAD_HD static A combine(A x, A y) { return ::cgrad::scalar::add(x, y); }
+  template <class T>
+  using acc_t = typename ::cgrad::scalar::acc<T>::type;
+  template <class A>
+  static A identity() {
+    return A(0);
+  }
+  template <class A>
+  CGRAD_HD static A combine(A x, A y) {
+    return ::cgrad::scalar::add(x, y);
+  }
 };
 struct Max {
-  template <class T> using acc_t = T;
-  template <class A> static A identity() { return -std::numeric_limits<A>::infinity(); }
-  template <class A> CGRAD_HD static A combine(A x, A y) { return ::cgrad::scalar::maximum(x, y); }
+  template <class T>
+  using acc_t = T;
+  template <class A>
+  static A identity() {
+    return -std::numeric_limits<A>::infinity();
+  }
+  template <class A>
+  CGRAD_HD static A combine(A x, A y) {
+    return ::cgrad::scalar::maximum(x, y);
+  }
 };
 struct Min {
-  template <class T> using acc_t = T;
-  template <class A> static A identity() { return std::numeric_limits<A>::infinity(); }
-  template <class A> CGRAD_HD static A combine(A x, A y) { return ::cgrad::scalar::minimum(x, y); }
+  template <class T>
+  using acc_t = T;
+  template <class A>
+  static A identity() {
+    return std::numeric_limits<A>::infinity();
+  }
+  template <class A>
+  CGRAD_HD static A combine(A x, A y) {
+    return ::cgrad::scalar::minimum(x, y);
+  }
 };
 /// max over abs(x): like Max, but 0 for an empty vector.
 struct NormInf {
-  template <class T> using acc_t = T;
-  template <class A> static A identity() { return A(0); }
-  template <class A> CGRAD_HD static A combine(A x, A y) { return ::cgrad::scalar::maximum(x, y); }
+  template <class T>
+  using acc_t = T;
+  template <class A>
+  static A identity() {
+    return A(0);
+  }
+  template <class A>
+  CGRAD_HD static A combine(A x, A y) {
+    return ::cgrad::scalar::maximum(x, y);
+  }
 };
 }  // namespace reduction
 
 /// One reduction pass over n elements of a prepared host evaluator.
-template <class Kind, class Ev> auto reduce_in(HostSpace, Kind, const Ev& ev, std::size_t n) {
+template <class Kind, class Ev>
+auto reduce_in(HostSpace, Kind, const Ev& ev, std::size_t n) {
   using T = std::remove_cvref_t<decltype(ev(std::size_t{0}))>;
   using Acc = typename Kind::template acc_t<T>;
   detail::count_reduction();
@@ -63,7 +92,8 @@ template <class Kind, class Ev> auto reduce_in(HostSpace, Kind, const Ev& ev, st
     {
       Acc local = Kind::template identity<Acc>();
 #pragma omp for schedule(static)
-      for (std::ptrdiff_t i = 0; i < m; ++i) local = Kind::combine(local, static_cast<Acc>(ev(static_cast<std::size_t>(i))));
+      for (std::ptrdiff_t i = 0; i < m; ++i)
+        local = Kind::combine(local, static_cast<Acc>(ev(static_cast<std::size_t>(i))));
       partial[static_cast<std::size_t>(omp_get_thread_num())] = local;
     }
     for (const Acc& p : partial) r = Kind::combine(r, p);
@@ -75,8 +105,11 @@ template <class Kind, class Ev> auto reduce_in(HostSpace, Kind, const Ev& ev, st
 }
 
 /// A reduction of a vector expression to one number (rank 0).
-template <class Kind, class A> class Reduce : public Expr<Reduce<Kind, A>> {
-  static_assert(!A::kScalar, "cgrad::et: reductions (sum, dot, max, min, norm_inf) take a vector expression, not a scalar");
+template <class Kind, class A>
+class Reduce : public Expr<Reduce<Kind, A>> {
+  static_assert(
+      !A::kScalar,
+      "cgrad::et: reductions (sum, dot, max, min, norm_inf) take a vector expression, not a scalar");
 
  public:
   using value_type = typename A::value_type;
@@ -102,18 +135,29 @@ template <class Kind, class A> class Reduce : public Expr<Reduce<Kind, A>> {
 };
 
 /// Sum of all elements (float accumulates in double).
-template <class A> auto sum(const Expr<A>& a) { return Reduce<reduction::Sum, A>(a.derived()); }
+template <class A>
+auto sum(const Expr<A>& a) {
+  return Reduce<reduction::Sum, A>(a.derived());
+}
 /// Sum of a * b: one pass, no temporary.
-template <class A, class B> auto dot(const Expr<A>& a, const Expr<B>& b) {
+template <class A, class B>
+auto dot(const Expr<A>& a, const Expr<B>& b) {
   using P = Binary<tag::Mul, A, B>;
   return Reduce<reduction::Sum, P>(P(a.derived(), b.derived()));
 }
 /// Largest element (-inf for an empty vector; NaN if any element is NaN).
-template <class A> auto max(const Expr<A>& a) { return Reduce<reduction::Max, A>(a.derived()); }
+template <class A>
+auto max(const Expr<A>& a) {
+  return Reduce<reduction::Max, A>(a.derived());
+}
 /// Smallest element (+inf for an empty vector; NaN if any element is NaN).
-template <class A> auto min(const Expr<A>& a) { return Reduce<reduction::Min, A>(a.derived()); }
+template <class A>
+auto min(const Expr<A>& a) {
+  return Reduce<reduction::Min, A>(a.derived());
+}
 /// Largest absolute value (0 for an empty vector).
-template <class A> auto norm_inf(const Expr<A>& a) {
+template <class A>
+auto norm_inf(const Expr<A>& a) {
   using P = Unary<tag::Abs, A>;
   return Reduce<reduction::NormInf, P>(P(a.derived()));
 }

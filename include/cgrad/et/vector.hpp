@@ -25,12 +25,14 @@
 
 namespace cgrad::et {
 
-template <class T> class Segment;
+template <class T>
+class Segment;
 
 namespace detail {
 
 // The fused loop: one pass writing dst[i] = ev(i).
-template <class T, class Ev> void host_loop(T* dst, std::size_t n, const Ev ev) {
+template <class T, class Ev>
+void host_loop(T* dst, std::size_t n, const Ev ev) {
   count_loop();
 #if defined(_OPENMP)
   if (n >= kParallelThreshold) {
@@ -50,12 +52,15 @@ template <class T, class Ev> void host_loop(T* dst, std::size_t n, const Ev ev) 
   for (std::size_t i = 0; i < n; ++i) dst[i] = ev(i);
 }
 
-template <class T, class E> constexpr void check_assignable() {
-  static_assert(std::is_same_v<typename E::value_type, T>,
-                "cgrad::et: cannot assign an expression of another element type (e.g. double to Vector<float>); "
-                "convert it with et::cast<T>(expr)");
-  static_assert(std::is_same_v<typename E::space, HostSpace> || std::is_same_v<typename E::space, void>,
-                "cgrad::et: cannot assign a device expression to a host et::Vector; use cuda::Vector::to_vector()");
+template <class T, class E>
+constexpr void check_assignable() {
+  static_assert(
+      std::is_same_v<typename E::value_type, T>,
+      "cgrad::et: cannot assign an expression of another element type (e.g. double to Vector<float>); "
+      "convert it with et::cast<T>(expr)");
+  static_assert(
+      std::is_same_v<typename E::space, HostSpace> || std::is_same_v<typename E::space, void>,
+      "cgrad::et: cannot assign a device expression to a host et::Vector; use cuda::Vector::to_vector()");
 }
 
 // Steps 1-3 above. `dest(n)` returns the destination pointer for n elements; a Vector resizes
@@ -70,8 +75,9 @@ void assign(const E& x, std::size_t dst_size, bool resizable, const char* what, 
     const std::size_t n = x.size();
     x.check_size(n);
     if (n != dst_size && !(resizable && dst_size == 0))
-      throw Error(ErrorCode::ShapeMismatch, std::string("cgrad::et: cannot assign an expression of size ") + std::to_string(n) +
-                                                " to a " + what + " of size " + std::to_string(dst_size) +
+      throw Error(ErrorCode::ShapeMismatch, std::string("cgrad::et: cannot assign an expression of size ") +
+                                                std::to_string(n) + " to a " + what + " of size " +
+                                                std::to_string(dst_size) +
                                                 (resizable ? " (only an empty Vector is resized)" : ""));
     const auto ev = x.evaluator();  // prepare: nested reductions run here, before any write
     T* d = dest(n);
@@ -86,7 +92,8 @@ void assign(const E& x, std::size_t dst_size, bool resizable, const char* what, 
 }  // namespace detail
 
 /// A host vector of float or double; `operator=` runs an expression as one fused loop.
-template <class T> class Vector : public Expr<Vector<T>> {
+template <class T>
+class Vector : public Expr<Vector<T>> {
   static_assert(is_element_v<T>, "cgrad::et::Vector<T>: T must be float or double");
 
  public:
@@ -104,9 +111,11 @@ template <class T> class Vector : public Expr<Vector<T>> {
   explicit Vector(std::vector<T> values) : data_(std::move(values)) {}
   Vector(std::initializer_list<T> values) : data_(values) {}
   /// Evaluates `e` (one loop) into a new Vector of its size.
-  template <class E> Vector(const Expr<E>& e) {
-    static_assert(!E::kScalar, "cgrad::et: cannot construct a Vector from a scalar expression (a reduction); "
-                               "assign it to a T or fill a sized Vector instead");
+  template <class E>
+  Vector(const Expr<E>& e) {
+    static_assert(!E::kScalar,
+                  "cgrad::et: cannot construct a Vector from a scalar expression (a reduction); "
+                  "assign it to a T or fill a sized Vector instead");
     *this = e;
   }
   Vector(const Vector&) = default;
@@ -117,7 +126,8 @@ template <class T> class Vector : public Expr<Vector<T>> {
 
   /// Runs `e` as one fused loop (see the file comment for the size and aliasing rules). A rank-0
   /// expression (a reduction) fills the Vector, keeping its size.
-  template <class E> Vector& operator=(const Expr<E>& e) {
+  template <class E>
+  Vector& operator=(const Expr<E>& e) {
     detail::assign<T>(e.derived(), size(), /*resizable=*/true, "Vector", [this](std::size_t n) {
       if (data_.empty()) data_.resize(n);
       return data_.data();
@@ -125,10 +135,22 @@ template <class T> class Vector : public Expr<Vector<T>> {
     return *this;
   }
   /// `v op= r` is `v = v op r`: one loop. r is an expression or an arithmetic scalar.
-  template <class R> Vector& operator+=(const R& r) { return *this = *this + r; }
-  template <class R> Vector& operator-=(const R& r) { return *this = *this - r; }
-  template <class R> Vector& operator*=(const R& r) { return *this = *this * r; }
-  template <class R> Vector& operator/=(const R& r) { return *this = *this / r; }
+  template <class R>
+  Vector& operator+=(const R& r) {
+    return *this = *this + r;
+  }
+  template <class R>
+  Vector& operator-=(const R& r) {
+    return *this = *this - r;
+  }
+  template <class R>
+  Vector& operator*=(const R& r) {
+    return *this = *this * r;
+  }
+  template <class R>
+  Vector& operator/=(const R& r) {
+    return *this = *this / r;
+  }
 
   std::size_t size() const { return data_.size(); }
   bool empty() const { return data_.empty(); }
@@ -147,13 +169,17 @@ template <class T> class Vector : public Expr<Vector<T>> {
 
   /// Elements [offset, offset + count) as a view (throws InvalidArgument when out of range).
   Segment<T> segment(std::size_t offset, std::size_t count) { return Segment<T>(*this, offset, count); }
-  Segment<const T> segment(std::size_t offset, std::size_t count) const { return Segment<const T>(*this, offset, count); }
+  Segment<const T> segment(std::size_t offset, std::size_t count) const {
+    return Segment<const T>(*this, offset, count);
+  }
 
   // ---- expression interface ----
   void check_size(std::size_t n) const {
     if (size() != n) detail::throw_size_mismatch(size(), n);
   }
-  bool overlaps_shifted(const void* b, const void* e) const { return detail::overlaps_shifted(data(), size(), b, e); }
+  bool overlaps_shifted(const void* b, const void* e) const {
+    return detail::overlaps_shifted(data(), size(), b, e);
+  }
   LeafEval<T> evaluator() const { return {data()}; }
 
  private:
@@ -162,7 +188,8 @@ template <class T> class Vector : public Expr<Vector<T>> {
 
 /// A contiguous view [offset, offset + count) of a Vector (Segment<const T> is read-only).
 /// Copying a Segment copies the view; assigning to one writes the parent's elements.
-template <class T> class Segment : public Expr<Segment<T>> {
+template <class T>
+class Segment : public Expr<Segment<T>> {
  public:
   using value_type = std::remove_const_t<T>;
   using parent_type = std::conditional_t<std::is_const_v<T>, const Vector<value_type>, Vector<value_type>>;
@@ -170,18 +197,34 @@ template <class T> class Segment : public Expr<Segment<T>> {
   static constexpr bool kScalar = false;
   static constexpr bool kStoreByReference = false;
 
-  Segment(parent_type& parent, std::size_t offset, std::size_t count) : parent_(&parent), offset_(offset), count_(count) {
+  Segment(parent_type& parent, std::size_t offset, std::size_t count)
+      : parent_(&parent), offset_(offset), count_(count) {
     check_range();
   }
   Segment(const Segment&) = default;
   ~Segment() = default;
   /// Writes the values of `o` into this view (one loop).
   Segment& operator=(const Segment& o) { return assign(o); }
-  template <class E> Segment& operator=(const Expr<E>& e) { return assign(e.derived()); }
-  template <class R> Segment& operator+=(const R& r) { return assign(*this + r); }
-  template <class R> Segment& operator-=(const R& r) { return assign(*this - r); }
-  template <class R> Segment& operator*=(const R& r) { return assign(*this * r); }
-  template <class R> Segment& operator/=(const R& r) { return assign(*this / r); }
+  template <class E>
+  Segment& operator=(const Expr<E>& e) {
+    return assign(e.derived());
+  }
+  template <class R>
+  Segment& operator+=(const R& r) {
+    return assign(*this + r);
+  }
+  template <class R>
+  Segment& operator-=(const R& r) {
+    return assign(*this - r);
+  }
+  template <class R>
+  Segment& operator*=(const R& r) {
+    return assign(*this * r);
+  }
+  template <class R>
+  Segment& operator/=(const R& r) {
+    return assign(*this / r);
+  }
 
   std::size_t size() const { return count_; }
   T* data() const {
@@ -194,20 +237,26 @@ template <class T> class Segment : public Expr<Segment<T>> {
   void check_size(std::size_t n) const {
     if (count_ != n) detail::throw_size_mismatch(count_, n);
   }
-  bool overlaps_shifted(const void* b, const void* e) const { return detail::overlaps_shifted(data(), count_, b, e); }
+  bool overlaps_shifted(const void* b, const void* e) const {
+    return detail::overlaps_shifted(data(), count_, b, e);
+  }
   LeafEval<value_type> evaluator() const { return {data()}; }
 
  private:
-  template <class E> Segment& assign(const E& x) {
-    static_assert(!std::is_const_v<T>, "cgrad::et: cannot assign to a read-only Segment (a segment of a const Vector)");
-    if constexpr (!std::is_const_v<T>) detail::assign<value_type>(x, count_, /*resizable=*/false, "Segment", [this](std::size_t) { return data(); });
+  template <class E>
+  Segment& assign(const E& x) {
+    static_assert(!std::is_const_v<T>,
+                  "cgrad::et: cannot assign to a read-only Segment (a segment of a const Vector)");
+    if constexpr (!std::is_const_v<T>)
+      detail::assign<value_type>(x, count_, /*resizable=*/false, "Segment",
+                                 [this](std::size_t) { return data(); });
     return *this;
   }
   void check_range() const {
     if (offset_ > parent_->size() || count_ > parent_->size() - offset_)
-      throw Error(ErrorCode::InvalidArgument, "cgrad::et: segment [" + std::to_string(offset_) + ", " +
-                                                  std::to_string(offset_ + count_) + ") is out of range for a Vector of size " +
-                                                  std::to_string(parent_->size()));
+      throw Error(ErrorCode::InvalidArgument,
+                  "cgrad::et: segment [" + std::to_string(offset_) + ", " + std::to_string(offset_ + count_) +
+                      ") is out of range for a Vector of size " + std::to_string(parent_->size()));
   }
 
   parent_type* parent_;

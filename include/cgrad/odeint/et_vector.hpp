@@ -18,32 +18,39 @@
 
 namespace boost::numeric::odeint {
 
-#define CGRAD_ODEINT_ET_CONTAINER(V)                                                      \
-  template <class T> struct is_resizeable<V<T>> {                                         \
-    using type = ::cgrad::odeint_detail::resizeable_true;                                 \
-    static const bool value = type::value;                                                \
-  };                                                                                      \
-  template <class T> struct same_size_impl<V<T>, V<T>> {                                  \
-    static bool same_size(const V<T>& a, const V<T>& b) { return a.size() == b.size(); }  \
-  };                                                                                      \
-  template <class T> struct resize_impl<V<T>, V<T>> {                                     \
+#define CGRAD_ODEINT_ET_CONTAINER(V)                                                     \
+  template <class T>                                                                     \
+  struct is_resizeable<V<T>> {                                                           \
+    using type = ::cgrad::odeint_detail::resizeable_true;                                \
+    static const bool value = type::value;                                               \
+  };                                                                                     \
+  template <class T>                                                                     \
+  struct same_size_impl<V<T>, V<T>> {                                                    \
+    static bool same_size(const V<T>& a, const V<T>& b) { return a.size() == b.size(); } \
+  };                                                                                     \
+  template <class T>                                                                     \
+  struct resize_impl<V<T>, V<T>> {                                                       \
     static void resize(V<T>& a, const V<T>& b) { a.resize(b.size()); }                   \
-  };                                                                                      \
-  template <class T> struct copy_impl<V<T>, V<T>> {                                       \
-    static void copy(const V<T>& from, V<T>& to) { to = from; }                           \
-  };                                                                                      \
-  template <class T> struct vector_space_norm_inf<V<T>> {                                 \
-    using result_type = T;                                                                \
-    result_type operator()(const V<T>& x) const { return ::cgrad::et::norm_inf(x); }      \
-  };                                                                                      \
-  template <class T> struct algebra_dispatcher<V<T>> {                                    \
-    using algebra_type = vector_space_algebra;                                            \
-  };                                                                                      \
-  namespace detail {                                                                      \
-  template <class T> struct get_unit_value_impl<V<T>> {                                   \
-    static const V<T>& value(const V<T>& t) { return t; }                                 \
-    using result_type = const V<T>&;                                                      \
-  };                                                                                      \
+  };                                                                                     \
+  template <class T>                                                                     \
+  struct copy_impl<V<T>, V<T>> {                                                         \
+    static void copy(const V<T>& from, V<T>& to) { to = from; }                          \
+  };                                                                                     \
+  template <class T>                                                                     \
+  struct vector_space_norm_inf<V<T>> {                                                   \
+    using result_type = T;                                                               \
+    result_type operator()(const V<T>& x) const { return ::cgrad::et::norm_inf(x); }     \
+  };                                                                                     \
+  template <class T>                                                                     \
+  struct algebra_dispatcher<V<T>> {                                                      \
+    using algebra_type = vector_space_algebra;                                           \
+  };                                                                                     \
+  namespace detail {                                                                     \
+  template <class T>                                                                     \
+  struct get_unit_value_impl<V<T>> {                                                     \
+    static const V<T>& value(const V<T>& t) { return t; }                                \
+    using result_type = const V<T>&;                                                     \
+  };                                                                                     \
   }
 
 CGRAD_ODEINT_ET_CONTAINER(::cgrad::et::Vector)

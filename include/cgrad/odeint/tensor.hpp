@@ -18,31 +18,42 @@
 
 namespace boost::numeric::odeint {
 
-template <> struct is_resizeable<::cgrad::Tensor> {
+template <>
+struct is_resizeable<::cgrad::Tensor> {
   using type = ::cgrad::odeint_detail::resizeable_true;
   static const bool value = type::value;
 };
 
-template <> struct same_size_impl<::cgrad::Tensor, ::cgrad::Tensor> {
+template <>
+struct same_size_impl<::cgrad::Tensor, ::cgrad::Tensor> {
   static bool same_size(const ::cgrad::Tensor& a, const ::cgrad::Tensor& b) {
-    return a.defined() && b.defined() && a.shape() == b.shape() && a.dtype() == b.dtype() && a.device() == b.device();
+    return a.defined() && b.defined() && a.shape() == b.shape() && a.dtype() == b.dtype() &&
+           a.device() == b.device();
   }
 };
 
-template <> struct resize_impl<::cgrad::Tensor, ::cgrad::Tensor> {
-  static void resize(::cgrad::Tensor& a, const ::cgrad::Tensor& b) { a = ::cgrad::zeros(b.shape(), b.dtype(), b.device()); }
+template <>
+struct resize_impl<::cgrad::Tensor, ::cgrad::Tensor> {
+  static void resize(::cgrad::Tensor& a, const ::cgrad::Tensor& b) {
+    a = ::cgrad::zeros(b.shape(), b.dtype(), b.device());
+  }
 };
 
-template <> struct copy_impl<::cgrad::Tensor, ::cgrad::Tensor> {
+template <>
+struct copy_impl<::cgrad::Tensor, ::cgrad::Tensor> {
   static void copy(const ::cgrad::Tensor& from, ::cgrad::Tensor& to) { to = from; }
 };
 
-template <> struct vector_space_norm_inf<::cgrad::Tensor> {
+template <>
+struct vector_space_norm_inf<::cgrad::Tensor> {
   using result_type = double;
-  result_type operator()(const ::cgrad::Tensor& x) const { return ::cgrad::max(::cgrad::abs(x)).item<double>(); }
+  result_type operator()(const ::cgrad::Tensor& x) const {
+    return ::cgrad::max(::cgrad::abs(x)).item<double>();
+  }
 };
 
-template <> struct algebra_dispatcher<::cgrad::Tensor> {
+template <>
+struct algebra_dispatcher<::cgrad::Tensor> {
   using algebra_type = vector_space_algebra;
 };
 
