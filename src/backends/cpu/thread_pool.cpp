@@ -17,6 +17,7 @@
 #include <chrono>
 #include <exception>
 #include <limits>
+#include <condition_variable>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -75,6 +76,10 @@ struct ThreadPool::Impl {
   alignas(64) std::atomic<int> sleepers{0};
   std::atomic<bool> caller_waiting{false};
   std::atomic<bool> stop{false};
+  // Sleeping uses a mutex and condition variables, not std::atomic::wait: GCC 12's atomic
+  // wait/notify lost wake-ups here (a worker never woke for shutdown: a hang at exit).
+  std::mutex sleep_mu, done_mu;
+  std::condition_variable sleep_cv, done_cv;
   std::mutex dispatch;  // one job at a time; a second concurrent caller runs inline
 
   // The current job (written before `claim` is published, read after a successful claim).
@@ -107,8 +112,10 @@ struct ThreadPool::Impl {
                                        std::memory_order_acquire))
         continue;
       run_chunk(next);
-      if (done.fetch_add(1) + 1 == count && caller_waiting.load())
-        done.notify_all();
+      if (done.fetch_add(1) + 1 == count && caller_waiting.load()) {
+        std::lock_guard<std::mutex> lk(done_mu);
+        done_cv.notify_all();
+      }
       s = claim.load(std::memory_order_acquire);
     }
   }
@@ -119,8 +126,9 @@ struct ThreadPool::Impl {
     for (;;) {
       uint32_t e = seen;
       if (!spin_until([&] { return (e = epoch.load(std::memory_order_acquire)) != seen; })) {
+        std::unique_lock<std::mutex> lk(sleep_mu);
         sleepers.fetch_add(1);
-        while ((e = epoch.load()) == seen && !stop.load()) epoch.wait(seen);
+        sleep_cv.wait(lk, [&] { return (e = epoch.load()) != seen || stop.load(); });
         sleepers.fetch_sub(1);
       }
       if (stop.load(std::memory_order_acquire)) return;
@@ -131,8 +139,9 @@ struct ThreadPool::Impl {
 
   void wait_done(uint32_t count) {
     if (spin_until([&] { return done.load(std::memory_order_acquire) == count; })) return;
+    std::unique_lock<std::mutex> lk(done_mu);
     caller_waiting.store(true);
-    for (uint32_t d; (d = done.load()) != count;) done.wait(d);
+    done_cv.wait(lk, [&] { return done.load() == count; });
     caller_waiting.store(false);
   }
 };
@@ -155,7 +164,10 @@ ThreadPool::~ThreadPool() {
   }
   impl_->stop.store(true);
   impl_->epoch.fetch_add(1);
-  impl_->epoch.notify_all();
+  {
+    std::lock_guard<std::mutex> lk(impl_->sleep_mu);
+  }
+  impl_->sleep_cv.notify_all();
   for (auto& t : *impl_->workers) t.join();
 }
 
@@ -192,7 +204,12 @@ void ThreadPool::parallel_chunks(int64_t n, int64_t grain, FunctionRef<void(int6
   const uint32_t g = ++I.gen == 0 ? ++I.gen : I.gen;  // 0 never names a job
   I.claim.store(pack(g, 0, count), std::memory_order_release);
   I.epoch.store(g);
-  if (I.sleepers.load() > 0) I.epoch.notify_all();
+  if (I.sleepers.load() > 0) {
+    {
+      std::lock_guard<std::mutex> wake(I.sleep_mu);  // a worker is either asleep or will see the epoch
+    }
+    I.sleep_cv.notify_all();
+  }
   t_inside_job = true;
   I.work(g);
   I.wait_done(count);
