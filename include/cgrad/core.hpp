@@ -76,6 +76,8 @@ struct Stats {
   uint64_t plan_cache_hits = 0;
   uint64_t bytes_allocated = 0;
   uint64_t auto_realizes = 0;  ///< realizations triggered by the pending-depth rule
+  uint64_t bytes_in_use = 0;   ///< bytes of live tensor storage now (pool caches excluded)
+  uint64_t peak_bytes_in_use = 0;  ///< highest bytes_in_use since the last reset_stats()
 };
 Stats stats();
 void reset_stats();

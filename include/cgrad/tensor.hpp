@@ -70,9 +70,15 @@ class Tensor {
   const Tensor& eval() const;
   /// Evaluates if needed and copies the elements, row-major, converted to T.
   template <class T> std::vector<T> to_vector() const {
-    std::vector<T> out(static_cast<std::size_t>(numel()));
-    read_into(out.data(), dtype_of<T>::value, out.size());
-    return out;
+    if constexpr (std::is_same_v<T, bool>) {  // std::vector<bool> has no data()
+      std::vector<unsigned char> bytes(static_cast<std::size_t>(numel()));
+      read_into(bytes.data(), DType::b8, bytes.size());
+      return std::vector<bool>(bytes.begin(), bytes.end());
+    } else {
+      std::vector<T> out(static_cast<std::size_t>(numel()));
+      read_into(out.data(), dtype_of<T>::value, out.size());
+      return out;
+    }
   }
   /// The single element of a one-element tensor, converted to T.
   template <class T> T item() const {

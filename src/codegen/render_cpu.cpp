@@ -108,6 +108,13 @@ struct Renderer {
       out += std::string("  ") + (w ? "" : "const ") + T + "* __restrict p" + std::to_string(a) + " = static_cast<" +
              (w ? "" : "const ") + T + "*>(a->bufs[" + std::to_string(a) + "]);\n";
     }
+    for (std::size_t i = 0; i < k.code.size(); ++i) {
+      const Instr& in = k.code[i];
+      if (in.arg < 0) continue;
+      bool f = in.kind == Instr::Kind::Const && (in.dtype == DType::f32 || in.dtype == DType::f64);
+      out += std::string("  const ") + (f ? "double" : "int64_t") + " c" + std::to_string(i) + " = a->" +
+             (f ? "fconsts[" : "iconsts[") + std::to_string(in.arg) + "]; (void)c" + std::to_string(i) + ";\n";
+    }
     return out + "  (void)a;\n";
   }
 
@@ -149,6 +156,22 @@ struct Renderer {
 
 void normalize(KernelSpec& k) {
   if (k.kind != KernelSpec::Kind::Loop) return;
+  k.fconsts.clear();
+  k.iconsts.clear();
+  for (auto& in : k.code) {
+    if (in.kind == Instr::Kind::Const) {
+      if (in.dtype == DType::f32 || in.dtype == DType::f64) {
+        in.arg = static_cast<int>(k.fconsts.size());
+        k.fconsts.push_back(in.fvalue);
+      } else {
+        in.arg = static_cast<int>(k.iconsts.size());
+        k.iconsts.push_back(in.ivalue);
+      }
+    } else if (in.kind == Instr::Kind::Op && (in.op == ir::Op::Rand || in.op == ir::Op::Randn)) {
+      in.arg = static_cast<int>(k.iconsts.size());
+      k.iconsts.push_back(static_cast<int64_t>(in.seed));
+    }
+  }
   if (k.outer.empty()) {
     k.outer.push_back(1);
     for (auto& a : k.accesses) a.strides.insert(a.strides.begin(), 0);

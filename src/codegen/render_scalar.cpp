@@ -79,7 +79,9 @@ std::string render_instr(const schedule::KernelSpec& k, int i, const std::functi
   switch (in.kind) {
     case Instr::Kind::Load: return addr(in.access);
     case Instr::Kind::Index: return "(int64_t)(" + index(in.access) + ")";
-    case Instr::Kind::Const: return literal(in.dtype, in.fvalue, in.ivalue);
+    case Instr::Kind::Const:
+      if (in.arg >= 0) return "((" + T + ")c" + std::to_string(i) + ")";  // a kernel argument
+      return literal(in.dtype, in.fvalue, in.ivalue);
     case Instr::Kind::Acc: return "(" + T + ")(acc" + std::to_string(in.reduction) + ")";
     case Instr::Kind::Op: break;
   }
@@ -87,8 +89,12 @@ std::string render_instr(const schedule::KernelSpec& k, int i, const std::functi
   const char* name = ir::op_name(in.op);
   switch (in.op) {
     case ir::Op::Arange: return "(" + T + ")(" + a(0) + ")";
-    case ir::Op::Rand: return "cgrad::scalar::rand_uniform<" + T + ">(" + std::to_string(in.seed) + "ULL, (uint64_t)" + a(0) + ")";
-    case ir::Op::Randn: return "cgrad::scalar::rand_normal<" + T + ">(" + std::to_string(in.seed) + "ULL, (uint64_t)" + a(0) + ")";
+    case ir::Op::Rand:
+    case ir::Op::Randn: {
+      std::string seed = in.arg >= 0 ? "(uint64_t)c" + std::to_string(i) : std::to_string(in.seed) + "ULL";
+      return std::string(in.op == ir::Op::Rand ? "cgrad::scalar::rand_uniform<" : "cgrad::scalar::rand_normal<") + T +
+             ">(" + seed + ", (uint64_t)" + a(0) + ")";
+    }
     case ir::Op::Cast: return "cgrad::scalar::cast<" + T + ">(" + a(0) + ")";
     default: break;
   }

@@ -108,7 +108,10 @@ HostPool& pool() {
   return *p;
 }
 
-void release_host(void* p, std::size_t) { pool().give(p); }
+void release_host(void* p, std::size_t nbytes) {
+  counters().sub_in_use(nbytes);
+  pool().give(p);
+}
 
 }  // namespace
 
@@ -121,6 +124,7 @@ std::shared_ptr<ir::Storage> allocate_host(std::size_t nbytes) {
   s->device = Device::cpu();
   s->release = release_host;
   counters().bytes_allocated.fetch_add(nbytes, std::memory_order_relaxed);
+  counters().add_in_use(nbytes);
   return s;
 }
 

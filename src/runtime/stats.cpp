@@ -22,6 +22,8 @@ Stats stats() {
   s.plan_cache_hits = c.plan_cache_hits.load();
   s.bytes_allocated = c.bytes_allocated.load();
   s.auto_realizes = c.auto_realizes.load();
+  s.bytes_in_use = c.bytes_in_use.load();
+  s.peak_bytes_in_use = c.peak_bytes_in_use.load();
   return s;
 }
 
@@ -30,6 +32,7 @@ void reset_stats() {
   for (auto* a : {&c.kernels_launched, &c.kernels_compiled, &c.kernel_cache_hits, &c.disk_cache_hits, &c.plans_built,
                   &c.plan_cache_hits, &c.bytes_allocated, &c.auto_realizes})
     a->store(0);
+  c.peak_bytes_in_use.store(c.bytes_in_use.load());  // live memory is not reset, its peak restarts
 }
 
 }  // namespace cgrad

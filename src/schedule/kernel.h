@@ -38,6 +38,7 @@ struct Instr {
   double fvalue = 0;              ///< Const
   int64_t ivalue = 0;             ///< Const
   uint64_t seed = 0;              ///< Rand / Randn
+  int arg = -1;                   ///< Const: index in KernelSpec::fconsts / iconsts; Rand/Randn: seed in iconsts
 };
 
 struct Reduction {
@@ -68,6 +69,10 @@ struct KernelSpec {
   std::vector<int> in_slots;
   int out_slot = -1;
   std::string why;                ///< CGRAD_DEBUG=2: why this kernel ends where it does
+  /// Constants and random seeds are kernel arguments, not literals: a new time step, learning
+  /// rate or seed reuses the compiled kernel (codegen::normalize fills these).
+  std::vector<double> fconsts;
+  std::vector<int64_t> iconsts;
 };
 
 }  // namespace cgrad::schedule

@@ -135,16 +135,13 @@ TEST(Assign, LoopStaysBounded) {
   Tensor x = zeros({4});
   Tensor alias = x;
   reset_stats();
-  auto t0 = std::chrono::steady_clock::now();
   for (int i = 0; i < 100000; ++i) x.assign(x * 0.5 + 1);
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_GT(stats().auto_realizes, 0u);
   EXPECT_LT(x.node()->depth, limit);
   EXPECT_LT(ir::topo_order({x.node().get()}, false).size(), static_cast<std::size_t>(4 * limit))
       << "the pending graph is bounded";
   EXPECT_EQ(x.to_vector<float>(), std::vector<float>(4, 2.0f));  // the limit of x -> x / 2 + 1
   EXPECT_EQ(alias.to_vector<float>(), std::vector<float>(4, 2.0f));
-  EXPECT_LT(secs, 60.0) << "100000 assigns took " << secs << " s";
 }
 
 }  // namespace

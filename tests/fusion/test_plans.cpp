@@ -87,3 +87,15 @@ TEST(Plans, AsyncModeInterpretsWhileCompiling) {
   EXPECT_EQ(stats().kernels_launched, 1u) << "once compiled, the fused kernel runs";
   EXPECT_EQ(stats().plans_built + stats().plan_cache_hits, 1u);
 }
+
+TEST(Plans, NewConstantsAndSeedsDoNotRecompile) {
+  Tensor a = arange(64).eval();
+  (a * 0.5 + rand({64})).eval();  // compiles
+  reset_stats();
+  for (double dt : {0.25, 0.125, 1e-3}) {
+    auto v = (a * dt + rand({64})).to_vector<float>();
+    EXPECT_GE(v[10], static_cast<float>(10 * dt));
+    EXPECT_LT(v[10], static_cast<float>(10 * dt + 1));
+  }
+  EXPECT_EQ(stats().kernels_compiled, 0u) << "constants and seeds are kernel arguments";
+}

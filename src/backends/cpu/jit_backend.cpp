@@ -28,6 +28,8 @@ struct KArgs {
   const int64_t* strides;
   const int64_t* outer;
   const int64_t* inner;
+  const double* fconsts;
+  const int64_t* iconsts;
 };
 using EntryFn = void (*)(const KArgs*, int64_t, int64_t);
 using PartFn = void (*)(const KArgs*, int64_t, int64_t, int64_t, void*);
@@ -109,7 +111,8 @@ void launch_loop(const KernelSpec& k, const Compiled& c, const std::vector<ir::V
     offsets[a] = acc.offset;
     for (std::size_t d = 0; d < rank; ++d) strides[a * rank + d] = acc.strides[d];
   }
-  KArgs args{bufs.data(), offsets.data(), strides.data(), k.outer.data(), k.inner.data()};
+  KArgs args{bufs.data(), offsets.data(), strides.data(), k.outer.data(), k.inner.data(), k.fconsts.data(),
+             k.iconsts.data()};
   runtime::counters().kernels_launched.fetch_add(1, std::memory_order_relaxed);
   if (k.reductions.empty()) {
     parallel_for(no, kGrain, [&](int64_t b, int64_t e) { c.entry(&args, b, e); });
