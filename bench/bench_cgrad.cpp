@@ -14,6 +14,8 @@
 // once per thread count (bench/run.sh does).
 //
 // usage: bench_cgrad [--proc NAME] [--sections wl,host,jit] [--only W1,W2,...]
+//        [--heap-reuse]   diagnostic: glibc keeps freed large blocks (mallopt), so an output
+//                         buffer reuses the pages of the previous one instead of fresh ones
 //        bench_cgrad --jit-child cold|warm   (internal: one JIT latency process)
 #include "common.hpp"
 #include "hand.hpp"
@@ -21,6 +23,7 @@
 #include <cgrad/cgrad.hpp>
 
 #include <dirent.h>
+#include <malloc.h>
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -425,8 +428,14 @@ int main(int argc, char** argv) {
     if (a == "--proc") proc_name() = next();
     else if (a == "--sections") sections = split(next());
     else if (a == "--only") g_only = split(next());
+    else if (a == "--heap-reuse") {
+      // Large blocks come from the heap and are not returned to the kernel when freed: what a
+      // buffer pool would give (no page faults on a fresh output every evaluation).
+      // (M_MMAP_THRESHOLD cannot exceed 32 MiB, so mmap is turned off instead.)
+      if (!mallopt(M_MMAP_MAX, 0) || !mallopt(M_TRIM_THRESHOLD, 1 << 30)) std::printf("# mallopt failed\n");
+    }
     else {
-      std::fprintf(stderr, "usage: %s [--proc NAME] [--sections wl,host,jit] [--only W1,W2,...]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--proc NAME] [--sections wl,host,jit] [--only W1,W2,...] [--heap-reuse]\n", argv[0]);
       return 2;
     }
   }

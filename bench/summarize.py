@@ -134,6 +134,8 @@ def table(wl):
         else:
             xl = xloop(r, pool)
             impl = r["impl"]
+            if r["proc"].endswith("_heapreuse") and impl == "cgrad":
+                impl = "cgrad (heap reuse)"
         t = r["median_s"] * (1e6 if per_op else 1e3)
         cells = [impl, r["variant"] or "-", r["threads"], r["dtype"], fmt(t)]
         cells += [fmt(r["median_s"] * 1e9 / 100)] if per_op else [fmt(r["gbps"])]
@@ -213,6 +215,15 @@ def targets():
     line("W4 composed vs loop_fm", "W4", "composed", ("loop_fm",), 0.8)
     line("W5 (3 tensors) vs fused loop", "W5", "xyz", ("loop", "loop_fm"), 0.7)
     line("W5 (one state, slices + cat) vs fused loop", "W5", "state_cat", ("loop", "loop_fm"), 0.7)
+
+    # diagnostic: the same workloads in a process where glibc keeps freed large blocks
+    for wl, variant, refs in (("W1", "", ("loop", "loop_fm")), ("W2", "", ("loop_fm",)),
+                              ("W4", "softmax_op", ("loop_fm",))):
+        for dt in ("f32", "f64"):
+            sp, r = speed("cgrad_t2_heapreuse", wl, dt, variant, refs)
+            if sp is not None:
+                print(f"| diagnostic: {wl} {variant} with heap reuse (no fresh output pages) | {dt} | {fmt(sp)}x | - | "
+                      f"(no target) | - |")
 
     # vs Eigen (normalized by each process's best loop)
     for wl in ("W1", "W3"):

@@ -108,7 +108,8 @@ Tensor elementwise(Op op, std::initializer_list<Operand> operands) {
       std::vector<NodePtr> ins;
       ins.reserve(count);
       for (i = 0; i < count; ++i) ins.push_back(ops[i]->tensor->node());
-      return Tensor(make(op, std::move(ins), {}, ins[0]->device));
+      const Device device = ins[0]->device;  // before ins is moved from (argument order is unspecified)
+      return Tensor(make(op, std::move(ins), {}, device));
     }
   }
 
