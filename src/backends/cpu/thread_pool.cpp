@@ -34,9 +34,11 @@ inline void cpu_relax() {
 #endif
 }
 
-// 50 us of polling before a worker (or the waiting caller) sleeps: back-to-back kernels of one
-// plan are dispatched without a futex wake-up, and an idle process costs no CPU.
-constexpr auto kSpinTime = std::chrono::microseconds(50);
+// Polling time before a worker (or the waiting caller) sleeps: back-to-back kernels and
+// evaluations (host gaps of microseconds) find the workers awake, since a sleeping worker can
+// take milliseconds to get a CPU back on a busy machine; an idle process stops spinning after
+// it (libgomp spins for a comparable time by default).
+constexpr auto kSpinTime = std::chrono::microseconds(500);
 
 // Polls `ready` for up to kSpinTime (the clock is read every 64 polls); true once it holds.
 template <class Ready> bool spin_until(Ready ready) {
