@@ -88,25 +88,20 @@ bool blas_matmul(const ir::Node& n, const ir::View& a_in, const ir::View& b_in, 
   const auto M = static_cast<int>(m), N = static_cast<int>(nn), K = static_cast<int>(k);
   const auto LDA = static_cast<int>(lda), LDB = static_cast<int>(ldb);
   if (m == 0 || nn == 0) return true;
-  core::for_each_strided<3>(batch, st, {a.offset, b.offset, 0}, [&](int64_t ao, int64_t bo, int64_t oo) {
-    if (n.dtype == DType::f32) {
-      float* o = static_cast<float*>(out.storage->data) + oo;
-      if (k == 0) {
-        for (int64_t i = 0; i < m * nn; ++i) o[i] = 0;
+  auto run = [&](auto zero, auto gemm) {
+    using T = decltype(zero);
+    core::for_each_strided<3>(batch, st, {a.offset, b.offset, 0}, [&](int64_t ao, int64_t bo, int64_t oo) {
+      T* o = static_cast<T*>(out.storage->data) + oo;
+      if (k == 0) {  // BLAS leaves C alone when k == 0 with beta == 0 on some builds: write zeros
+        for (int64_t i = 0; i < m * nn; ++i) o[i] = zero;
         return;
       }
-      blas().sgemm(kRowMajor, ta, tb, M, N, K, 1.0f, static_cast<const float*>(a.storage->data) + ao, LDA,
-                   static_cast<const float*>(b.storage->data) + bo, LDB, 0.0f, o, N);
-    } else {
-      double* o = static_cast<double*>(out.storage->data) + oo;
-      if (k == 0) {
-        for (int64_t i = 0; i < m * nn; ++i) o[i] = 0;
-        return;
-      }
-      blas().dgemm(kRowMajor, ta, tb, M, N, K, 1.0, static_cast<const double*>(a.storage->data) + ao, LDA,
-                   static_cast<const double*>(b.storage->data) + bo, LDB, 0.0, o, N);
-    }
-  });
+      gemm(kRowMajor, ta, tb, M, N, K, T(1), static_cast<const T*>(a.storage->data) + ao, LDA,
+           static_cast<const T*>(b.storage->data) + bo, LDB, T(0), o, N);
+    });
+  };
+  if (n.dtype == DType::f32) run(0.0f, blas().sgemm);
+  else run(0.0, blas().dgemm);
   return true;
 }
 
