@@ -288,21 +288,27 @@ void run_host() {
 }
 
 // ---------------------------------------------------------------- JIT latency (child processes)
-// The graphs: a fused sigmoid-like kernel and the fused W5 step, made unique by a constant.
-Tensor jit_sigmoid(double c, long n) {
-  Tensor x = cgrad::tensor(uniform_vec<float>(n, 11, -1, 1), {n});
-  return 1.0 / (1.0 + cgrad::exp(-(x * c)));
+// The graphs: a fused sigmoid-like kernel and the fused W5 step, each made unique by its
+// structure (constants may be kernel arguments, so a new constant need not mean a new kernel):
+// bit b of `i` picks `y*x` or `y+x` as the b-th of kVariantOps ops, so every i gives a kernel
+// of the same size that was never compiled before.
+constexpr int kVariantOps = 6;
+Tensor variant_chain(Tensor y, const Tensor& x, int i) {
+  for (int b = 0; b < kVariantOps; ++b) y = ((i >> b) & 1) ? y * x : y + x;
+  return y;
 }
-std::vector<Tensor> jit_rk4(double h, long n) {
+Tensor jit_sigmoid(int i, long n) {
+  Tensor x = cgrad::tensor(uniform_vec<float>(n, 11, -1, 1), {n});
+  return 1.0 / (1.0 + cgrad::exp(-variant_chain(x, x, i)));
+}
+std::vector<Tensor> jit_rk4(int i, long n) {
   Tensor X = cgrad::tensor(uniform_vec<double>(n, 5, -10, 10), {n}),
          Y = cgrad::tensor(uniform_vec<double>(n, 6, -10, 10), {n}),
          Z = cgrad::tensor(uniform_vec<double>(n, 7, 10, 40), {n});
-  rk4_step<double>(X, Y, Z, h);
-  return {X, Y, Z};
+  const Tensor X0 = X;
+  rk4_step<double>(X, Y, Z, LZ_DT);
+  return {X, Y, variant_chain(Z, X0, i)};
 }
-double c_of(int i) { return 1.0 + i / 1024.0; }          // exactly representable, distinct
-double h_of(int i) { return LZ_DT * (1.0 + i / 1024.0); }
-
 struct Delta {
   cgrad::Stats s0 = cgrad::stats();
   std::string str() const {
@@ -330,9 +336,9 @@ void jit_rows(const std::string& variant, int first, int count, const std::funct
 
 int jit_child(const std::string& mode) {
   proc_name() = "jit_" + mode;
-  const int K = env_int("BENCH_JIT_REPS", 9);
-  auto sig = [](int i, long n) { jit_sigmoid(c_of(i), n).eval(); };
-  auto rk4 = [](int i, long n) { cgrad::eval(jit_rk4(h_of(i), n)); };
+  const int K = std::min(env_int("BENCH_JIT_REPS", 9), (1 << kVariantOps) - 1);
+  auto sig = [](int i, long n) { jit_sigmoid(i, n).eval(); };
+  auto rk4 = [](int i, long n) { cgrad::eval(jit_rk4(i, n)); };
   if (mode == "cold") {
     jit_rows("first_eval_in_fresh_cache", 0, 1, [&](int i) { sig(i, 16); },
              "first eval of the process: compiler probe + precompiled header + compile");
