@@ -72,8 +72,8 @@ bool blas_matmul(const ir::Node& n, const ir::View& a_in, const ir::View& b_in, 
   constexpr int64_t kMaxDim = 2147483647;
   if (m > kMaxDim || k > kMaxDim || nn > kMaxDim) return false;
   ir::View a = a_in, b = b_in;
-  int ta, tb;
-  int64_t lda, ldb;
+  int ta = kNoTrans, tb = kNoTrans;
+  int64_t lda = 0, ldb = 0;
   if (!layout(m, k, a.strides[r - 2], a.strides[r - 1], ta, lda)) {
     a = contiguous_copy(a_in, as, n.dtype);
     layout(m, k, a.strides[r - 2], a.strides[r - 1], ta, lda);
