@@ -105,7 +105,7 @@ run_one cgrad_t2 CGRAD_NUM_THREADS=2 -- "$B/bench_cgrad" --proc cgrad_t2 --secti
 run_one cgrad_t1 CGRAD_NUM_THREADS=1 -- "$B/bench_cgrad" --proc cgrad_t1 --sections wl "${ONLY[@]}"
 # diagnostic: the same with freed large blocks kept by glibc (what a buffer pool would give)
 [ -z "${BENCH_ONLY:-}" ] &&
-  run_one cgrad_t2_heapreuse CGRAD_NUM_THREADS=2 -- "$B/bench_cgrad" --proc cgrad_t2_heapreuse --sections wl --only W1,W2,W4 --heap-reuse
+  run_one cgrad_t2_heapreuse CGRAD_NUM_THREADS=2 -- "$B/bench_cgrad" --proc cgrad_t2_heapreuse --sections wl --only W1,W2,W4,W5 --heap-reuse
 run_one host CGRAD_NUM_THREADS=2 -- "$B/bench_cgrad" --proc host --sections host,jit
 [ -x "$B/bench_eigen" ] && run_one eigen -- "$B/bench_eigen" --proc eigen
 [ -x "$B/bench_torch" ] && run_one torch -- "$B/bench_torch" --proc torch
