@@ -14,8 +14,6 @@
 // once per thread count (bench/run.sh does).
 //
 // usage: bench_cgrad [--proc NAME] [--sections wl,host,jit] [--only W1,W2,...]
-//        [--heap-reuse]   diagnostic: glibc keeps freed large blocks (mallopt), so an output
-//                         buffer reuses the pages of the previous one instead of fresh ones
 //        bench_cgrad --jit-child cold|warm   (internal: one JIT latency process)
 #include "common.hpp"
 #include "hand.hpp"
@@ -23,7 +21,6 @@
 #include <cgrad/cgrad.hpp>
 
 #include <dirent.h>
-#include <malloc.h>
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -252,16 +249,39 @@ void run_host() {
     per.min /= W6_OPS;
     report("cgrad", "build_destroy_node", "HOST", "f32", W6_N, thr, per, 0, 0, 0, "per node; 100-op chain");
   }
-  // (3) W6 eval overhead: (build + eval + free) - (build + free), per kernel launched
+  // (3) W6 eval only: the chain is built untimed with a handle on every node (so evaluating
+  // frees nothing), then only eval() is timed: plan key of 100 nodes + lookup + replay.
   {
-    Stat full = measure([&] { Tensor y = w6_chain(y0, a, b).eval(); clobber(); });
-    const double k = kernels_of([&] { w6_chain(y0, a, b).eval(); });
-    Stat per;
-    per.reps = full.reps;
-    per.median = (full.median - bd.median) / std::max(1.0, k);
-    per.min = (full.min - bd.min) / std::max(1.0, k);
-    report("cgrad", "replay_per_kernel_w6", "HOST", "f32", W6_N, thr, per, 0, k, 0,
-           "(W6 call - build/destroy) / kernels; plan key of 100 nodes + lookup + launch");
+    const int batch = 200;
+    std::vector<double> v;
+    std::vector<Tensor> hold;
+    hold.reserve(W6_OPS);
+    double k = 0;
+    for (int r = -2; r < reps; ++r) {  // two warm-up batches
+      double sum = 0;
+      for (int i = 0; i < batch; ++i) {
+        hold.clear();
+        Tensor y = y0 * a;
+        hold.push_back(y);
+        y = y + b;
+        hold.push_back(y);
+        for (int j = 1; j < W6_OPS / 2; ++j) {
+          y = y * a;
+          hold.push_back(y);
+          y = y + b;
+          hold.push_back(y);
+        }
+        const uint64_t k0 = cgrad::stats().kernels_launched;
+        const double t0 = now_s();
+        y.eval();
+        sum += now_s() - t0;
+        k = static_cast<double>(cgrad::stats().kernels_launched - k0);
+      }
+      if (r >= 0) v.push_back(sum / batch / std::max(1.0, k));
+    }
+    hold.clear();
+    report("cgrad", "replay_per_kernel_w6", "HOST", "f32", W6_N, thr, stat_of(v), 0, k, 0,
+           "eval() of a built 100-node W6 graph / kernels: plan key + lookup + replay (graph kept alive)");
   }
   // (4) one op on 16 elements: build + eval, whole call
   {
@@ -346,7 +366,7 @@ int jit_child(const std::string& mode) {
   auto rk4 = [&](int i, long n) { cgrad::eval(jit_rk4(i, n == 16 ? in16 : in17)); };
   if (mode == "cold") {
     jit_rows("first_eval_in_fresh_cache", 0, 1, [&](int i) { sig(i, 16); },
-             "first eval of the process: compiler probe + precompiled header + compile");
+             "first eval of the process in an empty cache: compiler probe + cache setup + compile");
     jit_rows("cold_compile_sigmoid", 1, K, [&](int i) { sig(i, 16); }, "new kernel: passes + schedule + codegen + compile + dlopen");
     jit_rows("cold_compile_rk4", 1, K, [&](int i) { rk4(i, 16); }, "new fused RK4 step (3 outputs)");
     jit_rows("plan_replay_sigmoid", 1, K, [&](int i) { sig(i, 16); }, "same graph again: plan cache");
@@ -439,14 +459,8 @@ int main(int argc, char** argv) {
     if (a == "--proc") proc_name() = next();
     else if (a == "--sections") sections = split(next());
     else if (a == "--only") g_only = split(next());
-    else if (a == "--heap-reuse") {
-      // Large blocks come from the heap and are not returned to the kernel when freed: what a
-      // buffer pool would give (no page faults on a fresh output every evaluation).
-      // (M_MMAP_THRESHOLD cannot exceed 32 MiB, so mmap is turned off instead.)
-      if (!mallopt(M_MMAP_MAX, 0) || !mallopt(M_TRIM_THRESHOLD, 1 << 30)) std::printf("# mallopt failed\n");
-    }
     else {
-      std::fprintf(stderr, "usage: %s [--proc NAME] [--sections wl,host,jit] [--only W1,W2,...] [--heap-reuse]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--proc NAME] [--sections wl,host,jit] [--only W1,W2,...]\n", argv[0]);
       return 2;
     }
   }

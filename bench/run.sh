@@ -9,31 +9,36 @@
 #                          cores over 5 s (default 0.3) ...
 #        BENCH_WAIT_MAX    ... for at most this many seconds per process (default 600), then run anyway
 #        BENCH_SKIP_BUILD=1  use the existing build/release
-#        BENCH_WERROR      CGRAD_WERROR for the build (default OFF: GCC 12 at -O3 reports a false
-#                          -Wrestrict in libstdc++ inlined into src/codegen/render_cpu.cpp)
+#        BENCH_WERROR      ON/OFF: override the preset's CGRAD_WERROR (ON) for the build
 #        BENCH_ANCHORS     anchors' results dir whose libtorch rows are quoted when bench_torch is
 #                          not built (default /work/shared/anchors/results when it exists)
 #        BENCH_ONLY        e.g. W1,W4: run only these workloads (quick checks; RESULTS.md is partial)
+#        BENCH_SUMMARY_ONLY=1  only rewrite bench/RESULTS.md from bench/results (e.g. after editing
+#                          bench/NOTES.md, which is appended to it)
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 OUT=bench/results
 BUILD=build/release
 mkdir -p "$OUT"
-rm -f "$OUT"/*.csv "$OUT"/*.log
+SUMMARY_ONLY=${BENCH_SUMMARY_ONLY:-0}
+[ "$SUMMARY_ONLY" = 1 ] || rm -f "$OUT"/*.csv "$OUT"/*.log "$OUT"/*.txt
 
 # ---- build
-if [ "${BENCH_SKIP_BUILD:-0}" != 1 ]; then
+BUILD_LOG=$BUILD/bench_build.log
+mkdir -p "$BUILD"
+if [ "${BENCH_SKIP_BUILD:-0}" != 1 ] && [ "$SUMMARY_ONLY" != 1 ]; then
   {
-    cmake --preset release -DCGRAD_WERROR="${BENCH_WERROR:-OFF}" &&
+    cmake --preset release ${BENCH_WERROR:+-DCGRAD_WERROR="$BENCH_WERROR"} &&
       targets="bench_cgrad" &&
       { grep -q 'build bench/bench_eigen:' "$BUILD/build.ninja" && targets="$targets bench_eigen" || true; } &&
       { grep -q 'build bench/bench_torch:' "$BUILD/build.ninja" && targets="$targets bench_torch" || true; } &&
       cmake --build --preset release --target $targets
-  } >"$OUT/build.log" 2>&1 || { echo "build failed, see $OUT/build.log"; tail -20 "$OUT/build.log"; exit 1; }
+  } >"$BUILD_LOG" 2>&1 || { echo "build failed, see $BUILD_LOG"; tail -20 "$BUILD_LOG"; exit 1; }
 fi
 B=$BUILD/bench
 
+if [ "$SUMMARY_ONLY" != 1 ]; then
 # ---- machine facts and versions
 {
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
@@ -100,16 +105,15 @@ run_one() {
 
 ONLY=()
 [ -n "${BENCH_ONLY:-}" ] && ONLY=(--only "$BENCH_ONLY")
-LA_START=$(cat /proc/loadavg)
+echo "loadavg at start: $(cat /proc/loadavg)" >"$OUT/loadavg.txt"
 run_one cgrad_t2 CGRAD_NUM_THREADS=2 -- "$B/bench_cgrad" --proc cgrad_t2 --sections wl "${ONLY[@]}"
 run_one cgrad_t1 CGRAD_NUM_THREADS=1 -- "$B/bench_cgrad" --proc cgrad_t1 --sections wl "${ONLY[@]}"
-# diagnostic: the same with freed large blocks kept by glibc (what a buffer pool would give)
-[ -z "${BENCH_ONLY:-}" ] &&
-  run_one cgrad_t2_heapreuse CGRAD_NUM_THREADS=2 -- "$B/bench_cgrad" --proc cgrad_t2_heapreuse --sections wl --only W1,W2,W4,W5 --heap-reuse
 run_one host CGRAD_NUM_THREADS=2 -- "$B/bench_cgrad" --proc host --sections host,jit
 [ -x "$B/bench_eigen" ] && run_one eigen -- "$B/bench_eigen" --proc eigen
 [ -x "$B/bench_torch" ] && run_one torch -- "$B/bench_torch" --proc torch
-LA_END=$(cat /proc/loadavg)
+echo "loadavg at end:   $(cat /proc/loadavg)" >>"$OUT/loadavg.txt"
+find "$OUT" -name '*.log' -size 0 -delete  # stderr of the programs: kept only when not empty
+fi  # SUMMARY_ONLY
 
 ANCH=${BENCH_ANCHORS:-/work/shared/anchors/results}
 [ -x "$B/bench_torch" ] && ANCH=""
@@ -125,9 +129,7 @@ ANCH=${BENCH_ANCHORS:-/work/shared/anchors/results}
   echo "## Machine"
   echo
   echo '```'
-  cat "$OUT/machine.txt"
-  echo "loadavg at start: $LA_START"
-  echo "loadavg at end:   $LA_END"
+  cat "$OUT/machine.txt" "$OUT/loadavg.txt"
   echo '```'
   echo
   if [ -x "$B/bench_torch" ]; then

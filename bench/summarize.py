@@ -134,8 +134,6 @@ def table(wl):
         else:
             xl = xloop(r, pool)
             impl = r["impl"]
-            if r["proc"].endswith("_heapreuse") and impl == "cgrad":
-                impl = "cgrad (heap reuse)"
         t = r["median_s"] * (1e6 if per_op else 1e3)
         cells = [impl, r["variant"] or "-", r["threads"], r["dtype"], fmt(t)]
         cells += [fmt(r["median_s"] * 1e9 / 100)] if per_op else [fmt(r["gbps"])]
@@ -220,15 +218,6 @@ def targets():
     line("W5 (3 tensors) vs fused loop", "W5", "xyz", ("loop", "loop_fm"), 0.7)
     line("W5 (one state, slices + cat) vs fused loop", "W5", "state_cat", ("loop", "loop_fm"), 0.7)
 
-    # diagnostic: the same workloads in a process where glibc keeps freed large blocks
-    for wl, variant, refs in (("W1", "", ("loop", "loop_fm")), ("W2", "", ("loop_fm",)),
-                              ("W4", "softmax_op", ("loop_fm",)), ("W5", "xyz", ("loop", "loop_fm"))):
-        for dt in ("f32", "f64"):
-            sp, r = speed("cgrad_t2_heapreuse", wl, dt, variant, refs)
-            if sp is not None:
-                print(f"| diagnostic: {wl} {variant or ''} with heap reuse (no fresh output pages) | {dt} | {fmt(sp)}x "
-                      f"| - | - | (no target) | - |")
-
     # vs Eigen (normalized by each process's best loop)
     for wl in ("W1", "W3"):
         for dt in ("f32", "f64"):
@@ -264,7 +253,7 @@ def targets():
 
     host("node build (100-op chain, build + destroy, per node)", "host", "build_destroy_node", 200e-9, "ns", 1e9)
     host("node build (nodes kept alive, per node)", "host", "build_node", 200e-9, "ns", 1e9)
-    host("plan replay per kernel (W6: call - build)", "host", "replay_per_kernel_w6", 2e-6, "us", 1e6)
+    host("plan replay per kernel (W6: eval() of a built 100-node graph)", "host", "replay_per_kernel_w6", 2e-6, "us", 1e6)
     host("plan replay, 1-op graph, whole call", "host", "one_op_eval_call", 2e-6, "us", 1e6)
     host("plan replay per kernel, softmax 32x32", "host", "softmax32_per_kernel", 2e-6, "us", 1e6)
     host("cold compile, fused sigmoid kernel", "jit_cold", "cold_compile_sigmoid", 60e-3, "ms", 1e3)
