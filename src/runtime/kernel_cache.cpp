@@ -246,6 +246,11 @@ std::string cache_trailer(std::string_view key, std::string_view payload) {
 // ------------------------------------------------------------------------------------------------
 
 struct KernelCache::Impl {
+  // The memory lookup get() and try_get() share. A hit returns true with `addr` set; with
+  // `wait` false, an entry still compiling is a hit with addr = nullptr. A miss inserts a
+  // Pending entry into `e` and returns false: the caller loads or builds it.
+  bool lookup(const std::string& mk, const std::string& symbol, bool wait, std::shared_ptr<Entry>& e,
+              void*& addr);
   std::string requested_dir;
   mutable std::once_flag dir_once;
   mutable std::string dir;
@@ -475,24 +480,33 @@ void* cached_symbol(Entry& e, const std::string& symbol, std::unique_lock<std::m
 }
 }  // namespace
 
+bool KernelCache::Impl::lookup(const std::string& mk, const std::string& symbol, bool wait, std::shared_ptr<Entry>& e,
+                               void*& addr) {
+  std::unique_lock lk(mu);
+  auto [it, inserted] = entries.try_emplace(mk);
+  if (inserted) {
+    it->second = e = std::make_shared<Entry>();
+    return false;
+  }
+  e = it->second;
+  if (wait) done_cv.wait(lk, [&] { return e->state != Entry::State::Pending; });
+  if (e->state == Entry::State::Pending) {
+    addr = nullptr;
+    return true;
+  }
+  if (e->state == Entry::State::Failed) rethrow(mk, e);
+  counters().kernel_cache_hits.fetch_add(1);
+  addr = cached_symbol(*e, symbol, lk);
+  return true;
+}
+
 void* KernelCache::get(const std::string& source, const std::string& symbol, const std::string& toolchain_key,
                        const CompileFn& compile) {
   Impl& I = *impl_;
   // Memory hits hash the key string with std::hash; the 128-bit content key only on a miss.
   const std::string mk = memory_key(source, toolchain_key);
   std::shared_ptr<Entry> e;
-  {
-    std::unique_lock lk(I.mu);
-    auto [it, inserted] = I.entries.try_emplace(mk);
-    if (!inserted) {
-      e = it->second;
-      I.done_cv.wait(lk, [&] { return e->state != Entry::State::Pending; });
-      if (e->state == Entry::State::Failed) I.rethrow(mk, e);
-      counters().kernel_cache_hits.fetch_add(1);
-      return cached_symbol(*e, symbol, lk);
-    }
-    it->second = e = std::make_shared<Entry>();
-  }
+  if (void* addr = nullptr; I.lookup(mk, symbol, true, e, addr)) return addr;
   const std::string k = content_hash(mk);
   void* h = nullptr;
   try {
@@ -512,18 +526,7 @@ void* KernelCache::try_get(const std::string& source, const std::string& symbol,
   // Memory hits hash the key string with std::hash; the 128-bit content key only on a miss.
   const std::string mk = memory_key(source, toolchain_key);
   std::shared_ptr<Entry> e;
-  {
-    std::unique_lock lk(I.mu);
-    auto [it, inserted] = I.entries.try_emplace(mk);
-    if (!inserted) {
-      e = it->second;
-      if (e->state == Entry::State::Pending) return nullptr;
-      if (e->state == Entry::State::Failed) I.rethrow(mk, e);
-      counters().kernel_cache_hits.fetch_add(1);
-      return cached_symbol(*e, symbol, lk);
-    }
-    it->second = e = std::make_shared<Entry>();
-  }
+  if (void* addr = nullptr; I.lookup(mk, symbol, false, e, addr)) return addr;
   const std::string k = content_hash(mk);
   void* h = nullptr;
   try {
