@@ -119,6 +119,24 @@ class Tensor {
   Tensor& operator*=(Scalar o);
   Tensor& operator/=(Scalar o);
 
+  // ---- autograd (docs/autograd.md) ----
+  /// Marks this tensor as a leaf whose gradient backward() accumulates into grad(). Only
+  /// floating tensors can require a gradient; a tensor computed from one that requires a
+  /// gradient is not a leaf and cannot be marked (InvalidOperation). The flag survives
+  /// assign(): the assigned value becomes the new leaf.
+  Tensor& requires_grad(bool on);
+  /// True for a leaf marked with requires_grad(true) and for values computed from one.
+  bool requires_grad() const;
+  /// The accumulated gradient of a leaf (a lazy tensor); undefined before any backward().
+  Tensor grad() const;
+  /// Drops the accumulated gradient (grad() becomes undefined).
+  void clear_grad();
+  /// Reverse-mode differentiation of this one-element tensor: adds d(this)/d(leaf) to the
+  /// grad() of every leaf it depends on. The gradients are lazy and fuse like any graph.
+  void backward() const;
+  /// The same value, cut from the gradient graph (requires_grad() is false).
+  Tensor detach() const;
+
   /// The graph node this handle currently points to (library internals and tools).
   const std::shared_ptr<ir::Node>& node() const;
 
@@ -213,6 +231,23 @@ Tensor log_softmax(const Tensor& x, int64_t axis = -1);
 /// Mean cross-entropy over the batch. logits (N, C) [or (C)]; targets are i64/i32 class indices
 /// of shape (N) [or ()], or probabilities with the logits' shape.
 Tensor cross_entropy(const Tensor& logits, const Tensor& targets);
+
+// ---- autograd ----
+/// Gradients of the one-element tensor `y` with respect to each of `xs` (leaves or values on
+/// the way to `y`; each must require a gradient), as lazy tensors of the shapes of `xs`.
+/// Leaves' grad() is left alone. With `create_graph` (the default) the gradients are
+/// themselves differentiable, so grad of a grad works (docs/autograd.md lists what does not).
+std::vector<Tensor> grad(const Tensor& y, const std::vector<Tensor>& xs, bool create_graph = true);
+/// While alive, ops on this thread record no gradient history (optimizer updates, inference).
+class NoGradGuard {
+ public:
+  NoGradGuard();
+  ~NoGradGuard();
+  NoGradGuard(const NoGradGuard&) = delete;
+  NoGradGuard& operator=(const NoGradGuard&) = delete;
+};
+/// False while a NoGradGuard is alive on this thread.
+bool is_grad_enabled();
 
 // ---- evaluation and introspection ----
 /// Realizes several outputs in one schedule.

@@ -18,14 +18,60 @@ const NodePtr& node_of(const Tensor& t, const char* op) {
   return t.node();
 }
 
+namespace {
+thread_local int g_no_grad_depth = 0;
+}  // namespace
+
+bool grad_mode() { return g_no_grad_depth == 0; }
+
 NodePtr make(Op op, std::vector<NodePtr> inputs, ir::Attrs attrs, Device device) {
+  bool record = false;
+  if (g_no_grad_depth == 0)
+    for (const NodePtr& in : inputs) record = record || (in && in->grad);
   NodePtr n = ir::make_node(op, std::move(inputs), std::move(attrs), device);
+  // Only floating values carry gradients: comparisons, integer casts and integer sums stop them.
+  if (record && is_floating(n->dtype)) {
+    auto r = std::make_shared<ir::GradRecord>();
+    r->op = op;
+    r->attrs = n->attrs;
+    r->inputs = n->inputs;
+    n->grad = std::move(r);
+  }
   int64_t limit = core::env().max_pending_depth;
   if (limit > 0 && n->depth >= limit) {
     runtime::realize({n});
     runtime::counters().auto_realizes.fetch_add(1, std::memory_order_relaxed);
   }
   return n;
+}
+
+void make_leaf(const std::shared_ptr<detail::Var>& v) {
+  NodePtr n = v->node;
+  if (n->grad && !(n->grad->is_leaf && n->grad->leaf.lock() == v)) {
+    NoGradGuard off;
+    ir::Attrs a;
+    a.shape = n->shape;
+    n = make(Op::Reshape, {n}, a, n->device);
+  }
+  auto r = std::make_shared<ir::GradRecord>();
+  r->is_leaf = true;
+  r->leaf = v;
+  n->grad = std::move(r);
+  v->node = std::move(n);
+}
+
+void attach_composite(const Tensor& out, ir::Composite kind, std::vector<NodePtr> inputs, ir::Attrs attrs) {
+  if (!grad_mode()) return;
+  bool any = false;
+  for (const NodePtr& in : inputs) any = any || in->grad;
+  if (!any) return;
+  const NodePtr& n = out.node();
+  auto r = std::make_shared<ir::GradRecord>();
+  r->op = n->op;
+  r->composite = kind;
+  r->attrs = std::move(attrs);
+  r->inputs = std::move(inputs);
+  n->grad = std::move(r);
 }
 
 NodePtr cast_to(const NodePtr& n, DType t) {
@@ -163,3 +209,9 @@ Tensor elementwise(Op op, std::initializer_list<Operand> operands) {
 }
 
 }  // namespace cgrad::frontend
+
+namespace cgrad {
+NoGradGuard::NoGradGuard() { ++frontend::g_no_grad_depth; }
+NoGradGuard::~NoGradGuard() { --frontend::g_no_grad_depth; }
+bool is_grad_enabled() { return frontend::grad_mode(); }
+}  // namespace cgrad

@@ -12,9 +12,13 @@
 
 namespace cgrad {
 namespace detail {
-/// What copies of a Tensor share: assign() changes `node` for all of them.
+/// What copies of a Tensor share: assign() changes `node` for all of them. A variable that
+/// requires a gradient keeps the flag across assign() (its new node becomes a leaf again)
+/// and accumulates backward()'s result in `grad`.
 struct Var {
   ir::NodePtr node;
+  bool requires_grad = false;
+  Tensor grad;
 };
 }  // namespace detail
 
@@ -27,7 +31,19 @@ using ir::Op;
 const NodePtr& node_of(const Tensor& t, const char* op);
 /// Builds a node (op table checks) and realizes it at once when its pending depth reaches
 /// CGRAD_MAX_PENDING_DEPTH (docs/semantics.md, "Bounded graphs").
+/// When an input requires a gradient and grad mode is on, the node gets a GradRecord.
 NodePtr make(Op op, std::vector<NodePtr> inputs, ir::Attrs attrs, Device device);
+/// True while no NoGradGuard is alive on this thread.
+bool grad_mode();
+/// Makes the node of `v` a gradient leaf of `v` (requires_grad(true), assign() to such a
+/// variable): a fresh identity view when the node already has a history or belongs to another
+/// variable, so other handles' graphs never change.
+void make_leaf(const std::shared_ptr<detail::Var>& v);
+/// Gives `out` (built under NoGradGuard) the simplified backward of a composite op when one of
+/// `inputs` requires a gradient and grad mode is on.
+void attach_composite(const Tensor& out, ir::Composite kind, std::vector<NodePtr> inputs, ir::Attrs attrs);
+/// True when `n` takes part in differentiation (it has a gradient record).
+inline bool requires_grad(const ir::Node& n) { return n.grad != nullptr; }
 NodePtr cast_to(const NodePtr& n, DType t);
 /// Reshape (prepending ones) and expand to `shape`; no nodes when already there.
 NodePtr broadcast_to(const NodePtr& n, const Shape& shape);

@@ -59,8 +59,16 @@ Tensor softmax(const Tensor& x, int64_t axis) {
   axis = core::normalize_axis(axis, n->shape, "softmax");
   Tensor xf = as_float(x);
   if (n->shape[static_cast<std::size_t>(axis)] == 0) return xf;
-  Tensor e = exp(xf - max(xf, {axis}, true));
-  return e / sum(e, {axis}, true);
+  Tensor y;
+  {
+    NoGradGuard composite;  // differentiated by its own rule, not through its primitives
+    Tensor e = exp(xf - max(xf, {axis}, true));
+    y = e / sum(e, {axis}, true);
+  }
+  ir::Attrs a;
+  a.axis = axis;
+  frontend::attach_composite(y, ir::Composite::Softmax, {xf.node()}, a);
+  return y;
 }
 
 Tensor log_softmax(const Tensor& x, int64_t axis) {
@@ -69,8 +77,16 @@ Tensor log_softmax(const Tensor& x, int64_t axis) {
   axis = core::normalize_axis(axis, n->shape, "log_softmax");
   Tensor xf = as_float(x);
   if (n->shape[static_cast<std::size_t>(axis)] == 0) return xf;
-  Tensor shifted = xf - max(xf, {axis}, true);
-  return shifted - log(sum(exp(shifted), {axis}, true));
+  Tensor y;
+  {
+    NoGradGuard composite;
+    Tensor shifted = xf - max(xf, {axis}, true);
+    y = shifted - log(sum(exp(shifted), {axis}, true));
+  }
+  ir::Attrs a;
+  a.axis = axis;
+  frontend::attach_composite(y, ir::Composite::LogSoftmax, {xf.node()}, a);
+  return y;
 }
 
 Tensor cross_entropy(const Tensor& logits, const Tensor& targets) {
@@ -85,14 +101,23 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& targets) {
     if (t->shape != want)
       throw Error(ErrorCode::ShapeMismatch, "cross_entropy: class-index targets for logits " + shape_str(l->shape) +
                                                 " must have shape " + shape_str(want) + ", got " + shape_str(t->shape));
-    Tensor lsm = log_softmax(lg, 1);
-    // One-hot by comparison with arange(C). A target outside [0, C) matches no class: its row
-    // is NaN, so the mean is NaN rather than a silently wrong number.
-    Tensor onehot = (arange(C, DType::i64, lg.device()).reshape({1, C}) == targets.cast(DType::i64).reshape({N, 1}));
-    Tensor hits = sum(onehot.cast(lsm.dtype()), {1});
-    Tensor picked = -sum(where(onehot, lsm, 0.0), {1});
-    Tensor per_row = where(hits == 1.0, picked, std::numeric_limits<double>::quiet_NaN());
-    return mean(per_row);
+    Tensor lsm, onehot_f, loss;
+    {
+      NoGradGuard composite;  // the backward is the fused (p - y) / N, not the primitives' chain
+      lsm = log_softmax(lg, 1);
+      // One-hot by comparison with arange(C). A target outside [0, C) matches no class: its row
+      // is NaN, so the mean is NaN rather than a silently wrong number.
+      Tensor onehot = (arange(C, DType::i64, lg.device()).reshape({1, C}) == targets.cast(DType::i64).reshape({N, 1}));
+      onehot_f = onehot.cast(lsm.dtype());
+      Tensor hits = sum(onehot_f, {1});
+      Tensor picked = -sum(where(onehot, lsm, 0.0), {1});
+      Tensor per_row = where(hits == 1.0, picked, std::numeric_limits<double>::quiet_NaN());
+      loss = mean(per_row);
+    }
+    ir::Attrs a;
+    a.ivalue = 1;  // one-hot targets: the gradient is (p - y) / N
+    frontend::attach_composite(loss, ir::Composite::CrossEntropy, {lg.node(), lsm.node(), onehot_f.node()}, a);
+    return loss;
   }
   if (!is_floating(t->dtype))
     throw Error(ErrorCode::DTypeMismatch, std::string("cross_entropy: targets must be i64/i32 class indices or float "
@@ -101,8 +126,14 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& targets) {
     throw Error(ErrorCode::ShapeMismatch, "cross_entropy: probability targets must have the logits' shape " +
                                               shape_str(l->shape) + ", got " + shape_str(t->shape));
   Tensor y = l->shape.size() == 1 ? targets.reshape({1, C}) : targets;
-  Tensor lsm = log_softmax(lg, 1);
-  return mean(-sum(y * lsm, {1}));
+  Tensor lsm, loss;
+  {
+    NoGradGuard composite;
+    lsm = log_softmax(lg, 1);
+    loss = mean(-sum(y * lsm, {1}));
+  }
+  frontend::attach_composite(loss, ir::Composite::CrossEntropy, {lg.node(), lsm.node(), y.node()}, {});
+  return loss;
 }
 
 }  // namespace cgrad

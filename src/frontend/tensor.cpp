@@ -10,7 +10,7 @@ namespace cgrad {
 using frontend::node_of;
 
 Tensor::Tensor() = default;
-Tensor::Tensor(std::shared_ptr<ir::Node> node) : var_(std::make_shared<detail::Var>(detail::Var{std::move(node)})) {}
+Tensor::Tensor(std::shared_ptr<ir::Node> node) : var_(std::make_shared<detail::Var>()) { var_->node = std::move(node); }
 
 bool Tensor::defined() const { return var_ && var_->node; }
 const std::shared_ptr<ir::Node>& Tensor::node() const {
@@ -90,6 +90,7 @@ Tensor& Tensor::assign(const Tensor& expr) {
     throw Error(ErrorCode::DeviceError, "assign: target is on " + self->device.str() + ", value on " + e->device.str());
   ir::NodePtr keep = e;  // `expr` may be a copy of *this: take the node before rebinding
   var_->node = std::move(keep);
+  if (var_->requires_grad) frontend::make_leaf(var_);  // the new value is the leaf from now on
   return *this;
 }
 

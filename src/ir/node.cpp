@@ -12,13 +12,22 @@ std::atomic<uint64_t> g_next_id{1};
 
 Node::~Node() {
   // Take over inputs whose last owner we are, so that releasing a long chain is a loop.
+  // A gradient record holds inputs too (the backward graph outlives realization).
   std::vector<NodePtr> stack = std::move(inputs);
+  auto take_record = [&stack](Node& n) {
+    if (n.grad && n.grad.use_count() == 1) {
+      for (auto& in : n.grad->inputs) stack.push_back(std::move(in));
+      n.grad->inputs.clear();
+    }
+  };
+  take_record(*this);
   while (!stack.empty()) {
     NodePtr n = std::move(stack.back());
     stack.pop_back();
     if (n && n.use_count() == 1) {
       for (auto& in : n->inputs) stack.push_back(std::move(in));
       n->inputs.clear();
+      take_record(*n);
     }
   }
 }

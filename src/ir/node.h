@@ -54,6 +54,23 @@ struct Attrs {
 struct Node;
 using NodePtr = std::shared_ptr<Node>;
 
+/// Composite ops whose backward is a simplified rule rather than the chain of their
+/// primitives' rules (softmax cross-entropy's is `p - y`).
+enum class Composite : uint8_t { None, Softmax, LogSoftmax, CrossEntropy };
+
+/// What autograd remembers about a node that requires a gradient. Saved when the node is
+/// built, so passes rewriting the node in place and realization dropping its inputs leave
+/// the backward graph intact. A leaf (`requires_grad(true)`) has no inputs and points at the
+/// handle variable whose `grad()` it accumulates into.
+struct GradRecord {
+  Op op = Op::Buffer;
+  Composite composite = Composite::None;
+  Attrs attrs;
+  std::vector<NodePtr> inputs;
+  std::weak_ptr<void> leaf;  ///< the cgrad::detail::Var of a leaf; empty otherwise
+  bool is_leaf = false;
+};
+
 struct Node {
   uint64_t id = 0;          ///< creation order; deterministic for a deterministic program
   Op op = Op::Buffer;
@@ -64,6 +81,7 @@ struct Node {
   Attrs attrs;
   int64_t depth = 0;        ///< longest chain of unrealized nodes ending here (0 once realized)
   View value;               ///< set once realized
+  std::shared_ptr<GradRecord> grad;  ///< set when the node requires a gradient (autograd)
   /// Scratch for graph walks done under the realize lock (topo_order_marked): never read
   /// outside one walk.
   uint64_t walk_epoch = 0;

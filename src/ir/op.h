@@ -41,6 +41,18 @@ inline constexpr DTypeMask kAll = kNumeric | bit(DType::b8);
 struct Node;
 struct Attrs;
 
+}  // namespace cgrad::ir
+
+namespace cgrad::autograd {
+struct VjpCall;
+}
+
+namespace cgrad::ir {
+
+/// An op's derivative: given the output's gradient, adds the gradients of the inputs
+/// (a vector-Jacobian product). Defined in src/autograd/derivatives.cpp; see ir/derivatives.h.
+using VjpFn = void (*)(autograd::VjpCall&);
+
 /// Computes the output shape from the inputs and attributes; throws cgrad::Error on bad input.
 using ShapeRule = Shape (*)(const Node& proto);
 
@@ -56,6 +68,7 @@ struct OpInfo {
   ShapeRule shape_rule;
   bool int_to_float;    ///< the frontend casts integer/bool inputs to f32 first (exp, /, ...)
   bool commutative;     ///< used by CSE (later) to canonicalize operand order
+  VjpFn vjp;            ///< reverse-mode derivative (autograd::vjp::none where no gradient flows)
 };
 
 const OpInfo& info(Op op);

@@ -4,6 +4,7 @@
 // dtypes a row accepts. Adding an op means one line in ops.def and one row here.
 #pragma once
 
+#include "ir/derivatives.h"
 #include "ir/op.h"
 
 #include <array>
@@ -24,65 +25,66 @@ Shape matmul_shape(const Node& n);
 
 namespace table_detail {
 using namespace rules;
+namespace vjp = autograd::vjp;
 inline constexpr const char* kNames[] = {
 #define CGRAD_OP(E, name, Kind, arity) #name,
 #include <cgrad/ops.def>
 #undef CGRAD_OP
 };
 
-#define ROW(E, kind, arity, mask, rule, shape, i2f, comm) \
-  OpInfo { Op::E, kNames[static_cast<int>(Op::E)], OpKind::kind, arity, mask, DTypeRule::rule, shape, i2f, comm }
+#define ROW(E, kind, arity, mask, rule, shape, i2f, comm, d) \
+  OpInfo { Op::E, kNames[static_cast<int>(Op::E)], OpKind::kind, arity, mask, DTypeRule::rule, shape, i2f, comm, &d }
 
 inline constexpr DTypeMask kNoBool = kNumeric;
 
 inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     // sources
-    ROW(Buffer, Source, 0, kAll, Given, source_shape, false, false),
-    ROW(Full, Source, 0, kAll, Given, source_shape, false, false),
-    ROW(Arange, Source, 0, kAll, Given, source_shape, false, false),
-    ROW(Rand, Source, 0, kAll, Given, source_shape, false, false),
-    ROW(Randn, Source, 0, kAll, Given, source_shape, false, false),
+    ROW(Buffer, Source, 0, kAll, Given, source_shape, false, false, vjp::none),
+    ROW(Full, Source, 0, kAll, Given, source_shape, false, false, vjp::none),
+    ROW(Arange, Source, 0, kAll, Given, source_shape, false, false, vjp::none),
+    ROW(Rand, Source, 0, kAll, Given, source_shape, false, false, vjp::none),
+    ROW(Randn, Source, 0, kAll, Given, source_shape, false, false, vjp::none),
     // unary
-    ROW(Neg, Unary, 1, kNoBool, SameAsIn, elementwise_shape, false, false),
-    ROW(Exp, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false),
-    ROW(Log, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false),
-    ROW(Sqrt, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false),
-    ROW(Rsqrt, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false),
-    ROW(Abs, Unary, 1, kNoBool, SameAsIn, elementwise_shape, false, false),
-    ROW(Sin, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false),
-    ROW(Cos, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false),
-    ROW(Tanh, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false),
-    ROW(Sigmoid, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false),
-    ROW(Relu, Unary, 1, kNoBool, SameAsIn, elementwise_shape, false, false),
-    ROW(Cast, Unary, 1, kAll, Given, elementwise_shape, false, false),
+    ROW(Neg, Unary, 1, kNoBool, SameAsIn, elementwise_shape, false, false, vjp::neg),
+    ROW(Exp, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::exp),
+    ROW(Log, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::log),
+    ROW(Sqrt, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::sqrt),
+    ROW(Rsqrt, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::rsqrt),
+    ROW(Abs, Unary, 1, kNoBool, SameAsIn, elementwise_shape, false, false, vjp::abs),
+    ROW(Sin, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::sin),
+    ROW(Cos, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::cos),
+    ROW(Tanh, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::tanh),
+    ROW(Sigmoid, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::sigmoid),
+    ROW(Relu, Unary, 1, kNoBool, SameAsIn, elementwise_shape, false, false, vjp::relu),
+    ROW(Cast, Unary, 1, kAll, Given, elementwise_shape, false, false, vjp::cast),
     // binary
-    ROW(Add, Binary, 2, kNoBool, SameAsIn, elementwise_shape, false, true),
-    ROW(Sub, Binary, 2, kNoBool, SameAsIn, elementwise_shape, false, false),
-    ROW(Mul, Binary, 2, kNoBool, SameAsIn, elementwise_shape, false, true),
-    ROW(Div, Binary, 2, kFloat, SameAsIn, elementwise_shape, true, false),
-    ROW(Pow, Binary, 2, kNoBool, SameAsIn, elementwise_shape, false, false),
-    ROW(Maximum, Binary, 2, kAll, SameAsIn, elementwise_shape, false, true),
-    ROW(Minimum, Binary, 2, kAll, SameAsIn, elementwise_shape, false, true),
-    ROW(Lt, Binary, 2, kAll, Bool, elementwise_shape, false, false),
-    ROW(Le, Binary, 2, kAll, Bool, elementwise_shape, false, false),
-    ROW(Gt, Binary, 2, kAll, Bool, elementwise_shape, false, false),
-    ROW(Ge, Binary, 2, kAll, Bool, elementwise_shape, false, false),
-    ROW(Eq, Binary, 2, kAll, Bool, elementwise_shape, false, true),
-    ROW(Ne, Binary, 2, kAll, Bool, elementwise_shape, false, true),
+    ROW(Add, Binary, 2, kNoBool, SameAsIn, elementwise_shape, false, true, vjp::add),
+    ROW(Sub, Binary, 2, kNoBool, SameAsIn, elementwise_shape, false, false, vjp::sub),
+    ROW(Mul, Binary, 2, kNoBool, SameAsIn, elementwise_shape, false, true, vjp::mul),
+    ROW(Div, Binary, 2, kFloat, SameAsIn, elementwise_shape, true, false, vjp::div),
+    ROW(Pow, Binary, 2, kNoBool, SameAsIn, elementwise_shape, false, false, vjp::pow),
+    ROW(Maximum, Binary, 2, kAll, SameAsIn, elementwise_shape, false, true, vjp::maximum),
+    ROW(Minimum, Binary, 2, kAll, SameAsIn, elementwise_shape, false, true, vjp::minimum),
+    ROW(Lt, Binary, 2, kAll, Bool, elementwise_shape, false, false, vjp::none),
+    ROW(Le, Binary, 2, kAll, Bool, elementwise_shape, false, false, vjp::none),
+    ROW(Gt, Binary, 2, kAll, Bool, elementwise_shape, false, false, vjp::none),
+    ROW(Ge, Binary, 2, kAll, Bool, elementwise_shape, false, false, vjp::none),
+    ROW(Eq, Binary, 2, kAll, Bool, elementwise_shape, false, true, vjp::none),
+    ROW(Ne, Binary, 2, kAll, Bool, elementwise_shape, false, true, vjp::none),
     // ternary
-    ROW(Where, Ternary, 3, kAll, SameAsIn, elementwise_shape, false, false),
+    ROW(Where, Ternary, 3, kAll, SameAsIn, elementwise_shape, false, false, vjp::where),
     // reductions
-    ROW(Sum, Reduce, 1, kAll, SumAcc, reduce_shape, false, false),
-    ROW(Max, Reduce, 1, kAll, SameAsIn, reduce_shape, false, false),
-    ROW(Min, Reduce, 1, kAll, SameAsIn, reduce_shape, false, false),
+    ROW(Sum, Reduce, 1, kAll, SumAcc, reduce_shape, false, false, vjp::sum),
+    ROW(Max, Reduce, 1, kAll, SameAsIn, reduce_shape, false, false, vjp::max),
+    ROW(Min, Reduce, 1, kAll, SameAsIn, reduce_shape, false, false, vjp::min),
     // movement
-    ROW(Reshape, Movement, 1, kAll, SameAsIn, reshape_shape, false, false),
-    ROW(Permute, Movement, 1, kAll, SameAsIn, permute_shape, false, false),
-    ROW(Expand, Movement, 1, kAll, SameAsIn, expand_shape, false, false),
-    ROW(Slice, Movement, 1, kAll, SameAsIn, slice_shape, false, false),
+    ROW(Reshape, Movement, 1, kAll, SameAsIn, reshape_shape, false, false, vjp::reshape),
+    ROW(Permute, Movement, 1, kAll, SameAsIn, permute_shape, false, false, vjp::permute),
+    ROW(Expand, Movement, 1, kAll, SameAsIn, expand_shape, false, false, vjp::expand),
+    ROW(Slice, Movement, 1, kAll, SameAsIn, slice_shape, false, false, vjp::slice),
     // concat, gemm
-    ROW(Cat, Concat, -1, kAll, SameAsIn, cat_shape, false, false),
-    ROW(Matmul, Gemm, 2, kNumeric, SameAsIn, matmul_shape, false, false),
+    ROW(Cat, Concat, -1, kAll, SameAsIn, cat_shape, false, false, vjp::cat),
+    ROW(Matmul, Gemm, 2, kNumeric, SameAsIn, matmul_shape, false, false, vjp::matmul),
 }};
 #undef ROW
 

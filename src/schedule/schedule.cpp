@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <map>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace cgrad::schedule {
 
@@ -291,6 +292,7 @@ struct Builder {
     std::map<std::pair<const Node*, Map>, int> memo;
     std::vector<const Node*> members;
     bool failed = false;
+    std::unordered_set<const Node*> group_roots;  ///< stored by this kernel, read from registers
 
     int rank() const { return static_cast<int>(mode.outer.size() + mode.inner.size()); }
     int64_t loop_size(int l) const {
@@ -333,7 +335,7 @@ struct Builder {
     }
 
     int value(const Node* n, const Map& m) {
-      if (b.fused(n)) return compute(n, m);
+      if (b.fused(n) || group_roots.count(n)) return compute(n, m);  // group roots: in registers
       auto key = std::make_pair(n, m);
       if (auto it = memo.find(key); it != memo.end()) return it->second;
       Instr in;
@@ -491,7 +493,7 @@ struct Builder {
 
   // Lowers a group of roots sharing one mode into one kernel; false when states changed.
   bool lower(const std::vector<const Node*>& roots, const Mode& mode, std::vector<std::vector<const Node*>>& members) {
-    Lowering lw{*this, {}, mode, {}, {}, false};
+    Lowering lw{*this, {}, mode, {}, {}, false, {roots.begin(), roots.end()}};
     lw.k.outer = mode.outer;
     lw.k.inner = mode.inner;
     for (const Node* root : roots) {
@@ -567,6 +569,50 @@ struct Builder {
     return !changed;
   }
 
+  // An output that only element-wise ops of one kernel group read (an optimizer's new moment,
+  // read by its new parameter) joins that group: the kernel stores it and keeps using the value
+  // in registers, instead of a kernel of its own whose result is loaded again.
+  void join_consumed_outputs(const std::vector<Mode>& modes, std::vector<int>& group_of,
+                             std::vector<std::vector<int>>& groups) {
+    const std::size_t n = g.order.size();
+    std::vector<std::vector<int>> users(n);
+    for (std::size_t j = 0; j < n; ++j)
+      for (int p : g.in_pos[j])
+        if (p >= 0) users[static_cast<std::size_t>(p)].push_back(static_cast<int>(j));
+    auto elementwise = [&](std::size_t j) { return ir::is_elementwise(ir::info(g.order[j]->op).kind); };
+    for (std::size_t i = 0; i < n; ++i) {
+      if (state[i] != State::Mat || !g.is_output[i] || g.uses[i] == 0 || modes[i].kind != Mode::Elementwise ||
+          !elementwise(i) || group_of[i] < 0 || groups[static_cast<std::size_t>(group_of[i])].size() != 1)
+        continue;
+      int target = -1;
+      bool ok = true;
+      std::vector<int> stack = users[i];
+      std::vector<char> seen(n, 0);
+      while (ok && !stack.empty()) {
+        auto j = static_cast<std::size_t>(stack.back());
+        stack.pop_back();
+        if (seen[j]) continue;
+        seen[j] = 1;
+        if (!elementwise(j)) ok = false;
+        else if (state[j] == State::Mat) {
+          ok = group_of[j] >= 0 && (target < 0 || target == group_of[j]);
+          target = group_of[j];
+        } else if (state[j] == State::Fused) {
+          for (int u : users[j]) stack.push_back(u);
+        } else {
+          ok = false;
+        }
+      }
+      if (!ok || target < 0) continue;
+      auto& grp = groups[static_cast<std::size_t>(target)];
+      if (!(modes[static_cast<std::size_t>(grp[0])] == modes[i])) continue;
+      groups[static_cast<std::size_t>(group_of[i])].clear();
+      grp.insert(grp.begin(), static_cast<int>(i));
+      group_of[i] = target;
+      why[i] = "requested output read only by the element-wise kernel it joins: stored from registers there";
+    }
+  }
+
   bool attempt() {
     out = Schedule{};
     slot_of.clear();
@@ -603,6 +649,7 @@ struct Builder {
       }
       group_of[i] = target;
     }
+    join_consumed_outputs(modes, group_of, groups);
     std::vector<std::vector<const Node*>> members;
     out.kernel_of.assign(n, -1);
     for (std::size_t i = 0; i < n; ++i) {

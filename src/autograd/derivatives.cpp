@@ -1,0 +1,194 @@
+// The derivative rules: one vector-Jacobian product per op-table row (declared in
+// ir/derivatives.h, pointed at by the rows of ir/op_table.h), and the simplified rules of the
+// composite ops. Each rule builds lazy tensors with the public ops, so gradients fuse like
+// any other graph, and with grad mode on they are themselves differentiable.
+//
+// Conventions (docs/autograd.md): the gradient of an input has that input's shape and dtype;
+// at a tie, max/min reductions split the gradient equally among the tied elements and
+// maximum/minimum give half to each operand; abs and relu have derivative 0 at 0.
+#include "autograd/autograd.h"
+
+#include "ir/derivatives.h"
+
+namespace cgrad::autograd {
+
+namespace {
+const Tensor& x0(VjpCall& c) { return c.in[0]; }
+void set(VjpCall& c, std::size_t i, Tensor g) {
+  if (c.needs[i]) c.gin[i] = std::move(g);
+}
+Tensor zeros_like(const Tensor& t) { return zeros(t.shape(), t.dtype(), t.device()); }
+}  // namespace
+
+namespace vjp {
+
+void none(VjpCall&) {}
+void neg(VjpCall& c) { set(c, 0, -c.g); }
+void exp(VjpCall& c) { set(c, 0, c.g * c.out); }
+void log(VjpCall& c) { set(c, 0, c.g / x0(c)); }
+void sqrt(VjpCall& c) { set(c, 0, c.g * 0.5 / c.out); }
+void rsqrt(VjpCall& c) { set(c, 0, c.g * -0.5 * c.out * c.out * c.out); }
+void abs(VjpCall& c) { set(c, 0, cgrad::where(x0(c) > 0, c.g, cgrad::where(x0(c) < 0, -c.g, 0.0))); }
+void sin(VjpCall& c) { set(c, 0, c.g * cgrad::cos(x0(c))); }
+void cos(VjpCall& c) { set(c, 0, -c.g * cgrad::sin(x0(c))); }
+void tanh(VjpCall& c) { set(c, 0, c.g * (1.0 - c.out * c.out)); }
+void sigmoid(VjpCall& c) { set(c, 0, c.g * c.out * (1.0 - c.out)); }
+void relu(VjpCall& c) { set(c, 0, cgrad::where(x0(c) > 0, c.g, 0.0)); }
+void cast(VjpCall& c) { set(c, 0, c.g.cast(x0(c).dtype())); }
+
+void add(VjpCall& c) {
+  set(c, 0, c.g);
+  set(c, 1, c.g);
+}
+void sub(VjpCall& c) {
+  set(c, 0, c.g);
+  set(c, 1, -c.g);
+}
+void mul(VjpCall& c) {
+  set(c, 0, c.g * c.in[1]);
+  set(c, 1, c.g * c.in[0]);
+}
+void div(VjpCall& c) {
+  set(c, 0, c.g / c.in[1]);
+  set(c, 1, -c.g * c.out / c.in[1]);
+}
+void pow(VjpCall& c) {
+  const Tensor &a = c.in[0], &b = c.in[1];
+  // d/da = b a^(b-1), taken as 0 where b == 0 (so 0^0 has derivative 0, not NaN);
+  // d/db = a^b log a, taken as 0 where a == 0 and b >= 0 (the limit from the right).
+  if (c.needs[0]) set(c, 0, cgrad::where(b == 0, 0.0, c.g * b * cgrad::pow(a, b - 1.0)));
+  if (c.needs[1]) {
+    Tensor v = c.g * c.out * cgrad::log(a);
+    set(c, 1, cgrad::where(a == 0, cgrad::where(b >= 0, 0.0, v), v));
+  }
+}
+namespace {
+// maximum/minimum: the gradient goes to the selected operand, half to each at a tie.
+void select_binary(VjpCall& c, const Tensor& a_wins, const Tensor& b_wins) {
+  const Tensor &a = c.in[0], &b = c.in[1];
+  Tensor half = c.g * 0.5;
+  if (c.needs[0]) set(c, 0, cgrad::where(a_wins, c.g, cgrad::where(a == b, half, 0.0)));
+  if (c.needs[1]) set(c, 1, cgrad::where(b_wins, c.g, cgrad::where(a == b, half, 0.0)));
+}
+}  // namespace
+void maximum(VjpCall& c) { select_binary(c, c.in[0] > c.in[1], c.in[1] > c.in[0]); }
+void minimum(VjpCall& c) { select_binary(c, c.in[0] < c.in[1], c.in[1] < c.in[0]); }
+void where(VjpCall& c) {
+  set(c, 1, cgrad::where(c.in[0], c.g, 0.0));
+  set(c, 2, cgrad::where(c.in[0], 0.0, c.g));
+}
+
+void sum(VjpCall& c) { set(c, 0, c.g.expand(x0(c).shape())); }
+namespace {
+// Max/min reductions: the gradient is split equally among the elements equal to the result.
+void select_reduce(VjpCall& c) {
+  const Tensor& x = x0(c);
+  Tensor hit = x == c.out.expand(x.shape());
+  Tensor count = cgrad::sum(hit.cast(x.dtype()), c.rec.attrs.axes, true);
+  set(c, 0, cgrad::where(hit, (c.g / count).expand(x.shape()), 0.0));
+}
+}  // namespace
+void max(VjpCall& c) { select_reduce(c); }
+void min(VjpCall& c) { select_reduce(c); }
+
+void reshape(VjpCall& c) { set(c, 0, c.g.reshape(x0(c).shape())); }
+void permute(VjpCall& c) {
+  const auto& p = c.rec.attrs.axes;
+  std::vector<int64_t> inv(p.size());
+  for (std::size_t i = 0; i < p.size(); ++i) inv[static_cast<std::size_t>(p[i])] = static_cast<int64_t>(i);
+  set(c, 0, c.g.permute(inv));
+}
+void expand(VjpCall& c) {
+  const Shape& in = x0(c).shape();
+  const Shape& out = c.out.shape();
+  std::vector<int64_t> axes;
+  for (std::size_t i = 0; i < in.size(); ++i)
+    if (in[i] == 1 && out[i] != 1) axes.push_back(static_cast<int64_t>(i));
+  set(c, 0, axes.empty() ? c.g.reshape(in) : cgrad::sum(c.g, axes, true));
+}
+void slice(VjpCall& c) {
+  // Scatter the gradient back: interleave step-1 zeros after each element, then pad with
+  // zeros before `start` and after the last covered element.
+  const Tensor& x = x0(c);
+  const ir::Attrs& a = c.rec.attrs;
+  const auto ax = static_cast<std::size_t>(a.axis);
+  const int64_t d = x.shape()[ax], n = c.out.shape()[ax];
+  if (n == 0) return set(c, 0, zeros_like(x));
+  Tensor g = c.g;
+  Shape s = g.shape();
+  if (a.step > 1) {
+    Shape s1 = s;
+    s1.insert(s1.begin() + static_cast<std::ptrdiff_t>(ax) + 1, 1);
+    Shape z = s1;
+    z[ax + 1] = a.step - 1;
+    Tensor spread = cgrad::cat({g.reshape(s1), zeros(z, g.dtype(), g.device())}, a.axis + 1);
+    s[ax] = n * a.step;
+    g = spread.reshape(s);
+    const int64_t len = std::min(n * a.step, d - a.start);
+    g = g.slice(a.axis, 0, len);
+    s[ax] = len;
+  }
+  std::vector<Tensor> parts;
+  Shape z = s;
+  if (a.start > 0) {
+    z[ax] = a.start;
+    parts.push_back(zeros(z, g.dtype(), g.device()));
+  }
+  parts.push_back(g);
+  const int64_t after = d - a.start - s[ax];
+  if (after > 0) {
+    z[ax] = after;
+    parts.push_back(zeros(z, g.dtype(), g.device()));
+  }
+  set(c, 0, parts.size() == 1 ? g : cgrad::cat(parts, a.axis));
+}
+void cat(VjpCall& c) {
+  int64_t off = 0;
+  const int64_t axis = c.rec.attrs.axis;
+  for (std::size_t i = 0; i < c.in.size(); ++i) {
+    const int64_t len = c.in[i].shape()[static_cast<std::size_t>(axis)];
+    set(c, i, c.g.slice(axis, off, off + len));
+    off += len;
+  }
+}
+void matmul(VjpCall& c) {
+  // The IR's operands already have the broadcast batch dims: (..., m, k) x (..., k, n).
+  set(c, 0, cgrad::matmul(c.g, c.in[1].T()));
+  set(c, 1, cgrad::matmul(c.in[0].T(), c.g));
+}
+
+}  // namespace vjp
+
+void composite_vjp(VjpCall& c) {
+  const ir::GradRecord& r = c.rec;
+  switch (r.composite) {
+    case ir::Composite::Softmax: {  // dx = y * (g - sum(g * y))
+      const int64_t axis = r.attrs.axis;
+      set(c, 0, c.out * (c.g - cgrad::sum(c.g * c.out, {axis}, true)));
+      return;
+    }
+    case ir::Composite::LogSoftmax: {  // dx = g - exp(y) * sum(g)
+      const int64_t axis = r.attrs.axis;
+      set(c, 0, c.g - cgrad::exp(c.out) * cgrad::sum(c.g, {axis}, true));
+      return;
+    }
+    case ir::Composite::CrossEntropy: {
+      // inputs: logits (N, C), their log_softmax, targets as probabilities (N, C); mean over N.
+      // d/dlogits = (p * sum(y) - y) / N with p = exp(log_softmax): `p - y` for class indices.
+      const Tensor &lsm = c.in[1], &y = c.in[2];
+      const double n = static_cast<double>(lsm.shape()[0]);
+      Tensor scale = c.g / n;
+      if (c.needs[0]) {
+        Tensor p = cgrad::exp(lsm);
+        Tensor d = (r.attrs.ivalue == 1 ? p - y : p * cgrad::sum(y, {1}, true) - y) * scale;
+        set(c, 0, d.cast(c.in[0].dtype()));
+      }
+      if (c.needs[2]) set(c, 2, (-lsm * scale).cast(y.dtype()));
+      return;
+    }
+    case ir::Composite::None: break;
+  }
+  throw Error(ErrorCode::Internal, "autograd: record without a composite rule");
+}
+
+}  // namespace cgrad::autograd

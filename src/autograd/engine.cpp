@@ -1,0 +1,195 @@
+// The backward engine: walks gradient records from an output to the leaves in reverse
+// topological order, applying derivative rules and summing the gradients of values used
+// several times. Also the Tensor methods of autograd (requires_grad, grad, backward, detach).
+#include "autograd/autograd.h"
+
+#include "frontend/build.h"
+#include "ir/op_table.h"
+
+#include <optional>
+#include <unordered_map>
+
+namespace cgrad {
+
+namespace autograd {
+namespace {
+
+using ir::NodePtr;
+
+/// Nodes with gradient records reachable from `y` through records, inputs before users.
+std::vector<NodePtr> record_order(const NodePtr& y) {
+  std::vector<NodePtr> order;
+  std::unordered_map<const ir::Node*, char> state;  // 1 = on the stack, 2 = done
+  std::vector<std::pair<NodePtr, std::size_t>> stack{{y, 0}};
+  state[y.get()] = 1;
+  while (!stack.empty()) {
+    auto& [n, next] = stack.back();
+    const auto& ins = n->grad->inputs;
+    if (next < ins.size()) {
+      const NodePtr& in = ins[next++];
+      if (in && in->grad && !state.count(in.get())) {
+        state[in.get()] = 1;
+        stack.emplace_back(in, 0);
+      }
+      continue;
+    }
+    state[n.get()] = 2;
+    order.push_back(n);
+    stack.pop_back();
+  }
+  return order;
+}
+
+/// Backpropagates `seed` from `y`. With `targets`, returns the gradient of each target
+/// (undefined where y does not depend on it); without, adds into the leaves' grad().
+std::vector<Tensor> backprop(const NodePtr& y, const Tensor& seed, const std::vector<NodePtr>* targets) {
+  std::vector<NodePtr> order = record_order(y);
+  std::unordered_map<const ir::Node*, std::size_t> pos;
+  for (std::size_t i = 0; i < order.size(); ++i) pos[order[i].get()] = i;
+
+  // Only nodes that lead to a target (or, for backward(), to a leaf) are differentiated.
+  std::vector<char> relevant(order.size(), 0), is_target(order.size(), 0);
+  if (targets) {
+    for (const NodePtr& t : *targets) {
+      auto it = pos.find(t.get());
+      if (it != pos.end()) is_target[it->second] = 1;
+    }
+  } else {
+    for (std::size_t i = 0; i < order.size(); ++i) is_target[i] = order[i]->grad->is_leaf;
+  }
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    relevant[i] = is_target[i];
+    for (const NodePtr& in : order[i]->grad->inputs) {
+      auto it = in ? pos.find(in.get()) : pos.end();
+      if (it != pos.end() && relevant[it->second]) relevant[i] = 1;
+    }
+  }
+
+  std::vector<Tensor> grads(order.size());
+  grads.back() = seed;
+  std::vector<Tensor> result;
+  if (targets) result.resize(targets->size());
+  for (std::size_t i = order.size(); i-- > 0;) {
+    const NodePtr& n = order[i];
+    Tensor g = std::move(grads[i]);
+    if (!g.defined() || !relevant[i]) continue;
+    const ir::GradRecord& rec = *n->grad;
+    if (is_target[i] && targets) {
+      for (std::size_t k = 0; k < targets->size(); ++k)
+        if ((*targets)[k].get() == n.get()) result[k] = g;
+    } else if (is_target[i]) {
+      if (auto v = rec.leaf.lock()) {
+        auto* var = static_cast<detail::Var*>(v.get());
+        var->grad = var->grad.defined() ? var->grad + g : g;
+      }
+    }
+    if (rec.is_leaf) continue;
+    VjpCall call{rec, Tensor(n), g, {}, {}, {}};
+    for (const NodePtr& in : rec.inputs) {
+      call.in.emplace_back(in);
+      auto it = in && in->grad ? pos.find(in.get()) : pos.end();
+      call.needs.push_back(it != pos.end() && relevant[it->second]);
+    }
+    call.gin.resize(rec.inputs.size());
+    if (rec.composite != ir::Composite::None) composite_vjp(call);
+    else ir::info(rec.op).vjp(call);
+    for (std::size_t k = 0; k < rec.inputs.size(); ++k) {
+      Tensor& gk = call.gin[k];
+      if (!gk.defined() || !call.needs[k]) continue;
+      const ir::Node& in = *rec.inputs[k];
+      if (gk.shape() != in.shape || gk.dtype() != in.dtype)
+        throw Error(ErrorCode::Internal, std::string("autograd: the derivative of ") + ir::op_name(rec.op) +
+                                             " gave a gradient of shape " + shape_str(gk.shape()) + " " +
+                                             dtype_name(gk.dtype()) + " for an input of shape " + shape_str(in.shape) +
+                                             " " + dtype_name(in.dtype));
+      Tensor& acc = grads[pos.at(&in)];
+      acc = acc.defined() ? acc + gk : gk;
+    }
+  }
+  return result;
+}
+
+const NodePtr& differentiable_output(const Tensor& y, const char* what) {
+  const NodePtr& n = frontend::node_of(y, what);
+  if (!n->grad)
+    throw Error(ErrorCode::InvalidOperation, std::string(what) + ": the tensor does not require a gradient (no input "
+                                                 "had requires_grad(true), or it was built under NoGradGuard)");
+  if (n->numel() != 1)
+    throw Error(ErrorCode::InvalidArgument, std::string(what) + ": needs a one-element tensor, got shape " +
+                                                shape_str(n->shape) + " (reduce it first, e.g. with sum)");
+  return n;
+}
+
+}  // namespace
+
+}  // namespace autograd
+
+Tensor& Tensor::requires_grad(bool on) {
+  const ir::NodePtr& n = frontend::node_of(*this, "requires_grad");
+  const bool mine = n->grad && n->grad->is_leaf && n->grad->leaf.lock() == var_;
+  if (!on) {
+    if (n->grad && !mine)
+      throw Error(ErrorCode::InvalidOperation, "requires_grad(false): the tensor is computed from tensors that require "
+                                                   "a gradient; use detach() for a copy without history");
+    if (mine) n->grad.reset();
+    var_->requires_grad = false;
+    return *this;
+  }
+  if (!is_floating(n->dtype))
+    throw Error(ErrorCode::DTypeMismatch, std::string("requires_grad: only f32/f64 tensors can require a gradient, got ") +
+                                              dtype_name(n->dtype));
+  if (n->grad && !n->grad->is_leaf)
+    throw Error(ErrorCode::InvalidOperation, "requires_grad(true): the tensor is computed from tensors that require a "
+                                                 "gradient (not a leaf); use detach().requires_grad(true) for a new leaf");
+  var_->requires_grad = true;
+  if (!mine) frontend::make_leaf(var_);
+  return *this;
+}
+
+bool Tensor::requires_grad() const { return frontend::node_of(*this, "requires_grad")->grad != nullptr; }
+
+Tensor Tensor::grad() const {
+  frontend::node_of(*this, "grad");
+  return var_->grad;
+}
+
+void Tensor::clear_grad() {
+  frontend::node_of(*this, "clear_grad");
+  var_->grad = Tensor();
+}
+
+void Tensor::backward() const {
+  const ir::NodePtr& y = autograd::differentiable_output(*this, "backward");
+  NoGradGuard off;  // leaves' gradients carry no history: accumulating them never chains steps
+  autograd::backprop(y, full(y->shape, 1.0, y->dtype, y->device), nullptr);
+}
+
+Tensor Tensor::detach() const {
+  const ir::NodePtr& n = frontend::node_of(*this, "detach");
+  if (!n->grad) return Tensor(n);
+  NoGradGuard off;
+  ir::Attrs a;
+  a.shape = n->shape;
+  return Tensor(frontend::make(ir::Op::Reshape, {n}, a, n->device));
+}
+
+std::vector<Tensor> grad(const Tensor& y, const std::vector<Tensor>& xs, bool create_graph) {
+  const ir::NodePtr& yn = autograd::differentiable_output(y, "grad");
+  std::vector<ir::NodePtr> targets;
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    const ir::NodePtr& x = frontend::node_of(xs[i], "grad");
+    if (!x->grad)
+      throw Error(ErrorCode::InvalidArgument, "grad: input " + std::to_string(i) + " (shape " + shape_str(x->shape) +
+                                                  ") does not require a gradient");
+    targets.push_back(x);
+  }
+  std::optional<NoGradGuard> off;
+  if (!create_graph) off.emplace();
+  std::vector<Tensor> out = autograd::backprop(yn, full(yn->shape, 1.0, yn->dtype, yn->device), &targets);
+  // y does not depend on a target: its gradient is zero.
+  for (std::size_t i = 0; i < out.size(); ++i)
+    if (!out[i].defined()) out[i] = zeros(targets[i]->shape, targets[i]->dtype, targets[i]->device);
+  return out;
+}
+
+}  // namespace cgrad

@@ -1,0 +1,41 @@
+// The derivative column of the op table: one vector-Jacobian product per op, named after the
+// op (`none` where no gradient flows: sources, comparisons). The rows of op_table.h point at
+// these; they are defined in src/autograd/derivatives.cpp, which builds the backward graph
+// with the same lazy ops as the forward one. A row without a derivative does not compile,
+// a declared rule without a definition does not link.
+#pragma once
+
+#include "ir/op.h"
+
+namespace cgrad::autograd::vjp {
+void none(VjpCall&);
+void neg(VjpCall&);
+void exp(VjpCall&);
+void log(VjpCall&);
+void sqrt(VjpCall&);
+void rsqrt(VjpCall&);
+void abs(VjpCall&);
+void sin(VjpCall&);
+void cos(VjpCall&);
+void tanh(VjpCall&);
+void sigmoid(VjpCall&);
+void relu(VjpCall&);
+void cast(VjpCall&);
+void add(VjpCall&);
+void sub(VjpCall&);
+void mul(VjpCall&);
+void div(VjpCall&);
+void pow(VjpCall&);
+void maximum(VjpCall&);
+void minimum(VjpCall&);
+void where(VjpCall&);
+void sum(VjpCall&);
+void max(VjpCall&);
+void min(VjpCall&);
+void reshape(VjpCall&);
+void permute(VjpCall&);
+void expand(VjpCall&);
+void slice(VjpCall&);
+void cat(VjpCall&);
+void matmul(VjpCall&);
+}  // namespace cgrad::autograd::vjp

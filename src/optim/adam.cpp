@@ -1,0 +1,58 @@
+// Adam and AdamW.
+#include "optim/optimizer.h"
+
+#include <cmath>
+
+namespace cgrad::optim {
+
+Adam::Adam(std::vector<Tensor> params, double lr, double beta1, double beta2, double eps, double weight_decay)
+    : Optimizer(std::move(params)), lr_(lr), beta1_(beta1), beta2_(beta2), eps_(eps), weight_decay_(weight_decay) {
+  auto check = [](bool ok, const std::string& what) {
+    if (!ok) throw Error(ErrorCode::InvalidArgument, "Adam: " + what);
+  };
+  check(lr >= 0, "learning rate must be >= 0, got " + std::to_string(lr));
+  check(beta1 >= 0 && beta1 < 1, "beta1 must be in [0, 1), got " + std::to_string(beta1));
+  check(beta2 >= 0 && beta2 < 1, "beta2 must be in [0, 1), got " + std::to_string(beta2));
+  check(eps >= 0, "eps must be >= 0, got " + std::to_string(eps));
+  check(weight_decay >= 0, "weight_decay must be >= 0, got " + std::to_string(weight_decay));
+  for (const Tensor& p : params_) {
+    m_.push_back(detail::zeros_state(p));
+    v_.push_back(detail::zeros_state(p));
+  }
+}
+
+void Adam::begin_step() {
+  ++t_;
+  const double bc1 = 1 - std::pow(beta1_, static_cast<double>(t_));
+  const double bc2 = 1 - std::pow(beta2_, static_cast<double>(t_));
+  const Device d = params_.empty() ? Device::cpu() : params_[0].device();
+  step_size_f32_ = detail::scalar_buffer(lr_ / bc1, DType::f32, d);
+  step_size_f64_ = detail::scalar_buffer(lr_ / bc1, DType::f64, d);
+  inv_sqrt_bc2_f32_ = detail::scalar_buffer(1 / std::sqrt(bc2), DType::f32, d);
+  inv_sqrt_bc2_f64_ = detail::scalar_buffer(1 / std::sqrt(bc2), DType::f64, d);
+}
+
+Tensor Adam::update(std::size_t i, const Tensor& grad, std::vector<Tensor>& outputs) {
+  const Tensor& p = params_[i];
+  const bool f64 = p.dtype() == DType::f64;
+  Tensor g = grad;
+  Tensor base = p;
+  if (weight_decay_ != 0) {
+    if (decoupled_) base = p * (1 - lr_ * weight_decay_);
+    else g = g + weight_decay_ * p;
+  }
+  m_[i].assign(beta1_ * m_[i] + (1 - beta1_) * g);
+  v_[i].assign(beta2_ * v_[i] + (1 - beta2_) * g * g);
+  outputs.push_back(m_[i]);
+  outputs.push_back(v_[i]);
+  const Tensor& step = f64 ? step_size_f64_ : step_size_f32_;
+  const Tensor& inv = f64 ? inv_sqrt_bc2_f64_ : inv_sqrt_bc2_f32_;
+  return base - step * m_[i] / (sqrt(v_[i]) * inv + eps_);
+}
+
+AdamW::AdamW(std::vector<Tensor> params, double lr, double beta1, double beta2, double eps, double weight_decay)
+    : Adam(std::move(params), lr, beta1, beta2, eps, weight_decay) {
+  decoupled_ = true;
+}
+
+}  // namespace cgrad::optim

@@ -1,0 +1,62 @@
+// The Optimizer base (step, zero_grad) and SGD with momentum.
+#include "optim/optimizer.h"
+
+namespace cgrad::optim {
+
+namespace detail {
+Tensor zeros_state(const Tensor& p) { return zeros(p.shape(), p.dtype(), p.device()).eval(); }
+Tensor scalar_buffer(double v, DType t, Device d) {
+  Tensor s = t == DType::f64 ? tensor(std::vector<double>{v}, Shape{}) : tensor(std::vector<float>{static_cast<float>(v)}, Shape{});
+  return d.is_cuda() ? s.to(d) : s;
+}
+}  // namespace detail
+
+Optimizer::Optimizer(std::vector<Tensor> params) : params_(std::move(params)) {
+  for (std::size_t i = 0; i < params_.size(); ++i) {
+    const Tensor& p = params_[i];
+    if (!p.defined()) throw Error(ErrorCode::InvalidArgument, "optimizer: parameter " + std::to_string(i) + " is undefined");
+    if (!is_floating(p.dtype()))
+      throw Error(ErrorCode::DTypeMismatch, "optimizer: parameter " + std::to_string(i) + " has dtype " +
+                                                dtype_name(p.dtype()) + "; only f32/f64 parameters can be optimized");
+  }
+}
+Optimizer::~Optimizer() = default;
+
+void Optimizer::zero_grad() {
+  for (Tensor& p : params_) p.clear_grad();
+}
+
+void Optimizer::step(const std::vector<Tensor>& with) {
+  NoGradGuard off;
+  begin_step();
+  std::vector<Tensor> outputs = with;
+  std::vector<std::pair<std::size_t, Tensor>> updates;
+  for (std::size_t i = 0; i < params_.size(); ++i) {
+    Tensor g = params_[i].grad();
+    if (!g.defined()) continue;
+    updates.emplace_back(i, update(i, g, outputs));
+  }
+  for (auto& [i, value] : updates) {
+    params_[i].assign(value);
+    outputs.push_back(params_[i]);
+  }
+  eval(outputs);
+}
+
+SGD::SGD(std::vector<Tensor> params, double lr, double momentum)
+    : Optimizer(std::move(params)), lr_(lr), momentum_(momentum) {
+  if (!(lr >= 0)) throw Error(ErrorCode::InvalidArgument, "SGD: learning rate must be >= 0, got " + std::to_string(lr));
+  if (!(momentum >= 0)) throw Error(ErrorCode::InvalidArgument, "SGD: momentum must be >= 0, got " + std::to_string(momentum));
+  if (momentum_ != 0)
+    for (const Tensor& p : params_) buf_.push_back(detail::zeros_state(p));
+}
+
+Tensor SGD::update(std::size_t i, const Tensor& g, std::vector<Tensor>& outputs) {
+  const Tensor& p = params_[i];
+  if (momentum_ == 0) return p - lr_ * g;
+  buf_[i].assign(momentum_ * buf_[i] + g);
+  outputs.push_back(buf_[i]);
+  return p - lr_ * buf_[i];
+}
+
+}  // namespace cgrad::optim

@@ -1,0 +1,142 @@
+// A finite-difference check of every op-table row's derivative, generated from the table: each
+// row must either have a case here or be one that passes no gradient (sources, comparisons),
+// so adding an op without checking its derivative fails this test.
+#include "gradcheck.h"
+
+#include "ir/derivatives.h"
+#include "ir/op_table.h"
+
+#include <map>
+
+namespace cgrad {
+namespace {
+
+using ir::Op;
+using test::expect_gradients_match;
+using test::random_values;
+using Fn = std::function<Tensor(const std::vector<Tensor>&)>;
+
+struct Case {
+  Fn f;
+  std::vector<Shape> shapes;
+  double lo = -2, hi = 2;  // input range (kept inside the op's smooth domain)
+};
+
+std::vector<Case> cases_for(Op op) {
+  auto unary = [](Tensor (*g)(const Tensor&), double lo, double hi) {
+    return std::vector<Case>{{[g](const std::vector<Tensor>& x) { return g(x[0]); }, {{3, 4}}, lo, hi}};
+  };
+  auto binary = [](Fn f, double lo, double hi) { return std::vector<Case>{{f, {{3, 4}, {3, 4}}, lo, hi}, {f, {{3, 1}, {4}}, lo, hi}}; };
+  switch (op) {
+    case Op::Neg: return {{[](const std::vector<Tensor>& x) { return -x[0]; }, {{3, 4}}}};
+    case Op::Exp: return unary(exp, -2, 2);
+    case Op::Log: return unary(log, 0.3, 3);
+    case Op::Sqrt: return unary(sqrt, 0.3, 3);
+    case Op::Rsqrt: return unary(rsqrt, 0.3, 3);
+    case Op::Abs: return unary(abs, -2, 2);
+    case Op::Sin: return unary(sin, -3, 3);
+    case Op::Cos: return unary(cos, -3, 3);
+    case Op::Tanh: return unary(tanh, -2, 2);
+    case Op::Sigmoid: return unary(sigmoid, -3, 3);
+    case Op::Relu: return unary(relu, -2, 2);
+    case Op::Cast:  // f64 -> f32 -> f64 rounds: checked exactly in CastPassesTheGradientThrough
+      return {};
+    case Op::Add: return binary([](const std::vector<Tensor>& x) { return x[0] + x[1]; }, -2, 2);
+    case Op::Sub: return binary([](const std::vector<Tensor>& x) { return x[0] - x[1]; }, -2, 2);
+    case Op::Mul: return binary([](const std::vector<Tensor>& x) { return x[0] * x[1]; }, -2, 2);
+    case Op::Div: return binary([](const std::vector<Tensor>& x) { return x[0] / x[1]; }, 0.5, 2);
+    case Op::Pow: return binary([](const std::vector<Tensor>& x) { return pow(x[0], x[1]); }, 0.5, 2);
+    case Op::Maximum: return binary([](const std::vector<Tensor>& x) { return maximum(x[0], x[1]); }, -2, 2);
+    case Op::Minimum: return binary([](const std::vector<Tensor>& x) { return minimum(x[0], x[1]); }, -2, 2);
+    case Op::Where:
+      return {{[](const std::vector<Tensor>& x) { return where(x[0] > 0, x[0] * x[1], x[1]); }, {{3, 4}, {3, 4}}}};
+    case Op::Sum:
+      return {{[](const std::vector<Tensor>& x) { return sum(x[0], {1}); }, {{3, 4}}},
+              {[](const std::vector<Tensor>& x) { return sum(x[0]); }, {{3, 4}}},
+              {[](const std::vector<Tensor>& x) { return sum(x[0], {0, 2}, true); }, {{2, 3, 4}}}};
+    case Op::Max:
+      return {{[](const std::vector<Tensor>& x) { return max(x[0], {1}); }, {{3, 4}}},
+              {[](const std::vector<Tensor>& x) { return max(x[0]); }, {{3, 4}}}};
+    case Op::Min: return {{[](const std::vector<Tensor>& x) { return min(x[0], {0}); }, {{3, 4}}}};
+    case Op::Reshape: return {{[](const std::vector<Tensor>& x) { return x[0].reshape({4, 3}) * x[0].reshape({4, 3}); }, {{3, 4}}}};
+    case Op::Permute:
+      return {{[](const std::vector<Tensor>& x) { return x[0].permute({2, 0, 1}) * x[0].permute({2, 0, 1}); }, {{2, 3, 4}}}};
+    case Op::Expand: return {{[](const std::vector<Tensor>& x) { return x[0].expand({2, 3, 4}) * x[0].expand({2, 3, 4}); }, {{3, 1}}}};
+    case Op::Slice:
+      return {{[](const std::vector<Tensor>& x) { return x[0].slice(1, 1, 4) * x[0].slice(1, 1, 4); }, {{3, 5}}},
+              {[](const std::vector<Tensor>& x) { return x[0].slice(1, 1, 7, 2) * x[0].slice(1, 1, 7, 2); }, {{2, 8}}},
+              {[](const std::vector<Tensor>& x) { return x[0].slice(0, 0, 5, 3) * x[0].slice(0, 0, 5, 3); }, {{5, 2}}}};
+    case Op::Cat:
+      return {{[](const std::vector<Tensor>& x) { return cat({x[0], x[1] * x[1], x[0]}, 1); }, {{2, 3}, {2, 2}}}};
+    case Op::Matmul:
+      return {{[](const std::vector<Tensor>& x) { return matmul(x[0], x[1]); }, {{3, 4}, {4, 2}}},
+              {[](const std::vector<Tensor>& x) { return matmul(x[0], x[1]); }, {{2, 3, 4}, {4, 5}}},
+              {[](const std::vector<Tensor>& x) { return matmul(x[0], x[1]); }, {{4}, {4, 2}}}};
+    default: return {};
+  }
+}
+
+bool passes_no_gradient(const ir::OpInfo& row) {
+  return row.kind == ir::OpKind::Source || (row.dtype_rule == ir::DTypeRule::Bool);
+}
+
+TEST(GradCheck, EveryRowIsCheckedOrPassesNoGradient) {
+  for (const ir::OpInfo& row : ir::kTable) {
+    const bool none = row.vjp == &autograd::vjp::none;
+    EXPECT_EQ(none, passes_no_gradient(row)) << row.name << ": derivative column disagrees with the op's kind";
+    if (!none && row.op != Op::Cast) {
+      EXPECT_FALSE(cases_for(row.op).empty()) << row.name << " has no gradient check";
+    }
+  }
+}
+
+TEST(GradCheck, FiniteDifferencesOfEveryRow) {
+  unsigned seed = 1;
+  for (const ir::OpInfo& row : ir::kTable) {
+    for (const Case& c : cases_for(row.op)) {
+      std::vector<std::vector<double>> values;
+      for (const Shape& s : c.shapes) {
+        int64_t n = 1;
+        for (int64_t d : s) n *= d;
+        values.push_back(random_values(static_cast<std::size_t>(n), c.lo, c.hi, seed++));
+      }
+      expect_gradients_match(c.f, values, c.shapes, row.name);
+    }
+  }
+}
+
+TEST(GradCheck, CastPassesTheGradientThrough) {
+  Tensor x = tensor(std::vector<float>{1, 2, 3}, {3}).requires_grad(true);
+  Tensor w = tensor(std::vector<double>{0.25, -2, 8}, {3});
+  Tensor g = grad(sum(x.cast(f64) * w), {x})[0];
+  EXPECT_EQ(g.dtype(), f32);
+  EXPECT_EQ(g.to_vector<float>(), (std::vector<float>{0.25f, -2.f, 8.f}));
+  // A cast to an integer dtype stops the gradient: nothing downstream requires one.
+  EXPECT_FALSE(x.cast(i32).requires_grad());
+  EXPECT_FALSE((x < 2.0f).requires_grad());
+}
+
+TEST(GradCheck, Composites) {
+  auto v = [](std::size_t n, unsigned s) { return random_values(n, -2, 2, s); };
+  expect_gradients_match([](const std::vector<Tensor>& x) { return softmax(x[0], 1); }, {v(12, 1)}, {{3, 4}}, "softmax");
+  expect_gradients_match([](const std::vector<Tensor>& x) { return softmax(x[0], 0); }, {v(12, 2)}, {{3, 4}}, "softmax axis 0");
+  expect_gradients_match([](const std::vector<Tensor>& x) { return log_softmax(x[0], -1); }, {v(12, 3)}, {{3, 4}}, "log_softmax");
+  expect_gradients_match(
+      [](const std::vector<Tensor>& x) { return cross_entropy(x[0], tensor(std::vector<int64_t>{1, 0, 3}, {3})); },
+      {v(12, 4)}, {{3, 4}}, "cross_entropy (class indices)");
+  expect_gradients_match(
+      [](const std::vector<Tensor>& x) { return cross_entropy(x[0], softmax(x[1], 1)); }, {v(12, 5), v(12, 6)},
+      {{3, 4}, {3, 4}}, "cross_entropy (probabilities), both inputs");
+  expect_gradients_match([](const std::vector<Tensor>& x) { return mean(x[0] * x[0], {0}); }, {v(12, 7)}, {{3, 4}}, "mean");
+  expect_gradients_match([](const std::vector<Tensor>& x) { return clamp(x[0], -1.0, 1.0); }, {v(12, 8)}, {{3, 4}}, "clamp");
+  // A two-layer perceptron: matmul, broadcast bias, relu, tanh, and a reused weight.
+  expect_gradients_match(
+      [](const std::vector<Tensor>& x) {
+        Tensor h = tanh(matmul(x[0], x[1]) + x[2]);
+        return matmul(relu(h) + h, x[1].T());
+      },
+      {v(6, 9), v(12, 10), v(4, 11)}, {{2, 3}, {3, 4}, {4}}, "MLP");
+}
+
+}  // namespace
+}  // namespace cgrad

@@ -1,0 +1,154 @@
+// Optimizers against reference formulas written here, their kernel counts and plan replay,
+// and the conjugate-gradient minimizer on energies with known minimizers.
+#include "gradcheck.h"
+
+#include <cgrad/optim.hpp>
+
+namespace cgrad {
+namespace {
+
+std::vector<double> vec(const Tensor& t) { return t.to_vector<double>(); }
+
+// f(p) = sum(c * p^2) has gradient 2 c p: the references below use it.
+Tensor quadratic(const Tensor& p, const Tensor& c) { return sum(c * p * p); }
+
+TEST(Optim, SgdWithMomentumMatchesTheFormula) {
+  std::vector<double> p{1, -2, 3}, c{0.5, 1, 2}, b(3, 0);
+  Tensor pt = tensor(p, {3}).requires_grad(true);
+  Tensor ct = tensor(c, {3});
+  optim::SGD opt({pt}, 0.1, 0.9);
+  for (int step = 0; step < 4; ++step) {
+    opt.zero_grad();
+    quadratic(pt, ct).backward();
+    opt.step();
+    for (std::size_t i = 0; i < 3; ++i) {
+      b[i] = 0.9 * b[i] + 2 * c[i] * p[i];
+      p[i] -= 0.1 * b[i];
+    }
+    std::vector<double> got = vec(pt);
+    for (std::size_t i = 0; i < 3; ++i) EXPECT_NEAR(got[i], p[i], 1e-12) << "step " << step;
+  }
+}
+
+void check_adam(bool decoupled) {
+  const double lr = 0.05, b1 = 0.9, b2 = 0.99, eps = 1e-8, wd = 0.1;
+  std::vector<double> p{1, -2, 3}, c{0.5, 1, 2}, m(3, 0), v(3, 0);
+  Tensor pt = tensor(p, {3}).requires_grad(true);
+  Tensor ct = tensor(c, {3});
+  std::unique_ptr<optim::Adam> opt;
+  if (decoupled) opt = std::make_unique<optim::AdamW>(std::vector<Tensor>{pt}, lr, b1, b2, eps, wd);
+  else opt = std::make_unique<optim::Adam>(std::vector<Tensor>{pt}, lr, b1, b2, eps, wd);
+  for (int t = 1; t <= 5; ++t) {
+    opt->zero_grad();
+    quadratic(pt, ct).backward();
+    opt->step();
+    for (std::size_t i = 0; i < 3; ++i) {
+      double g = 2 * c[i] * p[i];
+      if (decoupled) p[i] *= 1 - lr * wd;
+      else g += wd * p[i];
+      m[i] = b1 * m[i] + (1 - b1) * g;
+      v[i] = b2 * v[i] + (1 - b2) * g * g;
+      double mh = m[i] / (1 - std::pow(b1, t)), vh = v[i] / (1 - std::pow(b2, t));
+      p[i] -= lr * mh / (std::sqrt(vh) + eps);
+    }
+    std::vector<double> got = vec(pt);
+    for (std::size_t i = 0; i < 3; ++i) EXPECT_NEAR(got[i], p[i], 1e-9) << (decoupled ? "AdamW" : "Adam") << " step " << t;
+  }
+}
+TEST(Optim, AdamMatchesTheFormula) { check_adam(false); }
+TEST(Optim, AdamWMatchesTheFormula) { check_adam(true); }
+
+TEST(Optim, EachParameterUpdateIsOneKernelAndStepsReplayOnePlan) {
+  manual_seed(5);
+  std::vector<Tensor> params{(randn({64, 32}) * 0.1f).eval(), (randn({32}) * 0.1f).eval(), (randn({32, 4}) * 0.1f).eval()};
+  for (Tensor& p : params) p.requires_grad(true);
+  Tensor x = randn({16, 64}).eval();
+  optim::Adam opt(params, 1e-3);
+  auto loss_of = [&] { return mean(matmul(tanh(matmul(x, params[0]) + params[1]), params[2]) * 2.0f); };
+  // With the gradients already realized, the update alone is one kernel per parameter
+  // (the new parameter and both moments come out of the same kernel).
+  for (int round = 0; round < 2; ++round) {
+    opt.zero_grad();
+    loss_of().backward();
+    std::vector<Tensor> grads;
+    for (Tensor& p : params) grads.push_back(p.grad());
+    eval(grads);
+    reset_stats();
+    opt.step();
+    EXPECT_EQ(stats().kernels_launched, params.size());
+  }
+  // A whole step (forward, backward, update) is one schedule, replayed after the first.
+  uint64_t plans = 0;
+  for (int step = 0; step < 5; ++step) {
+    opt.zero_grad();
+    Tensor loss = loss_of();
+    loss.backward();
+    if (step == 1) reset_stats();
+    opt.step({loss});
+    if (step == 1) plans = stats().plans_built;
+  }
+  Stats s = stats();
+  EXPECT_EQ(s.plans_built, plans) << "steps 2-4 must replay";
+  EXPECT_GE(s.plan_cache_hits, 3u);
+  EXPECT_EQ(s.kernels_compiled, 0u);
+}
+
+TEST(Optim, BadArgumentsAreRejected) {
+  Tensor p = tensor(std::vector<double>{1}, {1});
+  Tensor i = tensor(std::vector<int32_t>{1}, {1});
+  EXPECT_THROW(optim::SGD({p}, -1), Error);
+  EXPECT_THROW(optim::SGD({i}, 0.1), Error);
+  EXPECT_THROW(optim::Adam({p}, 0.1, 1.0), Error);
+  EXPECT_THROW(optim::SGD({Tensor()}, 0.1), Error);
+  optim::SGD ok({p}, 0.1);
+  ok.step();  // no gradient yet: nothing changes
+  EXPECT_EQ(vec(p), (std::vector<double>{1}));
+}
+
+TEST(Optim, ConjugateGradientFindsKnownMinimizers) {
+  // A badly scaled quadratic: minimizer x = b / a.
+  std::vector<double> a{1, 10, 100, 1000}, b{1, -2, 3, -4};
+  Tensor at = tensor(a, {4}), bt = tensor(b, {4});
+  Tensor x = zeros({4}, f64);
+  optim::CGResult r = optim::minimize_cg([&](const Tensor& v) { return sum(0.5 * at * v * v - bt * v); }, x,
+                                         {.max_iterations = 200, .gradient_tolerance = 1e-10, .relative_energy_tolerance = 0});
+  EXPECT_TRUE(r.converged);
+  std::vector<double> xv = vec(x);
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_NEAR(xv[i], b[i] / a[i], 1e-8);
+  // Rosenbrock's curved valley, minimizer (1, 1): the Armijo line search without a curvature
+  // condition makes CG slow there (docs/optim.md), but it gets close.
+  Tensor y = tensor(std::vector<double>{-1.2, 1}, {2});
+  r = optim::minimize_cg(
+      [](const Tensor& v) {
+        Tensor p = v.slice(0, 0, 1), q = v.slice(0, 1, 2);
+        return sum(100.0 * (q - p * p) * (q - p * p) + (1.0 - p) * (1.0 - p));
+      },
+      y, {.max_iterations = 2000, .gradient_tolerance = 1e-8, .relative_energy_tolerance = 0});
+  EXPECT_LT(r.energy, 1e-6);
+  std::vector<double> yv = vec(y);
+  EXPECT_NEAR(yv[0], 1, 1e-3);
+  EXPECT_NEAR(yv[1], 1, 2e-3);
+}
+
+TEST(Optim, ConjugateGradientOnAPhi4FieldReplaysPlans) {
+  // E = sum(0.5 |grad phi|^2 + 0.25 (phi^2 - 1)^2) on a 32x32 grid, from a positive start:
+  // the minimizer is phi = 1 everywhere.
+  const int64_t n = 32;
+  Tensor phi = (rand({n, n}, f64) * 0.5 + 0.2).eval();
+  auto energy = [n](const Tensor& f) {
+    Tensor dx = f.slice(0, 1, n) - f.slice(0, 0, n - 1);
+    Tensor dy = f.slice(1, 1, n) - f.slice(1, 0, n - 1);
+    Tensor w = f * f - 1.0;
+    return 0.5 * sum(dx * dx) + 0.5 * sum(dy * dy) + 0.25 * sum(w * w);
+  };
+  reset_stats();
+  optim::CGResult r = optim::minimize_cg(energy, phi, {.max_iterations = 500, .gradient_tolerance = 1e-8});
+  EXPECT_TRUE(r.converged);
+  EXPECT_LT(r.energy, 1e-12);
+  for (double v : vec(phi)) EXPECT_NEAR(v, 1, 1e-6);
+  Stats s = stats();
+  EXPECT_GT(s.plan_cache_hits, 10 * s.plans_built) << "iterations must replay their plans";
+}
+
+}  // namespace
+}  // namespace cgrad
