@@ -179,11 +179,13 @@ void composite_vjp(VjpCall& c) {
       const double n = static_cast<double>(lsm.shape()[0]);
       Tensor scale = c.g / n;
       if (c.needs[0]) {
-        Tensor p = cgrad::exp(lsm);
+        // The forward's log_softmax carries no history; when this gradient must itself be
+        // differentiable (grad mode on: create_graph), p comes from the logits instead.
+        Tensor p = is_grad_enabled() ? cgrad::softmax(c.in[0], 1) : cgrad::exp(lsm);
         Tensor d = (r.attrs.ivalue == 1 ? p - y : p * cgrad::sum(y, {1}, true) - y) * scale;
         set(c, 0, d.cast(c.in[0].dtype()));
       }
-      if (c.needs[2]) set(c, 2, (-lsm * scale).cast(y.dtype()));
+      if (c.needs[2]) set(c, 2, (-(is_grad_enabled() ? cgrad::log_softmax(c.in[0], 1) : lsm) * scale).cast(y.dtype()));
       return;
     }
     case ir::Composite::None: break;

@@ -138,5 +138,23 @@ TEST(GradCheck, Composites) {
       {v(6, 9), v(12, 10), v(4, 11)}, {{2, 3}, {3, 4}, {4}}, "MLP");
 }
 
+TEST(GradCheck, SecondDerivativesOfComposites) {
+  // The gradient of each composite's simplified rule, checked by finite differences of the
+  // gradient itself (a Hessian-vector product).
+  auto hessian_check = [](std::function<Tensor(const Tensor&)> f, const std::string& what) {
+    auto gradient = [f](const std::vector<Tensor>& x) {
+      Tensor v = x[0].requires_grad() ? x[0] : x[0].detach().requires_grad(true);
+      return grad(f(v), {v})[0];
+    };
+    expect_gradients_match(gradient, {random_values(12, -2, 2, 21)}, {{3, 4}}, what, 1e-5);
+  };
+  Tensor w = tensor(random_values(12, -1, 1, 22), {3, 4});
+  hessian_check([w](const Tensor& x) { return sum(softmax(x, 1) * w); }, "softmax''");
+  hessian_check([w](const Tensor& x) { return sum(log_softmax(x, 0) * w); }, "log_softmax''");
+  hessian_check([](const Tensor& x) { return cross_entropy(x, tensor(std::vector<int64_t>{2, 0, 1}, {3})); },
+                "cross_entropy''");
+  hessian_check([w](const Tensor& x) { return sum(tanh(matmul(x, x.T())) * w.slice(1, 0, 3)); }, "matmul, tanh''");
+}
+
 }  // namespace
 }  // namespace cgrad
