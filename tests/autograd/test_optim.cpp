@@ -133,9 +133,9 @@ TEST(Optim, ConjugateGradientFindsKnownMinimizers) {
 TEST(Optim, ConjugateGradientOnAPhi4FieldReplaysPlans) {
   // E = sum(0.5 |grad phi|^2 + 0.25 (phi^2 - 1)^2) on a 32x32 grid, from a positive start:
   // the minimizer is phi = 1 everywhere.
-  const int64_t n = 32;
+  constexpr int64_t n = 32;
   Tensor phi = (rand({n, n}, f64) * 0.5 + 0.2).eval();
-  auto energy = [n](const Tensor& f) {
+  auto energy = [](const Tensor& f) {
     Tensor dx = f.slice(0, 1, n) - f.slice(0, 0, n - 1);
     Tensor dy = f.slice(1, 1, n) - f.slice(1, 0, n - 1);
     Tensor w = f * f - 1.0;
