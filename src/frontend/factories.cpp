@@ -17,9 +17,7 @@ namespace {
 std::atomic<uint64_t> g_rng_counter{0};
 std::atomic<uint64_t> g_rng_seed{0x5eedULL};
 
-void check_device(Device d, const char* op) {
-  if (d.is_cuda()) throw Error(ErrorCode::DeviceError, std::string(op) + ": device " + d.str() + ": CUDA is not available in this build");
-}
+void check_device(Device d, const char* op) { runtime::check_device(d, op); }
 
 template <class T>
 Tensor from_host(const T* data, std::size_t count, const Shape& shape, DType t, Device device) {

@@ -1,6 +1,7 @@
 // Tensor handle: queries, evaluation, host reads, assign and compound assignment.
 #include "core/strided.hpp"
 #include "frontend/build.h"
+#include "runtime/backend.h"
 #include "runtime/realize.h"
 
 #include <cgrad/scalar.hpp>
@@ -71,8 +72,10 @@ void Tensor::read_item(void* dst, DType as) const {
 Tensor Tensor::to(Device device) const {
   const ir::NodePtr& n = node_of(*this, "to");
   if (n->device == device) return *this;
+  runtime::check_device(device, "to");
+  runtime::check_device(n->device, "to");
   throw Error(ErrorCode::DeviceError, "to: cannot move a tensor from " + n->device.str() + " to " + device.str() +
-                                          ": CUDA is not available in this build");
+                                          ": the CUDA backend is not part of this build yet");
 }
 
 Tensor Tensor::cast(DType dtype) const { return Tensor(frontend::cast_to(node_of(*this, "cast"), dtype)); }

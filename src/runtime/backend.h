@@ -45,6 +45,9 @@ class Backend {
 
 /// The backend that executes work for `device`; throws DeviceError when there is none.
 Backend& backend_for(Device device);
+/// Throws DeviceError naming `what` unless `device` can hold tensors (a CUDA device needs the
+/// driver, cuInit and that device: docs/devices.md).
+void check_device(Device device, const std::string& what);
 
 /// Host memory, 64-byte aligned, from a caching pool (shared by the CPU backends).
 std::shared_ptr<ir::Storage> allocate_host(std::size_t nbytes);
