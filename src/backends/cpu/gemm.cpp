@@ -42,24 +42,23 @@ const Blas& blas() {
   return b;
 }
 
-// How a (rows x cols) matrix with strides (sr, sc) is passed: transposition and leading dim.
-bool layout(int64_t rows, int64_t cols, int64_t sr, int64_t sc, int& trans, int64_t& ld) {
+}  // namespace
+
+bool gemm_layout(int64_t rows, int64_t cols, int64_t sr, int64_t sc, bool& transposed, int64_t& ld) {
   if (cols == 1) sc = 1;
   if (rows == 1) sr = cols;
   if (sc == 1 && sr >= cols) {
-    trans = kNoTrans;
+    transposed = false;
     ld = sr;
     return true;
   }
   if (sr == 1 && sc >= rows) {
-    trans = kTrans;
+    transposed = true;
     ld = sc;
     return true;
   }
   return false;
 }
-
-}  // namespace
 
 bool blas_available() { return blas().sgemm != nullptr; }
 
@@ -72,16 +71,17 @@ bool blas_matmul(const ir::Node& n, const ir::View& a_in, const ir::View& b_in, 
   constexpr int64_t kMaxDim = 2147483647;
   if (m > kMaxDim || k > kMaxDim || nn > kMaxDim) return false;
   ir::View a = a_in, b = b_in;
-  int ta = kNoTrans, tb = kNoTrans;
+  bool tra = false, trb = false;
   int64_t lda = 0, ldb = 0;
-  if (!layout(m, k, a.strides[r - 2], a.strides[r - 1], ta, lda)) {
+  if (!gemm_layout(m, k, a.strides[r - 2], a.strides[r - 1], tra, lda)) {
     a = contiguous_copy(a_in, as, n.dtype);
-    layout(m, k, a.strides[r - 2], a.strides[r - 1], ta, lda);
+    gemm_layout(m, k, a.strides[r - 2], a.strides[r - 1], tra, lda);
   }
-  if (!layout(k, nn, b.strides[r - 2], b.strides[r - 1], tb, ldb)) {
+  if (!gemm_layout(k, nn, b.strides[r - 2], b.strides[r - 1], trb, ldb)) {
     b = contiguous_copy(b_in, bs, n.dtype);
-    layout(k, nn, b.strides[r - 2], b.strides[r - 1], tb, ldb);
+    gemm_layout(k, nn, b.strides[r - 2], b.strides[r - 1], trb, ldb);
   }
+  const int ta = tra ? kTrans : kNoTrans, tb = trb ? kTrans : kNoTrans;
   out = alloc_contiguous(n.shape, n.dtype);
   Shape batch(as.begin(), as.end() - 2);
   std::array<const int64_t*, 3> st{a.strides.data(), b.strides.data(), out.strides.data()};

@@ -7,6 +7,10 @@
 
 namespace cgrad::backends::cpu {
 
+/// How a (rows x cols) matrix with strides (sr, sc) is passed to a BLAS: transposed or not, and
+/// its leading dimension (row-major view); false when it needs a contiguous copy first. Shared
+/// with cuBLAS on CUDA devices.
+bool gemm_layout(int64_t rows, int64_t cols, int64_t sr, int64_t sc, bool& transposed, int64_t& ld);
 /// True when a CBLAS with sgemm/dgemm was loaded.
 bool blas_available();
 /// out = a @ b for a Matmul node (batched, strided operands); false when BLAS cannot do it.

@@ -45,24 +45,38 @@ template <class T> bool bind(void* h, T*& fn, const char* name, std::string& why
   return fn != nullptr;
 }
 
-struct DriverState {
-  Driver table{};
+// A library's table, or why it is not there.
+template <class T> struct State {
+  T table{};
   bool ok = false;
-  int count = 0;
   std::string why;
+  int count = 0;  // the driver's device count
 };
 
-const DriverState& driver_state() {
-  static const DriverState* s = [] {
-    auto* st = new DriverState;
-    void* h = open_first({"libcuda.so.1", "libcuda.so"}, st->why);
-    if (!h) {
-      st->why = "the CUDA driver (libcuda.so.1) cannot be loaded: " + st->why;
-      return st;
-    }
-    Driver& d = st->table;
-    std::string why;
-    bool all = bind(h, d.cuInit, "cuInit", why) && bind(h, d.cuDriverGetVersion, "cuDriverGetVersion", why) &&
+// Opens the first of `names`, binds every entry point with `bind_all(handle, table, why)`, then
+// runs `init(state)` (false: not usable, `why` set). Built once, never destroyed.
+template <class T, class Bind, class Init>
+State<T>* load(const std::vector<std::string>& names, const std::string& what, Bind bind_all, Init init) {
+  auto* st = new State<T>;
+  void* h = open_first(names, st->why);
+  if (!h) {
+    st->why = what + " cannot be loaded: " + st->why;
+    return st;
+  }
+  std::string why;
+  if (!bind_all(h, st->table, why)) {
+    st->why = what + ": " + why;
+    return st;
+  }
+  st->ok = init(*st);
+  return st;
+}
+
+const State<Driver>& driver_state() {
+  static const State<Driver>* s = load<Driver>(
+      {"libcuda.so.1", "libcuda.so"}, "the CUDA driver (libcuda.so.1)",
+      [](void* h, Driver& d, std::string& why) {
+        return bind(h, d.cuInit, "cuInit", why) && bind(h, d.cuDriverGetVersion, "cuDriverGetVersion", why) &&
                bind(h, d.cuGetErrorString, "cuGetErrorString", why) &&
                bind(h, d.cuDeviceGetCount, "cuDeviceGetCount", why) && bind(h, d.cuDeviceGet, "cuDeviceGet", why) &&
                bind(h, d.cuDeviceGetAttribute, "cuDeviceGetAttribute", why) &&
@@ -77,44 +91,30 @@ const DriverState& driver_state() {
                bind(h, d.cuModuleLoadData, "cuModuleLoadData", why) &&
                bind(h, d.cuModuleGetFunction, "cuModuleGetFunction", why) &&
                bind(h, d.cuLaunchKernel, "cuLaunchKernel", why);
-    if (!all) {
-      st->why = "the CUDA driver: " + why;
-      return st;
-    }
-    if (CUresult r = d.cuInit(0); r != kCudaSuccess) {
-      const char* msg = nullptr;
-      d.cuGetErrorString(r, &msg);
-      st->why = "cuInit failed (" + std::to_string(r) + ": " + (msg ? msg : "unknown error") + ")";
-      return st;
-    }
-    if (d.cuDeviceGetCount(&st->count) != kCudaSuccess || st->count <= 0) {
-      st->count = 0;
-      st->why = "the CUDA driver reports no device";
-      return st;
-    }
-    st->ok = true;
-    return st;
-  }();
+      },
+      [](State<Driver>& st) {
+        const Driver& d = st.table;
+        if (CUresult r = d.cuInit(0); r != kCudaSuccess) {
+          const char* msg = nullptr;
+          d.cuGetErrorString(r, &msg);
+          st.why = "cuInit failed (" + std::to_string(r) + ": " + (msg ? msg : "unknown error") + ")";
+          return false;
+        }
+        if (d.cuDeviceGetCount(&st.count) != kCudaSuccess || st.count <= 0) {
+          st.count = 0;
+          st.why = "the CUDA driver reports no device";
+          return false;
+        }
+        return true;
+      });
   return *s;
 }
 
-struct NvrtcState {
-  Nvrtc table{};
-  bool ok = false;
-  std::string why;
-};
-
-const NvrtcState& nvrtc_state() {
-  static const NvrtcState* s = [] {
-    auto* st = new NvrtcState;
-    void* h = open_first(toolkit_names("libnvrtc", {"13", "12", "11.2"}), st->why);
-    if (!h) {
-      st->why = "NVRTC (libnvrtc.so) cannot be loaded: " + st->why;
-      return st;
-    }
-    Nvrtc& n = st->table;
-    std::string why;
-    bool all = bind(h, n.nvrtcGetErrorString, "nvrtcGetErrorString", why) && bind(h, n.nvrtcVersion, "nvrtcVersion", why) &&
+const State<Nvrtc>& nvrtc_state() {
+  static const State<Nvrtc>* s = load<Nvrtc>(
+      toolkit_names("libnvrtc", {"13", "12", "11.2"}), "NVRTC (libnvrtc.so)",
+      [](void* h, Nvrtc& n, std::string& why) {
+        return bind(h, n.nvrtcGetErrorString, "nvrtcGetErrorString", why) && bind(h, n.nvrtcVersion, "nvrtcVersion", why) &&
                bind(h, n.nvrtcCreateProgram, "nvrtcCreateProgram", why) &&
                bind(h, n.nvrtcDestroyProgram, "nvrtcDestroyProgram", why) &&
                bind(h, n.nvrtcCompileProgram, "nvrtcCompileProgram", why) &&
@@ -122,47 +122,25 @@ const NvrtcState& nvrtc_state() {
                bind(h, n.nvrtcGetProgramLog, "nvrtcGetProgramLog", why) && bind(h, n.nvrtcGetPTXSize, "nvrtcGetPTXSize", why) &&
                bind(h, n.nvrtcGetPTX, "nvrtcGetPTX", why) && bind(h, n.nvrtcGetCUBINSize, "nvrtcGetCUBINSize", why) &&
                bind(h, n.nvrtcGetCUBIN, "nvrtcGetCUBIN", why);
-    if (!all) {
-      st->why = "NVRTC: " + why;
-      return st;
-    }
-    if (n.nvrtcVersion(&n.major, &n.minor) != 0) {
-      st->why = "NVRTC: nvrtcVersion failed";
-      return st;
-    }
-    st->ok = true;
-    return st;
-  }();
+      },
+      [](State<Nvrtc>& st) {
+        if (st.table.nvrtcVersion(&st.table.major, &st.table.minor) == 0) return true;
+        st.why = "NVRTC: nvrtcVersion failed";
+        return false;
+      });
   return *s;
 }
 
-struct CublasState {
-  Cublas table{};
-  bool ok = false;
-  std::string why;
-};
-
-const CublasState& cublas_state() {
-  static const CublasState* s = [] {
-    auto* st = new CublasState;
-    void* h = open_first(toolkit_names("libcublas", {"13", "12", "11"}), st->why);
-    if (!h) {
-      st->why = "cuBLAS (libcublas.so) cannot be loaded: " + st->why;
-      return st;
-    }
-    Cublas& c = st->table;
-    std::string why;
-    bool all = bind(h, c.cublasCreate, "cublasCreate_v2", why) && bind(h, c.cublasSetStream, "cublasSetStream_v2", why) &&
+const State<Cublas>& cublas_state() {
+  static const State<Cublas>* s = load<Cublas>(
+      toolkit_names("libcublas", {"13", "12", "11"}), "cuBLAS (libcublas.so)",
+      [](void* h, Cublas& c, std::string& why) {
+        return bind(h, c.cublasCreate, "cublasCreate_v2", why) && bind(h, c.cublasSetStream, "cublasSetStream_v2", why) &&
                bind(h, c.cublasSetMathMode, "cublasSetMathMode", why) &&
                bind(h, c.cublasSgemmStridedBatched, "cublasSgemmStridedBatched", why) &&
                bind(h, c.cublasDgemmStridedBatched, "cublasDgemmStridedBatched", why);
-    if (!all) {
-      st->why = "cuBLAS: " + why;
-      return st;
-    }
-    st->ok = true;
-    return st;
-  }();
+      },
+      [](State<Cublas>&) { return true; });
   return *s;
 }
 
