@@ -48,6 +48,14 @@ void bind_views(const schedule::Schedule& s, const PlanSlots& p, const std::vect
   }
 }
 
+void run_planned(runtime::Backend& be, const runtime::Subgraph& g) {
+  std::vector<ir::Node*> roots;
+  for (std::size_t i = 0; i < g.order.size(); ++i)
+    if (g.is_output[i]) roots.push_back(g.order[i]);
+  auto key = runtime::plan_key(g.order, roots, be.name());
+  be.run_and_plan(g, key.leaves, roots);
+}
+
 void realize_outputs(const PlanSlots& p, const std::vector<ir::View>& views, const std::vector<ir::Node*>& roots) {
   for (auto& [root, slot] : p.outputs)
     ir::set_realized(*roots[static_cast<std::size_t>(root)], views[static_cast<std::size_t>(slot)]);

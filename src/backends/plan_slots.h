@@ -3,6 +3,7 @@
 // bind slot values while the plan runs (leaves, constants, views of bound slots).
 #pragma once
 
+#include "runtime/backend.h"
 #include "schedule/schedule.h"
 
 #include <functional>
@@ -26,6 +27,9 @@ bool bind_plan_slots(schedule::Schedule& s, std::vector<const ir::Node*>& leaves
 void bind_views(const schedule::Schedule& s, const PlanSlots& p, const std::vector<const ir::Node*>& leaves,
                 std::vector<ir::View>& views, const std::function<ir::View(const ir::Node&)>& leaf,
                 const std::function<ir::View(const schedule::Slot&)>& constant);
+
+/// Backend::run for a planning backend: run_and_plan with the subgraph's own leaves and outputs.
+void run_planned(runtime::Backend& be, const runtime::Subgraph& g);
 
 /// The plan outputs: each root becomes a realized leaf holding its slot's value.
 void realize_outputs(const PlanSlots& p, const std::vector<ir::View>& views, const std::vector<ir::Node*>& roots);

@@ -100,12 +100,13 @@ KernelParts split_kernel(const KernelSpec& k) {
 std::string value_name(int i) { return "v" + std::to_string(i); }
 
 std::string emit_instrs(const KernelSpec& k, const std::vector<int>& which, const std::string& indent,
-                        const std::function<std::string(int)>& addr, const std::function<std::string(int)>& index) {
+                        const std::function<std::string(int)>& addr, const std::function<std::string(int)>& index,
+                        const std::string& suffix) {
   std::string out;
+  auto var = [&](int j) { return value_name(j) + suffix; };
   for (int i : which) {
     const Instr& in = k.code[static_cast<std::size_t>(i)];
-    out += indent + "const " + ctype(in.dtype) + " " + value_name(i) + " = " +
-           render_instr(k, i, value_name, addr, index) + ";\n";
+    out += indent + "const " + ctype(in.dtype) + " " + var(i) + " = " + render_instr(k, i, var, addr, index) + ";\n";
   }
   return out;
 }

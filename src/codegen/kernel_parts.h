@@ -38,9 +38,11 @@ struct KernelParts {
 KernelParts split_kernel(const schedule::KernelSpec& k);
 
 /// `indent const T vI = expr;` for each instruction of `which`; `addr(a)` and `index(a)` render
-/// access a's element and element index where the code runs.
+/// access a's element and element index where the code runs. Values are named `vI<suffix>`
+/// (a suffix per lane when one thread computes several elements).
 std::string emit_instrs(const schedule::KernelSpec& k, const std::vector<int>& which, const std::string& indent,
-                        const std::function<std::string(int)>& addr, const std::function<std::string(int)>& index);
+                        const std::function<std::string(int)>& addr, const std::function<std::string(int)>& index,
+                        const std::string& suffix = "");
 /// `v<i>`: the value of instruction i in generated code.
 std::string value_name(int i);
 /// Declarations of the constants and seeds that are kernel arguments (`c<i>`), reading the

@@ -85,6 +85,76 @@ struct CudaRenderer {
     return out;
   }
 
+  // Element-wise kernels over one flat dim: accesses of 4-byte elements with unit stride are
+  // read and written 16 bytes at a time (float4 / int4), four elements a thread, when every
+  // such address is 16-byte aligned (checked once per launch); the rest, and the tail, run
+  // element by element.
+  static constexpr int kLanes = 4;
+  bool vectorizable(std::size_t a) const {
+    const auto& acc = k.accesses[a];
+    return acc.slot >= 0 && (acc.dtype == DType::f32 || acc.dtype == DType::i32) &&
+           stride_class(acc, rank - 1) == StrideClass::One;
+  }
+  std::string vector_loop(const std::vector<int>& body) const {
+    if (ro != 1 || ri != 0) return "";
+    std::vector<std::size_t> vec;
+    std::vector<char> loaded(na, 0);
+    for (int i : body)
+      if (k.code[static_cast<std::size_t>(i)].kind == schedule::Instr::Kind::Load)
+        loaded[static_cast<std::size_t>(k.code[static_cast<std::size_t>(i)].access)] = 1;
+    std::string align;
+    for (std::size_t a = 0; a < na; ++a)
+      if (vectorizable(a) && (loaded[a] || is_stored(k, static_cast<int>(a)))) {
+        vec.push_back(a);
+        align += " | reinterpret_cast<unsigned long long>(p" + str(a) + " + a.off[" + str(a) + "])";
+      }
+    if (vec.empty()) return "";
+    auto is_vec = [&](std::size_t a) { return std::find(vec.begin(), vec.end(), a) != vec.end(); };
+    auto vtype = [&](std::size_t a) { return std::string(k.accesses[a].dtype == DType::f32 ? "float4" : "int4"); };
+    const char* lane_field[kLanes] = {"x", "y", "z", "w"};
+    std::string out = "  if (((0ULL" + align + ") & 15ULL) == 0) {\n";
+    out += "    const long long nv_ = n_ / " + std::to_string(kLanes) + ";\n";
+    out += "    for (long long t_ = tid_; t_ < nv_; t_ += step_) {\n";
+    out += "      const long long e0_ = t_ * " + std::to_string(kLanes) + ";\n";
+    for (std::size_t a : vec)
+      if (loaded[a])
+        out += "      const " + vtype(a) + " q" + str(a) + " = *reinterpret_cast<const " + vtype(a) + "*>(p" + str(a) +
+               " + a.off[" + str(a) + "] + e0_);\n";
+    for (int l = 0; l < kLanes; ++l) {
+      const std::string lane = "_" + std::to_string(l), e = "(e0_ + " + std::to_string(l) + ")";
+      for (std::size_t a = 0; a < na; ++a) {
+        std::string x = "a.off[" + str(a) + "]";
+        switch (stride_class(k.accesses[a], 0)) {
+          case StrideClass::Zero: break;
+          case StrideClass::One: x += " + " + e; break;
+          default: x += " + " + e + " * a.st[" + str(a) + "][0]"; break;
+        }
+        out += "      const long long x" + str(a) + lane + " = " + x + "; (void)x" + str(a) + lane + ";\n";
+      }
+      out += emit_instrs(
+          k, body, "      ",
+          [&](int a) {
+            const auto ua = static_cast<std::size_t>(a);
+            return is_vec(ua) ? "q" + str(ua) + "." + lane_field[l] : "p" + str(ua) + "[x" + str(ua) + lane + "]";
+          },
+          [&](int a) { return "x" + std::to_string(a) + lane; }, lane);
+      for (auto& st : k.stores)
+        if (!is_vec(static_cast<std::size_t>(st.access)))
+          out += "      p" + std::to_string(st.access) + "[x" + std::to_string(st.access) + lane + "] = " +
+                 value_name(st.value) + lane + ";\n";
+    }
+    for (auto& st : k.stores) {
+      const auto a = static_cast<std::size_t>(st.access);
+      if (!is_vec(a)) continue;
+      std::string vals;
+      for (int l = 0; l < kLanes; ++l) vals += (l ? ", " : "") + value_name(st.value) + "_" + std::to_string(l);
+      out += "      *reinterpret_cast<" + vtype(a) + "*>(p" + str(a) + " + a.off[" + str(a) + "] + e0_) = make_" + vtype(a) +
+             "(" + vals + ");\n";
+    }
+    out += "    }\n    start_ = nv_ * " + std::to_string(kLanes) + ";\n  }\n";
+    return out;
+  }
+
   std::string stores(bool inner_stores, bool loop, const std::string& indent) const {
     std::string out;
     for (auto& s : k.stores)
@@ -125,6 +195,7 @@ CudaRendered render_cuda(const KernelSpec& k) {
   if (!out.has_reductions) {
     body = template_text("cuda_elementwise");
     fill(body, "PTRS", r.ptrs());
+    fill(body, "VECTOR", r.vector_loop(parts.elementwise));
     fill(body, "OFFSETS", r.offsets("e_", 0, r.ro, "a.outer", "x", start_off, "    "));
     fill(body, "BODY", r.emit(parts.elementwise, true, "    ") + r.stores(false, true, "    "));
     fill(body, "RO", str(r.ro));

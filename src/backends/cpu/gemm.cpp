@@ -60,16 +60,25 @@ bool gemm_layout(int64_t rows, int64_t cols, int64_t sr, int64_t sc, bool& trans
   return false;
 }
 
+bool gemm_dims(const ir::Node& n, int64_t& m, int64_t& k, int64_t& nn) {
+  if (n.dtype != DType::f32 && n.dtype != DType::f64) return false;
+  const Shape& as = n.inputs[0]->shape;
+  const std::size_t r = as.size();
+  m = as[r - 2];
+  k = as[r - 1];
+  nn = n.inputs[1]->shape[r - 1];
+  constexpr int64_t kMaxDim = 2147483647;
+  return m <= kMaxDim && k <= kMaxDim && nn <= kMaxDim;
+}
+
 bool blas_available() { return blas().sgemm != nullptr; }
 
 bool blas_matmul(const ir::Node& n, const ir::View& a_in, const ir::View& b_in, ir::View& out) {
-  if (!blas_available() || (n.dtype != DType::f32 && n.dtype != DType::f64)) return false;
+  int64_t m = 0, k = 0, nn = 0;
+  if (!blas_available() || !gemm_dims(n, m, k, nn)) return false;
   const Shape& as = n.inputs[0]->shape;
   const Shape& bs = n.inputs[1]->shape;
   const std::size_t r = as.size();
-  const int64_t m = as[r - 2], k = as[r - 1], nn = bs[r - 1];
-  constexpr int64_t kMaxDim = 2147483647;
-  if (m > kMaxDim || k > kMaxDim || nn > kMaxDim) return false;
   ir::View a = a_in, b = b_in;
   bool tra = false, trb = false;
   int64_t lda = 0, ldb = 0;

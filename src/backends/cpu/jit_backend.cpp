@@ -192,13 +192,7 @@ void execute(const JitPlan& p, const std::vector<const ir::Node*>& leaves, const
 
 std::shared_ptr<ir::Storage> JitBackend::allocate(std::size_t nbytes) { return runtime::allocate_host(nbytes); }
 
-void JitBackend::run(const runtime::Subgraph& g) {
-  std::vector<ir::Node*> roots;
-  for (std::size_t i = 0; i < g.order.size(); ++i)
-    if (g.is_output[i]) roots.push_back(g.order[i]);
-  auto key = runtime::plan_key(g.order, roots, name());
-  run_and_plan(g, key.leaves, roots);
-}
+void JitBackend::run(const runtime::Subgraph& g) { run_planned(*this, g); }
 
 std::shared_ptr<runtime::Plan> JitBackend::run_and_plan(const runtime::Subgraph& g,
                                                         const std::vector<const ir::Node*>& leaves,

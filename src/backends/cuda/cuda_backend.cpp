@@ -114,14 +114,10 @@ void launch_loop(DeviceContext& d, const KernelSpec& k, const CompiledKernel& c,
 // Matmul through cuBLAS: row-major C = A B is column-major C^T = B^T A^T. False when the
 // dtype or an operand's layout needs the host path.
 bool cublas_matmul(DeviceContext& d, const ir::Node& n, const ir::View& a, const ir::View& b, ir::View& out) {
-  if (n.dtype != DType::f32 && n.dtype != DType::f64) return false;
-  if (!cublas()) return false;
+  int64_t m = 0, k = 0, nn = 0;
+  if (!cublas() || !cpu::gemm_dims(n, m, k, nn)) return false;
   const Shape& as = n.inputs[0]->shape;
-  const Shape& bs = n.inputs[1]->shape;
   const std::size_t r = as.size();
-  const int64_t m = as[r - 2], k = as[r - 1], nn = bs[r - 1];
-  constexpr int64_t kMaxDim = 2147483647;
-  if (m > kMaxDim || k > kMaxDim || nn > kMaxDim) return false;
   bool tra = false, trb = false;
   int64_t lda = 0, ldb = 0;
   if (!cpu::gemm_layout(m, k, a.strides[r - 2], a.strides[r - 1], tra, lda)) return false;
@@ -266,13 +262,7 @@ void execute(CudaBackend& be, const CudaPlan& p, const std::vector<const ir::Nod
 
 }  // namespace
 
-void CudaBackend::run(const runtime::Subgraph& g) {
-  std::vector<ir::Node*> roots;
-  for (std::size_t i = 0; i < g.order.size(); ++i)
-    if (g.is_output[i]) roots.push_back(g.order[i]);
-  auto key = runtime::plan_key(g.order, roots, name());
-  run_and_plan(g, key.leaves, roots);
-}
+void CudaBackend::run(const runtime::Subgraph& g) { run_planned(*this, g); }
 
 std::shared_ptr<runtime::Plan> CudaBackend::run_and_plan(const runtime::Subgraph& g,
                                                          const std::vector<const ir::Node*>& leaves,
