@@ -13,6 +13,7 @@
 // usage: bench_gpu [--reps N] [--log2n N]      bench_gpu --compile-child   (internal)
 #include "backends/cuda/device.h"
 #include "backends/cuda/loader.h"
+#include "ir/node.h"
 
 #include <cgrad/cgrad.hpp>
 
@@ -40,15 +41,15 @@ using Clock = std::chrono::steady_clock;
 
 int g_reps = 20;
 
-void sync() { cu::device_context(0).synchronize(); }
+void device_sync() { cu::device_context(0).synchronize(); }
 
 // Seconds per call of f: one warm-up call (compile, plan), then g_reps calls and one sync.
 double time_per_call(const std::function<void()>& f) {
   f();
-  sync();
+  device_sync();
   auto t0 = Clock::now();
   for (int i = 0; i < g_reps; ++i) f();
-  sync();
+  device_sync();
   return std::chrono::duration<double>(Clock::now() - t0).count() / g_reps;
 }
 
@@ -78,11 +79,11 @@ Tensor ten_op_chain(const Tensor& x) {  // the "10-op kernel" of the compile-tim
 // In a child: the first evaluation of the 10-op graph (cold or warm per the cache directory).
 int compile_child() {
   Tensor x = cgrad::rand({1024}, cgrad::f32, Device::cuda()).eval();
-  sync();
+  device_sync();
   cgrad::reset_stats();
   auto t0 = Clock::now();
   ten_op_chain(x).eval();
-  sync();
+  device_sync();
   double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   auto s = cgrad::stats();
   std::printf("%.3f %llu %llu\n", ms, static_cast<unsigned long long>(s.kernels_compiled),
@@ -174,13 +175,13 @@ int main(int argc, char** argv) {
   {
     Tensor x = cgrad::rand({16}, cgrad::f32, Device::cuda()).eval();
     for (int i = 0; i < 10; ++i) (x * 2.0f + 1.0f).eval();
-    sync();
+    device_sync();
     const int reps = 10000;
     cgrad::reset_stats();
     auto t0 = Clock::now();
     for (int i = 0; i < reps; ++i) (x * 2.0f + 1.0f).eval();
     double us = std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
-    sync();
+    device_sync();
     auto s = cgrad::stats();
     std::printf("\nplan replay: %.2f us host time per kernel (%llu kernels, %llu plan hits)\n",
                 us / static_cast<double>(s.kernels_launched), static_cast<unsigned long long>(s.kernels_launched),
