@@ -194,8 +194,9 @@ ir::View CudaBackend::download(const ir::View& dev, const Shape& shape, DType t)
 
 namespace {
 
-// Library kernels the device has no routine for (cat, copies, integer GEMM): computed on the host
-// from downloaded inputs, the result uploaded. Correct, not fast (docs/cuda.md).
+// GEMMs cuBLAS cannot take (integer dtypes, operands BLAS cannot read in place): computed on
+// the host from downloaded inputs by the interpreter's routine, the result uploaded. Correct,
+// not fast (docs/cuda.md). Cat and copies are loop kernels on the device (render_schedule).
 ir::View host_kernel(CudaBackend& be, const KernelSpec& k, const std::vector<const ir::View*>& ins,
                      const schedule::Schedule& s) {
   std::vector<ir::View> host;
@@ -207,14 +208,8 @@ ir::View host_kernel(CudaBackend& be, const KernelSpec& k, const std::vector<con
   }
   for (auto& h : host) ptrs.push_back(&h);
   const Slot& os = s.slots[static_cast<std::size_t>(k.out_slot)];
-  ir::View result;
-  if (k.kind == KernelSpec::Kind::Copy) {
-    result = host[0];
-  } else {
-    bool launched = false;
-    result = cpu::interpret_node(*k.proto, ptrs, &launched);
-  }
-  return be.upload(result, os.shape, os.dtype);
+  bool launched = false;
+  return be.upload(cpu::interpret_node(*k.proto, ptrs, &launched), os.shape, os.dtype);
 }
 
 void execute(CudaBackend& be, const CudaPlan& p, const std::vector<const ir::Node*>& leaves,
@@ -251,8 +246,7 @@ void execute(CudaBackend& be, const CudaPlan& p, const std::vector<const ir::Nod
       std::vector<const ir::View*> ins;
       for (int sl : k.in_slots) ins.push_back(&views[static_cast<std::size_t>(sl)]);
       auto& o = views[static_cast<std::size_t>(k.out_slot)];
-      if (k.kind != KernelSpec::Kind::Gemm || !cublas_matmul(d, *k.proto, *ins[0], *ins[1], o))
-        o = host_kernel(be, k, ins, s);
+      if (!cublas_matmul(d, *k.proto, *ins[0], *ins[1], o)) o = host_kernel(be, k, ins, s);
       runtime::counters().kernels_launched.fetch_add(1, std::memory_order_relaxed);
     }
     bind();

@@ -95,6 +95,17 @@ TEST(RenderCuda, MatmulOperandIsTheOnlyGeneratedKernel) {
   EXPECT_EQ(src.size(), 1u) << "the element-wise operand; the GEMM is a cuBLAS call";
 }
 
+TEST(RenderCuda, CatAndCopiesAreDeviceKernels) {
+  Tensor a = data({4, 6}), b = data({3, 6});
+  auto cat_src = cu::kernel_sources({cat({a, b * 2.0f}, 0)});
+  EXPECT_EQ(cat_src.size(), 3u) << "b * 2, then one copy kernel per cat input";
+  for (const auto& s : cat_src) expect_compiles(s);
+  auto copy_src = cu::kernel_sources({a.T().reshape({24})});
+  ASSERT_EQ(copy_src.size(), 1u) << "the transposed layout cannot be reshaped as a view: one copy";
+  EXPECT_NE(copy_src[0].find("E_r2_"), std::string::npos) << "a 2-D strided read into a flat write";
+  expect_compiles(copy_src[0]);
+}
+
 TEST(RenderCuda, EvaluatedTensorsGiveNoKernels) {
   Tensor t = (data({10}) * 2.0f).eval();
   EXPECT_TRUE(cu::kernel_sources({t}).empty());
