@@ -8,11 +8,14 @@
 // Each workload is timed as a user runs it: inputs on the device beforehand, the timed region
 // builds the expression and calls eval() (plan replay after the first call), repeated, with one
 // device synchronization at the end. Also: NVRTC cold compile and warm disk-cache load of a
-// 10-op kernel (child processes with a fresh CGRAD_CACHE_DIR) and plan replay host overhead.
+// 10-op kernel (child processes with a fresh CGRAD_CACHE_DIR), NVRTC alone on the same source
+// (runs without a GPU too) and plan replay host overhead.
 //
 // usage: bench_gpu [--reps N] [--log2n N]      bench_gpu --compile-child   (internal)
 #include "backends/cuda/device.h"
 #include "backends/cuda/loader.h"
+#include "backends/cuda/nvrtc_compile.h"
+#include "backends/cuda/sources.h"
 #include "ir/node.h"
 
 #include <cgrad/cgrad.hpp>
@@ -126,6 +129,19 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--compile-child")) return compile_child();
     if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) g_reps = std::atoi(argv[++i]);
     if (!std::strcmp(argv[i], "--log2n") && i + 1 < argc) log2n = std::atoi(argv[++i]);
+  }
+  // NVRTC alone (no GPU needed): the 10-op kernel's source compiled to an sm_90 cubin.
+  if (cu::nvrtc()) {
+    Tensor x = cgrad::rand({1024}, cgrad::f32);
+    const std::string src = cu::kernel_sources({ten_op_chain(x)}).at(0);
+    std::vector<double> ms;
+    for (int i = 0; i < 5; ++i) {
+      auto t0 = Clock::now();
+      cu::nvrtc_compile(src, "ten_op.cu", "sm_90");
+      ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+    }
+    std::printf("NVRTC (%s) compile of the 10-op kernel to an sm_90 cubin: first %.1f ms, best of 5 %.1f ms\n\n",
+                cu::nvrtc_version_string().c_str(), ms[0], *std::min_element(ms.begin(), ms.end()));
   }
   if (!cgrad::cuda_available()) {
     std::printf("bench_gpu: no CUDA device (%s)\n", cu::driver_status().c_str());

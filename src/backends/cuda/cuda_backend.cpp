@@ -56,6 +56,9 @@ struct CudaPlan final : runtime::Plan {
   schedule::Schedule sched;
   std::vector<CompiledKernel> kernels;
   PlanSlots slots;
+  // Constants uploaded on the first run and kept: a replay copies nothing to the device.
+  // Plans run under realize()'s lock, one at a time.
+  mutable std::map<std::size_t, ir::View> constants;
 };
 
 ir::View alloc_contiguous_device(int device, const Shape& shape, DType t) {
@@ -224,11 +227,15 @@ void execute(CudaBackend& be, const CudaPlan& p, const std::vector<const ir::Nod
     return n.value;
   };
   auto constant = [&](const Slot& sl) {  // one element, zero strides
+    const auto at = static_cast<std::size_t>(&sl - s.slots.data());
+    auto it = p.constants.find(at);
+    if (it != p.constants.end()) return it->second;
     ir::View one = cpu::interp_source(*sl.proto);
     one.offset = 0;
     one.strides = {1};
     ir::View v = be.upload(one, {1}, sl.dtype);
     v.strides = sl.layout.strides;
+    p.constants.emplace(at, v);
     return v;
   };
   auto bind = [&]() { bind_views(s, p.slots, leaves, views, leaf, constant); };
