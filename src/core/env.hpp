@@ -17,6 +17,7 @@ struct Env {
   bool jit_async = false;               ///< CGRAD_JIT_ASYNC: interpret while a kernel compiles
   bool optimize = true;                 ///< CGRAD_OPTIMIZE: run the graph passes on realize (0 = off)
   bool cuda_tf32 = false;               ///< CGRAD_CUDA_TF32: cuBLAS f32 GEMM may use TF32 tensor cores
+  bool cuda_graphs = false;             ///< CGRAD_CUDA_GRAPHS: replay plans as CUDA graphs
   int64_t cuda_pool_bytes = -1;         ///< CGRAD_CUDA_POOL_BYTES: freed device memory kept (-1 = no limit)
 };
 

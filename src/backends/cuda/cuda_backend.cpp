@@ -51,6 +51,37 @@ struct CompiledKernel {
   std::size_t acc_bytes = 0;
 };
 
+// One kernel launch with its arguments held by value (a recorded launch outlives the call).
+struct Launch {
+  CUfunction fn = nullptr;
+  unsigned blocks = 1;
+  bool reduces = false;
+  std::vector<uint64_t> words;  // the by-value argument struct
+  CUdeviceptr partials = 0;
+  long long chunks = 1;
+  int mode = 0;
+  std::array<void*, 4> params() {
+    return {static_cast<void*>(words.data()), static_cast<void*>(&partials), static_cast<void*>(&chunks),
+            static_cast<void*>(&mode)};
+  }
+  KernelNodeParams node(std::array<void*, 4>& p) const {
+    return {fn, blocks, 1, 1, kBlock, 1, 1, 0, p.data(), nullptr};
+  }
+};
+
+// A replayed plan as a CUDA graph (CGRAD_CUDA_GRAPHS=1): a chain of kernel nodes instantiated
+// once; a replay updates each node's arguments (new buffers) and launches the whole graph.
+struct PlanGraph {
+  CUgraph graph = nullptr;
+  CUgraphExec exec = nullptr;
+  std::vector<CUgraphNode> nodes;
+  std::vector<std::pair<CUfunction, unsigned>> shape;  // what was instantiated
+  ~PlanGraph() {
+    if (exec) driver()->cuGraphExecDestroy(exec);
+    if (graph) driver()->cuGraphDestroy(graph);
+  }
+};
+
 struct CudaPlan final : runtime::Plan {
   int device = 0;
   schedule::Schedule sched;
@@ -59,6 +90,59 @@ struct CudaPlan final : runtime::Plan {
   // Constants uploaded on the first run and kept: a replay copies nothing to the device.
   // Plans run under realize()'s lock, one at a time.
   mutable std::map<std::size_t, ir::View> constants;
+  mutable std::unique_ptr<PlanGraph> graph;
+};
+
+// The launches of one run of a plan: queued on the stream at once, or recorded for a graph.
+struct Launcher {
+  DeviceContext& d;
+  bool record;
+  std::vector<Launch> recorded;
+  std::vector<std::shared_ptr<ir::Storage>> scratch;  // alive until the launches are queued
+
+  Launcher(DeviceContext& dc, bool rec) : d(dc), record(rec) {}
+
+  void operator()(Launch l) {
+    if (record) {
+      recorded.push_back(std::move(l));
+      return;
+    }
+    auto p = l.params();
+    check(driver()->cuLaunchKernel(l.fn, l.blocks, 1, 1, kBlock, 1, 1, 0, d.stream, p.data(), nullptr),
+          "cuLaunchKernel");
+  }
+
+  // Queues the recorded launches as the plan's graph (built on the first replay).
+  void flush(const CudaPlan& plan) {
+    if (recorded.empty()) return;
+    const Driver* drv = driver();
+    std::vector<std::pair<CUfunction, unsigned>> shape;
+    for (const auto& l : recorded) shape.emplace_back(l.fn, l.blocks);
+    auto& g = plan.graph;
+    if (!g || g->shape != shape) {
+      g = std::make_unique<PlanGraph>();
+      check(drv->cuGraphCreate(&g->graph, 0), "cuGraphCreate");
+      for (auto& l : recorded) {
+        auto p = l.params();
+        KernelNodeParams np = l.node(p);
+        CUgraphNode n = nullptr;
+        const CUgraphNode* dep = g->nodes.empty() ? nullptr : &g->nodes.back();
+        check(drv->cuGraphAddKernelNode(&n, g->graph, dep, dep ? 1 : 0, &np), "cuGraphAddKernelNode");
+        g->nodes.push_back(n);
+      }
+      check(drv->cuGraphInstantiateWithFlags(&g->exec, g->graph, 0), "cuGraphInstantiateWithFlags");
+      g->shape = std::move(shape);
+    } else {
+      for (std::size_t i = 0; i < recorded.size(); ++i) {
+        auto p = recorded[i].params();
+        KernelNodeParams np = recorded[i].node(p);
+        check(drv->cuGraphExecKernelNodeSetParams(g->exec, g->nodes[i], &np), "cuGraphExecKernelNodeSetParams");
+      }
+    }
+    check(drv->cuGraphLaunch(g->exec, d.stream), "cuGraphLaunch");
+    recorded.clear();
+    scratch.clear();
+  }
 };
 
 ir::View alloc_contiguous_device(int device, const Shape& shape, DType t) {
@@ -68,50 +152,52 @@ ir::View alloc_contiguous_device(int device, const Shape& shape, DType t) {
   return v;
 }
 
-void launch(DeviceContext& d, CUfunction fn, int64_t blocks, void** params) {
-  blocks = std::max<int64_t>(1, std::min<int64_t>(blocks, 2147483647));
-  check(driver()->cuLaunchKernel(fn, static_cast<unsigned>(blocks), 1, 1, kBlock, 1, 1, 0, d.stream, params, nullptr),
-        "cuLaunchKernel");
-}
+unsigned grid(int64_t blocks) { return static_cast<unsigned>(std::max<int64_t>(1, std::min<int64_t>(blocks, 2147483647))); }
 
-void launch_loop(DeviceContext& d, const KernelSpec& k, const CompiledKernel& c, const std::vector<ir::View>& views) {
+void launch_loop(Launcher& launch, const KernelSpec& k, const CompiledKernel& c, const std::vector<ir::View>& views) {
+  DeviceContext& d = launch.d;
   const int64_t no = product(k.outer);
   if (no == 0) return;
   std::vector<uint64_t> bufs(k.accesses.size(), 0);
   for (std::size_t a = 0; a < k.accesses.size(); ++a)
     if (k.accesses[a].slot >= 0) bufs[a] = dptr(views[static_cast<std::size_t>(k.accesses[a].slot)]);
-  std::vector<uint64_t> words = codegen::cuda_kernel_args(k, bufs);
+  Launch l;
+  l.fn = c.fn;
+  l.reduces = c.reduces;
+  l.words = codegen::cuda_kernel_args(k, bufs);
   const int64_t grid_cap = static_cast<int64_t>(d.sm_count) * kBlocksPerSm;
   runtime::counters().kernels_launched.fetch_add(1, std::memory_order_relaxed);
   if (!c.reduces) {
-    void* params[] = {words.data()};
-    launch(d, c.fn, std::min<int64_t>((no + kBlock - 1) / kBlock, grid_cap), params);
+    l.blocks = grid(std::min<int64_t>((no + kBlock - 1) / kBlock, grid_cap));
+    launch(std::move(l));
     return;
   }
   const int64_t ni = product(k.inner);
-  CUdeviceptr partials = 0;
-  long long chunks = 1;
-  int mode = 0;
-  void* params[] = {words.data(), &partials, &chunks, &mode};
   if (ni <= kShortRow) {
-    mode = 1;
-    launch(d, c.fn, std::min<int64_t>((no + kBlock - 1) / kBlock, grid_cap), params);
+    l.mode = 1;
+    l.blocks = grid(std::min<int64_t>((no + kBlock - 1) / kBlock, grid_cap));
+    launch(std::move(l));
     return;
   }
-  chunks = std::min<int64_t>({kMaxChunks, (2 * d.sm_count + no - 1) / no, (ni + kChunkMin - 1) / kChunkMin});
-  if (chunks <= 1) {
-    chunks = 1;
-    launch(d, c.fn, std::min<int64_t>(no, grid_cap), params);
+  l.chunks = std::min<int64_t>({kMaxChunks, (2 * d.sm_count + no - 1) / no, (ni + kChunkMin - 1) / kChunkMin});
+  if (l.chunks <= 1) {
+    l.chunks = 1;
+    l.blocks = grid(std::min<int64_t>(no, grid_cap));
+    launch(std::move(l));
     return;
   }
   // Few long rows: split each row into chunks (stage one), merge them in order (stage two).
-  auto scratch = allocate_device(d.index, static_cast<std::size_t>(no * chunks) * c.acc_bytes);
-  partials = reinterpret_cast<CUdeviceptr>(scratch->data);
-  mode = 2;
-  launch(d, c.fn, std::min<int64_t>(no * chunks, grid_cap), params);
-  mode = 3;
-  launch(d, c.fn, std::min<int64_t>(no, grid_cap), params);
-  // `scratch` returns to the pool now; later users are queued behind these launches.
+  // The scratch returns to the pool once queued; later users are queued behind these launches.
+  auto scratch = allocate_device(d.index, static_cast<std::size_t>(no * l.chunks) * c.acc_bytes);
+  l.partials = reinterpret_cast<CUdeviceptr>(scratch->data);
+  launch.scratch.push_back(std::move(scratch));
+  Launch second = l;
+  l.mode = 2;
+  l.blocks = grid(std::min<int64_t>(no * l.chunks, grid_cap));
+  launch(std::move(l));
+  second.mode = 3;
+  second.blocks = grid(std::min<int64_t>(no, grid_cap));
+  launch(std::move(second));
 }
 
 // Matmul through cuBLAS: row-major C = A B is column-major C^T = B^T A^T. False when the
@@ -215,10 +301,15 @@ ir::View host_kernel(CudaBackend& be, const KernelSpec& k, const std::vector<con
   return be.upload(cpu::interpret_node(*k.proto, ptrs, &launched), os.shape, os.dtype);
 }
 
+// Runs a plan. A replay with CGRAD_CUDA_GRAPHS=1 of a plan made of generated kernels only goes
+// to the device as one CUDA graph; otherwise each kernel is queued as it comes.
 void execute(CudaBackend& be, const CudaPlan& p, const std::vector<const ir::Node*>& leaves,
-             const std::vector<ir::Node*>& roots) {
+             const std::vector<ir::Node*>& roots, bool replay) {
   DeviceContext& d = device_context(p.device);
   d.make_current();
+  Launcher launcher(d, replay && core::env().cuda_graphs && driver()->has_graphs() &&
+                         std::all_of(p.sched.kernels.begin(), p.sched.kernels.end(),
+                                     [](const KernelSpec& k) { return k.kind == KernelSpec::Kind::Loop; }));
   const auto& s = p.sched;
   std::vector<ir::View> views(s.slots.size());
   auto leaf = [&](const ir::Node& n) {
@@ -248,7 +339,7 @@ void execute(CudaBackend& be, const CudaPlan& p, const std::vector<const ir::Nod
         if (!views[slot].storage) views[slot] = alloc_contiguous_device(p.device, s.slots[slot].shape, s.slots[slot].dtype);
       }
       bind();
-      launch_loop(d, k, p.kernels[ki], views);
+      launch_loop(launcher, k, p.kernels[ki], views);
     } else {
       std::vector<const ir::View*> ins;
       for (int sl : k.in_slots) ins.push_back(&views[static_cast<std::size_t>(sl)]);
@@ -258,6 +349,7 @@ void execute(CudaBackend& be, const CudaPlan& p, const std::vector<const ir::Nod
     }
     bind();
   }
+  launcher.flush(p);
   realize_outputs(p.slots, views, roots);
 }
 
@@ -295,13 +387,13 @@ std::shared_ptr<runtime::Plan> CudaBackend::run_and_plan(const runtime::Subgraph
   }
   std::vector<const ir::Node*> local_leaves(leaves.begin(), leaves.end());
   const bool replayable = bind_plan_slots(s, local_leaves, roots, plan->slots);
-  execute(*this, *plan, local_leaves, roots);
+  execute(*this, *plan, local_leaves, roots, false);
   return replayable ? plan : nullptr;
 }
 
 void CudaBackend::replay(const runtime::Plan& plan, const std::vector<const ir::Node*>& leaves,
                          const std::vector<ir::Node*>& roots) {
-  execute(*this, static_cast<const CudaPlan&>(plan), leaves, roots);
+  execute(*this, static_cast<const CudaPlan&>(plan), leaves, roots, true);
 }
 
 CudaBackend& cuda_backend(int index) {

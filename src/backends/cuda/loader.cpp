@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 
 #include <cstdlib>
+#include <type_traits>
 #include <vector>
 
 namespace cgrad::backends::cuda {
@@ -43,6 +44,19 @@ template <class T> bool bind(void* h, T*& fn, const char* name, std::string& why
   fn = reinterpret_cast<T*>(dlsym(h, name));
   if (!fn) why = std::string("entry point ") + name + " not found (library too old?)";
   return fn != nullptr;
+}
+
+// The CUDA graph entry points: optional (a driver without them still runs every plan).
+bool bind_optional_graphs(void* h, Driver& d) {
+  auto opt = [h](auto& fn, const char* name) { fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(h, name)); };
+  opt(d.cuGraphCreate, "cuGraphCreate");
+  opt(d.cuGraphAddKernelNode, "cuGraphAddKernelNode");
+  opt(d.cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags");
+  opt(d.cuGraphExecKernelNodeSetParams, "cuGraphExecKernelNodeSetParams");
+  opt(d.cuGraphLaunch, "cuGraphLaunch");
+  opt(d.cuGraphExecDestroy, "cuGraphExecDestroy");
+  opt(d.cuGraphDestroy, "cuGraphDestroy");
+  return true;
 }
 
 // A library's table, or why it is not there.
@@ -90,7 +104,7 @@ const State<Driver>& driver_state() {
                bind(h, d.cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2", why) &&
                bind(h, d.cuModuleLoadData, "cuModuleLoadData", why) &&
                bind(h, d.cuModuleGetFunction, "cuModuleGetFunction", why) &&
-               bind(h, d.cuLaunchKernel, "cuLaunchKernel", why);
+               bind(h, d.cuLaunchKernel, "cuLaunchKernel", why) && bind_optional_graphs(h, d);
       },
       [](State<Driver>& st) {
         const Driver& d = st.table;

@@ -29,6 +29,19 @@ using CUcontext = CUctx_st*;
 using CUstream = CUstream_st*;
 using CUmodule = CUmod_st*;
 using CUfunction = CUfunc_st*;
+struct CUgraph_st;
+struct CUgraphNode_st;
+struct CUgraphExec_st;
+using CUgraph = CUgraph_st*;
+using CUgraphNode = CUgraphNode_st*;
+using CUgraphExec = CUgraphExec_st*;
+/// CUDA_KERNEL_NODE_PARAMS (v1 layout, the one the unversioned graph entry points take).
+struct KernelNodeParams {
+  CUfunction func;
+  unsigned grid_x, grid_y, grid_z, block_x, block_y, block_z, shared_bytes;
+  void** kernel_params;
+  void** extra;
+};
 inline constexpr CUresult kCudaSuccess = 0;
 inline constexpr CUresult kCudaErrorOutOfMemory = 2;
 inline constexpr int kAttrComputeCapabilityMajor = 75;
@@ -57,6 +70,18 @@ struct Driver {
   CUresult (*cuModuleGetFunction)(CUfunction*, CUmodule, const char*);
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,
                              void**, void**);
+  // CUDA graphs (optional: null on drivers without them; replays then launch one by one).
+  CUresult (*cuGraphCreate)(CUgraph*, unsigned);
+  CUresult (*cuGraphAddKernelNode)(CUgraphNode*, CUgraph, const CUgraphNode*, std::size_t, const KernelNodeParams*);
+  CUresult (*cuGraphInstantiateWithFlags)(CUgraphExec*, CUgraph, unsigned long long);
+  CUresult (*cuGraphExecKernelNodeSetParams)(CUgraphExec, CUgraphNode, const KernelNodeParams*);
+  CUresult (*cuGraphLaunch)(CUgraphExec, CUstream);
+  CUresult (*cuGraphExecDestroy)(CUgraphExec);
+  CUresult (*cuGraphDestroy)(CUgraph);
+  bool has_graphs() const {
+    return cuGraphCreate && cuGraphAddKernelNode && cuGraphInstantiateWithFlags && cuGraphExecKernelNodeSetParams &&
+           cuGraphLaunch && cuGraphExecDestroy && cuGraphDestroy;
+  }
 };
 
 // ---- NVRTC ----
