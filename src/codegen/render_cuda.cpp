@@ -3,6 +3,7 @@
 
 #include "codegen/render_cpu.h"
 #include "codegen/render_scalar.h"
+#include "core/dtype.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -85,16 +86,27 @@ struct CudaRenderer {
     return out;
   }
 
-  // Element-wise kernels over one flat dim: accesses of 4-byte elements with unit stride are
-  // read and written 16 bytes at a time (float4 / int4), four elements a thread, when every
-  // such address is 16-byte aligned (checked once per launch); the rest, and the tail, run
-  // element by element.
+  // Element-wise kernels over one flat dim: unit-stride accesses of 4- and 8-byte elements are
+  // read and written 16 bytes at a time (float4, int4; two double2 or longlong2), four elements
+  // a thread, when every such address is 16-byte aligned (checked once per launch); the rest,
+  // and the tail, run element by element.
   static constexpr int kLanes = 4;
   bool vectorizable(std::size_t a) const {
     const auto& acc = k.accesses[a];
-    return acc.slot >= 0 && (acc.dtype == DType::f32 || acc.dtype == DType::i32) &&
-           stride_class(acc, rank - 1) == StrideClass::One;
+    return acc.slot >= 0 && acc.dtype != DType::b8 && stride_class(acc, rank - 1) == StrideClass::One;
   }
+  // The 16-byte vector type of an access and how many elements one holds.
+  std::string vtype(std::size_t a) const {
+    switch (k.accesses[a].dtype) {
+      case DType::f32: return "float4";
+      case DType::i32: return "int4";
+      case DType::f64: return "double2";
+      default: return "longlong2";
+    }
+  }
+  int per_vector(std::size_t a) const { return 16 / static_cast<int>(dtype_size(k.accesses[a].dtype)); }
+  // Vector `j` of access a in one iteration: q<a>_<j>.
+  static std::string qname(std::size_t a, int j) { return "q" + std::to_string(a) + "_" + std::to_string(j); }
   std::string vector_loop(const std::vector<int>& body) const {
     if (ro != 1 || ri != 0) return "";
     std::vector<std::size_t> vec;
@@ -110,7 +122,6 @@ struct CudaRenderer {
       }
     if (vec.empty()) return "";
     auto is_vec = [&](std::size_t a) { return std::find(vec.begin(), vec.end(), a) != vec.end(); };
-    auto vtype = [&](std::size_t a) { return std::string(k.accesses[a].dtype == DType::f32 ? "float4" : "int4"); };
     const char* lane_field[kLanes] = {"x", "y", "z", "w"};
     std::string out = "  if (((0ULL" + align + ") & 15ULL) == 0) {\n";
     out += "    const long long nv_ = n_ / " + std::to_string(kLanes) + ";\n";
@@ -118,8 +129,9 @@ struct CudaRenderer {
     out += "      const long long e0_ = t_ * " + std::to_string(kLanes) + ";\n";
     for (std::size_t a : vec)
       if (loaded[a])
-        out += "      const " + vtype(a) + " q" + str(a) + " = *reinterpret_cast<const " + vtype(a) + "*>(p" + str(a) +
-               " + a.off[" + str(a) + "] + e0_);\n";
+        for (int j = 0; j < kLanes / per_vector(a); ++j)
+          out += "      const " + vtype(a) + " " + qname(a, j) + " = *reinterpret_cast<const " + vtype(a) + "*>(p" +
+                 str(a) + " + a.off[" + str(a) + "] + e0_ + " + std::to_string(j * per_vector(a)) + ");\n";
     for (int l = 0; l < kLanes; ++l) {
       const std::string lane = "_" + std::to_string(l), e = "(e0_ + " + std::to_string(l) + ")";
       for (std::size_t a = 0; a < na; ++a) {
@@ -135,7 +147,8 @@ struct CudaRenderer {
           k, body, "      ",
           [&](int a) {
             const auto ua = static_cast<std::size_t>(a);
-            return is_vec(ua) ? "q" + str(ua) + "." + lane_field[l] : "p" + str(ua) + "[x" + str(ua) + lane + "]";
+            if (!is_vec(ua)) return "p" + str(ua) + "[x" + str(ua) + lane + "]";
+            return qname(ua, l / per_vector(ua)) + "." + lane_field[l % per_vector(ua)];
           },
           [&](int a) { return "x" + std::to_string(a) + lane; }, lane);
       for (auto& st : k.stores)
@@ -146,10 +159,14 @@ struct CudaRenderer {
     for (auto& st : k.stores) {
       const auto a = static_cast<std::size_t>(st.access);
       if (!is_vec(a)) continue;
-      std::string vals;
-      for (int l = 0; l < kLanes; ++l) vals += (l ? ", " : "") + value_name(st.value) + "_" + std::to_string(l);
-      out += "      *reinterpret_cast<" + vtype(a) + "*>(p" + str(a) + " + a.off[" + str(a) + "] + e0_) = make_" + vtype(a) +
-             "(" + vals + ");\n";
+      const int pv = per_vector(a);
+      for (int j = 0; j < kLanes / pv; ++j) {
+        std::string vals;
+        for (int l = j * pv; l < (j + 1) * pv; ++l)
+          vals += (l > j * pv ? ", " : "") + value_name(st.value) + "_" + std::to_string(l);
+        out += "      *reinterpret_cast<" + vtype(a) + "*>(p" + str(a) + " + a.off[" + str(a) + "] + e0_ + " +
+               std::to_string(j * pv) + ") = make_" + vtype(a) + "(" + vals + ");\n";
+      }
     }
     out += "    }\n    start_ = nv_ * " + std::to_string(kLanes) + ";\n  }\n";
     return out;
