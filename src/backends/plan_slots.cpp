@@ -48,6 +48,14 @@ void bind_views(const schedule::Schedule& s, const PlanSlots& p, const std::vect
   }
 }
 
+void allocate_stores(const schedule::Schedule& s, const schedule::KernelSpec& k, std::vector<ir::View>& views,
+                     const std::function<ir::View(const Shape&, DType)>& alloc) {
+  for (auto& st : k.stores) {
+    auto slot = static_cast<std::size_t>(k.accesses[static_cast<std::size_t>(st.access)].slot);
+    if (!views[slot].storage) views[slot] = alloc(s.slots[slot].shape, s.slots[slot].dtype);
+  }
+}
+
 void run_planned(runtime::Backend& be, const runtime::Subgraph& g) {
   std::vector<ir::Node*> roots;
   for (std::size_t i = 0; i < g.order.size(); ++i)

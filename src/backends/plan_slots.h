@@ -28,6 +28,11 @@ void bind_views(const schedule::Schedule& s, const PlanSlots& p, const std::vect
                 std::vector<ir::View>& views, const std::function<ir::View(const ir::Node&)>& leaf,
                 const std::function<ir::View(const schedule::Slot&)>& constant);
 
+/// Gives every slot the loop kernel `k` stores to, and that has no value yet, a fresh buffer
+/// from `alloc(shape, dtype)`.
+void allocate_stores(const schedule::Schedule& s, const schedule::KernelSpec& k, std::vector<ir::View>& views,
+                     const std::function<ir::View(const Shape&, DType)>& alloc);
+
 /// Backend::run for a planning backend: run_and_plan with the subgraph's own leaves and outputs.
 void run_planned(runtime::Backend& be, const runtime::Subgraph& g);
 

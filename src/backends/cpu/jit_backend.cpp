@@ -164,10 +164,7 @@ void execute(const JitPlan& p, const std::vector<const ir::Node*>& leaves, const
   for (std::size_t ki = 0; ki < s.kernels.size(); ++ki) {
     const KernelSpec& k = s.kernels[ki];
     if (k.kind == KernelSpec::Kind::Loop) {
-      for (auto& st : k.stores) {
-        auto slot = static_cast<std::size_t>(k.accesses[static_cast<std::size_t>(st.access)].slot);
-        if (!views[slot].storage) views[slot] = alloc_contiguous(s.slots[slot].shape, s.slots[slot].dtype);
-      }
+      allocate_stores(s, k, views, alloc_contiguous);
       bind();
       launch_loop(k, p.compiled[ki], views);
     } else {

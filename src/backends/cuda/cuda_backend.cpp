@@ -334,10 +334,7 @@ void execute(CudaBackend& be, const CudaPlan& p, const std::vector<const ir::Nod
   for (std::size_t ki = 0; ki < s.kernels.size(); ++ki) {
     const KernelSpec& k = s.kernels[ki];
     if (k.kind == KernelSpec::Kind::Loop) {
-      for (auto& st : k.stores) {
-        auto slot = static_cast<std::size_t>(k.accesses[static_cast<std::size_t>(st.access)].slot);
-        if (!views[slot].storage) views[slot] = alloc_contiguous_device(p.device, s.slots[slot].shape, s.slots[slot].dtype);
-      }
+      allocate_stores(s, k, views, [&](const Shape& shape, DType t) { return alloc_contiguous_device(p.device, shape, t); });
       bind();
       launch_loop(launcher, k, p.kernels[ki], views);
     } else {
