@@ -99,6 +99,17 @@ CGRAD_SCALAR_INLINE float round_even(float x) { return __builtin_rintf(x); }
 CGRAD_SCALAR_INLINE double round_even(double x) { return __builtin_rint(x); }
 #endif
 
+// Infinity and a quiet NaN of T from their bits: literals that generated code can use on every
+// compiler (NVRTC has no __builtin_inf).
+template <class T> CGRAD_SCALAR_INLINE T inf() {
+  if constexpr (sizeof(T) == 4) return bits_to_f32(0x7f800000);
+  else return bits_to_f64(0x7ff0000000000000LL);
+}
+template <class T> CGRAD_SCALAR_INLINE T quiet_nan() {
+  if constexpr (sizeof(T) == 4) return bits_to_f32(0x7fc00000);
+  else return bits_to_f64(0x7ff8000000000000LL);
+}
+
 CGRAD_SCALAR_INLINE float exp_f32(float x) {
   float xc = x < -104.0f ? -104.0f : x;
   xc = xc > 89.0f ? 89.0f : xc;

@@ -188,6 +188,9 @@ void composite_vjp(VjpCall& c) {
       if (c.needs[2]) set(c, 2, (-(is_grad_enabled() ? cgrad::log_softmax(c.in[0], 1) : lsm) * scale).cast(y.dtype()));
       return;
     }
+    case ir::Composite::ToDevice:  // a copy to another device: the gradient goes back
+      set(c, 0, c.g.to(c.in[0].device()));
+      return;
     case ir::Composite::None: break;
   }
   throw Error(ErrorCode::Internal, "autograd: record without a composite rule");

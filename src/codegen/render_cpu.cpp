@@ -1,71 +1,24 @@
 // CPU renderer: fills the loop templates with the SSA of a KernelSpec.
 #include "codegen/render_cpu.h"
 
+#include "codegen/kernel_parts.h"
 #include "codegen/render_scalar.h"
 
-#include <cstdio>
 #include <set>
 
 namespace cgrad::codegen {
 
 using schedule::Access;
-using schedule::Instr;
 using schedule::KernelSpec;
 using schedule::StrideClass;
 
 namespace {
 
-void replace_all(std::string& s, const std::string& key, const std::string& value) {
-  const std::string k = "{{" + key + "}}";
-  for (std::size_t p = s.find(k); p != std::string::npos; p = s.find(k, p + value.size())) s.replace(p, k.size(), value);
-}
-
-uint64_t fnv1a(const std::string& s) {
-  uint64_t h = 1469598103934665603ULL;
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ULL;
-  return h;
-}
-
-StrideClass stride_class(const Access& a, std::size_t dim) {
-  int64_t s = a.strides[dim];
-  return s == 0 ? StrideClass::Zero : s == 1 ? StrideClass::One : StrideClass::Any;
-}
-
 struct Renderer {
   const KernelSpec& k;
   std::size_t ro, ri, rank;
-  std::vector<char> inner, post;
 
-  explicit Renderer(const KernelSpec& ks) : k(ks), ro(ks.outer.size()), ri(ks.inner.size()), rank(ro + ri) {
-    inner.assign(k.code.size(), 0);
-    post.assign(k.code.size(), 0);
-    for (std::size_t i = 0; i < k.code.size(); ++i) {
-      const Instr& in = k.code[i];
-      if (in.access >= 0)
-        for (std::size_t d = ro; d < rank; ++d)
-          if (k.accesses[static_cast<std::size_t>(in.access)].strides[d] != 0) inner[i] = 1;
-      if (in.kind == Instr::Kind::Acc) post[i] = 1;
-      for (int a : in.args) {
-        inner[i] |= inner[static_cast<std::size_t>(a)];
-        post[i] |= post[static_cast<std::size_t>(a)];
-      }
-    }
-  }
-
-  // Instructions needed by `roots`, in order.
-  std::vector<int> needed(const std::vector<int>& roots) const {
-    std::vector<char> need(k.code.size(), 0);
-    for (int r : roots) need[static_cast<std::size_t>(r)] = 1;
-    for (std::size_t i = k.code.size(); i-- > 0;)
-      if (need[i])
-        for (int a : k.code[i].args) need[static_cast<std::size_t>(a)] = 1;
-    std::vector<int> out;
-    for (std::size_t i = 0; i < k.code.size(); ++i)
-      if (need[i]) out.push_back(static_cast<int>(i));
-    return out;
-  }
-
-  static std::string v(int i) { return "v" + std::to_string(i); }
+  explicit Renderer(const KernelSpec& ks) : k(ks), ro(ks.outer.size()), ri(ks.inner.size()), rank(ro + ri) {}
 
   // Element and index expressions: inside a range loop (`loop`) or at the outer level.
   std::string addr(int a, bool loop) const {
@@ -88,33 +41,21 @@ struct Renderer {
   }
 
   std::string emit(const std::vector<int>& which, bool loop, const std::string& indent) const {
-    std::string out;
-    for (int i : which) {
-      const Instr& in = k.code[static_cast<std::size_t>(i)];
-      out += indent + "const " + ctype(in.dtype) + " " + v(i) + " = " +
-             render_instr(k, i, v, [&](int a) { return addr(a, loop); }, [&](int a) { return index(a, loop); }) + ";\n";
-    }
-    return out;
+    return emit_instrs(k, which, indent, [&](int a) { return addr(a, loop); }, [&](int a) { return index(a, loop); });
   }
 
   std::string ptrs() const {
-    std::set<int> stored;
-    for (auto& s : k.stores) stored.insert(s.access);
     std::string out;
     for (std::size_t a = 0; a < k.accesses.size(); ++a) {
       if (k.accesses[a].slot < 0) continue;
       std::string T = ctype(k.accesses[a].dtype);
-      bool w = stored.count(static_cast<int>(a)) > 0;
+      bool w = is_stored(k, static_cast<int>(a));
       out += std::string("  ") + (w ? "" : "const ") + T + "* __restrict p" + std::to_string(a) + " = static_cast<" +
              (w ? "" : "const ") + T + "*>(a->bufs[" + std::to_string(a) + "]);\n";
     }
-    for (std::size_t i = 0; i < k.code.size(); ++i) {
-      const Instr& in = k.code[i];
-      if (in.arg < 0) continue;
-      bool f = in.kind == Instr::Kind::Const && (in.dtype == DType::f32 || in.dtype == DType::f64);
-      out += std::string("  const ") + (f ? "double" : "int64_t") + " c" + std::to_string(i) + " = a->" +
-             (f ? "fconsts[" : "iconsts[") + std::to_string(in.arg) + "]; (void)c" + std::to_string(i) + ";\n";
-    }
+    out += const_decls(
+        k, "  ", [](int arg) { return "a->fconsts[" + std::to_string(arg) + "]"; },
+        [](int arg) { return "a->iconsts[" + std::to_string(arg) + "]"; });
     return out + "  (void)a;\n";
   }
 
@@ -131,93 +72,45 @@ struct Renderer {
                     const std::string& begin, const std::string& end, const std::string& body,
                     const std::string& pragma) const {
     std::string t = template_text("cpu_range");
-    replace_all(t, "WHAT", what);
-    replace_all(t, "R", std::to_string(r));
-    replace_all(t, "FIRST", std::to_string(first));
-    replace_all(t, "SIZES", sizes);
-    replace_all(t, "BASE", "base");
-    replace_all(t, "BEGIN", begin);
-    replace_all(t, "END", end);
-    replace_all(t, "HOIST", hoist());
-    replace_all(t, "PRAGMA", pragma);
-    replace_all(t, "BODY", body);
+    fill(t, "WHAT", what);
+    fill(t, "R", std::to_string(r));
+    fill(t, "FIRST", std::to_string(first));
+    fill(t, "SIZES", sizes);
+    fill(t, "BASE", "base");
+    fill(t, "BEGIN", begin);
+    fill(t, "END", end);
+    fill(t, "HOIST", hoist());
+    fill(t, "PRAGMA", pragma);
+    fill(t, "BODY", body);
     return t;
   }
 
   std::string stores(bool inner_stores, bool loop, const std::string& indent) const {
     std::string out;
     for (auto& s : k.stores)
-      if (s.inner == inner_stores) out += indent + addr(s.access, loop) + " = " + v(s.value) + ";\n";
+      if (s.inner == inner_stores) out += indent + addr(s.access, loop) + " = " + value_name(s.value) + ";\n";
     return out;
   }
 };
 
 }  // namespace
 
-void normalize(KernelSpec& k) {
-  if (k.kind != KernelSpec::Kind::Loop) return;
-  k.fconsts.clear();
-  k.iconsts.clear();
-  for (auto& in : k.code) {
-    if (in.kind == Instr::Kind::Const) {
-      if (in.dtype == DType::f32 || in.dtype == DType::f64) {
-        in.arg = static_cast<int>(k.fconsts.size());
-        k.fconsts.push_back(in.fvalue);
-      } else {
-        in.arg = static_cast<int>(k.iconsts.size());
-        k.iconsts.push_back(in.ivalue);
-      }
-    } else if (in.kind == Instr::Kind::Op && (in.op == ir::Op::Rand || in.op == ir::Op::Randn)) {
-      in.arg = static_cast<int>(k.iconsts.size());
-      k.iconsts.push_back(static_cast<int64_t>(in.seed));
-    }
-  }
-  if (k.outer.empty()) {
-    k.outer.push_back(1);
-    for (auto& a : k.accesses) a.strides.insert(a.strides.begin(), 0);
-  }
-  if (!k.reductions.empty() && k.inner.empty()) {
-    k.inner.push_back(1);
-    for (auto& a : k.accesses) a.strides.push_back(0);
-  }
-}
-
 Rendered render_cpu(const KernelSpec& k) {
   Renderer r(k);
+  const KernelParts parts = split_kernel(k);
   Rendered out;
   out.has_reductions = !k.reductions.empty();
   std::string body;
   const std::string na = std::to_string(k.accesses.size());
   if (!out.has_reductions) {
-    std::vector<int> roots;
-    for (auto& s : k.stores) roots.push_back(s.value);
-    std::string loop_body = r.emit(r.needed(roots), true, "        ") + r.stores(false, true, "        ");
+    std::string loop_body = r.emit(parts.elementwise, true, "        ") + r.stores(false, true, "        ");
     body = template_text("cpu_elementwise");
-    replace_all(body, "RANGE", r.range("elements", 0, r.ro, "a->outer", "begin", "end", loop_body, "#pragma omp simd"));
-    replace_all(body, "RO", std::to_string(r.ro));
-    replace_all(body, "NA", na);
-    replace_all(body, "RANK", std::to_string(r.rank));
-    replace_all(body, "PTRS", r.ptrs());
+    fill(body, "RANGE", r.range("elements", 0, r.ro, "a->outer", "begin", "end", loop_body, "#pragma omp simd"));
+    fill(body, "RO", std::to_string(r.ro));
+    fill(body, "NA", na);
+    fill(body, "RANK", std::to_string(r.rank));
+    fill(body, "PTRS", r.ptrs());
   } else {
-    std::vector<int> red_roots, outer_roots, inner_roots;
-    for (auto& red : k.reductions) red_roots.push_back(red.value);
-    for (auto& s : k.stores) (s.inner ? inner_roots : outer_roots).push_back(s.value);
-    std::vector<int> all_roots = red_roots;
-    all_roots.insert(all_roots.end(), outer_roots.begin(), outer_roots.end());
-    all_roots.insert(all_roots.end(), inner_roots.begin(), inner_roots.end());
-    auto pick = [&](const std::vector<int>& roots, auto pred) {
-      std::vector<int> res;
-      for (int i : r.needed(roots))
-        if (pred(static_cast<std::size_t>(i))) res.push_back(i);
-      return res;
-    };
-    // outer-level values that do not need the accumulators: computed once per outer element
-    auto pre = pick(all_roots, [&](std::size_t i) { return !r.inner[i] && !r.post[i]; });
-    auto loop1 = pick(red_roots, [&](std::size_t i) { return r.inner[i] && !r.post[i]; });
-    std::vector<int> post_roots = outer_roots;
-    post_roots.insert(post_roots.end(), inner_roots.begin(), inner_roots.end());
-    auto post = pick(post_roots, [&](std::size_t i) { return !r.inner[i] && r.post[i]; });
-    auto loop2 = pick(inner_roots, [&](std::size_t i) { return r.inner[i]; });
     std::string fields, init, save, merge, load, combine;
 
     for (std::size_t i = 0; i < k.reductions.size(); ++i) {
@@ -241,39 +134,34 @@ Rendered render_cpu(const KernelSpec& k) {
       if (pragma.empty()) break;
     }
     std::string l1 = r.range("reduction loop", r.ro, r.ri, "a->inner", "jb", "je",
-                             r.emit(loop1, true, "        ") + combine, pragma);
-    std::string l2 = inner_roots.empty()
+                             r.emit(parts.loop1, true, "        ") + combine, pragma);
+    std::string l2 = parts.inner_roots.empty()
                          ? std::string()
                          : r.range("inner stores", r.ro, r.ri, "a->inner", "jb", "je",
-                                   r.emit(loop2, true, "        ") + r.stores(true, true, "        "), "#pragma omp simd");
+                                   r.emit(parts.loop2, true, "        ") + r.stores(true, true, "        "), "#pragma omp simd");
     std::string ni;
     for (std::size_t d = 0; d < r.ri; ++d) ni += (d ? " * " : "") + std::string("a->inner[") + std::to_string(d) + "]";
     body = template_text("cpu_reduce");
-    replace_all(body, "LOOP1", l1);
-    replace_all(body, "LOOP2", l2);
-    replace_all(body, "PRE", r.emit(pre, false, "  "));
-    replace_all(body, "POST", r.emit(post, false, "  "));
-    replace_all(body, "OUTER_STORES", r.stores(false, false, "    "));
-    replace_all(body, "ACC_FIELDS", fields);
-    replace_all(body, "ACC_INIT", init);
-    replace_all(body, "ACC_SAVE", save);
-    replace_all(body, "ACC_MERGE", merge);
-    replace_all(body, "ACC_LOAD", load);
-    replace_all(body, "NI_EXPR", ni);
-    replace_all(body, "NRED", std::to_string(k.reductions.size()));
-    replace_all(body, "RO", std::to_string(r.ro));
-    replace_all(body, "RI", std::to_string(r.ri));
-    replace_all(body, "NA", na);
-    replace_all(body, "RANK", std::to_string(r.rank));
-    replace_all(body, "PTRS", r.ptrs());
+    fill(body, "LOOP1", l1);
+    fill(body, "LOOP2", l2);
+    fill(body, "PRE", r.emit(parts.pre, false, "  "));
+    fill(body, "POST", r.emit(parts.epilogue, false, "  "));
+    fill(body, "OUTER_STORES", r.stores(false, false, "    "));
+    fill(body, "ACC_FIELDS", fields);
+    fill(body, "ACC_INIT", init);
+    fill(body, "ACC_SAVE", save);
+    fill(body, "ACC_MERGE", merge);
+    fill(body, "ACC_LOAD", load);
+    fill(body, "NI_EXPR", ni);
+    fill(body, "NRED", std::to_string(k.reductions.size()));
+    fill(body, "RO", std::to_string(r.ro));
+    fill(body, "RI", std::to_string(r.ri));
+    fill(body, "NA", na);
+    fill(body, "RANK", std::to_string(r.rank));
+    fill(body, "PTRS", r.ptrs());
   }
-  // Name: kind and ranks, plus a hash of the code; sizes are arguments, never part of the name.
-  char name[64];
-  std::snprintf(name, sizeof name, "%s_r%zu%s_%08llx", out.has_reductions ? "R" : "E", r.ro,
-                out.has_reductions ? ("i" + std::to_string(r.ri)).c_str() : "",
-                static_cast<unsigned long long>(fnv1a(body) & 0xffffffffULL));
-  out.symbol = name;
-  replace_all(body, "NAME", out.symbol);
+  out.symbol = kernel_name(k, body);
+  fill(body, "NAME", out.symbol);
   out.source = std::move(body);
   return out;
 }

@@ -2,6 +2,7 @@
 // time). The source depends only on ranks, dtypes, stride classes and the SSA: never on sizes.
 #pragma once
 
+#include "codegen/kernel_parts.h"
 #include "schedule/kernel.h"
 
 #include <string>
@@ -15,9 +16,6 @@ struct Rendered {
   bool has_reductions = false;  ///< then also symbol_part/_merge/_fin/_acc_size/_acc_init
 };
 
-/// Pads empty loop dims so every kernel has at least one outer dim (and one inner dim when it
-/// reduces). Call before render_cpu and before binding arguments.
-void normalize(schedule::KernelSpec& k);
 Rendered render_cpu(const schedule::KernelSpec& k);
 /// One translation unit: the prelude, then each distinct kernel once (kernels of one schedule
 /// compile together: one compiler run per new graph, not one per kernel).

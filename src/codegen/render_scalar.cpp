@@ -34,8 +34,9 @@ std::string literal(DType t, double f, int64_t i) {
     case DType::f32:
     case DType::f64: {
       const char* cast = t == DType::f32 ? "(float)" : "";
-      if (std::isnan(f)) return std::string(cast) + "__builtin_nan(\"\")";
-      if (std::isinf(f)) return std::string(cast) + (f < 0 ? "(-__builtin_inf())" : "__builtin_inf()");
+      const std::string T = ctype(t);
+      if (std::isnan(f)) return "cgrad::scalar::quiet_nan<" + T + ">()";
+      if (std::isinf(f)) return (f < 0 ? "(-cgrad::scalar::inf<" : "(cgrad::scalar::inf<") + T + ">())";
       std::snprintf(buf, sizeof buf, "%s%a", cast, t == DType::f32 ? static_cast<double>(static_cast<float>(f)) : f);
       return std::string("(") + buf + ")";
     }
@@ -55,8 +56,8 @@ std::string acc_identity(const schedule::Reduction& r) {
   // gives the same result for non-empty reductions (empty ones are rejected when built).
   bool mx = r.op == ir::Op::Max;
   switch (r.in_dtype) {
-    case DType::f32: return mx ? "(-__builtin_inff())" : "__builtin_inff()";
-    case DType::f64: return mx ? "(-__builtin_inf())" : "__builtin_inf()";
+    case DType::f32: return mx ? "(-cgrad::scalar::inf<float>())" : "cgrad::scalar::inf<float>()";
+    case DType::f64: return mx ? "(-cgrad::scalar::inf<double>())" : "cgrad::scalar::inf<double>()";
     case DType::i32: return mx ? "((int32_t)(-2147483647 - 1))" : "((int32_t)2147483647)";
     case DType::i64: return mx ? "(-9223372036854775807LL - 1)" : "9223372036854775807LL";
     case DType::b8: return mx ? "false" : "true";

@@ -29,6 +29,9 @@ Env load() {
   e.pool_bytes = read_int("CGRAD_POOL_BYTES", e.pool_bytes);
   e.jit_async = read_int("CGRAD_JIT_ASYNC", 0) != 0;
   e.optimize = read_int("CGRAD_OPTIMIZE", 1) != 0;
+  e.cuda_tf32 = read_int("CGRAD_CUDA_TF32", 0) != 0;
+  e.cuda_graphs = read_int("CGRAD_CUDA_GRAPHS", 0) != 0;
+  e.cuda_pool_bytes = read_int("CGRAD_CUDA_POOL_BYTES", e.cuda_pool_bytes);
   return e;
 }
 }  // namespace

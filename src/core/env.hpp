@@ -16,6 +16,9 @@ struct Env {
   int64_t pool_bytes = int64_t(2) << 30;  ///< CGRAD_POOL_BYTES: freed host memory kept for reuse
   bool jit_async = false;               ///< CGRAD_JIT_ASYNC: interpret while a kernel compiles
   bool optimize = true;                 ///< CGRAD_OPTIMIZE: run the graph passes on realize (0 = off)
+  bool cuda_tf32 = false;               ///< CGRAD_CUDA_TF32: cuBLAS f32 GEMM may use TF32 tensor cores
+  bool cuda_graphs = false;             ///< CGRAD_CUDA_GRAPHS: replay plans as CUDA graphs
+  int64_t cuda_pool_bytes = -1;         ///< CGRAD_CUDA_POOL_BYTES: freed device memory kept (-1 = no limit)
 };
 
 /// The knobs, read from the environment on first use.

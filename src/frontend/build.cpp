@@ -3,6 +3,7 @@
 
 #include "core/env.hpp"
 #include "ir/op_table.h"
+#include "runtime/backend.h"
 #include "runtime/realize.h"
 #include "runtime/stats.h"
 
@@ -126,6 +127,27 @@ core::PromoOperand promo(const NodePtr& n) {
   return {n->shape.empty() ? core::PromoOperand::Tier::ZeroDim : core::PromoOperand::Tier::Dim, n->dtype};
 }
 
+Device place(std::vector<NodePtr*> nodes, const char* name) {
+  Device target = Device::cpu();
+  bool on_cuda = false;
+  for (NodePtr* n : nodes) {
+    if (!*n || !(*n)->device.is_cuda()) continue;
+    if (on_cuda && (*n)->device != target)
+      throw Error(ErrorCode::DeviceError, std::string(name) + ": operands on different CUDA devices (" + target.str() +
+                                              " and " + (*n)->device.str() + "): move one with to()");
+    target = (*n)->device;
+    on_cuda = true;
+  }
+  for (NodePtr* n : nodes) {
+    if (!*n || (*n)->device == target) continue;
+    if (!(*n)->realized()) runtime::realize({*n});  // computed where it lives, then copied
+    NodePtr src = *n;
+    *n = runtime::cached_copy(src, target);
+    if (src->grad && !(*n)->grad) attach_composite(Tensor(*n), ir::Composite::ToDevice, {src}, {});
+  }
+  return target;
+}
+
 Tensor elementwise(Op op, std::initializer_list<Operand> operands) {
   const ir::OpInfo& row = ir::info(op);
   const char* name = row.name;
@@ -188,9 +210,11 @@ Tensor elementwise(Op op, std::initializer_list<Operand> operands) {
     NodePtr n = nodes[i];
     if (has_cond && i == 0 && n && n->dtype != DType::b8)
       throw Error(ErrorCode::DTypeMismatch, std::string("where: condition must be b8, got ") + dtype_name(n->dtype));
-    if (n && n->device != device)
-      throw Error(ErrorCode::DeviceError, std::string(name) + ": operands on different devices (" + device.str() +
-                                              " and " + n->device.str() + ")");
+  }
+  {
+    std::vector<NodePtr*> operand_nodes;
+    for (i = 0; i < count; ++i) operand_nodes.push_back(&nodes[i]);
+    device = place(operand_nodes, name);
   }
   std::vector<NodePtr> ins;
   ins.reserve(count);

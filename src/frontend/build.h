@@ -51,6 +51,11 @@ NodePtr reshape_node(const NodePtr& n, const Shape& shape);
 /// A constant of `shape` (one element of storage once realized).
 NodePtr full_node(const Shape& shape, Scalar value, DType t, Device device);
 core::PromoOperand promo(const NodePtr& n);
+/// The device where an op on `nodes` (null entries are scalars) runs, with every operand moved
+/// there: the CUDA device if an operand lives on one; CPU operands are realized and copied once
+/// (runtime::cached_copy). Operands on two different CUDA devices raise DeviceError. Call after
+/// the op's arguments are validated: placing may evaluate CPU operands.
+Device place(std::vector<NodePtr*> nodes, const char* name);
 
 /// Element-wise op on tensors and scalars with broadcasting and promotion.
 struct Operand {

@@ -40,6 +40,7 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
   full_b.insert(full_b.end(), {k1, n});
   out.insert(out.end(), {m, n});
   core::checked_numel(out, "matmul");
+  frontend::place({&na, &nb}, "matmul");
   na = frontend::broadcast_to(frontend::reshape_node(frontend::cast_to(na, t), a2), full_a);
   nb = frontend::broadcast_to(frontend::reshape_node(frontend::cast_to(nb, t), b2), full_b);
   ir::NodePtr r = make(Op::Matmul, {na, nb}, {}, na->device);

@@ -17,9 +17,7 @@ namespace {
 std::atomic<uint64_t> g_rng_counter{0};
 std::atomic<uint64_t> g_rng_seed{0x5eedULL};
 
-void check_device(Device d, const char* op) {
-  if (d.is_cuda()) throw Error(ErrorCode::DeviceError, std::string(op) + ": device " + d.str() + ": CUDA is not available in this build");
-}
+void check_device(Device d, const char* op) { runtime::check_device(d, op); }
 
 template <class T>
 Tensor from_host(const T* data, std::size_t count, const Shape& shape, DType t, Device device) {
@@ -29,10 +27,11 @@ Tensor from_host(const T* data, std::size_t count, const Shape& shape, DType t, 
                                               shape_str(shape) + " (" + std::to_string(n) + " elements)");
   check_device(device, "tensor");
   ir::View v;
-  v.storage = runtime::backend_for(device).allocate(count * sizeof(T));
+  v.storage = runtime::allocate_host(count * sizeof(T));
   if (count) std::memcpy(v.storage->data, data, count * sizeof(T));
   v.strides = core::contiguous_strides(shape);
-  return Tensor(ir::make_buffer(shape, t, device, std::move(v)));
+  Tensor host(ir::make_buffer(shape, t, Device::cpu(), std::move(v)));
+  return device.is_cuda() ? host.to(device) : host;
 }
 
 ir::Attrs source_attrs(const Shape& shape, DType t, const char* op) {

@@ -140,6 +140,11 @@ Tensor cat(const std::vector<Tensor>& xs, int64_t dim) {
     proto.inputs.clear();
   }
   if (ins.size() == 1) return xs[0].cast(t);
+  {
+    std::vector<ir::NodePtr*> operand_nodes;
+    for (auto& n : ins) operand_nodes.push_back(&n);
+    frontend::place(operand_nodes, "cat");
+  }
   for (auto& n : ins) n = frontend::cast_to(n, t);
   return Tensor(make(Op::Cat, ins, a, ins[0]->device));
 }

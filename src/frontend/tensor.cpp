@@ -1,6 +1,7 @@
 // Tensor handle: queries, evaluation, host reads, assign and compound assignment.
 #include "core/strided.hpp"
 #include "frontend/build.h"
+#include "runtime/backend.h"
 #include "runtime/realize.h"
 
 #include <cgrad/scalar.hpp>
@@ -44,8 +45,8 @@ void Tensor::read_into(void* dst, DType as, std::size_t count) const {
   if (count != static_cast<std::size_t>(n->numel()))
     throw Error(ErrorCode::Internal, "to_vector: destination size mismatch");
   runtime::realize({n});
-  const ir::View& v = n->value;
-  if (v.storage->device.is_cuda()) throw Error(ErrorCode::DeviceError, "to_vector: CUDA storage is not supported here");
+  // A device value comes over contiguous; the host waits here, and only here, for the device.
+  const ir::View v = n->value.storage->device.is_cuda() ? runtime::transfer(*n, Device::cpu()) : n->value;
   core::Strides out_st = core::contiguous_strides(n->shape);
   core::dispatch(n->dtype, [&](auto tin) {
     using TI = decltype(tin);
@@ -71,8 +72,12 @@ void Tensor::read_item(void* dst, DType as) const {
 Tensor Tensor::to(Device device) const {
   const ir::NodePtr& n = node_of(*this, "to");
   if (n->device == device) return *this;
-  throw Error(ErrorCode::DeviceError, "to: cannot move a tensor from " + n->device.str() + " to " + device.str() +
-                                          ": CUDA is not available in this build");
+  runtime::check_device(device, "to");
+  runtime::check_device(n->device, "to");
+  runtime::realize({n});
+  Tensor moved(ir::make_buffer(n->shape, n->dtype, device, runtime::transfer(*n, device)));
+  frontend::attach_composite(moved, ir::Composite::ToDevice, {n}, {});  // gradients flow back
+  return moved;
 }
 
 Tensor Tensor::cast(DType dtype) const { return Tensor(frontend::cast_to(node_of(*this, "cast"), dtype)); }

@@ -55,8 +55,9 @@ struct Node;
 using NodePtr = std::shared_ptr<Node>;
 
 /// Composite ops whose backward is a simplified rule rather than the chain of their
-/// primitives' rules (softmax cross-entropy's is `p - y`).
-enum class Composite : uint8_t { None, Softmax, LogSoftmax, CrossEntropy };
+/// primitives' rules (softmax cross-entropy's is `p - y`), and device transfers (a copy node
+/// whose gradient is the output gradient moved back).
+enum class Composite : uint8_t { None, Softmax, LogSoftmax, CrossEntropy, ToDevice };
 
 /// What autograd remembers about a node that requires a gradient. Saved when the node is
 /// built, so passes rewriting the node in place and realization dropping its inputs leave

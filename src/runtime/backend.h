@@ -45,6 +45,15 @@ class Backend {
 
 /// The backend that executes work for `device`; throws DeviceError when there is none.
 Backend& backend_for(Device device);
+/// Throws DeviceError naming `what` unless `device` can hold tensors (a CUDA device needs the
+/// driver, cuInit and that device: docs/devices.md).
+void check_device(Device device, const std::string& what);
+/// A contiguous copy of the realized value of `n` on `to` (host <-> CUDA device, or between
+/// devices). Reading a device value on the host waits for the work that computes it.
+ir::View transfer(const ir::Node& n, Device to);
+/// The value of the realized CPU leaf `n` on CUDA device `to`, copied once: later calls for the
+/// same storage and layout return the same copy while the CPU storage lives (docs/devices.md).
+ir::NodePtr cached_copy(const ir::NodePtr& n, Device to);
 
 /// Host memory, 64-byte aligned, from a caching pool (shared by the CPU backends).
 std::shared_ptr<ir::Storage> allocate_host(std::size_t nbytes);

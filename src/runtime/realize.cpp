@@ -9,6 +9,7 @@
 #include "runtime/backend.h"
 #include "runtime/stats.h"
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -21,7 +22,10 @@ namespace {
 // One realize at a time: node values are written in place, and graphs may be shared by
 // handles on several threads.
 std::recursive_mutex g_realize_mutex;
+std::atomic<SubgraphHook> g_subgraph_hook{nullptr};
 }  // namespace
+
+void set_subgraph_hook(SubgraphHook hook) { g_subgraph_hook.store(hook); }
 
 void realize(const std::vector<ir::NodePtr>& outputs) {
   std::lock_guard<std::recursive_mutex> lock(g_realize_mutex);
@@ -55,6 +59,7 @@ void realize(const std::vector<ir::NodePtr>& outputs) {
   passes::optimize(outputs);
   Subgraph g = ir::make_subgraph(roots);
   ir::verify(g.order);
+  if (SubgraphHook hook = g_subgraph_hook.load()) hook(g);
 
   if (e.debug >= 4) {
     std::cerr << "[cgrad] graph to realize:\n" << ir::to_string(roots);

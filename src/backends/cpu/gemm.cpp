@@ -42,46 +42,55 @@ const Blas& blas() {
   return b;
 }
 
-// How a (rows x cols) matrix with strides (sr, sc) is passed: transposition and leading dim.
-bool layout(int64_t rows, int64_t cols, int64_t sr, int64_t sc, int& trans, int64_t& ld) {
+}  // namespace
+
+bool gemm_layout(int64_t rows, int64_t cols, int64_t sr, int64_t sc, bool& transposed, int64_t& ld) {
   if (cols == 1) sc = 1;
   if (rows == 1) sr = cols;
   if (sc == 1 && sr >= cols) {
-    trans = kNoTrans;
+    transposed = false;
     ld = sr;
     return true;
   }
   if (sr == 1 && sc >= rows) {
-    trans = kTrans;
+    transposed = true;
     ld = sc;
     return true;
   }
   return false;
 }
 
-}  // namespace
+bool gemm_dims(const ir::Node& n, int64_t& m, int64_t& k, int64_t& nn) {
+  if (n.dtype != DType::f32 && n.dtype != DType::f64) return false;
+  const Shape& as = n.inputs[0]->shape;
+  const std::size_t r = as.size();
+  m = as[r - 2];
+  k = as[r - 1];
+  nn = n.inputs[1]->shape[r - 1];
+  constexpr int64_t kMaxDim = 2147483647;
+  return m <= kMaxDim && k <= kMaxDim && nn <= kMaxDim;
+}
 
 bool blas_available() { return blas().sgemm != nullptr; }
 
 bool blas_matmul(const ir::Node& n, const ir::View& a_in, const ir::View& b_in, ir::View& out) {
-  if (!blas_available() || (n.dtype != DType::f32 && n.dtype != DType::f64)) return false;
+  int64_t m = 0, k = 0, nn = 0;
+  if (!blas_available() || !gemm_dims(n, m, k, nn)) return false;
   const Shape& as = n.inputs[0]->shape;
   const Shape& bs = n.inputs[1]->shape;
   const std::size_t r = as.size();
-  const int64_t m = as[r - 2], k = as[r - 1], nn = bs[r - 1];
-  constexpr int64_t kMaxDim = 2147483647;
-  if (m > kMaxDim || k > kMaxDim || nn > kMaxDim) return false;
   ir::View a = a_in, b = b_in;
-  int ta = kNoTrans, tb = kNoTrans;
+  bool tra = false, trb = false;
   int64_t lda = 0, ldb = 0;
-  if (!layout(m, k, a.strides[r - 2], a.strides[r - 1], ta, lda)) {
+  if (!gemm_layout(m, k, a.strides[r - 2], a.strides[r - 1], tra, lda)) {
     a = contiguous_copy(a_in, as, n.dtype);
-    layout(m, k, a.strides[r - 2], a.strides[r - 1], ta, lda);
+    gemm_layout(m, k, a.strides[r - 2], a.strides[r - 1], tra, lda);
   }
-  if (!layout(k, nn, b.strides[r - 2], b.strides[r - 1], tb, ldb)) {
+  if (!gemm_layout(k, nn, b.strides[r - 2], b.strides[r - 1], trb, ldb)) {
     b = contiguous_copy(b_in, bs, n.dtype);
-    layout(k, nn, b.strides[r - 2], b.strides[r - 1], tb, ldb);
+    gemm_layout(k, nn, b.strides[r - 2], b.strides[r - 1], trb, ldb);
   }
+  const int ta = tra ? kTrans : kNoTrans, tb = trb ? kTrans : kNoTrans;
   out = alloc_contiguous(n.shape, n.dtype);
   Shape batch(as.begin(), as.end() - 2);
   std::array<const int64_t*, 3> st{a.strides.data(), b.strides.data(), out.strides.data()};

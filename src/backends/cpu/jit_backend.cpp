@@ -5,6 +5,7 @@
 #include "backends/cpu/interpreter.h"
 #include "backends/cpu/jit/compiler.h"
 #include "backends/cpu/thread_pool.h"
+#include "backends/plan_slots.h"
 #include "codegen/render_cpu.h"
 #include "core/env.hpp"
 #include "ir/op_table.h"
@@ -147,37 +148,24 @@ void launch_loop(const KernelSpec& k, const Compiled& c, const std::vector<ir::V
 struct JitPlan final : runtime::Plan {
   schedule::Schedule sched;
   std::vector<Compiled> compiled;
-  std::vector<int> slot_leaf;                   // per slot: index into realize()'s leaves, or -1
-  std::vector<std::pair<int, int>> outputs;     // (index into roots, slot)
+  PlanSlots slots;
 };
 
 // Runs a plan: binds leaves, allocates outputs of kernels, launches in order, realizes roots.
 void execute(const JitPlan& p, const std::vector<const ir::Node*>& leaves, const std::vector<ir::Node*>& roots) {
   const auto& s = p.sched;
   std::vector<ir::View> views(s.slots.size());
-  auto bind_views = [&]() {
-    for (std::size_t i = 0; i < s.slots.size(); ++i) {
-      const Slot& sl = s.slots[i];
-      if (views[i].storage) continue;
-      if (sl.kind == Slot::Kind::Leaf) {
-        views[i] = leaves[static_cast<std::size_t>(p.slot_leaf[i])]->value;
-      } else if (sl.kind == Slot::Kind::Const) {
-        views[i] = interp_source(*sl.proto);
-      } else if (sl.kind == Slot::Kind::View && views[static_cast<std::size_t>(sl.base)].storage) {
-        views[i] = sl.layout;
-        views[i].storage = views[static_cast<std::size_t>(sl.base)].storage;
-      }
-    }
+  auto bind = [&]() {
+    bind_views(
+        s, p.slots, leaves, views, [](const ir::Node& n) { return n.value; },
+        [](const Slot& sl) { return interp_source(*sl.proto); });
   };
-  bind_views();
+  bind();
   for (std::size_t ki = 0; ki < s.kernels.size(); ++ki) {
     const KernelSpec& k = s.kernels[ki];
     if (k.kind == KernelSpec::Kind::Loop) {
-      for (auto& st : k.stores) {
-        auto slot = static_cast<std::size_t>(k.accesses[static_cast<std::size_t>(st.access)].slot);
-        if (!views[slot].storage) views[slot] = alloc_contiguous(s.slots[slot].shape, s.slots[slot].dtype);
-      }
-      bind_views();
+      allocate_stores(s, k, views, alloc_contiguous);
+      bind();
       launch_loop(k, p.compiled[ki], views);
     } else {
       std::vector<const ir::View*> ins;
@@ -192,23 +180,16 @@ void execute(const JitPlan& p, const std::vector<const ir::Node*>& leaves, const
       }
       runtime::counters().kernels_launched.fetch_add(1, std::memory_order_relaxed);
     }
-    bind_views();
+    bind();
   }
-  for (auto& [root, slot] : p.outputs)
-    ir::set_realized(*roots[static_cast<std::size_t>(root)], views[static_cast<std::size_t>(slot)]);
+  realize_outputs(p.slots, views, roots);
 }
 
 }  // namespace
 
 std::shared_ptr<ir::Storage> JitBackend::allocate(std::size_t nbytes) { return runtime::allocate_host(nbytes); }
 
-void JitBackend::run(const runtime::Subgraph& g) {
-  std::vector<ir::Node*> roots;
-  for (std::size_t i = 0; i < g.order.size(); ++i)
-    if (g.is_output[i]) roots.push_back(g.order[i]);
-  auto key = runtime::plan_key(g.order, roots, name());
-  run_and_plan(g, key.leaves, roots);
-}
+void JitBackend::run(const runtime::Subgraph& g) { run_planned(*this, g); }
 
 std::shared_ptr<runtime::Plan> JitBackend::run_and_plan(const runtime::Subgraph& g,
                                                         const std::vector<const ir::Node*>& leaves,
@@ -241,25 +222,8 @@ std::shared_ptr<runtime::Plan> JitBackend::run_and_plan(const runtime::Subgraph&
     return nullptr;
   }
   // Leaves by their index in realize()'s list; outputs by their index in roots.
-  bool replayable = true;
-  plan->slot_leaf.assign(s.slots.size(), -1);
   std::vector<const ir::Node*> local_leaves(leaves.begin(), leaves.end());
-  for (std::size_t i = 0; i < s.slots.size(); ++i) {
-    if (s.slots[i].kind != Slot::Kind::Leaf) continue;
-    auto it = std::find(leaves.begin(), leaves.end(), s.slots[i].node);
-    if (it == leaves.end()) {
-      replayable = false;
-      plan->slot_leaf[i] = static_cast<int>(local_leaves.size());
-      local_leaves.push_back(s.slots[i].node);
-    } else {
-      plan->slot_leaf[i] = static_cast<int>(it - leaves.begin());
-    }
-  }
-  for (auto& [node, slot] : s.outputs) {
-    for (std::size_t r = 0; r < roots.size(); ++r)
-      if (roots[r] == node) plan->outputs.emplace_back(static_cast<int>(r), slot);
-  }
-  for (auto& sl : s.slots) sl.node = nullptr;  // plans keep no node pointers
+  const bool replayable = bind_plan_slots(s, local_leaves, roots, plan->slots);
   execute(*plan, local_leaves, roots);
   return replayable ? plan : nullptr;
 }

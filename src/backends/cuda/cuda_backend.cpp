@@ -1,0 +1,406 @@
+// CUDA backend: schedule -> render_cuda -> NVRTC (cached) -> launches on the device's stream.
+#include "backends/cuda/cuda_backend.h"
+
+#include "backends/cpu/gemm.h"
+#include "backends/cpu/interpreter.h"
+#include "backends/cuda/allocator.h"
+#include "backends/plan_slots.h"
+#include "backends/cuda/device.h"
+#include "backends/cuda/module_cache.h"
+#include "backends/cuda/sources.h"
+#include "core/env.hpp"
+#include "core/strided.hpp"
+#include "ir/op_table.h"
+#include "runtime/stats.h"
+#include "schedule/schedule.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <mutex>
+
+namespace cgrad::backends::cuda {
+
+using schedule::KernelSpec;
+using schedule::Slot;
+
+namespace {
+
+constexpr unsigned kBlock = 256;
+// Blocks per SM of a grid-stride launch: enough to hide latency, few enough to amortize setup.
+constexpr int64_t kBlocksPerSm = 32;
+// Rows this short are reduced by one thread each; longer rows get a block each.
+constexpr int64_t kShortRow = 32;
+// Inner elements per block of a split reduction, at least.
+constexpr int64_t kChunkMin = 8192;
+constexpr int64_t kMaxChunks = 1024;
+
+int64_t product(const Shape& s) {
+  int64_t n = 1;
+  for (int64_t d : s) n *= d;
+  return n;
+}
+
+CUdeviceptr dptr(const ir::View& v) { return reinterpret_cast<CUdeviceptr>(v.storage->data); }
+
+struct CompiledKernel {
+  CUfunction fn = nullptr;
+  bool reduces = false;
+  std::size_t acc_bytes = 0;
+};
+
+// One kernel launch with its arguments held by value (a recorded launch outlives the call).
+struct Launch {
+  CUfunction fn = nullptr;
+  unsigned blocks = 1;
+  bool reduces = false;
+  std::vector<uint64_t> words;  // the by-value argument struct
+  CUdeviceptr partials = 0;
+  long long chunks = 1;
+  int mode = 0;
+  std::array<void*, 4> params() {
+    return {static_cast<void*>(words.data()), static_cast<void*>(&partials), static_cast<void*>(&chunks),
+            static_cast<void*>(&mode)};
+  }
+  KernelNodeParams node(std::array<void*, 4>& p) const {
+    return {fn, blocks, 1, 1, kBlock, 1, 1, 0, p.data(), nullptr};
+  }
+};
+
+// A replayed plan as a CUDA graph (CGRAD_CUDA_GRAPHS=1): a chain of kernel nodes instantiated
+// once; a replay updates each node's arguments (new buffers) and launches the whole graph.
+struct PlanGraph {
+  CUgraph graph = nullptr;
+  CUgraphExec exec = nullptr;
+  std::vector<CUgraphNode> nodes;
+  std::vector<std::pair<CUfunction, unsigned>> shape;  // what was instantiated
+  ~PlanGraph() {
+    if (exec) driver()->cuGraphExecDestroy(exec);
+    if (graph) driver()->cuGraphDestroy(graph);
+  }
+};
+
+struct CudaPlan final : runtime::Plan {
+  int device = 0;
+  schedule::Schedule sched;
+  std::vector<CompiledKernel> kernels;
+  PlanSlots slots;
+  // Constants uploaded on the first run and kept: a replay copies nothing to the device.
+  // Plans run under realize()'s lock, one at a time.
+  mutable std::map<std::size_t, ir::View> constants;
+  mutable std::unique_ptr<PlanGraph> graph;
+};
+
+// The launches of one run of a plan: queued on the stream at once, or recorded for a graph.
+struct Launcher {
+  DeviceContext& d;
+  bool record;
+  std::vector<Launch> recorded;
+  std::vector<std::shared_ptr<ir::Storage>> scratch;  // alive until the launches are queued
+
+  Launcher(DeviceContext& dc, bool rec) : d(dc), record(rec) {}
+
+  void operator()(Launch l) {
+    if (record) {
+      recorded.push_back(std::move(l));
+      return;
+    }
+    auto p = l.params();
+    check(driver()->cuLaunchKernel(l.fn, l.blocks, 1, 1, kBlock, 1, 1, 0, d.stream, p.data(), nullptr),
+          "cuLaunchKernel");
+  }
+
+  // Queues the recorded launches as the plan's graph (built on the first replay).
+  void flush(const CudaPlan& plan) {
+    if (recorded.empty()) return;
+    const Driver* drv = driver();
+    std::vector<std::pair<CUfunction, unsigned>> shape;
+    for (const auto& l : recorded) shape.emplace_back(l.fn, l.blocks);
+    auto& g = plan.graph;
+    if (!g || g->shape != shape) {
+      g = std::make_unique<PlanGraph>();
+      check(drv->cuGraphCreate(&g->graph, 0), "cuGraphCreate");
+      for (auto& l : recorded) {
+        auto p = l.params();
+        KernelNodeParams np = l.node(p);
+        CUgraphNode n = nullptr;
+        const CUgraphNode* dep = g->nodes.empty() ? nullptr : &g->nodes.back();
+        check(drv->cuGraphAddKernelNode(&n, g->graph, dep, dep ? 1 : 0, &np), "cuGraphAddKernelNode");
+        g->nodes.push_back(n);
+      }
+      check(drv->cuGraphInstantiateWithFlags(&g->exec, g->graph, 0), "cuGraphInstantiateWithFlags");
+      g->shape = std::move(shape);
+    } else {
+      for (std::size_t i = 0; i < recorded.size(); ++i) {
+        auto p = recorded[i].params();
+        KernelNodeParams np = recorded[i].node(p);
+        check(drv->cuGraphExecKernelNodeSetParams(g->exec, g->nodes[i], &np), "cuGraphExecKernelNodeSetParams");
+      }
+    }
+    check(drv->cuGraphLaunch(g->exec, d.stream), "cuGraphLaunch");
+    recorded.clear();
+    scratch.clear();
+  }
+};
+
+ir::View alloc_contiguous_device(int device, const Shape& shape, DType t) {
+  ir::View v;
+  v.storage = allocate_device(device, static_cast<std::size_t>(core::numel(shape)) * dtype_size(t));
+  v.strides = core::contiguous_strides(shape);
+  return v;
+}
+
+unsigned grid(int64_t blocks) { return static_cast<unsigned>(std::max<int64_t>(1, std::min<int64_t>(blocks, 2147483647))); }
+
+void launch_loop(Launcher& launch, const KernelSpec& k, const CompiledKernel& c, const std::vector<ir::View>& views) {
+  DeviceContext& d = launch.d;
+  const int64_t no = product(k.outer);
+  if (no == 0) return;
+  std::vector<uint64_t> bufs(k.accesses.size(), 0);
+  for (std::size_t a = 0; a < k.accesses.size(); ++a)
+    if (k.accesses[a].slot >= 0) bufs[a] = dptr(views[static_cast<std::size_t>(k.accesses[a].slot)]);
+  Launch l;
+  l.fn = c.fn;
+  l.reduces = c.reduces;
+  l.words = codegen::cuda_kernel_args(k, bufs);
+  const int64_t grid_cap = static_cast<int64_t>(d.sm_count) * kBlocksPerSm;
+  runtime::counters().kernels_launched.fetch_add(1, std::memory_order_relaxed);
+  if (!c.reduces) {
+    l.blocks = grid(std::min<int64_t>((no + kBlock - 1) / kBlock, grid_cap));
+    launch(std::move(l));
+    return;
+  }
+  const int64_t ni = product(k.inner);
+  if (ni <= kShortRow) {
+    l.mode = 1;
+    l.blocks = grid(std::min<int64_t>((no + kBlock - 1) / kBlock, grid_cap));
+    launch(std::move(l));
+    return;
+  }
+  l.chunks = std::min<int64_t>({kMaxChunks, (2 * d.sm_count + no - 1) / no, (ni + kChunkMin - 1) / kChunkMin});
+  if (l.chunks <= 1) {
+    l.chunks = 1;
+    l.blocks = grid(std::min<int64_t>(no, grid_cap));
+    launch(std::move(l));
+    return;
+  }
+  // Few long rows: split each row into chunks (stage one), merge them in order (stage two).
+  // The scratch returns to the pool once queued; later users are queued behind these launches.
+  auto scratch = allocate_device(d.index, static_cast<std::size_t>(no * l.chunks) * c.acc_bytes);
+  l.partials = reinterpret_cast<CUdeviceptr>(scratch->data);
+  launch.scratch.push_back(std::move(scratch));
+  Launch second = l;
+  l.mode = 2;
+  l.blocks = grid(std::min<int64_t>(no * l.chunks, grid_cap));
+  launch(std::move(l));
+  second.mode = 3;
+  second.blocks = grid(std::min<int64_t>(no, grid_cap));
+  launch(std::move(second));
+}
+
+// Matmul through cuBLAS: row-major C = A B is column-major C^T = B^T A^T. False when the
+// dtype or an operand's layout needs the host path.
+bool cublas_matmul(DeviceContext& d, const ir::Node& n, const ir::View& a, const ir::View& b, ir::View& out) {
+  int64_t m = 0, k = 0, nn = 0;
+  if (!cublas() || !cpu::gemm_dims(n, m, k, nn)) return false;
+  const Shape& as = n.inputs[0]->shape;
+  const std::size_t r = as.size();
+  bool tra = false, trb = false;
+  int64_t lda = 0, ldb = 0;
+  if (!cpu::gemm_layout(m, k, a.strides[r - 2], a.strides[r - 1], tra, lda)) return false;
+  if (!cpu::gemm_layout(k, nn, b.strides[r - 2], b.strides[r - 1], trb, ldb)) return false;
+  out = alloc_contiguous_device(d.index, n.shape, n.dtype);
+  if (m == 0 || nn == 0) return true;
+  const std::size_t es = dtype_size(n.dtype);
+  if (k == 0) {  // C = 0: a zero-size product
+    std::vector<unsigned char> zeros(static_cast<std::size_t>(core::numel(n.shape)) * es, 0);
+    check(driver()->cuMemcpyHtoDAsync(dptr(out), zeros.data(), zeros.size(), d.stream), "cuMemcpyHtoDAsync");
+    d.synchronize();  // `zeros` is pageable host memory that goes away now
+    return true;
+  }
+  cublasHandle_t h = blas_handle(d);
+  const Cublas* cb = cublas();
+  const Shape batch(as.begin(), as.end() - 2);
+  const int oa = tra ? kCublasOpT : kCublasOpN, ob = trb ? kCublasOpT : kCublasOpN;
+  const auto M = static_cast<int>(m), N = static_cast<int>(nn), K = static_cast<int>(k);
+  const auto LDA = static_cast<int>(lda), LDB = static_cast<int>(ldb);
+  std::array<const int64_t*, 3> st{a.strides.data(), b.strides.data(), out.strides.data()};
+  d.make_current();
+  core::for_each_strided<3>(batch, st, {a.offset, b.offset, 0}, [&](int64_t ao, int64_t bo, int64_t oo) {
+    const CUdeviceptr A = dptr(a) + static_cast<CUdeviceptr>(ao) * es, B = dptr(b) + static_cast<CUdeviceptr>(bo) * es;
+    const CUdeviceptr C = dptr(out) + static_cast<CUdeviceptr>(oo) * es;
+    int status = 0;
+    if (n.dtype == DType::f32) {
+      const float one = 1, zero = 0;
+      status = cb->cublasSgemmStridedBatched(h, ob, oa, N, M, K, &one, reinterpret_cast<const float*>(B), LDB, 0,
+                                             reinterpret_cast<const float*>(A), LDA, 0, &zero,
+                                             reinterpret_cast<float*>(C), N, 0, 1);
+    } else {
+      const double one = 1, zero = 0;
+      status = cb->cublasDgemmStridedBatched(h, ob, oa, N, M, K, &one, reinterpret_cast<const double*>(B), LDB, 0,
+                                             reinterpret_cast<const double*>(A), LDA, 0, &zero,
+                                             reinterpret_cast<double*>(C), N, 0, 1);
+    }
+    if (status != 0) throw Error(ErrorCode::ExecutionFailed, "cuBLAS gemm failed with status " + std::to_string(status));
+  });
+  return true;
+}
+
+}  // namespace
+
+CudaBackend::CudaBackend(int index) : index_(index), name_("cuda:" + std::to_string(index)) {}
+
+std::shared_ptr<ir::Storage> CudaBackend::allocate(std::size_t nbytes) { return allocate_device(index_, nbytes); }
+
+ir::View CudaBackend::upload(const ir::View& host, const Shape& shape, DType t) {
+  DeviceContext& d = device_context(index_);
+  ir::View src = host;
+  if (src.strides != core::contiguous_strides(shape) || src.offset != 0) src = cpu::contiguous_copy(host, shape, t);
+  ir::View out = alloc_contiguous_device(index_, shape, t);
+  const std::size_t bytes = static_cast<std::size_t>(core::numel(shape)) * dtype_size(t);
+  d.make_current();
+  // From pageable memory the driver stages the bytes before the call returns, so `src` may go.
+  if (bytes) check(driver()->cuMemcpyHtoDAsync(dptr(out), src.storage->data, bytes, d.stream), "cuMemcpyHtoDAsync");
+  return out;
+}
+
+ir::View CudaBackend::download(const ir::View& dev, const Shape& shape, DType t) {
+  DeviceContext& d = device_context(index_);
+  // The whole storage comes over, then the view is made contiguous on the host: any layout.
+  ir::View host;
+  host.storage = runtime::allocate_host(dev.storage->nbytes);
+  host.offset = dev.offset;
+  host.strides = dev.strides;
+  d.make_current();
+  if (dev.storage->nbytes)
+    check(driver()->cuMemcpyDtoHAsync(host.storage->data, dptr(dev), dev.storage->nbytes, d.stream), "cuMemcpyDtoHAsync");
+  d.synchronize();
+  if (host.strides == core::contiguous_strides(shape) && host.offset == 0) return host;
+  return cpu::contiguous_copy(host, shape, t);
+}
+
+namespace {
+
+// GEMMs cuBLAS cannot take (integer dtypes, operands BLAS cannot read in place): computed on
+// the host from downloaded inputs by the interpreter's routine, the result uploaded. Correct,
+// not fast (docs/cuda.md). Cat and copies are loop kernels on the device (render_schedule).
+ir::View host_kernel(CudaBackend& be, const KernelSpec& k, const std::vector<const ir::View*>& ins,
+                     const schedule::Schedule& s) {
+  std::vector<ir::View> host;
+  std::vector<const ir::View*> ptrs;
+  host.reserve(ins.size());
+  for (std::size_t i = 0; i < ins.size(); ++i) {
+    const Slot& sl = s.slots[static_cast<std::size_t>(k.in_slots[i])];
+    host.push_back(be.download(*ins[i], sl.shape, sl.dtype));
+  }
+  for (auto& h : host) ptrs.push_back(&h);
+  const Slot& os = s.slots[static_cast<std::size_t>(k.out_slot)];
+  bool launched = false;
+  return be.upload(cpu::interpret_node(*k.proto, ptrs, &launched), os.shape, os.dtype);
+}
+
+// Runs a plan. A replay with CGRAD_CUDA_GRAPHS=1 of a plan made of generated kernels only goes
+// to the device as one CUDA graph; otherwise each kernel is queued as it comes.
+void execute(CudaBackend& be, const CudaPlan& p, const std::vector<const ir::Node*>& leaves,
+             const std::vector<ir::Node*>& roots, bool replay) {
+  DeviceContext& d = device_context(p.device);
+  d.make_current();
+  Launcher launcher(d, replay && core::env().cuda_graphs && driver()->has_graphs() &&
+                         std::all_of(p.sched.kernels.begin(), p.sched.kernels.end(),
+                                     [](const KernelSpec& k) { return k.kind == KernelSpec::Kind::Loop; }));
+  const auto& s = p.sched;
+  std::vector<ir::View> views(s.slots.size());
+  auto leaf = [&](const ir::Node& n) {
+    if (n.value.storage->device != Device::cuda(p.device))
+      throw Error(ErrorCode::DeviceError, std::string(be.name()) + ": an input lives on " + n.value.storage->device.str());
+    return n.value;
+  };
+  auto constant = [&](const Slot& sl) {  // one element, zero strides
+    const auto at = static_cast<std::size_t>(&sl - s.slots.data());
+    auto it = p.constants.find(at);
+    if (it != p.constants.end()) return it->second;
+    ir::View one = cpu::interp_source(*sl.proto);
+    one.offset = 0;
+    one.strides = {1};
+    ir::View v = be.upload(one, {1}, sl.dtype);
+    v.strides = sl.layout.strides;
+    p.constants.emplace(at, v);
+    return v;
+  };
+  auto bind = [&]() { bind_views(s, p.slots, leaves, views, leaf, constant); };
+  bind();
+  for (std::size_t ki = 0; ki < s.kernels.size(); ++ki) {
+    const KernelSpec& k = s.kernels[ki];
+    if (k.kind == KernelSpec::Kind::Loop) {
+      allocate_stores(s, k, views, [&](const Shape& shape, DType t) { return alloc_contiguous_device(p.device, shape, t); });
+      bind();
+      launch_loop(launcher, k, p.kernels[ki], views);
+    } else {
+      std::vector<const ir::View*> ins;
+      for (int sl : k.in_slots) ins.push_back(&views[static_cast<std::size_t>(sl)]);
+      auto& o = views[static_cast<std::size_t>(k.out_slot)];
+      if (!cublas_matmul(d, *k.proto, *ins[0], *ins[1], o)) o = host_kernel(be, k, ins, s);
+      runtime::counters().kernels_launched.fetch_add(1, std::memory_order_relaxed);
+    }
+    bind();
+  }
+  launcher.flush(p);
+  realize_outputs(p.slots, views, roots);
+}
+
+}  // namespace
+
+void CudaBackend::run(const runtime::Subgraph& g) { run_planned(*this, g); }
+
+std::shared_ptr<runtime::Plan> CudaBackend::run_and_plan(const runtime::Subgraph& g,
+                                                         const std::vector<const ir::Node*>& leaves,
+                                                         const std::vector<ir::Node*>& roots) {
+  DeviceContext& d = device_context(index_);
+  auto plan = std::make_shared<CudaPlan>();
+  plan->device = index_;
+  plan->sched = schedule::make_schedule(g);
+  schedule::Schedule& s = plan->sched;
+  const int dbg = core::env().debug;
+  if (s.interpret)
+    throw Error(ErrorCode::Internal, std::string(name()) + ": the scheduler found no schedule for this graph");
+  if (dbg >= 2) {
+    std::cerr << "[cgrad] " << name() << " schedule: " << s.kernels.size() << " kernels\n";
+    for (std::size_t i = 0; i < s.kernels.size(); ++i) std::cerr << "  k" << i << ": " << s.kernels[i].why << "\n";
+  }
+  std::vector<codegen::CudaRendered> rendered = render_schedule(s);
+  std::vector<codegen::CudaRendered> loops;
+  for (const auto& r : rendered)
+    if (!r.symbol.empty()) loops.push_back(r);
+  plan->kernels.resize(s.kernels.size());
+  if (!loops.empty()) {
+    const std::string tu = codegen::cuda_translation_unit(loops);
+    if (dbg >= 3) std::cerr << "[cgrad] generated CUDA source:\n" << tu << "\n";
+    for (std::size_t i = 0; i < s.kernels.size(); ++i) {
+      if (rendered[i].symbol.empty()) continue;
+      plan->kernels[i] = {kernel_function(d, tu, rendered[i].symbol), rendered[i].has_reductions, rendered[i].acc_bytes};
+    }
+  }
+  std::vector<const ir::Node*> local_leaves(leaves.begin(), leaves.end());
+  const bool replayable = bind_plan_slots(s, local_leaves, roots, plan->slots);
+  execute(*this, *plan, local_leaves, roots, false);
+  return replayable ? plan : nullptr;
+}
+
+void CudaBackend::replay(const runtime::Plan& plan, const std::vector<const ir::Node*>& leaves,
+                         const std::vector<ir::Node*>& roots) {
+  execute(*this, static_cast<const CudaPlan&>(plan), leaves, roots, true);
+}
+
+CudaBackend& cuda_backend(int index) {
+  static std::mutex mutex;
+  static auto* backends = new std::map<int, std::unique_ptr<CudaBackend>>();  // never destroyed
+  require_device(Device::cuda(index), "cuda");
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& b = (*backends)[index];
+  if (!b) b = std::make_unique<CudaBackend>(index);
+  return *b;
+}
+
+}  // namespace cgrad::backends::cuda

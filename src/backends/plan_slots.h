@@ -1,0 +1,42 @@
+// What every compiling backend does around its kernels: tie a schedule's slots to realize()'s
+// leaves and roots once (so the plan can be replayed on other leaves of the same layout), and
+// bind slot values while the plan runs (leaves, constants, views of bound slots).
+#pragma once
+
+#include "runtime/backend.h"
+#include "schedule/schedule.h"
+
+#include <functional>
+#include <utility>
+#include <vector>
+
+namespace cgrad::backends {
+
+struct PlanSlots {
+  std::vector<int> slot_leaf;                // per slot: index into the leaves, or -1
+  std::vector<std::pair<int, int>> outputs;  // (index into roots, slot)
+};
+
+/// Fills `p` for `s` and clears the slots' node pointers (plans keep none). A leaf the plan key
+/// does not know is appended to `leaves`; then the plan cannot be replayed and false is returned.
+bool bind_plan_slots(schedule::Schedule& s, std::vector<const ir::Node*>& leaves, const std::vector<ir::Node*>& roots,
+                     PlanSlots& p);
+
+/// Binds every unbound slot that can be bound now: a leaf (through `leaf`), a constant (through
+/// `constant`) or a view of a bound slot.
+void bind_views(const schedule::Schedule& s, const PlanSlots& p, const std::vector<const ir::Node*>& leaves,
+                std::vector<ir::View>& views, const std::function<ir::View(const ir::Node&)>& leaf,
+                const std::function<ir::View(const schedule::Slot&)>& constant);
+
+/// Gives every slot the loop kernel `k` stores to, and that has no value yet, a fresh buffer
+/// from `alloc(shape, dtype)`.
+void allocate_stores(const schedule::Schedule& s, const schedule::KernelSpec& k, std::vector<ir::View>& views,
+                     const std::function<ir::View(const Shape&, DType)>& alloc);
+
+/// Backend::run for a planning backend: run_and_plan with the subgraph's own leaves and outputs.
+void run_planned(runtime::Backend& be, const runtime::Subgraph& g);
+
+/// The plan outputs: each root becomes a realized leaf holding its slot's value.
+void realize_outputs(const PlanSlots& p, const std::vector<ir::View>& views, const std::vector<ir::Node*>& roots);
+
+}  // namespace cgrad::backends

@@ -1,0 +1,59 @@
+// What the CPU and CUDA renderers share beyond the scalar renderer: how a KernelSpec's SSA splits
+// into the parts of a kernel (values computed once per outer element, the reduction loop, the
+// epilogue after the accumulators, the second inner loop of row kernels), the declarations of
+// the constant arguments, instruction emission, template filling and kernel names. A backend's
+// renderer only decides where the loops run (a thread pool range, a CUDA grid) and how an
+// access becomes an address.
+#pragma once
+
+#include "schedule/kernel.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace cgrad::codegen {
+
+/// Replaces every `{{key}}` in `text` by `value`.
+void fill(std::string& text, const std::string& key, const std::string& value);
+/// 64-bit FNV-1a (kernel name hashes).
+uint64_t fnv1a(const std::string& s);
+/// How access `a` moves along loop dim `dim`.
+schedule::StrideClass stride_class(const schedule::Access& a, std::size_t dim);
+/// `E_r1_3f2a9c1b` (element-wise, ranks) or `R_r1i1_ec9c6422` (reduction), hashed over `body`.
+std::string kernel_name(const schedule::KernelSpec& k, const std::string& body);
+
+/// The SSA of a kernel split by where each instruction runs. Every list is in SSA order.
+struct KernelParts {
+  std::vector<char> inner;       ///< per instruction: depends on an inner loop index
+  std::vector<char> post;        ///< per instruction: depends on a finished accumulator
+  std::vector<int> elementwise;  ///< element-wise kernel: everything the stores need
+  std::vector<int> pre;          ///< reduction kernel: per outer element, before the loops
+  std::vector<int> loop1;        ///< the reduction loop's body (inputs of the accumulators)
+  std::vector<int> epilogue;     ///< per outer element, after the accumulators are final
+  std::vector<int> loop2;        ///< the second inner loop (inner stores of row kernels)
+  std::vector<int> reduce_roots, outer_roots, inner_roots;
+};
+KernelParts split_kernel(const schedule::KernelSpec& k);
+
+/// `indent const T vI = expr;` for each instruction of `which`; `addr(a)` and `index(a)` render
+/// access a's element and element index where the code runs. Values are named `vI<suffix>`
+/// (a suffix per lane when one thread computes several elements).
+std::string emit_instrs(const schedule::KernelSpec& k, const std::vector<int>& which, const std::string& indent,
+                        const std::function<std::string(int)>& addr, const std::function<std::string(int)>& index,
+                        const std::string& suffix = "");
+/// `v<i>`: the value of instruction i in generated code.
+std::string value_name(int i);
+/// Declarations of the constants and seeds that are kernel arguments (`c<i>`), reading the
+/// floating ones from `fexpr(arg)` and the integer ones from `iexpr(arg)`.
+std::string const_decls(const schedule::KernelSpec& k, const std::string& indent,
+                        const std::function<std::string(int)>& fexpr, const std::function<std::string(int)>& iexpr);
+/// Pads empty loop dims so every kernel has at least one outer dim (and one inner dim when it
+/// reduces), and turns constants and seeds into kernel arguments. Call before rendering and
+/// before binding arguments.
+void normalize(schedule::KernelSpec& k);
+/// Whether access a is written by a store of the kernel.
+bool is_stored(const schedule::KernelSpec& k, int a);
+
+}  // namespace cgrad::codegen

@@ -1,0 +1,305 @@
+// CUDA renderer: fills the cuda_*.inc templates with the SSA of a KernelSpec (render_cuda.h).
+#include "codegen/render_cuda.h"
+
+#include "codegen/render_cpu.h"
+#include "codegen/render_scalar.h"
+#include "core/dtype.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+
+namespace cgrad::codegen {
+
+using schedule::KernelSpec;
+using schedule::StrideClass;
+
+namespace {
+
+std::string str(std::size_t v) { return std::to_string(v); }
+
+struct CudaRenderer {
+  const KernelSpec& k;
+  std::size_t ro, ri, rank, na;
+
+  explicit CudaRenderer(const KernelSpec& ks)
+      : k(ks), ro(ks.outer.size()), ri(ks.inner.size()), rank(ro + ri), na(ks.accesses.size()) {}
+
+  // Element and index of access a: `x<a>` inside a loop, `base[a]` at the outer level.
+  std::string addr(int a, bool loop) const {
+    return "p" + std::to_string(a) + "[" + index(a, loop) + "]";
+  }
+  std::string index(int a, bool loop) const {
+    return loop ? "x" + std::to_string(a) : "base[" + std::to_string(a) + "]";
+  }
+  std::string emit(const std::vector<int>& which, bool loop, const std::string& indent) const {
+    return emit_instrs(k, which, indent, [&](int a) { return addr(a, loop); }, [&](int a) { return index(a, loop); });
+  }
+
+  std::string ptrs() const {
+    std::string out;
+    for (std::size_t a = 0; a < na; ++a) {
+      if (k.accesses[a].slot < 0) continue;
+      const std::string T = ctype(k.accesses[a].dtype);
+      const bool w = is_stored(k, static_cast<int>(a));
+      out += std::string("  ") + (w ? "" : "const ") + T + "* __restrict__ p" + str(a) + " = static_cast<" +
+             (w ? "" : "const ") + T + "*>(a.bufs[" + str(a) + "]);\n";
+    }
+    return out + const_decls(
+                     k, "  ", [](int arg) { return "a.fc[" + std::to_string(arg) + "]"; },
+                     [](int arg) { return "a.ic[" + std::to_string(arg) + "]"; });
+  }
+
+  // Unravels the flat index `flat` over `r` loop dims starting at `first` (sizes `sizes`) and
+  // sets `target<a>` = `start(a)` + sum of index * stride for every access. The innermost dim
+  // of the whole nest uses the access's stride class (0: no term, 1: no multiply).
+  std::string offsets(const std::string& flat, std::size_t first, std::size_t r, const std::string& sizes,
+                      const std::string& target, const std::function<std::string(std::size_t)>& start,
+                      const std::string& indent) const {
+    std::string out = indent + "long long r_ = " + flat + ";\n";
+    for (std::size_t d = r; d-- > 0;) {
+      const std::string id = "i" + str(d) + "_";
+      if (d == 0) {
+        out += indent + "const long long " + id + " = r_;\n";
+      } else {
+        const std::string n = sizes + "[" + str(d) + "]";
+        out += indent + "const long long " + id + " = r_ % " + n + ";\n" + indent + "r_ /= " + n + ";\n";
+      }
+    }
+    for (std::size_t a = 0; a < na; ++a) {
+      std::string e = start(a);
+      for (std::size_t d = 0; d < r; ++d) {
+        const std::size_t dim = first + d;
+        const std::string id = "i" + str(d) + "_";
+        if (dim == rank - 1) {
+          StrideClass c = stride_class(k.accesses[a], dim);
+          if (c == StrideClass::Zero) continue;
+          if (c == StrideClass::One) {
+            e += " + " + id;
+            continue;
+          }
+        }
+        e += " + " + id + " * a.st[" + str(a) + "][" + str(dim) + "]";
+      }
+      out += indent + "const long long " + target + str(a) + " = " + e + "; (void)" + target + str(a) + ";\n";
+    }
+    return out;
+  }
+
+  // Element-wise kernels over one flat dim: unit-stride accesses of 4- and 8-byte elements are
+  // read and written 16 bytes at a time (float4, int4; two double2 or longlong2), four elements
+  // a thread, when every such address is 16-byte aligned (checked once per launch); the rest,
+  // and the tail, run element by element.
+  static constexpr int kLanes = 4;
+  bool vectorizable(std::size_t a) const {
+    const auto& acc = k.accesses[a];
+    return acc.slot >= 0 && acc.dtype != DType::b8 && stride_class(acc, rank - 1) == StrideClass::One;
+  }
+  // The 16-byte vector type of an access and how many elements one holds.
+  std::string vtype(std::size_t a) const {
+    switch (k.accesses[a].dtype) {
+      case DType::f32: return "float4";
+      case DType::i32: return "int4";
+      case DType::f64: return "double2";
+      default: return "longlong2";
+    }
+  }
+  int per_vector(std::size_t a) const { return 16 / static_cast<int>(dtype_size(k.accesses[a].dtype)); }
+  // Vector `j` of access a in one iteration: q<a>_<j>.
+  static std::string qname(std::size_t a, int j) { return "q" + std::to_string(a) + "_" + std::to_string(j); }
+  std::string vector_loop(const std::vector<int>& body) const {
+    if (ro != 1 || ri != 0) return "";
+    std::vector<std::size_t> vec;
+    std::vector<char> loaded(na, 0);
+    for (int i : body)
+      if (k.code[static_cast<std::size_t>(i)].kind == schedule::Instr::Kind::Load)
+        loaded[static_cast<std::size_t>(k.code[static_cast<std::size_t>(i)].access)] = 1;
+    std::string align;
+    for (std::size_t a = 0; a < na; ++a)
+      if (vectorizable(a) && (loaded[a] || is_stored(k, static_cast<int>(a)))) {
+        vec.push_back(a);
+        align += " | reinterpret_cast<unsigned long long>(p" + str(a) + " + a.off[" + str(a) + "])";
+      }
+    if (vec.empty()) return "";
+    auto is_vec = [&](std::size_t a) { return std::find(vec.begin(), vec.end(), a) != vec.end(); };
+    const char* lane_field[kLanes] = {"x", "y", "z", "w"};
+    std::string out = "  if (((0ULL" + align + ") & 15ULL) == 0) {\n";
+    out += "    const long long nv_ = n_ / " + std::to_string(kLanes) + ";\n";
+    out += "    for (long long t_ = tid_; t_ < nv_; t_ += step_) {\n";
+    out += "      const long long e0_ = t_ * " + std::to_string(kLanes) + ";\n";
+    for (std::size_t a : vec)
+      if (loaded[a])
+        for (int j = 0; j < kLanes / per_vector(a); ++j)
+          out += "      const " + vtype(a) + " " + qname(a, j) + " = *reinterpret_cast<const " + vtype(a) + "*>(p" +
+                 str(a) + " + a.off[" + str(a) + "] + e0_ + " + std::to_string(j * per_vector(a)) + ");\n";
+    for (int l = 0; l < kLanes; ++l) {
+      const std::string lane = "_" + std::to_string(l), e = "(e0_ + " + std::to_string(l) + ")";
+      for (std::size_t a = 0; a < na; ++a) {
+        std::string x = "a.off[" + str(a) + "]";
+        switch (stride_class(k.accesses[a], 0)) {
+          case StrideClass::Zero: break;
+          case StrideClass::One: x += " + " + e; break;
+          default: x += " + " + e + " * a.st[" + str(a) + "][0]"; break;
+        }
+        out += "      const long long x" + str(a) + lane + " = " + x + "; (void)x" + str(a) + lane + ";\n";
+      }
+      out += emit_instrs(
+          k, body, "      ",
+          [&](int a) {
+            const auto ua = static_cast<std::size_t>(a);
+            if (!is_vec(ua)) return "p" + str(ua) + "[x" + str(ua) + lane + "]";
+            return qname(ua, l / per_vector(ua)) + "." + lane_field[l % per_vector(ua)];
+          },
+          [&](int a) { return "x" + std::to_string(a) + lane; }, lane);
+      for (auto& st : k.stores)
+        if (!is_vec(static_cast<std::size_t>(st.access)))
+          out += "      p" + std::to_string(st.access) + "[x" + std::to_string(st.access) + lane + "] = " +
+                 value_name(st.value) + lane + ";\n";
+    }
+    for (auto& st : k.stores) {
+      const auto a = static_cast<std::size_t>(st.access);
+      if (!is_vec(a)) continue;
+      const int pv = per_vector(a);
+      for (int j = 0; j < kLanes / pv; ++j) {
+        std::string vals;
+        for (int l = j * pv; l < (j + 1) * pv; ++l)
+          vals += (l > j * pv ? ", " : "") + value_name(st.value) + "_" + std::to_string(l);
+        out += "      *reinterpret_cast<" + vtype(a) + "*>(p" + str(a) + " + a.off[" + str(a) + "] + e0_ + " +
+               std::to_string(j * pv) + ") = make_" + vtype(a) + "(" + vals + ");\n";
+      }
+    }
+    out += "    }\n    start_ = nv_ * " + std::to_string(kLanes) + ";\n  }\n";
+    return out;
+  }
+
+  std::string stores(bool inner_stores, bool loop, const std::string& indent) const {
+    std::string out;
+    for (auto& s : k.stores)
+      if (s.inner == inner_stores) out += indent + addr(s.access, loop) + " = " + value_name(s.value) + ";\n";
+    return out;
+  }
+};
+
+// sizeof of a struct of the accumulator fields, by the C layout rules (the partials buffer).
+std::size_t acc_struct_bytes(const KernelSpec& k) {
+  std::size_t off = 0, align = 1;
+  for (const auto& red : k.reductions) {
+    const std::string t = acc_ctype(red);
+    std::size_t sz = t == "double" || t == "int64_t" ? 8 : t == "bool" ? 1 : 4;
+    off = (off + sz - 1) / sz * sz + sz;
+    align = std::max(align, sz);
+  }
+  return (off + align - 1) / align * align;
+}
+
+}  // namespace
+
+CudaRendered render_cuda(const KernelSpec& k) {
+  CudaRenderer r(k);
+  const KernelParts parts = split_kernel(k);
+  CudaRendered out;
+  out.has_reductions = !k.reductions.empty();
+  std::string args = template_text("cuda_args");
+  fill(args, "NA", str(r.na));
+  fill(args, "RANK", str(r.rank));
+  fill(args, "RO", str(r.ro));
+  fill(args, "RI1", str(std::max<std::size_t>(r.ri, 1)));
+  fill(args, "NF", str(std::max<std::size_t>(k.fconsts.size(), 1)));
+  fill(args, "NIC", str(std::max<std::size_t>(k.iconsts.size(), 1)));
+  auto start_off = [](std::size_t a) { return "a.off[" + std::to_string(a) + "]"; };
+  auto start_base = [](std::size_t a) { return "base[" + std::to_string(a) + "]"; };
+  std::string body;
+  if (!out.has_reductions) {
+    body = template_text("cuda_elementwise");
+    fill(body, "PTRS", r.ptrs());
+    fill(body, "VECTOR", r.vector_loop(parts.elementwise));
+    fill(body, "OFFSETS", r.offsets("e_", 0, r.ro, "a.outer", "x", start_off, "    "));
+    fill(body, "BODY", r.emit(parts.elementwise, true, "    ") + r.stores(false, true, "    "));
+    fill(body, "RO", str(r.ro));
+  } else {
+    std::string fields, init, merge, shfl, locals, back, load, combine;
+    for (std::size_t i = 0; i < k.reductions.size(); ++i) {
+      const auto& red = k.reductions[i];
+      const std::string A = acc_ctype(red), n = "acc" + str(i);
+      fields += "  " + A + " " + n + ";\n";
+      init += "  r." + n + " = " + acc_identity(red) + ";\n";
+      merge += "  " + acc_combine(red, "r." + n, "s." + n) + ";\n";
+      shfl += "  s." + n + " = cg_shfl_down(r." + n + ", d);\n";
+      locals += "  " + A + " " + n + " = r." + n + ";\n";
+      back += "  r." + n + " = " + n + ";\n";
+      load += "  const " + A + " " + n + " = r." + n + "; (void)" + n + ";\n";
+      combine += "    " + acc_combine(red, n, value_name(red.value)) + ";\n";
+    }
+    std::string base;
+    for (std::size_t a = 0; a < r.na; ++a) base += "  base[" + str(a) + "] = a.off[" + str(a) + "];\n";
+    base += "  long long r_ = o;\n";
+    for (std::size_t d = r.ro; d-- > 0;) {
+      base += "  {\n    const long long id = r_ % a.outer[" + str(d) + "];\n    r_ /= a.outer[" + str(d) + "];\n";
+      for (std::size_t a = 0; a < r.na; ++a)
+        base += "    base[" + str(a) + "] += id * a.st[" + str(a) + "][" + str(d) + "];\n";
+      base += "  }\n";
+    }
+    base += "  (void)r_;\n";
+    const std::string inner_offsets = r.offsets("j_", r.ro, r.ri, "a.inner", "x", start_base, "    ");
+    body = template_text("cuda_reduce");
+    fill(body, "ACC_FIELDS", fields);
+    fill(body, "ACC_INIT", init);
+    fill(body, "ACC_MERGE", merge);
+    fill(body, "ACC_SHFL", shfl);
+    fill(body, "ACC_LOCALS", locals);
+    fill(body, "ACC_BACK", back);
+    fill(body, "ACC_LOAD", load);
+    fill(body, "COMBINE", combine);
+    fill(body, "BASE", base);
+    fill(body, "PTRS", r.ptrs());
+    fill(body, "PRE", r.emit(parts.pre, false, "  "));
+    fill(body, "POST", r.emit(parts.epilogue, false, "  "));
+    fill(body, "LOOP1", r.emit(parts.loop1, true, "    "));
+    fill(body, "LOOP2", r.emit(parts.loop2, true, "    "));
+    fill(body, "INNER_OFFSETS", inner_offsets);
+    fill(body, "OUTER_STORES", r.stores(false, false, "    "));
+    fill(body, "INNER_STORES", r.stores(true, true, "    "));
+    fill(body, "NRED", str(k.reductions.size()));
+    fill(body, "RO", str(r.ro));
+    fill(body, "RI", str(r.ri));
+    fill(body, "NA", str(r.na));
+    out.acc_bytes = acc_struct_bytes(k);
+  }
+  body = args + "\n" + body;
+  out.symbol = kernel_name(k, body);
+  fill(body, "NAME", out.symbol);
+  out.source = std::move(body);
+  return out;
+}
+
+std::string cuda_translation_unit(const std::vector<CudaRendered>& kernels) {
+  std::string tu = template_text("cuda_prelude");
+  std::set<std::string> seen;
+  for (const auto& k : kernels)
+    if (seen.insert(k.symbol).second) tu += k.source;
+  return tu;
+}
+
+std::vector<uint64_t> cuda_kernel_args(const KernelSpec& k, const std::vector<uint64_t>& bufs) {
+  const std::size_t na = k.accesses.size(), rank = k.outer.size() + k.inner.size();
+  std::vector<uint64_t> w;
+  auto word = [&](int64_t v) { w.push_back(static_cast<uint64_t>(v)); };
+  for (std::size_t a = 0; a < na; ++a) w.push_back(a < bufs.size() ? bufs[a] : 0);
+  for (const auto& acc : k.accesses) word(acc.offset);
+  for (const auto& acc : k.accesses)
+    for (std::size_t d = 0; d < rank; ++d) word(acc.strides[d]);
+  for (int64_t n : k.outer) word(n);
+  for (int64_t n : k.inner) word(n);
+  if (k.inner.empty()) word(1);
+  for (double f : k.fconsts) {
+    uint64_t bits = 0;
+    std::memcpy(&bits, &f, sizeof bits);
+    w.push_back(bits);
+  }
+  if (k.fconsts.empty()) word(0);
+  for (int64_t i : k.iconsts) word(i);
+  if (k.iconsts.empty()) word(0);
+  return w;
+}
+
+}  // namespace cgrad::codegen

@@ -1,0 +1,129 @@
+// The CUDA backend on a device: transfers, the placement rule, the caching allocator, cuBLAS,
+// the cubin cache and asynchronous execution. Each test skips (one line) without a GPU.
+#include "backends/cuda/allocator.h"
+#include "backends/cuda/loader.h"
+#include "runtime/backend.h"
+
+#include <cgrad/cgrad.hpp>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+namespace {
+
+using namespace cgrad;
+namespace cu = cgrad::backends::cuda;
+
+#define REQUIRE_GPU() \
+  if (!cuda_available()) GTEST_SKIP() << "no CUDA device: " << cu::driver_status()
+
+std::vector<float> iota(std::size_t n, float scale = 1.0f) {
+  std::vector<float> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = scale * static_cast<float>(i % 97) - 40.0f;
+  return v;
+}
+
+TEST(CudaDevice, ToAndBackKeepsValuesAndLayouts) {
+  REQUIRE_GPU();
+  Tensor h = tensor(iota(6 * 5), {6, 5});
+  Tensor d = h.to(Device::cuda());
+  EXPECT_TRUE(d.device().is_cuda());
+  EXPECT_TRUE(d.is_evaluated());
+  EXPECT_EQ(d.to_vector<float>(), h.to_vector<float>());
+  EXPECT_EQ(d.T().to(Device::cpu()).to_vector<float>(), h.T().to_vector<float>()) << "a view comes back contiguous";
+  EXPECT_EQ(h.slice(0, 1, 5, 2).to(Device::cuda()).to_vector<float>(), h.slice(0, 1, 5, 2).to_vector<float>());
+  EXPECT_EQ(tensor(std::vector<int64_t>{1, -2, 3}, {3}, Device::cuda()).to_vector<int64_t>(),
+            (std::vector<int64_t>{1, -2, 3}));
+}
+
+TEST(CudaDevice, GradientsFlowThroughTransfers) {
+  REQUIRE_GPU();
+  Tensor x = tensor(std::vector<double>{0.5, -1, 2}, {3}).requires_grad(true);
+  Tensor w = tensor(std::vector<double>{1, 2, 3}, {3}, Device::cuda());
+  Tensor y = sum(exp(x.to(Device::cuda())) * w + x);  // explicit to() and an implicit copy of x
+  y.backward();
+  ASSERT_TRUE(x.grad().defined());
+  EXPECT_FALSE(x.grad().device().is_cuda());
+  std::vector<double> g = x.grad().to_vector<double>();
+  const double xv[] = {0.5, -1, 2}, wv[] = {1, 2, 3};
+  for (int i = 0; i < 3; ++i) EXPECT_NEAR(g[static_cast<std::size_t>(i)], std::exp(xv[i]) * wv[i] + 1, 1e-12);
+}
+
+TEST(CudaDevice, FusedGraphsMatchTheCpu) {
+  REQUIRE_GPU();
+  Tensor a = tensor(iota(4096), {64, 64}), b = tensor(iota(4096, 0.5f), {64, 64});
+  Tensor da = a.to(Device::cuda()), db = b.to(Device::cuda());
+  auto close = [](const std::vector<float>& x, const std::vector<float>& y) {
+    ASSERT_EQ(x.size(), y.size());
+    for (std::size_t i = 0; i < x.size(); ++i) EXPECT_NEAR(x[i], y[i], 1e-4 * (1 + std::fabs(y[i]))) << i;
+  };
+  reset_stats();
+  Tensor y = da * db + 1.0f;
+  y.eval();
+  EXPECT_EQ(stats().kernels_launched, 1u);
+  close(y.to_vector<float>(), (a * b + 1.0f).to_vector<float>());
+  close(sum(da * db).to_vector<float>(), sum(a * b).to_vector<float>());
+  close(softmax(da, -1).to_vector<float>(), softmax(a, -1).to_vector<float>());
+  close(sum(da + db, {1}).to_vector<float>(), sum(a + b, {1}).to_vector<float>());
+  close(matmul(da + db, da).to_vector<float>(), matmul(a + b, a).to_vector<float>());
+}
+
+TEST(CudaDevice, PlacementRunsWhereTheCudaInputLivesAndCopiesCpuLeavesOnce) {
+  REQUIRE_GPU();
+  Tensor w = tensor(iota(256), {256});            // a CPU leaf
+  Tensor x = rand({256}, f32, Device::cuda());    // on the GPU
+  Tensor y = w * x;
+  EXPECT_TRUE(y.device().is_cuda());
+  ir::NodePtr c1 = runtime::cached_copy(w.node(), Device::cuda());
+  ir::NodePtr c2 = runtime::cached_copy(w.node(), Device::cuda());
+  EXPECT_EQ(c1.get(), c2.get()) << "the copy of a CPU leaf is made once and reused";
+  Tensor pending = w + 1.0f;                      // a pending CPU graph: evaluated on the CPU, then copied
+  Tensor z = x + pending;
+  EXPECT_TRUE(z.device().is_cuda());
+  EXPECT_TRUE(pending.is_evaluated());
+  auto xv = x.to_vector<float>(), zv = z.to_vector<float>(), wv = w.to_vector<float>();
+  for (std::size_t i = 0; i < xv.size(); ++i) EXPECT_FLOAT_EQ(zv[i], xv[i] + wv[i] + 1.0f);
+}
+
+TEST(CudaDevice, AllocatorReusesFreedBlocksAndReportsOutOfMemory) {
+  REQUIRE_GPU();
+  cu::device_pool_trim();
+  { Tensor t = rand({1 << 20}, f32, Device::cuda()).eval(); }
+  const std::size_t cached = cu::device_pool_cached_bytes();
+  EXPECT_GE(cached, std::size_t(4) << 20) << "a freed block stays in the pool";
+  { Tensor t = rand({1 << 20}, f32, Device::cuda()).eval(); }
+  EXPECT_EQ(cu::device_pool_cached_bytes(), cached) << "the same size class is reused, not allocated again";
+  try {
+    cu::allocate_device(0, std::size_t(1) << 50);
+    ADD_FAILURE() << "a petabyte fit";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::OutOfMemory);
+  }
+  EXPECT_EQ(cu::device_pool_cached_bytes(), 0u) << "an out-of-memory gives the pool back first";
+}
+
+TEST(CudaDevice, KernelsCompileOncePerProcessAndAreReplayed) {
+  REQUIRE_GPU();
+  Tensor x = rand({1000}, f32, Device::cuda()).eval();
+  (x * 3.0f - 1.0f).eval();
+  reset_stats();
+  for (int i = 0; i < 5; ++i) (x * 3.0f - 1.0f).eval();
+  EXPECT_EQ(stats().kernels_compiled, 0u);
+  EXPECT_EQ(stats().plan_cache_hits, 5u);
+  EXPECT_EQ(stats().kernels_launched, 5u);
+}
+
+TEST(CudaDevice, MatmulF64AndBatched) {
+  REQUIRE_GPU();
+  std::vector<double> av(2 * 3 * 4), bv(2 * 4 * 5);
+  for (std::size_t i = 0; i < av.size(); ++i) av[i] = static_cast<double>(i) * 0.25 - 3;
+  for (std::size_t i = 0; i < bv.size(); ++i) bv[i] = 1.5 - static_cast<double>(i) * 0.125;
+  Tensor a = tensor(av, {2, 3, 4}), b = tensor(bv, {2, 4, 5});
+  auto want = matmul(a, b).to_vector<double>();
+  auto got = matmul(a.to(Device::cuda()), b.to(Device::cuda()).transpose(1, 2).transpose(1, 2)).to_vector<double>();
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-12 * (1 + std::fabs(want[i])));
+}
+
+}  // namespace

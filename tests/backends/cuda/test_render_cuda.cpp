@@ -1,0 +1,131 @@
+// The CUDA renderer on the fused forms of API.md's fusion guarantees, through the internal entry
+// point kernel_sources() (passes and scheduler exactly as realize runs them, nothing evaluated):
+// how many kernels, of which kind, generic over sizes, and (where NVRTC loads) that each compiles.
+#include "backends/cuda/loader.h"
+#include "backends/cuda/nvrtc_compile.h"
+#include "backends/cuda/sources.h"
+#include "codegen/render_cuda.h"
+
+#include <cgrad/cgrad.hpp>
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace cgrad;
+namespace cu = cgrad::backends::cuda;
+
+Tensor data(Shape s) {
+  int64_t n = 1;
+  for (int64_t d : s) n *= d;
+  std::vector<float> v(static_cast<std::size_t>(n));
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(i % 7) - 3.0f;
+  return tensor(std::move(v), std::move(s));
+}
+
+int count(const std::string& s, const std::string& what) {
+  int n = 0;
+  for (std::size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
+  return n;
+}
+
+// Compiles `src` to PTX when NVRTC is there; says so once when it is not.
+void expect_compiles(const std::string& src) {
+  if (!cu::nvrtc()) {
+    static bool said = false;
+    if (!said) std::printf("[  SKIPPED ] NVRTC not available (%s): sources checked, not compiled\n", cu::nvrtc_status().c_str());
+    said = true;
+    return;
+  }
+  EXPECT_NO_THROW(cu::nvrtc_compile(src, "test.cu", "compute_90")) << src;
+}
+
+TEST(RenderCuda, ElementwiseGraphIsOneGridStrideKernel) {
+  Tensor a = data({64, 33}), b = data({64, 33}), c = data({33});
+  auto src = cu::kernel_sources({a * b + c, exp(a) - 1.0f});
+  ASSERT_EQ(src.size(), 1u) << "one element-wise graph, two same-shaped outputs: one kernel";
+  EXPECT_EQ(count(src[0], "extern \"C\" __global__"), 1);
+  EXPECT_NE(src[0].find("gridDim.x"), std::string::npos) << "grid-stride loop";
+  EXPECT_NE(src[0].find("cgrad::scalar::mul"), std::string::npos) << "arithmetic comes from scalar.hpp";
+  expect_compiles(src[0]);
+}
+
+TEST(RenderCuda, SourceIsGenericOverSizes) {
+  auto small = cu::kernel_sources({data({8}) * data({8}) + 2.0f});
+  auto large = cu::kernel_sources({data({1000}) * data({1000}) + 3.0f});
+  ASSERT_EQ(small.size(), 1u);
+  EXPECT_EQ(small, large) << "sizes and constants are kernel arguments";
+}
+
+TEST(RenderCuda, ReductionWithPrologueIsOneKernel) {
+  Tensor a = data({4096}), b = data({4096});
+  for (auto graph : {sum(a * b), max(a - b), sum(data({16, 300}) + data({16, 300}), {1})}) {
+    auto src = cu::kernel_sources({graph});
+    ASSERT_EQ(src.size(), 1u);
+    EXPECT_NE(src[0].find("_block_reduce"), std::string::npos) << "block-level combination";
+    EXPECT_NE(src[0].find("__shfl_down_sync"), std::string::npos) << "warp-level combination";
+    EXPECT_NE(src[0].find("partials"), std::string::npos) << "the two-stage form for few long rows";
+    expect_compiles(src[0]);
+  }
+}
+
+TEST(RenderCuda, SoftmaxIsTwoKernelsTheSecondARowKernel) {
+  for (bool log : {false, true}) {
+    Tensor x = data({32, 100});
+    auto src = cu::kernel_sources({log ? log_softmax(x, -1) : softmax(x, -1)});
+    ASSERT_EQ(src.size(), 2u);
+    // Both reduce; the row kernel also stores inside the inner loop (an `x<a>` offset), once per
+    // element of the row, with the accumulators in registers.
+    const std::regex inner_store(R"(p\d+\[x\d+\] = v\d+;)");
+    int row_kernels = 0;
+    for (const auto& s : src) {
+      EXPECT_NE(s.find("_block_reduce"), std::string::npos);
+      row_kernels += std::regex_search(s, inner_store);
+      expect_compiles(s);
+    }
+    EXPECT_EQ(row_kernels, 1);
+  }
+}
+
+TEST(RenderCuda, MatmulOperandIsTheOnlyGeneratedKernel) {
+  auto src = cu::kernel_sources({matmul(data({8, 5}) + data({8, 5}), data({5, 3}))});
+  EXPECT_EQ(src.size(), 1u) << "the element-wise operand; the GEMM is a cuBLAS call";
+}
+
+TEST(RenderCuda, CatAndCopiesAreDeviceKernels) {
+  Tensor a = data({4, 6}), b = data({3, 6});
+  auto cat_src = cu::kernel_sources({cat({a, b * 2.0f}, 0)});
+  EXPECT_EQ(cat_src.size(), 3u) << "b * 2, then one copy kernel per cat input";
+  for (const auto& s : cat_src) expect_compiles(s);
+  auto copy_src = cu::kernel_sources({a.T().reshape({24})});
+  ASSERT_EQ(copy_src.size(), 1u) << "the transposed layout cannot be reshaped as a view: one copy";
+  EXPECT_NE(copy_src[0].find("E_r2_"), std::string::npos) << "a 2-D strided read into a flat write";
+  expect_compiles(copy_src[0]);
+}
+
+TEST(RenderCuda, EvaluatedTensorsGiveNoKernels) {
+  Tensor t = (data({10}) * 2.0f).eval();
+  EXPECT_TRUE(cu::kernel_sources({t}).empty());
+  EXPECT_TRUE(cu::kernel_sources({t.slice(0, 2, 8)}).empty()) << "a view of an evaluated tensor";
+}
+
+TEST(RenderCuda, ArgumentBlockMatchesTheStructLayout) {
+  schedule::KernelSpec k;
+  k.outer = {3, 4};
+  k.accesses.resize(2);
+  for (auto& a : k.accesses) a.strides = {4, 1};
+  k.accesses[0].offset = 7;
+  k.fconsts = {0.5};
+  auto w = codegen::cuda_kernel_args(k, {0x1000, 0x2000});
+  // bufs[2], off[2], st[2][2], outer[2], inner[1], fc[1], ic[1]
+  ASSERT_EQ(w.size(), 2u + 2 + 4 + 2 + 1 + 1 + 1);
+  EXPECT_EQ(w[0], 0x1000u);
+  EXPECT_EQ(w[2], 7u);
+  EXPECT_EQ(w[8], 3u);
+  EXPECT_EQ(w[10], 1u) << "no inner dims: one inner size of 1";
+}
+
+}  // namespace
