@@ -82,6 +82,8 @@ NodePtr make_buffer(Shape shape, DType dtype, Device device, View value) {
   return node;
 }
 
+uint64_t node_id_watermark() { return g_next_id.load(std::memory_order_relaxed); }
+
 void set_realized(Node& node, View value) {
   node.value = std::move(value);
   node.depth = 0;

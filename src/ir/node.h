@@ -86,6 +86,9 @@ NodePtr make_node(Op op, std::vector<NodePtr> inputs, Attrs attrs, Device device
 /// A realized leaf (Op::Buffer) holding `value`.
 NodePtr make_buffer(Shape shape, DType dtype, Device device, View value);
 
+/// The id the next node will get: nodes with a smaller id existed before this call.
+uint64_t node_id_watermark();
+
 /// Makes `node` a realized leaf holding `value` and drops its inputs.
 void set_realized(Node& node, View value);
 

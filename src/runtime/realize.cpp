@@ -21,14 +21,16 @@ namespace {
 // One realize at a time: node values are written in place, and graphs may be shared by
 // handles on several threads.
 std::recursive_mutex g_realize_mutex;
-}  // namespace
+thread_local uint64_t t_realize_count = 0;
 
-void realize(const std::vector<ir::NodePtr>& outputs) {
+// realize() and realize_traced(): with `traced`, the plan and leaves are handed back.
+void realize_impl(const std::vector<ir::NodePtr>& outputs, Traced* traced) {
   std::lock_guard<std::recursive_mutex> lock(g_realize_mutex);
   std::vector<ir::Node*> roots;
   for (auto& o : outputs)
     if (o && !o->realized()) roots.push_back(o.get());
   if (roots.empty()) return;
+  ++t_realize_count;
 
   const auto& e = core::env();
   Device dev = roots[0]->device;
@@ -38,7 +40,13 @@ void realize(const std::vector<ir::NodePtr>& outputs) {
   uint64_t epoch = 0;
   std::vector<ir::Node*> order0 = ir::topo_order_marked(roots, &epoch);
   PlanKey key = plan_key_marked(order0, epoch, roots, be.name());
+  if (traced) {
+    traced->backend = &be;
+    traced->leaves = key.leaves;
+    traced->key = key.bytes;
+  }
   if (auto plan = plan_cache().find(key.bytes)) {
+    if (traced) traced->plan = plan;
     counters().plan_cache_hits.fetch_add(1, std::memory_order_relaxed);
     uint64_t k0 = counters().kernels_launched.load();
     auto t0 = std::chrono::steady_clock::now();
@@ -63,6 +71,7 @@ void realize(const std::vector<ir::NodePtr>& outputs) {
   auto t0 = std::chrono::steady_clock::now();
   if (auto plan = be.run_and_plan(g, key.leaves, roots)) {
     counters().plans_built.fetch_add(1, std::memory_order_relaxed);
+    if (traced) traced->plan = plan;
     plan_cache().insert(key.bytes, std::move(plan));
   }
   if (e.debug >= 1) {
@@ -72,5 +81,18 @@ void realize(const std::vector<ir::NodePtr>& outputs) {
                  be.name(), ms);
   }
 }
+
+}  // namespace
+
+void realize(const std::vector<ir::NodePtr>& outputs) { realize_impl(outputs, nullptr); }
+
+Traced realize_traced(const std::vector<ir::NodePtr>& roots) {
+  Traced t;
+  realize_impl(roots, &t);
+  return t;
+}
+
+std::recursive_mutex& realize_mutex() { return g_realize_mutex; }
+uint64_t realize_count() { return t_realize_count; }
 
 }  // namespace cgrad::runtime

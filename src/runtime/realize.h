@@ -4,11 +4,35 @@
 #pragma once
 
 #include "ir/node.h"
+#include "runtime/plan_cache.h"
 
+#include <cstdint>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 namespace cgrad::runtime {
 
+class Backend;
+
 void realize(const std::vector<ir::NodePtr>& outputs);
+
+/// What realize_traced() leaves for compile(): the plan that computed the roots (nullptr when
+/// the backend does not plan), its backend, and the graph's realized leaves in plan-key order
+/// (the order replay() takes them in).
+struct Traced {
+  std::shared_ptr<Plan> plan;
+  Backend* backend = nullptr;
+  std::vector<const ir::Node*> leaves;
+  std::string key;  ///< the plan key's bytes (CGRAD_DEBUG=2 compares keys)
+};
+/// realize() for compile(): the same plan cache, but never the result cache (a trace needs the
+/// plan, not only the values). Every root must be unrealized.
+Traced realize_traced(const std::vector<ir::NodePtr>& roots);
+
+/// The lock realize() holds: node values are written under it.
+std::recursive_mutex& realize_mutex();
+/// realize() calls started on this thread so far (compile() notices realizes inside a trace).
+uint64_t realize_count();
 
 }  // namespace cgrad::runtime
