@@ -29,6 +29,8 @@ Env load() {
   e.pool_bytes = read_int("CGRAD_POOL_BYTES", e.pool_bytes);
   e.jit_async = read_int("CGRAD_JIT_ASYNC", 0) != 0;
   e.optimize = read_int("CGRAD_OPTIMIZE", 1) != 0;
+  e.result_cache_bytes = read_int("CGRAD_RESULT_CACHE_BYTES", e.result_cache_bytes);
+  e.memory_plan = read_int("CGRAD_MEMORY_PLAN", 1) != 0;
   return e;
 }
 }  // namespace

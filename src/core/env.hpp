@@ -16,6 +16,8 @@ struct Env {
   int64_t pool_bytes = int64_t(2) << 30;  ///< CGRAD_POOL_BYTES: freed host memory kept for reuse
   bool jit_async = false;               ///< CGRAD_JIT_ASYNC: interpret while a kernel compiles
   bool optimize = true;                 ///< CGRAD_OPTIMIZE: run the graph passes on realize (0 = off)
+  int64_t result_cache_bytes = int64_t(64) << 20;  ///< CGRAD_RESULT_CACHE_BYTES: result cache bound, 0 = off
+  bool memory_plan = true;              ///< CGRAD_MEMORY_PLAN: plans reuse dead intermediates' memory (0 = off)
 };
 
 /// The knobs, read from the environment on first use.

@@ -17,6 +17,7 @@
 #include "core/env.hpp"
 #include "runtime/backend.h"
 #include "runtime/realize.h"
+#include "runtime/result_cache.h"
 #include "runtime/stats.h"
 
 #include <algorithm>
@@ -220,8 +221,18 @@ class PlanCompiler {
       root_ptrs[r] = roots[r].get();
     }
     if (e.plan) {
-      runtime::counters().plan_cache_hits.fetch_add(1, std::memory_order_relaxed);
-      e.backend->replay(*e.plan, leaves, root_ptrs);
+      std::vector<ir::View> values;
+      const bool results = runtime::ResultCache::enabled();
+      runtime::ResultCache::Probe probe;
+      if (results) probe = runtime::ResultCache::probe(leaves);
+      if (results && runtime::result_cache().find(*e.plan, probe, values)) {
+        for (std::size_t r = 0; r < roots.size(); ++r) ir::set_realized(*roots[r], std::move(values[r]));
+        runtime::counters().result_cache_hits.fetch_add(1, std::memory_order_relaxed);
+      } else {
+        runtime::counters().plan_cache_hits.fetch_add(1, std::memory_order_relaxed);
+        e.backend->replay(*e.plan, leaves, root_ptrs);
+        if (results) runtime::result_cache().insert(*e.plan, std::move(probe), root_ptrs);
+      }
     }
     for (auto& [handle, r] : e.assigned) handle.assign(Tensor(roots[static_cast<std::size_t>(r)]));
     for (auto& [handle, value] : e.assigned_values) handle.assign(Tensor(value));
