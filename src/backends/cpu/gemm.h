@@ -10,6 +10,7 @@ namespace cgrad::backends::cpu {
 /// True when a CBLAS with sgemm/dgemm was loaded.
 bool blas_available();
 /// out = a @ b for a Matmul node (batched, strided operands); false when BLAS cannot do it.
+/// Writes into `out` when it already holds a contiguous buffer of the result's shape, else allocates it.
 bool blas_matmul(const ir::Node& n, const ir::View& a, const ir::View& b, ir::View& out);
 
 }  // namespace cgrad::backends::cpu

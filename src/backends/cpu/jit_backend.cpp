@@ -10,6 +10,7 @@
 #include "ir/op_table.h"
 #include "runtime/kernel_cache.h"
 #include "runtime/stats.h"
+#include "schedule/plan_memory.h"
 
 #include <algorithm>
 #include <cstring>
@@ -98,7 +99,8 @@ constexpr int64_t kGrain = 1 << 15;
 // outer elements to share: fixed, so results never depend on the thread count.
 constexpr int64_t kMaxChunks = 64;
 
-void launch_loop(const KernelSpec& k, const Compiled& c, const std::vector<ir::View>& slots) {
+// `shift`: per slot, elements to add to every access of it (arena slots), or nullptr.
+void launch_loop(const KernelSpec& k, const Compiled& c, const std::vector<ir::View>& slots, const int64_t* shift) {
   const int64_t no = product(k.outer);
   if (no == 0) return;
   const std::size_t na = k.accesses.size();
@@ -108,7 +110,7 @@ void launch_loop(const KernelSpec& k, const Compiled& c, const std::vector<ir::V
   for (std::size_t a = 0; a < na; ++a) {
     const auto& acc = k.accesses[a];
     if (acc.slot >= 0) bufs[a] = slots[static_cast<std::size_t>(acc.slot)].storage->data;
-    offsets[a] = acc.offset;
+    offsets[a] = acc.offset + (shift && acc.slot >= 0 ? shift[acc.slot] : 0);
     for (std::size_t d = 0; d < rank; ++d) strides[a * rank + d] = acc.strides[d];
   }
   KArgs args{bufs.data(), offsets.data(), strides.data(), k.outer.data(), k.inner.data(), k.fconsts.data(),
@@ -149,12 +151,27 @@ struct JitPlan final : runtime::Plan {
   std::vector<Compiled> compiled;
   std::vector<int> slot_leaf;                   // per slot: index into realize()'s leaves, or -1
   std::vector<std::pair<int, int>> outputs;     // (index into roots, slot)
+  schedule::MemoryPlan mem;
+  std::vector<int64_t> shift;                   // per slot: arena offset in elements (0 outside the arena)
+  int64_t arena_bytes() const override { return mem.arena_bytes; }
 };
 
 // Runs a plan: binds leaves, allocates outputs of kernels, launches in order, realizes roots.
 void execute(const JitPlan& p, const std::vector<const ir::Node*>& leaves, const std::vector<ir::Node*>& roots) {
   const auto& s = p.sched;
   std::vector<ir::View> views(s.slots.size());
+  // CGRAD_MEMORY_PLAN=0: every intermediate in its own buffer, all kept until the plan ends.
+  const bool planned = core::env().memory_plan;
+  std::shared_ptr<ir::Storage> arena;
+  if (planned && p.mem.arena_bytes > 0) arena = runtime::allocate_host(static_cast<std::size_t>(p.mem.arena_bytes));
+  const int64_t* shift = arena ? p.shift.data() : nullptr;
+  auto output_view = [&](std::size_t slot) {
+    const Slot& sl = s.slots[slot];
+    if (arena && p.mem.offset[slot] >= 0)
+      return ir::View{arena, p.shift[slot], core::contiguous_strides(sl.shape)};
+    return alloc_contiguous(sl.shape, sl.dtype);
+  };
+
   auto bind_views = [&]() {
     for (std::size_t i = 0; i < s.slots.size(); ++i) {
       const Slot& sl = s.slots[i];
@@ -166,6 +183,7 @@ void execute(const JitPlan& p, const std::vector<const ir::Node*>& leaves, const
       } else if (sl.kind == Slot::Kind::View && views[static_cast<std::size_t>(sl.base)].storage) {
         views[i] = sl.layout;
         views[i].storage = views[static_cast<std::size_t>(sl.base)].storage;
+        if (shift) views[i].offset += shift[i];  // a view of an arena slot
       }
     }
   };
@@ -175,15 +193,17 @@ void execute(const JitPlan& p, const std::vector<const ir::Node*>& leaves, const
     if (k.kind == KernelSpec::Kind::Loop) {
       for (auto& st : k.stores) {
         auto slot = static_cast<std::size_t>(k.accesses[static_cast<std::size_t>(st.access)].slot);
-        if (!views[slot].storage) views[slot] = alloc_contiguous(s.slots[slot].shape, s.slots[slot].dtype);
+        if (!views[slot].storage) views[slot] = output_view(slot);
       }
       bind_views();
-      launch_loop(k, p.compiled[ki], views);
+      launch_loop(k, p.compiled[ki], views, shift);
     } else {
       std::vector<const ir::View*> ins;
       for (int sl : k.in_slots) ins.push_back(&views[static_cast<std::size_t>(sl)]);
       bool launched = false;
       auto& o = views[static_cast<std::size_t>(k.out_slot)];
+      if (k.kind == KernelSpec::Kind::Gemm && arena && p.mem.offset[static_cast<std::size_t>(k.out_slot)] >= 0)
+        o = output_view(static_cast<std::size_t>(k.out_slot));
       if (k.kind == KernelSpec::Kind::Copy) {
         const Slot& os = s.slots[static_cast<std::size_t>(k.out_slot)];
         o = contiguous_copy(*ins[0], os.shape, os.dtype);
@@ -193,6 +213,8 @@ void execute(const JitPlan& p, const std::vector<const ir::Node*>& leaves, const
       runtime::counters().kernels_launched.fetch_add(1, std::memory_order_relaxed);
     }
     bind_views();
+    if (planned)
+      for (int dead : p.mem.release[ki]) views[static_cast<std::size_t>(dead)] = ir::View{};
   }
   for (auto& [root, slot] : p.outputs)
     ir::set_realized(*roots[static_cast<std::size_t>(root)], views[static_cast<std::size_t>(slot)]);
@@ -259,6 +281,14 @@ std::shared_ptr<runtime::Plan> JitBackend::run_and_plan(const runtime::Subgraph&
     for (std::size_t r = 0; r < roots.size(); ++r)
       if (roots[r] == node) plan->outputs.emplace_back(static_cast<int>(r), slot);
   }
+  plan->mem = schedule::plan_memory(s);
+  plan->shift.assign(s.slots.size(), 0);
+  for (std::size_t i = 0; i < s.slots.size(); ++i) {
+    const int a = plan->mem.view_of_arena[i] >= 0 ? plan->mem.view_of_arena[i] : static_cast<int>(i);
+    const int64_t off = plan->mem.offset[static_cast<std::size_t>(a)];
+    if (off >= 0) plan->shift[i] = off / static_cast<int64_t>(dtype_size(s.slots[i].dtype));
+  }
+  if (dbg >= 2) std::cerr << schedule::describe(plan->mem, s);
   for (auto& sl : s.slots) sl.node = nullptr;  // plans keep no node pointers
   execute(*plan, local_leaves, roots);
   return replayable ? plan : nullptr;
