@@ -63,21 +63,27 @@ Signature signature_of(const std::vector<Tensor>& args) {
   return sig;
 }
 
-// The first component in which `now` differs from `before` (CGRAD_DEBUG=2: why a new trace).
-std::string signature_difference(const Signature& before, const Signature& now) {
-  if (before.size() != now.size()) return "argument count " + std::to_string(now.size());
+// The first component in which `now` differs from `before`, and how many differ (CGRAD_DEBUG=2:
+// why a new trace; the nearest earlier signature is the one with the fewest differences).
+std::pair<std::string, int> signature_difference(const Signature& before, const Signature& now) {
+  if (before.size() != now.size()) return {"argument count " + std::to_string(now.size()), 1000};
+  std::string first;
+  int count = 0;
+  auto note = [&](std::string what) {
+    if (first.empty()) first = std::move(what);
+    ++count;
+  };
   for (std::size_t i = 0; i < now.size(); ++i) {
     const ArgSig &a = before[i], &b = now[i];
     std::string arg = "argument " + std::to_string(i) + " ";
-    if (a.shape != b.shape) return arg + "shape " + shape_str(b.shape) + " (was " + shape_str(a.shape) + ")";
-    if (a.dtype != b.dtype)
-      return arg + "dtype " + dtype_name(b.dtype) + " (was " + dtype_name(a.dtype) + ")";
-    if (a.device != b.device) return arg + "device " + b.device.str() + " (was " + a.device.str() + ")";
-    if (a.strides != b.strides || a.offset != b.offset) return arg + "layout (strides or offset)";
+    if (a.shape != b.shape) note(arg + "shape " + shape_str(b.shape) + " (was " + shape_str(a.shape) + ")");
+    if (a.dtype != b.dtype) note(arg + "dtype " + dtype_name(b.dtype) + " (was " + dtype_name(a.dtype) + ")");
+    if (a.device != b.device) note(arg + "device " + b.device.str() + " (was " + a.device.str() + ")");
+    if (a.shape == b.shape && (a.strides != b.strides || a.offset != b.offset)) note(arg + "layout (strides or offset)");
     if (a.alias != b.alias)
-      return arg + (b.alias >= 0 ? "is the same tensor as argument " + std::to_string(b.alias) : "is another tensor");
+      note(arg + (b.alias >= 0 ? "is the same tensor as argument " + std::to_string(b.alias) : "is another tensor"));
   }
-  return "nothing (same signature)";
+  return {first.empty() ? "nothing (same signature)" : first, count};
 }
 
 bool same_layout(const ir::Node& a, const ir::Node& b) {
@@ -149,7 +155,11 @@ class PlanCompiler {
       return trace_new(std::move(sig), args, trace, why);
     }
     std::string why = "first call";
-    if (!entries_.empty() && core::env().debug >= 2) why = signature_difference(entries_.front().sig, sig);
+    if (!entries_.empty() && core::env().debug >= 2) {
+      int best = 1 << 30;
+      for (auto& e : entries_)
+        if (auto [what, count] = signature_difference(e.sig, sig); count < best) best = count, why = what;
+    }
     return trace_new(std::move(sig), args, trace, why);
   }
 

@@ -7,6 +7,7 @@
 #include "ir/verify.h"
 #include "passes/pipeline.h"
 #include "runtime/backend.h"
+#include "runtime/plan_diff.h"
 #include "runtime/result_cache.h"
 #include "runtime/stats.h"
 
@@ -74,6 +75,8 @@ void realize_impl(const std::vector<ir::NodePtr>& outputs, Traced* traced) {
     return;
   }
 
+  if (e.debug >= 2)  // the key before passes rewrite the graph
+    std::fprintf(stderr, "[cgrad] new plan (why: %s)\n", why_new_plan(order0, key.leaves, roots, be.name()).c_str());
   passes::optimize(outputs);
   Subgraph g = ir::make_subgraph(roots);
   ir::verify(g.order);
