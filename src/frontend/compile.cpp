@@ -86,9 +86,21 @@ std::pair<std::string, int> signature_difference(const Signature& before, const 
   return {first.empty() ? "nothing (same signature)" : first, count};
 }
 
-bool same_layout(const ir::Node& a, const ir::Node& b) {
-  return a.shape == b.shape && a.dtype == b.dtype && a.device == b.device && a.value.strides == b.value.strides &&
-         a.value.offset == b.value.offset;
+// signature_of(args) == sig, without building it (the replay path).
+bool matches(const Signature& sig, const std::vector<Tensor>& args) {
+  if (sig.size() != args.size()) return false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const ir::Node& n = *args[i].node();
+    const ArgSig& a = sig[i];
+    if (n.dtype != a.dtype || n.shape != a.shape || n.value.offset != a.offset || n.value.strides != a.strides ||
+        !(n.device == a.device))
+      return false;
+    int alias = -1;
+    for (std::size_t j = 0; j < i && alias < 0; ++j)
+      if (args[j].node() == args[i].node()) alias = static_cast<int>(j);
+    if (alias != a.alias) return false;
+  }
+  return true;
 }
 
 // Where a replay finds one of the plan's leaves.
@@ -105,9 +117,24 @@ struct OutputSource {
   ir::NodePtr constant;
 };
 
+// The layout a plan was built for (a captured tensor's value at the trace; not kept alive).
+struct Layout {
+  Shape shape;
+  DType dtype = DType::f32;
+  Device device;
+  core::Strides strides;
+  int64_t offset = 0;
+  explicit Layout(const ir::Node& n)
+      : shape(n.shape), dtype(n.dtype), device(n.device), strides(n.value.strides), offset(n.value.offset) {}
+  bool matches(const ir::Node& n) const {
+    return n.shape == shape && n.dtype == dtype && n.device == device && n.value.strides == strides &&
+           n.value.offset == offset;
+  }
+};
+
 struct Capture {
-  Tensor handle;     // shares the captured variable: its current node is read at each call
-  ir::NodePtr node;  // the realized node it had when traced (the plan's layout)
+  Tensor handle;  // shares the captured variable: its current node is read at each call
+  Layout layout;  // of the realized value it had when traced
 };
 
 struct RootMeta {
@@ -142,18 +169,19 @@ class PlanCompiler {
       if (!n->realized()) pending.push_back(n);
     }
     if (!pending.empty()) runtime::realize(pending);  // arguments are evaluated before the call
-    Signature sig = signature_of(args);
     for (std::size_t i = 0; i < entries_.size(); ++i) {
-      if (entries_[i].sig != sig) continue;
+      if (!matches(entries_[i].sig, args)) continue;
       std::rotate(entries_.begin(), entries_.begin() + static_cast<std::ptrdiff_t>(i),
                   entries_.begin() + static_cast<std::ptrdiff_t>(i) + 1);  // most recent first
       Entry& e = entries_.front();
       if (e.eager) return run_eager(trace);
       std::string why;
       if (auto outs = replay(e, args, why)) return std::move(*outs);
+      Signature sig = std::move(e.sig);
       entries_.erase(entries_.begin());  // a captured tensor changed: trace this signature again
       return trace_new(std::move(sig), args, trace, why);
     }
+    Signature sig = signature_of(args);
     std::string why = "first call";
     if (!entries_.empty() && core::env().debug >= 2) {
       int best = 1 << 30;
@@ -208,12 +236,10 @@ class PlanCompiler {
     std::vector<const ir::Node*> cur_capture(e.captures.size());
     for (std::size_t c = 0; c < e.captures.size(); ++c) {
       const ir::NodePtr& n = e.captures[c].handle.node();
-      if (n != e.captures[c].node) {
-        if (!n->realized()) runtime::realize({n});  // captured tensors are evaluated before the plan runs
-        if (!same_layout(*n, *e.captures[c].node)) {
-          why = "captured tensor " + std::to_string(c) + " has a new layout";
-          return std::nullopt;
-        }
+      if (!n->realized()) runtime::realize({n});  // captured tensors are evaluated before the plan runs
+      if (!e.captures[c].layout.matches(*n)) {
+        why = "captured tensor " + std::to_string(c) + " has a new layout";
+        return std::nullopt;
       }
       cur_capture[c] = n.get();
     }
@@ -355,7 +381,7 @@ class PlanCompiler {
         l = {LeafSource::Kind::Arg, ai, nullptr};
       } else if (int c = capture_index(leaf); c >= 0) {
         l = {LeafSource::Kind::Capture, static_cast<int>(e.captures.size()), nullptr};
-        e.captures.push_back({log.reads[static_cast<std::size_t>(c)], log.read_nodes[static_cast<std::size_t>(c)]});
+        e.captures.push_back({log.reads[static_cast<std::size_t>(c)], Layout(*log.read_nodes[static_cast<std::size_t>(c)])});
       } else {
         auto it = graph_leaves.find(leaf);
         if (it == graph_leaves.end()) throw Error(ErrorCode::Internal, "compile: a plan leaf is not in the traced graph");
@@ -367,7 +393,8 @@ class PlanCompiler {
     for (auto& o : e.outputs)
       if (o.kind == OutputSource::Kind::Constant)
         for (std::size_t c = 0; c < e.captures.size(); ++c)
-          if (e.captures[c].node == o.constant) o = {OutputSource::Kind::CaptureValue, static_cast<int>(c), nullptr};
+          if (e.captures[c].handle.node() == o.constant)
+            o = {OutputSource::Kind::CaptureValue, static_cast<int>(c), nullptr};
     // Captured variables whose pending graph was baked into the plan.
     for (std::size_t c = 0; c < log.reads.size(); ++c)
       if (!read_realized[c]) e.guards.emplace_back(log.reads[c], log.read_nodes[c]);

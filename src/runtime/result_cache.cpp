@@ -3,7 +3,6 @@
 
 #include "core/env.hpp"
 
-#include <unordered_set>
 
 namespace cgrad::runtime {
 
@@ -15,7 +14,7 @@ constexpr int kTailSweep = 8;
 
 bool ResultCache::enabled() { return core::env().result_cache_bytes > 0; }
 
-std::size_t ResultCache::KeyHash::operator()(const Key& k) const {
+std::size_t ResultCache::hash(const Key& k) {
   uint64_t h = 1469598103934665603ull;
   for (uint64_t x : k) h = (h ^ x) * 1099511628211ull + (h >> 29);
   return static_cast<std::size_t>(h);
@@ -37,8 +36,8 @@ ResultCache::Probe ResultCache::probe(const std::vector<const ir::Node*>& leaves
 bool ResultCache::find(const Plan& plan, Probe& p, std::vector<ir::View>& values) {
   p.key[0] = plan.serial;
   if (lru_.empty()) return false;
-  auto it = index_.find(p.key);
-  if (it == index_.end()) return false;
+  auto it = index_.find(hash(p.key));
+  if (it == index_.end() || it->second->key != p.key) return false;
   lru_.splice(lru_.begin(), lru_, it->second);
   values = it->second->values;
   return true;
@@ -49,24 +48,27 @@ void ResultCache::insert(const Plan& plan, Probe p, const std::vector<ir::Node*>
   Entry e;
   e.key = std::move(p.key);
   e.key[0] = plan.serial;
-  std::unordered_set<const ir::Storage*> counted;
-  for (const ir::Node* r : roots) {
-    e.values.push_back(r->value);
-    if (r->value.storage && counted.insert(r->value.storage.get()).second) e.bytes += r->value.storage->nbytes;
+  for (std::size_t r = 0; r < roots.size(); ++r) {
+    const ir::View& v = roots[r]->value;
+    e.values.push_back(v);
+    bool seen = !v.storage;
+    for (std::size_t q = 0; q < r && !seen; ++q) seen = roots[q]->value.storage == v.storage;
+    if (!seen) e.bytes += v.storage->nbytes;
   }
   if (e.bytes > limit) return;
   e.inputs = std::move(p.inputs);
-  if (auto old = index_.find(e.key); old != index_.end()) erase(old->second);
+  e.hash = hash(e.key);
+  if (auto old = index_.find(e.hash); old != index_.end()) erase(old->second);
   drop_dead_tail();
   bytes_ += e.bytes;
   lru_.push_front(std::move(e));
-  index_.emplace(lru_.front().key, lru_.begin());
+  index_.emplace(lru_.front().hash, lru_.begin());
   while (bytes_ > limit && !lru_.empty()) erase(std::prev(lru_.end()));
 }
 
 void ResultCache::erase(std::list<Entry>::iterator it) {
   bytes_ -= it->bytes;
-  index_.erase(it->key);
+  index_.erase(it->hash);
   lru_.erase(it);
 }
 

@@ -44,20 +44,20 @@ class ResultCache {
   std::size_t size() const { return lru_.size(); }
 
  private:
-  struct KeyHash {
-    std::size_t operator()(const Key& k) const;
-  };
+  static std::size_t hash(const Key& k);
   struct Entry {
     Key key;
     std::vector<ir::View> values;
     std::vector<std::weak_ptr<ir::Storage>> inputs;
     std::size_t bytes = 0;
+    std::size_t hash = 0;
   };
   void erase(std::list<Entry>::iterator it);
   void drop_dead_tail();
 
   std::list<Entry> lru_;  // most recent first
-  std::unordered_map<Key, std::list<Entry>::iterator, KeyHash> index_;
+  // By the key's hash; find() compares the whole key (a colliding entry is replaced on insert).
+  std::unordered_map<std::size_t, std::list<Entry>::iterator> index_;
   std::size_t bytes_ = 0;
 };
 
