@@ -6,9 +6,10 @@
 // a constant built inside fn. Invariants of a replay: it never calls fn; every output it
 // returns is a fresh node (a fresh buffer from the plan, or the argument/captured handle fn
 // returned), so a result of an earlier call never changes; the assigns fn made are repeated
-// on the same handles. Anything the plan cannot express (a realize inside fn: eval, item,
-// to_vector, or the pending-depth rule; a backend that does not plan) makes that signature
-// eager: fn runs at every call and its outputs are evaluated, which is correct, only slower.
+// on the same handles. A realize inside fn (eval, item, to_vector, or the pending-depth rule)
+// makes that signature eager: fn runs at every call and its outputs are evaluated, which is
+// correct, only slower. A backend that did not plan (the interpreter; CGRAD_JIT_ASYNC while
+// the kernels compile) keeps nothing: the next call traces again.
 #include "frontend/build.h"
 #include "frontend/trace.h"
 
@@ -366,8 +367,8 @@ class PlanCompiler {
     runtime::Traced traced;
     if (!roots.empty()) traced = runtime::realize_traced(roots);
     if (!roots.empty() && !traced.plan) {
-      e.eager = true;  // the backend does not plan (interpreter, no compiler, compiling in the background)
-      remember(std::move(e));
+      // The backend did not plan this time (interpreter, no compiler, or CGRAD_JIT_ASYNC while
+      // the kernels compile): nothing to keep; the next call traces again.
       return outs;
     }
     e.plan = traced.plan;

@@ -2,6 +2,7 @@
 // Every value is compared with the same function run uncompiled by the reference interpreter.
 #include "oracle.h"
 #include "ir/node.h"
+#include "runtime/kernel_cache.h"
 
 #include <gtest/gtest.h>
 
@@ -219,4 +220,26 @@ TEST(Compile, ErrorsLeaveNoEntry) {
   EXPECT_EQ(f.signatures(), 0u);
   EXPECT_THROW(f(Tensor(), a), Error);
   EXPECT_EQ(f(a, a).to_vector<float>(), (std::vector<float>{2, 2}));
+}
+
+TEST(Compile, AsyncCompileTracesAgainUntilThereIsAPlan) {
+  auto& e = core::env_mut();
+  const bool saved = e.jit_async;
+  e.jit_async = true;
+  const double c = 1.0 + 1.0 / 1013.0;  // a kernel no other test compiles
+  auto f = compile([c](const Tensor& a) { return a * c - 0.75; });
+  Tensor a = arange(8).eval();
+  auto first = f(a).to_vector<float>();  // interpreted while the kernel compiles, or compiled from disk
+  runtime::kernel_cache().wait_idle();
+  Tensor b = (arange(8) * 2.0).eval();
+  auto second = f(b).to_vector<float>();
+  reset_stats();
+  Tensor d = (arange(8) * 3.0).eval();
+  auto third = f(d).to_vector<float>();
+  e.jit_async = saved;
+  EXPECT_EQ(stats().traces, 0u) << "by now the signature has a plan and replays";
+  EXPECT_EQ(f.signatures(), 1u);
+  EXPECT_EQ(third, test::with_backend("interpreter", [&] { return (d * c - 0.75).to_vector<float>(); }));
+  EXPECT_EQ(first, test::with_backend("interpreter", [&] { return (a * c - 0.75).to_vector<float>(); }));
+  EXPECT_EQ(second, test::with_backend("interpreter", [&] { return (b * c - 0.75).to_vector<float>(); }));
 }
