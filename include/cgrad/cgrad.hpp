@@ -3,3 +3,4 @@
 
 #include <cgrad/core.hpp>
 #include <cgrad/tensor.hpp>
+#include <cgrad/compile.hpp>

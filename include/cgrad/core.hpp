@@ -78,6 +78,8 @@ struct Stats {
   uint64_t auto_realizes = 0;  ///< realizations triggered by the pending-depth rule
   uint64_t bytes_in_use = 0;   ///< bytes of live tensor storage now (pool caches excluded)
   uint64_t peak_bytes_in_use = 0;  ///< highest bytes_in_use since the last reset_stats()
+  uint64_t traces = 0;             ///< compile(fn): calls that ran fn (a first call or a new signature)
+  uint64_t result_cache_hits = 0;  ///< evaluations answered by the result cache (nothing launched)
 };
 Stats stats();
 void reset_stats();

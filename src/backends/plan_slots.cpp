@@ -33,7 +33,7 @@ bool bind_plan_slots(schedule::Schedule& s, std::vector<const ir::Node*>& leaves
 
 void bind_views(const schedule::Schedule& s, const PlanSlots& p, const std::vector<const ir::Node*>& leaves,
                 std::vector<ir::View>& views, const std::function<ir::View(const ir::Node&)>& leaf,
-                const std::function<ir::View(const Slot&)>& constant) {
+                const std::function<ir::View(const Slot&)>& constant, const int64_t* shift) {
   for (std::size_t i = 0; i < s.slots.size(); ++i) {
     const Slot& sl = s.slots[i];
     if (views[i].storage) continue;
@@ -44,6 +44,7 @@ void bind_views(const schedule::Schedule& s, const PlanSlots& p, const std::vect
     } else if (sl.kind == Slot::Kind::View && views[static_cast<std::size_t>(sl.base)].storage) {
       views[i] = sl.layout;
       views[i].storage = views[static_cast<std::size_t>(sl.base)].storage;
+      if (shift) views[i].offset += shift[i];  // a view of an arena slot
     }
   }
 }

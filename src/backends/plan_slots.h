@@ -23,10 +23,11 @@ bool bind_plan_slots(schedule::Schedule& s, std::vector<const ir::Node*>& leaves
                      PlanSlots& p);
 
 /// Binds every unbound slot that can be bound now: a leaf (through `leaf`), a constant (through
-/// `constant`) or a view of a bound slot.
+/// `constant`) or a view of a bound slot. With `shift` (per slot, in elements), a view of a slot
+/// placed in a memory-planned arena is moved by its base's arena offset.
 void bind_views(const schedule::Schedule& s, const PlanSlots& p, const std::vector<const ir::Node*>& leaves,
                 std::vector<ir::View>& views, const std::function<ir::View(const ir::Node&)>& leaf,
-                const std::function<ir::View(const schedule::Slot&)>& constant);
+                const std::function<ir::View(const schedule::Slot&)>& constant, const int64_t* shift = nullptr);
 
 /// Gives every slot the loop kernel `k` stores to, and that has no value yet, a fresh buffer
 /// from `alloc(shape, dtype)`.

@@ -19,6 +19,8 @@ struct Env {
   bool cuda_tf32 = false;               ///< CGRAD_CUDA_TF32: cuBLAS f32 GEMM may use TF32 tensor cores
   bool cuda_graphs = false;             ///< CGRAD_CUDA_GRAPHS: replay plans as CUDA graphs
   int64_t cuda_pool_bytes = -1;         ///< CGRAD_CUDA_POOL_BYTES: freed device memory kept (-1 = no limit)
+  int64_t result_cache_bytes = int64_t(64) << 20;  ///< CGRAD_RESULT_CACHE_BYTES: result cache bound, 0 = off
+  bool memory_plan = true;              ///< CGRAD_MEMORY_PLAN: plans reuse dead intermediates' memory (0 = off)
 };
 
 /// The knobs, read from the environment on first use.

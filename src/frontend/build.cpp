@@ -1,6 +1,8 @@
 // Node building for the frontend: promotion, broadcasting, constants, auto-realize.
 #include "frontend/build.h"
 
+#include "frontend/trace.h"
+
 #include "core/env.hpp"
 #include "ir/op_table.h"
 #include "runtime/backend.h"
@@ -16,6 +18,7 @@ namespace cgrad::frontend {
 
 const NodePtr& node_of(const Tensor& t, const char* op) {
   if (!t.defined()) throw Error(ErrorCode::InvalidArgument, std::string(op) + ": tensor is undefined (default-constructed)");
+  if (TraceLog* log = active_trace()) note_read(*log, t);
   return t.node();
 }
 

@@ -2,6 +2,7 @@
 #include "core/strided.hpp"
 #include "frontend/build.h"
 #include "runtime/backend.h"
+#include "frontend/trace.h"
 #include "runtime/realize.h"
 
 #include <cgrad/scalar.hpp>
@@ -93,6 +94,7 @@ Tensor& Tensor::assign(const Tensor& expr) {
                                               ", value has dtype " + dtype_name(e->dtype) + " (cast it first)");
   if (self->device != e->device)
     throw Error(ErrorCode::DeviceError, "assign: target is on " + self->device.str() + ", value on " + e->device.str());
+  if (frontend::TraceLog* log = frontend::active_trace()) frontend::note_assign(*log, *this);
   ir::NodePtr keep = e;  // `expr` may be a copy of *this: take the node before rebinding
   var_->node = std::move(keep);
   if (var_->requires_grad) frontend::make_leaf(var_);  // the new value is the leaf from now on

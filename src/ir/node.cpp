@@ -91,6 +91,14 @@ NodePtr make_buffer(Shape shape, DType dtype, Device device, View value) {
   return node;
 }
 
+namespace {
+std::atomic<uint64_t> g_next_storage_id{1};
+}  // namespace
+
+Storage::Storage() : id(g_next_storage_id.fetch_add(1, std::memory_order_relaxed)) {}
+
+uint64_t node_id_watermark() { return g_next_id.load(std::memory_order_relaxed); }
+
 void set_realized(Node& node, View value) {
   node.value = std::move(value);
   node.depth = 0;

@@ -24,7 +24,12 @@ struct Storage {
   std::size_t nbytes = 0;
   Device device;
   void (*release)(void* data, std::size_t nbytes) = nullptr;
-  Storage() = default;
+  /// Unique in the process, never reused (unlike addresses): what the result cache keys on.
+  const uint64_t id;
+  /// Bumped by every write into a storage that already holds a value (none of the library's
+  /// paths do that to a storage a node can see; a writer that does must bump it).
+  uint64_t version = 0;
+  Storage();
   Storage(const Storage&) = delete;
   Storage& operator=(const Storage&) = delete;
   ~Storage() {
@@ -104,6 +109,9 @@ NodePtr make_node(Op op, std::vector<NodePtr> inputs, Attrs attrs, Device device
 
 /// A realized leaf (Op::Buffer) holding `value`.
 NodePtr make_buffer(Shape shape, DType dtype, Device device, View value);
+
+/// The id the next node will get: nodes with a smaller id existed before this call.
+uint64_t node_id_watermark();
 
 /// Makes `node` a realized leaf holding `value` and drops its inputs.
 void set_realized(Node& node, View value);

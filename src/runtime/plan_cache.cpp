@@ -1,10 +1,17 @@
 // Plan keys (structural serialization of a pending graph) and the LRU plan cache.
 #include "runtime/plan_cache.h"
 
+#include <atomic>
 #include <cstring>
 #include <unordered_map>
 
 namespace cgrad::runtime {
+
+namespace {
+std::atomic<uint64_t> g_next_plan_serial{1};
+}  // namespace
+
+Plan::Plan() : serial(g_next_plan_serial.fetch_add(1, std::memory_order_relaxed)) {}
 
 namespace {
 

@@ -19,7 +19,13 @@ namespace cgrad::runtime {
 
 /// A backend's compiled form of a graph; opaque to the runtime.
 struct Plan {
+  Plan();
   virtual ~Plan() = default;
+  /// Bytes of the one block holding the plan's intermediate buffers (memory planning), known
+  /// when the plan is built; 0 when the backend plans no arena.
+  virtual int64_t arena_bytes() const { return 0; }
+  /// Unique per plan in this process (never reused, unlike addresses): the result cache's key.
+  const uint64_t serial;
 };
 
 /// The pending graph's identity: its realized leaves in first-use order and the key bytes.

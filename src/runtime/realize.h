@@ -5,10 +5,16 @@
 
 #include "ir/graph.h"
 #include "ir/node.h"
+#include "runtime/plan_cache.h"
 
+#include <cstdint>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 namespace cgrad::runtime {
+
+class Backend;
 
 void realize(const std::vector<ir::NodePtr>& outputs);
 
@@ -17,5 +23,22 @@ void realize(const std::vector<ir::NodePtr>& outputs);
 /// tests: the cuda-compile tests collect the CUDA source of every schedule of a suite with it.
 using SubgraphHook = void (*)(const ir::Subgraph& g);
 void set_subgraph_hook(SubgraphHook hook);
+/// What realize_traced() leaves for compile(): the plan that computed the roots (nullptr when
+/// the backend does not plan), its backend, and the graph's realized leaves in plan-key order
+/// (the order replay() takes them in).
+struct Traced {
+  std::shared_ptr<Plan> plan;
+  Backend* backend = nullptr;
+  std::vector<const ir::Node*> leaves;
+  std::string key;  ///< the plan key's bytes (CGRAD_DEBUG=2 compares keys)
+};
+/// realize() for compile(): the same plan cache, but never the result cache (a trace needs the
+/// plan, not only the values). Every root must be unrealized.
+Traced realize_traced(const std::vector<ir::NodePtr>& roots);
+
+/// The lock realize() holds: node values are written under it.
+std::recursive_mutex& realize_mutex();
+/// realize() calls started on this thread so far (compile() notices realizes inside a trace).
+uint64_t realize_count();
 
 }  // namespace cgrad::runtime

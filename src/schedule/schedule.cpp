@@ -112,30 +112,30 @@ struct Builder {
   void initial_states() {
     const std::size_t n = g.order.size();
     state.assign(n, State::Fused);
-    why.assign(n, "fused into its consumer");
+    why.assign(n, "rule 2 (fuse): fused into its consumer");
     std::vector<int> depth(n, 0);
     for (std::size_t i = 0; i < n; ++i) {
       const Node* nd = g.order[i];
       OpKind k = ir::info(nd->op).kind;
       if (g.is_output[i]) {
-        if (nd->op == Op::Full) set(nd, State::Const, "requested constant: one element with zero strides");
-        else set(nd, k == OpKind::Movement ? State::View : State::Mat, "requested output");
+        if (nd->op == Op::Full) set(nd, State::Const, "rule 1 (output): requested constant: one element with zero strides");
+        else set(nd, k == OpKind::Movement ? State::View : State::Mat, "rule 1 (output): requested output");
       }
       if (k == OpKind::Gemm || k == OpKind::Concat) {
-        set(nd, State::Mat, "GEMM and cat run as a library routine over whole buffers");
+        set(nd, State::Mat, "rule 7 (library-op): GEMM and cat run as a library routine over whole buffers");
         for (auto& in : nd->inputs)
           set(in.get(), ir::info(in->op).kind == OpKind::Movement ? State::View : State::Mat,
-              "operand of GEMM/cat must be in memory");
+              "rule 7 (library-operand): operand of GEMM/cat must be in memory");
       }
       if (nd->op == Op::Reshape && !is_unit_reshape(*nd) && state[i] == State::Fused)
-        set(nd, State::View, "reshape that index math cannot fold: a view of its materialized input");
+        set(nd, State::View, "rule 3 (unfoldable-reshape): reshape that index math cannot fold: a view of its materialized input");
       // Cut very long fused chains.
       int d = 0;
       for (auto& in : nd->inputs)
         if (fused(in.get())) d = std::max(d, depth[static_cast<std::size_t>(index(in.get()))]);
       depth[i] = d + 1;
       if (depth[i] > kMaxFusedDepth && state[i] == State::Fused && k != OpKind::Movement) {
-        set(nd, State::Mat, "fused chain longer than " + std::to_string(kMaxFusedDepth) + " ops is cut");
+        set(nd, State::Mat, "rule 9 (max-depth): fused chain longer than " + std::to_string(kMaxFusedDepth) + " ops is cut");
         depth[i] = 0;
       }
     }
@@ -149,7 +149,7 @@ struct Builder {
       for (auto& in : g.order[i]->inputs)
         if (fused(in.get()))
           set(in.get(), ir::info(in->op).kind == OpKind::Movement ? State::View : State::Mat,
-              "input of a view must be in memory");
+              "rule 3 (view-input): input of a view must be in memory");
     }
   }
 
@@ -188,7 +188,7 @@ struct Builder {
       m.inner = reduced_sizes(*root);
       std::vector<const Node*> nested;
       reductions_below(root, nested);
-      for (const Node* r : nested) set(r, State::Mat, "reduction inside another reduction's input"), changed = true;
+      for (const Node* r : nested) set(r, State::Mat, "rule 6 (nested-reduction): reduction inside another reduction's input"), changed = true;
       return !changed;
     }
     m.kind = Mode::Elementwise;
@@ -209,7 +209,7 @@ struct Builder {
           (ax ? cand.inner : cand.outer).push_back(root->shape[d]);
         }
       } else {
-        set(r, State::Mat, "reduction whose result is read at another shape");
+        set(r, State::Mat, "rule 6 (reduction-reshaped): reduction whose result is read at another shape");
         changed = true;
         continue;
       }
@@ -217,7 +217,7 @@ struct Builder {
         m = cand;
         have = true;
       } else if (!(cand == m)) {
-        set(r, State::Mat, "second reduction with another loop structure in the same kernel");
+        set(r, State::Mat, "rule 6 (loop-structure): second reduction with another loop structure in the same kernel");
         changed = true;
       }
     }
@@ -226,7 +226,7 @@ struct Builder {
       if (!fused(r)) continue;
       std::vector<const Node*> nested;
       reductions_below(r, nested);
-      for (const Node* x : nested) set(x, State::Mat, "reduction inside another reduction's input"), changed = true;
+      for (const Node* x : nested) set(x, State::Mat, "rule 6 (nested-reduction): reduction inside another reduction's input"), changed = true;
     }
     return !changed;
   }
@@ -271,7 +271,7 @@ struct Builder {
         ks.kind = KernelSpec::Kind::Copy;
         ks.in_slots = {s.base};
         ks.out_slot = static_cast<int>(out.slots.size()) - 1;
-        ks.why = std::string("contiguous copy of ") + ir::op_name(in->op) + "#" + std::to_string(index(in)) +
+        ks.why = std::string("rule 3 (strided-reshape-copy): contiguous copy of ") + ir::op_name(in->op) + "#" + std::to_string(index(in)) +
                  ": a reshape of its strided layout has no strides";
         out.kernels.push_back(std::move(ks));
         s.base = static_cast<int>(out.slots.size()) - 1;
@@ -449,7 +449,7 @@ struct Builder {
       }
       ok = ok && covered == core::numel(mode.outer);
       if (!ok) {
-        b.set(r, State::Mat, "reduction read at another index than its own (would run per element)");
+        b.set(r, State::Mat, "rule 6 (reduction-reindexed): reduction read at another index than its own (would run per element)");
         failed = true;
         return 0;
       }
@@ -560,8 +560,8 @@ struct Builder {
           }
       }
       if (has_reduce || cost > kRecomputeCost) {
-        set(n, State::Mat, has_reduce ? "shared value holding a reduction: computed once"
-                                      : "shared value costing more than " + std::to_string(kRecomputeCost) +
+        set(n, State::Mat, has_reduce ? "rule 8 (shared-reduction): shared value holding a reduction: computed once"
+                                      : "rule 8 (shared-costly): shared value costing more than " + std::to_string(kRecomputeCost) +
                                             " ops: computed once rather than per consumer kernel");
         changed = true;
       }
@@ -645,7 +645,7 @@ struct Builder {
         target = static_cast<int>(groups.size()) - 1;
       } else {
         groups[static_cast<std::size_t>(target)].push_back(static_cast<int>(i));
-        why[i] = "requested output, launched together with the other outputs of its loop shape (horizontal fusion)";
+        why[i] = "rule 10 (horizontal): requested output, launched together with the other outputs of its loop shape";
       }
       group_of[i] = target;
     }

@@ -22,6 +22,15 @@ template <class F> auto with_backend(const char* backend, F&& f) {
   return f();
 }
 
+/// Turns the result cache off for its lifetime (tests that count launches of repeated graphs).
+struct ResultCacheOff {
+  int64_t saved = core::env().result_cache_bytes;
+  ResultCacheOff() { core::env_mut().result_cache_bytes = 0; }
+  ~ResultCacheOff() { core::env_mut().result_cache_bytes = saved; }
+  ResultCacheOff(const ResultCacheOff&) = delete;
+  ResultCacheOff& operator=(const ResultCacheOff&) = delete;
+};
+
 /// Kernels launched while evaluating `outs`.
 inline uint64_t kernels_for(const std::vector<Tensor>& outs) {
   reset_stats();

@@ -91,7 +91,7 @@ bool blas_matmul(const ir::Node& n, const ir::View& a_in, const ir::View& b_in, 
     gemm_layout(k, nn, b.strides[r - 2], b.strides[r - 1], trb, ldb);
   }
   const int ta = tra ? kTrans : kNoTrans, tb = trb ? kTrans : kNoTrans;
-  out = alloc_contiguous(n.shape, n.dtype);
+  if (!out.storage) out = alloc_contiguous(n.shape, n.dtype);  // else a contiguous buffer the plan gave
   Shape batch(as.begin(), as.end() - 2);
   std::array<const int64_t*, 3> st{a.strides.data(), b.strides.data(), out.strides.data()};
   const auto M = static_cast<int>(m), N = static_cast<int>(nn), K = static_cast<int>(k);
@@ -99,7 +99,7 @@ bool blas_matmul(const ir::Node& n, const ir::View& a_in, const ir::View& b_in, 
   if (m == 0 || nn == 0) return true;
   auto run = [&](auto zero, auto gemm) {
     using T = decltype(zero);
-    core::for_each_strided<3>(batch, st, {a.offset, b.offset, 0}, [&](int64_t ao, int64_t bo, int64_t oo) {
+    core::for_each_strided<3>(batch, st, {a.offset, b.offset, out.offset}, [&](int64_t ao, int64_t bo, int64_t oo) {
       T* o = static_cast<T*>(out.storage->data) + oo;
       if (k == 0) {  // BLAS leaves C alone when k == 0 with beta == 0 on some builds: write zeros
         for (int64_t i = 0; i < m * nn; ++i) o[i] = zero;

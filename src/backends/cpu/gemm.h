@@ -16,6 +16,7 @@ bool gemm_dims(const ir::Node& n, int64_t& m, int64_t& k, int64_t& nn);
 /// True when a CBLAS with sgemm/dgemm was loaded.
 bool blas_available();
 /// out = a @ b for a Matmul node (batched, strided operands); false when BLAS cannot do it.
+/// Writes into `out` when it already holds a contiguous buffer of the result's shape, else allocates it.
 bool blas_matmul(const ir::Node& n, const ir::View& a, const ir::View& b, ir::View& out);
 
 }  // namespace cgrad::backends::cpu

@@ -11,6 +11,7 @@
 #include "ir/op_table.h"
 #include "runtime/kernel_cache.h"
 #include "runtime/stats.h"
+#include "schedule/plan_memory.h"
 
 #include <algorithm>
 #include <cstring>
@@ -99,7 +100,8 @@ constexpr int64_t kGrain = 1 << 15;
 // outer elements to share: fixed, so results never depend on the thread count.
 constexpr int64_t kMaxChunks = 64;
 
-void launch_loop(const KernelSpec& k, const Compiled& c, const std::vector<ir::View>& slots) {
+// `shift`: per slot, elements to add to every access of it (arena slots), or nullptr.
+void launch_loop(const KernelSpec& k, const Compiled& c, const std::vector<ir::View>& slots, const int64_t* shift) {
   const int64_t no = product(k.outer);
   if (no == 0) return;
   const std::size_t na = k.accesses.size();
@@ -109,7 +111,7 @@ void launch_loop(const KernelSpec& k, const Compiled& c, const std::vector<ir::V
   for (std::size_t a = 0; a < na; ++a) {
     const auto& acc = k.accesses[a];
     if (acc.slot >= 0) bufs[a] = slots[static_cast<std::size_t>(acc.slot)].storage->data;
-    offsets[a] = acc.offset;
+    offsets[a] = acc.offset + (shift && acc.slot >= 0 ? shift[acc.slot] : 0);
     for (std::size_t d = 0; d < rank; ++d) strides[a * rank + d] = acc.strides[d];
   }
   KArgs args{bufs.data(), offsets.data(), strides.data(), k.outer.data(), k.inner.data(), k.fconsts.data(),
@@ -149,29 +151,48 @@ struct JitPlan final : runtime::Plan {
   schedule::Schedule sched;
   std::vector<Compiled> compiled;
   PlanSlots slots;
+  schedule::MemoryPlan mem;
+  std::vector<int64_t> shift;                   // per slot: arena offset in elements (0 outside the arena)
+  int64_t arena_bytes() const override { return mem.arena_bytes; }
 };
 
 // Runs a plan: binds leaves, allocates outputs of kernels, launches in order, realizes roots.
 void execute(const JitPlan& p, const std::vector<const ir::Node*>& leaves, const std::vector<ir::Node*>& roots) {
   const auto& s = p.sched;
   std::vector<ir::View> views(s.slots.size());
+  // CGRAD_MEMORY_PLAN=0: every intermediate in its own buffer, all kept until the plan ends.
+  const bool planned = core::env().memory_plan;
+  std::shared_ptr<ir::Storage> arena;
+  if (planned && p.mem.arena_bytes > 0) arena = runtime::allocate_host(static_cast<std::size_t>(p.mem.arena_bytes));
+  const int64_t* shift = arena ? p.shift.data() : nullptr;
+  auto output_view = [&](std::size_t slot) {
+    const Slot& sl = s.slots[slot];
+    if (arena && p.mem.offset[slot] >= 0)
+      return ir::View{arena, p.shift[slot], core::contiguous_strides(sl.shape)};
+    return alloc_contiguous(sl.shape, sl.dtype);
+  };
   auto bind = [&]() {
     bind_views(
         s, p.slots, leaves, views, [](const ir::Node& n) { return n.value; },
-        [](const Slot& sl) { return interp_source(*sl.proto); });
+        [](const Slot& sl) { return interp_source(*sl.proto); }, shift);
   };
   bind();
   for (std::size_t ki = 0; ki < s.kernels.size(); ++ki) {
     const KernelSpec& k = s.kernels[ki];
     if (k.kind == KernelSpec::Kind::Loop) {
-      allocate_stores(s, k, views, alloc_contiguous);
+      for (auto& st : k.stores) {
+        auto slot = static_cast<std::size_t>(k.accesses[static_cast<std::size_t>(st.access)].slot);
+        if (!views[slot].storage) views[slot] = output_view(slot);
+      }
       bind();
-      launch_loop(k, p.compiled[ki], views);
+      launch_loop(k, p.compiled[ki], views, shift);
     } else {
       std::vector<const ir::View*> ins;
       for (int sl : k.in_slots) ins.push_back(&views[static_cast<std::size_t>(sl)]);
       bool launched = false;
       auto& o = views[static_cast<std::size_t>(k.out_slot)];
+      if (k.kind == KernelSpec::Kind::Gemm && arena && p.mem.offset[static_cast<std::size_t>(k.out_slot)] >= 0)
+        o = output_view(static_cast<std::size_t>(k.out_slot));
       if (k.kind == KernelSpec::Kind::Copy) {
         const Slot& os = s.slots[static_cast<std::size_t>(k.out_slot)];
         o = contiguous_copy(*ins[0], os.shape, os.dtype);
@@ -181,6 +202,8 @@ void execute(const JitPlan& p, const std::vector<const ir::Node*>& leaves, const
       runtime::counters().kernels_launched.fetch_add(1, std::memory_order_relaxed);
     }
     bind();
+    if (planned)
+      for (int dead : p.mem.release[ki]) views[static_cast<std::size_t>(dead)] = ir::View{};
   }
   realize_outputs(p.slots, views, roots);
 }
@@ -224,6 +247,14 @@ std::shared_ptr<runtime::Plan> JitBackend::run_and_plan(const runtime::Subgraph&
   // Leaves by their index in realize()'s list; outputs by their index in roots.
   std::vector<const ir::Node*> local_leaves(leaves.begin(), leaves.end());
   const bool replayable = bind_plan_slots(s, local_leaves, roots, plan->slots);
+  plan->mem = schedule::plan_memory(s);
+  plan->shift.assign(s.slots.size(), 0);
+  for (std::size_t i = 0; i < s.slots.size(); ++i) {
+    const int a = plan->mem.view_of_arena[i] >= 0 ? plan->mem.view_of_arena[i] : static_cast<int>(i);
+    const int64_t off = plan->mem.offset[static_cast<std::size_t>(a)];
+    if (off >= 0) plan->shift[i] = off / static_cast<int64_t>(dtype_size(s.slots[i].dtype));
+  }
+  if (dbg >= 2) std::cerr << schedule::describe(plan->mem, s);
   execute(*plan, local_leaves, roots);
   return replayable ? plan : nullptr;
 }

@@ -1,0 +1,100 @@
+// The result cache: LRU by bytes over (plan, leaf storages with versions) -> root values.
+#include "runtime/result_cache.h"
+
+#include "core/env.hpp"
+
+
+namespace cgrad::runtime {
+
+namespace {
+// Entries checked for dead inputs from the old end at each insert: a loop that rebinds its
+// state every step leaves its previous entry there, so this keeps such loops at one entry.
+constexpr int kTailSweep = 8;
+}  // namespace
+
+bool ResultCache::enabled() { return core::env().result_cache_bytes > 0; }
+
+std::size_t ResultCache::hash(const Key& k) {
+  uint64_t h = 1469598103934665603ull;
+  for (uint64_t x : k) h = (h ^ x) * 1099511628211ull + (h >> 29);
+  return static_cast<std::size_t>(h);
+}
+
+ResultCache::Probe ResultCache::probe(const std::vector<const ir::Node*>& leaves) {
+  Probe p;
+  p.key.reserve(1 + 2 * leaves.size());
+  p.key.push_back(0);
+  p.inputs.reserve(leaves.size());
+  for (const ir::Node* l : leaves) {
+    p.key.push_back(l->value.storage->id);
+    p.key.push_back(l->value.storage->version);
+    p.inputs.push_back(l->value.storage);
+  }
+  return p;
+}
+
+bool ResultCache::find(const Plan& plan, Probe& p, std::vector<ir::View>& values) {
+  p.key[0] = plan.serial;
+  if (lru_.empty()) return false;
+  auto it = index_.find(hash(p.key));
+  if (it == index_.end() || it->second->key != p.key) return false;
+  lru_.splice(lru_.begin(), lru_, it->second);
+  values = it->second->values;
+  return true;
+}
+
+void ResultCache::insert(const Plan& plan, Probe p, const std::vector<ir::Node*>& roots) {
+  const auto limit = static_cast<std::size_t>(core::env().result_cache_bytes);
+  Entry e;
+  e.key = std::move(p.key);
+  e.key[0] = plan.serial;
+  for (std::size_t r = 0; r < roots.size(); ++r) {
+    const ir::View& v = roots[r]->value;
+    e.values.push_back(v);
+    bool seen = !v.storage;
+    for (std::size_t q = 0; q < r && !seen; ++q) seen = roots[q]->value.storage == v.storage;
+    if (!seen) e.bytes += v.storage->nbytes;
+  }
+  if (e.bytes > limit) return;
+  e.inputs = std::move(p.inputs);
+  e.hash = hash(e.key);
+  if (auto old = index_.find(e.hash); old != index_.end()) erase(old->second);
+  drop_dead_tail();
+  bytes_ += e.bytes;
+  lru_.push_front(std::move(e));
+  index_.emplace(lru_.front().hash, lru_.begin());
+  while (bytes_ > limit && !lru_.empty()) erase(std::prev(lru_.end()));
+}
+
+void ResultCache::erase(std::list<Entry>::iterator it) {
+  bytes_ -= it->bytes;
+  index_.erase(it->hash);
+  lru_.erase(it);
+}
+
+void ResultCache::drop_dead_tail() {
+  int checked = 0;
+  for (auto it = lru_.end(); it != lru_.begin() && checked < kTailSweep; ++checked) {
+    auto cur = std::prev(it);
+    bool dead = false;
+    for (auto& w : cur->inputs) dead = dead || w.expired();
+    if (dead) {
+      erase(cur);
+    } else {
+      it = cur;
+    }
+  }
+}
+
+void ResultCache::clear() {
+  index_.clear();
+  lru_.clear();
+  bytes_ = 0;
+}
+
+ResultCache& result_cache() {
+  static ResultCache c;
+  return c;
+}
+
+}  // namespace cgrad::runtime

@@ -1,0 +1,136 @@
+// The result cache: a graph evaluated again on the same input buffers launches nothing; any
+// write to an input, a new input or the bound makes it compute again.
+#include "oracle.h"
+#include "ir/node.h"
+#include "runtime/result_cache.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+using namespace cgrad;
+
+namespace {
+
+// Sets CGRAD_RESULT_CACHE_BYTES for one test and empties the cache before and after.
+struct CacheBytes {
+  int64_t saved;
+  explicit CacheBytes(int64_t bytes) : saved(core::env().result_cache_bytes) {
+    core::env_mut().result_cache_bytes = bytes;
+    runtime::result_cache().clear();
+  }
+  ~CacheBytes() {
+    core::env_mut().result_cache_bytes = saved;
+    runtime::result_cache().clear();
+  }
+};
+
+Tensor step(const Tensor& a, const Tensor& b) { return exp(a) * b - sum(a); }
+
+}  // namespace
+
+TEST(ResultCache, SameGraphOnSameBuffersLaunchesNothing) {
+  CacheBytes on(1 << 20);
+  Tensor a = tensor(std::vector<float>{0, 1, 2}, {3}), b = tensor(std::vector<float>{1, 2, 3}, {3});
+  auto first = step(a, b).to_vector<float>();
+  reset_stats();
+  Tensor again = step(a, b).eval();
+  EXPECT_EQ(stats().kernels_launched, 0u);
+  EXPECT_EQ(stats().result_cache_hits, 1u);
+  EXPECT_EQ(again.to_vector<float>(), first);
+  EXPECT_EQ(first, test::with_backend("interpreter", [&] { return step(a, b).to_vector<float>(); }));
+}
+
+TEST(ResultCache, AssignToAnInputInvalidates) {
+  CacheBytes on(1 << 20);
+  Tensor a = tensor(std::vector<float>{0, 1, 2}, {3}), b = tensor(std::vector<float>{1, 2, 3}, {3});
+  step(a, b).eval();
+  a.assign(a + 1.0);
+  a.eval();
+  reset_stats();
+  auto v = step(a, b).to_vector<float>();
+  EXPECT_EQ(stats().result_cache_hits, 0u);
+  EXPECT_GT(stats().kernels_launched, 0u);
+  EXPECT_EQ(v, test::with_backend("interpreter", [&] { return step(a, b).to_vector<float>(); }));
+}
+
+TEST(ResultCache, InPlaceWriteBumpsTheVersionAndInvalidates) {
+  CacheBytes on(1 << 20);
+  Tensor a = tensor(std::vector<float>{1, 2, 3}, {3});
+  EXPECT_EQ((a * 2.0).to_vector<float>(), (std::vector<float>{2, 4, 6}));
+  // A writer that changes a storage in place (what the C API or a device copy would do) bumps
+  // its version; the cached result must not be returned.
+  ir::Storage& s = *a.node()->value.storage;
+  const float nine = 9;
+  std::memcpy(static_cast<float*>(s.data) + 1, &nine, sizeof nine);
+  ++s.version;
+  reset_stats();
+  EXPECT_EQ((a * 2.0).to_vector<float>(), (std::vector<float>{2, 18, 6}));
+  EXPECT_EQ(stats().result_cache_hits, 0u);
+}
+
+TEST(ResultCache, OtherBuffersWithTheSameStructureCompute) {
+  CacheBytes on(1 << 20);
+  Tensor b = tensor(std::vector<float>{1, 2, 3}, {3});
+  for (float v : {1.0f, 2.0f}) {
+    Tensor a = full({3}, v).eval();
+    reset_stats();
+    EXPECT_EQ(step(a, b).to_vector<float>(), test::with_backend("interpreter", [&] { return step(a, b).to_vector<float>(); }));
+    EXPECT_EQ(stats().result_cache_hits, 0u);
+  }
+}
+
+TEST(ResultCache, ZeroBytesTurnsItOff) {
+  CacheBytes off(0);
+  Tensor a = tensor(std::vector<float>{1, 2}, {2});
+  (a * 3.0).eval();
+  reset_stats();
+  (a * 3.0).eval();
+  EXPECT_EQ(stats().result_cache_hits, 0u);
+  EXPECT_EQ(stats().kernels_launched, 1u);
+  EXPECT_EQ(runtime::result_cache().size(), 0u);
+}
+
+TEST(ResultCache, BoundedLeastRecentlyUsedByBytes) {
+  const int64_t n = 1024;  // 4 KiB of f32 per result
+  CacheBytes two(2 * n * 4);
+  Tensor x = arange(n).eval(), y = (arange(n) * 2.0).eval(), z = (arange(n) * 3.0).eval();
+  for (Tensor* t : {&x, &y, &z}) (*t + 1.0).eval();  // x's result is the least recently used: out
+  EXPECT_LE(runtime::result_cache().bytes(), static_cast<std::size_t>(2 * n * 4));
+  reset_stats();
+  (z + 1.0).eval();
+  (y + 1.0).eval();
+  EXPECT_EQ(stats().result_cache_hits, 2u);
+  auto v = (x + 1.0).to_vector<float>();
+  EXPECT_EQ(stats().result_cache_hits, 2u) << "x's entry was evicted";
+  EXPECT_EQ(v[10], 11.0f);
+  CacheBytes tiny(64);  // a result larger than the whole bound is not cached
+  (x * 5.0).eval();
+  EXPECT_EQ(runtime::result_cache().size(), 0u);
+}
+
+TEST(ResultCache, EntriesOfDeadInputsAreDropped) {
+  CacheBytes on(64 << 20);
+  Tensor x = tensor(std::vector<float>(256, 1.0f), {256});
+  for (int i = 0; i < 50; ++i) {
+    x.assign(x * 0.5 + 1.0);
+    x.eval();
+  }
+  EXPECT_LE(runtime::result_cache().size(), 2u) << "each step's input storage is gone: its entry can never match";
+  EXPECT_NEAR(x.to_vector<float>()[0], 2.0f, 1e-5f);
+}
+
+TEST(ResultCache, CompiledFunctionOnTheSameInputs) {
+  CacheBytes on(1 << 20);
+  auto f = compile([](const Tensor& a, const Tensor& b) { return step(a, b); });
+  Tensor a = tensor(std::vector<float>{0, 1, 2}, {3}), b = tensor(std::vector<float>{1, 2, 3}, {3});
+  Tensor r1 = f(a, b);
+  Tensor c = tensor(std::vector<float>{5, 5, 5}, {3});
+  Tensor r2 = f(a, c);  // replayed: computes
+  reset_stats();
+  Tensor r3 = f(a, c);
+  EXPECT_EQ(stats().kernels_launched, 0u);
+  EXPECT_EQ(stats().result_cache_hits, 1u);
+  EXPECT_EQ(r3.to_vector<float>(), r2.to_vector<float>());
+  EXPECT_EQ(r1.to_vector<float>(), test::with_backend("interpreter", [&] { return step(a, b).to_vector<float>(); }));
+}
