@@ -4,6 +4,7 @@
 #include "autograd/autograd.h"
 
 #include "frontend/build.h"
+#include "frontend/trace.h"
 #include "ir/op_table.h"
 
 #include <optional>
@@ -160,6 +161,7 @@ void Tensor::clear_grad() {
 
 void Tensor::backward() const {
   const ir::NodePtr& y = autograd::differentiable_output(*this, "backward");
+  if (frontend::TraceLog* log = frontend::active_trace()) log->side_effects = true;  // compile(fn): eager
   NoGradGuard off;  // leaves' gradients carry no history: accumulating them never chains steps
   autograd::backprop(y, full(y->shape, 1.0, y->dtype, y->device), nullptr);
 }

@@ -350,9 +350,12 @@ class PlanCompiler {
       }
       e.outputs.push_back(std::move(o));
     }
-    if (runtime::realize_count() != realizes) {
-      // fn evaluated something itself: its graph was cut where a plan cannot see.
-      if (dbg >= 2) std::fprintf(stderr, "[cgrad] compile: fn evaluates inside; this signature runs eagerly\n");
+    if (runtime::realize_count() != realizes || log.side_effects) {
+      // fn evaluated something itself (its graph was cut where a plan cannot see), or it
+      // called backward(), whose accumulation into grad() a replay would not repeat.
+      if (dbg >= 2)
+        std::fprintf(stderr, "[cgrad] compile: fn %s; this signature runs eagerly\n",
+                     log.side_effects ? "calls backward()" : "evaluates inside");
       e.eager = true;
       std::vector<Tensor> all = outs;
       all.insert(all.end(), log.assigned.begin(), log.assigned.end());

@@ -21,6 +21,9 @@ struct TraceLog {
   std::vector<Tensor> assigned;      ///< handles assign() rebound (each once, in order)
   std::unordered_set<const void*> seen_assigned;
   std::unordered_set<const ir::Node*> seen_reads;
+  /// fn did something a plan cannot repeat (backward() accumulating into leaves' grad()):
+  /// the signature runs eagerly.
+  bool side_effects = false;
 };
 
 /// The log of the trace running on this thread, or nullptr.

@@ -237,3 +237,27 @@ TEST(Autograd, MemoryStaysFlatOverManyTrainingSteps) {
 
 }  // namespace
 }  // namespace cgrad
+
+namespace cgrad {
+namespace {
+
+TEST(Autograd, BackwardInsideACompiledFunctionRunsEveryCall) {
+  // backward() accumulates into grad(), which a replayed plan would not repeat: such a
+  // signature runs fn at every call, and the gradients accumulate as written.
+  Tensor w = tensor(std::vector<double>{1, 2}, {2}).requires_grad(true);
+  int calls = 0;
+  auto f = compile([&](const Tensor& x) {
+    ++calls;
+    Tensor loss = sum(w * w * x);
+    loss.backward();
+    return loss;
+  });
+  Tensor x = tensor(std::vector<double>{3, 5}, {2});
+  EXPECT_DOUBLE_EQ(f(x).item<double>(), 1 * 3 + 4 * 5);
+  EXPECT_DOUBLE_EQ(f(x).item<double>(), 23);
+  EXPECT_EQ(calls, 2);
+  EXPECT_EQ(w.grad().to_vector<double>(), (std::vector<double>{12, 40}));  // 2 w x, twice
+}
+
+}  // namespace
+}  // namespace cgrad
