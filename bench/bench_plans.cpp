@@ -133,6 +133,10 @@ void memory() {
     std::snprintf(name, sizeof name, "MLP SGD step, %lldx%lld -> %lld -> 10 f32", static_cast<long long>(batch),
                   static_cast<long long>(in), static_cast<long long>(hidden));
     row(name, peaks([&] { return cgrad::test::mlp_step(m.x, m.labels, m.w1, m.w2, 0.1); }));
+    std::snprintf(name, sizeof name, "MLP SGD step (autograd), %lldx%lld -> %lld -> 10 f32", static_cast<long long>(batch),
+                  static_cast<long long>(in), static_cast<long long>(hidden));
+    Tensor w1 = m.w1.detach().requires_grad(true), w2 = m.w2.detach().requires_grad(true);
+    row(name, peaks([&] { return cgrad::test::mlp_step_autograd(m.x, m.labels, w1, w2, 0.1); }));
   }
 }
 

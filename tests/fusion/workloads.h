@@ -49,6 +49,16 @@ inline std::vector<Tensor> mlp_step(const Tensor& x, const Tensor& labels, const
   return {loss, w2 - lr * dw2, w1 - lr * dw1};
 }
 
+/// The same step with the gradients from autograd (w1, w2 require a gradient): {loss, new w2,
+/// new w1}. relu's derivative is taken from its input here (autograd's rule).
+inline std::vector<Tensor> mlp_step_autograd(const Tensor& x, const Tensor& labels, const Tensor& w1, const Tensor& w2,
+                                             double lr) {
+  Tensor loss = cross_entropy(matmul(relu(matmul(x, w1)), w2), labels);
+  std::vector<Tensor> g = grad(loss, {w2, w1}, false);
+  NoGradGuard off;
+  return {loss, w2 - lr * g[0], w1 - lr * g[1]};
+}
+
 struct Mlp {
   Tensor x, labels, w1, w2;
   Mlp(int64_t batch, int64_t in, int64_t hidden, int64_t classes) {
