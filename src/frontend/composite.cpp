@@ -60,7 +60,9 @@ Tensor softmax(const Tensor& x, int64_t axis) {
   Tensor xf = as_float(x);
   if (n->shape[static_cast<std::size_t>(axis)] == 0) return xf;
   Tensor e = exp(xf - max(xf, {axis}, true));
-  return e / sum(e, {axis}, true);
+  // One division per row, then a multiplication per element (a division per element costs more
+  // than the exp on x86: vdivpd). Within 1 ulp of e / sum; the interpreter runs the same graph.
+  return e * (1.0 / sum(e, {axis}, true));
 }
 
 Tensor log_softmax(const Tensor& x, int64_t axis) {
