@@ -12,7 +12,10 @@
 #        BENCH_WERROR      ON/OFF: override the preset's CGRAD_WERROR (ON) for the build
 #        BENCH_ANCHORS     anchors' results dir whose libtorch rows are quoted when bench_torch is
 #                          not built (default /work/shared/anchors/results when it exists)
-#        BENCH_ONLY        e.g. W1,W4: run only these workloads (quick checks; RESULTS.md is partial)
+#        BENCH_ONLY        e.g. W1,W4: run only these workloads (quick checks; RESULTS.md is partial);
+#                          ODE selects bench_odeint (the Lorenz ensemble through odeint, issue #7)
+#        BENCH_ODE_RUNS    bench_odeint processes (default 3; the summary takes the median per row)
+#        BENCH_ODE_REPS    samples of 100 steps per row in each bench_odeint process (default 5)
 #        BENCH_SUMMARY_ONLY=1  only rewrite bench/RESULTS.md from bench/results (e.g. after editing
 #                          bench/NOTES.md, which is appended to it)
 set -u
@@ -33,6 +36,7 @@ if [ "${BENCH_SKIP_BUILD:-0}" != 1 ] && [ "$SUMMARY_ONLY" != 1 ]; then
       targets="bench_cgrad" &&
       { grep -q 'build bench/bench_eigen:' "$BUILD/build.ninja" && targets="$targets bench_eigen" || true; } &&
       { grep -q 'build bench/bench_torch:' "$BUILD/build.ninja" && targets="$targets bench_torch" || true; } &&
+      { grep -q 'build bench/bench_odeint:' "$BUILD/build.ninja" && targets="$targets bench_odeint" || true; } &&
       cmake --build --preset release --target $targets
   } >"$BUILD_LOG" 2>&1 || { echo "build failed, see $BUILD_LOG"; tail -20 "$BUILD_LOG"; exit 1; }
 fi
@@ -106,11 +110,18 @@ run_one() {
 ONLY=()
 [ -n "${BENCH_ONLY:-}" ] && ONLY=(--only "$BENCH_ONLY")
 echo "loadavg at start: $(cat /proc/loadavg)" >"$OUT/loadavg.txt"
+if [ "${BENCH_ONLY:-}" != ODE ]; then
 run_one cgrad_t2 CGRAD_NUM_THREADS=2 -- "$B/bench_cgrad" --proc cgrad_t2 --sections wl "${ONLY[@]}"
 run_one cgrad_t1 CGRAD_NUM_THREADS=1 -- "$B/bench_cgrad" --proc cgrad_t1 --sections wl "${ONLY[@]}"
 run_one host CGRAD_NUM_THREADS=2 -- "$B/bench_cgrad" --proc host --sections host,jit
 [ -x "$B/bench_eigen" ] && run_one eigen -- "$B/bench_eigen" --proc eigen
 [ -x "$B/bench_torch" ] && run_one torch -- "$B/bench_torch" --proc torch
+fi
+if [ -x "$B/bench_odeint" ] && { [ -z "${BENCH_ONLY:-}" ] || [[ ",$BENCH_ONLY," == *,ODE,* ]]; }; then
+  for k in $(seq 1 "${BENCH_ODE_RUNS:-3}"); do
+    run_one "odeint_$k" CGRAD_NUM_THREADS=2 -- "$B/bench_odeint" --proc "odeint_$k" --reps "${BENCH_ODE_REPS:-5}"
+  done
+fi
 echo "loadavg at end:   $(cat /proc/loadavg)" >>"$OUT/loadavg.txt"
 find "$OUT" -name '*.log' -size 0 -delete  # stderr of the programs: kept only when not empty
 fi  # SUMMARY_ONLY

@@ -107,6 +107,7 @@ void realize(cgrad::Tensor& s) { s.eval(); }
 struct Result {
   double ms_per_step = 0;
   double kernels_per_step = -1;  // -1: not a cgrad::Tensor
+  double plans_per_step = -1;    // new plans built per timed step (0 once steps replay plans)
   std::vector<double> final_state;
 };
 
@@ -128,9 +129,12 @@ Result run(State state, const System& sys, std::size_t steps, bool count_kernels
   Result r;
   r.ms_per_step = std::chrono::duration<double, std::milli>(stop - start).count() /
                   static_cast<double>(std::max<std::size_t>(steps, 1));
-  if (count_kernels)
-    r.kernels_per_step = static_cast<double>(cgrad::stats().kernels_launched) /
-                         static_cast<double>(std::max<std::size_t>(steps, 1));
+  if (count_kernels) {
+    const auto st = cgrad::stats();
+    const auto n = static_cast<double>(std::max<std::size_t>(steps, 1));
+    r.kernels_per_step = static_cast<double>(st.kernels_launched) / n;
+    r.plans_per_step = static_cast<double>(st.plans_built) / n;
+  }
   r.final_state = to_std(state);
   return r;
 }
@@ -143,9 +147,10 @@ double max_abs_diff(const std::vector<double>& a, const std::vector<double>& b) 
 
 void print_row(const char* stepper, const char* state, const Result& r,
                const std::vector<double>& reference) {
-  char kernels[32] = "-";
+  char kernels[32] = "-", plans[32] = "-";
   if (r.kernels_per_step >= 0) std::snprintf(kernels, sizeof kernels, "%.1f", r.kernels_per_step);
-  std::printf("%-8s %-28s %12.3f %14s %18.3g\n", stepper, state, r.ms_per_step, kernels,
+  if (r.plans_per_step >= 0) std::snprintf(plans, sizeof plans, "%.2f", r.plans_per_step);
+  std::printf("%-8s %-28s %12.3f %14s %12s %18.3g\n", stepper, state, r.ms_per_step, kernels, plans,
               max_abs_diff(r.final_state, reference));
 }
 
@@ -218,7 +223,7 @@ int main(int argc, char** argv) {
       "cgrad::Tensor), "
       "OpenMP threads: %d\n\n",
       n, 3 * n, kDt, steps, tensor_steps, threads);
-  std::printf("%-8s %-28s %12s %14s %18s\n", "stepper", "state", "ms/step", "kernels/step",
+  std::printf("%-8s %-28s %12s %14s %12s %18s\n", "stepper", "state", "ms/step", "kernels/step", "plans/step",
               "max|diff| vs std");
   try {
     compare<Rk4>("rk4", n, steps, tensor_steps);
