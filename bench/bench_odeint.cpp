@@ -8,7 +8,9 @@
 //   hand,staged            the 8 sweeps odeint's runge_kutta4 makes, by hand (4 right-hand sides;
 //                          scale_sum2..5 with odeint's coefficients, zeros included), OpenMP
 //   hand,fused             the whole RK4 step in one pass, OpenMP
-//   et,odeint              runge_kutta4<cgrad::et::Vector<double>> (one fused loop per statement)
+//   et,odeint              runge_kutta4<cgrad::et::Vector<double>> (one fused loop per statement;
+//                          the right-hand side one et::assign_all loop)
+//   et,odeint_rhs3loops    the same with the right-hand side as three assignments (three loops)
 //   cgrad,odeint           runge_kutta4<cgrad::Tensor>, state (3, N) evaluated after every step
 //                          (CPU JIT; threads: CGRAD_NUM_THREADS); kernels and plans per step from
 //                          cgrad::stats()
@@ -115,14 +117,22 @@ struct LorenzStd {
 };
 
 namespace et = cgrad::et;
+// The right-hand side as one loop (et::assign_all), or as one loop per component (`three`),
+// which reads x, y, z 2-3 times per evaluation.
 struct LorenzEt {
   std::size_t n;
   const et::Vector<double>* rho;
+  bool three = false;
   void operator()(const et::Vector<double>& s, et::Vector<double>& d, double) const {
     const auto x = s.segment(0, n), y = s.segment(n, n), z = s.segment(2 * n, n);
-    d.segment(0, n) = kSigma * (y - x);
-    d.segment(n, n) = x * (*rho - z) - y;
-    d.segment(2 * n, n) = x * y - kBeta * z;
+    if (three) {
+      d.segment(0, n) = kSigma * (y - x);
+      d.segment(n, n) = x * (*rho - z) - y;
+      d.segment(2 * n, n) = x * y - kBeta * z;
+    } else {
+      et::assign_all(d.segment(0, n), kSigma * (y - x), d.segment(n, n), x * (*rho - z) - y, d.segment(2 * n, n),
+                     x * y - kBeta * z);
+    }
   }
 };
 
@@ -213,16 +223,18 @@ void run(const Opts& o) {
 
   {
     const et::Vector<double> erho(rho);
-    const LorenzEt sys{static_cast<std::size_t>(N), &erho};
-    for (int thr : {1, 2}) {
-      omp_set_num_threads(thr);
-      et::Vector<double> x;
-      ode::runge_kutta4<et::Vector<double>> st;
-      double d = 0;
-      auto s = time_steps(
-          o, [&] { x = et::Vector<double>(s0); }, [&] { st.do_step(sys, x, 0.0, kDt); },
-          [&] { d = max_diff(x.data(), ref); });
-      row("et", "odeint", o, thr, s, -1, d);
+    for (bool three : {false, true}) {
+      const LorenzEt sys{static_cast<std::size_t>(N), &erho, three};
+      for (int thr : {1, 2}) {
+        omp_set_num_threads(thr);
+        et::Vector<double> x;
+        ode::runge_kutta4<et::Vector<double>> st;
+        double d = 0;
+        auto s = time_steps(
+            o, [&] { x = et::Vector<double>(s0); }, [&] { st.do_step(sys, x, 0.0, kDt); },
+            [&] { d = max_diff(x.data(), ref); });
+        row("et", three ? "odeint_rhs3loops" : "odeint", o, thr, s, -1, d);
+      }
     }
   }
 

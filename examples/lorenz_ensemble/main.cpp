@@ -76,9 +76,9 @@ struct LorenzEt {
   et::Vector<double> rho;
   void operator()(const et::Vector<double>& s, et::Vector<double>& d, double) const {
     const auto x = s.segment(0, n), y = s.segment(n, n), z = s.segment(2 * n, n);
-    d.segment(0, n) = kSigma * (y - x);  // each line: one fused loop
-    d.segment(n, n) = x * (rho - z) - y;
-    d.segment(2 * n, n) = x * y - kBeta * z;
+    // the three components in one fused loop (three `d.segment(...) = ...` would be three loops)
+    et::assign_all(d.segment(0, n), kSigma * (y - x), d.segment(n, n), x * (rho - z) - y, d.segment(2 * n, n),
+                   x * y - kBeta * z);
   }
 };
 
