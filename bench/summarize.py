@@ -328,7 +328,7 @@ def ode_section():
           f"each row the median of the processes' medians ({len(ps)} processes: {', '.join(ps)}). "
           "`x fused` = time / best fused hand loop (1 or 2 threads) of the same process; `vs staged`: "
           "staged hand loop time / this time at the same thread count (higher is better). cgrad::Tensor runs "
-          "with CGRAD_NUM_THREADS=2.\n")
+          "with CGRAD_NUM_THREADS=2 (1 in a process named *_t1).\n")
     print("| impl | variant | thr | ms/step (median) | range over processes | x fused | vs staged (same thr) | "
           "kernels/step | max abs diff vs odeint std::vector |")
     print("|---|---|---|---|---|---|---|---|---|")
@@ -376,7 +376,7 @@ def ode_section():
                    lambda p: t(p, "hand", "staged", thr), 0.9)
     ratio_line("et::Vector (best of 1, 2 threads) vs best staged hand loop", lambda p: t(p, "et", "odeint"),
                lambda p: t(p, "hand", "staged"), 0.9)
-    ratio_line("cgrad::Tensor (2 threads) vs best fused hand loop", lambda p: t(p, "cgrad", "odeint"),
+    ratio_line("cgrad::Tensor (the process's CGRAD_NUM_THREADS) vs best fused hand loop", lambda p: t(p, "cgrad", "odeint"),
                lambda p: t(p, "hand", "fused"), 0.5)
     ratio_line("cgrad::Tensor vs odeint on std::vector", lambda p: t(p, "cgrad", "odeint"),
                lambda p: t(p, "odeint", "std_range"), 6)
