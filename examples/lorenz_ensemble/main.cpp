@@ -9,10 +9,10 @@
 // program prints the time per step, kernels per step for cgrad::Tensor (cgrad::stats()), and how
 // far each final state is from the std::vector one.
 //
-// Measured (bench/RESULTS.md, bench_odeint: the same ensemble and rk4, 2 cores, other jobs
-// running): std::vector 43 ms per step, et::Vector 45 ms (1 thread; a hand-written staged loop 43
-// ms), cgrad::Tensor 2.5 ms with 1 kernel and 0 new plans per step (dopri5: 1 kernel, 0 plans too),
-// a hand-written fused loop 1.5 ms (1 thread).
+// Measured (bench/RESULTS.md, bench_odeint: the same ensemble and rk4 on 2 cores, quiet run):
+// std::vector 36.7 ms per step, et::Vector 34.8 ms (1 thread; 16.0 ms with 2), cgrad::Tensor
+// 2.23 ms (2 threads) with 1 kernel and 0 new plans per step (dopri5: 1 kernel and 0 plans too),
+// hand-written loops: staged 42.2 ms, fused 1.50 ms (1 thread) and 0.84 ms (2 threads).
 //
 // usage: lorenz_ensemble [--n N] [--steps S] [--tensor-steps K]
 //   --n             number of systems (default 1048576 = 2^20)
