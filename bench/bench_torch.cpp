@@ -25,9 +25,9 @@ void run_elementwise(int thr, bool loops) {
   auto a = rnd(n, 1, -1, 1, ty), b = rnd(n, 2, -1, 1, ty), c = rnd(n, 3, -1, 1, ty);
   auto d = torch::empty_like(a), tmp = torch::empty_like(a);
   if (loops) {
-    hand::w1(a.data_ptr<T>(), b.data_ptr<T>(), c.data_ptr<T>(), d.data_ptr<T>(), n);
-    hand::w2(a.data_ptr<T>(), d.data_ptr<T>(), n);
-    hand::w3(a.data_ptr<T>(), b.data_ptr<T>(), n);
+    hand::w1(a.template data_ptr<T>(), b.template data_ptr<T>(), c.template data_ptr<T>(), d.template data_ptr<T>(), n);
+    hand::w2(a.template data_ptr<T>(), d.template data_ptr<T>(), n);
+    hand::w3(a.template data_ptr<T>(), b.template data_ptr<T>(), n);
   }
   const double sz = sizeof(T);
   torch::Tensor r;
@@ -50,7 +50,7 @@ void run_softmax(int thr, bool loops) {
   auto ty = std::is_same<T, float>::value ? torch::kFloat : torch::kDouble;
   auto x = rnd(n, 4, -4, 4, ty).reshape({rows, cols}).contiguous();
   torch::Tensor y = torch::empty_like(x);
-  if (loops) hand::w4(x.data_ptr<T>(), y.data_ptr<T>(), rows, cols);
+  if (loops) hand::w4(x.template data_ptr<T>(), y.template data_ptr<T>(), rows, cols);
   auto s = measure([&] { y = torch::softmax(x, 1); });
   report("torch", "softmax", "W4", dtype_name<T>(), n, thr, s, 2.0 * n * sizeof(T), -1, csum(y));
   s = measure([&] {

@@ -12,7 +12,12 @@
 #        BENCH_WERROR      ON/OFF: override the preset's CGRAD_WERROR (ON) for the build
 #        BENCH_ANCHORS     anchors' results dir whose libtorch rows are quoted when bench_torch is
 #                          not built (default /work/shared/anchors/results when it exists)
-#        BENCH_ONLY        e.g. W1,W4: run only these workloads (quick checks; RESULTS.md is partial)
+#        BENCH_ONLY        e.g. W1,W4: run only these workloads (quick checks; RESULTS.md is partial);
+#                          ODE selects bench_odeint (the Lorenz ensemble through odeint, issue #7)
+#        BENCH_ODE_RUNS    bench_odeint processes (default 3; the summary takes the median per row)
+#        BENCH_ODE_REPS    samples of 100 steps per row in each bench_odeint process (default 5)
+#        BENCH_PROCS       e.g. cgrad_t2,odeint: run only these processes (cgrad_t2 cgrad_t1 host eigen
+#                          torch odeint) and keep the other processes' rows of the last run
 #        BENCH_SUMMARY_ONLY=1  only rewrite bench/RESULTS.md from bench/results (e.g. after editing
 #                          bench/NOTES.md, which is appended to it)
 set -u
@@ -22,7 +27,10 @@ OUT=bench/results
 BUILD=build/release
 mkdir -p "$OUT"
 SUMMARY_ONLY=${BENCH_SUMMARY_ONLY:-0}
-[ "$SUMMARY_ONLY" = 1 ] || rm -f "$OUT"/*.csv "$OUT"/*.log "$OUT"/*.txt
+PROCS=${BENCH_PROCS:-}
+# proc_wanted NAME: NAME is one of BENCH_PROCS (all when BENCH_PROCS is empty)
+proc_wanted() { [ -z "$PROCS" ] || [[ ",$PROCS," == *",$1,"* ]]; }
+if [ "$SUMMARY_ONLY" != 1 ] && [ -z "$PROCS" ]; then rm -f "$OUT"/*.csv "$OUT"/*.log "$OUT"/*.txt; fi
 
 # ---- build
 BUILD_LOG=$BUILD/bench_build.log
@@ -33,6 +41,7 @@ if [ "${BENCH_SKIP_BUILD:-0}" != 1 ] && [ "$SUMMARY_ONLY" != 1 ]; then
       targets="bench_cgrad" &&
       { grep -q 'build bench/bench_eigen:' "$BUILD/build.ninja" && targets="$targets bench_eigen" || true; } &&
       { grep -q 'build bench/bench_torch:' "$BUILD/build.ninja" && targets="$targets bench_torch" || true; } &&
+      { grep -q 'build bench/bench_odeint:' "$BUILD/build.ninja" && targets="$targets bench_odeint" || true; } &&
       cmake --build --preset release --target $targets
   } >"$BUILD_LOG" 2>&1 || { echo "build failed, see $BUILD_LOG"; tail -20 "$BUILD_LOG"; exit 1; }
 fi
@@ -78,7 +87,8 @@ wait_quiet() {
   echo "$c"
 }
 
-echo "proc,wall_s,own_cores,other_cores,other_cores_before,loadavg1_before" >"$OUT/load.csv"
+[ -n "$PROCS" ] && [ -f "$OUT/load.csv" ] ||
+  echo "proc,wall_s,own_cores,other_cores,other_cores_before,loadavg1_before" >"$OUT/load.csv"
 # run_one NAME ENV... -- CMD...: CSV rows to $OUT/NAME.csv, stderr to $OUT/NAME.log, one load line.
 run_one() {
   local name=$1; shift
@@ -91,6 +101,8 @@ run_one() {
   local tf; tf=$(mktemp)
   local b0; b0=$(busy)
   echo "running $name (load $la, others ${before} cores)"
+  [ -f "$OUT/load.csv" ] && { grep -v "^$name," "$OUT/load.csv" >"$OUT/load.csv.tmp"; mv "$OUT/load.csv.tmp" "$OUT/load.csv"; }
+  rm -f "$OUT/$name.log"
   env "${envs[@]}" /usr/bin/env time -f "%e %U %S" -o "$tf" "$@" >"$OUT/$name.csv" 2>"$OUT/$name.log"
   local rc=$?
   local b1; b1=$(busy)
@@ -105,12 +117,23 @@ run_one() {
 
 ONLY=()
 [ -n "${BENCH_ONLY:-}" ] && ONLY=(--only "$BENCH_ONLY")
-echo "loadavg at start: $(cat /proc/loadavg)" >"$OUT/loadavg.txt"
-run_one cgrad_t2 CGRAD_NUM_THREADS=2 -- "$B/bench_cgrad" --proc cgrad_t2 --sections wl "${ONLY[@]}"
-run_one cgrad_t1 CGRAD_NUM_THREADS=1 -- "$B/bench_cgrad" --proc cgrad_t1 --sections wl "${ONLY[@]}"
-run_one host CGRAD_NUM_THREADS=2 -- "$B/bench_cgrad" --proc host --sections host,jit
-[ -x "$B/bench_eigen" ] && run_one eigen -- "$B/bench_eigen" --proc eigen
-[ -x "$B/bench_torch" ] && run_one torch -- "$B/bench_torch" --proc torch
+if [ -z "$PROCS" ]; then
+  echo "loadavg at start: $(cat /proc/loadavg)" >"$OUT/loadavg.txt"
+else
+  echo "loadavg at start of a rerun of $PROCS: $(cat /proc/loadavg)" >>"$OUT/loadavg.txt"
+fi
+if [ "${BENCH_ONLY:-}" != ODE ]; then
+proc_wanted cgrad_t2 && run_one cgrad_t2 CGRAD_NUM_THREADS=2 -- "$B/bench_cgrad" --proc cgrad_t2 --sections wl "${ONLY[@]}"
+proc_wanted cgrad_t1 && run_one cgrad_t1 CGRAD_NUM_THREADS=1 -- "$B/bench_cgrad" --proc cgrad_t1 --sections wl "${ONLY[@]}"
+proc_wanted host && run_one host CGRAD_NUM_THREADS=2 -- "$B/bench_cgrad" --proc host --sections host,jit
+[ -x "$B/bench_eigen" ] && proc_wanted eigen && run_one eigen -- "$B/bench_eigen" --proc eigen
+[ -x "$B/bench_torch" ] && proc_wanted torch && run_one torch -- "$B/bench_torch" --proc torch
+fi
+if [ -x "$B/bench_odeint" ] && proc_wanted odeint && { [ -z "${BENCH_ONLY:-}" ] || [[ ",$BENCH_ONLY," == *,ODE,* ]]; }; then
+  for k in $(seq 1 "${BENCH_ODE_RUNS:-3}"); do
+    run_one "odeint_$k" CGRAD_NUM_THREADS=2 -- "$B/bench_odeint" --proc "odeint_$k" --reps "${BENCH_ODE_REPS:-5}"
+  done
+fi
 echo "loadavg at end:   $(cat /proc/loadavg)" >>"$OUT/loadavg.txt"
 find "$OUT" -name '*.log' -size 0 -delete  # stderr of the programs: kept only when not empty
 fi  # SUMMARY_ONLY

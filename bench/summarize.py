@@ -303,7 +303,89 @@ def checks():
           "the last digits (summation order and accumulator width).")
 
 
+def ode_section():
+    """bench_odeint (issue #7): one row per implementation, the median over the odeint_* processes
+    of each process's median ms per step; ratios are taken inside each process, then the median
+    (and range) over processes."""
+    sel = [r for r in rows if r["workload"] == "ODE"]
+    if not sel:
+        return
+    ps = sorted({r["proc"] for r in sel})
+
+    def med(v):
+        v = sorted(v)
+        n = len(v)
+        return v[n // 2] if n % 2 else 0.5 * (v[n // 2 - 1] + v[n // 2])
+
+    def t(p, impl, variant, thr=None):
+        c = [r for r in sel if r["proc"] == p and r["impl"] == impl and r["variant"] == variant and
+             (thr is None or r["threads"] == thr)]
+        return min(c, key=lambda r: r["median_s"]) if c else None
+
+    n = sel[0]["n"]
+    print(f"\n## Lorenz ensemble through Boost.Odeint (issue #7, `bench_odeint`)\n")
+    print(f"{int(n) // 3} systems with their own rho, f64, runge_kutta4, dt = 0.001; each sample is 100 steps, "
+          f"each row the median of the processes' medians ({len(ps)} processes: {', '.join(ps)}). "
+          "`x fused` = time / best fused hand loop (1 or 2 threads) of the same process; `vs staged`: "
+          "staged hand loop time / this time at the same thread count (higher is better). cgrad::Tensor runs "
+          "with CGRAD_NUM_THREADS=2 (1 in a process named *_t1).\n")
+    print("| impl | variant | thr | ms/step (median) | range over processes | x fused | vs staged (same thr) | "
+          "kernels/step | max abs diff vs odeint std::vector |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    keys = []
+    for r in sel:
+        k = (r["impl"], r["variant"], r["threads"])
+        if k not in keys:
+            keys.append(k)
+    for impl, variant, thr in keys:
+        ts, xf, vs, ks, ch = [], [], [], [], []
+        for p in ps:
+            r = t(p, impl, variant, thr)
+            f = t(p, "hand", "fused")
+            s = t(p, "hand", "staged", thr)
+            if not r:
+                continue
+            ts.append(r["median_s"])
+            ks.append(r["kernels"])
+            ch.append(r["check"])
+            if f:
+                xf.append(r["median_s"] / f["median_s"])
+            if s:
+                vs.append(s["median_s"] / r["median_s"])
+        if not ts:
+            continue
+        k = med(ks)
+        print(f"| {impl} | {variant} | {thr} | {fmt(med(ts) * 1e3)} | {fmt(min(ts) * 1e3)}-{fmt(max(ts) * 1e3)} | "
+              f"{fmt(med(xf)) if xf else '-'} | {fmt(med(vs)) + 'x' if vs and impl != 'hand' else '-'} | "
+              f"{'-' if k < 0 else fmt(k)} | {max(ch):.2g} |")
+
+    def ratio_line(name, num, den, goal):
+        v = []
+        for p in ps:
+            a, b = num(p), den(p)
+            if a and b:
+                v.append(b["median_s"] / a["median_s"])
+        if v:
+            print(f"| {name} | {fmt(med(v))}x | {fmt(min(v))}-{fmt(max(v))}x | >= {goal}x | "
+                  f"{'met' if med(v) >= goal else 'missed'} |")
+
+    print("\n| target (ratios inside each process, median over processes) | speed | range | goal | met? |")
+    print("|---|---|---|---|---|")
+    for thr in ("1", "2"):
+        ratio_line(f"et::Vector vs staged hand loop, {thr} thread(s)", lambda p: t(p, "et", "odeint", thr),
+                   lambda p: t(p, "hand", "staged", thr), 0.9)
+    ratio_line("et::Vector (best of 1, 2 threads) vs best staged hand loop", lambda p: t(p, "et", "odeint"),
+               lambda p: t(p, "hand", "staged"), 0.9)
+    ratio_line("cgrad::Tensor (the process's CGRAD_NUM_THREADS) vs best fused hand loop", lambda p: t(p, "cgrad", "odeint"),
+               lambda p: t(p, "hand", "fused"), 0.5)
+    ratio_line("cgrad::Tensor vs odeint on std::vector", lambda p: t(p, "cgrad", "odeint"),
+               lambda p: t(p, "odeint", "std_range"), 6)
+    ratio_line("best fused hand loop vs odeint on std::vector", lambda p: t(p, "hand", "fused"),
+               lambda p: t(p, "odeint", "std_range"), 10)
+
+
 targets()
+ode_section()
 print("\n## Tables\n")
 print("`x loop` = time / time of the best hand loop (loop or loop_fm, 1 or 2 threads; W5: fused) "
       "measured in the same process; lower is better. Hand-loop rows are shown from process "

@@ -9,10 +9,18 @@
 namespace cgrad::codegen {
 
 using schedule::Access;
+using schedule::Instr;
 using schedule::KernelSpec;
 using schedule::StrideClass;
 
 namespace {
+
+// Per-row scratch of the row kernels (see render_cpu): at most this many values per inner
+// element, this many inner elements (2 x 8192 doubles: 128 KiB of stack per thread).
+constexpr std::size_t kMaxScratchValues = 2;
+constexpr int64_t kScratchElements = 8192;
+// Element-wise kernels whose dim 0 is at most this long may unroll it (Renderer::lead_body).
+constexpr int64_t kMaxLead = 4;
 
 struct Renderer {
   const KernelSpec& k;
@@ -21,8 +29,15 @@ struct Renderer {
   explicit Renderer(const KernelSpec& ks) : k(ks), ro(ks.outer.size()), ri(ks.inner.size()), rank(ro + ri) {}
 
   // Element and index expressions: inside a range loop (`loop`) or at the outer level.
-  std::string addr(int a, bool loop) const {
-    std::string p = "p" + std::to_string(a), o = "o" + std::to_string(a), s = "s" + std::to_string(a);
+  // `lead` > 0: the element `lead` indices further along dim 0 (the unrolled copies of the
+  // lead-dim kernels; `d<a>` holds the access's dim-0 stride).
+  std::string off(int a, int64_t lead) const {
+    std::string o = "o" + std::to_string(a);
+    if (lead == 0 || k.accesses[static_cast<std::size_t>(a)].strides[0] == 0) return o;
+    return "(" + o + " + " + std::to_string(lead) + " * d" + std::to_string(a) + ")";
+  }
+  std::string addr(int a, bool loop, int64_t lead = 0) const {
+    std::string p = "p" + std::to_string(a), o = off(a, lead), s = "s" + std::to_string(a);
     if (!loop) return p + "[base[" + std::to_string(a) + "]]";
     switch (stride_class(k.accesses[static_cast<std::size_t>(a)], rank - 1)) {
       case StrideClass::Zero: return p + "[" + o + "]";
@@ -30,8 +45,8 @@ struct Renderer {
       default: return p + "[" + o + " + j * " + s + "]";
     }
   }
-  std::string index(int a, bool loop) const {
-    std::string o = "o" + std::to_string(a), s = "s" + std::to_string(a);
+  std::string index(int a, bool loop, int64_t lead = 0) const {
+    std::string o = off(a, lead), s = "s" + std::to_string(a);
     if (!loop) return "base[" + std::to_string(a) + "]";
     switch (stride_class(k.accesses[static_cast<std::size_t>(a)], rank - 1)) {
       case StrideClass::Zero: return o;
@@ -85,6 +100,37 @@ struct Renderer {
     return t;
   }
 
+  // Lead-dim mode of an element-wise kernel (cpu_elementwise_lead): worth it when dim 0 is
+  // small, every store moves along it, and more computed values ignore it than follow it.
+  // Returns the loop body (values ignoring dim 0 once, the others per index of dim 0), or "".
+  std::string lead_body(const std::vector<int>& which, const std::string& indent) const {
+    if (ro < 2 || k.outer[0] < 2 || k.outer[0] > kMaxLead) return "";
+    for (auto& st : k.stores)
+      if (k.accesses[static_cast<std::size_t>(st.access)].strides[0] == 0) return "";
+    std::vector<char> dep(k.code.size(), 0);
+    int computed_once = 0, computed_each = 0;
+    for (int i : which) {
+      const Instr& in = k.code[static_cast<std::size_t>(i)];
+      char d = in.access >= 0 && k.accesses[static_cast<std::size_t>(in.access)].strides[0] != 0;
+      for (int a : in.args) d |= dep[static_cast<std::size_t>(a)];
+      dep[static_cast<std::size_t>(i)] = d;
+      if (in.kind == Instr::Kind::Op) ++(d ? computed_each : computed_once);
+    }
+    if (computed_once <= computed_each) return "";
+    std::vector<int> once, each;
+    for (int i : which) (dep[static_cast<std::size_t>(i)] ? each : once).push_back(i);
+    std::string out = emit(once, true, indent);
+    for (int64_t c = 0; c < k.outer[0]; ++c) {
+      auto var = [&](int j) { return dep[static_cast<std::size_t>(j)] ? value_name(j) + "_" + std::to_string(c) : value_name(j); };
+      for (int i : each)
+        out += indent + "const " + ctype(k.code[static_cast<std::size_t>(i)].dtype) + " " + var(i) + " = " +
+               render_instr(k, i, var, [&](int a) { return addr(a, true, c); }, [&](int a) { return index(a, true, c); }) +
+               ";\n";
+      for (auto& st : k.stores) out += indent + addr(st.access, true, c) + " = " + var(st.value) + ";\n";
+    }
+    return out;
+  }
+
   std::string stores(bool inner_stores, bool loop, const std::string& indent) const {
     std::string out;
     for (auto& s : k.stores)
@@ -103,9 +149,23 @@ Rendered render_cpu(const KernelSpec& k) {
   std::string body;
   const std::string na = std::to_string(k.accesses.size());
   if (!out.has_reductions) {
-    std::string loop_body = r.emit(parts.elementwise, true, "        ") + r.stores(false, true, "        ");
-    body = template_text("cpu_elementwise");
-    fill(body, "RANGE", r.range("elements", 0, r.ro, "a->outer", "begin", "end", loop_body, "#pragma omp simd"));
+    const std::string lead = r.lead_body(parts.elementwise, "        ");
+    if (!lead.empty()) {
+      std::string strides;
+      for (std::size_t a = 0; a < k.accesses.size(); ++a)
+        strides += "  const int64_t d" + std::to_string(a) + " = st[" + std::to_string(a) + "][0]; (void)d" +
+                   std::to_string(a) + ";\n";
+      body = template_text("cpu_elementwise_lead");
+      fill(body, "RANGE",
+                  r.range("elements of the other dims", 1, r.ro - 1, "(a->outer + 1)", "ib_", "ie_", lead, "#pragma omp simd"));
+      fill(body, "LEAD_STRIDES", strides);
+      fill(body, "LEAD", std::to_string(k.outer[0]));
+      fill(body, "RO1", std::to_string(r.ro - 1));
+    } else {
+      std::string loop_body = r.emit(parts.elementwise, true, "        ") + r.stores(false, true, "        ");
+      body = template_text("cpu_elementwise");
+      fill(body, "RANGE", r.range("elements", 0, r.ro, "a->outer", "begin", "end", loop_body, "#pragma omp simd"));
+    }
     fill(body, "RO", std::to_string(r.ro));
     fill(body, "NA", na);
     fill(body, "RANK", std::to_string(r.rank));
@@ -141,7 +201,62 @@ Rendered render_cpu(const KernelSpec& k) {
                                    r.emit(parts.loop2, true, "        ") + r.stores(true, true, "        "), "#pragma omp simd");
     std::string ni;
     for (std::size_t d = 0; d < r.ri; ++d) ni += (d ? " * " : "") + std::string("a->inner[") + std::to_string(d) + "]";
+
+    // Whole rows: when the inner stores need values the reduction loop computes too (softmax:
+    // exp(x - max)), the reduction loop keeps them in a per-row scratch and the store loop reads
+    // them back, so they are computed once per element. Only values the store loop reads
+    // directly (the frontier of what both loops share) are kept, and only when one of them is
+    // computed (re-reading a loaded value from its buffer costs the same as from the scratch).
+    std::string rows = template_text("cpu_reduce_rows");
+    {
+      const std::set<int> in1(parts.loop1.begin(), parts.loop1.end());
+      std::set<int> shared;
+      for (int i : parts.loop2)
+        if (in1.count(i)) shared.insert(i);
+      std::vector<int> frontier;
+      bool computed = false;
+      for (int i : shared) {
+        bool read = false;
+        for (auto& st : k.stores) read |= st.inner && st.value == i;
+        for (int j : parts.loop2)
+          if (!shared.count(j))
+            for (int a : k.code[static_cast<std::size_t>(j)].args) read |= a == i;
+        if (!read) continue;
+        frontier.push_back(i);
+        computed |= k.code[static_cast<std::size_t>(i)].kind == Instr::Kind::Op;
+      }
+      if (computed && frontier.size() <= kMaxScratchValues) {
+        std::string params, args, decl, keep, reload;
+        for (std::size_t f = 0; f < frontier.size(); ++f) {
+          const int i = frontier[f];
+          const std::string T = ctype(k.code[static_cast<std::size_t>(i)].dtype), n = "scr" + std::to_string(f);
+          params += ", " + T + "* __restrict " + n;
+          args += ", " + n;
+          decl += "  alignas(64) " + T + " " + n + "[" + std::to_string(kScratchElements) + "];\n";
+          keep += "        " + n + "[i_ - jb + j] = " + value_name(i) + ";\n";
+          reload += "        const " + T + " " + value_name(i) + " = " + n + "[i_ - jb + j];\n";
+        }
+        std::vector<int> rest;
+        for (int i : parts.loop2)
+          if (!shared.count(i)) rest.push_back(i);
+        const std::string s1 = r.range("reduction loop, keeping the shared values", r.ro, r.ri, "a->inner", "jb", "je",
+                                       r.emit(parts.loop1, true, "        ") + combine + keep, pragma);
+        const std::string s2 = r.range("inner stores from the kept values", r.ro, r.ri, "a->inner", "jb", "je",
+                                       reload + r.emit(rest, true, "        ") + r.stores(true, true, "        "),
+                                       "#pragma omp simd");
+        rows = template_text("cpu_reduce_scratch");
+        fill(rows, "LOOP1", s1);
+        fill(rows, "LOOP2", s2);
+        fill(rows, "POST", r.emit(parts.epilogue, false, "  "));
+        fill(rows, "OUTER_STORES", r.stores(false, false, "  "));
+        fill(rows, "SCR_PARAMS", params);
+        fill(rows, "SCR_ARGS", args);
+        fill(rows, "SCR_DECL", decl);
+        fill(rows, "SCR_N", std::to_string(kScratchElements));
+      }
+    }
     body = template_text("cpu_reduce");
+    fill(body, "ROWS", rows);
     fill(body, "LOOP1", l1);
     fill(body, "LOOP2", l2);
     fill(body, "PRE", r.emit(parts.pre, false, "  "));

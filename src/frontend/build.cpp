@@ -4,6 +4,7 @@
 #include "frontend/trace.h"
 
 #include "core/env.hpp"
+#include "ir/graph.h"
 #include "ir/op_table.h"
 #include "runtime/backend.h"
 #include "runtime/realize.h"
@@ -24,6 +25,22 @@ const NodePtr& node_of(const Tensor& t, const char* op) {
 
 namespace {
 thread_local int g_no_grad_depth = 0;
+
+// A node's depth is computed when it is built, so it goes stale when one of its ancestors is
+// realized later: a lazy value built from a lazy state that is evaluated afterwards (the
+// derivative odeint's FSAL steppers keep from one step to the next) keeps the state's old depth,
+// and everything built from it adds up, step after step, until the auto-realize rule cuts the
+// graph at places that move from step to step (new plans every time). Before the rule fires, the
+// depths of n's unrealized ancestors are recomputed from the realized frontier, once.
+void refresh_depth(ir::Node& n) {
+  for (ir::Node* m : ir::topo_order({&n}, /*unrealized_only=*/true)) {
+    int64_t d = 0;
+    for (auto& in : m->inputs)
+      if (!in->realized() && in->depth > d) d = in->depth;
+    m->depth = d + 1;
+  }
+}
+
 }  // namespace
 
 bool grad_mode() { return g_no_grad_depth == 0; }
@@ -42,6 +59,7 @@ NodePtr make(Op op, std::vector<NodePtr> inputs, ir::Attrs attrs, Device device)
     n->grad = std::move(r);
   }
   int64_t limit = core::env().max_pending_depth;
+  if (limit > 0 && n->depth >= limit) refresh_depth(*n);
   if (limit > 0 && n->depth >= limit) {
     runtime::realize({n});
     runtime::counters().auto_realizes.fetch_add(1, std::memory_order_relaxed);

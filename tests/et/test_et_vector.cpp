@@ -187,4 +187,35 @@ TEST(EtVector, SizeRule) {
   EXPECT_THROW(three += a, cgrad::Error);
 }
 
+// assign_all: several assignments of one size as one loop, every value of element i computed
+// before any is stored (so destinations may be read at the same index), sizes and shifted
+// overlaps checked before anything is written.
+TEST(EtVector, AssignAllIsOneLoop) {
+  const std::size_t n = 5;
+  et::Vector<double> s(3 * n), d(3 * n), rho(n, 28.0);
+  for (std::size_t i = 0; i < 3 * n; ++i) s[i] = 0.5 * static_cast<double>(i) - 3.0;
+  const auto x = s.segment(0, n), y = s.segment(n, n), z = s.segment(2 * n, n);
+  et::reset_stats();
+  et::assign_all(d.segment(0, n), 10.0 * (y - x), d.segment(n, n), x * (rho - z) - y, d.segment(2 * n, n),
+                 x * y - 2.5 * z);
+  EXPECT_EQ(et::stats().loops, 1u);
+  for (std::size_t i = 0; i < n; ++i) {
+    EXPECT_EQ(d[i], 10.0 * (s[n + i] - s[i]));
+    EXPECT_EQ(d[n + i], s[i] * (28.0 - s[2 * n + i]) - s[n + i]);
+    EXPECT_EQ(d[2 * n + i], s[i] * s[n + i] - 2.5 * s[2 * n + i]);
+  }
+
+  et::Vector<double> a{1, 2, 3}, b{10, 20, 30};
+  et::assign_all(a, a + b, b, a * 2.0);  // b reads a's value before this loop wrote it
+  EXPECT_EQ(a.to_vector(), (std::vector<double>{11, 22, 33}));
+  EXPECT_EQ(b.to_vector(), (std::vector<double>{2, 4, 6}));
+
+  et::Vector<double> c{1, 2, 3, 4};
+  EXPECT_THROW(et::assign_all(a, a + 1.0, c, c * 2.0), cgrad::Error);  // sizes differ
+  EXPECT_EQ(a.to_vector(), (std::vector<double>{11, 22, 33}));
+  EXPECT_THROW(et::assign_all(c.segment(1, 3), c.segment(0, 3) + 1.0, a, a + 1.0), cgrad::Error);  // shifted
+  EXPECT_EQ(c.to_vector(), (std::vector<double>{1, 2, 3, 4}));
+  EXPECT_EQ(a.to_vector(), (std::vector<double>{11, 22, 33}));
+}
+
 }  // namespace

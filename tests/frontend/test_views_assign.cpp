@@ -144,5 +144,27 @@ TEST(Assign, LoopStaysBounded) {
   EXPECT_EQ(alias.to_vector<float>(), std::vector<float>(4, 2.0f));
 }
 
+// A lazy value built from a lazy state before the state is evaluated (odeint's FSAL derivative)
+// must not carry the state's old depth into everything built from it afterwards: the graph
+// pending behind it after the evaluation is short, so no auto-realize may cut it.
+TEST(Assign, DepthRestartsAfterAnAncestorIsEvaluated) {
+  const int64_t limit = core::env().max_pending_depth;
+  ASSERT_GT(limit, 8);
+  Tensor state = zeros({4});
+  for (int64_t i = 0; i < limit - 4; ++i) state = state + 1.0;
+  Tensor derived = state * 2.0;  // built while state's chain is pending
+  state.eval();
+  reset_stats();
+  Tensor y = derived;
+  for (int64_t i = 0; i < limit / 2; ++i) y = y + 1.0;  // pending: derived + limit / 2 nodes
+  EXPECT_EQ(stats().auto_realizes, 0u);
+  EXPECT_LT(y.node()->depth, limit);
+  const auto want = static_cast<float>(2 * (limit - 4) + limit / 2);
+  EXPECT_EQ(y.to_vector<float>(), std::vector<float>(4, want));
+  // a chain that really is deep is still cut
+  for (int64_t i = 0; i < 2 * limit; ++i) y = y + 1.0;
+  EXPECT_GT(stats().auto_realizes, 0u);
+}
+
 }  // namespace
 }  // namespace ft

@@ -119,3 +119,63 @@ TEST(Differential, MatmulLayoutsMatchInterpreter) {
     for (std::size_t i = 0; i < jit[o].size(); ++i) ASSERT_NEAR(jit[o][i], ref[o][i], 1e-5 * (1 + std::fabs(ref[o][i]))) << o << " " << i;
   }
 }
+
+namespace {
+
+void expect_close(const std::vector<std::vector<double>>& jit, const std::vector<std::vector<double>>& ref,
+                  double rel, const char* what) {
+  ASSERT_EQ(jit.size(), ref.size()) << what;
+  for (std::size_t o = 0; o < jit.size(); ++o) {
+    ASSERT_EQ(jit[o].size(), ref[o].size()) << what << " output " << o;
+    for (std::size_t i = 0; i < jit[o].size(); ++i)
+      ASSERT_NEAR(jit[o][i], ref[o][i], rel * (1 + std::fabs(ref[o][i]))) << what << " output " << o << " elem " << i;
+  }
+}
+
+}  // namespace
+
+// Row kernels whose inner stores reuse what the reduction loop computed (softmax: exp(x - max),
+// kept in a per-row scratch of 8192 elements): rows that fit, rows that do not (the two-function
+// path), a transposed input, two reduced dims, and a scratch value that is not the store's own.
+TEST(Differential, RowKernelsWithScratchMatchInterpreter) {
+  auto build = [] {
+    manual_seed(7);
+    Tensor a = rand({5, 300}, f32) * 8.0 - 4.0, b = rand({3, 9000}, f64) * 8.0 - 4.0;
+    Tensor c = rand({40, 6}, f64), d = rand({4, 6, 7}, f32);
+    eval({a, b, c, d});
+    Tensor e = exp(c.T() - max(c.T(), {1}, true));
+    Tensor s = sin(d - 0.5);
+    return std::vector<Tensor>{softmax(a, 1),  softmax(b, 1), softmax(c, 0),
+                               e / sum(e, {1}, true) + 2.0 * e,  // the kept value feeds two stores' ops
+                               s * sum(s, {1, 2}, true), log_softmax(a, 1)};
+  };
+  auto jit = values(build());
+  auto ref = with_backend("interpreter", [&] { return values(build()); });
+  expect_close(jit, ref, 2e-6, "row kernels");
+}
+
+// Element-wise kernels with a small first dim that few values depend on run it unrolled (the
+// values that ignore it are computed once): a (3, N) state whose rows are picked with `where`,
+// as an odeint system writes it, at sizes that split over several tasks and leave remainders,
+// with first dims of 2 and 4, and 5 (not unrolled).
+TEST(Differential, LeadDimKernelsMatchInterpreter) {
+  auto build = [](int64_t rows, int64_t n) {
+    manual_seed(static_cast<uint64_t>(rows * 1000 + n));
+    Tensor s = rand({rows, n}, f64) * 20.0 - 10.0, rho = rand({1, n}, f64) * 30.0;
+    Tensor row = arange(rows, i64).reshape({rows, 1});
+    eval({s, rho, row});
+    auto f = [&](const Tensor& u) {
+      const Tensor x = u.slice(0, 0, 1), y = u.slice(0, 1, 2), z = u.slice(0, rows - 1, rows);
+      return where(row == 0, 10.0 * (y - x), where(row == 1, x * (rho - z) - y, x * y - (8.0 / 3.0) * z));
+    };
+    const double h = 1e-3;
+    Tensor k1 = f(s), k2 = f(s + (h / 2) * k1), k3 = f(s + (h / 2) * k2), k4 = f(s + h * k3);
+    return std::vector<Tensor>{s + (h / 6) * (k1 + 2.0 * k2 + 2.0 * k3 + k4), exp(rho) * tanh(rho) + s};
+  };
+  for (const auto& size : {std::pair<int64_t, int64_t>{3, 50001}, {3, 7}, {2, 40000}, {4, 33}, {5, 1000}}) {
+    const int64_t rows = size.first, n = size.second;
+    auto jit = values(build(rows, n));
+    auto ref = with_backend("interpreter", [&] { return values(build(rows, n)); });
+    expect_close(jit, ref, 1e-12, "lead-dim kernels");
+  }
+}

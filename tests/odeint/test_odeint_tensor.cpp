@@ -179,10 +179,70 @@ TEST(OdeintTensor, RungeKuttaFehlberg78) {
 }
 
 TEST(OdeintTensor, PlainIntegrateWithExplicitValueType) {
-  // Tensor has no value_type member: integrate() takes it as a template argument.
   compare(
       "integrate<double>", [](StdState& x) { return ode::integrate(PendulumStd{}, x, 0.0, 0.2, 0.01); },
       [](Tensor& x) { return ode::integrate<double>(PendulumTensor{}, x, 0.0, 0.2, 0.01, EvalObserver{}); });
+}
+
+// Tensor has no value_type member; the adaptor's integrate() overloads supply double, so the
+// plain calls compile and run the same controlled dopri5 as on std::vector.
+TEST(OdeintTensor, PlainIntegrateWithoutValueType) {
+  compare(
+      "integrate", [](StdState& x) { return ode::integrate(PendulumStd{}, x, 0.0, 0.2, 0.01); },
+      [](Tensor& x) { return ode::integrate(PendulumTensor{}, x, 0.0, 0.2, 0.01, EvalObserver{}); });
+  compare(
+      "integrate without observer", [](StdState& x) { return ode::integrate(PendulumStd{}, x, 0.0, 0.2, 0.01); },
+      [](Tensor& x) { return ode::integrate(PendulumTensor{}, x, 0.0, 0.2, 0.01); });
+}
+
+TEST(OdeintTensor, IntegrateConstAndAdaptiveWithPlainDopri5) {
+  compare(
+      "integrate_const dopri5",
+      [](StdState& x) {
+        return ode::integrate_const(ode::runge_kutta_dopri5<StdState>(), PendulumStd{}, x, 0.0, 0.2, 0.02);
+      },
+      [](Tensor& x) {
+        return ode::integrate_const(ode::runge_kutta_dopri5<Tensor>(), PendulumTensor{}, x, 0.0, 0.2, 0.02,
+                                    EvalObserver{});
+      });
+  compare(
+      "integrate_adaptive dopri5 (fixed steps: not controlled)",
+      [](StdState& x) {
+        return ode::integrate_adaptive(ode::runge_kutta_dopri5<StdState>(), PendulumStd{}, x, 0.0, 0.2, 0.02);
+      },
+      [](Tensor& x) {
+        return ode::integrate_adaptive(ode::runge_kutta_dopri5<Tensor>(), PendulumTensor{}, x, 0.0, 0.2, 0.02,
+                                       EvalObserver{});
+      });
+}
+
+// dopri5 is FSAL: the derivative at the end of a step is built (lazily) from the new state before
+// the state is evaluated, and carried into the next step. Every step then has the same graph, so
+// after the first steps every evaluation replays a plan.
+TEST(OdeintTensor, Dopri5StepsReplayPlans) {
+  Tensor x = initial_tensor();
+  ode::runge_kutta_dopri5<Tensor> st;
+  const PendulumTensor sys;
+  double t = 0;
+  const double dt = 0.01;
+  for (int k = 0; k < 3; ++k, t += dt) {
+    st.do_step(sys, x, t, dt);
+    x.eval();
+  }
+  const auto before = cgrad::stats();
+  const int steps = 24;  // enough for stale node depths to reach the auto-realize limit (256)
+  for (int k = 0; k < steps; ++k, t += dt) {
+    st.do_step(sys, x, t, dt);
+    x.eval();
+  }
+  const auto after = cgrad::stats();
+  EXPECT_EQ(after.plans_built, before.plans_built) << "a later dopri5 step built a new plan";
+  EXPECT_EQ(after.auto_realizes, before.auto_realizes);
+  EXPECT_GE(after.plan_cache_hits - before.plan_cache_hits, static_cast<uint64_t>(steps));
+  StdState xs = initial_state();
+  ode::runge_kutta_dopri5<StdState> ss;
+  for (int k = 0; k < 3 + steps; ++k) ss.do_step(PendulumStd{}, xs, dt * k, dt);
+  expect_same(x.to_vector<double>(), xs, "dopri5 steps");
 }
 
 TEST(OdeintTensor, Float32State) {

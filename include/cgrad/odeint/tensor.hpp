@@ -8,13 +8,20 @@
 // here: the resize traits (a default-constructed Tensor is undefined, so odeint must resize its
 // temporaries, to zeros of the state's shape, dtype and device), copy (a handle copy),
 // norm_inf (max(abs(x)), evaluated, as a double), and the algebra choice.
-// Tensor has no `value_type` member, so the plain integrate(system, x, t0, t1, dt) needs the value
-// type spelled out: integrate<double>(system, x, t0, t1, dt). All other integrate_* functions
-// take the stepper, as usual.
+// Tensor has no `value_type` member (its element type is a run-time dtype), and odeint's plain
+// integrate(system, x, t0, t1, dt [, observer]) reads State::value_type to pick the coefficient type
+// of the controlled dopri5 it runs. Overloads below for Tensor states make that call work as
+// written, with double coefficients (the state keeps its dtype: an f32 state stays f32);
+// integrate<double>(...) keeps working. The other integrate_* functions take a stepper and need no
+// value_type.
 #pragma once
 
 #include <cgrad/odeint/traits.hpp>
 #include <cgrad/tensor.hpp>
+
+#include <boost/numeric/odeint/integrate/integrate.hpp>
+
+#include <cstddef>
 
 namespace boost::numeric::odeint {
 
@@ -56,5 +63,16 @@ template <>
 struct algebra_dispatcher<::cgrad::Tensor> {
   using algebra_type = vector_space_algebra;
 };
+
+template <class System, class Time, class Observer>
+std::size_t integrate(System system, ::cgrad::Tensor& start_state, Time start_time, Time end_time, Time dt,
+                      Observer observer) {
+  return integrate<double>(system, start_state, start_time, end_time, dt, observer);
+}
+
+template <class System, class Time>
+std::size_t integrate(System system, ::cgrad::Tensor& start_state, Time start_time, Time end_time, Time dt) {
+  return integrate<double>(system, start_state, start_time, end_time, dt);
+}
 
 }  // namespace boost::numeric::odeint
