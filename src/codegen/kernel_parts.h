@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -55,5 +56,14 @@ std::string const_decls(const schedule::KernelSpec& k, const std::string& indent
 void normalize(schedule::KernelSpec& k);
 /// Whether access a is written by a store of the kernel.
 bool is_stored(const schedule::KernelSpec& k, int a);
+
+/// One translation unit: `prelude`, then each distinct kernel's source once (kernels of one
+/// schedule can render identically; `R` has `symbol` and `source`).
+template <class R> std::string unique_sources(std::string prelude, const std::vector<R>& kernels) {
+  std::set<std::string> seen;
+  for (const auto& k : kernels)
+    if (seen.insert(k.symbol).second) prelude += k.source;
+  return prelude;
+}
 
 }  // namespace cgrad::codegen

@@ -282,11 +282,7 @@ Rendered render_cpu(const KernelSpec& k) {
 }
 
 std::string translation_unit(const std::vector<Rendered>& kernels) {
-  std::string tu = template_text("cpu_prelude");
-  std::set<std::string> seen;
-  for (const auto& k : kernels)
-    if (seen.insert(k.symbol).second) tu += k.source;
-  return tu;
+  return unique_sources(template_text("cpu_prelude"), kernels);
 }
 
 }  // namespace cgrad::codegen

@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <set>
 
 namespace cgrad::codegen {
 
@@ -273,11 +272,7 @@ CudaRendered render_cuda(const KernelSpec& k) {
 }
 
 std::string cuda_translation_unit(const std::vector<CudaRendered>& kernels) {
-  std::string tu = template_text("cuda_prelude");
-  std::set<std::string> seen;
-  for (const auto& k : kernels)
-    if (seen.insert(k.symbol).second) tu += k.source;
-  return tu;
+  return unique_sources(template_text("cuda_prelude"), kernels);
 }
 
 std::vector<uint64_t> cuda_kernel_args(const KernelSpec& k, const std::vector<uint64_t>& bufs) {
