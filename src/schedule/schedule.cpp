@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -24,6 +25,7 @@ namespace {
 
 constexpr int kMaxFusedDepth = 128;   // longer fused chains are cut (compile time, stack depth)
 constexpr int kRecomputeCost = 8;     // a shared value cheaper than this is recomputed per kernel
+constexpr int64_t kMaxCatParts = 8;   // a cat of at most this many equal parts fuses (rule 7)
 
 enum class State : uint8_t { Fused, Mat, View, Const };
 
@@ -44,6 +46,21 @@ Shape squeeze(const Shape& s) {
 }
 
 bool is_unit_reshape(const Node& n) { return squeeze(n.shape) == squeeze(n.inputs[0]->shape); }
+
+// The length every input of a cat is a multiple of along its axis (the gcd of the lengths).
+int64_t cat_part(const Node& n) {
+  int64_t g = 0;
+  for (auto& in : n.inputs) g = std::gcd(g, in->shape[static_cast<std::size_t>(n.attrs.axis)]);
+  return g;
+}
+
+// A cat that fuses: its axis splits into at most kMaxCatParts equal parts, each inside one
+// input, so a kernel that reads it within one part (a slice of it) or stores it one part at a
+// time (Mode::unroll) reads each part from its input directly and never copies it.
+bool fusable_cat(const Node& n) {
+  if (n.op != Op::Cat || core::numel(n.shape) == 0) return false;
+  return n.shape[static_cast<std::size_t>(n.attrs.axis)] / cat_part(n) <= kMaxCatParts;
+}
 
 int op_cost(Op op) {
   switch (op) {
@@ -77,6 +94,8 @@ struct Mode {
   enum Kind { Elementwise, PerOuter, BroadcastBack } kind = Elementwise;
   Shape outer, inner;
   std::vector<int64_t> axes;      // BroadcastBack: root dims that form the inner loop
+  int unroll = -1;                // Elementwise: a root dim (a fused cat's axis) stored one part at a time ...
+  int64_t parts = 1;              // ... in this many equal parts (the loop runs over one part)
   bool operator==(const Mode&) const = default;
 };
 
@@ -87,6 +106,7 @@ struct Builder {
   std::vector<std::string> why;
   Schedule out;
   std::unordered_map<const Node*, int> slot_of;
+  std::unordered_set<const Node*> library_cats;  ///< fusable cats that must run as a library copy after all
 
   explicit Builder(const ir::Subgraph& sg) : g(sg) {
     for (std::size_t i = 0; i < g.order.size(); ++i) pos[g.order[i]] = static_cast<int>(i);
@@ -100,6 +120,17 @@ struct Builder {
     int i = index(n);
     return i >= 0 && state[static_cast<std::size_t>(i)] == State::Fused;
   }
+  // GEMM, and a cat that cannot fuse: a library routine over whole buffers (rule 7).
+  bool library(const Node* n) const {
+    OpKind k = ir::info(n->op).kind;
+    return k == OpKind::Gemm || (k == OpKind::Concat && (!fusable_cat(*n) || library_cats.count(n)));
+  }
+  void library_operands(const Node* n) {
+    for (auto& in : n->inputs)
+      set(in.get(), ir::info(in->op).kind == OpKind::Movement ? State::View : State::Mat,
+          "rule 7 (library-operand): operand of GEMM/cat must be in memory");
+  }
+
   void set(const Node* n, State s, const std::string& reason) {
     int i = index(n);
     if (i < 0 || state[static_cast<std::size_t>(i)] == s) return;
@@ -121,11 +152,10 @@ struct Builder {
         if (nd->op == Op::Full) set(nd, State::Const, "rule 1 (output): requested constant: one element with zero strides");
         else set(nd, k == OpKind::Movement ? State::View : State::Mat, "rule 1 (output): requested output");
       }
-      if (k == OpKind::Gemm || k == OpKind::Concat) {
-        set(nd, State::Mat, "rule 7 (library-op): GEMM and cat run as a library routine over whole buffers");
-        for (auto& in : nd->inputs)
-          set(in.get(), ir::info(in->op).kind == OpKind::Movement ? State::View : State::Mat,
-              "rule 7 (library-operand): operand of GEMM/cat must be in memory");
+      if (library(nd)) {
+        set(nd, State::Mat, "rule 7 (library-op): GEMM, and cat of more than " + std::to_string(kMaxCatParts) +
+                                " equal parts, run as a library routine over whole buffers");
+        library_operands(nd);
       }
       if (nd->op == Op::Reshape && !is_unit_reshape(*nd) && state[i] == State::Fused)
         set(nd, State::View, "rule 3 (unfoldable-reshape): reshape that index math cannot fold: a view of its materialized input");
@@ -228,7 +258,37 @@ struct Builder {
       reductions_below(r, nested);
       for (const Node* x : nested) set(x, State::Mat, "rule 6 (nested-reduction): reduction inside another reduction's input"), changed = true;
     }
+    if (m.kind == Mode::Elementwise) unroll_dim(root, m);
     return !changed;
+  }
+
+  // The fusable cats that the root reaches through same-shaped element-wise ops (the root
+  // itself, or `s + h * cat(...)`): the kernel stores the root one part of the first one's
+  // axis at a time, the parts as long as every such cat's inputs allow, so each store reads
+  // each cat inside one input.
+  void unroll_dim(const Node* root, Mode& m) const {
+    std::vector<const Node*> stack{root};
+    std::unordered_set<const Node*> seen{root};
+    int axis = -1;
+    int64_t part = 0, first = 0;
+    while (!stack.empty()) {
+      const Node* n = stack.back();
+      stack.pop_back();
+      if (fusable_cat(*n) && !library_cats.count(n)) {
+        if (axis < 0) axis = static_cast<int>(n->attrs.axis), first = cat_part(*n);
+        if (axis == static_cast<int>(n->attrs.axis)) part = std::gcd(part, cat_part(*n));
+        continue;
+      }
+      if (!ir::is_elementwise(ir::info(n->op).kind)) continue;
+      for (auto& in : n->inputs)
+        if (fused(in.get()) && in->shape == root->shape && seen.insert(in.get()).second) stack.push_back(in.get());
+    }
+    if (axis < 0) return;
+    const int64_t len = root->shape[static_cast<std::size_t>(axis)];
+    if (len / part > kMaxCatParts) part = first;  // the others read across parts: they become Mat
+    m.unroll = axis;
+    m.parts = len / part;
+    m.outer[static_cast<std::size_t>(axis)] = part;
   }
 
   // ---- slots ----
@@ -417,11 +477,33 @@ struct Builder {
         }
         case OpKind::Movement: result = value(n->inputs[0].get(), through_movement(*n, m)); break;
         case OpKind::Reduce: result = reduce(n, m); break;
+        case OpKind::Concat: result = cat(n, m); break;
         default:
           failed = true;
           return 0;
       }
       return memo[key] = result;
+    }
+
+    // A fused cat read within one input along its axis: that input, shifted.
+    int cat(const Node* n, const Map& m) {
+      const auto ax = static_cast<std::size_t>(n->attrs.axis);
+      int64_t lo = m[ax].off, hi = m[ax].off;  // the indices of the axis this kernel reads
+      if (m[ax].l >= 0) (m[ax].coeff < 0 ? lo : hi) += (loop_size(m[ax].l) - 1) * m[ax].coeff;
+      int64_t start = 0;
+      for (auto& in : n->inputs) {
+        const int64_t len = in->shape[ax];
+        if (lo < start + len) {
+          if (hi >= start + len) break;
+          Map r = m;
+          r[ax].off -= start;
+          return value(in.get(), r);
+        }
+        start += len;
+      }
+      b.set(n, State::Mat, "rule 7 (cat-across-inputs): cat read across its inputs along a loop dim: its own kernel stores it one part at a time");
+      failed = true;
+      return 0;
     }
 
     // An inner reduction: valid only when `n` is read at its own outer index (once per outer element).
@@ -505,6 +587,21 @@ struct Builder {
         for (std::size_t d = 0; d < self.size(); ++d) self[d] = m[d].l >= 0 ? m[d] : Dim{-1, 0, 0};
         v = lw.reduce(root, self);
         lw.members.push_back(root);
+      } else if (mode.unroll >= 0) {
+        // one store per part of the unrolled dim, each computing the root there
+        const auto u = static_cast<std::size_t>(mode.unroll);
+        const int64_t part = root->shape[u] / mode.parts;
+        for (int64_t c = 0; c < mode.parts && !lw.failed; ++c) {
+          Map mc = m;
+          mc[u].off = c * part;
+          Store st;
+          st.value = lw.compute(root, mc);
+          if (lw.failed) break;
+          st.access = lw.access(slot(root), root, mc);
+          lw.k.stores.push_back(st);
+        }
+        if (lw.failed) return false;
+        continue;
       } else {
         // compute the root's own op (it is Mat, so value() would load it)
         v = lw.compute(root, m);
@@ -619,20 +716,27 @@ struct Builder {
     const std::size_t n = g.order.size();
     // Modes of the loop roots.
     std::vector<Mode> modes(n);
+    bool changed = false;
     for (std::size_t i = 0; i < n; ++i) {
-      if (state[i] != State::Mat) continue;
-      OpKind k = ir::info(g.order[i]->op).kind;
-      if (k == OpKind::Gemm || k == OpKind::Concat) continue;
+      if (state[i] != State::Mat || library(g.order[i])) continue;
       if (!mode_of(g.order[i], modes[i])) return false;
+      // A Mat cat is a loop kernel only when it is stored one index of its axis at a time.
+      const Node* nd = g.order[i];
+      if (nd->op == Op::Cat && modes[i].unroll != static_cast<int>(nd->attrs.axis)) {
+        library_cats.insert(nd);
+        why[i] = "rule 7 (library-op): cat whose kernel cannot store it one part of its axis at a time: a library copy";
+        const std::vector<State> before = state;
+        library_operands(nd);
+        changed |= state != before;
+      }
     }
+    if (changed) return false;
     // Horizontal fusion: outputs that nothing else reads, with the same loop structure,
     // share one kernel that runs at the position of the last of them.
     std::vector<int> group_of(n, -1);
     std::vector<std::vector<int>> groups;
     for (std::size_t i = 0; i < n; ++i) {
-      if (state[i] != State::Mat) continue;
-      OpKind k = ir::info(g.order[i]->op).kind;
-      if (k == OpKind::Gemm || k == OpKind::Concat) continue;
+      if (state[i] != State::Mat || library(g.order[i])) continue;
       bool loose = g.is_output[i] && g.uses[i] == 0;
       int target = -1;
       if (loose)
@@ -656,7 +760,7 @@ struct Builder {
       if (state[i] != State::Mat) continue;
       const Node* nd = g.order[i];
       OpKind k = ir::info(nd->op).kind;
-      if (k == OpKind::Gemm || k == OpKind::Concat) {
+      if (library(nd)) {
         KernelSpec ks;
         ks.kind = k == OpKind::Gemm ? KernelSpec::Kind::Gemm : KernelSpec::Kind::Cat;
         ks.proto = proto_of(*nd);

@@ -97,6 +97,57 @@ TEST(Fusion, MatmulOfElementwiseIsTwoKernels) {
   EXPECT_EQ(check([&] { return std::vector<Tensor>{matmul(a + b, c)}; }), 2u);
 }
 
+TEST(Fusion, ShortCatFusesIntoItsKernel) {
+  Tensor a = data({1, 300}, 30), b = data({1, 300}, 31), c = data({1, 300}, 32), s = data({3, 300}, 33);
+  // a cat requested directly: one kernel storing each row from its input's expression
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{cat({a * b, exp(b), c - a}, 0)}; }), 1u);
+  // element-wise consumers of cats: each row reads the one input that holds it
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{s + 0.5 * cat({a * b, exp(b), c - a}, 0)}; }), 1u);
+  // slices of a cat resolve to its inputs: the cat is never built
+  EXPECT_EQ(check([&] {
+              Tensor k = cat({a * b, exp(b), c - a}, 0);
+              Tensor u = s + 0.25 * k;
+              Tensor x = u.slice(0, 0, 1), y = u.slice(0, 1, 2), z = u.slice(0, 2, 3);
+              return std::vector<Tensor>{u + cat({y - x, x * z, z * 2.0}, 0)};
+            }),
+            1u);
+  // inputs longer than one row, along the last axis (an interleaved store), and a stack of reshapes
+  Tensor p = data({2, 300}, 34), q = data({300, 1}, 35), r = data({300, 2}, 36);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{cat({p * 2.0, a}, 0) - 1.0}; }), 1u);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{cat({q, r * r}, 1) + 1.0}; }), 1u);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{cat({a.reshape({1, 1, 300}), exp(b).reshape({1, 1, 300})}, 1)}; }), 1u);
+  // a flat state of three equal parts (odeint style: slices of one vector, then cat): the
+  // kernel runs over one part and stores the three
+  Tensor v = data({900}, 44);
+  auto f = [](const Tensor& u) {
+    Tensor x = u.slice(0, 0, 300), y = u.slice(0, 300, 600), z = u.slice(0, 600, 900);
+    return cat({10.0 * (y - x), x * (28.0 - z) - y, x * y - 2.0 * z}, 0);
+  };
+  EXPECT_EQ(check([&] {
+              Tensor k1 = f(v), k2 = f(v + 0.01 * k1);
+              return std::vector<Tensor>{v + 0.005 * (k1 + k2)};
+            }),
+            1u);
+  // parts of unequal inputs: 200 + 100 is 3 parts of 100
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{cat({v.slice(0, 0, 200), exp(v.slice(0, 200, 300))}, 0) * 2.0}; }), 1u);
+}
+
+TEST(Fusion, CatThatCannotFuseIsStillRight) {
+  // longer than the unroll limit along its axis: a library copy of materialized inputs
+  Tensor a = data({5, 40}, 37), b = data({7, 40}, 38);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{cat({a + 1.0, b * 2.0}, 0)}; }), 3u);
+  // a short cat read along a loop dim through a permute: computed by its own kernel
+  Tensor c = data({1, 40}, 39), d = data({1, 40}, 40), e = data({40, 2}, 41);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{cat({c, d * 3.0}, 0).T() + e}; }), 2u);
+  // reductions of and over cats
+  EXPECT_GE(check([&] { return std::vector<Tensor>{sum(cat({c * d, d}, 0), {1}), sum(cat({c, d}, 0) * 2.0)}; }), 1u);
+  Tensor f = data({3, 40}, 42);
+  EXPECT_GE(check([&] { return std::vector<Tensor>{softmax(cat({c, d, c * d}, 0) + f, -1)}; }), 1u);
+  // a cat of a zero-length input
+  Tensor z = data({0, 40}, 43);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{cat({c, z, d}, 0) * 2.0}; }), 1u);
+}
+
 TEST(Fusion, SoftmaxIsAtMostTwoKernels) {
   Tensor x = data({33, 257}, 15);
   EXPECT_LE(check([&] { return std::vector<Tensor>{softmax(x, -1)}; }), 2u);

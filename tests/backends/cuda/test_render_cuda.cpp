@@ -115,8 +115,12 @@ TEST(RenderCuda, MatmulOperandIsTheOnlyGeneratedKernel) {
 
 TEST(RenderCuda, CatAndCopiesAreDeviceKernels) {
   Tensor a = data({4, 6}), b = data({3, 6});
-  auto cat_src = cu::kernel_sources({cat({a, b * 2.0f}, 0)});
-  EXPECT_EQ(cat_src.size(), 3u) << "b * 2, then one copy kernel per cat input";
+  auto fused_src = cu::kernel_sources({cat({a, b * 2.0f}, 0)});
+  ASSERT_EQ(fused_src.size(), 1u) << "a cat of 7 rows fuses: one kernel storing each row (docs/fusion.md rule 7)";
+  expect_compiles(fused_src[0]);
+  Tensor c = data({6, 6}), d = data({5, 6});
+  auto cat_src = cu::kernel_sources({cat({c, d * 2.0f}, 0)});
+  EXPECT_EQ(cat_src.size(), 3u) << "d * 2, then one copy kernel per cat input (11 rows: too long to fuse)";
   for (const auto& s : cat_src) expect_compiles(s);
   auto copy_src = cu::kernel_sources({a.T().reshape({24})});
   ASSERT_EQ(copy_src.size(), 1u) << "the transposed layout cannot be reshaped as a view: one copy";
