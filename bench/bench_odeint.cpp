@@ -136,9 +136,19 @@ struct LorenzEt {
   }
 };
 
-// The derivative as one element-wise expression over the (3, N) state (row picked by `where`),
-// so that odeint's whole step is one graph (docs/odeint.md).
+// The derivative of the (3, N) state as its three rows, joined by `cat`: odeint's whole step
+// is one graph, and one kernel (docs/fusion.md rule 7: a short cat fuses).
 struct LorenzTensor {
+  cgrad::Tensor rho;  // (1, N)
+  void operator()(const cgrad::Tensor& s, cgrad::Tensor& d, double) const {
+    const cgrad::Tensor x = s.slice(0, 0, 1), y = s.slice(0, 1, 2), z = s.slice(0, 2, 3);
+    d = cgrad::cat({kSigma * (y - x), x * (rho - z) - y, x * y - kBeta * z}, 0);
+  }
+};
+
+// The same derivative as one element-wise expression, each row picked by `where` on the row
+// index (the form used before cat fused; the `odeint_where` row).
+struct LorenzTensorWhere {
   cgrad::Tensor rho;  // (1, N)
   cgrad::Tensor row = cgrad::arange(3, cgrad::i64).reshape({3, 1}).eval();
   void operator()(const cgrad::Tensor& s, cgrad::Tensor& d, double) const {
@@ -238,8 +248,7 @@ void run(const Opts& o) {
     }
   }
 
-  {
-    const LorenzTensor sys{cgrad::tensor(rho, {1, N}).eval()};
+  auto tensor_rows = [&](const auto& sys, const char* variant) {
     cgrad::Tensor x;
     ode::runge_kutta4<cgrad::Tensor> st;
     double d = 0;
@@ -261,8 +270,11 @@ void run(const Opts& o) {
     const int thr = bench::env_int("CGRAD_NUM_THREADS", 0) > 0
                         ? bench::env_int("CGRAD_NUM_THREADS", 0)
                         : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    row("cgrad", "odeint", o, thr, s, k, d, "plans_built per step " + std::to_string(plans));
-  }
+    row("cgrad", variant, o, thr, s, k, d, "plans_built per step " + std::to_string(plans));
+  };
+  const cgrad::Tensor rho_t = cgrad::tensor(rho, {1, N}).eval();
+  tensor_rows(LorenzTensor{rho_t}, "odeint");
+  tensor_rows(LorenzTensorWhere{rho_t}, "odeint_where");
 }
 
 }  // namespace

@@ -87,16 +87,14 @@ struct LorenzEt {
   }
 };
 
-// The derivative as one element-wise expression over the (3, n) state: each row selects its
-// component with `where` on the row index, so odeint's whole RK4 step stays one fused graph.
-// (cat would work too, but cat materializes its operands: several kernels per stage.)
+// The derivative of the (3, n) state as its three rows joined by `cat`: a cat of a few equal
+// parts fuses (docs/fusion.md rule 7), so odeint's whole RK4 step is one kernel.
 struct LorenzTensor {
   int64_t n;
   cgrad::Tensor rho;  // shape (1, n)
-  cgrad::Tensor row = cgrad::arange(3, cgrad::i64).reshape({3, 1}).eval();
   void operator()(const cgrad::Tensor& s, cgrad::Tensor& d, double) const {
     const cgrad::Tensor x = s.slice(0, 0, 1), y = s.slice(0, 1, 2), z = s.slice(0, 2, 3);
-    d = cgrad::where(row == 0, kSigma * (y - x), cgrad::where(row == 1, x * (rho - z) - y, x * y - kBeta * z));
+    d = cgrad::cat({kSigma * (y - x), x * (rho - z) - y, x * y - kBeta * z}, 0);
   }
 };
 
