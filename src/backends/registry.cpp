@@ -44,7 +44,8 @@ ir::View transfer(const ir::Node& n, Device to) {
 
 ir::NodePtr cached_copy(const ir::NodePtr& n, Device to) {
   struct Entry {
-    std::weak_ptr<ir::Storage> source;  // the CPU storage: the copy is valid while it lives
+    std::weak_ptr<ir::Storage> source;  // the CPU storage: the copy is valid while it lives ...
+    uint64_t version;                   // ... and is not written again (a plan reusing its buffer)
     ir::NodePtr copy;
   };
   using Key = std::tuple<const ir::Storage*, int, int64_t, core::Strides, Shape, DType>;
@@ -55,9 +56,12 @@ ir::NodePtr cached_copy(const ir::NodePtr& n, Device to) {
   std::lock_guard<std::mutex> lock(mutex);
   for (auto it = cache->begin(); it != cache->end();)  // drop copies of freed CPU storage
     it = it->second.source.expired() ? cache->erase(it) : std::next(it);
-  if (auto it = cache->find(key); it != cache->end()) return it->second.copy;
+  if (auto it = cache->find(key); it != cache->end()) {
+    if (it->second.version == v.storage->version) return it->second.copy;
+    cache->erase(it);
+  }
   ir::NodePtr copy = ir::make_buffer(n->shape, n->dtype, to, transfer(*n, to));
-  cache->emplace(std::move(key), Entry{v.storage, copy});
+  cache->emplace(std::move(key), Entry{v.storage, v.storage->version, copy});
   return copy;
 }
 

@@ -43,6 +43,13 @@ class Backend {
   }
 };
 
+/// During realize(): per leaf (plan-key order), whether nothing but the graph being realized can
+/// read the leaf's buffer after this evaluation: no handle, gradient record or other view holds
+/// the leaf node or its storage, and no unrealized node of the graph is held from outside (which
+/// could be evaluated later). A backend may then write an output over that buffer
+/// (schedule::MemoryPlan::reuse). Empty outside realize() and in compile(fn)'s traced runs.
+const std::vector<char>& free_leaves();
+
 /// The backend that executes work for `device`; throws DeviceError when there is none.
 Backend& backend_for(Device device);
 /// Throws DeviceError naming `what` unless `device` can hold tensors (a CUDA device needs the

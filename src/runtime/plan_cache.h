@@ -24,6 +24,8 @@ struct Plan {
   /// Bytes of the one block holding the plan's intermediate buffers (memory planning), known
   /// when the plan is built; 0 when the backend plans no arena.
   virtual int64_t arena_bytes() const { return 0; }
+  /// Whether running the plan can use runtime::free_leaves() (realize() computes them then).
+  virtual bool reuses_leaves() const { return false; }
   /// Unique per plan in this process (never reused, unlike addresses): the result cache's key.
   const uint64_t serial;
 };

@@ -26,6 +26,48 @@ namespace {
 std::recursive_mutex g_realize_mutex;
 std::atomic<SubgraphHook> g_subgraph_hook{nullptr};
 thread_local uint64_t t_realize_count = 0;
+thread_local const std::vector<char>* t_free_leaves = nullptr;
+const std::vector<char> kNoFreeLeaves;
+
+// See free_leaves() (backend.h). `order` and the leaves carry the marks of the plan-key walk
+// `epoch` (pending nodes: their position; leaves: their index in `leaves`). A node's references
+// from inside the graph are its in-graph edges; any other reference (a handle, a gradient
+// record, a trace) shows as a higher use count.
+std::vector<char> find_free_leaves(const std::vector<ir::Node*>& order, uint64_t epoch, const std::vector<ir::Node*>& roots,
+                                   const std::vector<const ir::Node*>& leaves) {
+  std::vector<char> free(leaves.size(), 0);
+  std::vector<long> leaf_edges(leaves.size(), 0), leaf_uses(leaves.size(), 0);
+  std::vector<long> edges(order.size(), 0), uses(order.size(), 0);
+  for (const ir::Node* x : order)
+    for (const ir::NodePtr& in : x->inputs) {
+      if (in->walk_epoch != epoch || in->walk_index < 0) return free;
+      const auto i = static_cast<std::size_t>(in->walk_index);
+      if (in->realized()) {
+        if (i >= leaves.size()) return free;
+        ++leaf_edges[i];
+        leaf_uses[i] = in.use_count();
+      } else {
+        ++edges[i];
+        uses[i] = in.use_count();
+      }
+    }
+  std::vector<char> is_root(order.size(), 0);
+  for (const ir::Node* r : roots) is_root[static_cast<std::size_t>(r->walk_index)] = 1;
+  for (std::size_t i = 0; i < order.size(); ++i)
+    if (!is_root[i] && uses[i] != edges[i]) return free;  // held from outside: may be evaluated later
+  for (std::size_t j = 0; j < leaves.size(); ++j)
+    free[j] = leaf_edges[j] > 0 && leaf_uses[j] == leaf_edges[j] &&
+              leaves[j]->value.storage.use_count() == 1 + result_cache().value_refs(leaves[j]->value.storage.get());
+  return free;
+}
+
+// Makes free_leaves() return `f` while alive.
+struct FreeLeavesScope {
+  explicit FreeLeavesScope(const std::vector<char>* f) { t_free_leaves = f; }
+  ~FreeLeavesScope() { t_free_leaves = nullptr; }
+  FreeLeavesScope(const FreeLeavesScope&) = delete;
+  FreeLeavesScope& operator=(const FreeLeavesScope&) = delete;
+};
 
 // realize() and realize_traced(): with `traced`, the plan and leaves are handed back.
 void realize_impl(const std::vector<ir::NodePtr>& outputs, Traced* traced) {
@@ -66,6 +108,9 @@ void realize_impl(const std::vector<ir::NodePtr>& outputs, Traced* traced) {
     counters().plan_cache_hits.fetch_add(1, std::memory_order_relaxed);
     uint64_t k0 = counters().kernels_launched.load();
     auto t0 = std::chrono::steady_clock::now();
+    std::vector<char> free;
+    if (!traced && plan->reuses_leaves()) free = find_free_leaves(order0, epoch, roots, key.leaves);
+    FreeLeavesScope scope(free.empty() ? nullptr : &free);
     be.replay(*plan, key.leaves, roots);
     if (results) result_cache().insert(*plan, std::move(probe), roots);
     if (e.debug >= 1) {
@@ -79,6 +124,10 @@ void realize_impl(const std::vector<ir::NodePtr>& outputs, Traced* traced) {
 
   if (e.debug >= 2)  // the key before passes rewrite the graph
     std::fprintf(stderr, "[cgrad] new plan (why: %s)\n", why_new_plan(order0, key.leaves, roots, be.name()).c_str());
+  // Before the passes: they rewrite edges, and a replay sees the graph as it is here.
+  std::vector<char> free;
+  if (!traced) free = find_free_leaves(order0, epoch, roots, key.leaves);
+  FreeLeavesScope scope(&free);
   passes::optimize(outputs);
   Subgraph g = ir::make_subgraph(roots);
   ir::verify(g.order);
@@ -106,6 +155,8 @@ void realize_impl(const std::vector<ir::NodePtr>& outputs, Traced* traced) {
 }  // namespace
 
 void set_subgraph_hook(SubgraphHook hook) { g_subgraph_hook.store(hook); }
+
+const std::vector<char>& free_leaves() { return t_free_leaves ? *t_free_leaves : kNoFreeLeaves; }
 
 void realize(const std::vector<ir::NodePtr>& outputs) { realize_impl(outputs, nullptr); }
 

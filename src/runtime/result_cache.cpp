@@ -45,6 +45,12 @@ bool ResultCache::find(const Plan& plan, Probe& p, std::vector<ir::View>& values
 
 void ResultCache::insert(const Plan& plan, Probe p, const std::vector<ir::Node*>& roots) {
   const auto limit = static_cast<std::size_t>(core::env().result_cache_bytes);
+  // An input freed or written during the run (an output took over its buffer): the key can
+  // never match again, and holding the values would keep buffers a later run could reuse.
+  for (std::size_t i = 0; i < p.inputs.size(); ++i) {
+    auto in = p.inputs[i].lock();
+    if (!in || in->version != p.key[2 + 2 * i]) return;
+  }
   Entry e;
   e.key = std::move(p.key);
   e.key[0] = plan.serial;
@@ -61,6 +67,8 @@ void ResultCache::insert(const Plan& plan, Probe p, const std::vector<ir::Node*>
   if (auto old = index_.find(e.hash); old != index_.end()) erase(old->second);
   drop_dead_tail();
   bytes_ += e.bytes;
+  for (auto& v : e.values)
+    if (v.storage) ++value_refs_[v.storage.get()];
   lru_.push_front(std::move(e));
   index_.emplace(lru_.front().hash, lru_.begin());
   while (bytes_ > limit && !lru_.empty()) erase(std::prev(lru_.end()));
@@ -68,6 +76,11 @@ void ResultCache::insert(const Plan& plan, Probe p, const std::vector<ir::Node*>
 
 void ResultCache::erase(std::list<Entry>::iterator it) {
   bytes_ -= it->bytes;
+  for (auto& v : it->values)
+    if (v.storage) {
+      auto r = value_refs_.find(v.storage.get());
+      if (--r->second == 0) value_refs_.erase(r);
+    }
   index_.erase(it->hash);
   lru_.erase(it);
 }
@@ -86,7 +99,25 @@ void ResultCache::drop_dead_tail() {
   }
 }
 
+long ResultCache::value_refs(const ir::Storage* s) const {
+  auto it = value_refs_.find(s);
+  return it == value_refs_.end() ? 0 : it->second;
+}
+
+void ResultCache::forget(const ir::Storage* s) {
+  if (!value_refs(s)) return;
+  for (auto it = lru_.begin(); it != lru_.end();) {
+    auto cur = it++;
+    for (auto& v : cur->values)
+      if (v.storage.get() == s) {
+        erase(cur);
+        break;
+      }
+  }
+}
+
 void ResultCache::clear() {
+  value_refs_.clear();
   index_.clear();
   lru_.clear();
   bytes_ = 0;

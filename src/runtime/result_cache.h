@@ -9,7 +9,8 @@
 // can see), so handing the same storage to a second result is safe.
 // Bounded: least recently used entries go first once CGRAD_RESULT_CACHE_BYTES is passed (0
 // turns the cache off); entries whose input storages are gone can never match again and are
-// dropped as soon as they are seen.
+// dropped as soon as they are seen, and a run whose inputs were freed or overwritten during it
+// (an output written over a free leaf: `x = f(x)` in a loop) is not cached at all.
 #pragma once
 
 #include "ir/node.h"
@@ -40,6 +41,10 @@ class ResultCache {
   /// Remembers the (now realized) roots' values of running `plan` on the probe's leaves.
   void insert(const Plan& plan, Probe p, const std::vector<ir::Node*>& roots);
   void clear();
+  /// How many references to `s` the cached values hold (its use_count beyond its owners).
+  long value_refs(const ir::Storage* s) const;
+  /// Drops every entry holding `s` as a value (before the buffer is written again).
+  void forget(const ir::Storage* s);
   std::size_t bytes() const { return bytes_; }
   std::size_t size() const { return lru_.size(); }
 
@@ -58,6 +63,7 @@ class ResultCache {
   std::list<Entry> lru_;  // most recent first
   // By the key's hash; find() compares the whole key (a colliding entry is replaced on insert).
   std::unordered_map<std::size_t, std::list<Entry>::iterator> index_;
+  std::unordered_map<const ir::Storage*, long> value_refs_;  // per storage: cached views of it
   std::size_t bytes_ = 0;
 };
 

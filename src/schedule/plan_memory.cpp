@@ -24,6 +24,77 @@ struct Block {
   int end;  // last kernel that reads it
 };
 
+int view_root(const Schedule& s, int i) {
+  while (i >= 0 && s.slots[static_cast<std::size_t>(i)].kind == Slot::Kind::View) i = s.slots[static_cast<std::size_t>(i)].base;
+  return i;
+}
+
+// Whether instruction `v` of `k` depends on instruction `on`.
+bool depends(const KernelSpec& k, int v, int on) {
+  std::vector<char> seen(k.code.size(), 0);
+  std::vector<int> stack{v};
+  while (!stack.empty()) {
+    const int i = stack.back();
+    stack.pop_back();
+    if (i == on) return true;
+    if (seen[static_cast<std::size_t>(i)]) continue;
+    seen[static_cast<std::size_t>(i)] = 1;
+    for (int a : k.code[static_cast<std::size_t>(i)].args) stack.push_back(a);
+  }
+  return false;
+}
+
+// Outputs of the last kernel that may take over a leaf's buffer (see plan_memory.h): the
+// kernel is element-wise, reads the leaf (contiguous, from its start) only through accesses
+// equal to a store access of the output, and each such store depends on that read, so every
+// element of the leaf is read before it is overwritten, in the same loop iteration.
+void plan_reuse(const Schedule& s, MemoryPlan& m, const std::vector<char>& escapes, const std::vector<int>& last) {
+  const int kl = static_cast<int>(s.kernels.size()) - 1;
+  const KernelSpec& k = s.kernels.back();
+  if (k.kind != KernelSpec::Kind::Loop || !k.reductions.empty() || !k.inner.empty()) return;
+  std::vector<int> load_of(k.accesses.size(), -1);
+  for (std::size_t i = 0; i < k.code.size(); ++i)
+    if (k.code[i].kind == Instr::Kind::Load) load_of[static_cast<std::size_t>(k.code[i].access)] = static_cast<int>(i);
+  std::vector<char> taken(s.slots.size(), 0);
+  for (std::size_t li = 0; li < s.slots.size(); ++li) {
+    const Slot& leaf = s.slots[li];
+    if (leaf.kind != Slot::Kind::Leaf || escapes[li] || last[li] != kl || leaf.layout.offset != 0 ||
+        leaf.layout.strides != core::contiguous_strides(leaf.shape))
+      continue;
+    // outputs every read of the leaf could be written over (eval({x, y, z}) of three
+    // updates each reading all three leaves: any of the three, so each leaf gets one)
+    std::vector<int> cand;
+    bool ok = true, first = true;
+    for (std::size_t a = 0; ok && a < k.accesses.size(); ++a) {
+      const Access& ra = k.accesses[a];
+      if (ra.slot < 0 || view_root(s, ra.slot) != static_cast<int>(li)) continue;
+      ok = ra.slot == static_cast<int>(li) && load_of[a] >= 0;
+      std::vector<int> match;
+      for (std::size_t j = 0; ok && j < k.stores.size(); ++j) {
+        const Access& sa = k.accesses[static_cast<std::size_t>(k.stores[j].access)];
+        if (sa.offset == ra.offset && sa.strides == ra.strides && depends(k, k.stores[j].value, load_of[a]))
+          match.push_back(sa.slot);
+      }
+      if (!first) std::erase_if(match, [&](int o) { return std::find(cand.begin(), cand.end(), o) == cand.end(); });
+      cand = std::move(match);
+      first = false;
+    }
+    if (!ok) continue;
+    int out = -1;
+    for (int o : cand) {
+      const Slot& os = s.slots[static_cast<std::size_t>(o)];
+      if (os.kind == Slot::Kind::Temp && escapes[static_cast<std::size_t>(o)] && !taken[static_cast<std::size_t>(o)] &&
+          os.dtype == leaf.dtype && core::numel(os.shape) == core::numel(leaf.shape)) {
+        out = o;
+        break;
+      }
+    }
+    if (out < 0) continue;
+    taken[static_cast<std::size_t>(out)] = 1;
+    m.reuse.emplace_back(out, static_cast<int>(li));
+  }
+}
+
 }  // namespace
 
 MemoryPlan plan_memory(const Schedule& s) {
@@ -124,6 +195,7 @@ MemoryPlan plan_memory(const Schedule& s) {
   for (std::size_t v = 0; v < ns; ++v)  // a view of an arena slot reads it where it is
     if (s.slots[v].kind == Slot::Kind::View && root(static_cast<int>(v)) >= 0)
       m.view_of_arena[v] = m.offset[static_cast<std::size_t>(root(static_cast<int>(v)))] >= 0 ? root(static_cast<int>(v)) : -1;
+  if (nk > 0) plan_reuse(s, m, escapes, last);
   return m;
 }
 
@@ -136,6 +208,8 @@ std::string describe(const MemoryPlan& m, const Schedule& s) {
       os << "    slot " << i << " " << dtype_name(s.slots[i].dtype) << shape_str(s.slots[i].shape) << " at +"
          << m.offset[i] << "\n";
   for (auto& [o, x] : m.in_place) os << "    slot " << o << " written in place over slot " << x << " (it dies there)\n";
+  for (auto& [o, x] : m.reuse)
+    os << "    slot " << o << " written over leaf slot " << x << " when nothing outside the graph holds it\n";
   return os.str();
 }
 

@@ -4,6 +4,8 @@
 #include "oracle.h"
 #include "workloads.h"
 
+#include "frontend/build.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -138,4 +140,95 @@ TEST(MemoryPlan, InputsAndOutputsAreNeverInTheArena) {
     EXPECT_EQ(r[0].to_vector<float>(), test::with_backend("interpreter", [&] { return relu(matmul(a, a)).to_vector<float>(); }));
     EXPECT_EQ(r[1].to_vector<float>(), (std::vector<float>{1, -2, 3, -4}));
   }
+}
+
+const void* buffer_of(const Tensor& t) { return frontend::node_of(t, "test")->value.storage->data; }
+
+// `x = f(x)` in a loop: the new state is written over the old one's buffer when nothing else
+// can read it, and never when something can (a handle, a view, a lazy node held outside, a
+// gradient record); the values are the interpreter's either way.
+TEST(MemoryPlan, LoopStateIsWrittenOverTheOldStateOnlyWhenNothingElseHoldsIt) {
+  auto step = [](const Tensor& s) {
+    const int64_t n = s.shape()[0] / 3;
+    Tensor x = s.slice(0, 0, n), y = s.slice(0, n, 2 * n), z = s.slice(0, 2 * n, 3 * n);
+    Tensor d = cat({10.0 * (y - x), x * (28.0 - z) - y, x * y - (8.0 / 3.0) * z}, 0);
+    return s + 0.001 * d;
+  };
+  auto start = [] {
+    manual_seed(5);
+    return (rand({3 * 500}, f64) + 1.0).eval();
+  };
+  auto run = [&](int steps, bool keep_old) {
+    Tensor s = start(), old;
+    for (int i = 0; i < steps; ++i) {
+      if (keep_old) old = s;
+      s = step(s);
+      s.eval();
+    }
+    return s.to_vector<double>();
+  };
+  auto expect_near = [](const std::vector<double>& a, const std::vector<double>& b) {
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], 1e-12 * (1 + std::fabs(b[i]))) << i;
+  };
+  const auto ref = test::with_backend("interpreter", [&] { return run(20, false); });
+
+  reset_stats();
+  const auto reused = run(20, false);
+  EXPECT_GE(stats().buffers_reused, 18u) << "each step after the first writes over the state it replaces";
+  expect_near(reused, ref);
+  {
+    Tensor s = start();
+    s = step(s);
+    s.eval();
+    const void* before = buffer_of(s);
+    for (int i = 0; i < 3; ++i) {
+      s = step(s);
+      s.eval();
+    }
+    EXPECT_EQ(buffer_of(s), before) << "the same buffer, step after step";
+  }
+
+  reset_stats();
+  EXPECT_EQ(run(20, true), reused) << "the same values without reuse";
+  EXPECT_EQ(stats().buffers_reused, 0u) << "a handle still holds the old state";
+
+  reset_stats();
+  {  // a view of the old state, and a lazy node reading it, held outside the evaluation
+    Tensor s = start();
+    Tensor view = s.slice(0, 0, 10).eval();
+    const auto view_values = view.to_vector<double>();
+    s = step(s);
+    s.eval();
+    EXPECT_EQ(view.to_vector<double>(), view_values);
+    EXPECT_EQ(stats().buffers_reused, 0u) << "a view shares the buffer";
+    Tensor lazy = s * 2.0;
+    auto expect = s.to_vector<double>();
+    for (double& v : expect) v *= 2.0;
+    s = step(s);
+    s.eval();
+    EXPECT_EQ(stats().buffers_reused, 0u) << "a lazy node held outside reads the old state";
+    EXPECT_EQ(lazy.to_vector<double>(), expect);
+    EXPECT_EQ(stats().buffers_reused, 1u) << "then nothing but that node's graph did: its result takes the buffer";
+  }
+
+  reset_stats();
+  {  // a gradient record keeps the old state for backward
+    Tensor s = start();
+    s.requires_grad(true);
+    Tensor y = step(s);
+    y.eval();
+    y = step(y);  // the old y: held by nothing but the new graph and its gradient record
+    y.eval();
+    Tensor loss = sum(y * y);
+    loss.backward();
+    EXPECT_TRUE(s.grad().defined());
+    const auto g = s.grad().to_vector<double>();
+    Tensor s2 = start();
+    s2.requires_grad(true);
+    Tensor loss2 = test::with_backend("interpreter", [&] { return sum(step(step(s2)) * step(step(s2))); });
+    loss2.backward();
+    expect_near(g, s2.grad().to_vector<double>());
+  }
+  EXPECT_EQ(stats().buffers_reused, 0u);
 }

@@ -10,6 +10,7 @@
 #include "core/env.hpp"
 #include "ir/op_table.h"
 #include "runtime/kernel_cache.h"
+#include "runtime/result_cache.h"
 #include "runtime/stats.h"
 #include "schedule/plan_memory.h"
 
@@ -154,7 +155,30 @@ struct JitPlan final : runtime::Plan {
   schedule::MemoryPlan mem;
   std::vector<int64_t> shift;                   // per slot: arena offset in elements (0 outside the arena)
   int64_t arena_bytes() const override { return mem.arena_bytes; }
+  bool reuses_leaves() const override { return !mem.reuse.empty(); }
 };
+
+// Outputs of the last kernel written over free leaves (MemoryPlan::reuse, runtime::free_leaves):
+// the last kernel, so nothing that can fail runs between overwriting the leaf and finishing.
+void reuse_free_leaves(const JitPlan& p, std::vector<ir::View>& views) {
+  const std::vector<char>& free = runtime::free_leaves();
+  for (auto [out, leaf] : p.mem.reuse) {
+    const int li = p.slots.slot_leaf[static_cast<std::size_t>(leaf)];
+    ir::View& lv = views[static_cast<std::size_t>(leaf)];
+    ir::View& ov = views[static_cast<std::size_t>(out)];
+    const Slot& os = p.sched.slots[static_cast<std::size_t>(out)];
+    const auto bytes = static_cast<std::size_t>(core::numel(os.shape)) * dtype_size(os.dtype);
+    if (li < 0 || static_cast<std::size_t>(li) >= free.size() || !free[static_cast<std::size_t>(li)] || ov.storage ||
+        !lv.storage || lv.offset != 0 || lv.storage->nbytes < bytes)
+      continue;
+    runtime::result_cache().forget(lv.storage.get());
+    if (lv.storage.use_count() != 2)
+      continue;  // use_count: the leaf node's value and `lv`
+    ov = ir::View{lv.storage, 0, core::contiguous_strides(os.shape)};
+    ++ov.storage->version;
+    runtime::counters().buffers_reused.fetch_add(1, std::memory_order_relaxed);
+  }
+}
 
 // Runs a plan: binds leaves, allocates outputs of kernels, launches in order, realizes roots.
 void execute(const JitPlan& p, const std::vector<const ir::Node*>& leaves, const std::vector<ir::Node*>& roots) {
@@ -180,6 +204,7 @@ void execute(const JitPlan& p, const std::vector<const ir::Node*>& leaves, const
   for (std::size_t ki = 0; ki < s.kernels.size(); ++ki) {
     const KernelSpec& k = s.kernels[ki];
     if (k.kind == KernelSpec::Kind::Loop) {
+      if (planned && ki + 1 == s.kernels.size()) reuse_free_leaves(p, views);
       for (auto& st : k.stores) {
         auto slot = static_cast<std::size_t>(k.accesses[static_cast<std::size_t>(st.access)].slot);
         if (!views[slot].storage) views[slot] = output_view(slot);
