@@ -3,6 +3,7 @@
 
 #include "codegen/render_scalar.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace cgrad::codegen {
@@ -89,10 +90,41 @@ KernelParts split_kernel(const KernelSpec& k) {
     return p;
   }
   const auto all = concat(concat(p.reduce_roots, p.outer_roots), p.inner_roots);
+  // stages: an instruction's level is 1 + the highest stage of the accumulators it reads
+  std::vector<int> level(k.code.size(), 0);
+  p.red_stage.assign(k.reductions.size(), 0);
+  for (std::size_t i = 0; i < k.code.size(); ++i) {
+    const Instr& in = k.code[i];
+    if (in.kind == Instr::Kind::Acc) level[i] = 1 + p.red_stage[static_cast<std::size_t>(in.reduction)];
+    for (int a : in.args) level[i] = std::max(level[i], level[static_cast<std::size_t>(a)]);
+    for (std::size_t r = 0; r < k.reductions.size(); ++r)
+      if (k.reductions[r].value == static_cast<int>(i)) p.red_stage[r] = level[i];
+  }
+  int nstages = 1;
+  for (int s : p.red_stage) nstages = std::max(nstages, s + 1);
+  auto roots_of = [&](int s) {
+    std::vector<int> r;
+    for (std::size_t j = 0; j < k.reductions.size(); ++j)
+      if (p.red_stage[j] == s) r.push_back(k.reductions[j].value);
+    return r;
+  };
   // outer-level values that do not need the accumulators: computed once per outer element
   p.pre = pick(k, all, [&](std::size_t i) { return !p.inner[i] && !p.post[i]; });
-  p.loop1 = pick(k, p.reduce_roots, [&](std::size_t i) { return p.inner[i] && !p.post[i]; });
-  p.epilogue = pick(k, concat(p.outer_roots, p.inner_roots), [&](std::size_t i) { return !p.inner[i] && p.post[i]; });
+  p.loop1 = pick(k, roots_of(0), [&](std::size_t i) { return p.inner[i] && !p.post[i]; });
+  std::vector<char> done(k.code.size(), 0);
+  if (nstages > 1) {
+    p.stage_pre.resize(static_cast<std::size_t>(nstages));
+    p.stage_loop.resize(static_cast<std::size_t>(nstages));
+    p.stage_loop[0] = p.loop1;
+    for (int s = 1; s < nstages; ++s) {
+      const auto roots = roots_of(s);
+      p.stage_pre[static_cast<std::size_t>(s)] =
+          pick(k, roots, [&](std::size_t i) { return !p.inner[i] && p.post[i] && !done[i]; });
+      for (int i : p.stage_pre[static_cast<std::size_t>(s)]) done[static_cast<std::size_t>(i)] = 1;
+      p.stage_loop[static_cast<std::size_t>(s)] = pick(k, roots, [&](std::size_t i) { return p.inner[i]; });
+    }
+  }
+  p.epilogue = pick(k, concat(p.outer_roots, p.inner_roots), [&](std::size_t i) { return !p.inner[i] && p.post[i] && !done[i]; });
   p.loop2 = pick(k, p.inner_roots, [&](std::size_t i) { return p.inner[i]; });
   return p;
 }

@@ -35,6 +35,13 @@ struct KernelParts {
   std::vector<int> epilogue;     ///< per outer element, after the accumulators are final
   std::vector<int> loop2;        ///< the second inner loop (inner stores of row kernels)
   std::vector<int> reduce_roots, outer_roots, inner_roots;
+  /// Staged reductions (a row kernel whose reduction reads another's result: softmax's sum of
+  /// exp(x - max)): per reduction, its stage (0: reads no accumulator; s: reads stage s-1's).
+  /// `loop1` is stage 0's loop; stage s >= 1 runs `stage_pre[s]` (per outer element, once the
+  /// accumulators before it are final) then `stage_loop[s]`. `epilogue` holds the rest.
+  std::vector<int> red_stage;
+  std::vector<std::vector<int>> stage_pre, stage_loop;
+  std::size_t stages() const { return stage_loop.empty() ? 1 : stage_loop.size(); }
 };
 KernelParts split_kernel(const schedule::KernelSpec& k);
 

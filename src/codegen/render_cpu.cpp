@@ -184,15 +184,20 @@ Rendered render_cpu(const KernelSpec& k) {
       merge += "  " + m + ";\n";
       combine += "        " + acc_combine(red, n, "v" + std::to_string(red.value)) + ";\n";
     }
-    std::string pragma = "#pragma omp simd";
-    for (std::size_t i = 0; i < k.reductions.size(); ++i) {
-      const auto& red = k.reductions[i];
-      std::string n = "acc" + std::to_string(i);
-      if (red.op == ir::Op::Sum) pragma += " reduction(+:" + n + ")";
-      else if (red.in_dtype == DType::b8) pragma = "";  // no vector form declared for bool
-      else pragma += std::string(" reduction(") + (red.op == ir::Op::Max ? "cgmax_" : "cgmin_") + acc_ctype(red) + ":" + n + ")";
-      if (pragma.empty()) break;
-    }
+    // The simd pragma of a loop accumulating the reductions of `stage` (-1: all of them).
+    auto pragma_of = [&](int stage) {
+      std::string pragma = "#pragma omp simd";
+      for (std::size_t i = 0; i < k.reductions.size(); ++i) {
+        const auto& red = k.reductions[i];
+        if (stage >= 0 && parts.red_stage[i] != stage) continue;
+        std::string n = "acc" + std::to_string(i);
+        if (red.op == ir::Op::Sum) pragma += " reduction(+:" + n + ")";
+        else if (red.in_dtype == DType::b8) return std::string();  // no vector form declared for bool
+        else pragma += std::string(" reduction(") + (red.op == ir::Op::Max ? "cgmax_" : "cgmin_") + acc_ctype(red) + ":" + n + ")";
+      }
+      return pragma;
+    };
+    const std::string pragma = pragma_of(-1);
     std::string l1 = r.range("reduction loop", r.ro, r.ri, "a->inner", "jb", "je",
                              r.emit(parts.loop1, true, "        ") + combine, pragma);
     std::string l2 = parts.inner_roots.empty()
@@ -202,14 +207,19 @@ Rendered render_cpu(const KernelSpec& k) {
     std::string ni;
     for (std::size_t d = 0; d < r.ri; ++d) ni += (d ? " * " : "") + std::string("a->inner[") + std::to_string(d) + "]";
 
-    // Whole rows: when the inner stores need values the reduction loop computes too (softmax:
+    // Whole rows: when the inner stores need values the (last) reduction loop computes too (softmax:
     // exp(x - max)), the reduction loop keeps them in a per-row scratch and the store loop reads
     // them back, so they are computed once per element. Only values the store loop reads
     // directly (the frontier of what both loops share) are kept, and only when one of them is
     // computed (re-reading a loaded value from its buffer costs the same as from the scratch).
-    std::string rows = template_text("cpu_reduce_rows");
-    {
-      const std::set<int> in1(parts.loop1.begin(), parts.loop1.end());
+    struct Scratch {
+      bool used = false;
+      std::string params, args, decl, keep, reload;
+      std::vector<int> rest;  // the store loop's instructions not read back
+    };
+    auto scratch_for = [&](const std::vector<int>& loop) {
+      Scratch sc;
+      const std::set<int> in1(loop.begin(), loop.end());
       std::set<int> shared;
       for (int i : parts.loop2)
         if (in1.count(i)) shared.insert(i);
@@ -225,20 +235,76 @@ Rendered render_cpu(const KernelSpec& k) {
         frontier.push_back(i);
         computed |= k.code[static_cast<std::size_t>(i)].kind == Instr::Kind::Op;
       }
-      if (computed && frontier.size() <= kMaxScratchValues) {
-        std::string params, args, decl, keep, reload;
-        for (std::size_t f = 0; f < frontier.size(); ++f) {
-          const int i = frontier[f];
-          const std::string T = ctype(k.code[static_cast<std::size_t>(i)].dtype), n = "scr" + std::to_string(f);
-          params += ", " + T + "* __restrict " + n;
-          args += ", " + n;
-          decl += "  alignas(64) " + T + " " + n + "[" + std::to_string(kScratchElements) + "];\n";
-          keep += "        " + n + "[i_ - jb + j] = " + value_name(i) + ";\n";
-          reload += "        const " + T + " " + value_name(i) + " = " + n + "[i_ - jb + j];\n";
+      if (!computed || frontier.size() > kMaxScratchValues) return sc;
+      sc.used = true;
+      for (std::size_t f = 0; f < frontier.size(); ++f) {
+        const int i = frontier[f];
+        const std::string T = ctype(k.code[static_cast<std::size_t>(i)].dtype), n = "scr" + std::to_string(f);
+        sc.params += ", " + T + "* __restrict " + n;
+        sc.args += ", " + n;
+        sc.decl += "    alignas(64) " + T + " " + n + "[" + std::to_string(kScratchElements) + "];\n";
+        sc.keep += "        " + n + "[i_ - jb + j] = " + value_name(i) + ";\n";
+        sc.reload += "        const " + T + " " + value_name(i) + " = " + n + "[i_ - jb + j];\n";
+      }
+      for (int i : parts.loop2)
+        if (!shared.count(i)) sc.rest.push_back(i);
+      return sc;
+    };
+    if (parts.stages() > 1) {
+      // Staged reductions (cpu_reduce_staged): one loop per stage, whole rows only.
+      const Scratch sc = scratch_for(parts.stage_loop.back());
+      auto row_fn = [&](const std::string& suffix, bool scratch) {
+        std::string f = "static inline void " + std::string("{{NAME}}") + suffix +
+                        "(const cgrad_kargs* a, int64_t o, int64_t jb, int64_t je" + (scratch ? sc.params : "") + ") {\n" +
+                        "  constexpr int NA = " + na + ";\n" + r.ptrs() + "  int64_t st[NA][" + std::to_string(r.rank) +
+                        "];\n  int64_t base[NA];\n  {{NAME}}_base(a, o, st, base);\n" + r.emit(parts.pre, false, "  ") + init;
+        for (std::size_t s = 0; s < parts.stages(); ++s) {
+          std::string combine_s;
+          for (std::size_t i = 0; i < k.reductions.size(); ++i)
+            if (parts.red_stage[i] == static_cast<int>(s))
+              combine_s += "        " + acc_combine(k.reductions[i], "acc" + std::to_string(i), "v" + std::to_string(k.reductions[i].value)) + ";\n";
+          if (s > 0) f += r.emit(parts.stage_pre[s], false, "  ");
+          const bool last = s + 1 == parts.stages();
+          f += r.range("stage " + std::to_string(s) + " reduction loop", r.ro, r.ri, "a->inner", "jb", "je",
+                       r.emit(parts.stage_loop[s], true, "        ") + combine_s + (last && scratch ? sc.keep : ""),
+                       pragma_of(static_cast<int>(s)));
         }
-        std::vector<int> rest;
-        for (int i : parts.loop2)
-          if (!shared.count(i)) rest.push_back(i);
+        f += r.emit(parts.epilogue, false, "  ") + r.stores(false, false, "  ");
+        if (!parts.inner_roots.empty())
+          f += scratch ? r.range("inner stores from the kept values", r.ro, r.ri, "a->inner", "jb", "je",
+                                 sc.reload + r.emit(sc.rest, true, "        ") + r.stores(true, true, "        "), "#pragma omp simd")
+                       : l2;
+        return f + "  (void)jb; (void)je;\n}\n\n";
+      };
+      std::string fns = row_fn("_row", false), entry;
+      if (sc.used) {
+        fns += row_fn("_row_kept", true);
+        entry = "  if (ni <= " + std::to_string(kScratchElements) + ") {\n" + sc.decl +
+                "    for (int64_t o = begin; o < end; ++o) {{NAME}}_row_kept(a, o, 0, ni" + sc.args + ");\n    return;\n  }\n";
+      }
+      entry += "  for (int64_t o = begin; o < end; ++o) {{NAME}}_row(a, o, 0, ni);";
+      body = template_text("cpu_reduce_staged");
+      fill(body, "ROW_FUNCTIONS", fns);
+      fill(body, "ENTRY", entry);
+      fill(body, "NSTAGES", std::to_string(parts.stages()));
+      fill(body, "SCR_N", std::to_string(kScratchElements));
+      fill(body, "NI_EXPR", ni);
+      fill(body, "RO", std::to_string(r.ro));
+      fill(body, "RI", std::to_string(r.ri));
+      fill(body, "NA", na);
+      fill(body, "RANK", std::to_string(r.rank));
+      out.whole_rows = true;
+      out.symbol = kernel_name(k, body);
+      fill(body, "NAME", out.symbol);
+      out.source = std::move(body);
+      return out;
+    }
+    std::string rows = template_text("cpu_reduce_rows");
+    {
+      const Scratch sc = scratch_for(parts.loop1);
+      if (sc.used) {
+        const std::string &params = sc.params, &args = sc.args, &decl = sc.decl, &keep = sc.keep, &reload = sc.reload;
+        const std::vector<int>& rest = sc.rest;
         const std::string s1 = r.range("reduction loop, keeping the shared values", r.ro, r.ri, "a->inner", "jb", "je",
                                        r.emit(parts.loop1, true, "        ") + combine + keep, pragma);
         const std::string s2 = r.range("inner stores from the kept values", r.ro, r.ri, "a->inner", "jb", "je",

@@ -30,7 +30,8 @@ std::string to_dot_string(const std::vector<Tensor>& outputs) {
   std::vector<int> clusters;
   if (!pending.empty()) {
     ir::Subgraph g = ir::make_subgraph(pending);
-    schedule::Schedule s = schedule::make_schedule(g);
+    // the clusters of the backend that would run it (the CPU JIT stages row reductions)
+    schedule::Schedule s = schedule::make_schedule(g, schedule::Options{.staged_reductions = !pending[0]->device.is_cuda()});
     // to_dot numbers all reachable nodes; map the subgraph's kernel ids onto that order
     std::vector<ir::Node*> all = ir::topo_order(roots, false);
     std::unordered_map<const ir::Node*, int> k;

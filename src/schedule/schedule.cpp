@@ -25,6 +25,8 @@ namespace {
 
 constexpr int kMaxFusedDepth = 128;   // longer fused chains are cut (compile time, stack depth)
 constexpr int kRecomputeCost = 8;     // a shared value cheaper than this is recomputed per kernel
+constexpr int kMaxStages = 3;         // staged row reductions per kernel (Options::staged_reductions)
+constexpr int64_t kMinStagedRows = 8; // fewer rows: keep rule 6 (a lone long row splits across threads)
 constexpr int64_t kMaxCatParts = 8;   // a cat of at most this many equal parts fuses (rule 7)
 
 enum class State : uint8_t { Fused, Mat, View, Const };
@@ -101,6 +103,7 @@ struct Mode {
 
 struct Builder {
   const ir::Subgraph& g;
+  Options opt;
   std::unordered_map<const Node*, int> pos;
   std::vector<State> state;
   std::vector<std::string> why;
@@ -108,7 +111,7 @@ struct Builder {
   std::unordered_map<const Node*, int> slot_of;
   std::unordered_set<const Node*> library_cats;  ///< fusable cats that must run as a library copy after all
 
-  explicit Builder(const ir::Subgraph& sg) : g(sg) {
+  Builder(const ir::Subgraph& sg, const Options& o) : g(sg), opt(o) {
     for (std::size_t i = 0; i < g.order.size(); ++i) pos[g.order[i]] = static_cast<int>(i);
   }
 
@@ -216,10 +219,7 @@ struct Builder {
       m.kind = Mode::PerOuter;
       m.outer = root->shape;
       m.inner = reduced_sizes(*root);
-      std::vector<const Node*> nested;
-      reductions_below(root, nested);
-      for (const Node* r : nested) set(r, State::Mat, "rule 6 (nested-reduction): reduction inside another reduction's input"), changed = true;
-      return !changed;
+      return stage_or_mat(root, 1);
     }
     m.kind = Mode::Elementwise;
     m.outer = root->shape;
@@ -251,14 +251,30 @@ struct Builder {
         changed = true;
       }
     }
-    // Reductions nested inside the chosen ones must be Mat.
-    for (const Node* r : reds) {
-      if (!fused(r)) continue;
-      std::vector<const Node*> nested;
-      reductions_below(r, nested);
-      for (const Node* x : nested) set(x, State::Mat, "rule 6 (nested-reduction): reduction inside another reduction's input"), changed = true;
-    }
+    // Reductions nested inside the chosen ones are Mat, or staged in the same row kernel.
+    for (const Node* r : reds)
+      if (fused(r) && m.kind != Mode::Elementwise && !stage_or_mat(r, 1)) changed = true;
     if (m.kind == Mode::Elementwise) unroll_dim(root, m);
+    return !changed;
+  }
+
+  // Reductions inside `r`'s input (`depth` stages so far): staged in r's row kernel when the
+  // backend allows it and they reduce the same rows the same way, else Mat (rule 6).
+  // Returns false when a state changed.
+  bool stage_or_mat(const Node* r, int depth) {
+    std::vector<const Node*> nested;
+    reductions_below(r, nested);
+    bool changed = false;
+    for (const Node* x : nested) {
+      const bool same_rows = x->attrs.axes == r->attrs.axes && x->inputs[0]->shape == r->inputs[0]->shape &&
+                             core::numel(x->shape) >= kMinStagedRows;
+      if (opt.staged_reductions && same_rows && depth < kMaxStages) {
+        if (!stage_or_mat(x, depth + 1)) changed = true;
+      } else {
+        set(x, State::Mat, "rule 6 (nested-reduction): reduction inside another reduction's input");
+        changed = true;
+      }
+    }
     return !changed;
   }
 
@@ -829,8 +845,8 @@ void collapse(KernelSpec& k) {
 
 }  // namespace
 
-Schedule make_schedule(const ir::Subgraph& g) {
-  Builder b(g);
+Schedule make_schedule(const ir::Subgraph& g, const Options& options) {
+  Builder b(g, options);
   b.initial_states();
   for (std::size_t tries = 0;; ++tries) {
     std::vector<State> before = b.state;

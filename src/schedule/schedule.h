@@ -43,7 +43,15 @@ struct Schedule {
   bool interpret = false;               ///< no schedule found: the backend interprets (never expected)
 };
 
+/// What the backend's code generation supports beyond the common rules.
+struct Options {
+  /// A row reduction whose input reads another row reduction of the same rows (softmax: the
+  /// sum of exp(x - max)) runs in the same row kernel, one loop per stage, instead of rule 6
+  /// making the inner one Mat (the CPU JIT; docs/fusion.md rule 6).
+  bool staged_reductions = false;
+};
+
 /// Builds the schedule. `g` must be verified; nodes are not modified.
-Schedule make_schedule(const ir::Subgraph& g);
+Schedule make_schedule(const ir::Subgraph& g, const Options& options = {});
 
 }  // namespace cgrad::schedule

@@ -155,6 +155,42 @@ TEST(Fusion, SoftmaxIsAtMostTwoKernels) {
   EXPECT_LE(check([&] { return std::vector<Tensor>{log_softmax(x, -1)}; }), 2u);
 }
 
+// The CPU JIT stages row reductions that read each other (docs/fusion.md rule 6): softmax,
+// log_softmax, layer norm and logsumexp are one kernel, one loop per stage over each row.
+TEST(Fusion, StagedRowReductionsAreOneKernelOnTheCpu) {
+  // seeds no other test uses: equal data would be equal buffers, and the result cache would answer
+  Tensor x = data({33, 257}, 115), w = data({257}, 116), big = data({9, 9000}, 117);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{softmax(x, -1)}; }), 1u);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{softmax(x, 0)}; }), 1u);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{log_softmax(x, -1)}; }), 1u);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{softmax(big, -1)}; }), 1u) << "rows longer than the kept scratch";
+  EXPECT_EQ(check([&] {
+              Tensor mu = mean(x, {1}, true);
+              Tensor var = mean((x - mu) * (x - mu), {1}, true);
+              return std::vector<Tensor>{(x - mu) / sqrt(var + 1e-5) * w};
+            }),
+            1u)
+      << "layer norm: mean, then variance, then the stores";
+  EXPECT_EQ(check([&] {
+              Tensor m = max(x, {1}, true);
+              return std::vector<Tensor>{log(sum(exp(x - m), {1}, true)) + m};
+            }),
+            1u)
+      << "logsumexp: a reduction root over a staged one";
+  EXPECT_EQ(check([&] {
+              Tensor m = max(x, {1}, true);
+              Tensor e = exp(x - m);
+              Tensor s = sum(e, {1}, true);
+              Tensor c = e / s - mean(e / s, {1}, true);
+              return std::vector<Tensor>{c * rsqrt(sum(c * c, {1}, true) + 1e-3)};
+            }),
+            2u)
+      << "four stages: the innermost one is its own kernel";
+  Tensor few = data({4, 1000}, 118);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{softmax(few, -1)}; }), 2u)
+      << "fewer than 8 rows: the row max splits across threads in its own kernel";
+}
+
 TEST(Fusion, EvaluatedTensorLaunchesNothing) {
   Tensor a = data({10}, 16);
   Tensor y = exp(a) + 1.0;

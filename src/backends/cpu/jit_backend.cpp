@@ -78,7 +78,7 @@ std::vector<Compiled> compile_kernels(std::vector<KernelSpec>& kernels, bool asy
     const auto& r = rendered[static_cast<std::size_t>(which[i])];
     Compiled& c = out[i];
     c.entry = reinterpret_cast<EntryFn>(sym(r.symbol));
-    if (r.has_reductions) {
+    if (r.has_reductions && !r.whole_rows) {
       c.part = reinterpret_cast<PartFn>(sym(r.symbol + "_part"));
       c.merge = reinterpret_cast<MergeFn>(sym(r.symbol + "_merge"));
       c.fin = reinterpret_cast<FinFn>(sym(r.symbol + "_fin"));
@@ -124,7 +124,7 @@ void launch_loop(const KernelSpec& k, const Compiled& c, const std::vector<ir::V
   }
   const int64_t ni = product(k.inner);
   const int threads = num_threads();
-  if (no >= 2 * threads || ni < 2 * kGrain) {
+  if (no >= 2 * threads || ni < 2 * kGrain || !c.part) {  // staged reductions: whole rows only
     parallel_for(no, std::max<int64_t>(1, kGrain / std::max<int64_t>(ni, 1)),
                  [&](int64_t b, int64_t e) { c.entry(&args, b, e); });
     return;
@@ -248,7 +248,7 @@ std::shared_ptr<runtime::Plan> JitBackend::run_and_plan(const runtime::Subgraph&
     return nullptr;
   }
   auto plan = std::make_shared<JitPlan>();
-  plan->sched = schedule::make_schedule(g);
+  plan->sched = schedule::make_schedule(g, schedule::Options{.staged_reductions = true});
   schedule::Schedule& s = plan->sched;
   const int dbg = core::env().debug;
   if (s.interpret) {
