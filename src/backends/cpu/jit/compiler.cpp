@@ -24,9 +24,15 @@ namespace cgrad::backends::cpu::jit {
 
 namespace {
 
+// -nostdlib: kernels are freestanding (no standard headers, libm through builtins), so they
+// link libm only (after the source: compile()); what else they call (memcpy) resolves against
+// the process, which has libc, when the object is loaded. Not linking libstdc++ and libc into
+// every kernel object takes about a third off the cold compile of a small kernel (the link was
+// most of the difference). -pipe: no temporary files.
 const std::vector<std::string> kBaseFlags = {"-O3",          "-march=native",       "-fPIC",
-                                             "-shared",      "-std=c++17",          "-fno-math-errno",
-                                             "-fno-trapping-math", "-fopenmp-simd", "-fvisibility=hidden"};
+                                             "-shared",      "-nostdlib",           "-pipe",
+                                             "-std=c++17",   "-fno-math-errno",     "-fno-trapping-math",
+                                             "-fopenmp-simd", "-fvisibility=hidden"};
 constexpr int kProbeTimeoutMs = 10'000;
 
 bool is_executable_file(const std::string& p) {
@@ -179,7 +185,7 @@ void compile(const Compiler& c, const std::string& src_path, const std::string& 
   ensure_header(c);
   std::vector<std::string> argv{c.path};
   argv.insert(argv.end(), c.flags.begin(), c.flags.end());
-  for (const auto& a : {std::string("-o"), so_path, src_path}) argv.push_back(a);
+  for (const auto& a : {std::string("-o"), so_path, src_path, std::string("-lm")}) argv.push_back(a);
   ProcessResult r = run_process(argv, timeout_ms);
   if (r.exit_code == 0 && !r.timed_out) return;
   std::string cmd;
