@@ -1,4 +1,5 @@
 // Tensor handle: queries, evaluation, host reads, assign and compound assignment.
+#include "core/pool.hpp"
 #include "core/strided.hpp"
 #include "frontend/build.h"
 #include "runtime/backend.h"
@@ -12,7 +13,9 @@ namespace cgrad {
 using frontend::node_of;
 
 Tensor::Tensor() = default;
-Tensor::Tensor(std::shared_ptr<ir::Node> node) : var_(std::make_shared<detail::Var>()) { var_->node = std::move(node); }
+Tensor::Tensor(std::shared_ptr<ir::Node> node) : var_(std::allocate_shared<detail::Var>(core::PoolAllocator<detail::Var>{})) {
+  var_->node = std::move(node);
+}
 
 bool Tensor::defined() const { return var_ && var_->node; }
 const std::shared_ptr<ir::Node>& Tensor::node() const {

@@ -1,6 +1,8 @@
 // Node construction (through the op table's rules) and iterative destruction.
 #include "ir/node.h"
 
+#include "core/pool.hpp"
+
 #include <atomic>
 #include <string>
 
@@ -39,7 +41,7 @@ NodePtr make_node(Op op, std::vector<NodePtr> inputs, Attrs attrs, Device device
     core::fail(ErrorCode::Internal, name() + ": expected " + std::to_string(row.arity) + " inputs, got " +
                                         std::to_string(inputs.size()));
   if (row.arity < 0 && inputs.empty()) core::fail(ErrorCode::InvalidArgument, name() + ": needs at least one input");
-  auto node = std::make_shared<Node>();
+  auto node = std::allocate_shared<Node>(core::PoolAllocator<Node>{});
   node->op = op;
   node->device = device;
   node->attrs = std::move(attrs);
@@ -79,7 +81,7 @@ NodePtr make_node(Op op, std::vector<NodePtr> inputs, Attrs attrs, Device device
 }
 
 NodePtr make_buffer(Shape shape, DType dtype, Device device, View value) {
-  auto node = std::make_shared<Node>();
+  auto node = std::allocate_shared<Node>(core::PoolAllocator<Node>{});
   node->op = Op::Buffer;
   node->dtype = dtype;
   node->device = device;
