@@ -26,6 +26,13 @@ struct Plan {
   virtual int64_t arena_bytes() const { return 0; }
   /// Whether running the plan can use runtime::free_leaves() (realize() computes them then).
   virtual bool reuses_leaves() const { return false; }
+  /// Per leaf: its first in-graph edge (consumer position in the plan-key walk, input index)
+  /// and how many in-graph edges it has; structural, filled by realize() (free_leaves()).
+  struct LeafRefs {
+    std::size_t node = 0, input = 0;
+    long edges = 0;
+  };
+  std::vector<LeafRefs> leaf_refs;
   /// Unique per plan in this process (never reused, unlike addresses): the result cache's key.
   const uint64_t serial;
 };

@@ -32,19 +32,37 @@ const std::vector<char> kNoFreeLeaves;
 // See free_leaves() (backend.h). `order` and the leaves carry the marks of the plan-key walk
 // `epoch` (pending nodes: their position; leaves: their index in `leaves`). A node's references
 // from inside the graph are its in-graph edges; any other reference (a handle, a gradient
-// record, a trace) shows as a higher use count.
+// record, a trace) shows as a higher use count. `refs`: per leaf, where its first in-graph edge
+// is and how many it has. They depend only on the graph's structure, so a plan keeps them
+// (Plan::leaf_refs) and a replay first checks each leaf through them: when every leaf is held
+// from outside (the common case: handles on the inputs), no walk over the graph is needed.
 std::vector<char> find_free_leaves(const std::vector<ir::Node*>& order, uint64_t epoch, const std::vector<ir::Node*>& roots,
-                                   const std::vector<const ir::Node*>& leaves) {
+                                   const std::vector<const ir::Node*>& leaves, std::vector<Plan::LeafRefs>& refs) {
   std::vector<char> free(leaves.size(), 0);
-  std::vector<long> leaf_edges(leaves.size(), 0), leaf_uses(leaves.size(), 0);
+  auto buffer_free = [](const ir::Node* l) {
+    return l->value.storage.use_count() == 1 + result_cache().value_refs(l->value.storage.get());
+  };
+  if (refs.size() == leaves.size()) {
+    bool any = false;
+    for (std::size_t j = 0; j < leaves.size() && !any; ++j) {
+      const Plan::LeafRefs& r = refs[j];
+      if (r.edges == 0 || r.node >= order.size() || r.input >= order[r.node]->inputs.size()) continue;
+      const ir::NodePtr& e = order[r.node]->inputs[r.input];
+      any = e.get() == leaves[j] && e.use_count() == r.edges && buffer_free(leaves[j]);
+    }
+    if (!any) return free;
+  }
+  refs.assign(leaves.size(), Plan::LeafRefs{});
+  std::vector<long> leaf_uses(leaves.size(), 0);
   std::vector<long> edges(order.size(), 0), uses(order.size(), 0);
-  for (const ir::Node* x : order)
-    for (const ir::NodePtr& in : x->inputs) {
+  for (std::size_t p = 0; p < order.size(); ++p)
+    for (std::size_t k = 0; k < order[p]->inputs.size(); ++k) {
+      const ir::NodePtr& in = order[p]->inputs[k];
       if (in->walk_epoch != epoch || in->walk_index < 0) return free;
       const auto i = static_cast<std::size_t>(in->walk_index);
       if (in->realized()) {
         if (i >= leaves.size()) return free;
-        ++leaf_edges[i];
+        if (refs[i].edges++ == 0) refs[i].node = p, refs[i].input = k;
         leaf_uses[i] = in.use_count();
       } else {
         ++edges[i];
@@ -56,8 +74,7 @@ std::vector<char> find_free_leaves(const std::vector<ir::Node*>& order, uint64_t
   for (std::size_t i = 0; i < order.size(); ++i)
     if (!is_root[i] && uses[i] != edges[i]) return free;  // held from outside: may be evaluated later
   for (std::size_t j = 0; j < leaves.size(); ++j)
-    free[j] = leaf_edges[j] > 0 && leaf_uses[j] == leaf_edges[j] &&
-              leaves[j]->value.storage.use_count() == 1 + result_cache().value_refs(leaves[j]->value.storage.get());
+    free[j] = refs[j].edges > 0 && leaf_uses[j] == refs[j].edges && buffer_free(leaves[j]);
   return free;
 }
 
@@ -109,7 +126,7 @@ void realize_impl(const std::vector<ir::NodePtr>& outputs, Traced* traced) {
     uint64_t k0 = counters().kernels_launched.load();
     auto t0 = std::chrono::steady_clock::now();
     std::vector<char> free;
-    if (!traced && plan->reuses_leaves()) free = find_free_leaves(order0, epoch, roots, key.leaves);
+    if (!traced && plan->reuses_leaves()) free = find_free_leaves(order0, epoch, roots, key.leaves, plan->leaf_refs);
     FreeLeavesScope scope(free.empty() ? nullptr : &free);
     be.replay(*plan, key.leaves, roots);
     if (results) result_cache().insert(*plan, std::move(probe), roots);
@@ -126,7 +143,8 @@ void realize_impl(const std::vector<ir::NodePtr>& outputs, Traced* traced) {
     std::fprintf(stderr, "[cgrad] new plan (why: %s)\n", why_new_plan(order0, key.leaves, roots, be.name()).c_str());
   // Before the passes: they rewrite edges, and a replay sees the graph as it is here.
   std::vector<char> free;
-  if (!traced) free = find_free_leaves(order0, epoch, roots, key.leaves);
+  std::vector<Plan::LeafRefs> refs;
+  if (!traced) free = find_free_leaves(order0, epoch, roots, key.leaves, refs);
   FreeLeavesScope scope(&free);
   passes::optimize(outputs);
   Subgraph g = ir::make_subgraph(roots);
@@ -140,6 +158,7 @@ void realize_impl(const std::vector<ir::NodePtr>& outputs, Traced* traced) {
   auto t0 = std::chrono::steady_clock::now();
   if (auto plan = be.run_and_plan(g, key.leaves, roots)) {
     counters().plans_built.fetch_add(1, std::memory_order_relaxed);
+    plan->leaf_refs = std::move(refs);
     if (traced) traced->plan = plan;
     if (results) result_cache().insert(*plan, std::move(probe), roots);
     plan_cache().insert(key.bytes, std::move(plan));
