@@ -10,9 +10,9 @@
 // far each final state is from the std::vector one.
 //
 // Measured (bench/RESULTS.md, bench_odeint: the same ensemble and rk4 on 2 cores, quiet run):
-// std::vector 36.7 ms per step, et::Vector 34.8 ms (1 thread; 16.0 ms with 2), cgrad::Tensor
-// 2.23 ms (2 threads) with 1 kernel and 0 new plans per step (dopri5: 1 kernel and 0 plans too),
-// hand-written loops: staged 42.2 ms, fused 1.50 ms (1 thread) and 0.84 ms (2 threads).
+// std::vector 36.6 ms per step, et::Vector 42.8 ms (1 thread; 16.7 ms with 2), cgrad::Tensor
+// 1.27 ms (2 threads) with 1 kernel and 0 new plans per step (dopri5: 1 kernel and 0 plans too),
+// hand-written loops: staged 36.5 ms, fused 1.49 ms (1 thread) and 0.88 ms (2 threads).
 //
 // usage: lorenz_ensemble [--n N] [--steps S] [--tensor-steps K]
 //   --n             number of systems (default 1048576 = 2^20)
