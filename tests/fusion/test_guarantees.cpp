@@ -25,6 +25,8 @@ void expect_close(const Tensor& a, const std::vector<double>& ref, double tol = 
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (std::isnan(ref[i])) {
       EXPECT_TRUE(std::isnan(v[i])) << i;
+    } else if (std::isinf(ref[i])) {
+      EXPECT_EQ(v[i], ref[i]) << "element " << i;
     } else {
       EXPECT_NEAR(v[i], ref[i], tol * (1 + std::fabs(ref[i]))) << "element " << i;
     }
@@ -143,6 +145,10 @@ TEST(Fusion, CatThatCannotFuseIsStillRight) {
   EXPECT_GE(check([&] { return std::vector<Tensor>{sum(cat({c * d, d}, 0), {1}), sum(cat({c, d}, 0) * 2.0)}; }), 1u);
   Tensor f = data({3, 40}, 42);
   EXPECT_GE(check([&] { return std::vector<Tensor>{softmax(cat({c, d, c * d}, 0) + f, -1)}; }), 1u);
+  // integer and bool parts
+  Tensor ia = (data({1, 40}, 45) * 100.0).cast(i64), ib = (data({1, 40}, 46) * 100.0).cast(i64);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{cat({ia, ib * 2}, 0) + 1}; }), 1u);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{where(cat({c > 0.5, d < 0.5}, 0), cat({c, d}, 0), 0.0)}; }), 1u);
   // a cat of a zero-length input
   Tensor z = data({0, 40}, 43);
   EXPECT_EQ(check([&] { return std::vector<Tensor>{cat({c, z, d}, 0) * 2.0}; }), 1u);
@@ -186,6 +192,18 @@ TEST(Fusion, StagedRowReductionsAreOneKernelOnTheCpu) {
             }),
             2u)
       << "four stages: the innermost one is its own kernel";
+  // non-finite rows: NaN propagates through the staged max, +-inf rows give what the
+  // interpreter gives
+  std::vector<float> special(33 * 16);
+  for (std::size_t i = 0; i < special.size(); ++i) special[i] = static_cast<float>(i % 7) - 3.0f;
+  special[5] = std::nanf("");
+  special[16 + 3] = INFINITY;
+  special[32 + 2] = -INFINITY;
+  for (std::size_t j = 0; j < 16; ++j) special[48 + j] = -INFINITY;
+  Tensor sp = tensor(special, {33, 16});
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{softmax(sp, -1), log_softmax(sp, -1)}; }), 1u);
+  Tensor ints = (data({12, 40}, 119) * 10.0).cast(i32);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{softmax(ints, -1)}; }), 1u) << "integer input: f32";
   Tensor few = data({4, 1000}, 118);
   EXPECT_EQ(check([&] { return std::vector<Tensor>{softmax(few, -1)}; }), 2u)
       << "fewer than 8 rows: the row max splits across threads in its own kernel";
