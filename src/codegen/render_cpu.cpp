@@ -303,21 +303,19 @@ Rendered render_cpu(const KernelSpec& k) {
     {
       const Scratch sc = scratch_for(parts.loop1);
       if (sc.used) {
-        const std::string &params = sc.params, &args = sc.args, &decl = sc.decl, &keep = sc.keep, &reload = sc.reload;
-        const std::vector<int>& rest = sc.rest;
         const std::string s1 = r.range("reduction loop, keeping the shared values", r.ro, r.ri, "a->inner", "jb", "je",
-                                       r.emit(parts.loop1, true, "        ") + combine + keep, pragma);
+                                       r.emit(parts.loop1, true, "        ") + combine + sc.keep, pragma);
         const std::string s2 = r.range("inner stores from the kept values", r.ro, r.ri, "a->inner", "jb", "je",
-                                       reload + r.emit(rest, true, "        ") + r.stores(true, true, "        "),
+                                       sc.reload + r.emit(sc.rest, true, "        ") + r.stores(true, true, "        "),
                                        "#pragma omp simd");
         rows = template_text("cpu_reduce_scratch");
         fill(rows, "LOOP1", s1);
         fill(rows, "LOOP2", s2);
         fill(rows, "POST", r.emit(parts.epilogue, false, "  "));
         fill(rows, "OUTER_STORES", r.stores(false, false, "  "));
-        fill(rows, "SCR_PARAMS", params);
-        fill(rows, "SCR_ARGS", args);
-        fill(rows, "SCR_DECL", decl);
+        fill(rows, "SCR_PARAMS", sc.params);
+        fill(rows, "SCR_ARGS", sc.args);
+        fill(rows, "SCR_DECL", sc.decl);
         fill(rows, "SCR_N", std::to_string(kScratchElements));
       }
     }

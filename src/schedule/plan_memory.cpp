@@ -103,10 +103,7 @@ MemoryPlan plan_memory(const Schedule& s) {
   m.offset.assign(ns, -1);
   m.view_of_arena.assign(ns, -1);
   m.release.assign(nk, {});
-  auto root = [&](int i) {
-    while (i >= 0 && s.slots[static_cast<std::size_t>(i)].kind == Slot::Kind::View) i = s.slots[static_cast<std::size_t>(i)].base;
-    return i;
-  };
+  auto root = [&](int i) { return view_root(s, i); };
   std::vector<char> escapes(ns, 0);
   for (auto& [node, slot] : s.outputs) escapes[static_cast<std::size_t>(root(slot))] = 1;
   std::vector<int> writer(ns, -1), last(ns, -1);

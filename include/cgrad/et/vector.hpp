@@ -53,9 +53,9 @@ struct AlignedAllocator {
   }
 };
 
-// The fused loop: one pass writing dst[i] = ev(i).
-template <class T, class Ev>
-void host_loop(T* dst, std::size_t n, const Ev ev) {
+// One fused loop over [0, n): body(i) for every i, on the OpenMP threads when n is large.
+template <class Body>
+void for_each_index(std::size_t n, const Body& body) {
   count_loop();
 #if defined(_OPENMP)
   if (n >= kParallelThreshold) {
@@ -67,12 +67,18 @@ void host_loop(T* dst, std::size_t n, const Ev ev) {
 #else
 #pragma omp parallel for simd schedule(static)
 #endif
-    for (std::ptrdiff_t i = 0; i < m; ++i) dst[i] = ev(static_cast<std::size_t>(i));
+    for (std::ptrdiff_t i = 0; i < m; ++i) body(static_cast<std::size_t>(i));
     return;
   }
 #endif
   CGRAD_ET_IVDEP
-  for (std::size_t i = 0; i < n; ++i) dst[i] = ev(i);
+  for (std::size_t i = 0; i < n; ++i) body(i);
+}
+
+// The fused loop: one pass writing dst[i] = ev(i).
+template <class T, class Ev>
+void host_loop(T* dst, std::size_t n, const Ev ev) {
+  for_each_index(n, [&](std::size_t i) { dst[i] = ev(i); });
 }
 
 template <class T, class E>
@@ -334,25 +340,10 @@ void assign_all(Args&& args, std::index_sequence<K...> ks) {
                       "expressions; evaluate that expression into a separate Vector first");
       }(),
       ...);
-  count_loop();
-  const auto body = [&](std::size_t i) {
+  for_each_index(n, [&](std::size_t i) {
     const auto values = std::make_tuple(std::get<K>(evs)(i)...);  // all reads of i before any write
     ((std::get<K>(dst)[i] = std::get<K>(values)), ...);
-  };
-#if defined(_OPENMP)
-  if (n >= kParallelThreshold) {
-    const auto m = static_cast<std::ptrdiff_t>(n);
-#if defined(__clang__)
-#pragma omp parallel for schedule(static)
-#else
-#pragma omp parallel for simd schedule(static)
-#endif
-    for (std::ptrdiff_t i = 0; i < m; ++i) body(static_cast<std::size_t>(i));
-    return;
-  }
-#endif
-  CGRAD_ET_IVDEP
-  for (std::size_t i = 0; i < n; ++i) body(i);
+  });
 }
 
 }  // namespace detail
