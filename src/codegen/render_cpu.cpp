@@ -21,6 +21,14 @@ constexpr std::size_t kMaxScratchValues = 2;
 constexpr int64_t kScratchElements = 8192;
 // Element-wise kernels whose dim 0 is at most this long may unroll it (Renderer::lead_body).
 constexpr int64_t kMaxLead = 4;
+// f32 sums accumulate blocks of this many elements in float (red_loop in render_cpu).
+constexpr int64_t kRedBlock = 512;
+
+// How the innermost loop of a range is split into blocks (reduction loops with blocked
+// accumulators, red_loop in render_cpu): code opening and closing a block, and its bounds.
+struct Blocks {
+  std::string open, close, jb = "0", je = "len_";
+};
 
 struct Renderer {
   const KernelSpec& k;
@@ -85,8 +93,12 @@ struct Renderer {
 
   std::string range(const std::string& what, std::size_t first, std::size_t r, const std::string& sizes,
                     const std::string& begin, const std::string& end, const std::string& body,
-                    const std::string& pragma) const {
+                    const std::string& pragma, const Blocks& blocks = Blocks()) const {
     std::string t = template_text("cpu_range");
+    fill(t, "BLOCK_OPEN", blocks.open);
+    fill(t, "BLOCK_CLOSE", blocks.close);
+    fill(t, "JB", blocks.jb);
+    fill(t, "JE", blocks.je);
     fill(t, "WHAT", what);
     fill(t, "R", std::to_string(r));
     fill(t, "FIRST", std::to_string(first));
@@ -171,7 +183,7 @@ Rendered render_cpu(const KernelSpec& k) {
     fill(body, "RANK", std::to_string(r.rank));
     fill(body, "PTRS", r.ptrs());
   } else {
-    std::string fields, init, save, merge, load, combine;
+    std::string fields, init, save, merge, load;
 
     for (std::size_t i = 0; i < k.reductions.size(); ++i) {
       const auto& red = k.reductions[i];
@@ -182,24 +194,45 @@ Rendered render_cpu(const KernelSpec& k) {
       load += "  const " + A + " " + n + " = r->" + n + ";\n";
       std::string m = acc_combine(red, "dst->" + n, "src->" + n);
       merge += "  " + m + ";\n";
-      combine += "        " + acc_combine(red, n, "v" + std::to_string(red.value)) + ";\n";
     }
-    // The simd pragma of a loop accumulating the reductions of `stage` (-1: all of them).
-    auto pragma_of = [&](int stage) {
-      std::string pragma = "#pragma omp simd";
+    // A reduction loop over [jb, je) accumulating the reductions of `stage` (-1: all of them)
+    // after `body`; `keep` runs after the accumulation. f32 sums accumulate in double, but
+    // converting every element halves the vector width and made sum(a*b) f32 run at half the
+    // memory bandwidth; so each block of kRedBlock elements sums in float (per SIMD lane:
+    // kRedBlock / lanes terms) and only the block sums are added in double (docs/semantics.md).
+    auto red_loop = [&](const std::string& what, const std::string& loop, int stage, const std::string& keep) {
+      std::string pragma = "#pragma omp simd", combine;
+      Blocks blocks;
+      bool vector = true;
       for (std::size_t i = 0; i < k.reductions.size(); ++i) {
         const auto& red = k.reductions[i];
         if (stage >= 0 && parts.red_stage[i] != stage) continue;
-        std::string n = "acc" + std::to_string(i);
+        const std::string n = "acc" + std::to_string(i), v = "v" + std::to_string(red.value);
+        if (red.op == ir::Op::Sum && red.in_dtype == DType::f32) {
+          const std::string b = "blk" + std::to_string(i);
+          blocks.open += "      float " + b + " = 0.0f;\n";
+          blocks.close += "      " + n + " = cgrad::scalar::add(" + n + ", (double)" + b + ");\n";
+          combine += "        " + b + " = cgrad::scalar::add(" + b + ", " + v + ");\n";
+          pragma += " reduction(+:" + b + ")";
+          continue;
+        }
+        combine += "        " + acc_combine(red, n, v) + ";\n";
         if (red.op == ir::Op::Sum) pragma += " reduction(+:" + n + ")";
-        else if (red.in_dtype == DType::b8) return std::string();  // no vector form declared for bool
+        else if (red.in_dtype == DType::b8) vector = false;  // no vector form declared for bool
         else pragma += std::string(" reduction(") + (red.op == ir::Op::Max ? "cgmax_" : "cgmin_") + acc_ctype(red) + ":" + n + ")";
       }
-      return pragma;
+      if (!blocks.open.empty()) {
+        blocks.open = "      for (int64_t jb_ = 0; jb_ < len_; jb_ += " + std::to_string(kRedBlock) +
+                      ") {\n      const int64_t je_ = len_ - jb_ < " + std::to_string(kRedBlock) + " ? len_ : jb_ + " +
+                      std::to_string(kRedBlock) + ";\n" + blocks.open;
+        blocks.close += "      }\n";
+        blocks.jb = "jb_";
+        blocks.je = "je_";
+      }
+      return r.range(what, r.ro, r.ri, "a->inner", "jb", "je", loop + combine + keep, vector ? pragma : std::string(),
+                     blocks);
     };
-    const std::string pragma = pragma_of(-1);
-    std::string l1 = r.range("reduction loop", r.ro, r.ri, "a->inner", "jb", "je",
-                             r.emit(parts.loop1, true, "        ") + combine, pragma);
+    std::string l1 = red_loop("reduction loop", r.emit(parts.loop1, true, "        "), -1, "");
     std::string l2 = parts.inner_roots.empty()
                          ? std::string()
                          : r.range("inner stores", r.ro, r.ri, "a->inner", "jb", "je",
@@ -259,15 +292,10 @@ Rendered render_cpu(const KernelSpec& k) {
                         "  constexpr int NA = " + na + ";\n" + r.ptrs() + "  int64_t st[NA][" + std::to_string(r.rank) +
                         "];\n  int64_t base[NA];\n  {{NAME}}_base(a, o, st, base);\n" + r.emit(parts.pre, false, "  ") + init;
         for (std::size_t s = 0; s < parts.stages(); ++s) {
-          std::string combine_s;
-          for (std::size_t i = 0; i < k.reductions.size(); ++i)
-            if (parts.red_stage[i] == static_cast<int>(s))
-              combine_s += "        " + acc_combine(k.reductions[i], "acc" + std::to_string(i), "v" + std::to_string(k.reductions[i].value)) + ";\n";
           if (s > 0) f += r.emit(parts.stage_pre[s], false, "  ");
           const bool last = s + 1 == parts.stages();
-          f += r.range("stage " + std::to_string(s) + " reduction loop", r.ro, r.ri, "a->inner", "jb", "je",
-                       r.emit(parts.stage_loop[s], true, "        ") + combine_s + (last && scratch ? sc.keep : ""),
-                       pragma_of(static_cast<int>(s)));
+          f += red_loop("stage " + std::to_string(s) + " reduction loop", r.emit(parts.stage_loop[s], true, "        "),
+                        static_cast<int>(s), last && scratch ? sc.keep : "");
         }
         f += r.emit(parts.epilogue, false, "  ") + r.stores(false, false, "  ");
         if (!parts.inner_roots.empty())
@@ -303,8 +331,8 @@ Rendered render_cpu(const KernelSpec& k) {
     {
       const Scratch sc = scratch_for(parts.loop1);
       if (sc.used) {
-        const std::string s1 = r.range("reduction loop, keeping the shared values", r.ro, r.ri, "a->inner", "jb", "je",
-                                       r.emit(parts.loop1, true, "        ") + combine + sc.keep, pragma);
+        const std::string s1 =
+            red_loop("reduction loop, keeping the shared values", r.emit(parts.loop1, true, "        "), -1, sc.keep);
         const std::string s2 = r.range("inner stores from the kept values", r.ro, r.ri, "a->inner", "jb", "je",
                                        sc.reload + r.emit(sc.rest, true, "        ") + r.stores(true, true, "        "),
                                        "#pragma omp simd");

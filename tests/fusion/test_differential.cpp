@@ -179,3 +179,55 @@ TEST(Differential, LeadDimKernelsMatchInterpreter) {
     expect_close(jit, ref, 1e-12, "lead-dim kernels");
   }
 }
+
+// The JIT sums f32 in float blocks of 512 elements and adds the blocks in double
+// (docs/semantics.md). Long sums, rows with remainders, strided (column) sums, sums that
+// cancel, and the staged softmax sum stay within the documented bound of
+// 36 * 2^-24 * sum|x_i| of the exact sum, and far closer than a float loop for the long ones.
+TEST(Differential, BlockedF32SumsStayWithinTheirBound) {
+  manual_seed(11);
+  const int64_t n = 1'000'003, rows = 7, cols = 100'003;
+  Tensor x = rand({n}, f32), m = rand({rows, cols}, f32) * 2.0 - 1.0, c = rand({3001, 5}, f32) - 0.5;
+  eval({x, m, c});
+  const std::vector<double> xv = x.to_vector<double>(), mv = m.to_vector<double>(), cv = c.to_vector<double>();
+  const double bound = 36 * 0x1p-24;
+  // sum(x) and sum(x * x), against the double sums over the f32 products
+  double exact = 0, exact2 = 0, mag = 0, mag2 = 0;
+  float naive = 0;
+  for (double v : xv) {
+    exact += v;
+    mag += std::fabs(v);
+    naive += static_cast<float>(v);
+    const double p = static_cast<float>(v * v);
+    exact2 += p;
+    mag2 += p;
+  }
+  const double got = sum(x).item<float>(), got2 = sum(x * x).item<float>();
+  EXPECT_LE(std::fabs(got - exact), bound * mag);
+  EXPECT_LE(std::fabs(got2 - exact2), bound * mag2);
+  EXPECT_LT(std::fabs(got - exact), std::fabs(naive - exact));  // better than a float loop
+  EXPECT_LE(std::fabs(got - exact), 1e-6 * exact);
+  // rows of 100003 (not a multiple of the block) with cancelling signs, and columns
+  const std::vector<float> r = sum(m, {1}).to_vector<float>(), col = sum(c, {0}).to_vector<float>();
+  for (int64_t i = 0; i < rows; ++i) {
+    double e = 0, a = 0;
+    for (int64_t j = 0; j < cols; ++j) {
+      e += mv[static_cast<std::size_t>(i * cols + j)];
+      a += std::fabs(mv[static_cast<std::size_t>(i * cols + j)]);
+    }
+    EXPECT_LE(std::fabs(r[static_cast<std::size_t>(i)] - e), bound * a + std::fabs(e) * 0x1p-24) << "row " << i;
+  }
+  for (int64_t j = 0; j < 5; ++j) {
+    double e = 0, a = 0;
+    for (int64_t i = 0; i < 3001; ++i) {
+      e += cv[static_cast<std::size_t>(i * 5 + j)];
+      a += std::fabs(cv[static_cast<std::size_t>(i * 5 + j)]);
+    }
+    EXPECT_LE(std::fabs(col[static_cast<std::size_t>(j)] - e), bound * a + std::fabs(e) * 0x1p-24) << "column " << j;
+  }
+  // the staged softmax (its row sum is blocked) against the interpreter
+  auto build = [&] { return std::vector<Tensor>{softmax(m, 1), log_softmax(m, 1)}; };
+  auto jit = values(build());
+  auto ref = with_backend("interpreter", [&] { return values(build()); });
+  expect_close(jit, ref, 2e-6, "blocked softmax");
+}
