@@ -45,7 +45,7 @@ void refresh_depth(ir::Node& n) {
 
 bool grad_mode() { return g_no_grad_depth == 0; }
 
-NodePtr make(Op op, std::vector<NodePtr> inputs, ir::Attrs attrs, Device device) {
+NodePtr make(Op op, ir::NodeList inputs, ir::Attrs attrs, Device device) {
   bool record = false;
   if (g_no_grad_depth == 0)
     for (const NodePtr& in : inputs) record = record || (in && in->grad);
@@ -180,24 +180,27 @@ Tensor elementwise(Op op, std::initializer_list<Operand> operands) {
   std::size_t i = 0;
   for (const Operand& o : operands) ops[i++] = &o;
 
-  // Fast path: tensors only, one shape and dtype, nothing to convert (the common case).
+  // Fast path: tensors only, one shape and dtype, nothing to convert (the common case). Each
+  // operand's node is looked up once (node_of checks the handle and notes the read for tracing).
   bool simple = !has_cond;
+  std::array<const NodePtr*, 3> fast{};
   for (i = 0; i < count && simple; ++i) {
     if (!ops[i]->tensor) {
       simple = false;
       break;
     }
-    const NodePtr& n = node_of(*ops[i]->tensor, name);
-    simple = n->shape == node_of(*ops[0]->tensor, name)->shape && n->dtype == ops[0]->tensor->node()->dtype &&
-             n->device == ops[0]->tensor->node()->device;
+    fast[i] = &node_of(*ops[i]->tensor, name);
+    const ir::Node& n = **fast[i];
+    const ir::Node& first = **fast[0];
+    simple = i == 0 || (n.dtype == first.dtype && n.device == first.device && n.shape == first.shape);
   }
   if (simple) {
-    DType t = ops[0]->tensor->node()->dtype;
+    const ir::Node& first = **fast[0];
+    const DType t = first.dtype;
     if ((row.inputs & ir::bit(t)) && !(row.int_to_float && !is_floating(t))) {
-      std::vector<NodePtr> ins;
-      ins.reserve(count);
-      for (i = 0; i < count; ++i) ins.push_back(ops[i]->tensor->node());
-      const Device device = ins[0]->device;  // before ins is moved from (argument order is unspecified)
+      ir::NodeList ins;
+      for (i = 0; i < count; ++i) ins.push_back(*fast[i]);
+      const Device device = first.device;
       return Tensor(make(op, std::move(ins), {}, device));
     }
   }
@@ -237,7 +240,7 @@ Tensor elementwise(Op op, std::initializer_list<Operand> operands) {
     for (i = 0; i < count; ++i) operand_nodes.push_back(&nodes[i]);
     device = place(operand_nodes, name);
   }
-  std::vector<NodePtr> ins;
+  ir::NodeList ins;
   ins.reserve(count);
   for (i = 0; i < count; ++i) {
     NodePtr n = nodes[i];

@@ -32,7 +32,7 @@ const NodePtr& node_of(const Tensor& t, const char* op);
 /// Builds a node (op table checks) and realizes it at once when its pending depth reaches
 /// CGRAD_MAX_PENDING_DEPTH (docs/semantics.md, "Bounded graphs").
 /// When an input requires a gradient and grad mode is on, the node gets a GradRecord.
-NodePtr make(Op op, std::vector<NodePtr> inputs, ir::Attrs attrs, Device device);
+NodePtr make(Op op, ir::NodeList inputs, ir::Attrs attrs, Device device);
 /// True while no NoGradGuard is alive on this thread.
 bool grad_mode();
 /// Makes the node of `v` a gradient leaf of `v` (requires_grad(true), assign() to such a

@@ -15,7 +15,10 @@ std::atomic<uint64_t> g_next_id{1};
 Node::~Node() {
   // Take over inputs whose last owner we are, so that releasing a long chain is a loop.
   // A gradient record holds inputs too (the backward graph outlives realization).
-  std::vector<NodePtr> stack = std::move(inputs);
+  if (inputs.empty() && !grad) return;
+  core::SmallVec<NodePtr, 16> stack;  // a chain needs a few entries at a time: no allocation
+  for (auto& in : inputs) stack.push_back(std::move(in));
+  inputs.clear();
   auto take_record = [&stack](Node& n) {
     if (n.grad && n.grad.use_count() == 1) {
       for (auto& in : n.grad->inputs) stack.push_back(std::move(in));
@@ -34,7 +37,7 @@ Node::~Node() {
   }
 }
 
-NodePtr make_node(Op op, std::vector<NodePtr> inputs, Attrs attrs, Device device) {
+NodePtr make_node(Op op, NodeList inputs, Attrs attrs, Device device) {
   const OpInfo& row = info(op);
   auto name = [&] { return std::string(row.name); };
   if (row.arity >= 0 && static_cast<int>(inputs.size()) != row.arity)
@@ -104,7 +107,7 @@ uint64_t node_id_watermark() { return g_next_id.load(std::memory_order_relaxed);
 void set_realized(Node& node, View value) {
   node.value = std::move(value);
   node.depth = 0;
-  std::vector<NodePtr> dropped = std::move(node.inputs);
+  NodeList dropped = std::move(node.inputs);
   node.inputs.clear();
   // `dropped` is destroyed here; Node::~Node of each handles deep chains iteratively.
 }
