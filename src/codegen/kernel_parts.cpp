@@ -110,19 +110,16 @@ KernelParts split_kernel(const KernelSpec& k) {
   };
   // outer-level values that do not need the accumulators: computed once per outer element
   p.pre = pick(k, all, [&](std::size_t i) { return !p.inner[i] && !p.post[i]; });
-  p.loop1 = pick(k, roots_of(0), [&](std::size_t i) { return p.inner[i] && !p.post[i]; });
   std::vector<char> done(k.code.size(), 0);
-  if (nstages > 1) {
-    p.stage_pre.resize(static_cast<std::size_t>(nstages));
-    p.stage_loop.resize(static_cast<std::size_t>(nstages));
-    p.stage_loop[0] = p.loop1;
-    for (int s = 1; s < nstages; ++s) {
-      const auto roots = roots_of(s);
-      p.stage_pre[static_cast<std::size_t>(s)] =
-          pick(k, roots, [&](std::size_t i) { return !p.inner[i] && p.post[i] && !done[i]; });
-      for (int i : p.stage_pre[static_cast<std::size_t>(s)]) done[static_cast<std::size_t>(i)] = 1;
-      p.stage_loop[static_cast<std::size_t>(s)] = pick(k, roots, [&](std::size_t i) { return p.inner[i]; });
-    }
+  p.stage_pre.resize(static_cast<std::size_t>(nstages));
+  p.stage_loop.resize(static_cast<std::size_t>(nstages));
+  p.stage_loop[0] = pick(k, roots_of(0), [&](std::size_t i) { return p.inner[i] && !p.post[i]; });
+  for (int s = 1; s < nstages; ++s) {
+    const auto roots = roots_of(s);
+    p.stage_pre[static_cast<std::size_t>(s)] =
+        pick(k, roots, [&](std::size_t i) { return !p.inner[i] && p.post[i] && !done[i]; });
+    for (int i : p.stage_pre[static_cast<std::size_t>(s)]) done[static_cast<std::size_t>(i)] = 1;
+    p.stage_loop[static_cast<std::size_t>(s)] = pick(k, roots, [&](std::size_t i) { return p.inner[i]; });
   }
   p.epilogue = pick(k, concat(p.outer_roots, p.inner_roots), [&](std::size_t i) { return !p.inner[i] && p.post[i] && !done[i]; });
   p.loop2 = pick(k, p.inner_roots, [&](std::size_t i) { return p.inner[i]; });

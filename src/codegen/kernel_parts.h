@@ -31,17 +31,18 @@ struct KernelParts {
   std::vector<char> post;        ///< per instruction: depends on a finished accumulator
   std::vector<int> elementwise;  ///< element-wise kernel: everything the stores need
   std::vector<int> pre;          ///< reduction kernel: per outer element, before the loops
-  std::vector<int> loop1;        ///< the reduction loop's body (inputs of the accumulators)
   std::vector<int> epilogue;     ///< per outer element, after the accumulators are final
   std::vector<int> loop2;        ///< the second inner loop (inner stores of row kernels)
   std::vector<int> reduce_roots, outer_roots, inner_roots;
-  /// Staged reductions (a row kernel whose reduction reads another's result: softmax's sum of
-  /// exp(x - max)): per reduction, its stage (0: reads no accumulator; s: reads stage s-1's).
-  /// `loop1` is stage 0's loop; stage s >= 1 runs `stage_pre[s]` (per outer element, once the
-  /// accumulators before it are final) then `stage_loop[s]`. `epilogue` holds the rest.
+  /// Reduction kernels: per reduction, its stage (0: reads no accumulator; s: reads stage
+  /// s-1's; staged reductions, a row kernel whose reduction reads another's result: softmax's
+  /// sum of exp(x - max)). Stage s runs `stage_pre[s]` (per outer element, once the
+  /// accumulators before it are final; empty for stage 0) then the reduction loop
+  /// `stage_loop[s]` (its body: the inputs of the stage's accumulators). Most reduction kernels
+  /// have one stage; element-wise kernels have none. `epilogue` holds the rest.
   std::vector<int> red_stage;
   std::vector<std::vector<int>> stage_pre, stage_loop;
-  std::size_t stages() const { return stage_loop.empty() ? 1 : stage_loop.size(); }
+  std::size_t stages() const { return stage_loop.size(); }
 };
 KernelParts split_kernel(const schedule::KernelSpec& k);
 

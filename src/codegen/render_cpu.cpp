@@ -232,7 +232,7 @@ Rendered render_cpu(const KernelSpec& k) {
       return r.range(what, r.ro, r.ri, "a->inner", "jb", "je", loop + combine + keep, vector ? pragma : std::string(),
                      blocks);
     };
-    std::string l1 = red_loop("reduction loop", r.emit(parts.loop1, true, "        "), -1, "");
+    std::string l1 = red_loop("reduction loop", r.emit(parts.stage_loop[0], true, "        "), -1, "");
     std::string l2 = parts.inner_roots.empty()
                          ? std::string()
                          : r.range("inner stores", r.ro, r.ri, "a->inner", "jb", "je",
@@ -283,37 +283,40 @@ Rendered render_cpu(const KernelSpec& k) {
         if (!shared.count(i)) sc.rest.push_back(i);
       return sc;
     };
-    if (parts.stages() > 1) {
-      // Staged reductions (cpu_reduce_staged): one loop per stage, whole rows only.
-      const Scratch sc = scratch_for(parts.stage_loop.back());
-      auto row_fn = [&](const std::string& suffix, bool scratch) {
-        std::string f = "static inline void " + std::string("{{NAME}}") + suffix +
-                        "(const cgrad_kargs* a, int64_t o, int64_t jb, int64_t je" + (scratch ? sc.params : "") + ") {\n" +
-                        "  constexpr int NA = " + na + ";\n" + r.ptrs() + "  int64_t st[NA][" + std::to_string(r.rank) +
-                        "];\n  int64_t base[NA];\n  {{NAME}}_base(a, o, st, base);\n" + r.emit(parts.pre, false, "  ") + init;
-        for (std::size_t s = 0; s < parts.stages(); ++s) {
-          if (s > 0) f += r.emit(parts.stage_pre[s], false, "  ");
-          const bool last = s + 1 == parts.stages();
-          f += red_loop("stage " + std::to_string(s) + " reduction loop", r.emit(parts.stage_loop[s], true, "        "),
-                        static_cast<int>(s), last && scratch ? sc.keep : "");
-        }
-        f += r.emit(parts.epilogue, false, "  ") + r.stores(false, false, "  ");
-        if (!parts.inner_roots.empty())
-          f += scratch ? r.range("inner stores from the kept values", r.ro, r.ri, "a->inner", "jb", "je",
-                                 sc.reload + r.emit(sc.rest, true, "        ") + r.stores(true, true, "        "), "#pragma omp simd")
-                       : l2;
-        return f + "  (void)jb; (void)je;\n}\n\n";
-      };
-      std::string fns = row_fn("_row", false), entry;
-      if (sc.used) {
-        fns += row_fn("_row_kept", true);
-        entry = "  if (ni <= " + std::to_string(kScratchElements) + ") {\n" + sc.decl +
-                "    for (int64_t o = begin; o < end; ++o) {{NAME}}_row_kept(a, o, 0, ni" + sc.args + ");\n    return;\n  }\n";
+    // A function computing whole outer elements (rows), one loop per stage (a single-stage kernel
+    // has one): with `sc` (scratch), the last stage keeps the values the store loop shares with
+    // it and the store loop reads them back; without, the store loop computes them again.
+    const Scratch sc = scratch_for(parts.stage_loop.back());
+    auto row_fn = [&](const std::string& suffix, bool scratch) {
+      std::string f = "static inline void " + std::string("{{NAME}}") + suffix +
+                      "(const cgrad_kargs* a, int64_t o, int64_t jb, int64_t je" + (scratch ? sc.params : "") + ") {\n" +
+                      "  constexpr int NA = " + na + ";\n" + r.ptrs() + "  int64_t st[NA][" + std::to_string(r.rank) +
+                      "];\n  int64_t base[NA];\n  {{NAME}}_base(a, o, st, base);\n" + r.emit(parts.pre, false, "  ") + init;
+      for (std::size_t s = 0; s < parts.stages(); ++s) {
+        f += r.emit(parts.stage_pre[s], false, "  ");
+        const bool last = s + 1 == parts.stages();
+        f += red_loop("stage " + std::to_string(s) + " reduction loop", r.emit(parts.stage_loop[s], true, "        "),
+                      static_cast<int>(s), last && scratch ? sc.keep : "");
       }
-      entry += "  for (int64_t o = begin; o < end; ++o) {{NAME}}_row(a, o, 0, ni);";
+      f += r.emit(parts.epilogue, false, "  ") + r.stores(false, false, "  ");
+      if (!parts.inner_roots.empty())
+        f += scratch ? r.range("inner stores from the kept values", r.ro, r.ri, "a->inner", "jb", "je",
+                               sc.reload + r.emit(sc.rest, true, "        ") + r.stores(true, true, "        "), "#pragma omp simd")
+                     : l2;
+      return f + "  (void)jb; (void)je;\n}\n\n";
+    };
+    // Rows that fit the scratch run the row function that keeps values; longer ones `fallback`.
+    auto entry_with = [&](const std::string& fallback) {
+      if (!sc.used) return fallback;
+      return "  if (ni <= " + std::to_string(kScratchElements) + ") {\n" + sc.decl +
+             "    for (int64_t o = begin; o < end; ++o) {{NAME}}_row_kept(a, o, 0, ni" + sc.args + ");\n    return;\n  }\n" +
+             fallback;
+    };
+    if (parts.stages() > 1) {
+      // Staged reductions (cpu_reduce_staged): whole rows only.
       body = template_text("cpu_reduce_staged");
-      fill(body, "ROW_FUNCTIONS", fns);
-      fill(body, "ENTRY", entry);
+      fill(body, "ROW_FUNCTIONS", row_fn("_row", false) + (sc.used ? row_fn("_row_kept", true) : std::string()));
+      fill(body, "ENTRY", entry_with("  for (int64_t o = begin; o < end; ++o) {{NAME}}_row(a, o, 0, ni);"));
       fill(body, "NSTAGES", std::to_string(parts.stages()));
       fill(body, "SCR_N", std::to_string(kScratchElements));
       fill(body, "NI_EXPR", ni);
@@ -327,26 +330,13 @@ Rendered render_cpu(const KernelSpec& k) {
       out.source = std::move(body);
       return out;
     }
+    // One stage: the entry runs whole rows through _part and _fin (which also serve rows split
+    // into chunks), or through the row function that keeps values when it pays (the second
+    // kernel of a softmax that is not staged: rule 5).
     std::string rows = template_text("cpu_reduce_rows");
-    {
-      const Scratch sc = scratch_for(parts.loop1);
-      if (sc.used) {
-        const std::string s1 =
-            red_loop("reduction loop, keeping the shared values", r.emit(parts.loop1, true, "        "), -1, sc.keep);
-        const std::string s2 = r.range("inner stores from the kept values", r.ro, r.ri, "a->inner", "jb", "je",
-                                       sc.reload + r.emit(sc.rest, true, "        ") + r.stores(true, true, "        "),
-                                       "#pragma omp simd");
-        rows = template_text("cpu_reduce_scratch");
-        fill(rows, "LOOP1", s1);
-        fill(rows, "LOOP2", s2);
-        fill(rows, "POST", r.emit(parts.epilogue, false, "  "));
-        fill(rows, "OUTER_STORES", r.stores(false, false, "  "));
-        fill(rows, "SCR_PARAMS", sc.params);
-        fill(rows, "SCR_ARGS", sc.args);
-        fill(rows, "SCR_DECL", sc.decl);
-        fill(rows, "SCR_N", std::to_string(kScratchElements));
-      }
-    }
+    fill(rows, "ROW_FUNCTIONS", sc.used ? row_fn("_row_kept", true) : std::string());
+    fill(rows, "ENTRY", entry_with("  {{NAME}}_acc acc;\n  for (int64_t o = begin; o < end; ++o) {\n"
+                                   "    {{NAME}}_part(a, o, 0, ni, &acc);\n    {{NAME}}_fin(a, o, &acc, 0, ni, 1);\n  }"));
     body = template_text("cpu_reduce");
     fill(body, "ROWS", rows);
     fill(body, "LOOP1", l1);

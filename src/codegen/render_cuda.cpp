@@ -253,7 +253,7 @@ CudaRendered render_cuda(const KernelSpec& k) {
     fill(body, "PTRS", r.ptrs());
     fill(body, "PRE", r.emit(parts.pre, false, "  "));
     fill(body, "POST", r.emit(parts.epilogue, false, "  "));
-    fill(body, "LOOP1", r.emit(parts.loop1, true, "    "));
+    fill(body, "LOOP1", r.emit(parts.stage_loop[0], true, "    "));
     fill(body, "LOOP2", r.emit(parts.loop2, true, "    "));
     fill(body, "INNER_OFFSETS", inner_offsets);
     fill(body, "OUTER_STORES", r.stores(false, false, "    "));
