@@ -148,7 +148,7 @@ core::PromoOperand promo(const NodePtr& n) {
   return {n->shape.empty() ? core::PromoOperand::Tier::ZeroDim : core::PromoOperand::Tier::Dim, n->dtype};
 }
 
-Device place(std::vector<NodePtr*> nodes, const char* name) {
+Device place(std::span<NodePtr* const> nodes, const char* name) {
   Device target = Device::cpu();
   bool on_cuda = false;
   for (NodePtr* n : nodes) {
@@ -236,9 +236,9 @@ Tensor elementwise(Op op, std::initializer_list<Operand> operands) {
       throw Error(ErrorCode::DTypeMismatch, std::string("where: condition must be b8, got ") + dtype_name(n->dtype));
   }
   {
-    std::vector<NodePtr*> operand_nodes;
-    for (i = 0; i < count; ++i) operand_nodes.push_back(&nodes[i]);
-    device = place(operand_nodes, name);
+    std::array<NodePtr*, 3> operand_nodes{};  // no allocation: at most 3 operands
+    for (i = 0; i < count; ++i) operand_nodes[i] = &nodes[i];
+    device = place(std::span<NodePtr* const>(operand_nodes.data(), count), name);
   }
   ir::NodeList ins;
   ins.reserve(count);

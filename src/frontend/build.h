@@ -9,6 +9,7 @@
 #include "ir/node.h"
 
 #include <initializer_list>
+#include <span>
 
 namespace cgrad {
 namespace detail {
@@ -55,7 +56,7 @@ core::PromoOperand promo(const NodePtr& n);
 /// there: the CUDA device if an operand lives on one; CPU operands are realized and copied once
 /// (runtime::cached_copy). Operands on two different CUDA devices raise DeviceError. Call after
 /// the op's arguments are validated: placing may evaluate CPU operands.
-Device place(std::vector<NodePtr*> nodes, const char* name);
+Device place(std::span<NodePtr* const> nodes, const char* name);
 
 /// Element-wise op on tensors and scalars with broadcasting and promotion.
 struct Operand {

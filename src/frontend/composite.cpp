@@ -2,6 +2,7 @@
 // from primitive ops in their numerically stable forms (max subtracted before exp).
 #include "frontend/build.h"
 
+#include <array>
 #include <limits>
 
 namespace cgrad {
@@ -40,7 +41,8 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
   full_b.insert(full_b.end(), {k1, n});
   out.insert(out.end(), {m, n});
   core::checked_numel(out, "matmul");
-  frontend::place({&na, &nb}, "matmul");
+  const std::array<ir::NodePtr*, 2> operands{&na, &nb};
+  frontend::place(operands, "matmul");
   na = frontend::broadcast_to(frontend::reshape_node(frontend::cast_to(na, t), a2), full_a);
   nb = frontend::broadcast_to(frontend::reshape_node(frontend::cast_to(nb, t), b2), full_b);
   ir::NodePtr r = make(Op::Matmul, {na, nb}, {}, na->device);
