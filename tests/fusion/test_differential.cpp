@@ -145,9 +145,14 @@ TEST(Differential, RowKernelsWithScratchMatchInterpreter) {
     eval({a, b, c, d});
     Tensor e = exp(c.T() - max(c.T(), {1}, true));
     Tensor s = sin(d - 0.5);
+    // The kept value goes to the output element (in_output in render_cpu) unless the store
+    // loop also reads a buffer (the `+ a` and `- b` rows): then to the scratch row, whose
+    // rows of more than 8192 elements (b) fall back to recomputing.
+    Tensor ea = exp(a - max(a, {1}, true)), eb = exp(b - max(b, {1}, true));
     return std::vector<Tensor>{softmax(a, 1),  softmax(b, 1), softmax(c, 0),
                                e / sum(e, {1}, true) + 2.0 * e,  // the kept value feeds two stores' ops
-                               s * sum(s, {1, 2}, true), log_softmax(a, 1)};
+                               s * sum(s, {1, 2}, true), log_softmax(a, 1),
+                               ea / sum(ea, {1}, true) + a, eb / sum(eb, {1}, true) - b};
   };
   auto jit = values(build());
   auto ref = with_backend("interpreter", [&] { return values(build()); });
