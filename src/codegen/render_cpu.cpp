@@ -196,7 +196,7 @@ Rendered render_cpu(const KernelSpec& k) {
       merge += "  " + m + ";\n";
     }
     // A reduction loop over [jb, je) accumulating the reductions of `stage` (-1: all of them)
-    // after `body`; `keep` runs after the accumulation. f32 sums accumulate in double, but
+    // after `loop`; `keep` runs after the accumulation. f32 sums accumulate in double, but
     // converting every element halves the vector width and made sum(a*b) f32 run at half the
     // memory bandwidth; so each block of kRedBlock elements sums in float (per SIMD lane:
     // kRedBlock / lanes terms) and only the block sums are added in double (docs/semantics.md).
@@ -279,15 +279,15 @@ Rendered render_cpu(const KernelSpec& k) {
       sc.used = true;
       for (int i : parts.loop2)
         if (!shared.count(i)) sc.rest.push_back(i);
-      if (frontier.size() == 1) {
-        bool reads = false;
-        for (int i : sc.rest) reads |= k.code[static_cast<std::size_t>(i)].access >= 0;
+      bool reads = false;
+      for (int i : sc.rest) reads |= k.code[static_cast<std::size_t>(i)].access >= 0;
+      if (frontier.size() == 1 && !reads) {
         const Instr& kept = k.code[static_cast<std::size_t>(frontier[0])];
         for (auto& st : k.stores) {
           const Access& acc = k.accesses[static_cast<std::size_t>(st.access)];
           bool moves = st.inner && acc.dtype == kept.dtype;
           for (std::size_t d = r.ro; d < r.rank; ++d) moves = moves && acc.strides[d] != 0;
-          if (reads || !moves) continue;
+          if (!moves) continue;
           sc.in_output = true;
           const std::string T = ctype(kept.dtype), v = value_name(frontier[0]), at = r.addr(st.access, true);
           sc.keep = "        " + at + " = " + v + ";\n";
@@ -328,7 +328,8 @@ Rendered render_cpu(const KernelSpec& k) {
                      : l2;
       return f + "  (void)jb; (void)je;\n}\n\n";
     };
-    // Rows that fit the scratch run the row function that keeps values; longer ones `fallback`.
+    // Rows run the row function that keeps values when it applies: always when they are kept in
+    // the output, when the row fits the scratch otherwise; the other rows run `fallback`.
     auto entry_with = [&](const std::string& fallback) {
       if (!sc.used) return fallback;
       if (sc.in_output) return std::string("  for (int64_t o = begin; o < end; ++o) {{NAME}}_row_kept(a, o, 0, ni);");
@@ -339,7 +340,9 @@ Rendered render_cpu(const KernelSpec& k) {
     if (parts.stages() > 1) {
       // Staged reductions (cpu_reduce_staged): whole rows only.
       body = template_text("cpu_reduce_staged");
-      fill(body, "ROW_FUNCTIONS", row_fn("_row", false) + (sc.used ? row_fn("_row_kept", true) : std::string()));
+      // _row (recomputing the kept values) is only needed when not every row can keep them
+      fill(body, "ROW_FUNCTIONS", (sc.in_output ? std::string() : row_fn("_row", false)) +
+                                      (sc.used ? row_fn("_row_kept", true) : std::string()));
       fill(body, "ENTRY", entry_with("  for (int64_t o = begin; o < end; ++o) {{NAME}}_row(a, o, 0, ni);"));
       fill(body, "NSTAGES", std::to_string(parts.stages()));
       fill(body, "SCR_N", std::to_string(kScratchElements));

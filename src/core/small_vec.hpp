@@ -55,11 +55,6 @@ template <class T, std::size_t N> class SmallVec {
     append_copies(items.begin(), items.end());
     return *this;
   }
-  SmallVec& operator=(const std::vector<T>& v) {
-    clear();
-    append_copies(v.begin(), v.end());
-    return *this;
-  }
   ~SmallVec() {
     clear();
     release();
@@ -113,7 +108,6 @@ template <class T, std::size_t N> class SmallVec {
   friend bool operator==(const SmallVec& a, const SmallVec& b) {
     return a.size_ == b.size_ && std::equal(a.begin(), a.end(), b.begin());
   }
-  friend bool operator!=(const SmallVec& a, const SmallVec& b) { return !(a == b); }
 
  private:
   T* inline_data() noexcept { return std::launder(reinterpret_cast<T*>(buf_)); }

@@ -107,8 +107,7 @@ uint64_t node_id_watermark() { return g_next_id.load(std::memory_order_relaxed);
 void set_realized(Node& node, View value) {
   node.value = std::move(value);
   node.depth = 0;
-  NodeList dropped = std::move(node.inputs);
-  node.inputs.clear();
+  NodeList dropped = std::move(node.inputs);  // leaves node.inputs empty
   // `dropped` is destroyed here; Node::~Node of each handles deep chains iteratively.
 }
 

@@ -141,18 +141,19 @@ TEST(Differential, RowKernelsWithScratchMatchInterpreter) {
   auto build = [] {
     manual_seed(7);
     Tensor a = rand({5, 300}, f32) * 8.0 - 4.0, b = rand({3, 9000}, f64) * 8.0 - 4.0;
-    Tensor c = rand({40, 6}, f64), d = rand({4, 6, 7}, f32);
-    eval({a, b, c, d});
+    Tensor c = rand({40, 6}, f64), d = rand({4, 6, 7}, f32), g = rand({16, 9000}, f32) * 8.0 - 4.0;
+    eval({a, b, c, d, g});
     Tensor e = exp(c.T() - max(c.T(), {1}, true));
     Tensor s = sin(d - 0.5);
     // The kept value goes to the output element (in_output in render_cpu) unless the store
-    // loop also reads a buffer (the `+ a` and `- b` rows): then to the scratch row, whose
-    // rows of more than 8192 elements (b) fall back to recomputing.
-    Tensor ea = exp(a - max(a, {1}, true)), eb = exp(b - max(b, {1}, true));
+    // loop also reads a buffer (the `+ a`, `- b` and `+ g` rows): then to the scratch row, whose
+    // rows of more than 8192 elements (b; g, staged) fall back to recomputing.
+    Tensor ea = exp(a - max(a, {1}, true)), eb = exp(b - max(b, {1}, true)), eg = exp(g - max(g, {1}, true));
     return std::vector<Tensor>{softmax(a, 1),  softmax(b, 1), softmax(c, 0),
                                e / sum(e, {1}, true) + 2.0 * e,  // the kept value feeds two stores' ops
                                s * sum(s, {1, 2}, true), log_softmax(a, 1),
-                               ea / sum(ea, {1}, true) + a, eb / sum(eb, {1}, true) - b};
+                               ea / sum(ea, {1}, true) + a, eb / sum(eb, {1}, true) - b,
+                               eg / sum(eg, {1}, true) + g};  // staged, rows past the scratch: _row
   };
   auto jit = values(build());
   auto ref = with_backend("interpreter", [&] { return values(build()); });
