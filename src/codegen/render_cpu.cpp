@@ -94,7 +94,7 @@ struct Renderer {
   std::string range(const std::string& what, std::size_t first, std::size_t r, const std::string& sizes,
                     const std::string& begin, const std::string& end, const std::string& body,
                     const std::string& pragma, const Blocks& blocks = Blocks()) const {
-    std::string t = template_text("cpu_range");
+    std::string t = template_text(r == 1 ? "cpu_range1" : "cpu_range");
     fill(t, "BLOCK_OPEN", blocks.open);
     fill(t, "BLOCK_CLOSE", blocks.close);
     fill(t, "JB", blocks.jb);

@@ -21,6 +21,14 @@ inline int64_t numel(const Shape& s) {
   for (int64_t d : s) n *= d;
   return n;
 }
+/// a == b, inline: std::vector's operator== calls memcmp, which costs more than the compare
+/// for the few dims of a shape (the element-wise builders compare operand shapes per node).
+inline bool same_shape(const Shape& a, const Shape& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
 /// NumPy broadcast of two shapes; throws ShapeMismatch.
 Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op);
 /// Maps a possibly negative axis into [0, ndim); throws InvalidArgument.

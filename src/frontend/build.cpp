@@ -45,11 +45,10 @@ void refresh_depth(ir::Node& n) {
 
 bool grad_mode() { return g_no_grad_depth == 0; }
 
-NodePtr make(Op op, ir::NodeList inputs, ir::Attrs attrs, Device device) {
-  bool record = false;
-  if (g_no_grad_depth == 0)
-    for (const NodePtr& in : inputs) record = record || (in && in->grad);
-  NodePtr n = ir::make_node(op, std::move(inputs), std::move(attrs), device);
+namespace {
+// make's work after building the node: its gradient record and the pending-depth rule.
+NodePtr finish(NodePtr n, bool record) {
+  const Op op = n->op;
   // Only floating values carry gradients: comparisons, integer casts and integer sums stop them.
   if (record && is_floating(n->dtype)) {
     auto r = std::make_shared<ir::GradRecord>();
@@ -65,6 +64,24 @@ NodePtr make(Op op, ir::NodeList inputs, ir::Attrs attrs, Device device) {
     runtime::counters().auto_realizes.fetch_add(1, std::memory_order_relaxed);
   }
   return n;
+}
+
+bool records_grad(const ir::NodeList& inputs) {
+  bool record = false;
+  if (g_no_grad_depth == 0)
+    for (const NodePtr& in : inputs) record = record || (in && in->grad);
+  return record;
+}
+}  // namespace
+
+NodePtr make(Op op, ir::NodeList inputs, ir::Attrs attrs, Device device) {
+  const bool record = records_grad(inputs);
+  return finish(ir::make_node(op, std::move(inputs), std::move(attrs), device), record);
+}
+
+NodePtr make(Op op, ir::NodeList inputs, Device device) {
+  const bool record = records_grad(inputs);
+  return finish(ir::make_node(op, std::move(inputs), device), record);
 }
 
 void make_leaf(const std::shared_ptr<detail::Var>& v) {
@@ -192,7 +209,7 @@ Tensor elementwise(Op op, std::initializer_list<Operand> operands) {
     fast[i] = &node_of(*ops[i]->tensor, name);
     const ir::Node& n = **fast[i];
     const ir::Node& first = **fast[0];
-    simple = i == 0 || (n.dtype == first.dtype && n.device == first.device && n.shape == first.shape);
+    simple = i == 0 || (n.dtype == first.dtype && n.device == first.device && core::same_shape(n.shape, first.shape));
   }
   if (simple) {
     const ir::Node& first = **fast[0];
@@ -201,7 +218,7 @@ Tensor elementwise(Op op, std::initializer_list<Operand> operands) {
       ir::NodeList ins;
       for (i = 0; i < count; ++i) ins.push_back(*fast[i]);
       const Device device = first.device;
-      return Tensor(make(op, std::move(ins), {}, device));
+      return Tensor(make(op, std::move(ins), device));
     }
   }
 
@@ -253,7 +270,7 @@ Tensor elementwise(Op op, std::initializer_list<Operand> operands) {
     }
     ins.push_back(broadcast_to(n, shape));
   }
-  return Tensor(make(op, std::move(ins), {}, device));
+  return Tensor(make(op, std::move(ins), device));
 }
 
 }  // namespace cgrad::frontend

@@ -34,6 +34,8 @@ const NodePtr& node_of(const Tensor& t, const char* op);
 /// CGRAD_MAX_PENDING_DEPTH (docs/semantics.md, "Bounded graphs").
 /// When an input requires a gradient and grad mode is on, the node gets a GradRecord.
 NodePtr make(Op op, ir::NodeList inputs, ir::Attrs attrs, Device device);
+/// The same with default attributes (element-wise ops).
+NodePtr make(Op op, ir::NodeList inputs, Device device);
 /// True while no NoGradGuard is alive on this thread.
 bool grad_mode();
 /// Makes the node of `v` a gradient leaf of `v` (requires_grad(true), assign() to such a

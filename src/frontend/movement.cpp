@@ -136,7 +136,8 @@ Tensor cat(const std::vector<Tensor>& xs, int64_t dim) {
     proto.op = Op::Cat;
     proto.inputs = ins;
     proto.attrs = a;
-    ir::info(Op::Cat).shape_rule(proto);
+    Shape unused;
+    ir::info(Op::Cat).shape_rule(proto, unused);
     proto.inputs.clear();
   }
   if (ins.size() == 1) return xs[0].cast(t);

@@ -112,6 +112,8 @@ struct Node {
 /// Builds a node: checks arity and input dtypes against the op table, infers dtype and shape
 /// with the row's rules (throwing cgrad::Error naming the op and shapes), assigns the next id.
 NodePtr make_node(Op op, NodeList inputs, Attrs attrs, Device device);
+/// The same with default attributes (element-wise ops).
+NodePtr make_node(Op op, NodeList inputs, Device device);
 
 /// A realized leaf (Op::Buffer) holding `value`.
 NodePtr make_buffer(Shape shape, DType dtype, Device device, View value);

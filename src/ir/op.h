@@ -53,8 +53,10 @@ namespace cgrad::ir {
 /// (a vector-Jacobian product). Defined in src/autograd/derivatives.cpp; see ir/derivatives.h.
 using VjpFn = void (*)(autograd::VjpCall&);
 
-/// Computes the output shape from the inputs and attributes; throws cgrad::Error on bad input.
-using ShapeRule = Shape (*)(const Node& proto);
+/// Computes the output shape from the inputs and attributes into `out` (assigning, so a buffer
+/// `out` already has is reused: make_node passes one from a destroyed node); throws
+/// cgrad::Error on bad input. `out` must not be a shape of `proto`'s inputs.
+using ShapeRule = void (*)(const Node& proto, Shape& out);
 
 /// One row of the op table. Passes, the scheduler and codegen look rows up and match on
 /// `kind` and flags, never on hand-written lists of ops.

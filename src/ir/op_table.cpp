@@ -17,42 +17,41 @@ namespace {
 std::string name_of(const Node& n) { return info(n.op).name; }
 }  // namespace
 
-Shape source_shape(const Node& n) {
+void source_shape(const Node& n, Shape& out) {
   core::checked_numel(n.attrs.shape, info(n.op).name);
-  return n.attrs.shape;
+  out = n.attrs.shape;
 }
 
-Shape elementwise_shape(const Node& n) {
+void elementwise_shape(const Node& n, Shape& out) {
   const Shape& s = n.inputs[0]->shape;
   for (auto& in : n.inputs) {
-    if (in->shape != s)
+    if (!core::same_shape(in->shape, s))
       fail(ErrorCode::ShapeMismatch, name_of(n) + ": operand shapes " + cgrad::shape_str(s) + " and " + cgrad::shape_str(in->shape) +
                                          " differ (the frontend broadcasts before building)");
   }
-  return s;
+  out = s;
 }
 
-Shape reduce_shape(const Node& n) {
-  Shape s = n.inputs[0]->shape;
+void reduce_shape(const Node& n, Shape& s) {
+  s = n.inputs[0]->shape;
   const auto& axes = n.attrs.axes;
   for (std::size_t i = 0; i < axes.size(); ++i) {
     if (axes[i] < 0 || axes[i] >= static_cast<int64_t>(s.size()) || (i && axes[i] <= axes[i - 1]))
       fail(ErrorCode::InvalidArgument, name_of(n) + ": bad axes " + core::vec_str(axes) + " for shape " + cgrad::shape_str(s));
     s[static_cast<std::size_t>(axes[i])] = 1;
   }
-  return s;
 }
 
-Shape reshape_shape(const Node& n) {
+void reshape_shape(const Node& n, Shape& out) {
   const Shape& in = n.inputs[0]->shape;
   int64_t m = core::checked_numel(n.attrs.shape, "reshape");
   if (m != core::numel(in))
     fail(ErrorCode::ShapeMismatch, "reshape: cannot reshape " + cgrad::shape_str(in) + " (" + std::to_string(core::numel(in)) +
                                        " elements) to " + cgrad::shape_str(n.attrs.shape) + " (" + std::to_string(m) + " elements)");
-  return n.attrs.shape;
+  out = n.attrs.shape;
 }
 
-Shape permute_shape(const Node& n) {
+void permute_shape(const Node& n, Shape& out) {
   const Shape& in = n.inputs[0]->shape;
   const auto& p = n.attrs.axes;
   std::vector<char> seen(in.size(), 0);
@@ -64,22 +63,21 @@ Shape permute_shape(const Node& n) {
   if (!ok)
     fail(ErrorCode::InvalidArgument, "permute: " + core::vec_str(p) + " is not a permutation of the " +
                                          std::to_string(in.size()) + " dims of " + cgrad::shape_str(in));
-  Shape out(in.size());
+  out.resize(in.size());
   for (std::size_t i = 0; i < p.size(); ++i) out[i] = in[static_cast<std::size_t>(p[i])];
-  return out;
 }
 
-Shape expand_shape(const Node& n) {
+void expand_shape(const Node& n, Shape& out) {
   const Shape& in = n.inputs[0]->shape;
   const Shape& to = n.attrs.shape;
   bool ok = in.size() == to.size();
   for (std::size_t i = 0; ok && i < in.size(); ++i) ok = in[i] == to[i] || (in[i] == 1 && to[i] >= 0);
   if (!ok) fail(ErrorCode::ShapeMismatch, "expand: cannot expand " + cgrad::shape_str(in) + " to " + cgrad::shape_str(to));
   core::checked_numel(to, "expand");
-  return to;
+  out = to;
 }
 
-Shape slice_shape(const Node& n) {
+void slice_shape(const Node& n, Shape& out) {
   const Shape& in = n.inputs[0]->shape;
   const Attrs& a = n.attrs;
   if (a.axis < 0 || a.axis >= static_cast<int64_t>(in.size()))
@@ -89,17 +87,16 @@ Shape slice_shape(const Node& n) {
     fail(ErrorCode::InvalidArgument, "slice: [" + std::to_string(a.start) + ":" + std::to_string(a.stop) + ":" +
                                          std::to_string(a.step) + "] out of range for dim " + std::to_string(a.axis) +
                                          " of " + cgrad::shape_str(in));
-  Shape out = in;
+  out = in;
   out[static_cast<std::size_t>(a.axis)] = (a.stop - a.start + a.step - 1) / a.step;
-  return out;
 }
 
-Shape cat_shape(const Node& n) {
+void cat_shape(const Node& n, Shape& out) {
   const Shape& s0 = n.inputs[0]->shape;
   int64_t ax = n.attrs.axis;
   if (ax < 0 || ax >= static_cast<int64_t>(s0.size()))
     fail(ErrorCode::InvalidArgument, "cat: dim " + std::to_string(ax) + " out of range for " + cgrad::shape_str(s0));
-  Shape out = s0;
+  out = s0;
   out[static_cast<std::size_t>(ax)] = 0;
   for (auto& in : n.inputs) {
     const Shape& s = in->shape;
@@ -111,19 +108,17 @@ Shape cat_shape(const Node& n) {
     out[static_cast<std::size_t>(ax)] += s[static_cast<std::size_t>(ax)];
   }
   core::checked_numel(out, "cat");
-  return out;
 }
 
-Shape matmul_shape(const Node& n) {
+void matmul_shape(const Node& n, Shape& out) {
   const Shape& a = n.inputs[0]->shape;
   const Shape& b = n.inputs[1]->shape;
   std::size_t r = a.size();
   bool ok = r >= 2 && b.size() == r && a[r - 1] == b[r - 2];
   for (std::size_t i = 0; ok && i + 2 < r; ++i) ok = a[i] == b[i];
   if (!ok) fail(ErrorCode::ShapeMismatch, "matmul: shapes " + cgrad::shape_str(a) + " and " + cgrad::shape_str(b) + " do not match");
-  Shape out = a;
+  out = a;
   out[r - 1] = b[r - 1];
-  return out;
 }
 
 }  // namespace rules

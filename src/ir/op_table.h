@@ -12,15 +12,15 @@
 namespace cgrad::ir {
 
 namespace rules {
-Shape source_shape(const Node& n);
-Shape elementwise_shape(const Node& n);
-Shape reduce_shape(const Node& n);
-Shape reshape_shape(const Node& n);
-Shape permute_shape(const Node& n);
-Shape expand_shape(const Node& n);
-Shape slice_shape(const Node& n);
-Shape cat_shape(const Node& n);
-Shape matmul_shape(const Node& n);
+void source_shape(const Node& n, Shape& out);
+void elementwise_shape(const Node& n, Shape& out);
+void reduce_shape(const Node& n, Shape& out);
+void reshape_shape(const Node& n, Shape& out);
+void permute_shape(const Node& n, Shape& out);
+void expand_shape(const Node& n, Shape& out);
+void slice_shape(const Node& n, Shape& out);
+void cat_shape(const Node& n, Shape& out);
+void matmul_shape(const Node& n, Shape& out);
 }  // namespace rules
 
 namespace table_detail {

@@ -39,7 +39,8 @@ void verify(const std::vector<Node*>& topo) {
       proto.op = n->op;
       proto.inputs = n->inputs;
       proto.attrs = n->attrs;
-      Shape s = row.shape_rule(proto);
+      Shape s;
+      row.shape_rule(proto, s);
       proto.inputs.clear();
       if (s != n->shape) bad("shape " + shape_str(n->shape) + " but the rule gives " + shape_str(s));
     } catch (const Error& e) {
