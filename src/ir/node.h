@@ -81,7 +81,7 @@ struct GradRecord {
 };
 
 struct Node {
-  uint64_t id = 0;          ///< creation order; deterministic for a deterministic program
+  uint64_t id = 0;          ///< unique; creation order within a thread (node.cpp); deterministic for a deterministic program
   Op op = Op::Buffer;
   DType dtype = DType::f32;
   Device device;
@@ -118,7 +118,9 @@ NodePtr make_node(Op op, NodeList inputs, Device device);
 /// A realized leaf (Op::Buffer) holding `value`.
 NodePtr make_buffer(Shape shape, DType dtype, Device device, View value);
 
-/// The id the next node will get: nodes with a smaller id existed before this call.
+/// A watermark between the nodes that exist and those this thread builds next: every node that
+/// exists now has a smaller id, every node this thread builds after the call a larger or equal
+/// one (nodes other threads build meanwhile may have either).
 uint64_t node_id_watermark();
 
 /// Makes `node` a realized leaf holding `value` and drops its inputs.

@@ -48,16 +48,20 @@ PlanKey serialize(const std::vector<ir::Node*>& order, const std::vector<ir::Nod
     const ir::Attrs& a = n->attrs;
     uint64_t fbits = 0;
     std::memcpy(&fbits, &a.fvalue, sizeof fbits);  // -0.0 is not 0.0
+    // 2048: the node's shape is its first input's (every element-wise node), which the key
+    // already holds, so it is not written again.
+    const bool input_shape = !n->inputs.empty() && core::same_shape(n->shape, n->inputs[0]->shape);
     const uint64_t mask = (!a.shape.empty() ? 1u : 0u) | (!a.axes.empty() ? 2u : 0u) | (a.axis != 0 ? 4u : 0u) |
                           (a.start != 0 ? 8u : 0u) | (a.stop != 0 ? 16u : 0u) | (a.step != kDefault.step ? 32u : 0u) |
                           (fbits != 0 ? 64u : 0u) | (a.ivalue != 0 ? 128u : 0u) | (a.seed != 0 ? 256u : 0u) |
-                          (a.dtype != kDefault.dtype ? 512u : 0u) | (n->device.index != 0 ? 1024u : 0u);
+                          (a.dtype != kDefault.dtype ? 512u : 0u) | (n->device.index != 0 ? 1024u : 0u) |
+                          (input_shape ? 2048u : 0u);
     const uint64_t ninputs = std::min<uint64_t>(n->inputs.size(), 0xffff);  // 0xffff: the count follows
     w.i64(static_cast<int64_t>(static_cast<uint64_t>(n->op) | (static_cast<uint64_t>(n->dtype) << 8) |
                                (static_cast<uint64_t>(n->device.kind) << 16) | (mask << 24) | (ninputs << 40)));
     if (mask & 1024) w.i64(n->device.index);
     if (ninputs == 0xffff) w.i64(static_cast<int64_t>(n->inputs.size()));
-    w.vec(n->shape);
+    if (!(mask & 2048)) w.vec(n->shape);
     if (mask & 1) w.vec(a.shape);
     if (mask & 2) w.vec(a.axes);
     if (mask & 4) w.i64(a.axis);
