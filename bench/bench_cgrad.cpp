@@ -42,11 +42,6 @@ using cgrad::Tensor;
 std::set<std::string> g_only;  // workloads to run (empty: all)
 bool want(const std::string& w) { return g_only.empty() || g_only.count(w) != 0; }
 
-int cgrad_threads() {
-  int t = env_int("CGRAD_NUM_THREADS", 0);
-  return t > 0 ? t : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-}
-
 // Realized cgrad tensor holding `v` (moved in).
 template <class T>
 Tensor input(std::vector<T> v, cgrad::Shape shape) {

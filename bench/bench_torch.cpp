@@ -5,7 +5,10 @@
 #include "common.hpp"
 #include "hand.hpp"
 
+#include <cgrad/cgrad.hpp>
 #include <torch/torch.h>
+
+#include <cstdlib>
 
 using namespace bench;
 
@@ -109,8 +112,48 @@ void run_w6(int thr, bool inference, bool loops) {
   report("torch", inference ? "eager_inference_mode" : "eager", "W6", "f32", W6_N, thr, s, 0, -1, csum(y));
 }
 
+// W6 in cgrad and in libtorch eager, their samples alternating in this one process: the ratio
+// that the W6 target is about, measured side by side (the cgrad_t2 process's W6 row and the
+// eager row above come from different processes, which a shared VM can run at different speeds).
+void run_w6_beside_cgrad() {
+  auto y0 = rnd(W6_N, 8, -1, 1, torch::kFloat), a = rnd(W6_N, 9, 0.9, 1.0, torch::kFloat),
+       b = rnd(W6_N, 10, -0.1, 0.1, torch::kFloat);
+  auto host = [](const torch::Tensor& t) {
+    return cgrad::tensor(std::vector<float>(t.data_ptr<float>(), t.data_ptr<float>() + t.numel()), {W6_N}).eval();
+  };
+  const cgrad::Tensor cy0 = host(y0), ca = host(a), cb = host(b);
+  torch::Tensor y;
+  auto torch_chain = [&] {
+    y = y0 * a;
+    y = y + b;
+    for (int k = 1; k < W6_OPS / 2; ++k) {
+      y = y * a;
+      y = y + b;
+    }
+  };
+  cgrad::Tensor cy;
+  auto cgrad_chain = [&] {  // as bench_cgrad's W6: the graph rebuilt, evaluated, freed per call
+    cgrad::Tensor t = cy0 * ca;
+    t = t + cb;
+    for (int k = 1; k < W6_OPS / 2; ++k) {
+      t = t * ca;
+      t = t + cb;
+    }
+    cy = t.eval();
+  };
+  auto [st, sc] = measure_alternating(torch_chain, cgrad_chain);
+  report("torch", "eager_beside_cgrad", "W6", "f32", W6_N, at::get_num_threads(), st, 0, -1, csum(y));
+  double check = 0;
+  for (float v : cy.to_vector<float>()) check += v;
+  report("cgrad", "beside_torch", "W6", "f32", W6_N, cgrad_threads(), sc, 0, 1, check,
+         "samples alternate with the eager_beside_cgrad row's");
+}
+
 int main(int argc, char** argv) {
   proc_name() = argc > 2 && std::string(argv[1]) == "--proc" ? argv[2] : "torch";
+  // As in bench_cgrad: every call evaluates the same graph on the same inputs, which the result
+  // cache (docs/plans.md) would answer without launching anything.
+  setenv("CGRAD_RESULT_CACHE_BYTES", "0", 0);
   for (int thr : {1, 2}) {
     at::set_num_threads(thr);
     const bool loops = thr == 1;  // the hand loops (both thread counts) once per process
@@ -122,5 +165,7 @@ int main(int argc, char** argv) {
     run_w6(thr, false, loops);
     run_w6(thr, true, false);
   }
+  at::set_num_threads(1);
+  run_w6_beside_cgrad();
   return 0;
 }

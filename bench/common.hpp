@@ -19,6 +19,8 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 namespace bench {
@@ -72,6 +74,43 @@ Stat measure(F&& f, int reps = -1, double min_sample_s = 2e-3, int warmups = 2) 
     v.push_back((now_s() - t0) / static_cast<double>(inner));
   }
   return stat_of(std::move(v), inner);
+}
+
+/// measure() for two functions whose samples alternate (f, g, f, g, ...): on a machine whose
+/// speed changes in phases of tens of milliseconds (a shared VM host), both see the same phases,
+/// so the ratio of their medians holds even where either median alone moves between runs.
+template <class F, class G>
+std::pair<Stat, Stat> measure_alternating(F&& f, G&& g, int reps = -1, double min_sample_s = 2e-3) {
+  if (reps < 0) reps = env_int("BENCH_REPS", 15);
+  auto calibrate = [min_sample_s](auto& fn) {
+    fn();
+    fn();
+    long inner = 1;
+    for (;;) {
+      const double t0 = now_s();
+      for (long i = 0; i < inner; ++i) fn();
+      const double dt = now_s() - t0;
+      if (dt >= min_sample_s || inner >= (1L << 22)) return inner;
+      inner *= (dt <= 0 ? 16 : std::max(2L, std::min(16L, static_cast<long>(min_sample_s / dt) + 1)));
+    }
+  };
+  const long nf = calibrate(f), ng = calibrate(g);
+  std::vector<double> vf, vg;
+  for (int r = 0; r < reps; ++r) {
+    double t0 = now_s();
+    for (long i = 0; i < nf; ++i) f();
+    vf.push_back((now_s() - t0) / static_cast<double>(nf));
+    t0 = now_s();
+    for (long i = 0; i < ng; ++i) g();
+    vg.push_back((now_s() - t0) / static_cast<double>(ng));
+  }
+  return {stat_of(std::move(vf), nf), stat_of(std::move(vg), ng)};
+}
+
+/// cgrad's thread count: CGRAD_NUM_THREADS, else every core (what the library does).
+inline int cgrad_threads() {
+  int t = env_int("CGRAD_NUM_THREADS", 0);
+  return t > 0 ? t : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
 inline std::string& proc_name() {

@@ -231,10 +231,15 @@ def targets():
             print(f"| {wl} vs Eigen (x loop: Eigen {fmt(xe)}) | {dt} | {fmt(x2)} | {fmt(x1)} | - | <= Eigen | "
                   f"{'met' if x2 is not None and x2 <= xe else 'missed'} |")
 
-    # W6 vs libtorch eager per op
-    c = get("cgrad_t2", "cgrad", "W6", "f32", "")
-    tor = [r for r in rows if r["impl"] == "torch" and r["workload"] == "W6" and r["variant"] == "eager"]
-    src = "bench_torch"
+    # W6 vs libtorch eager per op: preferably the torch process's side-by-side pair (samples
+    # alternating in one process), else cgrad_t2's row against the eager row of another process
+    c = get("torch", "cgrad", "W6", "f32", "beside_torch")
+    tor = [r for r in rows if r["impl"] == "torch" and r["workload"] == "W6" and r["variant"] == "eager_beside_cgrad"]
+    src = "bench_torch, samples alternating with cgrad's in one process"
+    if not (c and tor):
+        c = get("cgrad_t2", "cgrad", "W6", "f32", "")
+        tor = [r for r in rows if r["impl"] == "torch" and r["workload"] == "W6" and r["variant"] == "eager"]
+        src = "bench_torch"
     if not tor:
         tor = [r for r in anchor_rows if r["impl"] == "torch" and r["workload"] == "W6" and r["variant"] == "eager"]
         src = "anchors runs 3-4, Debian libtorch 1.13, anchors' machine"
