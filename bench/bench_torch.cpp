@@ -89,19 +89,23 @@ void run_lorenz(int thr, bool loops) {
   report("torch", "eager", "W5", "f64", 3 * N, thr, s, 2.0 * 3 * N * 8, -1, csum(X) + csum(Y) + csum(Z));
 }
 
+// The W6 chain, as users write it (each op a fresh output).
+torch::Tensor w6_chain(const torch::Tensor& y0, const torch::Tensor& a, const torch::Tensor& b) {
+  torch::Tensor y = y0 * a;
+  y = y + b;
+  for (int k = 1; k < W6_OPS / 2; ++k) {
+    y = y * a;
+    y = y + b;
+  }
+  return y;
+}
+
 void run_w6(int thr, bool inference, bool loops) {
   auto y0 = rnd(W6_N, 8, -1, 1, torch::kFloat), a = rnd(W6_N, 9, 0.9, 1.0, torch::kFloat),
        b = rnd(W6_N, 10, -0.1, 0.1, torch::kFloat);
   if (loops) hand::w6(y0.data_ptr<float>(), a.data_ptr<float>(), b.data_ptr<float>());
   torch::Tensor y;
-  auto body = [&] {
-    y = y0 * a;
-    y = y + b;
-    for (int k = 1; k < W6_OPS / 2; ++k) {
-      y = y * a;
-      y = y + b;
-    }
-  };
+  auto body = [&] { y = w6_chain(y0, a, b); };
   Stat s;
   if (inference) {
     c10::InferenceMode guard;
@@ -123,14 +127,7 @@ void run_w6_beside_cgrad() {
   };
   const cgrad::Tensor cy0 = host(y0), ca = host(a), cb = host(b);
   torch::Tensor y;
-  auto torch_chain = [&] {
-    y = y0 * a;
-    y = y + b;
-    for (int k = 1; k < W6_OPS / 2; ++k) {
-      y = y * a;
-      y = y + b;
-    }
-  };
+  auto torch_chain = [&] { y = w6_chain(y0, a, b); };
   cgrad::Tensor cy;
   auto cgrad_chain = [&] {  // as bench_cgrad's W6: the graph rebuilt, evaluated, freed per call
     cgrad::Tensor t = cy0 * ca;
