@@ -21,11 +21,13 @@
 #include <cgrad/cgrad.hpp>
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fstream>
 #include <functional>
 #include <set>
 #include <sstream>
@@ -353,6 +355,56 @@ void jit_rows(const std::string& variant, int first, int count, const std::funct
   report("cgrad", variant, "JIT", "f32", 16, 1, stat_of(v), 0, 0, 0, what + "; " + d.str());
 }
 
+// The anchors' JIT control (shared/anchors/src/jit_latency.cpp, 25.5-27.9 ms on their quiet VM):
+// a fresh 6-line C file compiled by `gcc -O2 -shared -fPIC`, loaded and called. Run before each
+// cold compile, it measures how fast this machine compiles at that moment, so the cold compile
+// can be read against the anchors' quiet figure whatever load the VM's host is under. Returns
+// false when gcc is missing or fails.
+bool control_compile(const std::string& dir, int i) {
+  const std::string base = dir + "/control_" + std::to_string(i), sym = "control_k" + std::to_string(i);
+  {
+    std::ofstream f(base + ".c");
+    f << "// anchors' control kernel\n#include <stddef.h>\nvoid " << sym
+      << "(const float* a, float* b, size_t n) {\n  for (size_t j = 0; j < n; ++j)\n    b[j] = a[j] * 2.0f + 1.0f;\n}\n";
+  }
+  const std::string so = base + ".so", c = base + ".c";
+  std::vector<std::string> args = {"gcc", "-O2", "-shared", "-fPIC", "-o", so, c};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  if (posix_spawnp(&pid, "gcc", nullptr, nullptr, argv.data(), environ) != 0) return false;
+  int st = 0;
+  waitpid(pid, &st, 0);
+  if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) return false;
+  void* h = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!h) return false;
+  auto* k = reinterpret_cast<void (*)(const float*, float*, size_t)>(dlsym(h, sym.c_str()));
+  float x[4] = {1, 2, 3, 4}, y[4];
+  if (k) k(x, y, 4);
+  dlclose(h);
+  return k != nullptr;
+}
+
+// jit_rows for `f` with the control compile timed before each call (both rows reported).
+void jit_rows_with_control(const std::string& variant, int first, int count, const std::function<void(int)>& f,
+                           const std::string& what, const std::string& dir) {
+  std::vector<double> v, vc;
+  Delta d;
+  for (int i = first; i < first + count; ++i) {
+    double t0 = now_s();
+    const bool ok = control_compile(dir, i);
+    if (ok) vc.push_back(now_s() - t0);
+    t0 = now_s();
+    f(i);
+    v.push_back(now_s() - t0);
+  }
+  report("cgrad", variant, "JIT", "f32", 16, 1, stat_of(v), 0, 0, 0, what + "; " + d.str());
+  if (!vc.empty())
+    report("gcc", "control_O2_" + variant, "JIT", "f32", 16, 1, stat_of(vc), 0, 0, 0,
+           "the anchors' control compile (gcc -O2 -shared -fPIC, 6-line C file, dlopen), timed before each cgrad call");
+}
+
 int jit_child(const std::string& mode) {
   proc_name() = "jit_" + mode;
   const int K = std::min(env_int("BENCH_JIT_REPS", 9), (1 << kVariantOps) - 1);
@@ -362,8 +414,11 @@ int jit_child(const std::string& mode) {
   if (mode == "cold") {
     jit_rows("first_eval_in_fresh_cache", 0, 1, [&](int i) { sig(i, 16); },
              "first eval of the process in an empty cache: compiler probe + cache setup + compile");
-    jit_rows("cold_compile_sigmoid", 1, K, [&](int i) { sig(i, 16); }, "new kernel: passes + schedule + codegen + compile + dlopen");
-    jit_rows("cold_compile_rk4", 1, K, [&](int i) { rk4(i, 16); }, "new fused RK4 step (3 outputs)");
+    const char* cache = std::getenv("CGRAD_CACHE_DIR");
+    const std::string dir = cache && *cache ? cache : "/tmp";
+    jit_rows_with_control("cold_compile_sigmoid", 1, K, [&](int i) { sig(i, 16); },
+                          "new kernel: passes + schedule + codegen + compile + dlopen", dir);
+    jit_rows_with_control("cold_compile_rk4", 1, K, [&](int i) { rk4(i, 16); }, "new fused RK4 step (3 outputs)", dir);
     jit_rows("plan_replay_sigmoid", 1, K, [&](int i) { sig(i, 16); }, "same graph again: plan cache");
   } else {
     jit_rows("first_eval_warm_cache", 0, 1, [&](int i) { sig(i, 16); }, "first eval of the process: compiler probe + disk load");
