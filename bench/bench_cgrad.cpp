@@ -75,33 +75,57 @@ void cgrad_row(const std::string& variant, const std::string& wl, long n, double
   report("cgrad", variant, wl, dtype_name<T>(), n, cgrad_threads(), s, bytes, k, checksum_of<T>(r));
 }
 
+// The cgrad row `variant` again, its samples alternating with those of the 2-thread loop_fm
+// (`hand`): both rows get the variant `variant@alt`. The block rows above measure each
+// implementation's repetitions in one stretch, and the VM's speed changes in phases of tens of
+// milliseconds; alternating, both see the same phases, so their ratio is the one to judge
+// (bench/summarize.py does; docs/benchmarks.md).
+template <class T, class H, class F>
+void beside_loop(const std::string& variant, const std::string& wl, long n, double bytes, H&& hand, F&& make) {
+  omp_set_num_threads(2);
+  auto [sh, sc] = measure_alternating(hand, [&] {
+    Tensor r = make();
+    clobber();
+  });
+  Tensor r;
+  const double k = kernels_of([&] { r = make(); });
+  report("loop_fm", variant + "@alt", wl, dtype_name<T>(), n, 2, sh, bytes, -1, 0,
+         "2 threads; samples alternate with the cgrad row of this variant");
+  report("cgrad", variant + "@alt", wl, dtype_name<T>(), n, cgrad_threads(), sc, bytes, k, checksum_of<T>(r),
+         "samples alternate with the loop_fm row of this variant");
+}
+
 // ---------------------------------------------------------------- W1, W2, W3
 template <class T>
 void run_elementwise() {
   const long n = N_BIG;
   auto va = uniform_vec<T>(n, 1, -1, 1), vb = uniform_vec<T>(n, 2, -1, 1), vc = uniform_vec<T>(n, 3, -1, 1);
   const double sz = sizeof(T);
-  {
-    Buf<T> a(n, va), b(n, vb), c(n, vc), d(n);
-    if (want("W1")) hand::w1(a.p, b.p, c.p, d.p, n);
-    if (want("W2")) hand::w2(a.p, d.p, n);
-    if (want("W3")) hand::w3(a.p, b.p, n);
-  }
+  Buf<T> ha(n, va), hb(n, vb), hc(n, vc), hd(n);  // the hand loops' own buffers
+  if (want("W1")) hand::w1(ha.p, hb.p, hc.p, hd.p, n);
+  if (want("W2")) hand::w2(ha.p, hd.p, n);
+  if (want("W3")) hand::w3(ha.p, hb.p, n);
   Tensor a = input(std::move(va), {n}), b = input(std::move(vb), {n}), c = input(std::move(vc), {n});
-  if (want("W1")) cgrad_row<T>("", "W1", n, 4 * n * sz, [&] { Tensor d = a * b + c; return d.eval(); });
+  auto w1 = [&] { Tensor d = a * b + c; return d.eval(); };
+  auto w2 = [&] { Tensor y = 1.0 / (1.0 + cgrad::exp(-a)); return y.eval(); };
+  auto w3 = [&] { return cgrad::sum(a * b).eval(); };
+  if (want("W1")) cgrad_row<T>("", "W1", n, 4 * n * sz, w1);
   if (want("W2")) {
-    cgrad_row<T>("", "W2", n, 2 * n * sz, [&] { Tensor y = 1.0 / (1.0 + cgrad::exp(-a)); return y.eval(); });
+    cgrad_row<T>("", "W2", n, 2 * n * sz, w2);
     cgrad_row<T>("sigmoid_op", "W2", n, 2 * n * sz, [&] { Tensor y = cgrad::sigmoid(a); return y.eval(); });
   }
   if (want("W3")) {
     volatile T sink = 0;
-    auto s = measure([&] {
-      Tensor r = cgrad::sum(a * b);
-      sink = r.eval().template item<T>();
-    });
+    auto s = measure([&] { sink = w3().template item<T>(); });
     Tensor r;
-    const double k = kernels_of([&] { r = cgrad::sum(a * b); r.eval(); });
+    const double k = kernels_of([&] { r = w3(); });
     report("cgrad", "", "W3", dtype_name<T>(), n, cgrad_threads(), s, 2 * n * sz, k, r.item<double>());
+  }
+  if (want("W1")) beside_loop<T>("", "W1", n, 4 * n * sz, [&] { loop_fm::w1<T>(ha.p, hb.p, hc.p, hd.p, n, true); clobber(); }, w1);
+  if (want("W2")) beside_loop<T>("", "W2", n, 2 * n * sz, [&] { loop_fm::w2<T>(ha.p, hd.p, n, true); clobber(); }, w2);
+  if (want("W3")) {
+    volatile T sink = 0;
+    beside_loop<T>("", "W3", n, 2 * n * sz, [&] { sink = loop_fm::w3<T>(ha.p, hb.p, n, true); }, w3);
   }
 }
 
@@ -110,18 +134,24 @@ template <class T>
 void run_softmax() {
   const long rows = SM_ROWS, cols = SM_COLS, n = rows * cols;
   auto vx = uniform_vec<T>(n, 4, -4, 4);
-  {
-    Buf<T> x(n, vx), y(n);
-    hand::w4(x.p, y.p, rows, cols);
-  }
+  Buf<T> hx(n, vx), hy(n);  // the hand loop's own buffers
+  hand::w4(hx.p, hy.p, rows, cols);
   Tensor x = input(std::move(vx), {rows, cols});
   const double bytes = 2.0 * n * sizeof(T);
-  cgrad_row<T>("softmax_op", "W4", n, bytes, [&] { Tensor y = cgrad::softmax(x, 1); return y.eval(); });
-  cgrad_row<T>("composed", "W4", n, bytes, [&] {
+  auto op = [&] { Tensor y = cgrad::softmax(x, 1); return y.eval(); };
+  auto composed = [&] {
     Tensor e = cgrad::exp(x - cgrad::max(x, {1}, true));
     Tensor y = e / cgrad::sum(e, {1}, true);
     return y.eval();
-  });
+  };
+  cgrad_row<T>("softmax_op", "W4", n, bytes, op);
+  cgrad_row<T>("composed", "W4", n, bytes, composed);
+  auto hand_w4 = [&] {
+    loop_fm::w4<T>(hx.p, hy.p, rows, cols, true);
+    clobber();
+  };
+  beside_loop<T>("softmax_op", "W4", n, bytes, hand_w4, op);
+  beside_loop<T>("composed", "W4", n, bytes, hand_w4, composed);
 }
 
 // ---------------------------------------------------------------- W5

@@ -18,12 +18,17 @@
 #        BENCH_ODE_REPS    samples of 100 steps per row in each bench_odeint process (default 5)
 #        BENCH_PROCS       e.g. cgrad_t2,odeint: run only these processes (cgrad_t2 cgrad_t1 host eigen
 #                          torch odeint) and keep the other processes' rows of the last run
+#        OMP_WAIT_POLICY   for the hand loops' OpenMP (default here: passive)
 #        BENCH_SUMMARY_ONLY=1  only rewrite bench/RESULTS.md from bench/results (e.g. after editing
 #                          bench/NOTES.md, which is appended to it)
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 OUT=bench/results
+# OpenMP workers of the hand loops sleep as soon as a loop ends instead of spinning for
+# milliseconds on the cores cgrad's next measurement needs (docs/jit.md, "Sharing the cores
+# with OpenMP"; the `@alt` rows alternate hand-loop and cgrad samples back to back).
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 BUILD=build/release
 mkdir -p "$OUT"
 SUMMARY_ONLY=${BENCH_SUMMARY_ONLY:-0}
