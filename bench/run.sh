@@ -18,17 +18,19 @@
 #        BENCH_ODE_REPS    samples of 100 steps per row in each bench_odeint process (default 5)
 #        BENCH_PROCS       e.g. cgrad_t2,odeint: run only these processes (cgrad_t2 cgrad_t1 host eigen
 #                          torch odeint) and keep the other processes' rows of the last run
-#        OMP_WAIT_POLICY   for the hand loops' OpenMP (default here: passive)
+#        OMP_WAIT_POLICY   for the bench_cgrad processes' hand loops (default here: passive)
 #        BENCH_SUMMARY_ONLY=1  only rewrite bench/RESULTS.md from bench/results (e.g. after editing
 #                          bench/NOTES.md, which is appended to it)
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 OUT=bench/results
-# OpenMP workers of the hand loops sleep as soon as a loop ends instead of spinning for
-# milliseconds on the cores cgrad's next measurement needs (docs/jit.md, "Sharing the cores
-# with OpenMP"; the `@alt` rows alternate hand-loop and cgrad samples back to back).
-export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
+# In the bench_cgrad processes, the hand loops' OpenMP workers sleep as soon as a loop ends
+# instead of spinning for milliseconds on the cores cgrad's next measurement needs (docs/jit.md,
+# "Sharing the cores with OpenMP"; the `@alt` rows alternate hand-loop and cgrad samples back to
+# back). Not for bench_odeint: its steppers run many short OpenMP regions per step (et::Vector,
+# the staged loops), which waking sleeping workers slowed by 25-45% (session 5).
+OMP_CGRAD=OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 BUILD=build/release
 mkdir -p "$OUT"
 SUMMARY_ONLY=${BENCH_SUMMARY_ONLY:-0}
@@ -128,9 +130,9 @@ else
   echo "loadavg at start of a rerun of $PROCS: $(cat /proc/loadavg)" >>"$OUT/loadavg.txt"
 fi
 if [ "${BENCH_ONLY:-}" != ODE ]; then
-proc_wanted cgrad_t2 && run_one cgrad_t2 CGRAD_NUM_THREADS=2 -- "$B/bench_cgrad" --proc cgrad_t2 --sections wl "${ONLY[@]}"
-proc_wanted cgrad_t1 && run_one cgrad_t1 CGRAD_NUM_THREADS=1 -- "$B/bench_cgrad" --proc cgrad_t1 --sections wl "${ONLY[@]}"
-proc_wanted host && run_one host CGRAD_NUM_THREADS=2 -- "$B/bench_cgrad" --proc host --sections host,jit
+proc_wanted cgrad_t2 && run_one cgrad_t2 CGRAD_NUM_THREADS=2 "$OMP_CGRAD" -- "$B/bench_cgrad" --proc cgrad_t2 --sections wl "${ONLY[@]}"
+proc_wanted cgrad_t1 && run_one cgrad_t1 CGRAD_NUM_THREADS=1 "$OMP_CGRAD" -- "$B/bench_cgrad" --proc cgrad_t1 --sections wl "${ONLY[@]}"
+proc_wanted host && run_one host CGRAD_NUM_THREADS=2 "$OMP_CGRAD" -- "$B/bench_cgrad" --proc host --sections host,jit
 [ -x "$B/bench_eigen" ] && proc_wanted eigen && run_one eigen -- "$B/bench_eigen" --proc eigen
 [ -x "$B/bench_torch" ] && proc_wanted torch && run_one torch -- "$B/bench_torch" --proc torch
 fi
