@@ -310,6 +310,20 @@ void run_host() {
     report("cgrad", "replay_per_kernel_w6", "HOST", "f32", W6_N, thr, stat_of(v), 0, k, 0,
            "eval() of a built 100-node W6 graph / kernels: plan key + lookup + replay (graph kept alive)");
   }
+  // (3b) the same chain through cgrad::compile (docs/plans.md): a call checks the arguments'
+  // signature and replays the traced plan; no graph is built or keyed.
+  {
+    auto f = cgrad::compile([](const Tensor& y, const Tensor& x, const Tensor& z) { return w6_chain(y, x, z); });
+    Stat s = measure([&] {
+      Tensor r = f(y0, a, b);
+      clobber();
+    });
+    const double k = kernels_of([&] { f(y0, a, b); });
+    s.median /= std::max(1.0, k);
+    s.min /= std::max(1.0, k);
+    report("cgrad", "compile_replay_per_kernel_w6", "HOST", "f32", W6_N, thr, s, 0, k, 0,
+           "a cgrad::compile'd 100-op W6 chain called again / kernels: signature check + replay");
+  }
   // (4) one op on 16 elements: build + eval, whole call
   {
     Stat s = measure([&] { Tensor y = (a * b).eval(); clobber(); });
@@ -327,6 +341,15 @@ void run_host() {
     per.median /= std::max(1.0, k);
     per.min /= std::max(1.0, k);
     report("cgrad", "softmax32_per_kernel", "HOST", "f32", 32 * 32, thr, per, 0, k, 0, "whole call / kernels");
+    auto f = cgrad::compile([](const Tensor& t) { return cgrad::softmax(t, 1); });
+    Stat c = measure([&] {
+      Tensor y = f(x);
+      clobber();
+    });
+    c.median /= std::max(1.0, k);
+    c.min /= std::max(1.0, k);
+    report("cgrad", "compile_replay_softmax32_per_kernel", "HOST", "f32", 32 * 32, thr, c, 0, k, 0,
+           "a cgrad::compile'd softmax called again / kernels (kernel time included)");
   }
   const auto st = cgrad::stats();
   std::printf("# host stats: plans_built=%llu plan_cache_hits=%llu kernels_compiled=%llu\n",
