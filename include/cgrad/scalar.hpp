@@ -82,14 +82,15 @@ template <class T> CGRAD_SCALAR_INLINE T neg(T x) {
 }
 // exp written with arithmetic and bit operations only, so loops that call it vectorize (libm's
 // expf/exp are opaque calls). Cody-Waite reduction x = n ln2 + r, |r| <= ln2/2, a polynomial
-// (f32) or Taylor polynomial (f64) for e^r, then scaling by 2^n in two steps so gradual underflow and
+// for e^r (a Chebyshev fit for f64), then scaling by 2^n in two steps so gradual underflow and
 // overflow round once. Max error against the correctly rounded result, measured over dense
 // sweeps (every 7th f32 bit pattern in (-110, 90), vectorized: 3.2e8 points; 2e7 f64 points,
 // half in (-745, 710) and half in (-2, 2)): 1 ulp for f32, 1 ulp for f64 (1.06 ulp from the
 // exact value for normal results, so never 2 from the rounded one; the Taylor polynomial used
 // before gave 0.99 and cost 2 more FMAs, 9% of exp's time; the Pade form before that reached
-// 1.7, 2 ulp from the rounded result) (docs/semantics.md). n is rounded by adding 1.5 * 2^mantissa-bits and read from the
-// sum's bits (no round and convert instructions): 8-10% faster than rint + cast, same accuracy.
+// 1.7, 2 ulp from the rounded result) (docs/semantics.md). n is rounded by adding
+// 1.5 * 2^mantissa-bits and read from the sum's bits (no round and convert instructions):
+// 8-10% faster than rint + cast, same accuracy.
 // exp(NaN) = NaN, exp(+inf) = +inf, exp(-inf) = 0.
 #if defined(__CUDACC_RTC__) || defined(__CUDA_ARCH__)
 CGRAD_SCALAR_INLINE float bits_to_f32(int32_t i) { return __int_as_float(i); }
