@@ -571,6 +571,13 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  if (sections.count("wl")) {
+    const char* wait = std::getenv("OMP_WAIT_POLICY");
+    if (!wait || std::string(wait) != "passive")  // read by libgomp at load time: too late to set here
+      std::printf("# warning: OMP_WAIT_POLICY is not passive: the hand loops' OpenMP workers spin after each "
+                  "sample on the cores the next cgrad sample needs, which slows the @alt rows' cgrad side "
+                  "(bench/run.sh sets it)\n");
+  }
   try {
     if (sections.count("wl")) {
       if (want("W1") || want("W2") || want("W3")) {

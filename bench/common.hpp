@@ -52,27 +52,38 @@ inline Stat stat_of(std::vector<double> v, long inner = 1) {
   return s;
 }
 
-/// Warm up (the first calibration call is one more warm-up), calibrate an inner batch so one
-/// sample lasts >= min_sample_s, then take `reps` samples; per-call median and minimum.
+/// Warm up, then the inner batch size that makes one sample of `f` last >= min_sample_s (the
+/// first calibration call is one more warm-up).
 template <class F>
-Stat measure(F&& f, int reps = -1, double min_sample_s = 2e-3, int warmups = 2) {
-  if (reps < 0) reps = env_int("BENCH_REPS", 15);
+long calibrate(F& f, double min_sample_s, int warmups = 2) {
   for (int w = 0; w < warmups; ++w) f();
   long inner = 1;
   for (;;) {
     const double t0 = now_s();
     for (long i = 0; i < inner; ++i) f();
     const double dt = now_s() - t0;
-    if (dt >= min_sample_s || inner >= (1L << 22)) break;
+    if (dt >= min_sample_s || inner >= (1L << 22)) return inner;
     inner *= (dt <= 0 ? 16 : std::max(2L, std::min(16L, static_cast<long>(min_sample_s / dt) + 1)));
   }
+}
+
+/// Seconds per call of `f` over one sample of `inner` calls.
+template <class F>
+double sample(F& f, long inner) {
+  const double t0 = now_s();
+  for (long i = 0; i < inner; ++i) f();
+  return (now_s() - t0) / static_cast<double>(inner);
+}
+
+/// Warm up, calibrate an inner batch so one sample lasts >= min_sample_s, then take `reps`
+/// samples; per-call median and minimum.
+template <class F>
+Stat measure(F&& f, int reps = -1, double min_sample_s = 2e-3, int warmups = 2) {
+  if (reps < 0) reps = env_int("BENCH_REPS", 15);
+  const long inner = calibrate(f, min_sample_s, warmups);
   std::vector<double> v;
   v.reserve(static_cast<std::size_t>(reps));
-  for (int r = 0; r < reps; ++r) {
-    const double t0 = now_s();
-    for (long i = 0; i < inner; ++i) f();
-    v.push_back((now_s() - t0) / static_cast<double>(inner));
-  }
+  for (int r = 0; r < reps; ++r) v.push_back(sample(f, inner));
   return stat_of(std::move(v), inner);
 }
 
@@ -82,27 +93,11 @@ Stat measure(F&& f, int reps = -1, double min_sample_s = 2e-3, int warmups = 2) 
 template <class F, class G>
 std::pair<Stat, Stat> measure_alternating(F&& f, G&& g, int reps = -1, double min_sample_s = 2e-3) {
   if (reps < 0) reps = env_int("BENCH_REPS", 15);
-  auto calibrate = [min_sample_s](auto& fn) {
-    fn();
-    fn();
-    long inner = 1;
-    for (;;) {
-      const double t0 = now_s();
-      for (long i = 0; i < inner; ++i) fn();
-      const double dt = now_s() - t0;
-      if (dt >= min_sample_s || inner >= (1L << 22)) return inner;
-      inner *= (dt <= 0 ? 16 : std::max(2L, std::min(16L, static_cast<long>(min_sample_s / dt) + 1)));
-    }
-  };
-  const long nf = calibrate(f), ng = calibrate(g);
+  const long nf = calibrate(f, min_sample_s), ng = calibrate(g, min_sample_s);
   std::vector<double> vf, vg;
   for (int r = 0; r < reps; ++r) {
-    double t0 = now_s();
-    for (long i = 0; i < nf; ++i) f();
-    vf.push_back((now_s() - t0) / static_cast<double>(nf));
-    t0 = now_s();
-    for (long i = 0; i < ng; ++i) g();
-    vg.push_back((now_s() - t0) / static_cast<double>(ng));
+    vf.push_back(sample(f, nf));
+    vg.push_back(sample(g, ng));
   }
   return {stat_of(std::move(vf), nf), stat_of(std::move(vg), ng)};
 }
