@@ -3,6 +3,7 @@
 
 #include "core/pool.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <string>
 
@@ -125,14 +126,16 @@ NodePtr build_node(Op op, NodeList&& inputs, Attrs* attrs, Device device) {
   }
   node->shape = kept_shape();
   row.shape_rule(*node, node->shape);  // rules read the inputs' shapes only
+  // An input's depth is 0 once it is realized (set_realized), so one relaxed load per input
+  // tells both; another thread may be realizing it right now, and either value is fine.
   int64_t depth = 0;
   for (auto& in : node->inputs) {
     if (in->device != device)
       core::fail(ErrorCode::DeviceError, name() + ": inputs on different devices (" + in->device.str() + " and " +
                                              device.str() + ")");
-    if (!in->realized() && in->depth > depth) depth = in->depth;
+    depth = std::max(depth, in->pending_depth());
   }
-  node->depth = depth + 1;
+  node->set_depth(depth + 1);
   node->id = next_id();
   return node;
 }
@@ -152,7 +155,9 @@ NodePtr make_buffer(Shape shape, DType dtype, Device device, View value) {
   node->attrs.shape = shape;
   node->attrs.dtype = dtype;
   node->shape = std::move(shape);
+  const bool has = value.storage != nullptr;
   node->value = std::move(value);
+  node->has_value.store(has, std::memory_order_relaxed);  // not yet visible to other threads
   node->id = next_id();
   return node;
 }
@@ -172,9 +177,15 @@ uint64_t node_id_watermark() {
 
 void set_realized(Node& node, View value) {
   node.value = std::move(value);
-  node.depth = 0;
+  node.set_depth(0);
+  node.has_value.store(true, std::memory_order_release);  // publishes `value`
   NodeList dropped = std::move(node.inputs);  // leaves node.inputs empty
   // `dropped` is destroyed here; Node::~Node of each handles deep chains iteratively.
+}
+
+void set_value_for_test(Node& node, View value) {
+  node.value = std::move(value);
+  node.has_value.store(node.value.storage != nullptr, std::memory_order_release);
 }
 
 }  // namespace cgrad::ir
