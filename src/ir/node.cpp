@@ -63,30 +63,44 @@ Shape kept_shape() {
 }
 }  // namespace
 
+namespace {
+// The release stack of the outermost ~Node running on this thread (nullptr when none): a node
+// destroyed while it runs hands its inputs to that loop instead of releasing them itself, so
+// releasing a chain of a million nodes is a loop, not a recursion.
+thread_local core::SmallVec<NodePtr, 16>* t_release = nullptr;
+
+// Moves `n`'s inputs, and those of its gradient record when `n` is its only owner (a gradient
+// record holds inputs too: the backward graph outlives realization), onto `stack`.
+void hand_over_inputs(Node& n, core::SmallVec<NodePtr, 16>& stack) {
+  for (auto& in : n.inputs) stack.push_back(std::move(in));
+  n.inputs.clear();
+  if (n.grad && n.grad.use_count() == 1) {  // records are never shared between nodes
+    for (auto& in : n.grad->inputs) stack.push_back(std::move(in));
+    n.grad->inputs.clear();
+  }
+}
+}  // namespace
+
 Node::~Node() {
   keep_shape(shape);
-  // Take over inputs whose last owner we are, so that releasing a long chain is a loop.
-  // A gradient record holds inputs too (the backward graph outlives realization).
   if (inputs.empty() && !grad) return;
+  if (t_release) {
+    hand_over_inputs(*this, *t_release);
+    return;
+  }
+  // Each input is released by reset(): a node is destroyed only on the thread whose release
+  // dropped the last reference (an acquire-release decrement), never on the strength of a
+  // use_count() peek, which would not order another thread's earlier writes to the node (the
+  // passes rewrite input lists under the realize lock) before this thread's reads of them.
   core::SmallVec<NodePtr, 16> stack;  // a chain needs a few entries at a time: no allocation
-  for (auto& in : inputs) stack.push_back(std::move(in));
-  inputs.clear();
-  auto take_record = [&stack](Node& n) {
-    if (n.grad && n.grad.use_count() == 1) {
-      for (auto& in : n.grad->inputs) stack.push_back(std::move(in));
-      n.grad->inputs.clear();
-    }
-  };
-  take_record(*this);
+  t_release = &stack;
+  hand_over_inputs(*this, stack);
   while (!stack.empty()) {
     NodePtr n = std::move(stack.back());
     stack.pop_back();
-    if (n && n.use_count() == 1) {
-      for (auto& in : n->inputs) stack.push_back(std::move(in));
-      n->inputs.clear();
-      take_record(*n);
-    }
+    n.reset();  // when it was the last reference, its ~Node pushes its inputs onto `stack`
   }
+  t_release = nullptr;
 }
 
 namespace {
