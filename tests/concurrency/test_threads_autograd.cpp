@@ -54,7 +54,9 @@ TEST(ThreadsAutograd, BackwardThroughSharedPendingGraph) {
     ref_v = v.grad().to_vector<float>();
   }
   for (int round = 0; round < 2; ++round) {
-    auto [w, v] = leaves();
+    const auto leaf_pair = leaves();  // not a structured binding: clang 14 cannot capture one
+    const Tensor& w = leaf_pair.first;
+    const Tensor& v = leaf_pair.second;
     Tensor h = tanh(w * w);
     run_threads(kThreads, [&](int t) {
       for (int k = 0; k < kSteps; ++k) {
