@@ -23,6 +23,7 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -34,6 +35,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <deque>
 #include <exception>
 #include <filesystem>
@@ -169,6 +171,26 @@ bool short_of_space(const std::string& dir) {
 }
 
 std::string dir_of(const std::string& path) { return path.substr(0, path.rfind('/')); }
+
+// Removes the staging dirs (cgrad-build-<pid>-XXXXXX) that processes of ours which no longer
+// exist left under `base` when they were killed before their destructors ran.
+void sweep_dead_staging(const std::string& base) {
+  std::error_code ec;
+  for (auto it = std::filesystem::directory_iterator(base, ec); !ec && it != std::filesystem::directory_iterator();
+       it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.rfind("cgrad-build-", 0) != 0) continue;
+    const long pid = std::strtol(name.c_str() + 12, nullptr, 10);
+    struct stat st{};
+    if (pid <= 0 || ::lstat(it->path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::getuid()) continue;
+    // An hour untouched too: a process in another pid namespace sharing this /tmp is not
+    // visible to kill(), and an idle one's dir is recreated on its next build anyway.
+    if (::time(nullptr) - st.st_mtime > 3600 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) {
+      std::error_code ignored;
+      std::filesystem::remove_all(it->path(), ignored);
+    }
+  }
+}
 
 struct Entry {
   enum class State { Pending, Ready, Failed } state = State::Pending;
@@ -312,12 +334,14 @@ struct KernelCache::Impl {
   // "" when none can be created. A forked child makes its own.
   std::string staging() {
     std::lock_guard lk(stage_mu);
-    if (stage_pid == ::getpid() && !stage_dir.empty()) return stage_dir;
+    struct stat st{};
+    if (stage_pid == ::getpid() && !stage_dir.empty() && ::stat(stage_dir.c_str(), &st) == 0) return stage_dir;
     stage_dir.clear();
     if (disk::injected_write_error(disk::Where::Staging)) return {};
     const char* t = std::getenv("TMPDIR");
     for (std::string base : {std::string((t && *t == '/') ? t : "/tmp"), std::string("/tmp")}) {
-      std::string tmpl = base + "/cgrad-build-XXXXXX";
+      sweep_dead_staging(base);
+      std::string tmpl = base + "/cgrad-build-" + std::to_string(::getpid()) + "-XXXXXX";
       if (::mkdtemp(tmpl.data())) {
         stage_dir = tmpl;
         stage_pid = ::getpid();
