@@ -370,37 +370,45 @@ struct KernelCache::Impl {
     const std::string dir_path = shard(key);
     const std::string so = dir_path + "/" + key + ".so";
     // The source (same bytes for the same key) is published like the .so and kept for debugging.
-    std::string src = dir_path + "/" + key + ".cpp";
+    const std::string cache_src = dir_path + "/" + key + ".cpp";
     int err = r.empty() ? ENOENT : disk::make_dirs(dir_path, Where::Cache);
-    if (!err) err = disk::write_atomically(src, source, Where::Cache);
+    if (!err) err = disk::write_atomically(cache_src, source, Where::Cache);
     const bool cacheable = err == 0;
     if (!cacheable) cannot_cache(err, r.empty() ? std::string("(no cache directory)") : dir_path);
+    // The compiler reads a private copy and writes into the staging dir: neither a full cache
+    // nor another process evicting this key can touch a compile in progress. Without a staging
+    // dir (no temp dir at all) it works beside the entry, on a temp name.
     const std::string stage = staging();
-    if (!cacheable) {
-      const std::string why = std::string("the kernel cache cannot be written (") + std::strerror(err) + ")";
-      if (stage.empty())
-        throw Error(ErrorCode::ExecutionFailed, "cgrad: cannot build a kernel: " + why +
-                                                    " and no temporary directory can be created under $TMPDIR or /tmp");
-      src = stage + "/" + key + ".cpp";
-      if (int e = disk::write_atomically(src, source, Where::Staging))
-        throw Error(ErrorCode::ExecutionFailed,
-                    "cgrad: cannot write kernel source " + src + ": " + std::strerror(e) + "; and " + why);
+    std::string src = cacheable ? cache_src : std::string();
+    int stage_err = stage.empty() ? ENOENT : 0;
+    if (!stage.empty()) {
+      const std::string staged = stage + "/" + key + ".cpp";
+      stage_err = disk::write_atomically(staged, source, Where::Staging);
+      if (!stage_err) src = staged;
     }
-    // The compiler's output goes to the private staging dir, so a full cache cannot fail the
-    // link; without a staging dir, beside the entry as a temp file.
-    const std::string out = disk::temp_name((stage.empty() ? dir_path : stage) + "/" + key + ".so");
+    if (src.empty())
+      throw Error(ErrorCode::ExecutionFailed, std::string("cgrad: cannot build a kernel: the kernel cache cannot be written (") +
+                                                  std::strerror(err) + ") and neither can a temporary directory (" +
+                                                  std::strerror(stage_err) + ")");
+    const std::string out = disk::temp_name((src == cache_src ? dir_path : stage) + "/" + key + ".so");
     try {
       compile(src, out);
     } catch (const Error& e) {
       ::unlink(out.c_str());
+      std::string what = e.what();
+      if (cacheable && src != cache_src) {  // point at the copy that is kept
+        ::unlink(src.c_str());
+        for (size_t at; (at = what.find(src)) != std::string::npos;) what.replace(at, src.size(), cache_src);
+      }
       if (e.code() == ErrorCode::CompileError && short_of_space(dir_of(out)))
-        throw Error(ErrorCode::ExecutionFailed, std::string(e.what()) + "\n(" + dir_of(out) +
-                                                    " is read-only or nearly full: probably not the kernel's fault)");
-      throw;
+        throw Error(ErrorCode::ExecutionFailed,
+                    what + "\n(" + dir_of(out) + " is read-only or nearly full: probably not the kernel's fault)");
+      throw Error(e.code(), what);
     } catch (...) {
       ::unlink(out.c_str());
       throw;
     }
+    if (src != cache_src) ::unlink(src.c_str());
     std::string bytes;
     {
       int fd = ::open(out.c_str(), O_RDONLY | O_CLOEXEC);
