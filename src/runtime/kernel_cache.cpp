@@ -408,7 +408,10 @@ struct KernelCache::Impl {
       ::unlink(out.c_str());
       throw;
     }
-    if (src != cache_src) ::unlink(src.c_str());
+    // The source an error message names: the cache's copy when there is one, else the staged one
+    // (kept after a failure until the staging dir goes at exit).
+    const std::string& kept_src = cacheable ? cache_src : src;
+    if (kept_src != src) ::unlink(src.c_str());
     std::string bytes;
     {
       int fd = ::open(out.c_str(), O_RDONLY | O_CLOEXEC);
@@ -416,7 +419,7 @@ struct KernelCache::Impl {
       if (fd >= 0) ::close(fd);
       if (!ok) {
         ::unlink(out.c_str());
-        throw Error(ErrorCode::CompileError, "cgrad: the compiler produced no shared object for " + src);
+        throw Error(ErrorCode::CompileError, "cgrad: the compiler produced no shared object for " + kept_src);
       }
     }
     counters().kernels_compiled.fetch_add(1);
@@ -447,9 +450,10 @@ struct KernelCache::Impl {
     if (!::dlsym(h, symbol.c_str())) {
       ::dlclose(h);
       if (published) ::unlink(so.c_str());
-      throw Error(ErrorCode::CompileError, "cgrad: symbol '" + symbol + "' not found in kernel built from " + src +
-                                               " (it must be extern \"C\" with default visibility)");
+      throw Error(ErrorCode::CompileError, "cgrad: symbol '" + symbol + "' not found in kernel built from " +
+                                               kept_src + " (it must be extern \"C\" with default visibility)");
     }
+    if (kept_src == src && src != cache_src) ::unlink(src.c_str());  // built fine: the staged copy goes
     if (published) {
       const int64_t bound = core::env().cache_bytes;
       disk::record_write(r, bytes.size() + trailer.size() + source.size(), key, bound > 0 ? uint64_t(bound) : 0);
