@@ -12,6 +12,8 @@ struct Env {
   std::string backend = "jit";          ///< CGRAD_BACKEND: "jit" (fused, compiled) or "interpreter"
   std::string cxx;                      ///< CGRAD_CXX: compiler for CPU kernels ("" = search PATH)
   std::string cache_dir;                ///< CGRAD_CACHE_DIR ("" = $XDG_CACHE_HOME/cgrad or ~/.cache/cgrad)
+  int64_t cache_bytes = int64_t(1) << 30;  ///< CGRAD_CACHE_BYTES: disk kernel cache bound (LRU), 0 = unbounded
+  int64_t compile_timeout_s = 120;      ///< CGRAD_COMPILE_TIMEOUT: seconds per kernel compile, 0 = no limit
   int num_threads = 0;                  ///< CGRAD_NUM_THREADS (0 = all hardware threads)
   int64_t pool_bytes = int64_t(2) << 30;  ///< CGRAD_POOL_BYTES: freed host memory kept for reuse
   bool jit_async = false;               ///< CGRAD_JIT_ASYNC: interpret while a kernel compiles

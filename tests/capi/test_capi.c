@@ -439,6 +439,34 @@ static void test_merge(void) {
 }
 
 /* Execution computes each node once and caches every intermediate in its node. */
+/* A struct whose `graph` names one live graph and whose node is in another live graph (a
+ * hand-edited or mixed-up struct): NODE_NOT_FOUND, not FREED (issue 17, item 7). Once the node's
+ * own graph is freed, the same struct is FREED. */
+static void test_node_of_another_graph(void) {
+    uint32_t s[1] = {2};
+    float one[2] = {1, 2}, two[2] = {3, 4}, out[2];
+    cgrad_tensor a = make(s, 1, one, 2), b = make(s, 1, two, 2), mixed, c;
+    mixed = a;
+    mixed.graph = b.graph; /* a's node, b's graph: both alive */
+    CHECK_RC(cgrad_tensor_read(&mixed, out, 2), CGRAD_ERR_NODE_NOT_FOUND);
+    CHECK(strstr(cgrad_last_error(), "another graph") != NULL);
+    CHECK_RC(cgrad_tensor_add(&mixed, &b, &c), CGRAD_ERR_NODE_NOT_FOUND);
+    CHECK_RC(cgrad_tensor_exp(&mixed, &c), CGRAD_ERR_NODE_NOT_FOUND);
+    CHECK_RC(cgrad_tensor_execute(&mixed), CGRAD_ERR_NODE_NOT_FOUND);
+    /* nothing changed: both graphs still have their one leaf, and the real tensors work */
+    int n = 0;
+    CHECK_OK(cgrad_compute_graph_get_node_count(a.graph, &n));
+    CHECK(n == 1);
+    CHECK_OK(cgrad_compute_graph_get_node_count(b.graph, &n));
+    CHECK(n == 1);
+    CHECK_OK(cgrad_tensor_read(&b, out, 2));
+    CHECK(out[0] == 3 && out[1] == 4);
+    /* after the node's own graph is gone, the struct is a stale one: FREED */
+    CHECK_OK(cgrad_compute_graph_free(a.graph));
+    CHECK_RC(cgrad_tensor_read(&mixed, out, 2), CGRAD_ERR_FREED);
+    CHECK_OK(cgrad_compute_graph_free(b.graph));
+}
+
 static void test_execute_caching(void) {
     uint32_t s[] = {4};
     float one[4] = {1, 2, 3, 4}, out[4];
@@ -865,6 +893,7 @@ int main(void) {
     RUN(test_reductions);
     RUN(test_cast_and_dtypes);
     RUN(test_merge);
+    RUN(test_node_of_another_graph);
     RUN(test_execute_caching);
     RUN(test_introspection);
     RUN(test_errors);
