@@ -130,6 +130,10 @@ struct TNOptions {
   double relative_energy_tolerance = 1e-14;
   /// Most inner conjugate-gradient iterations (Hessian-vector products) per Newton step.
   int max_inner_iterations = 250;
+  /// The line search's first trial moves no component by more than this times max(1, max |x|)
+  /// (the Newton step when that is shorter; 0: always the Newton step). Far from a minimum, on
+  /// an indefinite Hessian, a truncated solve can end in a nearly flat direction and a huge step.
+  double max_relative_step = 1.0;
   /// Strong-Wolfe constants of the line search (0 < armijo < wolfe < 1).
   double armijo = 1e-4;
   double wolfe = 0.9;

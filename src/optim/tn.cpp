@@ -4,7 +4,8 @@
 // Hessian-vector products from autograd (grad of grad(E).p), stopped by the forcing sequence
 // |r| <= min(0.5, sqrt(|g|)) |g| (SciPy's Newton-CG uses this eta, with 1-norms; here 2-norms,
 // which CG's residual r.r gives for free), by negative or zero curvature, or by the inner
-// iteration limit; then a strong-Wolfe line search along z (first trial: the Newton step).
+// iteration limit; then a strong-Wolfe line search along z (first trial: the Newton step, or a
+// shorter one if that moves a component by more than max_relative_step * max(1, max |x|)).
 //
 // Each inner iteration is two compiled functions, each one plan replayed from the second call:
 //   hvp(x, r, p, beta): p' = -r + beta p; H p'; p'.Hp'       (forward, backward, double backward)
@@ -24,6 +25,8 @@ CGResult minimize_tn(const std::function<Tensor(const Tensor&)>& energy, Tensor&
                           opt.armijo, opt.wolfe, opt.max_line_search_steps);
   if (opt.max_inner_iterations < 1)
     throw Error(ErrorCode::InvalidArgument, "minimize_tn: max_inner_iterations must be >= 1");
+  if (!(opt.max_relative_step >= 0))
+    throw Error(ErrorCode::InvalidArgument, "minimize_tn: max_relative_step must be >= 0 (0: no limit)");
   CGResult res;
   detail::Objective obj(who, energy, x, res);
 
@@ -95,9 +98,14 @@ CGResult minimize_tn(const std::function<Tensor(const Tensor&)>& energy, Tensor&
     if (!dir.defined()) dir = z;
     // The slope along dir, then the line search; the Newton step (1) first.
     detail::Point base = cur;
+    double dmax = 0, xmax = 0;
     {
       NoGradGuard off;
-      base.slope = sum(cur.g * dir).item<double>();
+      Tensor slope = sum(cur.g * dir), dm = max(abs(dir)), xm = max(abs(cur.x));
+      eval({slope, dm, xm});
+      base.slope = slope.item<double>();
+      dmax = dm.item<double>();
+      xmax = xm.item<double>();
     }
     if (!(base.slope < 0)) {  // rounding made z useless: fall back to steepest descent
       NoGradGuard off;
@@ -105,7 +113,13 @@ CGResult minimize_tn(const std::function<Tensor(const Tensor&)>& energy, Tensor&
       base.slope = -cur.gg / std::max(cur.ginf, 1e-300);
     }
     detail::Point next;
-    if (!detail::strong_wolfe(obj, base, dir, 1.0, opt.armijo, opt.wolfe, opt.max_line_search_steps, next)) {
+    // The Newton step first, unless it would move a component by more than the allowed step:
+    // on an indefinite Hessian a truncated solve can end in a nearly flat direction and a huge
+    // step, which the line search would otherwise shrink by many evaluations.
+    double first_step = 1.0;
+    if (opt.max_relative_step > 0 && dmax > 0)
+      first_step = std::min(1.0, opt.max_relative_step * std::max(1.0, xmax) / dmax);
+    if (!detail::strong_wolfe(obj, base, dir, first_step, opt.armijo, opt.wolfe, opt.max_line_search_steps, next)) {
       res.reason = StopReason::line_search;
       break;
     }

@@ -203,6 +203,7 @@ TEST(Minimize, BadArgumentsThrowAndLeaveXIntact) {
   auto intact = [&] { EXPECT_EQ(vec(x), (std::vector<double>{1, 2})); };
   EXPECT_THROW(optim::minimize_tn(e, x, {.max_iterations = -1}), Error);
   EXPECT_THROW(optim::minimize_tn(e, x, {.max_inner_iterations = 0}), Error);
+  EXPECT_THROW(optim::minimize_tn(e, x, {.max_relative_step = -1}), Error);
   EXPECT_THROW(optim::minimize_tn(e, x, {.armijo = 0.95, .wolfe = 0.9}), Error);
   EXPECT_THROW(optim::minimize_lbfgs(e, x, {.memory = 0}), Error);
   EXPECT_THROW(optim::minimize_lbfgs(e, x, {.gradient_tolerance = -1}), Error);
