@@ -84,6 +84,12 @@ class DTensor {
   DTensor slice(int64_t dim, int64_t start, int64_t stop, int64_t step = 1) const;
   /// In-place update of the local block (same sharding and global shape).
   DTensor& assign(const DTensor& expr);
+  // Compound assignment rebinds this handle only (copy-on-write, as Tensor's).
+  DTensor& operator+=(const DTensor& o);
+  DTensor& operator-=(const DTensor& o);
+  DTensor& operator*=(const DTensor& o);
+  DTensor& operator/=(const DTensor& o);
+  DTensor& operator*=(Scalar o);
 
   // Autograd on the local block: a sharded loss reduced to a replicated scalar backpropagates to
   // every process's block; the gradient of a replicated parameter is this process's part

@@ -120,6 +120,12 @@ CGRAD_DIST_UNARY(sigmoid)
 CGRAD_DIST_UNARY(relu)
 #undef CGRAD_DIST_UNARY
 
+DTensor& DTensor::operator+=(const DTensor& o) { return *this = *this + o; }
+DTensor& DTensor::operator-=(const DTensor& o) { return *this = *this - o; }
+DTensor& DTensor::operator*=(const DTensor& o) { return *this = *this * o; }
+DTensor& DTensor::operator/=(const DTensor& o) { return *this = *this / o; }
+DTensor& DTensor::operator*=(Scalar o) { return *this = *this * o; }
+
 // ---- composites ----
 
 DTensor matmul(const DTensor& a, const DTensor& b) {
