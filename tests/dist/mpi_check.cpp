@@ -16,8 +16,10 @@
 #include <cgrad/odeint/dtensor.hpp>
 #endif
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <vector>
@@ -29,6 +31,8 @@ namespace {
 
 int failures = 0;
 std::string current;
+// Kernel counts are the JIT's (the interpreter runs node by node): checked only with it.
+bool jit = true;
 
 void fail(const std::string& what) {
   ++failures;
@@ -56,11 +60,15 @@ Tensor input(Shape s, double a = 0.37, double b = 0.11) {
 
 void run(const char* name, const std::function<void()>& body) {
   current = name;
+  const auto t0 = std::chrono::steady_clock::now();
   try {
     dist::spmd(body);
   } catch (const std::exception& e) {
     fail(std::string("unexpected error: ") + e.what());
   }
+  if (dist::rank() == 0)
+    std::printf("mpi_check: %-24s %.2f s\n", name,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
 }
 
 void elementwise() {
@@ -68,7 +76,7 @@ void elementwise() {
   dist::DTensor out = dist::exp(dist::shard(x, 0)) * dist::replicate(y) + dist::replicate(z) / 2.0;
   reset_stats();
   out.eval();
-  check(stats().kernels_launched == 1, "element-wise graph: " + std::to_string(stats().kernels_launched) + " kernels");
+  check(!jit || stats().kernels_launched == 1, "element-wise graph: " + std::to_string(stats().kernels_launched) + " kernels");
   close(out.gather(), exp(x) * y + z / 2.0, "exp(x) * y + z / 2");
   dist::DTensor cols = dist::tanh(dist::shard(x, 1)) - dist::replicate(y);
   close(cols.gather(), tanh(x) - y, "sharded along axis 1");
@@ -80,7 +88,7 @@ void reductions() {
   dist::DTensor dot = dist::sum(as * bs);
   reset_stats();
   dot.eval();
-  check(stats().kernels_launched == 1, "sum(a * b): " + std::to_string(stats().kernels_launched) + " kernels");
+  check(!jit || stats().kernels_launched == 1, "sum(a * b): " + std::to_string(stats().kernels_launched) + " kernels");
   close(dot.local(), sum(a * b), "sum(a * b) over the sharded axis", 1e-5);
   close(as.max({0}).local(), max(a, {0}), "max over the sharded axis");
   close(as.min({0}, true).local(), min(a, {0}, true), "min over the sharded axis, keepdim");
@@ -169,14 +177,15 @@ void odeint() {
   Tensor rho = (arange(n, f64) * (18.0 / n) + 10.0).reshape({1, n});
   Tensor s0 = cat({full({1, n}, 10.0, f64) + arange(n, f64).reshape({1, n}) * 1e-3, full({2, n}, 10.0, f64)}, 0);
   Tensor single = s0;
-  const std::size_t steps1 = ode::integrate_adaptive(ode::make_controlled(1e-8, 1e-8, ode::runge_kutta_dopri5<Tensor>()),
-                                                     Lorenz<Tensor>{rho}, single, 0.0, 0.5, 0.01);
+  const std::size_t steps1 = ode::integrate_adaptive(ode::make_controlled(1e-6, 1e-6, ode::runge_kutta_dopri5<Tensor>()),
+                                                     Lorenz<Tensor>{rho}, single, 0.0, 0.1, 0.01);
   dist::DTensor sharded = dist::shard(s0, 1);
   const std::size_t steps = ode::integrate_adaptive(
-      ode::make_controlled(1e-8, 1e-8, ode::runge_kutta_dopri5<dist::DTensor>()),
-      Lorenz<dist::DTensor>{dist::shard(rho, 1)}, sharded, 0.0, 0.5, 0.01);
+      ode::make_controlled(1e-6, 1e-6, ode::runge_kutta_dopri5<dist::DTensor>()),
+      Lorenz<dist::DTensor>{dist::shard(rho, 1)}, sharded, 0.0, 0.1, 0.01);
   check(steps == steps1, "odeint steps " + std::to_string(steps) + " vs " + std::to_string(steps1) + " in one process");
   close(sharded.gather(), single, "final Lorenz state", 1e-9);
+  if (dist::rank() == 0) std::printf("mpi_check: odeint took %zu steps\n", steps);
 }
 #endif
 
@@ -205,6 +214,10 @@ void error_on_one_process() {
 
 int main(int argc, char** argv) {
   dist::Session session(&argc, &argv);
+  const char* backend = std::getenv("CGRAD_BACKEND");
+  jit = !backend || std::string(backend) != "interpreter";
+  bool with_odeint = true;
+  for (int i = 1; i < argc; ++i) with_odeint = with_odeint && std::string(argv[i]) != "--no-odeint";
   run("elementwise", elementwise);
   run("reductions", reductions);
   run("matmul", matmuls);
@@ -212,7 +225,7 @@ int main(int argc, char** argv) {
   run("compiled plan", compiled_plan);
   run("mlp data-parallel step", mlp_step);
 #if CGRAD_HAVE_ODEINT
-  run("odeint lorenz", odeint);
+  if (with_odeint) run("odeint lorenz", odeint);
 #endif
   current = "error on one process";
   error_on_one_process();
