@@ -20,7 +20,7 @@ inline constexpr int kNumOps = 0
 #undef CGRAD_OP
     ;
 
-enum class OpKind : uint8_t { Source, Unary, Binary, Ternary, Reduce, Movement, Concat, Gemm };
+enum class OpKind : uint8_t { Source, Unary, Binary, Ternary, Reduce, Movement, Concat, Gemm, Collective };
 
 /// How a node's dtype follows from its inputs.
 enum class DTypeRule : uint8_t {

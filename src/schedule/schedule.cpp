@@ -123,10 +123,10 @@ struct Builder {
     int i = index(n);
     return i >= 0 && state[static_cast<std::size_t>(i)] == State::Fused;
   }
-  // GEMM, and a cat that cannot fuse: a library routine over whole buffers (rule 7).
+  // GEMM, a collective, and a cat that cannot fuse: a library routine over whole buffers (rule 7).
   bool library(const Node* n) const {
     OpKind k = ir::info(n->op).kind;
-    return k == OpKind::Gemm || (k == OpKind::Concat && (!fusable_cat(*n) || library_cats.count(n)));
+    return k == OpKind::Gemm || k == OpKind::Collective || (k == OpKind::Concat && (!fusable_cat(*n) || library_cats.count(n)));
   }
   void library_operands(const Node* n) {
     for (auto& in : n->inputs)
@@ -778,7 +778,9 @@ struct Builder {
       OpKind k = ir::info(nd->op).kind;
       if (library(nd)) {
         KernelSpec ks;
-        ks.kind = k == OpKind::Gemm ? KernelSpec::Kind::Gemm : KernelSpec::Kind::Cat;
+        ks.kind = k == OpKind::Gemm         ? KernelSpec::Kind::Gemm
+                  : k == OpKind::Collective ? KernelSpec::Kind::Collective
+                                            : KernelSpec::Kind::Cat;
         ks.proto = proto_of(*nd);
         for (auto& in : nd->inputs) ks.in_slots.push_back(slot(in.get()));
         ks.out_slot = slot(nd);

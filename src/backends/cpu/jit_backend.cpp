@@ -224,7 +224,8 @@ void execute(const JitPlan& p, const std::vector<const ir::Node*>& leaves, const
       } else if (k.kind != KernelSpec::Kind::Gemm || !blas_matmul(*k.proto, *ins[0], *ins[1], o)) {
         o = interpret_node(*k.proto, ins, &launched);
       }
-      runtime::counters().kernels_launched.fetch_add(1, std::memory_order_relaxed);
+      if (launched || k.kind != KernelSpec::Kind::Collective)  // a collective is communication, not a kernel
+        runtime::counters().kernels_launched.fetch_add(1, std::memory_order_relaxed);
     }
     bind();
     if (planned)

@@ -341,7 +341,9 @@ void execute(CudaBackend& be, const CudaPlan& p, const std::vector<const ir::Nod
       std::vector<const ir::View*> ins;
       for (int sl : k.in_slots) ins.push_back(&views[static_cast<std::size_t>(sl)]);
       auto& o = views[static_cast<std::size_t>(k.out_slot)];
-      if (!cublas_matmul(d, *k.proto, *ins[0], *ins[1], o)) o = host_kernel(be, k, ins, s);
+      // A collective runs on host copies (no GPU-aware MPI yet: docs/distributed.md).
+      if (k.kind == KernelSpec::Kind::Collective || !cublas_matmul(d, *k.proto, *ins[0], *ins[1], o))
+        o = host_kernel(be, k, ins, s);
       runtime::counters().kernels_launched.fetch_add(1, std::memory_order_relaxed);
     }
     bind();
