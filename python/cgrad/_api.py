@@ -50,6 +50,8 @@ def _infer(obj):
                 raise ValueError("asarray: ragged nested sequences")
             if isinstance(o, Array):
                 o = o.item()
+            if not isinstance(o, (builtins.bool, int, float)):
+                raise TypeError(f"asarray: cgrad has no dtype for {type(o).__name__} values")
             kinds.add(builtins.bool if isinstance(o, builtins.bool) else int if isinstance(o, int) else float)
             flat.append(o)
             return
@@ -104,7 +106,7 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
     else:
         try:
             flat, shape, d = _infer(obj)
-        except ValueError:
+        except (ValueError, TypeError):
             raise
         except Exception:
             import numpy as np

@@ -9,6 +9,7 @@ from . import _dtypes as dt
 
 Array = _cgrad.Array
 Device = _cgrad.Device
+_c_str = Array.__str__  # the C++ rendering, the fallback without NumPy
 
 
 def _dtype(self):
@@ -178,7 +179,7 @@ def _str(self):
     try:
         import numpy as np
     except ImportError:
-        return _cgrad.Array.__str__(self)
+        return _c_str(self)
     return np.array2string(np.asarray(self))
 
 
