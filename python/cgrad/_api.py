@@ -245,6 +245,27 @@ def _scalar_as(v, x):
     return float(v) if x.dtype in (dt.float32, dt.float64) else v
 
 
+def isnan(x, /):
+    """x != x (NaN is the one value unequal to itself); all False for integers and bool."""
+    return x != x
+
+
+def isinf(x, /):
+    if x.dtype in (dt.float32, dt.float64):
+        return _cgrad.abs(x) == math.inf
+    return _cgrad._full(list(x.shape), 0.0, dt.bool._c, x.device)
+
+
+def isfinite(x, /):
+    if x.dtype in (dt.float32, dt.float64):
+        return _cgrad.abs(x) < math.inf  # False for NaN and +-inf
+    return _cgrad._full(list(x.shape), 1.0, dt.bool._c, x.device)
+
+
+def reciprocal(x, /):
+    return 1.0 / x
+
+
 def where(condition, x1, x2, /):
     return _cgrad._where(condition, x1, x2)
 
@@ -253,16 +274,20 @@ def logical_not(x, /):
     return x == False  # noqa: E712
 
 
+def _as_bool(x):
+    return x.astype(dt.bool) if isinstance(x, Array) else builtins.bool(x)
+
+
 def logical_and(x1, x2, /):
-    return _cgrad.minimum(x1.astype(dt.bool), x2.astype(dt.bool))
+    return _cgrad.minimum(_as_bool(x1), _as_bool(x2))
 
 
 def logical_or(x1, x2, /):
-    return _cgrad.maximum(x1.astype(dt.bool), x2.astype(dt.bool))
+    return _cgrad.maximum(_as_bool(x1), _as_bool(x2))
 
 
 def logical_xor(x1, x2, /):
-    return x1.astype(dt.bool) != x2.astype(dt.bool)
+    return _cgrad.not_equal(_as_bool(x1), _as_bool(x2))
 
 
 def astype(x, dtype, /, *, copy=True, device=None):
@@ -375,12 +400,16 @@ def matmul(x1, x2, /):
 
 
 def vecdot(x1, x2, /, *, axis=-1):
-    return sum(x1 * x2, axis=axis)
+    return sum(x1 * x2, axis=axis).astype(dt.result_type(x1, x2))
 
 
 def tensordot(x1, x2, /, *, axes=2):
-    if not isinstance(axes, int):
-        raise NotImplementedError("tensordot: only an integer `axes` is supported")
+    if not isinstance(axes, int):  # (axes of x1, axes of x2): move them to x1's end and x2's front
+        ax1 = [a % x1.ndim for a in axes[0]]
+        ax2 = [a % x2.ndim for a in axes[1]]
+        x1 = x1._permute([d for d in range(x1.ndim) if d not in ax1] + ax1)
+        x2 = x2._permute(ax2 + [d for d in range(x2.ndim) if d not in ax2])
+        axes = len(ax1)
     a = x1._reshape([math.prod(x1.shape[: x1.ndim - axes]), math.prod(x1.shape[x1.ndim - axes:])])
     b = x2._reshape([math.prod(x2.shape[:axes]), math.prod(x2.shape[axes:])])
     return _cgrad.matmul(a, b)._reshape(list(x1.shape[: x1.ndim - axes] + x2.shape[axes:]))

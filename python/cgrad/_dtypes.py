@@ -26,6 +26,7 @@ class dtype:
         return self.name
 
 
+_dtype_class = dtype
 float32 = dtype("float32", _D.f32, 4, "real floating")
 float64 = dtype("float64", _D.f64, 8, "real floating")
 int32 = dtype("int32", _D.i32, 4, "signed integer")
@@ -108,8 +109,9 @@ def can_cast(from_, to, /):
     return f is t or (kind(f) == kind(t) and _RANK[f] <= _RANK[t])
 
 
-def isdtype(dt, kind):
-    dt = as_dtype(dt)
+def isdtype(dtype, kind):
+    dt = as_dtype(dtype)
+    dtype = _dtype_class
     if isinstance(kind, tuple):
         return any(isdtype(dt, k) for k in kind)
     if isinstance(kind, dtype):

@@ -236,6 +236,9 @@ NB_MODULE(_cgrad, m) {
   using namespace cgrad;
   using namespace cgrad::py;
   m.doc() = "cgrad: a lazy tensor engine (C++ core); see the cgrad package for the Python API";
+  // Module-level Python objects (dtypes, the default Device) still hold instances when the
+  // interpreter tears the extension down; that is not a leak worth a warning at every exit.
+  nb::set_leak_warnings(false);
 
   // ---- errors: cgrad::Error -> cgrad.Error subclasses that are also the matching builtins ----
   PyObject* base = PyErr_NewException("cgrad.Error", PyExc_Exception, nullptr);
