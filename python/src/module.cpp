@@ -321,7 +321,11 @@ NB_MODULE(_cgrad, m) {
       .def_prop_ro("mT", [](const Tensor& t) { return t.T(); })
       .def("_expand", &Tensor::expand)
       .def("_slice", &Tensor::slice)
-      .def("assign", [](Tensor& t, const Tensor& e) -> Tensor& { return t.assign(e); }, nb::rv_policy::reference)
+      // These two return the same Python object (not a new one borrowing its Tensor).
+      .def("assign", [](nb::handle self, const Tensor& e) {
+        nb::cast<Tensor&>(self).assign(e);
+        return nb::borrow(self);
+      })
       .def("item", &item)
       .def("_flat_list", &to_flat_list)
       .def("__str__", [](const Tensor& t) {
@@ -331,8 +335,10 @@ NB_MODULE(_cgrad, m) {
         return os.str();
       })
       // autograd
-      .def("requires_grad_", [](Tensor& t, bool on) -> Tensor& { return t.requires_grad(on); }, nb::arg("requires_grad") = true,
-           nb::rv_policy::reference)
+      .def("requires_grad_", [](nb::handle self, bool on) {
+        nb::cast<Tensor&>(self).requires_grad(on);
+        return nb::borrow(self);
+      }, nb::arg("requires_grad") = true)
       .def_prop_rw("requires_grad", [](const Tensor& t) { return t.requires_grad(); },
                    [](Tensor& t, bool on) { t.requires_grad(on); })
       .def_prop_ro("grad", [](const Tensor& t) -> std::optional<Tensor> {
