@@ -2,10 +2,12 @@
 
 Building a lazy op (`x + y`: argument conversion, node creation, a new Python object) is what
 a Python program pays per operation before any evaluation; `eval` rows add a realize of a tiny
-graph (plan cache hit with the JIT). Each row is the median of 7 timeit repeats, in ns per op.
+graph (plan cache hit with the JIT). Each row is the median of 7 timeit repeats of process CPU
+time (not wall time: evaluation threads would count, but the machine's load does not), in ns per op.
 Usage: python bench/python/overhead.py
 """
 import statistics
+import time
 import timeit
 
 import numpy as np
@@ -14,7 +16,8 @@ import cgrad as cg
 
 
 def ns(stmt, number=20000, **names):
-    runs = timeit.repeat(stmt, globals=names, number=number, repeat=7)
+    # CPU time of this process: the shared machine's load inflates wall time at random.
+    runs = timeit.repeat(stmt, globals=names, number=number, repeat=7, timer=time.process_time)
     return statistics.median(runs) / number * 1e9
 
 
