@@ -21,7 +21,7 @@ Tensor from_blob(void* data, Shape shape, std::vector<int64_t> strides, DType dt
 
 /// Where the elements of an evaluated tensor are.
 struct MemoryView {
-  void* data = nullptr;          ///< address of element (0, 0, ...)
+  void* data = nullptr;  ///< address of element (0, 0, ...)
   Shape shape;
   std::vector<int64_t> strides;  ///< in elements
   DType dtype = DType::f32;

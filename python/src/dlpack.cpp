@@ -7,8 +7,8 @@
 // Import: _from_capsule renames the capsule to "used_*" (the protocol's hand-over) and wraps the
 // memory with cgrad::from_blob; the producer's deleter runs when cgrad drops the last reference
 // (through run_with_gil, since that can happen inside an evaluation with the GIL released).
-#include "bindings.h"
 #include "dlpack.h"
+#include "bindings.h"
 
 #include <nanobind/stl/vector.h>
 
@@ -26,11 +26,16 @@ constexpr const char* kVersioned = "dltensor_versioned";
 
 dl::DataType dl_dtype(DType t) {
   switch (t) {
-    case DType::f32: return {dl::kFloat, 32, 1};
-    case DType::f64: return {dl::kFloat, 64, 1};
-    case DType::i32: return {dl::kInt, 32, 1};
-    case DType::i64: return {dl::kInt, 64, 1};
-    case DType::b8: return {dl::kBool, 8, 1};
+    case DType::f32:
+      return {dl::kFloat, 32, 1};
+    case DType::f64:
+      return {dl::kFloat, 64, 1};
+    case DType::i32:
+      return {dl::kInt, 32, 1};
+    case DType::i64:
+      return {dl::kInt, 64, 1};
+    case DType::b8:
+      return {dl::kBool, 8, 1};
   }
   return {dl::kFloat, 32, 1};
 }
@@ -45,7 +50,9 @@ std::optional<DType> cgrad_dtype(dl::DataType t) {
   return std::nullopt;
 }
 
-dl::Device dl_device(Device d) { return d.is_cuda() ? dl::Device{dl::kCUDA, d.index} : dl::Device{dl::kCPU, 0}; }
+dl::Device dl_device(Device d) {
+  return d.is_cuda() ? dl::Device{dl::kCUDA, d.index} : dl::Device{dl::kCPU, 0};
+}
 
 // What a capsule's manager context owns: the storage reference and the shape/strides arrays.
 struct Export {
@@ -86,14 +93,18 @@ std::vector<int64_t> int_tuple(nb::handle h, const char* what) {
   return v;
 }
 
-nb::object dlpack(const Tensor& self, nb::handle stream, nb::handle max_version, nb::handle device, nb::handle copy) {
+nb::object dlpack(const Tensor& self, nb::handle stream, nb::handle max_version, nb::handle device,
+                  nb::handle copy) {
   (void)stream;  // evaluation has finished (synchronized) before the capsule exists: any stream may read it
   Tensor t = self;
   bool copied = false;
   if (!device.is_none()) {
     auto d = int_tuple(device, "dl_device");
-    Device want = d[0] == dl::kCPU ? Device::cpu() : d[0] == dl::kCUDA ? Device::cuda(static_cast<int>(d[1])) : Device{};
-    if (!(d[0] == dl::kCPU || d[0] == dl::kCUDA)) throw nb::buffer_error("__dlpack__: cgrad exports only to CPU or CUDA");
+    Device want = d[0] == dl::kCPU    ? Device::cpu()
+                  : d[0] == dl::kCUDA ? Device::cuda(static_cast<int>(d[1]))
+                                      : Device{};
+    if (!(d[0] == dl::kCPU || d[0] == dl::kCUDA))
+      throw nb::buffer_error("__dlpack__: cgrad exports only to CPU or CUDA");
     if (!(want == t.device())) {
       if (!copy.is_none() && !nb::cast<bool>(copy))
         throw nb::buffer_error("__dlpack__: the array is on another device and copy=False");
@@ -137,20 +148,25 @@ nb::object dlpack(const Tensor& self, nb::handle stream, nb::handle max_version,
 Tensor wrap(const dl::Tensor& t, std::function<void()> deleter) {
   auto dt = cgrad_dtype(t.dtype);
   if (!dt)
-    throw nb::type_error(("from_dlpack: cgrad has no dtype for DLPack type code " + std::to_string(t.dtype.code) +
-                          " with " + std::to_string(t.dtype.bits) + " bits")
+    throw nb::type_error(("from_dlpack: cgrad has no dtype for DLPack type code " +
+                          std::to_string(t.dtype.code) + " with " + std::to_string(t.dtype.bits) + " bits")
                              .c_str());
   Device dev;
-  if (t.device.device_type == dl::kCPU || t.device.device_type == dl::kCUDAHost) dev = Device::cpu();
-  else if (t.device.device_type == dl::kCUDA) dev = Device::cuda(t.device.device_id);
-  else throw nb::buffer_error(("from_dlpack: unsupported device type " + std::to_string(t.device.device_type)).c_str());
+  if (t.device.device_type == dl::kCPU || t.device.device_type == dl::kCUDAHost)
+    dev = Device::cpu();
+  else if (t.device.device_type == dl::kCUDA)
+    dev = Device::cuda(t.device.device_id);
+  else
+    throw nb::buffer_error(
+        ("from_dlpack: unsupported device type " + std::to_string(t.device.device_type)).c_str());
   Shape shape(t.shape, t.shape + t.ndim);
   std::vector<int64_t> strides(static_cast<std::size_t>(t.ndim));
   if (t.strides) {
     strides.assign(t.strides, t.strides + t.ndim);
   } else {
     int64_t s = 1;
-    for (int k = t.ndim - 1; k >= 0; --k) strides[static_cast<std::size_t>(k)] = s, s *= shape[static_cast<std::size_t>(k)];
+    for (int k = t.ndim - 1; k >= 0; --k)
+      strides[static_cast<std::size_t>(k)] = s, s *= shape[static_cast<std::size_t>(k)];
   }
   void* data = static_cast<char*>(t.data) + t.byte_offset;
   return from_blob(data, std::move(shape), std::move(strides), *dt, dev, std::move(deleter));

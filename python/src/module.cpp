@@ -136,14 +136,18 @@ void eval_released(const std::vector<Tensor>& ts) {
 
 nb::object item(const Tensor& t) {
   if (t.numel() != 1)
-    throw nb::value_error(("only one-element arrays convert to Python scalars, got shape " + shape_str(t.shape())).c_str());
+    throw nb::value_error(
+        ("only one-element arrays convert to Python scalars, got shape " + shape_str(t.shape())).c_str());
   eval_released({t});
   switch (t.dtype()) {
     case DType::f32:
-    case DType::f64: return nb::float_(t.item<double>());
+    case DType::f64:
+      return nb::float_(t.item<double>());
     case DType::i32:
-    case DType::i64: return nb::int_(t.item<int64_t>());
-    case DType::b8: return nb::bool_(t.item<bool>());
+    case DType::i64:
+      return nb::int_(t.item<int64_t>());
+    case DType::b8:
+      return nb::bool_(t.item<bool>());
   }
   return nb::none();
 }
@@ -170,10 +174,14 @@ Tensor from_flat_list(nb::sequence flat, Shape shape, DType dtype, Device device
     return tensor(std::move(v), shape, device);
   };
   switch (dtype) {
-    case DType::f32: return fill(0.0f);
-    case DType::f64: return fill(0.0);
-    case DType::i32: return fill(int32_t{0});
-    case DType::i64: return fill(int64_t{0});
+    case DType::f32:
+      return fill(0.0f);
+    case DType::f64:
+      return fill(0.0);
+    case DType::i32:
+      return fill(int32_t{0});
+    case DType::i64:
+      return fill(int64_t{0});
     case DType::b8: {
       std::vector<bool> v;
       v.reserve(n);
@@ -285,35 +293,41 @@ NB_MODULE(_cgrad, m) {
       .def_static("cuda", &Device::cuda, nb::arg("index") = 0)
       .def_prop_ro("is_cuda", &Device::is_cuda)
       .def_prop_ro("index", [](const Device& d) { return d.index; })
-      .def("__eq__", [](const Device& a, nb::handle b) {
-        Device* d = nullptr;
-        return nb::try_cast<Device*>(b, d, false) && a == *d;
-      })
+      .def("__eq__",
+           [](const Device& a, nb::handle b) {
+             Device* d = nullptr;
+             return nb::try_cast<Device*>(b, d, false) && a == *d;
+           })
       .def("__hash__", [](const Device& d) { return (d.is_cuda() ? 1000 : 0) + d.index; })
       .def("__repr__", [](const Device& d) { return "cgrad.Device('" + d.str() + "')"; })
       .def("__str__", &Device::str);
   m.def("cuda_available", &cuda_available);
 
   auto A = nb::class_<Tensor>(m, "Array", "A lazy n-dimensional array (a cgrad::Tensor handle).");
-  A.def_prop_ro("shape", [](const Tensor& t) {
-     const Shape& s = t.shape();
-     nb::list l;
-     for (int64_t d : s) l.append(d);
-     return nb::tuple(l);
-   })
+  A.def_prop_ro("shape",
+                [](const Tensor& t) {
+                  const Shape& s = t.shape();
+                  nb::list l;
+                  for (int64_t d : s) l.append(d);
+                  return nb::tuple(l);
+                })
       .def_prop_ro("_dtype", &Tensor::dtype)
       .def_prop_ro("ndim", &Tensor::ndim)
       .def_prop_ro("size", &Tensor::numel)
       .def_prop_ro("device", &Tensor::device)
       .def("is_evaluated", &Tensor::is_evaluated)
-      .def("eval", [](const Tensor& t) {
-        eval_released({t});
-        return t;
-      })
-      .def("to_device", [](const Tensor& t, Device d, nb::handle stream) {
-        (void)stream;
-        return t.to(d);
-      }, nb::arg("device"), nb::kw_only(), nb::arg("stream").none() = nb::none())
+      .def("eval",
+           [](const Tensor& t) {
+             eval_released({t});
+             return t;
+           })
+      .def(
+          "to_device",
+          [](const Tensor& t, Device d, nb::handle stream) {
+            (void)stream;
+            return t.to(d);
+          },
+          nb::arg("device"), nb::kw_only(), nb::arg("stream").none() = nb::none())
       .def("_cast", &Tensor::cast)
       .def("_reshape", &Tensor::reshape)
       .def("_permute", &Tensor::permute)
@@ -322,30 +336,37 @@ NB_MODULE(_cgrad, m) {
       .def("_expand", &Tensor::expand)
       .def("_slice", &Tensor::slice)
       // These two return the same Python object (not a new one borrowing its Tensor).
-      .def("assign", [](nb::handle self, const Tensor& e) {
-        nb::cast<Tensor&>(self).assign(e);
-        return nb::borrow(self);
-      })
+      .def("assign",
+           [](nb::handle self, const Tensor& e) {
+             nb::cast<Tensor&>(self).assign(e);
+             return nb::borrow(self);
+           })
       .def("item", &item)
       .def("_flat_list", &to_flat_list)
-      .def("__str__", [](const Tensor& t) {
-        eval_released({t});
-        std::ostringstream os;
-        os << t;
-        return os.str();
-      })
+      .def("__str__",
+           [](const Tensor& t) {
+             eval_released({t});
+             std::ostringstream os;
+             os << t;
+             return os.str();
+           })
       // autograd
-      .def("requires_grad_", [](nb::handle self, bool on) {
-        nb::cast<Tensor&>(self).requires_grad(on);
-        return nb::borrow(self);
-      }, nb::arg("requires_grad") = true)
-      .def_prop_rw("requires_grad", [](const Tensor& t) { return t.requires_grad(); },
-                   [](Tensor& t, bool on) { t.requires_grad(on); })
-      .def_prop_ro("grad", [](const Tensor& t) -> std::optional<Tensor> {
-        Tensor g = t.grad();
-        if (!g.defined()) return std::nullopt;
-        return g;
-      })
+      .def(
+          "requires_grad_",
+          [](nb::handle self, bool on) {
+            nb::cast<Tensor&>(self).requires_grad(on);
+            return nb::borrow(self);
+          },
+          nb::arg("requires_grad") = true)
+      .def_prop_rw(
+          "requires_grad", [](const Tensor& t) { return t.requires_grad(); },
+          [](Tensor& t, bool on) { t.requires_grad(on); })
+      .def_prop_ro("grad",
+                   [](const Tensor& t) -> std::optional<Tensor> {
+                     Tensor g = t.grad();
+                     if (!g.defined()) return std::nullopt;
+                     return g;
+                   })
       .def("clear_grad", &Tensor::clear_grad)
       .def("backward", &Tensor::backward)
       .def("detach", &Tensor::detach)
@@ -362,7 +383,8 @@ NB_MODULE(_cgrad, m) {
     std::string d = b.dunder;
     A.def(("__" + d + "__").c_str(), [row](nb::handle a, nb::handle c) { return result(apply(*row, a, c)); });
     if (is_comparison(b)) continue;
-    A.def(("__r" + d + "__").c_str(), [row](nb::handle a, nb::handle c) { return result(apply(*row, c, a)); });
+    A.def(("__r" + d + "__").c_str(),
+          [row](nb::handle a, nb::handle c) { return result(apply(*row, c, a)); });
     A.def(("__i" + d + "__").c_str(), [row](nb::handle a, nb::handle c) -> nb::object {
       auto r = apply(*row, a, c);
       if (!r) return nb::borrow(Py_NotImplemented);
@@ -381,24 +403,29 @@ NB_MODULE(_cgrad, m) {
     const Binary* row = &b;
     m.def(b.name, [row](nb::handle a, nb::handle c) {
       auto r = apply(*row, a, c);
-      if (!r) throw nb::type_error((std::string(row->name) + ": operands must be cgrad arrays or Python scalars").c_str());
+      if (!r)
+        throw nb::type_error(
+            (std::string(row->name) + ": operands must be cgrad arrays or Python scalars").c_str());
       return *r;
     });
   }
   for (const Unary& u : kUnary) m.def(u.name, u.fn);
   for (const Reduction& r : kReductions) {
     const Reduction* row = &r;
-    m.def(("_" + std::string(r.name)).c_str(), [row](const Tensor& x, nb::handle axis, bool keepdims) {
-      std::vector<int64_t> axes = axes_of(axis);
-      if (!axis.is_none() && axes.empty()) return x;  // axis=(): nothing reduced
-      return row->fn(x, std::move(axes), keepdims);
-    }, nb::arg("x"), nb::arg("axis").none(), nb::arg("keepdims"));
+    m.def(("_" + std::string(r.name)).c_str(),
+          [row](const Tensor& x, nb::handle axis, bool keepdims) {
+            std::vector<int64_t> axes = axes_of(axis);
+            if (!axis.is_none() && axes.empty()) return x;  // axis=(): nothing reduced
+            return row->fn(x, std::move(axes), keepdims);
+          },
+          nb::arg("x"), nb::arg("axis").none(), nb::arg("keepdims"));
   }
   m.def("_where", [](const Tensor& c, nb::handle a, nb::handle b) {
     Tensor *ta = nullptr, *tb = nullptr;
     Scalar sa{0.0}, sb{0.0};
     bool ia = nb::try_cast<Tensor*>(a, ta, false), ib = nb::try_cast<Tensor*>(b, tb, false);
-    if ((!ia && !scalar_of(a, sa)) || (!ib && !scalar_of(b, sb))) throw nb::type_error("where: operands must be arrays or scalars");
+    if ((!ia && !scalar_of(a, sa)) || (!ib && !scalar_of(b, sb)))
+      throw nb::type_error("where: operands must be arrays or scalars");
     if (ia && ib) return where(c, *ta, *tb);
     if (ia) return where(c, *ta, sb);
     if (ib) return where(c, sa, *tb);
@@ -408,8 +435,12 @@ NB_MODULE(_cgrad, m) {
   m.def("_clamp_scalar", [](const Tensor& x, double lo, double hi) { return clamp(x, lo, hi); });
   m.def("matmul", [](const Tensor& a, const Tensor& b) { return matmul(a, b); });
   m.def("_cat", [](const std::vector<Tensor>& xs, int64_t dim) { return cat(xs, dim); });
-  m.def("softmax", [](const Tensor& x, int64_t axis) { return softmax(x, axis); }, nb::arg("x"), nb::arg("axis") = -1);
-  m.def("log_softmax", [](const Tensor& x, int64_t axis) { return log_softmax(x, axis); }, nb::arg("x"), nb::arg("axis") = -1);
+  m.def(
+      "softmax", [](const Tensor& x, int64_t axis) { return softmax(x, axis); }, nb::arg("x"),
+      nb::arg("axis") = -1);
+  m.def(
+      "log_softmax", [](const Tensor& x, int64_t axis) { return log_softmax(x, axis); }, nb::arg("x"),
+      nb::arg("axis") = -1);
   m.def("cross_entropy", &cross_entropy);
 
   // ---- factories ----
@@ -421,11 +452,14 @@ NB_MODULE(_cgrad, m) {
   m.def("manual_seed", &manual_seed);
 
   // ---- evaluation, introspection ----
-  m.def("eval", [](nb::args xs) {
-    std::vector<Tensor> ts;
-    for (nb::handle h : xs) ts.push_back(nb::cast<Tensor>(h));
-    eval_released(ts);
-  }, "Evaluates every given array in one schedule (with the GIL released).");
+  m.def(
+      "eval",
+      [](nb::args xs) {
+        std::vector<Tensor> ts;
+        for (nb::handle h : xs) ts.push_back(nb::cast<Tensor>(h));
+        eval_released(ts);
+      },
+      "Evaluates every given array in one schedule (with the GIL released).");
   m.def("stats", []() {
     Stats s = cgrad::stats();
     nb::dict d;
@@ -448,8 +482,12 @@ NB_MODULE(_cgrad, m) {
   m.def("to_dot", [](const std::vector<Tensor>& outs) { return to_dot_string(outs); });
 
   // ---- autograd, compile, optimizers ----
-  m.def("grad", [](const Tensor& y, const std::vector<Tensor>& xs, bool create_graph) { return grad(y, xs, create_graph); },
-        nb::arg("y"), nb::arg("xs"), nb::arg("create_graph") = true);
+  m.def(
+      "grad",
+      [](const Tensor& y, const std::vector<Tensor>& xs, bool create_graph) {
+        return grad(y, xs, create_graph);
+      },
+      nb::arg("y"), nb::arg("xs"), nb::arg("create_graph") = true);
   m.def("is_grad_enabled", &is_grad_enabled);
   nb::class_<NoGrad>(m, "no_grad", "Context manager: ops on this thread record no gradient history.")
       .def(nb::init<>())
@@ -459,44 +497,58 @@ NB_MODULE(_cgrad, m) {
       .def("__call__", &PyCompiled::call)
       .def_prop_ro("signatures", [](const PyCompiled& c) { return c.core.signatures(); })
       .def_prop_ro("__wrapped__", [](const PyCompiled& c) { return c.fn; });
-  m.def("_compile", [](nb::object fn) {
-    auto c = std::make_unique<PyCompiled>();
-    c->fn = std::move(fn);
-    return c.release();
-  }, nb::rv_policy::take_ownership);
+  m.def(
+      "_compile",
+      [](nb::object fn) {
+        auto c = std::make_unique<PyCompiled>();
+        c->fn = std::move(fn);
+        return c.release();
+      },
+      nb::rv_policy::take_ownership);
 
   nb::module_ optim = m.def_submodule("optim", "Optimizers (docs/optim.md).");
   nb::class_<optim::Optimizer>(optim, "Optimizer")
-      .def("step", [](optim::Optimizer& o, const std::vector<Tensor>& with) {
-        {
-          nb::gil_scoped_release release;
-          o.step(with);
-        }
-        drain_deferred();
-      }, nb::arg("with_") = std::vector<Tensor>{})
+      .def(
+          "step",
+          [](optim::Optimizer& o, const std::vector<Tensor>& with) {
+            {
+              nb::gil_scoped_release release;
+              o.step(with);
+            }
+            drain_deferred();
+          },
+          nb::arg("with_") = std::vector<Tensor>{})
       .def("zero_grad", &optim::Optimizer::zero_grad)
       .def_prop_ro("params", &optim::Optimizer::params);
   nb::class_<optim::SGD, optim::Optimizer>(optim, "SGD")
-      .def(nb::init<std::vector<Tensor>, double, double>(), nb::arg("params"), nb::arg("lr"), nb::arg("momentum") = 0.0);
+      .def(nb::init<std::vector<Tensor>, double, double>(), nb::arg("params"), nb::arg("lr"),
+           nb::arg("momentum") = 0.0);
   nb::class_<optim::Adam, optim::Optimizer>(optim, "Adam")
-      .def(nb::init<std::vector<Tensor>, double, double, double, double, double>(), nb::arg("params"), nb::arg("lr"),
-           nb::arg("beta1") = 0.9, nb::arg("beta2") = 0.999, nb::arg("eps") = 1e-8, nb::arg("weight_decay") = 0.0);
+      .def(nb::init<std::vector<Tensor>, double, double, double, double, double>(), nb::arg("params"),
+           nb::arg("lr"), nb::arg("beta1") = 0.9, nb::arg("beta2") = 0.999, nb::arg("eps") = 1e-8,
+           nb::arg("weight_decay") = 0.0);
   nb::class_<optim::AdamW, optim::Adam>(optim, "AdamW")
-      .def(nb::init<std::vector<Tensor>, double, double, double, double, double>(), nb::arg("params"), nb::arg("lr"),
-           nb::arg("beta1") = 0.9, nb::arg("beta2") = 0.999, nb::arg("eps") = 1e-8, nb::arg("weight_decay") = 0.01);
-  optim.def("minimize_cg", [](nb::object energy, Tensor& x, int max_iterations, double gradient_tolerance) {
-    optim::CGOptions o;
-    o.max_iterations = max_iterations;
-    o.gradient_tolerance = gradient_tolerance;
-    optim::CGResult r = optim::minimize_cg([&](const Tensor& t) { return nb::cast<Tensor>(energy(t)); }, x, o);
-    nb::dict d;
-    d["iterations"] = r.iterations;
-    d["energy_evaluations"] = r.energy_evaluations;
-    d["energy"] = r.energy;
-    d["gradient_inf_norm"] = r.gradient_inf_norm;
-    d["converged"] = r.converged;
-    return d;
-  }, nb::arg("energy"), nb::arg("x"), nb::arg("max_iterations") = 1000, nb::arg("gradient_tolerance") = 1e-6);
+      .def(nb::init<std::vector<Tensor>, double, double, double, double, double>(), nb::arg("params"),
+           nb::arg("lr"), nb::arg("beta1") = 0.9, nb::arg("beta2") = 0.999, nb::arg("eps") = 1e-8,
+           nb::arg("weight_decay") = 0.01);
+  optim.def(
+      "minimize_cg",
+      [](nb::object energy, Tensor& x, int max_iterations, double gradient_tolerance) {
+        optim::CGOptions o;
+        o.max_iterations = max_iterations;
+        o.gradient_tolerance = gradient_tolerance;
+        optim::CGResult r =
+            optim::minimize_cg([&](const Tensor& t) { return nb::cast<Tensor>(energy(t)); }, x, o);
+        nb::dict d;
+        d["iterations"] = r.iterations;
+        d["energy_evaluations"] = r.energy_evaluations;
+        d["energy"] = r.energy;
+        d["gradient_inf_norm"] = r.gradient_inf_norm;
+        d["converged"] = r.converged;
+        return d;
+      },
+      nb::arg("energy"), nb::arg("x"), nb::arg("max_iterations") = 1000,
+      nb::arg("gradient_tolerance") = 1e-6);
 
   bind_dlpack(m);
 }

@@ -13,14 +13,14 @@ Tensor from_blob(void* data, Shape shape, std::vector<int64_t> strides, DType dt
                  std::function<void()> release) {
   const int64_t n = core::checked_numel(shape, "from_blob");
   if (strides.size() != shape.size())
-    throw Error(ErrorCode::InvalidArgument, "from_blob: " + std::to_string(strides.size()) + " strides for shape " +
-                                                shape_str(shape));
+    throw Error(ErrorCode::InvalidArgument,
+                "from_blob: " + std::to_string(strides.size()) + " strides for shape " + shape_str(shape));
   runtime::check_device(device, "from_blob");
   int64_t last = 0;  // offset of the last element, in elements
   for (std::size_t k = 0; k < shape.size(); ++k) {
     if (strides[k] < 0)
-      throw Error(ErrorCode::InvalidArgument, "from_blob: negative strides are not supported (dimension " +
-                                                  std::to_string(k) + ")");
+      throw Error(ErrorCode::InvalidArgument,
+                  "from_blob: negative strides are not supported (dimension " + std::to_string(k) + ")");
     if (shape[k] > 0) last += (shape[k] - 1) * strides[k];
   }
   if (!data && n > 0) throw Error(ErrorCode::InvalidArgument, "from_blob: null data for a non-empty shape");

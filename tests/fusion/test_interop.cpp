@@ -1,8 +1,8 @@
 // from_blob() and memory_view() (cgrad/interop.hpp) on the default backend: a tensor over
 // borrowed memory computes like any other, its release runs exactly once when the last
 // reference goes, and the buffer-reuse rule never writes a result into borrowed memory.
-#include <cgrad/cgrad.hpp>
 #include <gtest/gtest.h>
+#include <cgrad/cgrad.hpp>
 
 #include <vector>
 
