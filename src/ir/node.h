@@ -31,6 +31,8 @@ struct Storage {
   /// Bumped by every write into a storage that already holds a value (none of the library's
   /// paths do that to a storage a node can see; a writer that does must bump it).
   uint64_t version = 0;
+  /// Memory another library owns (cgrad::from_blob): never written over by buffer reuse.
+  bool borrowed = false;
   Storage();
   Storage(const Storage&) = delete;
   Storage& operator=(const Storage&) = delete;

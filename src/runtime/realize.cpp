@@ -40,7 +40,8 @@ std::vector<char> find_free_leaves(const std::vector<ir::Node*>& order, uint64_t
                                    const std::vector<const ir::Node*>& leaves, std::vector<Plan::LeafRefs>& refs) {
   std::vector<char> free(leaves.size(), 0);
   auto buffer_free = [](const ir::Node* l) {
-    return l->value.storage.use_count() == 1 + result_cache().value_refs(l->value.storage.get());
+    return !l->value.storage->borrowed &&
+           l->value.storage.use_count() == 1 + result_cache().value_refs(l->value.storage.get());
   };
   if (refs.size() == leaves.size()) {
     bool any = false;
