@@ -19,7 +19,6 @@ pip install scikit-build-core nanobind numpy pytest pytest-json-report "hypothes
 if [ "${CGRAD_PY_TORCH:-0}" = 1 ]; then pip install torch; fi
 # --no-build-isolation keeps the CMake build dir (python/build/<tag>) between runs, so ccache
 # and Ninja make a rebuild incremental.
-[ -f /work/ccache-env.sh ] && source /work/ccache-env.sh
 if command -v ccache >/dev/null && [ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ]; then
   export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_C_COMPILER_LAUNCHER=ccache
 fi
