@@ -55,7 +55,7 @@ void ResultCache::insert(const Plan& plan, Probe p, const std::vector<ir::Node*>
   // entry that holds it), and holding the values would keep buffers a later run could reuse.
   for (std::size_t i = 0; i < p.inputs.size(); ++i) {
     auto in = p.inputs[i].lock();
-    if (!in || in->version != p.key[2 + 2 * i] || cache_only(in)) return;
+    if (!in || in->version != p.key[2 + 2 * i] || cache_only(in.get(), in.use_count() - 1)) return;
   }
   Entry e;
   e.key = std::move(p.key);
@@ -68,6 +68,8 @@ void ResultCache::insert(const Plan& plan, Probe p, const std::vector<ir::Node*>
     if (!seen) e.bytes += v.storage->nbytes;
   }
   if (e.bytes > limit) return;
+  e.input_ptrs.reserve(p.inputs.size());
+  for (const auto& w : p.inputs) e.input_ptrs.push_back(w.lock().get());
   e.inputs = std::move(p.inputs);
   e.hash = hash(e.key);
   if (auto old = index_.find(e.hash); old != index_.end()) erase(old->second);
@@ -90,16 +92,15 @@ void ResultCache::erase(std::list<Entry>::iterator it) {
   lru_.erase(it);
 }
 
-bool ResultCache::cache_only(const std::shared_ptr<ir::Storage>& s) const {
-  // use_count: `s` itself, every cached view of it, and whatever else holds it (a node's value,
-  // a view handed out). Nothing else means no handle can reach the buffer.
-  return s.use_count() - 1 <= value_refs(s.get());
-}
-
 bool ResultCache::dead(const Entry& e) const {
-  for (const auto& w : e.inputs) {
-    std::shared_ptr<ir::Storage> s = w.lock();
-    if (!s || cache_only(s)) return true;
+  // Owners: every cached view of the buffer plus whatever else holds it (a node's value, a view
+  // handed out); no more than the cached views means no handle can reach it. Read without
+  // locking the weak pointer (a load, not a compare-and-swap: this runs on every insert); the
+  // pointer is only a key. Owners appear only through an existing owner, so a count that races
+  // with another thread can only make a dead entry look alive for one more sweep.
+  for (std::size_t i = 0; i < e.inputs.size(); ++i) {
+    const long owners = e.inputs[i].use_count();
+    if (owners == 0 || cache_only(e.input_ptrs[i], owners)) return true;
   }
   return false;
 }

@@ -55,12 +55,13 @@ class ResultCache {
     Key key;
     std::vector<ir::View> values;
     std::vector<std::weak_ptr<ir::Storage>> inputs;
+    std::vector<const ir::Storage*> input_ptrs;  // the same, as value_refs_ keys (never dereferenced)
     std::size_t bytes = 0;
     std::size_t hash = 0;
   };
   void erase(std::list<Entry>::iterator it);
-  /// True when nothing but cached values holds `s`.
-  bool cache_only(const std::shared_ptr<ir::Storage>& s) const;
+  /// True when nothing but cached values holds `s`, whose owners are `owners`.
+  bool cache_only(const ir::Storage* s, long owners) const { return owners <= value_refs(s); }
   /// An entry that can never match again: an input gone, or reachable only through the cache.
   bool dead(const Entry& e) const;
   /// Erases dead entries among the few most and least recently used.
