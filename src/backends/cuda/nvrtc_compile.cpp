@@ -12,11 +12,12 @@
 namespace cgrad::backends::cuda {
 
 std::vector<std::string> nvrtc_options(const std::string& arch) {
-  // C++17 is what the scalar header needs (if constexpr); no fast-math: the GPU must compute
-  // what the CPU computes (FMA contraction stays on, as in the CPU kernels built with -O3).
+  // C++17 is what the scalar header needs (if constexpr); no fast-math and no FMA contraction
+  // (--fmad=false; NVRTC contracts by default): the GPU must compute what the CPU kernels
+  // (-ffp-contract=off) and the interpreter compute, each product rounded.
   // Warning 177 (declared but never referenced): every kernel declares all its pointers and
   // offsets; the unused ones cost nothing and would drown real messages.
-  return {"--gpu-architecture=" + arch, "--std=c++17", "--diag-suppress=177"};
+  return {"--gpu-architecture=" + arch, "--std=c++17", "--fmad=false", "--diag-suppress=177"};
 }
 
 std::string nvrtc_version_string() {

@@ -52,6 +52,21 @@ TEST(RenderCuda, ElementwiseGraphIsOneGridStrideKernel) {
   expect_compiles(src[0]);
 }
 
+// Issue 17 item 10: NVRTC contracts `a * b + c` into one fma by default; the CPU kernels and the
+// interpreter round the product first, so the GPU must too (--fmad=false).
+TEST(RenderCuda, MultiplyAddsAreNotContracted) {
+  Tensor a = data({64, 33}), b = data({64, 33}), c = data({33});
+  auto src = cu::kernel_sources({a * b + c});
+  ASSERT_EQ(src.size(), 1u);
+  if (!cu::nvrtc()) {
+    std::printf("[  SKIPPED ] NVRTC not available (%s)\n", cu::nvrtc_status().c_str());
+    return;
+  }
+  const std::string ptx = cu::nvrtc_compile(src[0], "fma.cu", "compute_90").ptx;
+  EXPECT_EQ(count(ptx, "fma.rn.f32"), 0) << "a multiply-add was contracted";
+  EXPECT_GE(count(ptx, "mul.rn.f32"), 1) << "the product is rounded on its own";
+}
+
 TEST(RenderCuda, SourceIsGenericOverSizes) {
   auto small = cu::kernel_sources({data({8}) * data({8}) + 2.0f});
   auto large = cu::kernel_sources({data({1000}) * data({1000}) + 3.0f});

@@ -28,11 +28,14 @@ namespace {
 // link libm only (after the source: compile()); what else they call (memcpy) resolves against
 // the process, which has libc, when the object is loaded. Not linking libstdc++ and libc into
 // every kernel object takes about a third off the cold compile of a small kernel (the link was
-// most of the difference). -pipe: no temporary files.
-const std::vector<std::string> kBaseFlags = {"-O3",          "-march=native",       "-fPIC",
-                                             "-shared",      "-nostdlib",           "-pipe",
-                                             "-std=c++17",   "-fno-math-errno",     "-fno-trapping-math",
-                                             "-fopenmp-simd", "-fvisibility=hidden"};
+// most of the difference). -pipe: no temporary files. -ffp-contract=off: `a * b + c` rounds the
+// product, as the interpreter (one op at a time) does; GCC's default fuses it into an FMA where
+// -march=native has one, and about a quarter of random f32 triples then differed by an ulp. It
+// costs nothing measurable on the memory-bound rows; see docs/semantics.md for the figures.
+const std::vector<std::string> kBaseFlags = {"-O3",           "-march=native",      "-fPIC",
+                                             "-shared",       "-nostdlib",          "-pipe",
+                                             "-std=c++17",    "-fno-math-errno",    "-fno-trapping-math",
+                                             "-ffp-contract=off", "-fopenmp-simd",  "-fvisibility=hidden"};
 // GCC only (clang rejects them): no vectorized epilogues (the remainder of a vector loop runs
 // scalar; kernels' loops are long or short enough to have none) and no second scheduling pass
 // (out-of-order cores reorder anyway). Together they take about 10 ms (15%) off the cold
