@@ -31,7 +31,8 @@ namespace {
 // most of the difference). -pipe: no temporary files. -ffp-contract=off: `a * b + c` rounds the
 // product, as the interpreter (one op at a time) does; GCC's default fuses it into an FMA where
 // -march=native has one, and about a quarter of random f32 triples then differed by an ulp. It
-// costs nothing measurable on the memory-bound rows; see docs/semantics.md for the figures.
+// costs nothing on memory-bound kernels (bench W1-W4) and 15-25% on a compute-bound one full of
+// multiply-adds (the W5 Lorenz step); docs/semantics.md has the figures.
 const std::vector<std::string> kBaseFlags = {"-O3",           "-march=native",      "-fPIC",
                                              "-shared",       "-nostdlib",          "-pipe",
                                              "-std=c++17",    "-fno-math-errno",    "-fno-trapping-math",
