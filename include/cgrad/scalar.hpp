@@ -115,9 +115,9 @@ template <class T> CGRAD_SCALAR_INLINE T quiet_nan() {
   else return bits_to_f64(0x7ff8000000000000LL);
 }
 
-// Fused multiply-add, written out: kernels and the library are compiled with
-// -ffp-contract=off (a * b + c rounds the product, as the interpreter's op-by-op evaluation
-// does), so the FMAs exp's polynomial is built on are explicit. One rounding wherever the
+// Fused multiply-add, written out: the library is compiled with -ffp-contract=off (a * b + c
+// rounds the product, as the interpreter's op-by-op evaluation does), and so are the kernels
+// with CGRAD_FP_CONTRACT=0, so the FMAs exp's polynomial is built on are explicit. One rounding wherever the
 // engine evaluates it: an instruction in generated kernels (-march=native) and on GPUs, the C
 // library's exact fma() in the interpreter and constant folding (the library is built for any
 // x86-64 and defines CGRAD_SCALAR_EXACT_FMA), so all agree bit for bit. Other code including

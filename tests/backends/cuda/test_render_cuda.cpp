@@ -5,6 +5,7 @@
 #include "backends/cuda/nvrtc_compile.h"
 #include "backends/cuda/sources.h"
 #include "codegen/render_cuda.h"
+#include "core/env.hpp"
 
 #include <cgrad/cgrad.hpp>
 #include <gtest/gtest.h>
@@ -52,9 +53,9 @@ TEST(RenderCuda, ElementwiseGraphIsOneGridStrideKernel) {
   expect_compiles(src[0]);
 }
 
-// Issue 17 item 10: NVRTC contracts `a * b + c` into one fma by default; the CPU kernels and the
-// interpreter round the product first, so the GPU must too (--fmad=false).
-TEST(RenderCuda, MultiplyAddsAreNotContracted) {
+// Issue 17 item 10: NVRTC contracts `a * b + c` into one fma (--fmad=true, the default, as the CPU
+// kernels do); with CGRAD_FP_CONTRACT=0 each product is rounded first, as in the interpreter.
+TEST(RenderCuda, MultiplyAddsFollowFpContract) {
   Tensor a = data({64, 33}), b = data({64, 33}), c = data({33});
   auto src = cu::kernel_sources({a * b + c});
   ASSERT_EQ(src.size(), 1u);
@@ -62,9 +63,19 @@ TEST(RenderCuda, MultiplyAddsAreNotContracted) {
     std::printf("[  SKIPPED ] NVRTC not available (%s)\n", cu::nvrtc_status().c_str());
     return;
   }
-  const std::string ptx = cu::nvrtc_compile(src[0], "fma.cu", "compute_90").ptx;
-  EXPECT_EQ(count(ptx, "fma.rn.f32"), 0) << "a multiply-add was contracted";
-  EXPECT_GE(count(ptx, "mul.rn.f32"), 1) << "the product is rounded on its own";
+  // CGRAD_FP_CONTRACT (docs/semantics.md): contracted by default, each product rounded when off.
+  auto ptx_with = [&](bool contract) {
+    core::Env& e = core::env_mut();
+    const bool saved = e.fp_contract;
+    e.fp_contract = contract;
+    std::string ptx = cu::nvrtc_compile(src[0], "fma.cu", "compute_90").ptx;
+    e.fp_contract = saved;
+    return ptx;
+  };
+  const std::string off = ptx_with(false), on = ptx_with(true);
+  EXPECT_EQ(count(off, "fma.rn.f32"), 0) << "a multiply-add was contracted";
+  EXPECT_GE(count(off, "mul.rn.f32"), 1) << "the product is rounded on its own";
+  EXPECT_GE(count(on, "fma.rn.f32"), 1) << "CGRAD_FP_CONTRACT=1 contracts";
 }
 
 TEST(RenderCuda, SourceIsGenericOverSizes) {
