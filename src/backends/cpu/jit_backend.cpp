@@ -221,7 +221,12 @@ void execute(const JitPlan& p, const std::vector<const ir::Node*>& leaves, const
       if (k.kind == KernelSpec::Kind::Copy) {
         const Slot& os = s.slots[static_cast<std::size_t>(k.out_slot)];
         o = contiguous_copy(*ins[0], os.shape, os.dtype);
-      } else if (k.kind != KernelSpec::Kind::Gemm || !blas_matmul(*k.proto, *ins[0], *ins[1], o)) {
+      } else if (k.kind == KernelSpec::Kind::Gemm) {
+        // Into `o`, the planned arena slot when there is one: consumers add that slot's arena
+        // offset (`shift`), so a result in a fresh buffer would be read out of bounds. BLAS
+        // does f32/f64; integer GEMMs (or no BLAS) take the interpreter's loops, same contract.
+        if (!blas_matmul(*k.proto, *ins[0], *ins[1], o)) interp_matmul_into(*k.proto, *ins[0], *ins[1], o);
+      } else {
         o = interpret_node(*k.proto, ins, &launched);
       }
       if (launched || k.kind != KernelSpec::Kind::Collective)  // a collective is communication, not a kernel

@@ -31,10 +31,17 @@ namespace {
 // the process, which has libc, when the object is loaded. Not linking libstdc++ and libc into
 // every kernel object takes about a third off the cold compile of a small kernel (the link was
 // most of the difference). -pipe: no temporary files.
-const std::vector<std::string> kBaseFlags = {"-O3",          "-march=native",       "-fPIC",
-                                             "-shared",      "-nostdlib",           "-pipe",
-                                             "-std=c++17",   "-fno-math-errno",     "-fno-trapping-math",
+const std::vector<std::string> kBaseFlags = {"-O3",           "-march=native",   "-fPIC",
+                                             "-shared",       "-nostdlib",       "-pipe",
+                                             "-std=c++17",    "-fno-math-errno", "-fno-trapping-math",
                                              "-fopenmp-simd", "-fvisibility=hidden"};
+// Multiply-add contraction, chosen per compile by CGRAD_FP_CONTRACT (and part of the toolchain
+// key, so both kinds of kernel live side by side in the caches). On (the default, GCC's own):
+// `a * b + c` becomes one FMA where -march=native has one, rounding once where the interpreter
+// rounds twice (about a quarter of random f32 triples differ by an ulp). Off: bit-identical to
+// the interpreter; free on memory-bound kernels (bench W1-W4), 15-25% slower on a compute-bound
+// one full of multiply-adds (the W5 Lorenz step). docs/semantics.md has the figures.
+const char* contract_flag() { return core::env().fp_contract ? "-ffp-contract=fast" : "-ffp-contract=off"; }
 // GCC only (clang rejects them): no vectorized epilogues (the remainder of a vector loop runs
 // scalar; kernels' loops are long or short enough to have none) and no second scheduling pass
 // (out-of-order cores reorder anyway). Together they take about 10 ms (15%) off the cold
@@ -205,8 +212,9 @@ std::string toolchain_key(const Compiler& c) {
 }
 
 const std::string& toolchain_key() {
-  static const std::string* key = new std::string(toolchain_key(compiler()));
-  return *key;
+  static const std::string* on = new std::string(toolchain_key(compiler()) + " -ffp-contract=fast");
+  static const std::string* off = new std::string(toolchain_key(compiler()) + " -ffp-contract=off");
+  return core::env().fp_contract ? *on : *off;
 }
 
 void compile(const Compiler& c, const std::string& src_path, const std::string& so_path, int timeout_ms) {
@@ -214,6 +222,7 @@ void compile(const Compiler& c, const std::string& src_path, const std::string& 
   const std::string inc = usable_include_dir(c, so_path);
   std::vector<std::string> argv{c.path};
   for (const auto& f : c.flags) argv.push_back(!c.include_dir.empty() && f == "-I" + c.include_dir ? "-I" + inc : f);
+  argv.push_back(contract_flag());
   for (const auto& a : {std::string("-o"), so_path, src_path, std::string("-lm")}) argv.push_back(a);
   ProcessResult r = run_process(argv, timeout_ms);
   if (r.exit_code == 0 && !r.timed_out) return;
