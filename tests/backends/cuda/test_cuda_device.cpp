@@ -2,6 +2,7 @@
 // the cubin cache and asynchronous execution. Each test skips (one line) without a GPU.
 #include "backends/cuda/allocator.h"
 #include "backends/cuda/loader.h"
+#include "core/env.hpp"
 #include "runtime/backend.h"
 
 #include <cgrad/cgrad.hpp>
@@ -86,8 +87,21 @@ TEST(CudaDevice, PlacementRunsWhereTheCudaInputLivesAndCopiesCpuLeavesOnce) {
   for (std::size_t i = 0; i < xv.size(); ++i) EXPECT_FLOAT_EQ(zv[i], xv[i] + wv[i] + 1.0f);
 }
 
+// Sets a knob of core::env for one scope.
+template <class T>
+struct EnvScope {
+  T& knob;
+  T saved;
+  EnvScope(T& k, T v) : knob(k), saved(k) { knob = v; }
+  ~EnvScope() { knob = saved; }
+  EnvScope(const EnvScope&) = delete;
+  EnvScope& operator=(const EnvScope&) = delete;
+};
+
 TEST(CudaDevice, AllocatorReusesFreedBlocksAndReportsOutOfMemory) {
   REQUIRE_GPU();
+  // The result cache would keep the first value (and so its block) alive: off for this test.
+  EnvScope<int64_t> no_results(core::env_mut().result_cache_bytes, 0);
   cu::device_pool_trim();
   { Tensor t = rand({1 << 20}, f32, Device::cuda()).eval(); }
   const std::size_t cached = cu::device_pool_cached_bytes();
@@ -105,13 +119,26 @@ TEST(CudaDevice, AllocatorReusesFreedBlocksAndReportsOutOfMemory) {
 
 TEST(CudaDevice, KernelsCompileOncePerProcessAndAreReplayed) {
   REQUIRE_GPU();
-  Tensor x = rand({1000}, f32, Device::cuda()).eval();
-  (x * 3.0f - 1.0f).eval();
+  // New input buffers each time: the plan is replayed (the same buffers would be answered by
+  // the result cache, below).
+  std::vector<Tensor> xs;
+  for (int i = 0; i < 6; ++i) xs.push_back(rand({1000}, f32, Device::cuda()).eval());
+  (xs[0] * 3.0f - 1.0f).eval();
   reset_stats();
-  for (int i = 0; i < 5; ++i) (x * 3.0f - 1.0f).eval();
+  std::vector<Tensor> ys;
+  for (int i = 1; i < 6; ++i) ys.push_back((xs[static_cast<std::size_t>(i)] * 3.0f - 1.0f).eval());
   EXPECT_EQ(stats().kernels_compiled, 0u);
   EXPECT_EQ(stats().plan_cache_hits, 5u);
   EXPECT_EQ(stats().kernels_launched, 5u);
+  for (std::size_t i = 0; i < ys.size(); ++i) {
+    auto x = xs[i + 1].to_vector<float>(), y = ys[i].to_vector<float>();
+    for (std::size_t j = 0; j < x.size(); ++j) ASSERT_FLOAT_EQ(y[j], x[j] * 3.0f - 1.0f);
+  }
+  reset_stats();
+  Tensor again = (xs[1] * 3.0f - 1.0f).eval();
+  EXPECT_EQ(stats().result_cache_hits, 1u) << "the same graph on the same device buffers";
+  EXPECT_EQ(stats().kernels_launched, 0u);
+  EXPECT_EQ(again.to_vector<float>(), ys[0].to_vector<float>());
 }
 
 TEST(CudaDevice, MatmulF64AndBatched) {
