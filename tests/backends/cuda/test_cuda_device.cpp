@@ -2,6 +2,7 @@
 // the cubin cache and asynchronous execution. Each test skips (one line) without a GPU.
 #include "backends/cuda/allocator.h"
 #include "backends/cuda/loader.h"
+#include "backends/cuda/sources.h"
 #include "core/env.hpp"
 #include "runtime/backend.h"
 
@@ -9,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <vector>
 
 namespace {
@@ -68,6 +70,41 @@ TEST(CudaDevice, FusedGraphsMatchTheCpu) {
   close(softmax(da, -1).to_vector<float>(), softmax(a, -1).to_vector<float>());
   close(sum(da + db, {1}).to_vector<float>(), sum(a + b, {1}).to_vector<float>());
   close(matmul(da + db, da).to_vector<float>(), matmul(a + b, a).to_vector<float>());
+}
+
+// Staged row reductions (docs/fusion.md rule 6), as on the CPU: softmax, log_softmax and a
+// layer norm are one row kernel each, with a block per row (long rows) or a thread per row
+// (rows of at most 32); fewer than 8 rows keep the inner reduction apart (2 kernels).
+TEST(CudaDevice, RowKernelsWithStagedReductionsAreOneKernel) {
+  REQUIRE_GPU();
+  auto layer_norm = [](const Tensor& x) {
+    Tensor c = x - mean(x, {-1}, true);
+    return c * rsqrt(mean(c * c, {-1}, true) + 1e-5);
+  };
+  for (Shape shape : {Shape{16, 300}, Shape{40, 20}, Shape{3, 700}}) {
+    for (DType t : {f32, f64}) {
+      manual_seed(9);
+      Tensor x = (randn(shape, t) * 3.0).eval();
+      Tensor dx = x.to(Device::cuda()).eval();
+      const uint64_t want_kernels = shape[0] >= 8 ? 1u : 2u;
+      const double tol = t == f32 ? 2e-5 : 1e-12;
+      struct Case {
+        const char* name;
+        std::function<Tensor(const Tensor&)> f;
+      };
+      for (const Case& c : {Case{"softmax", [](const Tensor& v) { return softmax(v, -1); }},
+                            Case{"log_softmax", [](const Tensor& v) { return log_softmax(v, -1); }},
+                            Case{"layer norm", layer_norm}}) {
+        reset_stats();
+        Tensor y = c.f(dx).eval();
+        EXPECT_EQ(stats().kernels_launched, want_kernels) << c.name << " " << shape[0] << "x" << shape[1];
+        auto got = y.to_vector<double>(), want = c.f(x).to_vector<double>();
+        ASSERT_EQ(got.size(), want.size());
+        for (std::size_t i = 0; i < got.size(); ++i)
+          ASSERT_NEAR(got[i], want[i], tol * (1 + std::fabs(want[i]))) << c.name << " element " << i;
+      }
+    }
+  }
 }
 
 TEST(CudaDevice, PlacementRunsWhereTheCudaInputLivesAndCopiesCpuLeavesOnce) {
@@ -151,6 +188,31 @@ TEST(CudaDevice, MatmulF64AndBatched) {
   auto got = matmul(a.to(Device::cuda()), b.to(Device::cuda()).transpose(1, 2).transpose(1, 2)).to_vector<double>();
   ASSERT_EQ(got.size(), want.size());
   for (std::size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-12 * (1 + std::fabs(want[i])));
+}
+
+// Integer matmuls run as one generated kernel on the device (int64 products and sums with
+// wrap-around, cast to the result type, as the interpreter's loop), any operand layout.
+TEST(CudaDevice, IntegerMatmulIsOneDeviceKernel) {
+  REQUIRE_GPU();
+  for (DType t : {i32, i64}) {
+    std::vector<int64_t> av(2 * 3 * 5), bv(2 * 5 * 4);
+    for (std::size_t i = 0; i < av.size(); ++i) av[i] = static_cast<int64_t>(i * 7919 % 23) - 11;
+    for (std::size_t i = 0; i < bv.size(); ++i) bv[i] = static_cast<int64_t>(i * 104729 % 19) - 9;
+    av[0] = 2000000000;  // products past 32 bits: int64 products, then the i32 cast wraps
+    Tensor a = tensor(av, {2, 3, 5}).cast(t).eval(), b = tensor(bv, {2, 5, 4}).cast(t).eval();
+    Tensor da = a.to(Device::cuda()).eval(), db = b.to(Device::cuda()).eval();
+    EXPECT_EQ(cu::kernel_sources({matmul(da, db)}).size(), 1u) << "a generated kernel, not the host path";
+    reset_stats();
+    Tensor y = matmul(da, db).eval();
+    EXPECT_EQ(stats().kernels_launched, 1u);
+    EXPECT_EQ(y.dtype(), t);
+    EXPECT_EQ(y.to_vector<int64_t>(), matmul(a, b).to_vector<int64_t>()) << dtype_name(t);
+    // transposed and sliced operands, a broadcast batch
+    Tensor bt = db.transpose(1, 2).eval().transpose(1, 2), a1 = da.slice(0, 1, 2);
+    EXPECT_EQ(matmul(a1, bt).to_vector<int64_t>(), matmul(a.slice(0, 1, 2), b).to_vector<int64_t>());
+    EXPECT_EQ(matmul(da.slice(2, 1, 4), db.slice(1, 1, 4)).to_vector<int64_t>(),
+              matmul(a.slice(2, 1, 4), b.slice(1, 1, 4)).to_vector<int64_t>());
+  }
 }
 
 }  // namespace

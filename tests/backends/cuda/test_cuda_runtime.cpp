@@ -168,4 +168,55 @@ TEST(CudaRuntime, ResultCacheAnswersRepeatsAndSeesInPlaceWrites) {
   EXPECT_EQ(after.to_vector<float>(), (std::vector<float>{23, 25, 27, 29}));
 }
 
+// Memory planning on the device, as on the CPU (docs/plans.md): intermediates share one arena
+// (a GEMM output included), an element-wise kernel writes over the input that dies in it, and a
+// loop's `x = f(x)` writes the new state over the old one when nothing else holds it.
+TEST(CudaRuntime, MemoryPlanningAndBufferTakeoverOnTheDevice) {
+  REQUIRE_GPU();
+  auto aligned = [](int64_t bytes) { return (bytes + 63) / 64 * 64; };
+  auto f = compile([](const Tensor& u, const Tensor& v1, const Tensor& v2) { return matmul(relu(matmul(u, v1)), v2); });
+  manual_seed(4);
+  Tensor x = randn({16, 8}).eval(), w1 = randn({8, 24}).eval(), w2 = randn({24, 4}).eval();
+  Tensor dx = x.to(Device::cuda()).eval(), dw1 = w1.to(Device::cuda()).eval(), dw2 = w2.to(Device::cuda()).eval();
+  for (int run = 0; run < 2; ++run)  // the trace, then a replay
+    expect_close(f(dx, dw1, dw2), matmul(relu(matmul(x, w1)), w2), 1e-5, "planned matmul chain");
+  EXPECT_EQ(f.arena_bytes(dx, dw1, dw2), aligned(16 * 24 * 4)) << "x @ w1 and relu of it share one buffer";
+  auto g = compile([](const Tensor& u, const Tensor& w) {
+    Tensor t1 = tanh(matmul(u, w)), t2 = matmul(t1, w) * 0.5f;
+    return matmul(t2, w).sum({1});
+  });
+  Tensor a = randn({12, 12}).eval(), da = a.to(Device::cuda()).eval();
+  expect_close(g(da, da), matmul(matmul(tanh(matmul(a, a)), a) * 0.5f, a).sum({1}), 1e-4, "planned intermediates");
+  EXPECT_GT(g.arena_bytes(da, da), 0);
+
+  // x = f(x): each step after the first writes over the state it replaces.
+  auto step = [](const Tensor& s) { return s + 0.01 * (sin(s) - s * s); };
+  auto run = [&](Device dev) {
+    manual_seed(5);
+    Tensor s = (rand({300}, f64) + 1.0).to(dev).eval();
+    for (int i = 0; i < 6; ++i) {
+      s = step(s);  // rebound first: then only the pending graph holds the old state
+      s.eval();
+    }
+    return s;
+  };
+  const Tensor want = run(Device::cpu());
+  reset_stats();
+  const Tensor got = run(Device::cuda());
+  EXPECT_GE(stats().buffers_reused, 4u) << "the device state is written over the old one";
+  expect_close(got, want, 1e-12, "loop state");
+  {
+    manual_seed(5);
+    Tensor s = (rand({300}, f64) + 1.0).to(Device::cuda()).eval(), old;
+    reset_stats();
+    for (int i = 0; i < 3; ++i) {
+      old = s;
+      s = step(s);
+      s.eval();
+    }
+    EXPECT_EQ(stats().buffers_reused, 0u) << "a handle still holds the old state";
+    expect_close(s, step(old), 1e-12, "kept state");
+  }
+}
+
 }  // namespace
