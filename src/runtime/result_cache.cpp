@@ -7,9 +7,11 @@
 namespace cgrad::runtime {
 
 namespace {
-// Entries checked for dead inputs from the old end at each insert: a loop that rebinds its
-// state every step leaves its previous entry there, so this keeps such loops at one entry.
-constexpr int kTailSweep = 8;
+// Entries checked for dead inputs at each end of the list at each insert. The newest end: a
+// loop that rebinds (or writes) its state every step leaves its previous step's entries there,
+// so this keeps such loops at one entry per plan even when older entries whose inputs are still
+// alive fill the old end. The oldest end: what earlier work left behind.
+constexpr int kSweep = 8;
 }  // namespace
 
 bool ResultCache::enabled() { return core::env().result_cache_bytes > 0; }
@@ -65,7 +67,7 @@ void ResultCache::insert(const Plan& plan, Probe p, const std::vector<ir::Node*>
   e.inputs = std::move(p.inputs);
   e.hash = hash(e.key);
   if (auto old = index_.find(e.hash); old != index_.end()) erase(old->second);
-  drop_dead_tail();
+  drop_dead_ends();
   bytes_ += e.bytes;
   for (auto& v : e.values)
     if (v.storage) ++value_refs_[v.storage.get()];
@@ -74,7 +76,7 @@ void ResultCache::insert(const Plan& plan, Probe p, const std::vector<ir::Node*>
   while (bytes_ > limit && !lru_.empty()) erase(std::prev(lru_.end()));
 }
 
-void ResultCache::erase(std::list<Entry>::iterator it) {
+std::list<ResultCache::Entry>::iterator ResultCache::erase(std::list<Entry>::iterator it) {
   bytes_ -= it->bytes;
   for (auto& v : it->values)
     if (v.storage) {
@@ -82,20 +84,28 @@ void ResultCache::erase(std::list<Entry>::iterator it) {
       if (--r->second == 0) value_refs_.erase(r);
     }
   index_.erase(it->hash);
-  lru_.erase(it);
+  return lru_.erase(it);
 }
 
-void ResultCache::drop_dead_tail() {
+bool ResultCache::dead(const Entry& e) {
+  for (std::size_t i = 0; i < e.inputs.size(); ++i) {
+    auto in = e.inputs[i].lock();
+    if (!in || in->version != e.key[2 + 2 * i]) return true;  // versions only grow: no match again
+  }
+  return false;
+}
+
+void ResultCache::drop_dead_ends() {
   int checked = 0;
-  for (auto it = lru_.end(); it != lru_.begin() && checked < kTailSweep; ++checked) {
+  for (auto it = lru_.begin(); it != lru_.end() && checked < kSweep; ++checked)
+    it = dead(*it) ? erase(it) : std::next(it);
+  checked = 0;
+  for (auto it = lru_.end(); it != lru_.begin() && checked < kSweep; ++checked) {
     auto cur = std::prev(it);
-    bool dead = false;
-    for (auto& w : cur->inputs) dead = dead || w.expired();
-    if (dead) {
+    if (dead(*cur))
       erase(cur);
-    } else {
+    else
       it = cur;
-    }
   }
 }
 

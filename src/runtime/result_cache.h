@@ -8,9 +8,10 @@
 // version. Values are immutable once computed (plans write in place only into buffers no node
 // can see), so handing the same storage to a second result is safe.
 // Bounded: least recently used entries go first once CGRAD_RESULT_CACHE_BYTES is passed (0
-// turns the cache off); entries whose input storages are gone can never match again and are
-// dropped as soon as they are seen, and a run whose inputs were freed or overwritten during it
-// (an output written over a free leaf: `x = f(x)` in a loop) is not cached at all.
+// turns the cache off); entries whose input storages are gone or written since can never match
+// again and are dropped when an insert sees them (the newest and oldest few entries), and a run
+// whose inputs were freed or overwritten during it (an output written over a free leaf: `x = f(x)`
+// in a loop) is not cached at all.
 #pragma once
 
 #include "ir/node.h"
@@ -57,8 +58,10 @@ class ResultCache {
     std::size_t bytes = 0;
     std::size_t hash = 0;
   };
-  void erase(std::list<Entry>::iterator it);
-  void drop_dead_tail();
+  std::list<Entry>::iterator erase(std::list<Entry>::iterator it);  // the entry after it
+  /// An input storage gone or written since: the entry can never match again.
+  static bool dead(const Entry& e);
+  void drop_dead_ends();
 
   std::list<Entry> lru_;  // most recent first
   // By the key's hash; find() compares the whole key (a colliding entry is replaced on insert).
