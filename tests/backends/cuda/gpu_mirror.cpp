@@ -162,8 +162,11 @@ void mirror(const ir::Subgraph& g) {
   const double tol = tolerance(g);
   // The CPU JIT's values, computed only when the device and the interpreter disagree: both
   // compiled backends contract multiply-adds into FMAs (the interpreter rounds each product),
-  // which shows in f64 where terms cancel (odeint's error estimates). A value within `tol` of
-  // the JIT's and within kContracted of the interpreter's passes, and is counted.
+  // which shows in f64 where terms cancel (odeint's error estimates). A value within kContracted
+  // of the interpreter's passes, and is counted, when it is within `tol` of the JIT's or when the
+  // JIT's own value is not within `tol` of the interpreter's either (the element amplifies the
+  // rounding of contractions, and NVRTC and the host compiler contract different products:
+  // odeint's dense output, 1e-11 apart in f64).
   constexpr double kContracted = 1e-9;
   std::vector<ir::NodePtr> jit;
   auto jit_value = [&](std::size_t o, std::size_t i) {
@@ -183,7 +186,7 @@ void mirror(const ir::Subgraph& g) {
       for (std::size_t i = 0; i < w.size(); ++i) {
         if (close(v[i], w[i], tol)) continue;
         const double j = jit_value(o, i);
-        if (close(v[i], j, tol) && close(v[i], w[i], kContracted)) {
+        if (close(v[i], w[i], kContracted) && (close(v[i], j, tol) || !close(j, w[i], tol))) {
           ++g_contracted;
           continue;
         }
