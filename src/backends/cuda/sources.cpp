@@ -1,6 +1,7 @@
 // CUDA source of schedules without running them (see sources.h).
 #include "backends/cuda/sources.h"
 
+#include "backends/cpu/gemm.h"
 #include "core/shape.hpp"
 #include "ir/verify.h"
 #include "passes/pipeline.h"
@@ -50,17 +51,19 @@ KernelSpec copy_spec(const schedule::Schedule& s, int in, int out, const Shape& 
   return k;
 }
 
-// An integer matmul as a reduction loop kernel (cuBLAS has no integer GEMM): outer (batch...,
-// i, j), inner p; each product is taken in int64 and summed in int64 with wrap-around, then
-// cast to the result type, exactly as the interpreter's loop (interp_matmul).
-KernelSpec integer_gemm_spec(const schedule::Schedule& s, const KernelSpec& g) {
+// A matmul as a reduction loop kernel, for what cuBLAS cannot take: integer GEMMs (cuBLAS has
+// none) and float operands whose rows BLAS cannot address (broadcast or sliced: no leading
+// dimension). Outer (batch..., i, j), inner p; each product is taken in the accumulator type
+// (int64 with wrap-around, or double) and summed there, then cast to the result type, exactly as
+// the interpreter's loop (interp_matmul).
+KernelSpec gemm_loop_spec(const schedule::Schedule& s, const KernelSpec& g) {
   const schedule::Slot& as = s.slots[static_cast<std::size_t>(g.in_slots[0])];
   const schedule::Slot& bs = s.slots[static_cast<std::size_t>(g.in_slots[1])];
   const schedule::Slot& os = s.slots[static_cast<std::size_t>(g.out_slot)];
   const std::size_t r = as.shape.size();
-  const DType t = os.dtype;
+  const DType t = os.dtype, acc_t = is_floating(t) ? DType::f64 : DType::i64;
   KernelSpec k;
-  k.why = g.why + " (integer matmul: a loop kernel on the device)";
+  k.why = g.why + " (matmul cuBLAS cannot take: a loop kernel on the device)";
   k.outer = Shape(as.shape.begin(), as.shape.end() - 1);  // batch..., m
   k.outer.push_back(bs.shape[r - 1]);                       // n
   k.inner = {as.shape[r - 1]};                              // k
@@ -85,20 +88,20 @@ KernelSpec integer_gemm_spec(const schedule::Schedule& s, const KernelSpec& g) {
     load.dtype = t;
     load.access = access;
     const int l = push(load);
-    if (t == DType::i64) return l;
+    if (t == acc_t) return l;
     Instr cast;
     cast.op = ir::Op::Cast;
-    cast.dtype = DType::i64;
+    cast.dtype = acc_t;
     cast.in_dtype = t;
     cast.args = {l};
     return push(cast);
   };
   Instr mul;
   mul.op = ir::Op::Mul;
-  mul.dtype = mul.in_dtype = DType::i64;
+  mul.dtype = mul.in_dtype = acc_t;
   mul.args = {widened(0), widened(1)};
   const int product = push(mul);
-  k.reductions = {schedule::Reduction{ir::Op::Sum, t, DType::i64, product}};
+  k.reductions = {schedule::Reduction{ir::Op::Sum, t, acc_t, product}};
   Instr acc;
   acc.kind = Instr::Kind::Acc;
   acc.dtype = t;
@@ -107,13 +110,26 @@ KernelSpec integer_gemm_spec(const schedule::Schedule& s, const KernelSpec& g) {
   return k;
 }
 
+// Whether cuBLAS can take the GEMM `g` (cublas_matmul's test, on the layouts the plan is keyed on).
+bool blas_gemm(const schedule::Schedule& s, const KernelSpec& g) {
+  const schedule::Slot& as = s.slots[static_cast<std::size_t>(g.in_slots[0])];
+  const schedule::Slot& bs = s.slots[static_cast<std::size_t>(g.in_slots[1])];
+  if (!is_floating(s.slots[static_cast<std::size_t>(g.out_slot)].dtype)) return false;
+  const std::size_t r = as.shape.size();
+  const int64_t m = as.shape[r - 2], kk = as.shape[r - 1], n = bs.shape[r - 1];
+  bool tr = false;
+  int64_t ld = 0;
+  return cpu::gemm_layout(m, kk, as.layout.strides[r - 2], as.layout.strides[r - 1], tr, ld) &&
+         cpu::gemm_layout(kk, n, bs.layout.strides[r - 2], bs.layout.strides[r - 1], tr, ld);
+}
+
 // `cat` and contiguous copies become loop kernels (one per input), so their data never leaves
-// the device; the CPU runs them as library routines. So do integer GEMMs (one kernel).
+// the device; the CPU runs them as library routines. So do GEMMs cuBLAS cannot take (one kernel).
 void lower_copies(schedule::Schedule& s) {
   std::vector<KernelSpec> lowered;
   for (auto& k : s.kernels) {
-    if (k.kind == KernelSpec::Kind::Gemm && !is_floating(s.slots[static_cast<std::size_t>(k.out_slot)].dtype)) {
-      lowered.push_back(integer_gemm_spec(s, k));
+    if (k.kind == KernelSpec::Kind::Gemm && !blas_gemm(s, k)) {
+      lowered.push_back(gemm_loop_spec(s, k));
       continue;
     }
     if (k.kind != KernelSpec::Kind::Copy && k.kind != KernelSpec::Kind::Cat) {

@@ -215,4 +215,34 @@ TEST(CudaDevice, IntegerMatmulIsOneDeviceKernel) {
   }
 }
 
+// GEMM operands cuBLAS cannot address (rows broadcast, or columns taken with a step) are a
+// generated kernel on the device, not a round trip through the host; the sum is taken in
+// double, as the interpreter's loop does.
+TEST(CudaDevice, MatmulOfBroadcastOrSteppedOperandsStaysOnTheDevice) {
+  REQUIRE_GPU();
+  for (DType t : {f32, f64}) {
+    manual_seed(5);
+    Tensor a = randn({3, 6, 8}, t).eval(), b = randn({3, 8, 10}, t).eval(), row = randn({1, 8}, t).eval();
+    Tensor da = a.to(Device::cuda()).eval(), db = b.to(Device::cuda()).eval(), drow = row.to(Device::cuda()).eval();
+    struct Case {
+      const char* name;
+      Tensor dev, cpu;
+    };
+    for (const Case& c : {Case{"broadcast rows", matmul(drow.expand({6, 8}), db), matmul(row.expand({6, 8}), b)},
+                          Case{"stepped columns", matmul(da, db.slice(2, 0, 10, 2)), matmul(a, b.slice(2, 0, 10, 2))},
+                          Case{"stepped inner", matmul(da.slice(2, 0, 8, 2), db.slice(1, 1, 8, 2)),
+                               matmul(a.slice(2, 0, 8, 2), b.slice(1, 1, 8, 2))}}) {
+      EXPECT_EQ(cu::kernel_sources({c.dev}).size(), 1u) << c.name << ": a generated kernel, not the host path";
+      reset_stats();
+      auto got = c.dev.to_vector<double>();
+      EXPECT_EQ(stats().kernels_launched, 1u) << c.name;
+      auto want = c.cpu.to_vector<double>();
+      ASSERT_EQ(got.size(), want.size());
+      const double tol = t == f32 ? 1e-5 : 1e-12;
+      for (std::size_t i = 0; i < got.size(); ++i)
+        ASSERT_NEAR(got[i], want[i], tol * (1 + std::fabs(want[i]))) << c.name << " element " << i;
+    }
+  }
+}
+
 }  // namespace
