@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstring>
 #include <iostream>
 #include <map>
@@ -71,8 +72,9 @@ struct Launch {
   }
 };
 
-// A replayed plan as a CUDA graph (CGRAD_CUDA_GRAPHS=1): a chain of kernel nodes instantiated
-// once; a replay updates each node's arguments (new buffers) and launches the whole graph.
+// A replayed plan as CUDA graphs (CGRAD_CUDA_GRAPHS=1): each run of generated kernels between
+// two library calls (cuBLAS) is a chain of kernel nodes instantiated once; a replay updates each
+// node's arguments (new buffers) and launches the graphs and library calls in plan order.
 struct PlanGraph {
   CUgraph graph = nullptr;
   CUgraphExec exec = nullptr;
@@ -98,13 +100,16 @@ struct CudaPlan final : runtime::Plan {
   // Constants uploaded on the first run and kept: a replay copies nothing to the device.
   // Plans run under realize()'s lock, one at a time.
   mutable std::map<std::size_t, ir::View> constants;
-  mutable std::unique_ptr<PlanGraph> graph;
+  mutable std::vector<std::unique_ptr<PlanGraph>> graphs;  // per segment between library calls
 };
+
+std::atomic<uint64_t> g_graph_launches{0};
 
 // The launches of one run of a plan: queued on the stream at once, or recorded for a graph.
 struct Launcher {
   DeviceContext& d;
   bool record;
+  std::size_t segment = 0;  // the graph the recorded launches go to
   std::vector<Launch> recorded;
   std::vector<std::shared_ptr<ir::Storage>> scratch;  // alive until the launches are queued
 
@@ -120,13 +125,15 @@ struct Launcher {
           "cuLaunchKernel");
   }
 
-  // Queues the recorded launches as the plan's graph (built on the first replay).
+  // Queues the launches recorded since the last library call as the plan's graph of this
+  // segment (built on the first replay); call before a library call and at the end.
   void flush(const CudaPlan& plan) {
     if (recorded.empty()) return;
     const Driver* drv = driver();
     std::vector<std::pair<CUfunction, unsigned>> shape;
     for (const auto& l : recorded) shape.emplace_back(l.fn, l.blocks);
-    auto& g = plan.graph;
+    if (plan.graphs.size() <= segment) plan.graphs.resize(segment + 1);
+    auto& g = plan.graphs[segment++];
     if (!g || g->shape != shape) {
       g = std::make_unique<PlanGraph>();
       check(drv->cuGraphCreate(&g->graph, 0), "cuGraphCreate");
@@ -148,6 +155,7 @@ struct Launcher {
       }
     }
     check(drv->cuGraphLaunch(g->exec, d.stream), "cuGraphLaunch");
+    g_graph_launches.fetch_add(1, std::memory_order_relaxed);
     recorded.clear();
     scratch.clear();
   }
@@ -299,9 +307,9 @@ ir::View CudaBackend::download(const ir::View& dev, const Shape& shape, DType t)
 
 namespace {
 
-// GEMMs cuBLAS cannot take (integer dtypes, operands BLAS cannot read in place): computed on
-// the host from downloaded inputs by the interpreter's routine, the result uploaded. Correct,
-// not fast (docs/cuda.md). Cat and copies are loop kernels on the device (render_schedule).
+// A GEMM when cuBLAS does not load (render_schedule made every other GEMM cuBLAS cannot take a
+// loop kernel): computed on the host from downloaded inputs by the interpreter's routine, the
+// result uploaded. Correct, not fast (docs/cuda.md).
 ir::View host_kernel(CudaBackend& be, const KernelSpec& k, const std::vector<const ir::View*>& ins,
                      const schedule::Schedule& s) {
   std::vector<ir::View> host;
@@ -317,15 +325,13 @@ ir::View host_kernel(CudaBackend& be, const KernelSpec& k, const std::vector<con
   return be.upload(cpu::interpret_node(*k.proto, ptrs, &launched), os.shape, os.dtype);
 }
 
-// Runs a plan. A replay with CGRAD_CUDA_GRAPHS=1 of a plan made of generated kernels only goes
-// to the device as one CUDA graph; otherwise each kernel is queued as it comes.
+// Runs a plan. A replay with CGRAD_CUDA_GRAPHS=1 goes to the device as CUDA graphs, one per run
+// of generated kernels between library calls; otherwise each kernel is queued as it comes.
 void execute(CudaBackend& be, const CudaPlan& p, const std::vector<const ir::Node*>& leaves,
              const std::vector<ir::Node*>& roots, bool replay) {
   DeviceContext& d = device_context(p.device);
   d.make_current();
-  Launcher launcher(d, replay && core::env().cuda_graphs && driver()->has_graphs() &&
-                         std::all_of(p.sched.kernels.begin(), p.sched.kernels.end(),
-                                     [](const KernelSpec& k) { return k.kind == KernelSpec::Kind::Loop; }));
+  Launcher launcher(d, replay && core::env().cuda_graphs && driver()->has_graphs());
   const auto& s = p.sched;
   std::vector<ir::View> views(s.slots.size());
   auto leaf = [&](const ir::Node& n) {
@@ -369,6 +375,7 @@ void execute(CudaBackend& be, const CudaPlan& p, const std::vector<const ir::Nod
       bind();
       launch_loop(launcher, k, p.kernels[ki], views, shift);
     } else {
+      launcher.flush(p);  // the kernels before it are on the stream first
       std::vector<const ir::View*> ins;
       for (int sl : k.in_slots) ins.push_back(&views[static_cast<std::size_t>(sl)]);
       const auto out = static_cast<std::size_t>(k.out_slot);
@@ -453,5 +460,7 @@ CudaBackend& cuda_backend(int index) {
   if (!b) b = std::make_unique<CudaBackend>(index);
   return *b;
 }
+
+uint64_t graph_launches() { return g_graph_launches.load(std::memory_order_relaxed); }
 
 }  // namespace cgrad::backends::cuda

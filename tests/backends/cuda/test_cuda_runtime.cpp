@@ -4,6 +4,7 @@
 // graphs on and off for replays, the Boost.Odeint Tensor path with a device state, and the
 // result cache on device buffers. Sizes are small: under the emulated device (docs/cuda.md)
 // every thread of every kernel is interpreted. Each test skips (one line) without a GPU.
+#include "backends/cuda/cuda_backend.h"
 #include "backends/cuda/loader.h"
 #include "core/env.hpp"
 
@@ -120,6 +121,32 @@ TEST(CudaRuntime, ReplaysAgreeWithCudaGraphsOnAndOff) {
       }
       expect_close(y, softmax(a * b, -1) + sum(exp(a), {1}, true) / 3.0f, 1e-5, graphs ? "y, graphs on" : "y, graphs off");
       expect_close(z, max(a - b, {0}), 0, graphs ? "z, graphs on" : "z, graphs off");
+    }
+  }
+}
+
+// A plan with cuBLAS calls between generated kernels: with graphs on, each run of kernels
+// between two library calls is one graph (here 3: the kernel before each matmul and the softmax
+// after the second), launched in plan order with the calls.
+TEST(CudaRuntime, GraphsAroundCublasCallsKeepPlanOrder) {
+  REQUIRE_GPU();
+  for (bool graphs : {false, true}) {
+    EnvScope<bool> knob(core::env_mut().cuda_graphs, graphs);
+    manual_seed(graphs ? 31 : 32);
+    for (int i = 0; i < 3; ++i) {
+      Tensor a = randn({12, 20}).eval(), w1 = randn({20, 16}).eval(), w2 = randn({16, 8}).eval();
+      Tensor da = a.to(Device::cuda()).eval(), dw1 = w1.to(Device::cuda()).eval(), dw2 = w2.to(Device::cuda()).eval();
+      auto f = [](const Tensor& x, const Tensor& p, const Tensor& q) {
+        return softmax(matmul(tanh(matmul(exp(x * 0.1f), p)), q), -1);
+      };
+      reset_stats();
+      const uint64_t g0 = cu::graph_launches();
+      Tensor y = f(da, dw1, dw2).eval();
+      if (i > 0) {
+        EXPECT_EQ(stats().plan_cache_hits, 1u);
+        EXPECT_EQ(cu::graph_launches() - g0, graphs ? 3u : 0u) << "graphs around the 2 cuBLAS calls";
+      }
+      expect_close(y, f(a, w1, w2), 1e-5, graphs ? "graphs on" : "graphs off");
     }
   }
 }
