@@ -102,6 +102,13 @@ bool ResultCache::dead(const Entry& e) const {
     const long owners = e.inputs[i].use_count();
     if (owners == 0 || cache_only(e.input_ptrs[i], owners)) return true;
   }
+  // An input written since (an optimizer's in-place update of a parameter the user still
+  // holds): versions only grow, so the key cannot match again. This read needs the storage
+  // alive, hence the lock.
+  for (std::size_t i = 0; i < e.inputs.size(); ++i) {
+    auto in = e.inputs[i].lock();
+    if (!in || in->version != e.key[2 + 2 * i]) return true;
+  }
   return false;
 }
 

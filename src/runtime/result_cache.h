@@ -8,8 +8,9 @@
 // version. Values are immutable once computed (plans write in place only into buffers no node
 // can see), so handing the same storage to a second result is safe.
 // Bounded: least recently used entries go first once CGRAD_RESULT_CACHE_BYTES is passed (0
-// turns the cache off); entries whose input storages are gone, or held by nothing but other
-// entries' values (no handle can reach them), are dropped as soon as they are seen, and a run
+// turns the cache off); entries whose input storages are gone, written since, or held by nothing
+// but other entries' values (no handle can reach them), are dropped as soon as an insert sees
+// them (the newest and oldest few entries), and a run
 // whose inputs were freed or overwritten during it (an output written over a free leaf:
 // `x = f(x)` in a loop) is not cached at all.
 #pragma once
@@ -62,7 +63,8 @@ class ResultCache {
   void erase(std::list<Entry>::iterator it);
   /// True when nothing but cached values holds `s`, whose owners are `owners`.
   bool cache_only(const ir::Storage* s, long owners) const { return owners <= value_refs(s); }
-  /// An entry that can never match again: an input gone, or reachable only through the cache.
+  /// An entry that can never match again: an input gone, written since, or reachable only
+  /// through the cache.
   bool dead(const Entry& e) const;
   /// Erases dead entries among the few most and least recently used.
   void drop_dead();

@@ -618,6 +618,9 @@ static void test_introspection(void) {
 }
 
 /* Every bad argument returns an error code and leaves valid objects usable. */
+/* Whether CUDA storage could be created (test_errors): then BACKEND_UNAVAILABLE is not reached. */
+static int g_cuda_present = 0;
+
 static void test_errors(void) {
     uint32_t s[] = {3, 4}, s2[] = {5, 4}, nine[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
     float data[12] = {0}, out[12];
@@ -729,9 +732,19 @@ static void test_errors(void) {
     CHECK_OK(cgrad_tensor_init(&t64, s, 2, F64));
     CHECK_RC(cgrad_tensor_sub(&a, &t64, &c), CGRAD_ERR_DTYPE);
     CHECK_RC(cgrad_tensor_gemm(&t64, &a, &c), CGRAD_ERR_DTYPE);
-    CHECK_RC(cgrad_tensor_init(&c, s, 2, CGRAD_STORAGE_BACKEND_F32_CUDA), CGRAD_ERR_BACKEND_UNAVAILABLE);
-    CHECK_RC(cgrad_tensor_init(&c, s, 2, CGRAD_STORAGE_BACKEND_F64_CUDA), CGRAD_ERR_BACKEND_UNAVAILABLE);
-    CHECK_RC(cgrad_tensor_cast(&a, CGRAD_STORAGE_BACKEND_F32_CUDA, &c), CGRAD_ERR_BACKEND_UNAVAILABLE);
+    /* CUDA storage is unavailable without a usable device; with one (a GPU, or the emulated
+       device of docs/cuda.md) the calls succeed and test_capi_cuda.c covers them. */
+    {
+        int rc = cgrad_tensor_init(&c, s, 2, CGRAD_STORAGE_BACKEND_F32_CUDA);
+        g_cuda_present = rc == CGRAD_SUCCESS;
+        if (g_cuda_present) {
+            CHECK_OK(cgrad_compute_graph_free(c.graph));
+        } else {
+            CHECK_RC(rc, CGRAD_ERR_BACKEND_UNAVAILABLE);
+            CHECK_RC(cgrad_tensor_init(&c, s, 2, CGRAD_STORAGE_BACKEND_F64_CUDA), CGRAD_ERR_BACKEND_UNAVAILABLE);
+            CHECK_RC(cgrad_tensor_cast(&a, CGRAD_STORAGE_BACKEND_F32_CUDA, &c), CGRAD_ERR_BACKEND_UNAVAILABLE);
+        }
+    }
     CHECK_OK(cgrad_compute_graph_free(t64.graph));
 
     /* lookups */
@@ -867,8 +880,10 @@ static void test_error_strings(void) {
         const char* s = cgrad_error_string(codes[i]);
         CHECK(s != NULL && strcmp(s, "unknown error code") != 0);
         for (j = 0; j < i; ++j) CHECK(strcmp(s, cgrad_error_string(codes[j])) != 0);
-        /* every code except INTERNAL (a bug) was returned by some call above */
-        if (codes[i] != CGRAD_SUCCESS && codes[i] != CGRAD_ERR_INTERNAL) {
+        /* every code except INTERNAL (a bug) was returned by some call above (and
+           BACKEND_UNAVAILABLE only without a CUDA device) */
+        if (codes[i] != CGRAD_SUCCESS && codes[i] != CGRAD_ERR_INTERNAL &&
+            !(g_cuda_present && codes[i] == CGRAD_ERR_BACKEND_UNAVAILABLE)) {
             if (!harness_seen(codes[i])) fprintf(stderr, "error code %d was never reached\n", codes[i]);
             CHECK(harness_seen(codes[i]));
         }

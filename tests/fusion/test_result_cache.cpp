@@ -153,6 +153,35 @@ TEST(ResultCache, LazyAssignLoopKeepsNoDeadStates) {
   e.max_pending_depth = saved_depth;
 }
 
+// Found by the gpu suites (one process for a whole suite): entries whose inputs stay alive at
+// the old end of the list hid the loop's dead entries from a sweep of the old end only, and the
+// cache (so bytes_in_use) grew by one entry per step until its byte bound.
+TEST(ResultCache, LoopsStayAtOneEntryBehindLiveOlderEntries) {
+  CacheBytes on(64 << 20);
+  std::vector<Tensor> kept;  // older entries whose inputs are alive: never dead
+  for (int i = 0; i < 20; ++i) {
+    kept.push_back(tensor(std::vector<float>(8, static_cast<float>(i)), {8}));
+    (kept.back() * 2.0).eval();
+  }
+  const std::size_t before = runtime::result_cache().size();
+  Tensor x = tensor(std::vector<float>(256, 1.0f), {256});
+  for (int i = 0; i < 50; ++i) {
+    Tensor next = (x * 0.5 + 1.0).eval();  // x is held during the run: cached, not taken over
+    x = next;
+  }
+  EXPECT_LE(runtime::result_cache().size(), before + 2) << "each step's input storage is gone: its entry can never match";
+  Tensor w = tensor(std::vector<float>(64, 1.0f), {64});
+  for (int i = 0; i < 50; ++i) {
+    EXPECT_EQ((w * 3.0).to_vector<float>()[0], 3.0f * static_cast<float>(i + 1));
+    ir::Storage& st = *w.node()->value.storage;  // written in place: the old version never matches
+    const float next = static_cast<float>(i + 2);
+    std::memcpy(st.data, &next, sizeof next);
+    ++st.version;
+  }
+  EXPECT_LE(runtime::result_cache().size(), before + 4);
+  EXPECT_NEAR(x.to_vector<float>()[0], 2.0f, 1e-5f);
+}
+
 TEST(ResultCache, CompiledFunctionOnTheSameInputs) {
   CacheBytes on(1 << 20);
   auto f = compile([](const Tensor& a, const Tensor& b) { return step(a, b); });
