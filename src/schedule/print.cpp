@@ -2,6 +2,7 @@
 // so two schedules that print the same render the same kernels.
 #include "schedule/print.h"
 
+#include "ir/graph.h"
 #include "ir/op_table.h"
 #include "ir/printer.h"
 
@@ -92,9 +93,10 @@ std::string to_string(const KernelSpec& k) {
   return os.str();
 }
 
-std::string to_string(const Schedule& s, const ir::Subgraph& g, bool reasons) {
+std::string to_string(const Schedule& s, const ir::Subgraph& g, const std::vector<ir::Node*>& roots) {
   std::unordered_map<const ir::Node*, int> pos;
-  for (std::size_t i = 0; i < g.order.size(); ++i) pos[g.order[i]] = static_cast<int>(i);
+  const std::vector<ir::Node*> order = roots.empty() ? g.order : ir::topo_order(roots, false);
+  for (std::size_t i = 0; i < order.size(); ++i) pos[order[i]] = static_cast<int>(i);
   auto node = [&](const ir::Node* n) {
     auto it = pos.find(n);
     return it == pos.end() ? std::string("?") : "%" + std::to_string(it->second);
@@ -107,20 +109,19 @@ std::string to_string(const Schedule& s, const ir::Subgraph& g, bool reasons) {
     os << "  s" << i << " " << slot_kind(sl.kind) << " " << dtype_name(sl.dtype) << shape_str(sl.shape) << " +"
        << sl.layout.offset << " " << list(sl.layout.strides);
     if (sl.kind == Slot::Kind::Leaf) os << " L" << sl.leaf;
-    else if (sl.node) os << " " << node(sl.node);
+    if (sl.node && (sl.kind != Slot::Kind::Leaf || !roots.empty())) os << " " << node(sl.node);
     if (sl.kind == Slot::Kind::View) os << " of s" << sl.base;
     os << "\n";
   }
   for (std::size_t i = 0; i < s.kernels.size(); ++i) {
     os << "  k" << i << " " << to_string(s.kernels[i]);
-    if (reasons) os << "    why: " << s.kernels[i].why << "\n";
+    os << "    why: " << s.kernels[i].why << "\n";
   }
-  if (reasons)
-    for (std::size_t i = 0; i < g.order.size() && i < s.reasons.size(); ++i) {
-      os << "  %" << i << " " << ir::op_name(g.order[i]->op);
-      if (i < s.kernel_of.size() && s.kernel_of[i] >= 0) os << " k" << s.kernel_of[i];
-      os << ": " << s.reasons[i] << "\n";
-    }
+  for (std::size_t i = 0; i < g.order.size() && i < s.reasons.size(); ++i) {
+    os << "  " << node(g.order[i]) << " " << ir::op_name(g.order[i]->op);
+    if (i < s.kernel_of.size() && s.kernel_of[i] >= 0) os << " k" << s.kernel_of[i];
+    os << ": " << s.reasons[i] << "\n";
+  }
   for (auto& [n, slot] : s.outputs) os << "  out " << node(n) << " = s" << slot << "\n";
   return os.str();
 }
