@@ -14,18 +14,6 @@
 
 namespace cgrad::schedule::detail {
 
-namespace {
-
-int op_cost(Op op) {
-  switch (op) {
-    case Op::Exp: case Op::Log: case Op::Sin: case Op::Cos: case Op::Tanh: case Op::Sigmoid: case Op::Pow:
-    case Op::Rand: case Op::Randn: return 4;
-    default: return 1;
-  }
-}
-
-}  // namespace
-
 // Fused nodes computed in several kernels: recompute when cheap, else materialize.
 bool Builder::check_recompute(const std::vector<std::vector<const Node*>>& members) {
   std::unordered_map<const Node*, int> count;
@@ -50,7 +38,7 @@ bool Builder::check_recompute(const std::vector<std::vector<const Node*>>& membe
       stack.pop_back();
       OpKind k = ir::info(x->op).kind;
       if (k == OpKind::Reduce) has_reduce = true;
-      if (k != OpKind::Movement) cost += op_cost(x->op);
+      if (k != OpKind::Movement) cost += ir::info(x->op).cost;
       for (auto& in : x->inputs)
         if (fused(in.get()) && !seen[in.get()]) {
           seen[in.get()] = true;
