@@ -57,7 +57,7 @@ struct Mode {
   enum Kind { Elementwise, PerOuter, BroadcastBack } kind = Elementwise;
   Shape outer, inner;
   std::vector<int64_t> axes;      // BroadcastBack: root dims that form the inner loop
-  int unroll = -1;                // Elementwise: a root dim (a fused cat's axis) stored one part at a time ...
+  int unroll = -1;  // Elementwise: a root dim (a fused cat's axis) stored one part at a time ...
   int64_t parts = 1;              // ... in this many equal parts (the loop runs over one part)
   bool operator==(const Mode&) const = default;
 };
@@ -120,14 +120,16 @@ struct Builder {
   bool check_recompute(const std::vector<std::vector<const Node*>>& members);
 
   // rules_horizontal.cpp: rule 10
-  void group_outputs(const std::vector<Mode>& modes, std::vector<int>& group_of, std::vector<std::vector<int>>& groups);
+  void group_outputs(const std::vector<Mode>& modes, std::vector<int>& group_of,
+                     std::vector<std::vector<int>>& groups);
   void join_consumed_outputs(const std::vector<Mode>& modes, std::vector<int>& group_of,
                              std::vector<std::vector<int>>& groups);
 
   // lower_kernel.cpp
   int slot(const Node* n);
   Map root_map(const Node* root, const Mode& m) const;
-  bool lower(const std::vector<const Node*>& roots, const Mode& mode, std::vector<std::vector<const Node*>>& members);
+  bool lower(const std::vector<const Node*>& roots, const Mode& mode,
+             std::vector<std::vector<const Node*>>& members);
 };
 
 // Lowers the fused expression of one kernel's roots to SSA instructions and accesses.

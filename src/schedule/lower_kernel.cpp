@@ -56,8 +56,8 @@ int Builder::slot(const Node* n) {
       ks.kind = KernelSpec::Kind::Copy;
       ks.in_slots = {s.base};
       ks.out_slot = static_cast<int>(out.slots.size()) - 1;
-      ks.why = std::string("rule 3 (strided-reshape-copy): contiguous copy of ") + ir::op_name(in->op) + "#" + std::to_string(index(in)) +
-               ": a reshape of its strided layout has no strides";
+      ks.why = std::string("rule 3 (strided-reshape-copy): contiguous copy of ") + ir::op_name(in->op) + "#" +
+               std::to_string(index(in)) + ": a reshape of its strided layout has no strides";
       out.kernels.push_back(std::move(ks));
       s.base = static_cast<int>(out.slots.size()) - 1;
       ir::movement_view(*n, in->shape, out.slots[static_cast<std::size_t>(s.base)].layout, s.layout);
@@ -144,7 +144,8 @@ Map through_movement(const Node& n, const Map& m) {
       r[d] = m[j++];
     }
   } else {
-    throw Error(ErrorCode::Internal, std::string("scheduler: no index map for movement op ") + ir::op_name(n.op));
+    throw Error(ErrorCode::Internal,
+                std::string("scheduler: no index map for movement op ") + ir::op_name(n.op));
   }
   return r;
 }
@@ -201,7 +202,8 @@ int KernelLowering::compute(const Node* n, const Map& m) {
 
 int KernelLowering::fail(bool moved, const char* where) {
   if (!moved)
-    throw Error(ErrorCode::Internal, std::string("scheduler: ") + where + " failed without changing a state (a bug)");
+    throw Error(ErrorCode::Internal,
+                std::string("scheduler: ") + where + " failed without changing a state (a bug)");
   failed = true;
   return 0;
 }
@@ -224,7 +226,8 @@ Map Builder::root_map(const Node* root, const Mode& m) const {
 }
 
 // Lowers a group of roots sharing one mode into one kernel; false when states changed.
-bool Builder::lower(const std::vector<const Node*>& roots, const Mode& mode, std::vector<std::vector<const Node*>>& members) {
+bool Builder::lower(const std::vector<const Node*>& roots, const Mode& mode,
+                    std::vector<std::vector<const Node*>>& members) {
   KernelLowering lw{*this, {}, mode, {}, {}, false, {roots.begin(), roots.end()}};
   lw.k.outer = mode.outer;
   lw.k.inner = mode.inner;
@@ -292,7 +295,8 @@ void collapse(KernelSpec& k) {
         for (std::size_t a = 0; a < k.accesses.size(); ++a) nst[a].back() = k.accesses[a].strides[first + d];
       } else {
         ns.push_back(sizes[d]);
-        for (std::size_t a = 0; a < k.accesses.size(); ++a) nst[a].push_back(k.accesses[a].strides[first + d]);
+        for (std::size_t a = 0; a < k.accesses.size(); ++a)
+          nst[a].push_back(k.accesses[a].strides[first + d]);
       }
     }
     return std::make_pair(ns, nst);

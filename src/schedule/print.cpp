@@ -84,12 +84,14 @@ std::string to_string(const KernelSpec& k) {
   for (std::size_t i = 0; i < k.code.size(); ++i) print_instr(os, k.code[i], i);
   for (std::size_t r = 0; r < k.reductions.size(); ++r) {
     const Reduction& x = k.reductions[r];
-    os << "    r" << r << " = " << ir::op_name(x.op) << " v" << x.value << " : " << dtype_name(x.dtype) << " from "
-       << dtype_name(x.in_dtype) << "\n";
+    os << "    r" << r << " = " << ir::op_name(x.op) << " v" << x.value << " : " << dtype_name(x.dtype)
+       << " from " << dtype_name(x.in_dtype) << "\n";
   }
   for (const Store& st : k.stores)
-    os << "    store a" << st.access << " = v" << st.value << (st.inner ? " (per inner element)" : "") << "\n";
-  if (!k.fconsts.empty() || !k.iconsts.empty()) os << "    args " << list(k.fconsts) << " " << list(k.iconsts) << "\n";
+    os << "    store a" << st.access << " = v" << st.value << (st.inner ? " (per inner element)" : "")
+       << "\n";
+  if (!k.fconsts.empty() || !k.iconsts.empty())
+    os << "    args " << list(k.fconsts) << " " << list(k.iconsts) << "\n";
   return os.str();
 }
 
@@ -106,8 +108,8 @@ std::string to_string(const Schedule& s, const ir::Subgraph& g, const std::vecto
      << (s.interpret ? ", interpreted" : "") << "\n";
   for (std::size_t i = 0; i < s.slots.size(); ++i) {
     const Slot& sl = s.slots[i];
-    os << "  s" << i << " " << slot_kind(sl.kind) << " " << dtype_name(sl.dtype) << shape_str(sl.shape) << " +"
-       << sl.layout.offset << " " << list(sl.layout.strides);
+    os << "  s" << i << " " << slot_kind(sl.kind) << " " << dtype_name(sl.dtype) << shape_str(sl.shape)
+       << " +" << sl.layout.offset << " " << list(sl.layout.strides);
     if (sl.kind == Slot::Kind::Leaf) os << " L" << sl.leaf;
     if (sl.node && (sl.kind != Slot::Kind::Leaf || !roots.empty())) os << " " << node(sl.node);
     if (sl.kind == Slot::Kind::View) os << " of s" << sl.base;

@@ -24,14 +24,17 @@ void Builder::group_outputs(const std::vector<Mode>& modes, std::vector<int>& gr
     if (loose)
       for (std::size_t gi = 0; gi < groups.size() && target < 0; ++gi) {
         auto first = static_cast<std::size_t>(groups[gi][0]);
-        if (g.is_output[first] && g.uses[first] == 0 && modes[first] == modes[i]) target = static_cast<int>(gi);
+        if (g.is_output[first] && g.uses[first] == 0 && modes[first] == modes[i])
+          target = static_cast<int>(gi);
       }
     if (target < 0) {
       groups.push_back({static_cast<int>(i)});
       target = static_cast<int>(groups.size()) - 1;
     } else {
       groups[static_cast<std::size_t>(target)].push_back(static_cast<int>(i));
-      why[i] = "rule 10 (horizontal): requested output, launched together with the other outputs of its loop shape";
+      why[i] =
+          "rule 10 (horizontal): requested output, launched together with the other outputs of its loop "
+          "shape";
     }
     group_of[i] = target;
   }

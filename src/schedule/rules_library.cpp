@@ -35,7 +35,8 @@ bool fusable_cat(const Node& n) {
 // GEMM, a collective, and a cat that cannot fuse: a library routine over whole buffers (rule 7).
 bool Builder::library(const Node* n) const {
   OpKind k = ir::info(n->op).kind;
-  return k == OpKind::Gemm || k == OpKind::Collective || (k == OpKind::Concat && (!fusable_cat(*n) || library_cats.count(n)));
+  return k == OpKind::Gemm || k == OpKind::Collective ||
+         (k == OpKind::Concat && (!fusable_cat(*n) || library_cats.count(n)));
 }
 
 void Builder::library_operands(const Node* n) {
@@ -63,7 +64,8 @@ void Builder::unroll_dim(const Node* root, Mode& m) const {
     }
     if (!ir::is_elementwise(ir::info(n->op).kind)) continue;
     for (auto& in : n->inputs)
-      if (fused(in.get()) && in->shape == root->shape && seen.insert(in.get()).second) stack.push_back(in.get());
+      if (fused(in.get()) && in->shape == root->shape && seen.insert(in.get()).second)
+        stack.push_back(in.get());
   }
   if (axis < 0) return;
   const int64_t len = root->shape[static_cast<std::size_t>(axis)];
@@ -79,7 +81,8 @@ bool Builder::demote_unstorable_cat(std::size_t i, const Mode& m) {
   const Node* nd = g.order[i];
   if (nd->op != Op::Cat || m.unroll == static_cast<int>(nd->attrs.axis)) return false;
   library_cats.insert(nd);
-  why[i] = "rule 7 (library-op): cat whose kernel cannot store it one part of its axis at a time: a library copy";
+  why[i] =
+      "rule 7 (library-op): cat whose kernel cannot store it one part of its axis at a time: a library copy";
   const std::vector<State> before = state;
   library_operands(nd);
   return state != before;
@@ -118,10 +121,12 @@ int KernelLowering::cat(const Node* n, const Map& m) {
     }
     start += len;
   }
-  return fail(b.set(n, State::Mat,
-                    "rule 7 (cat-across-inputs): cat read across its inputs along a loop dim: its own kernel stores it "
-                    "one part at a time"),
-              "a cat read across its inputs");
+  return fail(
+      b.set(
+          n, State::Mat,
+          "rule 7 (cat-across-inputs): cat read across its inputs along a loop dim: its own kernel stores it "
+          "one part at a time"),
+      "a cat read across its inputs");
 }
 
 }  // namespace cgrad::schedule::detail

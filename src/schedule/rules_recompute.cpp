@@ -46,9 +46,11 @@ bool Builder::check_recompute(const std::vector<std::vector<const Node*>>& membe
         }
     }
     if (has_reduce || cost > kRecomputeCost) {
-      changed |= set(n, State::Mat, has_reduce ? "rule 8 (shared-reduction): shared value holding a reduction: computed once"
-                                    : "rule 8 (shared-costly): shared value costing more than " + std::to_string(kRecomputeCost) +
-                                          " ops: computed once rather than per consumer kernel");
+      changed |= set(n, State::Mat,
+                     has_reduce ? "rule 8 (shared-reduction): shared value holding a reduction: computed once"
+                                : "rule 8 (shared-costly): shared value costing more than " +
+                                      std::to_string(kRecomputeCost) +
+                                      " ops: computed once rather than per consumer kernel");
     }
   }
   return !changed;

@@ -70,7 +70,8 @@ bool Builder::mode_of(const Node* root, Mode& m) {
         (ax ? cand.inner : cand.outer).push_back(root->shape[d]);
       }
     } else {
-      changed |= set(r, State::Mat, "rule 6 (reduction-reshaped): reduction whose result is read at another shape");
+      changed |=
+          set(r, State::Mat, "rule 6 (reduction-reshaped): reduction whose result is read at another shape");
       continue;
     }
     if (!have) {
@@ -78,7 +79,8 @@ bool Builder::mode_of(const Node* root, Mode& m) {
       have = true;
     } else if (!(cand == m)) {
       changed |=
-          set(r, State::Mat, "rule 6 (loop-structure): second reduction with another loop structure in the same kernel");
+          set(r, State::Mat,
+              "rule 6 (loop-structure): second reduction with another loop structure in the same kernel");
     }
   }
   // Reductions nested inside the chosen ones are Mat, or staged in the same row kernel.
@@ -132,10 +134,11 @@ int KernelLowering::reduce(const Node* r, const Map& m) {
   }
   ok = ok && covered == core::numel(mode.outer);
   if (!ok)
-    return fail(b.set(r, State::Mat,
-                      "rule 6 (reduction-reindexed): reduction read at another index than its own (would run per "
-                      "element)"),
-                "a reduction read at another index");
+    return fail(
+        b.set(r, State::Mat,
+              "rule 6 (reduction-reindexed): reduction read at another index than its own (would run per "
+              "element)"),
+        "a reduction read at another index");
   Map mi(in.shape.size());
   std::size_t next = 0;
   for (std::size_t d = 0; d < in.shape.size(); ++d) {

@@ -41,7 +41,8 @@ void Builder::initial_states() {
     const Node* nd = g.order[i];
     OpKind k = ir::info(nd->op).kind;
     if (g.is_output[i]) {
-      if (nd->op == Op::Full) set(nd, State::Const, "rule 1 (output): requested constant: one element with zero strides");
+      if (nd->op == Op::Full)
+        set(nd, State::Const, "rule 1 (output): requested constant: one element with zero strides");
       else set(nd, k == OpKind::Movement ? State::View : State::Mat, "rule 1 (output): requested output");
     }
     if (library(nd)) {
@@ -50,14 +51,17 @@ void Builder::initial_states() {
       library_operands(nd);
     }
     if (nd->op == Op::Reshape && !is_unit_reshape(*nd) && state[i] == State::Fused)
-      set(nd, State::View, "rule 3 (unfoldable-reshape): reshape that index math cannot fold: a view of its materialized input");
+      set(nd, State::View,
+          "rule 3 (unfoldable-reshape): reshape that index math cannot fold: a view of its materialized "
+          "input");
     // Cut very long fused chains.
     int d = 0;
     for (auto& in : nd->inputs)
       if (fused(in.get())) d = std::max(d, depth[static_cast<std::size_t>(index(in.get()))]);
     depth[i] = d + 1;
     if (depth[i] > kMaxFusedDepth && state[i] == State::Fused && k != OpKind::Movement) {
-      set(nd, State::Mat, "rule 9 (max-depth): fused chain longer than " + std::to_string(kMaxFusedDepth) + " ops is cut");
+      set(nd, State::Mat,
+          "rule 9 (max-depth): fused chain longer than " + std::to_string(kMaxFusedDepth) + " ops is cut");
       depth[i] = 0;
     }
   }

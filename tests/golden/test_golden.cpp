@@ -52,8 +52,8 @@ Sources sources_of(const std::vector<Tensor>& outputs) {
   for (std::size_t i = 0; i < s.kernels.size(); ++i) {
     schedule::KernelSpec& k = s.kernels[i];
     if (k.kind != schedule::KernelSpec::Kind::Loop) {
-      cpu << "// ---- kernel " << i << ": library routine (" << ir::op_name(k.proto ? k.proto->op : ir::Op::Reshape)
-          << ")\n";
+      cpu << "// ---- kernel " << i << ": library routine ("
+          << ir::op_name(k.proto ? k.proto->op : ir::Op::Reshape) << ")\n";
       continue;
     }
     codegen::normalize(k);
@@ -62,7 +62,8 @@ Sources sources_of(const std::vector<Tensor>& outputs) {
   }
   out.cpu = cpu.str();
   std::ostringstream cuda;
-  for (const auto& r : backends::cuda::render_subgraph(g)) cuda << "// ---- kernel " << r.symbol << "\n" << r.source;
+  for (const auto& r : backends::cuda::render_subgraph(g))
+    cuda << "// ---- kernel " << r.symbol << "\n" << r.source;
   out.cuda = cuda.str();
   return out;
 }

@@ -24,8 +24,10 @@ void record(const cgrad::ir::Subgraph& g) {
   const std::string staged = sc::to_string(sc::make_schedule(g, sc::Options{.staged_reductions = true}), g);
   const ::testing::TestInfo* t = ::testing::UnitTest::GetInstance()->current_test_info();
   std::lock_guard<std::mutex> lock(g_mutex);
-  g_out << "== " << (t ? std::string(t->test_suite_name()) + "." + t->name() : std::string("(outside a test)")) << "\n"
-        << plain << "-- staged\n" << staged;
+  g_out << "== "
+        << (t ? std::string(t->test_suite_name()) + "." + t->name() : std::string("(outside a test)")) << "\n"
+        << plain << "-- staged\n"
+        << staged;
 }
 
 class ScheduleDump : public ::testing::Environment {
