@@ -71,6 +71,10 @@ struct OpInfo {
   bool int_to_float;    ///< the frontend casts integer/bool inputs to f32 first (exp, /, ...)
   bool commutative;     ///< used by CSE (later) to canonicalize operand order
   VjpFn vjp;            ///< reverse-mode derivative (autograd::vjp::none where no gradient flows)
+  /// What computing one element costs, in plain arithmetic ops: the scheduler recomputes a
+  /// shared fused value in each kernel while its subtree costs at most 8 (docs/fusion.md rule 8).
+  /// 1 unless the row says otherwise; transcendentals and random numbers 4.
+  int cost = 1;
 };
 
 const OpInfo& info(Op op);
