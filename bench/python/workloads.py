@@ -1,0 +1,343 @@
+"""cgrad from Python beside NumPy, torch eager, torch.compile and jax.jit, in one process.
+
+Two sections (docs/python.md, "Performance"; results in bench/RESULTS.md):
+
+- `overhead`: the host cost of one operation on 4-element arrays: building a lazy cgrad op,
+  evaluating it, replaying a `cg.compile` plan; NumPy's ufunc call; a torch eager op; a call of
+  a `torch.compile`d or `jax.jit`ted one-op function; a jax eager op. Process CPU time (as
+  overhead.py: the shared machine's load does not count), median of 7 timeit repeats whose rows
+  alternate, in ns per call.
+- `wl`: the workloads of bench/bench_cgrad.cpp (docs/benchmarks.md) at the same sizes:
+  W1 a*b+c, W2 1/(1+exp(-x)), W3 sum(a*b) (2^24 float32), W4 row softmax (4096 x 4096 float32:
+  each library's softmax; NumPy composed), W5 one RK4 step of 2^20 Lorenz systems (float64, SoA
+  X, Y, Z, the same textbook Python function for every library). Each call computes the result
+  from realized inputs and returns it (cgrad: built and evaluated in the call; jax:
+  `block_until_ready`); W5 advances its state one step per call, as bench_cgrad does. Every
+  output is checked against NumPy's (W5: the first step from the initial state). The first call of each implementation is timed
+  alone (it compiles for cgrad, torch.compile and jax.jit; fresh cgrad and inductor caches) and
+  reported as the `first call` row; one more warm-up call follows. Then `--reps` rounds, each
+  timing one call of every implementation in a rotated order, so that the machine's slow and
+  fast phases fall on all of them alike. Each ratio is the median over the rounds of
+  time / time of the cgrad row of the same round; the spread is the 25th-75th percentile of
+  those per-round ratios. Wall time (perf_counter): the libraries use threads.
+
+Threads: `--threads` (default 2) for cgrad (CGRAD_NUM_THREADS), torch (set_num_threads, also
+used by torch.compile's generated C++), OpenMP and XLA's CPU client (its pool takes one thread
+per core; the machine this was written for has 2). NumPy's ufuncs are single-threaded.
+cgrad's result cache is off (CGRAD_RESULT_CACHE_BYTES=0, as in bench_cgrad): every call
+computes. Libraries that do not import are skipped with a note.
+
+Usage: python bench/python/workloads.py [--sections overhead,wl] [--only W1,W5] [--reps 15]
+"""
+import argparse
+import os
+import sys
+import tempfile
+import time
+
+
+def _env(threads):
+    # Before any library loads: every one reads these once.
+    t = str(threads)
+    os.environ["CGRAD_NUM_THREADS"] = t
+    os.environ["OMP_NUM_THREADS"] = t
+    os.environ["MKL_NUM_THREADS"] = t
+    os.environ["OPENBLAS_NUM_THREADS"] = t
+    os.environ.setdefault("CGRAD_RESULT_CACHE_BYTES", "0")
+    os.environ.setdefault("CGRAD_CACHE_DIR", tempfile.mkdtemp(prefix="cgrad-pybench-"))
+    os.environ.setdefault("TORCHINDUCTOR_CACHE_DIR", tempfile.mkdtemp(prefix="inductor-pybench-"))
+    os.environ.setdefault("XLA_FLAGS", f"--xla_cpu_multi_thread_eigen=true intra_op_parallelism_threads={t}")
+
+
+def _libs(threads):
+    libs = {}
+    import numpy as np
+
+    import cgrad as cg
+
+    libs["np"], libs["cg"] = np, cg
+    try:
+        import torch
+
+        torch.set_num_threads(threads)
+        libs["torch"] = torch
+    except Exception as e:  # noqa: BLE001  (any import failure: report and go on)
+        print(f"# torch not available: {e!r}")
+    try:
+        import jax
+
+        jax.config.update("jax_enable_x64", True)  # W5 is float64; arrays are made with explicit dtypes
+        import jax.numpy as jnp
+
+        libs["jax"], libs["jnp"] = jax, jnp
+    except Exception as e:  # noqa: BLE001
+        print(f"# jax not available: {e!r}")
+    return libs
+
+
+# ---------------------------------------------------------------- the workloads, library-generic
+SIGMA, RHO, BETA, DT = 10.0, 28.0, 8.0 / 3.0, 0.001
+
+
+def lorenz(x, y, z):
+    return SIGMA * (y - x), RHO * x - y - x * z, x * y - BETA * z
+
+
+def rk4(X, Y, Z):
+    h, h2, h6 = DT, DT / 2, DT / 6
+    k1x, k1y, k1z = lorenz(X, Y, Z)
+    k2x, k2y, k2z = lorenz(X + h2 * k1x, Y + h2 * k1y, Z + h2 * k1z)
+    k3x, k3y, k3z = lorenz(X + h2 * k2x, Y + h2 * k2y, Z + h2 * k2z)
+    k4x, k4y, k4z = lorenz(X + h * k3x, Y + h * k3y, Z + h * k3z)
+    return (X + h6 * (k1x + 2.0 * k2x + 2.0 * k3x + k4x),
+            Y + h6 * (k1y + 2.0 * k2y + 2.0 * k3y + k4y),
+            Z + h6 * (k1z + 2.0 * k2z + 2.0 * k3z + k4z))
+
+
+def inputs(np, wl):
+    rng = np.random.default_rng(1)
+    if wl in ("W1", "W2", "W3"):
+        n = 1 << 24
+        return [rng.uniform(-1, 1, n).astype(np.float32) for _ in range(3 if wl == "W1" else (1 if wl == "W2" else 2))]
+    if wl == "W4":
+        return [rng.uniform(-4, 4, (4096, 4096)).astype(np.float32)]
+    n = 1 << 20
+    return [rng.uniform(-10, 10, n), rng.uniform(-10, 10, n), rng.uniform(10, 40, n)]
+
+
+def _stepper(state, finish, step):
+    """W5 as bench_cgrad runs it: each call advances the state by one step (the old state is
+    dropped, so its buffers can be reused) and returns the new one."""
+
+    def call():
+        state[:] = finish(*step(*state))
+        return tuple(state)
+
+    return call
+
+
+def implementations(libs, wl, arrs):
+    """name -> zero-argument callable computing the workload and returning its output(s)."""
+    np, cg = libs["np"], libs["cg"]
+    impls = {}
+    # cgrad: the way a user writes it (build + eval per call), and a cg.compile plan replayed.
+    A = [cg.asarray(a) for a in arrs]
+    cg.eval(*A)
+    if wl == "W1":
+        f = cg.compile(lambda a, b, c: a * b + c)
+        impls["cgrad"] = lambda: (A[0] * A[1] + A[2]).eval()
+        impls["cgrad compile"] = lambda: f(*A).eval()
+    elif wl == "W2":
+        f = cg.compile(lambda a: 1.0 / (1.0 + cg.exp(-a)))
+        impls["cgrad"] = lambda: (1.0 / (1.0 + cg.exp(-A[0]))).eval()
+        impls["cgrad compile"] = lambda: f(*A).eval()
+    elif wl == "W3":
+        f = cg.compile(lambda a, b: cg.sum(a * b))
+        impls["cgrad"] = lambda: float(cg.sum(A[0] * A[1]))
+        impls["cgrad compile"] = lambda: float(f(*A))
+    elif wl == "W4":
+        f = cg.compile(lambda x: cg.softmax(x, 1))
+        impls["cgrad"] = lambda: cg.softmax(A[0], 1).eval()
+        impls["cgrad compile"] = lambda: f(*A).eval()
+    else:
+        f = cg.compile(lambda x, y, z: rk4(x, y, z))
+        impls["cgrad"] = _stepper(list(A), lambda *s: cg.eval(*s) or s, rk4)
+        impls["cgrad compile"] = _stepper(list(A), lambda *s: cg.eval(*s) or s, f)
+    # NumPy
+    if wl == "W1":
+        impls["numpy"] = lambda: arrs[0] * arrs[1] + arrs[2]
+    elif wl == "W2":
+        impls["numpy"] = lambda: 1.0 / (1.0 + np.exp(-arrs[0]))
+    elif wl == "W3":
+        impls["numpy"] = lambda: float((arrs[0] * arrs[1]).sum())
+    elif wl == "W4":
+        def np_softmax():
+            x = arrs[0]
+            e = np.exp(x - x.max(axis=1, keepdims=True))
+            return e / e.sum(axis=1, keepdims=True)
+
+        impls["numpy"] = np_softmax
+    else:
+        impls["numpy"] = _stepper(list(arrs), lambda *s: s, rk4)
+    if "torch" in libs:
+        torch = libs["torch"]
+        T = [torch.from_numpy(a) for a in arrs]
+        fns = {
+            "W1": lambda a, b, c: a * b + c,
+            "W2": lambda a: 1.0 / (1.0 + torch.exp(-a)),
+            "W3": lambda a, b: (a * b).sum(),
+            "W4": lambda x: torch.softmax(x, 1),
+            "W5": lambda x, y, z: rk4(x, y, z),
+        }
+        fe = fns[wl]
+        fc = torch.compile(fns[wl])
+        if wl == "W5":
+            impls["torch eager"] = _stepper(list(T), lambda *s: s, fe)
+            impls["torch.compile"] = _stepper(list(T), lambda *s: s, fc)
+        elif wl == "W3":
+            impls["torch eager"] = lambda: float(fe(*T))
+            impls["torch.compile"] = lambda: float(fc(*T))
+        else:
+            impls["torch eager"] = lambda: fe(*T)
+            impls["torch.compile"] = lambda: fc(*T)
+    if "jax" in libs:
+        jax, jnp = libs["jax"], libs["jnp"]
+        J = [jax.device_put(a) for a in arrs]
+        fns = {
+            "W1": lambda a, b, c: a * b + c,
+            "W2": lambda a: 1.0 / (1.0 + jnp.exp(-a)),
+            "W3": lambda a, b: jnp.sum(a * b),
+            "W4": lambda x: jax.nn.softmax(x, axis=1),
+            "W5": lambda x, y, z: rk4(x, y, z),
+        }
+        fj = jax.jit(fns[wl])
+        if wl == "W5":
+            impls["jax.jit"] = _stepper(list(J), lambda *s: jax.block_until_ready(s), fj)
+        elif wl == "W3":
+            impls["jax.jit"] = lambda: float(fj(*J))
+        else:
+            impls["jax.jit"] = lambda: jax.block_until_ready(fj(*J))
+    return impls
+
+
+def as_numpy(np, out):
+    if isinstance(out, float):
+        return np.asarray([out])
+    if isinstance(out, (tuple, list)):
+        return np.concatenate([as_numpy(np, o) for o in out])
+    if hasattr(out, "detach"):  # torch
+        return out.detach().numpy().ravel()
+    return np.asarray(out).ravel()
+
+
+def pct(v, q):
+    s = sorted(v)
+    i = (len(s) - 1) * q
+    lo = int(i)
+    hi = min(lo + 1, len(s) - 1)
+    return s[lo] + (s[hi] - s[lo]) * (i - lo)
+
+
+def run_workload(libs, wl, reps):
+    np = libs["np"]
+    arrs = inputs(np, wl)
+    impls = implementations(libs, wl, arrs)
+    names = list(impls)
+    first, outs = {}, {}
+    for name in names:  # first call alone: compiles where the library compiles
+        t0 = time.perf_counter()
+        outs[name] = impls[name]()
+        first[name] = time.perf_counter() - t0
+        impls[name]()  # second warm-up (torch.compile may recompile once on a second call)
+    ref = as_numpy(np, outs["numpy"]).astype(np.float64)
+    check = {}
+    for name in names:
+        got = as_numpy(np, outs[name]).astype(np.float64)
+        rtol = 1e-9 if wl == "W5" else 1e-4
+        check[name] = "ok" if np.allclose(got, ref, rtol=rtol, atol=rtol) else f"DIFF {np.max(np.abs(got - ref)):.3g}"
+    del outs
+    times = {n: [] for n in names}
+    for r in range(reps):
+        order = names[r % len(names):] + names[: r % len(names)]
+        for name in order:
+            t0 = time.perf_counter()
+            out = impls[name]()
+            times[name].append(time.perf_counter() - t0)
+            del out
+    base = times["cgrad"]
+    rows = []
+    for name in names:
+        ratios = [t / b for t, b in zip(times[name], base)]
+        rows.append((name, pct(times[name], 0.5) * 1e3, min(times[name]) * 1e3, pct(ratios, 0.5), pct(ratios, 0.25),
+                     pct(ratios, 0.75), first[name] * 1e3, check[name]))
+    return rows
+
+
+def section_wl(libs, only, reps):
+    print("\n## Workloads: median ms per call; ratio = time / cgrad time of the same round "
+          "(median, [p25, p75] over rounds); first call alone in ms\n")
+    sizes = {"W1": "a*b+c, 2^24 f32", "W2": "1/(1+exp(-x)), 2^24 f32", "W3": "sum(a*b), 2^24 f32",
+             "W4": "softmax(x, 1), 4096x4096 f32", "W5": "RK4 Lorenz step, 3 x 2^20 f64"}
+    for wl in ["W1", "W2", "W3", "W4", "W5"]:
+        if only and wl not in only:
+            continue
+        rows = run_workload(libs, wl, reps)
+        print(f"### {wl}: {sizes[wl]} ({reps} rounds)\n")
+        print("| implementation | median ms | min ms | x cgrad [p25, p75] | first call ms | check vs numpy |")
+        print("|---|---:|---:|---|---:|---|")
+        for name, ms, mn, r, lo, hi, fms, chk in rows:
+            print(f"| {name} | {ms:.2f} | {mn:.2f} | {r:.2f} [{lo:.2f}, {hi:.2f}] | {fms:.1f} | {chk} |")
+        print(flush=True)
+
+
+# ---------------------------------------------------------------- per-op overhead
+def section_overhead(libs):
+    import statistics
+    import timeit
+
+    np, cg = libs["np"], libs["cg"]
+    x, y = cg.ones((4,)), cg.ones((4,))
+    cg.eval(x, y)
+    add = cg.compile(lambda p, q: p + q)
+    a, b = np.ones(4, np.float32), np.ones(4, np.float32)
+    rows = [  # (name, stmt, globals, number per repeat)
+        ("cgrad x + y (lazy, no eval)", "x + y", dict(x=x, y=y), 20000),
+        ("cgrad (x + y).eval()", "(x + y).eval()", dict(x=x, y=y), 2000),
+        ("cgrad compiled add(x, y).eval()", "add(x, y).eval()", dict(add=add, x=x, y=y), 2000),
+        ("numpy a + b", "a + b", dict(a=a, b=b), 20000),
+    ]
+    if "torch" in libs:
+        torch = libs["torch"]
+        ta, tb = torch.ones(4), torch.ones(4)
+        tadd = torch.compile(lambda p, q: p + q)
+        tadd(ta, tb)
+        tadd(ta, tb)
+        rows += [("torch eager a + b", "a + b", dict(a=ta, b=tb), 20000),
+                 ("torch.compile add(a, b)", "add(a, b)", dict(add=tadd, a=ta, b=tb), 2000)]
+    if "jax" in libs:
+        jax, jnp = libs["jax"], libs["jnp"]
+        ja, jb = jnp.ones(4, jnp.float32), jnp.ones(4, jnp.float32)
+        jadd = jax.jit(lambda p, q: p + q)
+        jax.block_until_ready(jadd(ja, jb))
+        jax.block_until_ready(ja + jb)
+        rows += [("jax eager (a + b).block_until_ready()", "(a + b).block_until_ready()", dict(a=ja, b=jb), 2000),
+                 ("jax.jit add(a, b).block_until_ready()", "add(a, b).block_until_ready()",
+                  dict(add=jadd, a=ja, b=jb), 2000)]
+    runs = {r[0]: [] for r in rows}
+    for _ in range(7):  # the repeats alternate between rows
+        for name, stmt, g, number in rows:
+            runs[name].append(timeit.timeit(stmt, globals=g, number=number, timer=time.process_time) / number)
+    print("\n## Per-op overhead, 4-element float32 arrays: process CPU ns per call (median of 7)\n")
+    print("| operation | ns |")
+    print("|---|---:|")
+    for name, *_ in rows:
+        print(f"| {name} | {statistics.median(runs[name]) * 1e9:.0f} |")
+    print(flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sections", default="overhead,wl")
+    ap.add_argument("--only", default="")
+    ap.add_argument("--reps", type=int, default=15)
+    ap.add_argument("--threads", type=int, default=2)
+    args = ap.parse_args()
+    _env(args.threads)
+    libs = _libs(args.threads)
+    vers = [f"python {sys.version.split()[0]}", f"numpy {libs['np'].__version__}"]
+    if "torch" in libs:
+        vers.append(f"torch {libs['torch'].__version__}")
+    if "jax" in libs:
+        import jaxlib
+
+        vers.append(f"jax {libs['jax'].__version__} (jaxlib {jaxlib.__version__})")
+    print(f"# {', '.join(vers)}; threads {args.threads}; loadavg {os.getloadavg()}")
+    sections = args.sections.split(",")
+    if "overhead" in sections:
+        section_overhead(libs)
+    if "wl" in sections:
+        section_wl(libs, [w for w in args.only.split(",") if w], args.reps)
+
+
+if __name__ == "__main__":
+    main()
