@@ -17,7 +17,11 @@
 #        BENCH_ODE_RUNS    bench_odeint processes (default 3; the summary takes the median per row)
 #        BENCH_ODE_REPS    samples of 100 steps per row in each bench_odeint process (default 5)
 #        BENCH_PROCS       e.g. cgrad_t2,odeint: run only these processes (cgrad_t2 cgrad_t1 host eigen
-#                          torch odeint) and keep the other processes' rows of the last run
+#                          torch odeint python) and keep the other processes' rows of the last run
+#        BENCH_PYTHON      a Python interpreter with the cgrad wheel installed (and torch, jax when
+#                          they are to be compared): also run bench/python/workloads.py, process
+#                          `python` (docs/python.md, "Performance"); unset: not run
+#        BENCH_PY_REPS     rounds per workload of that script (default 15)
 #        OMP_WAIT_POLICY   for the bench_cgrad processes' hand loops (default here: passive)
 #        BENCH_SUMMARY_ONLY=1  only rewrite bench/RESULTS.md from bench/results (e.g. after editing
 #                          bench/NOTES.md, which is appended to it)
@@ -37,7 +41,7 @@ SUMMARY_ONLY=${BENCH_SUMMARY_ONLY:-0}
 PROCS=${BENCH_PROCS:-}
 # proc_wanted NAME: NAME is one of BENCH_PROCS (all when BENCH_PROCS is empty)
 proc_wanted() { [ -z "$PROCS" ] || [[ ",$PROCS," == *",$1,"* ]]; }
-if [ "$SUMMARY_ONLY" != 1 ] && [ -z "$PROCS" ]; then rm -f "$OUT"/*.csv "$OUT"/*.log "$OUT"/*.txt; fi
+if [ "$SUMMARY_ONLY" != 1 ] && [ -z "$PROCS" ]; then rm -f "$OUT"/*.csv "$OUT"/*.log "$OUT"/*.txt "$OUT"/python.md; fi
 
 # ---- build
 BUILD_LOG=$BUILD/bench_build.log
@@ -135,6 +139,12 @@ proc_wanted cgrad_t1 && run_one cgrad_t1 CGRAD_NUM_THREADS=1 "$OMP_CGRAD" -- "$B
 proc_wanted host && run_one host CGRAD_NUM_THREADS=2 "$OMP_CGRAD" -- "$B/bench_cgrad" --proc host --sections host,jit
 [ -x "$B/bench_eigen" ] && proc_wanted eigen && run_one eigen -- "$B/bench_eigen" --proc eigen
 [ -x "$B/bench_torch" ] && proc_wanted torch && run_one torch -- "$B/bench_torch" --proc torch
+# From Python: one process with cgrad, NumPy, torch and jax side by side; it prints markdown.
+if [ -n "${BENCH_PYTHON:-}" ] && proc_wanted python; then
+  run_one python -- "$BENCH_PYTHON" bench/python/workloads.py ${BENCH_ONLY:+--only "$BENCH_ONLY"} \
+    --reps "${BENCH_PY_REPS:-15}"
+  mv "$OUT/python.csv" "$OUT/python.md"
+fi
 fi
 if [ -x "$B/bench_odeint" ] && proc_wanted odeint && { [ -z "${BENCH_ONLY:-}" ] || [[ ",$BENCH_ONLY," == *,ODE,* ]]; }; then
   for k in $(seq 1 "${BENCH_ODE_RUNS:-3}"); do
@@ -174,6 +184,17 @@ ANCH=${BENCH_ANCHORS:-/work/shared/anchors/results}
     echo "this one: compare ratios rather than times, and the W6 line below with care."
   fi
   python3 bench/summarize.py "$OUT" "$ANCH"
+  if [ -f "$OUT/python.md" ]; then
+    echo
+    echo "## From Python, $(sed -n 's/^- date: \([^;]*\);.*/\1/p' "$OUT/python.md" | head -1)"
+    echo
+    echo "\`bench/python/workloads.py\`, run by \`BENCH_PYTHON=... bench/run.sh\` (method: its docstring and"
+    echo "docs/python.md, \"Performance\"): cgrad beside NumPy, torch eager, torch.compile and jax.jit in"
+    echo "one Python process, samples alternating; each ratio is taken per round, so the machine's load"
+    echo "falls on every library alike. Raw text: \`bench/results/python.md\`."
+    echo
+    cat "$OUT/python.md"
+  fi
   [ -f bench/NOTES.md ] && { echo; cat bench/NOTES.md; }
 } >bench/RESULTS.md
 echo "wrote bench/RESULTS.md"

@@ -1,21 +1,26 @@
 """cgrad from Python beside NumPy, torch eager, torch.compile and jax.jit, in one process.
 
-Two sections (docs/python.md, "Performance"; results in bench/RESULTS.md):
+Three sections (docs/python.md, "Performance"; results in bench/RESULTS.md, written by
+`BENCH_PYTHON=... bench/run.sh`):
 
-- `overhead`: the host cost of one operation on 4-element arrays: building a lazy cgrad op,
-  evaluating it, replaying a `cg.compile` plan; NumPy's ufunc call; a torch eager op; a call of
-  a `torch.compile`d or `jax.jit`ted one-op function; a jax eager op. Process CPU time (as
-  overhead.py: the shared machine's load does not count), median of 7 timeit repeats whose rows
-  alternate, in ns per call.
+- `import`: wall time of `python -c "import X"` in fresh processes (median of 10, alternating
+  between the modules), beside a bare `python -c pass`, for cgrad, numpy, torch and jax.
+- `overhead`: the host cost of one operation on 1-element arrays: building a lazy cgrad op
+  (recording it; nothing runs), evaluating one, replaying a `cg.compile` plan; NumPy's ufunc
+  call; a torch eager op; a call of a `torch.compile`d or `jax.jit`ted one-op function; a jax
+  eager op. Process CPU time (as overhead.py: the shared machine's load does not count), median
+  of 7 timeit repeats whose rows alternate, in ns per call.
 - `wl`: the workloads of bench/bench_cgrad.cpp (docs/benchmarks.md) at the same sizes:
   W1 a*b+c, W2 1/(1+exp(-x)), W3 sum(a*b) (2^24 float32), W4 row softmax (4096 x 4096 float32:
   each library's softmax; NumPy composed), W5 one RK4 step of 2^20 Lorenz systems (float64, SoA
   X, Y, Z, the same textbook Python function for every library). Each call computes the result
   from realized inputs and returns it (cgrad: built and evaluated in the call; jax:
   `block_until_ready`); W5 advances its state one step per call, as bench_cgrad does. Every
-  output is checked against NumPy's (W5: the first step from the initial state). The first call of each implementation is timed
+  output is checked against NumPy's: the first call's (W5: the first step from the initial
+  state) before timing, and one more call's after timing (W5: every implementation has then
+  made the same number of steps). The first call of each implementation is timed
   alone (it compiles for cgrad, torch.compile and jax.jit; fresh cgrad and inductor caches) and
-  reported as the `first call` row; one more warm-up call follows. Then `--reps` rounds, each
+  reported in the `first call` column; one more warm-up call follows. Then `--reps` rounds, each
   timing one call of every implementation in a rotated order, so that the machine's slow and
   fast phases fall on all of them alike. Each ratio is the median over the rounds of
   time / time of the cgrad row of the same round; the spread is the 25th-75th percentile of
@@ -27,10 +32,12 @@ per core; the machine this was written for has 2). NumPy's ufuncs are single-thr
 cgrad's result cache is off (CGRAD_RESULT_CACHE_BYTES=0, as in bench_cgrad): every call
 computes. Libraries that do not import are skipped with a note.
 
-Usage: python bench/python/workloads.py [--sections overhead,wl] [--only W1,W5] [--reps 15]
+Usage: python bench/python/workloads.py [--sections import,overhead,wl] [--only W1,W5] [--reps 15]
 """
 import argparse
 import os
+import platform
+import subprocess
 import sys
 import tempfile
 import time
@@ -231,9 +238,9 @@ def run_workload(libs, wl, reps):
         impls[name]()  # second warm-up (torch.compile may recompile once on a second call)
     ref = as_numpy(np, outs["numpy"]).astype(np.float64)
     check = {}
+    rtol = 1e-9 if wl == "W5" else 1e-4
     for name in names:
         got = as_numpy(np, outs[name]).astype(np.float64)
-        rtol = 1e-9 if wl == "W5" else 1e-4
         check[name] = "ok" if np.allclose(got, ref, rtol=rtol, atol=rtol) else f"DIFF {np.max(np.abs(got - ref)):.3g}"
     del outs
     times = {n: [] for n in names}
@@ -244,6 +251,15 @@ def run_workload(libs, wl, reps):
             out = impls[name]()
             times[name].append(time.perf_counter() - t0)
             del out
+    after = {name: impls[name]() for name in names}  # one more call each, checked like the first
+    ref = as_numpy(np, after["numpy"]).astype(np.float64)
+    for name in names:
+        got = as_numpy(np, after[name]).astype(np.float64)
+        if not np.allclose(got, ref, rtol=rtol, atol=rtol):
+            check[name] += f"; after timing DIFF {np.max(np.abs(got - ref)):.3g}"
+        elif check[name] == "ok":
+            check[name] = "ok, ok"
+    del after
     base = times["cgrad"]
     rows = []
     for name in names:
@@ -254,7 +270,7 @@ def run_workload(libs, wl, reps):
 
 
 def section_wl(libs, only, reps):
-    print("\n## Workloads: median ms per call; ratio = time / cgrad time of the same round "
+    print("\n### Workloads: median ms per call; ratio = time / cgrad time of the same round "
           "(median, [p25, p75] over rounds); first call alone in ms\n")
     sizes = {"W1": "a*b+c, 2^24 f32", "W2": "1/(1+exp(-x)), 2^24 f32", "W3": "sum(a*b), 2^24 f32",
              "W4": "softmax(x, 1), 4096x4096 f32", "W5": "RK4 Lorenz step, 3 x 2^20 f64"}
@@ -262,12 +278,36 @@ def section_wl(libs, only, reps):
         if only and wl not in only:
             continue
         rows = run_workload(libs, wl, reps)
-        print(f"### {wl}: {sizes[wl]} ({reps} rounds)\n")
-        print("| implementation | median ms | min ms | x cgrad [p25, p75] | first call ms | check vs numpy |")
+        print(f"#### {wl}: {sizes[wl]} ({reps} rounds)\n")
+        print("| implementation | median ms | min ms | x cgrad [p25, p75] | first call ms "
+              "| check vs numpy (before, after) |")
         print("|---|---:|---:|---|---:|---|")
         for name, ms, mn, r, lo, hi, fms, chk in rows:
             print(f"| {name} | {ms:.2f} | {mn:.2f} | {r:.2f} [{lo:.2f}, {hi:.2f}] | {fms:.1f} | {chk} |")
         print(flush=True)
+
+
+# ---------------------------------------------------------------- import time
+def section_import(libs, runs=10):
+    import statistics
+
+    mods = ["cgrad", "numpy"] + [m for m in ("torch", "jax") if m in libs]
+    stmts = [("python -c pass", "pass")] + [(f"import {m}", f"import {m}") for m in mods]
+    env = dict(os.environ)
+    times = {name: [] for name, _ in stmts}
+    for _ in range(runs):  # alternating, so that the machine's phases fall on every module alike
+        for name, stmt in stmts:
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-c", stmt], check=True, env=env)
+            times[name].append(time.perf_counter() - t0)
+    print(f"\n### Import: wall ms of a fresh `python -c ...` process (median and min of {runs}, alternating)\n")
+    print("| statement | median ms | min ms | median - bare python ms |")
+    print("|---|---:|---:|---:|")
+    bare = statistics.median(times["python -c pass"])
+    for name, _ in stmts:
+        med = statistics.median(times[name])
+        print(f"| {name} | {med * 1e3:.0f} | {min(times[name]) * 1e3:.0f} | {(med - bare) * 1e3:.0f} |")
+    print(flush=True)
 
 
 # ---------------------------------------------------------------- per-op overhead
@@ -276,38 +316,48 @@ def section_overhead(libs):
     import timeit
 
     np, cg = libs["np"], libs["cg"]
-    x, y = cg.ones((4,)), cg.ones((4,))
+    x, y = cg.ones((1,)), cg.ones((1,))
     cg.eval(x, y)
     add = cg.compile(lambda p, q: p + q)
-    a, b = np.ones(4, np.float32), np.ones(4, np.float32)
+    a, b = np.ones(1, np.float32), np.ones(1, np.float32)
+    n_lazy, n_eval = 20000, 2000
     rows = [  # (name, stmt, globals, number per repeat)
-        ("cgrad x + y (lazy, no eval)", "x + y", dict(x=x, y=y), 20000),
-        ("cgrad (x + y).eval()", "(x + y).eval()", dict(x=x, y=y), 2000),
-        ("cgrad compiled add(x, y).eval()", "add(x, y).eval()", dict(add=add, x=x, y=y), 2000),
-        ("numpy a + b", "a + b", dict(a=a, b=b), 20000),
+        ("cgrad x + y (lazy: recorded, not run)", "x + y", dict(x=x, y=y), n_lazy),
+        ("cgrad x * 2.0 (lazy, Python scalar)", "x * 2.0", dict(x=x), n_lazy),
+        ("cgrad cg.exp(x) (lazy)", "cg.exp(x)", dict(cg=cg, x=x), n_lazy),
+        ("cgrad (x + y).eval()", "(x + y).eval()", dict(x=x, y=y), n_eval),
+        ("cgrad compiled add(x, y).eval()", "add(x, y).eval()", dict(add=add, x=x, y=y), n_eval),
+        ("cgrad float(x + y)", "float(x + y)", dict(x=x, y=y), n_eval),
+        ("numpy a + b", "a + b", dict(a=a, b=b), n_lazy),
+        ("numpy a * 2.0", "a * 2.0", dict(a=a), n_lazy),
+        ("numpy np.exp(a)", "np.exp(a)", dict(np=np, a=a), n_lazy),
+        ("numpy float(a + b)", "float((a + b)[0])", dict(a=a, b=b), n_lazy),
     ]
     if "torch" in libs:
         torch = libs["torch"]
-        ta, tb = torch.ones(4), torch.ones(4)
+        ta, tb = torch.ones(1), torch.ones(1)
         tadd = torch.compile(lambda p, q: p + q)
         tadd(ta, tb)
         tadd(ta, tb)
-        rows += [("torch eager a + b", "a + b", dict(a=ta, b=tb), 20000),
-                 ("torch.compile add(a, b)", "add(a, b)", dict(add=tadd, a=ta, b=tb), 2000)]
+        rows += [("torch eager a + b", "a + b", dict(a=ta, b=tb), n_lazy),
+                 ("torch eager a * 2.0", "a * 2.0", dict(a=ta), n_lazy),
+                 ("torch eager torch.exp(a)", "torch.exp(a)", dict(torch=torch, a=ta), n_lazy),
+                 ("torch eager float(a + b)", "float(a + b)", dict(a=ta, b=tb), n_lazy),
+                 ("torch.compile add(a, b)", "add(a, b)", dict(add=tadd, a=ta, b=tb), n_eval)]
     if "jax" in libs:
         jax, jnp = libs["jax"], libs["jnp"]
-        ja, jb = jnp.ones(4, jnp.float32), jnp.ones(4, jnp.float32)
+        ja, jb = jnp.ones(1, jnp.float32), jnp.ones(1, jnp.float32)
         jadd = jax.jit(lambda p, q: p + q)
         jax.block_until_ready(jadd(ja, jb))
         jax.block_until_ready(ja + jb)
-        rows += [("jax eager (a + b).block_until_ready()", "(a + b).block_until_ready()", dict(a=ja, b=jb), 2000),
+        rows += [("jax eager (a + b).block_until_ready()", "(a + b).block_until_ready()", dict(a=ja, b=jb), n_eval),
                  ("jax.jit add(a, b).block_until_ready()", "add(a, b).block_until_ready()",
-                  dict(add=jadd, a=ja, b=jb), 2000)]
+                  dict(add=jadd, a=ja, b=jb), n_eval)]
     runs = {r[0]: [] for r in rows}
     for _ in range(7):  # the repeats alternate between rows
         for name, stmt, g, number in rows:
             runs[name].append(timeit.timeit(stmt, globals=g, number=number, timer=time.process_time) / number)
-    print("\n## Per-op overhead, 4-element float32 arrays: process CPU ns per call (median of 7)\n")
+    print("\n### Per-op overhead, 1-element float32 arrays: process CPU ns per call (median of 7)\n")
     print("| operation | ns |")
     print("|---|---:|")
     for name, *_ in rows:
@@ -315,9 +365,20 @@ def section_overhead(libs):
     print(flush=True)
 
 
+def _cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--sections", default="overhead,wl")
+    ap.add_argument("--sections", default="import,overhead,wl")
     ap.add_argument("--only", default="")
     ap.add_argument("--reps", type=int, default=15)
     ap.add_argument("--threads", type=int, default=2)
@@ -331,12 +392,19 @@ def main():
         import jaxlib
 
         vers.append(f"jax {libs['jax'].__version__} (jaxlib {jaxlib.__version__})")
-    print(f"# {', '.join(vers)}; threads {args.threads}; loadavg {os.getloadavg()}")
+    la = " ".join(f"{v:.2f}" for v in os.getloadavg())
+    print(f"- date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {_cpu_model()}, {os.cpu_count()} CPUs "
+          f"({platform.system()} {platform.release()})")
+    print(f"- {', '.join(vers)}; threads {args.threads}")
+    print(f"- load average (1, 5, 15 min) at the start: {la}", flush=True)
     sections = args.sections.split(",")
+    if "import" in sections:
+        section_import(libs)
     if "overhead" in sections:
         section_overhead(libs)
     if "wl" in sections:
         section_wl(libs, [w for w in args.only.split(",") if w], args.reps)
+    print(f"- load average at the end: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
 
 
 if __name__ == "__main__":
