@@ -38,4 +38,5 @@ void expand(VjpCall&);
 void slice(VjpCall&);
 void cat(VjpCall&);
 void matmul(VjpCall&);
+void user(VjpCall&);
 }  // namespace cgrad::autograd::vjp

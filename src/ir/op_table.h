@@ -85,6 +85,8 @@ inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     // concat, gemm
     ROW(Cat, Concat, -1, kAll, SameAsIn, cat_shape, false, false, vjp::cat),
     ROW(Matmul, Gemm, 2, kNumeric, SameAsIn, matmul_shape, false, false, vjp::matmul),
+    // user element-wise functions (issue #23; the body decides int-to-float, ir/user_fn.h)
+    ROW(User, Map, -1, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::user),
 }};
 #undef ROW
 

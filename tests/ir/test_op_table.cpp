@@ -138,6 +138,7 @@ const BinaryRow kBinary[] = {
 #define CGRAD_ROW_Movement(E, name)
 #define CGRAD_ROW_Concat(E, name)
 #define CGRAD_ROW_Gemm(E, name)
+#define CGRAD_ROW_Map(E, name)
 #define CGRAD_OP(E, name, Kind, arity) CGRAD_ROW_##Kind(E, name)
 #include <cgrad/ops.def>
 #undef CGRAD_OP
