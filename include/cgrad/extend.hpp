@@ -6,6 +6,7 @@
 #include <cgrad/tensor.hpp>
 
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -75,7 +76,11 @@ class CustomOp {
   using Backward = std::function<std::vector<Tensor>(const CustomContext&, const std::vector<Tensor>&)>;
   CustomOp(std::string name, Forward forward, Backward backward);
   std::vector<Tensor> operator()(const std::vector<Tensor>& inputs) const;
-  /// The first output of a one-input operator.
+  /// `op({x})` and `op({x, y})` give every output (a braced list picks this overload).
+  std::vector<Tensor> operator()(std::initializer_list<Tensor> inputs) const {
+    return (*this)(std::vector<Tensor>(inputs));
+  }
+  /// The first output of a one-input operator: `op(x)`.
   Tensor operator()(const Tensor& x) const;
   const std::string& name() const { return name_; }
 

@@ -58,6 +58,7 @@ const Coverage kCoverage[] = {
     {Op::Slice, "slice with steps and negative bounds", sweep_movement},
     {Op::Cat, "cat along any dim, mixed dtypes", sweep_cat},
     {Op::Matmul, "matmul: 2-D, batched, broadcast batch, 1-D operands", sweep_matmul},
+    {Op::User, "user element-wise functions: a dtype-keeping and a float body, layouts, broadcasting", sweep_user},
 };
 
 const Coverage* coverage_of(int op) {
@@ -78,6 +79,7 @@ bool fits_kind(const Coverage& c, OpKind k) {
     case OpKind::Movement: return c.fn == sweep_movement;
     case OpKind::Concat: return c.fn == sweep_cat;
     case OpKind::Gemm: return c.fn == sweep_matmul;
+    case OpKind::Map: return c.fn == sweep_user;
   }
   return false;
 }
