@@ -42,6 +42,8 @@ class ElementwiseFn {
   /// Every output (one kernel computes them all when they are evaluated together).
   std::vector<Tensor> outputs(const std::vector<Tensor>& inputs, const std::vector<double>& params = {}) const;
   const std::string& name() const;
+  std::size_t num_inputs() const;
+  std::size_t num_params() const;
   std::size_t num_outputs() const;
   const std::shared_ptr<const ir::UserFn>& fn() const { return fn_; }
 

@@ -84,6 +84,8 @@ Tensor ElementwiseFn::operator()(const Tensor& x, const std::vector<double>& par
 }
 
 const std::string& ElementwiseFn::name() const { return checked(fn_).name; }
+std::size_t ElementwiseFn::num_inputs() const { return checked(fn_).inputs.size(); }
+std::size_t ElementwiseFn::num_params() const { return checked(fn_).params.size(); }
 std::size_t ElementwiseFn::num_outputs() const { return checked(fn_).outputs.size(); }
 
 ElementwiseFn elementwise(const ElementwiseDef& def) {
