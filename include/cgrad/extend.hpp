@@ -63,7 +63,7 @@ ElementwiseFn elementwise(const std::string& name, const std::string& body, cons
 struct CustomContext {
   std::vector<Tensor> inputs;
   std::vector<Tensor> outputs;
-  std::vector<Tensor> saved;  ///< forward may push tensors here (not its outputs: those are in `outputs`)
+  std::vector<Tensor> saved;  ///< forward may push tensors here for backward
 };
 
 /// A differentiable operator with its own backward (torch.autograd.Function, jax.custom_vjp):
