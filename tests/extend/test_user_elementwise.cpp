@@ -193,7 +193,9 @@ TEST(UserElementwise, BadBodiesAreRejectedWhenDefined) {
       {"a = x", "unexpected '='"},
       {"scalar::exp(x)", "'scalar' is not an input"},
   };
-  for (auto [body, why] : bad) {
+  for (const auto& entry : bad) {
+    const char* body = entry.first;
+    const char* why = entry.second;
     std::string msg;
     EXPECT_EQ(code_of([&] { elementwise("myfn", body, {"x"}, {"a"}); }, &msg), ErrorCode::CompileError) << body;
     EXPECT_NE(msg.find("'myfn'"), std::string::npos) << body << ": " << msg;
