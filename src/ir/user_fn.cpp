@@ -1,11 +1,13 @@
 // The parser and type checker of user element-wise bodies (see user_fn.h): a recursive-descent
 // parser with C's precedence for the operators it accepts, building a UserBody bottom-up.
-// Everything it does not know is an error with the function's name and a column; nesting and
-// length are bounded so a hostile body cannot exhaust the stack.
+// Everything it does not know is an error with the function's name and a column; nesting (of
+// the parse and of the tree, which the renderers nest in the kernel) and length are bounded, so
+// a hostile body can exhaust neither the stack nor a device compiler's bracket limit.
 #include "ir/user_fn.h"
 
 #include "ir/op_table.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <cmath>
@@ -67,7 +69,13 @@ struct Parser {
     pos += n;
     return true;
   }
+  std::vector<int> height;  // per node: levels of the tree below and including it
   int add(UserExpr e) {
+    int h = 1;
+    for (int a : e.args) h = std::max(h, 1 + height[static_cast<std::size_t>(a)]);
+    // The renderers nest one call per level; device compilers limit nesting (NVRTC: 256 brackets).
+    if (h > kMaxDepth) fail("expression nested too deeply (more than 128 levels; split it into several functions)", pos);
+    height.push_back(h);
     body.nodes.push_back(std::move(e));
     return static_cast<int>(body.nodes.size()) - 1;
   }

@@ -201,6 +201,9 @@ TEST(UserElementwise, BadBodiesAreRejectedWhenDefined) {
     EXPECT_NE(msg.find("'myfn'"), std::string::npos) << body << ": " << msg;
     EXPECT_NE(msg.find(why), std::string::npos) << body << ": " << msg;
   }
+  std::string chain = "x";
+  for (int i = 0; i < 200; ++i) chain += " + x";  // flat text, but a tree 200 levels deep
+  EXPECT_EQ(code_of([&] { elementwise("chain", chain, {"x"}); }), ErrorCode::CompileError);
   std::string deep(400, '(');
   EXPECT_EQ(code_of([&] { elementwise("deep", deep + "x" + std::string(400, ')'), {"x"}); }), ErrorCode::CompileError);
   // Bad names.
