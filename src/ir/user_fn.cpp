@@ -69,7 +69,7 @@ struct Parser {
     pos += n;
     return true;
   }
-  std::vector<int> height;  // per node: levels of the tree below and including it
+  std::vector<int> height = {};  // per node: levels of the tree below and including it
   int add(UserExpr e) {
     int h = 1;
     for (int a : e.args) h = std::max(h, 1 + height[static_cast<std::size_t>(a)]);
