@@ -32,6 +32,7 @@ template <class T> Value<T> apply(Op op, const Value<T>& x, const Value<T>& y) {
 #define CGRAD_U_Concat(E, name)
 #define CGRAD_U_Gemm(E, name)
 #define CGRAD_U_Map(E, name)
+#define CGRAD_U_Collective(E, name)  // main's all-reduce kind (docs/distributed.md), once merged
 #define CGRAD_U_Ternary(E, name)
 #define CGRAD_U_Unary(E, name)                                                     \
   case Op::E:                                                                      \
@@ -58,6 +59,7 @@ template <class T> Value<T> apply(Op op, const Value<T>& x, const Value<T>& y) {
 #undef CGRAD_U_Concat
 #undef CGRAD_U_Gemm
 #undef CGRAD_U_Map
+#undef CGRAD_U_Collective
 #undef CGRAD_U_Ternary
 #undef CGRAD_U_Unary
 #undef CGRAD_U_Binary
