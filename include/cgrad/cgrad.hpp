@@ -4,4 +4,5 @@
 #include <cgrad/core.hpp>
 #include <cgrad/tensor.hpp>
 #include <cgrad/compile.hpp>
+#include <cgrad/interop.hpp>
 #include <cgrad/extend.hpp>

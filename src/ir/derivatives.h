@@ -38,5 +38,6 @@ void expand(VjpCall&);
 void slice(VjpCall&);
 void cat(VjpCall&);
 void matmul(VjpCall&);
+void allreduce(VjpCall&);
 void user(VjpCall&);
 }  // namespace cgrad::autograd::vjp

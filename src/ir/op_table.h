@@ -1,7 +1,8 @@
 // The op table: one row per op of include/cgrad/ops.def, in the same order (checked at
-// compile time). A row holds the op's name, kind, arity, accepted dtypes, dtype rule and
-// shape rule. It is constexpr so that backends can instantiate templated code only for the
-// dtypes a row accepts. Adding an op means one line in ops.def and one row here.
+// compile time). A row holds the op's name, kind, arity, accepted dtypes, dtype rule, shape
+// rule, flags, derivative and (optionally, default 1) the scheduler's cost. It is constexpr so
+// that backends can instantiate templated code only for the dtypes a row accepts. Adding an op
+// means one line in ops.def and one row here.
 #pragma once
 
 #include "ir/derivatives.h"
@@ -32,8 +33,15 @@ inline constexpr const char* kNames[] = {
 #undef CGRAD_OP
 };
 
-#define ROW(E, kind, arity, mask, rule, shape, i2f, comm, d) \
-  OpInfo { Op::E, kNames[static_cast<int>(Op::E)], OpKind::kind, arity, mask, DTypeRule::rule, shape, i2f, comm, &d }
+// The cost column is optional: a row ends with `, 4` to override the default of 1 (row_cost()),
+// so rows added later need not name it.
+constexpr int row_cost(int cost = 1) { return cost; }
+
+#define ROW(E, kind, arity, mask, rule, shape, i2f, comm, d, ...)                                              \
+  OpInfo {                                                                                                     \
+    Op::E, kNames[static_cast<int>(Op::E)], OpKind::kind, arity, mask, DTypeRule::rule, shape, i2f, comm, &d, \
+        row_cost(__VA_ARGS__)                                                                                  \
+  }
 
 inline constexpr DTypeMask kNoBool = kNumeric;
 
@@ -42,19 +50,19 @@ inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     ROW(Buffer, Source, 0, kAll, Given, source_shape, false, false, vjp::none),
     ROW(Full, Source, 0, kAll, Given, source_shape, false, false, vjp::none),
     ROW(Arange, Source, 0, kAll, Given, source_shape, false, false, vjp::none),
-    ROW(Rand, Source, 0, kAll, Given, source_shape, false, false, vjp::none),
-    ROW(Randn, Source, 0, kAll, Given, source_shape, false, false, vjp::none),
+    ROW(Rand, Source, 0, kAll, Given, source_shape, false, false, vjp::none, 4),
+    ROW(Randn, Source, 0, kAll, Given, source_shape, false, false, vjp::none, 4),
     // unary
     ROW(Neg, Unary, 1, kNoBool, SameAsIn, elementwise_shape, false, false, vjp::neg),
-    ROW(Exp, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::exp),
-    ROW(Log, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::log),
+    ROW(Exp, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::exp, 4),
+    ROW(Log, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::log, 4),
     ROW(Sqrt, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::sqrt),
     ROW(Rsqrt, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::rsqrt),
     ROW(Abs, Unary, 1, kNoBool, SameAsIn, elementwise_shape, false, false, vjp::abs),
-    ROW(Sin, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::sin),
-    ROW(Cos, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::cos),
-    ROW(Tanh, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::tanh),
-    ROW(Sigmoid, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::sigmoid),
+    ROW(Sin, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::sin, 4),
+    ROW(Cos, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::cos, 4),
+    ROW(Tanh, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::tanh, 4),
+    ROW(Sigmoid, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::sigmoid, 4),
     ROW(Relu, Unary, 1, kNoBool, SameAsIn, elementwise_shape, false, false, vjp::relu),
     ROW(Cast, Unary, 1, kAll, Given, elementwise_shape, false, false, vjp::cast),
     // binary
@@ -62,7 +70,7 @@ inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     ROW(Sub, Binary, 2, kNoBool, SameAsIn, elementwise_shape, false, false, vjp::sub),
     ROW(Mul, Binary, 2, kNoBool, SameAsIn, elementwise_shape, false, true, vjp::mul),
     ROW(Div, Binary, 2, kFloat, SameAsIn, elementwise_shape, true, false, vjp::div),
-    ROW(Pow, Binary, 2, kNoBool, SameAsIn, elementwise_shape, false, false, vjp::pow),
+    ROW(Pow, Binary, 2, kNoBool, SameAsIn, elementwise_shape, false, false, vjp::pow, 4),
     ROW(Maximum, Binary, 2, kAll, SameAsIn, elementwise_shape, false, true, vjp::maximum),
     ROW(Minimum, Binary, 2, kAll, SameAsIn, elementwise_shape, false, true, vjp::minimum),
     ROW(Lt, Binary, 2, kAll, Bool, elementwise_shape, false, false, vjp::none),
@@ -85,8 +93,11 @@ inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     // concat, gemm
     ROW(Cat, Concat, -1, kAll, SameAsIn, cat_shape, false, false, vjp::cat),
     ROW(Matmul, Gemm, 2, kNumeric, SameAsIn, matmul_shape, false, false, vjp::matmul),
-    // user element-wise functions (issue #23; the body decides int-to-float, ir/user_fn.h)
-    ROW(User, Map, -1, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::user),
+    // collectives
+    ROW(AllReduce, Collective, 1, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::allreduce),
+    // user element-wise functions (issue #23; the body decides int-to-float, ir/user_fn.h); cost 1
+    // per node whatever the body calls, as before the cost column
+    ROW(User, Map, -1, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::user, 1),
 }};
 #undef ROW
 

@@ -58,6 +58,7 @@ const Coverage kCoverage[] = {
     {Op::Slice, "slice with steps and negative bounds", sweep_movement},
     {Op::Cat, "cat along any dim, mixed dtypes", sweep_cat},
     {Op::Matmul, "matmul: 2-D, batched, broadcast batch, 1-D operands", sweep_matmul},
+    {Op::AllReduce, "dist::all_reduce in one process (identity), sum/max/min, views; b8 rejected", sweep_collective},
     {Op::User, "user element-wise functions: a dtype-keeping and a float body, layouts, broadcasting", sweep_user},
 };
 
@@ -79,6 +80,7 @@ bool fits_kind(const Coverage& c, OpKind k) {
     case OpKind::Movement: return c.fn == sweep_movement;
     case OpKind::Concat: return c.fn == sweep_cat;
     case OpKind::Gemm: return c.fn == sweep_matmul;
+    case OpKind::Collective: return c.fn == sweep_collective;
     case OpKind::Map: return c.fn == sweep_user;
   }
   return false;

@@ -32,7 +32,7 @@ template <class T> Value<T> apply(Op op, const Value<T>& x, const Value<T>& y) {
 #define CGRAD_U_Concat(E, name)
 #define CGRAD_U_Gemm(E, name)
 #define CGRAD_U_Map(E, name)
-#define CGRAD_U_Collective(E, name)  // main's all-reduce kind (docs/distributed.md), once merged
+#define CGRAD_U_Collective(E, name)  // the all-reduce: communication, not arithmetic (docs/distributed.md)
 #define CGRAD_U_Ternary(E, name)
 #define CGRAD_U_Unary(E, name)                                                     \
   case Op::E:                                                                      \
