@@ -294,4 +294,13 @@ std::shared_ptr<UserFn> parse_user_fn(const std::string& name, const std::vector
   return fn;
 }
 
+int user_fn_cost(const UserFn& fn, int out) {
+  int cost = 0;
+  for (const UserExpr& e : fn.outputs.at(static_cast<std::size_t>(out)).nodes) {
+    if (e.kind == UserExpr::Kind::Call) cost += info(e.op).cost;
+    else if (e.kind != UserExpr::Kind::Input && e.kind != UserExpr::Kind::Literal) cost += 1;
+  }
+  return std::max(cost, info(Op::User).cost);
+}
+
 }  // namespace cgrad::ir

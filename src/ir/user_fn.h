@@ -62,6 +62,11 @@ struct UserFn {
   std::size_t arity() const { return inputs.size() + params.size(); }
 };
 
+/// What one element of output `out` of `fn` costs, in the op table's `cost` units (the
+/// scheduler's rule 8, docs/fusion.md): the costs of the rows its body calls, plus 1 for each
+/// select or logical operator; names and literals are free. At least the `User` row's own cost.
+int user_fn_cost(const UserFn& fn, int out);
+
 /// Parses and type-checks `bodies` (one per output) over `inputs` and `params`; throws
 /// cgrad::Error (CompileError for a bad body, InvalidArgument for bad names) naming the
 /// function and the column of the problem.

@@ -65,6 +65,22 @@ TEST(UserElementwise, FusesIntoTheSurroundingKernel) {
   EXPECT_NEAR(s.item<float>(), want, 1e-3 * std::fabs(want));
 }
 
+// Rule 8 (docs/fusion.md): a value two kernels read is recomputed in each while its subtree costs
+// at most 8; a user function costs what its body calls, not its row's 1.
+TEST(UserElementwise, SharedValueCostsWhatItsBodyCalls) {
+  test::ResultCacheOff off;
+  static const ElementwiseFn cheap = elementwise("cheap", "x * a + 1", {"x"}, {"a"});
+  static const ElementwiseFn costly = elementwise("costly", "exp(exp(exp(x)))", {"x"}, {});
+  Tensor a = data({4, 8}, 6, -1, 1);
+  Tensor t = cheap(a, {2.0});
+  EXPECT_EQ(kernels_for({sum(t, {1}), t * 2.0}), 2u) << "cost 3: recomputed in both kernels";
+  Tensor u = costly(a, {});
+  EXPECT_EQ(kernels_for({sum(u, {1}), u * 2.0}), 3u) << "cost 12: computed once, then read by both";
+  Tensor b = exp(exp(exp(a)));
+  EXPECT_EQ(kernels_for({sum(u, {1}), u * 2.0}), kernels_for({sum(b, {1}), b * 2.0}))
+      << "as the same chain of built-in ops";
+}
+
 TEST(UserElementwise, NewParameterValueReusesTheKernel) {
   test::ResultCacheOff off;
   Tensor x = data({1000}, 6);
