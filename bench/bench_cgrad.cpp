@@ -1,6 +1,7 @@
 // bench_cgrad: cgrad against hand-written OpenMP loops, in one process, so that every ratio
 // comes from one run. Workloads (docs/benchmarks.md):
 //   W1 a*b + c, W2 1/(1+exp(-x)), W3 sum(a*b)      2^24 elements, f32 and f64
+//   W1elu elu(a*b + c): a user elementwise() elu beside the built-in chain (issue #23)
 //   W4 row softmax of 4096 x 4096                   f32 and f64
 //   W5 one RK4 step of 2^20 Lorenz systems          f64 (and f32)
 //   W6 a chain of 100 element-wise ops on 16 elements (host overhead)
@@ -120,6 +121,25 @@ void run_elementwise() {
     Tensor r;
     const double k = kernels_of([&] { r = w3(); });
     report("cgrad", "", "W3", dtype_name<T>(), n, cgrad_threads(), s, 2 * n * sz, k, r.item<double>());
+  }
+  if (want("W1elu")) {
+    // issue #23: a user-defined elu at the end of the W1 chain against the same chain written
+    // with built-in ops. Samples alternate, so the ratio is taken under the same machine phases.
+    static const cgrad::ElementwiseFn elu = cgrad::elementwise("elu", "x > 0 ? x : a * (exp(x) - 1)", {"x"}, {"a"});
+    auto user = [&] { Tensor d = elu(a * b + c, {0.5}); return d.eval(); };
+    auto builtin = [&] {
+      Tensor d = a * b + c;
+      Tensor y = cgrad::where(d > 0.0, d, 0.5 * (cgrad::exp(d) - 1.0));
+      return y.eval();
+    };
+    auto [su, sb] = measure_alternating([&] { Tensor r = user(); clobber(); }, [&] { Tensor r = builtin(); clobber(); });
+    Tensor ru, rb;
+    const double ku = kernels_of([&] { ru = user(); }), kb = kernels_of([&] { rb = builtin(); });
+    char note[96];
+    std::snprintf(note, sizeof note, "built-in median / user median = %.3f (alternating samples)", sb.median / su.median);
+    report("cgrad", "user_elu@alt", "W1elu", dtype_name<T>(), n, cgrad_threads(), su, 4 * n * sz, ku, checksum_of<T>(ru), note);
+    report("cgrad", "builtin_elu@alt", "W1elu", dtype_name<T>(), n, cgrad_threads(), sb, 4 * n * sz, kb,
+           checksum_of<T>(rb), "samples alternate with user_elu@alt");
   }
   if (want("W1")) beside_loop<T>("", "W1", n, 4 * n * sz, [&] { loop_fm::w1<T>(ha.p, hb.p, hc.p, hd.p, n, true); clobber(); }, w1);
   if (want("W2")) beside_loop<T>("", "W2", n, 2 * n * sz, [&] { loop_fm::w2<T>(ha.p, hd.p, n, true); clobber(); }, w2);
@@ -580,7 +600,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (sections.count("wl")) {
-      if (want("W1") || want("W2") || want("W3")) {
+      if (want("W1") || want("W2") || want("W3") || want("W1elu")) {
         run_elementwise<float>();
         run_elementwise<double>();
       }

@@ -154,11 +154,15 @@ typedef enum {
     CGRAD_OP_SOFTMAX = 29,      /**< softmax along metadata.softmax.axis */
     CGRAD_OP_LOG_SOFTMAX = 30,  /**< log-softmax along metadata.softmax.axis */
     CGRAD_OP_CAST = 31,         /**< conversion to metadata.cast.backend_type */
-    CGRAD_OP_COUNT = 32         /**< number of operation types (not an operation) */
+    CGRAD_OP_ELEMENTWISE = 32,  /**< a user element-wise function (metadata.elementwise) */
+    CGRAD_OP_COUNT = 33         /**< number of operation types (not an operation) */
 } cgrad_op_type;
 
 /** Name of an operation type ("add", "leaf", ...; "?" for others). */
 const char* cgrad_op_name(cgrad_op_type type);
+
+/** Most parameters a user element-wise function may declare in the C API. */
+#define CGRAD_ELEMENTWISE_MAX_PARAMS 8
 
 /** Operation-specific metadata; the relevant member depends on the operation type. */
 typedef union {
@@ -196,6 +200,12 @@ typedef union {
     } cast;
 
     float scalar; /**< For scalar operations */
+
+    struct {
+        const struct cgrad_elementwise_fn* fn;         /**< the user function (cgrad_elementwise_define) */
+        int n_params;                                  /**< number of parameter values */
+        double params[CGRAD_ELEMENTWISE_MAX_PARAMS];   /**< parameter values */
+    } elementwise;
 } cgrad_op_metadata;
 
 /** Information about an operation and its metadata. */
@@ -303,6 +313,20 @@ int cgrad_tensor_softmax(const cgrad_tensor* tensor, int axis, cgrad_tensor* out
 int cgrad_tensor_log_softmax(const cgrad_tensor* tensor, int axis, cgrad_tensor* out_tensor);
 /** Converts to another element type (and device). */
 int cgrad_tensor_cast(const cgrad_tensor* tensor, cgrad_storage_backend_type backend_type, cgrad_tensor* out_tensor);
+
+/* User element-wise functions (docs/extending.md): a body such as "x > 0 ? x : a * (exp(x) - 1)"
+ * over named inputs and scalar parameters, checked when defined (CGRAD_ERR_INVALID_ARGUMENT with
+ * the reason in cgrad_last_error) and fused into the surrounding kernel when used. A parameter value
+ * is a kernel argument: a new value does not recompile. */
+typedef struct cgrad_elementwise_fn cgrad_elementwise_fn;
+/** Defines a one-output function; `param_names` may be NULL when `n_params` is 0. */
+int cgrad_elementwise_define(const char* name, const char* body, const char* const* input_names, int n_inputs,
+                             const char* const* param_names, int n_params, cgrad_elementwise_fn** out_fn);
+/** Releases a function handle; nodes already built with it keep working. */
+int cgrad_elementwise_free(cgrad_elementwise_fn* fn);
+/** Applies `fn` to `n_inputs` tensors (one backend type, broadcasting) and `n_params` values. */
+int cgrad_tensor_elementwise(const cgrad_elementwise_fn* fn, const cgrad_tensor* inputs, int n_inputs,
+                             const double* params, int n_params, cgrad_tensor* out_tensor);
 
 /* ---------------------------------------------------------------------------------------------
  * Execution and reading values

@@ -5,3 +5,4 @@
 #include <cgrad/tensor.hpp>
 #include <cgrad/compile.hpp>
 #include <cgrad/interop.hpp>
+#include <cgrad/extend.hpp>

@@ -7,6 +7,7 @@
 // backward graph with the ordinary lazy ops, so it goes through the same passes and fusion.
 #pragma once
 
+#include <cgrad/extend.hpp>
 #include <cgrad/tensor.hpp>
 
 #include "ir/node.h"
@@ -25,9 +26,23 @@ struct VjpCall {
   std::vector<Tensor> in;
   std::vector<char> needs;
   std::vector<Tensor> gin;
+  /// Composite::Custom: the gradient of each output of the operator (undefined: none reached it).
+  std::vector<Tensor> group;
 };
 
 /// The derivative rule of a composite op (the table in derivatives.cpp).
 void composite_vjp(VjpCall& c);
+
+/// A custom operator's backward (issue #23, custom.cpp): the user's function, the context its
+/// forward filled, and the operator's output nodes (weak: their records hold this).
+struct CustomGradImpl final : ir::CustomGrad {
+  std::string name;
+  std::shared_ptr<const CustomOp::Backward> backward;
+  CustomContext ctx;
+  std::vector<std::weak_ptr<ir::Node>> outputs;
+};
+
+/// Calls the user's backward with `c.group` and checks what it returns (custom.cpp).
+void custom_vjp(VjpCall& c);
 
 }  // namespace cgrad::autograd

@@ -204,6 +204,7 @@ void composite_vjp(VjpCall& c) {
     case ir::Composite::ToDevice:  // a copy to another device: the gradient goes back
       set(c, 0, c.g.to(c.in[0].device()));
       return;
+    case ir::Composite::Custom: custom_vjp(c); return;
     case ir::Composite::None: break;
   }
   throw Error(ErrorCode::Internal, "autograd: record without a composite rule");

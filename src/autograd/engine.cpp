@@ -101,21 +101,52 @@ std::vector<Tensor> backprop(const NodePtr& y, const Tensor& seed, const std::ve
   grads.back() = seed;
   std::vector<Tensor> result;
   if (targets) result.resize(targets->size());
+  // Leaves' gradients are added once the walk is done, so a derivative rule that throws (a
+  // custom operator's backward) leaves every grad() as it was.
+  std::vector<std::pair<detail::Var*, Tensor>> leaf_grads;
+  std::vector<std::shared_ptr<void>> leaf_vars;
+  // The outputs of one custom operator are differentiated together, at the output that comes
+  // first in `order`: every user of every output comes later, so all their gradients are in.
+  auto sibling_pos = [&](const ir::GradRecord& rec, std::size_t k) -> std::ptrdiff_t {
+    auto s = static_cast<const CustomGradImpl&>(*rec.custom).outputs[k].lock();
+    auto it = s ? pos.find(s.get()) : pos.end();
+    return it == pos.end() ? -1 : static_cast<std::ptrdiff_t>(it->second);
+  };
   for (std::size_t i = order.size(); i-- > 0;) {
     const NodePtr& n = order[i];
-    Tensor g = std::move(grads[i]);
-    if (!g.defined() || !relevant[i]) continue;
     const ir::GradRecord& rec = *n->grad;
+    const bool custom = rec.composite == ir::Composite::Custom;
+    std::vector<Tensor> group;
+    if (custom && relevant[i]) {
+      const std::size_t outs = static_cast<const CustomGradImpl&>(*rec.custom).outputs.size();
+      bool head = true;
+      for (std::size_t k = 0; k < outs && head; ++k) {
+        std::ptrdiff_t p = sibling_pos(rec, k);
+        head = !(p >= 0 && static_cast<std::size_t>(p) < i);
+      }
+      if (!head) continue;
+      bool any = false;
+      for (std::size_t k = 0; k < outs; ++k) {
+        std::ptrdiff_t p = sibling_pos(rec, k);
+        group.push_back(p < 0 || static_cast<std::size_t>(p) == i ? Tensor() : std::move(grads[static_cast<std::size_t>(p)]));
+        if (static_cast<int>(k) == rec.custom_out) group.back() = grads[i];
+        any = any || group.back().defined();
+      }
+      if (!any) continue;
+    }
+    Tensor g = std::move(grads[i]);
+    if ((!g.defined() && !custom) || !relevant[i]) continue;
     if (is_target[i] && targets) {
       for (std::size_t k = 0; k < targets->size(); ++k)
         if ((*targets)[k].get() == n.get()) result[k] = g;
-    } else if (is_target[i]) {
+    } else if (is_target[i] && g.defined()) {
       if (auto v = rec.leaf.lock()) {
-        accumulate(*static_cast<detail::Var*>(v.get()), g);
+        leaf_grads.emplace_back(static_cast<detail::Var*>(v.get()), g);
+        leaf_vars.push_back(std::move(v));
       }
     }
     if (rec.is_leaf) continue;
-    VjpCall call{rec, Tensor(n), g, {}, {}, {}};
+    VjpCall call{rec, Tensor(n), g, {}, {}, {}, std::move(group)};
     for (const NodePtr& in : rec.inputs) {
       call.in.emplace_back(in);
       auto it = in && in->grad ? pos.find(in.get()) : pos.end();
@@ -137,6 +168,8 @@ std::vector<Tensor> backprop(const NodePtr& y, const Tensor& seed, const std::ve
       acc = acc.defined() ? acc + gk : gk;
     }
   }
+  // Under the gradient lock (accumulate): another thread's backward() may add into the same leaves.
+  for (auto& [var, g] : leaf_grads) accumulate(*var, g);
   return result;
 }
 

@@ -140,4 +140,10 @@ void execute(NodeRec& n);
 
 std::string uuid_str(const cgrad_uuid& id);
 
+// ---- user element-wise functions (elementwise.cpp) ----
+/// The function behind a live handle (not freed); fail() otherwise.
+const ElementwiseFn& elementwise_fn(const cgrad_elementwise_fn* fn, bool allow_freed);
+/// The value of a CGRAD_OP_ELEMENTWISE node (handles stay valid for nodes after being freed).
+Tensor elementwise_value(const cgrad_op_metadata& m, const std::vector<Tensor>& in);
+
 }  // namespace cgrad::capi

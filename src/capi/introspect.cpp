@@ -53,6 +53,7 @@ std::string meta_str(const cgrad_op_info& op) {
     case CGRAD_OP_MUL_SCALAR:
     case CGRAD_OP_POW_SCALAR: s << "scalar=" << m.scalar; break;
     case CGRAD_OP_CAST: s << "to=" << backend_name(raw_enum(m.cast.backend_type)); break;
+    case CGRAD_OP_ELEMENTWISE: s << "fn=" << elementwise_fn(m.elementwise.fn, true).name(); break;
     default: break;
   }
   return s.str();
@@ -130,7 +131,8 @@ const char* cgrad_op_name(cgrad_op_type type) {
       "leaf",   "add",     "sub",     "gemm",    "transpose",  "reshape",    "reduce_sum",  "mul",
       "div",    "pow",     "maximum", "minimum", "neg",        "exp",        "log",         "sqrt",
       "rsqrt",  "abs",     "sin",     "cos",     "tanh",       "sigmoid",    "relu",        "add_scalar",
-      "mul_scalar", "pow_scalar", "reduce_mean", "reduce_max", "reduce_min", "softmax", "log_softmax", "cast"};
+      "mul_scalar", "pow_scalar", "reduce_mean", "reduce_max", "reduce_min", "softmax", "log_softmax", "cast",
+      "elementwise"};
   const int t = raw_enum(type);
   return t >= 0 && t < CGRAD_OP_COUNT ? names[t] : "?";
 }

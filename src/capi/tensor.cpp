@@ -419,6 +419,34 @@ int cgrad_tensor_cast(const cgrad_tensor* tensor, cgrad_storage_backend_type bac
   });
 }
 
+int cgrad_tensor_elementwise(const cgrad_elementwise_fn* fn, const cgrad_tensor* inputs, int n_inputs,
+                             const double* params, int n_params, cgrad_tensor* out_tensor) {
+  return guard("cgrad_tensor_elementwise", [&] {
+    const cgrad::ElementwiseFn& f = elementwise_fn(fn, false);
+    check_out(out_tensor);
+    const auto want_in = static_cast<int>(f.num_inputs()), want_p = static_cast<int>(f.num_params());
+    if (n_inputs != want_in)
+      fail(CGRAD_ERR_INVALID_ARGUMENT, f.name() + " takes " + num(want_in) + " input(s), got " + num(n_inputs));
+    if (n_params != want_p)
+      fail(CGRAD_ERR_INVALID_ARGUMENT, f.name() + " takes " + num(want_p) + " parameter(s), got " + num(n_params));
+    if (!inputs) fail(CGRAD_ERR_NULL_POINTER, "inputs is NULL");
+    if (n_params > 0 && !params) fail(CGRAD_ERR_NULL_POINTER, "params is NULL");
+    std::vector<Ref> refs;
+    for (int i = 0; i < n_inputs; ++i) {
+      refs.push_back(resolve(&inputs[i], ("inputs[" + num(i) + "]").c_str()));
+      if (refs.back().node->backend != refs[0].node->backend)
+        fail(CGRAD_ERR_DTYPE, "inputs have different backend types (" + num(refs[0].node->backend) + " and " +
+                                  num(refs.back().node->backend) + "); cast one with cgrad_tensor_cast");
+    }
+    cgrad_op_info op{};
+    op.type = CGRAD_OP_ELEMENTWISE;
+    op.metadata.elementwise.fn = fn;
+    op.metadata.elementwise.n_params = n_params;
+    for (int i = 0; i < n_params; ++i) op.metadata.elementwise.params[i] = params[i];
+    return finish_op(op, refs, out_tensor);
+  });
+}
+
 int cgrad_tensor_execute(cgrad_tensor* tensor) {
   return guard("cgrad_tensor_execute", [&] {
     Ref r = resolve(tensor, "tensor");

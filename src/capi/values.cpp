@@ -121,6 +121,7 @@ Tensor build_value(const cgrad_op_info& op, const std::vector<Tensor>& in) {
     case CGRAD_OP_LOG_SOFTMAX: return log_softmax(in[0], m.softmax.axis);
     case CGRAD_OP_CAST:
       return in[0].cast(dtype_of_backend(m.cast.backend_type)).to(device_of_backend(m.cast.backend_type));
+    case CGRAD_OP_ELEMENTWISE: return elementwise_value(m, in);
     case CGRAD_OP_NONE:
     case CGRAD_OP_COUNT: break;
   }

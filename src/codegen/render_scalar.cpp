@@ -2,6 +2,7 @@
 #include "codegen/render_scalar.h"
 
 #include "ir/op_table.h"
+#include "ir/user_fn.h"
 
 #include <cmath>
 #include <cstdint>
@@ -73,6 +74,34 @@ std::string acc_combine(const schedule::Reduction& r, const std::string& acc, co
   }
 }
 
+namespace {
+
+// A user function's body (issue #23), re-emitted from its parsed tree: input names become the
+// kernel values of the node's inputs, literals are printed by literal(), operators and calls
+// become cgrad::scalar calls. No text of the body is copied into the kernel.
+std::string render_user(const Instr& in, const std::function<std::string(int)>& var) {
+  const ir::UserBody& b = in.fn->outputs[static_cast<std::size_t>(in.fn_out)];
+  std::vector<std::string> s(b.nodes.size());
+  for (std::size_t i = 0; i < b.nodes.size(); ++i) {
+    const ir::UserExpr& e = b.nodes[i];
+    auto a = [&](std::size_t j) -> const std::string& { return s[static_cast<std::size_t>(e.args[j])]; };
+    switch (e.kind) {
+      case ir::UserExpr::Kind::Input: s[i] = var(in.args[static_cast<std::size_t>(e.index)]); break;
+      case ir::UserExpr::Kind::Literal: s[i] = literal(in.dtype, e.value, static_cast<int64_t>(e.value)); break;
+      case ir::UserExpr::Kind::Call:
+        s[i] = std::string("cgrad::scalar::") + ir::op_name(e.op) + "(" + a(0) + (e.args.size() > 1 ? ", " + a(1) : "") + ")";
+        break;
+      case ir::UserExpr::Kind::Select: s[i] = "(" + a(0) + " ? " + a(1) + " : " + a(2) + ")"; break;
+      case ir::UserExpr::Kind::And: s[i] = "(" + a(0) + " && " + a(1) + ")"; break;
+      case ir::UserExpr::Kind::Or: s[i] = "(" + a(0) + " || " + a(1) + ")"; break;
+      case ir::UserExpr::Kind::Not: s[i] = "(!" + a(0) + ")"; break;
+    }
+  }
+  return s[static_cast<std::size_t>(b.root)];
+}
+
+}  // namespace
+
 std::string render_instr(const schedule::KernelSpec& k, int i, const std::function<std::string(int)>& var,
                          const std::function<std::string(int)>& addr, const std::function<std::string(int)>& index) {
   const Instr& in = k.code[static_cast<std::size_t>(i)];
@@ -97,6 +126,7 @@ std::string render_instr(const schedule::KernelSpec& k, int i, const std::functi
              ">(" + seed + ", (uint64_t)" + a(0) + ")";
     }
     case ir::Op::Cast: return "cgrad::scalar::cast<" + T + ">(" + a(0) + ")";
+    case ir::Op::User: return render_user(in, var);
     default: break;
   }
   std::string r = std::string("cgrad::scalar::") + name + "(";

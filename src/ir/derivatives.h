@@ -39,4 +39,5 @@ void slice(VjpCall&);
 void cat(VjpCall&);
 void matmul(VjpCall&);
 void allreduce(VjpCall&);
+void user(VjpCall&);
 }  // namespace cgrad::autograd::vjp

@@ -48,6 +48,8 @@ struct View {
   core::Strides strides;
 };
 
+struct UserFn;
+
 struct Attrs {
   Shape shape;                  ///< Reshape / Expand target; sources' shape
   std::vector<int64_t> axes;    ///< Reduce: sorted reduced axes; Permute: the permutation
@@ -57,6 +59,8 @@ struct Attrs {
   int64_t ivalue = 0;           ///< Full (integer and bool dtypes)
   uint64_t seed = 0;            ///< Rand / Randn stream key
   DType dtype = DType::f32;     ///< sources and Cast
+  /// User: the function (ir/user_fn.h); attrs.axis is the output. Compared by identity.
+  std::shared_ptr<const UserFn> fn;
   bool operator==(const Attrs&) const = default;
 };
 
@@ -68,7 +72,14 @@ using NodeList = core::SmallVec<NodePtr, 3>;
 /// Composite ops whose backward is a simplified rule rather than the chain of their
 /// primitives' rules (softmax cross-entropy's is `p - y`), and device transfers (a copy node
 /// whose gradient is the output gradient moved back).
-enum class Composite : uint8_t { None, Softmax, LogSoftmax, CrossEntropy, ToDevice };
+/// Custom: a user's differentiable operator (issue #23), whose backward is GradRecord::custom.
+enum class Composite : uint8_t { None, Softmax, LogSoftmax, CrossEntropy, ToDevice, Custom };
+
+/// A custom operator's backward, defined by autograd (autograd/autograd.h); the IR only keeps
+/// it alive with the records of the operator's outputs.
+struct CustomGrad {
+  virtual ~CustomGrad() = default;
+};
 
 /// What autograd remembers about a node that requires a gradient. Saved when the node is
 /// built, so passes rewriting the node in place and realization dropping its inputs leave
@@ -81,6 +92,8 @@ struct GradRecord {
   std::vector<NodePtr> inputs;
   std::weak_ptr<void> leaf;  ///< the cgrad::detail::Var of a leaf; empty otherwise
   bool is_leaf = false;
+  std::shared_ptr<const CustomGrad> custom;  ///< Composite::Custom: the operator's backward
+  int custom_out = 0;                        ///< Composite::Custom: which output this node is
 };
 
 /// Who may touch what (docs/semantics.md, "Threads"). A node is shared by every handle and

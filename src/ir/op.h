@@ -20,7 +20,8 @@ inline constexpr int kNumOps = 0
 #undef CGRAD_OP
     ;
 
-enum class OpKind : uint8_t { Source, Unary, Binary, Ternary, Reduce, Movement, Concat, Gemm, Collective };
+/// Map: an element-wise user function (issue #23), fused like the other element-wise kinds.
+enum class OpKind : uint8_t { Source, Unary, Binary, Ternary, Reduce, Movement, Concat, Gemm, Collective, Map };
 
 /// How a node's dtype follows from its inputs.
 enum class DTypeRule : uint8_t {
@@ -79,6 +80,8 @@ struct OpInfo {
 
 const OpInfo& info(Op op);
 inline const char* op_name(Op op) { return info(op).name; }
-inline bool is_elementwise(OpKind k) { return k == OpKind::Unary || k == OpKind::Binary || k == OpKind::Ternary; }
+inline bool is_elementwise(OpKind k) {
+  return k == OpKind::Unary || k == OpKind::Binary || k == OpKind::Ternary || k == OpKind::Map;
+}
 
 }  // namespace cgrad::ir

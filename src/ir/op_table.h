@@ -95,6 +95,9 @@ inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     ROW(Matmul, Gemm, 2, kNumeric, SameAsIn, matmul_shape, false, false, vjp::matmul),
     // collectives
     ROW(AllReduce, Collective, 1, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::allreduce),
+    // user element-wise functions (issue #23; the body decides int-to-float, ir/user_fn.h); a node
+    // costs what its body calls (ir::user_fn_cost), at least this row's cost
+    ROW(User, Map, -1, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::user, 1),
 }};
 #undef ROW
 

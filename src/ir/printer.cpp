@@ -2,6 +2,7 @@
 #include "ir/printer.h"
 
 #include "ir/graph.h"
+#include "ir/user_fn.h"
 
 #include <map>
 #include <sstream>
@@ -25,6 +26,7 @@ std::string attrs_str(const Node& n) {
     case Op::Permute: s << "perm=" << core::vec_str(a.axes); break;
     case Op::Slice: s << "dim=" << a.axis << " " << a.start << ":" << a.stop << ":" << a.step; break;
     case Op::Cat: s << "dim=" << a.axis; break;
+    case Op::User: s << "fn=" << (a.fn ? a.fn->name : "?") << " out=" << a.axis; break;
     default: break;
   }
   return s.str();

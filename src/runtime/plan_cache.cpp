@@ -1,6 +1,8 @@
 // Plan keys (structural serialization of a pending graph) and the LRU plan cache.
 #include "runtime/plan_cache.h"
 
+#include "ir/user_fn.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -55,7 +57,7 @@ PlanKey serialize(const std::vector<ir::Node*>& order, const std::vector<ir::Nod
                           (a.start != 0 ? 8u : 0u) | (a.stop != 0 ? 16u : 0u) | (a.step != kDefault.step ? 32u : 0u) |
                           (fbits != 0 ? 64u : 0u) | (a.ivalue != 0 ? 128u : 0u) | (a.seed != 0 ? 256u : 0u) |
                           (a.dtype != kDefault.dtype ? 512u : 0u) | (n->device.index != 0 ? 1024u : 0u) |
-                          (input_shape ? 2048u : 0u);
+                          (input_shape ? 2048u : 0u) | (a.fn ? 4096u : 0u);
     const uint64_t ninputs = std::min<uint64_t>(n->inputs.size(), 0xffff);  // 0xffff: the count follows
     w.i64(static_cast<int64_t>(static_cast<uint64_t>(n->op) | (static_cast<uint64_t>(n->dtype) << 8) |
                                (static_cast<uint64_t>(n->device.kind) << 16) | (mask << 24) | (ninputs << 40)));
@@ -72,6 +74,7 @@ PlanKey serialize(const std::vector<ir::Node*>& order, const std::vector<ir::Nod
     if (mask & 128) w.i64(a.ivalue);
     if (mask & 256) w.i64(static_cast<int64_t>(a.seed));
     if (mask & 512) w.i64(static_cast<int64_t>(a.dtype));
+    if (mask & 4096) w.i64(static_cast<int64_t>(a.fn->id));  // a user function (issue #23): by identity
     for (auto& in : n->inputs) {
       int64_t p = pos_of(in.get());
       if (p >= 0) {

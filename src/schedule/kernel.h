@@ -39,6 +39,8 @@ struct Instr {
   int64_t ivalue = 0;             ///< Const
   uint64_t seed = 0;              ///< Rand / Randn
   int arg = -1;                   ///< Const: index in KernelSpec::fconsts / iconsts; Rand/Randn: seed in iconsts
+  std::shared_ptr<const ir::UserFn> fn;  ///< User: the function (ir/user_fn.h)
+  int fn_out = 0;                 ///< User: which of its outputs
 };
 
 struct Reduction {

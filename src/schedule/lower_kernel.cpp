@@ -181,12 +181,15 @@ int KernelLowering::compute(const Node* n, const Map& m) {
     }
     case OpKind::Unary:
     case OpKind::Binary:
-    case OpKind::Ternary: {
+    case OpKind::Ternary:
+    case OpKind::Map: {
       Instr in;
       in.kind = Instr::Kind::Op;
       in.op = n->op;
       in.dtype = n->dtype;
       in.in_dtype = n->inputs[n->op == Op::Where ? 1 : 0]->dtype;
+      in.fn = n->attrs.fn;
+      in.fn_out = static_cast<int>(n->attrs.axis);
       for (auto& x : n->inputs) in.args.push_back(value(x.get(), m));
       result = emit(std::move(in));
       break;

@@ -4,15 +4,24 @@
 // >    the number of ops of its fused subtree (transcendentals and random numbers count 4); above
 // >    8 it is computed once. A shared value that contains a reduction is always Mat.
 //
-// The cost of an op is the `cost` column of the op table (src/ir/op_table.h).
+// The cost of an op is the `cost` column of the op table (src/ir/op_table.h); a user element-wise
+// function (issue #23) costs what its body calls (ir::user_fn_cost), at least its row's cost.
 #include "schedule/builder.h"
 
 #include "ir/op_table.h"
+#include "ir/user_fn.h"
 
 #include <algorithm>
 #include <string>
 
 namespace cgrad::schedule::detail {
+
+namespace {
+int node_cost(const Node& n) {
+  if (n.op == ir::Op::User && n.attrs.fn) return ir::user_fn_cost(*n.attrs.fn, static_cast<int>(n.attrs.axis));
+  return ir::info(n.op).cost;
+}
+}  // namespace
 
 // Fused nodes computed in several kernels: recompute when cheap, else materialize.
 bool Builder::check_recompute(const std::vector<std::vector<const Node*>>& members) {
@@ -38,7 +47,7 @@ bool Builder::check_recompute(const std::vector<std::vector<const Node*>>& membe
       stack.pop_back();
       OpKind k = ir::info(x->op).kind;
       if (k == OpKind::Reduce) has_reduce = true;
-      if (k != OpKind::Movement) cost += ir::info(x->op).cost;
+      if (k != OpKind::Movement) cost += node_cost(*x);
       for (auto& in : x->inputs)
         if (fused(in.get()) && !seen[in.get()]) {
           seen[in.get()] = true;

@@ -79,6 +79,13 @@ std::vector<Case> cases_for(Op op) {
     case Op::AllReduce:
       return {{[](const std::vector<Tensor>& x) { return dist::all_reduce(x[0] * x[0]); }, {{3, 4}}},
               {[](const std::vector<Tensor>& x) { return dist::all_reduce(x[0] * x[0], dist::ReduceOp::Max); }, {{3, 4}}}};
+    case Op::User: {  // a user function with derivative bodies (issue #23), broadcasting too
+      static const ElementwiseFn f = elementwise(ElementwiseDef{
+          "gc_user", {"x", "y"}, {"a"}, {"x * y + a * exp(x) - y / (1 + x * x)"},
+          {{"y + a * exp(x) + 2 * x * y / ((1 + x * x) * (1 + x * x))", "x - 1 / (1 + x * x)"}}});
+      Fn g = [](const std::vector<Tensor>& x) { return f({x[0], x[1]}, {0.75}); };
+      return {{g, {{3, 4}, {3, 4}}}, {g, {{3, 1}, {4}}}};
+    }
     default: return {};
   }
 }

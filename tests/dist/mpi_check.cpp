@@ -71,7 +71,7 @@ void run(const char* name, const std::function<void()>& body) {
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
 }
 
-void elementwise() {
+void elementwise_ops() {
   Tensor x = input({13, 5}), y = input({5}, 0.9), z = input({13, 1}, 0.5);
   dist::DTensor out = dist::exp(dist::shard(x, 0)) * dist::replicate(y) + dist::replicate(z) / 2.0;
   reset_stats();
@@ -218,7 +218,7 @@ int main(int argc, char** argv) {
   jit = !backend || std::string(backend) != "interpreter";
   bool with_odeint = true;
   for (int i = 1; i < argc; ++i) with_odeint = with_odeint && std::string(argv[i]) != "--no-odeint";
-  run("elementwise", elementwise);
+  run("elementwise", elementwise_ops);
   run("reductions", reductions);
   run("matmul", matmuls);
   run("softmax", softmaxes);

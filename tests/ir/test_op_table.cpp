@@ -86,6 +86,11 @@ TEST(OpTable, RulesFitKinds) {
         EXPECT_EQ(row.arity, -1);
         EXPECT_EQ(row.shape_rule, &ir::rules::cat_shape);
         break;
+      case OpKind::Map:  // user element-wise functions: variadic, fused like the element-wise kinds
+        EXPECT_EQ(row.arity, -1);
+        EXPECT_EQ(row.shape_rule, &ir::rules::elementwise_shape);
+        EXPECT_TRUE(ir::is_elementwise(row.kind));
+        break;
       case OpKind::Gemm:
         EXPECT_EQ(row.arity, 2);
         EXPECT_EQ(row.shape_rule, &ir::rules::matmul_shape);
@@ -144,6 +149,7 @@ const BinaryRow kBinary[] = {
 #define CGRAD_ROW_Concat(E, name)
 #define CGRAD_ROW_Gemm(E, name)
 #define CGRAD_ROW_Collective(E, name)
+#define CGRAD_ROW_Map(E, name)
 #define CGRAD_OP(E, name, Kind, arity) CGRAD_ROW_##Kind(E, name)
 #include <cgrad/ops.def>
 #undef CGRAD_OP

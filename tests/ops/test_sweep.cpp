@@ -59,6 +59,7 @@ const Coverage kCoverage[] = {
     {Op::Cat, "cat along any dim, mixed dtypes", sweep_cat},
     {Op::Matmul, "matmul: 2-D, batched, broadcast batch, 1-D operands", sweep_matmul},
     {Op::AllReduce, "dist::all_reduce in one process (identity), sum/max/min, views; b8 rejected", sweep_collective},
+    {Op::User, "user element-wise functions: a dtype-keeping and a float body, layouts, broadcasting", sweep_user},
 };
 
 const Coverage* coverage_of(int op) {
@@ -80,6 +81,7 @@ bool fits_kind(const Coverage& c, OpKind k) {
     case OpKind::Concat: return c.fn == sweep_cat;
     case OpKind::Gemm: return c.fn == sweep_matmul;
     case OpKind::Collective: return c.fn == sweep_collective;
+    case OpKind::Map: return c.fn == sweep_user;
   }
   return false;
 }

@@ -83,6 +83,7 @@ View interpret_node(const ir::Node& n, const std::vector<const View*>& in, bool*
     case OpKind::Unary:
     case OpKind::Binary:
     case OpKind::Ternary: return interp_elementwise(n, in);
+    case OpKind::Map: return interp_user(n, in);
     case OpKind::Reduce: return interp_reduce(n, *in[0]);
     case OpKind::Concat: return interp_cat(n, in);
     case OpKind::Gemm: return interp_matmul(n, *in[0], *in[1]);

@@ -22,6 +22,8 @@ class Interpreter final : public runtime::Backend {
 
 // Kernels, split by kind across interp_*.cpp.
 ir::View interp_elementwise(const ir::Node& n, const std::vector<const ir::View*>& in);
+/// A user element-wise function (issue #23): its parsed body, evaluated per element.
+ir::View interp_user(const ir::Node& n, const std::vector<const ir::View*>& in);
 ir::View interp_reduce(const ir::Node& n, const ir::View& in);
 ir::View interp_matmul(const ir::Node& n, const ir::View& a, const ir::View& b);
 /// interp_matmul into `out` when it already holds a contiguous buffer of the result's shape (a

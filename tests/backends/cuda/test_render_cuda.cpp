@@ -78,6 +78,25 @@ TEST(RenderCuda, MultiplyAddsFollowFpContract) {
   EXPECT_GE(count(on, "fma.rn.f32"), 1) << "CGRAD_FP_CONTRACT=1 contracts";
 }
 
+TEST(RenderCuda, UserFunctionIsRenderedFromItsTree) {
+  // issue #23: the body is re-emitted as cgrad::scalar calls inside the fused kernel, and a new
+  // parameter value is a kernel argument (the same source).
+  auto elu = elementwise("elu", "x > 0 ? x : a * (exp(x) - 1)", {"x"}, {"a"});
+  Tensor a = data({64, 33}), b = data({64, 33}), c = data({33});
+  auto src = cu::kernel_sources({sum(elu(a * b, {1.0}) + c)});
+  ASSERT_EQ(src.size(), 1u) << "sum(elu(a*b) + c): one kernel";
+  EXPECT_NE(src[0].find("cgrad::scalar::exp("), std::string::npos);
+  EXPECT_NE(src[0].find("cgrad::scalar::gt("), std::string::npos);
+  EXPECT_EQ(src[0].find("x > 0"), std::string::npos) << "no text of the body is copied";
+  EXPECT_EQ(cu::kernel_sources({sum(elu(a * b, {0.25}) + c)}), src);
+  expect_compiles(src[0]);
+  auto polar = elementwise(ElementwiseDef{"polar", {"r", "t"}, {}, {"r * cos(t)", "r * sin(t)"}, {}});
+  auto xy = polar.outputs({a, b});
+  auto src2 = cu::kernel_sources({xy[0], xy[1]});
+  ASSERT_EQ(src2.size(), 1u) << "two outputs of one user function: one kernel";
+  expect_compiles(src2[0]);
+}
+
 TEST(RenderCuda, SourceIsGenericOverSizes) {
   auto small = cu::kernel_sources({data({8}) * data({8}) + 2.0f});
   auto large = cu::kernel_sources({data({1000}) * data({1000}) + 3.0f});
