@@ -92,8 +92,8 @@ std::string run_line(uint64_t k0, std::chrono::steady_clock::time_point t0, Devi
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.3f ms", ms);
-  return std::to_string(counters().kernels_launched.load() - k0) + " kernels on " + dev.str() + " (" + be.name() +
-         "), " + buf;
+  return std::to_string(counters().kernels_launched.load() - k0) + " kernels on " + dev.str() + " (" +
+         be.name() + "), " + buf;
 }
 
 // realize() and realize_traced(): with `traced`, the plan and leaves are handed back: a plan-key
@@ -146,7 +146,8 @@ void realize_impl(const std::vector<ir::NodePtr>& outputs, Traced* traced) {
   }
 
   // The key before the passes rewrite the graph.
-  dump(Stage::Key, [&] { return "new plan (why: " + why_new_plan(order0, key.leaves, roots, be.name()) + ")"; });
+  dump(Stage::Key,
+       [&] { return "new plan (why: " + why_new_plan(order0, key.leaves, roots, be.name()) + ")"; });
   // Before the passes: they rewrite edges, and a replay sees the graph as it is here.
   std::vector<char> free;
   std::vector<Plan::LeafRefs> refs;
@@ -164,7 +165,8 @@ void realize_impl(const std::vector<ir::NodePtr>& outputs, Traced* traced) {
     if (results) result_cache().insert(*plan, std::move(probe), roots);
     plan_cache().insert(key.bytes, std::move(plan));
   }
-  dump(Stage::Run, [&] { return "realize: " + std::to_string(nodes) + " nodes, " + run_line(k0, t0, dev, be); });
+  dump(Stage::Run,
+       [&] { return "realize: " + std::to_string(nodes) + " nodes, " + run_line(k0, t0, dev, be); });
 }
 
 }  // namespace

@@ -61,7 +61,8 @@ std::vector<Compiled> compile_kernels(const runtime::Program& p, bool async) {
   const auto& tk = jit::toolchain_key();
   auto fn = jit::compile_fn();
   if (async) {
-    auto first = std::find_if(p.code.begin(), p.code.end(), [](const runtime::KernelCode& c) { return !c.symbol.empty(); });
+    auto first = std::find_if(p.code.begin(), p.code.end(),
+                              [](const runtime::KernelCode& c) { return !c.symbol.empty(); });
     if (!cache.try_get(p.source, first->symbol, tk, fn)) return {};
   }
   auto sym = [&](const std::string& name) { return cache.get(p.source, name, tk, fn); };
@@ -225,7 +226,8 @@ std::shared_ptr<runtime::Plan> JitBackend::run(runtime::Program& p) {
   plan->compiled = compile_kernels(p, core::env().jit_async);
   if (plan->compiled.empty() && !p.sched.kernels.empty()) {
     // CGRAD_JIT_ASYNC: the kernels compile in the background; interpret this time.
-    runtime::dump(runtime::Stage::Run, [] { return "kernels still compiling: interpreting this evaluation"; });
+    runtime::dump(runtime::Stage::Run,
+                  [] { return "kernels still compiling: interpreting this evaluation"; });
     return Interpreter().run(p);
   }
   plan->sched = std::move(p.sched);

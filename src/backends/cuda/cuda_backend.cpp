@@ -310,8 +310,8 @@ ir::View CudaBackend::download(const ir::View& dev, const Shape& shape, DType t)
 namespace {
 
 // A GEMM when cuBLAS does not load (target lowering, schedule/library_loops, made every other
-// GEMM cuBLAS cannot take a loop kernel): computed on the host from downloaded inputs by the interpreter's routine, the
-// result uploaded. Correct, not fast (docs/cuda.md).
+// GEMM cuBLAS cannot take a loop kernel): computed on the host from downloaded inputs by the
+// interpreter's routine, the result uploaded. Correct, not fast (docs/cuda.md).
 ir::View host_kernel(CudaBackend& be, const KernelSpec& k, const std::vector<const ir::View*>& ins,
                      const schedule::Schedule& s) {
   std::vector<ir::View> host;
@@ -416,7 +416,8 @@ std::shared_ptr<runtime::Plan> CudaBackend::run(runtime::Program& p) {
   for (std::size_t i = 0; i < p.code.size(); ++i) {
     const runtime::KernelCode& c = p.code[i];
     if (!c.symbol.empty())
-      plan->kernels[i] = {kernel_function(d, p.source, c.symbol), c.has_reductions, c.acc_bytes, c.whole_rows};
+      plan->kernels[i] = {kernel_function(d, p.source, c.symbol), c.has_reductions, c.acc_bytes,
+                          c.whole_rows};
   }
   plan->sched = std::move(p.sched);
   plan->slots = std::move(p.slots);
