@@ -28,6 +28,11 @@ namespace frontend {
 using ir::NodePtr;
 using ir::Op;
 
+/// Gives the runtime the backends layer's device table (runtime::install_devices), once: at static
+/// initialization of the frontend, and again (a no-op then) before every device check, so a tensor
+/// built during another file's static initialization finds the backends too.
+void install_devices();
+
 /// The node behind `t`; throws InvalidArgument naming `op` for an undefined handle.
 const NodePtr& node_of(const Tensor& t, const char* op);
 /// Builds a node (op table checks) and realizes it at once when its pending depth reaches

@@ -17,7 +17,10 @@ namespace {
 std::atomic<uint64_t> g_rng_counter{0};
 std::atomic<uint64_t> g_rng_seed{0x5eedULL};
 
-void check_device(Device d, const char* op) { runtime::check_device(d, op); }
+void check_device(Device d, const char* op) {
+  frontend::install_devices();
+  runtime::check_device(d, op);
+}
 
 template <class T>
 Tensor from_host(const T* data, std::size_t count, const Shape& shape, DType t, Device device) {

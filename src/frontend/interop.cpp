@@ -15,6 +15,7 @@ Tensor from_blob(void* data, Shape shape, std::vector<int64_t> strides, DType dt
   if (strides.size() != shape.size())
     throw Error(ErrorCode::InvalidArgument,
                 "from_blob: " + std::to_string(strides.size()) + " strides for shape " + shape_str(shape));
+  frontend::install_devices();
   runtime::check_device(device, "from_blob");
   int64_t last = 0;  // offset of the last element, in elements
   for (std::size_t k = 0; k < shape.size(); ++k) {

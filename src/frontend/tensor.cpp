@@ -1,14 +1,30 @@
 // Tensor handle: queries, evaluation, host reads, assign and compound assignment.
+#include "backends/registry.h"
 #include "core/pool.hpp"
 #include "core/strided.hpp"
 #include "frontend/build.h"
-#include "runtime/backend.h"
 #include "frontend/trace.h"
+#include "runtime/backend.h"
 #include "runtime/realize.h"
 
 #include <cgrad/scalar.hpp>
 
 namespace cgrad {
+
+namespace frontend {
+
+// The frontend is the layer that knows both the runtime and the backends, so it connects them:
+// the runtime reaches a device's backend only through the table installed here.
+void install_devices() {
+  static const bool installed = (runtime::install_devices(backends::devices()), true);
+  (void)installed;
+}
+
+namespace {
+[[maybe_unused]] const bool kDevicesInstalled = (install_devices(), true);
+}  // namespace
+
+}  // namespace frontend
 
 using frontend::node_of;
 
@@ -76,6 +92,7 @@ void Tensor::read_item(void* dst, DType as) const {
 Tensor Tensor::to(Device device) const {
   const ir::NodePtr& n = node_of(*this, "to");
   if (n->device == device) return *this;
+  frontend::install_devices();
   runtime::check_device(device, "to");
   runtime::check_device(n->device, "to");
   runtime::realize({n});

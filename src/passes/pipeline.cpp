@@ -2,9 +2,6 @@
 #include "passes/pipeline.h"
 
 #include "core/env.hpp"
-#include "ir/printer.h"
-
-#include <iostream>
 
 namespace cgrad::passes {
 
@@ -37,7 +34,7 @@ const std::vector<Pass>& pipeline() {
 
 }  // namespace
 
-void optimize(const std::vector<ir::NodePtr>& outputs) {
+void optimize(const std::vector<ir::NodePtr>& outputs, const AfterPass& after) {
   const core::Env& e = core::env();
   if (!e.optimize) return;
   // One walk for the whole pipeline: rewrites only point nodes at nodes before them.
@@ -45,7 +42,7 @@ void optimize(const std::vector<ir::NodePtr>& outputs) {
   if (g.order.empty()) return;
   for (const Pass& p : pipeline()) {
     p.run(g);
-    if (e.debug >= 4) std::cerr << "[cgrad] after " << p.name << ":\n" << ir::to_string(g.roots());
+    if (after) after(p.name, g);
   }
 }
 

@@ -7,6 +7,7 @@
 
 #include "ir/node.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,9 +25,11 @@ struct PendingGraph {
   std::vector<ir::Node*> roots() const;
 };
 
-/// Runs every pass in order (pipeline.cpp lists them). Does nothing when CGRAD_OPTIMIZE=0;
-/// with CGRAD_DEBUG >= 4 prints the graph after each pass to stderr.
-void optimize(const std::vector<ir::NodePtr>& outputs);
+/// Called after each pass with its name and the graph (runtime::lower dumps it there).
+using AfterPass = std::function<void(const char* pass, const PendingGraph& g)>;
+/// Runs every pass in order (pipeline.cpp lists them), then `after` (when given). Does nothing
+/// when CGRAD_OPTIMIZE=0.
+void optimize(const std::vector<ir::NodePtr>& outputs, const AfterPass& after = {});
 
 /// The names of the passes optimize() runs, in order.
 std::vector<std::string> pass_names();

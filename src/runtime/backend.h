@@ -1,10 +1,12 @@
-// The device interface every backend implements. The reference interpreter is one backend;
-// the CPU JIT and CUDA backends plug in behind the same interface: realize() hands a backend
-// the unrealized subgraph of the requested outputs, in topological order, and the backend
-// makes every output a realized node (passes, scheduling and codegen happen inside run()).
+// The device interface every backend implements, and the table of them the runtime is given.
+// realize() lowers the unrealized subgraph of the requested outputs for the backend's target
+// (runtime/lower.h: passes, verify, schedule, target lowering, render, memory plan) and hands the
+// Program to the backend, which only compiles and launches it. The runtime never names a backend:
+// the backends layer implements Devices (backends/registry.cpp) and the frontend installs it.
 #pragma once
 
 #include "ir/graph.h"
+#include "runtime/lower.h"
 #include "runtime/plan_cache.h"
 
 #include <memory>
@@ -21,19 +23,13 @@ class Backend {
   virtual const char* name() const = 0;
   /// Allocates `nbytes` of device memory (counted in stats().bytes_allocated).
   virtual std::shared_ptr<ir::Storage> allocate(std::size_t nbytes) = 0;
-  /// Computes every output of `g` and stores it with ir::set_realized.
-  virtual void run(const Subgraph& g) = 0;
-
-  /// Runs `g` (optimized) and returns a plan that replay() can run again on other leaves of the
-  /// same layout; nullptr when this backend does not plan. `leaves` and `roots` are realize()'s
-  /// (leaves in plan-key order; roots in request order).
-  virtual std::shared_ptr<Plan> run_and_plan(const Subgraph& g, const std::vector<const ir::Node*>& leaves,
-                                             const std::vector<ir::Node*>& roots) {
-    (void)leaves;
-    (void)roots;
-    run(g);
-    return nullptr;
-  }
+  /// What lower() must produce for this backend (may change at run time: the CPU JIT without a
+  /// compiler asks for the interpreter's).
+  virtual Target target() const = 0;
+  /// Compiles and launches `p` (lower()'s Program for a target() of this backend) and makes
+  /// every root a realized node. Returns a plan replay() can run again on other leaves of the
+  /// same layout, or nullptr (not replayable, or run by the interpreter). May move from `p`.
+  virtual std::shared_ptr<Plan> run(Program& p) = 0;
   /// Runs a plan this backend built: no passes, scheduling or codegen.
   virtual void replay(const Plan& plan, const std::vector<const ir::Node*>& leaves, const std::vector<ir::Node*>& roots) {
     (void)plan;
@@ -49,6 +45,22 @@ class Backend {
 /// could be evaluated later). A backend may then write an output over that buffer
 /// (schedule::MemoryPlan::reuse). Empty outside realize() and in compile(fn)'s traced runs.
 const std::vector<char>& free_leaves();
+
+/// The backend of every device and the copies between devices: implemented by the backends layer
+/// (backends/registry.cpp), installed by the frontend (install_devices) before any tensor is
+/// built, so realize() reaches a backend through this table and never up to the layer above.
+class Devices {
+ public:
+  virtual ~Devices() = default;
+  /// The backend that executes work for `device`; throws DeviceError when there is none.
+  virtual Backend& backend_for(Device device) = 0;
+  /// Throws DeviceError naming `what` unless `device` can hold tensors.
+  virtual void check(Device device, const std::string& what) = 0;
+  /// A contiguous copy of the realized value of `n` on `to`.
+  virtual ir::View transfer(const ir::Node& n, Device to) = 0;
+};
+/// Makes `d` the table the functions below use (the last call wins; `d` must outlive its use).
+void install_devices(Devices& d);
 
 /// The backend that executes work for `device`; throws DeviceError when there is none.
 Backend& backend_for(Device device);

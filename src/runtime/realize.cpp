@@ -1,12 +1,11 @@
-// The realize driver: collect -> verify -> backend.run, with CGRAD_DEBUG reporting.
+// The realize driver: plan key -> (result cache hit | replay of the stored plan), or
+// lower (runtime/lower.h) + the backend's run, keeping the plan.
 #include "runtime/realize.h"
 
 #include "core/env.hpp"
 #include "ir/graph.h"
-#include "ir/printer.h"
-#include "ir/verify.h"
-#include "passes/pipeline.h"
 #include "runtime/backend.h"
+#include "runtime/lower.h"
 #include "runtime/plan_diff.h"
 #include "runtime/result_cache.h"
 #include "runtime/stats.h"
@@ -14,7 +13,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <iostream>
 #include <mutex>
 #include <unordered_map>
 
@@ -89,7 +87,18 @@ struct FreeLeavesScope {
   FreeLeavesScope& operator=(const FreeLeavesScope&) = delete;
 };
 
-// realize() and realize_traced(): with `traced`, the plan and leaves are handed back.
+// The end of the CGRAD_DEBUG=1 line of a run: kernels launched since `k0`, device, backend, time.
+std::string run_line(uint64_t k0, std::chrono::steady_clock::time_point t0, Device dev, const Backend& be) {
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3f ms", ms);
+  return std::to_string(counters().kernels_launched.load() - k0) + " kernels on " + dev.str() + " (" +
+         be.name() + "), " + buf;
+}
+
+// realize() and realize_traced(): with `traced`, the plan and leaves are handed back: a plan-key
+// hit replays the stored plan (or takes the result cache's values); a miss lowers the graph for
+// the backend's target and lets the backend compile and launch it.
 void realize_impl(const std::vector<ir::NodePtr>& outputs, Traced* traced) {
   std::lock_guard<std::recursive_mutex> lock(g_realize_mutex);
   std::vector<ir::Node*> roots;
@@ -98,7 +107,6 @@ void realize_impl(const std::vector<ir::NodePtr>& outputs, Traced* traced) {
   if (roots.empty()) return;
   ++t_realize_count;
 
-  const auto& e = core::env();
   Device dev = roots[0]->device;
   Backend& be = backend_for(dev);
 
@@ -121,7 +129,7 @@ void realize_impl(const std::vector<ir::NodePtr>& outputs, Traced* traced) {
       if (result_cache().find(*plan, probe, values)) {
         for (std::size_t r = 0; r < roots.size(); ++r) ir::set_realized(*roots[r], std::move(values[r]));
         counters().result_cache_hits.fetch_add(1, std::memory_order_relaxed);
-        if (e.debug >= 1) std::fprintf(stderr, "[cgrad] result cache hit: 0 kernels\n");
+        dump(Stage::Run, [] { return "result cache hit: 0 kernels"; });
         return;
       }
     }
@@ -133,45 +141,32 @@ void realize_impl(const std::vector<ir::NodePtr>& outputs, Traced* traced) {
     FreeLeavesScope scope(free.empty() ? nullptr : &free);
     be.replay(*plan, key.leaves, roots);
     if (results) result_cache().insert(*plan, std::move(probe), roots);
-    if (e.debug >= 1) {
-      double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      std::fprintf(stderr, "[cgrad] replay: %llu kernels on %s (%s), %.3f ms\n",
-                   static_cast<unsigned long long>(counters().kernels_launched.load() - k0), dev.str().c_str(),
-                   be.name(), ms);
-    }
+    dump(Stage::Run, [&] { return "replay: " + run_line(k0, t0, dev, be); });
     return;
   }
 
-  if (e.debug >= 2)  // the key before passes rewrite the graph
-    std::fprintf(stderr, "[cgrad] new plan (why: %s)\n", why_new_plan(order0, key.leaves, roots, be.name()).c_str());
+  // The key before the passes rewrite the graph.
+  dump(Stage::Key,
+       [&] { return "new plan (why: " + why_new_plan(order0, key.leaves, roots, be.name()) + ")"; });
   // Before the passes: they rewrite edges, and a replay sees the graph as it is here.
   std::vector<char> free;
   std::vector<Plan::LeafRefs> refs;
   if (!traced) free = find_free_leaves(order0, epoch, roots, key.leaves, refs);
   FreeLeavesScope scope(&free);
-  passes::optimize(outputs);
-  Subgraph g = ir::make_subgraph(roots);
-  ir::verify(g.order);
-  if (SubgraphHook hook = g_subgraph_hook.load()) hook(g);
-
-  if (e.debug >= 4) {
-    std::cerr << "[cgrad] graph to realize:\n" << ir::to_string(roots);
-  }
   uint64_t k0 = counters().kernels_launched.load();
   auto t0 = std::chrono::steady_clock::now();
-  if (auto plan = be.run_and_plan(g, key.leaves, roots)) {
+  Program program = lower(outputs, be.target(), key.leaves);
+  if (SubgraphHook hook = g_subgraph_hook.load()) hook(program.graph);
+  const std::size_t nodes = program.graph.order.size();
+  if (auto plan = be.run(program)) {
     counters().plans_built.fetch_add(1, std::memory_order_relaxed);
     plan->leaf_refs = std::move(refs);
     if (traced) traced->plan = plan;
     if (results) result_cache().insert(*plan, std::move(probe), roots);
     plan_cache().insert(key.bytes, std::move(plan));
   }
-  if (e.debug >= 1) {
-    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    std::fprintf(stderr, "[cgrad] realize: %zu nodes, %llu kernels on %s (%s), %.3f ms\n", g.order.size(),
-                 static_cast<unsigned long long>(counters().kernels_launched.load() - k0), dev.str().c_str(),
-                 be.name(), ms);
-  }
+  dump(Stage::Run,
+       [&] { return "realize: " + std::to_string(nodes) + " nodes, " + run_line(k0, t0, dev, be); });
 }
 
 }  // namespace

@@ -85,3 +85,30 @@ TEST(DebugOutput, CompileTraceNamesTheArgumentThatDiffers) {
   out = debug_output([&] { f(b, b); });
   EXPECT_FALSE(has(out, "compile: tracing")) << "a kept signature replays: " << out;
 }
+
+// One node-id space through every stage of runtime::lower (docs/architecture.md, "The lowering
+// pipeline"): the graph dump's `%N` for the sum names it in the schedule dump (kernel and node
+// lines) and in the comment heading its kernel in the source dump.
+TEST(DebugOutput, EveryStageNamesANodeByItsGraphNumber) {
+  test::ResultCacheOff off;
+  Tensor a = arange(32).reshape({4, 8}).cast(f32).eval(), b = ones({4, 8}).eval(),
+         c = full({4, 8}, 0.5).eval();
+  auto& e = core::env_mut();
+  const int saved = e.debug;
+  e.debug = 4;
+  testing::internal::CaptureStderr();
+  Tensor y = sum(a * b + c);
+  y.eval();
+  e.debug = saved;
+  const std::string out = testing::internal::GetCapturedStderr();
+  // The graph as lowered: the three leaves, mul, add, sum, the reshape to 0-d.
+  const std::string graph = out.substr(out.find("[cgrad] graph to realize:"));
+  const auto at = graph.find(" = sum(");
+  ASSERT_NE(at, std::string::npos) << out;
+  const std::string id = graph.substr(graph.rfind('%', at), at - graph.rfind('%', at));  // "%5"
+  EXPECT_TRUE(has(out, "kernel for sum " + id + ":")) << id << "\n" << out;
+  EXPECT_TRUE(has(out, "  " + id + " sum k0: ")) << id << "\n" << out;
+  EXPECT_TRUE(has(out, id + " sum\n")) << "the source dump's kernel comment names " << id << "\n" << out;
+  EXPECT_FALSE(has(out, "sum#")) << "no scheduler-internal positions in the dumps:\n" << out;
+  EXPECT_FLOAT_EQ(y.item<float>(), 32 * 31 / 2 + 16.0f);
+}

@@ -6,6 +6,7 @@
 #include "backends/cpu/interpreter.h"
 #include "backends/cpu/thread_pool.h"
 #include "core/strided.hpp"
+#include "schedule/library_loops.h"
 
 #include <dlfcn.h>
 
@@ -44,22 +45,6 @@ const Blas& blas() {
 
 }  // namespace
 
-bool gemm_layout(int64_t rows, int64_t cols, int64_t sr, int64_t sc, bool& transposed, int64_t& ld) {
-  if (cols == 1) sc = 1;
-  if (rows == 1) sr = cols;
-  if (sc == 1 && sr >= cols) {
-    transposed = false;
-    ld = sr;
-    return true;
-  }
-  if (sr == 1 && sc >= rows) {
-    transposed = true;
-    ld = sc;
-    return true;
-  }
-  return false;
-}
-
 bool gemm_dims(const ir::Node& n, int64_t& m, int64_t& k, int64_t& nn) {
   if (n.dtype != DType::f32 && n.dtype != DType::f64) return false;
   const Shape& as = n.inputs[0]->shape;
@@ -82,13 +67,13 @@ bool blas_matmul(const ir::Node& n, const ir::View& a_in, const ir::View& b_in, 
   ir::View a = a_in, b = b_in;
   bool tra = false, trb = false;
   int64_t lda = 0, ldb = 0;
-  if (!gemm_layout(m, k, a.strides[r - 2], a.strides[r - 1], tra, lda)) {
+  if (!schedule::blas_layout(m, k, a.strides[r - 2], a.strides[r - 1], tra, lda)) {
     a = contiguous_copy(a_in, as, n.dtype);
-    gemm_layout(m, k, a.strides[r - 2], a.strides[r - 1], tra, lda);
+    schedule::blas_layout(m, k, a.strides[r - 2], a.strides[r - 1], tra, lda);
   }
-  if (!gemm_layout(k, nn, b.strides[r - 2], b.strides[r - 1], trb, ldb)) {
+  if (!schedule::blas_layout(k, nn, b.strides[r - 2], b.strides[r - 1], trb, ldb)) {
     b = contiguous_copy(b_in, bs, n.dtype);
-    gemm_layout(k, nn, b.strides[r - 2], b.strides[r - 1], trb, ldb);
+    schedule::blas_layout(k, nn, b.strides[r - 2], b.strides[r - 1], trb, ldb);
   }
   const int ta = tra ? kTrans : kNoTrans, tb = trb ? kTrans : kNoTrans;
   if (!out.storage) out = alloc_contiguous(n.shape, n.dtype);  // else a contiguous buffer the plan gave

@@ -7,10 +7,6 @@
 
 namespace cgrad::backends::cpu {
 
-/// How a (rows x cols) matrix with strides (sr, sc) is passed to a BLAS: transposed or not, and
-/// its leading dimension (row-major view); false when it needs a contiguous copy first. Shared
-/// with cuBLAS on CUDA devices.
-bool gemm_layout(int64_t rows, int64_t cols, int64_t sr, int64_t sc, bool& transposed, int64_t& ld);
 /// The (m, k, n) of a Matmul node; false unless its dtype is f32/f64 and the dims fit a BLAS int.
 bool gemm_dims(const ir::Node& n, int64_t& m, int64_t& k, int64_t& nn);
 /// True when a CBLAS with sgemm/dgemm was loaded.

@@ -95,6 +95,11 @@ View interpret_node(const ir::Node& n, const std::vector<const View*>& in, bool*
 
 std::shared_ptr<ir::Storage> Interpreter::allocate(std::size_t nbytes) { return runtime::allocate_host(nbytes); }
 
+std::shared_ptr<runtime::Plan> Interpreter::run(runtime::Program& p) {
+  run(p.graph);
+  return nullptr;
+}
+
 void Interpreter::run(const runtime::Subgraph& g) {
   const std::size_t n = g.order.size();
   std::vector<View> vals(n);

@@ -17,7 +17,11 @@ class Interpreter final : public runtime::Backend {
  public:
   const char* name() const override { return "interpreter"; }
   std::shared_ptr<ir::Storage> allocate(std::size_t nbytes) override;
-  void run(const runtime::Subgraph& g) override;
+  runtime::Target target() const override { return {runtime::Target::Kind::Interpreter, "interpreter"}; }
+  /// Interprets the Program's graph; plans nothing (returns nullptr).
+  std::shared_ptr<runtime::Plan> run(runtime::Program& p) override;
+  /// Computes every output of the verified subgraph `g` and stores it with ir::set_realized.
+  void run(const runtime::Subgraph& g);
 };
 
 // Kernels, split by kind across interp_*.cpp.

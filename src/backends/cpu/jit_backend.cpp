@@ -1,15 +1,15 @@
-// JIT backend: schedule -> codegen -> kernel cache -> launch.
+// JIT backend: compiles a Program (runtime/lower.h) through the kernel cache and launches its
+// kernels on the thread pool.
 #include "backends/cpu/jit_backend.h"
 
 #include "backends/cpu/gemm.h"
 #include "backends/cpu/interpreter.h"
 #include "backends/cpu/jit/compiler.h"
 #include "backends/cpu/thread_pool.h"
-#include "backends/plan_slots.h"
-#include "codegen/render_cpu.h"
 #include "core/env.hpp"
 #include "ir/op_table.h"
 #include "runtime/kernel_cache.h"
+#include "runtime/plan_slots.h"
 #include "runtime/result_cache.h"
 #include "runtime/stats.h"
 #include "schedule/plan_memory.h"
@@ -20,6 +20,7 @@
 
 namespace cgrad::backends::cpu {
 
+using runtime::PlanSlots;
 using schedule::KernelSpec;
 using schedule::Slot;
 
@@ -50,32 +51,24 @@ struct Compiled {
   int64_t acc_size = 0;
 };
 
-// Compiles the loop kernels of a schedule as one translation unit. With `async`, returns an
-// empty vector at once when the unit is not compiled yet (a background compile starts).
-std::vector<Compiled> compile_kernels(std::vector<KernelSpec>& kernels, bool async) {
-  std::vector<codegen::Rendered> rendered;
-  std::vector<int> which(kernels.size(), -1);
-  for (std::size_t i = 0; i < kernels.size(); ++i) {
-    if (kernels[i].kind != KernelSpec::Kind::Loop) continue;
-    codegen::normalize(kernels[i]);
-    which[i] = static_cast<int>(rendered.size());
-    rendered.push_back(codegen::render_cpu(kernels[i]));
-  }
-  std::vector<Compiled> out(kernels.size());
-  if (rendered.empty()) return out;  // only library kernels: nothing to compile
-  std::string tu = codegen::translation_unit(rendered);
-  if (core::env().debug >= 3) std::cerr << "[cgrad] generated source:\n" << tu << "\n";
+// Compiles the Program's translation unit (kernel cache: memory, then disk, then the compiler).
+// With `async`, returns an empty vector at once when the unit is not compiled yet (a background
+// compile starts).
+std::vector<Compiled> compile_kernels(const runtime::Program& p, bool async) {
+  std::vector<Compiled> out(p.code.size());
+  if (p.source.empty()) return out;  // only library kernels: nothing to compile
   auto& cache = runtime::kernel_cache();
   const auto& tk = jit::toolchain_key();
   auto fn = jit::compile_fn();
   if (async) {
-    const auto& first = rendered.front().symbol;
-    if (!cache.try_get(tu, first, tk, fn)) return {};
+    auto first = std::find_if(p.code.begin(), p.code.end(),
+                              [](const runtime::KernelCode& c) { return !c.symbol.empty(); });
+    if (!cache.try_get(p.source, first->symbol, tk, fn)) return {};
   }
-  auto sym = [&](const std::string& name) { return cache.get(tu, name, tk, fn); };
-  for (std::size_t i = 0; i < kernels.size(); ++i) {
-    if (which[i] < 0) continue;
-    const auto& r = rendered[static_cast<std::size_t>(which[i])];
+  auto sym = [&](const std::string& name) { return cache.get(p.source, name, tk, fn); };
+  for (std::size_t i = 0; i < p.code.size(); ++i) {
+    const runtime::KernelCode& r = p.code[i];
+    if (r.symbol.empty()) continue;
     Compiled& c = out[i];
     c.entry = reinterpret_cast<EntryFn>(sym(r.symbol));
     if (r.has_reductions && !r.whole_rows) {
@@ -221,46 +214,28 @@ void execute(const JitPlan& p, const std::vector<const ir::Node*>& leaves, const
 
 std::shared_ptr<ir::Storage> JitBackend::allocate(std::size_t nbytes) { return runtime::allocate_host(nbytes); }
 
-void JitBackend::run(const runtime::Subgraph& g) { run_planned(*this, g); }
+runtime::Target JitBackend::target() const {
+  if (jit::compiler().available) return {runtime::Target::Kind::Cpu, name()};
+  jit::warn_no_compiler_once();
+  return {runtime::Target::Kind::Interpreter, name()};  // no compiler: everything is interpreted
+}
 
-std::shared_ptr<runtime::Plan> JitBackend::run_and_plan(const runtime::Subgraph& g,
-                                                        const std::vector<const ir::Node*>& leaves,
-                                                        const std::vector<ir::Node*>& roots) {
-  if (!jit::compiler().available) {
-    jit::warn_no_compiler_once();
-    Interpreter().run(g);
-    return nullptr;
-  }
+std::shared_ptr<runtime::Plan> JitBackend::run(runtime::Program& p) {
+  if (p.target.kind == runtime::Target::Kind::Interpreter) return Interpreter().run(p);
   auto plan = std::make_shared<JitPlan>();
-  plan->sched = schedule::make_schedule(g, schedule::Options{.staged_reductions = true});
-  schedule::Schedule& s = plan->sched;
-  const int dbg = core::env().debug;
-  if (s.interpret) {
-    if (dbg >= 1) std::cerr << "[cgrad] scheduler found no schedule: interpreting\n";
-    Interpreter().run(g);
-    return nullptr;
-  }
-  if (dbg >= 2) {
-    std::cerr << "[cgrad] schedule: " << s.kernels.size() << " kernels\n";
-    for (std::size_t i = 0; i < s.kernels.size(); ++i) std::cerr << "  k" << i << ": " << s.kernels[i].why << "\n";
-    for (std::size_t i = 0; i < g.order.size(); ++i)
-      std::cerr << "  %" << i << " " << ir::op_name(g.order[i]->op) << ": " << s.reasons[i] << "\n";
-  }
-  plan->compiled = compile_kernels(s.kernels, core::env().jit_async);
-  if (plan->compiled.empty() && !s.kernels.empty()) {
+  plan->compiled = compile_kernels(p, core::env().jit_async);
+  if (plan->compiled.empty() && !p.sched.kernels.empty()) {
     // CGRAD_JIT_ASYNC: the kernels compile in the background; interpret this time.
-    if (dbg >= 1) std::cerr << "[cgrad] kernels still compiling: interpreting this evaluation\n";
-    Interpreter().run(g);
-    return nullptr;
+    runtime::dump(runtime::Stage::Run,
+                  [] { return "kernels still compiling: interpreting this evaluation"; });
+    return Interpreter().run(p);
   }
-  // Leaves by their index in realize()'s list; outputs by their index in roots.
-  std::vector<const ir::Node*> local_leaves(leaves.begin(), leaves.end());
-  const bool replayable = bind_plan_slots(s, local_leaves, roots, plan->slots);
-  plan->mem = schedule::plan_memory(s);
-  plan->shift = arena_shifts(s, plan->mem);
-  if (dbg >= 2) std::cerr << schedule::describe(plan->mem, s);
-  execute(*plan, local_leaves, roots);
-  return replayable ? plan : nullptr;
+  plan->sched = std::move(p.sched);
+  plan->slots = std::move(p.slots);
+  plan->mem = std::move(p.mem);
+  plan->shift = std::move(p.shift);
+  execute(*plan, p.leaves, p.roots);
+  return p.replayable ? plan : nullptr;
 }
 
 void JitBackend::replay(const runtime::Plan& plan, const std::vector<const ir::Node*>& leaves,

@@ -1,17 +1,18 @@
-// CUDA backend: schedule -> render_cuda -> NVRTC (cached) -> launches on the device's stream.
+// CUDA backend: a lowered Program (runtime/lower.h) -> NVRTC (cached) -> launches on the device's stream.
 #include "backends/cuda/cuda_backend.h"
 
 #include "backends/cpu/gemm.h"
 #include "backends/cpu/interpreter.h"
 #include "backends/cuda/allocator.h"
-#include "backends/plan_slots.h"
 #include "backends/cuda/device.h"
 #include "backends/cuda/module_cache.h"
-#include "backends/cuda/sources.h"
+#include "codegen/render_cuda.h"
 #include "core/env.hpp"
 #include "core/strided.hpp"
 #include "ir/op_table.h"
+#include "runtime/plan_slots.h"
 #include "runtime/stats.h"
+#include "schedule/library_loops.h"
 #include "schedule/plan_memory.h"
 #include "schedule/schedule.h"
 
@@ -25,6 +26,7 @@
 
 namespace cgrad::backends::cuda {
 
+using runtime::PlanSlots;
 using schedule::KernelSpec;
 using schedule::Slot;
 
@@ -231,8 +233,8 @@ bool cublas_matmul(DeviceContext& d, const ir::Node& n, const ir::View& a, const
   const std::size_t r = as.size();
   bool tra = false, trb = false;
   int64_t lda = 0, ldb = 0;
-  if (!cpu::gemm_layout(m, k, a.strides[r - 2], a.strides[r - 1], tra, lda)) return false;
-  if (!cpu::gemm_layout(k, nn, b.strides[r - 2], b.strides[r - 1], trb, ldb)) return false;
+  if (!schedule::blas_layout(m, k, a.strides[r - 2], a.strides[r - 1], tra, lda)) return false;
+  if (!schedule::blas_layout(k, nn, b.strides[r - 2], b.strides[r - 1], trb, ldb)) return false;
   if (!out.storage) out = alloc_contiguous_device(d.index, n.shape, n.dtype);  // else: its arena place
   if (m == 0 || nn == 0) return true;
   const std::size_t es = dtype_size(n.dtype);
@@ -307,9 +309,9 @@ ir::View CudaBackend::download(const ir::View& dev, const Shape& shape, DType t)
 
 namespace {
 
-// A GEMM when cuBLAS does not load (render_schedule made every other GEMM cuBLAS cannot take a
-// loop kernel): computed on the host from downloaded inputs by the interpreter's routine, the
-// result uploaded. Correct, not fast (docs/cuda.md).
+// A GEMM when cuBLAS does not load (target lowering, schedule/library_loops, made every other
+// GEMM cuBLAS cannot take a loop kernel): computed on the host from downloaded inputs by the
+// interpreter's routine, the result uploaded. Correct, not fast (docs/cuda.md).
 ir::View host_kernel(CudaBackend& be, const KernelSpec& k, const std::vector<const ir::View*>& ins,
                      const schedule::Schedule& s) {
   std::vector<ir::View> host;
@@ -406,45 +408,23 @@ void execute(CudaBackend& be, const CudaPlan& p, const std::vector<const ir::Nod
 
 }  // namespace
 
-void CudaBackend::run(const runtime::Subgraph& g) { run_planned(*this, g); }
-
-std::shared_ptr<runtime::Plan> CudaBackend::run_and_plan(const runtime::Subgraph& g,
-                                                         const std::vector<const ir::Node*>& leaves,
-                                                         const std::vector<ir::Node*>& roots) {
+std::shared_ptr<runtime::Plan> CudaBackend::run(runtime::Program& p) {
   DeviceContext& d = device_context(index_);
   auto plan = std::make_shared<CudaPlan>();
   plan->device = index_;
-  // Staged row reductions as on the CPU (softmax, log_softmax, layer norm: one row kernel).
-  plan->sched = schedule::make_schedule(g, schedule::Options{.staged_reductions = true});
-  schedule::Schedule& s = plan->sched;
-  const int dbg = core::env().debug;
-  if (s.interpret)
-    throw Error(ErrorCode::Internal, std::string(name()) + ": the scheduler found no schedule for this graph");
-  if (dbg >= 2) {
-    std::cerr << "[cgrad] " << name() << " schedule: " << s.kernels.size() << " kernels\n";
-    for (std::size_t i = 0; i < s.kernels.size(); ++i) std::cerr << "  k" << i << ": " << s.kernels[i].why << "\n";
+  plan->kernels.resize(p.code.size());
+  for (std::size_t i = 0; i < p.code.size(); ++i) {
+    const runtime::KernelCode& c = p.code[i];
+    if (!c.symbol.empty())
+      plan->kernels[i] = {kernel_function(d, p.source, c.symbol), c.has_reductions, c.acc_bytes,
+                          c.whole_rows};
   }
-  std::vector<codegen::CudaRendered> rendered = render_schedule(s);
-  std::vector<codegen::CudaRendered> loops;
-  for (const auto& r : rendered)
-    if (!r.symbol.empty()) loops.push_back(r);
-  plan->kernels.resize(s.kernels.size());
-  if (!loops.empty()) {
-    const std::string tu = codegen::cuda_translation_unit(loops);
-    if (dbg >= 3) std::cerr << "[cgrad] generated CUDA source:\n" << tu << "\n";
-    for (std::size_t i = 0; i < s.kernels.size(); ++i) {
-      if (rendered[i].symbol.empty()) continue;
-      plan->kernels[i] = {kernel_function(d, tu, rendered[i].symbol), rendered[i].has_reductions, rendered[i].acc_bytes,
-                          rendered[i].whole_rows};
-    }
-  }
-  std::vector<const ir::Node*> local_leaves(leaves.begin(), leaves.end());
-  const bool replayable = bind_plan_slots(s, local_leaves, roots, plan->slots);
-  plan->mem = schedule::plan_memory(s);  // after render_schedule: cat and copies are loop kernels
-  plan->shift = arena_shifts(s, plan->mem);
-  if (dbg >= 2) std::cerr << schedule::describe(plan->mem, s);
-  execute(*this, *plan, local_leaves, roots, false);
-  return replayable ? plan : nullptr;
+  plan->sched = std::move(p.sched);
+  plan->slots = std::move(p.slots);
+  plan->mem = std::move(p.mem);
+  plan->shift = std::move(p.shift);
+  execute(*this, *plan, p.leaves, p.roots, false);
+  return p.replayable ? plan : nullptr;
 }
 
 void CudaBackend::replay(const runtime::Plan& plan, const std::vector<const ir::Node*>& leaves,

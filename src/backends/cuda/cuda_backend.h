@@ -17,9 +17,8 @@ class CudaBackend final : public runtime::Backend {
   explicit CudaBackend(int index);
   const char* name() const override { return name_.c_str(); }
   std::shared_ptr<ir::Storage> allocate(std::size_t nbytes) override;
-  void run(const runtime::Subgraph& g) override;
-  std::shared_ptr<runtime::Plan> run_and_plan(const runtime::Subgraph& g, const std::vector<const ir::Node*>& leaves,
-                                              const std::vector<ir::Node*>& roots) override;
+  runtime::Target target() const override { return {runtime::Target::Kind::Cuda, name_}; }
+  std::shared_ptr<runtime::Plan> run(runtime::Program& p) override;
   void replay(const runtime::Plan& plan, const std::vector<const ir::Node*>& leaves,
               const std::vector<ir::Node*>& roots) override;
 

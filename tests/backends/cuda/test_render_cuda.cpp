@@ -18,6 +18,13 @@ namespace {
 using namespace cgrad;
 namespace cu = cgrad::backends::cuda;
 
+// The CUDA kernels realize() would compile for `outputs` (backends/cuda/sources.h takes nodes).
+std::vector<std::string> kernel_sources(const std::vector<Tensor>& outputs) {
+  std::vector<ir::NodePtr> nodes;
+  for (const Tensor& t : outputs) nodes.push_back(t.node());
+  return cu::kernel_sources(nodes);
+}
+
 Tensor data(Shape s) {
   int64_t n = 1;
   for (int64_t d : s) n *= d;
@@ -45,7 +52,7 @@ void expect_compiles(const std::string& src) {
 
 TEST(RenderCuda, ElementwiseGraphIsOneGridStrideKernel) {
   Tensor a = data({64, 33}), b = data({64, 33}), c = data({33});
-  auto src = cu::kernel_sources({a * b + c, exp(a) - 1.0f});
+  auto src = kernel_sources({a * b + c, exp(a) - 1.0f});
   ASSERT_EQ(src.size(), 1u) << "one element-wise graph, two same-shaped outputs: one kernel";
   EXPECT_EQ(count(src[0], "extern \"C\" __global__"), 1);
   EXPECT_NE(src[0].find("gridDim.x"), std::string::npos) << "grid-stride loop";
@@ -57,7 +64,7 @@ TEST(RenderCuda, ElementwiseGraphIsOneGridStrideKernel) {
 // kernels do); with CGRAD_FP_CONTRACT=0 each product is rounded first, as in the interpreter.
 TEST(RenderCuda, MultiplyAddsFollowFpContract) {
   Tensor a = data({64, 33}), b = data({64, 33}), c = data({33});
-  auto src = cu::kernel_sources({a * b + c});
+  auto src = kernel_sources({a * b + c});
   ASSERT_EQ(src.size(), 1u);
   if (!cu::nvrtc()) {
     std::printf("[  SKIPPED ] NVRTC not available (%s)\n", cu::nvrtc_status().c_str());
@@ -83,23 +90,23 @@ TEST(RenderCuda, UserFunctionIsRenderedFromItsTree) {
   // parameter value is a kernel argument (the same source).
   auto elu = elementwise("elu", "x > 0 ? x : a * (exp(x) - 1)", {"x"}, {"a"});
   Tensor a = data({64, 33}), b = data({64, 33}), c = data({33});
-  auto src = cu::kernel_sources({sum(elu(a * b, {1.0}) + c)});
+  auto src = kernel_sources({sum(elu(a * b, {1.0}) + c)});
   ASSERT_EQ(src.size(), 1u) << "sum(elu(a*b) + c): one kernel";
   EXPECT_NE(src[0].find("cgrad::scalar::exp("), std::string::npos);
   EXPECT_NE(src[0].find("cgrad::scalar::gt("), std::string::npos);
   EXPECT_EQ(src[0].find("x > 0"), std::string::npos) << "no text of the body is copied";
-  EXPECT_EQ(cu::kernel_sources({sum(elu(a * b, {0.25}) + c)}), src);
+  EXPECT_EQ(kernel_sources({sum(elu(a * b, {0.25}) + c)}), src);
   expect_compiles(src[0]);
   auto polar = elementwise(ElementwiseDef{"polar", {"r", "t"}, {}, {"r * cos(t)", "r * sin(t)"}, {}});
   auto xy = polar.outputs({a, b});
-  auto src2 = cu::kernel_sources({xy[0], xy[1]});
+  auto src2 = kernel_sources({xy[0], xy[1]});
   ASSERT_EQ(src2.size(), 1u) << "two outputs of one user function: one kernel";
   expect_compiles(src2[0]);
 }
 
 TEST(RenderCuda, SourceIsGenericOverSizes) {
-  auto small = cu::kernel_sources({data({8}) * data({8}) + 2.0f});
-  auto large = cu::kernel_sources({data({1000}) * data({1000}) + 3.0f});
+  auto small = kernel_sources({data({8}) * data({8}) + 2.0f});
+  auto large = kernel_sources({data({1000}) * data({1000}) + 3.0f});
   ASSERT_EQ(small.size(), 1u);
   EXPECT_EQ(small, large) << "sizes and constants are kernel arguments";
 }
@@ -107,7 +114,7 @@ TEST(RenderCuda, SourceIsGenericOverSizes) {
 TEST(RenderCuda, ReductionWithPrologueIsOneKernel) {
   Tensor a = data({4096}), b = data({4096});
   for (auto graph : {sum(a * b), max(a - b), sum(data({16, 300}) + data({16, 300}), {1})}) {
-    auto src = cu::kernel_sources({graph});
+    auto src = kernel_sources({graph});
     ASSERT_EQ(src.size(), 1u);
     EXPECT_NE(src[0].find("_block_reduce"), std::string::npos) << "block-level combination";
     EXPECT_NE(src[0].find("__shfl_down_sync"), std::string::npos) << "warp-level combination";
@@ -139,7 +146,7 @@ bool has_inner_store(const std::string& s) {
 TEST(RenderCuda, SoftmaxIsOneKernelOfTwoReductionStages) {
   for (bool log : {false, true}) {
     Tensor x = data({32, 100});
-    auto src = cu::kernel_sources({log ? log_softmax(x, -1) : softmax(x, -1)});
+    auto src = kernel_sources({log ? log_softmax(x, -1) : softmax(x, -1)});
     // One row kernel: the max stage, then the sum stage reading the max (combined over the block
     // in between), then the normalized row stored inside the inner loop (an `x<a>` offset).
     ASSERT_EQ(src.size(), 1u);
@@ -154,20 +161,20 @@ TEST(RenderCuda, SoftmaxIsOneKernelOfTwoReductionStages) {
 }
 
 TEST(RenderCuda, MatmulOperandIsTheOnlyGeneratedKernel) {
-  auto src = cu::kernel_sources({matmul(data({8, 5}) + data({8, 5}), data({5, 3}))});
+  auto src = kernel_sources({matmul(data({8, 5}) + data({8, 5}), data({5, 3}))});
   EXPECT_EQ(src.size(), 1u) << "the element-wise operand; the GEMM is a cuBLAS call";
 }
 
 TEST(RenderCuda, CatAndCopiesAreDeviceKernels) {
   Tensor a = data({4, 6}), b = data({3, 6});
-  auto fused_src = cu::kernel_sources({cat({a, b * 2.0f}, 0)});
+  auto fused_src = kernel_sources({cat({a, b * 2.0f}, 0)});
   ASSERT_EQ(fused_src.size(), 1u) << "a cat of 7 rows fuses: one kernel storing each row (docs/fusion.md rule 7)";
   expect_compiles(fused_src[0]);
   Tensor c = data({6, 6}), d = data({5, 6});
-  auto cat_src = cu::kernel_sources({cat({c, d * 2.0f}, 0)});
+  auto cat_src = kernel_sources({cat({c, d * 2.0f}, 0)});
   EXPECT_EQ(cat_src.size(), 3u) << "d * 2, then one copy kernel per cat input (11 rows: too long to fuse)";
   for (const auto& s : cat_src) expect_compiles(s);
-  auto copy_src = cu::kernel_sources({a.T().reshape({24})});
+  auto copy_src = kernel_sources({a.T().reshape({24})});
   ASSERT_EQ(copy_src.size(), 1u) << "the transposed layout cannot be reshaped as a view: one copy";
   EXPECT_NE(copy_src[0].find("E_r2_"), std::string::npos) << "a 2-D strided read into a flat write";
   expect_compiles(copy_src[0]);
@@ -175,8 +182,8 @@ TEST(RenderCuda, CatAndCopiesAreDeviceKernels) {
 
 TEST(RenderCuda, EvaluatedTensorsGiveNoKernels) {
   Tensor t = (data({10}) * 2.0f).eval();
-  EXPECT_TRUE(cu::kernel_sources({t}).empty());
-  EXPECT_TRUE(cu::kernel_sources({t.slice(0, 2, 8)}).empty()) << "a view of an evaluated tensor";
+  EXPECT_TRUE(kernel_sources({t}).empty());
+  EXPECT_TRUE(kernel_sources({t.slice(0, 2, 8)}).empty()) << "a view of an evaluated tensor";
 }
 
 TEST(RenderCuda, ArgumentBlockMatchesTheStructLayout) {

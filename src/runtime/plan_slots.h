@@ -1,9 +1,9 @@
 // What every compiling backend does around its kernels: tie a schedule's slots to realize()'s
-// leaves and roots once (so the plan can be replayed on other leaves of the same layout), and
-// bind slot values while the plan runs (leaves, constants, views of bound slots).
+// leaves and roots once (lower() does it, so the plan can be replayed on other leaves of the same
+// layout), and bind slot values while a plan runs (leaves, constants, views of bound slots).
 #pragma once
 
-#include "runtime/backend.h"
+#include "ir/graph.h"
 #include "schedule/plan_memory.h"
 #include "schedule/schedule.h"
 
@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-namespace cgrad::backends {
+namespace cgrad::runtime {
 
 struct PlanSlots {
   std::vector<int> slot_leaf;                // per slot: index into the leaves, or -1
@@ -39,16 +39,13 @@ void allocate_stores(const schedule::Schedule& s, const schedule::KernelSpec& k,
 /// bind_views' `shift` and the kernels' offsets.
 std::vector<int64_t> arena_shifts(const schedule::Schedule& s, const schedule::MemoryPlan& mem);
 
-/// Outputs of the last kernel written over free leaves (MemoryPlan::reuse, runtime::free_leaves):
+/// Outputs of the last kernel written over free leaves (MemoryPlan::reuse, free_leaves):
 /// call just before the last kernel, so nothing that can fail runs between overwriting the leaf
 /// and finishing. The leaf's buffer must be held only by its node and `views`.
 void reuse_free_leaves(const schedule::Schedule& s, const PlanSlots& p, const schedule::MemoryPlan& mem,
                        std::vector<ir::View>& views);
 
-/// Backend::run for a planning backend: run_and_plan with the subgraph's own leaves and outputs.
-void run_planned(runtime::Backend& be, const runtime::Subgraph& g);
-
 /// The plan outputs: each root becomes a realized leaf holding its slot's value.
 void realize_outputs(const PlanSlots& p, const std::vector<ir::View>& views, const std::vector<ir::Node*>& roots);
 
-}  // namespace cgrad::backends
+}  // namespace cgrad::runtime

@@ -1,12 +1,13 @@
 // Slot binding shared by the CPU JIT and CUDA backends (see plan_slots.h).
-#include "backends/plan_slots.h"
+#include "runtime/plan_slots.h"
 
+#include "runtime/backend.h"
 #include "runtime/result_cache.h"
 #include "runtime/stats.h"
 
 #include <algorithm>
 
-namespace cgrad::backends {
+namespace cgrad::runtime {
 
 using schedule::Slot;
 
@@ -72,7 +73,7 @@ std::vector<int64_t> arena_shifts(const schedule::Schedule& s, const schedule::M
 
 void reuse_free_leaves(const schedule::Schedule& s, const PlanSlots& p, const schedule::MemoryPlan& mem,
                        std::vector<ir::View>& views) {
-  const std::vector<char>& free = runtime::free_leaves();
+  const std::vector<char>& free = free_leaves();
   for (auto [out, leaf] : mem.reuse) {
     const int li = p.slot_leaf[static_cast<std::size_t>(leaf)];
     ir::View& lv = views[static_cast<std::size_t>(leaf)];
@@ -82,21 +83,13 @@ void reuse_free_leaves(const schedule::Schedule& s, const PlanSlots& p, const sc
     if (li < 0 || static_cast<std::size_t>(li) >= free.size() || !free[static_cast<std::size_t>(li)] || ov.storage ||
         !lv.storage || lv.offset != 0 || lv.storage->nbytes < bytes)
       continue;
-    runtime::result_cache().forget(lv.storage.get());
+    result_cache().forget(lv.storage.get());
     if (lv.storage.use_count() != 2)
       continue;  // use_count: the leaf node's value and `lv`
     ov = ir::View{lv.storage, 0, core::contiguous_strides(os.shape)};
     ++ov.storage->version;
-    runtime::counters().buffers_reused.fetch_add(1, std::memory_order_relaxed);
+    counters().buffers_reused.fetch_add(1, std::memory_order_relaxed);
   }
-}
-
-void run_planned(runtime::Backend& be, const runtime::Subgraph& g) {
-  std::vector<ir::Node*> roots;
-  for (std::size_t i = 0; i < g.order.size(); ++i)
-    if (g.is_output[i]) roots.push_back(g.order[i]);
-  auto key = runtime::plan_key(g.order, roots, be.name());
-  be.run_and_plan(g, key.leaves, roots);
 }
 
 void realize_outputs(const PlanSlots& p, const std::vector<ir::View>& views, const std::vector<ir::Node*>& roots) {
@@ -104,4 +97,4 @@ void realize_outputs(const PlanSlots& p, const std::vector<ir::View>& views, con
     ir::set_realized(*roots[static_cast<std::size_t>(root)], views[static_cast<std::size_t>(slot)]);
 }
 
-}  // namespace cgrad::backends
+}  // namespace cgrad::runtime
