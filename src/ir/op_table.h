@@ -32,8 +32,20 @@ inline constexpr const char* kNames[] = {
 #undef CGRAD_OP
 };
 
-#define ROW(E, kind, arity, mask, rule, shape, i2f, comm, d) \
-  OpInfo { Op::E, kNames[static_cast<int>(Op::E)], OpKind::kind, arity, mask, DTypeRule::rule, shape, i2f, comm, &d }
+#define ROW(E, kind, arity, mask, rule, shape, i2f, comm, d)                                                 \
+  OpInfo {                                                                                                   \
+    Op::E, kNames[static_cast<int>(Op::E)], OpKind::kind, arity, mask, DTypeRule::rule, shape, i2f, comm, &d, \
+        kNoReduce                                                                                            \
+  }
+// A reduction row: accepted dtypes, dtype rule, derivative, then its ReduceRule (the element-wise
+// Binary row that combines, the identity, the accumulator, whether an empty reduction is allowed).
+#define RED(E, mask, rule, d, combine, identity, acc, empty_ok)                                              \
+  OpInfo {                                                                                                   \
+    Op::E, kNames[static_cast<int>(Op::E)], OpKind::Reduce, 1, mask, DTypeRule::rule, reduce_shape, false,    \
+        false, &d, ReduceRule { Op::combine, RedIdentity::identity, RedAcc::acc, empty_ok }                   \
+  }
+
+inline constexpr ReduceRule kNoReduce{Op::Buffer, RedIdentity::Zero, RedAcc::Input, false};
 
 inline constexpr DTypeMask kNoBool = kNumeric;
 
@@ -74,9 +86,9 @@ inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     // ternary
     ROW(Where, Ternary, 3, kAll, SameAsIn, elementwise_shape, false, false, vjp::where),
     // reductions
-    ROW(Sum, Reduce, 1, kAll, SumAcc, reduce_shape, false, false, vjp::sum),
-    ROW(Max, Reduce, 1, kAll, SameAsIn, reduce_shape, false, false, vjp::max),
-    ROW(Min, Reduce, 1, kAll, SameAsIn, reduce_shape, false, false, vjp::min),
+    RED(Sum, kAll, SumAcc, vjp::sum, Add, Zero, Wide, true),
+    RED(Max, kAll, SameAsIn, vjp::max, Maximum, Lowest, Input, false),
+    RED(Min, kAll, SameAsIn, vjp::min, Minimum, Highest, Input, false),
     // movement
     ROW(Reshape, Movement, 1, kAll, SameAsIn, reshape_shape, false, false, vjp::reshape),
     ROW(Permute, Movement, 1, kAll, SameAsIn, permute_shape, false, false, vjp::permute),
@@ -87,6 +99,7 @@ inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     ROW(Matmul, Gemm, 2, kNumeric, SameAsIn, matmul_shape, false, false, vjp::matmul),
 }};
 #undef ROW
+#undef RED
 
 constexpr bool rows_in_order() {
   for (int i = 0; i < kNumOps; ++i)
@@ -115,6 +128,25 @@ constexpr bool kinds_and_arities_match() {
   return true;
 }
 static_assert(kinds_and_arities_match(), "op_table.h row disagrees with cgrad/ops.def (kind or arity)");
+
+// A reduction combines with an element-wise Binary row that keeps its operands' dtype and accepts
+// the accumulator's dtype (Wide accumulates f32 in f64 and integers and bools in i64).
+constexpr bool reductions_combine_with_binary_rows() {
+  for (const OpInfo& r : kTable) {
+    if (r.kind != OpKind::Reduce) continue;
+    const OpInfo& c = kTable[static_cast<std::size_t>(r.reduce.combine)];
+    if (c.kind != OpKind::Binary || c.dtype_rule != DTypeRule::SameAsIn) return false;
+    for (DType t : {DType::f32, DType::f64, DType::i32, DType::i64, DType::b8}) {
+      if (!(r.inputs & bit(t))) continue;
+      const bool flt = t == DType::f32 || t == DType::f64;
+      const DType acc = r.reduce.acc == RedAcc::Input ? t : flt ? DType::f64 : DType::i64;
+      if (!(c.inputs & bit(acc))) return false;
+    }
+  }
+  return true;
+}
+static_assert(reductions_combine_with_binary_rows(), "op_table.h: a Reduce row's combine must be a Binary row "
+                                                     "accepting its accumulator dtype");
 
 
 }  // namespace table_detail
