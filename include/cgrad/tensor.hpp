@@ -200,6 +200,55 @@ Tensor cos(const Tensor& x);
 Tensor tanh(const Tensor& x);
 Tensor sigmoid(const Tensor& x);
 Tensor relu(const Tensor& x);
+// The Array API standard's element-wise functions (docs/semantics.md lists them with their
+// special cases). Floating functions take integers and bools through f32 like exp.
+Tensor floor(const Tensor& x);   ///< integers unchanged
+Tensor ceil(const Tensor& x);    ///< integers unchanged
+Tensor trunc(const Tensor& x);   ///< integers unchanged
+Tensor round(const Tensor& x);   ///< half to even; integers unchanged
+Tensor sign(const Tensor& x);    ///< -1, 0 or 1 (a zero keeps its sign, NaN stays NaN)
+Tensor signbit(const Tensor& x); ///< b8: the sign bit (true for -0.0 and negative NaNs)
+Tensor isnan(const Tensor& x);   ///< b8
+Tensor isinf(const Tensor& x);   ///< b8
+Tensor isfinite(const Tensor& x);///< b8
+Tensor log1p(const Tensor& x);
+Tensor expm1(const Tensor& x);
+Tensor log2(const Tensor& x);
+Tensor log10(const Tensor& x);
+Tensor tan(const Tensor& x);
+Tensor asin(const Tensor& x);
+Tensor acos(const Tensor& x);
+Tensor atan(const Tensor& x);
+Tensor sinh(const Tensor& x);
+Tensor cosh(const Tensor& x);
+Tensor asinh(const Tensor& x);
+Tensor acosh(const Tensor& x);
+Tensor atanh(const Tensor& x);
+Tensor erf(const Tensor& x);     ///< not in the standard; for GELU
+Tensor bitwise_invert(const Tensor& x);  ///< i32/i64/b8 (on b8: logical not)
+Tensor logical_not(const Tensor& x);     ///< b8 only
+Tensor negative(const Tensor& x);        ///< -x
+Tensor positive(const Tensor& x);        ///< x itself (numeric dtypes)
+Tensor square(const Tensor& x);          ///< x * x
+Tensor reciprocal(const Tensor& x);      ///< 1 / x (true division: f32 for integers)
+Tensor conj(const Tensor& x);            ///< x itself: no complex dtypes yet
+Tensor atan2(const Tensor& a, const Tensor& b);
+Tensor hypot(const Tensor& a, const Tensor& b);
+Tensor copysign(const Tensor& a, const Tensor& b);
+Tensor logaddexp(const Tensor& a, const Tensor& b);
+Tensor nextafter(const Tensor& a, const Tensor& b);
+Tensor remainder(const Tensor& a, const Tensor& b);      ///< sign of b, like Python's %; int % 0 = 0
+Tensor remainder(const Tensor& a, Scalar b);
+Tensor floor_divide(const Tensor& a, const Tensor& b);   ///< rounds toward -inf; int // 0 = 0
+Tensor floor_divide(const Tensor& a, Scalar b);
+Tensor bitwise_and(const Tensor& a, const Tensor& b);    ///< i32/i64/b8
+Tensor bitwise_or(const Tensor& a, const Tensor& b);
+Tensor bitwise_xor(const Tensor& a, const Tensor& b);
+Tensor bitwise_left_shift(const Tensor& a, const Tensor& b);   ///< i32/i64; counts outside [0, bits) give 0
+Tensor bitwise_right_shift(const Tensor& a, const Tensor& b);  ///< arithmetic; counts outside [0, bits): sign fill
+Tensor logical_and(const Tensor& a, const Tensor& b);    ///< b8 only
+Tensor logical_or(const Tensor& a, const Tensor& b);
+Tensor logical_xor(const Tensor& a, const Tensor& b);
 Tensor pow(const Tensor& a, const Tensor& b);
 Tensor pow(const Tensor& a, Scalar b);
 Tensor pow(Scalar a, const Tensor& b);

@@ -48,6 +48,8 @@ inline constexpr const char* kNames[] = {
 inline constexpr ReduceRule kNoReduce{Op::Buffer, RedIdentity::Zero, RedAcc::Input, false};
 
 inline constexpr DTypeMask kNoBool = kNumeric;
+inline constexpr DTypeMask kBool = bit(DType::b8);
+inline constexpr DTypeMask kIntBool = kInt | kBool;
 
 inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     // sources
@@ -69,6 +71,31 @@ inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     ROW(Sigmoid, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::sigmoid),
     ROW(Relu, Unary, 1, kNoBool, SameAsIn, elementwise_shape, false, false, vjp::relu),
     ROW(Cast, Unary, 1, kAll, Given, elementwise_shape, false, false, vjp::cast),
+    ROW(Floor, Unary, 1, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::zero),
+    ROW(Ceil, Unary, 1, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::zero),
+    ROW(Trunc, Unary, 1, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::zero),
+    ROW(Round, Unary, 1, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::zero),
+    ROW(Sign, Unary, 1, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::zero),
+    ROW(Signbit, Unary, 1, kNumeric, Bool, elementwise_shape, false, false, vjp::none),
+    ROW(Isnan, Unary, 1, kAll, Bool, elementwise_shape, false, false, vjp::none),
+    ROW(Isinf, Unary, 1, kAll, Bool, elementwise_shape, false, false, vjp::none),
+    ROW(Isfinite, Unary, 1, kAll, Bool, elementwise_shape, false, false, vjp::none),
+    ROW(Log1p, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::log1p),
+    ROW(Expm1, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::expm1),
+    ROW(Log2, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::log2),
+    ROW(Log10, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::log10),
+    ROW(Tan, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::tan),
+    ROW(Asin, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::asin),
+    ROW(Acos, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::acos),
+    ROW(Atan, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::atan),
+    ROW(Sinh, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::sinh),
+    ROW(Cosh, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::cosh),
+    ROW(Asinh, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::asinh),
+    ROW(Acosh, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::acosh),
+    ROW(Atanh, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::atanh),
+    ROW(Erf, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::erf),
+    ROW(BitwiseInvert, Unary, 1, kIntBool, SameAsIn, elementwise_shape, false, false, vjp::none),
+    ROW(LogicalNot, Unary, 1, kBool, SameAsIn, elementwise_shape, false, false, vjp::none),
     // binary
     ROW(Add, Binary, 2, kNoBool, SameAsIn, elementwise_shape, false, true, vjp::add),
     ROW(Sub, Binary, 2, kNoBool, SameAsIn, elementwise_shape, false, false, vjp::sub),
@@ -83,6 +110,21 @@ inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     ROW(Ge, Binary, 2, kAll, Bool, elementwise_shape, false, false, vjp::none),
     ROW(Eq, Binary, 2, kAll, Bool, elementwise_shape, false, true, vjp::none),
     ROW(Ne, Binary, 2, kAll, Bool, elementwise_shape, false, true, vjp::none),
+    ROW(Atan2, Binary, 2, kFloat, SameAsIn, elementwise_shape, true, false, vjp::atan2),
+    ROW(Hypot, Binary, 2, kFloat, SameAsIn, elementwise_shape, true, true, vjp::hypot),
+    ROW(Copysign, Binary, 2, kFloat, SameAsIn, elementwise_shape, true, false, vjp::copysign),
+    ROW(Logaddexp, Binary, 2, kFloat, SameAsIn, elementwise_shape, true, true, vjp::logaddexp),
+    ROW(Nextafter, Binary, 2, kFloat, SameAsIn, elementwise_shape, true, false, vjp::nextafter),
+    ROW(Remainder, Binary, 2, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::remainder),
+    ROW(FloorDivide, Binary, 2, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::zero),
+    ROW(BitwiseAnd, Binary, 2, kIntBool, SameAsIn, elementwise_shape, false, true, vjp::none),
+    ROW(BitwiseOr, Binary, 2, kIntBool, SameAsIn, elementwise_shape, false, true, vjp::none),
+    ROW(BitwiseXor, Binary, 2, kIntBool, SameAsIn, elementwise_shape, false, true, vjp::none),
+    ROW(BitwiseLeftShift, Binary, 2, kInt, SameAsIn, elementwise_shape, false, false, vjp::none),
+    ROW(BitwiseRightShift, Binary, 2, kInt, SameAsIn, elementwise_shape, false, false, vjp::none),
+    ROW(LogicalAnd, Binary, 2, kBool, SameAsIn, elementwise_shape, false, true, vjp::none),
+    ROW(LogicalOr, Binary, 2, kBool, SameAsIn, elementwise_shape, false, true, vjp::none),
+    ROW(LogicalXor, Binary, 2, kBool, SameAsIn, elementwise_shape, false, true, vjp::none),
     // ternary
     ROW(Where, Ternary, 3, kAll, SameAsIn, elementwise_shape, false, false, vjp::where),
     // reductions
