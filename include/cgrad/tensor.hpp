@@ -232,6 +232,8 @@ Tensor positive(const Tensor& x);        ///< x itself (numeric dtypes)
 Tensor square(const Tensor& x);          ///< x * x
 Tensor reciprocal(const Tensor& x);      ///< 1 / x (true division: f32 for integers)
 Tensor conj(const Tensor& x);            ///< x itself: no complex dtypes yet
+Tensor real(const Tensor& x);            ///< x itself: no complex dtypes yet
+Tensor imag(const Tensor& x);            ///< zeros of x's shape and dtype: no complex dtypes yet
 Tensor atan2(const Tensor& a, const Tensor& b);
 Tensor hypot(const Tensor& a, const Tensor& b);
 Tensor copysign(const Tensor& a, const Tensor& b);
@@ -264,6 +266,9 @@ Tensor where(const Tensor& cond, Scalar a, Scalar b);
 /// minimum(maximum(x, lo), hi); lo > hi gives hi everywhere (as PyTorch).
 Tensor clamp(const Tensor& x, Scalar lo, Scalar hi);
 Tensor clamp(const Tensor& x, const Tensor& lo, const Tensor& hi);
+/// The standard's name for clamp: NaN in x, lo or hi gives NaN.
+Tensor clip(const Tensor& x, Scalar lo, Scalar hi);
+Tensor clip(const Tensor& x, const Tensor& lo, const Tensor& hi);
 
 // ---- reductions (negative axes count from the end; empty axes = all) ----
 Tensor sum(const Tensor& x, std::vector<int64_t> axes = {}, bool keepdim = false);

@@ -97,6 +97,8 @@ Tensor positive(const Tensor& x) {
 Tensor square(const Tensor& x) { return x * x; }
 Tensor reciprocal(const Tensor& x) { return 1.0 / x; }
 Tensor conj(const Tensor& x) { return x; }
+Tensor real(const Tensor& x) { return x; }
+Tensor imag(const Tensor& x) { return zeros(x.shape(), x.dtype(), x.device()); }
 
 Tensor where(const Tensor& c, const Tensor& a, const Tensor& b) { return elementwise(Op::Where, {c, a, b}); }
 Tensor where(const Tensor& c, const Tensor& a, Scalar b) { return elementwise(Op::Where, {c, a, b}); }
@@ -105,5 +107,7 @@ Tensor where(const Tensor& c, Scalar a, Scalar b) { return elementwise(Op::Where
 
 Tensor clamp(const Tensor& x, Scalar lo, Scalar hi) { return minimum(maximum(x, lo), hi); }
 Tensor clamp(const Tensor& x, const Tensor& lo, const Tensor& hi) { return minimum(maximum(x, lo), hi); }
+Tensor clip(const Tensor& x, Scalar lo, Scalar hi) { return clamp(x, lo, hi); }
+Tensor clip(const Tensor& x, const Tensor& lo, const Tensor& hi) { return clamp(x, lo, hi); }
 
 }  // namespace cgrad
