@@ -6,6 +6,7 @@
 #include <initializer_list>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -275,6 +276,15 @@ Tensor sum(const Tensor& x, std::vector<int64_t> axes = {}, bool keepdim = false
 Tensor mean(const Tensor& x, std::vector<int64_t> axes = {}, bool keepdim = false);
 Tensor max(const Tensor& x, std::vector<int64_t> axes = {}, bool keepdim = false);
 Tensor min(const Tensor& x, std::vector<int64_t> axes = {}, bool keepdim = false);
+/// Product; integers and b8 give i64 (like sum), floats keep their dtype; empty: 1.
+Tensor prod(const Tensor& x, std::vector<int64_t> axes = {}, bool keepdim = false);
+/// b8: whether any / every element is non-zero (NaN counts as non-zero); empty: false / true.
+Tensor any(const Tensor& x, std::vector<int64_t> axes = {}, bool keepdim = false);
+Tensor all(const Tensor& x, std::vector<int64_t> axes = {}, bool keepdim = false);
+/// i64 index of the first maximum / minimum along `axis` (a NaN counts as the extreme);
+/// no axis: over the flattened input. Throws InvalidArgument over a zero-size dimension.
+Tensor argmax(const Tensor& x, std::optional<int64_t> axis = std::nullopt, bool keepdim = false);
+Tensor argmin(const Tensor& x, std::optional<int64_t> axis = std::nullopt, bool keepdim = false);
 
 // ---- movement and linear algebra ----
 Tensor cat(const std::vector<Tensor>& xs, int64_t dim = 0);

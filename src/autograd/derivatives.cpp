@@ -142,6 +142,19 @@ void select_reduce(VjpCall& c) {
 }  // namespace
 void max(VjpCall& c) { select_reduce(c); }
 void min(VjpCall& c) { select_reduce(c); }
+// prod: d/dx_i is the product of the other elements. Where the reduced run holds no zero that is
+// out / x_i; with one zero, the zero's element gets the product of the rest and the others 0;
+// with two or more, every element gets 0. (out / x alone would give NaN at zeros.)
+void prod(VjpCall& c) {
+  const Tensor& x = x0(c);
+  const auto& axes = c.rec.attrs.axes;
+  Tensor is0 = x == 0;
+  Tensor zeros = cgrad::sum(is0, axes, true).expand(x.shape());
+  Tensor rest = cgrad::prod(cgrad::where(is0, 1.0, x), axes, true).expand(x.shape());
+  Tensor safe = cgrad::where(is0, 1.0, x);
+  Tensor d = cgrad::where(zeros == 0, c.out.expand(x.shape()) / safe, cgrad::where(cgrad::logical_and(is0, zeros == 1), rest, 0.0));
+  set(c, 0, c.g.expand(x.shape()) * d);
+}
 
 void reshape(VjpCall& c) { set(c, 0, c.g.reshape(x0(c).shape())); }
 void permute(VjpCall& c) {

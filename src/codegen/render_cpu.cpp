@@ -33,6 +33,8 @@ std::string omp_reduction_id(const schedule::Reduction& red) {
   const ir::Op c = ir::info(red.op).reduce.combine;
   if (c == ir::Op::Add) return "+";
   if (c == ir::Op::Mul) return a == DType::b8 ? "" : "*";
+  if (c == ir::Op::LogicalOr) return "||";
+  if (c == ir::Op::LogicalAnd) return "&&";
   if ((c == ir::Op::Maximum || c == ir::Op::Minimum) && a != DType::b8)
     return std::string(c == ir::Op::Maximum ? "cgmax_" : "cgmin_") + ctype(a);
   return "";

@@ -53,6 +53,7 @@ void where(VjpCall&);
 void sum(VjpCall&);
 void max(VjpCall&);
 void min(VjpCall&);
+void prod(VjpCall&);
 void reshape(VjpCall&);
 void permute(VjpCall&);
 void expand(VjpCall&);

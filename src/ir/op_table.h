@@ -131,6 +131,9 @@ inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     RED(Sum, kAll, SumAcc, vjp::sum, Add, Zero, Wide, true),
     RED(Max, kAll, SameAsIn, vjp::max, Maximum, Lowest, Input, false),
     RED(Min, kAll, SameAsIn, vjp::min, Minimum, Highest, Input, false),
+    RED(Prod, kAll, SumAcc, vjp::prod, Mul, One, Wide, true),
+    RED(Any, kBool, SameAsIn, vjp::none, LogicalOr, Zero, Input, true),
+    RED(All, kBool, SameAsIn, vjp::none, LogicalAnd, One, Input, true),
     // movement
     ROW(Reshape, Movement, 1, kAll, SameAsIn, reshape_shape, false, false, vjp::reshape),
     ROW(Permute, Movement, 1, kAll, SameAsIn, permute_shape, false, false, vjp::permute),

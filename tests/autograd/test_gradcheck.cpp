@@ -84,6 +84,10 @@ std::vector<Case> cases_for(Op op) {
       return {{[](const std::vector<Tensor>& x) { return max(x[0], {1}); }, {{3, 4}}},
               {[](const std::vector<Tensor>& x) { return max(x[0]); }, {{3, 4}}}};
     case Op::Min: return {{[](const std::vector<Tensor>& x) { return min(x[0], {0}); }, {{3, 4}}}};
+    case Op::Prod:
+      return {{[](const std::vector<Tensor>& x) { return prod(x[0], {1}); }, {{3, 4}}, 0.5, 1.5},
+              {[](const std::vector<Tensor>& x) { return prod(x[0]); }, {{3, 4}}, -1.5, 1.5},
+              {[](const std::vector<Tensor>& x) { return prod(x[0], {0, 2}, true); }, {{2, 3, 4}}, -1.5, 1.5}};
     case Op::Reshape: return {{[](const std::vector<Tensor>& x) { return x[0].reshape({4, 3}) * x[0].reshape({4, 3}); }, {{3, 4}}}};
     case Op::Permute:
       return {{[](const std::vector<Tensor>& x) { return x[0].permute({2, 0, 1}) * x[0].permute({2, 0, 1}); }, {{2, 3, 4}}}};
@@ -181,6 +185,15 @@ TEST(GradCheck, SecondDerivativesOfComposites) {
   hessian_check([](const Tensor& x) { return cross_entropy(x, tensor(std::vector<int64_t>{2, 0, 1}, {3})); },
                 "cross_entropy''");
   hessian_check([w](const Tensor& x) { return sum(tanh(matmul(x, x.T())) * w.slice(1, 0, 3)); }, "matmul, tanh''");
+}
+
+// prod's rule at zeros, where out / x would be NaN: with one zero in a row the zero gets the
+// product of the others and the rest 0; with two zeros, all 0; without, out / x.
+TEST(GradCheck, ProdAtZeros) {
+  Tensor x = tensor(std::vector<double>{1, 0, 3, 0, 0, 2, 2, 3, 4}, {3, 3}).requires_grad(true);
+  std::vector<double> g = grad(sum(prod(x, {1})), {x})[0].to_vector<double>();
+  const std::vector<double> want{0, 3, 0, 0, 0, 0, 12, 8, 6};
+  for (std::size_t i = 0; i < want.size(); ++i) EXPECT_EQ(g[i], want[i]) << "element " << i;
 }
 
 }  // namespace
