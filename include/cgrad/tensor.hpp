@@ -288,6 +288,9 @@ Tensor argmin(const Tensor& x, std::optional<int64_t> axis = std::nullopt, bool 
 
 // ---- movement and linear algebra ----
 Tensor cat(const std::vector<Tensor>& xs, int64_t dim = 0);
+/// Reverses the order of elements along `axes` (negative count from the end; empty: every
+/// axis). A view (negative strides), fused into consumers like a slice.
+Tensor flip(const Tensor& x, std::vector<int64_t> axes = {});
 /// NumPy matmul: 1-D operands are promoted and the added dim removed; batch dims broadcast.
 Tensor matmul(const Tensor& a, const Tensor& b);
 Tensor softmax(const Tensor& x, int64_t axis = -1);

@@ -171,6 +171,7 @@ void expand(VjpCall& c) {
     if (in[i] == 1 && out[i] != 1) axes.push_back(static_cast<int64_t>(i));
   set(c, 0, axes.empty() ? c.g.reshape(in) : cgrad::sum(c.g, axes, true));
 }
+void flip(VjpCall& c) { set(c, 0, cgrad::flip(c.g, c.rec.attrs.axes)); }
 void slice(VjpCall& c) {
   // Scatter the gradient back: interleave step-1 zeros after each element, then pad with
   // zeros before `start` and after the last covered element.

@@ -58,6 +58,7 @@ void reshape(VjpCall&);
 void permute(VjpCall&);
 void expand(VjpCall&);
 void slice(VjpCall&);
+void flip(VjpCall&);
 void cat(VjpCall&);
 void matmul(VjpCall&);
 }  // namespace cgrad::autograd::vjp

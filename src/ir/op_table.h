@@ -19,6 +19,7 @@ void reshape_shape(const Node& n, Shape& out);
 void permute_shape(const Node& n, Shape& out);
 void expand_shape(const Node& n, Shape& out);
 void slice_shape(const Node& n, Shape& out);
+void flip_shape(const Node& n, Shape& out);
 void cat_shape(const Node& n, Shape& out);
 void matmul_shape(const Node& n, Shape& out);
 }  // namespace rules
@@ -139,6 +140,7 @@ inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     ROW(Permute, Movement, 1, kAll, SameAsIn, permute_shape, false, false, vjp::permute),
     ROW(Expand, Movement, 1, kAll, SameAsIn, expand_shape, false, false, vjp::expand),
     ROW(Slice, Movement, 1, kAll, SameAsIn, slice_shape, false, false, vjp::slice),
+    ROW(Flip, Movement, 1, kAll, SameAsIn, flip_shape, false, false, vjp::flip),
     // concat, gemm
     ROW(Cat, Concat, -1, kAll, SameAsIn, cat_shape, false, false, vjp::cat),
     ROW(Matmul, Gemm, 2, kNumeric, SameAsIn, matmul_shape, false, false, vjp::matmul),

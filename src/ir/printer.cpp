@@ -27,6 +27,7 @@ std::string attrs_str(const Node& n) {
     case OpKind::Reduce: s << "axes=" << core::vec_str(a.axes); break;
     case OpKind::Movement:
       if (n.op == Op::Permute) s << "perm=" << core::vec_str(a.axes);
+      else if (n.op == Op::Flip) s << "axes=" << core::vec_str(a.axes);
       else if (n.op == Op::Slice) s << "dim=" << a.axis << " " << a.start << ":" << a.stop << ":" << a.step;
       break;
     case OpKind::Concat: s << "dim=" << a.axis; break;

@@ -96,6 +96,9 @@ std::vector<Case> cases_for(Op op) {
       return {{[](const std::vector<Tensor>& x) { return x[0].slice(1, 1, 4) * x[0].slice(1, 1, 4); }, {{3, 5}}},
               {[](const std::vector<Tensor>& x) { return x[0].slice(1, 1, 7, 2) * x[0].slice(1, 1, 7, 2); }, {{2, 8}}},
               {[](const std::vector<Tensor>& x) { return x[0].slice(0, 0, 5, 3) * x[0].slice(0, 0, 5, 3); }, {{5, 2}}}};
+    case Op::Flip:
+      return {{[](const std::vector<Tensor>& x) { return flip(x[0], {1}) * x[0]; }, {{3, 4}}},
+              {[](const std::vector<Tensor>& x) { return flip(x[0]) * x[0].slice(0, 0, 2); }, {{2, 3}}}};
     case Op::Cat:
       return {{[](const std::vector<Tensor>& x) { return cat({x[0], x[1] * x[1], x[0]}, 1); }, {{2, 3}, {2, 2}}}};
     case Op::Matmul:

@@ -102,6 +102,15 @@ TEST(Fusion, NewReductionKindsFuseWithTheirInputs) {
   EXPECT_LE(check([&] { return std::vector<Tensor>{argmax(a + b)}; }), 2u);
 }
 
+// flip is index math (negative strides), so it fuses like a slice: reading a flipped input or
+// flipping a fused expression costs no kernel of its own.
+TEST(Fusion, FlipFuses) {
+  Tensor a = data({64, 33}, 42), b = data({64, 33}, 43);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{flip(a, {1}) * b + 1.0}; }), 1u);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{flip(a * b + 1.0) - a}; }), 1u);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{sum(flip(exp(a) * b, {0}), {1})}; }, 1e-6), 1u);
+}
+
 TEST(Fusion, LargeFullReductionSplitsDeterministically) {
   Tensor a = data({1 << 20}, 10), b = data({1 << 20}, 11);
   EXPECT_EQ(check([&] { return std::vector<Tensor>{sum(a * b)}; }, 1e-6), 1u);

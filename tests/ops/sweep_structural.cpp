@@ -530,6 +530,44 @@ void sweep_movement(int op_index, DType t) {
       EXPECT_EQ(error_code([&] { make(d, Shape{}).slice(0, 0, 1); }), ErrorCode::InvalidArgument);
       break;
     }
+    case Op::Flip: {
+      Tensor m = make(d, Shape{5, 6});
+      auto flipped = [&](const Shape& sh, std::vector<bool> rev) {  // d of shape sh, reversed along rev
+        return gather(d, sh, [&](std::vector<int64_t> i) {
+          for (std::size_t q = 0; q < i.size(); ++q)
+            if (rev[q]) i[q] = sh[q] - 1 - i[q];
+          return ravel(i, sh);
+        });
+      };
+      const std::pair<std::vector<int64_t>, std::vector<bool>> cases[] = {
+          {{0}, {true, false}}, {{1}, {false, true}}, {{-1}, {false, true}}, {{}, {true, true}}, {{1, 0}, {true, true}}};
+      for (const auto& [axes, rev] : cases) {
+        Tensor y = flip(m, axes);
+        EXPECT_EQ(y.shape(), (Shape{5, 6}));
+        expect_values(read(y), flipped({5, 6}, rev), 0, name + " axes " + core::vec_str(axes));
+        // consumed element-wise (fused on the JIT) and by a reduction
+        if (t == b8) continue;  // no arithmetic on b8
+        Data want = flipped({5, 6}, rev);
+        for (auto& v : want.f) v = round_to(v * 2, t);
+        for (auto& v : want.i) v = wrap(static_cast<uint64_t>(v) * 2, bits_of(t));
+        expect_values(read(y * 2), want, 0, name + " * 2 axes " + core::vec_str(axes));
+      }
+      // 3-D, flip of a flip, of a slice, of a transposed view.
+      expect_values(read(flip(x, {0, 2})), flipped(s3, {true, false, true}), 0, name + " 3-D axes [0, 2]");
+      expect_values(read(flip(flip(x, {1}), {1})), read(x), 0, name + " of flip");
+      expect_values(read(flip(m.slice(1, 1, 6, 2), {1})),
+                    gather(d, {5, 3}, [](const std::vector<int64_t>& i) { return i[0] * 6 + 5 - 2 * i[1]; }), 0,
+                    name + " of slice");
+      expect_values(read(flip(m.T(), {0})),
+                    gather(d, {6, 5}, [](const std::vector<int64_t>& i) { return i[1] * 6 + 5 - i[0]; }), 0,
+                    name + " of transposed");
+      // 0-d, empty and size-1 dims are unchanged; bad axes throw.
+      expect_values(read(flip(make(d, Shape{}))), read(make(d, Shape{})), 0, name + " 0-d");
+      EXPECT_EQ(flip(make(d, Shape{2, 0}), {0}).shape(), (Shape{2, 0}));
+      EXPECT_EQ(error_code([&] { flip(m, {2}); }), ErrorCode::InvalidArgument);
+      EXPECT_EQ(error_code([&] { flip(m, {0, -2}); }), ErrorCode::InvalidArgument);
+      break;
+    }
     default: ADD_FAILURE() << "not a movement op: " << ir::op_name(op);
   }
 }

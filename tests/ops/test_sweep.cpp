@@ -99,6 +99,7 @@ const Coverage kCoverage[] = {
     {Op::Permute, "permute, transpose, T", sweep_movement},
     {Op::Expand, "expand incl. new dims and -1", sweep_movement},
     {Op::Slice, "slice with steps and negative bounds", sweep_movement},
+    {Op::Flip, "flip over axes, of views, consumed element-wise", sweep_movement},
     {Op::Cat, "cat along any dim, mixed dtypes", sweep_cat},
     {Op::Matmul, "matmul: 2-D, batched, broadcast batch, 1-D operands", sweep_matmul},
 };
