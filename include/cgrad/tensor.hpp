@@ -285,6 +285,12 @@ Tensor all(const Tensor& x, std::vector<int64_t> axes = {}, bool keepdim = false
 /// no axis: over the flattened input. Throws InvalidArgument over a zero-size dimension.
 Tensor argmax(const Tensor& x, std::optional<int64_t> axis = std::nullopt, bool keepdim = false);
 Tensor argmin(const Tensor& x, std::optional<int64_t> axis = std::nullopt, bool keepdim = false);
+/// i64 count of the elements != 0 (NaN counts) over `axes` (empty: all).
+Tensor count_nonzero(const Tensor& x, std::vector<int64_t> axes = {}, bool keepdim = false);
+/// b8: |a - b| <= atol + rtol * |b| element-wise (NumPy's rule); equal infinities are close, NaN
+/// is close to NaN only with equal_nan. allclose: all of it, as a 0-d b8 tensor.
+Tensor isclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol = 1e-8, bool equal_nan = false);
+Tensor allclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol = 1e-8, bool equal_nan = false);
 
 // ---- movement and linear algebra ----
 Tensor cat(const std::vector<Tensor>& xs, int64_t dim = 0);

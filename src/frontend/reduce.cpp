@@ -122,6 +122,26 @@ Tensor arg_extreme(const Tensor& x, std::optional<int64_t> axis, bool keepdim, b
 Tensor argmax(const Tensor& x, std::optional<int64_t> axis, bool keepdim) { return arg_extreme(x, axis, keepdim, true, "argmax"); }
 Tensor argmin(const Tensor& x, std::optional<int64_t> axis, bool keepdim) { return arg_extreme(x, axis, keepdim, false, "argmin"); }
 
+Tensor count_nonzero(const Tensor& x, std::vector<int64_t> axes, bool keepdim) {
+  Tensor b = node_of(x, "count_nonzero")->dtype == DType::b8 ? x : x.cast(DType::b8);
+  return sum(b, std::move(axes), keepdim);  // sum of b8 is i64
+}
+
+Tensor isclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan) {
+  node_of(a, "isclose");
+  node_of(b, "isclose");
+  // Integers and b8 compare in f64, as NumPy's isclose does (no wrap-around in a - b).
+  const bool exact_types = !is_floating(a.dtype()) && !is_floating(b.dtype());
+  const Tensor x = exact_types ? a.cast(DType::f64) : a, y = exact_types ? b.cast(DType::f64) : b;
+  Tensor close = logical_or(x == y, abs(x - y) <= atol + rtol * abs(y));  // x == y: equal infinities
+  if (equal_nan) close = logical_or(close, logical_and(isnan(x), isnan(y)));
+  return close;
+}
+
+Tensor allclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan) {
+  return all(isclose(a, b, rtol, atol, equal_nan));
+}
+
 Tensor Tensor::sum(std::vector<int64_t> axes, bool keepdim) const { return cgrad::sum(*this, std::move(axes), keepdim); }
 Tensor Tensor::mean(std::vector<int64_t> axes, bool keepdim) const { return cgrad::mean(*this, std::move(axes), keepdim); }
 Tensor Tensor::max(std::vector<int64_t> axes, bool keepdim) const { return cgrad::max(*this, std::move(axes), keepdim); }
