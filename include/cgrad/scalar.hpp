@@ -51,6 +51,10 @@ namespace cgrad::scalar {
 template <class T> struct is_float { static constexpr bool value = false; };
 template <> struct is_float<float> { static constexpr bool value = true; };
 template <> struct is_float<double> { static constexpr bool value = true; };
+template <class T> struct is_bool { static constexpr bool value = false; };
+template <> struct is_bool<bool> { static constexpr bool value = true; };
+// Signed integer types (a -1 divisor is special for them only); false for unsigned ones.
+template <class T> struct is_signed_int { static constexpr bool value = !is_float<T>::value && T(-1) < T(0); };
 template <class T> struct unsigned_of;
 template <> struct unsigned_of<int32_t> { using type = uint32_t; };
 template <> struct unsigned_of<int64_t> { using type = uint64_t; };
@@ -279,7 +283,7 @@ template <class T> CGRAD_SCALAR_INLINE T atanh(T x) { return m_atanh(x); }
 template <class T> CGRAD_SCALAR_INLINE T erf(T x) { return m_erf(x); }
 // Bitwise and logical: bitwise_invert of a bool is logical not; logical ops take bools.
 template <class T> CGRAD_SCALAR_INLINE T bitwise_invert(T x) {
-  if constexpr (sizeof(T) == 1) return !x;
+  if constexpr (is_bool<T>::value) return !x;
   else return static_cast<T>(~x);
 }
 CGRAD_SCALAR_INLINE bool logical_not(bool x) { return !x; }
@@ -376,7 +380,9 @@ template <class T> CGRAD_SCALAR_INLINE T remainder(T a, T b) {
     if ((r < T(0)) != (b < T(0))) r += b;
     return r;
   } else {
-    if (b == 0 || b == T(-1)) return T(0);
+    if (b == 0) return T(0);
+    if constexpr (is_signed_int<T>::value)
+      if (b == T(-1)) return T(0);  // INT_MIN % -1 overflows in C++
     T r = static_cast<T>(a % b);
     if (r != 0 && ((r < 0) != (b < 0))) r = static_cast<T>(r + b);
     return r;
@@ -388,7 +394,8 @@ template <class T> CGRAD_SCALAR_INLINE T floor_divide(T a, T b) {
   if constexpr (is_float<T>::value) return m_floor(a / b);
   else {
     if (b == 0) return T(0);
-    if (b == T(-1)) return neg(a);
+    if constexpr (is_signed_int<T>::value)
+      if (b == T(-1)) return neg(a);  // INT_MIN / -1 overflows in C++: wrap
     T q = static_cast<T>(a / b);
     if (a % b != 0 && ((a < 0) != (b < 0))) q = static_cast<T>(q - 1);
     return q;
