@@ -4,6 +4,8 @@
 // true division and unary math of integers -> f32, and the accumulating dtype of sum.
 #include "util.h"
 
+#include "ir/op_table.h"
+
 #include <cmath>
 
 namespace ft {
@@ -235,6 +237,82 @@ TEST(Promotion, ReductionDTypes) {
   EXPECT_EQ(sum(tensor(std::vector<int32_t>{INT32_MAX, INT32_MAX}, {2})).item<int64_t>(), 2LL * INT32_MAX)
       << "i32 sums accumulate in i64";
   EXPECT_EQ(sum(tensor(std::vector<bool>{true, true, false}, {3})).item<int64_t>(), 2);
+}
+
+}  // namespace
+}  // namespace ft
+
+namespace ft {
+namespace {
+
+// Issue 17 item 9: b8 operands alone (docs/semantics.md, "Type promotion"). Ops whose result
+// keeps the operands' dtype reject b8 (no logical `+`/`*` as in NumPy and PyTorch); ops that
+// always compute in floating point (true division, unary math) convert b8 to f32 as they do
+// integers (NumPy and PyTorch: bool / bool is a float); maximum, minimum and comparisons keep b8.
+TEST(Promotion, BoolOperandsAloneFollowOneRule) {
+  // The rule read off the op table: every element-wise op falls in exactly one class, and the
+  // rejected ones are the arithmetic ops the docs name (a new op must be placed explicitly).
+  std::vector<std::string> rejected;
+  for (int i = 0; i < ir::kNumOps; ++i) {
+    const ir::OpInfo& row = ir::info(static_cast<ir::Op>(i));
+    if ((row.kind != ir::OpKind::Unary && row.kind != ir::OpKind::Binary) || row.op == ir::Op::Cast) continue;
+    const bool native = (row.inputs & ir::bit(b8)) != 0;
+    if (!native && !row.int_to_float) rejected.push_back(row.name);
+    EXPECT_FALSE(native && row.int_to_float) << row.name;
+  }
+  EXPECT_EQ(rejected, (std::vector<std::string>{"neg", "abs", "relu", "floor", "ceil", "trunc", "round", "sign",
+                                                "signbit", "add", "sub", "mul", "pow", "remainder", "floor_divide",
+                                                "bitwise_left_shift", "bitwise_right_shift"}));
+
+  using Bin = Tensor (*)(const Tensor&, const Tensor&);
+  const std::pair<const char*, Bin> kRejected[] = {
+      {"add", [](const Tensor& a, const Tensor& b) { return a + b; }},
+      {"sub", [](const Tensor& a, const Tensor& b) { return a - b; }},
+      {"mul", [](const Tensor& a, const Tensor& b) { return a * b; }},
+      {"pow", [](const Tensor& a, const Tensor& b) { return pow(a, b); }},
+      {"remainder", [](const Tensor& a, const Tensor& b) { return remainder(a, b); }},
+      {"floor_divide", [](const Tensor& a, const Tensor& b) { return floor_divide(a, b); }},
+      {"bitwise_left_shift", [](const Tensor& a, const Tensor& b) { return bitwise_left_shift(a, b); }},
+  };
+  for (const char* backend : {"interpreter", "jit"}) {
+    SCOPED_TRACE(backend);
+    ScopedEnv env;
+    env->backend = backend;
+    // Every pair of truth values: a = [f f t t], b = [f t f t].
+    Tensor a = tensor(std::vector<bool>{false, false, true, true}, {4});
+    Tensor b = tensor(std::vector<bool>{false, true, false, true}, {4});
+    for (auto [name, f] : kRejected) {
+      expect_error([&] { f(a, b); }, ErrorCode::DTypeMismatch, {name, "b8"}, std::string("b8 ") + name + " b8");
+    }
+    expect_error([&] { a + true; }, ErrorCode::DTypeMismatch, {"add", "b8"}, "b8 + bool scalar");
+    expect_error([&] { -a; }, ErrorCode::DTypeMismatch, {"neg", "b8"}, "neg");
+    expect_error([&] { abs(a); }, ErrorCode::DTypeMismatch, {"abs", "b8"}, "abs");
+    expect_error([&] { relu(a); }, ErrorCode::DTypeMismatch, {"relu", "b8"}, "relu");
+    expect_error([&] { floor(a); }, ErrorCode::DTypeMismatch, {"floor", "b8"}, "floor");
+    expect_error([&] { sign(a); }, ErrorCode::DTypeMismatch, {"sign", "b8"}, "sign");
+    expect_error([&] { signbit(a); }, ErrorCode::DTypeMismatch, {"signbit", "b8"}, "signbit");
+    Tensor a2 = a;
+    expect_error([&] { a2 += b; }, ErrorCode::DTypeMismatch, {"add", "b8"}, "+=");
+    EXPECT_EQ(a2.to_vector<bool>(), a.to_vector<bool>()) << "a rejected op leaves the tensor intact";
+
+    // True division: f32, the values of 0/1 as floats.
+    Tensor q = a / b;
+    EXPECT_EQ(q.dtype(), f32);
+    auto qv = q.to_vector<float>();
+    EXPECT_TRUE(std::isnan(qv[0]));  // 0 / 0
+    EXPECT_EQ(qv[1], 0.0f);          // 0 / 1
+    EXPECT_TRUE(std::isinf(qv[2]) && qv[2] > 0);  // 1 / 0
+    EXPECT_EQ(qv[3], 1.0f);          // 1 / 1
+    EXPECT_EQ((a / true).to_vector<float>(), (std::vector<float>{0, 0, 1, 1}));
+    EXPECT_EQ(exp(b).to_vector<float>(), (std::vector<float>{1, std::exp(1.0f), 1, std::exp(1.0f)}));
+    // Kept as b8: logical or / and, comparisons.
+    EXPECT_EQ(maximum(a, b).dtype(), b8);
+    EXPECT_EQ(maximum(a, b).to_vector<bool>(), (std::vector<bool>{false, true, true, true}));
+    EXPECT_EQ(minimum(a, b).to_vector<bool>(), (std::vector<bool>{false, false, false, true}));
+    EXPECT_EQ((a < b).to_vector<bool>(), (std::vector<bool>{false, true, false, false}));
+    // With any other operand it is plain promotion: b8 + i32 -> i32, as documented.
+    EXPECT_EQ((a + ones({4}, i32)).to_vector<int32_t>(), (std::vector<int32_t>{1, 1, 2, 2}));
+  }
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include "backends/cuda/nvrtc_compile.h"
 #include "backends/cuda/sources.h"
 #include "codegen/render_cuda.h"
+#include "core/env.hpp"
 
 #include <cgrad/cgrad.hpp>
 #include <gtest/gtest.h>
@@ -50,6 +51,31 @@ TEST(RenderCuda, ElementwiseGraphIsOneGridStrideKernel) {
   EXPECT_NE(src[0].find("gridDim.x"), std::string::npos) << "grid-stride loop";
   EXPECT_NE(src[0].find("cgrad::scalar::mul"), std::string::npos) << "arithmetic comes from scalar.hpp";
   expect_compiles(src[0]);
+}
+
+// Issue 17 item 10: NVRTC contracts `a * b + c` into one fma (--fmad=true, the default, as the CPU
+// kernels do); with CGRAD_FP_CONTRACT=0 each product is rounded first, as in the interpreter.
+TEST(RenderCuda, MultiplyAddsFollowFpContract) {
+  Tensor a = data({64, 33}), b = data({64, 33}), c = data({33});
+  auto src = cu::kernel_sources({a * b + c});
+  ASSERT_EQ(src.size(), 1u);
+  if (!cu::nvrtc()) {
+    std::printf("[  SKIPPED ] NVRTC not available (%s)\n", cu::nvrtc_status().c_str());
+    return;
+  }
+  // CGRAD_FP_CONTRACT (docs/semantics.md): contracted by default, each product rounded when off.
+  auto ptx_with = [&](bool contract) {
+    core::Env& e = core::env_mut();
+    const bool saved = e.fp_contract;
+    e.fp_contract = contract;
+    std::string ptx = cu::nvrtc_compile(src[0], "fma.cu", "compute_90").ptx;
+    e.fp_contract = saved;
+    return ptx;
+  };
+  const std::string off = ptx_with(false), on = ptx_with(true);
+  EXPECT_EQ(count(off, "fma.rn.f32"), 0) << "a multiply-add was contracted";
+  EXPECT_GE(count(off, "mul.rn.f32"), 1) << "the product is rounded on its own";
+  EXPECT_GE(count(on, "fma.rn.f32"), 1) << "CGRAD_FP_CONTRACT=1 contracts";
 }
 
 TEST(RenderCuda, SourceIsGenericOverSizes) {
