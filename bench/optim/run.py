@@ -25,6 +25,12 @@ import subprocess
 import sys
 import time
 
+# NumPy's BLAS (OpenBLAS) on one thread unless told otherwise: on a loaded machine its worker threads
+# spin against the load and a 65k-element dot product took ~5 ms instead of ~10 us (measured on the
+# shared 2-core machine of 2026-11-24), which would time the scheduler, not SciPy. Set before NumPy
+# is first imported (this process and the venv's, which inherits the environment).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 VENV = os.path.join(ROOT, "build", "optim-venv")
 BIN = os.path.join(ROOT, "build", "release", "bench", "bench_optim")
@@ -184,7 +190,9 @@ def main():
         f"[-1, 1] (domains: coarsening into +-1 domains) or [0, 1] (relax: to the uniform minimum), to max |g| < "
         f"{args.tol:g}. Wall time of one run each (cgrad: after a 3-iteration warm-up run that JIT-compiles the kernels), "
         f"cgrad and SciPy one after the other in this run; load average at the start {os.getloadavg()[0]:.1f} "
-        f"(a shared machine: compare ratios within a row group). Gradient descent: SGD, fixed step 0.15, at most "
+        f"(a shared machine: compare ratios within a row group). NumPy's OpenBLAS on "
+        f"{os.environ.get('OPENBLAS_NUM_THREADS')} thread(s); cgrad's CPU pool at its default (CGRAD_NUM_THREADS="
+        f"{os.environ.get('CGRAD_NUM_THREADS', 'unset')}: one thread per core). Gradient descent: SGD, fixed step 0.15, at most "
         f"3000 iterations.",
         "f/g evals: energy and gradient evaluations (the minimizers evaluate both together); HVPs: Hessian-vector products.",
         "",

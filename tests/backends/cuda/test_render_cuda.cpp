@@ -117,20 +117,20 @@ bool has_inner_store(const std::string& s) {
   return false;
 }
 
-TEST(RenderCuda, SoftmaxIsTwoKernelsTheSecondARowKernel) {
+TEST(RenderCuda, SoftmaxIsOneKernelOfTwoReductionStages) {
   for (bool log : {false, true}) {
     Tensor x = data({32, 100});
     auto src = cu::kernel_sources({log ? log_softmax(x, -1) : softmax(x, -1)});
-    ASSERT_EQ(src.size(), 2u);
-    // Both reduce; the row kernel also stores inside the inner loop (an `x<a>` offset), once per
-    // element of the row, with the accumulators in registers.
-    int row_kernels = 0;
-    for (const auto& s : src) {
-      EXPECT_NE(s.find("_block_reduce"), std::string::npos);
-      row_kernels += has_inner_store(s);
-      expect_compiles(s);
-    }
-    EXPECT_EQ(row_kernels, 1);
+    // One row kernel: the max stage, then the sum stage reading the max (combined over the block
+    // in between), then the normalized row stored inside the inner loop (an `x<a>` offset).
+    ASSERT_EQ(src.size(), 1u);
+    const std::string& s = src[0];
+    EXPECT_NE(s.find("_block_reduce"), std::string::npos);
+    EXPECT_NE(s.find("_accumulate0("), std::string::npos);
+    EXPECT_NE(s.find("_accumulate1("), std::string::npos);
+    EXPECT_NE(s.find("_stages("), std::string::npos);
+    EXPECT_TRUE(has_inner_store(s));
+    expect_compiles(s);
   }
 }
 
