@@ -265,8 +265,11 @@ template <class T> CGRAD_SCALAR_INLINE T round(T x) {
   if constexpr (is_float<T>::value) return m_rint(x);
   else return x;
 }
-// sign: -1, 0 or 1; a zero keeps its sign, NaN stays NaN.
-template <class T> CGRAD_SCALAR_INLINE T sign(T x) { return x > T(0) ? T(1) : x < T(0) ? T(-1) : x; }
+// sign: -1, +0 or 1 (+0 for either zero: the standard's "0", which its test suite and NumPy read
+// as +0); NaN stays NaN (x == x fails only for NaN).
+template <class T> CGRAD_SCALAR_INLINE T sign(T x) {
+  return x > T(0) ? T(1) : x < T(0) ? T(-1) : x == x ? T(0) : x;
+}
 template <class T> CGRAD_SCALAR_INLINE bool signbit(T x) {
   if constexpr (sizeof(T) == 4 && is_float<T>::value) return f32_to_bits(x) < 0;
   else if constexpr (is_float<T>::value) return f64_to_bits(x) < 0;

@@ -207,7 +207,7 @@ Tensor floor(const Tensor& x);   ///< integers unchanged
 Tensor ceil(const Tensor& x);    ///< integers unchanged
 Tensor trunc(const Tensor& x);   ///< integers unchanged
 Tensor round(const Tensor& x);   ///< half to even; integers unchanged
-Tensor sign(const Tensor& x);    ///< -1, 0 or 1 (a zero keeps its sign, NaN stays NaN)
+Tensor sign(const Tensor& x);    ///< -1, +0 or 1 (+0 for either zero; NaN stays NaN)
 Tensor signbit(const Tensor& x); ///< b8: the sign bit (true for -0.0 and negative NaNs)
 Tensor isnan(const Tensor& x);   ///< b8
 Tensor isinf(const Tensor& x);   ///< b8

@@ -338,7 +338,7 @@ const Row kRows[] = {
     MORE("round", 0.5, 0, E, P0), MORE("round", -0.5, 0, E, N0),
     // sign
     R("sign", -2.5, 0, E, -1),
-    R("sign", N0, 0, How::Zero), MORE("sign", P0, 0, How::Zero),
+    R("sign", N0, 0, E, P0), MORE("sign", P0, 0, E, P0),  // "0": +0, as the standard's test suite reads it
     R("sign", 2.5, 0, E, 1),
     R("sign", N, 0, How::Nan),
     // signbit
