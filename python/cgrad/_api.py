@@ -225,14 +225,6 @@ def randn(*shape, dtype=None, device=None):
 
 
 # ---- element-wise composites of C++ ops ----
-def positive(x, /):
-    return +x
-
-
-def square(x, /):
-    return x * x
-
-
 def clip(x, /, min=None, max=None):
     if min is not None:
         x = _cgrad.maximum(x, min if isinstance(min, Array) else _scalar_as(min, x))
@@ -245,49 +237,8 @@ def _scalar_as(v, x):
     return float(v) if x.dtype in (dt.float32, dt.float64) else v
 
 
-def isnan(x, /):
-    """x != x (NaN is the one value unequal to itself); all False for integers and bool."""
-    return x != x
-
-
-def isinf(x, /):
-    if x.dtype in (dt.float32, dt.float64):
-        return _cgrad.abs(x) == math.inf
-    return _cgrad._full(list(x.shape), 0.0, dt.bool._c, x.device)
-
-
-def isfinite(x, /):
-    if x.dtype in (dt.float32, dt.float64):
-        return _cgrad.abs(x) < math.inf  # False for NaN and +-inf
-    return _cgrad._full(list(x.shape), 1.0, dt.bool._c, x.device)
-
-
-def reciprocal(x, /):
-    return 1.0 / x
-
-
 def where(condition, x1, x2, /):
     return _cgrad._where(condition, x1, x2)
-
-
-def logical_not(x, /):
-    return x == False  # noqa: E712
-
-
-def _as_bool(x):
-    return x.astype(dt.bool) if isinstance(x, Array) else builtins.bool(x)
-
-
-def logical_and(x1, x2, /):
-    return _cgrad.minimum(_as_bool(x1), _as_bool(x2))
-
-
-def logical_or(x1, x2, /):
-    return _cgrad.maximum(_as_bool(x1), _as_bool(x2))
-
-
-def logical_xor(x1, x2, /):
-    return _cgrad.not_equal(_as_bool(x1), _as_bool(x2))
 
 
 def astype(x, dtype, /, *, copy=True, device=None):
@@ -319,12 +270,42 @@ def min(x, /, *, axis=None, keepdims=False):
     return _reduce("min", x, axis, keepdims)
 
 
+def prod(x, /, *, axis=None, dtype=None, keepdims=False):
+    r = _reduce("prod", x, axis, keepdims)
+    return r if dtype is None else r.astype(dtype)
+
+
+def _as_bool(r):
+    return r if r.dtype is dt.bool else r.astype(dt.bool)
+
+
 def all(x, /, *, axis=None, keepdims=False):
-    return _reduce("min", x.astype(dt.bool), axis, keepdims) if x.size else full(x.shape if axis is not None else (), True)
+    return _as_bool(_reduce("all", x, axis, keepdims))  # axis=(): x itself, as bool
 
 
 def any(x, /, *, axis=None, keepdims=False):
-    return _reduce("max", x.astype(dt.bool), axis, keepdims) if x.size else full(x.shape if axis is not None else (), False)
+    return _as_bool(_reduce("any", x, axis, keepdims))
+
+
+def count_nonzero(x, /, *, axis=None, keepdims=False):
+    if axis is not None and not isinstance(axis, int) and len(axis) == 0:
+        return (x != 0).astype(dt.int64)
+    return _reduce("count_nonzero", x, axis, keepdims)
+
+
+def _arg(fn, x, axis, keepdims):
+    if axis is not None:
+        return fn(x, axis, keepdims)
+    r = fn(x._reshape([-1]), 0, False)  # over the flattened array
+    return r._reshape([1] * x.ndim) if keepdims else r
+
+
+def argmax(x, /, *, axis=None, keepdims=False):
+    return _arg(_cgrad._argmax, x, axis, keepdims)
+
+
+def argmin(x, /, *, axis=None, keepdims=False):
+    return _arg(_cgrad._argmin, x, axis, keepdims)
 
 
 # ---- shapes ----
@@ -379,6 +360,13 @@ def squeeze(x, /, axis):
         if x.shape[a] != 1:
             raise ValueError(f"squeeze: axis {a} has size {x.shape[a]}, not 1")
     return x._reshape([s for i, s in enumerate(x.shape) if i not in axes])
+
+
+def flip(x, /, *, axis=None):
+    if axis is None:
+        return _cgrad._flip(x, [])  # every axis
+    axes = [axis] if isinstance(axis, int) else list(axis)
+    return _cgrad._flip(x, axes) if axes else x
 
 
 def concat(arrays, /, *, axis=0):

@@ -61,8 +61,9 @@ def _getitem(self, key):
         n = self.shape[dim]
         if isinstance(k, slice):
             start, stop, step = k.indices(n)
-            if step < 0:
-                raise IndexError("cgrad: slices with a negative step are not supported yet (no flip primitive in the C++ core)")
+            if step < 0:  # the same elements, read from the flipped axis with a positive step
+                x = _cgrad._flip(x, [dim])  # x keeps self's dims until the final reshape
+                start, stop, step = n - 1 - start, n - 1 - stop, -step
             stop = builtins.max(stop, start)
             count = (stop - start + step - 1) // step
             if (start, stop, step) != (0, n, 1):
@@ -209,30 +210,6 @@ def _array_namespace(self, *, api_version=None):
     return cgrad
 
 
-def _invert(self):
-    if self.dtype is dt.bool:
-        return self == False  # noqa: E712 (an element-wise comparison)
-    raise TypeError("cgrad: ~ on integers needs bitwise_invert, which the C++ core does not have yet")
-
-
-def _and(self, other):
-    if self.dtype is dt.bool and (isinstance(other, builtins.bool) or getattr(other, "dtype", None) is dt.bool):
-        return _cgrad.minimum(self, other)
-    raise TypeError("cgrad: & on integers needs bitwise_and, which the C++ core does not have yet")
-
-
-def _or(self, other):
-    if self.dtype is dt.bool and (isinstance(other, builtins.bool) or getattr(other, "dtype", None) is dt.bool):
-        return _cgrad.maximum(self, other)
-    raise TypeError("cgrad: | on integers needs bitwise_or, which the C++ core does not have yet")
-
-
-def _xor(self, other):
-    if self.dtype is dt.bool and (isinstance(other, builtins.bool) or getattr(other, "dtype", None) is dt.bool):
-        return self != other
-    raise TypeError("cgrad: ^ on integers needs bitwise_xor, which the C++ core does not have yet")
-
-
 def _install():
     A = Array
     A.dtype = property(_dtype)
@@ -252,10 +229,6 @@ def _install():
     A.__dlpack__ = _dlpack
     A.__dlpack_device__ = _dlpack_device
     A.__array_namespace__ = _array_namespace
-    A.__invert__ = _invert
-    A.__and__ = A.__rand__ = _and
-    A.__or__ = A.__ror__ = _or
-    A.__xor__ = A.__rxor__ = _xor
     A.astype = lambda self, dtype, copy=True, device=None: self._cast(dt.as_dtype(dtype)._c)
     A.reshape = lambda self, *shape: self._reshape(list(shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape))
     A.sum = lambda self, axis=None, keepdims=False: _cgrad._sum(self, axis, keepdims)

@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <string_view>
 
 namespace cgrad::py {
 
@@ -68,10 +69,28 @@ const Binary kBinary[] = {
     {"greater", "gt", [](const Tensor& a, const Tensor& b) { return a > b; }, [](const Tensor& a, Scalar b) { return a > b; }, [](Scalar a, const Tensor& b) { return b < a; }},
     {"greater_equal", "ge", [](const Tensor& a, const Tensor& b) { return a >= b; }, [](const Tensor& a, Scalar b) { return a >= b; }, [](Scalar a, const Tensor& b) { return b <= a; }},
     {"equal", "eq", [](const Tensor& a, const Tensor& b) { return a == b; }, [](const Tensor& a, Scalar b) { return a == b; }, [](Scalar a, const Tensor& b) { return b == a; }},
-    {"not_equal", "ne", [](const Tensor& a, const Tensor& b) { return a != b; }, [](const Tensor& a, Scalar b) { return a != b; }, [](Scalar a, const Tensor& b) { return b != a; }},
+    {"not_equal", "ne", [](const Tensor& a, const Tensor& b) { return a != b; }, [](const Tensor& a, Scalar b) { return a != b; }, [](Scalar a, const Tensor& b) { return b != a; }},    {"floor_divide", "floordiv", [](const Tensor& a, const Tensor& b) { return floor_divide(a, b); }, [](const Tensor& a, Scalar b) { return floor_divide(a, b); }, [](Scalar a, const Tensor& b) { return floor_divide(a, b); }},
+    {"remainder", "mod", [](const Tensor& a, const Tensor& b) { return remainder(a, b); }, [](const Tensor& a, Scalar b) { return remainder(a, b); }, [](Scalar a, const Tensor& b) { return remainder(a, b); }},
+    {"bitwise_and", "and", [](const Tensor& a, const Tensor& b) { return bitwise_and(a, b); }, [](const Tensor& a, Scalar b) { return bitwise_and(a, b); }, [](Scalar a, const Tensor& b) { return bitwise_and(a, b); }},
+    {"bitwise_or", "or", [](const Tensor& a, const Tensor& b) { return bitwise_or(a, b); }, [](const Tensor& a, Scalar b) { return bitwise_or(a, b); }, [](Scalar a, const Tensor& b) { return bitwise_or(a, b); }},
+    {"bitwise_xor", "xor", [](const Tensor& a, const Tensor& b) { return bitwise_xor(a, b); }, [](const Tensor& a, Scalar b) { return bitwise_xor(a, b); }, [](Scalar a, const Tensor& b) { return bitwise_xor(a, b); }},
+    {"bitwise_left_shift", "lshift", [](const Tensor& a, const Tensor& b) { return bitwise_left_shift(a, b); }, [](const Tensor& a, Scalar b) { return bitwise_left_shift(a, b); }, [](Scalar a, const Tensor& b) { return bitwise_left_shift(a, b); }},
+    {"bitwise_right_shift", "rshift", [](const Tensor& a, const Tensor& b) { return bitwise_right_shift(a, b); }, [](const Tensor& a, Scalar b) { return bitwise_right_shift(a, b); }, [](Scalar a, const Tensor& b) { return bitwise_right_shift(a, b); }},
+    {"atan2", nullptr, [](const Tensor& a, const Tensor& b) { return atan2(a, b); }, [](const Tensor& a, Scalar b) { return atan2(a, b); }, [](Scalar a, const Tensor& b) { return atan2(a, b); }},
+    {"hypot", nullptr, [](const Tensor& a, const Tensor& b) { return hypot(a, b); }, [](const Tensor& a, Scalar b) { return hypot(a, b); }, [](Scalar a, const Tensor& b) { return hypot(a, b); }},
+    {"copysign", nullptr, [](const Tensor& a, const Tensor& b) { return copysign(a, b); }, [](const Tensor& a, Scalar b) { return copysign(a, b); }, [](Scalar a, const Tensor& b) { return copysign(a, b); }},
+    {"logaddexp", nullptr, [](const Tensor& a, const Tensor& b) { return logaddexp(a, b); }, [](const Tensor& a, Scalar b) { return logaddexp(a, b); }, [](Scalar a, const Tensor& b) { return logaddexp(a, b); }},
+    {"nextafter", nullptr, [](const Tensor& a, const Tensor& b) { return nextafter(a, b); }, [](const Tensor& a, Scalar b) { return nextafter(a, b); }, [](Scalar a, const Tensor& b) { return nextafter(a, b); }},
+    {"logical_and", nullptr, [](const Tensor& a, const Tensor& b) { return logical_and(a, b); }, [](const Tensor& a, Scalar b) { return logical_and(a, b); }, [](Scalar a, const Tensor& b) { return logical_and(a, b); }},
+    {"logical_or", nullptr, [](const Tensor& a, const Tensor& b) { return logical_or(a, b); }, [](const Tensor& a, Scalar b) { return logical_or(a, b); }, [](Scalar a, const Tensor& b) { return logical_or(a, b); }},
+    {"logical_xor", nullptr, [](const Tensor& a, const Tensor& b) { return logical_xor(a, b); }, [](const Tensor& a, Scalar b) { return logical_xor(a, b); }, [](Scalar a, const Tensor& b) { return logical_xor(a, b); }},
 };
 // Comparisons have no reflected or in-place forms (Python swaps them itself).
-bool is_comparison(const Binary& b) { return b.name[0] == 'l' || b.name[0] == 'g' || b.name[0] == 'e' || b.name[0] == 'n'; }
+bool is_comparison(const Binary& b) {
+  for (const char* c : {"lt", "le", "gt", "ge", "eq", "ne"})
+    if (b.dunder && std::string_view(b.dunder) == c) return true;
+  return false;
+}
 
 struct Unary {
   const char* name;
@@ -84,6 +103,38 @@ const Unary kUnary[] = {
     {"cos", [](const Tensor& x) { return cgrad::cos(x); }},   {"tanh", [](const Tensor& x) { return cgrad::tanh(x); }},
     {"sigmoid", [](const Tensor& x) { return sigmoid(x); }},  {"relu", [](const Tensor& x) { return relu(x); }},
     {"negative", [](const Tensor& x) { return -x; }},
+    // the Array API standard's other element-wise functions (docs/semantics.md)
+    {"floor", [](const Tensor& x) { return cgrad::floor(x); }},
+    {"ceil", [](const Tensor& x) { return cgrad::ceil(x); }},
+    {"trunc", [](const Tensor& x) { return cgrad::trunc(x); }},
+    {"round", [](const Tensor& x) { return cgrad::round(x); }},
+    {"sign", [](const Tensor& x) { return cgrad::sign(x); }},
+    {"signbit", [](const Tensor& x) { return cgrad::signbit(x); }},
+    {"isnan", [](const Tensor& x) { return cgrad::isnan(x); }},
+    {"isinf", [](const Tensor& x) { return cgrad::isinf(x); }},
+    {"isfinite", [](const Tensor& x) { return cgrad::isfinite(x); }},
+    {"log1p", [](const Tensor& x) { return cgrad::log1p(x); }},
+    {"expm1", [](const Tensor& x) { return cgrad::expm1(x); }},
+    {"log2", [](const Tensor& x) { return cgrad::log2(x); }},
+    {"log10", [](const Tensor& x) { return cgrad::log10(x); }},
+    {"tan", [](const Tensor& x) { return cgrad::tan(x); }},
+    {"asin", [](const Tensor& x) { return cgrad::asin(x); }},
+    {"acos", [](const Tensor& x) { return cgrad::acos(x); }},
+    {"atan", [](const Tensor& x) { return cgrad::atan(x); }},
+    {"sinh", [](const Tensor& x) { return cgrad::sinh(x); }},
+    {"cosh", [](const Tensor& x) { return cgrad::cosh(x); }},
+    {"asinh", [](const Tensor& x) { return cgrad::asinh(x); }},
+    {"acosh", [](const Tensor& x) { return cgrad::acosh(x); }},
+    {"atanh", [](const Tensor& x) { return cgrad::atanh(x); }},
+    {"erf", [](const Tensor& x) { return cgrad::erf(x); }},
+    {"bitwise_invert", [](const Tensor& x) { return cgrad::bitwise_invert(x); }},
+    {"logical_not", [](const Tensor& x) { return cgrad::logical_not(x); }},
+    {"positive", [](const Tensor& x) { return cgrad::positive(x); }},
+    {"square", [](const Tensor& x) { return cgrad::square(x); }},
+    {"reciprocal", [](const Tensor& x) { return cgrad::reciprocal(x); }},
+    {"conj", [](const Tensor& x) { return cgrad::conj(x); }},
+    {"real", [](const Tensor& x) { return cgrad::real(x); }},
+    {"imag", [](const Tensor& x) { return cgrad::imag(x); }},
 };
 // clang-format on
 
@@ -124,6 +175,10 @@ const Reduction kReductions[] = {
     {"mean", [](const Tensor& x, std::vector<int64_t> a, bool k) { return cgrad::mean(x, std::move(a), k); }},
     {"max", [](const Tensor& x, std::vector<int64_t> a, bool k) { return cgrad::max(x, std::move(a), k); }},
     {"min", [](const Tensor& x, std::vector<int64_t> a, bool k) { return cgrad::min(x, std::move(a), k); }},
+    {"prod", [](const Tensor& x, std::vector<int64_t> a, bool k) { return cgrad::prod(x, std::move(a), k); }},
+    {"any", [](const Tensor& x, std::vector<int64_t> a, bool k) { return cgrad::any(x, std::move(a), k); }},
+    {"all", [](const Tensor& x, std::vector<int64_t> a, bool k) { return cgrad::all(x, std::move(a), k); }},
+    {"count_nonzero", [](const Tensor& x, std::vector<int64_t> a, bool k) { return cgrad::count_nonzero(x, std::move(a), k); }},
 };
 
 void eval_released(const std::vector<Tensor>& ts) {
@@ -396,6 +451,7 @@ NB_MODULE(_cgrad, m) {
   A.def("__neg__", [](const Tensor& x) { return -x; })
       .def("__pos__", [](const Tensor& x) { return x; })
       .def("__abs__", [](const Tensor& x) { return cgrad::abs(x); })
+      .def("__invert__", [](const Tensor& x) { return bitwise_invert(x); })
       .def("__matmul__", [](const Tensor& a, const Tensor& b) { return matmul(a, b); })
       .def("__rmatmul__", [](const Tensor& a, const Tensor& b) { return matmul(b, a); });
 
@@ -431,6 +487,21 @@ NB_MODULE(_cgrad, m) {
     if (ib) return where(c, sa, *tb);
     return where(c, sa, sb);
   });
+  m.def("_argmax", [](const Tensor& x, std::optional<int64_t> axis, bool keepdims) { return argmax(x, axis, keepdims); });
+  m.def("_argmin", [](const Tensor& x, std::optional<int64_t> axis, bool keepdims) { return argmin(x, axis, keepdims); });
+  m.def("_flip", [](const Tensor& x, std::vector<int64_t> axes) { return flip(x, std::move(axes)); });
+  m.def(
+      "isclose",
+      [](const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan) {
+        return isclose(a, b, rtol, atol, equal_nan);
+      },
+      nb::arg("a"), nb::arg("b"), nb::arg("rtol") = 1e-5, nb::arg("atol") = 1e-8, nb::arg("equal_nan") = false);
+  m.def(
+      "allclose",
+      [](const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan) {
+        return allclose(a, b, rtol, atol, equal_nan);
+      },
+      nb::arg("a"), nb::arg("b"), nb::arg("rtol") = 1e-5, nb::arg("atol") = 1e-8, nb::arg("equal_nan") = false);
   m.def("_clamp", [](const Tensor& x, const Tensor& lo, const Tensor& hi) { return clamp(x, lo, hi); });
   m.def("_clamp_scalar", [](const Tensor& x, double lo, double hi) { return clamp(x, lo, hi); });
   m.def("matmul", [](const Tensor& a, const Tensor& b) { return matmul(a, b); });

@@ -23,11 +23,19 @@ const char* ctype(DType t) {
   return "void";
 }
 
-std::string acc_ctype(const schedule::Reduction& r) {
-  if (r.op != ir::Op::Sum) return ctype(r.in_dtype);
-  if (r.in_dtype == DType::f32 || r.in_dtype == DType::f64) return "double";
-  return "int64_t";
+namespace {
+const ir::ReduceRule& rule_of(const schedule::Reduction& r) { return ir::info(r.op).reduce; }
+}  // namespace
+
+DType acc_dtype(const schedule::Reduction& r) {
+  switch (rule_of(r).acc) {
+    case ir::RedAcc::Input: return r.in_dtype;
+    case ir::RedAcc::Wide: return is_floating(r.in_dtype) ? DType::f64 : DType::i64;  // scalar::acc
+  }
+  return r.in_dtype;
 }
+
+std::string acc_ctype(const schedule::Reduction& r) { return ctype(acc_dtype(r)); }
 
 std::string literal(DType t, double f, int64_t i) {
   char buf[64];
@@ -52,26 +60,30 @@ std::string literal(DType t, double f, int64_t i) {
 }
 
 std::string acc_identity(const schedule::Reduction& r) {
-  if (r.op == ir::Op::Sum) return acc_ctype(r) == "double" ? "0.0" : "(int64_t)0";
-  // max/min start from the first element in the interpreter; here from the identity, which
-  // gives the same result for non-empty reductions (empty ones are rejected when built).
-  bool mx = r.op == ir::Op::Max;
-  switch (r.in_dtype) {
-    case DType::f32: return mx ? "(-cgrad::scalar::inf<float>())" : "cgrad::scalar::inf<float>()";
-    case DType::f64: return mx ? "(-cgrad::scalar::inf<double>())" : "cgrad::scalar::inf<double>()";
-    case DType::i32: return mx ? "((int32_t)(-2147483647 - 1))" : "((int32_t)2147483647)";
-    case DType::i64: return mx ? "(-9223372036854775807LL - 1)" : "9223372036854775807LL";
-    case DType::b8: return mx ? "false" : "true";
+  const DType a = acc_dtype(r);
+  switch (rule_of(r).identity) {
+    case ir::RedIdentity::Zero: return a == DType::f64 ? "0.0" : a == DType::i64 ? "(int64_t)0" : literal(a, 0, 0);
+    case ir::RedIdentity::One: return literal(a, 1, 1);
+    case ir::RedIdentity::Lowest:
+    case ir::RedIdentity::Highest: {
+      const bool hi = rule_of(r).identity == ir::RedIdentity::Highest;
+      switch (a) {
+        case DType::f32:
+        case DType::f64: return literal(a, hi ? HUGE_VAL : -HUGE_VAL, 0);
+        case DType::i32: return hi ? "((int32_t)2147483647)" : "((int32_t)(-2147483647 - 1))";
+        case DType::i64: return hi ? "9223372036854775807LL" : "(-9223372036854775807LL - 1)";
+        case DType::b8: return hi ? "true" : "false";
+      }
+    }
   }
   return "0";
 }
 
 std::string acc_combine(const schedule::Reduction& r, const std::string& acc, const std::string& x) {
-  switch (r.op) {
-    case ir::Op::Sum: return acc + " = cgrad::scalar::add(" + acc + ", (" + acc_ctype(r) + ")(" + x + "))";
-    case ir::Op::Max: return acc + " = cgrad::scalar::maximum(" + acc + ", " + x + ")";
-    default: return acc + " = cgrad::scalar::minimum(" + acc + ", " + x + ")";
-  }
+  // The combining row's scalar helper; a wide accumulator converts the element first.
+  const std::string fn = std::string("cgrad::scalar::") + ir::op_name(rule_of(r).combine);
+  const std::string xa = acc_dtype(r) == r.in_dtype ? x : "(" + acc_ctype(r) + ")(" + x + ")";
+  return acc + " = " + fn + "(" + acc + ", " + xa + ")";
 }
 
 namespace {
@@ -117,18 +129,16 @@ std::string render_instr(const schedule::KernelSpec& k, int i, const std::functi
   }
   auto a = [&](std::size_t j) { return var(in.args[j]); };
   const char* name = ir::op_name(in.op);
-  switch (in.op) {
-    case ir::Op::Arange: return "(" + T + ")(" + a(0) + ")";
-    case ir::Op::Rand:
-    case ir::Op::Randn: {
-      std::string seed = in.arg >= 0 ? "(uint64_t)c" + std::to_string(i) : std::to_string(in.seed) + "ULL";
-      return std::string(in.op == ir::Op::Rand ? "cgrad::scalar::rand_uniform<" : "cgrad::scalar::rand_normal<") + T +
-             ">(" + seed + ", (uint64_t)" + a(0) + ")";
-    }
-    case ir::Op::Cast: return "cgrad::scalar::cast<" + T + ">(" + a(0) + ")";
-    case ir::Op::User: return render_user(in, var);
-    default: break;
+  // The ops whose helper call differs from `helper(args...)` (an if chain, not a switch
+  // with a default: this file compiles with -Wswitch-enum).
+  if (in.op == ir::Op::Arange) return "(" + T + ")(" + a(0) + ")";
+  if (in.op == ir::Op::User) return render_user(in, var);
+  if (in.op == ir::Op::Rand || in.op == ir::Op::Randn) {
+    std::string seed = in.arg >= 0 ? "(uint64_t)c" + std::to_string(i) : std::to_string(in.seed) + "ULL";
+    return std::string(in.op == ir::Op::Rand ? "cgrad::scalar::rand_uniform<" : "cgrad::scalar::rand_normal<") + T +
+           ">(" + seed + ", (uint64_t)" + a(0) + ")";
   }
+  if (in.op == ir::Op::Cast) return "cgrad::scalar::cast<" + T + ">(" + a(0) + ")";
   std::string r = std::string("cgrad::scalar::") + name + "(";
   for (std::size_t j = 0; j < in.args.size(); ++j) r += (j ? ", " : "") + a(j);
   return r + ")";
