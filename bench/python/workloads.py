@@ -421,35 +421,44 @@ def mlp_implementations(libs):
     return impls
 
 
-def section_mlp(libs, reps):
+def section_mlp(libs, reps, only_impls=()):
     """Every implementation makes the same number of steps from the same weights, so the losses
-    of the first step and of the step after timing are compared with NumPy's."""
+    of the first step and of the step after timing are compared with NumPy's. `only_impls`
+    (--impls): time only these (NumPy still runs, untimed, for the check), e.g. one library per
+    process, so that no other library's polling threads share the process."""
     np = libs["np"]
     impls = mlp_implementations(libs)
-    names = list(impls)
+    names = [n for n in impls if not only_impls or n in only_impls]
+    check_only = "numpy" not in names
+    if check_only:  # NumPy's steps for the check run before and after the timed ones, not among them
+        names.insert(0, "numpy")
     first, loss0 = {}, {}
     for name in names:
         t0 = time.perf_counter()
         loss0[name] = impls[name]()
         first[name] = time.perf_counter() - t0
         impls[name]()
-    times = {n: [] for n in names}
+    timed = [n for n in names if not (check_only and n == "numpy")]
+    times = {n: [] for n in timed}
     for r in range(reps):
-        order = names[r % len(names):] + names[: r % len(names)]
+        order = timed[r % len(timed):] + timed[: r % len(timed)]
         for name in order:
             t0 = time.perf_counter()
             impls[name]()
             times[name].append(time.perf_counter() - t0)
+    if check_only:
+        for _ in range(reps):
+            impls["numpy"]()  # the same number of steps as the others
     loss1 = {name: impls[name]() for name in names}
     # GEMMs: 3 forward, 3 weight gradients, 2 input gradients (the input x needs none).
     flops = 2 * MLP_B * (2 * MLP_IN * MLP_H + 3 * MLP_H * MLP_H + 3 * MLP_H * MLP_OUT)
     print(f"\n### MLP training step: 784-512-512-10, batch {MLP_B}, f32, ReLU, softmax cross-entropy, "
           f"SGD momentum {MLP_MU} ({reps} rounds; {flops / 1e9:.3f} GFLOP of GEMM per step)\n")
-    print("| implementation | median ms | min ms | x cgrad [p25, p75] | GEMM GFLOP/s at median | first call ms "
+    print(f"| implementation | median ms | min ms | x {'cgrad' if 'cgrad' in times else timed[0]} [p25, p75] | GEMM GFLOP/s at median | first call ms "
           "| loss step 1, after timing (numpy) |")
     print("|---|---:|---:|---|---:|---:|---|")
-    base = times["cgrad"]
-    for name in names:
+    base = times["cgrad" if "cgrad" in times else timed[0]]
+    for name in timed:
         ratios = [t / b for t, b in zip(times[name], base)]
         ok = all(np.isclose(d[name], d["numpy"], rtol=2e-3, atol=1e-4) for d in (loss0, loss1))
         med = pct(times[name], 0.5)
@@ -554,6 +563,7 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--reps", type=int, default=15)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--impls", default="", help="mlp section: time only these, e.g. 'jax.jit' or 'cgrad,torch.compile'")
     args = ap.parse_args()
     _env(args.threads)
     libs = _libs(args.threads)
@@ -578,7 +588,7 @@ def main():
     if "wl" in sections and (not only or any(w != "MLP" for w in only)):
         section_wl(libs, only, args.reps)
     if "mlp" in sections and (not only or "MLP" in only):
-        section_mlp(libs, args.reps)
+        section_mlp(libs, args.reps, [n for n in args.impls.split(",") if n])
     print(f"- load average at the end: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
 
 
