@@ -13,7 +13,8 @@
 #        BENCH_ANCHORS     anchors' results dir whose libtorch rows are quoted when bench_torch is
 #                          not built (default /work/shared/anchors/results when it exists)
 #        BENCH_ONLY        e.g. W1,W4: run only these workloads (quick checks; RESULTS.md is partial);
-#                          ODE selects bench_odeint (the Lorenz ensemble through odeint, issue #7)
+#                          ODE selects bench_odeint (the Lorenz ensemble through odeint, issue #7);
+#                          MLP the MLP training step of bench/python/workloads.py (with BENCH_PYTHON)
 #        BENCH_ODE_RUNS    bench_odeint processes (default 3; the summary takes the median per row)
 #        BENCH_ODE_REPS    samples of 100 steps per row in each bench_odeint process (default 5)
 #        BENCH_PROCS       e.g. cgrad_t2,odeint: run only these processes (cgrad_t2 cgrad_t1 host eigen

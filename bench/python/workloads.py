@@ -26,13 +26,22 @@ Three sections (docs/python.md, "Performance"; results in bench/RESULTS.md, writ
   time / time of the cgrad row of the same round; the spread is the 25th-75th percentile of
   those per-round ratios. Wall time (perf_counter): the libraries use threads.
 
+- `mlp`: the MLP training step of bench/bench_mlp.cpp (784-512-512-10, batch 256, float32, ReLU,
+  softmax cross-entropy on class labels, SGD with momentum 0.9, lr 0.01) in cgrad (autograd +
+  optim.SGD, the step in one schedule), NumPy (the backward written out), torch eager,
+  torch.compile (the whole step function) and jax.jit (value_and_grad and the update in one
+  jitted function, parameters donated). Same weights and data for everyone; rounds alternate as
+  in `wl`; the losses of the first step and of one step after timing are checked against NumPy's
+  (every implementation has made the same number of steps). GEMM GFLOP/s = the FLOPs of the step's
+  eight GEMMs (3 forward, 3 weight gradients, 2 input gradients: 0.822 GFLOP) / median time.
+
 Threads: `--threads` (default 2) for cgrad (CGRAD_NUM_THREADS), torch (set_num_threads, also
 used by torch.compile's generated C++), OpenMP and XLA's CPU client (its pool takes one thread
 per core; the machine this was written for has 2). NumPy's ufuncs are single-threaded.
 cgrad's result cache is off (CGRAD_RESULT_CACHE_BYTES=0, as in bench_cgrad): every call
 computes. Libraries that do not import are skipped with a note.
 
-Usage: python bench/python/workloads.py [--sections import,overhead,wl] [--only W1,W5] [--reps 15]
+Usage: python bench/python/workloads.py [--sections import,overhead,wl,mlp] [--only W1,W5,MLP] [--reps 15]
 """
 import argparse
 import os
@@ -287,6 +296,178 @@ def section_wl(libs, only, reps):
         print(flush=True)
 
 
+# ---------------------------------------------------------------- the MLP training step
+MLP_B, MLP_IN, MLP_H, MLP_OUT, MLP_LR, MLP_MU = 256, 784, 512, 10, 0.01, 0.9
+
+
+def mlp_data(np):
+    """Inputs, labels and the initial weights (784-512-512-10, biases zero), the same for everyone."""
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((MLP_B, MLP_IN)).astype(np.float32)
+    y = (np.arange(MLP_B) * 7 % MLP_OUT).astype(np.int64)
+    ws = [(0.05 * rng.standard_normal(s)).astype(np.float32) for s in ((MLP_IN, MLP_H), (MLP_H, MLP_H), (MLP_H, MLP_OUT))]
+    bs = [np.zeros(n, np.float32) for n in (MLP_H, MLP_H, MLP_OUT)]
+    return x, y, [ws[0], bs[0], ws[1], bs[1], ws[2], bs[2]]
+
+
+def mlp_implementations(libs):
+    """name -> zero-argument callable: one SGD-momentum step (forward, backward, update) on the
+    implementation's own copy of the weights, returning the step's loss (before the update)."""
+    np, cg = libs["np"], libs["cg"]
+    x, y, params = mlp_data(np)
+    impls = {}
+
+    # cgrad: as a user writes it; the plan cache replays the step's schedule.
+    cx, cy = cg.asarray(x), cg.asarray(y)
+    cp = [cg.asarray(p.copy()) for p in params]
+    cg.eval(cx, cy, *cp)
+    for p in cp:
+        p.requires_grad_()
+    copt = cg.optim.SGD(cp, MLP_LR, momentum=MLP_MU)
+
+    def cg_step():
+        w1, b1, w2, b2, w3, b3 = cp
+        copt.zero_grad()
+        h1 = cg.relu(cg.matmul(cx, w1) + b1)
+        h2 = cg.relu(cg.matmul(h1, w2) + b2)
+        loss = cg.cross_entropy(cg.matmul(h2, w3) + b3, cy)
+        loss.backward()
+        copt.step(with_=[loss])  # forward, backward and update in one schedule
+        return float(loss)
+
+    impls["cgrad"] = cg_step
+
+    # NumPy: the backward pass written out (the oracle of the check column).
+    npp = [p.copy() for p in params]
+    npv = [np.zeros_like(p) for p in params]
+
+    def np_step():
+        w1, b1, w2, b2, w3, b3 = npp
+        z1 = x @ w1 + b1
+        h1 = np.maximum(z1, 0)
+        z2 = h1 @ w2 + b2
+        h2 = np.maximum(z2, 0)
+        z3 = h2 @ w3 + b3
+        z3 = z3 - z3.max(axis=1, keepdims=True)
+        e = np.exp(z3)
+        s = e.sum(axis=1, keepdims=True)
+        loss = float(np.mean(np.log(s[:, 0]) - z3[np.arange(MLP_B), y]))
+        d3 = e / s
+        d3[np.arange(MLP_B), y] -= 1
+        d3 /= MLP_B
+        d2 = (d3 @ w3.T) * (z2 > 0)
+        d1 = (d2 @ w2.T) * (z1 > 0)
+        grads = [x.T @ d1, d1.sum(0), h1.T @ d2, d2.sum(0), h2.T @ d3, d3.sum(0)]
+        for p, v, g in zip(npp, npv, grads):
+            v *= MLP_MU
+            v += g
+            p -= MLP_LR * v
+        return loss
+
+    impls["numpy"] = np_step
+    if "torch" in libs:
+        torch = libs["torch"]
+        F = torch.nn.functional
+        tx, ty = torch.from_numpy(x), torch.from_numpy(y)
+
+        def torch_model():
+            tp = [torch.from_numpy(p.copy()).requires_grad_() for p in params]
+            return tp, torch.optim.SGD(tp, lr=MLP_LR, momentum=MLP_MU)
+
+        def torch_step_fn(tp, opt):
+            def step():
+                w1, b1, w2, b2, w3, b3 = tp
+                opt.zero_grad(set_to_none=True)
+                h1 = torch.relu(tx @ w1 + b1)
+                h2 = torch.relu(h1 @ w2 + b2)
+                loss = F.cross_entropy(h2 @ w3 + b3, ty)
+                loss.backward()
+                opt.step()
+                return loss.detach()
+
+            return step
+
+        te = torch_step_fn(*torch_model())
+        impls["torch eager"] = lambda: float(te())
+        # The whole step compiled: Dynamo compiles the forward (AOTAutograd its backward) and,
+        # after the graph break at backward(), the optimizer update.
+        tc = torch.compile(torch_step_fn(*torch_model()))
+        impls["torch.compile"] = lambda: float(tc())
+    if "jax" in libs:
+        jax, jnp = libs["jax"], libs["jnp"]
+        jx, jy = jax.device_put(x), jax.device_put(y)
+
+        def loss_fn(p, xb, yb):
+            w1, b1, w2, b2, w3, b3 = p
+            h1 = jax.nn.relu(xb @ w1 + b1)
+            h2 = jax.nn.relu(h1 @ w2 + b2)
+            logp = jax.nn.log_softmax(h2 @ w3 + b3, axis=1)
+            return -jnp.mean(jnp.take_along_axis(logp, yb[:, None], axis=1))
+
+        def step(p, v, xb, yb):
+            loss, g = jax.value_and_grad(loss_fn)(p, xb, yb)
+            v = [MLP_MU * vi + gi for vi, gi in zip(v, g)]
+            p = [pi - MLP_LR * vi for pi, vi in zip(p, v)]
+            return p, v, loss
+
+        jstep = jax.jit(step, donate_argnums=(0, 1))  # the update in place, as the others do
+        jstate = [[jax.device_put(p.copy()) for p in params], [jnp.zeros_like(jnp.asarray(p)) for p in params]]
+
+        def jax_step():
+            jstate[0], jstate[1], loss = jstep(jstate[0], jstate[1], jx, jy)
+            return float(loss)
+
+        impls["jax.jit"] = jax_step
+    return impls
+
+
+def section_mlp(libs, reps, only_impls=()):
+    """Every implementation makes the same number of steps from the same weights, so the losses
+    of the first step and of the step after timing are compared with NumPy's. `only_impls`
+    (--impls): time only these (NumPy still runs, untimed, for the check), e.g. one library per
+    process, so that no other library's polling threads share the process."""
+    np = libs["np"]
+    impls = mlp_implementations(libs)
+    names = [n for n in impls if not only_impls or n in only_impls]
+    check_only = "numpy" not in names
+    if check_only:  # NumPy's steps for the check run before and after the timed ones, not among them
+        names.insert(0, "numpy")
+    first, loss0 = {}, {}
+    for name in names:
+        t0 = time.perf_counter()
+        loss0[name] = impls[name]()
+        first[name] = time.perf_counter() - t0
+        impls[name]()
+    timed = [n for n in names if not (check_only and n == "numpy")]
+    times = {n: [] for n in timed}
+    for r in range(reps):
+        order = timed[r % len(timed):] + timed[: r % len(timed)]
+        for name in order:
+            t0 = time.perf_counter()
+            impls[name]()
+            times[name].append(time.perf_counter() - t0)
+    if check_only:
+        for _ in range(reps):
+            impls["numpy"]()  # the same number of steps as the others
+    loss1 = {name: impls[name]() for name in names}
+    # GEMMs: 3 forward, 3 weight gradients, 2 input gradients (the input x needs none).
+    flops = 2 * MLP_B * (2 * MLP_IN * MLP_H + 3 * MLP_H * MLP_H + 3 * MLP_H * MLP_OUT)
+    print(f"\n### MLP training step: 784-512-512-10, batch {MLP_B}, f32, ReLU, softmax cross-entropy, "
+          f"SGD momentum {MLP_MU} ({reps} rounds; {flops / 1e9:.3f} GFLOP of GEMM per step)\n")
+    print(f"| implementation | median ms | min ms | x {'cgrad' if 'cgrad' in times else timed[0]} [p25, p75] | GEMM GFLOP/s at median | first call ms "
+          "| loss step 1, after timing (numpy) |")
+    print("|---|---:|---:|---|---:|---:|---|")
+    base = times["cgrad" if "cgrad" in times else timed[0]]
+    for name in timed:
+        ratios = [t / b for t, b in zip(times[name], base)]
+        ok = all(np.isclose(d[name], d["numpy"], rtol=2e-3, atol=1e-4) for d in (loss0, loss1))
+        med = pct(times[name], 0.5)
+        print(f"| {name} | {med * 1e3:.2f} | {min(times[name]) * 1e3:.2f} | {pct(ratios, 0.5):.2f} "
+              f"[{pct(ratios, 0.25):.2f}, {pct(ratios, 0.75):.2f}] | {flops / med / 1e9:.0f} | {first[name] * 1e3:.0f} "
+              f"| {loss0[name]:.5f}, {loss1[name]:.5f} ({'ok' if ok else 'DIFF'}) |")
+    print(flush=True)
+
+
 # ---------------------------------------------------------------- import time
 def section_import(libs, runs=10):
     import statistics
@@ -378,10 +559,11 @@ def _cpu_model():
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--sections", default="import,overhead,wl")
+    ap.add_argument("--sections", default="import,overhead,wl,mlp")
     ap.add_argument("--only", default="")
     ap.add_argument("--reps", type=int, default=15)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--impls", default="", help="mlp section: time only these, e.g. 'jax.jit' or 'cgrad,torch.compile'")
     args = ap.parse_args()
     _env(args.threads)
     libs = _libs(args.threads)
@@ -402,8 +584,11 @@ def main():
         section_import(libs)
     if "overhead" in sections:
         section_overhead(libs)
-    if "wl" in sections:
-        section_wl(libs, [w for w in args.only.split(",") if w], args.reps)
+    only = [w for w in args.only.split(",") if w]
+    if "wl" in sections and (not only or any(w != "MLP" for w in only)):
+        section_wl(libs, only, args.reps)
+    if "mlp" in sections and (not only or "MLP" in only):
+        section_mlp(libs, args.reps, [n for n in args.impls.split(",") if n])
     print(f"- load average at the end: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
 
 

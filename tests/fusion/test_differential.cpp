@@ -120,6 +120,33 @@ TEST(Differential, MatmulLayoutsMatchInterpreter) {
   }
 }
 
+// GEMMs large enough to be split over the thread pool in bands of 16 rows (columns when there
+// are 16 rows or fewer; backends/cpu/gemm.cpp): sizes that are not multiples of the band,
+// transposed operands (the dW and dX GEMMs of a backward pass), batches and f64.
+TEST(Differential, PooledGemmBandsMatchInterpreter) {
+  auto build = [] {
+    manual_seed(5);
+    Tensor a = rand({83, 301}, f32) - 0.5, b = rand({301, 47}, f32) - 0.5, c = rand({37, 129}, f32) - 0.5;
+    Tensor d = rand({129, 211}, f32) - 0.5, e = rand({3, 40, 70}, f64) - 0.5, f = rand({70, 90}, f64) - 0.5;
+    Tensor g = rand({12, 400}, f32) - 0.5, h = rand({400, 100}, f32) - 0.5;
+    eval({a, b, c, d, e, f, g, h});
+    return std::vector<Tensor>{matmul(a, b),               // by rows, last band of 3 rows
+                               matmul(c, d),               // by rows, last band of 5 rows
+                               matmul(g, h),               // 12 rows: by columns, last band of 4
+                               matmul(g.slice(0, 0, 5).T(), g.slice(0, 5, 10)),  // 400 x 400 from k = 5
+                               matmul(a.T(), a),           // transposed left operand (a weight gradient)
+                               matmul(d, a.slice(1, 0, 211).T()),  // transposed right operand with a leading dim of 301
+                               matmul(e, f)};              // batched f64, each batch split
+  };
+  auto jit = values(build());
+  auto ref = with_backend("interpreter", [&] { return values(build()); });
+  ASSERT_EQ(jit.size(), ref.size());
+  for (std::size_t o = 0; o < jit.size(); ++o) {
+    ASSERT_EQ(jit[o].size(), ref[o].size()) << o;
+    for (std::size_t i = 0; i < jit[o].size(); ++i) ASSERT_NEAR(jit[o][i], ref[o][i], 1e-4 * (1 + std::fabs(ref[o][i]))) << o << " " << i;
+  }
+}
+
 namespace {
 
 void expect_close(const std::vector<std::vector<double>>& jit, const std::vector<std::vector<double>>& ref,

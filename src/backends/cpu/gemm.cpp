@@ -1,6 +1,13 @@
 // Batched GEMM over strided views with CBLAS row-major calls. An operand whose last two dims
 // have unit stride in one of them is passed as is (transposed or not, with its leading
 // dimension); anything else (broadcast rows, sliced columns) is copied contiguous first.
+//
+// The BLAS runs single-threaded, and a GEMM is split over cgrad's own thread pool instead: each
+// pool thread calls the BLAS on a band of rows (or columns) of the result. With a threaded BLAS,
+// its threads and the pool's took turns on the same cores: after a GEMM, the BLAS's workers
+// poll for more work while the pool runs the next element-wise kernel, and after a kernel the
+// pool's workers poll (500 us) while the BLAS runs, so on a 2-core machine three or four threads
+// wanted two cores through most of a training step (bench/NOTES.md, "MLP step").
 #include "backends/cpu/gemm.h"
 
 #include "backends/cpu/interpreter.h"
@@ -18,6 +25,7 @@ enum { kRowMajor = 101, kNoTrans = 111, kTrans = 112 };
 using Sgemm = void (*)(int, int, int, int, int, int, float, const float*, int, const float*, int, float, float*, int);
 using Dgemm = void (*)(int, int, int, int, int, int, double, const double*, int, const double*, int, double, double*, int);
 using SetThreads = void (*)(int);
+using SetThreadsLong = void (*)(long);
 
 struct Blas {
   Sgemm sgemm = nullptr;
@@ -29,7 +37,9 @@ struct Blas {
       sgemm = reinterpret_cast<Sgemm>(dlsym(h, "cblas_sgemm"));
       dgemm = reinterpret_cast<Dgemm>(dlsym(h, "cblas_dgemm"));
       if (sgemm && dgemm) {
-        if (auto set = reinterpret_cast<SetThreads>(dlsym(h, "openblas_set_num_threads"))) set(num_threads());
+        // One thread inside the BLAS: blas_matmul splits the work over the pool.
+        if (auto set = reinterpret_cast<SetThreads>(dlsym(h, "openblas_set_num_threads"))) set(1);
+        if (auto set = reinterpret_cast<SetThreadsLong>(dlsym(h, "bli_thread_set_num_threads"))) set(1);
         return;
       }
       sgemm = nullptr;
@@ -58,6 +68,44 @@ bool gemm_dims(const ir::Node& n, int64_t& m, int64_t& k, int64_t& nn) {
 
 bool blas_available() { return blas().sgemm != nullptr; }
 
+namespace {
+
+// Below this many multiply-adds a GEMM runs on the calling thread: waking the pool costs
+// microseconds, as much as a GEMM of this size takes.
+constexpr double kParallelMacs = 1 << 17;
+// Bands of the split are multiples of this many rows or columns, so that every band but the
+// last fills the micro-kernels' register tiles (16 f32 lanes with AVX-512).
+constexpr int64_t kBand = 16;
+
+// C (m x n, row stride ldc) = op(A) op(B) on the pool, in bands of rows of C (each band reads its
+// rows of op(A) and all of op(B)); in bands of columns only when there are too few rows for two
+// bands. Rows won on every GEMM of the MLP step, even where they make each thread pack the larger
+// operand in full (256x784 @ 784x512: 1.16 ms by rows, 1.33 ms by columns; bench/NOTES.md).
+template <class T, class Gemm>
+void pooled_gemm(Gemm gemm, int ta, int tb, int64_t m, int64_t n, int64_t k, const T* A, int64_t lda,
+                 int64_t a_row, const T* B, int64_t ldb, int64_t b_col, T* C, int64_t ldc) {
+  auto call = [&](int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
+    gemm(kRowMajor, ta, tb, static_cast<int>(i1 - i0), static_cast<int>(j1 - j0), static_cast<int>(k), T(1),
+         A + i0 * a_row, static_cast<int>(lda), B + j0 * b_col, static_cast<int>(ldb), T(0), C + i0 * ldc + j0,
+         static_cast<int>(ldc));
+  };
+  const bool rows = m > kBand || n <= kBand;
+  const int64_t dim = rows ? m : n;
+  const int64_t bands = (dim + kBand - 1) / kBand;
+  if (static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) < kParallelMacs || bands < 2 ||
+      num_threads() < 2) {
+    call(0, m, 0, n);
+    return;
+  }
+  parallel_for(bands, 1, [&](int64_t b0, int64_t b1) {
+    const int64_t lo = b0 * kBand, hi = b1 * kBand < dim ? b1 * kBand : dim;
+    if (rows) call(lo, hi, 0, n);
+    else call(0, m, lo, hi);
+  });
+}
+
+}  // namespace
+
 bool blas_matmul(const ir::Node& n, const ir::View& a_in, const ir::View& b_in, ir::View& out) {
   int64_t m = 0, k = 0, nn = 0;
   if (!blas_available() || !gemm_dims(n, m, k, nn)) return false;
@@ -79,9 +127,10 @@ bool blas_matmul(const ir::Node& n, const ir::View& a_in, const ir::View& b_in, 
   if (!out.storage) out = alloc_contiguous(n.shape, n.dtype);  // else a contiguous buffer the plan gave
   Shape batch(as.begin(), as.end() - 2);
   std::array<const int64_t*, 3> st{a.strides.data(), b.strides.data(), out.strides.data()};
-  const auto M = static_cast<int>(m), N = static_cast<int>(nn), K = static_cast<int>(k);
-  const auto LDA = static_cast<int>(lda), LDB = static_cast<int>(ldb);
   if (m == 0 || nn == 0) return true;
+  // Row i of op(A) starts i * a_row elements in (its row stride, transposed or not); column j
+  // of op(B) starts j * b_col elements in.
+  const int64_t a_row = a.strides[r - 2], b_col = b.strides[r - 1];
   auto run = [&](auto zero, auto gemm) {
     using T = decltype(zero);
     core::for_each_strided<3>(batch, st, {a.offset, b.offset, out.offset}, [&](int64_t ao, int64_t bo, int64_t oo) {
@@ -90,8 +139,8 @@ bool blas_matmul(const ir::Node& n, const ir::View& a_in, const ir::View& b_in, 
         for (int64_t i = 0; i < m * nn; ++i) o[i] = zero;
         return;
       }
-      gemm(kRowMajor, ta, tb, M, N, K, T(1), static_cast<const T*>(a.storage->data) + ao, LDA,
-           static_cast<const T*>(b.storage->data) + bo, LDB, T(0), o, N);
+      pooled_gemm<T>(gemm, ta, tb, m, nn, k, static_cast<const T*>(a.storage->data) + ao, lda, a_row,
+                     static_cast<const T*>(b.storage->data) + bo, ldb, b_col, o, nn);
     });
   };
   if (n.dtype == DType::f32) run(0.0f, blas().sgemm);
