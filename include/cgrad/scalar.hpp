@@ -6,18 +6,26 @@
 // nvcc (functions become __host__ __device__) and under NVRTC (no standard headers there).
 //
 // Semantics that differ from naive C++ and are documented in docs/semantics.md:
-//  - integer + - * and negation wrap (two's complement), never undefined behaviour;
-//  - integer division by zero gives 0 (the frontend's `/` is true division and never emits it);
+//  - integer + - * and negation wrap modulo 2^bits (two's complement), never undefined
+//    behaviour; 8- and 16-bit values compute in 32-bit unsigned arithmetic, so no operand is
+//    promoted to `int` and overflows there;
+//  - integer division by zero gives 0, INT_MIN / -1 gives INT_MIN (the frontend's `/` is true
+//    division and never emits an integer division);
 //  - integer pow with a negative exponent gives 1/base^e truncated toward zero (0 unless |base| == 1);
 //  - maximum/minimum propagate NaN like NumPy and PyTorch;
-//  - float -> integer casts saturate and map NaN to 0 (C++ leaves both undefined).
+//  - float -> integer casts saturate to the target's range and map NaN to 0 (C++ leaves both
+//    undefined); integer -> narrower integer casts wrap modulo 2^bits (as C++20 defines).
 #pragma once
 
 #if defined(__CUDACC_RTC__)
 #define CGRAD_HD __host__ __device__
 #define CGRAD_SCALAR_NO_STD 1
+typedef signed char int8_t;
+typedef short int16_t;
 typedef int int32_t;
 typedef long long int64_t;
+typedef unsigned char uint8_t;
+typedef unsigned short uint16_t;
 typedef unsigned int uint32_t;
 typedef unsigned long long uint64_t;
 #elif defined(CGRAD_SCALAR_FREESTANDING)
@@ -25,8 +33,12 @@ typedef unsigned long long uint64_t;
 // kernel); the compiler's builtins give the same libm functions.
 #define CGRAD_HD
 #define CGRAD_SCALAR_NO_STD 1
+typedef __INT8_TYPE__ int8_t;
+typedef __INT16_TYPE__ int16_t;
 typedef __INT32_TYPE__ int32_t;
 typedef __INT64_TYPE__ int64_t;
+typedef __UINT8_TYPE__ uint8_t;
+typedef __UINT16_TYPE__ uint16_t;
 typedef __UINT32_TYPE__ uint32_t;
 typedef __UINT64_TYPE__ uint64_t;
 #else
@@ -51,9 +63,57 @@ namespace cgrad::scalar {
 template <class T> struct is_float { static constexpr bool value = false; };
 template <> struct is_float<float> { static constexpr bool value = true; };
 template <> struct is_float<double> { static constexpr bool value = true; };
-template <class T> struct unsigned_of;
-template <> struct unsigned_of<int32_t> { using type = uint32_t; };
-template <> struct unsigned_of<int64_t> { using type = uint64_t; };
+template <class T>
+struct is_bool {
+  static constexpr bool value = false;
+};
+template <>
+struct is_bool<bool> {
+  static constexpr bool value = true;
+};
+// Integers: the unsigned type their wrapping arithmetic is done in (32 bits at least, so that
+// 8- and 16-bit operands are not promoted to int) and their range. No <limits> under NVRTC.
+template <class T>
+struct int_info;
+#define CGRAD_INT_INFO(T, U, LO, HI)              \
+  template <>                                     \
+  struct int_info<T> {                            \
+    using wide_unsigned = U;                      \
+    static constexpr T lowest = LO, highest = HI; \
+  };
+CGRAD_INT_INFO(int8_t, uint32_t, -128, 127)
+CGRAD_INT_INFO(int16_t, uint32_t, -32768, 32767)
+CGRAD_INT_INFO(int32_t, uint32_t, -2147483647 - 1, 2147483647)
+CGRAD_INT_INFO(int64_t, uint64_t, -9223372036854775807LL - 1, 9223372036854775807LL)
+CGRAD_INT_INFO(uint8_t, uint32_t, 0, 255)
+CGRAD_INT_INFO(uint16_t, uint32_t, 0, 65535)
+CGRAD_INT_INFO(uint32_t, uint32_t, 0, 4294967295U)
+CGRAD_INT_INFO(uint64_t, uint64_t, 0, 18446744073709551615ULL)
+#undef CGRAD_INT_INFO
+template <class T>
+struct unsigned_of {
+  using type = typename int_info<T>::wide_unsigned;
+};
+template <class T>
+struct is_signed_int {
+  static constexpr bool value = false;
+};
+template <>
+struct is_signed_int<int8_t> {
+  static constexpr bool value = true;
+};
+template <>
+struct is_signed_int<int16_t> {
+  static constexpr bool value = true;
+};
+template <>
+struct is_signed_int<int32_t> {
+  static constexpr bool value = true;
+};
+template <>
+struct is_signed_int<int64_t> {
+  static constexpr bool value = true;
+};
 
 // ---- math primitives, overloaded for float and double so `float` stays single precision ----
 CGRAD_SCALAR_INLINE float m_exp(float x) { return CGRAD_LIBM(expf)(x); }
@@ -172,23 +232,33 @@ template <class T> CGRAD_SCALAR_INLINE T sqrt(T x) { return m_sqrt(x); }
 template <class T> CGRAD_SCALAR_INLINE T rsqrt(T x) { return T(1) / m_sqrt(x); }
 template <class T> CGRAD_SCALAR_INLINE T abs(T x) {
   if constexpr (is_float<T>::value) return m_fabs(x);
+  else if constexpr (!is_signed_int<T>::value)
+    return x;
   else return x < 0 ? neg(x) : x;
 }
 template <class T> CGRAD_SCALAR_INLINE T sin(T x) { return m_sin(x); }
 template <class T> CGRAD_SCALAR_INLINE T cos(T x) { return m_cos(x); }
 template <class T> CGRAD_SCALAR_INLINE T tanh(T x) { return m_tanh(x); }
 template <class T> CGRAD_SCALAR_INLINE T sigmoid(T x) { return T(1) / (T(1) + exp_(-x)); }
-template <class T> CGRAD_SCALAR_INLINE T relu(T x) { return x < T(0) ? T(0) : x; }
+template <class T>
+CGRAD_SCALAR_INLINE T relu(T x) {
+  if constexpr (!is_float<T>::value && !is_signed_int<T>::value)
+    return x;
+  else
+    return x < T(0) ? T(0) : x;
+}
 
-// cast<To>(x): saturating for float -> integer, NaN -> 0; anything -> bool is x != 0.
+// cast<To>(x): anything -> bool is x != 0; float -> integer saturates to To's range and maps
+// NaN to 0; every other conversion is C++'s (integer -> narrower integer wraps modulo 2^bits,
+// integer -> float rounds to nearest).
 template <class To, class From> CGRAD_SCALAR_INLINE To cast(From x) {
-  if constexpr (sizeof(To) == 1 && !is_float<To>::value) {  // bool
+  if constexpr (is_bool<To>::value) {
     return x != From(0);
   } else if constexpr (!is_float<To>::value && is_float<From>::value) {
     if (isnan_(x)) return To(0);
-    constexpr To hi = sizeof(To) == 4 ? To(2147483647) : To(9223372036854775807LL);
-    constexpr To lo = To(-hi - 1);
-    // From(hi) rounds up to 2^31 / 2^63 exactly, so >= catches every out-of-range value.
+    constexpr To hi = int_info<To>::highest, lo = int_info<To>::lowest;
+    // From(hi) is exact or rounds up (2^31, 2^32, 2^63, 2^64), so >= catches every value
+    // above the range; From(lo) is exact (0 or -2^(bits-1)).
     if (x >= From(hi)) return hi;
     if (x <= From(lo)) return lo;
     return static_cast<To>(x);
@@ -214,14 +284,16 @@ template <class T> CGRAD_SCALAR_INLINE T div(T a, T b) {
   if constexpr (is_float<T>::value) return a / b;
   else {
     if (b == 0) return T(0);
-    if (b == T(-1)) return neg(a);  // INT_MIN / -1 overflows
-    return a / b;
+    if constexpr (is_signed_int<T>::value)
+      if (b == T(-1)) return neg(a);  // INT_MIN / -1 overflows
+    return static_cast<T>(a / b);
   }
 }
 template <class T> CGRAD_SCALAR_INLINE T pow(T a, T b) {
   if constexpr (is_float<T>::value) return m_pow(a, b);
   else {
-    if (b < 0) return a == T(1) ? T(1) : a == T(-1) ? ((b & 1) ? T(-1) : T(1)) : T(0);
+    if constexpr (is_signed_int<T>::value)
+      if (b < 0) return a == T(1) ? T(1) : a == T(-1) ? ((b & 1) ? T(-1) : T(1)) : T(0);
     T r = 1;
     while (b) { if (b & 1) r = mul(r, a); a = mul(a, a); b >>= 1; }
     return r;
@@ -269,7 +341,32 @@ CGRAD_SCALAR_INLINE double where(bool c, double a, double b) {
 template <class T> struct acc { using type = T; };
 template <> struct acc<float> { using type = double; };
 template <> struct acc<bool> { using type = int64_t; };
+template <>
+struct acc<int8_t> {
+  using type = int64_t;
+};
+template <>
+struct acc<int16_t> {
+  using type = int64_t;
+};
 template <> struct acc<int32_t> { using type = int64_t; };
+// Unsigned sums wrap in int64 arithmetic: the same bits as uint64 arithmetic.
+template <>
+struct acc<uint8_t> {
+  using type = int64_t;
+};
+template <>
+struct acc<uint16_t> {
+  using type = int64_t;
+};
+template <>
+struct acc<uint32_t> {
+  using type = int64_t;
+};
+template <>
+struct acc<uint64_t> {
+  using type = int64_t;
+};
 
 // ---- counter-based random numbers: value i of a stream depends only on (key, i) ----
 CGRAD_SCALAR_INLINE uint64_t mix64(uint64_t z) {

@@ -42,12 +42,15 @@ struct Scalar {
   }
 };
 
+/// The dtype of host C++ type T (float -> f32, uint8_t -> u8, ...).
 template <class T> struct dtype_of;
-template <> struct dtype_of<float> { static constexpr DType value = DType::f32; };
-template <> struct dtype_of<double> { static constexpr DType value = DType::f64; };
-template <> struct dtype_of<int32_t> { static constexpr DType value = DType::i32; };
-template <> struct dtype_of<int64_t> { static constexpr DType value = DType::i64; };
-template <> struct dtype_of<bool> { static constexpr DType value = DType::b8; };
+#define CGRAD_DTYPE(E, Kind, bytes, Host, ctype, Compute) \
+  template <>                                             \
+  struct dtype_of<Host> {                                 \
+    static constexpr DType value = DType::E;              \
+  };
+#include <cgrad/dtypes.def>
+#undef CGRAD_DTYPE
 
 class Tensor {
  public:
@@ -151,6 +154,12 @@ Tensor tensor(std::vector<float> data, Shape shape, Device device = Device::cpu(
 Tensor tensor(std::vector<double> data, Shape shape, Device device = Device::cpu());
 Tensor tensor(std::vector<int32_t> data, Shape shape, Device device = Device::cpu());
 Tensor tensor(std::vector<int64_t> data, Shape shape, Device device = Device::cpu());
+Tensor tensor(std::vector<int8_t> data, Shape shape, Device device = Device::cpu());
+Tensor tensor(std::vector<int16_t> data, Shape shape, Device device = Device::cpu());
+Tensor tensor(std::vector<uint8_t> data, Shape shape, Device device = Device::cpu());
+Tensor tensor(std::vector<uint16_t> data, Shape shape, Device device = Device::cpu());
+Tensor tensor(std::vector<uint32_t> data, Shape shape, Device device = Device::cpu());
+Tensor tensor(std::vector<uint64_t> data, Shape shape, Device device = Device::cpu());
 /// A b8 tensor from 0/1 values.
 Tensor tensor(std::vector<bool> data, Shape shape, Device device = Device::cpu());
 Tensor zeros(Shape shape, DType dtype = f32, Device device = Device::cpu());

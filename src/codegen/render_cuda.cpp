@@ -92,15 +92,21 @@ struct CudaRenderer {
   static constexpr int kLanes = 4;
   bool vectorizable(std::size_t a) const {
     const auto& acc = k.accesses[a];
-    return acc.slot >= 0 && acc.dtype != DType::b8 && stride_class(acc, rank - 1) == StrideClass::One;
+    return acc.slot >= 0 && acc.dtype != DType::b8 && dtype_size(acc.dtype) >= 4 &&
+           stride_class(acc, rank - 1) == StrideClass::One;
   }
   // The 16-byte vector type of an access and how many elements one holds.
   std::string vtype(std::size_t a) const {
     switch (k.accesses[a].dtype) {
       case DType::f32: return "float4";
       case DType::i32: return "int4";
+      case DType::u32:
+        return "uint4";
       case DType::f64: return "double2";
-      default: return "longlong2";
+      case DType::u64:
+        return "ulonglong2";
+      default:
+        return "longlong2";  // i64 (vectorizable() admits 4- and 8-byte dtypes only)
     }
   }
   int per_vector(std::size_t a) const { return 16 / static_cast<int>(dtype_size(k.accesses[a].dtype)); }
@@ -184,7 +190,9 @@ std::size_t acc_struct_bytes(const KernelSpec& k) {
   std::size_t off = 0, align = 1;
   for (const auto& red : k.reductions) {
     const std::string t = acc_ctype(red);
-    std::size_t sz = t == "double" || t == "int64_t" ? 8 : t == "bool" ? 1 : 4;
+    std::size_t sz = 0;  // the size of the dtype whose C type the accumulator has
+    for (int d = 0; d < kNumDTypes && !sz; ++d)
+      if (t == ctype(static_cast<DType>(d))) sz = dtype_size(static_cast<DType>(d));
     off = (off + sz - 1) / sz * sz + sz;
     align = std::max(align, sz);
   }

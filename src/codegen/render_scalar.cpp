@@ -1,6 +1,7 @@
 // Scalar renderer: every element-wise op becomes a call of its cgrad::scalar helper.
 #include "codegen/render_scalar.h"
 
+#include "core/dtype.hpp"
 #include "ir/op_table.h"
 
 #include <cmath>
@@ -13,11 +14,11 @@ using schedule::Instr;
 
 const char* ctype(DType t) {
   switch (t) {
-    case DType::f32: return "float";
-    case DType::f64: return "double";
-    case DType::i32: return "int32_t";
-    case DType::i64: return "int64_t";
-    case DType::b8: return "bool";
+#define CGRAD_DTYPE(E, Kind, bytes, Host, ctype, Compute) \
+  case DType::E:                                          \
+    return ctype;
+#include <cgrad/dtypes.def>
+#undef CGRAD_DTYPE
   }
   return "void";
 }
@@ -40,12 +41,23 @@ std::string literal(DType t, double f, int64_t i) {
       std::snprintf(buf, sizeof buf, "%s%a", cast, t == DType::f32 ? static_cast<double>(static_cast<float>(f)) : f);
       return std::string("(") + buf + ")";
     }
-    case DType::i32: std::snprintf(buf, sizeof buf, "((int32_t)%lldLL)", static_cast<long long>(static_cast<int32_t>(i))); return buf;
-    case DType::i64:
-      if (i == INT64_MIN) return "(-9223372036854775807LL - 1)";
-      std::snprintf(buf, sizeof buf, "((int64_t)%lldLL)", static_cast<long long>(i));
+    case DType::b8:
+      return i ? "true" : "false";
+    case DType::u64:
+      std::snprintf(buf, sizeof buf, "((uint64_t)%lluULL)", static_cast<unsigned long long>(i));
       return buf;
-    case DType::b8: return i ? "true" : "false";
+    case DType::i8:
+    case DType::i16:
+    case DType::i32:
+    case DType::i64:
+    case DType::u8:
+    case DType::u16:
+    case DType::u32: {
+      const int64_t v = core::wrap_to(i, t);  // the value as t holds it
+      if (v == INT64_MIN) return "(-9223372036854775807LL - 1)";
+      std::snprintf(buf, sizeof buf, "((%s)%lldLL)", ctype(t), static_cast<long long>(v));
+      return buf;
+    }
   }
   return "0";
 }
@@ -61,6 +73,15 @@ std::string acc_identity(const schedule::Reduction& r) {
     case DType::i32: return mx ? "((int32_t)(-2147483647 - 1))" : "((int32_t)2147483647)";
     case DType::i64: return mx ? "(-9223372036854775807LL - 1)" : "9223372036854775807LL";
     case DType::b8: return mx ? "false" : "true";
+    case DType::i8:
+    case DType::i16:
+    case DType::u8:
+    case DType::u16:
+    case DType::u32:
+    case DType::u64: {
+      const IInfo lim = iinfo(r.in_dtype);
+      return mx ? literal(r.in_dtype, 0, lim.min) : literal(r.in_dtype, 0, static_cast<int64_t>(lim.max));
+    }
   }
   return "0";
 }

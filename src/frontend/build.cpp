@@ -154,9 +154,10 @@ NodePtr full_node(const Shape& shape, Scalar value, DType t, Device device) {
     // An integer constant from a float scalar is converted like a cast to `t` (saturating to
     // t's range, NaN -> 0); from an integer scalar it wraps like integer arithmetic.
     if (value.kind == Scalar::Kind::Float)
-      a.ivalue = t == DType::i32 ? scalar::cast<int32_t>(value.f) : scalar::cast<int64_t>(value.f);
+      a.ivalue = core::dispatch(
+          t, [&](auto tag) { return static_cast<int64_t>(scalar::cast<decltype(tag)>(value.f)); });
     else
-      a.ivalue = t == DType::i32 ? static_cast<int32_t>(static_cast<uint32_t>(value.i)) : value.i;
+      a.ivalue = core::wrap_to(value.i, t);
   }
   return make(Op::Full, {}, a, device);
 }

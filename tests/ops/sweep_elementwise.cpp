@@ -120,7 +120,40 @@ const BinaryCase* find_binary(int op) {
 // The value an input element takes after the frontend's int -> f32 conversion.
 double as_f32(const Data& d, std::size_t k) {
   if (is_floating(d.dtype)) return d.f[k];
-  return static_cast<double>(static_cast<float>(d.i[k]));
+  return static_cast<double>(int_to_float(d.i[k], d.dtype));
+}
+
+// Integer references for dtype t. fi computes in int64 and wraps to `bits` as signed: exact for
+// the signed dtypes at their width; unsigned dtypes narrower than 64 bits are non-negative in
+// int64, so fi at 64 bits then reduced modulo 2^bits is exact too. u64 values are held as their
+// bits (util.h): the rows that read order or sign (comparisons, max, min, abs, relu, pow's
+// exponent) get their u64 reference here, the wrapping ones (+ - * neg) are the same bits.
+uint64_t ref_upow(uint64_t a, uint64_t e) {
+  uint64_t r = 1;
+  for (; e; e >>= 1, a *= a)
+    if (e & 1) r *= a;
+  return r;
+}
+int64_t ref_unary_int(const UnaryCase& c, int64_t x, DType t) {
+  if (t == b8 || !is_unsigned(t)) return c.fi(x, bits_of(t));
+  if (t == u64 && (c.op == Op::Abs || c.op == Op::Relu)) return x;  // identity on unsigned values
+  return wrap_as(static_cast<uint64_t>(c.fi(x, 64)), t);
+}
+int64_t ref_binary_int(const BinaryCase& c, int64_t a, int64_t b, DType t) {
+  if (t == b8 || !is_unsigned(t)) return c.fi(a, b, bits_of(t));
+  if (t == u64) {
+    const bool lt = int_less(a, b, t), gt = int_less(b, a, t);
+    if (c.op == Op::Lt) return lt;
+    if (c.op == Op::Le) return !gt;
+    if (c.op == Op::Gt) return gt;
+    if (c.op == Op::Ge) return !lt;
+    if (c.op == Op::Maximum) return lt ? b : a;
+    if (c.op == Op::Minimum) return gt ? b : a;
+    if (c.op == Op::Pow)
+      return static_cast<int64_t>(ref_upow(static_cast<uint64_t>(a), static_cast<uint64_t>(b)));
+  }
+  return ir::info(c.op).dtype_rule == ir::DTypeRule::Bool ? c.fi(a, b, 64)
+                                                          : wrap_as(static_cast<uint64_t>(c.fi(a, b, 64)), t);
 }
 
 std::size_t count(const Tensor& t) { return static_cast<std::size_t>(t.numel()); }
@@ -166,7 +199,7 @@ void sweep_unary(int op_index, DType t) {
     want.dtype = out;
     for (std::size_t k = 0; k < count(x); ++k) {
       if (!is_floating(out)) {
-        want.i.push_back(c->fi(d.i[k], bits_of(t)));
+        want.i.push_back(ref_unary_int(*c, d.i[k], t));
       } else if (out == f32) {
         want.f.push_back(round_to(c->fd(as_f32(d, k)), f32));
       } else {
@@ -204,7 +237,7 @@ void sweep_binary(int op_index, DType t) {
     for (std::size_t k = 0; k < n; ++k) {
       const std::size_t i = index_a(k), j = index_b(k);
       if (!is_floating(compute)) {
-        w.i.push_back(c->fi(a.i[i], b.i[j], bits_of(t)));  // integer (or b8) arithmetic / comparison
+        w.i.push_back(ref_binary_int(*c, a.i[i], b.i[j], t));  // integer (or b8) arithmetic / comparison
       } else {
         const double v = ref_f(i, j);
         if (is_floating(out)) w.f.push_back(v);
@@ -249,8 +282,37 @@ void sweep_cast(int, DType t) {
   while (d.size() % 8) d = concat(d, random_data(t, 1, d.size()));
   if (is_floating(t)) {
     // Values around the integer limits, where saturation starts.
-    for (double v : {2147483647.0, 2147483648.0, -2147483648.0, -2147483649.0, 2147483520.0, 9.2233720368547758e18,
-                     -9.2233720368547758e18, 1.5, -1.5, 2.5, -2.5, 0.99, -0.99, 1e10, -1e10, 4e9, -4e9})
+    for (double v : {2147483647.0,
+                     2147483648.0,
+                     -2147483648.0,
+                     -2147483649.0,
+                     2147483520.0,
+                     9.2233720368547758e18,
+                     -9.2233720368547758e18,
+                     1.8446744073709552e19,
+                     1.5,
+                     -1.5,
+                     2.5,
+                     -2.5,
+                     0.99,
+                     -0.99,
+                     -0.5,
+                     1e10,
+                     -1e10,
+                     4e9,
+                     -4e9,
+                     127.5,
+                     128.0,
+                     -128.5,
+                     -129.0,
+                     255.5,
+                     256.0,
+                     32767.5,
+                     -32769.0,
+                     65535.5,
+                     65536.0,
+                     4294967295.0,
+                     4294967296.0})
       d.push(v);
     while (d.size() % 8) d.push(0.25);
   }
@@ -267,20 +329,25 @@ void sweep_cast(int, DType t) {
           want.i.push_back(is_floating(t) ? d.f[k] != 0 : d.i[k] != 0);  // NaN -> true
         } else if (is_floating(to)) {
           if (is_floating(t)) want.f.push_back(round_to(d.f[k], to));
-          else if (to == f32) want.f.push_back(static_cast<double>(static_cast<float>(d.i[k])));
-          else want.f.push_back(static_cast<double>(d.i[k]));
+          else if (to == f32)
+            want.f.push_back(static_cast<double>(int_to_float(d.i[k], t)));
+          else
+            want.f.push_back(int_to_double(d.i[k], t));
         } else if (is_floating(t)) {
-          // Saturating, NaN -> 0, otherwise truncation toward zero.
+          // Saturating to the range of `to`, NaN -> 0, otherwise truncation toward zero.
           const double v = d.f[k];
-          const double lim = to == i32 ? 2147483648.0 : 9223372036854775808.0;
-          const int64_t hi = to == i32 ? std::numeric_limits<int32_t>::max() : std::numeric_limits<int64_t>::max();
-          const int64_t lo = to == i32 ? std::numeric_limits<int32_t>::min() : std::numeric_limits<int64_t>::min();
+          const IInfo lim = iinfo(to);
+          const double above = std::ldexp(1.0, is_unsigned(to) ? bits_of(to) : bits_of(to) - 1);  // max + 1
           if (std::isnan(v)) want.i.push_back(0);
-          else if (v >= lim) want.i.push_back(hi);
-          else if (v <= -lim) want.i.push_back(lo);
+          else if (v >= above)
+            want.i.push_back(static_cast<int64_t>(lim.max));
+          else if (v <= static_cast<double>(lim.min))
+            want.i.push_back(lim.min);
+          else if (to == u64)
+            want.i.push_back(static_cast<int64_t>(static_cast<uint64_t>(std::trunc(v))));
           else want.i.push_back(static_cast<int64_t>(std::trunc(v)));
         } else {
-          want.i.push_back(wrap(static_cast<uint64_t>(d.i[k]), bits_of(to)));
+          want.i.push_back(wrap_as(static_cast<uint64_t>(d.i[k]), to));  // modulo 2^bits
         }
       }
       expect_values(read(y), want, 0,

@@ -59,7 +59,8 @@ Ref matmul_ref(const Data& a, Shape sa, const Data& b, Shape sb) {
           }
         }
         if (is_floating(t)) r.vals.f.push_back(facc);
-        else r.vals.i.push_back(wrap(iacc, bits_of(t)));
+        else
+          r.vals.i.push_back(wrap_as(iacc, t));
         r.scale.push_back(scale);
       }
   }

@@ -19,9 +19,10 @@ void Data::push_int(int64_t v) {
     push(static_cast<double>(v));
     return;
   }
-  if (dtype == b8) i.push_back(v != 0);
-  else i.push_back(wrap(static_cast<uint64_t>(v), bits_of(dtype)));
+  i.push_back(wrap_as(static_cast<uint64_t>(v), dtype));
 }
+
+double Data::fv(std::size_t k) const { return is_floating(dtype) ? f[k] : int_to_double(i[k], dtype); }
 
 uint64_t Rng::next() {
   uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
@@ -38,11 +39,31 @@ int64_t Rng::range(int64_t lo, int64_t hi) {
   return static_cast<int64_t>(static_cast<uint64_t>(lo) + r);
 }
 
-int bits_of(DType t) { return t == i32 || t == f32 ? 32 : t == b8 ? 8 : 64; }
+int bits_of(DType t) { return static_cast<int>(8 * dtype_size(t)); }
 
 int64_t wrap(uint64_t v, int bits) {
+  if (bits == 8) return static_cast<int8_t>(static_cast<uint8_t>(v));
+  if (bits == 16) return static_cast<int16_t>(static_cast<uint16_t>(v));
   if (bits == 32) return static_cast<int32_t>(static_cast<uint32_t>(v));
   return static_cast<int64_t>(v);
+}
+
+int64_t wrap_as(uint64_t v, DType t) {
+  if (t == b8) return v != 0;
+  if (!is_unsigned(t)) return wrap(v, bits_of(t));
+  const int bits = bits_of(t);
+  return static_cast<int64_t>(bits == 64 ? v : v & ((uint64_t{1} << bits) - 1));
+}
+
+bool int_less(int64_t a, int64_t b, DType t) {
+  return t == u64 ? static_cast<uint64_t>(a) < static_cast<uint64_t>(b) : a < b;
+}
+
+double int_to_double(int64_t v, DType t) {
+  return t == u64 ? static_cast<double>(static_cast<uint64_t>(v)) : static_cast<double>(v);
+}
+float int_to_float(int64_t v, DType t) {
+  return t == u64 ? static_cast<float>(static_cast<uint64_t>(v)) : static_cast<float>(v);
 }
 
 Data edges(DType t) {
@@ -60,9 +81,19 @@ Data edges(DType t) {
   } else if (t == b8) {
     d.i = {0, 1};
   } else {
-    const int64_t lo = t == i32 ? std::numeric_limits<int32_t>::min() : std::numeric_limits<int64_t>::min();
-    const int64_t hi = t == i32 ? std::numeric_limits<int32_t>::max() : std::numeric_limits<int64_t>::max();
-    d.i = {0, 1, -1, 2, -2, 3, 7, -7, 31, 32, 63, 64, 100, -100, lo, hi, lo + 1, hi - 1};
+    const IInfo lim = iinfo(t);
+    const auto lo = lim.min, hi = static_cast<int64_t>(lim.max);
+    for (int64_t v : {int64_t{0}, int64_t{1}, int64_t{-1}, int64_t{2}, int64_t{-2}, int64_t{3}, int64_t{7},
+                      int64_t{-7}, int64_t{31}, int64_t{32}, int64_t{63}, int64_t{64}, int64_t{100},
+                      int64_t{-100}, lo, hi, lo + 1, hi - 1})
+      d.push_int(v);  // wrapped to t: -1 is the maximum of an unsigned dtype
+    if (bits_of(t) < 64) {
+      d.push_int(hi / 2);
+      d.push_int(hi / 2 + 1);
+    } else {
+      d.push_int(static_cast<int64_t>(uint64_t{1} << 63));  // 2^63: u64's top bit
+      d.push_int(static_cast<int64_t>((uint64_t{1} << 63) - 1));
+    }
   }
   return d;
 }
@@ -165,6 +196,18 @@ Tensor build(const Data& d, const std::vector<std::size_t>& pick, const Shape& s
     case DType::f64: return tensor(host<double>(d, pick, 777), shape);
     case DType::i32: return tensor(host<int32_t>(d, pick, 777), shape);
     case DType::i64: return tensor(host<int64_t>(d, pick, 777), shape);
+    case DType::i8:
+      return tensor(host<int8_t>(d, pick, 77), shape);
+    case DType::i16:
+      return tensor(host<int16_t>(d, pick, 777), shape);
+    case DType::u8:
+      return tensor(host<uint8_t>(d, pick, 77), shape);
+    case DType::u16:
+      return tensor(host<uint16_t>(d, pick, 777), shape);
+    case DType::u32:
+      return tensor(host<uint32_t>(d, pick, 777), shape);
+    case DType::u64:
+      return tensor(host<uint64_t>(d, pick, 777), shape);
     case DType::b8: {
       std::vector<int64_t> v = host<int64_t>(d, pick, 1);
       return tensor(std::vector<bool>(v.begin(), v.end()), shape);
