@@ -102,17 +102,19 @@ typedef enum {
  * promotion and cast rules). The storage backends above hold f32 or f64; this enum names every
  * element type of the library for callers that exchange data with the C++ API or other tools. */
 typedef enum {
-  CGRAD_DTYPE_F32 = 0,
-  CGRAD_DTYPE_F64 = 1,
-  CGRAD_DTYPE_I32 = 2,
-  CGRAD_DTYPE_I64 = 3,
-  CGRAD_DTYPE_B8 = 4,
-  CGRAD_DTYPE_I8 = 5,
-  CGRAD_DTYPE_I16 = 6,
-  CGRAD_DTYPE_U8 = 7,
-  CGRAD_DTYPE_U16 = 8,
-  CGRAD_DTYPE_U32 = 9,
-  CGRAD_DTYPE_U64 = 10
+    CGRAD_DTYPE_F32 = 0,
+    CGRAD_DTYPE_F64 = 1,
+    CGRAD_DTYPE_I32 = 2,
+    CGRAD_DTYPE_I64 = 3,
+    CGRAD_DTYPE_B8 = 4,
+    CGRAD_DTYPE_I8 = 5,
+    CGRAD_DTYPE_I16 = 6,
+    CGRAD_DTYPE_U8 = 7,
+    CGRAD_DTYPE_U16 = 8,
+    CGRAD_DTYPE_U32 = 9,
+    CGRAD_DTYPE_U64 = 10,
+    CGRAD_DTYPE_F16 = 11, /**< IEEE binary16 */
+    CGRAD_DTYPE_BF16 = 12 /**< bfloat16 */
 } cgrad_dtype;
 
 /** Bytes per element and name ("f32", "u8", ...) of `dtype`; either output may be NULL.

@@ -9,7 +9,8 @@
 namespace cgrad {
 
 /// Element types (one row each in cgrad/dtypes.def). `b8` is a boolean stored in one byte (0 or
-/// 1); i8..i64 signed and u8..u64 unsigned integers (two's complement, arithmetic wraps).
+/// 1); i8..i64 signed and u8..u64 unsigned integers (two's complement, arithmetic wraps);
+/// f16 (IEEE binary16) and bf16 (bfloat16) are storage types computed in f32 inside kernels.
 enum class DType {
 #define CGRAD_DTYPE(E, Kind, bytes, Host, ctype, Compute) E,
 #include <cgrad/dtypes.def>

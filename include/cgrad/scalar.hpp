@@ -164,6 +164,144 @@ CGRAD_SCALAR_INLINE int32_t f32_to_bits(float x) { return __builtin_bit_cast(int
 CGRAD_SCALAR_INLINE int64_t f64_to_bits(double x) { return __builtin_bit_cast(int64_t, x); }
 #endif
 
+// ---- 16-bit floats: storage types, computed in f32 ----
+// float16 (IEEE binary16: 1 sign, 5 exponent, 10 mantissa bits) and bfloat16 (the top half of
+// an f32: 8 exponent, 7 mantissa bits) are stored as their bits and converted to float when
+// loaded; a store rounds to nearest, ties to even, overflow to infinity, NaN stays NaN (quiet).
+// Written with integer and float operations only, so loops over them vectorize and the same
+// code runs on the host, in the freestanding CPU kernels and under NVRTC; on a GPU float16 uses
+// the hardware conversion instructions.
+
+// float16 bits -> float (exact). Exponent and mantissa are shifted into the float's fields and
+// rescaled by 2^112 (the difference of the exponent biases, 127 - 15): one multiply turns normal
+// and subnormal halves alike into the exact float; exponent 31 (inf, NaN) becomes 255.
+CGRAD_SCALAR_INLINE float f16_bits_to_f32(uint16_t h) {
+#if defined(__CUDA_ARCH__)
+  float f;
+  asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+  return f;
+#else
+  const uint32_t em = static_cast<uint32_t>(h) & 0x7fffu;
+  uint32_t mag = static_cast<uint32_t>(f32_to_bits(bits_to_f32(static_cast<int32_t>(em << 13)) * 0x1p112f));
+  mag |= em >= 0x7c00u ? 0x7f800000u : 0u;
+  return bits_to_f32(static_cast<int32_t>(mag | ((static_cast<uint32_t>(h) & 0x8000u) << 16)));
+#endif
+}
+
+// float -> float16 bits, rounded to nearest even.
+CGRAD_SCALAR_INLINE uint16_t f32_to_f16_bits(float x) {
+#if defined(__CUDA_ARCH__)
+  unsigned short h;
+  asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(x));
+  return h;
+#else
+  const uint32_t b = static_cast<uint32_t>(f32_to_bits(x));
+  const uint32_t a = b & 0x7fffffffu;  // |x|
+  // Normal halves (|x| >= 2^-14): rebias the exponent (127 -> 15), then round the mantissa from
+  // 23 to 10 bits: add just under half a unit, plus one when the kept part is odd (a carry
+  // runs into the exponent, up to infinity, as it should).
+  const uint32_t normal = (a - 0x38000000u + 0xfffu + ((a >> 13) & 1u)) >> 13;
+  // Subnormal halves: |x| + 0.5 has a unit in the last place of 2^-24, the half's quantum, so
+  // the float addition rounds to nearest even for us; its low bits are the half's bits.
+  const uint32_t sub = static_cast<uint32_t>(f32_to_bits(bits_to_f32(static_cast<int32_t>(a)) + 0.5f)) - 0x3f000000u;
+  uint32_t h = a < 0x38800000u ? sub : normal;
+  h = a >= 0x477ff000u ? 0x7c00u : h;                          // >= 65520 rounds to infinity
+  h = a > 0x7f800000u ? (0x7e00u | ((a >> 13) & 0x3ffu)) : h;  // NaN: quiet, top payload bits
+  return static_cast<uint16_t>(h | ((b >> 16) & 0x8000u));
+#endif
+}
+
+CGRAD_SCALAR_INLINE float bf16_bits_to_f32(uint16_t h) { return bits_to_f32(static_cast<int32_t>(static_cast<uint32_t>(h) << 16)); }
+
+// float -> bfloat16 bits, rounded to nearest even (NaN stays a quiet NaN).
+CGRAD_SCALAR_INLINE uint16_t f32_to_bf16_bits(float x) {
+  const uint32_t b = static_cast<uint32_t>(f32_to_bits(x));
+  const uint32_t r = (b + 0x7fffu + ((b >> 16) & 1u)) >> 16;
+  return static_cast<uint16_t>((b & 0x7fffffffu) > 0x7f800000u ? ((b >> 16) | 0x40u) : r);
+}
+
+// double -> float rounded to odd (toward zero, then the last bit set when inexact): rounding
+// that float to a 16-bit float gives the correctly rounded result of the double (a float has
+// more than twice their precision plus two bits), where rounding to nearest twice could not.
+CGRAD_SCALAR_INLINE float f64_to_f32_odd(double d) {
+  const float f = static_cast<float>(d);
+  if (d != d || static_cast<double>(f) == d) return f;
+  int32_t bits = f32_to_bits(f);
+  const double fa = f < 0 ? -static_cast<double>(f) : static_cast<double>(f), da = d < 0 ? -d : d;
+  if (fa > da) bits -= 1;  // rounded away from zero (or to infinity): one step back
+  return bits_to_f32(bits | 1);
+}
+
+}  // namespace cgrad::scalar
+
+namespace cgrad {
+
+namespace scalar {
+template <bool B> struct enable_if_ {};
+template <> struct enable_if_<true> { using type = int; };
+template <class T> struct is_arith { static constexpr bool value = false; };
+#define CGRAD_ARITH(T) \
+  template <> struct is_arith<T> { static constexpr bool value = true; };
+CGRAD_ARITH(bool) CGRAD_ARITH(float) CGRAD_ARITH(double) CGRAD_ARITH(int8_t) CGRAD_ARITH(int16_t)
+CGRAD_ARITH(int32_t) CGRAD_ARITH(int64_t) CGRAD_ARITH(uint8_t) CGRAD_ARITH(uint16_t) CGRAD_ARITH(uint32_t)
+CGRAD_ARITH(uint64_t)
+#undef CGRAD_ARITH
+}  // namespace scalar
+
+/// An IEEE float16 (binary16) element: its bits. Converts implicitly to float (exactly) and from
+/// float (rounding to nearest even); from double and integers explicitly, rounded once.
+struct float16_t {
+  uint16_t bits;
+  static constexpr int kMantissaBits = 11;  // with the implicit bit
+  float16_t() = default;
+  CGRAD_HD float16_t(float x) : bits(scalar::f32_to_f16_bits(x)) {}
+  template <class U, typename scalar::enable_if_<scalar::is_arith<U>::value>::type = 0>
+  CGRAD_HD explicit float16_t(U x) : bits(scalar::f32_to_f16_bits(scalar::f64_to_f32_odd(static_cast<double>(x)))) {}
+  // (A kernel's store `p[i] = v` writes the bits directly: through a temporary float16_t, GCC 12
+  // sees an aggregate copy and does not vectorize the loop.)
+  CGRAD_HD float16_t& operator=(float x) {
+    bits = scalar::f32_to_f16_bits(x);
+    return *this;
+  }
+  CGRAD_HD operator float() const { return scalar::f16_bits_to_f32(bits); }
+  static CGRAD_HD float16_t from_bits(uint16_t b) {
+    float16_t h;
+    h.bits = b;
+    return h;
+  }
+};
+
+/// A bfloat16 element (the top 16 bits of an f32): its bits, with float16_t's conversions.
+struct bfloat16_t {
+  uint16_t bits;
+  static constexpr int kMantissaBits = 8;
+  bfloat16_t() = default;
+  CGRAD_HD bfloat16_t(float x) : bits(scalar::f32_to_bf16_bits(x)) {}
+  template <class U, typename scalar::enable_if_<scalar::is_arith<U>::value>::type = 0>
+  CGRAD_HD explicit bfloat16_t(U x) : bits(scalar::f32_to_bf16_bits(scalar::f64_to_f32_odd(static_cast<double>(x)))) {}
+  CGRAD_HD bfloat16_t& operator=(float x) {
+    bits = scalar::f32_to_bf16_bits(x);
+    return *this;
+  }
+  CGRAD_HD operator float() const { return scalar::bf16_bits_to_f32(bits); }
+  static CGRAD_HD bfloat16_t from_bits(uint16_t b) {
+    bfloat16_t h;
+    h.bits = b;
+    return h;
+  }
+};
+
+}  // namespace cgrad
+
+namespace cgrad::scalar {
+
+// The 16-bit floats compute through float: helpers instantiated for them (the interpreter)
+// convert on every operation, so each result is rounded once, as a stored value is.
+template <> struct is_float<float16_t> { static constexpr bool value = true; };
+template <> struct is_float<bfloat16_t> { static constexpr bool value = true; };
+template <> struct is_arith<float16_t> { static constexpr bool value = true; };
+template <> struct is_arith<bfloat16_t> { static constexpr bool value = true; };
+
 // Infinity and a quiet NaN of T from their bits: literals that generated code can use on every
 // compiler (NVRTC has no __builtin_inf).
 template <class T> CGRAD_SCALAR_INLINE T inf() {
@@ -340,6 +478,8 @@ CGRAD_SCALAR_INLINE double where(bool c, double a, double b) {
 // ---- reductions: identity and combine; float sums accumulate in double (acc_t) ----
 template <class T> struct acc { using type = T; };
 template <> struct acc<float> { using type = double; };
+template <> struct acc<float16_t> { using type = double; };
+template <> struct acc<bfloat16_t> { using type = double; };
 template <> struct acc<bool> { using type = int64_t; };
 template <>
 struct acc<int8_t> {
@@ -379,8 +519,10 @@ CGRAD_SCALAR_INLINE uint64_t rand_bits(uint64_t key, uint64_t i) { return mix64(
 /// Uniform in [0, 1) with the full mantissa of T.
 template <class T> CGRAD_SCALAR_INLINE T rand_uniform(uint64_t key, uint64_t i) {
   uint64_t r = rand_bits(key, i);
-  if constexpr (sizeof(T) == 4) return static_cast<T>(r >> 40) * T(5.9604644775390625e-08);  // 2^-24
-  else return static_cast<T>(r >> 11) * T(1.1102230246251565e-16);                         // 2^-53
+  if constexpr (sizeof(T) == 2)  // the 16-bit floats: exactly representable multiples of 2^-mantissa
+    return T(static_cast<float>(r >> (64 - T::kMantissaBits)) * (1.0f / static_cast<float>(1 << T::kMantissaBits)));
+  else if constexpr (sizeof(T) == 4) return static_cast<T>(r >> 40) * T(5.9604644775390625e-08);  // 2^-24
+  else return static_cast<T>(r >> 11) * T(1.1102230246251565e-16);                              // 2^-53
 }
 /// Standard normal (Box-Muller on two independent uniforms of the same counter).
 template <class T> CGRAD_SCALAR_INLINE T rand_normal(uint64_t key, uint64_t i) {

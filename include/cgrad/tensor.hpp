@@ -42,7 +42,10 @@ struct Scalar {
   }
 };
 
-/// The dtype of host C++ type T (float -> f32, uint8_t -> u8, ...).
+struct float16_t;   // defined in cgrad/scalar.hpp
+struct bfloat16_t;  // defined in cgrad/scalar.hpp
+
+/// The dtype of host C++ type T (float -> f32, uint8_t -> u8, float16_t -> f16, ...).
 template <class T> struct dtype_of;
 #define CGRAD_DTYPE(E, Kind, bytes, Host, ctype, Compute) \
   template <>                                             \
@@ -160,6 +163,9 @@ Tensor tensor(std::vector<uint8_t> data, Shape shape, Device device = Device::cp
 Tensor tensor(std::vector<uint16_t> data, Shape shape, Device device = Device::cpu());
 Tensor tensor(std::vector<uint32_t> data, Shape shape, Device device = Device::cpu());
 Tensor tensor(std::vector<uint64_t> data, Shape shape, Device device = Device::cpu());
+/// f16 and bf16 tensors from their element types (include <cgrad/scalar.hpp> for them).
+Tensor tensor(std::vector<float16_t> data, Shape shape, Device device = Device::cpu());
+Tensor tensor(std::vector<bfloat16_t> data, Shape shape, Device device = Device::cpu());
 /// A b8 tensor from 0/1 values.
 Tensor tensor(std::vector<bool> data, Shape shape, Device device = Device::cpu());
 Tensor zeros(Shape shape, DType dtype = f32, Device device = Device::cpu());

@@ -39,7 +39,7 @@ struct CudaRenderer {
     std::string out;
     for (std::size_t a = 0; a < na; ++a) {
       if (k.accesses[a].slot < 0) continue;
-      const std::string T = ctype(k.accesses[a].dtype);
+      const std::string T = storage_ctype(k.accesses[a].dtype);
       const bool w = is_stored(k, static_cast<int>(a));
       out += std::string("  ") + (w ? "" : "const ") + T + "* __restrict__ p" + str(a) + " = static_cast<" +
              (w ? "" : "const ") + T + "*>(a.bufs[" + str(a) + "]);\n";

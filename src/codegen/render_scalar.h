@@ -9,8 +9,14 @@
 
 namespace cgrad::codegen {
 
-/// C++ type name of a dtype in generated code (float, double, int32_t, int64_t, bool).
+/// C++ type of a dtype's values in generated code (float, double, int32_t, ...; float for f16
+/// and bf16, which compute in f32).
 const char* ctype(DType t);
+/// C++ type of a dtype's elements in memory (buffers): ctype but for the 16-bit floats
+/// (cgrad::float16_t, cgrad::bfloat16_t, which convert to and from float implicitly).
+const char* storage_ctype(DType t);
+/// The dtype whose C++ type holds t's values in a kernel (cgrad/dtypes.def: f32 for f16, bf16).
+DType compute_dtype(DType t);
 /// C++ accumulator type of a reduction (double for f32 sums, int64_t for integer sums).
 std::string acc_ctype(const schedule::Reduction& r);
 /// Identity of a reduction as a literal of its accumulator type.

@@ -66,6 +66,10 @@ FInfo finfo(DType t) {
       return {32, FLT_EPSILON, FLT_MAX, -FLT_MAX, FLT_MIN, FLT_TRUE_MIN, FLT_MANT_DIG};
     case DType::f64:
       return {64, DBL_EPSILON, DBL_MAX, -DBL_MAX, DBL_MIN, DBL_TRUE_MIN, DBL_MANT_DIG};
+    case DType::f16:
+      return {16, 0x1p-10, 65504.0, -65504.0, 0x1p-14, 0x1p-24, 11};
+    case DType::bf16:
+      return {16, 0x1p-7, 0x1.fep127, -0x1.fep127, 0x1p-126, 0x1p-133, 8};
     default:
       break;
   }
@@ -123,7 +127,8 @@ DType promote(DType a, DType b) {
   const int ca = dtype_category(a), cb = dtype_category(b);
   if (ca != cb) return ca > cb ? a : b;
   if (ca == 1) return promote_ints(a, b);
-  return dtype_size(a) >= dtype_size(b) ? a : b;  // bool with bool, float with float
+  if (ca == 2 && dtype_size(a) == dtype_size(b)) return DType::f32;  // f16 with bf16, as PyTorch
+  return dtype_size(a) >= dtype_size(b) ? a : b;                       // float with float
 }
 
 DType sum_dtype(DType t) {

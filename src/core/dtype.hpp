@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cgrad/core.hpp>
+#include <cgrad/scalar.hpp>
 #include <cgrad/tensor.hpp>
 
 #include <cstdint>
@@ -33,7 +34,7 @@ DType sum_dtype(DType t);
 int64_t wrap_to(int64_t v, DType t);
 
 template <class T> inline constexpr DType dtype_of_v = cgrad::dtype_of<T>::value;
-template <class T> inline constexpr bool is_floating_v = std::is_floating_point_v<T>;
+template <class T> inline constexpr bool is_floating_v = scalar::is_float<T>::value;  // f16, bf16 too
 
 /// Calls f(T{}) with T the host C++ type of `t` (cgrad/dtypes.def: float, int8_t, bool, ...).
 template <class F> decltype(auto) dispatch(DType t, F&& f) {

@@ -82,6 +82,12 @@ Tensor tensor(std::vector<uint32_t> d, Shape s, Device dev) {
 Tensor tensor(std::vector<uint64_t> d, Shape s, Device dev) {
   return from_host(d.data(), d.size(), s, DType::u64, dev);
 }
+Tensor tensor(std::vector<float16_t> d, Shape s, Device dev) {
+  return from_host(d.data(), d.size(), s, DType::f16, dev);
+}
+Tensor tensor(std::vector<bfloat16_t> d, Shape s, Device dev) {
+  return from_host(d.data(), d.size(), s, DType::bf16, dev);
+}
 Tensor tensor(std::vector<bool> d, Shape s, Device dev) {
   std::vector<uint8_t> bytes(d.begin(), d.end());
   return from_host(bytes.data(), bytes.size(), s, DType::b8, dev);

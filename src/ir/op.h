@@ -34,7 +34,7 @@ enum class DTypeRule : uint8_t {
 using DTypeMask = uint32_t;
 constexpr DTypeMask bit(DType t) { return static_cast<DTypeMask>(1u << static_cast<unsigned>(t)); }
 static_assert(kNumDTypes <= 32, "DTypeMask holds one bit per dtype");
-inline constexpr DTypeMask kFloat = bit(DType::f32) | bit(DType::f64);
+inline constexpr DTypeMask kFloat = bit(DType::f32) | bit(DType::f64) | bit(DType::f16) | bit(DType::bf16);
 inline constexpr DTypeMask kSigned = bit(DType::i8) | bit(DType::i16) | bit(DType::i32) | bit(DType::i64);
 inline constexpr DTypeMask kUnsigned = bit(DType::u8) | bit(DType::u16) | bit(DType::u32) | bit(DType::u64);
 inline constexpr DTypeMask kInt = kSigned | kUnsigned;

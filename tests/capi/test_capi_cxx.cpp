@@ -32,6 +32,8 @@ int main() {
   CHECK(size == 1);
   CHECK_OK(cgrad_dtype_info(CGRAD_DTYPE_U64, nullptr, &name));
   CHECK(std::string(name) == "u64");
+  CHECK_OK(cgrad_dtype_info(CGRAD_DTYPE_BF16, &size, &name));
+  CHECK(size == 2 && std::string(name) == "bf16");
   CHECK_RC(cgrad_dtype_info(static_cast<cgrad_dtype>(99), &size, &name), CGRAD_ERR_INVALID_ARGUMENT);
   return harness_finish();
 }

@@ -9,8 +9,7 @@
 namespace opt {
 
 void Data::push(double v) {
-  if (dtype == f32) f.push_back(static_cast<double>(static_cast<float>(v)));
-  else if (dtype == f64) f.push_back(v);
+  if (is_floating(dtype)) f.push_back(round_to(v, dtype));
   else ADD_FAILURE() << "Data::push(double) on " << dtype_name(dtype);
 }
 
@@ -70,11 +69,8 @@ Data edges(DType t) {
   Data d;
   d.dtype = t;
   if (is_floating(t)) {
-    const bool single = t == f32;
     const double inf = std::numeric_limits<double>::infinity();
-    const double big = single ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max();
-    const double tiny = single ? std::numeric_limits<float>::denorm_min() : std::numeric_limits<double>::denorm_min();
-    const double small = single ? std::numeric_limits<float>::min() : std::numeric_limits<double>::min();
+    const double big = finfo(t).max, tiny = finfo(t).smallest_subnormal, small = finfo(t).smallest_normal;
     for (double v : {0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.5, 3.0, 1e-3, -1e-3, 10.0, -10.0, 100.0, -100.0, 88.7,
                      -88.7, 710.0, 1e30, -1e30, inf, -inf, std::nan(""), tiny, -tiny, small, big, -big})
       d.push(v);
@@ -183,7 +179,7 @@ std::vector<T> host(const Data& d, const std::vector<std::size_t>& pick, double 
   v.reserve(pick.size());
   for (std::size_t k : pick) {
     if (k == SIZE_MAX) v.push_back(static_cast<T>(filler));
-    else if constexpr (std::is_floating_point_v<T>) v.push_back(static_cast<T>(d.f[k]));
+    else if constexpr (core::is_floating_v<T>) v.push_back(static_cast<T>(d.f[k]));
     else v.push_back(static_cast<T>(d.i[k]));
   }
   return v;
@@ -208,6 +204,10 @@ Tensor build(const Data& d, const std::vector<std::size_t>& pick, const Shape& s
       return tensor(host<uint32_t>(d, pick, 777), shape);
     case DType::u64:
       return tensor(host<uint64_t>(d, pick, 777), shape);
+    case DType::f16:
+      return tensor(host<float16_t>(d, pick, 777), shape);
+    case DType::bf16:
+      return tensor(host<bfloat16_t>(d, pick, 777), shape);
     case DType::b8: {
       std::vector<int64_t> v = host<int64_t>(d, pick, 1);
       return tensor(std::vector<bool>(v.begin(), v.end()), shape);
@@ -263,7 +263,47 @@ Data read(const Tensor& t) {
   return d;
 }
 
-double round_to(double want, DType t) { return t == f32 ? static_cast<double>(static_cast<float>(want)) : want; }
+namespace {
+// Precision (mantissa bits with the implicit one) and smallest normal exponent of the 16-bit
+// floats, for the references below (written here, not taken from the library's conversions).
+struct Format {
+  int p, emin;
+  double max;
+};
+Format format_of(DType t) { return t == f16 ? Format{11, -14, 65504.0} : Format{8, -126, 0x1.fep127}; }
+
+// want rounded to nearest even in a 16-bit float format (overflow to infinity).
+double round_16(double want, DType t) {
+  if (std::isnan(want) || std::isinf(want) || want == 0) return want;
+  const Format f = format_of(t);
+  const int e = std::max(std::ilogb(want), f.emin);
+  const double q = std::ldexp(1.0, e - f.p + 1);  // the quantum at want's exponent
+  const double r = std::nearbyint(want / q) * q;   // want / q is exact; nearbyint rounds to even
+  if (std::fabs(r) > f.max) return std::copysign(std::numeric_limits<double>::infinity(), want);
+  return r;
+}
+
+// The position of a finite 16-bit float value among the format's values (0 for zero, negative
+// below), so that two values are ulps apart by the difference of their ordinals.
+double ordinal_16(double v, DType t) {
+  const Format f = format_of(t);
+  const double a = std::fabs(v), q = std::ldexp(1.0, f.p - 1);
+  double o;
+  if (a < std::ldexp(1.0, f.emin)) {
+    o = a / std::ldexp(1.0, f.emin - f.p + 1);
+  } else {
+    const int e = std::ilogb(a);
+    o = (e - f.emin + 1) * q + (std::ldexp(a, -e) - 1) * q;
+  }
+  return v < 0 ? -o : o;
+}
+}  // namespace
+
+double round_to(double want, DType t) {
+  if (t == f32) return static_cast<double>(static_cast<float>(want));
+  if (t == f16 || t == bf16) return round_16(want, t);
+  return want;
+}
 
 namespace {
 template <class T, class I>
@@ -289,10 +329,11 @@ uint64_t ulp_distance(T a, T b) {
   if (std::isnan(got) || std::isnan(want)) return fail("NaN mismatch");
   if (got == want) return ::testing::AssertionSuccess();
   if (std::isinf(got) || std::isinf(want) || ulps == 0) return fail("not equal");
-  uint64_t d = t == f32 ? ulp_distance<float, int32_t>(static_cast<float>(got), static_cast<float>(want))
-                        : ulp_distance<double, int64_t>(got, want);
+  uint64_t d = t == f32   ? ulp_distance<float, int32_t>(static_cast<float>(got), static_cast<float>(want))
+               : t == f64 ? ulp_distance<double, int64_t>(got, want)
+                          : static_cast<uint64_t>(std::fabs(ordinal_16(got, t) - ordinal_16(want, t)));
   if (d <= static_cast<uint64_t>(ulps)) return ::testing::AssertionSuccess();
-  const double tiny = t == f32 ? std::numeric_limits<float>::min() : std::numeric_limits<double>::min();
+  const double tiny = finfo(t).smallest_normal;
   if (std::fabs(got - want) <= tiny) return ::testing::AssertionSuccess();
   return fail((std::to_string(d) + " ulp apart").c_str());
 }

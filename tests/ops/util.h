@@ -7,6 +7,7 @@
 #include "core/shape.hpp"
 
 #include <cgrad/cgrad.hpp>
+#include <cgrad/scalar.hpp>
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -17,7 +18,7 @@ namespace opt {
 
 using namespace cgrad;
 
-inline constexpr DType kDTypes[] = {f32, f64, i32, i64, b8, i8, i16, u8, u16, u32, u64};
+inline constexpr DType kDTypes[] = {f32, f64, i32, i64, b8, i8, i16, u8, u16, u32, u64, f16, bf16};
 
 /// Values of one dtype held widely: floats as double (f32 values already rounded to float),
 /// integers and bools as int64 (u64 values above INT64_MAX as their bits: compare them with
@@ -69,7 +70,8 @@ Data read(const Tensor& t);
 /// Float closeness: equal (NaN == NaN, same infinities), within `ulps` units in the last place of
 /// dtype `t`, or for ulps > 0 within the smallest normal of `t` in absolute terms (underflow).
 ::testing::AssertionResult close(double got, double want, DType t, int ulps);
-/// want rounded to dtype t (float for f32).
+/// want rounded to dtype t (float for f32; to nearest even in f16 and bf16, by a reference
+/// written in the test).
 double round_to(double want, DType t);
 /// Compare every element; `what` describes the case in messages (at most a few are reported).
 void expect_values(const Data& got, const Data& want, int ulps, const std::string& what);
