@@ -200,13 +200,14 @@ CGRAD_SCALAR_INLINE uint16_t f32_to_f16_bits(float x) {
   // Normal halves (|x| >= 2^-14): rebias the exponent (127 -> 15), then round the mantissa from
   // 23 to 10 bits: add just under half a unit, plus one when the kept part is odd (a carry
   // runs into the exponent, up to infinity, as it should).
-  const uint32_t normal = (a - 0x38000000u + 0xfffu + ((a >> 13) & 1u)) >> 13;
+  // From 65520 up (infinity included) this reaches 0x7c00, infinity: the min caps it there.
+  uint32_t normal = (a - 0x38000000u + 0xfffu + ((a >> 13) & 1u)) >> 13;
+  normal = normal < 0x7c00u ? normal : 0x7c00u;
   // Subnormal halves: |x| + 0.5 has a unit in the last place of 2^-24, the half's quantum, so
   // the float addition rounds to nearest even for us; its low bits are the half's bits.
   const uint32_t sub = static_cast<uint32_t>(f32_to_bits(bits_to_f32(static_cast<int32_t>(a)) + 0.5f)) - 0x3f000000u;
   uint32_t h = a < 0x38800000u ? sub : normal;
-  h = a >= 0x477ff000u ? 0x7c00u : h;                          // >= 65520 rounds to infinity
-  h = a > 0x7f800000u ? (0x7e00u | ((a >> 13) & 0x3ffu)) : h;  // NaN: quiet, top payload bits
+  h |= a > 0x7f800000u ? 0x200u : 0u;  // NaN: infinity's bits and the quiet bit
   return static_cast<uint16_t>(h | ((b >> 16) & 0x8000u));
 #endif
 }
