@@ -139,22 +139,36 @@ void run_mixed() {
   const long n = N_BIG;
   Tensor a = input(uniform_vec<float>(n, 1, -1, 1), {n}), b = input(uniform_vec<float>(n, 2, -1, 1), {n}),
          c = input(uniform_vec<float>(n, 3, -1, 1), {n});
-  auto w1 = [](Tensor x, Tensor y, Tensor z) { return [x, y, z] { Tensor d = x * y + z; return d.eval(); }; };
+  auto w1 = [](Tensor x, Tensor y, Tensor z) {
+    return [x, y, z] {
+      Tensor d = x * y + z;
+      return d.eval();
+    };
+  };
   auto f32_run = w1(a, b, c);
   for (cgrad::DType t : {cgrad::f16, cgrad::bf16}) {
     Tensor ah = a.cast(t).eval(), bh = b.cast(t).eval(), ch = c.cast(t).eval();
     auto half_run = w1(ah, bh, ch);
-    auto [s32, s16] = measure_alternating([&] { Tensor r = f32_run(); clobber(); }, [&] { Tensor r = half_run(); clobber(); });
+    auto [s32, s16] = measure_alternating(
+        [&] {
+          Tensor r = f32_run();
+          clobber();
+        },
+        [&] {
+          Tensor r = half_run();
+          clobber();
+        });
     Tensor r32, r16;
     const double k32 = kernels_of([&] { r32 = f32_run(); }), k16 = kernels_of([&] { r16 = half_run(); });
     const std::string tn = cgrad::dtype_name(t);
-    report("cgrad", tn + "@alt", "W7", "f32", n, cgrad_threads(), s32, 4.0 * n * 4, k32, checksum_of<float>(r32),
-           "samples alternate with the " + tn + " row");
+    report("cgrad", tn + "@alt", "W7", "f32", n, cgrad_threads(), s32, 4.0 * n * 4, k32,
+           checksum_of<float>(r32), "samples alternate with the " + tn + " row");
     report("cgrad", tn + "@alt", "W7", tn, n, cgrad_threads(), s16, 4.0 * n * 2, k16, checksum_of<float>(r16),
            "computed in f32; samples alternate with the f32 row");
-    std::printf("# W7 %s: f32 time / %s time = %.2f (medians %.3f ms and %.3f ms; 2.00 = half the bytes at the same "
-                "bandwidth)\n",
-                tn.c_str(), tn.c_str(), s32.median / s16.median, s32.median * 1e3, s16.median * 1e3);
+    std::printf(
+        "# W7 %s: f32 time / %s time = %.2f (medians %.3f ms and %.3f ms; 2.00 = half the bytes at the same "
+        "bandwidth)\n",
+        tn.c_str(), tn.c_str(), s32.median / s16.median, s32.median * 1e3, s16.median * 1e3);
     std::fflush(stdout);
   }
 }

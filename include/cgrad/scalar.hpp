@@ -205,14 +205,17 @@ CGRAD_SCALAR_INLINE uint16_t f32_to_f16_bits(float x) {
   normal = normal < 0x7c00u ? normal : 0x7c00u;
   // Subnormal halves: |x| + 0.5 has a unit in the last place of 2^-24, the half's quantum, so
   // the float addition rounds to nearest even for us; its low bits are the half's bits.
-  const uint32_t sub = static_cast<uint32_t>(f32_to_bits(bits_to_f32(static_cast<int32_t>(a)) + 0.5f)) - 0x3f000000u;
+  const uint32_t sub =
+      static_cast<uint32_t>(f32_to_bits(bits_to_f32(static_cast<int32_t>(a)) + 0.5f)) - 0x3f000000u;
   uint32_t h = a < 0x38800000u ? sub : normal;
   h |= a > 0x7f800000u ? 0x200u : 0u;  // NaN: infinity's bits and the quiet bit
   return static_cast<uint16_t>(h | ((b >> 16) & 0x8000u));
 #endif
 }
 
-CGRAD_SCALAR_INLINE float bf16_bits_to_f32(uint16_t h) { return bits_to_f32(static_cast<int32_t>(static_cast<uint32_t>(h) << 16)); }
+CGRAD_SCALAR_INLINE float bf16_bits_to_f32(uint16_t h) {
+  return bits_to_f32(static_cast<int32_t>(static_cast<uint32_t>(h) << 16));
+}
 
 // float -> bfloat16 bits, rounded to nearest even (NaN stays a quiet NaN).
 CGRAD_SCALAR_INLINE uint16_t f32_to_bf16_bits(float x) {
@@ -238,14 +241,22 @@ CGRAD_SCALAR_INLINE float f64_to_f32_odd(double d) {
 namespace cgrad {
 
 namespace scalar {
-template <bool B> struct enable_if_ {};
-template <> struct enable_if_<true> { using type = int; };
-template <class T> struct is_arith { static constexpr bool value = false; };
-#define CGRAD_ARITH(T) \
-  template <> struct is_arith<T> { static constexpr bool value = true; };
-CGRAD_ARITH(bool) CGRAD_ARITH(float) CGRAD_ARITH(double) CGRAD_ARITH(int8_t) CGRAD_ARITH(int16_t)
-CGRAD_ARITH(int32_t) CGRAD_ARITH(int64_t) CGRAD_ARITH(uint8_t) CGRAD_ARITH(uint16_t) CGRAD_ARITH(uint32_t)
-CGRAD_ARITH(uint64_t)
+template <bool B>
+struct enable_if_ {};
+template <>
+struct enable_if_<true> {
+  using type = int;
+};
+template <class T>
+struct is_arith {
+  static constexpr bool value = false;
+};
+// clang-format off
+#define CGRAD_ARITH(T) template <> struct is_arith<T> { static constexpr bool value = true; };
+CGRAD_ARITH(bool) CGRAD_ARITH(float) CGRAD_ARITH(double)
+CGRAD_ARITH(int8_t) CGRAD_ARITH(int16_t) CGRAD_ARITH(int32_t) CGRAD_ARITH(int64_t)
+CGRAD_ARITH(uint8_t) CGRAD_ARITH(uint16_t) CGRAD_ARITH(uint32_t) CGRAD_ARITH(uint64_t)
+// clang-format on
 #undef CGRAD_ARITH
 }  // namespace scalar
 
@@ -257,7 +268,8 @@ struct float16_t {
   float16_t() = default;
   CGRAD_HD float16_t(float x) : bits(scalar::f32_to_f16_bits(x)) {}
   template <class U, typename scalar::enable_if_<scalar::is_arith<U>::value>::type = 0>
-  CGRAD_HD explicit float16_t(U x) : bits(scalar::f32_to_f16_bits(scalar::f64_to_f32_odd(static_cast<double>(x)))) {}
+  CGRAD_HD explicit float16_t(U x)
+      : bits(scalar::f32_to_f16_bits(scalar::f64_to_f32_odd(static_cast<double>(x)))) {}
   // (A kernel's store `p[i] = v` writes the bits directly: through a temporary float16_t, GCC 12
   // sees an aggregate copy and does not vectorize the loop.)
   CGRAD_HD float16_t& operator=(float x) {
@@ -279,7 +291,8 @@ struct bfloat16_t {
   bfloat16_t() = default;
   CGRAD_HD bfloat16_t(float x) : bits(scalar::f32_to_bf16_bits(x)) {}
   template <class U, typename scalar::enable_if_<scalar::is_arith<U>::value>::type = 0>
-  CGRAD_HD explicit bfloat16_t(U x) : bits(scalar::f32_to_bf16_bits(scalar::f64_to_f32_odd(static_cast<double>(x)))) {}
+  CGRAD_HD explicit bfloat16_t(U x)
+      : bits(scalar::f32_to_bf16_bits(scalar::f64_to_f32_odd(static_cast<double>(x)))) {}
   CGRAD_HD bfloat16_t& operator=(float x) {
     bits = scalar::f32_to_bf16_bits(x);
     return *this;
@@ -298,10 +311,22 @@ namespace cgrad::scalar {
 
 // The 16-bit floats compute through float: helpers instantiated for them (the interpreter)
 // convert on every operation, so each result is rounded once, as a stored value is.
-template <> struct is_float<float16_t> { static constexpr bool value = true; };
-template <> struct is_float<bfloat16_t> { static constexpr bool value = true; };
-template <> struct is_arith<float16_t> { static constexpr bool value = true; };
-template <> struct is_arith<bfloat16_t> { static constexpr bool value = true; };
+template <>
+struct is_float<float16_t> {
+  static constexpr bool value = true;
+};
+template <>
+struct is_float<bfloat16_t> {
+  static constexpr bool value = true;
+};
+template <>
+struct is_arith<float16_t> {
+  static constexpr bool value = true;
+};
+template <>
+struct is_arith<bfloat16_t> {
+  static constexpr bool value = true;
+};
 
 // Infinity and a quiet NaN of T from their bits: literals that generated code can use on every
 // compiler (NVRTC has no __builtin_inf).
@@ -479,8 +504,14 @@ CGRAD_SCALAR_INLINE double where(bool c, double a, double b) {
 // ---- reductions: identity and combine; float sums accumulate in double (acc_t) ----
 template <class T> struct acc { using type = T; };
 template <> struct acc<float> { using type = double; };
-template <> struct acc<float16_t> { using type = double; };
-template <> struct acc<bfloat16_t> { using type = double; };
+template <>
+struct acc<float16_t> {
+  using type = double;
+};
+template <>
+struct acc<bfloat16_t> {
+  using type = double;
+};
 template <> struct acc<bool> { using type = int64_t; };
 template <>
 struct acc<int8_t> {
@@ -521,9 +552,12 @@ CGRAD_SCALAR_INLINE uint64_t rand_bits(uint64_t key, uint64_t i) { return mix64(
 template <class T> CGRAD_SCALAR_INLINE T rand_uniform(uint64_t key, uint64_t i) {
   uint64_t r = rand_bits(key, i);
   if constexpr (sizeof(T) == 2)  // the 16-bit floats: exactly representable multiples of 2^-mantissa
-    return T(static_cast<float>(r >> (64 - T::kMantissaBits)) * (1.0f / static_cast<float>(1 << T::kMantissaBits)));
-  else if constexpr (sizeof(T) == 4) return static_cast<T>(r >> 40) * T(5.9604644775390625e-08);  // 2^-24
-  else return static_cast<T>(r >> 11) * T(1.1102230246251565e-16);                              // 2^-53
+    return T(static_cast<float>(r >> (64 - T::kMantissaBits)) *
+             (1.0f / static_cast<float>(1 << T::kMantissaBits)));
+  else if constexpr (sizeof(T) == 4)
+    return static_cast<T>(r >> 40) * T(5.9604644775390625e-08);  // 2^-24
+  else
+    return static_cast<T>(r >> 11) * T(1.1102230246251565e-16);  // 2^-53
 }
 /// Standard normal (Box-Muller on two independent uniforms of the same counter).
 template <class T> CGRAD_SCALAR_INLINE T rand_normal(uint64_t key, uint64_t i) {

@@ -53,7 +53,8 @@ std::string literal(DType t, double f, int64_t i) {
       const std::string T = ctype(t);
       if (std::isnan(f)) return "cgrad::scalar::quiet_nan<" + T + ">()";
       if (std::isinf(f)) return (f < 0 ? "(-cgrad::scalar::inf<" : "(cgrad::scalar::inf<") + T + ">())";
-      std::snprintf(buf, sizeof buf, "%s%a", single ? "(float)" : "", single ? static_cast<double>(static_cast<float>(f)) : f);
+      std::snprintf(buf, sizeof buf, "%s%a", single ? "(float)" : "",
+                    single ? static_cast<double>(static_cast<float>(f)) : f);
       return std::string("(") + buf + ")";
     }
     case DType::b8:
@@ -85,7 +86,8 @@ std::string acc_identity(const schedule::Reduction& r) {
   switch (r.in_dtype) {
     case DType::f32:
     case DType::f16:  // computed in float
-    case DType::bf16: return mx ? "(-cgrad::scalar::inf<float>())" : "cgrad::scalar::inf<float>()";
+    case DType::bf16:
+      return mx ? "(-cgrad::scalar::inf<float>())" : "cgrad::scalar::inf<float>()";
     case DType::f64: return mx ? "(-cgrad::scalar::inf<double>())" : "cgrad::scalar::inf<double>()";
     case DType::i32: return mx ? "((int32_t)(-2147483647 - 1))" : "((int32_t)2147483647)";
     case DType::i64: return mx ? "(-9223372036854775807LL - 1)" : "9223372036854775807LL";
@@ -124,20 +126,24 @@ std::string render_instr(const schedule::KernelSpec& k, int i, const std::functi
     case Instr::Kind::Const:
       if (in.arg >= 0) return "((" + T + ")c" + std::to_string(i) + ")";  // a kernel argument
       return literal(in.dtype, in.fvalue, in.ivalue);
-    case Instr::Kind::Acc: return "(" + S + ")(acc" + std::to_string(in.reduction) + ")";
+    case Instr::Kind::Acc:
+      return "(" + S + ")(acc" + std::to_string(in.reduction) + ")";
     case Instr::Kind::Op: break;
   }
   auto a = [&](std::size_t j) { return var(in.args[j]); };
   const char* name = ir::op_name(in.op);
   switch (in.op) {
-    case ir::Op::Arange: return "(" + S + ")(" + a(0) + ")";
+    case ir::Op::Arange:
+      return "(" + S + ")(" + a(0) + ")";
     case ir::Op::Rand:
     case ir::Op::Randn: {
       std::string seed = in.arg >= 0 ? "(uint64_t)c" + std::to_string(i) : std::to_string(in.seed) + "ULL";
-      return std::string(in.op == ir::Op::Rand ? "cgrad::scalar::rand_uniform<" : "cgrad::scalar::rand_normal<") + S +
-             ">(" + seed + ", (uint64_t)" + a(0) + ")";
+      return std::string(in.op == ir::Op::Rand ? "cgrad::scalar::rand_uniform<"
+                                               : "cgrad::scalar::rand_normal<") +
+             S + ">(" + seed + ", (uint64_t)" + a(0) + ")";
     }
-    case ir::Op::Cast: return "cgrad::scalar::cast<" + S + ">(" + a(0) + ")";
+    case ir::Op::Cast:
+      return "cgrad::scalar::cast<" + S + ">(" + a(0) + ")";
     default: break;
   }
   std::string r = std::string("cgrad::scalar::") + name + "(";

@@ -128,7 +128,7 @@ DType promote(DType a, DType b) {
   if (ca != cb) return ca > cb ? a : b;
   if (ca == 1) return promote_ints(a, b);
   if (ca == 2 && dtype_size(a) == dtype_size(b)) return DType::f32;  // f16 with bf16, as PyTorch
-  return dtype_size(a) >= dtype_size(b) ? a : b;                       // float with float
+  return dtype_size(a) >= dtype_size(b) ? a : b;                     // float with float
 }
 
 DType sum_dtype(DType t) {

@@ -17,7 +17,8 @@ double decode(uint16_t h, int ebits, int mbits) {
   const int bias = (1 << (ebits - 1)) - 1, emax = (1 << ebits) - 1;
   const int e = (h >> mbits) & emax, m = h & ((1 << mbits) - 1);
   const double s = (h >> 15) ? -1.0 : 1.0;
-  if (e == emax) return m ? std::numeric_limits<double>::quiet_NaN() : s * std::numeric_limits<double>::infinity();
+  if (e == emax)
+    return m ? std::numeric_limits<double>::quiet_NaN() : s * std::numeric_limits<double>::infinity();
   if (e == 0) return s * std::ldexp(m, 1 - bias - mbits);
   return s * std::ldexp(m + (1 << mbits), e - bias - mbits);
 }
@@ -33,7 +34,8 @@ TEST(HalfDTypes, EveryF16AndBf16BitPatternDecodesAndRoundTrips) {
     const auto h = static_cast<uint16_t>(b);
     for (int bf = 0; bf < 2; ++bf) {
       const double want = bf ? decode(h, 8, 7) : decode(h, 5, 10);
-      const float got = bf ? static_cast<float>(bfloat16_t::from_bits(h)) : static_cast<float>(float16_t::from_bits(h));
+      const float got =
+          bf ? static_cast<float>(bfloat16_t::from_bits(h)) : static_cast<float>(float16_t::from_bits(h));
       if (std::isnan(want)) {
         ASSERT_TRUE(std::isnan(got)) << std::hex << b;
         const uint16_t back = bf ? bfloat16_t(got).bits : float16_t(got).bits;
@@ -66,7 +68,8 @@ TEST(HalfDTypes, FloatToHalfRoundsToNearestEven) {
   for (int bf = 0; bf < 2; ++bf)
     for (uint32_t h = 0; h < (bf ? 0x7f80u : 0x7c00u); ++h) {
       const auto h0 = static_cast<uint16_t>(h), h1 = static_cast<uint16_t>(h + 1);
-      const double lo = bf ? decode(h0, 8, 7) : decode(h0, 5, 10), hi = bf ? decode(h1, 8, 7) : decode(h1, 5, 10);
+      const double lo = bf ? decode(h0, 8, 7) : decode(h0, 5, 10),
+                   hi = bf ? decode(h1, 8, 7) : decode(h1, 5, 10);
       const float mid = static_cast<float>((lo + hi) / 2);  // exact in float
       for (float x : {mid, std::nextafter(mid, 0.0f), std::nextafter(mid, 1e30f)}) {
         check(x);
@@ -89,7 +92,8 @@ TEST(HalfDTypes, DoubleAndIntegersRoundOnce) {
   EXPECT_EQ(static_cast<float>(bfloat16_t(int64_t{(1 << 24) + (1 << 16) + 1})), 16908288.0f);
   // Through the library: a cast from f64, to_vector, item.
   Tensor d = tensor(std::vector<double>{1.0 + 0x1p-11 + 0x1p-40, 70000.0, -1e-9, 1e-7}, {4});
-  EXPECT_EQ(d.cast(f16).to_vector<double>(), (std::vector<double>{1.0 + 0x1p-10, HUGE_VAL, -0.0, 0x1p-24 * 2}));
+  EXPECT_EQ(d.cast(f16).to_vector<double>(),
+            (std::vector<double>{1.0 + 0x1p-10, HUGE_VAL, -0.0, 0x1p-24 * 2}));
   EXPECT_EQ(d.cast(f16).to_vector<float16_t>()[0].bits, 0x3c01);
 }
 

@@ -9,7 +9,8 @@
 namespace opt {
 
 void Data::push(double v) {
-  if (is_floating(dtype)) f.push_back(round_to(v, dtype));
+  if (is_floating(dtype))
+    f.push_back(round_to(v, dtype));
   else ADD_FAILURE() << "Data::push(double) on " << dtype_name(dtype);
 }
 
@@ -179,7 +180,8 @@ std::vector<T> host(const Data& d, const std::vector<std::size_t>& pick, double 
   v.reserve(pick.size());
   for (std::size_t k : pick) {
     if (k == SIZE_MAX) v.push_back(static_cast<T>(filler));
-    else if constexpr (core::is_floating_v<T>) v.push_back(static_cast<T>(d.f[k]));
+    else if constexpr (core::is_floating_v<T>)
+      v.push_back(static_cast<T>(d.f[k]));
     else v.push_back(static_cast<T>(d.i[k]));
   }
   return v;
@@ -278,7 +280,7 @@ double round_16(double want, DType t) {
   const Format f = format_of(t);
   const int e = std::max(std::ilogb(want), f.emin);
   const double q = std::ldexp(1.0, e - f.p + 1);  // the quantum at want's exponent
-  const double r = std::nearbyint(want / q) * q;   // want / q is exact; nearbyint rounds to even
+  const double r = std::nearbyint(want / q) * q;  // want / q is exact; nearbyint rounds to even
   if (std::fabs(r) > f.max) return std::copysign(std::numeric_limits<double>::infinity(), want);
   return r;
 }
