@@ -132,6 +132,52 @@ CGRAD_SCALAR_INLINE float m_pow(float x, float y) { return CGRAD_LIBM(powf)(x, y
 CGRAD_SCALAR_INLINE double m_pow(double x, double y) { return CGRAD_LIBM(pow)(x, y); }
 CGRAD_SCALAR_INLINE float m_fabs(float x) { return CGRAD_LIBM(fabsf)(x); }
 CGRAD_SCALAR_INLINE double m_fabs(double x) { return CGRAD_LIBM(fabs)(x); }
+CGRAD_SCALAR_INLINE float m_floor(float x) { return CGRAD_LIBM(floorf)(x); }
+CGRAD_SCALAR_INLINE double m_floor(double x) { return CGRAD_LIBM(floor)(x); }
+CGRAD_SCALAR_INLINE float m_ceil(float x) { return CGRAD_LIBM(ceilf)(x); }
+CGRAD_SCALAR_INLINE double m_ceil(double x) { return CGRAD_LIBM(ceil)(x); }
+CGRAD_SCALAR_INLINE float m_trunc(float x) { return CGRAD_LIBM(truncf)(x); }
+CGRAD_SCALAR_INLINE double m_trunc(double x) { return CGRAD_LIBM(trunc)(x); }
+CGRAD_SCALAR_INLINE float m_rint(float x) { return CGRAD_LIBM(rintf)(x); }
+CGRAD_SCALAR_INLINE double m_rint(double x) { return CGRAD_LIBM(rint)(x); }
+CGRAD_SCALAR_INLINE float m_log1p(float x) { return CGRAD_LIBM(log1pf)(x); }
+CGRAD_SCALAR_INLINE double m_log1p(double x) { return CGRAD_LIBM(log1p)(x); }
+CGRAD_SCALAR_INLINE float m_expm1(float x) { return CGRAD_LIBM(expm1f)(x); }
+CGRAD_SCALAR_INLINE double m_expm1(double x) { return CGRAD_LIBM(expm1)(x); }
+CGRAD_SCALAR_INLINE float m_log2(float x) { return CGRAD_LIBM(log2f)(x); }
+CGRAD_SCALAR_INLINE double m_log2(double x) { return CGRAD_LIBM(log2)(x); }
+CGRAD_SCALAR_INLINE float m_log10(float x) { return CGRAD_LIBM(log10f)(x); }
+CGRAD_SCALAR_INLINE double m_log10(double x) { return CGRAD_LIBM(log10)(x); }
+CGRAD_SCALAR_INLINE float m_tan(float x) { return CGRAD_LIBM(tanf)(x); }
+CGRAD_SCALAR_INLINE double m_tan(double x) { return CGRAD_LIBM(tan)(x); }
+CGRAD_SCALAR_INLINE float m_asin(float x) { return CGRAD_LIBM(asinf)(x); }
+CGRAD_SCALAR_INLINE double m_asin(double x) { return CGRAD_LIBM(asin)(x); }
+CGRAD_SCALAR_INLINE float m_acos(float x) { return CGRAD_LIBM(acosf)(x); }
+CGRAD_SCALAR_INLINE double m_acos(double x) { return CGRAD_LIBM(acos)(x); }
+CGRAD_SCALAR_INLINE float m_atan(float x) { return CGRAD_LIBM(atanf)(x); }
+CGRAD_SCALAR_INLINE double m_atan(double x) { return CGRAD_LIBM(atan)(x); }
+CGRAD_SCALAR_INLINE float m_sinh(float x) { return CGRAD_LIBM(sinhf)(x); }
+CGRAD_SCALAR_INLINE double m_sinh(double x) { return CGRAD_LIBM(sinh)(x); }
+CGRAD_SCALAR_INLINE float m_cosh(float x) { return CGRAD_LIBM(coshf)(x); }
+CGRAD_SCALAR_INLINE double m_cosh(double x) { return CGRAD_LIBM(cosh)(x); }
+CGRAD_SCALAR_INLINE float m_asinh(float x) { return CGRAD_LIBM(asinhf)(x); }
+CGRAD_SCALAR_INLINE double m_asinh(double x) { return CGRAD_LIBM(asinh)(x); }
+CGRAD_SCALAR_INLINE float m_acosh(float x) { return CGRAD_LIBM(acoshf)(x); }
+CGRAD_SCALAR_INLINE double m_acosh(double x) { return CGRAD_LIBM(acosh)(x); }
+CGRAD_SCALAR_INLINE float m_atanh(float x) { return CGRAD_LIBM(atanhf)(x); }
+CGRAD_SCALAR_INLINE double m_atanh(double x) { return CGRAD_LIBM(atanh)(x); }
+CGRAD_SCALAR_INLINE float m_erf(float x) { return CGRAD_LIBM(erff)(x); }
+CGRAD_SCALAR_INLINE double m_erf(double x) { return CGRAD_LIBM(erf)(x); }
+CGRAD_SCALAR_INLINE float m_atan2(float x, float y) { return CGRAD_LIBM(atan2f)(x, y); }
+CGRAD_SCALAR_INLINE double m_atan2(double x, double y) { return CGRAD_LIBM(atan2)(x, y); }
+CGRAD_SCALAR_INLINE float m_hypot(float x, float y) { return CGRAD_LIBM(hypotf)(x, y); }
+CGRAD_SCALAR_INLINE double m_hypot(double x, double y) { return CGRAD_LIBM(hypot)(x, y); }
+CGRAD_SCALAR_INLINE float m_copysign(float x, float y) { return CGRAD_LIBM(copysignf)(x, y); }
+CGRAD_SCALAR_INLINE double m_copysign(double x, double y) { return CGRAD_LIBM(copysign)(x, y); }
+CGRAD_SCALAR_INLINE float m_nextafter(float x, float y) { return CGRAD_LIBM(nextafterf)(x, y); }
+CGRAD_SCALAR_INLINE double m_nextafter(double x, double y) { return CGRAD_LIBM(nextafter)(x, y); }
+CGRAD_SCALAR_INLINE float m_fmod(float x, float y) { return CGRAD_LIBM(fmodf)(x, y); }
+CGRAD_SCALAR_INLINE double m_fmod(double x, double y) { return CGRAD_LIBM(fmod)(x, y); }
 
 template <class T> CGRAD_SCALAR_INLINE bool isnan_(T x) { return x != x; }
 
@@ -412,6 +458,68 @@ CGRAD_SCALAR_INLINE T relu(T x) {
     return x < T(0) ? T(0) : x;
 }
 
+// Rounding: integers are already integral (returned unchanged, as the standard says); round is
+// half to even (rint in the default rounding mode).
+template <class T> CGRAD_SCALAR_INLINE T floor(T x) {
+  if constexpr (is_float<T>::value) return m_floor(x);
+  else return x;
+}
+template <class T> CGRAD_SCALAR_INLINE T ceil(T x) {
+  if constexpr (is_float<T>::value) return m_ceil(x);
+  else return x;
+}
+template <class T> CGRAD_SCALAR_INLINE T trunc(T x) {
+  if constexpr (is_float<T>::value) return m_trunc(x);
+  else return x;
+}
+template <class T> CGRAD_SCALAR_INLINE T round(T x) {
+  if constexpr (is_float<T>::value) return m_rint(x);
+  else return x;
+}
+// sign: -1, 0 or 1; a zero keeps its sign, NaN stays NaN.
+template <class T> CGRAD_SCALAR_INLINE T sign(T x) {
+  if constexpr (is_float<T>::value || is_signed_int<T>::value) return x > T(0) ? T(1) : x < T(0) ? T(-1) : x;
+  else return x > T(0) ? T(1) : T(0);  // unsigned, bool
+}
+template <class T> CGRAD_SCALAR_INLINE bool signbit(T x) {
+  if constexpr (is_float<T>::value && sizeof(T) <= 4) return f32_to_bits(x) < 0;  // f16, bf16: exact in f32
+  else if constexpr (is_float<T>::value) return f64_to_bits(x) < 0;
+  else if constexpr (is_signed_int<T>::value) return x < T(0);
+  else return false;
+}
+// Classification: integers and bools are always finite.
+template <class T> CGRAD_SCALAR_INLINE bool isnan(T x) { return x != x; }
+template <class T> CGRAD_SCALAR_INLINE bool isinf(T x) {
+  if constexpr (is_float<T>::value) return m_fabs(x) == inf<T>();
+  else return false;
+}
+template <class T> CGRAD_SCALAR_INLINE bool isfinite(T x) {
+  if constexpr (is_float<T>::value) return m_fabs(x) < inf<T>();  // false for NaN and +-inf
+  else return true;
+}
+// Transcendental functions of the standard (and erf, for GELU): the platform's libm (CUDA's
+// math library on the GPU), whose special cases follow C99 Annex F as the standard's do.
+template <class T> CGRAD_SCALAR_INLINE T log1p(T x) { return m_log1p(x); }
+template <class T> CGRAD_SCALAR_INLINE T expm1(T x) { return m_expm1(x); }
+template <class T> CGRAD_SCALAR_INLINE T log2(T x) { return m_log2(x); }
+template <class T> CGRAD_SCALAR_INLINE T log10(T x) { return m_log10(x); }
+template <class T> CGRAD_SCALAR_INLINE T tan(T x) { return m_tan(x); }
+template <class T> CGRAD_SCALAR_INLINE T asin(T x) { return m_asin(x); }
+template <class T> CGRAD_SCALAR_INLINE T acos(T x) { return m_acos(x); }
+template <class T> CGRAD_SCALAR_INLINE T atan(T x) { return m_atan(x); }
+template <class T> CGRAD_SCALAR_INLINE T sinh(T x) { return m_sinh(x); }
+template <class T> CGRAD_SCALAR_INLINE T cosh(T x) { return m_cosh(x); }
+template <class T> CGRAD_SCALAR_INLINE T asinh(T x) { return m_asinh(x); }
+template <class T> CGRAD_SCALAR_INLINE T acosh(T x) { return m_acosh(x); }
+template <class T> CGRAD_SCALAR_INLINE T atanh(T x) { return m_atanh(x); }
+template <class T> CGRAD_SCALAR_INLINE T erf(T x) { return m_erf(x); }
+// Bitwise and logical: bitwise_invert of a bool is logical not; logical ops take bools.
+template <class T> CGRAD_SCALAR_INLINE T bitwise_invert(T x) {
+  if constexpr (is_bool<T>::value) return !x;
+  else return static_cast<T>(~x);
+}
+CGRAD_SCALAR_INLINE bool logical_not(bool x) { return !x; }
+
 // cast<To>(x): anything -> bool is x != 0; float -> integer saturates to To's range and maps
 // NaN to 0; every other conversion is C++'s (integer -> narrower integer wraps modulo 2^bits,
 // integer -> float rounds to nearest).
@@ -483,6 +591,94 @@ template <class T> CGRAD_SCALAR_INLINE bool gt(T a, T b) { return a > b; }
 template <class T> CGRAD_SCALAR_INLINE bool ge(T a, T b) { return a >= b; }
 template <class T> CGRAD_SCALAR_INLINE bool eq(T a, T b) { return a == b; }
 template <class T> CGRAD_SCALAR_INLINE bool ne(T a, T b) { return a != b; }
+
+// Floating binary functions of the standard: libm, special cases per C99 Annex F.
+template <class T> CGRAD_SCALAR_INLINE T atan2(T a, T b) { return m_atan2(a, b); }
+template <class T> CGRAD_SCALAR_INLINE T hypot(T a, T b) { return m_hypot(a, b); }
+template <class T> CGRAD_SCALAR_INLINE T copysign(T a, T b) { return m_copysign(a, b); }
+// nextafter of the 16-bit floats steps their own bit pattern (the f32 neighbour would round back
+// to a); generated code computing them in float calls nextafter<S> with the storage type S.
+template <class T> CGRAD_SCALAR_INLINE T nextafter(T a, T b) {
+  if constexpr (is_float<T>::value && sizeof(T) == 2) {
+    const float fa = a, fb = b;
+    if (fa != fa || fb != fb) return T(fa + fb);
+    if (fa == fb) return b;
+    uint16_t bits = a.bits;
+    if (fa == 0.0f) bits = fb > 0.0f ? 0x0001 : 0x8001;      // the smallest subnormal toward b
+    else if ((fa < fb) == (fa > 0.0f)) bits = uint16_t(bits + 1);  // sign and magnitude: away from 0
+    else bits = uint16_t(bits - 1);                          // toward 0
+    return T::from_bits(bits);
+  } else {
+    return m_nextafter(a, b);
+  }
+}
+// log(exp(a) + exp(b)) without overflow: max + log1p(exp(-|a - b|)); NaN if either is NaN,
+// +inf if either is +inf, -inf when both are -inf.
+template <class T> CGRAD_SCALAR_INLINE T logaddexp(T a, T b) {
+  if (a != a || b != b) return a + b;
+  const T m = a < b ? b : a;
+  if (m_fabs(m) == inf<T>()) return m;
+  const auto d = a < b ? a - b : b - a;  // -|a - b| (auto: f16 and bf16 keep it in float)
+  return m + m_log1p(exp_(d));
+}
+// remainder: the sign of the divisor, like Python's %. Floats: fmod, moved into the divisor's
+// sign (a zero result takes the divisor's sign too). Integers: remainder by 0 gives 0 (the
+// standard leaves it unspecified); INT_MIN % -1 is 0.
+template <class T> CGRAD_SCALAR_INLINE T remainder(T a, T b) {
+  if constexpr (is_float<T>::value) {
+    auto r = m_fmod(a, b);  // (auto: float for f16 and bf16, rounded once on return)
+    if (r == 0) return m_copysign(T(0), b);
+    if ((r < 0) != (b < T(0))) r += b;
+    return r;
+  } else {
+    if (b == 0) return T(0);
+    if constexpr (is_signed_int<T>::value)
+      if (b == T(-1)) return T(0);  // INT_MIN % -1 overflows in C++
+    T r = static_cast<T>(a % b);
+    if constexpr (is_signed_int<T>::value)
+      if (r != 0 && ((r < 0) != (b < 0))) r = static_cast<T>(r + b);
+    return r;
+  }
+}
+// floor_divide: the quotient rounded toward -inf. Floats: floor(a / b) (so x / 0 follows
+// IEEE division). Integers: floor division by 0 gives 0; INT_MIN // -1 wraps to INT_MIN.
+template <class T> CGRAD_SCALAR_INLINE T floor_divide(T a, T b) {
+  if constexpr (is_float<T>::value) return m_floor(a / b);
+  else {
+    if (b == 0) return T(0);
+    if constexpr (is_signed_int<T>::value)
+      if (b == T(-1)) return neg(a);  // INT_MIN / -1 overflows in C++: wrap
+    T q = static_cast<T>(a / b);
+    if constexpr (is_signed_int<T>::value)
+      if (a % b != 0 && ((a < 0) != (b < 0))) q = static_cast<T>(q - 1);
+    return q;
+  }
+}
+// Bitwise ops on integers and bools. Shifts take integers; a shift count outside [0, bits)
+// gives what shifting one bit at a time would: 0 for a left shift, the sign fill (0 or -1) for
+// a right shift (C++ leaves both undefined; the standard requires counts >= 0).
+template <class T> CGRAD_SCALAR_INLINE T bitwise_and(T a, T b) { return static_cast<T>(a & b); }
+template <class T> CGRAD_SCALAR_INLINE T bitwise_or(T a, T b) { return static_cast<T>(a | b); }
+template <class T> CGRAD_SCALAR_INLINE T bitwise_xor(T a, T b) { return static_cast<T>(a ^ b); }
+template <class T> CGRAD_SCALAR_INLINE T bitwise_left_shift(T a, T b) {
+  using U = typename unsigned_of<T>::type;  // 32 bits at least: no promotion to int
+  if constexpr (is_signed_int<T>::value)
+    if (b < 0) return T(0);
+  if (b >= T(sizeof(T) * 8)) return T(0);
+  return static_cast<T>(static_cast<U>(a) << b);
+}
+template <class T> CGRAD_SCALAR_INLINE T bitwise_right_shift(T a, T b) {
+  if constexpr (is_signed_int<T>::value) {
+    if (b < 0 || b >= T(sizeof(T) * 8)) return a < 0 ? T(-1) : T(0);
+    return static_cast<T>(a >> b);  // arithmetic shift (C++20 defines it for negative a)
+  } else {
+    if (b >= T(sizeof(T) * 8)) return T(0);
+    return static_cast<T>(a >> b);  // logical shift
+  }
+}
+CGRAD_SCALAR_INLINE bool logical_and(bool a, bool b) { return a && b; }
+CGRAD_SCALAR_INLINE bool logical_or(bool a, bool b) { return a || b; }
+CGRAD_SCALAR_INLINE bool logical_xor(bool a, bool b) { return a != b; }
 
 // ---- ternary ----
 template <class T> CGRAD_SCALAR_INLINE T where(bool c, T a, T b) { return c ? a : b; }

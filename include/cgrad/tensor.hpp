@@ -6,6 +6,7 @@
 #include <initializer_list>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -215,6 +216,58 @@ Tensor cos(const Tensor& x);
 Tensor tanh(const Tensor& x);
 Tensor sigmoid(const Tensor& x);
 Tensor relu(const Tensor& x);
+// The Array API standard's element-wise functions (docs/semantics.md lists them with their
+// special cases). Floating functions take integers and bools through f32 like exp.
+Tensor floor(const Tensor& x);   ///< integers unchanged
+Tensor ceil(const Tensor& x);    ///< integers unchanged
+Tensor trunc(const Tensor& x);   ///< integers unchanged
+Tensor round(const Tensor& x);   ///< half to even; integers unchanged
+Tensor sign(const Tensor& x);    ///< -1, 0 or 1 (a zero keeps its sign, NaN stays NaN)
+Tensor signbit(const Tensor& x); ///< b8: the sign bit (true for -0.0 and negative NaNs)
+Tensor isnan(const Tensor& x);   ///< b8
+Tensor isinf(const Tensor& x);   ///< b8
+Tensor isfinite(const Tensor& x);///< b8
+Tensor log1p(const Tensor& x);
+Tensor expm1(const Tensor& x);
+Tensor log2(const Tensor& x);
+Tensor log10(const Tensor& x);
+Tensor tan(const Tensor& x);
+Tensor asin(const Tensor& x);
+Tensor acos(const Tensor& x);
+Tensor atan(const Tensor& x);
+Tensor sinh(const Tensor& x);
+Tensor cosh(const Tensor& x);
+Tensor asinh(const Tensor& x);
+Tensor acosh(const Tensor& x);
+Tensor atanh(const Tensor& x);
+Tensor erf(const Tensor& x);     ///< not in the standard; for GELU
+Tensor bitwise_invert(const Tensor& x);  ///< integers and b8 (on b8: logical not)
+Tensor logical_not(const Tensor& x);     ///< b8 only
+Tensor negative(const Tensor& x);        ///< -x
+Tensor positive(const Tensor& x);        ///< x itself (numeric dtypes)
+Tensor square(const Tensor& x);          ///< x * x
+Tensor reciprocal(const Tensor& x);      ///< 1 / x (true division: f32 for integers)
+Tensor conj(const Tensor& x);            ///< x itself: no complex dtypes yet
+Tensor real(const Tensor& x);            ///< x itself: no complex dtypes yet
+Tensor imag(const Tensor& x);            ///< zeros of x's shape and dtype: no complex dtypes yet
+Tensor atan2(const Tensor& a, const Tensor& b);
+Tensor hypot(const Tensor& a, const Tensor& b);
+Tensor copysign(const Tensor& a, const Tensor& b);
+Tensor logaddexp(const Tensor& a, const Tensor& b);
+Tensor nextafter(const Tensor& a, const Tensor& b);
+Tensor remainder(const Tensor& a, const Tensor& b);      ///< sign of b, like Python's %; int % 0 = 0
+Tensor remainder(const Tensor& a, Scalar b);
+Tensor floor_divide(const Tensor& a, const Tensor& b);   ///< rounds toward -inf; int // 0 = 0
+Tensor floor_divide(const Tensor& a, Scalar b);
+Tensor bitwise_and(const Tensor& a, const Tensor& b);    ///< integers and b8
+Tensor bitwise_or(const Tensor& a, const Tensor& b);
+Tensor bitwise_xor(const Tensor& a, const Tensor& b);
+Tensor bitwise_left_shift(const Tensor& a, const Tensor& b);   ///< integers; counts outside [0, bits) give 0
+/// Arithmetic for signed dtypes, logical for unsigned ones; counts outside [0, bits): the sign fill.
+Tensor bitwise_right_shift(const Tensor& a, const Tensor& b);
+Tensor logical_and(const Tensor& a, const Tensor& b);    ///< b8 only
+Tensor logical_or(const Tensor& a, const Tensor& b);
+Tensor logical_xor(const Tensor& a, const Tensor& b);
 Tensor pow(const Tensor& a, const Tensor& b);
 Tensor pow(const Tensor& a, Scalar b);
 Tensor pow(Scalar a, const Tensor& b);
@@ -230,15 +283,36 @@ Tensor where(const Tensor& cond, Scalar a, Scalar b);
 /// minimum(maximum(x, lo), hi); lo > hi gives hi everywhere (as PyTorch).
 Tensor clamp(const Tensor& x, Scalar lo, Scalar hi);
 Tensor clamp(const Tensor& x, const Tensor& lo, const Tensor& hi);
+/// The standard's name for clamp: NaN in x, lo or hi gives NaN.
+Tensor clip(const Tensor& x, Scalar lo, Scalar hi);
+Tensor clip(const Tensor& x, const Tensor& lo, const Tensor& hi);
 
 // ---- reductions (negative axes count from the end; empty axes = all) ----
 Tensor sum(const Tensor& x, std::vector<int64_t> axes = {}, bool keepdim = false);
 Tensor mean(const Tensor& x, std::vector<int64_t> axes = {}, bool keepdim = false);
 Tensor max(const Tensor& x, std::vector<int64_t> axes = {}, bool keepdim = false);
 Tensor min(const Tensor& x, std::vector<int64_t> axes = {}, bool keepdim = false);
+/// Product; integers and b8 give i64 (like sum), floats keep their dtype; empty: 1.
+Tensor prod(const Tensor& x, std::vector<int64_t> axes = {}, bool keepdim = false);
+/// b8: whether any / every element is non-zero (NaN counts as non-zero); empty: false / true.
+Tensor any(const Tensor& x, std::vector<int64_t> axes = {}, bool keepdim = false);
+Tensor all(const Tensor& x, std::vector<int64_t> axes = {}, bool keepdim = false);
+/// i64 index of the first maximum / minimum along `axis` (a NaN counts as the extreme);
+/// no axis: over the flattened input. Throws InvalidArgument over a zero-size dimension.
+Tensor argmax(const Tensor& x, std::optional<int64_t> axis = std::nullopt, bool keepdim = false);
+Tensor argmin(const Tensor& x, std::optional<int64_t> axis = std::nullopt, bool keepdim = false);
+/// i64 count of the elements != 0 (NaN counts) over `axes` (empty: all).
+Tensor count_nonzero(const Tensor& x, std::vector<int64_t> axes = {}, bool keepdim = false);
+/// b8: |a - b| <= atol + rtol * |b| element-wise (NumPy's rule); equal infinities are close, NaN
+/// is close to NaN only with equal_nan. allclose: all of it, as a 0-d b8 tensor.
+Tensor isclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol = 1e-8, bool equal_nan = false);
+Tensor allclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol = 1e-8, bool equal_nan = false);
 
 // ---- movement and linear algebra ----
 Tensor cat(const std::vector<Tensor>& xs, int64_t dim = 0);
+/// Reverses the order of elements along `axes` (negative count from the end; empty: every
+/// axis). A view (negative strides), fused into consumers like a slice.
+Tensor flip(const Tensor& x, std::vector<int64_t> axes = {});
 /// NumPy matmul: 1-D operands are promoted and the added dim removed; batch dims broadcast.
 Tensor matmul(const Tensor& a, const Tensor& b);
 Tensor softmax(const Tensor& x, int64_t axis = -1);

@@ -35,6 +35,58 @@ void tanh(VjpCall& c) { set(c, 0, c.g * (1.0 - c.out * c.out)); }
 void sigmoid(VjpCall& c) { set(c, 0, c.g * c.out * (1.0 - c.out)); }
 void relu(VjpCall& c) { set(c, 0, cgrad::where(x0(c) > 0, c.g, 0.0)); }
 void cast(VjpCall& c) { set(c, 0, c.g.cast(x0(c).dtype())); }
+// Piecewise-constant functions (floor, ceil, trunc, round, sign, floor_divide): zero almost
+// everywhere, taken as zero at the jumps (as PyTorch does), for every input.
+void zero(VjpCall& c) {
+  for (std::size_t i = 0; i < c.in.size(); ++i) set(c, i, zeros_like(c.in[i]));
+}
+void log1p(VjpCall& c) { set(c, 0, c.g / (1.0 + x0(c))); }
+void expm1(VjpCall& c) { set(c, 0, c.g * (c.out + 1.0)); }
+void log2(VjpCall& c) { set(c, 0, c.g / (x0(c) * 0.69314718055994530942)); }
+void log10(VjpCall& c) { set(c, 0, c.g / (x0(c) * 2.30258509299404568402)); }
+void tan(VjpCall& c) { set(c, 0, c.g * (1.0 + c.out * c.out)); }
+void asin(VjpCall& c) { set(c, 0, c.g * cgrad::rsqrt(1.0 - x0(c) * x0(c))); }
+void acos(VjpCall& c) { set(c, 0, -c.g * cgrad::rsqrt(1.0 - x0(c) * x0(c))); }
+void atan(VjpCall& c) { set(c, 0, c.g / (1.0 + x0(c) * x0(c))); }
+void sinh(VjpCall& c) { set(c, 0, c.g * cgrad::cosh(x0(c))); }
+void cosh(VjpCall& c) { set(c, 0, c.g * cgrad::sinh(x0(c))); }
+void asinh(VjpCall& c) { set(c, 0, c.g * cgrad::rsqrt(x0(c) * x0(c) + 1.0)); }
+void acosh(VjpCall& c) { set(c, 0, c.g * cgrad::rsqrt(x0(c) * x0(c) - 1.0)); }
+void atanh(VjpCall& c) { set(c, 0, c.g / (1.0 - x0(c) * x0(c))); }
+// d erf/dx = 2/sqrt(pi) exp(-x^2)
+void erf(VjpCall& c) { set(c, 0, c.g * 1.12837916709551257390 * cgrad::exp(-(x0(c) * x0(c)))); }
+void atan2(VjpCall& c) {
+  const Tensor &a = c.in[0], &b = c.in[1];
+  Tensor r2 = a * a + b * b;
+  set(c, 0, c.g * b / r2);
+  set(c, 1, -c.g * a / r2);
+}
+// hypot: a / hypot and b / hypot, taken as 0 at the origin (where it has no derivative).
+void hypot(VjpCall& c) {
+  Tensor safe = cgrad::where(c.out == 0, 1.0, c.out);
+  set(c, 0, c.g * c.in[0] / safe);
+  set(c, 1, c.g * c.in[1] / safe);
+}
+// copysign: +-g on the magnitude operand (the sign flips when the signs differ); the sign
+// operand gets 0.
+void copysign(VjpCall& c) {
+  set(c, 0, cgrad::where(cgrad::signbit(c.in[0]) == cgrad::signbit(c.in[1]), c.g, -c.g));
+  set(c, 1, zeros_like(c.in[1]));
+}
+void logaddexp(VjpCall& c) {
+  set(c, 0, c.g * cgrad::exp(c.in[0] - c.out));
+  set(c, 1, c.g * cgrad::exp(c.in[1] - c.out));
+}
+// nextafter(a, b) moves a by one ulp: the derivative of the identity in a, 0 in b.
+void nextafter(VjpCall& c) {
+  set(c, 0, c.g);
+  set(c, 1, zeros_like(c.in[1]));
+}
+// remainder(a, b) = a - floor(a / b) b: d/da = 1, d/db = -floor_divide(a, b).
+void remainder(VjpCall& c) {
+  set(c, 0, c.g);
+  set(c, 1, -c.g * cgrad::floor_divide(c.in[0], c.in[1]));
+}
 
 void add(VjpCall& c) {
   set(c, 0, c.g);
@@ -90,6 +142,19 @@ void select_reduce(VjpCall& c) {
 }  // namespace
 void max(VjpCall& c) { select_reduce(c); }
 void min(VjpCall& c) { select_reduce(c); }
+// prod: d/dx_i is the product of the other elements. Where the reduced run holds no zero that is
+// out / x_i; with one zero, the zero's element gets the product of the rest and the others 0;
+// with two or more, every element gets 0. (out / x alone would give NaN at zeros.)
+void prod(VjpCall& c) {
+  const Tensor& x = x0(c);
+  const auto& axes = c.rec.attrs.axes;
+  Tensor is0 = x == 0;
+  Tensor zeros = cgrad::sum(is0, axes, true).expand(x.shape());
+  Tensor rest = cgrad::prod(cgrad::where(is0, 1.0, x), axes, true).expand(x.shape());
+  Tensor safe = cgrad::where(is0, 1.0, x);
+  Tensor d = cgrad::where(zeros == 0, c.out.expand(x.shape()) / safe, cgrad::where(cgrad::logical_and(is0, zeros == 1), rest, 0.0));
+  set(c, 0, c.g.expand(x.shape()) * d);
+}
 
 void reshape(VjpCall& c) { set(c, 0, c.g.reshape(x0(c).shape())); }
 void permute(VjpCall& c) {
@@ -106,6 +171,7 @@ void expand(VjpCall& c) {
     if (in[i] == 1 && out[i] != 1) axes.push_back(static_cast<int64_t>(i));
   set(c, 0, axes.empty() ? c.g.reshape(in) : cgrad::sum(c.g, axes, true));
 }
+void flip(VjpCall& c) { set(c, 0, cgrad::flip(c.g, c.rec.attrs.axes)); }
 void slice(VjpCall& c) {
   // Scatter the gradient back: interleave step-1 zeros after each element, then pad with
   // zeros before `start` and after the last covered element.

@@ -3,6 +3,7 @@
 
 #include "codegen/kernel_parts.h"
 #include "codegen/render_scalar.h"
+#include "ir/op_table.h"
 
 #include <set>
 
@@ -23,6 +24,21 @@ constexpr int64_t kScratchElements = 8192;
 constexpr int64_t kMaxLead = 4;
 // f32 sums accumulate blocks of this many elements in float (red_loop in render_cpu).
 constexpr int64_t kRedBlock = 512;
+
+// The OpenMP reduction identifier that lets `#pragma omp simd` vectorize a reduction loop, from
+// the combining row of the reduction's op-table row; empty when none is declared (the loop stays
+// scalar, still correct). cgmax_T / cgmin_T are declared in templates/cpu_prelude.inc.
+std::string omp_reduction_id(const schedule::Reduction& red) {
+  const DType a = acc_dtype(red);
+  const ir::Op c = ir::info(red.op).reduce.combine;
+  if (c == ir::Op::Add) return "+";
+  if (c == ir::Op::Mul) return a == DType::b8 ? "" : "*";
+  if (c == ir::Op::LogicalOr) return "||";
+  if (c == ir::Op::LogicalAnd) return "&&";
+  if ((c == ir::Op::Maximum || c == ir::Op::Minimum) && a != DType::b8)
+    return std::string(c == ir::Op::Maximum ? "cgmax_" : "cgmin_") + ctype(a);
+  return "";
+}
 
 // How the innermost loop of a range is split into blocks (reduction loops with blocked
 // accumulators, red_loop in render_cpu): code opening and closing a block, and its bounds.
@@ -208,7 +224,8 @@ Rendered render_cpu(const KernelSpec& k) {
         const auto& red = k.reductions[i];
         if (stage >= 0 && parts.red_stage[i] != stage) continue;
         const std::string n = "acc" + std::to_string(i), v = "v" + std::to_string(red.value);
-        if (red.op == ir::Op::Sum && red.in_dtype == DType::f32) {
+        const ir::ReduceRule& rule = ir::info(red.op).reduce;
+        if (rule.combine == ir::Op::Add && red.in_dtype == DType::f32 && acc_dtype(red) == DType::f64) {
           const std::string b = "blk" + std::to_string(i);
           blocks.open += "      float " + b + " = 0.0f;\n";
           blocks.close += "      " + n + " = cgrad::scalar::add(" + n + ", (double)" + b + ");\n";
@@ -217,9 +234,9 @@ Rendered render_cpu(const KernelSpec& k) {
           continue;
         }
         combine += "        " + acc_combine(red, n, v) + ";\n";
-        if (red.op == ir::Op::Sum) pragma += " reduction(+:" + n + ")";
-        else if (red.in_dtype == DType::b8) vector = false;  // no vector form declared for bool
-        else pragma += std::string(" reduction(") + (red.op == ir::Op::Max ? "cgmax_" : "cgmin_") + acc_ctype(red) + ":" + n + ")";
+        const std::string id = omp_reduction_id(red);
+        if (id.empty()) vector = false;  // no vector form declared: a scalar loop
+        else pragma += " reduction(" + id + ":" + n + ")";
       }
       if (!blocks.open.empty()) {
         blocks.open = "      for (int64_t jb_ = 0; jb_ < len_; jb_ += " + std::to_string(kRedBlock) +

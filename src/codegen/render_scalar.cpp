@@ -36,11 +36,22 @@ DType compute_dtype(DType t) {
 
 const char* ctype(DType t) { return storage_ctype(compute_dtype(t)); }
 
-std::string acc_ctype(const schedule::Reduction& r) {
-  if (r.op != ir::Op::Sum) return ctype(r.in_dtype);
-  if (is_floating(r.in_dtype)) return "double";
-  return "int64_t";
+namespace {
+const ir::ReduceRule& rule_of(const schedule::Reduction& r) { return ir::info(r.op).reduce; }
+}  // namespace
+
+DType acc_dtype(const schedule::Reduction& r) {
+  switch (rule_of(r).acc) {
+    // max/min/any/all: the element's compute dtype (f32 for f16 and bf16, as their values are).
+    case ir::RedAcc::Input: return compute_dtype(r.in_dtype);
+    // sum/prod: scalar::acc (f64 for every float dtype, i64 for integers and b8; unsigned sums
+    // and products wrap in i64 arithmetic: the same bits as u64 arithmetic).
+    case ir::RedAcc::Wide: return is_floating(r.in_dtype) ? DType::f64 : DType::i64;
+  }
+  return r.in_dtype;
 }
+
+std::string acc_ctype(const schedule::Reduction& r) { return ctype(acc_dtype(r)); }
 
 std::string literal(DType t, double f, int64_t i) {
   char buf[64];
@@ -79,38 +90,41 @@ std::string literal(DType t, double f, int64_t i) {
 }
 
 std::string acc_identity(const schedule::Reduction& r) {
-  if (r.op == ir::Op::Sum) return acc_ctype(r) == "double" ? "0.0" : "(int64_t)0";
-  // max/min start from the first element in the interpreter; here from the identity, which
-  // gives the same result for non-empty reductions (empty ones are rejected when built).
-  bool mx = r.op == ir::Op::Max;
-  switch (r.in_dtype) {
-    case DType::f32:
-    case DType::f16:  // computed in float
-    case DType::bf16:
-      return mx ? "(-cgrad::scalar::inf<float>())" : "cgrad::scalar::inf<float>()";
-    case DType::f64: return mx ? "(-cgrad::scalar::inf<double>())" : "cgrad::scalar::inf<double>()";
-    case DType::i32: return mx ? "((int32_t)(-2147483647 - 1))" : "((int32_t)2147483647)";
-    case DType::i64: return mx ? "(-9223372036854775807LL - 1)" : "9223372036854775807LL";
-    case DType::b8: return mx ? "false" : "true";
-    case DType::i8:
-    case DType::i16:
-    case DType::u8:
-    case DType::u16:
-    case DType::u32:
-    case DType::u64: {
-      const IInfo lim = iinfo(r.in_dtype);
-      return mx ? literal(r.in_dtype, 0, lim.min) : literal(r.in_dtype, 0, static_cast<int64_t>(lim.max));
+  const DType a = acc_dtype(r);
+  switch (rule_of(r).identity) {
+    case ir::RedIdentity::Zero: return a == DType::f64 ? "0.0" : a == DType::i64 ? "(int64_t)0" : literal(a, 0, 0);
+    case ir::RedIdentity::One: return literal(a, 1, 1);
+    case ir::RedIdentity::Lowest:
+    case ir::RedIdentity::Highest: {
+      const bool hi = rule_of(r).identity == ir::RedIdentity::Highest;
+      switch (a) {
+        case DType::f32:
+        case DType::f64:
+        case DType::f16:  // (not reached: acc_dtype is the compute dtype, f32)
+        case DType::bf16: return literal(a, hi ? HUGE_VAL : -HUGE_VAL, 0);
+        case DType::b8: return hi ? "true" : "false";
+        case DType::i8:
+        case DType::i16:
+        case DType::i32:
+        case DType::i64:
+        case DType::u8:
+        case DType::u16:
+        case DType::u32:
+        case DType::u64: {  // (literal writes u64's max, held as -1, as 18446744073709551615ULL)
+          const IInfo lim = iinfo(a);
+          return hi ? literal(a, 0, static_cast<int64_t>(lim.max)) : literal(a, 0, lim.min);
+        }
+      }
     }
   }
   return "0";
 }
 
 std::string acc_combine(const schedule::Reduction& r, const std::string& acc, const std::string& x) {
-  switch (r.op) {
-    case ir::Op::Sum: return acc + " = cgrad::scalar::add(" + acc + ", (" + acc_ctype(r) + ")(" + x + "))";
-    case ir::Op::Max: return acc + " = cgrad::scalar::maximum(" + acc + ", " + x + ")";
-    default: return acc + " = cgrad::scalar::minimum(" + acc + ", " + x + ")";
-  }
+  // The combining row's scalar helper; a wide accumulator converts the element first.
+  const std::string fn = std::string("cgrad::scalar::") + ir::op_name(rule_of(r).combine);
+  const std::string xa = acc_dtype(r) == compute_dtype(r.in_dtype) ? x : "(" + acc_ctype(r) + ")(" + x + ")";
+  return acc + " = " + fn + "(" + acc + ", " + xa + ")";
 }
 
 std::string render_instr(const schedule::KernelSpec& k, int i, const std::function<std::string(int)>& var,
@@ -132,20 +146,20 @@ std::string render_instr(const schedule::KernelSpec& k, int i, const std::functi
   }
   auto a = [&](std::size_t j) { return var(in.args[j]); };
   const char* name = ir::op_name(in.op);
-  switch (in.op) {
-    case ir::Op::Arange:
-      return "(" + S + ")(" + a(0) + ")";
-    case ir::Op::Rand:
-    case ir::Op::Randn: {
-      std::string seed = in.arg >= 0 ? "(uint64_t)c" + std::to_string(i) : std::to_string(in.seed) + "ULL";
-      return std::string(in.op == ir::Op::Rand ? "cgrad::scalar::rand_uniform<"
-                                               : "cgrad::scalar::rand_normal<") +
-             S + ">(" + seed + ", (uint64_t)" + a(0) + ")";
-    }
-    case ir::Op::Cast:
-      return "cgrad::scalar::cast<" + S + ">(" + a(0) + ")";
-    default: break;
+  // The three ops whose helper call differs from `helper(args...)` (an if chain, not a switch
+  // with a default: this file compiles with -Wswitch-enum). Their results are made as the
+  // storage type S, so that a source or a cast rounds to a 16-bit float once.
+  if (in.op == ir::Op::Arange) return "(" + S + ")(" + a(0) + ")";
+  if (in.op == ir::Op::Rand || in.op == ir::Op::Randn) {
+    std::string seed = in.arg >= 0 ? "(uint64_t)c" + std::to_string(i) : std::to_string(in.seed) + "ULL";
+    return std::string(in.op == ir::Op::Rand ? "cgrad::scalar::rand_uniform<" : "cgrad::scalar::rand_normal<") +
+           S + ">(" + seed + ", (uint64_t)" + a(0) + ")";
   }
+  if (in.op == ir::Op::Cast) return "cgrad::scalar::cast<" + S + ">(" + a(0) + ")";
+  // nextafter steps the storage type's bits: for f16 and bf16 (values held in float), the
+  // helper instantiated with the storage type (scalar.hpp).
+  if (in.op == ir::Op::Nextafter && S != T)
+    return "cgrad::scalar::nextafter<" + S + ">((" + S + ")(" + a(0) + "), (" + S + ")(" + a(1) + "))";
   std::string r = std::string("cgrad::scalar::") + name + "(";
   for (std::size_t j = 0; j < in.args.size(); ++j) r += (j ? ", " : "") + a(j);
   return r + ")";

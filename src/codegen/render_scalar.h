@@ -17,11 +17,14 @@ const char* ctype(DType t);
 const char* storage_ctype(DType t);
 /// The dtype whose C++ type holds t's values in a kernel (cgrad/dtypes.def: f32 for f16, bf16).
 DType compute_dtype(DType t);
-/// C++ accumulator type of a reduction (double for f32 sums, int64_t for integer sums).
+/// Accumulator dtype of a reduction, from its op-table row (ir::RedAcc): f64 for float sums and
+/// products (f16, bf16 too), i64 for integer and bool ones, the compute dtype for max/min/any/all.
+DType acc_dtype(const schedule::Reduction& r);
+/// C++ accumulator type of a reduction (ctype of acc_dtype).
 std::string acc_ctype(const schedule::Reduction& r);
-/// Identity of a reduction as a literal of its accumulator type.
+/// Identity of a reduction (its row's ir::RedIdentity) as a literal of its accumulator type.
 std::string acc_identity(const schedule::Reduction& r);
-/// `acc = combine(acc, x)` for a reduction.
+/// `acc = combine(acc, x)` for a reduction: the scalar helper of its row's combining op.
 std::string acc_combine(const schedule::Reduction& r, const std::string& acc, const std::string& x);
 /// A literal of dtype `t` (exact: floats in hex, non-finite values via builtins).
 std::string literal(DType t, double f, int64_t i);

@@ -112,6 +112,17 @@ Tensor Tensor::slice(int64_t dim, int64_t start, int64_t stop, int64_t step) con
   return Tensor(make(Op::Slice, {n}, a, n->device));
 }
 
+Tensor flip(const Tensor& x, std::vector<int64_t> axes) {
+  const ir::NodePtr& n = node_of(x, "flip");
+  std::vector<int64_t> ax = core::normalize_axes(axes, n->shape, "flip");  // empty: every axis
+  // Dims of size 0 or 1 read the same either way.
+  std::erase_if(ax, [&](int64_t a) { return n->shape[static_cast<std::size_t>(a)] <= 1; });
+  if (ax.empty()) return x;
+  ir::Attrs a;
+  a.axes = ax;
+  return Tensor(make(Op::Flip, {n}, a, n->device));
+}
+
 Tensor cat(const std::vector<Tensor>& xs, int64_t dim) {
   if (xs.empty()) throw Error(ErrorCode::InvalidArgument, "cat: needs at least one tensor");
   std::vector<ir::NodePtr> ins;

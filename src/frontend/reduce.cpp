@@ -1,5 +1,6 @@
 // Reductions. The IR keeps reduced dims with size 1; keepdim=false is a reshape on top.
 #include "frontend/build.h"
+#include "ir/op_table.h"
 
 #include <algorithm>
 
@@ -22,7 +23,7 @@ Reduced reduce(Op op, const Tensor& x, const std::vector<int64_t>& axes, bool ke
   std::vector<int64_t> ax = core::normalize_axes(axes, n->shape, name);
   int64_t count = 1;
   for (int64_t a : ax) count *= n->shape[static_cast<std::size_t>(a)];
-  if ((op == Op::Max || op == Op::Min) && count == 0)
+  if (!ir::info(op).reduce.empty_ok && count == 0)
     throw Error(ErrorCode::InvalidArgument, std::string(name) + ": reduction over a zero-size dimension of shape " +
                                                 shape_str(n->shape) + " has no identity");
   ir::Attrs a;
@@ -61,6 +62,84 @@ Tensor max(const Tensor& x, std::vector<int64_t> axes, bool keepdim) {
 Tensor min(const Tensor& x, std::vector<int64_t> axes, bool keepdim) {
   Reduced r = reduce(Op::Min, x, axes, keepdim, "min");
   return Tensor(frontend::reshape_node(r.node, r.final_shape));
+}
+
+Tensor prod(const Tensor& x, std::vector<int64_t> axes, bool keepdim) {
+  Reduced r = reduce(Op::Prod, x, axes, keepdim, "prod");
+  return Tensor(frontend::reshape_node(r.node, r.final_shape));
+}
+
+// any/all reduce b8: other dtypes are tested against zero first (x != 0, so NaN counts as true,
+// as the standard says), a cast that fuses into the reduction's kernel.
+Tensor any(const Tensor& x, std::vector<int64_t> axes, bool keepdim) {
+  Tensor b = node_of(x, "any")->dtype == DType::b8 ? x : x.cast(DType::b8);
+  Reduced r = reduce(Op::Any, b, axes, keepdim, "any");
+  return Tensor(frontend::reshape_node(r.node, r.final_shape));
+}
+
+Tensor all(const Tensor& x, std::vector<int64_t> axes, bool keepdim) {
+  Tensor b = node_of(x, "all")->dtype == DType::b8 ? x : x.cast(DType::b8);
+  Reduced r = reduce(Op::All, b, axes, keepdim, "all");
+  return Tensor(frontend::reshape_node(r.node, r.final_shape));
+}
+
+namespace {
+// argmax/argmin as rows: m = max(x) over the reduced axes (keepdim), then the smallest index
+// where x reaches m, a min reduction over where(hit, index, n) whose element-wise part fuses into
+// its kernel (with m's reduction when the rows are whole: one kernel). A NaN counts as the
+// extreme (the first NaN's index, as NumPy and PyTorch): when m is NaN the hits are x's NaNs.
+// No axis: over all axes, the index being the row-major flat index built from one arange per
+// axis (a reshape to 1-D would materialize x first).
+Tensor arg_extreme(const Tensor& x, std::optional<int64_t> axis, bool keepdim, bool is_max, const char* name) {
+  const ir::NodePtr& n = node_of(x, name);
+  const Shape& s = n->shape;
+  std::vector<int64_t> axes;
+  if (axis) axes = core::normalize_axes({*axis}, s, name);
+  else
+    for (std::size_t k = 0; k < s.size(); ++k) axes.push_back(static_cast<int64_t>(k));
+  int64_t len = 1;
+  for (int64_t a : axes) len *= s[static_cast<std::size_t>(a)];
+  if (len == 0)
+    throw Error(ErrorCode::InvalidArgument, std::string(name) + ": reduction over a zero-size dimension of shape " +
+                                                shape_str(s) + " has no identity");
+  Tensor m = is_max ? max(x, axes, true) : min(x, axes, true);
+  Tensor hit = x == m;
+  if (is_floating(x.dtype())) hit = logical_or(hit, isnan(x));
+  // index = sum over the reduced axes of arange(size) * (row-major stride within them).
+  Tensor index = full({}, 0.0, DType::i64, x.device());
+  int64_t stride = 1;
+  for (std::size_t q = axes.size(); q-- > 0;) {
+    const auto a = static_cast<std::size_t>(axes[q]);
+    Shape is(s.size(), 1);
+    is[a] = s[a];
+    index = index + arange(s[a], DType::i64, x.device()).reshape(is) * stride;
+    stride *= s[a];
+  }
+  return min(where(hit, index, len), axes, keepdim);
+}
+}  // namespace
+
+Tensor argmax(const Tensor& x, std::optional<int64_t> axis, bool keepdim) { return arg_extreme(x, axis, keepdim, true, "argmax"); }
+Tensor argmin(const Tensor& x, std::optional<int64_t> axis, bool keepdim) { return arg_extreme(x, axis, keepdim, false, "argmin"); }
+
+Tensor count_nonzero(const Tensor& x, std::vector<int64_t> axes, bool keepdim) {
+  Tensor b = node_of(x, "count_nonzero")->dtype == DType::b8 ? x : x.cast(DType::b8);
+  return sum(b, std::move(axes), keepdim);  // sum of b8 is i64
+}
+
+Tensor isclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan) {
+  node_of(a, "isclose");
+  node_of(b, "isclose");
+  // Integers and b8 compare in f64, as NumPy's isclose does (no wrap-around in a - b).
+  const bool exact_types = !is_floating(a.dtype()) && !is_floating(b.dtype());
+  const Tensor x = exact_types ? a.cast(DType::f64) : a, y = exact_types ? b.cast(DType::f64) : b;
+  Tensor close = logical_or(x == y, abs(x - y) <= atol + rtol * abs(y));  // x == y: equal infinities
+  if (equal_nan) close = logical_or(close, logical_and(isnan(x), isnan(y)));
+  return close;
+}
+
+Tensor allclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan) {
+  return all(isclose(a, b, rtol, atol, equal_nan));
 }
 
 Tensor Tensor::sum(std::vector<int64_t> axes, bool keepdim) const { return cgrad::sum(*this, std::move(axes), keepdim); }

@@ -30,6 +30,25 @@ enum class DTypeRule : uint8_t {
   SumAcc,    ///< sum: signed integers and bools give i64, unsigned u64, floats keep their dtype
 };
 
+/// A reduction's identity: the accumulator's start value, so an empty reduction gives it.
+/// Lowest and Highest are the dtype's extremes (-inf / +inf for floats, the integer limits,
+/// false / true for b8).
+enum class RedIdentity : uint8_t { Zero, One, Lowest, Highest };
+/// A reduction's accumulator type: Wide is scalar::acc<T> (f32 -> f64, integers and bools ->
+/// i64, what sums and products use); Input keeps the element type (max, min, any, all).
+enum class RedAcc : uint8_t { Wide, Input };
+
+/// How a Reduce row combines (the columns read by the interpreter, both renderers and the
+/// printer, so no consumer has an "otherwise it is a min" branch): acc starts at `identity`
+/// and each element x is folded in as acc = scalar::<combine's name>(acc, x), `combine` being
+/// an element-wise Binary row. Non-reduction rows hold kNoReduce.
+struct ReduceRule {
+  Op combine;
+  RedIdentity identity;
+  RedAcc acc;
+  bool empty_ok;  ///< an empty reduction gives the identity (false: max/min reject it)
+};
+
 /// Bit mask of DTypes accepted as value inputs.
 using DTypeMask = uint32_t;
 constexpr DTypeMask bit(DType t) { return static_cast<DTypeMask>(1u << static_cast<unsigned>(t)); }
@@ -74,6 +93,7 @@ struct OpInfo {
   bool int_to_float;    ///< the frontend casts integer/bool inputs to f32 first (exp, /, ...)
   bool commutative;     ///< used by CSE (later) to canonicalize operand order
   VjpFn vjp;            ///< reverse-mode derivative (autograd::vjp::none where no gradient flows)
+  ReduceRule reduce;    ///< Reduce rows: identity, combine, accumulator; others kNoReduce
 };
 
 const OpInfo& info(Op op);

@@ -77,6 +77,19 @@ void expand_shape(const Node& n, Shape& out) {
   out = to;
 }
 
+// flip: the input's shape; attrs.axes are distinct dims of it (the frontend normalizes them).
+void flip_shape(const Node& n, Shape& out) {
+  const Shape& in = n.inputs[0]->shape;
+  std::vector<char> seen(in.size(), 0);
+  for (int64_t a : n.attrs.axes) {
+    if (a < 0 || a >= static_cast<int64_t>(in.size()) || seen[static_cast<std::size_t>(a)])
+      fail(ErrorCode::InvalidArgument, "flip: axes " + core::vec_str(n.attrs.axes) + " are not distinct dims of " +
+                                           cgrad::shape_str(in));
+    seen[static_cast<std::size_t>(a)] = 1;
+  }
+  out = in;
+}
+
 void slice_shape(const Node& n, Shape& out) {
   const Shape& in = n.inputs[0]->shape;
   const Attrs& a = n.attrs;

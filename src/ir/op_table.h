@@ -19,6 +19,7 @@ void reshape_shape(const Node& n, Shape& out);
 void permute_shape(const Node& n, Shape& out);
 void expand_shape(const Node& n, Shape& out);
 void slice_shape(const Node& n, Shape& out);
+void flip_shape(const Node& n, Shape& out);
 void cat_shape(const Node& n, Shape& out);
 void matmul_shape(const Node& n, Shape& out);
 }  // namespace rules
@@ -32,10 +33,24 @@ inline constexpr const char* kNames[] = {
 #undef CGRAD_OP
 };
 
-#define ROW(E, kind, arity, mask, rule, shape, i2f, comm, d) \
-  OpInfo { Op::E, kNames[static_cast<int>(Op::E)], OpKind::kind, arity, mask, DTypeRule::rule, shape, i2f, comm, &d }
+#define ROW(E, kind, arity, mask, rule, shape, i2f, comm, d)                                                 \
+  OpInfo {                                                                                                   \
+    Op::E, kNames[static_cast<int>(Op::E)], OpKind::kind, arity, mask, DTypeRule::rule, shape, i2f, comm, &d, \
+        kNoReduce                                                                                            \
+  }
+// A reduction row: accepted dtypes, dtype rule, derivative, then its ReduceRule (the element-wise
+// Binary row that combines, the identity, the accumulator, whether an empty reduction is allowed).
+#define RED(E, mask, rule, d, combine, identity, acc, empty_ok)                                              \
+  OpInfo {                                                                                                   \
+    Op::E, kNames[static_cast<int>(Op::E)], OpKind::Reduce, 1, mask, DTypeRule::rule, reduce_shape, false,    \
+        false, &d, ReduceRule { Op::combine, RedIdentity::identity, RedAcc::acc, empty_ok }                   \
+  }
+
+inline constexpr ReduceRule kNoReduce{Op::Buffer, RedIdentity::Zero, RedAcc::Input, false};
 
 inline constexpr DTypeMask kNoBool = kNumeric;
+inline constexpr DTypeMask kBool = bit(DType::b8);
+inline constexpr DTypeMask kIntBool = kInt | kBool;
 
 inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     // sources
@@ -57,6 +72,31 @@ inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     ROW(Sigmoid, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::sigmoid),
     ROW(Relu, Unary, 1, kNoBool, SameAsIn, elementwise_shape, false, false, vjp::relu),
     ROW(Cast, Unary, 1, kAll, Given, elementwise_shape, false, false, vjp::cast),
+    ROW(Floor, Unary, 1, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::zero),
+    ROW(Ceil, Unary, 1, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::zero),
+    ROW(Trunc, Unary, 1, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::zero),
+    ROW(Round, Unary, 1, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::zero),
+    ROW(Sign, Unary, 1, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::zero),
+    ROW(Signbit, Unary, 1, kNumeric, Bool, elementwise_shape, false, false, vjp::none),
+    ROW(Isnan, Unary, 1, kAll, Bool, elementwise_shape, false, false, vjp::none),
+    ROW(Isinf, Unary, 1, kAll, Bool, elementwise_shape, false, false, vjp::none),
+    ROW(Isfinite, Unary, 1, kAll, Bool, elementwise_shape, false, false, vjp::none),
+    ROW(Log1p, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::log1p),
+    ROW(Expm1, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::expm1),
+    ROW(Log2, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::log2),
+    ROW(Log10, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::log10),
+    ROW(Tan, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::tan),
+    ROW(Asin, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::asin),
+    ROW(Acos, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::acos),
+    ROW(Atan, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::atan),
+    ROW(Sinh, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::sinh),
+    ROW(Cosh, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::cosh),
+    ROW(Asinh, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::asinh),
+    ROW(Acosh, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::acosh),
+    ROW(Atanh, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::atanh),
+    ROW(Erf, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::erf),
+    ROW(BitwiseInvert, Unary, 1, kIntBool, SameAsIn, elementwise_shape, false, false, vjp::none),
+    ROW(LogicalNot, Unary, 1, kBool, SameAsIn, elementwise_shape, false, false, vjp::none),
     // binary
     ROW(Add, Binary, 2, kNoBool, SameAsIn, elementwise_shape, false, true, vjp::add),
     ROW(Sub, Binary, 2, kNoBool, SameAsIn, elementwise_shape, false, false, vjp::sub),
@@ -71,22 +111,42 @@ inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     ROW(Ge, Binary, 2, kAll, Bool, elementwise_shape, false, false, vjp::none),
     ROW(Eq, Binary, 2, kAll, Bool, elementwise_shape, false, true, vjp::none),
     ROW(Ne, Binary, 2, kAll, Bool, elementwise_shape, false, true, vjp::none),
+    ROW(Atan2, Binary, 2, kFloat, SameAsIn, elementwise_shape, true, false, vjp::atan2),
+    ROW(Hypot, Binary, 2, kFloat, SameAsIn, elementwise_shape, true, true, vjp::hypot),
+    ROW(Copysign, Binary, 2, kFloat, SameAsIn, elementwise_shape, true, false, vjp::copysign),
+    ROW(Logaddexp, Binary, 2, kFloat, SameAsIn, elementwise_shape, true, true, vjp::logaddexp),
+    ROW(Nextafter, Binary, 2, kFloat, SameAsIn, elementwise_shape, true, false, vjp::nextafter),
+    ROW(Remainder, Binary, 2, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::remainder),
+    ROW(FloorDivide, Binary, 2, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::zero),
+    ROW(BitwiseAnd, Binary, 2, kIntBool, SameAsIn, elementwise_shape, false, true, vjp::none),
+    ROW(BitwiseOr, Binary, 2, kIntBool, SameAsIn, elementwise_shape, false, true, vjp::none),
+    ROW(BitwiseXor, Binary, 2, kIntBool, SameAsIn, elementwise_shape, false, true, vjp::none),
+    ROW(BitwiseLeftShift, Binary, 2, kInt, SameAsIn, elementwise_shape, false, false, vjp::none),
+    ROW(BitwiseRightShift, Binary, 2, kInt, SameAsIn, elementwise_shape, false, false, vjp::none),
+    ROW(LogicalAnd, Binary, 2, kBool, SameAsIn, elementwise_shape, false, true, vjp::none),
+    ROW(LogicalOr, Binary, 2, kBool, SameAsIn, elementwise_shape, false, true, vjp::none),
+    ROW(LogicalXor, Binary, 2, kBool, SameAsIn, elementwise_shape, false, true, vjp::none),
     // ternary
     ROW(Where, Ternary, 3, kAll, SameAsIn, elementwise_shape, false, false, vjp::where),
     // reductions
-    ROW(Sum, Reduce, 1, kAll, SumAcc, reduce_shape, false, false, vjp::sum),
-    ROW(Max, Reduce, 1, kAll, SameAsIn, reduce_shape, false, false, vjp::max),
-    ROW(Min, Reduce, 1, kAll, SameAsIn, reduce_shape, false, false, vjp::min),
+    RED(Sum, kAll, SumAcc, vjp::sum, Add, Zero, Wide, true),
+    RED(Max, kAll, SameAsIn, vjp::max, Maximum, Lowest, Input, false),
+    RED(Min, kAll, SameAsIn, vjp::min, Minimum, Highest, Input, false),
+    RED(Prod, kAll, SumAcc, vjp::prod, Mul, One, Wide, true),
+    RED(Any, kBool, SameAsIn, vjp::none, LogicalOr, Zero, Input, true),
+    RED(All, kBool, SameAsIn, vjp::none, LogicalAnd, One, Input, true),
     // movement
     ROW(Reshape, Movement, 1, kAll, SameAsIn, reshape_shape, false, false, vjp::reshape),
     ROW(Permute, Movement, 1, kAll, SameAsIn, permute_shape, false, false, vjp::permute),
     ROW(Expand, Movement, 1, kAll, SameAsIn, expand_shape, false, false, vjp::expand),
     ROW(Slice, Movement, 1, kAll, SameAsIn, slice_shape, false, false, vjp::slice),
+    ROW(Flip, Movement, 1, kAll, SameAsIn, flip_shape, false, false, vjp::flip),
     // concat, gemm
     ROW(Cat, Concat, -1, kAll, SameAsIn, cat_shape, false, false, vjp::cat),
     ROW(Matmul, Gemm, 2, kNumeric, SameAsIn, matmul_shape, false, false, vjp::matmul),
 }};
 #undef ROW
+#undef RED
 
 constexpr bool rows_in_order() {
   for (int i = 0; i < kNumOps; ++i)
@@ -115,6 +175,26 @@ constexpr bool kinds_and_arities_match() {
   return true;
 }
 static_assert(kinds_and_arities_match(), "op_table.h row disagrees with cgrad/ops.def (kind or arity)");
+
+// A reduction combines with an element-wise Binary row that keeps its operands' dtype and accepts
+// the accumulator's dtype (Wide accumulates floats in f64 and integers and bools in i64).
+constexpr bool reductions_combine_with_binary_rows() {
+  for (const OpInfo& r : kTable) {
+    if (r.kind != OpKind::Reduce) continue;
+    const OpInfo& c = kTable[static_cast<std::size_t>(r.reduce.combine)];
+    if (c.kind != OpKind::Binary || c.dtype_rule != DTypeRule::SameAsIn) return false;
+    for (int d = 0; d < kNumDTypes; ++d) {
+      const auto t = static_cast<DType>(d);
+      if (!(r.inputs & bit(t))) continue;
+      const bool flt = (kFloat & bit(t)) != 0;
+      const DType acc = r.reduce.acc == RedAcc::Input ? t : flt ? DType::f64 : DType::i64;
+      if (!(c.inputs & bit(acc))) return false;
+    }
+  }
+  return true;
+}
+static_assert(reductions_combine_with_binary_rows(), "op_table.h: a Reduce row's combine must be a Binary row "
+                                                     "accepting its accumulator dtype");
 
 
 }  // namespace table_detail

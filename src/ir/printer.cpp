@@ -2,6 +2,7 @@
 #include "ir/printer.h"
 
 #include "ir/graph.h"
+#include "ir/op_table.h"
 
 #include <map>
 #include <sstream>
@@ -12,20 +13,28 @@ namespace cgrad::ir {
 std::string attrs_str(const Node& n) {
   const Attrs& a = n.attrs;
   std::ostringstream s;
-  switch (n.op) {
-    case Op::Full:
-      if (is_floating(n.dtype)) s << "value=" << a.fvalue;
-      else s << "value=" << a.ivalue;
+  // By kind (an exhaustive switch: a new kind must say what it prints), so every Reduce row
+  // prints its axes without a list of reduction ops here.
+  switch (info(n.op).kind) {
+    case OpKind::Source:
+      if (n.op == Op::Full) {
+        if (is_floating(n.dtype)) s << "value=" << a.fvalue;
+        else s << "value=" << a.ivalue;
+      } else if (n.op == Op::Rand || n.op == Op::Randn) {
+        s << "seed=" << a.seed;
+      }
       break;
-    case Op::Rand:
-    case Op::Randn: s << "seed=" << a.seed; break;
-    case Op::Sum:
-    case Op::Max:
-    case Op::Min: s << "axes=" << core::vec_str(a.axes); break;
-    case Op::Permute: s << "perm=" << core::vec_str(a.axes); break;
-    case Op::Slice: s << "dim=" << a.axis << " " << a.start << ":" << a.stop << ":" << a.step; break;
-    case Op::Cat: s << "dim=" << a.axis; break;
-    default: break;
+    case OpKind::Reduce: s << "axes=" << core::vec_str(a.axes); break;
+    case OpKind::Movement:
+      if (n.op == Op::Permute) s << "perm=" << core::vec_str(a.axes);
+      else if (n.op == Op::Flip) s << "axes=" << core::vec_str(a.axes);
+      else if (n.op == Op::Slice) s << "dim=" << a.axis << " " << a.start << ":" << a.stop << ":" << a.step;
+      break;
+    case OpKind::Concat: s << "dim=" << a.axis; break;
+    case OpKind::Unary:
+    case OpKind::Binary:
+    case OpKind::Ternary:
+    case OpKind::Gemm: break;
   }
   return s.str();
 }

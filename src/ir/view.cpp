@@ -29,6 +29,13 @@ bool movement_view(const Node& n, const Shape& in_shape, const View& in, View& o
       out.strides[ax] = in.strides[ax] * n.attrs.step;
       return true;
     }
+    case Op::Flip:  // start at the last element of each flipped dim and walk back
+      for (int64_t a : n.attrs.axes) {
+        const auto ax = static_cast<std::size_t>(a);
+        if (n.shape[ax] > 0) out.offset += (n.shape[ax] - 1) * in.strides[ax];
+        out.strides[ax] = -in.strides[ax];
+      }
+      return true;
     default: return false;
   }
 }

@@ -42,7 +42,7 @@ struct Instr {
 };
 
 struct Reduction {
-  ir::Op op = ir::Op::Sum;        ///< Sum, Max or Min
+  ir::Op op = ir::Op::Sum;        ///< a Reduce row (its ReduceRule says how it combines)
   DType dtype = DType::f32;       ///< result dtype
   DType in_dtype = DType::f32;    ///< element dtype
   int value = -1;                 ///< instruction giving each element

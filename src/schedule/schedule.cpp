@@ -438,6 +438,13 @@ struct Builder {
           r[ax].off = r[ax].off * n.attrs.step + n.attrs.start;
           break;
         }
+        case Op::Flip:  // input index = len - 1 - output index
+          r = m;
+          for (int64_t a : n.attrs.axes) {
+            const auto ax = static_cast<std::size_t>(a);
+            r[ax] = Dim{m[ax].l, -m[ax].coeff, is[ax] - 1 - m[ax].off};
+          }
+          break;
         case Op::Reshape: {  // unit-dim reshape only: match the non-unit dims in order
           std::size_t j = 0;
           for (std::size_t d = 0; d < is.size(); ++d) {

@@ -41,6 +41,32 @@ std::vector<Case> cases_for(Op op) {
     case Op::Relu: return unary(relu, -2, 2);
     case Op::Cast:  // f64 -> f32 -> f64 rounds: checked exactly in CastPassesTheGradientThrough
       return {};
+    case Op::Floor: return unary(floor, -2, 2);
+    case Op::Ceil: return unary(ceil, -2, 2);
+    case Op::Trunc: return unary(trunc, -2, 2);
+    case Op::Round: return unary(round, -2, 2);
+    case Op::Sign: return unary(sign, -2, 2);
+    case Op::Log1p: return unary(log1p, -0.5, 2);
+    case Op::Expm1: return unary(expm1, -2, 2);
+    case Op::Log2: return unary(log2, 0.3, 3);
+    case Op::Log10: return unary(log10, 0.3, 3);
+    case Op::Tan: return unary(tan, -1, 1);
+    case Op::Asin: return unary(asin, -0.8, 0.8);
+    case Op::Acos: return unary(acos, -0.8, 0.8);
+    case Op::Atan: return unary(atan, -2, 2);
+    case Op::Sinh: return unary(sinh, -2, 2);
+    case Op::Cosh: return unary(cosh, -2, 2);
+    case Op::Asinh: return unary(asinh, -2, 2);
+    case Op::Acosh: return unary(acosh, 1.2, 3);
+    case Op::Atanh: return unary(atanh, -0.8, 0.8);
+    case Op::Erf: return unary(erf, -2, 2);
+    case Op::Atan2: return binary([](const std::vector<Tensor>& x) { return atan2(x[0], x[1]); }, 0.5, 2);
+    case Op::Hypot: return binary([](const std::vector<Tensor>& x) { return hypot(x[0], x[1]); }, 0.5, 2);
+    case Op::Copysign: return binary([](const std::vector<Tensor>& x) { return copysign(x[0], x[1]); }, -2, 2);
+    case Op::Logaddexp: return binary([](const std::vector<Tensor>& x) { return logaddexp(x[0], x[1]); }, -2, 2);
+    case Op::Nextafter: return binary([](const std::vector<Tensor>& x) { return nextafter(x[0], x[1]); }, -2, 2);
+    case Op::Remainder: return binary([](const std::vector<Tensor>& x) { return remainder(x[0], x[1]); }, 0.5, 2);
+    case Op::FloorDivide: return binary([](const std::vector<Tensor>& x) { return floor_divide(x[0], x[1]); }, 0.5, 2);
     case Op::Add: return binary([](const std::vector<Tensor>& x) { return x[0] + x[1]; }, -2, 2);
     case Op::Sub: return binary([](const std::vector<Tensor>& x) { return x[0] - x[1]; }, -2, 2);
     case Op::Mul: return binary([](const std::vector<Tensor>& x) { return x[0] * x[1]; }, -2, 2);
@@ -58,6 +84,10 @@ std::vector<Case> cases_for(Op op) {
       return {{[](const std::vector<Tensor>& x) { return max(x[0], {1}); }, {{3, 4}}},
               {[](const std::vector<Tensor>& x) { return max(x[0]); }, {{3, 4}}}};
     case Op::Min: return {{[](const std::vector<Tensor>& x) { return min(x[0], {0}); }, {{3, 4}}}};
+    case Op::Prod:
+      return {{[](const std::vector<Tensor>& x) { return prod(x[0], {1}); }, {{3, 4}}, 0.5, 1.5},
+              {[](const std::vector<Tensor>& x) { return prod(x[0]); }, {{3, 4}}, -1.5, 1.5},
+              {[](const std::vector<Tensor>& x) { return prod(x[0], {0, 2}, true); }, {{2, 3, 4}}, -1.5, 1.5}};
     case Op::Reshape: return {{[](const std::vector<Tensor>& x) { return x[0].reshape({4, 3}) * x[0].reshape({4, 3}); }, {{3, 4}}}};
     case Op::Permute:
       return {{[](const std::vector<Tensor>& x) { return x[0].permute({2, 0, 1}) * x[0].permute({2, 0, 1}); }, {{2, 3, 4}}}};
@@ -66,6 +96,9 @@ std::vector<Case> cases_for(Op op) {
       return {{[](const std::vector<Tensor>& x) { return x[0].slice(1, 1, 4) * x[0].slice(1, 1, 4); }, {{3, 5}}},
               {[](const std::vector<Tensor>& x) { return x[0].slice(1, 1, 7, 2) * x[0].slice(1, 1, 7, 2); }, {{2, 8}}},
               {[](const std::vector<Tensor>& x) { return x[0].slice(0, 0, 5, 3) * x[0].slice(0, 0, 5, 3); }, {{5, 2}}}};
+    case Op::Flip:
+      return {{[](const std::vector<Tensor>& x) { return flip(x[0], {1}) * x[0]; }, {{3, 4}}},
+              {[](const std::vector<Tensor>& x) { return flip(x[0]) * x[0].slice(0, 0, 2); }, {{2, 3}}}};
     case Op::Cat:
       return {{[](const std::vector<Tensor>& x) { return cat({x[0], x[1] * x[1], x[0]}, 1); }, {{2, 3}, {2, 2}}}};
     case Op::Matmul:
@@ -77,7 +110,8 @@ std::vector<Case> cases_for(Op op) {
 }
 
 bool passes_no_gradient(const ir::OpInfo& row) {
-  return row.kind == ir::OpKind::Source || (row.dtype_rule == ir::DTypeRule::Bool);
+  // Sources, comparisons and classification (b8 results), bitwise and logical ops (no float input).
+  return row.kind == ir::OpKind::Source || row.dtype_rule == ir::DTypeRule::Bool || (row.inputs & ir::kFloat) == 0;
 }
 
 TEST(GradCheck, EveryRowIsCheckedOrPassesNoGradient) {
@@ -154,6 +188,15 @@ TEST(GradCheck, SecondDerivativesOfComposites) {
   hessian_check([](const Tensor& x) { return cross_entropy(x, tensor(std::vector<int64_t>{2, 0, 1}, {3})); },
                 "cross_entropy''");
   hessian_check([w](const Tensor& x) { return sum(tanh(matmul(x, x.T())) * w.slice(1, 0, 3)); }, "matmul, tanh''");
+}
+
+// prod's rule at zeros, where out / x would be NaN: with one zero in a row the zero gets the
+// product of the others and the rest 0; with two zeros, all 0; without, out / x.
+TEST(GradCheck, ProdAtZeros) {
+  Tensor x = tensor(std::vector<double>{1, 0, 3, 0, 0, 2, 2, 3, 4}, {3, 3}).requires_grad(true);
+  std::vector<double> g = grad(sum(prod(x, {1})), {x})[0].to_vector<double>();
+  const std::vector<double> want{0, 3, 0, 0, 0, 0, 12, 8, 6};
+  for (std::size_t i = 0; i < want.size(); ++i) EXPECT_EQ(g[i], want[i]) << "element " << i;
 }
 
 }  // namespace

@@ -87,6 +87,30 @@ TEST(Fusion, ReductionOfElementwiseIsOneKernel) {
   EXPECT_EQ(check([&] { return std::vector<Tensor>{mean(a * b, {1})}; }, 1e-6), 1u);
 }
 
+// The reduction kinds added as op-table rows fuse with their element-wise inputs like sum;
+// argmax/argmin (a max, then a min over the indices reaching it) along an axis are one kernel
+// (the two reductions staged over whole rows); over all axes of a large input, at most two.
+TEST(Fusion, NewReductionKindsFuseWithTheirInputs) {
+  Tensor a = data({300, 70}, 40), b = data({300, 70}, 41);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{prod(a * 0.5 + 0.75, {1})}; }, 1e-6), 1u);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{prod(b + 0.5, {0}, true)}; }, 1e-6), 1u);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{any(a > b + 0.9, {1})}; }), 1u);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{all(a * b < 0.99)}; }), 1u);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{any(a - b, {0})}; }), 1u);  // x != 0 fuses too
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{argmax(a * b, 1)}; }), 1u);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{argmin(exp(a) - b, 0)}; }), 1u);
+  EXPECT_LE(check([&] { return std::vector<Tensor>{argmax(a + b)}; }), 2u);
+}
+
+// flip is index math (negative strides), so it fuses like a slice: reading a flipped input or
+// flipping a fused expression costs no kernel of its own.
+TEST(Fusion, FlipFuses) {
+  Tensor a = data({64, 33}, 42), b = data({64, 33}, 43);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{flip(a, {1}) * b + 1.0}; }), 1u);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{flip(a * b + 1.0) - a}; }), 1u);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{sum(flip(exp(a) * b, {0}), {1})}; }, 1e-6), 1u);
+}
+
 TEST(Fusion, LargeFullReductionSplitsDeterministically) {
   Tensor a = data({1 << 20}, 10), b = data({1 << 20}, 11);
   EXPECT_EQ(check([&] { return std::vector<Tensor>{sum(a * b)}; }, 1e-6), 1u);

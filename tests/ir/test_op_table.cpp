@@ -1,5 +1,6 @@
 // Static properties of the op table (src/ir/op_table.h) checked against include/cgrad/ops.def:
 // one row per op in order, the same name, kind and arity, and rules that fit each kind.
+#include "core/dtype.hpp"
 #include "ir/op_table.h"
 
 #include <cgrad/scalar.hpp>
@@ -99,8 +100,8 @@ TEST(OpTable, RulesFitKinds) {
     if (row.int_to_float) {
       EXPECT_EQ(row.inputs, ir::kFloat);
     }
-    if (row.dtype_rule == ir::DTypeRule::Bool) {
-      EXPECT_EQ(row.kind, OpKind::Binary);
+    if (row.dtype_rule == ir::DTypeRule::Bool) {  // comparisons, isnan, signbit, ...
+      EXPECT_TRUE(row.kind == OpKind::Binary || row.kind == OpKind::Unary);
     }
     if (row.dtype_rule == ir::DTypeRule::SumAcc) {
       EXPECT_EQ(row.kind, OpKind::Reduce);
@@ -125,11 +126,17 @@ bool same_bits(T x, T y) {
   if constexpr (std::is_floating_point_v<T>) return (std::isnan(x) && std::isnan(y)) || x == y;
   else return x == y;
 }
+// Symmetry on the dtypes the row accepts (double, int64 and bool operands; a row's helper is
+// only instantiated for those).
+template <Op OP, class T, class F> bool symmetric_on(F f, T x, T y) {
+  if constexpr (ir::accepts(OP, core::dtype_of_v<T>)) return same_bits(f(x, y), f(y, x));
+  else return true;
+}
 const BinaryRow kBinary[] = {
-#define CGRAD_ROW_Binary(E, name)                                                           \
-  {Op::E, [](double x, double y, int64_t i, int64_t j) {                                    \
-     return same_bits(scalar::name<double>(x, y), scalar::name<double>(y, x)) &&            \
-            same_bits(scalar::name<int64_t>(i, j), scalar::name<int64_t>(j, i));            \
+#define CGRAD_ROW_Binary(E, name)                                                                       \
+  {Op::E, [](double x, double y, int64_t i, int64_t j) {                                                \
+     auto f = [](auto a, auto b) { return scalar::name(a, b); };                                        \
+     return symmetric_on<Op::E>(f, x, y) && symmetric_on<Op::E>(f, i, j) && symmetric_on<Op::E>(f, i > 0, j > 0); \
    }},
 #define CGRAD_ROW_Source(E, name)
 #define CGRAD_ROW_Unary(E, name)

@@ -34,6 +34,46 @@ int64_t ref_ipow(int64_t a, int64_t b, int bits) {
   }
   return wrap(r, bits);
 }
+// log(e^a + e^b) in the reference's precision, stable for large |a|, |b|.
+template <class F> F ref_logaddexp(F a, F b) {
+  if (std::isnan(a) || std::isnan(b)) return a + b;
+  const F m = std::max(a, b);
+  if (std::isinf(m)) return m;
+  return m + std::log1p(std::exp(-std::fabs(a - b)));
+}
+// Python's float %: the sign of the divisor.
+template <class F> F ref_fmod_py(F a, F b) {
+  F r = std::fmod(a, b);
+  if (r == 0) return std::copysign(F(0), b);
+  if ((r < 0) != (b < 0)) r += b;
+  return r;
+}
+int64_t ref_irem(int64_t a, int64_t b, int) {
+  if (b == 0 || b == -1) return 0;
+  int64_t r = a % b;
+  return r != 0 && ((r < 0) != (b < 0)) ? r + b : r;
+}
+int64_t ref_ifloordiv(int64_t a, int64_t b, int n) {
+  if (b == 0) return 0;
+  if (b == -1) return ref_neg(a, n);
+  int64_t q = a / b;
+  return a % b != 0 && ((a < 0) != (b < 0)) ? q - 1 : q;
+}
+// nextafter in a 16-bit float dtype t: a's neighbour toward b among t's values (the f32 or f64
+// neighbour would round back to a).
+double ref_nextafter_16(double a, double b, DType t) {
+  if (std::isnan(a) || std::isnan(b)) return kNaN;
+  if (a == b) return b;
+  const FInfo fi = finfo(t);
+  if (std::isinf(a)) return std::copysign(fi.max, a);
+  const double dir = b > a ? 1.0 : -1.0;
+  if (a == 0) return dir * fi.smallest_subnormal;
+  const int p = t == f16 ? 11 : 8, emin = std::ilogb(fi.smallest_normal), e = std::max(std::ilogb(a), emin);
+  double ulp = std::ldexp(1.0, e - (p - 1));
+  if ((dir > 0) != (a > 0) && std::fabs(a) == std::ldexp(1.0, e) && e > emin) ulp /= 2;  // down a binade
+  const double r = a + dir * ulp;
+  return std::fabs(r) > fi.max ? std::copysign(std::numeric_limits<double>::infinity(), r) : r;
+}
 double nan_max(double a, double b) { return std::isnan(a) || std::isnan(b) ? kNaN : (a < b ? b : a); }
 double nan_min(double a, double b) { return std::isnan(a) || std::isnan(b) ? kNaN : (b < a ? b : a); }
 
@@ -66,6 +106,52 @@ const UnaryCase kUnary[] = {
      [](long double x) { return 1.0L / (1.0L + std::exp(-x)); }, 2, nullptr},
     {Op::Relu, [](const Tensor& x) { return relu(x); }, [](double x) { return x < 0 ? 0.0 : x; }, nullptr, 0,
      [](int64_t x, int) { return x < 0 ? int64_t{0} : x; }},
+    {Op::Floor, [](const Tensor& x) { return floor(x); }, [](double x) { return std::floor(x); }, nullptr, 0, [](int64_t x, int) { return x; }},
+    {Op::Ceil, [](const Tensor& x) { return ceil(x); }, [](double x) { return std::ceil(x); }, nullptr, 0, [](int64_t x, int) { return x; }},
+    {Op::Trunc, [](const Tensor& x) { return trunc(x); }, [](double x) { return std::trunc(x); }, nullptr, 0, [](int64_t x, int) { return x; }},
+    {Op::Round, [](const Tensor& x) { return round(x); }, [](double x) { return std::nearbyint(x); }, nullptr, 0, [](int64_t x, int) { return x; }},
+    {Op::Sign, [](const Tensor& x) { return sign(x); }, [](double x) { return x > 0 ? 1.0 : x < 0 ? -1.0 : x; }, nullptr, 0,
+     [](int64_t x, int) -> int64_t { return x > 0 ? 1 : x < 0 ? -1 : 0; }},
+    {Op::Signbit, [](const Tensor& x) { return signbit(x); }, [](double x) { return std::signbit(x) ? 1.0 : 0.0; },
+     nullptr, 0, [](int64_t x, int) -> int64_t { return x < 0; }},
+    {Op::Isnan, [](const Tensor& x) { return isnan(x); }, [](double x) { return std::isnan(x) ? 1.0 : 0.0; }, nullptr, 0,
+     [](int64_t, int) -> int64_t { return 0; }},
+    {Op::Isinf, [](const Tensor& x) { return isinf(x); }, [](double x) { return std::isinf(x) ? 1.0 : 0.0; }, nullptr, 0,
+     [](int64_t, int) -> int64_t { return 0; }},
+    {Op::Isfinite, [](const Tensor& x) { return isfinite(x); }, [](double x) { return std::isfinite(x) ? 1.0 : 0.0; },
+     nullptr, 0, [](int64_t, int) -> int64_t { return 1; }},
+    {Op::Log1p, [](const Tensor& x) { return log1p(x); }, [](double x) { return std::log1p(x); },
+     [](long double x) { return std::log1p(x); }, 4, nullptr},
+    {Op::Expm1, [](const Tensor& x) { return expm1(x); }, [](double x) { return std::expm1(x); },
+     [](long double x) { return std::expm1(x); }, 4, nullptr},
+    {Op::Log2, [](const Tensor& x) { return log2(x); }, [](double x) { return std::log2(x); },
+     [](long double x) { return std::log2(x); }, 4, nullptr},
+    {Op::Log10, [](const Tensor& x) { return log10(x); }, [](double x) { return std::log10(x); },
+     [](long double x) { return std::log10(x); }, 4, nullptr},
+    {Op::Tan, [](const Tensor& x) { return tan(x); }, [](double x) { return std::tan(x); },
+     [](long double x) { return std::tan(x); }, 4, nullptr},
+    {Op::Asin, [](const Tensor& x) { return asin(x); }, [](double x) { return std::asin(x); },
+     [](long double x) { return std::asin(x); }, 4, nullptr},
+    {Op::Acos, [](const Tensor& x) { return acos(x); }, [](double x) { return std::acos(x); },
+     [](long double x) { return std::acos(x); }, 4, nullptr},
+    {Op::Atan, [](const Tensor& x) { return atan(x); }, [](double x) { return std::atan(x); },
+     [](long double x) { return std::atan(x); }, 4, nullptr},
+    {Op::Sinh, [](const Tensor& x) { return sinh(x); }, [](double x) { return std::sinh(x); },
+     [](long double x) { return std::sinh(x); }, 4, nullptr},
+    {Op::Cosh, [](const Tensor& x) { return cosh(x); }, [](double x) { return std::cosh(x); },
+     [](long double x) { return std::cosh(x); }, 4, nullptr},
+    {Op::Asinh, [](const Tensor& x) { return asinh(x); }, [](double x) { return std::asinh(x); },
+     [](long double x) { return std::asinh(x); }, 4, nullptr},
+    {Op::Acosh, [](const Tensor& x) { return acosh(x); }, [](double x) { return std::acosh(x); },
+     [](long double x) { return std::acosh(x); }, 4, nullptr},
+    {Op::Atanh, [](const Tensor& x) { return atanh(x); }, [](double x) { return std::atanh(x); },
+     [](long double x) { return std::atanh(x); }, 4, nullptr},
+    {Op::Erf, [](const Tensor& x) { return erf(x); }, [](double x) { return std::erf(x); },
+     [](long double x) { return std::erf(x); }, 4, nullptr},
+    {Op::BitwiseInvert, [](const Tensor& x) { return bitwise_invert(x); }, nullptr, nullptr, 0,
+     [](int64_t x, int n) { return wrap(~static_cast<uint64_t>(x), n); }},  // (b8: ref_unary_int)
+    {Op::LogicalNot, [](const Tensor& x) { return logical_not(x); }, nullptr, nullptr, 0,
+     [](int64_t x, int) -> int64_t { return x == 0; }},
 };
 
 struct BinaryCase {
@@ -75,6 +161,7 @@ struct BinaryCase {
   long double (*fl)(long double, long double);
   int ulps;
   int64_t (*fi)(int64_t, int64_t, int);  // also used for b8 operands (0/1)
+  float (*ff)(float, float) = nullptr;   // f32 reference where computing in double and rounding differs
 };
 
 const BinaryCase kBinary[] = {
@@ -104,6 +191,41 @@ const BinaryCase kBinary[] = {
      nullptr, 0, [](int64_t a, int64_t b, int) -> int64_t { return a == b; }},
     {Op::Ne, [](const Tensor& a, const Tensor& b) { return a != b; }, [](double a, double b) { return a != b ? 1.0 : 0.0; },
      nullptr, 0, [](int64_t a, int64_t b, int) -> int64_t { return a != b; }},
+    {Op::Atan2, [](const Tensor& a, const Tensor& b) { return atan2(a, b); },
+     [](double a, double b) { return std::atan2(a, b); }, [](long double a, long double b) { return std::atan2(a, b); }, 4,
+     nullptr},
+    {Op::Hypot, [](const Tensor& a, const Tensor& b) { return hypot(a, b); },
+     [](double a, double b) { return std::hypot(a, b); }, [](long double a, long double b) { return std::hypot(a, b); }, 2,
+     nullptr},
+    {Op::Copysign, [](const Tensor& a, const Tensor& b) { return copysign(a, b); },
+     [](double a, double b) { return std::copysign(a, b); }, nullptr, 0, nullptr},
+    {Op::Logaddexp, [](const Tensor& a, const Tensor& b) { return logaddexp(a, b); }, ref_logaddexp<double>,
+     ref_logaddexp<long double>, 4, nullptr},
+    {Op::Nextafter, [](const Tensor& a, const Tensor& b) { return nextafter(a, b); },
+     [](double a, double b) { return std::nextafter(a, b); }, nullptr, 0, nullptr,
+     [](float a, float b) { return std::nextafter(a, b); }},
+    {Op::Remainder, [](const Tensor& a, const Tensor& b) { return remainder(a, b); }, ref_fmod_py<double>, nullptr, 0,
+     ref_irem, ref_fmod_py<float>},
+    {Op::FloorDivide, [](const Tensor& a, const Tensor& b) { return floor_divide(a, b); },
+     [](double a, double b) { return std::floor(a / b); }, nullptr, 0, ref_ifloordiv,
+     [](float a, float b) { return std::floor(a / b); }},
+    {Op::BitwiseAnd, [](const Tensor& a, const Tensor& b) { return bitwise_and(a, b); }, nullptr, nullptr, 0,
+     [](int64_t a, int64_t b, int) { return a & b; }},
+    {Op::BitwiseOr, [](const Tensor& a, const Tensor& b) { return bitwise_or(a, b); }, nullptr, nullptr, 0,
+     [](int64_t a, int64_t b, int) { return a | b; }},
+    {Op::BitwiseXor, [](const Tensor& a, const Tensor& b) { return bitwise_xor(a, b); }, nullptr, nullptr, 0,
+     [](int64_t a, int64_t b, int) { return a ^ b; }},
+    {Op::BitwiseLeftShift, [](const Tensor& a, const Tensor& b) { return bitwise_left_shift(a, b); }, nullptr, nullptr,
+     0, [](int64_t a, int64_t b, int n) { return b < 0 || b >= n ? 0 : wrap(static_cast<uint64_t>(a) << b, n); }},
+    {Op::BitwiseRightShift, [](const Tensor& a, const Tensor& b) { return bitwise_right_shift(a, b); }, nullptr,
+     nullptr, 0,
+     [](int64_t a, int64_t b, int n) -> int64_t { return b < 0 || b >= n ? (a < 0 ? -1 : 0) : a >> b; }},
+    {Op::LogicalAnd, [](const Tensor& a, const Tensor& b) { return logical_and(a, b); }, nullptr, nullptr, 0,
+     [](int64_t a, int64_t b, int) -> int64_t { return a && b; }},
+    {Op::LogicalOr, [](const Tensor& a, const Tensor& b) { return logical_or(a, b); }, nullptr, nullptr, 0,
+     [](int64_t a, int64_t b, int) -> int64_t { return a || b; }},
+    {Op::LogicalXor, [](const Tensor& a, const Tensor& b) { return logical_xor(a, b); }, nullptr, nullptr, 0,
+     [](int64_t a, int64_t b, int) -> int64_t { return (a != 0) != (b != 0); }},
 };
 
 const UnaryCase* find_unary(int op) {
@@ -135,7 +257,11 @@ uint64_t ref_upow(uint64_t a, uint64_t e) {
   return r;
 }
 int64_t ref_unary_int(const UnaryCase& c, int64_t x, DType t) {
-  if (t == b8 || !is_unsigned(t)) return c.fi(x, bits_of(t));
+  if (t == b8) return c.op == Op::BitwiseInvert ? int64_t{x == 0} : c.fi(x, 8);  // logical not
+  if (!is_unsigned(t)) return c.fi(x, bits_of(t));
+  // Unsigned values are never negative (u64's high bit is not a sign).
+  if (c.op == Op::Signbit) return 0;
+  if (c.op == Op::Sign) return x != 0;
   if (t == u64 && (c.op == Op::Abs || c.op == Op::Relu)) return x;  // identity on unsigned values
   return wrap_as(static_cast<uint64_t>(c.fi(x, 64)), t);
 }
@@ -149,9 +275,15 @@ int64_t ref_binary_int(const BinaryCase& c, int64_t a, int64_t b, DType t) {
     if (c.op == Op::Ge) return !lt;
     if (c.op == Op::Maximum) return lt ? b : a;
     if (c.op == Op::Minimum) return gt ? b : a;
-    if (c.op == Op::Pow)
-      return static_cast<int64_t>(ref_upow(static_cast<uint64_t>(a), static_cast<uint64_t>(b)));
+    const auto ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
+    if (c.op == Op::Pow) return static_cast<int64_t>(ref_upow(ua, ub));
+    // Division rows in unsigned arithmetic (by 0 gives 0); the right shift is logical.
+    if (c.op == Op::Remainder) return ub == 0 ? 0 : static_cast<int64_t>(ua % ub);
+    if (c.op == Op::FloorDivide) return ub == 0 ? 0 : static_cast<int64_t>(ua / ub);
+    if (c.op == Op::BitwiseRightShift) return ub >= 64 ? 0 : static_cast<int64_t>(ua >> ub);
   }
+  // u8, u16, u32: their values are non-negative in int64, so the 64-bit reference reduced
+  // modulo 2^bits is exact (a shift by [bits, 64) leaves no bit inside the type either).
   return ir::info(c.op).dtype_rule == ir::DTypeRule::Bool ? c.fi(a, b, 64)
                                                           : wrap_as(static_cast<uint64_t>(c.fi(a, b, 64)), t);
 }
@@ -189,7 +321,9 @@ void sweep_unary(int op_index, DType t) {
     expect_rejected([&] { c->fn(x); }, op, t);
     return;
   }
-  const DType out = mode == Mode::Native ? t : f32;
+  const DType compute = mode == Mode::Native ? t : f32;
+  const bool to_bool = ir::info(op).dtype_rule == ir::DTypeRule::Bool;  // isnan, signbit, ...
+  const DType out = to_bool ? b8 : compute;
   for (Layout l : kLayouts) {
     Tensor x = make(d, l);
     Tensor y = c->fn(x);
@@ -198,9 +332,11 @@ void sweep_unary(int op_index, DType t) {
     Data want;
     want.dtype = out;
     for (std::size_t k = 0; k < count(x); ++k) {
-      if (!is_floating(out)) {
+      if (!is_floating(compute)) {
         want.i.push_back(ref_unary_int(*c, d.i[k], t));
-      } else if (out == f32) {
+      } else if (to_bool) {
+        want.i.push_back(c->fd(compute == f32 ? as_f32(d, k) : d.f[k]) != 0);
+      } else if (compute == f32) {
         want.f.push_back(round_to(c->fd(as_f32(d, k)), f32));
       } else {
         want.f.push_back(c->fl ? static_cast<double>(c->fl(static_cast<long double>(d.f[k]))) : c->fd(d.f[k]));
@@ -227,7 +363,15 @@ void sweep_binary(int op_index, DType t) {
   const DType compute = mode == Mode::Native ? t : f32;
   const DType out = to_bool ? b8 : compute;
   auto ref_f = [&](std::size_t i, std::size_t j) -> double {
+    if (compute == f32 && c->ff)
+      return static_cast<double>(c->ff(static_cast<float>(as_f32(a, i)), static_cast<float>(as_f32(b, j))));
     if (compute == f32) return round_to(c->fd(as_f32(a, i), as_f32(b, j)), f32);
+    if (op == Op::Nextafter && (compute == f16 || compute == bf16))
+      return ref_nextafter_16(a.f[i], b.f[j], compute);
+    // f16 and bf16 compute in f32: where that differs from the exact result rounded (floor_divide
+    // of bf16 values whose quotient underflows f32), the f32 reference, rounded by expect_values.
+    if ((compute == f16 || compute == bf16) && c->ff)
+      return static_cast<double>(c->ff(static_cast<float>(a.f[i]), static_cast<float>(b.f[j])));
     if (c->fl) return static_cast<double>(c->fl(static_cast<long double>(a.f[i]), static_cast<long double>(b.f[j])));
     return c->fd(a.f[i], b.f[j]);
   };

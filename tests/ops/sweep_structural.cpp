@@ -187,10 +187,10 @@ Data reduce_ref(Op op, const Data& d, const Shape& s, const std::vector<int64_t>
   for (std::size_t k = 0; k < s.size(); ++k)
     if (red[k]) out[k] = 1;
   const auto n_out = static_cast<std::size_t>(core::numel(out));
-  const bool sum = op == Op::Sum;
-  const DType out_t = sum ? core::sum_dtype(d.dtype) : d.dtype;
-  std::vector<double> facc(n_out, 0.0);
-  std::vector<uint64_t> iacc(n_out, 0);
+  const bool sum = op == Op::Sum, prod = op == Op::Prod, logical = op == Op::Any || op == Op::All;
+  const DType out_t = logical ? b8 : sum || prod ? core::sum_dtype(d.dtype) : d.dtype;  // i64, u64 or float
+  std::vector<double> facc(n_out, prod ? 1.0 : 0.0);
+  std::vector<uint64_t> iacc(n_out, prod || op == Op::All ? 1 : 0);
   std::vector<bool> first(n_out, true);
   for (int64_t k = 0; k < core::numel(s); ++k) {
     auto idx = unravel(k, s);
@@ -198,15 +198,20 @@ Data reduce_ref(Op op, const Data& d, const Shape& s, const std::vector<int64_t>
       if (red[q]) idx[q] = 0;
     auto o = static_cast<std::size_t>(ravel(idx, out));
     const auto ku = static_cast<std::size_t>(k);
-    if (is_floating(d.dtype)) {
+    if (logical) {  // x != 0 (NaN counts as true)
+      const bool v = is_floating(d.dtype) ? d.f[ku] != 0 : d.i[ku] != 0;
+      iacc[o] = op == Op::Any ? (iacc[o] || v) : (iacc[o] && v);
+    } else if (is_floating(d.dtype)) {
       double v = d.f[ku];
       if (sum) facc[o] += v;
+      else if (prod) facc[o] *= v;
       else if (first[o]) facc[o] = v;
       else if (std::isnan(facc[o]) || std::isnan(v)) facc[o] = std::numeric_limits<double>::quiet_NaN();
       else facc[o] = op == Op::Max ? std::max(facc[o], v) : std::min(facc[o], v);
     } else {
       int64_t v = d.i[ku];
       if (sum) iacc[o] += static_cast<uint64_t>(v);
+      else if (prod) iacc[o] *= static_cast<uint64_t>(v);  // wraps like the i64 accumulator
       else if (first[o]) iacc[o] = static_cast<uint64_t>(v);
       else {
         const auto cur = static_cast<int64_t>(iacc[o]);
@@ -243,7 +248,7 @@ Shape reduced_shape(const Shape& s, std::vector<int64_t> axes, bool keepdim) {
 // A fusing backend reassociates float sums (SIMD lanes, chunks), documented in docs/fusion.md:
 // there a float sum may differ by a few ulp of the double result.
 int sum_ulps(Op op, DType t) {
-  if (op != Op::Sum || !is_floating(t) || core::env().backend == "interpreter") return 0;
+  if ((op != Op::Sum && op != Op::Prod) || !is_floating(t) || core::env().backend == "interpreter") return 0;
   return t == f64 ? 64 : 1;
 }
 
@@ -278,17 +283,46 @@ void expect_reduced(Op op, const Data& got, const Data& d, const Shape& s, const
 void sweep_reduce(int op_index, DType t) {
   const Op op = Op(op_index);
   auto fn = [op](const Tensor& x, std::vector<int64_t> axes, bool keepdim) {
-    return op == Op::Sum ? sum(x, axes, keepdim) : op == Op::Max ? max(x, axes, keepdim) : min(x, axes, keepdim);
+    switch (op) {
+      case Op::Sum: return sum(x, axes, keepdim);
+      case Op::Max: return max(x, axes, keepdim);
+      case Op::Min: return min(x, axes, keepdim);
+      case Op::Prod: return prod(x, axes, keepdim);
+      case Op::Any: return any(x, axes, keepdim);
+      case Op::All: return all(x, axes, keepdim);
+      default: throw Error(ErrorCode::Internal, "sweep_reduce: not a reduction");
+    }
+  };
+  auto method = [op, &fn](const Tensor& x) {  // the Tensor methods where they exist
+    return op == Op::Sum ? x.sum({0}) : op == Op::Max ? x.max({0}) : op == Op::Min ? x.min({0}) : fn(x, {0}, false);
   };
   const std::string name = tag(ir::op_name(op), t);
-  const DType out_t = op == Op::Sum ? core::sum_dtype(t) : t;
+  const bool logical = op == Op::Any || op == Op::All;
+  const DType out_t = logical ? b8 : op == Op::Sum || op == Op::Prod ? core::sum_dtype(t) : t;
   // Finite random data (float sums are compared exactly with the double-accumulated sum), and
-  // edge values (NaN, inf, integer extremes: integer sums wrap).
-  const Data datasets[] = {random_data(t, 48, 21), [&] {
-                             Data e = edges(t);
-                             while (e.size() % 8) e = concat(e, random_data(t, 1, e.size()));
-                             return e;
-                           }()};
+  // edge values (NaN, inf, integer extremes: integer sums and products wrap). Float products
+  // take factors in [-2, 2] and the special values that cannot overflow in part of a row: a
+  // product reassociated by a backend must not turn a finite overflow into a NaN.
+  auto padded = [](Data e) {
+    while (e.size() % 8) e = concat(e, random_data(e.dtype, 1, e.size()));
+    return e;
+  };
+  auto bounded = [t](std::size_t n, uint64_t seed) {
+    Data r;
+    r.dtype = t;
+    Rng g(seed);
+    for (std::size_t k = 0; k < n; ++k) r.push(g.uniform(-2, 2));
+    return r;
+  };
+  const bool float_prod = op == Op::Prod && is_floating(t);
+  Data float_edges;
+  float_edges.dtype = t;
+  if (float_prod)
+    for (double v : {0.0, -0.0, 1.0, -1.0, 0.5, 2.0, std::numeric_limits<double>::infinity(),
+                   -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN(), 1.5})
+      float_edges.push(v);
+  const Data datasets[] = {float_prod ? bounded(48, 21) : random_data(t, 48, 21),
+                           padded(float_prod ? concat(float_edges, bounded(6, 3)) : edges(t))};
   for (const Data& d : datasets) {
     for (Layout l : {Layout::Contiguous, Layout::Transposed, Layout::Strided}) {
       Tensor x = make(d, l);
@@ -303,8 +337,7 @@ void sweep_reduce(int op_index, DType t) {
                          name + " " + layout_name(l) + " axes " + core::vec_str(axes) + (keepdim ? " keepdim" : ""));
         }
       // Also as a method.
-      Tensor m = op == Op::Sum ? x.sum({0}) : op == Op::Max ? x.max({0}) : x.min({0});
-      expect_reduced(op, read(m), d, s, {0}, name + " method");
+      expect_reduced(op, read(method(x)), d, s, {0}, name + " method");
     }
   }
   // 3-D, non-adjacent axes.
@@ -320,16 +353,18 @@ void sweep_reduce(int op_index, DType t) {
   EXPECT_EQ(z.shape(), Shape{});
   expect_reduced(op, read(z), d3, {}, {}, name + " 0-d");
   EXPECT_EQ(fn(make(d3, Shape{}), {}, true).shape(), Shape{});
-  // Empty inputs: sum gives 0; max/min over an empty extent have no identity.
+  // Empty inputs: sum gives 0, prod 1, any false, all true; max/min over an empty extent have
+  // no identity.
   Tensor e = make(d3, Shape{2, 0, 3});
-  if (op == Op::Sum) {
+  if (ir::info(op).reduce.empty_ok) {
+    const double id = op == Op::Prod || op == Op::All ? 1.0 : 0.0;
     Tensor s1 = fn(e, {1}, false);
     EXPECT_EQ(s1.shape(), (Shape{2, 3}));
     Data r1 = read(s1);
     ASSERT_EQ(r1.size(), 6u);
-    for (std::size_t k = 0; k < 6; ++k) EXPECT_EQ(r1.fv(k), 0.0);
-    EXPECT_EQ(read(fn(e, {}, false)).fv(0), 0.0);
-    EXPECT_EQ(read(fn(make(d3, Shape{0}), {}, false)).fv(0), 0.0);
+    for (std::size_t k = 0; k < 6; ++k) EXPECT_EQ(r1.fv(k), id);
+    EXPECT_EQ(read(fn(e, {}, false)).fv(0), id);
+    EXPECT_EQ(read(fn(make(d3, Shape{0}), {}, false)).fv(0), id);
   } else {
     std::string msg;
     EXPECT_EQ(error_code([&] { fn(e, {1}, false); }, &msg), ErrorCode::InvalidArgument);
@@ -498,6 +533,44 @@ void sweep_movement(int op_index, DType t) {
       EXPECT_EQ(error_code([&] { m.slice(0, 0, 2, -1); }), ErrorCode::InvalidArgument);
       EXPECT_EQ(error_code([&] { m.slice(2, 0, 1); }), ErrorCode::InvalidArgument);
       EXPECT_EQ(error_code([&] { make(d, Shape{}).slice(0, 0, 1); }), ErrorCode::InvalidArgument);
+      break;
+    }
+    case Op::Flip: {
+      Tensor m = make(d, Shape{5, 6});
+      auto flipped = [&](const Shape& sh, std::vector<bool> rev) {  // d of shape sh, reversed along rev
+        return gather(d, sh, [&](std::vector<int64_t> i) {
+          for (std::size_t q = 0; q < i.size(); ++q)
+            if (rev[q]) i[q] = sh[q] - 1 - i[q];
+          return ravel(i, sh);
+        });
+      };
+      const std::pair<std::vector<int64_t>, std::vector<bool>> cases[] = {
+          {{0}, {true, false}}, {{1}, {false, true}}, {{-1}, {false, true}}, {{}, {true, true}}, {{1, 0}, {true, true}}};
+      for (const auto& [axes, rev] : cases) {
+        Tensor y = flip(m, axes);
+        EXPECT_EQ(y.shape(), (Shape{5, 6}));
+        expect_values(read(y), flipped({5, 6}, rev), 0, name + " axes " + core::vec_str(axes));
+        // consumed element-wise (fused on the JIT) and by a reduction
+        if (t == b8) continue;  // no arithmetic on b8
+        Data want = flipped({5, 6}, rev);
+        for (auto& v : want.f) v = round_to(v * 2, t);
+        for (auto& v : want.i) v = wrap_as(static_cast<uint64_t>(v) * 2, t);  // unsigned: zero-extended
+        expect_values(read(y * 2), want, 0, name + " * 2 axes " + core::vec_str(axes));
+      }
+      // 3-D, flip of a flip, of a slice, of a transposed view.
+      expect_values(read(flip(x, {0, 2})), flipped(s3, {true, false, true}), 0, name + " 3-D axes [0, 2]");
+      expect_values(read(flip(flip(x, {1}), {1})), read(x), 0, name + " of flip");
+      expect_values(read(flip(m.slice(1, 1, 6, 2), {1})),
+                    gather(d, {5, 3}, [](const std::vector<int64_t>& i) { return i[0] * 6 + 5 - 2 * i[1]; }), 0,
+                    name + " of slice");
+      expect_values(read(flip(m.T(), {0})),
+                    gather(d, {6, 5}, [](const std::vector<int64_t>& i) { return i[1] * 6 + 5 - i[0]; }), 0,
+                    name + " of transposed");
+      // 0-d, empty and size-1 dims are unchanged; bad axes throw.
+      expect_values(read(flip(make(d, Shape{}))), read(make(d, Shape{})), 0, name + " 0-d");
+      EXPECT_EQ(flip(make(d, Shape{2, 0}), {0}).shape(), (Shape{2, 0}));
+      EXPECT_EQ(error_code([&] { flip(m, {2}); }), ErrorCode::InvalidArgument);
+      EXPECT_EQ(error_code([&] { flip(m, {0, -2}); }), ErrorCode::InvalidArgument);
       break;
     }
     default: ADD_FAILURE() << "not a movement op: " << ir::op_name(op);

@@ -256,5 +256,35 @@ TEST(Where, ScalarsAndPromotion) {
   EXPECT_EQ(error_code([&] { where(c, xf, zeros({2})); }), ErrorCode::ShapeMismatch);
 }
 
+// count_nonzero (a b8 sum), isclose and allclose (NumPy's rule) against loops.
+TEST(Composite, CountNonzeroIscloseAllclose) {
+  const std::vector<double> a{0, 1, -0.0, kNaN, kInf, -kInf, 1e-9, 2, 3, 0, 5, 6};
+  const std::vector<double> b{0, 1 + 1e-6, 0, kNaN, kInf, kInf, 0, 2.1, 3, 1e-7, 5, 6};
+  for (DType t : {f32, f64}) {
+    Tensor x = tensor(a, {3, 4}).cast(t), y = tensor(b, {3, 4}).cast(t);
+    EXPECT_EQ(count_nonzero(x).item<int64_t>(), 9);  // -0.0 and 0 are zero, NaN is not
+    EXPECT_EQ(count_nonzero(x, {1}).to_vector<int64_t>(), (std::vector<int64_t>{2, 4, 3}));
+    EXPECT_EQ(count_nonzero(x, {0}, true).shape(), (Shape{1, 4}));
+    for (bool equal_nan : {false, true}) {
+      std::vector<bool> want;
+      for (std::size_t k = 0; k < a.size(); ++k) {
+        const double p = static_cast<double>(t == f32 ? static_cast<float>(a[k]) : a[k]);
+        const double q = static_cast<double>(t == f32 ? static_cast<float>(b[k]) : b[k]);
+        want.push_back(p == q || std::fabs(p - q) <= 1e-8 + 1e-5 * std::fabs(q) ||
+                       (equal_nan && std::isnan(p) && std::isnan(q)));
+      }
+      EXPECT_EQ(isclose(x, y, 1e-5, 1e-8, equal_nan).to_vector<bool>(), want) << dtype_name(t);
+      EXPECT_FALSE(allclose(x, y, 1e-5, 1e-8, equal_nan).item<bool>());
+    }
+    EXPECT_TRUE(allclose(x.slice(1, 0, 1), y.slice(1, 0, 1)).item<bool>());  // 0 vs 0, 1 vs 1 + 1e-6, ...
+    EXPECT_TRUE(allclose(x, x, 0, 0, true).item<bool>());
+    EXPECT_FALSE(allclose(x, x).item<bool>());  // NaN is not close to NaN by default
+  }
+  Tensor i = tensor(std::vector<int32_t>{0, 3, 0, -2}, {4});
+  EXPECT_EQ(count_nonzero(i).item<int64_t>(), 2);
+  // integers compare in f64: |i - (i + 1)| = 1 <= 0.1 + 0.5 * |i + 1| only for i = 3
+  EXPECT_EQ(isclose(i, i + 1, 0.5, 0.1).to_vector<bool>(), (std::vector<bool>{false, true, false, false}));
+}
+
 }  // namespace
 }  // namespace opt

@@ -29,7 +29,8 @@ View unary(const ir::Node& n, const View& a, F f) {
         core::for_each_strided<2>(n.shape, st, {a.offset, 0}, [&](int64_t i, int64_t k) { o[k] = scalar::cast<TO>(x[i]); });
       });
     } else if constexpr (ir::accepts(OP, core::dtype_of_v<TI>)) {
-      TI* o = ptr<TI>(out);
+      using TO = decltype(f(TI{}));  // bool for isnan, signbit, ...
+      TO* o = ptr<TO>(out);
       const TI* x = static_cast<const TI*>(a.storage->data);
       std::array<const int64_t*, 2> st{a.strides.data(), out.strides.data()};
       core::for_each_strided<2>(n.shape, st, {a.offset, 0}, [&](int64_t i, int64_t k) { o[k] = f(x[i]); });

@@ -1,9 +1,11 @@
-// Reduction, matmul and concatenation kernels of the interpreter. Float sums and products
+// Reduction, matmul and concatenation kernels of the interpreter. Reductions follow their
+// op-table row's ReduceRule (identity, combining row, accumulator): float sums and products
 // accumulate in double (scalar::acc), integer ones in int64 with wrap-around, so results are
 // the exact reference the fused backends are compared with.
 #include "backends/cpu/interpreter.h"
 #include "core/strided.hpp"
 #include "core/dtype.hpp"
+#include "ir/op_table.h"
 
 #include <cgrad/scalar.hpp>
 
@@ -15,9 +17,75 @@ namespace cgrad::backends::cpu {
 using ir::Op;
 using ir::View;
 
+namespace {
+
+// The start value of a reduction (ir::RedIdentity) in accumulator type A. Floats start from
+// -inf / +inf through scalar::inf (std::numeric_limits is not specialized for the 16-bit
+// storage types float16_t and bfloat16_t: it would give 0).
+template <class A> A identity_of(ir::RedIdentity id) {
+  using L = std::numeric_limits<A>;
+  switch (id) {
+    case ir::RedIdentity::Zero: return A(0);
+    case ir::RedIdentity::One: return A(1);
+    case ir::RedIdentity::Lowest:
+      if constexpr (scalar::is_float<A>::value) return A(-scalar::inf<float>());
+      else return L::lowest();
+    case ir::RedIdentity::Highest:
+      if constexpr (scalar::is_float<A>::value) return A(scalar::inf<float>());
+      else return L::max();
+  }
+  throw Error(ErrorCode::Internal, "interpreter: bad reduction identity");
+}
+
+// acc = combine(acc, x) as a function pointer to the scalar helper of the combining Binary row,
+// looked up once per reduction (one indirect call per element: the interpreter is the reference,
+// not the fast path).
+template <class A> using CombineFn = A (*)(A, A);
+template <class A> CombineFn<A> combine_fn(Op op) {
+  // Every op has a case (this file compiles with -Wswitch-enum): Binary rows give their helper
+  // where it maps A to A, the rest fall to the error below.
+  switch (op) {
+#define CGRAD_RED_Binary(E, name)                                                   \
+  case Op::E:                                                                       \
+    if constexpr (ir::accepts(Op::E, core::dtype_of_v<A>) &&                        \
+                  std::is_same_v<decltype(scalar::name(A{}, A{})), A>)              \
+      return [](A a, A b) -> A { return scalar::name(a, b); };                      \
+    break;
+#define CGRAD_RED_None(E) \
+  case Op::E:             \
+    break;
+#define CGRAD_RED_Source(E, name) CGRAD_RED_None(E)
+#define CGRAD_RED_Unary(E, name) CGRAD_RED_None(E)
+#define CGRAD_RED_Ternary(E, name) CGRAD_RED_None(E)
+#define CGRAD_RED_Reduce(E, name) CGRAD_RED_None(E)
+#define CGRAD_RED_Movement(E, name) CGRAD_RED_None(E)
+#define CGRAD_RED_Concat(E, name) CGRAD_RED_None(E)
+#define CGRAD_RED_Gemm(E, name) CGRAD_RED_None(E)
+#define CGRAD_OP(E, name, Kind, arity) CGRAD_RED_##Kind(E, name)
+#include <cgrad/ops.def>
+#undef CGRAD_OP
+#undef CGRAD_RED_Binary
+#undef CGRAD_RED_None
+#undef CGRAD_RED_Source
+#undef CGRAD_RED_Unary
+#undef CGRAD_RED_Ternary
+#undef CGRAD_RED_Reduce
+#undef CGRAD_RED_Movement
+#undef CGRAD_RED_Concat
+#undef CGRAD_RED_Gemm
+  }
+  throw Error(ErrorCode::Internal, std::string("interpreter: ") + ir::op_name(op) + " cannot combine a reduction of " +
+                                       dtype_name(core::dtype_of_v<A>));
+}
+
+}  // namespace
+
+// Every reduction kind through its op-table row (ir::ReduceRule): the accumulator starts at the
+// row's identity and folds each element in with the combining row's scalar helper.
 View interp_reduce(const ir::Node& n, const View& in) {
   const Shape& ishape = n.inputs[0]->shape;
   const DType it = n.inputs[0]->dtype;
+  const ir::ReduceRule& rule = ir::info(n.op).reduce;
   View out = alloc_contiguous(n.shape, n.dtype);
   const int64_t out_n = core::numel(n.shape);
   // Accumulator strides: the output's, with 0 on reduced axes.
@@ -27,35 +95,23 @@ View interp_reduce(const ir::Node& n, const View& in) {
     using TI = decltype(tin);
     const TI* x = static_cast<const TI*>(in.storage->data);
     std::array<const int64_t*, 2> st{in.strides.data(), acc_st.data()};
-    if (n.op == Op::Sum) {
-      using A = typename scalar::acc<TI>::type;
-      std::vector<A> acc(static_cast<std::size_t>(out_n), A(0));
+    auto run = [&](auto acc_tag) {
+      using A = decltype(acc_tag);
+      const CombineFn<A> combine = combine_fn<A>(rule.combine);
+      std::vector<A> acc(static_cast<std::size_t>(out_n), identity_of<A>(rule.identity));
       core::for_each_strided<2>(ishape, st, {in.offset, 0}, [&](int64_t i, int64_t k) {
-        auto& a = acc[static_cast<std::size_t>(k)];
-        a = scalar::add(a, static_cast<A>(x[i]));
+        const auto ku = static_cast<std::size_t>(k);
+        acc[ku] = combine(acc[ku], static_cast<A>(x[i]));  // (std::vector<bool> for b8 max/min)
       });
       core::dispatch(n.dtype, [&](auto tout) {
         using TO = decltype(tout);
-        if constexpr (std::is_same_v<TO, bool>) {
-          throw Error(ErrorCode::Internal, "interpreter: sum into b8");
-        } else {
-          TO* o = ptr<TO>(out);
-          for (int64_t k = 0; k < out_n; ++k) o[k] = static_cast<TO>(acc[static_cast<std::size_t>(k)]);
-        }
+        TO* o = ptr<TO>(out);
+        for (int64_t k = 0; k < out_n; ++k) o[k] = static_cast<TO>(acc[static_cast<std::size_t>(k)]);
       });
-    } else {
-      const bool is_max = n.op == Op::Max;
-      TI* o = ptr<TI>(out);
-      std::vector<char> first(static_cast<std::size_t>(out_n), 1);
-      core::for_each_strided<2>(ishape, st, {in.offset, 0}, [&](int64_t i, int64_t k) {
-        auto ku = static_cast<std::size_t>(k);
-        if (first[ku]) {
-          o[k] = x[i];
-          first[ku] = 0;
-        } else {
-          o[k] = is_max ? scalar::maximum(o[k], x[i]) : scalar::minimum(o[k], x[i]);
-        }
-      });
+    };
+    switch (rule.acc) {
+      case ir::RedAcc::Wide: run(typename scalar::acc<TI>::type{}); return;
+      case ir::RedAcc::Input: run(TI{}); return;
     }
   });
   return out;
