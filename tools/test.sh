@@ -1,13 +1,47 @@
 #!/usr/bin/env bash
-# Quick start, command 2: install what is needed, then build and run every test in three
-# configurations: g++ debug (dev), g++ with AddressSanitizer + UBSan (asan-ubsan), and clang++.
+# Quick start, command 2: install what is needed, then build and run the tests, each label in the
+# configurations where it finds something the others do not (CMakePresets.json, testPresets):
+#   dev         g++ debug: every label (the gpu tests skip without a device)
+#   asan-ubsan  g++ with AddressSanitizer + UBSan: all but cuda-compile (the same generated
+#               source as dev, compiled by NVRTC), mpi (leaks inside the MPI library) and gpu
+#   clang       clang++ debug: builds everything; runs all but cuda-compile, mpi, gpu, example
+#               and install (the same programs dev runs)
+#   tsan        ThreadSanitizer: builds and runs only the concurrency suite (label concurrency)
 # Set CGRAD_TEST_PRESETS to run a subset, e.g. CGRAD_TEST_PRESETS=dev.
+#
+# The `gpu`-labelled tests (docs/cuda.md) also run on an emulated CUDA device when the
+# emulator is there (CGRAD_CUDA_EMU, default ../shared/tools/cuda-emu beside the checkout):
+# its setup.sh builds it once per machine (about 7 minutes on 2 cores, then cached), and the
+# tests run once, in the dev preset, with its out-of-bounds checker and race detector on.
+# Without it, one line says they were skipped (each gpu test also skips without a device).
+#
+# Last, the Python package's tests (tools/test_python.sh; CGRAD_TEST_PYTHON=0 skips them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install_deps.sh
 jobs="$(nproc)"
-presets="${CGRAD_TEST_PRESETS:-dev asan-ubsan clang}"
+presets="${CGRAD_TEST_PRESETS:-dev asan-ubsan clang tsan}"
+emu="${CGRAD_CUDA_EMU:-../shared/tools/cuda-emu}"
 status=0
+begin=$(date +%s)
+
+# The gpu tests of preset $1 on the emulated device.
+emulated_gpu_tests() {
+  local p=$1 start lib
+  start=$(date +%s)
+  echo "=== cgrad: gpu tests on the emulated CUDA device ($emu), preset $p ==="
+  if ! lib=$("$emu/setup.sh"); then
+    echo "=== cgrad: the CUDA emulator did not build ($emu/setup.sh failed) ==="
+    return 1
+  fi
+  echo "=== cgrad: emulator ready in $(( $(date +%s) - start )) s: $lib ==="
+  local rc=0
+  LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" CUDA_EMU_MEMCHECK=1 CUDA_EMU_RACECHECK=1 \
+    ctest --preset "$p" -j"$jobs" -L gpu || rc=1
+  echo "=== cgrad: emulated gpu tests took $(( $(date +%s) - start )) s ==="
+  return $rc
+}
+
 for p in $presets; do
   echo "=== cgrad: preset $p ==="
   start=$(date +%s)
@@ -15,5 +49,18 @@ for p in $presets; do
   cmake --build --preset "$p" -j"$jobs"
   if ! ctest --preset "$p" -j"$jobs"; then status=1; fi
   echo "=== cgrad: preset $p took $(( $(date +%s) - start )) s ==="
+  if [[ $p == dev ]]; then
+    if [[ -x $emu/setup.sh ]]; then
+      emulated_gpu_tests "$p" || status=1
+    else
+      echo "=== cgrad: gpu tests SKIPPED: no CUDA emulator at $emu (set CGRAD_CUDA_EMU; a real GPU runs them in ctest) ==="
+    fi
+  fi
 done
+[[ " $presets " == *" dev "* ]] || echo "=== cgrad: emulated gpu tests not run: they run with the dev preset only ==="
+# The Python package: wheel, pytest and the Array API conformance suite (docs/python.md).
+if [ "${CGRAD_TEST_PYTHON:-1}" != 0 ]; then
+  if ! tools/test_python.sh; then status=1; fi
+fi
+echo "=== cgrad: all tests took $(( $(date +%s) - begin )) s, status $status ==="
 exit $status

@@ -4,3 +4,4 @@
 #include <cgrad/core.hpp>
 #include <cgrad/tensor.hpp>
 #include <cgrad/compile.hpp>
+#include <cgrad/interop.hpp>

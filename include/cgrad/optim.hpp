@@ -1,5 +1,5 @@
-/// cgrad::optim: first-order optimizers over lazy tensors and a nonlinear conjugate-gradient
-/// minimizer (docs/optim.md).
+/// cgrad::optim: first-order optimizers over lazy tensors and three minimizers of a scalar
+/// energy: nonlinear conjugate gradients, truncated Newton and L-BFGS (docs/optim.md).
 ///
 /// step() builds every parameter's update (and its state's) under NoGradGuard and realizes
 /// them all in one schedule: each parameter's update is one fused kernel (the new parameter
@@ -87,13 +87,33 @@ struct CGOptions {
   int max_line_search_steps = 40;
 };
 
+/// Why a minimizer stopped.
+enum class StopReason {
+  gradient,        ///< max |gradient| < gradient_tolerance (converged)
+  energy,          ///< the last iteration lowered the energy by less than the relative tolerance (converged)
+  max_iterations,  ///< max_iterations reached
+  line_search,     ///< the line search found no acceptable step (the energy's resolution limit, or a bad model)
+  not_finite,      ///< the energy or the gradient is not finite
+};
+/// "gradient", "energy", "max_iterations", "line_search", "not_finite".
+const char* stop_reason_name(StopReason r);
+
+/// The result of minimize_cg, minimize_tn and minimize_lbfgs.
 struct CGResult {
   int iterations = 0;
+  /// Energy evaluations (minimize_cg: each trial of the line search is one; minimize_tn and
+  /// minimize_lbfgs evaluate the energy and its gradient together, so this equals
+  /// gradient_evaluations there).
   int energy_evaluations = 0;
   double energy = 0;
   double gradient_inf_norm = 0;
   bool converged = false;
+  int gradient_evaluations = 0;
+  /// Hessian-vector products (minimize_tn only).
+  int hessian_vector_products = 0;
+  StopReason reason = StopReason::max_iterations;
 };
+using MinimizeResult = CGResult;
 
 /// Minimizes the scalar `energy(x)` over x by nonlinear conjugate gradients (Polak-Ribiere+,
 /// restarting on a non-descent direction) with a backtracking line search (Armijo, with
@@ -101,5 +121,49 @@ struct CGResult {
 /// point and receives the minimizer. Every energy evaluation has the same graph structure, so
 /// after the first iteration each one replays a plan.
 CGResult minimize_cg(const std::function<Tensor(const Tensor&)>& energy, Tensor& x, const CGOptions& options = {});
+
+struct TNOptions {
+  int max_iterations = 200;
+  /// Stop when max |gradient| falls below this.
+  double gradient_tolerance = 1e-6;
+  /// Stop when an iteration lowers the energy by less than this times max(1, |energy|).
+  double relative_energy_tolerance = 1e-14;
+  /// Most inner conjugate-gradient iterations (Hessian-vector products) per Newton step.
+  int max_inner_iterations = 250;
+  /// The line search's first trial moves no component by more than this times max(1, max |x|)
+  /// (the Newton step when that is shorter; 0: always the Newton step). Far from a minimum, on
+  /// an indefinite Hessian, a truncated solve can end in a nearly flat direction and a huge step.
+  double max_relative_step = 1.0;
+  /// Strong-Wolfe constants of the line search (0 < armijo < wolfe < 1).
+  double armijo = 1e-4;
+  double wolfe = 0.9;
+  int max_line_search_steps = 30;
+};
+
+/// Truncated Newton (Newton-CG): each iteration solves H p = -g approximately by conjugate
+/// gradients on Hessian-vector products, stopped by the forcing sequence
+/// |r| <= min(0.5, sqrt(|g|)) |g| (2-norms; the one SciPy's Newton-CG uses), or on negative
+/// curvature (the last iterate, or -g on the first inner step), then a strong-Wolfe line search
+/// along p. Hessian-vector products are grad(grad(E).v) from autograd, one replayed plan each.
+CGResult minimize_tn(const std::function<Tensor(const Tensor&)>& energy, Tensor& x, const TNOptions& options = {});
+
+struct LBFGSOptions {
+  int max_iterations = 1000;
+  /// Stop when max |gradient| falls below this.
+  double gradient_tolerance = 1e-6;
+  /// Stop when an iteration lowers the energy by less than this times max(1, |energy|).
+  double relative_energy_tolerance = 1e-14;
+  /// Correction pairs kept (m).
+  int memory = 10;
+  /// Strong-Wolfe constants of the line search (0 < armijo < wolfe < 1).
+  double armijo = 1e-4;
+  double wolfe = 0.9;
+  int max_line_search_steps = 30;
+};
+
+/// Limited-memory BFGS (Nocedal's two-loop recursion over the last `memory` pairs, initial
+/// scaling s.y / y.y) with a strong-Wolfe line search. No bounds (docs/optim.md).
+CGResult minimize_lbfgs(const std::function<Tensor(const Tensor&)>& energy, Tensor& x,
+                        const LBFGSOptions& options = {});
 
 }  // namespace cgrad::optim

@@ -385,22 +385,39 @@ template <class T> CGRAD_SCALAR_INLINE T quiet_nan() {
   else return bits_to_f64(0x7ff8000000000000LL);
 }
 
+// Fused multiply-add, written out: the library is compiled with -ffp-contract=off (a * b + c
+// rounds the product, as the interpreter's op-by-op evaluation does), and so are the kernels
+// with CGRAD_FP_CONTRACT=0, so the FMAs exp's polynomial is built on are explicit. One rounding wherever the
+// engine evaluates it: an instruction in generated kernels (-march=native) and on GPUs, the C
+// library's exact fma() in the interpreter and constant folding (the library is built for any
+// x86-64 and defines CGRAD_SCALAR_EXACT_FMA), so all agree bit for bit. Other code including
+// this header (et/) fuses only where the target has FMA: a call per operation would stop its
+// loops from vectorizing.
+#if defined(CGRAD_SCALAR_FREESTANDING) || defined(CGRAD_SCALAR_EXACT_FMA) || defined(__CUDACC_RTC__) || \
+    defined(__CUDA_ARCH__) || defined(__FMA__) || defined(__aarch64__)
+CGRAD_SCALAR_INLINE float fma_(float a, float b, float c) { return CGRAD_LIBM(fmaf)(a, b, c); }
+CGRAD_SCALAR_INLINE double fma_(double a, double b, double c) { return CGRAD_LIBM(fma)(a, b, c); }
+#else
+CGRAD_SCALAR_INLINE float fma_(float a, float b, float c) { return a * b + c; }
+CGRAD_SCALAR_INLINE double fma_(double a, double b, double c) { return a * b + c; }
+#endif
+
 CGRAD_SCALAR_INLINE float exp_f32(float x) {
   float xc = x < -104.0f ? -104.0f : x;
   xc = xc > 89.0f ? 89.0f : xc;
   // n = round(xc / ln2) by adding 1.5 * 2^23 (the sum's last bit is the integer, rounded to
   // nearest even); its bits give n as an integer without a conversion.
-  const float t = xc * 1.44269504088896341f + 12582912.0f;
+  const float t = fma_(xc, 1.44269504088896341f, 12582912.0f);
   const float n = t - 12582912.0f;
-  float r = xc - n * 0.693359375f;
-  r = r - n * -2.12194440e-4f;
+  float r = fma_(-n, 0.693359375f, xc);
+  r = fma_(-n, -2.12194440e-4f, r);
   float p = 1.9875691500e-4f;
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  p = p * (r * r) + r + 1.0f;
+  p = fma_(p, r, 1.3981999507e-3f);
+  p = fma_(p, r, 8.3334519073e-3f);
+  p = fma_(p, r, 4.1665795894e-2f);
+  p = fma_(p, r, 1.6666665459e-1f);
+  p = fma_(p, r, 5.0000001201e-1f);
+  p = fma_(p, r * r, r) + 1.0f;
   const int32_t ni = f32_to_bits(t) - 0x4B400000;
   const int32_t n1 = ni >> 1, n2 = ni - n1;  // floor(n/2): one shift; both halves stay normal
   const float res = p * bits_to_f32((n1 + 127) << 23) * bits_to_f32((n2 + 127) << 23);
@@ -410,24 +427,24 @@ CGRAD_SCALAR_INLINE float exp_f32(float x) {
 CGRAD_SCALAR_INLINE double exp_f64(double x) {
   double xc = x < -746.0 ? -746.0 : x;
   xc = xc > 710.0 ? 710.0 : xc;
-  const double t = xc * 1.4426950408889634073599 + 6755399441055744.0;  // + 1.5 * 2^52, as for f32
+  const double t = fma_(xc, 1.4426950408889634073599, 6755399441055744.0);  // + 1.5 * 2^52, as for f32
   const double n = t - 6755399441055744.0;
-  double r = xc - n * 6.93145751953125e-1;
-  r = r - n * 1.42860682030941723212e-6;
+  double r = fma_(-n, 6.93145751953125e-1, xc);
+  r = fma_(-n, 1.42860682030941723212e-6, r);
   // e^r = 1 + r + r^2 p(r), p of degree 9 fitted to (e^r - 1 - r) / r^2 on |r| <= ln2/2 (a
   // Chebyshev fit, near minimax: 1.6e-17 relative, 0.14 ulp, with these double coefficients;
   // the Taylor polynomial needs degree 11 for p); the two last additions round once each.
   double p = 2.510038549551032e-08;
-  p = p * r + 2.7620088445409746e-07;
-  p = p * r + 2.7557268459997064e-06;
-  p = p * r + 2.4801521295954376e-05;
-  p = p * r + 1.9841269863053618e-04;
-  p = p * r + 1.3888888917213717e-03;
-  p = p * r + 8.333333333330062e-03;
-  p = p * r + 4.166666666662413e-02;
-  p = p * r + 1.6666666666666669e-01;
-  p = p * r + 5.000000000000001e-01;
-  const double e = 1.0 + (r + (r * r) * p);
+  p = fma_(p, r, 2.7620088445409746e-07);
+  p = fma_(p, r, 2.7557268459997064e-06);
+  p = fma_(p, r, 2.4801521295954376e-05);
+  p = fma_(p, r, 1.9841269863053618e-04);
+  p = fma_(p, r, 1.3888888917213717e-03);
+  p = fma_(p, r, 8.333333333330062e-03);
+  p = fma_(p, r, 4.166666666662413e-02);
+  p = fma_(p, r, 1.6666666666666669e-01);
+  p = fma_(p, r, 5.000000000000001e-01);
+  const double e = 1.0 + fma_(r * r, p, r);
   const int64_t ni = f64_to_bits(t) - 0x4338000000000000LL;
   const int64_t n1 = ni >> 1, n2 = ni - n1;
   const double res = e * bits_to_f64((n1 + 1023) << 52) * bits_to_f64((n2 + 1023) << 52);

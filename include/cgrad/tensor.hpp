@@ -268,6 +268,36 @@ Tensor bitwise_right_shift(const Tensor& a, const Tensor& b);
 Tensor logical_and(const Tensor& a, const Tensor& b);    ///< b8 only
 Tensor logical_or(const Tensor& a, const Tensor& b);
 Tensor logical_xor(const Tensor& a, const Tensor& b);
+/// Scalar forms of the binary functions above: the scalar follows the promotion rule of every
+/// C++ scalar operand (docs/semantics.md: it never widens the tensor within its category).
+Tensor atan2(const Tensor& a, Scalar b);
+Tensor atan2(Scalar a, const Tensor& b);
+Tensor hypot(const Tensor& a, Scalar b);
+Tensor hypot(Scalar a, const Tensor& b);
+Tensor copysign(const Tensor& a, Scalar b);
+Tensor copysign(Scalar a, const Tensor& b);
+Tensor logaddexp(const Tensor& a, Scalar b);
+Tensor logaddexp(Scalar a, const Tensor& b);
+Tensor nextafter(const Tensor& a, Scalar b);
+Tensor nextafter(Scalar a, const Tensor& b);
+Tensor remainder(Scalar a, const Tensor& b);
+Tensor floor_divide(Scalar a, const Tensor& b);
+Tensor bitwise_and(const Tensor& a, Scalar b);
+Tensor bitwise_and(Scalar a, const Tensor& b);
+Tensor bitwise_or(const Tensor& a, Scalar b);
+Tensor bitwise_or(Scalar a, const Tensor& b);
+Tensor bitwise_xor(const Tensor& a, Scalar b);
+Tensor bitwise_xor(Scalar a, const Tensor& b);
+Tensor bitwise_left_shift(const Tensor& a, Scalar b);
+Tensor bitwise_left_shift(Scalar a, const Tensor& b);
+Tensor bitwise_right_shift(const Tensor& a, Scalar b);
+Tensor bitwise_right_shift(Scalar a, const Tensor& b);
+Tensor logical_and(const Tensor& a, Scalar b);
+Tensor logical_and(Scalar a, const Tensor& b);
+Tensor logical_or(const Tensor& a, Scalar b);
+Tensor logical_or(Scalar a, const Tensor& b);
+Tensor logical_xor(const Tensor& a, Scalar b);
+Tensor logical_xor(Scalar a, const Tensor& b);
 Tensor pow(const Tensor& a, const Tensor& b);
 Tensor pow(const Tensor& a, Scalar b);
 Tensor pow(Scalar a, const Tensor& b);

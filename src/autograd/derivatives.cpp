@@ -10,6 +10,8 @@
 
 #include "ir/derivatives.h"
 
+#include <cgrad/dist.hpp>
+
 namespace cgrad::autograd {
 
 namespace {
@@ -154,6 +156,17 @@ void prod(VjpCall& c) {
   Tensor safe = cgrad::where(is0, 1.0, x);
   Tensor d = cgrad::where(zeros == 0, c.out.expand(x.shape()) / safe, cgrad::where(cgrad::logical_and(is0, zeros == 1), rest, 0.0));
   set(c, 0, c.g.expand(x.shape()) * d);
+}
+
+// All-reduce (SPMD): the result is the same on every process and so is its gradient, which is
+// each process's input's gradient for a sum; for max/min it goes to the elements equal to the
+// result, split equally among the processes that tie (a second all-reduce counts them).
+void allreduce(VjpCall& c) {
+  if (static_cast<ir::Op>(c.rec.attrs.ivalue) == ir::Op::Sum) return set(c, 0, c.g);
+  const Tensor& x = x0(c);
+  Tensor hit = x == c.out;
+  Tensor count = dist::all_reduce(hit.cast(x.dtype()), dist::ReduceOp::Sum);
+  set(c, 0, cgrad::where(hit, c.g / count, 0.0));
 }
 
 void reshape(VjpCall& c) { set(c, 0, c.g.reshape(x0(c).shape())); }

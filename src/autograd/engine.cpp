@@ -7,6 +7,7 @@
 #include "frontend/trace.h"
 #include "ir/op_table.h"
 
+#include <mutex>
 #include <optional>
 #include <unordered_map>
 
@@ -16,6 +17,36 @@ namespace autograd {
 namespace {
 
 using ir::NodePtr;
+
+// Guards every leaf's accumulated gradient (detail::Var::grad): backward() on several threads
+// may add into one leaf, and grad()/clear_grad() read and reset it. Held only to copy or swap a
+// handle, never while building a node (which may realize, and realize may run a compiled
+// function that reads a gradient), so it is always the innermost lock.
+std::mutex g_grad_mutex;
+
+// grad += g for a leaf, without losing a concurrent addition: the sum is built outside the lock
+// from the gradient read under it, and stored only if no other thread stored one meanwhile
+// (else it is built again on the newer value). PyTorch accumulates this way too: correctly,
+// in an unspecified order.
+void accumulate(detail::Var& var, const Tensor& g) {
+  for (;;) {
+    Tensor old;
+    {
+      std::lock_guard<std::mutex> lock(g_grad_mutex);
+      if (!var.grad.defined()) {
+        var.grad = g;
+        return;
+      }
+      old = var.grad;
+    }
+    Tensor sum = old + g;
+    std::lock_guard<std::mutex> lock(g_grad_mutex);
+    if (var.grad.defined() && var.grad.node() == old.node()) {
+      var.grad = std::move(sum);
+      return;
+    }
+  }
+}
 
 /// Nodes with gradient records reachable from `y` through records, inputs before users.
 std::vector<NodePtr> record_order(const NodePtr& y) {
@@ -80,8 +111,7 @@ std::vector<Tensor> backprop(const NodePtr& y, const Tensor& seed, const std::ve
         if ((*targets)[k].get() == n.get()) result[k] = g;
     } else if (is_target[i]) {
       if (auto v = rec.leaf.lock()) {
-        auto* var = static_cast<detail::Var*>(v.get());
-        var->grad = var->grad.defined() ? var->grad + g : g;
+        accumulate(*static_cast<detail::Var*>(v.get()), g);
       }
     }
     if (rec.is_leaf) continue;
@@ -151,11 +181,15 @@ bool Tensor::requires_grad() const { return frontend::node_of(*this, "requires_g
 
 Tensor Tensor::grad() const {
   frontend::node_of(*this, "grad");
+  std::lock_guard<std::mutex> lock(autograd::g_grad_mutex);
   return var_->grad;
 }
 
 void Tensor::clear_grad() {
   frontend::node_of(*this, "clear_grad");
+  Tensor dropped;  // released after the lock: dropping a graph may take a while
+  std::lock_guard<std::mutex> lock(autograd::g_grad_mutex);
+  dropped = std::move(var_->grad);
   var_->grad = Tensor();
 }
 

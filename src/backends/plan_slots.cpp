@@ -1,6 +1,9 @@
 // Slot binding shared by the CPU JIT and CUDA backends (see plan_slots.h).
 #include "backends/plan_slots.h"
 
+#include "runtime/result_cache.h"
+#include "runtime/stats.h"
+
 #include <algorithm>
 
 namespace cgrad::backends {
@@ -54,6 +57,37 @@ void allocate_stores(const schedule::Schedule& s, const schedule::KernelSpec& k,
   for (auto& st : k.stores) {
     auto slot = static_cast<std::size_t>(k.accesses[static_cast<std::size_t>(st.access)].slot);
     if (!views[slot].storage) views[slot] = alloc(s.slots[slot].shape, s.slots[slot].dtype);
+  }
+}
+
+std::vector<int64_t> arena_shifts(const schedule::Schedule& s, const schedule::MemoryPlan& mem) {
+  std::vector<int64_t> shift(s.slots.size(), 0);
+  for (std::size_t i = 0; i < s.slots.size(); ++i) {
+    const int a = mem.view_of_arena[i] >= 0 ? mem.view_of_arena[i] : static_cast<int>(i);
+    const int64_t off = mem.offset[static_cast<std::size_t>(a)];
+    if (off >= 0) shift[i] = off / static_cast<int64_t>(dtype_size(s.slots[i].dtype));
+  }
+  return shift;
+}
+
+void reuse_free_leaves(const schedule::Schedule& s, const PlanSlots& p, const schedule::MemoryPlan& mem,
+                       std::vector<ir::View>& views) {
+  const std::vector<char>& free = runtime::free_leaves();
+  for (auto [out, leaf] : mem.reuse) {
+    const int li = p.slot_leaf[static_cast<std::size_t>(leaf)];
+    ir::View& lv = views[static_cast<std::size_t>(leaf)];
+    ir::View& ov = views[static_cast<std::size_t>(out)];
+    const Slot& os = s.slots[static_cast<std::size_t>(out)];
+    const auto bytes = static_cast<std::size_t>(core::numel(os.shape)) * dtype_size(os.dtype);
+    if (li < 0 || static_cast<std::size_t>(li) >= free.size() || !free[static_cast<std::size_t>(li)] || ov.storage ||
+        !lv.storage || lv.offset != 0 || lv.storage->nbytes < bytes)
+      continue;
+    runtime::result_cache().forget(lv.storage.get());
+    if (lv.storage.use_count() != 2)
+      continue;  // use_count: the leaf node's value and `lv`
+    ov = ir::View{lv.storage, 0, core::contiguous_strides(os.shape)};
+    ++ov.storage->version;
+    runtime::counters().buffers_reused.fetch_add(1, std::memory_order_relaxed);
   }
 }
 

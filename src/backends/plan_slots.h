@@ -4,6 +4,7 @@
 #pragma once
 
 #include "runtime/backend.h"
+#include "schedule/plan_memory.h"
 #include "schedule/schedule.h"
 
 #include <functional>
@@ -33,6 +34,16 @@ void bind_views(const schedule::Schedule& s, const PlanSlots& p, const std::vect
 /// from `alloc(shape, dtype)`.
 void allocate_stores(const schedule::Schedule& s, const schedule::KernelSpec& k, std::vector<ir::View>& views,
                      const std::function<ir::View(const Shape&, DType)>& alloc);
+
+/// Per slot: its memory-planned arena offset in elements (0 outside the arena), for
+/// bind_views' `shift` and the kernels' offsets.
+std::vector<int64_t> arena_shifts(const schedule::Schedule& s, const schedule::MemoryPlan& mem);
+
+/// Outputs of the last kernel written over free leaves (MemoryPlan::reuse, runtime::free_leaves):
+/// call just before the last kernel, so nothing that can fail runs between overwriting the leaf
+/// and finishing. The leaf's buffer must be held only by its node and `views`.
+void reuse_free_leaves(const schedule::Schedule& s, const PlanSlots& p, const schedule::MemoryPlan& mem,
+                       std::vector<ir::View>& views);
 
 /// Backend::run for a planning backend: run_and_plan with the subgraph's own leaves and outputs.
 void run_planned(runtime::Backend& be, const runtime::Subgraph& g);

@@ -102,8 +102,16 @@ Ref resolve(const cgrad_tensor* t, const char* what) {
   if (it == state().handles.end())
     fail(CGRAD_ERR_FREED, std::string(what) + ": its graph was freed (cgrad_compute_graph_free)");
   NodeRec* n = find_node(*it->second, t->node_id);
-  // A tensor's node can only be missing when its graph was freed and the handle's address reused.
-  if (!n) fail(CGRAD_ERR_FREED, std::string(what) + ": its node " + uuid_str(t->node_id) + " no longer exists");
+  if (!n) {
+    // The node is in another live graph (a struct whose `graph` field was pointed at the wrong
+    // graph): NODE_NOT_FOUND. Otherwise its graph was freed and the handle's address reused
+    // for a new graph: FREED. Error path only, so scanning every live graph is fine.
+    for (const auto& [impl, owned] : state().graphs)
+      if (impl != it->second && find_node(*impl, t->node_id))
+        fail(CGRAD_ERR_NODE_NOT_FOUND, std::string(what) + ": its node " + uuid_str(t->node_id) +
+                                           " is not in the graph its `graph` field names (it belongs to another graph)");
+    fail(CGRAD_ERR_FREED, std::string(what) + ": its node " + uuid_str(t->node_id) + " no longer exists");
+  }
   return {t->graph, it->second, n};
 }
 

@@ -224,7 +224,7 @@ CudaRendered render_cuda(const KernelSpec& k) {
     fill(body, "BODY", r.emit(parts.elementwise, true, "    ") + r.stores(false, true, "    "));
     fill(body, "RO", str(r.ro));
   } else {
-    std::string fields, init, merge, shfl, locals, back, load, combine;
+    std::string fields, init, merge, shfl, load;
     for (std::size_t i = 0; i < k.reductions.size(); ++i) {
       const auto& red = k.reductions[i];
       const std::string A = acc_ctype(red), n = "acc" + str(i);
@@ -232,11 +232,47 @@ CudaRendered render_cuda(const KernelSpec& k) {
       init += "  r." + n + " = " + acc_identity(red) + ";\n";
       merge += "  " + acc_combine(red, "r." + n, "s." + n) + ";\n";
       shfl += "  s." + n + " = cg_shfl_down(r." + n + ", d);\n";
-      locals += "  " + A + " " + n + " = r." + n + ";\n";
-      back += "  r." + n + " = " + n + ";\n";
       load += "  const " + A + " " + n + " = r." + n + "; (void)" + n + ";\n";
-      combine += "    " + acc_combine(red, n, value_name(red.value)) + ";\n";
     }
+    // One accumulate function per stage: the finished accumulators of the stages before it
+    // are read-only values, its own are combined over inner elements jb, jb + step, ... < je.
+    // The per-outer values of every stage up to s (stage_pre) are computed again in each
+    // function (a few scalar instructions), and in finish for the epilogue.
+    const std::string inner_offsets = r.offsets("j_", r.ro, r.ri, "a.inner", "x", start_base, "    ");
+    const std::size_t nstages = parts.stages();
+    std::string accumulate, stages, upto;
+    for (std::size_t st = 0; st < nstages; ++st) {
+      std::string locals, back, combine, earlier;
+      for (std::size_t i = 0; i < k.reductions.size(); ++i) {
+        const auto& red = k.reductions[i];
+        const std::string A = acc_ctype(red), n = "acc" + str(i);
+        const auto stage = static_cast<std::size_t>(parts.red_stage[i]);
+        if (stage < st) earlier += "  const " + A + " " + n + " = r." + n + "; (void)" + n + ";\n";
+        if (stage != st) continue;
+        locals += "  " + A + " " + n + " = r." + n + ";\n";
+        back += "  r." + n + " = " + n + ";\n";
+        combine += "    " + acc_combine(red, n, value_name(red.value)) + ";\n";
+      }
+      upto += r.emit(parts.stage_pre[st], false, "  ");
+      accumulate += "// Stage " + str(st) + ": accumulates inner elements jb, jb + step, ... < je of one outer element.\n" +
+                    "__device__ __forceinline__ void {{NAME}}_accumulate" + str(st) +
+                    "(const {{NAME}}_args& a, const long long* base, long long jb,\n"
+                    "    long long je, long long step, {{NAME}}_acc& r) {\n" +
+                    r.ptrs() + r.emit(parts.pre, false, "  ") + earlier + upto + locals +
+                    "  for (long long j_ = jb; j_ < je; j_ += step) {\n" + inner_offsets +
+                    r.emit(parts.stage_loop[st], true, "    ") + combine + "  }\n" + back + "}\n\n";
+      stages += "  {{NAME}}_accumulate" + str(st) + "(a, base, jb, je, step, r);\n";
+      if (st == 0) {
+        stages += "  if (block) r = {{NAME}}_block_reduce(r);\n";
+        continue;
+      }
+      std::string keep;
+      for (std::size_t i = 0; i < k.reductions.size(); ++i)
+        if (static_cast<std::size_t>(parts.red_stage[i]) < st) keep += "    r.acc" + str(i) + " = kept.acc" + str(i) + ";\n";
+      stages += "  if (block) {\n    const {{NAME}}_acc kept = r;\n    r = {{NAME}}_block_reduce(r);\n" + keep + "  }\n";
+    }
+    stages += "  (void)block;";
+    out.whole_rows = nstages > 1;
     std::string base;
     for (std::size_t a = 0; a < r.na; ++a) base += "  base[" + str(a) + "] = a.off[" + str(a) + "];\n";
     base += "  long long r_ = o;\n";
@@ -247,21 +283,18 @@ CudaRendered render_cuda(const KernelSpec& k) {
       base += "  }\n";
     }
     base += "  (void)r_;\n";
-    const std::string inner_offsets = r.offsets("j_", r.ro, r.ri, "a.inner", "x", start_base, "    ");
     body = template_text("cuda_reduce");
     fill(body, "ACC_FIELDS", fields);
     fill(body, "ACC_INIT", init);
     fill(body, "ACC_MERGE", merge);
     fill(body, "ACC_SHFL", shfl);
-    fill(body, "ACC_LOCALS", locals);
-    fill(body, "ACC_BACK", back);
+    fill(body, "ACCUMULATE", accumulate);
+    fill(body, "STAGES", stages);
     fill(body, "ACC_LOAD", load);
-    fill(body, "COMBINE", combine);
     fill(body, "BASE", base);
     fill(body, "PTRS", r.ptrs());
     fill(body, "PRE", r.emit(parts.pre, false, "  "));
-    fill(body, "POST", r.emit(parts.epilogue, false, "  "));
-    fill(body, "LOOP1", r.emit(parts.stage_loop[0], true, "    "));
+    fill(body, "POST", upto + r.emit(parts.epilogue, false, "  "));
     fill(body, "LOOP2", r.emit(parts.loop2, true, "    "));
     fill(body, "INNER_OFFSETS", inner_offsets);
     fill(body, "OUTER_STORES", r.stores(false, false, "    "));

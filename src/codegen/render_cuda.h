@@ -19,6 +19,7 @@ struct CudaRendered {
   std::string symbol;           ///< the __global__ entry point (extern "C")
   bool has_reductions = false;  ///< then the entry takes (args, partials, chunks, mode)
   std::size_t acc_bytes = 0;    ///< sizeof the accumulator struct (the partials of a split reduction)
+  bool whole_rows = false;      ///< staged reductions (a row kernel): rows are never split into chunks
 };
 
 /// Renders a normalized Loop kernel (see normalize()).

@@ -25,6 +25,8 @@ Env load() {
   if (auto b = read_str("CGRAD_BACKEND"); !b.empty()) e.backend = b;
   e.cxx = read_str("CGRAD_CXX");
   e.cache_dir = read_str("CGRAD_CACHE_DIR");
+  e.cache_bytes = read_int("CGRAD_CACHE_BYTES", e.cache_bytes);
+  e.compile_timeout_s = read_int("CGRAD_COMPILE_TIMEOUT", e.compile_timeout_s);
   e.num_threads = static_cast<int>(read_int("CGRAD_NUM_THREADS", 0));
   e.pool_bytes = read_int("CGRAD_POOL_BYTES", e.pool_bytes);
   e.jit_async = read_int("CGRAD_JIT_ASYNC", 0) != 0;
@@ -33,6 +35,7 @@ Env load() {
   e.cuda_graphs = read_int("CGRAD_CUDA_GRAPHS", 0) != 0;
   e.cuda_pool_bytes = read_int("CGRAD_CUDA_POOL_BYTES", e.cuda_pool_bytes);
   e.result_cache_bytes = read_int("CGRAD_RESULT_CACHE_BYTES", e.result_cache_bytes);
+  e.fp_contract = read_int("CGRAD_FP_CONTRACT", 1) != 0;
   e.memory_plan = read_int("CGRAD_MEMORY_PLAN", 1) != 0;
   return e;
 }

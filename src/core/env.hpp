@@ -12,6 +12,8 @@ struct Env {
   std::string backend = "jit";          ///< CGRAD_BACKEND: "jit" (fused, compiled) or "interpreter"
   std::string cxx;                      ///< CGRAD_CXX: compiler for CPU kernels ("" = search PATH)
   std::string cache_dir;                ///< CGRAD_CACHE_DIR ("" = $XDG_CACHE_HOME/cgrad or ~/.cache/cgrad)
+  int64_t cache_bytes = int64_t(1) << 30;  ///< CGRAD_CACHE_BYTES: disk kernel cache bound (LRU), 0 = unbounded
+  int64_t compile_timeout_s = 120;      ///< CGRAD_COMPILE_TIMEOUT: seconds per kernel compile, 0 = no limit
   int num_threads = 0;                  ///< CGRAD_NUM_THREADS (0 = all hardware threads)
   int64_t pool_bytes = int64_t(2) << 30;  ///< CGRAD_POOL_BYTES: freed host memory kept for reuse
   bool jit_async = false;               ///< CGRAD_JIT_ASYNC: interpret while a kernel compiles
@@ -20,6 +22,8 @@ struct Env {
   bool cuda_graphs = false;             ///< CGRAD_CUDA_GRAPHS: replay plans as CUDA graphs
   int64_t cuda_pool_bytes = -1;         ///< CGRAD_CUDA_POOL_BYTES: freed device memory kept (-1 = no limit)
   int64_t result_cache_bytes = int64_t(64) << 20;  ///< CGRAD_RESULT_CACHE_BYTES: result cache bound, 0 = off
+  bool fp_contract = true;              ///< CGRAD_FP_CONTRACT: kernels may fuse a*b+c into one FMA (0 = never:
+                                        ///< element-wise results bit-identical to the interpreter)
   bool memory_plan = true;              ///< CGRAD_MEMORY_PLAN: plans reuse dead intermediates' memory (0 = off)
 };
 

@@ -4,7 +4,7 @@
 // std::allocate_shared, so a node and its control block cost a pointer pop instead of a malloc.
 // Blocks freed on another thread join that thread's list. A list keeps at most kMaxFree blocks
 // (the rest go back to the heap) and is returned to the heap when its thread ends. Sanitizer
-// builds allocate directly, so ASan still sees every use after free.
+// builds allocate directly, so ASan still sees every use after free and TSan every reuse.
 #pragma once
 
 #include <cstddef>
@@ -14,10 +14,10 @@ namespace cgrad::core {
 
 namespace pool_detail {
 
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 inline constexpr bool kPooled = false;
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
 inline constexpr bool kPooled = false;
 #else
 inline constexpr bool kPooled = true;

@@ -12,7 +12,9 @@
 
 #include <cgrad/scalar.hpp>
 
+#include <algorithm>
 #include <array>
+#include <mutex>
 #include <string>
 
 namespace cgrad::frontend {
@@ -32,12 +34,13 @@ thread_local int g_no_grad_depth = 0;
 // and everything built from it adds up, step after step, until the auto-realize rule cuts the
 // graph at places that move from step to step (new plans every time). Before the rule fires, the
 // depths of n's unrealized ancestors are recomputed from the realized frontier, once.
+// The walk reads input lists, which another thread's realize may drop or rewrite: the caller
+// holds the realize lock.
 void refresh_depth(ir::Node& n) {
   for (ir::Node* m : ir::topo_order({&n}, /*unrealized_only=*/true)) {
     int64_t d = 0;
-    for (auto& in : m->inputs)
-      if (!in->realized() && in->depth > d) d = in->depth;
-    m->depth = d + 1;
+    for (auto& in : m->inputs) d = std::max(d, in->pending_depth());
+    m->set_depth(d + 1);
   }
 }
 
@@ -57,11 +60,16 @@ NodePtr finish(NodePtr n, bool record) {
     r->inputs = n->inputs;
     n->grad = std::move(r);
   }
-  int64_t limit = core::env().max_pending_depth;
-  if (limit > 0 && n->depth >= limit) refresh_depth(*n);
-  if (limit > 0 && n->depth >= limit) {
-    runtime::realize({n});
-    runtime::counters().auto_realizes.fetch_add(1, std::memory_order_relaxed);
+  // The rule fires once per `limit` nodes of a chain: taking the realize lock there costs the
+  // common path nothing.
+  const int64_t limit = core::env().max_pending_depth;
+  if (limit > 0 && n->pending_depth() >= limit) {
+    std::lock_guard<std::recursive_mutex> lock(runtime::realize_mutex());
+    refresh_depth(*n);
+    if (n->pending_depth() >= limit) {
+      runtime::realize({n});
+      runtime::counters().auto_realizes.fetch_add(1, std::memory_order_relaxed);
+    }
   }
   return n;
 }

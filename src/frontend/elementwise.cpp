@@ -89,6 +89,27 @@ Tensor logical_or(const Tensor& a, const Tensor& b) { return elementwise(Op::Log
 Tensor logical_xor(const Tensor& a, const Tensor& b) { return elementwise(Op::LogicalXor, {a, b}); }
 Tensor remainder(const Tensor& a, Scalar b) { return elementwise(Op::Remainder, {a, b}); }
 Tensor floor_divide(const Tensor& a, Scalar b) { return elementwise(Op::FloorDivide, {a, b}); }
+Tensor remainder(Scalar a, const Tensor& b) { return elementwise(Op::Remainder, {a, b}); }
+Tensor floor_divide(Scalar a, const Tensor& b) { return elementwise(Op::FloorDivide, {a, b}); }
+
+// The scalar forms of the other binary functions (a scalar on either side).
+#define CGRAD_SCALAR_FORMS(fn, OP)                                                       \
+  Tensor fn(const Tensor& a, Scalar b) { return elementwise(Op::OP, {a, b}); }          \
+  Tensor fn(Scalar a, const Tensor& b) { return elementwise(Op::OP, {a, b}); }
+CGRAD_SCALAR_FORMS(atan2, Atan2)
+CGRAD_SCALAR_FORMS(hypot, Hypot)
+CGRAD_SCALAR_FORMS(copysign, Copysign)
+CGRAD_SCALAR_FORMS(logaddexp, Logaddexp)
+CGRAD_SCALAR_FORMS(nextafter, Nextafter)
+CGRAD_SCALAR_FORMS(bitwise_and, BitwiseAnd)
+CGRAD_SCALAR_FORMS(bitwise_or, BitwiseOr)
+CGRAD_SCALAR_FORMS(bitwise_xor, BitwiseXor)
+CGRAD_SCALAR_FORMS(bitwise_left_shift, BitwiseLeftShift)
+CGRAD_SCALAR_FORMS(bitwise_right_shift, BitwiseRightShift)
+CGRAD_SCALAR_FORMS(logical_and, LogicalAnd)
+CGRAD_SCALAR_FORMS(logical_or, LogicalOr)
+CGRAD_SCALAR_FORMS(logical_xor, LogicalXor)
+#undef CGRAD_SCALAR_FORMS
 Tensor negative(const Tensor& x) { return -x; }
 Tensor positive(const Tensor& x) {
   if (x.dtype() == DType::b8) throw Error(ErrorCode::DTypeMismatch, "positive: not supported for dtype b8");

@@ -2,11 +2,13 @@
 #include "frontend/build.h"
 #include "ir/graph.h"
 #include "ir/printer.h"
+#include "runtime/realize.h"
 #include "schedule/schedule.h"
 
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <mutex>
 #include <sstream>
 #include <unordered_map>
 
@@ -22,7 +24,9 @@ std::vector<ir::Node*> roots_of(const std::vector<Tensor>& ts, const char* op) {
 
 // Pending nodes are grouped into the kernels the scheduler would cut them into (as clusters);
 // realized nodes are drawn as filled boxes outside any cluster.
+// Both walk input lists, which a realize on another thread may rewrite: under the realize lock.
 std::string to_dot_string(const std::vector<Tensor>& outputs) {
+  std::lock_guard<std::recursive_mutex> lock(runtime::realize_mutex());
   std::vector<ir::Node*> roots = roots_of(outputs, "to_dot");
   std::vector<ir::Node*> pending;
   for (ir::Node* r : roots)
@@ -49,7 +53,10 @@ void to_dot(const std::vector<Tensor>& outputs, const std::string& path) {
   if (!f) throw Error(ErrorCode::InvalidArgument, "to_dot: cannot write " + path);
 }
 
-void print_graph(const Tensor& t, std::ostream& os) { ir::print(roots_of({t}, "print_graph"), os); }
+void print_graph(const Tensor& t, std::ostream& os) {
+  std::lock_guard<std::recursive_mutex> lock(runtime::realize_mutex());
+  ir::print(roots_of({t}, "print_graph"), os);
+}
 void print_graph(const Tensor& t) { print_graph(t, std::cout); }
 
 std::ostream& operator<<(std::ostream& os, const Tensor& t) {

@@ -61,4 +61,5 @@ void slice(VjpCall&);
 void flip(VjpCall&);
 void cat(VjpCall&);
 void matmul(VjpCall&);
+void allreduce(VjpCall&);
 }  // namespace cgrad::autograd::vjp

@@ -4,6 +4,7 @@
 #include "core/dtype.hpp"
 #include "core/pool.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <string>
 
@@ -63,30 +64,44 @@ Shape kept_shape() {
 }
 }  // namespace
 
+namespace {
+// The release stack of the outermost ~Node running on this thread (nullptr when none): a node
+// destroyed while it runs hands its inputs to that loop instead of releasing them itself, so
+// releasing a chain of a million nodes is a loop, not a recursion.
+thread_local core::SmallVec<NodePtr, 16>* t_release = nullptr;
+
+// Moves `n`'s inputs, and those of its gradient record when `n` is its only owner (a gradient
+// record holds inputs too: the backward graph outlives realization), onto `stack`.
+void hand_over_inputs(Node& n, core::SmallVec<NodePtr, 16>& stack) {
+  for (auto& in : n.inputs) stack.push_back(std::move(in));
+  n.inputs.clear();
+  if (n.grad && n.grad.use_count() == 1) {  // records are never shared between nodes
+    for (auto& in : n.grad->inputs) stack.push_back(std::move(in));
+    n.grad->inputs.clear();
+  }
+}
+}  // namespace
+
 Node::~Node() {
   keep_shape(shape);
-  // Take over inputs whose last owner we are, so that releasing a long chain is a loop.
-  // A gradient record holds inputs too (the backward graph outlives realization).
   if (inputs.empty() && !grad) return;
+  if (t_release) {
+    hand_over_inputs(*this, *t_release);
+    return;
+  }
+  // Each input is released by reset(): a node is destroyed only on the thread whose release
+  // dropped the last reference (an acquire-release decrement), never on the strength of a
+  // use_count() peek, which would not order another thread's earlier writes to the node (the
+  // passes rewrite input lists under the realize lock) before this thread's reads of them.
   core::SmallVec<NodePtr, 16> stack;  // a chain needs a few entries at a time: no allocation
-  for (auto& in : inputs) stack.push_back(std::move(in));
-  inputs.clear();
-  auto take_record = [&stack](Node& n) {
-    if (n.grad && n.grad.use_count() == 1) {
-      for (auto& in : n.grad->inputs) stack.push_back(std::move(in));
-      n.grad->inputs.clear();
-    }
-  };
-  take_record(*this);
+  t_release = &stack;
+  hand_over_inputs(*this, stack);
   while (!stack.empty()) {
     NodePtr n = std::move(stack.back());
     stack.pop_back();
-    if (n && n.use_count() == 1) {
-      for (auto& in : n->inputs) stack.push_back(std::move(in));
-      n->inputs.clear();
-      take_record(*n);
-    }
+    n.reset();  // when it was the last reference, its ~Node pushes its inputs onto `stack`
   }
+  t_release = nullptr;
 }
 
 namespace {
@@ -126,14 +141,16 @@ NodePtr build_node(Op op, NodeList&& inputs, Attrs* attrs, Device device) {
   }
   node->shape = kept_shape();
   row.shape_rule(*node, node->shape);  // rules read the inputs' shapes only
+  // An input's depth is 0 once it is realized (set_realized), so one relaxed load per input
+  // tells both; another thread may be realizing it right now, and either value is fine.
   int64_t depth = 0;
   for (auto& in : node->inputs) {
     if (in->device != device)
       core::fail(ErrorCode::DeviceError, name() + ": inputs on different devices (" + in->device.str() + " and " +
                                              device.str() + ")");
-    if (!in->realized() && in->depth > depth) depth = in->depth;
+    depth = std::max(depth, in->pending_depth());
   }
-  node->depth = depth + 1;
+  node->set_depth(depth + 1);
   node->id = next_id();
   return node;
 }
@@ -153,7 +170,9 @@ NodePtr make_buffer(Shape shape, DType dtype, Device device, View value) {
   node->attrs.shape = shape;
   node->attrs.dtype = dtype;
   node->shape = std::move(shape);
+  const bool has = value.storage != nullptr;
   node->value = std::move(value);
+  node->has_value.store(has, std::memory_order_relaxed);  // not yet visible to other threads
   node->id = next_id();
   return node;
 }
@@ -173,9 +192,15 @@ uint64_t node_id_watermark() {
 
 void set_realized(Node& node, View value) {
   node.value = std::move(value);
-  node.depth = 0;
+  node.set_depth(0);
+  node.has_value.store(true, std::memory_order_release);  // publishes `value`
   NodeList dropped = std::move(node.inputs);  // leaves node.inputs empty
   // `dropped` is destroyed here; Node::~Node of each handles deep chains iteratively.
+}
+
+void set_value_for_test(Node& node, View value) {
+  node.value = std::move(value);
+  node.has_value.store(node.value.storage != nullptr, std::memory_order_release);
 }
 
 }  // namespace cgrad::ir

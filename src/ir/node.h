@@ -13,6 +13,7 @@
 #include "core/small_vec.hpp"
 #include "ir/op.h"
 
+#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <vector>
@@ -30,6 +31,8 @@ struct Storage {
   /// Bumped by every write into a storage that already holds a value (none of the library's
   /// paths do that to a storage a node can see; a writer that does must bump it).
   uint64_t version = 0;
+  /// Memory another library owns (cgrad::from_blob): never written over by buffer reuse.
+  bool borrowed = false;
   Storage();
   Storage(const Storage&) = delete;
   Storage& operator=(const Storage&) = delete;
@@ -80,15 +83,30 @@ struct GradRecord {
   bool is_leaf = false;
 };
 
+/// Who may touch what (docs/semantics.md, "Threads"). A node is shared by every handle and
+/// every graph that reaches it, on any thread, so its fields fall into three groups:
+///  - immutable once make_node/make_buffer returns: id, dtype, device, shape (passes keep them);
+///  - written only under the realize lock (runtime::realize_mutex()), read only under it:
+///    op, attrs, inputs (passes rewrite them, set_realized drops them), walk_epoch, walk_index;
+///    `value` is written once, under the lock, before `has_value` is set, and never again, so a
+///    thread that sees realized() may read it without the lock;
+///  - atomic, read by node building on any thread without the lock: depth (a heuristic: a stale
+///    value only moves where the pending-depth rule cuts) and has_value.
+/// `grad` is set when the node is built, before any other thread can see it; requires_grad()
+/// and assign() on a variable replace it, which needs the variable to be used by one thread at
+/// that time (like any write to a variable).
 struct Node {
   uint64_t id = 0;          ///< unique; creation order within a thread (node.cpp); deterministic for a deterministic program
   Op op = Op::Buffer;
   DType dtype = DType::f32;
+  std::atomic<bool> has_value{false};  ///< realized(): set (release) after `value`
   Device device;
   Shape shape;
   NodeList inputs;
   Attrs attrs;
-  int64_t depth = 0;        ///< longest chain of unrealized nodes ending here (0 once realized)
+  /// Longest chain of unrealized nodes ending here (0 once realized). Relaxed loads and stores
+  /// only (pending_depth(), set_depth()): a plain load or store on x86.
+  std::atomic<int64_t> depth{0};
   View value;               ///< set once realized
   std::shared_ptr<GradRecord> grad;  ///< set when the node requires a gradient (autograd)
   /// Scratch for graph walks done under the realize lock (topo_order_marked): never read
@@ -96,7 +114,10 @@ struct Node {
   uint64_t walk_epoch = 0;
   int64_t walk_index = -1;
 
-  bool realized() const { return value.storage != nullptr; }
+  /// True once the value is computed; after it returns true, `value` may be read on any thread.
+  bool realized() const { return has_value.load(std::memory_order_acquire); }
+  int64_t pending_depth() const { return depth.load(std::memory_order_relaxed); }
+  void set_depth(int64_t d) { depth.store(d, std::memory_order_relaxed); }
   int64_t numel() const { return core::numel(shape); }
 
   // User-provided (not `= default`): std::allocate_shared value-initializes, which would
@@ -123,7 +144,9 @@ NodePtr make_buffer(Shape shape, DType dtype, Device device, View value);
 /// one (nodes other threads build meanwhile may have either).
 uint64_t node_id_watermark();
 
-/// Makes `node` a realized leaf holding `value` and drops its inputs.
+/// Makes `node` a realized leaf holding `value` and drops its inputs. Under the realize lock.
 void set_realized(Node& node, View value);
+/// Sets a value without dropping inputs (tests building malformed graphs for the verifier).
+void set_value_for_test(Node& node, View value);
 
 }  // namespace cgrad::ir

@@ -20,7 +20,7 @@ inline constexpr int kNumOps = 0
 #undef CGRAD_OP
     ;
 
-enum class OpKind : uint8_t { Source, Unary, Binary, Ternary, Reduce, Movement, Concat, Gemm };
+enum class OpKind : uint8_t { Source, Unary, Binary, Ternary, Reduce, Movement, Concat, Gemm, Collective };
 
 /// How a node's dtype follows from its inputs.
 enum class DTypeRule : uint8_t {
@@ -94,6 +94,10 @@ struct OpInfo {
   bool commutative;     ///< used by CSE (later) to canonicalize operand order
   VjpFn vjp;            ///< reverse-mode derivative (autograd::vjp::none where no gradient flows)
   ReduceRule reduce;    ///< Reduce rows: identity, combine, accumulator; others kNoReduce
+  /// What computing one element costs, in plain arithmetic ops: the scheduler recomputes a
+  /// shared fused value in each kernel while its subtree costs at most 8 (docs/fusion.md rule 8).
+  /// 1 unless the row says otherwise; transcendentals and random numbers 4.
+  int cost = 1;
 };
 
 const OpInfo& info(Op op);

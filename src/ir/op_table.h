@@ -1,7 +1,8 @@
 // The op table: one row per op of include/cgrad/ops.def, in the same order (checked at
-// compile time). A row holds the op's name, kind, arity, accepted dtypes, dtype rule and
-// shape rule. It is constexpr so that backends can instantiate templated code only for the
-// dtypes a row accepts. Adding an op means one line in ops.def and one row here.
+// compile time). A row holds the op's name, kind, arity, accepted dtypes, dtype rule, shape
+// rule, flags, derivative and (optionally, default 1) the scheduler's cost. It is constexpr so
+// that backends can instantiate templated code only for the dtypes a row accepts. Adding an op
+// means one line in ops.def and one row here.
 #pragma once
 
 #include "ir/derivatives.h"
@@ -33,17 +34,22 @@ inline constexpr const char* kNames[] = {
 #undef CGRAD_OP
 };
 
-#define ROW(E, kind, arity, mask, rule, shape, i2f, comm, d)                                                 \
-  OpInfo {                                                                                                   \
+// The cost column is optional: a row ends with `, 4` to override the default of 1 (row_cost()),
+// so rows added later need not name it.
+constexpr int row_cost(int cost = 1) { return cost; }
+
+#define ROW(E, kind, arity, mask, rule, shape, i2f, comm, d, ...)                                              \
+  OpInfo {                                                                                                     \
     Op::E, kNames[static_cast<int>(Op::E)], OpKind::kind, arity, mask, DTypeRule::rule, shape, i2f, comm, &d, \
-        kNoReduce                                                                                            \
+        kNoReduce, row_cost(__VA_ARGS__)                                                                       \
   }
 // A reduction row: accepted dtypes, dtype rule, derivative, then its ReduceRule (the element-wise
 // Binary row that combines, the identity, the accumulator, whether an empty reduction is allowed).
-#define RED(E, mask, rule, d, combine, identity, acc, empty_ok)                                              \
-  OpInfo {                                                                                                   \
-    Op::E, kNames[static_cast<int>(Op::E)], OpKind::Reduce, 1, mask, DTypeRule::rule, reduce_shape, false,    \
-        false, &d, ReduceRule { Op::combine, RedIdentity::identity, RedAcc::acc, empty_ok }                   \
+// Its cost is the default 1: a shared value that contains a reduction is always Mat (rule 8).
+#define RED(E, mask, rule, d, combine, identity, acc, empty_ok)                                                \
+  OpInfo {                                                                                                     \
+    Op::E, kNames[static_cast<int>(Op::E)], OpKind::Reduce, 1, mask, DTypeRule::rule, reduce_shape, false,      \
+        false, &d, ReduceRule{Op::combine, RedIdentity::identity, RedAcc::acc, empty_ok}, row_cost()            \
   }
 
 inline constexpr ReduceRule kNoReduce{Op::Buffer, RedIdentity::Zero, RedAcc::Input, false};
@@ -57,19 +63,19 @@ inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     ROW(Buffer, Source, 0, kAll, Given, source_shape, false, false, vjp::none),
     ROW(Full, Source, 0, kAll, Given, source_shape, false, false, vjp::none),
     ROW(Arange, Source, 0, kAll, Given, source_shape, false, false, vjp::none),
-    ROW(Rand, Source, 0, kAll, Given, source_shape, false, false, vjp::none),
-    ROW(Randn, Source, 0, kAll, Given, source_shape, false, false, vjp::none),
+    ROW(Rand, Source, 0, kAll, Given, source_shape, false, false, vjp::none, 4),
+    ROW(Randn, Source, 0, kAll, Given, source_shape, false, false, vjp::none, 4),
     // unary
     ROW(Neg, Unary, 1, kNoBool, SameAsIn, elementwise_shape, false, false, vjp::neg),
-    ROW(Exp, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::exp),
-    ROW(Log, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::log),
+    ROW(Exp, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::exp, 4),
+    ROW(Log, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::log, 4),
     ROW(Sqrt, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::sqrt),
     ROW(Rsqrt, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::rsqrt),
     ROW(Abs, Unary, 1, kNoBool, SameAsIn, elementwise_shape, false, false, vjp::abs),
-    ROW(Sin, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::sin),
-    ROW(Cos, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::cos),
-    ROW(Tanh, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::tanh),
-    ROW(Sigmoid, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::sigmoid),
+    ROW(Sin, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::sin, 4),
+    ROW(Cos, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::cos, 4),
+    ROW(Tanh, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::tanh, 4),
+    ROW(Sigmoid, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::sigmoid, 4),
     ROW(Relu, Unary, 1, kNoBool, SameAsIn, elementwise_shape, false, false, vjp::relu),
     ROW(Cast, Unary, 1, kAll, Given, elementwise_shape, false, false, vjp::cast),
     ROW(Floor, Unary, 1, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::zero),
@@ -81,20 +87,20 @@ inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     ROW(Isnan, Unary, 1, kAll, Bool, elementwise_shape, false, false, vjp::none),
     ROW(Isinf, Unary, 1, kAll, Bool, elementwise_shape, false, false, vjp::none),
     ROW(Isfinite, Unary, 1, kAll, Bool, elementwise_shape, false, false, vjp::none),
-    ROW(Log1p, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::log1p),
-    ROW(Expm1, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::expm1),
-    ROW(Log2, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::log2),
-    ROW(Log10, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::log10),
-    ROW(Tan, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::tan),
-    ROW(Asin, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::asin),
-    ROW(Acos, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::acos),
-    ROW(Atan, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::atan),
-    ROW(Sinh, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::sinh),
-    ROW(Cosh, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::cosh),
-    ROW(Asinh, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::asinh),
-    ROW(Acosh, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::acosh),
-    ROW(Atanh, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::atanh),
-    ROW(Erf, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::erf),
+    ROW(Log1p, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::log1p, 4),
+    ROW(Expm1, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::expm1, 4),
+    ROW(Log2, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::log2, 4),
+    ROW(Log10, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::log10, 4),
+    ROW(Tan, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::tan, 4),
+    ROW(Asin, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::asin, 4),
+    ROW(Acos, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::acos, 4),
+    ROW(Atan, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::atan, 4),
+    ROW(Sinh, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::sinh, 4),
+    ROW(Cosh, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::cosh, 4),
+    ROW(Asinh, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::asinh, 4),
+    ROW(Acosh, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::acosh, 4),
+    ROW(Atanh, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::atanh, 4),
+    ROW(Erf, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::erf, 4),
     ROW(BitwiseInvert, Unary, 1, kIntBool, SameAsIn, elementwise_shape, false, false, vjp::none),
     ROW(LogicalNot, Unary, 1, kBool, SameAsIn, elementwise_shape, false, false, vjp::none),
     // binary
@@ -102,7 +108,7 @@ inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     ROW(Sub, Binary, 2, kNoBool, SameAsIn, elementwise_shape, false, false, vjp::sub),
     ROW(Mul, Binary, 2, kNoBool, SameAsIn, elementwise_shape, false, true, vjp::mul),
     ROW(Div, Binary, 2, kFloat, SameAsIn, elementwise_shape, true, false, vjp::div),
-    ROW(Pow, Binary, 2, kNoBool, SameAsIn, elementwise_shape, false, false, vjp::pow),
+    ROW(Pow, Binary, 2, kNoBool, SameAsIn, elementwise_shape, false, false, vjp::pow, 4),
     ROW(Maximum, Binary, 2, kAll, SameAsIn, elementwise_shape, false, true, vjp::maximum),
     ROW(Minimum, Binary, 2, kAll, SameAsIn, elementwise_shape, false, true, vjp::minimum),
     ROW(Lt, Binary, 2, kAll, Bool, elementwise_shape, false, false, vjp::none),
@@ -111,10 +117,10 @@ inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     ROW(Ge, Binary, 2, kAll, Bool, elementwise_shape, false, false, vjp::none),
     ROW(Eq, Binary, 2, kAll, Bool, elementwise_shape, false, true, vjp::none),
     ROW(Ne, Binary, 2, kAll, Bool, elementwise_shape, false, true, vjp::none),
-    ROW(Atan2, Binary, 2, kFloat, SameAsIn, elementwise_shape, true, false, vjp::atan2),
-    ROW(Hypot, Binary, 2, kFloat, SameAsIn, elementwise_shape, true, true, vjp::hypot),
+    ROW(Atan2, Binary, 2, kFloat, SameAsIn, elementwise_shape, true, false, vjp::atan2, 4),
+    ROW(Hypot, Binary, 2, kFloat, SameAsIn, elementwise_shape, true, true, vjp::hypot, 4),
     ROW(Copysign, Binary, 2, kFloat, SameAsIn, elementwise_shape, true, false, vjp::copysign),
-    ROW(Logaddexp, Binary, 2, kFloat, SameAsIn, elementwise_shape, true, true, vjp::logaddexp),
+    ROW(Logaddexp, Binary, 2, kFloat, SameAsIn, elementwise_shape, true, true, vjp::logaddexp, 4),
     ROW(Nextafter, Binary, 2, kFloat, SameAsIn, elementwise_shape, true, false, vjp::nextafter),
     ROW(Remainder, Binary, 2, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::remainder),
     ROW(FloorDivide, Binary, 2, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::zero),
@@ -144,6 +150,8 @@ inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     // concat, gemm
     ROW(Cat, Concat, -1, kAll, SameAsIn, cat_shape, false, false, vjp::cat),
     ROW(Matmul, Gemm, 2, kNumeric, SameAsIn, matmul_shape, false, false, vjp::matmul),
+    // collectives
+    ROW(AllReduce, Collective, 1, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::allreduce),
 }};
 #undef ROW
 #undef RED
@@ -195,7 +203,6 @@ constexpr bool reductions_combine_with_binary_rows() {
 }
 static_assert(reductions_combine_with_binary_rows(), "op_table.h: a Reduce row's combine must be a Binary row "
                                                      "accepting its accumulator dtype");
-
 
 }  // namespace table_detail
 

@@ -34,7 +34,8 @@ std::string attrs_str(const Node& n) {
     case OpKind::Unary:
     case OpKind::Binary:
     case OpKind::Ternary:
-    case OpKind::Gemm: break;
+    case OpKind::Gemm:
+    case OpKind::Collective: break;
   }
   return s.str();
 }

@@ -44,6 +44,7 @@ CGResult minimize_cg(const std::function<Tensor(const Tensor&)>& energy, Tensor&
     Tensor sdg = g_prev.defined() ? sum(g * (g - g_prev)) : sgg;
     eval({cur, e, g, sgg, smax, sdg});  // cur too: the next graphs start from its buffer
     ++res.energy_evaluations;
+    ++res.gradient_evaluations;
     f = value(e);
     gg = value(sgg);
     g_dg = value(sdg);
@@ -57,6 +58,7 @@ CGResult minimize_cg(const std::function<Tensor(const Tensor&)>& energy, Tensor&
   while (res.iterations < opt.max_iterations && std::isfinite(f)) {
     if (ginf < opt.gradient_tolerance) {
       res.converged = true;
+      res.reason = StopReason::gradient;
       break;
     }
     bool accepted = false;
@@ -106,7 +108,10 @@ CGResult minimize_cg(const std::function<Tensor(const Tensor&)>& energy, Tensor&
         cur.assign(cur + alpha_t * d);
       }
     }
-    if (!accepted) break;  // no decrease along a descent direction: the energy's resolution limit
+    if (!accepted) {  // no decrease along a descent direction: the energy's resolution limit
+      res.reason = StopReason::line_search;
+      break;
+    }
     ++res.iterations;
     const double f_old = f;
     g_prev = g;
@@ -114,8 +119,13 @@ CGResult minimize_cg(const std::function<Tensor(const Tensor&)>& energy, Tensor&
     evaluate(f, g, gg, g_dg, ginf);
     if (std::abs(f_old - f) <= opt.relative_energy_tolerance * std::max(1.0, std::abs(f))) {
       res.converged = true;
+      res.reason = StopReason::energy;
       break;
     }
+  }
+  if (!std::isfinite(f) || !std::isfinite(ginf)) {
+    res.reason = StopReason::not_finite;
+    res.converged = false;
   }
   res.energy = f;
   res.gradient_inf_norm = ginf;

@@ -75,6 +75,7 @@ bool fold_elementwise(Node& n) {
 #define CGRAD_FOLD_Movement(E, name)
 #define CGRAD_FOLD_Concat(E, name)
 #define CGRAD_FOLD_Gemm(E, name)
+#define CGRAD_FOLD_Collective(E, name)
 #define CGRAD_FOLD_Ternary(E, name)
 #define CGRAD_FOLD_Unary(E, name) \
   case Op::E:                     \
@@ -91,6 +92,7 @@ bool fold_elementwise(Node& n) {
 #undef CGRAD_FOLD_Movement
 #undef CGRAD_FOLD_Concat
 #undef CGRAD_FOLD_Gemm
+#undef CGRAD_FOLD_Collective
 #undef CGRAD_FOLD_Ternary
 #undef CGRAD_FOLD_Unary
 #undef CGRAD_FOLD_Binary

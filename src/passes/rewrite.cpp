@@ -1,6 +1,7 @@
 // In-place rewrites shared by the passes (see rewrite.h for the rules they keep).
 #include "passes/rewrite.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -11,9 +12,8 @@ namespace {
 // Depth as make_node computes it, so the pending-depth rule sees the shallower graph.
 void refresh_depth(ir::Node& n) {
   int64_t d = 0;
-  for (auto& in : n.inputs)
-    if (!in->realized() && in->depth > d) d = in->depth;
-  n.depth = d + 1;
+  for (auto& in : n.inputs) d = std::max(d, in->pending_depth());
+  n.set_depth(d + 1);
 }
 
 }  // namespace

@@ -6,17 +6,26 @@
 //  - a file named <key>.so on disk is either absent or complete: it is only ever written under a
 //    unique temp name in the same directory and published by rename(), which is atomic;
 //  - nothing is dlopen'ed before its trailer (key, size, checksum) has been verified, and a file
-//    that fails any check (trailer, dlopen, dlsym) is deleted and rebuilt.
+//    that fails any check (trailer, dlopen, dlsym) is deleted and rebuilt;
+//  - the compiler writes into a private per-process staging directory (or, without one, beside the
+//    entry); a cache that cannot be written (full, read-only, no permission) only means the kernel
+//    is loaded from there and not kept: that is a warning, never an error, and nothing about it is
+//    remembered;
+//  - the disk cache is bounded (disk_cache.h): loads and publishes hold its lock shared, so
+//    eviction never deletes an entry between its verification and its dlopen.
 #include "runtime/kernel_cache.h"
 
 #include "core/env.hpp"
+#include "runtime/disk_cache.h"
 #include "runtime/stats.h"
 
 #include <cgrad/core.hpp>
 
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -26,10 +35,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <deque>
 #include <exception>
+#include <filesystem>
 #include <mutex>
-#include <random>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -108,41 +118,6 @@ void put_u64(std::string& s, uint64_t v) {
   for (int i = 0; i < 8; ++i) s.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
 }
 
-bool read_file(const std::string& path, std::string* out) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  struct stat st{};
-  bool ok = ::fstat(fd, &st) == 0;
-  if (ok) {
-    out->resize(static_cast<size_t>(st.st_size));
-    size_t got = 0;
-    while (ok && got < out->size()) {
-      ssize_t r = ::read(fd, out->data() + got, out->size() - got);
-      if (r < 0 && errno == EINTR) continue;
-      if (r <= 0) ok = false;
-      else got += static_cast<size_t>(r);
-    }
-  }
-  ::close(fd);
-  return ok;
-}
-bool write_all(int fd, std::string_view data) {
-  while (!data.empty()) {
-    ssize_t w = ::write(fd, data.data(), data.size());
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    data.remove_prefix(static_cast<size_t>(w));
-  }
-  return true;
-}
-
-// A name no other thread or process will pick: pid + per-process random nonce + sequence.
-std::string unique_suffix() {
-  static const uint32_t nonce = std::random_device{}();
-  static std::atomic<uint64_t> seq{0};
-  return ".tmp." + std::to_string(::getpid()) + "." + std::to_string(nonce) + "." + std::to_string(seq++);
-}
-
 bool is_dir_writable(const std::string& p) {
   struct stat st{};
   return ::stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && ::access(p.c_str(), W_OK | X_OK) == 0;
@@ -163,11 +138,17 @@ std::string temp_cache_dir() {
   return {};
 }
 
+// An existing directory we can list and read: a populated read-only cache is still used for hits.
+bool is_readable_dir(const std::string& p) {
+  struct stat st{};
+  return ::stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && ::access(p.c_str(), R_OK | X_OK) == 0;
+}
+
 std::string resolve_cache_dir() {
   const std::string& explicit_dir = core::env().cache_dir;
   if (!explicit_dir.empty()) {
-    if (make_private_dirs(explicit_dir)) return explicit_dir;
-    std::fprintf(stderr, "cgrad: CGRAD_CACHE_DIR=%s is not a writable directory; using a temp dir\n",
+    if (make_private_dirs(explicit_dir) || is_readable_dir(explicit_dir)) return explicit_dir;
+    std::fprintf(stderr, "cgrad: CGRAD_CACHE_DIR=%s is not a directory that can be created or read; using a temp dir\n",
                  explicit_dir.c_str());
   } else {
     const char* xdg = std::getenv("XDG_CACHE_HOME");
@@ -175,9 +156,40 @@ std::string resolve_cache_dir() {
     std::string cand = (xdg && *xdg == '/') ? std::string(xdg) + "/cgrad"
                        : (home && *home == '/') ? std::string(home) + "/.cache/cgrad"
                                                 : std::string();
-    if (!cand.empty() && make_private_dirs(cand)) return cand;
+    if (!cand.empty() && (make_private_dirs(cand) || is_readable_dir(cand))) return cand;
   }
   return temp_cache_dir();
+}
+
+// A compile that failed where the compiler's output goes may have failed for want of space
+// (the linker's "No space left on device" is only text): then it is not the kernel's fault.
+bool short_of_space(const std::string& dir) {
+  if (disk::injected_write_error(disk::Where::Staging)) return true;
+  struct statvfs vs{};
+  if (::statvfs(dir.c_str(), &vs) != 0) return false;
+  return (vs.f_flag & ST_RDONLY) != 0 || uint64_t(vs.f_bavail) * vs.f_frsize < (uint64_t(64) << 20);
+}
+
+std::string dir_of(const std::string& path) { return path.substr(0, path.rfind('/')); }
+
+// Removes the staging dirs (cgrad-build-<pid>-XXXXXX) that processes of ours which no longer
+// exist left under `base` when they were killed before their destructors ran.
+void sweep_dead_staging(const std::string& base) {
+  std::error_code ec;
+  for (auto it = std::filesystem::directory_iterator(base, ec); !ec && it != std::filesystem::directory_iterator();
+       it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.rfind("cgrad-build-", 0) != 0) continue;
+    const long pid = std::strtol(name.c_str() + 12, nullptr, 10);
+    struct stat st{};
+    if (pid <= 0 || ::lstat(it->path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::getuid()) continue;
+    // An hour untouched too: a process in another pid namespace sharing this /tmp is not
+    // visible to kill(), and an idle one's dir is recreated on its next build anyway.
+    if (::time(nullptr) - st.st_mtime > 3600 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) {
+      std::error_code ignored;
+      std::filesystem::remove_all(it->path(), ignored);
+    }
+  }
 }
 
 struct Entry {
@@ -185,7 +197,7 @@ struct Entry {
   void* handle = nullptr;
   std::vector<std::pair<std::string, void*>> symbols;  // dlsym results (dlsym takes the loader lock)
   std::exception_ptr error;
-  bool retry = false;  // a failure that is not a compile error (disk full...): forget it once seen
+  bool retry = false;  // a failure that is not the kernel's (no space anywhere...): forget it once seen
 };
 
 struct Job {
@@ -265,6 +277,10 @@ struct KernelCache::Impl {
   int idle = 0, running = 0;
   bool stopping = false;
   pid_t owner = ::getpid();
+  std::atomic<bool> warned{false};  // "cannot write the cache" printed
+  std::mutex stage_mu;
+  std::string stage_dir;  // private build directory of process stage_pid ("" until first needed)
+  pid_t stage_pid = 0;
 
   const std::string& root() const {
     std::call_once(dir_once, [&] {
@@ -273,20 +289,21 @@ struct KernelCache::Impl {
     });
     return dir;
   }
-  std::string shard(const std::string& key) const {
-    if (root().empty()) throw Error(ErrorCode::Internal, "cgrad: no writable directory for the kernel cache");
-    return root() + "/" + key.substr(0, 2);
-  }
+  std::string shard(const std::string& key) const { return root() + "/" + key.substr(0, 2); }
   std::string so_path(const std::string& key) const { return shard(key) + "/" + key + ".so"; }
 
   // A verified entry from disk, loaded and holding `symbol`; nullptr (and the file deleted) otherwise.
   void* load(const std::string& key, const std::string& symbol) {
     if (root().empty()) return nullptr;
     const std::string path = so_path(key);
+    if (::access(path.c_str(), F_OK) != 0) return nullptr;  // a miss costs no lock
+    disk::Lock lock(root(), /*exclusive=*/false);          // not evicted until dlopen is done
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return nullptr;
     std::string bytes;
-    if (!read_file(path, &bytes)) return nullptr;
     std::string why;
-    if (bytes.size() < kTrailerLen) why = "truncated";
+    if (!disk::read_fd(fd, &bytes)) why = "unreadable";
+    else if (bytes.size() < kTrailerLen) why = "truncated";
     else {
       std::string_view payload(bytes.data(), bytes.size() - kTrailerLen);
       if (std::string_view(bytes).substr(payload.size()) != cache_trailer(key, payload))
@@ -302,6 +319,8 @@ struct KernelCache::Impl {
         h = nullptr;
       }
     }
+    if (h) disk::touch(fd);  // the LRU clock of eviction
+    ::close(fd);
     if (!h) {
       debug_note(path, why);
       ::unlink(path.c_str());
@@ -311,54 +330,133 @@ struct KernelCache::Impl {
     return h;
   }
 
-  // Compiles `source`, publishes it atomically and loads it. Throws cgrad::Error.
+  // This process's private build directory under $TMPDIR (0700, removed by the destructor);
+  // "" when none can be created. A forked child makes its own.
+  std::string staging() {
+    std::lock_guard lk(stage_mu);
+    struct stat st{};
+    if (stage_pid == ::getpid() && !stage_dir.empty() && ::stat(stage_dir.c_str(), &st) == 0) return stage_dir;
+    stage_dir.clear();
+    if (disk::injected_write_error(disk::Where::Staging)) return {};
+    const char* t = std::getenv("TMPDIR");
+    for (std::string base : {std::string((t && *t == '/') ? t : "/tmp"), std::string("/tmp")}) {
+      sweep_dead_staging(base);
+      std::string tmpl = base + "/cgrad-build-" + std::to_string(::getpid()) + "-XXXXXX";
+      if (::mkdtemp(tmpl.data())) {
+        stage_dir = tmpl;
+        stage_pid = ::getpid();
+        break;
+      }
+    }
+    return stage_dir;
+  }
+
+  // The cache cannot take a file: said once per cache, never an error, never remembered.
+  void cannot_cache(int err, const std::string& path) {
+    if (warned.exchange(true)) return;
+    std::fprintf(stderr,
+                 "cgrad: warning: cannot write the kernel cache (%s: %s); new kernels are compiled in a "
+                 "temporary directory and not kept on disk while this lasts (docs/jit.md)\n",
+                 path.c_str(), std::strerror(err));
+  }
+
+  // Compiles `source`, publishes it atomically and loads it. Throws cgrad::Error: CompileError
+  // for the kernel's own faults (remembered), ExecutionFailed when there is no room to build
+  // it anywhere (not remembered).
   void* build(const std::string& key, const std::string& source, const std::string& symbol,
               const CompileFn& compile) {
+    using disk::Where;
+    const std::string& r = root();
     const std::string dir_path = shard(key);
-    if (!make_private_dirs(dir_path))
-      throw Error(ErrorCode::Internal, "cgrad: kernel cache directory " + dir_path + " cannot be created or written");
-    const std::string base = dir_path + "/" + key;
-    const std::string src = base + ".cpp", so = base + ".so";
+    const std::string so = dir_path + "/" + key + ".so";
     // The source (same bytes for the same key) is published like the .so and kept for debugging.
-    const std::string src_tmp = src + unique_suffix();
-    int fd = ::open(src_tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    bool ok = fd >= 0 && write_all(fd, source);
-    if (fd >= 0) ::close(fd);
-    if (!ok || ::rename(src_tmp.c_str(), src.c_str()) != 0) {
-      ::unlink(src_tmp.c_str());
-      throw Error(ErrorCode::Internal, "cgrad: cannot write kernel source " + src + ": " + std::strerror(errno));
+    const std::string cache_src = dir_path + "/" + key + ".cpp";
+    int err = r.empty() ? ENOENT : disk::make_dirs(dir_path, Where::Cache);
+    if (!err) err = disk::write_atomically(cache_src, source, Where::Cache);
+    const bool cacheable = err == 0;
+    if (!cacheable) cannot_cache(err, r.empty() ? std::string("(no cache directory)") : dir_path);
+    // The compiler reads a private copy and writes into the staging dir: neither a full cache
+    // nor another process evicting this key can touch a compile in progress. Without a staging
+    // dir (no temp dir at all) it works beside the entry, on a temp name.
+    const std::string stage = staging();
+    std::string src = cacheable ? cache_src : std::string();
+    int stage_err = stage.empty() ? ENOENT : 0;
+    if (!stage.empty()) {
+      const std::string staged = stage + "/" + key + ".cpp";
+      stage_err = disk::write_atomically(staged, source, Where::Staging);
+      if (!stage_err) src = staged;
     }
-    const std::string so_tmp = so + unique_suffix();
+    if (src.empty())
+      throw Error(ErrorCode::ExecutionFailed, std::string("cgrad: cannot build a kernel: the kernel cache cannot be written (") +
+                                                  std::strerror(err) + ") and neither can a temporary directory (" +
+                                                  std::strerror(stage_err) + ")");
+    const std::string out = disk::temp_name((src == cache_src ? dir_path : stage) + "/" + key + ".so");
     try {
-      compile(src, so_tmp);
+      compile(src, out);
+    } catch (const Error& e) {
+      ::unlink(out.c_str());
+      std::string what = e.what();
+      if (cacheable && src != cache_src) {  // point at the copy that is kept
+        ::unlink(src.c_str());
+        for (size_t at; (at = what.find(src)) != std::string::npos;) what.replace(at, src.size(), cache_src);
+      }
+      if (e.code() == ErrorCode::CompileError && short_of_space(dir_of(out)))
+        throw Error(ErrorCode::ExecutionFailed,
+                    what + "\n(" + dir_of(out) + " is read-only or nearly full: probably not the kernel's fault)");
+      throw Error(e.code(), what);
     } catch (...) {
-      ::unlink(so_tmp.c_str());
+      ::unlink(out.c_str());
       throw;
     }
+    // The source an error message names: the cache's copy when there is one, else the staged one
+    // (kept after a failure until the staging dir goes at exit).
+    const std::string& kept_src = cacheable ? cache_src : src;
+    if (kept_src != src) ::unlink(src.c_str());
     std::string bytes;
-    if (!read_file(so_tmp, &bytes) || bytes.empty()) {
-      ::unlink(so_tmp.c_str());
-      throw Error(ErrorCode::CompileError, "cgrad: the compiler produced no shared object for " + src);
-    }
-    fd = ::open(so_tmp.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
-    ok = fd >= 0 && write_all(fd, cache_trailer(key, bytes));
-    if (fd >= 0) ::close(fd);
-    if (!ok || ::rename(so_tmp.c_str(), so.c_str()) != 0) {
-      ::unlink(so_tmp.c_str());
-      throw Error(ErrorCode::Internal, "cgrad: cannot publish " + so + ": " + std::strerror(errno));
+    {
+      int fd = ::open(out.c_str(), O_RDONLY | O_CLOEXEC);
+      bool ok = fd >= 0 && disk::read_fd(fd, &bytes) && !bytes.empty();
+      if (fd >= 0) ::close(fd);
+      if (!ok) {
+        ::unlink(out.c_str());
+        throw Error(ErrorCode::CompileError, "cgrad: the compiler produced no shared object for " + kept_src);
+      }
     }
     counters().kernels_compiled.fetch_add(1);
-    void* h = ::dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
+    const std::string trailer = cache_trailer(key, bytes);
+    void* h = nullptr;
+    bool published = false;
+    if (cacheable) {
+      std::string tmp;
+      err = disk::write_temp(so, bytes, trailer, Where::Cache, &tmp);
+      if (!err) {
+        disk::Lock lock(r, /*exclusive=*/false);  // not evicted before our dlopen
+        err = disk::publish(tmp, so, Where::Cache);
+        published = err == 0;
+        if (published) h = ::dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
+      }
+      if (err) cannot_cache(err, so);
+    }
+    if (!published) h = ::dlopen(out.c_str(), RTLD_NOW | RTLD_LOCAL);  // mapped: the file may go
+    ::unlink(out.c_str());
     if (!h) {
       std::string msg = ::dlerror();
+      if (!published)
+        throw Error(ErrorCode::ExecutionFailed, "cgrad: built a kernel in " + stage +
+                                                    " (the kernel cache cannot be written) but cannot load it: " + msg);
       ::unlink(so.c_str());
       throw Error(ErrorCode::CompileError, "cgrad: built " + so + " but cannot load it: " + msg);
     }
     if (!::dlsym(h, symbol.c_str())) {
       ::dlclose(h);
-      ::unlink(so.c_str());
-      throw Error(ErrorCode::CompileError, "cgrad: symbol '" + symbol + "' not found in kernel built from " + src +
-                                               " (it must be extern \"C\" with default visibility)");
+      if (published) ::unlink(so.c_str());
+      throw Error(ErrorCode::CompileError, "cgrad: symbol '" + symbol + "' not found in kernel built from " +
+                                               kept_src + " (it must be extern \"C\" with default visibility)");
+    }
+    if (kept_src == src && src != cache_src) ::unlink(src.c_str());  // built fine: the staged copy goes
+    if (published) {
+      const int64_t bound = core::env().cache_bytes;
+      disk::record_write(r, bytes.size() + trailer.size() + source.size(), key, bound > 0 ? uint64_t(bound) : 0);
     }
     return h;
   }
@@ -449,9 +547,13 @@ KernelCache::~KernelCache() {
     // (parked where they stay reachable, so leak checkers stay quiet).
     static auto* parked = new std::vector<std::unique_ptr<std::vector<std::thread>>>();
     parked->push_back(std::move(impl_->workers));
-    return;
+  } else {
+    for (auto& t : *impl_->workers) t.join();
   }
-  for (auto& t : *impl_->workers) t.join();
+  if (impl_->stage_pid == ::getpid() && !impl_->stage_dir.empty()) {
+    std::error_code ec;  // loaded kernels stay mapped: unlinking their files is fine
+    std::filesystem::remove_all(impl_->stage_dir, ec);
+  }
 }
 
 std::string KernelCache::key(std::string_view source, std::string_view toolchain_key) {

@@ -40,7 +40,8 @@ std::vector<char> find_free_leaves(const std::vector<ir::Node*>& order, uint64_t
                                    const std::vector<const ir::Node*>& leaves, std::vector<Plan::LeafRefs>& refs) {
   std::vector<char> free(leaves.size(), 0);
   auto buffer_free = [](const ir::Node* l) {
-    return l->value.storage.use_count() == 1 + result_cache().value_refs(l->value.storage.get());
+    return !l->value.storage->borrowed &&
+           l->value.storage.use_count() == 1 + result_cache().value_refs(l->value.storage.get());
   };
   if (refs.size() == leaves.size()) {
     bool any = false;
@@ -78,10 +79,12 @@ std::vector<char> find_free_leaves(const std::vector<ir::Node*>& order, uint64_t
   return free;
 }
 
-// Makes free_leaves() return `f` while alive.
+// Makes free_leaves() return `f` while alive, then what it returned before: a realize nested
+// in another (a subgraph hook, a tool) must not take the outer run's free leaves away.
 struct FreeLeavesScope {
-  explicit FreeLeavesScope(const std::vector<char>* f) { t_free_leaves = f; }
-  ~FreeLeavesScope() { t_free_leaves = nullptr; }
+  explicit FreeLeavesScope(const std::vector<char>* f) : saved(t_free_leaves) { t_free_leaves = f; }
+  ~FreeLeavesScope() { t_free_leaves = saved; }
+  const std::vector<char>* saved;
   FreeLeavesScope(const FreeLeavesScope&) = delete;
   FreeLeavesScope& operator=(const FreeLeavesScope&) = delete;
 };

@@ -7,9 +7,12 @@
 namespace cgrad::runtime {
 
 namespace {
-// Entries checked for dead inputs from the old end at each insert: a loop that rebinds its
-// state every step leaves its previous entry there, so this keeps such loops at one entry.
+// Entries checked for dead inputs at each insert, from the old end (entries of values long
+// dropped) and from the new end (a loop's previous step: `x = f(x)`, or a lazy
+// `x.assign(f(x))` realized by the pending-depth rule, whose previous entry holds the state the
+// new entry reads). Together they keep such loops at O(1) entries, whatever else is cached.
 constexpr int kTailSweep = 8;
+constexpr int kFrontSweep = 2;
 }  // namespace
 
 bool ResultCache::enabled() { return core::env().result_cache_bytes > 0; }
@@ -45,11 +48,14 @@ bool ResultCache::find(const Plan& plan, Probe& p, std::vector<ir::View>& values
 
 void ResultCache::insert(const Plan& plan, Probe p, const std::vector<ir::Node*>& roots) {
   const auto limit = static_cast<std::size_t>(core::env().result_cache_bytes);
-  // An input freed or written during the run (an output took over its buffer): the key can
-  // never match again, and holding the values would keep buffers a later run could reuse.
+  // First, so that an input only a dropped entry held is seen gone just below.
+  drop_dead();
+  // An input freed or written during the run (an output took over its buffer), or held by
+  // nothing but cached values: the key can never match again (or only through a hit of the
+  // entry that holds it), and holding the values would keep buffers a later run could reuse.
   for (std::size_t i = 0; i < p.inputs.size(); ++i) {
     auto in = p.inputs[i].lock();
-    if (!in || in->version != p.key[2 + 2 * i]) return;
+    if (!in || in->version != p.key[2 + 2 * i] || cache_only(in.get(), in.use_count() - 1)) return;
   }
   Entry e;
   e.key = std::move(p.key);
@@ -62,10 +68,11 @@ void ResultCache::insert(const Plan& plan, Probe p, const std::vector<ir::Node*>
     if (!seen) e.bytes += v.storage->nbytes;
   }
   if (e.bytes > limit) return;
+  e.input_ptrs.reserve(p.inputs.size());
+  for (const auto& w : p.inputs) e.input_ptrs.push_back(w.lock().get());
   e.inputs = std::move(p.inputs);
   e.hash = hash(e.key);
   if (auto old = index_.find(e.hash); old != index_.end()) erase(old->second);
-  drop_dead_tail();
   bytes_ += e.bytes;
   for (auto& v : e.values)
     if (v.storage) ++value_refs_[v.storage.get()];
@@ -85,13 +92,38 @@ void ResultCache::erase(std::list<Entry>::iterator it) {
   lru_.erase(it);
 }
 
-void ResultCache::drop_dead_tail() {
+bool ResultCache::dead(const Entry& e) const {
+  // Owners: every cached view of the buffer plus whatever else holds it (a node's value, a view
+  // handed out); no more than the cached views means no handle can reach it. Read without
+  // locking the weak pointer (a load, not a compare-and-swap: this runs on every insert); the
+  // pointer is only a key. Owners appear only through an existing owner, so a count that races
+  // with another thread can only make a dead entry look alive for one more sweep.
+  for (std::size_t i = 0; i < e.inputs.size(); ++i) {
+    const long owners = e.inputs[i].use_count();
+    if (owners == 0 || cache_only(e.input_ptrs[i], owners)) return true;
+  }
+  // An input written since (an optimizer's in-place update of a parameter the user still
+  // holds): versions only grow, so the key cannot match again. This read needs the storage
+  // alive, hence the lock.
+  for (std::size_t i = 0; i < e.inputs.size(); ++i) {
+    auto in = e.inputs[i].lock();
+    if (!in || in->version != e.key[2 + 2 * i]) return true;
+  }
+  return false;
+}
+
+void ResultCache::drop_dead() {
+  // Erasing an entry can free the input of the next one checked (a chain of loop states), so
+  // each side goes on from where it stands.
   int checked = 0;
+  for (auto it = lru_.begin(); it != lru_.end() && checked < kFrontSweep; ++checked) {
+    auto cur = it++;
+    if (dead(*cur)) erase(cur);
+  }
+  checked = 0;
   for (auto it = lru_.end(); it != lru_.begin() && checked < kTailSweep; ++checked) {
     auto cur = std::prev(it);
-    bool dead = false;
-    for (auto& w : cur->inputs) dead = dead || w.expired();
-    if (dead) {
+    if (dead(*cur)) {
       erase(cur);
     } else {
       it = cur;

@@ -8,9 +8,11 @@
 // version. Values are immutable once computed (plans write in place only into buffers no node
 // can see), so handing the same storage to a second result is safe.
 // Bounded: least recently used entries go first once CGRAD_RESULT_CACHE_BYTES is passed (0
-// turns the cache off); entries whose input storages are gone can never match again and are
-// dropped as soon as they are seen, and a run whose inputs were freed or overwritten during it
-// (an output written over a free leaf: `x = f(x)` in a loop) is not cached at all.
+// turns the cache off); entries whose input storages are gone, written since, or held by nothing
+// but other entries' values (no handle can reach them), are dropped as soon as an insert sees
+// them (the newest and oldest few entries), and a run
+// whose inputs were freed or overwritten during it (an output written over a free leaf:
+// `x = f(x)` in a loop) is not cached at all.
 #pragma once
 
 #include "ir/node.h"
@@ -54,11 +56,18 @@ class ResultCache {
     Key key;
     std::vector<ir::View> values;
     std::vector<std::weak_ptr<ir::Storage>> inputs;
+    std::vector<const ir::Storage*> input_ptrs;  // the same, as value_refs_ keys (never dereferenced)
     std::size_t bytes = 0;
     std::size_t hash = 0;
   };
   void erase(std::list<Entry>::iterator it);
-  void drop_dead_tail();
+  /// True when nothing but cached values holds `s`, whose owners are `owners`.
+  bool cache_only(const ir::Storage* s, long owners) const { return owners <= value_refs(s); }
+  /// An entry that can never match again: an input gone, written since, or reachable only
+  /// through the cache.
+  bool dead(const Entry& e) const;
+  /// Erases dead entries among the few most and least recently used.
+  void drop_dead();
 
   std::list<Entry> lru_;  // most recent first
   // By the key's hash; find() compares the whole key (a colliding entry is replaced on insert).

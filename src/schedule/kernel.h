@@ -55,7 +55,7 @@ struct Store {
 };
 
 struct KernelSpec {
-  enum class Kind : uint8_t { Loop, Gemm, Cat, Copy };
+  enum class Kind : uint8_t { Loop, Gemm, Cat, Copy, Collective };
   Kind kind = Kind::Loop;
   std::string name;               ///< says what it is (E_4096x64, R_4096_r4096) plus a short hash, set by codegen
   Shape outer, inner;             ///< loop sizes (run-time arguments)
@@ -63,7 +63,7 @@ struct KernelSpec {
   std::vector<Instr> code;
   std::vector<Reduction> reductions;
   std::vector<Store> stores;
-  /// Gemm / Cat / Copy run a library routine on whole buffers: a copy of the node (its inputs
+  /// Gemm / Cat / Copy / Collective run a library routine on whole buffers: a copy of the node (its inputs
   /// are placeholders carrying shape and dtype: plans outlive the graphs they came from).
   std::shared_ptr<ir::Node> proto;
   std::vector<int> in_slots;

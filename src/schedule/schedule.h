@@ -40,7 +40,9 @@ struct Schedule {
   /// Per subgraph position: Mat / View / Fused and why (CGRAD_DEBUG=2, to_dot clusters).
   std::vector<std::string> reasons;
   std::vector<int> kernel_of;           ///< per subgraph position: kernel index, or -1
-  bool interpret = false;               ///< no schedule found: the backend interprets (never expected)
+  /// Always false: the scheduler always finds a schedule (src/schedule/builder.h says why). The
+  /// backends still test it; the flag goes when they are reworked.
+  bool interpret = false;
 };
 
 /// What the backend's code generation supports beyond the common rules.

@@ -21,16 +21,25 @@ inline std::vector<double> random_values(std::size_t n, double lo, double hi, un
   return v;
 }
 
+/// The device the checked inputs are made on: the CPU, or cuda:0 when the `gpu.gradcheck`
+/// variant's main sets it (tests/backends/cuda/gpu_mirror.cpp): then the gradients and the
+/// finite differences are both evaluated on the device.
+inline Device& gradcheck_device() {
+  static Device d = Device::cpu();
+  return d;
+}
+
 /// Checks grad(sum(f(xs) * w), xs) against central differences, where w is a fixed random
 /// weight of f's output shape (so every output element's derivative counts differently).
 inline void expect_gradients_match(const std::function<Tensor(const std::vector<Tensor>&)>& f,
                                    const std::vector<std::vector<double>>& values, const std::vector<Shape>& shapes,
                                    const std::string& what, double tol = 1e-6) {
   std::vector<Tensor> xs;
-  for (std::size_t i = 0; i < values.size(); ++i) xs.push_back(tensor(values[i], shapes[i]).requires_grad(true));
+  const Device dev = gradcheck_device();
+  for (std::size_t i = 0; i < values.size(); ++i) xs.push_back(tensor(values[i], shapes[i], dev).requires_grad(true));
   Tensor out = f(xs);
   ASSERT_EQ(out.dtype(), f64) << what;
-  Tensor w = tensor(random_values(static_cast<std::size_t>(out.numel()), 0.5, 1.5, 7), out.shape());
+  Tensor w = tensor(random_values(static_cast<std::size_t>(out.numel()), 0.5, 1.5, 7), out.shape(), dev);
   auto objective = [&](const std::vector<Tensor>& in) { return sum(f(in) * w); };
   std::vector<Tensor> g = grad(objective(xs), xs);
   ASSERT_EQ(g.size(), xs.size());
@@ -44,7 +53,7 @@ inline void expect_gradients_match(const std::function<Tensor(const std::vector<
         for (std::size_t j = 0; j < values.size(); ++j) {
           std::vector<double> v = values[j];
           if (j == i) v[k] += delta;
-          in.push_back(tensor(v, shapes[j]));
+          in.push_back(tensor(v, shapes[j], dev));
         }
         return objective(in).item<double>();
       };

@@ -228,8 +228,10 @@ TEST(Autograd, MemoryStaysFlatOverManyTrainingSteps) {
     if (step == 0) first = loss.item<float>();
     last = loss.item<float>();
     if (step == 20) bytes_after_warmup = stats().bytes_in_use;
+    // At most: in one process with other tests before (the gpu suites), result-cache entries
+    // they left may still be dropped during these steps; the steps themselves must not grow it.
     if (step == 299) {
-      EXPECT_EQ(stats().bytes_in_use, bytes_after_warmup);
+      EXPECT_LE(stats().bytes_in_use, bytes_after_warmup);
     }
   }
   EXPECT_LT(last, 0.5f * first);

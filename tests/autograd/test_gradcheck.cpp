@@ -6,6 +6,8 @@
 #include "ir/derivatives.h"
 #include "ir/op_table.h"
 
+#include <cgrad/dist.hpp>
+
 #include <map>
 
 namespace cgrad {
@@ -105,6 +107,11 @@ std::vector<Case> cases_for(Op op) {
       return {{[](const std::vector<Tensor>& x) { return matmul(x[0], x[1]); }, {{3, 4}, {4, 2}}},
               {[](const std::vector<Tensor>& x) { return matmul(x[0], x[1]); }, {{2, 3, 4}, {4, 5}}},
               {[](const std::vector<Tensor>& x) { return matmul(x[0], x[1]); }, {{4}, {4, 2}}}};
+    // One process here (no communicator): the all-reduce is the identity and so is its rule;
+    // tests/dist checks the rule across 2 and 4 processes (mpi_check) and with a test communicator.
+    case Op::AllReduce:
+      return {{[](const std::vector<Tensor>& x) { return dist::all_reduce(x[0] * x[0]); }, {{3, 4}}},
+              {[](const std::vector<Tensor>& x) { return dist::all_reduce(x[0] * x[0], dist::ReduceOp::Max); }, {{3, 4}}}};
     default: return {};
   }
 }

@@ -4,6 +4,8 @@
 // true division and unary math of integers -> f32, and the accumulating dtype of sum.
 #include "util.h"
 
+#include "ir/op_table.h"
+
 #include <cmath>
 
 namespace ft {
@@ -235,6 +237,163 @@ TEST(Promotion, ReductionDTypes) {
   EXPECT_EQ(sum(tensor(std::vector<int32_t>{INT32_MAX, INT32_MAX}, {2})).item<int64_t>(), 2LL * INT32_MAX)
       << "i32 sums accumulate in i64";
   EXPECT_EQ(sum(tensor(std::vector<bool>{true, true, false}, {3})).item<int64_t>(), 2);
+}
+
+}  // namespace
+}  // namespace ft
+
+namespace ft {
+namespace {
+
+// Issue 17 item 9: b8 operands alone (docs/semantics.md, "Type promotion"). Ops whose result
+// keeps the operands' dtype reject b8 (no logical `+`/`*` as in NumPy and PyTorch); ops that
+// always compute in floating point (true division, unary math) convert b8 to f32 as they do
+// integers (NumPy and PyTorch: bool / bool is a float); maximum, minimum and comparisons keep b8.
+TEST(Promotion, BoolOperandsAloneFollowOneRule) {
+  // The rule read off the op table: every element-wise op falls in exactly one class, and the
+  // rejected ones are the arithmetic ops the docs name (a new op must be placed explicitly).
+  std::vector<std::string> rejected;
+  for (int i = 0; i < ir::kNumOps; ++i) {
+    const ir::OpInfo& row = ir::info(static_cast<ir::Op>(i));
+    if ((row.kind != ir::OpKind::Unary && row.kind != ir::OpKind::Binary) || row.op == ir::Op::Cast) continue;
+    const bool native = (row.inputs & ir::bit(b8)) != 0;
+    if (!native && !row.int_to_float) rejected.push_back(row.name);
+    EXPECT_FALSE(native && row.int_to_float) << row.name;
+  }
+  EXPECT_EQ(rejected, (std::vector<std::string>{"neg", "abs", "relu", "floor", "ceil", "trunc", "round", "sign",
+                                                "signbit", "add", "sub", "mul", "pow", "remainder", "floor_divide",
+                                                "bitwise_left_shift", "bitwise_right_shift"}));
+
+  using Bin = Tensor (*)(const Tensor&, const Tensor&);
+  const std::pair<const char*, Bin> kRejected[] = {
+      {"add", [](const Tensor& a, const Tensor& b) { return a + b; }},
+      {"sub", [](const Tensor& a, const Tensor& b) { return a - b; }},
+      {"mul", [](const Tensor& a, const Tensor& b) { return a * b; }},
+      {"pow", [](const Tensor& a, const Tensor& b) { return pow(a, b); }},
+      {"remainder", [](const Tensor& a, const Tensor& b) { return remainder(a, b); }},
+      {"floor_divide", [](const Tensor& a, const Tensor& b) { return floor_divide(a, b); }},
+      {"bitwise_left_shift", [](const Tensor& a, const Tensor& b) { return bitwise_left_shift(a, b); }},
+  };
+  for (const char* backend : {"interpreter", "jit"}) {
+    SCOPED_TRACE(backend);
+    ScopedEnv env;
+    env->backend = backend;
+    // Every pair of truth values: a = [f f t t], b = [f t f t].
+    Tensor a = tensor(std::vector<bool>{false, false, true, true}, {4});
+    Tensor b = tensor(std::vector<bool>{false, true, false, true}, {4});
+    for (auto [name, f] : kRejected) {
+      expect_error([&] { f(a, b); }, ErrorCode::DTypeMismatch, {name, "b8"}, std::string("b8 ") + name + " b8");
+    }
+    expect_error([&] { a + true; }, ErrorCode::DTypeMismatch, {"add", "b8"}, "b8 + bool scalar");
+    expect_error([&] { -a; }, ErrorCode::DTypeMismatch, {"neg", "b8"}, "neg");
+    expect_error([&] { abs(a); }, ErrorCode::DTypeMismatch, {"abs", "b8"}, "abs");
+    expect_error([&] { relu(a); }, ErrorCode::DTypeMismatch, {"relu", "b8"}, "relu");
+    expect_error([&] { floor(a); }, ErrorCode::DTypeMismatch, {"floor", "b8"}, "floor");
+    expect_error([&] { sign(a); }, ErrorCode::DTypeMismatch, {"sign", "b8"}, "sign");
+    expect_error([&] { signbit(a); }, ErrorCode::DTypeMismatch, {"signbit", "b8"}, "signbit");
+    Tensor a2 = a;
+    expect_error([&] { a2 += b; }, ErrorCode::DTypeMismatch, {"add", "b8"}, "+=");
+    EXPECT_EQ(a2.to_vector<bool>(), a.to_vector<bool>()) << "a rejected op leaves the tensor intact";
+
+    // True division: f32, the values of 0/1 as floats.
+    Tensor q = a / b;
+    EXPECT_EQ(q.dtype(), f32);
+    auto qv = q.to_vector<float>();
+    EXPECT_TRUE(std::isnan(qv[0]));  // 0 / 0
+    EXPECT_EQ(qv[1], 0.0f);          // 0 / 1
+    EXPECT_TRUE(std::isinf(qv[2]) && qv[2] > 0);  // 1 / 0
+    EXPECT_EQ(qv[3], 1.0f);          // 1 / 1
+    EXPECT_EQ((a / true).to_vector<float>(), (std::vector<float>{0, 0, 1, 1}));
+    EXPECT_EQ(exp(b).to_vector<float>(), (std::vector<float>{1, std::exp(1.0f), 1, std::exp(1.0f)}));
+    // Kept as b8: logical or / and, comparisons.
+    EXPECT_EQ(maximum(a, b).dtype(), b8);
+    EXPECT_EQ(maximum(a, b).to_vector<bool>(), (std::vector<bool>{false, true, true, true}));
+    EXPECT_EQ(minimum(a, b).to_vector<bool>(), (std::vector<bool>{false, false, false, true}));
+    EXPECT_EQ((a < b).to_vector<bool>(), (std::vector<bool>{false, true, false, false}));
+    // With any other operand it is plain promotion: b8 + i32 -> i32, as documented.
+    EXPECT_EQ((a + ones({4}, i32)).to_vector<int32_t>(), (std::vector<int32_t>{1, 1, 2, 2}));
+  }
+}
+
+}  // namespace
+}  // namespace ft
+
+namespace ft {
+namespace {
+
+// The scalar forms of the Array API binary functions follow the C++ scalar rule (the scalar never
+// widens the tensor within its category) and give the values of the tensor-tensor form with the
+// scalar as a 0-d tensor of the result dtype (the oracle), with the scalar on either side.
+TEST(Promotion, ScalarFormsOfBinaryFunctions) {
+  using TS = Tensor (*)(const Tensor&, Scalar);
+  using ST = Tensor (*)(Scalar, const Tensor&);
+  using TT = Tensor (*)(const Tensor&, const Tensor&);
+  struct Row {
+    const char* name;
+    TS ts;
+    ST st;
+    TT tt;
+    DType x;       // the tensor operand's dtype
+    Scalar s;      // the scalar
+    DType result;  // both forms' dtype
+  };
+  const Row rows[] = {
+      {"atan2", [](const Tensor& a, Scalar b) { return atan2(a, b); }, [](Scalar a, const Tensor& b) { return atan2(a, b); },
+       [](const Tensor& a, const Tensor& b) { return atan2(a, b); }, f32, Scalar(2.0), f32},
+      {"hypot", [](const Tensor& a, Scalar b) { return hypot(a, b); }, [](Scalar a, const Tensor& b) { return hypot(a, b); },
+       [](const Tensor& a, const Tensor& b) { return hypot(a, b); }, f64, Scalar(3), f64},
+      {"copysign", [](const Tensor& a, Scalar b) { return copysign(a, b); },
+       [](Scalar a, const Tensor& b) { return copysign(a, b); },
+       [](const Tensor& a, const Tensor& b) { return copysign(a, b); }, f32, Scalar(-1.5), f32},
+      {"logaddexp", [](const Tensor& a, Scalar b) { return logaddexp(a, b); },
+       [](Scalar a, const Tensor& b) { return logaddexp(a, b); },
+       [](const Tensor& a, const Tensor& b) { return logaddexp(a, b); }, i32, Scalar(0.5), f32},
+      {"nextafter", [](const Tensor& a, Scalar b) { return nextafter(a, b); },
+       [](Scalar a, const Tensor& b) { return nextafter(a, b); },
+       [](const Tensor& a, const Tensor& b) { return nextafter(a, b); }, f64, Scalar(1.0), f64},
+      {"remainder", [](const Tensor& a, Scalar b) { return remainder(a, b); },
+       [](Scalar a, const Tensor& b) { return remainder(a, b); },
+       [](const Tensor& a, const Tensor& b) { return remainder(a, b); }, i32, Scalar(-3), i32},
+      {"floor_divide", [](const Tensor& a, Scalar b) { return floor_divide(a, b); },
+       [](Scalar a, const Tensor& b) { return floor_divide(a, b); },
+       [](const Tensor& a, const Tensor& b) { return floor_divide(a, b); }, i64, Scalar(3), i64},
+      {"bitwise_and", [](const Tensor& a, Scalar b) { return bitwise_and(a, b); },
+       [](Scalar a, const Tensor& b) { return bitwise_and(a, b); },
+       [](const Tensor& a, const Tensor& b) { return bitwise_and(a, b); }, i32, Scalar(6), i32},
+      {"bitwise_or", [](const Tensor& a, Scalar b) { return bitwise_or(a, b); },
+       [](Scalar a, const Tensor& b) { return bitwise_or(a, b); },
+       [](const Tensor& a, const Tensor& b) { return bitwise_or(a, b); }, b8, Scalar(true), b8},
+      {"bitwise_xor", [](const Tensor& a, Scalar b) { return bitwise_xor(a, b); },
+       [](Scalar a, const Tensor& b) { return bitwise_xor(a, b); },
+       [](const Tensor& a, const Tensor& b) { return bitwise_xor(a, b); }, i64, Scalar(5), i64},
+      {"bitwise_left_shift", [](const Tensor& a, Scalar b) { return bitwise_left_shift(a, b); },
+       [](Scalar a, const Tensor& b) { return bitwise_left_shift(a, b); },
+       [](const Tensor& a, const Tensor& b) { return bitwise_left_shift(a, b); }, i32, Scalar(2), i32},
+      {"bitwise_right_shift", [](const Tensor& a, Scalar b) { return bitwise_right_shift(a, b); },
+       [](Scalar a, const Tensor& b) { return bitwise_right_shift(a, b); },
+       [](const Tensor& a, const Tensor& b) { return bitwise_right_shift(a, b); }, i64, Scalar(1), i64},
+      {"logical_and", [](const Tensor& a, Scalar b) { return logical_and(a, b); },
+       [](Scalar a, const Tensor& b) { return logical_and(a, b); },
+       [](const Tensor& a, const Tensor& b) { return logical_and(a, b); }, b8, Scalar(true), b8},
+      {"logical_or", [](const Tensor& a, Scalar b) { return logical_or(a, b); },
+       [](Scalar a, const Tensor& b) { return logical_or(a, b); },
+       [](const Tensor& a, const Tensor& b) { return logical_or(a, b); }, b8, Scalar(false), b8},
+      {"logical_xor", [](const Tensor& a, Scalar b) { return logical_xor(a, b); },
+       [](Scalar a, const Tensor& b) { return logical_xor(a, b); },
+       [](const Tensor& a, const Tensor& b) { return logical_xor(a, b); }, b8, Scalar(true), b8},
+  };
+  for (const Row& r : rows) {
+    SCOPED_TRACE(r.name);
+    // -2, -1, 0, 1, 2, 3 in the operand dtype (b8: f t f t f t).
+    Tensor x = r.x == b8 ? (remainder(arange(6, i64), 2) == 1) : (arange(6, i64) - 2).cast(r.x);
+    const Tensor s = full({}, r.s.kind == Scalar::Kind::Int ? static_cast<double>(r.s.i) : r.s.f, r.result);
+    Tensor xs = x.cast(r.result);
+    Tensor a = r.ts(x, r.s), b = r.st(r.s, x);
+    EXPECT_EQ(a.dtype(), r.result);
+    EXPECT_EQ(b.dtype(), r.result);
+    EXPECT_EQ(vals(a), vals(r.tt(xs, s)));
+    EXPECT_EQ(vals(b), vals(r.tt(s, xs)));
+  }
 }
 
 }  // namespace

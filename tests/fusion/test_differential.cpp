@@ -237,3 +237,74 @@ TEST(Differential, BlockedF32SumsStayWithinTheirBound) {
   auto ref = with_backend("interpreter", [&] { return values(build()); });
   expect_close(jit, ref, 2e-6, "blocked softmax");
 }
+
+// Issue 17 item 10: element-wise kernels are bit-identical to the interpreter. A fused
+// `a * b + c` must not be contracted into one FMA (GCC contracts by default with FMA
+// hardware; the interpreter rounds the product, then the sum): about a quarter of random f32
+// triples differed by an ulp. Several shapes of multiply-add, f32 and f64, and exp/sigmoid
+// (polynomials in scalar.hpp, contracted the same way), compared bit for bit.
+// Element-wise results against the interpreter, which rounds every product. With
+// CGRAD_FP_CONTRACT=0 (the ctest entry with suffix .nocontract) the kernels contract nothing
+// and every element is bit-identical; by default multiply-adds become FMAs (one rounding
+// fewer), and each element is within a few roundings of the terms' magnitude.
+TEST(Differential, MultiplyAddsMatchTheInterpreter) {
+  manual_seed(17);
+  const int64_t n = 4099;
+  const bool contract = core::env().fp_contract;
+  for (DType t : {f32, f64}) {
+    SCOPED_TRACE(dtype_name(t));
+    Tensor a = (rand({n}, t) * 2.0 - 1.0).eval(), b = (rand({n}, t) * 1e3).eval(), c = randn({n}, t).eval();
+    Tensor d = (randn({n}, t) * 0.1).eval();
+    auto build = [&] {
+      return std::vector<Tensor>{a * b + c,           c - a * b,
+                                 a * b + c * d,       (a * b + c) * d + a,
+                                 exp(a * b * 1e-3 + c), sigmoid(a * 4.0 + d)};
+    };
+    auto jit = values(build());
+    auto ref = with_backend("interpreter", [&] { return values(build()); });
+    ASSERT_EQ(jit.size(), ref.size());
+    const double eps = t == f32 ? 0x1p-24 : 0x1p-53;
+    for (std::size_t o = 0; o < jit.size(); ++o) {
+      ASSERT_EQ(jit[o].size(), ref[o].size());
+      double largest = 0;
+      for (double r : ref[o]) largest = std::max(largest, std::fabs(r));
+      // |a*b| <= 1e3 bounds every product's rounding, the largest result the exp's.
+      const double tol = contract ? 16 * eps * (1e3 + largest) : 0.0;
+      std::size_t differ = 0;
+      for (std::size_t i = 0; i < jit[o].size(); ++i) differ += std::fabs(jit[o][i] - ref[o][i]) > tol;
+      EXPECT_EQ(differ, 0u) << "output " << o << ": " << differ << " of " << n << " elements beyond " << tol;
+    }
+  }
+}
+
+// `mean` is `sum(x) / count`: for f32 the double accumulation is rounded to f32 once (the sum),
+// then the division rounds again: two roundings, on every backend (docs/semantics.md). The
+// interpreter is checked bit for bit; the JIT sums f32 in blocks, so within the blocked sum's
+// bound (36 * 2^-24 * sum|x|, here |x| < 2) over the count, plus the two roundings on each side.
+TEST(Differential, F32MeanIsTheRoundedSumDividedOnce) {
+  manual_seed(23);
+  const int64_t rows = 37, cols = 1001;
+  Tensor x = (rand({rows, cols}, f32) * 3.0 - 1.0).eval();
+  const std::vector<float> xv = x.to_vector<float>();
+  const double jit_tol = (36 * 2 + 4) * 0x1p-24;
+  for (const std::string backend : {"interpreter", "jit"}) {
+    SCOPED_TRACE(backend);
+    const bool exact = backend == "interpreter";
+    const std::vector<float> got =
+        with_backend(backend.c_str(), [&] { return x.mean({1}).to_vector<float>(); });
+    const float got_all = with_backend(backend.c_str(), [&] { return x.mean().item<float>(); });
+    double total = 0;
+    for (int64_t r = 0; r < rows; ++r) {
+      double s = 0;
+      for (int64_t j = 0; j < cols; ++j) s += xv[static_cast<std::size_t>(r * cols + j)];
+      total += s;
+      const float want = static_cast<float>(s) / static_cast<float>(cols);
+      const float g = got[static_cast<std::size_t>(r)];
+      if (exact) EXPECT_EQ(g, want) << "row " << r;
+      else EXPECT_NEAR(g, want, jit_tol) << "row " << r;
+    }
+    const float want_all = static_cast<float>(total) / static_cast<float>(rows * cols);
+    if (exact) EXPECT_EQ(got_all, want_all);
+    else EXPECT_NEAR(got_all, want_all, jit_tol);
+  }
+}

@@ -232,3 +232,56 @@ TEST(MemoryPlan, LoopStateIsWrittenOverTheOldStateOnlyWhenNothingElseHoldsIt) {
   }
   EXPECT_EQ(stats().buffers_reused, 0u);
 }
+
+// Issue 17 item 8: a GEMM whose output the plan puts in the arena, read by a loop kernel that
+// adds the slot's arena offset. BLAS does only f32/f64; an integer GEMM (the interpreter's
+// loops) must still land in its planned slot, or the consumer reads another slot's bytes.
+TEST(MemoryPlan, IntegerGemmInThePlannedArena) {
+  test::ResultCacheOff off;
+  MemoryPlan on(true);
+  for (DType t : {i32, i64}) {
+    SCOPED_TRACE(dtype_name(t));
+    Tensor a = tensor(std::vector<int64_t>{1, 2}, {1, 2}).cast(t), b = tensor(std::vector<int64_t>{3, 4}, {2, 1}).cast(t);
+    EXPECT_EQ((matmul(a + 1, b) * 2).cast(i64).to_vector<int64_t>(), std::vector<int64_t>{36});
+  }
+}
+
+// The same pattern over dtypes and shapes (batched, 1-D operands, chains of GEMMs, a GEMM read
+// by a reduction), the planned JIT against the interpreter: integers exactly, floats closely.
+TEST(MemoryPlan, GemmInPlannedGraphsMatchesTheInterpreter) {
+  test::ResultCacheOff off;
+  MemoryPlan on(true);
+  struct Case {
+    Shape a, b;
+  };
+  const Case cases[] = {{{1, 2}, {2, 1}}, {{3, 5}, {5, 4}}, {{2, 3, 4}, {4, 6}}, {{4}, {4, 3}},
+                        {{7, 9}, {9}},    {{2, 1, 3, 8}, {5, 8, 2}}, {{16, 33}, {33, 17}}};
+  int seed = 0;
+  for (DType t : {i32, i64, f32, f64})
+    for (const Case& c : cases) {
+      SCOPED_TRACE(std::string(dtype_name(t)) + " " + shape_str(c.a) + " @ " + shape_str(c.b));
+      manual_seed(static_cast<uint64_t>(++seed));
+      Tensor a = ((rand(c.a, f64) * 10.0) - 5.0).cast(t).eval(), b = ((rand(c.b, f64) * 10.0) - 5.0).cast(t).eval();
+      auto build = [&] {
+        Tensor p = matmul(a + 1, b) * 2;               // GEMM between two planned intermediates
+        Tensor q = matmul(a * 3 - 2, b);               // a second GEMM, alive with the first
+        Tensor r = (p - q).sum() + (q * p).max();      // both read by reductions
+        return std::vector<Tensor>{(p + q).cast(f64), r.cast(f64)};
+      };
+      auto got = build();
+      eval(got);
+      auto want = test::with_backend("interpreter", [&] {
+        auto w = build();
+        eval(w);
+        return w;
+      });
+      for (std::size_t o = 0; o < got.size(); ++o) {
+        auto g = got[o].to_vector<double>(), w = want[o].to_vector<double>();
+        ASSERT_EQ(g.size(), w.size());
+        for (std::size_t i = 0; i < g.size(); ++i) {
+          if (is_floating(t)) EXPECT_NEAR(g[i], w[i], 1e-4 * (1 + std::fabs(w[i]))) << "output " << o << " at " << i;
+          else EXPECT_EQ(g[i], w[i]) << "output " << o << " at " << i;
+        }
+      }
+    }
+}

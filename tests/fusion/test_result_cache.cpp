@@ -120,6 +120,68 @@ TEST(ResultCache, EntriesOfDeadInputsAreDropped) {
   EXPECT_NEAR(x.to_vector<float>()[0], 2.0f, 1e-5f);
 }
 
+// Issue 17 item 6: `x.assign(f(x))` with no eval, realized by the pending-depth rule. Each
+// realization's entry reads the state the previous entry holds as its value: only the cache
+// holds it, so the chain must not be kept. Before, one entry (and one dead state) per
+// realization stayed until the byte bound.
+TEST(ResultCache, LazyAssignLoopKeepsNoDeadStates) {
+  CacheBytes on(64 << 20);
+  auto& e = core::env_mut();
+  const int64_t saved_depth = e.max_pending_depth;
+  e.max_pending_depth = 16;
+  constexpr int64_t kN = 1024;
+  const uint64_t before = stats().bytes_in_use;
+  {
+    // Live entries at the old end of the LRU list, more than the tail sweep looks at.
+    std::vector<Tensor> keep;
+    for (int i = 0; i < 12; ++i) keep.push_back(full({4}, static_cast<double>(i), f32).eval());
+    Tensor x = ones({kN}, f32).eval();
+    Tensor held = (x * 3.0).eval();
+    const auto realizes0 = stats().auto_realizes;
+    for (int i = 0; i < 4000; ++i) x.assign(x * 0.5 + 1);
+    EXPECT_GE(stats().auto_realizes - realizes0, 200u) << "the pending-depth rule realized the loop";
+    EXPECT_LE(runtime::result_cache().size(), keep.size() + 4);
+    EXPECT_LE(runtime::result_cache().bytes(), keep.size() * 4 * 4 + 4u * kN * 4);
+    EXPECT_LE(stats().bytes_in_use - before, 8u * kN * 4) << "no dead states kept alive";
+    reset_stats();
+    EXPECT_EQ((x * 1.0).eval().to_vector<float>(), std::vector<float>(kN, 2.0f));
+    (held * 1.0).eval();
+    reset_stats();
+    (held * 1.0).eval();
+    EXPECT_EQ(stats().result_cache_hits, 1u) << "live entries are still found";
+  }
+  e.max_pending_depth = saved_depth;
+}
+
+// Found by the gpu suites (one process for a whole suite): entries whose inputs stay alive at
+// the old end of the list hid the loop's dead entries from a sweep of the old end only, and the
+// cache (so bytes_in_use) grew by one entry per step until its byte bound.
+TEST(ResultCache, LoopsStayAtOneEntryBehindLiveOlderEntries) {
+  CacheBytes on(64 << 20);
+  std::vector<Tensor> kept;  // older entries whose inputs are alive: never dead
+  for (int i = 0; i < 20; ++i) {
+    kept.push_back(tensor(std::vector<float>(8, static_cast<float>(i)), {8}));
+    (kept.back() * 2.0).eval();
+  }
+  const std::size_t before = runtime::result_cache().size();
+  Tensor x = tensor(std::vector<float>(256, 1.0f), {256});
+  for (int i = 0; i < 50; ++i) {
+    Tensor next = (x * 0.5 + 1.0).eval();  // x is held during the run: cached, not taken over
+    x = next;
+  }
+  EXPECT_LE(runtime::result_cache().size(), before + 2) << "each step's input storage is gone: its entry can never match";
+  Tensor w = tensor(std::vector<float>(64, 1.0f), {64});
+  for (int i = 0; i < 50; ++i) {
+    EXPECT_EQ((w * 3.0).to_vector<float>()[0], 3.0f * static_cast<float>(i + 1));
+    ir::Storage& st = *w.node()->value.storage;  // written in place: the old version never matches
+    const float next = static_cast<float>(i + 2);
+    std::memcpy(st.data, &next, sizeof next);
+    ++st.version;
+  }
+  EXPECT_LE(runtime::result_cache().size(), before + 4);
+  EXPECT_NEAR(x.to_vector<float>()[0], 2.0f, 1e-5f);
+}
+
 TEST(ResultCache, CompiledFunctionOnTheSameInputs) {
   CacheBytes on(1 << 20);
   auto f = compile([](const Tensor& a, const Tensor& b) { return step(a, b); });

@@ -92,6 +92,11 @@ TEST(OpTable, RulesFitKinds) {
         EXPECT_EQ(row.shape_rule, &ir::rules::matmul_shape);
         EXPECT_EQ(row.inputs & ir::bit(b8), 0) << "no boolean matmul";
         break;
+      case OpKind::Collective:
+        EXPECT_EQ(row.arity, 1);
+        EXPECT_EQ(row.shape_rule, &ir::rules::elementwise_shape) << "a collective keeps its input's shape";
+        EXPECT_EQ(row.dtype_rule, ir::DTypeRule::SameAsIn);
+        break;
     }
     if (!ir::is_elementwise(row.kind)) {
       EXPECT_FALSE(row.int_to_float);
@@ -145,6 +150,7 @@ const BinaryRow kBinary[] = {
 #define CGRAD_ROW_Movement(E, name)
 #define CGRAD_ROW_Concat(E, name)
 #define CGRAD_ROW_Gemm(E, name)
+#define CGRAD_ROW_Collective(E, name)
 #define CGRAD_OP(E, name, Kind, arity) CGRAD_ROW_##Kind(E, name)
 #include <cgrad/ops.def>
 #undef CGRAD_OP

@@ -160,7 +160,7 @@ TEST(Verify, RejectsUnrealizedBuffer) {
 
 TEST(Verify, RejectsRealizedNodeWithInputs) {
   NodePtr n = node(Op::Neg, {buf({2})});
-  n->value = buf({2})->value;
+  ir::set_value_for_test(*n, buf({2})->value);
   expect_rejected(n, "neg", "realized but still holding inputs");
 }
 

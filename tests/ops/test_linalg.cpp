@@ -1,8 +1,11 @@
 // matmul with NumPy semantics for every numeric dtype: 2-D, batched, broadcast batch dims,
 // 1-D operands (promoted, then the added dim removed), non-contiguous operands, zero-size dims,
 // integer wrap-around; against a reference loop written here.
+// Also the AllReduce sweep (one process), the other whole-buffer library op.
 #include "ir/op_table.h"
 #include "util.h"
+
+#include <cgrad/dist.hpp>
 
 #include <cmath>
 
@@ -183,6 +186,30 @@ TEST(Matmul, IntegerWrapAround) {
   Tensor c = tensor(std::vector<int32_t>{big, 1}, {1, 2});
   Tensor d = tensor(std::vector<int32_t>{2, 5}, {2, 1});
   EXPECT_EQ(matmul(c, d).to_vector<int32_t>(), std::vector<int32_t>{INT32_MIN + 5});
+}
+
+}  // namespace opt
+
+namespace opt {
+
+// AllReduce in one process (no communicator): every reduction is the identity on every numeric
+// dtype, of contiguous and strided inputs; b8 is rejected when the op is built. The reductions
+// over several processes are tests/dist (mpi_check).
+void sweep_collective(int, DType t) {
+  const std::string name = std::string("all_reduce ") + dtype_name(t);
+  Data d = values(t, 24, 7);
+  if (t == b8) {
+    EXPECT_EQ(error_code([&] { dist::all_reduce(make(d, Shape{4, 6})); }), ErrorCode::DTypeMismatch);
+    return;
+  }
+  for (dist::ReduceOp op : {dist::ReduceOp::Sum, dist::ReduceOp::Max, dist::ReduceOp::Min}) {
+    Tensor x = make(d, Shape{4, 6});
+    Tensor y = dist::all_reduce(x, op);
+    EXPECT_EQ(y.shape(), x.shape());
+    EXPECT_EQ(y.dtype(), t);
+    expect_values(read(y), d, 0, name);
+    expect_values(read(dist::all_reduce(x.T(), op)), read(x.T()), 0, name + " of a transposed view");
+  }
 }
 
 }  // namespace opt

@@ -102,6 +102,7 @@ const Coverage kCoverage[] = {
     {Op::Flip, "flip over axes, of views, consumed element-wise", sweep_movement},
     {Op::Cat, "cat along any dim, mixed dtypes", sweep_cat},
     {Op::Matmul, "matmul: 2-D, batched, broadcast batch, 1-D operands", sweep_matmul},
+    {Op::AllReduce, "dist::all_reduce in one process (identity), sum/max/min, views; b8 rejected", sweep_collective},
 };
 
 const Coverage* coverage_of(int op) {
@@ -122,6 +123,7 @@ bool fits_kind(const Coverage& c, OpKind k) {
     case OpKind::Movement: return c.fn == sweep_movement;
     case OpKind::Concat: return c.fn == sweep_cat;
     case OpKind::Gemm: return c.fn == sweep_matmul;
+    case OpKind::Collective: return c.fn == sweep_collective;
   }
   return false;
 }

@@ -110,6 +110,7 @@ void sweep_reduce(int op, DType t);
 void sweep_movement(int op, DType t);
 void sweep_cat(int op, DType t);
 void sweep_matmul(int op, DType t);
+void sweep_collective(int op, DType t);
 /// Whether the element-wise sweeps know op `op` (the coverage test requires each op be known
 /// by the sweep it is routed to).
 bool unary_known(int op);

@@ -21,6 +21,7 @@ namespace tag {
 #define CGRAD_ET_TAG_Movement(E, name)
 #define CGRAD_ET_TAG_Concat(E, name)
 #define CGRAD_ET_TAG_Gemm(E, name)
+#define CGRAD_ET_TAG_Collective(E, name)
 #define CGRAD_ET_TAG_Unary(E, name)             \
   struct E {                                    \
     static constexpr const char* kName = #name; \
@@ -53,6 +54,7 @@ namespace tag {
 #undef CGRAD_ET_TAG_Movement
 #undef CGRAD_ET_TAG_Concat
 #undef CGRAD_ET_TAG_Gemm
+#undef CGRAD_ET_TAG_Collective
 #undef CGRAD_ET_TAG_Unary
 #undef CGRAD_ET_TAG_Binary
 #undef CGRAD_ET_TAG_Ternary

@@ -85,6 +85,7 @@ View interp_elementwise(const ir::Node& n, const std::vector<const View*>& in) {
 #define CGRAD_EW_Movement(E, name)
 #define CGRAD_EW_Concat(E, name)
 #define CGRAD_EW_Gemm(E, name)
+#define CGRAD_EW_Collective(E, name)
 #define CGRAD_EW_Ternary(E, name)
 #define CGRAD_EW_Unary(E, name) \
   case Op::E:                   \
@@ -101,6 +102,7 @@ View interp_elementwise(const ir::Node& n, const std::vector<const View*>& in) {
 #undef CGRAD_EW_Movement
 #undef CGRAD_EW_Concat
 #undef CGRAD_EW_Gemm
+#undef CGRAD_EW_Collective
 #undef CGRAD_EW_Ternary
 #undef CGRAD_EW_Unary
 #undef CGRAD_EW_Binary

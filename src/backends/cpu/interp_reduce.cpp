@@ -61,6 +61,7 @@ template <class A> CombineFn<A> combine_fn(Op op) {
 #define CGRAD_RED_Movement(E, name) CGRAD_RED_None(E)
 #define CGRAD_RED_Concat(E, name) CGRAD_RED_None(E)
 #define CGRAD_RED_Gemm(E, name) CGRAD_RED_None(E)
+#define CGRAD_RED_Collective(E, name) CGRAD_RED_None(E)
 #define CGRAD_OP(E, name, Kind, arity) CGRAD_RED_##Kind(E, name)
 #include <cgrad/ops.def>
 #undef CGRAD_OP
@@ -73,6 +74,7 @@ template <class A> CombineFn<A> combine_fn(Op op) {
 #undef CGRAD_RED_Movement
 #undef CGRAD_RED_Concat
 #undef CGRAD_RED_Gemm
+#undef CGRAD_RED_Collective
   }
   throw Error(ErrorCode::Internal, std::string("interpreter: ") + ir::op_name(op) + " cannot combine a reduction of " +
                                        dtype_name(core::dtype_of_v<A>));
@@ -118,11 +120,17 @@ View interp_reduce(const ir::Node& n, const View& in) {
 }
 
 View interp_matmul(const ir::Node& n, const View& a, const View& b) {
+  View out;
+  interp_matmul_into(n, a, b, out);
+  return out;
+}
+
+void interp_matmul_into(const ir::Node& n, const View& a, const View& b, View& out) {
   const Shape& as = n.inputs[0]->shape;
   const Shape& bs = n.inputs[1]->shape;
   const std::size_t r = as.size();
   const int64_t m = as[r - 2], k = as[r - 1], nn = bs[r - 1];
-  View out = alloc_contiguous(n.shape, n.dtype);
+  if (!out.storage) out = alloc_contiguous(n.shape, n.dtype);  // else the contiguous slot a plan gave
   Shape batch(as.begin(), as.end() - 2);
   std::array<const int64_t*, 3> st{a.strides.data(), b.strides.data(), out.strides.data()};
   const int64_t ar = a.strides[r - 2], ac = a.strides[r - 1], br = b.strides[r - 2], bc = b.strides[r - 1];
@@ -136,7 +144,7 @@ View interp_matmul(const ir::Node& n, const View& a, const View& b) {
       const T* x = static_cast<const T*>(a.storage->data);
       const T* y = static_cast<const T*>(b.storage->data);
       T* o = static_cast<T*>(out.storage->data);
-      core::for_each_strided<3>(batch, st, {a.offset, b.offset, 0}, [&](int64_t ao, int64_t bo, int64_t oo) {
+      core::for_each_strided<3>(batch, st, {a.offset, b.offset, out.offset}, [&](int64_t ao, int64_t bo, int64_t oo) {
         for (int64_t i = 0; i < m; ++i)
           for (int64_t j = 0; j < nn; ++j) {
             A acc = A(0);
@@ -147,7 +155,6 @@ View interp_matmul(const ir::Node& n, const View& a, const View& b) {
       });
     }
   });
-  return out;
 }
 
 View interp_cat(const ir::Node& n, const std::vector<const View*>& in) {

@@ -6,6 +6,7 @@
 #include "core/dtype.hpp"
 #include "ir/op_table.h"
 #include "ir/view.h"
+#include "runtime/collective.h"
 #include "runtime/stats.h"
 
 #include <cstring>
@@ -28,6 +29,11 @@ View contiguous_copy(const View& in, const Shape& shape, DType t) {
   const std::size_t es = dtype_size(t);
   auto* dst = static_cast<char*>(out.storage->data);
   auto* src = static_cast<const char*>(in.storage->data);
+  if (in.strides == out.strides) {  // already contiguous: one copy, not one memcpy per element
+    const int64_t n = core::numel(shape);
+    if (n > 0) std::memcpy(dst, src + in.offset * static_cast<int64_t>(es), static_cast<std::size_t>(n) * es);
+    return out;
+  }
   std::array<const int64_t*, 2> st{in.strides.data(), out.strides.data()};
   core::for_each_strided<2>(shape, st, {in.offset, 0}, [&](int64_t i, int64_t o) {
     std::memcpy(dst + o * static_cast<int64_t>(es), src + i * static_cast<int64_t>(es), es);
@@ -51,6 +57,16 @@ View movement(const ir::Node& n, const View& in, bool* launched) {
   return c;
 }
 
+// AllReduce: a contiguous copy of the input reduced in place over the processes of the
+// installed communicator; with none (one process) the copy is the result.
+View interp_all_reduce(const ir::Node& n, const View& in) {
+  View out = contiguous_copy(in, n.shape, n.dtype);
+  if (runtime::Communicator* c = runtime::communicator())
+    c->all_reduce(out.storage->data, static_cast<std::size_t>(core::numel(n.shape)), n.dtype,
+                  static_cast<Op>(n.attrs.ivalue));
+  return out;
+}
+
 }  // namespace
 
 View interpret_node(const ir::Node& n, const std::vector<const View*>& in, bool* launched) {
@@ -58,6 +74,7 @@ View interpret_node(const ir::Node& n, const std::vector<const View*>& in, bool*
   const ir::OpInfo& row = ir::info(n.op);
   switch (row.kind) {
     case OpKind::Movement: return movement(n, *in[0], launched);
+    case OpKind::Collective: return interp_all_reduce(n, *in[0]);  // communication, not a kernel
     default: break;
   }
   *launched = true;
@@ -69,7 +86,8 @@ View interpret_node(const ir::Node& n, const std::vector<const View*>& in, bool*
     case OpKind::Reduce: return interp_reduce(n, *in[0]);
     case OpKind::Concat: return interp_cat(n, in);
     case OpKind::Gemm: return interp_matmul(n, *in[0], *in[1]);
-    case OpKind::Movement: break;
+    case OpKind::Movement:
+    case OpKind::Collective: break;
   }
   throw Error(ErrorCode::Internal, std::string("interpreter: no kernel for ") + row.name);
 }

@@ -24,6 +24,9 @@ class Interpreter final : public runtime::Backend {
 ir::View interp_elementwise(const ir::Node& n, const std::vector<const ir::View*>& in);
 ir::View interp_reduce(const ir::Node& n, const ir::View& in);
 ir::View interp_matmul(const ir::Node& n, const ir::View& a, const ir::View& b);
+/// interp_matmul into `out` when it already holds a contiguous buffer of the result's shape (a
+/// memory plan's slot, at its offset), else into a fresh one: the contract of blas_matmul.
+void interp_matmul_into(const ir::Node& n, const ir::View& a, const ir::View& b, ir::View& out);
 ir::View interp_cat(const ir::Node& n, const std::vector<const ir::View*>& in);
 ir::View interp_source(const ir::Node& n);
 /// A contiguous copy of `v` (shape `shape`, dtype `t`).

@@ -158,28 +158,6 @@ struct JitPlan final : runtime::Plan {
   bool reuses_leaves() const override { return !mem.reuse.empty(); }
 };
 
-// Outputs of the last kernel written over free leaves (MemoryPlan::reuse, runtime::free_leaves):
-// the last kernel, so nothing that can fail runs between overwriting the leaf and finishing.
-void reuse_free_leaves(const JitPlan& p, std::vector<ir::View>& views) {
-  const std::vector<char>& free = runtime::free_leaves();
-  for (auto [out, leaf] : p.mem.reuse) {
-    const int li = p.slots.slot_leaf[static_cast<std::size_t>(leaf)];
-    ir::View& lv = views[static_cast<std::size_t>(leaf)];
-    ir::View& ov = views[static_cast<std::size_t>(out)];
-    const Slot& os = p.sched.slots[static_cast<std::size_t>(out)];
-    const auto bytes = static_cast<std::size_t>(core::numel(os.shape)) * dtype_size(os.dtype);
-    if (li < 0 || static_cast<std::size_t>(li) >= free.size() || !free[static_cast<std::size_t>(li)] || ov.storage ||
-        !lv.storage || lv.offset != 0 || lv.storage->nbytes < bytes)
-      continue;
-    runtime::result_cache().forget(lv.storage.get());
-    if (lv.storage.use_count() != 2)
-      continue;  // use_count: the leaf node's value and `lv`
-    ov = ir::View{lv.storage, 0, core::contiguous_strides(os.shape)};
-    ++ov.storage->version;
-    runtime::counters().buffers_reused.fetch_add(1, std::memory_order_relaxed);
-  }
-}
-
 // Runs a plan: binds leaves, allocates outputs of kernels, launches in order, realizes roots.
 void execute(const JitPlan& p, const std::vector<const ir::Node*>& leaves, const std::vector<ir::Node*>& roots) {
   const auto& s = p.sched;
@@ -204,7 +182,7 @@ void execute(const JitPlan& p, const std::vector<const ir::Node*>& leaves, const
   for (std::size_t ki = 0; ki < s.kernels.size(); ++ki) {
     const KernelSpec& k = s.kernels[ki];
     if (k.kind == KernelSpec::Kind::Loop) {
-      if (planned && ki + 1 == s.kernels.size()) reuse_free_leaves(p, views);
+      if (planned && ki + 1 == s.kernels.size()) reuse_free_leaves(s, p.slots, p.mem, views);
       for (auto& st : k.stores) {
         auto slot = static_cast<std::size_t>(k.accesses[static_cast<std::size_t>(st.access)].slot);
         if (!views[slot].storage) views[slot] = output_view(slot);
@@ -221,10 +199,16 @@ void execute(const JitPlan& p, const std::vector<const ir::Node*>& leaves, const
       if (k.kind == KernelSpec::Kind::Copy) {
         const Slot& os = s.slots[static_cast<std::size_t>(k.out_slot)];
         o = contiguous_copy(*ins[0], os.shape, os.dtype);
-      } else if (k.kind != KernelSpec::Kind::Gemm || !blas_matmul(*k.proto, *ins[0], *ins[1], o)) {
+      } else if (k.kind == KernelSpec::Kind::Gemm) {
+        // Into `o`, the planned arena slot when there is one: consumers add that slot's arena
+        // offset (`shift`), so a result in a fresh buffer would be read out of bounds. BLAS
+        // does f32/f64; integer GEMMs (or no BLAS) take the interpreter's loops, same contract.
+        if (!blas_matmul(*k.proto, *ins[0], *ins[1], o)) interp_matmul_into(*k.proto, *ins[0], *ins[1], o);
+      } else {
         o = interpret_node(*k.proto, ins, &launched);
       }
-      runtime::counters().kernels_launched.fetch_add(1, std::memory_order_relaxed);
+      if (launched || k.kind != KernelSpec::Kind::Collective)  // a collective is communication, not a kernel
+        runtime::counters().kernels_launched.fetch_add(1, std::memory_order_relaxed);
     }
     bind();
     if (planned)
@@ -273,12 +257,7 @@ std::shared_ptr<runtime::Plan> JitBackend::run_and_plan(const runtime::Subgraph&
   std::vector<const ir::Node*> local_leaves(leaves.begin(), leaves.end());
   const bool replayable = bind_plan_slots(s, local_leaves, roots, plan->slots);
   plan->mem = schedule::plan_memory(s);
-  plan->shift.assign(s.slots.size(), 0);
-  for (std::size_t i = 0; i < s.slots.size(); ++i) {
-    const int a = plan->mem.view_of_arena[i] >= 0 ? plan->mem.view_of_arena[i] : static_cast<int>(i);
-    const int64_t off = plan->mem.offset[static_cast<std::size_t>(a)];
-    if (off >= 0) plan->shift[i] = off / static_cast<int64_t>(dtype_size(s.slots[i].dtype));
-  }
+  plan->shift = arena_shifts(s, plan->mem);
   if (dbg >= 2) std::cerr << schedule::describe(plan->mem, s);
   execute(*plan, local_leaves, roots);
   return replayable ? plan : nullptr;

@@ -12,10 +12,12 @@
 #include "core/strided.hpp"
 #include "ir/op_table.h"
 #include "runtime/stats.h"
+#include "schedule/plan_memory.h"
 #include "schedule/schedule.h"
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstring>
 #include <iostream>
 #include <map>
@@ -49,6 +51,7 @@ struct CompiledKernel {
   CUfunction fn = nullptr;
   bool reduces = false;
   std::size_t acc_bytes = 0;
+  bool whole_rows = false;  // staged reductions: a stage needs the one before finished over the row
 };
 
 // One kernel launch with its arguments held by value (a recorded launch outlives the call).
@@ -69,8 +72,9 @@ struct Launch {
   }
 };
 
-// A replayed plan as a CUDA graph (CGRAD_CUDA_GRAPHS=1): a chain of kernel nodes instantiated
-// once; a replay updates each node's arguments (new buffers) and launches the whole graph.
+// A replayed plan as CUDA graphs (CGRAD_CUDA_GRAPHS=1): each run of generated kernels between
+// two library calls (cuBLAS) is a chain of kernel nodes instantiated once; a replay updates each
+// node's arguments (new buffers) and launches the graphs and library calls in plan order.
 struct PlanGraph {
   CUgraph graph = nullptr;
   CUgraphExec exec = nullptr;
@@ -87,16 +91,25 @@ struct CudaPlan final : runtime::Plan {
   schedule::Schedule sched;
   std::vector<CompiledKernel> kernels;
   PlanSlots slots;
+  // Memory planning as on the CPU (docs/plans.md): intermediates of loop kernels share one
+  // device arena per run; the last kernel may write over a free leaf (`x = f(x)` loops).
+  schedule::MemoryPlan mem;
+  std::vector<int64_t> shift;  // per slot: arena offset in elements (0 outside the arena)
+  int64_t arena_bytes() const override { return mem.arena_bytes; }
+  bool reuses_leaves() const override { return !mem.reuse.empty(); }
   // Constants uploaded on the first run and kept: a replay copies nothing to the device.
   // Plans run under realize()'s lock, one at a time.
   mutable std::map<std::size_t, ir::View> constants;
-  mutable std::unique_ptr<PlanGraph> graph;
+  mutable std::vector<std::unique_ptr<PlanGraph>> graphs;  // per segment between library calls
 };
+
+std::atomic<uint64_t> g_graph_launches{0};
 
 // The launches of one run of a plan: queued on the stream at once, or recorded for a graph.
 struct Launcher {
   DeviceContext& d;
   bool record;
+  std::size_t segment = 0;  // the graph the recorded launches go to
   std::vector<Launch> recorded;
   std::vector<std::shared_ptr<ir::Storage>> scratch;  // alive until the launches are queued
 
@@ -112,13 +125,15 @@ struct Launcher {
           "cuLaunchKernel");
   }
 
-  // Queues the recorded launches as the plan's graph (built on the first replay).
+  // Queues the launches recorded since the last library call as the plan's graph of this
+  // segment (built on the first replay); call before a library call and at the end.
   void flush(const CudaPlan& plan) {
     if (recorded.empty()) return;
     const Driver* drv = driver();
     std::vector<std::pair<CUfunction, unsigned>> shape;
     for (const auto& l : recorded) shape.emplace_back(l.fn, l.blocks);
-    auto& g = plan.graph;
+    if (plan.graphs.size() <= segment) plan.graphs.resize(segment + 1);
+    auto& g = plan.graphs[segment++];
     if (!g || g->shape != shape) {
       g = std::make_unique<PlanGraph>();
       check(drv->cuGraphCreate(&g->graph, 0), "cuGraphCreate");
@@ -140,6 +155,7 @@ struct Launcher {
       }
     }
     check(drv->cuGraphLaunch(g->exec, d.stream), "cuGraphLaunch");
+    g_graph_launches.fetch_add(1, std::memory_order_relaxed);
     recorded.clear();
     scratch.clear();
   }
@@ -154,17 +170,23 @@ ir::View alloc_contiguous_device(int device, const Shape& shape, DType t) {
 
 unsigned grid(int64_t blocks) { return static_cast<unsigned>(std::max<int64_t>(1, std::min<int64_t>(blocks, 2147483647))); }
 
-void launch_loop(Launcher& launch, const KernelSpec& k, const CompiledKernel& c, const std::vector<ir::View>& views) {
+// `shift`: per slot, elements to add to every access of it (arena slots), or nullptr.
+void launch_loop(Launcher& launch, const KernelSpec& k, const CompiledKernel& c, const std::vector<ir::View>& views,
+                 const int64_t* shift) {
   DeviceContext& d = launch.d;
   const int64_t no = product(k.outer);
   if (no == 0) return;
-  std::vector<uint64_t> bufs(k.accesses.size(), 0);
-  for (std::size_t a = 0; a < k.accesses.size(); ++a)
+  const std::size_t na = k.accesses.size();
+  std::vector<uint64_t> bufs(na, 0);
+  for (std::size_t a = 0; a < na; ++a)
     if (k.accesses[a].slot >= 0) bufs[a] = dptr(views[static_cast<std::size_t>(k.accesses[a].slot)]);
   Launch l;
   l.fn = c.fn;
   l.reduces = c.reduces;
   l.words = codegen::cuda_kernel_args(k, bufs);
+  if (shift)  // the argument struct holds the buffers, then each access's offset
+    for (std::size_t a = 0; a < na; ++a)
+      if (k.accesses[a].slot >= 0) l.words[na + a] += static_cast<uint64_t>(shift[k.accesses[a].slot]);
   const int64_t grid_cap = static_cast<int64_t>(d.sm_count) * kBlocksPerSm;
   runtime::counters().kernels_launched.fetch_add(1, std::memory_order_relaxed);
   if (!c.reduces) {
@@ -180,7 +202,7 @@ void launch_loop(Launcher& launch, const KernelSpec& k, const CompiledKernel& c,
     return;
   }
   l.chunks = std::min<int64_t>({kMaxChunks, (2 * d.sm_count + no - 1) / no, (ni + kChunkMin - 1) / kChunkMin});
-  if (l.chunks <= 1) {
+  if (l.chunks <= 1 || c.whole_rows) {
     l.chunks = 1;
     l.blocks = grid(std::min<int64_t>(no, grid_cap));
     launch(std::move(l));
@@ -211,12 +233,14 @@ bool cublas_matmul(DeviceContext& d, const ir::Node& n, const ir::View& a, const
   int64_t lda = 0, ldb = 0;
   if (!cpu::gemm_layout(m, k, a.strides[r - 2], a.strides[r - 1], tra, lda)) return false;
   if (!cpu::gemm_layout(k, nn, b.strides[r - 2], b.strides[r - 1], trb, ldb)) return false;
-  out = alloc_contiguous_device(d.index, n.shape, n.dtype);
+  if (!out.storage) out = alloc_contiguous_device(d.index, n.shape, n.dtype);  // else: its arena place
   if (m == 0 || nn == 0) return true;
   const std::size_t es = dtype_size(n.dtype);
   if (k == 0) {  // C = 0: a zero-size product
     std::vector<unsigned char> zeros(static_cast<std::size_t>(core::numel(n.shape)) * es, 0);
-    check(driver()->cuMemcpyHtoDAsync(dptr(out), zeros.data(), zeros.size(), d.stream), "cuMemcpyHtoDAsync");
+    check(driver()->cuMemcpyHtoDAsync(dptr(out) + static_cast<CUdeviceptr>(out.offset) * es, zeros.data(), zeros.size(),
+                                      d.stream),
+          "cuMemcpyHtoDAsync");
     d.synchronize();  // `zeros` is pageable host memory that goes away now
     return true;
   }
@@ -228,7 +252,7 @@ bool cublas_matmul(DeviceContext& d, const ir::Node& n, const ir::View& a, const
   const auto LDA = static_cast<int>(lda), LDB = static_cast<int>(ldb);
   std::array<const int64_t*, 3> st{a.strides.data(), b.strides.data(), out.strides.data()};
   d.make_current();
-  core::for_each_strided<3>(batch, st, {a.offset, b.offset, 0}, [&](int64_t ao, int64_t bo, int64_t oo) {
+  core::for_each_strided<3>(batch, st, {a.offset, b.offset, out.offset}, [&](int64_t ao, int64_t bo, int64_t oo) {
     const CUdeviceptr A = dptr(a) + static_cast<CUdeviceptr>(ao) * es, B = dptr(b) + static_cast<CUdeviceptr>(bo) * es;
     const CUdeviceptr C = dptr(out) + static_cast<CUdeviceptr>(oo) * es;
     int status = 0;
@@ -283,9 +307,9 @@ ir::View CudaBackend::download(const ir::View& dev, const Shape& shape, DType t)
 
 namespace {
 
-// GEMMs cuBLAS cannot take (integer dtypes, operands BLAS cannot read in place): computed on
-// the host from downloaded inputs by the interpreter's routine, the result uploaded. Correct,
-// not fast (docs/cuda.md). Cat and copies are loop kernels on the device (render_schedule).
+// A GEMM when cuBLAS does not load (render_schedule made every other GEMM cuBLAS cannot take a
+// loop kernel): computed on the host from downloaded inputs by the interpreter's routine, the
+// result uploaded. Correct, not fast (docs/cuda.md).
 ir::View host_kernel(CudaBackend& be, const KernelSpec& k, const std::vector<const ir::View*>& ins,
                      const schedule::Schedule& s) {
   std::vector<ir::View> host;
@@ -301,15 +325,13 @@ ir::View host_kernel(CudaBackend& be, const KernelSpec& k, const std::vector<con
   return be.upload(cpu::interpret_node(*k.proto, ptrs, &launched), os.shape, os.dtype);
 }
 
-// Runs a plan. A replay with CGRAD_CUDA_GRAPHS=1 of a plan made of generated kernels only goes
-// to the device as one CUDA graph; otherwise each kernel is queued as it comes.
+// Runs a plan. A replay with CGRAD_CUDA_GRAPHS=1 goes to the device as CUDA graphs, one per run
+// of generated kernels between library calls; otherwise each kernel is queued as it comes.
 void execute(CudaBackend& be, const CudaPlan& p, const std::vector<const ir::Node*>& leaves,
              const std::vector<ir::Node*>& roots, bool replay) {
   DeviceContext& d = device_context(p.device);
   d.make_current();
-  Launcher launcher(d, replay && core::env().cuda_graphs && driver()->has_graphs() &&
-                         std::all_of(p.sched.kernels.begin(), p.sched.kernels.end(),
-                                     [](const KernelSpec& k) { return k.kind == KernelSpec::Kind::Loop; }));
+  Launcher launcher(d, replay && core::env().cuda_graphs && driver()->has_graphs());
   const auto& s = p.sched;
   std::vector<ir::View> views(s.slots.size());
   auto leaf = [&](const ir::Node& n) {
@@ -329,22 +351,54 @@ void execute(CudaBackend& be, const CudaPlan& p, const std::vector<const ir::Nod
     p.constants.emplace(at, v);
     return v;
   };
-  auto bind = [&]() { bind_views(s, p.slots, leaves, views, leaf, constant); };
+  // CGRAD_MEMORY_PLAN=0: every intermediate in its own buffer, all kept until the plan ends.
+  const bool planned = core::env().memory_plan;
+  std::shared_ptr<ir::Storage> arena;
+  if (planned && p.mem.arena_bytes > 0) {
+    arena = allocate_device(p.device, static_cast<std::size_t>(p.mem.arena_bytes));
+    launcher.scratch.push_back(arena);  // alive until the launches are queued
+  }
+  const int64_t* shift = arena ? p.shift.data() : nullptr;
+  auto bind = [&]() { bind_views(s, p.slots, leaves, views, leaf, constant, shift); };
   bind();
   for (std::size_t ki = 0; ki < s.kernels.size(); ++ki) {
     const KernelSpec& k = s.kernels[ki];
     if (k.kind == KernelSpec::Kind::Loop) {
-      allocate_stores(s, k, views, [&](const Shape& shape, DType t) { return alloc_contiguous_device(p.device, shape, t); });
+      if (planned && ki + 1 == s.kernels.size()) reuse_free_leaves(s, p.slots, p.mem, views);
+      for (auto& st : k.stores) {
+        const auto slot = static_cast<std::size_t>(k.accesses[static_cast<std::size_t>(st.access)].slot);
+        if (views[slot].storage) continue;
+        const schedule::Slot& sl = s.slots[slot];
+        views[slot] = arena && p.mem.offset[slot] >= 0 ? ir::View{arena, p.shift[slot], core::contiguous_strides(sl.shape)}
+                                                       : alloc_contiguous_device(p.device, sl.shape, sl.dtype);
+      }
       bind();
-      launch_loop(launcher, k, p.kernels[ki], views);
+      launch_loop(launcher, k, p.kernels[ki], views, shift);
     } else {
+      launcher.flush(p);  // the kernels before it are on the stream first
       std::vector<const ir::View*> ins;
       for (int sl : k.in_slots) ins.push_back(&views[static_cast<std::size_t>(sl)]);
-      auto& o = views[static_cast<std::size_t>(k.out_slot)];
-      if (!cublas_matmul(d, *k.proto, *ins[0], *ins[1], o)) o = host_kernel(be, k, ins, s);
+      const auto out = static_cast<std::size_t>(k.out_slot);
+      auto& o = views[out];
+      const Slot& os = s.slots[out];
+      const bool in_arena = arena && p.mem.offset[out] >= 0;
+      if (in_arena) o = ir::View{arena, p.shift[out], core::contiguous_strides(os.shape)};
+      // A collective runs on host copies (no GPU-aware MPI yet: docs/distributed.md).
+      if (k.kind == KernelSpec::Kind::Collective || !cublas_matmul(d, *k.proto, *ins[0], *ins[1], o)) {
+        ir::View h = host_kernel(be, k, ins, s);
+        const std::size_t es = dtype_size(os.dtype), bytes = static_cast<std::size_t>(core::numel(os.shape)) * es;
+        if (!in_arena) o = h;
+        else if (bytes)
+          check(driver()->cuMemcpyDtoDAsync(dptr(o) + static_cast<CUdeviceptr>(o.offset) * es, dptr(h), bytes, d.stream),
+                "cuMemcpyDtoDAsync");
+        launcher.scratch.push_back(h.storage);  // queued copies read it
+      }
       runtime::counters().kernels_launched.fetch_add(1, std::memory_order_relaxed);
     }
     bind();
+    // Stream order makes a released buffer safe to reuse at once (docs/devices.md).
+    if (planned)
+      for (int dead : p.mem.release[ki]) views[static_cast<std::size_t>(dead)] = ir::View{};
   }
   launcher.flush(p);
   realize_outputs(p.slots, views, roots);
@@ -360,7 +414,8 @@ std::shared_ptr<runtime::Plan> CudaBackend::run_and_plan(const runtime::Subgraph
   DeviceContext& d = device_context(index_);
   auto plan = std::make_shared<CudaPlan>();
   plan->device = index_;
-  plan->sched = schedule::make_schedule(g);
+  // Staged row reductions as on the CPU (softmax, log_softmax, layer norm: one row kernel).
+  plan->sched = schedule::make_schedule(g, schedule::Options{.staged_reductions = true});
   schedule::Schedule& s = plan->sched;
   const int dbg = core::env().debug;
   if (s.interpret)
@@ -379,11 +434,15 @@ std::shared_ptr<runtime::Plan> CudaBackend::run_and_plan(const runtime::Subgraph
     if (dbg >= 3) std::cerr << "[cgrad] generated CUDA source:\n" << tu << "\n";
     for (std::size_t i = 0; i < s.kernels.size(); ++i) {
       if (rendered[i].symbol.empty()) continue;
-      plan->kernels[i] = {kernel_function(d, tu, rendered[i].symbol), rendered[i].has_reductions, rendered[i].acc_bytes};
+      plan->kernels[i] = {kernel_function(d, tu, rendered[i].symbol), rendered[i].has_reductions, rendered[i].acc_bytes,
+                          rendered[i].whole_rows};
     }
   }
   std::vector<const ir::Node*> local_leaves(leaves.begin(), leaves.end());
   const bool replayable = bind_plan_slots(s, local_leaves, roots, plan->slots);
+  plan->mem = schedule::plan_memory(s);  // after render_schedule: cat and copies are loop kernels
+  plan->shift = arena_shifts(s, plan->mem);
+  if (dbg >= 2) std::cerr << schedule::describe(plan->mem, s);
   execute(*this, *plan, local_leaves, roots, false);
   return replayable ? plan : nullptr;
 }
@@ -402,5 +461,7 @@ CudaBackend& cuda_backend(int index) {
   if (!b) b = std::make_unique<CudaBackend>(index);
   return *b;
 }
+
+uint64_t graph_launches() { return g_graph_launches.load(std::memory_order_relaxed); }
 
 }  // namespace cgrad::backends::cuda

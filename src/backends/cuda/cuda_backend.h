@@ -7,6 +7,7 @@
 
 #include "runtime/backend.h"
 
+#include <cstdint>
 #include <string>
 
 namespace cgrad::backends::cuda {
@@ -34,5 +35,8 @@ class CudaBackend final : public runtime::Backend {
 
 /// The backend of CUDA device `index` (one per device, created on first use).
 CudaBackend& cuda_backend(int index);
+
+/// CUDA graphs launched by plan replays so far (CGRAD_CUDA_GRAPHS=1), for tests.
+uint64_t graph_launches();
 
 }  // namespace cgrad::backends::cuda

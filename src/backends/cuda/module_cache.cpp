@@ -3,11 +3,9 @@
 
 #include "backends/cuda/nvrtc_compile.h"
 #include "core/env.hpp"
+#include "runtime/disk_cache.h"
 #include "runtime/kernel_cache.h"
 #include "runtime/stats.h"
-
-#include <fcntl.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -55,7 +53,10 @@ bool load_verified(const std::string& path, const std::string& key, std::string&
   const std::size_t trailer = runtime::cache_trailer(key, "").size();
   if (bytes.size() > trailer) {
     payload = bytes.substr(0, bytes.size() - trailer);
-    if (bytes.compare(bytes.size() - trailer, trailer, runtime::cache_trailer(key, payload)) == 0) return true;
+    if (bytes.compare(bytes.size() - trailer, trailer, runtime::cache_trailer(key, payload)) == 0) {
+      runtime::disk::touch(path);  // the LRU clock of the disk bound (CGRAD_CACHE_BYTES)
+      return true;
+    }
   }
   if (core::env().debug >= 1) std::cerr << "[cgrad] cuda cache: " << path << " fails verification, rebuilding\n";
   std::remove(path.c_str());
@@ -63,20 +64,11 @@ bool load_verified(const std::string& path, const std::string& key, std::string&
 }
 
 // Writes `data` to `path` through a temp file and rename(): readers never see a partial file.
-void publish(const std::string& path, const std::string& data) {
+// An unwritable cache only costs recompiles. True when published.
+bool publish(const std::string& path, const std::string& data) {
+  using runtime::disk::Where;
   const std::string dir = path.substr(0, path.rfind('/'));
-  if (!runtime::make_private_dirs(dir)) return;  // an unwritable cache only costs recompiles
-  const std::string tmp = path + ".tmp." + std::to_string(getpid());
-  int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) return;
-  std::size_t done = 0;
-  while (done < data.size()) {
-    ssize_t w = write(fd, data.data() + done, data.size() - done);
-    if (w <= 0) break;
-    done += static_cast<std::size_t>(w);
-  }
-  close(fd);
-  if (done != data.size() || std::rename(tmp.c_str(), path.c_str()) != 0) std::remove(tmp.c_str());
+  return runtime::disk::make_dirs(dir, Where::Cache) == 0 && runtime::disk::write_atomically(path, data, Where::Cache) == 0;
 }
 
 }  // namespace
@@ -109,8 +101,13 @@ CUfunction kernel_function(DeviceContext& d, const std::string& source, const st
         throw;
       }
       runtime::counters().kernels_compiled.fetch_add(1, std::memory_order_relaxed);
-      publish(path.substr(0, path.size() - 6) + ".cu", source);  // kept for debugging
-      publish(path, cubin + runtime::cache_trailer(key, cubin));
+      const std::string file = cubin + runtime::cache_trailer(key, cubin);
+      const bool src_kept = publish(path.substr(0, path.size() - 6) + ".cu", source);  // kept for debugging
+      if (publish(path, file)) {
+        const int64_t bound = core::env().cache_bytes;
+        runtime::disk::record_write(runtime::default_cache_dir(), file.size() + (src_kept ? source.size() : 0), key,
+                                    bound > 0 ? uint64_t(bound) : 0);
+      }
     }
     Loaded l;
     d.make_current();

@@ -4,6 +4,8 @@
 // <cache>/cuda/<key[0:2]>/<key>.cubin by an atomic rename, with the kernel cache's trailer
 // (magic, key, size, checksum) checked before a file is loaded: a torn or foreign file is
 // rebuilt, never loaded. Modules are loaded once per device context and kept for the process.
+// Cubins count towards the disk bound (CGRAD_CACHE_BYTES) like shared objects: a hit touches the
+// file's mtime, a publish records its size (runtime/disk_cache.h).
 #pragma once
 
 #include "backends/cuda/device.h"

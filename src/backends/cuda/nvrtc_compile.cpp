@@ -3,6 +3,7 @@
 
 #include "backends/cpu/jit/compiler.h"
 #include "backends/cuda/loader.h"
+#include "core/env.hpp"
 
 #include <cgrad/core.hpp>
 
@@ -12,11 +13,12 @@
 namespace cgrad::backends::cuda {
 
 std::vector<std::string> nvrtc_options(const std::string& arch) {
-  // C++17 is what the scalar header needs (if constexpr); no fast-math: the GPU must compute
-  // what the CPU computes (FMA contraction stays on, as in the CPU kernels built with -O3).
+  // C++17 is what the scalar header needs (if constexpr); no fast-math. Multiply-adds are
+  // contracted into FMAs as in the CPU kernels, unless CGRAD_FP_CONTRACT=0 (--fmad=false: each
+  // product rounded, as the interpreter does). The options are part of the cubin cache key.
   // Warning 177 (declared but never referenced): every kernel declares all its pointers and
   // offsets; the unused ones cost nothing and would drown real messages.
-  return {"--gpu-architecture=" + arch, "--std=c++17", "--diag-suppress=177"};
+  return {"--gpu-architecture=" + arch, "--std=c++17", core::env().fp_contract ? "--fmad=true" : "--fmad=false", "--diag-suppress=177"};
 }
 
 std::string nvrtc_version_string() {

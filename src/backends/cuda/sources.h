@@ -15,8 +15,8 @@
 
 namespace cgrad::backends::cuda {
 
-/// Lowers `cat` and contiguous copies to loop kernels, normalizes the loop kernels of `s` (in
-/// place) and renders each; GEMMs (cuBLAS) get an empty entry.
+/// Lowers `cat`, contiguous copies and GEMMs cuBLAS cannot take to loop kernels, normalizes the loop
+/// kernels of `s` (in place) and renders each; cuBLAS GEMMs get an empty entry.
 std::vector<codegen::CudaRendered> render_schedule(schedule::Schedule& s);
 
 /// The CUDA kernels of a verified subgraph, scheduled as the CUDA backend would.

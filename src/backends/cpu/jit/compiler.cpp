@@ -5,6 +5,7 @@
 #include "backends/cpu/jit/compiler.h"
 
 #include "core/env.hpp"
+#include "runtime/disk_cache.h"
 
 #include <cgrad/core.hpp>
 
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -29,10 +31,17 @@ namespace {
 // the process, which has libc, when the object is loaded. Not linking libstdc++ and libc into
 // every kernel object takes about a third off the cold compile of a small kernel (the link was
 // most of the difference). -pipe: no temporary files.
-const std::vector<std::string> kBaseFlags = {"-O3",          "-march=native",       "-fPIC",
-                                             "-shared",      "-nostdlib",           "-pipe",
-                                             "-std=c++17",   "-fno-math-errno",     "-fno-trapping-math",
+const std::vector<std::string> kBaseFlags = {"-O3",           "-march=native",   "-fPIC",
+                                             "-shared",       "-nostdlib",       "-pipe",
+                                             "-std=c++17",    "-fno-math-errno", "-fno-trapping-math",
                                              "-fopenmp-simd", "-fvisibility=hidden"};
+// Multiply-add contraction, chosen per compile by CGRAD_FP_CONTRACT (and part of the toolchain
+// key, so both kinds of kernel live side by side in the caches). On (the default, GCC's own):
+// `a * b + c` becomes one FMA where -march=native has one, rounding once where the interpreter
+// rounds twice (about a quarter of random f32 triples differ by an ulp). Off: bit-identical to
+// the interpreter; free on memory-bound kernels (bench W1-W4), 15-25% slower on a compute-bound
+// one full of multiply-adds (the W5 Lorenz step). docs/semantics.md has the figures.
+const char* contract_flag() { return core::env().fp_contract ? "-ffp-contract=fast" : "-ffp-contract=off"; }
 // GCC only (clang rejects them): no vectorized epilogues (the remainder of a vector loop runs
 // scalar; kernels' loops are long or short enough to have none) and no second scheduling pass
 // (out-of-order cores reorder anyway). Together they take about 10 ms (15%) off the cold
@@ -98,29 +107,44 @@ const std::string& cpu_signature() {
   return sig;
 }
 
-bool write_atomically(const std::string& path, std::string_view data) {
-  static std::atomic<unsigned> seq{0};
-  std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(seq++);
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) return false;
-  bool ok = ::write(fd, data.data(), data.size()) == static_cast<ssize_t>(data.size());
-  ::close(fd);
-  if (!ok || ::rename(tmp.c_str(), path.c_str()) != 0) {
-    ::unlink(tmp.c_str());
-    return false;
-  }
-  return true;
-}
-
 std::string header_path(const std::string& include_dir) { return include_dir + "/cgrad/scalar.hpp"; }
 
-// Rewrites the header if something (a cache cleaner) removed it since prepare_include_dir().
-void ensure_header(const Compiler& c) {
-  if (c.include_dir.empty()) return;
+// True when `path` holds exactly the embedded header. Read in full on every compile (15 KiB,
+// a few microseconds next to a compile of tens of milliseconds): a truncated or edited copy
+// would otherwise fail every new kernel, in every process, forever.
+bool header_intact(const std::string& path) {
+  const std::string_view want = scalar_header_text();
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
   struct stat st{};
-  if (::stat(header_path(c.include_dir).c_str(), &st) == 0) return;
-  runtime::make_private_dirs(c.include_dir + "/cgrad");
-  write_atomically(header_path(c.include_dir), scalar_header_text());
+  std::string have;
+  bool ok = ::fstat(fd, &st) == 0 && static_cast<size_t>(st.st_size) == want.size() && runtime::disk::read_fd(fd, &have) &&
+            have == want;
+  ::close(fd);
+  return ok;
+}
+
+// Makes <include_dir>/cgrad/scalar.hpp the embedded header: checked, and rewritten when missing,
+// truncated or altered (temp file + rename, so a concurrent compiler sees the old file or the
+// new one, and several processes healing it at once all write the same bytes). True when the
+// header is right afterwards.
+bool heal_header(const std::string& include_dir, runtime::disk::Where where) {
+  const std::string path = header_path(include_dir);
+  if (header_intact(path)) return true;
+  if (runtime::disk::make_dirs(include_dir + "/cgrad", where) != 0) return false;
+  if (runtime::disk::write_atomically(path, scalar_header_text(), where) != 0) return false;
+  if (core::env().debug >= 1) std::fprintf(stderr, "cgrad: rewrote %s (missing, truncated or altered)\n", path.c_str());
+  return header_intact(path);
+}
+
+// The include dir a compile uses: the cache's copy when it is (or could be made) intact, else a
+// copy beside the compiler's output (the staging dir) when the cache cannot be written. The
+// toolchain key names the header by its hash, never by this path, so the key is the same.
+std::string usable_include_dir(const Compiler& c, const std::string& so_path) {
+  if (c.include_dir.empty() || heal_header(c.include_dir, runtime::disk::Where::Cache)) return c.include_dir;
+  const std::string leaf = c.include_dir.substr(c.include_dir.rfind('/') + 1);
+  const std::string spare = so_path.substr(0, so_path.rfind('/')) + "/include/" + leaf;
+  return heal_header(spare, runtime::disk::Where::Staging) ? spare : c.include_dir;
 }
 
 }  // namespace
@@ -146,25 +170,30 @@ Compiler detect_compiler(const std::string& requested) {
   return Compiler{};
 }
 
-std::string prepare_include_dir(const Compiler& c, const std::string& root) {
+std::string include_dir_path(const Compiler& c, const std::string& root) {
   if (root.empty()) return {};
   std::string tag = std::string(scalar_header_text()) + "\n" + c.identity + "\n" + cpu_signature();
   for (const auto& f : c.flags) tag += " " + f;
-  const std::string dir = root + "/include/" + runtime::content_hash(tag).substr(0, 16);
-  Compiler with_dir = c;
-  with_dir.include_dir = dir;
-  if (!runtime::make_private_dirs(dir + "/cgrad")) return {};
-  ensure_header(with_dir);
-  struct stat st{};
-  return ::stat(header_path(dir).c_str(), &st) == 0 ? dir : std::string();
+  return root + "/include/" + runtime::content_hash(tag).substr(0, 16);
+}
+
+std::string prepare_include_dir(const Compiler& c, const std::string& root) {
+  const std::string dir = include_dir_path(c, root);
+  return !dir.empty() && heal_header(dir, runtime::disk::Where::Cache) ? dir : std::string();
 }
 
 const Compiler& compiler() {
   static const Compiler* c = [] {
     auto* found = new Compiler(detect_compiler(core::env().cxx));
     if (found->available) {
-      found->include_dir = prepare_include_dir(*found, runtime::default_cache_dir());
-      if (!found->include_dir.empty()) found->flags.push_back("-I" + found->include_dir);
+      // The path even when the header cannot be written there now (a read-only or full cache):
+      // the -I flag, and so the toolchain key, must not depend on it. compile() heals the header
+      // or uses a spare copy.
+      found->include_dir = include_dir_path(*found, runtime::default_cache_dir());
+      if (!found->include_dir.empty()) {
+        prepare_include_dir(*found, runtime::default_cache_dir());
+        found->flags.push_back("-I" + found->include_dir);
+      }
     }
     return found;
   }();
@@ -183,15 +212,17 @@ std::string toolchain_key(const Compiler& c) {
 }
 
 const std::string& toolchain_key() {
-  static const std::string* key = new std::string(toolchain_key(compiler()));
-  return *key;
+  static const std::string* on = new std::string(toolchain_key(compiler()) + " -ffp-contract=fast");
+  static const std::string* off = new std::string(toolchain_key(compiler()) + " -ffp-contract=off");
+  return core::env().fp_contract ? *on : *off;
 }
 
 void compile(const Compiler& c, const std::string& src_path, const std::string& so_path, int timeout_ms) {
   if (!c.available) throw Error(ErrorCode::CompileError, "cgrad: no C++ compiler available to compile " + src_path);
-  ensure_header(c);
+  const std::string inc = usable_include_dir(c, so_path);
   std::vector<std::string> argv{c.path};
-  argv.insert(argv.end(), c.flags.begin(), c.flags.end());
+  for (const auto& f : c.flags) argv.push_back(!c.include_dir.empty() && f == "-I" + c.include_dir ? "-I" + inc : f);
+  argv.push_back(contract_flag());
   for (const auto& a : {std::string("-o"), so_path, src_path, std::string("-lm")}) argv.push_back(a);
   ProcessResult r = run_process(argv, timeout_ms);
   if (r.exit_code == 0 && !r.timed_out) return;
@@ -203,8 +234,13 @@ void compile(const Compiler& c, const std::string& src_path, const std::string& 
                                            "\n  command: " + cmd + "\n" + head_lines(r.output, 20));
 }
 
+int compile_timeout_ms() {
+  const int64_t s = core::env().compile_timeout_s;
+  return s <= 0 || s >= INT_MAX / 1000 ? INT_MAX : static_cast<int>(s * 1000);  // 0: no limit (24 days)
+}
+
 runtime::CompileFn compile_fn() {
-  return [](const std::string& src, const std::string& so) { compile(compiler(), src, so); };
+  return [](const std::string& src, const std::string& so) { compile(compiler(), src, so, compile_timeout_ms()); };
 }
 
 void warn_no_compiler_once() {

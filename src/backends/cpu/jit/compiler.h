@@ -1,8 +1,9 @@
 // The CPU JIT's toolchain: which system C++ compiler to run, with which flags, and how to run it.
 //
 // Generated kernel sources start with `#include "cgrad/scalar.hpp"`. That header is embedded in
-// the library at build time (scalar_header_text()) and written once into the kernel cache under
-// a directory named by its hash (prepare_include_dir()), which is what `-I` points to: kernels
+// the library at build time (scalar_header_text()) and written into the kernel cache under a
+// directory named by its hash (prepare_include_dir()), checked before every compile and rewritten
+// when damaged; that directory is what `-I` points to: kernels
 // never depend on the source tree or the install prefix, and an edited scalar.hpp changes every
 // cache key (with a plain -I into the source tree, stale kernels would survive a header edit).
 // Exported kernel functions must be `extern "C" __attribute__((visibility("default")))`: kernels
@@ -26,8 +27,10 @@ struct Compiler {
   std::string include_dir;         ///< the -I dir holding cgrad/scalar.hpp ("" when not prepared)
 };
 
-/// Default limit for one kernel compile.
+/// Default limit for one kernel compile (compile_fn() uses CGRAD_COMPILE_TIMEOUT instead).
 inline constexpr int kCompileTimeoutMs = 120'000;
+/// CGRAD_COMPILE_TIMEOUT in milliseconds (INT_MAX, about 24 days, for 0: no limit).
+int compile_timeout_ms();
 
 /// Finds a compiler without reading global state: `requested` (a path, or a name looked up on
 /// PATH) when not empty, else the first of c++, g++, clang++ on PATH. Runs `--version` and
@@ -49,13 +52,19 @@ const std::string& toolchain_key();
 /// The text of include/cgrad/scalar.hpp as it was when the library was built.
 std::string_view scalar_header_text();
 
-/// Writes the embedded header to <root>/include/<hash>/cgrad/scalar.hpp unless it is there
-/// (atomically: temp + rename) and returns <root>/include/<hash>; "" when it cannot be written.
-/// The hash covers the header, the compiler identity and the flags.
+/// <root>/include/<hash>, where the cache keeps its copy of the header for compiler `c` ("" for
+/// an empty root). The hash covers the header, the compiler identity, the flags and the CPU.
+std::string include_dir_path(const Compiler& c, const std::string& root);
+
+/// Makes <include_dir_path()>/cgrad/scalar.hpp the embedded header: its content is checked, and
+/// a missing, truncated or altered copy is rewritten atomically (temp + rename; safe when
+/// several processes do it at once). Returns the dir; "" when it cannot be written.
 std::string prepare_include_dir(const Compiler& c, const std::string& root);
 
 /// Compiles the C++ file `src_path` into the shared object `so_path`. No shell: the compiler is
-/// spawned with its arguments as a vector. Throws Error(CompileError) with the command, the
+/// spawned with its arguments as a vector. First checks (and heals) the header under
+/// `c.include_dir`; when that copy is wrong and cannot be rewritten, a copy under
+/// <dir of so_path>/include/ is used instead. Throws Error(CompileError) with the command, the
 /// source path (kept for debugging) and the first lines of the compiler's output, on a non-zero
 /// exit or past `timeout_ms` (the compiler's process group is killed).
 void compile(const Compiler& c, const std::string& src_path, const std::string& so_path,

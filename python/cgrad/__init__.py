@@ -1,0 +1,176 @@
+"""cgrad: a lazy tensor engine with a JIT, from Python.
+
+Arrays are lazy: operations build a graph, and evaluation (``cgrad.eval``, ``x.item()``,
+``print(x)``, ``np.asarray(x)``, ``__dlpack__``) fuses and runs it. This module is also an
+Array API namespace (``x.__array_namespace__()`` returns it). See docs/python.md.
+"""
+from . import _cgrad
+from ._cgrad import (  # noqa: F401  (re-exported)
+    Array,
+    Device,
+    Error,
+    ShapeError,
+    InvalidArgumentError,
+    InvalidOperationError,
+    DTypeError,
+    DeviceError,
+    OutOfMemoryError,
+    CompileError,
+    ExecutionError,
+    InternalError,
+    cuda_available,
+    manual_seed,
+    stats,
+    reset_stats,
+    to_dot,
+    grad,
+    no_grad,
+    is_grad_enabled,
+    optim,
+    eval,
+    # element-wise functions bound straight from the C++ tables
+    add,
+    subtract,
+    multiply,
+    divide,
+    pow,
+    maximum,
+    minimum,
+    less,
+    less_equal,
+    greater,
+    greater_equal,
+    equal,
+    not_equal,
+    exp,
+    log,
+    sqrt,
+    rsqrt,
+    abs,
+    sin,
+    cos,
+    tanh,
+    sigmoid,
+    relu,
+    negative,
+    floor_divide,
+    remainder,
+    bitwise_and,
+    bitwise_or,
+    bitwise_xor,
+    bitwise_left_shift,
+    bitwise_right_shift,
+    atan2,
+    hypot,
+    copysign,
+    logaddexp,
+    nextafter,
+    logical_and,
+    logical_or,
+    logical_xor,
+    floor,
+    ceil,
+    trunc,
+    round,
+    sign,
+    signbit,
+    isnan,
+    isinf,
+    isfinite,
+    log1p,
+    expm1,
+    log2,
+    log10,
+    tan,
+    asin,
+    acos,
+    atan,
+    sinh,
+    cosh,
+    asinh,
+    acosh,
+    atanh,
+    erf,
+    bitwise_invert,
+    logical_not,
+    positive,
+    square,
+    reciprocal,
+    conj,
+    real,
+    imag,
+    isclose,
+    allclose,
+    softmax,
+    log_softmax,
+    cross_entropy,
+)
+from ._dtypes import (  # noqa: F401
+    bool,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
+    float16,
+    bfloat16,
+    float32,
+    float64,
+    dtype,
+    finfo,
+    iinfo,
+    result_type,
+    can_cast,
+    isdtype,
+)
+from ._api import *  # noqa: F401,F403
+from ._api import all, any, max, min, sum, compile  # noqa: F401  (shadow builtins on purpose)
+from . import _api as _api_module
+
+__array_api_version__ = "2024.12"
+__version__ = "0.1.0"
+
+e = 2.718281828459045
+pi = 3.141592653589793
+inf = float("inf")
+nan = float("nan")
+newaxis = None
+
+
+class _Info:
+    """__array_namespace_info__(): what this namespace supports."""
+
+    def capabilities(self):
+        return {"boolean indexing": False, "data-dependent shapes": False, "max dimensions": 64}
+
+    def default_device(self):
+        return Device.cpu()
+
+    def devices(self):
+        return [Device.cpu()] + ([Device.cuda(0)] if cuda_available() else [])
+
+    def default_dtypes(self, *, device=None):
+        return {"real floating": float32, "complex floating": None, "integral": int64, "indexing": int64}
+
+    def dtypes(self, *, device=None, kind=None):
+        # The standard's dtypes (float16 and bfloat16 are cgrad extras, as in NumPy/PyTorch).
+        all_ = {d.name: d for d in (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64)}
+        if kind is None:
+            return all_
+        return {k: v for k, v in all_.items() if isdtype(v, kind)}
+
+
+def __array_namespace_info__():
+    return _Info()
+
+
+def __getattr__(name):
+    # A clear message for the standard's functions the C++ core does not have yet.
+    from ._missing import MISSING
+
+    if name in MISSING:
+        raise AttributeError(f"cgrad.{name} is not available yet: {MISSING[name]}")
+    raise AttributeError(f"module 'cgrad' has no attribute {name!r}")

@@ -1,0 +1,414 @@
+"""The Array API functions that take the standard's signatures (keyword arguments, dtype and
+device arguments, axis tuples) and call the C++ functions. Functions the C++ core lacks are
+not defined here: docs/python.md lists them, and the conformance run's xfails file names them."""
+import builtins
+import math
+
+from . import _cgrad
+from . import _dtypes as dt
+from ._array import Array, Device
+
+_cpu = Device.cpu()
+
+
+def _dev(device):
+    if device is None or device == "cpu":
+        return _cpu
+    if isinstance(device, Device):
+        return device
+    if isinstance(device, str) and device.startswith("cuda"):
+        return Device.cuda(int(device.split(":")[1]) if ":" in device else 0)
+    raise ValueError(f"cgrad: unknown device {device!r}")
+
+
+def _shape(shape):
+    if isinstance(shape, int):
+        return [shape]
+    return [int(s) for s in shape]
+
+
+def _default_dtype(dtype, fallback=None):
+    return dt.as_dtype(dtype) if dtype is not None else (fallback or dt.float32)
+
+
+# ---- creation ----
+def _infer(obj):
+    """(flat values, shape, dtype) of nested Python sequences of bools/ints/floats."""
+    shape = []
+    o = obj
+    while isinstance(o, (list, tuple)):
+        shape.append(len(o))
+        if not o:
+            break
+        o = o[0]
+    flat = []
+    kinds = set()
+
+    def walk(o, d):
+        if d == len(shape):
+            if isinstance(o, (list, tuple)):
+                raise ValueError("asarray: ragged nested sequences")
+            if isinstance(o, Array):
+                o = o.item()
+            if not isinstance(o, (builtins.bool, int, float)):
+                raise TypeError(f"asarray: cgrad has no dtype for {type(o).__name__} values")
+            kinds.add(builtins.bool if isinstance(o, builtins.bool) else int if isinstance(o, int) else float)
+            flat.append(o)
+            return
+        if not isinstance(o, (list, tuple)) or len(o) != shape[d]:
+            raise ValueError("asarray: ragged nested sequences")
+        for e in o:
+            walk(e, d + 1)
+
+    walk(obj, 0)
+    if float in kinds:
+        d = dt.float32
+    elif int in kinds:
+        d = dt.int64
+    elif builtins.bool in kinds:
+        d = dt.bool
+    else:
+        d = dt.float32
+    return flat, shape, d
+
+
+def asarray(obj, /, *, dtype=None, device=None, copy=None):
+    """An Array from an Array, a DLPack-capable object (zero-copy: NumPy, PyTorch...), a Python
+    scalar or nested sequences. `copy=True` always copies; `copy=False` never does."""
+    want = dt.as_dtype(dtype) if dtype is not None else None
+    if isinstance(obj, Array):
+        x = obj
+        if want is not None and want is not x.dtype:
+            if copy is False:
+                raise ValueError("asarray: a dtype change needs a copy and copy=False")
+            x = x.astype(want)
+        elif copy:
+            x = _copy(x)
+        return x if device is None else x.to_device(_dev(device))
+    if hasattr(obj, "__dlpack__") and not isinstance(obj, (builtins.bool, int, float)):
+        try:
+            x = from_dlpack(obj)
+        except (TypeError, BufferError, ValueError):
+            if copy is False:
+                raise
+            import numpy as np
+
+            x = from_dlpack(np.ascontiguousarray(np.asarray(obj)))
+        if want is not None and want is not x.dtype:
+            if copy is False:
+                raise ValueError("asarray: a dtype change needs a copy and copy=False")
+            return x.astype(want)
+        return _copy(x) if copy else x
+    if copy is False:
+        raise ValueError("asarray: copy=False needs an object that shares memory (an Array or DLPack)")
+    if isinstance(obj, (builtins.bool, int, float)):
+        flat, shape, d = [obj], [], dt.bool if isinstance(obj, builtins.bool) else dt.int64 if isinstance(obj, int) else dt.float32
+    else:
+        try:
+            flat, shape, d = _infer(obj)
+        except (ValueError, TypeError):
+            raise
+        except Exception:
+            import numpy as np
+
+            return asarray(np.asarray(obj), dtype=dtype, device=device)
+    d = want or d
+    if d in dt.INTEGRAL:
+        info = dt.iinfo(d)
+        for v in flat:
+            if isinstance(v, int) and not info.min <= v <= info.max:
+                raise OverflowError(f"asarray: {v} does not fit in {d.name}")
+    if d not in dt.FLOATING and builtins.any(isinstance(v, float) for v in flat):
+        flat = [int(v) for v in flat]
+    return _cgrad._from_flat_list(flat, shape, d._c, _dev(device))
+
+
+def _copy(x):
+    return _cgrad._from_capsule(_cgrad._dlpack(x, None, (1, 0), None, True))
+
+
+def from_dlpack(x, /, *, device=None, copy=None):
+    """Imports `x` (an object with __dlpack__, or a DLPack capsule) without copying: the result
+    reads the producer's memory, and the producer's deleter runs when cgrad drops it."""
+    if isinstance(x, Array):
+        return _copy(x) if copy else x
+    if hasattr(x, "__dlpack__"):
+        kw = {}
+        if copy is not None:
+            kw["copy"] = copy
+        try:
+            cap = x.__dlpack__(max_version=(1, 0), **kw)
+        except TypeError:
+            cap = x.__dlpack__(**kw)
+    else:
+        cap = x
+    out = _cgrad._from_capsule(cap)
+    return out if device is None else out.to_device(_dev(device))
+
+
+def zeros(shape, *, dtype=None, device=None):
+    return _cgrad._full(_shape(shape), 0.0, _default_dtype(dtype)._c, _dev(device))
+
+
+def ones(shape, *, dtype=None, device=None):
+    return _cgrad._full(_shape(shape), 1.0, _default_dtype(dtype)._c, _dev(device))
+
+
+empty = zeros
+
+
+def full(shape, fill_value, *, dtype=None, device=None):
+    if dtype is None:
+        dtype = dt.bool if isinstance(fill_value, builtins.bool) else dt.int64 if isinstance(fill_value, int) else dt.float32
+    d = dt.as_dtype(dtype)
+    if d in dt.INTEGRAL and not dt.iinfo(d).min <= fill_value <= dt.iinfo(d).max:
+        raise OverflowError(f"full: {fill_value} does not fit in {d.name}")
+    return _cgrad._full(_shape(shape), float(fill_value), d._c, _dev(device))
+
+
+def zeros_like(x, /, *, dtype=None, device=None):
+    return zeros(x.shape, dtype=dtype or x.dtype, device=device or x.device)
+
+
+def ones_like(x, /, *, dtype=None, device=None):
+    return ones(x.shape, dtype=dtype or x.dtype, device=device or x.device)
+
+
+empty_like = zeros_like
+
+
+def full_like(x, /, fill_value, *, dtype=None, device=None):
+    return full(x.shape, fill_value, dtype=dtype or x.dtype, device=device or x.device)
+
+
+def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
+    if stop is None:
+        start, stop = 0, start
+    if dtype is None:
+        dtype = dt.float32 if builtins.any(isinstance(v, float) for v in (start, stop, step)) else dt.int64
+    d = dt.as_dtype(dtype)
+    n = builtins.max(0, math.ceil((stop - start) / step))
+    r = _cgrad._arange(n, d._c, _dev(device))
+    if step != 1:
+        r = r * step
+    if start != 0:
+        r = r + start
+    return r
+
+
+def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
+    n_cols = n_rows if n_cols is None else n_cols
+    i = _cgrad._arange(n_rows, dt.int64._c, _dev(device))._reshape([n_rows, 1])
+    j = _cgrad._arange(n_cols, dt.int64._c, _dev(device))._reshape([1, n_cols])
+    return (j - i == k).astype(_default_dtype(dtype))
+
+
+def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
+    d = _default_dtype(dtype)
+    div = (num - 1) if endpoint else num
+    step = (stop - start) / div if div > 0 else 0.0
+    r = _cgrad._arange(num, dt.float64._c, _dev(device)) * step + start
+    if endpoint and num > 1:
+        r = _cgrad._where(_cgrad._arange(num, dt.int64._c, _dev(device)) == num - 1, float(stop), r)
+    return r.astype(d)
+
+
+def rand(*shape, dtype=None, device=None):
+    """Uniform in [0, 1) (deterministic for a given manual_seed and call order)."""
+    shape = shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape
+    return _cgrad._rand(_shape(shape), _default_dtype(dtype)._c, _dev(device))
+
+
+def randn(*shape, dtype=None, device=None):
+    shape = shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape
+    return _cgrad._randn(_shape(shape), _default_dtype(dtype)._c, _dev(device))
+
+
+# ---- element-wise composites of C++ ops ----
+def clip(x, /, min=None, max=None):
+    if min is not None:
+        x = _cgrad.maximum(x, min if isinstance(min, Array) else _scalar_as(min, x))
+    if max is not None:
+        x = _cgrad.minimum(x, max if isinstance(max, Array) else _scalar_as(max, x))
+    return x
+
+
+def _scalar_as(v, x):
+    return float(v) if x.dtype in dt.FLOATING else v
+
+
+def where(condition, x1, x2, /):
+    return _cgrad._where(condition, x1, x2)
+
+
+def astype(x, dtype, /, *, copy=True, device=None):
+    d = dt.as_dtype(dtype)
+    if d is x.dtype and not copy:
+        return x
+    return x._cast(d._c)
+
+
+# ---- reductions (Array API signatures) ----
+def _reduce(name, x, axis, keepdims):
+    return getattr(_cgrad, "_" + name)(x, axis, keepdims)
+
+
+def sum(x, /, *, axis=None, dtype=None, keepdims=False):
+    r = _reduce("sum", x, axis, keepdims)
+    return r if dtype is None else r.astype(dtype)
+
+
+def mean(x, /, *, axis=None, keepdims=False):
+    return _reduce("mean", x, axis, keepdims)
+
+
+def max(x, /, *, axis=None, keepdims=False):
+    return _reduce("max", x, axis, keepdims)
+
+
+def min(x, /, *, axis=None, keepdims=False):
+    return _reduce("min", x, axis, keepdims)
+
+
+def prod(x, /, *, axis=None, dtype=None, keepdims=False):
+    r = _reduce("prod", x, axis, keepdims)
+    return r if dtype is None else r.astype(dtype)
+
+
+def _as_bool(r):
+    return r if r.dtype is dt.bool else r.astype(dt.bool)
+
+
+def all(x, /, *, axis=None, keepdims=False):
+    return _as_bool(_reduce("all", x, axis, keepdims))  # axis=(): x itself, as bool
+
+
+def any(x, /, *, axis=None, keepdims=False):
+    return _as_bool(_reduce("any", x, axis, keepdims))
+
+
+def count_nonzero(x, /, *, axis=None, keepdims=False):
+    if axis is not None and not isinstance(axis, int) and len(axis) == 0:
+        return (x != 0).astype(dt.int64)
+    return _reduce("count_nonzero", x, axis, keepdims)
+
+
+def _arg(fn, x, axis, keepdims):
+    if axis is not None:
+        return fn(x, axis, keepdims)
+    r = fn(x._reshape([-1]), 0, False)  # over the flattened array
+    return r._reshape([1] * x.ndim) if keepdims else r
+
+
+def argmax(x, /, *, axis=None, keepdims=False):
+    return _arg(_cgrad._argmax, x, axis, keepdims)
+
+
+def argmin(x, /, *, axis=None, keepdims=False):
+    return _arg(_cgrad._argmin, x, axis, keepdims)
+
+
+# ---- shapes ----
+def reshape(x, /, shape, *, copy=None):
+    return x._reshape(_shape(shape))
+
+
+def permute_dims(x, /, axes):
+    return x._permute(list(axes))
+
+
+def matrix_transpose(x, /):
+    return x.mT
+
+
+def broadcast_to(x, /, shape):
+    shape = tuple(_shape(shape))
+    if x.ndim < len(shape):
+        x = x._reshape([1] * (len(shape) - x.ndim) + list(x.shape))
+    return x if x.shape == shape else x._expand(list(shape))
+
+
+def broadcast_arrays(*arrays):
+    shape = broadcast_shapes(*(a.shape for a in arrays))
+    return [broadcast_to(a, shape) for a in arrays]
+
+
+def broadcast_shapes(*shapes):
+    n = builtins.max((len(s) for s in shapes), default=0)
+    out = []
+    for i in range(n):
+        dims = {s[len(s) - n + i] for s in shapes if len(s) - n + i >= 0} - {1}
+        if len(dims) > 1:
+            raise ValueError(f"shapes {shapes} do not broadcast")
+        out.append(dims.pop() if dims else 1)
+    return tuple(out)
+
+
+def expand_dims(x, /, axis=0):
+    n = x.ndim + 1
+    if not -n <= axis < n:
+        raise IndexError(f"expand_dims: axis {axis} out of range for a {x.ndim}-D array")
+    axis %= n
+    s = list(x.shape)
+    s.insert(axis, 1)
+    return x._reshape(s)
+
+
+def squeeze(x, /, axis):
+    axes = {a % x.ndim for a in ((axis,) if isinstance(axis, int) else axis)}
+    for a in axes:
+        if x.shape[a] != 1:
+            raise ValueError(f"squeeze: axis {a} has size {x.shape[a]}, not 1")
+    return x._reshape([s for i, s in enumerate(x.shape) if i not in axes])
+
+
+def flip(x, /, *, axis=None):
+    if axis is None:
+        return _cgrad._flip(x, [])  # every axis
+    axes = [axis] if isinstance(axis, int) else list(axis)
+    return _cgrad._flip(x, axes) if axes else x
+
+
+def concat(arrays, /, *, axis=0):
+    arrays = list(arrays)
+    if axis is None:
+        arrays = [a._reshape([-1]) for a in arrays]
+        axis = 0
+    return _cgrad._cat(arrays, axis)
+
+
+def stack(arrays, /, *, axis=0):
+    arrays = list(arrays)
+    n = arrays[0].ndim + 1
+    return concat([expand_dims(a, axis=axis) for a in arrays], axis=axis % n)
+
+
+def matmul(x1, x2, /):
+    return _cgrad.matmul(x1, x2)
+
+
+def vecdot(x1, x2, /, *, axis=-1):
+    return sum(x1 * x2, axis=axis).astype(dt.result_type(x1, x2))
+
+
+def tensordot(x1, x2, /, *, axes=2):
+    if not isinstance(axes, int):  # (axes of x1, axes of x2): move them to x1's end and x2's front
+        ax1 = [a % x1.ndim for a in axes[0]]
+        ax2 = [a % x2.ndim for a in axes[1]]
+        x1 = x1._permute([d for d in range(x1.ndim) if d not in ax1] + ax1)
+        x2 = x2._permute(ax2 + [d for d in range(x2.ndim) if d not in ax2])
+        axes = len(ax1)
+    a = x1._reshape([math.prod(x1.shape[: x1.ndim - axes]), math.prod(x1.shape[x1.ndim - axes:])])
+    b = x2._reshape([math.prod(x2.shape[:axes]), math.prod(x2.shape[axes:])])
+    return _cgrad.matmul(a, b)._reshape(list(x1.shape[: x1.ndim - axes] + x2.shape[axes:]))
+
+
+# ---- evaluation and compile ----
+def compile(fn):
+    """Decorator: trace `fn` (Arrays in, an Array or a tuple/list of Arrays out) into a plan
+    on its first call per input signature and replay the plan on later calls."""
+    import functools
+
+    c = _cgrad._compile(fn)
+    functools.update_wrapper(c, fn, updated=()) if hasattr(c, "__dict__") else None
+    return c

@@ -1,0 +1,242 @@
+"""The Python half of cgrad.Array: indexing, conversions, repr, DLPack and NumPy hooks. The
+operators and the C++ calls are bound in the extension (python/src/module.cpp); this module
+adds the methods that are easier to write in Python to the same class."""
+import builtins
+import operator
+
+from . import _cgrad
+from . import _dtypes as dt
+
+Array = _cgrad.Array
+Device = _cgrad.Device
+_c_str = Array.__str__  # the C++ rendering, the fallback without NumPy
+
+
+def _dtype(self):
+    return dt.from_c(self._dtype)
+
+
+def _T(self):
+    if self.ndim != 2:
+        raise ValueError(f"x.T needs a 2-D array (use x.mT or permute_dims), got {self.ndim}-D")
+    return self._permute([1, 0])
+
+
+# ---- indexing ----
+def _normalize_key(self, key):
+    if not isinstance(key, tuple):
+        key = (key,)
+    for k in key:
+        if isinstance(k, Array) or (hasattr(k, "__len__") and not isinstance(k, (str, bytes))):
+            raise IndexError(
+                "cgrad: indexing with integer arrays or boolean masks is not supported yet "
+                "(the C++ core has no gather/scatter primitive); use ints, slices, None and ..."
+            )
+    n_ell = builtins.sum(1 for k in key if k is Ellipsis)
+    if n_ell > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    n_real = builtins.sum(1 for k in key if k is not None and k is not Ellipsis)
+    if n_real > self.ndim:
+        raise IndexError(f"too many indices: array is {self.ndim}-D, index has {n_real}")
+    if n_ell == 0:
+        key = key + (Ellipsis,)
+    out = []
+    for k in key:
+        if k is Ellipsis:
+            out.extend([slice(None)] * (self.ndim - n_real))
+        else:
+            out.append(k)
+    return out
+
+
+def _getitem(self, key):
+    key = _normalize_key(self, key)
+    x = self
+    shape = []  # the result's shape, after ints drop and Nones insert dims
+    dim = 0
+    for k in key:
+        if k is None:
+            shape.append(1)
+            continue
+        n = self.shape[dim]
+        if isinstance(k, slice):
+            start, stop, step = k.indices(n)
+            if step < 0:  # the same elements, read from the flipped axis with a positive step
+                x = _cgrad._flip(x, [dim])  # x keeps self's dims until the final reshape
+                start, stop, step = n - 1 - start, n - 1 - stop, -step
+            stop = builtins.max(stop, start)
+            count = (stop - start + step - 1) // step
+            if (start, stop, step) != (0, n, 1):
+                x = x._slice(dim, start, stop, step)
+            shape.append(count)
+        else:
+            try:
+                i = operator.index(k)
+            except TypeError:
+                raise IndexError(f"cgrad: unsupported index {k!r} (ints, slices, None and ... are)") from None
+            if not -n <= i < n:
+                raise IndexError(f"index {i} is out of bounds for axis {dim} with size {n}")
+            i %= n
+            x = x._slice(dim, i, i + 1, 1)
+        dim += 1
+    shape = tuple(shape)
+    return x if x.shape == shape else x._reshape(list(shape))
+
+
+def _setitem(self, key, value):
+    """x[key] = value as x.assign(new value): every handle copied from x sees it."""
+    from . import _api
+
+    value = value if isinstance(value, Array) else _api.asarray(value, dtype=self.dtype, device=self.device)
+    key = _normalize_key(self, key)
+    if builtins.all(isinstance(k, slice) and k == slice(None) for k in key if k is not None):
+        self.assign(_api.broadcast_to(value.astype(self.dtype), self.shape))
+        return
+    # A box of unit-step slices and ints: pad the value to x's shape and select with a mask.
+    region = []
+    dim = 0
+    for k in key:
+        if k is None:
+            continue
+        n = self.shape[dim]
+        if isinstance(k, slice):
+            start, stop, step = k.indices(n)
+            if step != 1:
+                raise IndexError("cgrad: assignment through a stepped slice is not supported yet (no scatter primitive)")
+            region.append((builtins.min(start, n), builtins.max(stop, start), False))
+        else:
+            i = operator.index(k)
+            if not -n <= i < n:
+                raise IndexError(f"index {i} is out of bounds for axis {dim} with size {n}")
+            region.append((i % n, i % n + 1, True))
+        dim += 1
+    box = tuple(b - a for a, b, _ in region)
+    target = tuple(b - a for (a, b, is_int) in region if not is_int)
+    v = _api.broadcast_to(value.astype(self.dtype), target)._reshape(list(box)) if box else value
+    mask = None
+    for d, (a, b, _) in enumerate(region):
+        n = self.shape[d]
+        parts = []
+        if a > 0:
+            parts.append(_api.zeros(v.shape[:d] + (a,) + v.shape[d + 1:], dtype=self.dtype))
+        parts.append(v)
+        if b < n:
+            parts.append(_api.zeros(v.shape[:d] + (n - b,) + v.shape[d + 1:], dtype=self.dtype))
+        v = _api.concat(parts, axis=d) if len(parts) > 1 else v
+        if a > 0 or b < n:
+            idx = _api.arange(n, dtype=dt.int64)._reshape([n if e == d else 1 for e in range(self.ndim)])
+            m = _cgrad.minimum(idx >= a, idx < b)
+            mask = m if mask is None else _cgrad.minimum(mask, m)
+    self.assign(v if mask is None else _cgrad._where(_api.broadcast_to(mask, self.shape), v, self))
+
+
+# ---- conversions (these evaluate) ----
+def _bool(self):
+    if self.size != 1:
+        raise ValueError(f"the truth value of an array with {self.size} elements is ambiguous")
+    return builtins.bool(self.item())
+
+
+def _int(self):
+    return int(self.item())
+
+
+def _float(self):
+    return float(self.item())
+
+
+def _index(self):
+    if self.dtype not in dt.INTEGRAL:
+        raise TypeError(f"only integer arrays can be used as an index, not {self.dtype}")
+    return int(self.item())
+
+
+def _tolist(self):
+    flat = self._flat_list()
+    shape = self.shape
+
+    def nest(off, d):
+        if d == len(shape):
+            return flat[off]
+        stride = 1
+        for s in shape[d + 1:]:
+            stride *= s
+        return [nest(off + i * stride, d + 1) for i in range(shape[d])]
+
+    return nest(0, 0)
+
+
+def _repr(self):
+    try:
+        import numpy as np
+    except ImportError:
+        return "cgrad." + str(self)
+    a = np.asarray(self)
+    body = np.array2string(a, separator=", ", prefix="Array(")
+    return f"Array({body}, dtype={self.dtype.name})"
+
+
+def _str(self):
+    try:
+        import numpy as np
+    except ImportError:
+        return _c_str(self)
+    return np.array2string(np.asarray(self))
+
+
+# ---- NumPy and DLPack ----
+def _array(self, dtype=None, copy=None):
+    import numpy as np
+
+    a = np.from_dlpack(self)
+    if dtype is not None:
+        a = a.astype(dtype, copy=False)
+    return a.copy() if copy else a
+
+
+def _dlpack(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+    return _cgrad._dlpack(self, stream, max_version, dl_device, copy)
+
+
+def _dlpack_device(self):
+    return _cgrad._dlpack_device(self)
+
+
+def _array_namespace(self, *, api_version=None):
+    import cgrad
+
+    if api_version not in (None, "2021.12", "2022.12", "2023.12", "2024.12"):
+        raise ValueError(f"cgrad does not provide Array API version {api_version}")
+    return cgrad
+
+
+def _install():
+    A = Array
+    A.dtype = property(_dtype)
+    A.T = property(_T)
+    A.__getitem__ = _getitem
+    A.__setitem__ = _setitem
+    A.__bool__ = _bool
+    A.__int__ = _int
+    A.__float__ = _float
+    A.__index__ = _index
+    A.__complex__ = lambda self: complex(self.item())
+    A.tolist = _tolist
+    A.__repr__ = _repr
+    A.__str__ = _str
+    A.__array__ = _array
+    A.__array_priority__ = 100
+    A.__dlpack__ = _dlpack
+    A.__dlpack_device__ = _dlpack_device
+    A.__array_namespace__ = _array_namespace
+    A.astype = lambda self, dtype, copy=True, device=None: self._cast(dt.as_dtype(dtype)._c)
+    A.reshape = lambda self, *shape: self._reshape(list(shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape))
+    A.sum = lambda self, axis=None, keepdims=False: _cgrad._sum(self, axis, keepdims)
+    A.mean = lambda self, axis=None, keepdims=False: _cgrad._mean(self, axis, keepdims)
+    A.max = lambda self, axis=None, keepdims=False: _cgrad._max(self, axis, keepdims)
+    A.min = lambda self, axis=None, keepdims=False: _cgrad._min(self, axis, keepdims)
+    A.numpy = lambda self: _array(self, copy=True)
+    A.permute = lambda self, *dims: self._permute(list(dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims))
+
+
+_install()

@@ -1,0 +1,651 @@
+// cgrad._cgrad: the Python extension. Binds cgrad::Tensor as cgrad.Array with its operators,
+// the functions of the C++ API from one table per arity (add a row to bind a new function),
+// evaluation with the GIL released, compile(fn), autograd and the optimizers. The NumPy-like
+// layer that is easier in Python (indexing, repr, the Array API signatures) is cgrad/*.py.
+#include "bindings.h"
+
+#include <cgrad/optim.hpp>
+#include <cgrad/scalar.hpp>
+
+#include <nanobind/stl/function.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string_view>
+
+namespace cgrad::py {
+
+namespace {
+
+// ---- operands: an Array or a Python bool/int/float ----
+bool scalar_of(nb::handle h, Scalar& out) {
+  PyObject* p = h.ptr();
+  if (PyBool_Check(p)) {
+    out = Scalar(p == Py_True);
+    return true;
+  }
+  if (PyLong_Check(p)) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(p, &overflow);
+    if (overflow) throw nb::value_error("cgrad: Python int out of the int64 range");
+    out = Scalar(static_cast<int64_t>(v));
+    return true;
+  }
+  if (PyFloat_Check(p)) {
+    out = Scalar(PyFloat_AS_DOUBLE(p));
+    return true;
+  }
+  return false;
+}
+
+using TT = Tensor (*)(const Tensor&, const Tensor&);
+using TS = Tensor (*)(const Tensor&, Scalar);
+using ST = Tensor (*)(Scalar, const Tensor&);
+using U = Tensor (*)(const Tensor&);
+
+// One row per binary function: its Array API name, the Python operator (or null), and the
+// tensor-tensor, tensor-scalar and scalar-tensor forms.
+struct Binary {
+  const char* name;
+  const char* dunder;
+  TT tt;
+  TS ts;
+  ST st;
+};
+// clang-format off
+const Binary kBinary[] = {
+    {"add", "add", [](const Tensor& a, const Tensor& b) { return a + b; }, [](const Tensor& a, Scalar b) { return a + b; }, [](Scalar a, const Tensor& b) { return a + b; }},
+    {"subtract", "sub", [](const Tensor& a, const Tensor& b) { return a - b; }, [](const Tensor& a, Scalar b) { return a - b; }, [](Scalar a, const Tensor& b) { return a - b; }},
+    {"multiply", "mul", [](const Tensor& a, const Tensor& b) { return a * b; }, [](const Tensor& a, Scalar b) { return a * b; }, [](Scalar a, const Tensor& b) { return a * b; }},
+    {"divide", "truediv", [](const Tensor& a, const Tensor& b) { return a / b; }, [](const Tensor& a, Scalar b) { return a / b; }, [](Scalar a, const Tensor& b) { return a / b; }},
+    {"pow", "pow", [](const Tensor& a, const Tensor& b) { return cgrad::pow(a, b); }, [](const Tensor& a, Scalar b) { return cgrad::pow(a, b); }, [](Scalar a, const Tensor& b) { return cgrad::pow(a, b); }},
+    {"maximum", nullptr, [](const Tensor& a, const Tensor& b) { return maximum(a, b); }, [](const Tensor& a, Scalar b) { return maximum(a, b); }, [](Scalar a, const Tensor& b) { return maximum(b, a); }},
+    {"minimum", nullptr, [](const Tensor& a, const Tensor& b) { return minimum(a, b); }, [](const Tensor& a, Scalar b) { return minimum(a, b); }, [](Scalar a, const Tensor& b) { return minimum(b, a); }},
+    {"less", "lt", [](const Tensor& a, const Tensor& b) { return a < b; }, [](const Tensor& a, Scalar b) { return a < b; }, [](Scalar a, const Tensor& b) { return b > a; }},
+    {"less_equal", "le", [](const Tensor& a, const Tensor& b) { return a <= b; }, [](const Tensor& a, Scalar b) { return a <= b; }, [](Scalar a, const Tensor& b) { return b >= a; }},
+    {"greater", "gt", [](const Tensor& a, const Tensor& b) { return a > b; }, [](const Tensor& a, Scalar b) { return a > b; }, [](Scalar a, const Tensor& b) { return b < a; }},
+    {"greater_equal", "ge", [](const Tensor& a, const Tensor& b) { return a >= b; }, [](const Tensor& a, Scalar b) { return a >= b; }, [](Scalar a, const Tensor& b) { return b <= a; }},
+    {"equal", "eq", [](const Tensor& a, const Tensor& b) { return a == b; }, [](const Tensor& a, Scalar b) { return a == b; }, [](Scalar a, const Tensor& b) { return b == a; }},
+    {"not_equal", "ne", [](const Tensor& a, const Tensor& b) { return a != b; }, [](const Tensor& a, Scalar b) { return a != b; }, [](Scalar a, const Tensor& b) { return b != a; }},    {"floor_divide", "floordiv", [](const Tensor& a, const Tensor& b) { return floor_divide(a, b); }, [](const Tensor& a, Scalar b) { return floor_divide(a, b); }, [](Scalar a, const Tensor& b) { return floor_divide(a, b); }},
+    {"remainder", "mod", [](const Tensor& a, const Tensor& b) { return remainder(a, b); }, [](const Tensor& a, Scalar b) { return remainder(a, b); }, [](Scalar a, const Tensor& b) { return remainder(a, b); }},
+    {"bitwise_and", "and", [](const Tensor& a, const Tensor& b) { return bitwise_and(a, b); }, [](const Tensor& a, Scalar b) { return bitwise_and(a, b); }, [](Scalar a, const Tensor& b) { return bitwise_and(a, b); }},
+    {"bitwise_or", "or", [](const Tensor& a, const Tensor& b) { return bitwise_or(a, b); }, [](const Tensor& a, Scalar b) { return bitwise_or(a, b); }, [](Scalar a, const Tensor& b) { return bitwise_or(a, b); }},
+    {"bitwise_xor", "xor", [](const Tensor& a, const Tensor& b) { return bitwise_xor(a, b); }, [](const Tensor& a, Scalar b) { return bitwise_xor(a, b); }, [](Scalar a, const Tensor& b) { return bitwise_xor(a, b); }},
+    {"bitwise_left_shift", "lshift", [](const Tensor& a, const Tensor& b) { return bitwise_left_shift(a, b); }, [](const Tensor& a, Scalar b) { return bitwise_left_shift(a, b); }, [](Scalar a, const Tensor& b) { return bitwise_left_shift(a, b); }},
+    {"bitwise_right_shift", "rshift", [](const Tensor& a, const Tensor& b) { return bitwise_right_shift(a, b); }, [](const Tensor& a, Scalar b) { return bitwise_right_shift(a, b); }, [](Scalar a, const Tensor& b) { return bitwise_right_shift(a, b); }},
+    {"atan2", nullptr, [](const Tensor& a, const Tensor& b) { return atan2(a, b); }, [](const Tensor& a, Scalar b) { return atan2(a, b); }, [](Scalar a, const Tensor& b) { return atan2(a, b); }},
+    {"hypot", nullptr, [](const Tensor& a, const Tensor& b) { return hypot(a, b); }, [](const Tensor& a, Scalar b) { return hypot(a, b); }, [](Scalar a, const Tensor& b) { return hypot(a, b); }},
+    {"copysign", nullptr, [](const Tensor& a, const Tensor& b) { return copysign(a, b); }, [](const Tensor& a, Scalar b) { return copysign(a, b); }, [](Scalar a, const Tensor& b) { return copysign(a, b); }},
+    {"logaddexp", nullptr, [](const Tensor& a, const Tensor& b) { return logaddexp(a, b); }, [](const Tensor& a, Scalar b) { return logaddexp(a, b); }, [](Scalar a, const Tensor& b) { return logaddexp(a, b); }},
+    {"nextafter", nullptr, [](const Tensor& a, const Tensor& b) { return nextafter(a, b); }, [](const Tensor& a, Scalar b) { return nextafter(a, b); }, [](Scalar a, const Tensor& b) { return nextafter(a, b); }},
+    {"logical_and", nullptr, [](const Tensor& a, const Tensor& b) { return logical_and(a, b); }, [](const Tensor& a, Scalar b) { return logical_and(a, b); }, [](Scalar a, const Tensor& b) { return logical_and(a, b); }},
+    {"logical_or", nullptr, [](const Tensor& a, const Tensor& b) { return logical_or(a, b); }, [](const Tensor& a, Scalar b) { return logical_or(a, b); }, [](Scalar a, const Tensor& b) { return logical_or(a, b); }},
+    {"logical_xor", nullptr, [](const Tensor& a, const Tensor& b) { return logical_xor(a, b); }, [](const Tensor& a, Scalar b) { return logical_xor(a, b); }, [](Scalar a, const Tensor& b) { return logical_xor(a, b); }},
+};
+// Comparisons have no reflected or in-place forms (Python swaps them itself).
+bool is_comparison(const Binary& b) {
+  for (const char* c : {"lt", "le", "gt", "ge", "eq", "ne"})
+    if (b.dunder && std::string_view(b.dunder) == c) return true;
+  return false;
+}
+
+struct Unary {
+  const char* name;
+  U fn;
+};
+const Unary kUnary[] = {
+    {"exp", [](const Tensor& x) { return cgrad::exp(x); }},   {"log", [](const Tensor& x) { return cgrad::log(x); }},
+    {"sqrt", [](const Tensor& x) { return cgrad::sqrt(x); }}, {"rsqrt", [](const Tensor& x) { return rsqrt(x); }},
+    {"abs", [](const Tensor& x) { return cgrad::abs(x); }},   {"sin", [](const Tensor& x) { return cgrad::sin(x); }},
+    {"cos", [](const Tensor& x) { return cgrad::cos(x); }},   {"tanh", [](const Tensor& x) { return cgrad::tanh(x); }},
+    {"sigmoid", [](const Tensor& x) { return sigmoid(x); }},  {"relu", [](const Tensor& x) { return relu(x); }},
+    {"negative", [](const Tensor& x) { return -x; }},
+    // the Array API standard's other element-wise functions (docs/semantics.md)
+    {"floor", [](const Tensor& x) { return cgrad::floor(x); }},
+    {"ceil", [](const Tensor& x) { return cgrad::ceil(x); }},
+    {"trunc", [](const Tensor& x) { return cgrad::trunc(x); }},
+    {"round", [](const Tensor& x) { return cgrad::round(x); }},
+    {"sign", [](const Tensor& x) { return cgrad::sign(x); }},
+    {"signbit", [](const Tensor& x) { return cgrad::signbit(x); }},
+    {"isnan", [](const Tensor& x) { return cgrad::isnan(x); }},
+    {"isinf", [](const Tensor& x) { return cgrad::isinf(x); }},
+    {"isfinite", [](const Tensor& x) { return cgrad::isfinite(x); }},
+    {"log1p", [](const Tensor& x) { return cgrad::log1p(x); }},
+    {"expm1", [](const Tensor& x) { return cgrad::expm1(x); }},
+    {"log2", [](const Tensor& x) { return cgrad::log2(x); }},
+    {"log10", [](const Tensor& x) { return cgrad::log10(x); }},
+    {"tan", [](const Tensor& x) { return cgrad::tan(x); }},
+    {"asin", [](const Tensor& x) { return cgrad::asin(x); }},
+    {"acos", [](const Tensor& x) { return cgrad::acos(x); }},
+    {"atan", [](const Tensor& x) { return cgrad::atan(x); }},
+    {"sinh", [](const Tensor& x) { return cgrad::sinh(x); }},
+    {"cosh", [](const Tensor& x) { return cgrad::cosh(x); }},
+    {"asinh", [](const Tensor& x) { return cgrad::asinh(x); }},
+    {"acosh", [](const Tensor& x) { return cgrad::acosh(x); }},
+    {"atanh", [](const Tensor& x) { return cgrad::atanh(x); }},
+    {"erf", [](const Tensor& x) { return cgrad::erf(x); }},
+    {"bitwise_invert", [](const Tensor& x) { return cgrad::bitwise_invert(x); }},
+    {"logical_not", [](const Tensor& x) { return cgrad::logical_not(x); }},
+    {"positive", [](const Tensor& x) { return cgrad::positive(x); }},
+    {"square", [](const Tensor& x) { return cgrad::square(x); }},
+    {"reciprocal", [](const Tensor& x) { return cgrad::reciprocal(x); }},
+    {"conj", [](const Tensor& x) { return cgrad::conj(x); }},
+    {"real", [](const Tensor& x) { return cgrad::real(x); }},
+    {"imag", [](const Tensor& x) { return cgrad::imag(x); }},
+};
+// clang-format on
+
+// Applies row `b` to (lhs, rhs) where either may be a scalar; null when neither is an Array or
+// an operand is of another type (operators then return NotImplemented).
+std::optional<Tensor> apply(const Binary& b, nb::handle lhs, nb::handle rhs) {
+  Tensor *a = nullptr, *c = nullptr;
+  Scalar sa{0.0}, sc{0.0};
+  if (!nb::try_cast<Tensor*>(lhs, a, false) && !scalar_of(lhs, sa)) return std::nullopt;
+  if (!nb::try_cast<Tensor*>(rhs, c, false) && !scalar_of(rhs, sc)) return std::nullopt;
+  if (a && c) return b.tt(*a, *c);
+  if (a) return b.ts(*a, sc);
+  if (c) return b.st(sa, *c);
+  return std::nullopt;
+}
+
+nb::object result(std::optional<Tensor> t) {
+  if (!t) return nb::borrow(Py_NotImplemented);
+  return nb::cast(std::move(*t));
+}
+
+std::vector<int64_t> axes_of(nb::handle axis) {
+  std::vector<int64_t> axes;
+  if (axis.is_none()) return axes;
+  if (PyLong_Check(axis.ptr())) return {nb::cast<int64_t>(axis)};
+  for (nb::handle a : nb::iter(axis)) axes.push_back(nb::cast<int64_t>(a));
+  return axes;
+}
+
+// Reductions: an empty tuple of axes reduces nothing (Array API), unlike C++'s "empty = all".
+using Red = Tensor (*)(const Tensor&, std::vector<int64_t>, bool);
+struct Reduction {
+  const char* name;
+  Red fn;
+};
+const Reduction kReductions[] = {
+    {"sum", [](const Tensor& x, std::vector<int64_t> a, bool k) { return cgrad::sum(x, std::move(a), k); }},
+    {"mean", [](const Tensor& x, std::vector<int64_t> a, bool k) { return cgrad::mean(x, std::move(a), k); }},
+    {"max", [](const Tensor& x, std::vector<int64_t> a, bool k) { return cgrad::max(x, std::move(a), k); }},
+    {"min", [](const Tensor& x, std::vector<int64_t> a, bool k) { return cgrad::min(x, std::move(a), k); }},
+    {"prod", [](const Tensor& x, std::vector<int64_t> a, bool k) { return cgrad::prod(x, std::move(a), k); }},
+    {"any", [](const Tensor& x, std::vector<int64_t> a, bool k) { return cgrad::any(x, std::move(a), k); }},
+    {"all", [](const Tensor& x, std::vector<int64_t> a, bool k) { return cgrad::all(x, std::move(a), k); }},
+    {"count_nonzero", [](const Tensor& x, std::vector<int64_t> a, bool k) { return cgrad::count_nonzero(x, std::move(a), k); }},
+};
+
+void eval_released(const std::vector<Tensor>& ts) {
+  {
+    nb::gil_scoped_release release;
+    eval(ts);
+  }
+  drain_deferred();
+}
+
+nb::object item(const Tensor& t) {
+  if (t.numel() != 1)
+    throw nb::value_error(
+        ("only one-element arrays convert to Python scalars, got shape " + shape_str(t.shape())).c_str());
+  eval_released({t});
+  if (is_floating(t.dtype())) return nb::float_(t.item<double>());
+  if (t.dtype() == DType::b8) return nb::bool_(t.item<bool>());
+  if (is_unsigned(t.dtype())) return nb::int_(t.item<uint64_t>());  // u64 beyond int64's range
+  return nb::int_(t.item<int64_t>());
+}
+
+nb::list to_flat_list(const Tensor& t) {
+  eval_released({t});
+  nb::list out;
+  if (is_floating(t.dtype())) {
+    for (double v : t.to_vector<double>()) out.append(v);
+  } else if (t.dtype() == DType::b8) {
+    for (bool v : t.to_vector<bool>()) out.append(v);
+  } else if (is_unsigned(t.dtype())) {
+    for (uint64_t v : t.to_vector<uint64_t>()) out.append(v);
+  } else {
+    for (int64_t v : t.to_vector<int64_t>()) out.append(v);
+  }
+  return out;
+}
+
+// Python ints convert exactly (a value out of the dtype's range is an error); Python floats
+// round once to the dtype (f16 and bf16 from the double, not through f32).
+Tensor from_flat_list(nb::sequence flat, Shape shape, DType dtype, Device device) {
+  const std::size_t n = nb::len(flat);
+  auto fill = [&](auto zero) {
+    using T = decltype(zero);
+    std::vector<T> v(n);
+    std::size_t i = 0;
+    for (nb::handle h : flat) v[i++] = nb::cast<T>(h);
+    return tensor(std::move(v), shape, device);
+  };
+  auto fill_16 = [&](auto zero) {  // f16, bf16: the f32 tensor of their values, exact
+    std::vector<float> v(n);
+    std::size_t i = 0;
+    for (nb::handle h : flat) v[i++] = static_cast<float>(decltype(zero)(nb::cast<double>(h)));
+    return tensor(std::move(v), shape, device).cast(dtype);
+  };
+  switch (dtype) {
+    case DType::f32: return fill(0.0f);
+    case DType::f64: return fill(0.0);
+    case DType::f16: return fill_16(float16_t{});
+    case DType::bf16: return fill_16(bfloat16_t{});
+    case DType::i8: return fill(int8_t{0});
+    case DType::i16: return fill(int16_t{0});
+    case DType::i32: return fill(int32_t{0});
+    case DType::i64: return fill(int64_t{0});
+    case DType::u8: return fill(uint8_t{0});
+    case DType::u16: return fill(uint16_t{0});
+    case DType::u32: return fill(uint32_t{0});
+    case DType::u64: return fill(uint64_t{0});
+    case DType::b8: {
+      std::vector<bool> v;
+      v.reserve(n);
+      for (nb::handle h : flat) v.push_back(nb::cast<bool>(h));
+      return tensor(std::move(v), shape, device);
+    }
+  }
+  throw nb::type_error("unknown dtype");
+}
+
+// compile(fn) over Python functions: the C++ CompiledCore with a trace that calls back into Python.
+struct PyCompiled {
+  nb::object fn;
+  detail::CompiledCore core;
+  bool single = true;  // fn returned one Array (not a tuple/list) when last traced
+  nb::object call(nb::args args) {
+    std::vector<Tensor> in;
+    in.reserve(args.size());
+    for (nb::handle a : args) {
+      Tensor* t = nullptr;
+      if (!nb::try_cast<Tensor*>(a, t, false))
+        throw nb::type_error("cgrad.compile: every argument of a compiled function must be a cgrad.Array");
+      in.push_back(*t);
+    }
+    // The GIL stays held: the trace calls Python while holding the realize lock, so releasing
+    // it here could deadlock against another thread that holds the GIL and waits for that lock.
+    std::vector<Tensor> outs = core.call(in, [&]() -> std::vector<Tensor> {
+      nb::list py_in;
+      for (const Tensor& t : in) py_in.append(nb::cast(t));
+      nb::object r = fn(*nb::tuple(py_in));
+      Tensor* one = nullptr;
+      if (nb::try_cast<Tensor*>(r, one, false)) {
+        single = true;
+        return {*one};
+      }
+      single = false;
+      std::vector<Tensor> v;
+      for (nb::handle h : nb::iter(r)) v.push_back(nb::cast<Tensor>(h));
+      return v;
+    });
+    drain_deferred();
+    if (single && outs.size() == 1) return nb::cast(outs[0]);
+    nb::list l;
+    for (auto& t : outs) l.append(nb::cast(t));
+    return nb::tuple(l);
+  }
+};
+
+struct NoGrad {
+  std::unique_ptr<NoGradGuard> guard;
+};
+
+PyObject* g_errors[9] = {};
+
+}  // namespace
+
+}  // namespace cgrad::py
+
+NB_MODULE(_cgrad, m) {
+  using namespace cgrad;
+  using namespace cgrad::py;
+  m.doc() = "cgrad: a lazy tensor engine (C++ core); see the cgrad package for the Python API";
+  // Module-level Python objects (dtypes, the default Device) still hold instances when the
+  // interpreter tears the extension down; that is not a leak worth a warning at every exit.
+  nb::set_leak_warnings(false);
+
+  // ---- errors: cgrad::Error -> cgrad.Error subclasses that are also the matching builtins ----
+  PyObject* base = PyErr_NewException("cgrad.Error", PyExc_Exception, nullptr);
+  m.attr("Error") = nb::handle(base);
+  struct Row {
+    ErrorCode code;
+    const char* name;
+    PyObject* builtin;
+  };
+  const Row rows[] = {{ErrorCode::ShapeMismatch, "ShapeError", PyExc_ValueError},
+                      {ErrorCode::InvalidArgument, "InvalidArgumentError", PyExc_ValueError},
+                      {ErrorCode::InvalidOperation, "InvalidOperationError", PyExc_RuntimeError},
+                      {ErrorCode::DTypeMismatch, "DTypeError", PyExc_TypeError},
+                      {ErrorCode::DeviceError, "DeviceError", PyExc_RuntimeError},
+                      {ErrorCode::OutOfMemory, "OutOfMemoryError", PyExc_MemoryError},
+                      {ErrorCode::CompileError, "CompileError", PyExc_RuntimeError},
+                      {ErrorCode::ExecutionFailed, "ExecutionError", PyExc_RuntimeError},
+                      {ErrorCode::Internal, "InternalError", PyExc_RuntimeError}};
+  for (const Row& r : rows) {
+    std::string full = std::string("cgrad.") + r.name;
+    PyObject* bases = PyTuple_Pack(2, base, r.builtin);
+    PyObject* e = PyErr_NewException(full.c_str(), bases, nullptr);
+    Py_DECREF(bases);
+    g_errors[static_cast<int>(r.code)] = e;
+    m.attr(r.name) = nb::handle(e);
+  }
+  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+    try {
+      std::rethrow_exception(p);
+    } catch (const cgrad::Error& e) {
+      PyErr_SetString(g_errors[static_cast<int>(e.code())], e.what());
+    }
+  });
+
+  nb::enum_<DType>(m, "_DType")
+      .value("f32", DType::f32)
+      .value("f64", DType::f64)
+      .value("i32", DType::i32)
+      .value("i64", DType::i64)
+      .value("b8", DType::b8)
+      .value("i8", DType::i8)
+      .value("i16", DType::i16)
+      .value("u8", DType::u8)
+      .value("u16", DType::u16)
+      .value("u32", DType::u32)
+      .value("u64", DType::u64)
+      .value("f16", DType::f16)
+      .value("bf16", DType::bf16);
+
+  nb::class_<Device>(m, "Device")
+      .def_static("cpu", &Device::cpu)
+      .def_static("cuda", &Device::cuda, nb::arg("index") = 0)
+      .def_prop_ro("is_cuda", &Device::is_cuda)
+      .def_prop_ro("index", [](const Device& d) { return d.index; })
+      .def("__eq__",
+           [](const Device& a, nb::handle b) {
+             Device* d = nullptr;
+             return nb::try_cast<Device*>(b, d, false) && a == *d;
+           })
+      .def("__hash__", [](const Device& d) { return (d.is_cuda() ? 1000 : 0) + d.index; })
+      .def("__repr__", [](const Device& d) { return "cgrad.Device('" + d.str() + "')"; })
+      .def("__str__", &Device::str);
+  m.def("cuda_available", &cuda_available);
+
+  auto A = nb::class_<Tensor>(m, "Array", "A lazy n-dimensional array (a cgrad::Tensor handle).");
+  A.def_prop_ro("shape",
+                [](const Tensor& t) {
+                  const Shape& s = t.shape();
+                  nb::list l;
+                  for (int64_t d : s) l.append(d);
+                  return nb::tuple(l);
+                })
+      .def_prop_ro("_dtype", &Tensor::dtype)
+      .def_prop_ro("ndim", &Tensor::ndim)
+      .def_prop_ro("size", &Tensor::numel)
+      .def_prop_ro("device", &Tensor::device)
+      .def("is_evaluated", &Tensor::is_evaluated)
+      .def("eval",
+           [](const Tensor& t) {
+             eval_released({t});
+             return t;
+           })
+      .def(
+          "to_device",
+          [](const Tensor& t, Device d, nb::handle stream) {
+            (void)stream;
+            return t.to(d);
+          },
+          nb::arg("device"), nb::kw_only(), nb::arg("stream").none() = nb::none())
+      .def("_cast", &Tensor::cast)
+      .def("_reshape", &Tensor::reshape)
+      .def("_permute", &Tensor::permute)
+      .def("_transpose", &Tensor::transpose)
+      .def_prop_ro("mT", [](const Tensor& t) { return t.T(); })
+      .def("_expand", &Tensor::expand)
+      .def("_slice", &Tensor::slice)
+      // These two return the same Python object (not a new one borrowing its Tensor).
+      .def("assign",
+           [](nb::handle self, const Tensor& e) {
+             nb::cast<Tensor&>(self).assign(e);
+             return nb::borrow(self);
+           })
+      .def("item", &item)
+      .def("_flat_list", &to_flat_list)
+      .def("__str__",
+           [](const Tensor& t) {
+             eval_released({t});
+             std::ostringstream os;
+             os << t;
+             return os.str();
+           })
+      // autograd
+      .def(
+          "requires_grad_",
+          [](nb::handle self, bool on) {
+            nb::cast<Tensor&>(self).requires_grad(on);
+            return nb::borrow(self);
+          },
+          nb::arg("requires_grad") = true)
+      .def_prop_rw(
+          "requires_grad", [](const Tensor& t) { return t.requires_grad(); },
+          [](Tensor& t, bool on) { t.requires_grad(on); })
+      .def_prop_ro("grad",
+                   [](const Tensor& t) -> std::optional<Tensor> {
+                     Tensor g = t.grad();
+                     if (!g.defined()) return std::nullopt;
+                     return g;
+                   })
+      .def("clear_grad", &Tensor::clear_grad)
+      .def("backward", &Tensor::backward)
+      .def("detach", &Tensor::detach)
+      .def("__len__", [](const Tensor& t) {
+        if (t.ndim() == 0) throw nb::type_error("len() of a 0-d array");
+        return t.shape()[0];
+      });
+  A.attr("__hash__") = nb::none();  // == builds an array, so arrays are not hashable
+
+  // Operators from the table: __op__, __rop__ and __iop__ (rebinds this Array's handle).
+  for (const Binary& b : kBinary) {
+    if (!b.dunder) continue;
+    const Binary* row = &b;
+    std::string d = b.dunder;
+    A.def(("__" + d + "__").c_str(), [row](nb::handle a, nb::handle c) { return result(apply(*row, a, c)); });
+    if (is_comparison(b)) continue;
+    A.def(("__r" + d + "__").c_str(),
+          [row](nb::handle a, nb::handle c) { return result(apply(*row, c, a)); });
+    A.def(("__i" + d + "__").c_str(), [row](nb::handle a, nb::handle c) -> nb::object {
+      auto r = apply(*row, a, c);
+      if (!r) return nb::borrow(Py_NotImplemented);
+      Tensor& self = nb::cast<Tensor&>(a);
+      self = std::move(*r);
+      return nb::borrow(a);
+    });
+  }
+  A.def("__neg__", [](const Tensor& x) { return -x; })
+      .def("__pos__", [](const Tensor& x) { return x; })
+      .def("__abs__", [](const Tensor& x) { return cgrad::abs(x); })
+      .def("__invert__", [](const Tensor& x) { return bitwise_invert(x); })
+      .def("__matmul__", [](const Tensor& a, const Tensor& b) { return matmul(a, b); })
+      .def("__rmatmul__", [](const Tensor& a, const Tensor& b) { return matmul(b, a); });
+
+  for (const Binary& b : kBinary) {
+    const Binary* row = &b;
+    m.def(b.name, [row](nb::handle a, nb::handle c) {
+      auto r = apply(*row, a, c);
+      if (!r)
+        throw nb::type_error(
+            (std::string(row->name) + ": operands must be cgrad arrays or Python scalars").c_str());
+      return *r;
+    });
+  }
+  for (const Unary& u : kUnary) m.def(u.name, u.fn);
+  for (const Reduction& r : kReductions) {
+    const Reduction* row = &r;
+    m.def(("_" + std::string(r.name)).c_str(),
+          [row](const Tensor& x, nb::handle axis, bool keepdims) {
+            std::vector<int64_t> axes = axes_of(axis);
+            if (!axis.is_none() && axes.empty()) return x;  // axis=(): nothing reduced
+            return row->fn(x, std::move(axes), keepdims);
+          },
+          nb::arg("x"), nb::arg("axis").none(), nb::arg("keepdims"));
+  }
+  m.def("_where", [](const Tensor& c, nb::handle a, nb::handle b) {
+    Tensor *ta = nullptr, *tb = nullptr;
+    Scalar sa{0.0}, sb{0.0};
+    bool ia = nb::try_cast<Tensor*>(a, ta, false), ib = nb::try_cast<Tensor*>(b, tb, false);
+    if ((!ia && !scalar_of(a, sa)) || (!ib && !scalar_of(b, sb)))
+      throw nb::type_error("where: operands must be arrays or scalars");
+    if (ia && ib) return where(c, *ta, *tb);
+    if (ia) return where(c, *ta, sb);
+    if (ib) return where(c, sa, *tb);
+    return where(c, sa, sb);
+  });
+  m.def("_argmax", [](const Tensor& x, std::optional<int64_t> axis, bool keepdims) { return argmax(x, axis, keepdims); });
+  m.def("_argmin", [](const Tensor& x, std::optional<int64_t> axis, bool keepdims) { return argmin(x, axis, keepdims); });
+  m.def("_flip", [](const Tensor& x, std::vector<int64_t> axes) { return flip(x, std::move(axes)); });
+  m.def(
+      "isclose",
+      [](const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan) {
+        return isclose(a, b, rtol, atol, equal_nan);
+      },
+      nb::arg("a"), nb::arg("b"), nb::arg("rtol") = 1e-5, nb::arg("atol") = 1e-8, nb::arg("equal_nan") = false);
+  m.def(
+      "allclose",
+      [](const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan) {
+        return allclose(a, b, rtol, atol, equal_nan);
+      },
+      nb::arg("a"), nb::arg("b"), nb::arg("rtol") = 1e-5, nb::arg("atol") = 1e-8, nb::arg("equal_nan") = false);
+  m.def("_clamp", [](const Tensor& x, const Tensor& lo, const Tensor& hi) { return clamp(x, lo, hi); });
+  m.def("_clamp_scalar", [](const Tensor& x, double lo, double hi) { return clamp(x, lo, hi); });
+  m.def("matmul", [](const Tensor& a, const Tensor& b) { return matmul(a, b); });
+  m.def("_cat", [](const std::vector<Tensor>& xs, int64_t dim) { return cat(xs, dim); });
+  m.def(
+      "softmax", [](const Tensor& x, int64_t axis) { return softmax(x, axis); }, nb::arg("x"),
+      nb::arg("axis") = -1);
+  m.def(
+      "log_softmax", [](const Tensor& x, int64_t axis) { return log_softmax(x, axis); }, nb::arg("x"),
+      nb::arg("axis") = -1);
+  m.def("cross_entropy", &cross_entropy);
+
+  // ---- factories ----
+  m.def("_from_flat_list", &from_flat_list);
+  // The dtype tables of the C++ core (cgrad/_dtypes.py builds iinfo/finfo from them).
+  m.def("_iinfo", [](DType t) {
+    const IInfo i = iinfo(t);
+    return nb::make_tuple(i.bits, i.min, i.max);
+  });
+  m.def("_finfo", [](DType t) {
+    const FInfo f = finfo(t);
+    return nb::make_tuple(f.bits, f.eps, f.max, f.min, f.smallest_normal);
+  });
+  m.def("_full", [](Shape s, double v, DType t, Device d) { return full(std::move(s), v, t, d); });
+  m.def("_arange", [](int64_t n, DType t, Device d) { return arange(n, t, d); });
+  m.def("_rand", [](Shape s, DType t, Device d) { return rand(std::move(s), t, d); });
+  m.def("_randn", [](Shape s, DType t, Device d) { return randn(std::move(s), t, d); });
+  m.def("manual_seed", &manual_seed);
+
+  // ---- evaluation, introspection ----
+  m.def(
+      "eval",
+      [](nb::args xs) {
+        std::vector<Tensor> ts;
+        for (nb::handle h : xs) ts.push_back(nb::cast<Tensor>(h));
+        eval_released(ts);
+      },
+      "Evaluates every given array in one schedule (with the GIL released).");
+  m.def("stats", []() {
+    Stats s = cgrad::stats();
+    nb::dict d;
+    d["kernels_launched"] = s.kernels_launched;
+    d["kernels_compiled"] = s.kernels_compiled;
+    d["kernel_cache_hits"] = s.kernel_cache_hits;
+    d["disk_cache_hits"] = s.disk_cache_hits;
+    d["plans_built"] = s.plans_built;
+    d["plan_cache_hits"] = s.plan_cache_hits;
+    d["bytes_allocated"] = s.bytes_allocated;
+    d["auto_realizes"] = s.auto_realizes;
+    d["bytes_in_use"] = s.bytes_in_use;
+    d["peak_bytes_in_use"] = s.peak_bytes_in_use;
+    d["traces"] = s.traces;
+    d["result_cache_hits"] = s.result_cache_hits;
+    d["buffers_reused"] = s.buffers_reused;
+    return d;
+  });
+  m.def("reset_stats", &reset_stats);
+  m.def("to_dot", [](const std::vector<Tensor>& outs) { return to_dot_string(outs); });
+
+  // ---- autograd, compile, optimizers ----
+  m.def(
+      "grad",
+      [](const Tensor& y, const std::vector<Tensor>& xs, bool create_graph) {
+        return grad(y, xs, create_graph);
+      },
+      nb::arg("y"), nb::arg("xs"), nb::arg("create_graph") = true);
+  m.def("is_grad_enabled", &is_grad_enabled);
+  nb::class_<NoGrad>(m, "no_grad", "Context manager: ops on this thread record no gradient history.")
+      .def(nb::init<>())
+      .def("__enter__", [](NoGrad& g) { g.guard = std::make_unique<NoGradGuard>(); })
+      .def("__exit__", [](NoGrad& g, nb::args) { g.guard.reset(); });
+  nb::class_<PyCompiled>(m, "CompiledFunction")
+      .def("__call__", &PyCompiled::call)
+      .def_prop_ro("signatures", [](const PyCompiled& c) { return c.core.signatures(); })
+      .def_prop_ro("__wrapped__", [](const PyCompiled& c) { return c.fn; });
+  m.def(
+      "_compile",
+      [](nb::object fn) {
+        auto c = std::make_unique<PyCompiled>();
+        c->fn = std::move(fn);
+        return c.release();
+      },
+      nb::rv_policy::take_ownership);
+
+  nb::module_ optim = m.def_submodule("optim", "Optimizers (docs/optim.md).");
+  nb::class_<optim::Optimizer>(optim, "Optimizer")
+      .def(
+          "step",
+          [](optim::Optimizer& o, const std::vector<Tensor>& with) {
+            {
+              nb::gil_scoped_release release;
+              o.step(with);
+            }
+            drain_deferred();
+          },
+          nb::arg("with_") = std::vector<Tensor>{})
+      .def("zero_grad", &optim::Optimizer::zero_grad)
+      .def_prop_ro("params", &optim::Optimizer::params);
+  nb::class_<optim::SGD, optim::Optimizer>(optim, "SGD")
+      .def(nb::init<std::vector<Tensor>, double, double>(), nb::arg("params"), nb::arg("lr"),
+           nb::arg("momentum") = 0.0);
+  nb::class_<optim::Adam, optim::Optimizer>(optim, "Adam")
+      .def(nb::init<std::vector<Tensor>, double, double, double, double, double>(), nb::arg("params"),
+           nb::arg("lr"), nb::arg("beta1") = 0.9, nb::arg("beta2") = 0.999, nb::arg("eps") = 1e-8,
+           nb::arg("weight_decay") = 0.0);
+  nb::class_<optim::AdamW, optim::Adam>(optim, "AdamW")
+      .def(nb::init<std::vector<Tensor>, double, double, double, double, double>(), nb::arg("params"),
+           nb::arg("lr"), nb::arg("beta1") = 0.9, nb::arg("beta2") = 0.999, nb::arg("eps") = 1e-8,
+           nb::arg("weight_decay") = 0.01);
+  optim.def(
+      "minimize_cg",
+      [](nb::object energy, Tensor& x, int max_iterations, double gradient_tolerance) {
+        optim::CGOptions o;
+        o.max_iterations = max_iterations;
+        o.gradient_tolerance = gradient_tolerance;
+        optim::CGResult r =
+            optim::minimize_cg([&](const Tensor& t) { return nb::cast<Tensor>(energy(t)); }, x, o);
+        nb::dict d;
+        d["iterations"] = r.iterations;
+        d["energy_evaluations"] = r.energy_evaluations;
+        d["energy"] = r.energy;
+        d["gradient_inf_norm"] = r.gradient_inf_norm;
+        d["converged"] = r.converged;
+        return d;
+      },
+      nb::arg("energy"), nb::arg("x"), nb::arg("max_iterations") = 1000,
+      nb::arg("gradient_tolerance") = 1e-6);
+
+  bind_dlpack(m);
+}

@@ -1,0 +1,363 @@
+"""cgrad.Array against NumPy: operators, functions, indexing, conversions, compile, autograd,
+optimizers and errors. NumPy is the oracle."""
+import math
+import os
+import pickle  # noqa: F401
+
+import numpy as np
+import pytest
+
+import cgrad as cg
+
+
+def arr(a, dtype=None):
+    return cg.asarray(np.asarray(a, dtype=dtype))
+
+
+A = np.arange(1, 7, dtype=np.float32).reshape(2, 3)
+B = np.array([0.5, -1.0, 2.0], dtype=np.float32)
+
+
+@pytest.mark.parametrize(
+    "op",
+    ["__add__", "__sub__", "__mul__", "__truediv__", "__lt__", "__le__", "__gt__", "__ge__", "__eq__", "__ne__"],
+)
+def test_binary_operators_match_numpy(op):
+    got = np.asarray(getattr(arr(A), op)(arr(B)))
+    want = getattr(A, op)(B)
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+    assert got.dtype == want.dtype
+
+
+def test_scalar_and_reflected_operators():
+    x = arr(A)
+    np.testing.assert_allclose(np.asarray(2 - x), 2 - A)
+    np.testing.assert_allclose(np.asarray(1 / x), 1 / A, rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(x ** 2), A**2)
+    np.testing.assert_allclose(np.asarray(2.0 ** x), 2.0**A, rtol=1e-6)
+    np.testing.assert_array_equal(np.asarray(3 < x), 3 < A)
+    assert (x * 2.0).dtype == cg.float32  # a Python scalar never widens
+    assert (arr([1, 2], np.int32) + 1).dtype == cg.int32
+    np.testing.assert_allclose(np.asarray(-x), -A)
+    np.testing.assert_allclose(np.asarray(abs(-x)), A)
+
+
+def test_inplace_rebinds_the_python_object_only():
+    x = arr(A)
+    view = x[0]
+    same = x
+    x += 1
+    assert same is x
+    np.testing.assert_allclose(np.asarray(x), A + 1)
+    np.testing.assert_allclose(np.asarray(view), A[0])  # derived before: unchanged
+
+
+def test_unary_and_binary_functions():
+    x = arr(A)
+    for name in ["exp", "log", "sqrt", "sin", "cos", "tanh"]:
+        np.testing.assert_allclose(np.asarray(getattr(cg, name)(x)), getattr(np, name)(A), rtol=1e-5)
+    np.testing.assert_allclose(np.asarray(cg.rsqrt(x)), 1 / np.sqrt(A), rtol=1e-5)
+    np.testing.assert_allclose(np.asarray(cg.sigmoid(x)), 1 / (1 + np.exp(-A)), rtol=1e-5)
+    np.testing.assert_allclose(np.asarray(cg.maximum(x, 3.0)), np.maximum(A, 3.0))
+    np.testing.assert_allclose(np.asarray(cg.minimum(2.5, x)), np.minimum(A, 2.5))
+    np.testing.assert_allclose(np.asarray(cg.clip(x, 2, 5)), np.clip(A, 2, 5))
+    np.testing.assert_allclose(np.asarray(cg.where(x > 3, x, 0.0)), np.where(A > 3, A, 0.0))
+    np.testing.assert_allclose(np.asarray(x @ arr(A.T)), A @ A.T, rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(cg.softmax(x, -1)), np.exp(A) / np.exp(A).sum(-1, keepdims=True), rtol=1e-5)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["floor", "ceil", "trunc", "sign", "signbit", "isnan", "isinf", "isfinite", "log1p", "expm1", "log2", "log10",
+     "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "arcsinh", "arccosh", "arctanh", "positive", "square",
+     "reciprocal"],
+)
+def test_standard_unary_functions_match_numpy(name):
+    X = np.array([-2.5, -1.5, -0.5, -0.0, 0.0, 0.25, 0.5, 1.5, 2.5, np.inf, -np.inf, np.nan], dtype=np.float32)
+    cg_name = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arcsinh": "asinh", "arccosh": "acosh",
+               "arctanh": "atanh"}.get(name, name)
+    with np.errstate(all="ignore"):
+        want = getattr(np, name)(X)
+    got = np.asarray(getattr(cg, cg_name)(arr(X)))
+    assert got.dtype == want.dtype
+    if want.dtype == np.bool_:
+        np.testing.assert_array_equal(got, want)
+    else:
+        np.testing.assert_allclose(got, want, rtol=2e-6, atol=1e-7)
+
+
+def test_round_is_half_to_even_and_integer_functions():
+    X = np.array([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 3.7], dtype=np.float64)
+    np.testing.assert_array_equal(np.asarray(cg.round(arr(X))), np.round(X))
+    I = np.array([-7, -3, 0, 3, 7], dtype=np.int64)
+    np.testing.assert_array_equal(np.asarray(cg.floor(arr(I))), I)
+    np.testing.assert_array_equal(np.asarray(cg.bitwise_invert(arr(I))), ~I)
+    np.testing.assert_array_equal(np.asarray(~arr(I)), ~I)
+    np.testing.assert_array_equal(np.asarray(~arr([True, False])), [False, True])
+    np.testing.assert_array_equal(np.asarray(cg.logical_not(arr([True, False]))), [False, True])
+
+
+def test_standard_binary_functions_and_operators_match_numpy():
+    a = np.array([-7.5, -3.0, -0.0, 2.0, 5.5, 7.0], dtype=np.float64)
+    b = np.array([2.0, -2.5, 3.0, -0.5, 1.5, 4.0], dtype=np.float64)
+    x, y = arr(a), arr(b)
+    for cg_name, want in [("atan2", np.arctan2(a, b)), ("hypot", np.hypot(a, b)), ("copysign", np.copysign(a, b)),
+                          ("logaddexp", np.logaddexp(a, b)), ("nextafter", np.nextafter(a, b)),
+                          ("remainder", np.remainder(a, b)), ("floor_divide", np.floor_divide(a, b))]:
+        np.testing.assert_allclose(np.asarray(getattr(cg, cg_name)(x, y)), want, rtol=1e-12, err_msg=cg_name)
+    np.testing.assert_array_equal(np.asarray(x // y), a // b)
+    np.testing.assert_array_equal(np.asarray(x % y), a % b)
+    np.testing.assert_array_equal(np.asarray(7.0 % y), 7.0 % b)
+    np.testing.assert_allclose(np.asarray(cg.atan2(x, 2.0)), np.arctan2(a, 2.0), rtol=1e-15)
+    i = np.array([-9, -4, 0, 5, 12], dtype=np.int32)
+    j = np.array([4, -3, 7, 2, 5], dtype=np.int32)
+    p, q = arr(i), arr(j)
+    for got, want in [(p // q, i // j), (p % q, i % j), (p & q, i & j), (p | q, i | j), (p ^ q, i ^ j),
+                      (p << 2, i << 2), (p >> 1, i >> 1), (3 & p, 3 & i), (1 << arr(np.array([0, 3], np.int32)),
+                      np.array([1, 8], np.int32))]:
+        assert got.dtype == cg.int32  # a Python int never widens
+        np.testing.assert_array_equal(np.asarray(got), want)
+    t, f = arr([True, True, False, False]), arr([True, False, True, False])
+    for name in ["logical_and", "logical_or", "logical_xor"]:
+        np.testing.assert_array_equal(np.asarray(getattr(cg, name)(t, f)), getattr(np, name)([1, 1, 0, 0], [1, 0, 1, 0]))
+    np.testing.assert_array_equal(np.asarray(t & f), [True, False, False, False])
+    np.testing.assert_array_equal(np.asarray(t | True), [True] * 4)
+    np.testing.assert_array_equal(np.asarray(cg.isclose(x, x + 1e-9)), [True] * 6)
+
+
+def test_new_reductions_flip_and_arg_extremes():
+    X = np.array([[3.0, -1.0, 4.0], [1.0, 5.0, -9.0]], dtype=np.float32)
+    x = arr(X)
+    np.testing.assert_allclose(np.asarray(cg.prod(x)), X.prod())
+    np.testing.assert_allclose(np.asarray(cg.prod(x, axis=1, keepdims=True)), X.prod(1, keepdims=True))
+    np.testing.assert_array_equal(np.asarray(cg.any(x > 4, axis=0)), (X > 4).any(0))
+    np.testing.assert_array_equal(np.asarray(cg.all(x, axis=1)), X.all(1))
+    empty_all = cg.all(arr(np.zeros((0,), np.float32)))
+    assert empty_all.dtype == cg.bool and empty_all.item()
+    np.testing.assert_array_equal(np.asarray(cg.any(x, axis=())), X != 0)
+    np.testing.assert_array_equal(np.asarray(cg.count_nonzero(x - 1, axis=0)), np.count_nonzero(X - 1, axis=0))
+    assert cg.argmax(x).item() == int(X.argmax())
+    np.testing.assert_array_equal(np.asarray(cg.argmin(x, axis=1)), X.argmin(1))
+    assert cg.argmax(x, keepdims=True).shape == (1, 1)
+    np.testing.assert_array_equal(np.asarray(cg.flip(x)), np.flip(X))
+    np.testing.assert_array_equal(np.asarray(cg.flip(x, axis=-1)), np.flip(X, -1))
+
+
+def test_reductions():
+    x = arr(A)
+    np.testing.assert_allclose(np.asarray(cg.sum(x)), A.sum())
+    np.testing.assert_allclose(np.asarray(cg.sum(x, axis=1, keepdims=True)), A.sum(1, keepdims=True))
+    np.testing.assert_allclose(np.asarray(cg.mean(x, axis=(0, 1))), A.mean())
+    np.testing.assert_allclose(np.asarray(cg.max(x, axis=0)), A.max(0))
+    np.testing.assert_allclose(np.asarray(x.min(axis=-1)), A.min(-1))
+    np.testing.assert_allclose(np.asarray(cg.sum(x, axis=())), A)  # axis=() reduces nothing
+
+
+@pytest.mark.parametrize(
+    "key",
+    [0, -1, (1, 2), (slice(None), 1), slice(1, None), (Ellipsis, slice(None, None, 2)), (None, 1),
+     (slice(None), None, slice(0, 2)), (Ellipsis,), (1, Ellipsis, None), slice(5, 1), (slice(-2, None, 2), -1),
+     slice(None, None, -1), (Ellipsis, slice(3, 0, -2)), (slice(None), slice(None, None, -1), slice(0, 3, -1)),
+     (None, 1, slice(-1, None, -2))],
+)
+def test_basic_indexing_matches_numpy(key):
+    X = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    got = arr(X)[key]
+    want = X[key]
+    assert got.shape == want.shape
+    np.testing.assert_array_equal(np.asarray(got), want)
+
+
+def test_unsupported_indexing_names_the_missing_feature():
+    x = arr(A)
+    with pytest.raises(IndexError, match="gather"):
+        x[arr([0, 1])]
+    with pytest.raises(IndexError, match="out of bounds"):
+        x[5]
+    with pytest.raises(IndexError, match="too many"):
+        x[0, 0, 0]
+
+
+def test_setitem_assigns_for_every_handle():
+    x = arr(np.zeros((3, 4), np.float32))
+    x[1:, 2] = 5.0
+    x[0] = arr(np.arange(4, dtype=np.float32))
+    want = np.zeros((3, 4), np.float32)
+    want[1:, 2] = 5
+    want[0] = np.arange(4)
+    np.testing.assert_array_equal(np.asarray(x), want)
+    x[...] = 1.0
+    np.testing.assert_array_equal(np.asarray(x), np.ones((3, 4)))
+    with pytest.raises(IndexError, match="stepped"):
+        x[::2] = 0.0
+
+
+def test_conversions_and_queries():
+    x = arr(A)
+    assert x.shape == (2, 3) and x.ndim == 2 and x.size == 6 and x.dtype == cg.float32
+    assert x.device == cg.Device.cpu()
+    assert x.T.shape == (3, 2) and x.mT.shape == (3, 2)
+    assert float(cg.sum(x)) == 21.0 and int(x[1, 2]) == 6 and bool(x[0, 0])
+    assert [0, 1, 2][arr(np.int64(2))] == 2  # __index__
+    assert x.tolist() == A.tolist()
+    assert repr(cg.asarray([1.5, 2.0])) == "Array([1.5, 2. ], dtype=float32)"
+    assert str(cg.asarray([1, 2])) == "[1 2]"
+    with pytest.raises(ValueError, match="ambiguous"):
+        bool(x)
+    with pytest.raises(TypeError):
+        hash(x)
+
+
+def test_asarray_from_python():
+    assert cg.asarray([[1, 2], [3, 4]]).dtype == cg.int64
+    assert cg.asarray([1.0, 2]).dtype == cg.float32
+    assert cg.asarray(True).dtype == cg.bool and cg.asarray(True).shape == ()
+    np.testing.assert_array_equal(np.asarray(cg.asarray([[1, 2], [3, 4]], dtype=cg.float64)), [[1, 2], [3, 4]])
+    with pytest.raises(ValueError, match="ragged"):
+        cg.asarray([[1, 2], [3]])
+    with pytest.raises(TypeError):
+        cg.asarray(["a"])
+    np.testing.assert_array_equal(np.asarray(cg.arange(2, 11, 3)), np.arange(2, 11, 3))
+    np.testing.assert_array_equal(np.asarray(cg.eye(3, k=1)), np.eye(3, k=1))
+
+
+def test_eval_stats_and_fusion():
+    x, y = arr(A), arr(B)
+    z = cg.exp(x * y + 1) - y
+    w = cg.sum(z)
+    cg.reset_stats()
+    cg.eval(z, w)
+    s = cg.stats()
+    assert z.is_evaluated() and w.is_evaluated()
+    assert s["kernels_launched"] >= 1
+    cg.reset_stats()
+    cg.eval(z)
+    assert cg.stats()["kernels_launched"] == 0  # evaluated already
+
+
+def test_compile_traces_once_and_replays():
+    @cg.compile
+    def f(a, b):
+        return cg.exp(a) * b + 1, a - b
+
+    x, y = arr(A), arr(A * 2)
+    cg.reset_stats()
+    r1, d1 = f(x, y)
+    r2, d2 = f(arr(A + 1), y)
+    # The interpreter plans nothing, so there every call traces (docs/plans.md).
+    if os.environ.get("CGRAD_BACKEND") != "interpreter":
+        assert cg.stats()["traces"] == 1
+        assert f.signatures == 1
+    np.testing.assert_allclose(np.asarray(r2), np.exp(A + 1) * (A * 2) + 1, rtol=1e-5)
+    np.testing.assert_allclose(np.asarray(d1), A - A * 2)
+    with pytest.raises(TypeError, match="cgrad.Array"):
+        f(1.0, y)
+
+
+def test_compile_error_in_python_function_propagates():
+    @cg.compile
+    def bad(a):
+        raise KeyError("boom")
+
+    with pytest.raises(KeyError, match="boom"):
+        bad(arr(A))
+
+
+def test_backward_and_functional_grad():
+    w = arr(np.array([1.0, 2.0, 3.0], np.float64)).requires_grad_()
+    loss = cg.sum(w * w * 3.0)
+    loss.backward()
+    np.testing.assert_allclose(np.asarray(w.grad), [6.0, 12.0, 18.0])
+    (g,) = cg.grad(cg.sum(cg.sin(w)), [w])
+    np.testing.assert_allclose(np.asarray(g), np.cos([1.0, 2.0, 3.0]))
+    with cg.no_grad():
+        assert not cg.is_grad_enabled()
+        assert not (w * 2).requires_grad
+    assert cg.is_grad_enabled()
+
+
+def test_sgd_and_adam_minimize_a_quadratic():
+    for make in (lambda p: cg.optim.SGD(p, lr=0.1, momentum=0.5), lambda p: cg.optim.Adam(p, lr=0.1)):
+        x = arr(np.array([3.0, -2.0], np.float32)).requires_grad_()
+        opt = make([x])
+        for _ in range(200):
+            opt.zero_grad()
+            loss = cg.sum((x - 1.0) * (x - 1.0))
+            loss.backward()
+            opt.step([loss])
+        np.testing.assert_allclose(np.asarray(x), [1.0, 1.0], atol=1e-2)
+
+
+def test_cgrad_errors_become_python_exceptions_with_the_message():
+    x = arr(A)
+    with pytest.raises(cg.ShapeError, match=r"\(2, 3\) and \(2, 2\)") as e:
+        x + arr(np.zeros((2, 2), np.float32))
+    assert isinstance(e.value, ValueError) and isinstance(e.value, cg.Error)
+    with pytest.raises(cg.DTypeError):
+        cg.mean(arr([1, 2]))
+    with pytest.raises(cg.Error):
+        x.reshape(4, 2)
+    with pytest.raises(cg.InvalidArgumentError):
+        cg.sum(x, axis=5)
+    np.testing.assert_array_equal(np.asarray(x), A)  # untouched by the failed ops
+    with pytest.raises(TypeError):
+        x + "a"
+
+
+INT_DTYPES = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+
+
+@pytest.mark.parametrize("name", INT_DTYPES)
+def test_integer_dtypes_match_numpy(name):
+    d, nd = getattr(cg, name), np.dtype(name)
+    info = cg.iinfo(d)
+    assert (info.bits, info.min, info.max) == (nd.itemsize * 8, np.iinfo(nd).min, np.iinfo(nd).max)
+    edges = [info.min, info.min + 1, 0, 1, info.max - 1, info.max]
+    x = cg.asarray(edges, dtype=d)
+    assert x.dtype == d and x.tolist() == edges and int(x[5]) == info.max  # exact up to 2^64 - 1
+    a = np.array(edges, dtype=nd)
+    with np.errstate(over="ignore"):
+        for got, want in [(x + x, a + a), (x * x, a * a), (x - 1, a - nd.type(1)), (x & 6, a & nd.type(6)),
+                          (x >> 1, a >> nd.type(1)), (x // 3, a // nd.type(3)), (x % 3, a % nd.type(3))]:
+            assert got.dtype == d  # a Python int never widens; wraps like NumPy
+            np.testing.assert_array_equal(np.asarray(got), want)
+    with pytest.raises(OverflowError):
+        cg.asarray([info.max + 1], dtype=d)
+
+
+def test_promotion_follows_the_cpp_core():
+    pairs = [(cg.int8, cg.uint8, cg.int16), (cg.int16, cg.uint32, cg.int64), (cg.uint8, cg.uint16, cg.uint16),
+             (cg.int64, cg.uint64, cg.float64), (cg.int8, cg.float16, cg.float16),
+             (cg.float16, cg.bfloat16, cg.float32), (cg.bfloat16, cg.float64, cg.float64), (cg.bool, cg.uint8, cg.uint8)]
+    for a, b, want in pairs:
+        assert cg.result_type(a, b) == want and cg.result_type(b, a) == want
+        # the dtype of an actual operation agrees
+        assert (cg.zeros(2, dtype=a) + cg.zeros(2, dtype=b)).dtype == want
+    assert cg.can_cast(cg.uint8, cg.int16) and not cg.can_cast(cg.int16, cg.uint16)
+    assert not cg.can_cast(cg.int64, cg.uint64) and not cg.can_cast(cg.float16, cg.bfloat16)
+    assert cg.can_cast(cg.float16, cg.float32) and not cg.can_cast(cg.int8, cg.float16)
+
+
+def test_half_dtypes_store_rounded_and_compute_in_float32():
+    for d, nd_eps, mx, tiny in [(cg.float16, 2.0**-10, 65504.0, 2.0**-14),
+                                (cg.bfloat16, 2.0**-7, 3.3895313892515355e38, 2.0**-126)]:
+        f = cg.finfo(d)
+        assert (f.bits, f.eps, f.max, f.min, f.smallest_normal) == (16, nd_eps, mx, -mx, tiny)
+        x = cg.asarray([1.0, 1 + nd_eps / 2, 1 + 3 * nd_eps / 2, 2.0], dtype=d)  # ties round to even
+        assert x.dtype == d and x.tolist() == [1.0, 1.0, 1 + 2 * nd_eps, 2.0]
+        assert (x * 2).dtype == d and (x + cg.zeros(4, dtype=cg.float32)).dtype == cg.float32
+    h = np.array([0.1, -2.5, 65504, np.inf], dtype=np.float16)
+    np.testing.assert_array_equal(np.asarray(cg.asarray(h.tolist(), dtype=cg.float16)), h)
+    np.testing.assert_array_equal(np.asarray(cg.from_dlpack(h) * 1), h * np.float16(1))
+
+
+def test_math_constants_and_info():
+    assert cg.finfo(cg.float32).eps == 2.0**-23 and cg.iinfo(cg.int32).max == 2**31 - 1
+    assert cg.result_type(cg.int32, cg.float32) == cg.float32
+    assert cg.isdtype(cg.int64, "integral") and not cg.isdtype(cg.bool, "numeric")
+    assert math.isclose(cg.pi, math.pi)
+    info = cg.__array_namespace_info__()
+    assert info.default_dtypes()["real floating"] == cg.float32
+    assert arr(A).__array_namespace__() is cg
+    with pytest.raises(AttributeError, match="not available yet"):
+        cg.argsort  # noqa: B018
