@@ -5,6 +5,7 @@
 //   W4 row softmax of 4096 x 4096                   f32 and f64
 //   W5 one RK4 step of 2^20 Lorenz systems          f64 (and f32)
 //   W6 a chain of 100 element-wise ops on 16 elements (host overhead)
+//   W7 a*b + c at 2^24 elements stored in f16 and bf16 against f32 (samples alternate)
 // plus host overhead (node build, plan replay per kernel) and JIT latency (cold compile, warm
 // disk-cache load, memory-cache hit), measured in child processes with a fresh CGRAD_CACHE_DIR.
 //
@@ -14,7 +15,7 @@
 // buffers. The cgrad thread count is CGRAD_NUM_THREADS (default: all cores); run the program
 // once per thread count (bench/run.sh does).
 //
-// usage: bench_cgrad [--proc NAME] [--sections wl,host,jit] [--only W1,W2,...]
+// usage: bench_cgrad [--proc NAME] [--sections wl,host,jit] [--only W1,W2,...,W7]
 //        bench_cgrad --jit-child cold|warm   (internal: one JIT latency process)
 #include "common.hpp"
 #include "hand.hpp"
@@ -146,6 +147,49 @@ void run_elementwise() {
   if (want("W3")) {
     volatile T sink = 0;
     beside_loop<T>("", "W3", n, 2 * n * sz, [&] { sink = loop_fm::w3<T>(ha.p, hb.p, n, true); }, w3);
+  }
+}
+
+// ---------------------------------------------------------------- W7
+// W1's a*b + c with f16 (and bf16) storage, computed in f32 inside the kernel (docs/semantics.md),
+// against the same in f32: the 16-bit kernels move half the bytes (3 loads and a store of 2
+// bytes per element), so a memory-bound kernel should take about half the time. The two rows
+// of a pair alternate their samples (measure_alternating), so their ratio comes from one run.
+void run_mixed() {
+  const long n = N_BIG;
+  Tensor a = input(uniform_vec<float>(n, 1, -1, 1), {n}), b = input(uniform_vec<float>(n, 2, -1, 1), {n}),
+         c = input(uniform_vec<float>(n, 3, -1, 1), {n});
+  auto w1 = [](Tensor x, Tensor y, Tensor z) {
+    return [x, y, z] {
+      Tensor d = x * y + z;
+      return d.eval();
+    };
+  };
+  auto f32_run = w1(a, b, c);
+  for (cgrad::DType t : {cgrad::f16, cgrad::bf16}) {
+    Tensor ah = a.cast(t).eval(), bh = b.cast(t).eval(), ch = c.cast(t).eval();
+    auto half_run = w1(ah, bh, ch);
+    auto [s32, s16] = measure_alternating(
+        [&] {
+          Tensor r = f32_run();
+          clobber();
+        },
+        [&] {
+          Tensor r = half_run();
+          clobber();
+        });
+    Tensor r32, r16;
+    const double k32 = kernels_of([&] { r32 = f32_run(); }), k16 = kernels_of([&] { r16 = half_run(); });
+    const std::string tn = cgrad::dtype_name(t);
+    report("cgrad", tn + "@alt", "W7", "f32", n, cgrad_threads(), s32, 4.0 * n * 4, k32,
+           checksum_of<float>(r32), "samples alternate with the " + tn + " row");
+    report("cgrad", tn + "@alt", "W7", tn, n, cgrad_threads(), s16, 4.0 * n * 2, k16, checksum_of<float>(r16),
+           "computed in f32; samples alternate with the f32 row");
+    std::printf(
+        "# W7 %s: f32 time / %s time = %.2f (medians %.3f ms and %.3f ms; 2.00 = half the bytes at the same "
+        "bandwidth)\n",
+        tn.c_str(), tn.c_str(), s32.median / s16.median, s32.median * 1e3, s16.median * 1e3);
+    std::fflush(stdout);
   }
 }
 
@@ -613,6 +657,7 @@ int main(int argc, char** argv) {
         run_lorenz<float>();
       }
       if (want("W6")) run_w6();
+      if (want("W7")) run_mixed();
     }
     if (sections.count("host")) run_host();
     if (sections.count("jit")) run_jit();

@@ -98,6 +98,29 @@ typedef enum {
     CGRAD_STORAGE_BACKEND_F64_CUDA = 3  /**< CGRAD_ERR_BACKEND_UNAVAILABLE while CUDA is unavailable */
 } cgrad_storage_backend_type;
 
+/** Element types: the values of cgrad::DType (include/cgrad/dtypes.def; docs/semantics.md has the
+ * promotion and cast rules). The storage backends above hold f32 or f64; this enum names every
+ * element type of the library for callers that exchange data with the C++ API or other tools. */
+typedef enum {
+    CGRAD_DTYPE_F32 = 0,
+    CGRAD_DTYPE_F64 = 1,
+    CGRAD_DTYPE_I32 = 2,
+    CGRAD_DTYPE_I64 = 3,
+    CGRAD_DTYPE_B8 = 4,
+    CGRAD_DTYPE_I8 = 5,
+    CGRAD_DTYPE_I16 = 6,
+    CGRAD_DTYPE_U8 = 7,
+    CGRAD_DTYPE_U16 = 8,
+    CGRAD_DTYPE_U32 = 9,
+    CGRAD_DTYPE_U64 = 10,
+    CGRAD_DTYPE_F16 = 11, /**< IEEE binary16 */
+    CGRAD_DTYPE_BF16 = 12 /**< bfloat16 */
+} cgrad_dtype;
+
+/** Bytes per element and name ("f32", "u8", ...) of `dtype`; either output may be NULL.
+ * CGRAD_ERR_INVALID_ARGUMENT for a value that is not a cgrad_dtype. */
+int cgrad_dtype_info(cgrad_dtype dtype, size_t* size, const char** name);
+
 /** Shape of a tensor. Dimensions are left-aligned: shape[0..ndim-1]; unused entries are 1. */
 typedef struct {
     int ndim;                              /**< number of dimensions, 0..TENSOR_DIM */

@@ -8,20 +8,55 @@
 
 namespace cgrad {
 
-/// Element types. `b8` is a boolean stored in one byte (0 or 1).
-enum class DType { f32, f64, i32, i64, b8 };
-inline constexpr DType f32 = DType::f32;
-inline constexpr DType f64 = DType::f64;
-inline constexpr DType i32 = DType::i32;
-inline constexpr DType i64 = DType::i64;
-inline constexpr DType b8 = DType::b8;
+/// Element types (one row each in cgrad/dtypes.def). `b8` is a boolean stored in one byte (0 or
+/// 1); i8..i64 signed and u8..u64 unsigned integers (two's complement, arithmetic wraps);
+/// f16 (IEEE binary16) and bf16 (bfloat16) are storage types computed in f32 inside kernels.
+enum class DType {
+#define CGRAD_DTYPE(E, Kind, bytes, Host, ctype, Compute) E,
+#include <cgrad/dtypes.def>
+#undef CGRAD_DTYPE
+};
+#define CGRAD_DTYPE(E, Kind, bytes, Host, ctype, Compute) inline constexpr DType E = DType::E;
+#include <cgrad/dtypes.def>
+#undef CGRAD_DTYPE
+/// Number of dtypes.
+inline constexpr int kNumDTypes = 0
+#define CGRAD_DTYPE(E, Kind, bytes, Host, ctype, Compute) +1
+#include <cgrad/dtypes.def>
+#undef CGRAD_DTYPE
+    ;
 
-/// Name of a dtype ("f32", ...).
+/// The kind of a dtype: what promotion and casts go by.
+enum class DTypeKind { Bool, Signed, Unsigned, Float };
+
+/// Name of a dtype ("f32", "u8", ...).
 const char* dtype_name(DType t);
 /// Bytes per element.
 std::size_t dtype_size(DType t);
-/// True for f32 and f64.
+DTypeKind dtype_kind(DType t);
+/// True for the floating dtypes.
 bool is_floating(DType t);
+/// True for the signed and unsigned integer dtypes (not b8).
+bool is_integer(DType t);
+bool is_unsigned(DType t);
+
+/// Limits of an integer or bool dtype (`iinfo` of the Array API standard): bits, min, max.
+/// min and max are exact; u64's max does not fit int64_t, so it is held as uint64_t.
+struct IInfo {
+  int bits;
+  int64_t min;
+  uint64_t max;
+};
+/// Throws DTypeMismatch for a floating dtype.
+IInfo iinfo(DType t);
+/// Limits of a floating dtype (`finfo`): bits, eps (2^-mantissa bits), max, smallest normal,
+/// smallest subnormal, decimal digits. Throws DTypeMismatch for a non-floating dtype.
+struct FInfo {
+  int bits;
+  double eps, max, min, smallest_normal, smallest_subnormal;
+  int mantissa_bits;  ///< including the implicit bit
+};
+FInfo finfo(DType t);
 
 using Shape = std::vector<int64_t>;
 /// "(2, 3)" style rendering used in error messages.

@@ -6,18 +6,26 @@
 // nvcc (functions become __host__ __device__) and under NVRTC (no standard headers there).
 //
 // Semantics that differ from naive C++ and are documented in docs/semantics.md:
-//  - integer + - * and negation wrap (two's complement), never undefined behaviour;
-//  - integer division by zero gives 0 (the frontend's `/` is true division and never emits it);
+//  - integer + - * and negation wrap modulo 2^bits (two's complement), never undefined
+//    behaviour; 8- and 16-bit values compute in 32-bit unsigned arithmetic, so no operand is
+//    promoted to `int` and overflows there;
+//  - integer division by zero gives 0, INT_MIN / -1 gives INT_MIN (the frontend's `/` is true
+//    division and never emits an integer division);
 //  - integer pow with a negative exponent gives 1/base^e truncated toward zero (0 unless |base| == 1);
 //  - maximum/minimum propagate NaN like NumPy and PyTorch;
-//  - float -> integer casts saturate and map NaN to 0 (C++ leaves both undefined).
+//  - float -> integer casts saturate to the target's range and map NaN to 0 (C++ leaves both
+//    undefined); integer -> narrower integer casts wrap modulo 2^bits (as C++20 defines).
 #pragma once
 
 #if defined(__CUDACC_RTC__)
 #define CGRAD_HD __host__ __device__
 #define CGRAD_SCALAR_NO_STD 1
+typedef signed char int8_t;
+typedef short int16_t;
 typedef int int32_t;
 typedef long long int64_t;
+typedef unsigned char uint8_t;
+typedef unsigned short uint16_t;
 typedef unsigned int uint32_t;
 typedef unsigned long long uint64_t;
 #elif defined(CGRAD_SCALAR_FREESTANDING)
@@ -25,8 +33,12 @@ typedef unsigned long long uint64_t;
 // kernel); the compiler's builtins give the same libm functions.
 #define CGRAD_HD
 #define CGRAD_SCALAR_NO_STD 1
+typedef __INT8_TYPE__ int8_t;
+typedef __INT16_TYPE__ int16_t;
 typedef __INT32_TYPE__ int32_t;
 typedef __INT64_TYPE__ int64_t;
+typedef __UINT8_TYPE__ uint8_t;
+typedef __UINT16_TYPE__ uint16_t;
 typedef __UINT32_TYPE__ uint32_t;
 typedef __UINT64_TYPE__ uint64_t;
 #else
@@ -51,13 +63,57 @@ namespace cgrad::scalar {
 template <class T> struct is_float { static constexpr bool value = false; };
 template <> struct is_float<float> { static constexpr bool value = true; };
 template <> struct is_float<double> { static constexpr bool value = true; };
-template <class T> struct is_bool { static constexpr bool value = false; };
-template <> struct is_bool<bool> { static constexpr bool value = true; };
-// Signed integer types (a -1 divisor is special for them only); false for unsigned ones.
-template <class T> struct is_signed_int { static constexpr bool value = !is_float<T>::value && T(-1) < T(0); };
-template <class T> struct unsigned_of;
-template <> struct unsigned_of<int32_t> { using type = uint32_t; };
-template <> struct unsigned_of<int64_t> { using type = uint64_t; };
+template <class T>
+struct is_bool {
+  static constexpr bool value = false;
+};
+template <>
+struct is_bool<bool> {
+  static constexpr bool value = true;
+};
+// Integers: the unsigned type their wrapping arithmetic is done in (32 bits at least, so that
+// 8- and 16-bit operands are not promoted to int) and their range. No <limits> under NVRTC.
+template <class T>
+struct int_info;
+#define CGRAD_INT_INFO(T, U, LO, HI)              \
+  template <>                                     \
+  struct int_info<T> {                            \
+    using wide_unsigned = U;                      \
+    static constexpr T lowest = LO, highest = HI; \
+  };
+CGRAD_INT_INFO(int8_t, uint32_t, -128, 127)
+CGRAD_INT_INFO(int16_t, uint32_t, -32768, 32767)
+CGRAD_INT_INFO(int32_t, uint32_t, -2147483647 - 1, 2147483647)
+CGRAD_INT_INFO(int64_t, uint64_t, -9223372036854775807LL - 1, 9223372036854775807LL)
+CGRAD_INT_INFO(uint8_t, uint32_t, 0, 255)
+CGRAD_INT_INFO(uint16_t, uint32_t, 0, 65535)
+CGRAD_INT_INFO(uint32_t, uint32_t, 0, 4294967295U)
+CGRAD_INT_INFO(uint64_t, uint64_t, 0, 18446744073709551615ULL)
+#undef CGRAD_INT_INFO
+template <class T>
+struct unsigned_of {
+  using type = typename int_info<T>::wide_unsigned;
+};
+template <class T>
+struct is_signed_int {
+  static constexpr bool value = false;
+};
+template <>
+struct is_signed_int<int8_t> {
+  static constexpr bool value = true;
+};
+template <>
+struct is_signed_int<int16_t> {
+  static constexpr bool value = true;
+};
+template <>
+struct is_signed_int<int32_t> {
+  static constexpr bool value = true;
+};
+template <>
+struct is_signed_int<int64_t> {
+  static constexpr bool value = true;
+};
 
 // ---- math primitives, overloaded for float and double so `float` stays single precision ----
 CGRAD_SCALAR_INLINE float m_exp(float x) { return CGRAD_LIBM(expf)(x); }
@@ -154,6 +210,170 @@ CGRAD_SCALAR_INLINE int32_t f32_to_bits(float x) { return __builtin_bit_cast(int
 CGRAD_SCALAR_INLINE int64_t f64_to_bits(double x) { return __builtin_bit_cast(int64_t, x); }
 #endif
 
+// ---- 16-bit floats: storage types, computed in f32 ----
+// float16 (IEEE binary16: 1 sign, 5 exponent, 10 mantissa bits) and bfloat16 (the top half of
+// an f32: 8 exponent, 7 mantissa bits) are stored as their bits and converted to float when
+// loaded; a store rounds to nearest, ties to even, overflow to infinity, NaN stays NaN (quiet).
+// Written with integer and float operations only, so loops over them vectorize and the same
+// code runs on the host, in the freestanding CPU kernels and under NVRTC; on a GPU float16 uses
+// the hardware conversion instructions.
+
+// float16 bits -> float (exact). Exponent and mantissa are shifted into the float's fields and
+// rescaled by 2^112 (the difference of the exponent biases, 127 - 15): one multiply turns normal
+// and subnormal halves alike into the exact float; exponent 31 (inf, NaN) becomes 255.
+CGRAD_SCALAR_INLINE float f16_bits_to_f32(uint16_t h) {
+#if defined(__CUDA_ARCH__)
+  float f;
+  asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+  return f;
+#else
+  const uint32_t em = static_cast<uint32_t>(h) & 0x7fffu;
+  uint32_t mag = static_cast<uint32_t>(f32_to_bits(bits_to_f32(static_cast<int32_t>(em << 13)) * 0x1p112f));
+  mag |= em >= 0x7c00u ? 0x7f800000u : 0u;
+  return bits_to_f32(static_cast<int32_t>(mag | ((static_cast<uint32_t>(h) & 0x8000u) << 16)));
+#endif
+}
+
+// float -> float16 bits, rounded to nearest even.
+CGRAD_SCALAR_INLINE uint16_t f32_to_f16_bits(float x) {
+#if defined(__CUDA_ARCH__)
+  unsigned short h;
+  asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(x));
+  return h;
+#else
+  const uint32_t b = static_cast<uint32_t>(f32_to_bits(x));
+  const uint32_t a = b & 0x7fffffffu;  // |x|
+  // Normal halves (|x| >= 2^-14): rebias the exponent (127 -> 15), then round the mantissa from
+  // 23 to 10 bits: add just under half a unit, plus one when the kept part is odd (a carry
+  // runs into the exponent, up to infinity, as it should).
+  // From 65520 up (infinity included) this reaches 0x7c00, infinity: the min caps it there.
+  uint32_t normal = (a - 0x38000000u + 0xfffu + ((a >> 13) & 1u)) >> 13;
+  normal = normal < 0x7c00u ? normal : 0x7c00u;
+  // Subnormal halves: |x| + 0.5 has a unit in the last place of 2^-24, the half's quantum, so
+  // the float addition rounds to nearest even for us; its low bits are the half's bits.
+  const uint32_t sub =
+      static_cast<uint32_t>(f32_to_bits(bits_to_f32(static_cast<int32_t>(a)) + 0.5f)) - 0x3f000000u;
+  uint32_t h = a < 0x38800000u ? sub : normal;
+  h |= a > 0x7f800000u ? 0x200u : 0u;  // NaN: infinity's bits and the quiet bit
+  return static_cast<uint16_t>(h | ((b >> 16) & 0x8000u));
+#endif
+}
+
+CGRAD_SCALAR_INLINE float bf16_bits_to_f32(uint16_t h) {
+  return bits_to_f32(static_cast<int32_t>(static_cast<uint32_t>(h) << 16));
+}
+
+// float -> bfloat16 bits, rounded to nearest even (NaN stays a quiet NaN).
+CGRAD_SCALAR_INLINE uint16_t f32_to_bf16_bits(float x) {
+  const uint32_t b = static_cast<uint32_t>(f32_to_bits(x));
+  const uint32_t r = (b + 0x7fffu + ((b >> 16) & 1u)) >> 16;
+  return static_cast<uint16_t>((b & 0x7fffffffu) > 0x7f800000u ? ((b >> 16) | 0x40u) : r);
+}
+
+// double -> float rounded to odd (toward zero, then the last bit set when inexact): rounding
+// that float to a 16-bit float gives the correctly rounded result of the double (a float has
+// more than twice their precision plus two bits), where rounding to nearest twice could not.
+CGRAD_SCALAR_INLINE float f64_to_f32_odd(double d) {
+  const float f = static_cast<float>(d);
+  if (d != d || static_cast<double>(f) == d) return f;
+  int32_t bits = f32_to_bits(f);
+  const double fa = f < 0 ? -static_cast<double>(f) : static_cast<double>(f), da = d < 0 ? -d : d;
+  if (fa > da) bits -= 1;  // rounded away from zero (or to infinity): one step back
+  return bits_to_f32(bits | 1);
+}
+
+}  // namespace cgrad::scalar
+
+namespace cgrad {
+
+namespace scalar {
+template <bool B>
+struct enable_if_ {};
+template <>
+struct enable_if_<true> {
+  using type = int;
+};
+template <class T>
+struct is_arith {
+  static constexpr bool value = false;
+};
+// clang-format off
+#define CGRAD_ARITH(T) template <> struct is_arith<T> { static constexpr bool value = true; };
+CGRAD_ARITH(bool) CGRAD_ARITH(float) CGRAD_ARITH(double)
+CGRAD_ARITH(int8_t) CGRAD_ARITH(int16_t) CGRAD_ARITH(int32_t) CGRAD_ARITH(int64_t)
+CGRAD_ARITH(uint8_t) CGRAD_ARITH(uint16_t) CGRAD_ARITH(uint32_t) CGRAD_ARITH(uint64_t)
+// clang-format on
+#undef CGRAD_ARITH
+}  // namespace scalar
+
+/// An IEEE float16 (binary16) element: its bits. Converts implicitly to float (exactly) and from
+/// float (rounding to nearest even); from double and integers explicitly, rounded once.
+struct float16_t {
+  uint16_t bits;
+  static constexpr int kMantissaBits = 11;  // with the implicit bit
+  float16_t() = default;
+  CGRAD_HD float16_t(float x) : bits(scalar::f32_to_f16_bits(x)) {}
+  template <class U, typename scalar::enable_if_<scalar::is_arith<U>::value>::type = 0>
+  CGRAD_HD explicit float16_t(U x)
+      : bits(scalar::f32_to_f16_bits(scalar::f64_to_f32_odd(static_cast<double>(x)))) {}
+  // (A kernel's store `p[i] = v` writes the bits directly: through a temporary float16_t, GCC 12
+  // sees an aggregate copy and does not vectorize the loop.)
+  CGRAD_HD float16_t& operator=(float x) {
+    bits = scalar::f32_to_f16_bits(x);
+    return *this;
+  }
+  CGRAD_HD operator float() const { return scalar::f16_bits_to_f32(bits); }
+  static CGRAD_HD float16_t from_bits(uint16_t b) {
+    float16_t h;
+    h.bits = b;
+    return h;
+  }
+};
+
+/// A bfloat16 element (the top 16 bits of an f32): its bits, with float16_t's conversions.
+struct bfloat16_t {
+  uint16_t bits;
+  static constexpr int kMantissaBits = 8;
+  bfloat16_t() = default;
+  CGRAD_HD bfloat16_t(float x) : bits(scalar::f32_to_bf16_bits(x)) {}
+  template <class U, typename scalar::enable_if_<scalar::is_arith<U>::value>::type = 0>
+  CGRAD_HD explicit bfloat16_t(U x)
+      : bits(scalar::f32_to_bf16_bits(scalar::f64_to_f32_odd(static_cast<double>(x)))) {}
+  CGRAD_HD bfloat16_t& operator=(float x) {
+    bits = scalar::f32_to_bf16_bits(x);
+    return *this;
+  }
+  CGRAD_HD operator float() const { return scalar::bf16_bits_to_f32(bits); }
+  static CGRAD_HD bfloat16_t from_bits(uint16_t b) {
+    bfloat16_t h;
+    h.bits = b;
+    return h;
+  }
+};
+
+}  // namespace cgrad
+
+namespace cgrad::scalar {
+
+// The 16-bit floats compute through float: helpers instantiated for them (the interpreter)
+// convert on every operation, so each result is rounded once, as a stored value is.
+template <>
+struct is_float<float16_t> {
+  static constexpr bool value = true;
+};
+template <>
+struct is_float<bfloat16_t> {
+  static constexpr bool value = true;
+};
+template <>
+struct is_arith<float16_t> {
+  static constexpr bool value = true;
+};
+template <>
+struct is_arith<bfloat16_t> {
+  static constexpr bool value = true;
+};
+
 // Infinity and a quiet NaN of T from their bits: literals that generated code can use on every
 // compiler (NVRTC has no __builtin_inf).
 template <class T> CGRAD_SCALAR_INLINE T inf() {
@@ -239,13 +459,21 @@ template <class T> CGRAD_SCALAR_INLINE T sqrt(T x) { return m_sqrt(x); }
 template <class T> CGRAD_SCALAR_INLINE T rsqrt(T x) { return T(1) / m_sqrt(x); }
 template <class T> CGRAD_SCALAR_INLINE T abs(T x) {
   if constexpr (is_float<T>::value) return m_fabs(x);
+  else if constexpr (!is_signed_int<T>::value)
+    return x;
   else return x < 0 ? neg(x) : x;
 }
 template <class T> CGRAD_SCALAR_INLINE T sin(T x) { return m_sin(x); }
 template <class T> CGRAD_SCALAR_INLINE T cos(T x) { return m_cos(x); }
 template <class T> CGRAD_SCALAR_INLINE T tanh(T x) { return m_tanh(x); }
 template <class T> CGRAD_SCALAR_INLINE T sigmoid(T x) { return T(1) / (T(1) + exp_(-x)); }
-template <class T> CGRAD_SCALAR_INLINE T relu(T x) { return x < T(0) ? T(0) : x; }
+template <class T>
+CGRAD_SCALAR_INLINE T relu(T x) {
+  if constexpr (!is_float<T>::value && !is_signed_int<T>::value)
+    return x;
+  else
+    return x < T(0) ? T(0) : x;
+}
 
 // Rounding: integers are already integral (returned unchanged, as the standard says); round is
 // half to even (rint in the default rounding mode).
@@ -268,12 +496,15 @@ template <class T> CGRAD_SCALAR_INLINE T round(T x) {
 // sign: -1, +0 or 1 (+0 for either zero: the standard's "0", which its test suite and NumPy read
 // as +0); NaN stays NaN (x == x fails only for NaN).
 template <class T> CGRAD_SCALAR_INLINE T sign(T x) {
-  return x > T(0) ? T(1) : x < T(0) ? T(-1) : x == x ? T(0) : x;
+  if constexpr (is_float<T>::value || is_signed_int<T>::value)
+    return x > T(0) ? T(1) : x < T(0) ? T(-1) : x == x ? T(0) : x;
+  else return x > T(0) ? T(1) : T(0);  // unsigned, bool
 }
 template <class T> CGRAD_SCALAR_INLINE bool signbit(T x) {
-  if constexpr (sizeof(T) == 4 && is_float<T>::value) return f32_to_bits(x) < 0;
+  if constexpr (is_float<T>::value && sizeof(T) <= 4) return f32_to_bits(x) < 0;  // f16, bf16: exact in f32
   else if constexpr (is_float<T>::value) return f64_to_bits(x) < 0;
-  else return x < T(0);
+  else if constexpr (is_signed_int<T>::value) return x < T(0);
+  else return false;
 }
 // Classification: integers and bools are always finite.
 template <class T> CGRAD_SCALAR_INLINE bool isnan(T x) { return x != x; }
@@ -308,15 +539,17 @@ template <class T> CGRAD_SCALAR_INLINE T bitwise_invert(T x) {
 }
 CGRAD_SCALAR_INLINE bool logical_not(bool x) { return !x; }
 
-// cast<To>(x): saturating for float -> integer, NaN -> 0; anything -> bool is x != 0.
+// cast<To>(x): anything -> bool is x != 0; float -> integer saturates to To's range and maps
+// NaN to 0; every other conversion is C++'s (integer -> narrower integer wraps modulo 2^bits,
+// integer -> float rounds to nearest).
 template <class To, class From> CGRAD_SCALAR_INLINE To cast(From x) {
-  if constexpr (sizeof(To) == 1 && !is_float<To>::value) {  // bool
+  if constexpr (is_bool<To>::value) {
     return x != From(0);
   } else if constexpr (!is_float<To>::value && is_float<From>::value) {
     if (isnan_(x)) return To(0);
-    constexpr To hi = sizeof(To) == 4 ? To(2147483647) : To(9223372036854775807LL);
-    constexpr To lo = To(-hi - 1);
-    // From(hi) rounds up to 2^31 / 2^63 exactly, so >= catches every out-of-range value.
+    constexpr To hi = int_info<To>::highest, lo = int_info<To>::lowest;
+    // From(hi) is exact or rounds up (2^31, 2^32, 2^63, 2^64), so >= catches every value
+    // above the range; From(lo) is exact (0 or -2^(bits-1)).
     if (x >= From(hi)) return hi;
     if (x <= From(lo)) return lo;
     return static_cast<To>(x);
@@ -342,14 +575,16 @@ template <class T> CGRAD_SCALAR_INLINE T div(T a, T b) {
   if constexpr (is_float<T>::value) return a / b;
   else {
     if (b == 0) return T(0);
-    if (b == T(-1)) return neg(a);  // INT_MIN / -1 overflows
-    return a / b;
+    if constexpr (is_signed_int<T>::value)
+      if (b == T(-1)) return neg(a);  // INT_MIN / -1 overflows
+    return static_cast<T>(a / b);
   }
 }
 template <class T> CGRAD_SCALAR_INLINE T pow(T a, T b) {
   if constexpr (is_float<T>::value) return m_pow(a, b);
   else {
-    if (b < 0) return a == T(1) ? T(1) : a == T(-1) ? ((b & 1) ? T(-1) : T(1)) : T(0);
+    if constexpr (is_signed_int<T>::value)
+      if (b < 0) return a == T(1) ? T(1) : a == T(-1) ? ((b & 1) ? T(-1) : T(1)) : T(0);
     T r = 1;
     while (b) { if (b & 1) r = mul(r, a); a = mul(a, a); b >>= 1; }
     return r;
@@ -380,14 +615,29 @@ template <class T> CGRAD_SCALAR_INLINE bool ne(T a, T b) { return a != b; }
 template <class T> CGRAD_SCALAR_INLINE T atan2(T a, T b) { return m_atan2(a, b); }
 template <class T> CGRAD_SCALAR_INLINE T hypot(T a, T b) { return m_hypot(a, b); }
 template <class T> CGRAD_SCALAR_INLINE T copysign(T a, T b) { return m_copysign(a, b); }
-template <class T> CGRAD_SCALAR_INLINE T nextafter(T a, T b) { return m_nextafter(a, b); }
+// nextafter of the 16-bit floats steps their own bit pattern (the f32 neighbour would round back
+// to a); generated code computing them in float calls nextafter<S> with the storage type S.
+template <class T> CGRAD_SCALAR_INLINE T nextafter(T a, T b) {
+  if constexpr (is_float<T>::value && sizeof(T) == 2) {
+    const float fa = a, fb = b;
+    if (fa != fa || fb != fb) return T(fa + fb);
+    if (fa == fb) return b;
+    uint16_t bits = a.bits;
+    if (fa == 0.0f) bits = fb > 0.0f ? 0x0001 : 0x8001;      // the smallest subnormal toward b
+    else if ((fa < fb) == (fa > 0.0f)) bits = uint16_t(bits + 1);  // sign and magnitude: away from 0
+    else bits = uint16_t(bits - 1);                          // toward 0
+    return T::from_bits(bits);
+  } else {
+    return m_nextafter(a, b);
+  }
+}
 // log(exp(a) + exp(b)) without overflow: max + log1p(exp(-|a - b|)); NaN if either is NaN,
 // +inf if either is +inf, -inf when both are -inf.
 template <class T> CGRAD_SCALAR_INLINE T logaddexp(T a, T b) {
   if (a != a || b != b) return a + b;
   const T m = a < b ? b : a;
   if (m_fabs(m) == inf<T>()) return m;
-  const T d = a < b ? a - b : b - a;  // -|a - b|
+  const auto d = a < b ? a - b : b - a;  // -|a - b| (auto: f16 and bf16 keep it in float)
   return m + m_log1p(exp_(d));
 }
 // remainder: the sign of the divisor, like Python's %. Floats: fmod, moved into the divisor's
@@ -395,16 +645,17 @@ template <class T> CGRAD_SCALAR_INLINE T logaddexp(T a, T b) {
 // standard leaves it unspecified); INT_MIN % -1 is 0.
 template <class T> CGRAD_SCALAR_INLINE T remainder(T a, T b) {
   if constexpr (is_float<T>::value) {
-    T r = m_fmod(a, b);
-    if (r == T(0)) return m_copysign(T(0), b);
-    if ((r < T(0)) != (b < T(0))) r += b;
+    auto r = m_fmod(a, b);  // (auto: float for f16 and bf16, rounded once on return)
+    if (r == 0) return m_copysign(T(0), b);
+    if ((r < 0) != (b < T(0))) r += b;
     return r;
   } else {
     if (b == 0) return T(0);
     if constexpr (is_signed_int<T>::value)
       if (b == T(-1)) return T(0);  // INT_MIN % -1 overflows in C++
     T r = static_cast<T>(a % b);
-    if (r != 0 && ((r < 0) != (b < 0))) r = static_cast<T>(r + b);
+    if constexpr (is_signed_int<T>::value)
+      if (r != 0 && ((r < 0) != (b < 0))) r = static_cast<T>(r + b);
     return r;
   }
 }
@@ -417,7 +668,8 @@ template <class T> CGRAD_SCALAR_INLINE T floor_divide(T a, T b) {
     if constexpr (is_signed_int<T>::value)
       if (b == T(-1)) return neg(a);  // INT_MIN / -1 overflows in C++: wrap
     T q = static_cast<T>(a / b);
-    if (a % b != 0 && ((a < 0) != (b < 0))) q = static_cast<T>(q - 1);
+    if constexpr (is_signed_int<T>::value)
+      if (a % b != 0 && ((a < 0) != (b < 0))) q = static_cast<T>(q - 1);
     return q;
   }
 }
@@ -428,13 +680,20 @@ template <class T> CGRAD_SCALAR_INLINE T bitwise_and(T a, T b) { return static_c
 template <class T> CGRAD_SCALAR_INLINE T bitwise_or(T a, T b) { return static_cast<T>(a | b); }
 template <class T> CGRAD_SCALAR_INLINE T bitwise_xor(T a, T b) { return static_cast<T>(a ^ b); }
 template <class T> CGRAD_SCALAR_INLINE T bitwise_left_shift(T a, T b) {
-  using U = typename unsigned_of<T>::type;
-  if (b < 0 || b >= T(sizeof(T) * 8)) return T(0);
+  using U = typename unsigned_of<T>::type;  // 32 bits at least: no promotion to int
+  if constexpr (is_signed_int<T>::value)
+    if (b < 0) return T(0);
+  if (b >= T(sizeof(T) * 8)) return T(0);
   return static_cast<T>(static_cast<U>(a) << b);
 }
 template <class T> CGRAD_SCALAR_INLINE T bitwise_right_shift(T a, T b) {
-  if (b < 0 || b >= T(sizeof(T) * 8)) return a < 0 ? T(-1) : T(0);
-  return static_cast<T>(a >> b);  // arithmetic shift (C++20 defines it for negative a)
+  if constexpr (is_signed_int<T>::value) {
+    if (b < 0 || b >= T(sizeof(T) * 8)) return a < 0 ? T(-1) : T(0);
+    return static_cast<T>(a >> b);  // arithmetic shift (C++20 defines it for negative a)
+  } else {
+    if (b >= T(sizeof(T) * 8)) return T(0);
+    return static_cast<T>(a >> b);  // logical shift
+  }
 }
 CGRAD_SCALAR_INLINE bool logical_and(bool a, bool b) { return a && b; }
 CGRAD_SCALAR_INLINE bool logical_or(bool a, bool b) { return a || b; }
@@ -460,8 +719,41 @@ CGRAD_SCALAR_INLINE double where(bool c, double a, double b) {
 // ---- reductions: identity and combine; float sums accumulate in double (acc_t) ----
 template <class T> struct acc { using type = T; };
 template <> struct acc<float> { using type = double; };
+template <>
+struct acc<float16_t> {
+  using type = double;
+};
+template <>
+struct acc<bfloat16_t> {
+  using type = double;
+};
 template <> struct acc<bool> { using type = int64_t; };
+template <>
+struct acc<int8_t> {
+  using type = int64_t;
+};
+template <>
+struct acc<int16_t> {
+  using type = int64_t;
+};
 template <> struct acc<int32_t> { using type = int64_t; };
+// Unsigned sums wrap in int64 arithmetic: the same bits as uint64 arithmetic.
+template <>
+struct acc<uint8_t> {
+  using type = int64_t;
+};
+template <>
+struct acc<uint16_t> {
+  using type = int64_t;
+};
+template <>
+struct acc<uint32_t> {
+  using type = int64_t;
+};
+template <>
+struct acc<uint64_t> {
+  using type = int64_t;
+};
 
 // ---- counter-based random numbers: value i of a stream depends only on (key, i) ----
 CGRAD_SCALAR_INLINE uint64_t mix64(uint64_t z) {
@@ -474,8 +766,13 @@ CGRAD_SCALAR_INLINE uint64_t rand_bits(uint64_t key, uint64_t i) { return mix64(
 /// Uniform in [0, 1) with the full mantissa of T.
 template <class T> CGRAD_SCALAR_INLINE T rand_uniform(uint64_t key, uint64_t i) {
   uint64_t r = rand_bits(key, i);
-  if constexpr (sizeof(T) == 4) return static_cast<T>(r >> 40) * T(5.9604644775390625e-08);  // 2^-24
-  else return static_cast<T>(r >> 11) * T(1.1102230246251565e-16);                         // 2^-53
+  if constexpr (sizeof(T) == 2)  // the 16-bit floats: exactly representable multiples of 2^-mantissa
+    return T(static_cast<float>(r >> (64 - T::kMantissaBits)) *
+             (1.0f / static_cast<float>(1 << T::kMantissaBits)));
+  else if constexpr (sizeof(T) == 4)
+    return static_cast<T>(r >> 40) * T(5.9604644775390625e-08);  // 2^-24
+  else
+    return static_cast<T>(r >> 11) * T(1.1102230246251565e-16);  // 2^-53
 }
 /// Standard normal (Box-Muller on two independent uniforms of the same counter).
 template <class T> CGRAD_SCALAR_INLINE T rand_normal(uint64_t key, uint64_t i) {

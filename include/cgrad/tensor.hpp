@@ -43,12 +43,18 @@ struct Scalar {
   }
 };
 
+struct float16_t;   // defined in cgrad/scalar.hpp
+struct bfloat16_t;  // defined in cgrad/scalar.hpp
+
+/// The dtype of host C++ type T (float -> f32, uint8_t -> u8, float16_t -> f16, ...).
 template <class T> struct dtype_of;
-template <> struct dtype_of<float> { static constexpr DType value = DType::f32; };
-template <> struct dtype_of<double> { static constexpr DType value = DType::f64; };
-template <> struct dtype_of<int32_t> { static constexpr DType value = DType::i32; };
-template <> struct dtype_of<int64_t> { static constexpr DType value = DType::i64; };
-template <> struct dtype_of<bool> { static constexpr DType value = DType::b8; };
+#define CGRAD_DTYPE(E, Kind, bytes, Host, ctype, Compute) \
+  template <>                                             \
+  struct dtype_of<Host> {                                 \
+    static constexpr DType value = DType::E;              \
+  };
+#include <cgrad/dtypes.def>
+#undef CGRAD_DTYPE
 
 class Tensor {
  public:
@@ -152,6 +158,15 @@ Tensor tensor(std::vector<float> data, Shape shape, Device device = Device::cpu(
 Tensor tensor(std::vector<double> data, Shape shape, Device device = Device::cpu());
 Tensor tensor(std::vector<int32_t> data, Shape shape, Device device = Device::cpu());
 Tensor tensor(std::vector<int64_t> data, Shape shape, Device device = Device::cpu());
+Tensor tensor(std::vector<int8_t> data, Shape shape, Device device = Device::cpu());
+Tensor tensor(std::vector<int16_t> data, Shape shape, Device device = Device::cpu());
+Tensor tensor(std::vector<uint8_t> data, Shape shape, Device device = Device::cpu());
+Tensor tensor(std::vector<uint16_t> data, Shape shape, Device device = Device::cpu());
+Tensor tensor(std::vector<uint32_t> data, Shape shape, Device device = Device::cpu());
+Tensor tensor(std::vector<uint64_t> data, Shape shape, Device device = Device::cpu());
+/// f16 and bf16 tensors from their element types (include <cgrad/scalar.hpp> for them).
+Tensor tensor(std::vector<float16_t> data, Shape shape, Device device = Device::cpu());
+Tensor tensor(std::vector<bfloat16_t> data, Shape shape, Device device = Device::cpu());
 /// A b8 tensor from 0/1 values.
 Tensor tensor(std::vector<bool> data, Shape shape, Device device = Device::cpu());
 Tensor zeros(Shape shape, DType dtype = f32, Device device = Device::cpu());
@@ -226,7 +241,7 @@ Tensor asinh(const Tensor& x);
 Tensor acosh(const Tensor& x);
 Tensor atanh(const Tensor& x);
 Tensor erf(const Tensor& x);     ///< not in the standard; for GELU
-Tensor bitwise_invert(const Tensor& x);  ///< i32/i64/b8 (on b8: logical not)
+Tensor bitwise_invert(const Tensor& x);  ///< integers and b8 (on b8: logical not)
 Tensor logical_not(const Tensor& x);     ///< b8 only
 Tensor negative(const Tensor& x);        ///< -x
 Tensor positive(const Tensor& x);        ///< x itself (numeric dtypes)
@@ -244,11 +259,12 @@ Tensor remainder(const Tensor& a, const Tensor& b);      ///< sign of b, like Py
 Tensor remainder(const Tensor& a, Scalar b);
 Tensor floor_divide(const Tensor& a, const Tensor& b);   ///< rounds toward -inf; int // 0 = 0
 Tensor floor_divide(const Tensor& a, Scalar b);
-Tensor bitwise_and(const Tensor& a, const Tensor& b);    ///< i32/i64/b8
+Tensor bitwise_and(const Tensor& a, const Tensor& b);    ///< integers and b8
 Tensor bitwise_or(const Tensor& a, const Tensor& b);
 Tensor bitwise_xor(const Tensor& a, const Tensor& b);
-Tensor bitwise_left_shift(const Tensor& a, const Tensor& b);   ///< i32/i64; counts outside [0, bits) give 0
-Tensor bitwise_right_shift(const Tensor& a, const Tensor& b);  ///< arithmetic; counts outside [0, bits): sign fill
+Tensor bitwise_left_shift(const Tensor& a, const Tensor& b);   ///< integers; counts outside [0, bits) give 0
+/// Arithmetic for signed dtypes, logical for unsigned ones; counts outside [0, bits): the sign fill.
+Tensor bitwise_right_shift(const Tensor& a, const Tensor& b);
 Tensor logical_and(const Tensor& a, const Tensor& b);    ///< b8 only
 Tensor logical_or(const Tensor& a, const Tensor& b);
 Tensor logical_xor(const Tensor& a, const Tensor& b);

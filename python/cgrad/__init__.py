@@ -107,8 +107,16 @@ from ._cgrad import (  # noqa: F401  (re-exported)
 )
 from ._dtypes import (  # noqa: F401
     bool,
+    int8,
+    int16,
     int32,
     int64,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
+    float16,
+    bfloat16,
     float32,
     float64,
     dtype,
@@ -148,7 +156,8 @@ class _Info:
         return {"real floating": float32, "complex floating": None, "integral": int64, "indexing": int64}
 
     def dtypes(self, *, device=None, kind=None):
-        all_ = {"bool": bool, "int32": int32, "int64": int64, "float32": float32, "float64": float64}
+        # The standard's dtypes (float16 and bfloat16 are cgrad extras, as in NumPy/PyTorch).
+        all_ = {d.name: d for d in (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64)}
         if kind is None:
             return all_
         return {k: v for k, v in all_.items() if isdtype(v, kind)}

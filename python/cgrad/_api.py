@@ -113,12 +113,12 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
 
             return asarray(np.asarray(obj), dtype=dtype, device=device)
     d = want or d
-    if d in (dt.int32, dt.int64):
+    if d in dt.INTEGRAL:
         info = dt.iinfo(d)
         for v in flat:
             if isinstance(v, int) and not info.min <= v <= info.max:
                 raise OverflowError(f"asarray: {v} does not fit in {d.name}")
-    if d not in (dt.float32, dt.float64) and builtins.any(isinstance(v, float) for v in flat):
+    if d not in dt.FLOATING and builtins.any(isinstance(v, float) for v in flat):
         flat = [int(v) for v in flat]
     return _cgrad._from_flat_list(flat, shape, d._c, _dev(device))
 
@@ -161,7 +161,7 @@ def full(shape, fill_value, *, dtype=None, device=None):
     if dtype is None:
         dtype = dt.bool if isinstance(fill_value, builtins.bool) else dt.int64 if isinstance(fill_value, int) else dt.float32
     d = dt.as_dtype(dtype)
-    if d in (dt.int32, dt.int64) and not dt.iinfo(d).min <= fill_value <= dt.iinfo(d).max:
+    if d in dt.INTEGRAL and not dt.iinfo(d).min <= fill_value <= dt.iinfo(d).max:
         raise OverflowError(f"full: {fill_value} does not fit in {d.name}")
     return _cgrad._full(_shape(shape), float(fill_value), d._c, _dev(device))
 
@@ -234,7 +234,7 @@ def clip(x, /, min=None, max=None):
 
 
 def _scalar_as(v, x):
-    return float(v) if x.dtype in (dt.float32, dt.float64) else v
+    return float(v) if x.dtype in dt.FLOATING else v
 
 
 def where(condition, x1, x2, /):

@@ -146,7 +146,7 @@ def _float(self):
 
 
 def _index(self):
-    if self.dtype not in (dt.int32, dt.int64):
+    if self.dtype not in dt.INTEGRAL:
         raise TypeError(f"only integer arrays can be used as an index, not {self.dtype}")
     return int(self.item())
 

@@ -1,5 +1,8 @@
 """cgrad's dtypes as Python objects (Array API: equality-comparable dtype objects), with
-iinfo/finfo and the promotion queries. cgrad has float32, float64, int32, int64 and bool."""
+iinfo/finfo and the promotion queries. cgrad has bool, int8..int64, uint8..uint64, float16,
+bfloat16, float32 and float64 (docs/semantics.md); iinfo/finfo come from the C++ tables, and
+result_type follows the C++ promotion rules (the Array API table; int64 with uint64 gives
+float64 as NumPy does; float16 with bfloat16 gives float32 as PyTorch does)."""
 from . import _cgrad
 
 _D = _cgrad._DType
@@ -27,15 +30,30 @@ class dtype:
 
 
 _dtype_class = dtype
-float32 = dtype("float32", _D.f32, 4, "real floating")
-float64 = dtype("float64", _D.f64, 8, "real floating")
-int32 = dtype("int32", _D.i32, 4, "signed integer")
-int64 = dtype("int64", _D.i64, 8, "signed integer")
+_S, _U, _F = "signed integer", "unsigned integer", "real floating"
 bool = dtype("bool", _D.b8, 1, "bool")  # noqa: A001 (the standard's name)
+int8 = dtype("int8", _D.i8, 1, _S)
+int16 = dtype("int16", _D.i16, 2, _S)
+int32 = dtype("int32", _D.i32, 4, _S)
+int64 = dtype("int64", _D.i64, 8, _S)
+uint8 = dtype("uint8", _D.u8, 1, _U)
+uint16 = dtype("uint16", _D.u16, 2, _U)
+uint32 = dtype("uint32", _D.u32, 4, _U)
+uint64 = dtype("uint64", _D.u64, 8, _U)
+float16 = dtype("float16", _D.f16, 2, _F)  # storage type: computes in float32
+bfloat16 = dtype("bfloat16", _D.bf16, 2, _F)  # storage type: computes in float32
+float32 = dtype("float32", _D.f32, 4, _F)
+float64 = dtype("float64", _D.f64, 8, _F)
 
-ALL = (bool, int32, int64, float32, float64)
+ALL = (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, bfloat16, float32, float64)
+INTEGRAL = tuple(d for d in ALL if d.kind in (_S, _U))
+FLOATING = tuple(d for d in ALL if d.kind == _F)
 _FROM_C = {d._c: d for d in ALL}
 _BY_NAME = {d.name: d for d in ALL}
+# C++ names (cgrad::dtype_name) and NumPy's spellings of the same dtypes.
+_ALIASES = {"f32": "float32", "f64": "float64", "f16": "float16", "bf16": "bfloat16", "i8": "int8",
+            "i16": "int16", "i32": "int32", "i64": "int64", "u8": "uint8", "u16": "uint16", "u32": "uint32",
+            "u64": "uint64", "b8": "bool", "half": "float16", "bool_": "bool"}
 
 
 def from_c(c):
@@ -47,7 +65,7 @@ def as_dtype(d):
     if isinstance(d, dtype):
         return d
     name = d if isinstance(d, str) else getattr(d, "name", None) or str(d).split(".")[-1]
-    name = {"f32": "float32", "f64": "float64", "i32": "int32", "i64": "int64", "b8": "bool"}.get(name, name)
+    name = _ALIASES.get(name, name)
     if name in _BY_NAME:
         return _BY_NAME[name]
     raise TypeError(f"cgrad has no dtype {d!r} (it has {', '.join(x.name for x in ALL)})")
@@ -66,35 +84,59 @@ class iinfo_object:
 
 def finfo(type, /):
     d = type.dtype if hasattr(type, "_dtype") else as_dtype(type)
-    if d is float32:
-        return finfo_object(32, 2.0**-23, 3.4028234663852886e38, -3.4028234663852886e38, 2.0**-126, d)
-    if d is float64:
-        return finfo_object(64, 2.0**-52, 1.7976931348623157e308, -1.7976931348623157e308, 2.0**-1022, d)
-    raise TypeError(f"finfo: {d} is not a floating dtype")
+    if d not in FLOATING:
+        raise TypeError(f"finfo: {d} is not a floating dtype")
+    bits, eps, mx, mn, tiny = _cgrad._finfo(d._c)
+    return finfo_object(bits, eps, mx, mn, tiny, d)
 
 
 def iinfo(type, /):
     d = type.dtype if hasattr(type, "_dtype") else as_dtype(type)
-    if d is int32:
-        return iinfo_object(32, 2**31 - 1, -(2**31), d)
-    if d is int64:
-        return iinfo_object(64, 2**63 - 1, -(2**63), d)
-    raise TypeError(f"iinfo: {d} is not an integer dtype")
+    if d not in INTEGRAL:
+        raise TypeError(f"iinfo: {d} is not an integer dtype")
+    bits, mn, mx = _cgrad._iinfo(d._c)
+    return iinfo_object(bits, mx, mn, d)
 
 
-_RANK = {bool: 0, int32: 1, int64: 2, float32: 3, float64: 4}
+def _category(d):
+    return 0 if d is bool else 1 if d in INTEGRAL else 2
+
+
+def _promote(a, b):
+    """The C++ core's promotion of two array dtypes (core::promote)."""
+    if a is b:
+        return a
+    ca, cb = _category(a), _category(b)
+    if ca != cb:
+        return a if ca > cb else b
+    if ca == 1:
+        if (a.kind == _U) == (b.kind == _U):
+            return a if a.itemsize >= b.itemsize else b
+        u, s = (a, b) if a.kind == _U else (b, a)
+        if u is uint64:
+            return float64
+        size = builtins_max(s.itemsize, 2 * u.itemsize)
+        return {1: int8, 2: int16, 4: int32, 8: int64}[size]
+    if a.itemsize == b.itemsize:  # float16 with bfloat16
+        return float32
+    return a if a.itemsize >= b.itemsize else b
+
+
+builtins_max = max
 
 
 def result_type(*xs):
-    """The dtype of an element-wise op on `xs` (arrays, dtypes or Python scalars): the largest
-    array dtype; a Python scalar only matters when its category is higher."""
+    """The dtype of an element-wise op on `xs` (arrays, dtypes or Python scalars): the arrays'
+    dtypes promoted together; a Python scalar only matters when its category is higher."""
     arrays = [x.dtype if hasattr(x, "_dtype") else x for x in xs if isinstance(x, dtype) or hasattr(x, "_dtype")]
     scalars = [x for x in xs if not (isinstance(x, dtype) or hasattr(x, "_dtype"))]
     if not arrays:
         raise ValueError("result_type needs at least one array or dtype")
-    r = max(arrays, key=_RANK.__getitem__)
+    r = arrays[0]
+    for a in arrays[1:]:
+        r = _promote(r, a)
     for s in scalars:
-        if isinstance(s, float) and r in (bool, int32, int64):
+        if isinstance(s, float) and r not in FLOATING:
             r = float32
         elif isinstance(s, int) and not isinstance(s, type(True)) and r is bool:
             r = int64
@@ -102,11 +144,11 @@ def result_type(*xs):
 
 
 def can_cast(from_, to, /):
-    """True when the Array API's promotion rules allow `from_` -> `to` (same kind, not narrower)."""
+    """True when the Array API's promotion rules allow `from_` -> `to` (same kind, and promoting
+    the two gives `to`)."""
     f = from_.dtype if hasattr(from_, "_dtype") else as_dtype(from_)
     t = as_dtype(to)
-    kind = lambda d: 0 if d is bool else 1 if d in (int32, int64) else 2  # noqa: E731
-    return f is t or (kind(f) == kind(t) and _RANK[f] <= _RANK[t])
+    return f is t or (_category(f) == _category(t) and _promote(f, t) is t)
 
 
 def isdtype(dtype, kind):
@@ -118,12 +160,12 @@ def isdtype(dtype, kind):
         return dt is kind
     groups = {
         "bool": (bool,),
-        "signed integer": (int32, int64),
-        "unsigned integer": (),
-        "integral": (int32, int64),
-        "real floating": (float32, float64),
+        "signed integer": tuple(d for d in ALL if d.kind == _S),
+        "unsigned integer": tuple(d for d in ALL if d.kind == _U),
+        "integral": INTEGRAL,
+        "real floating": FLOATING,
         "complex floating": (),
-        "numeric": (int32, int64, float32, float64),
+        "numeric": INTEGRAL + FLOATING,
     }
     if kind not in groups:
         raise ValueError(f"isdtype: unknown kind {kind!r}")

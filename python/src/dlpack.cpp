@@ -24,29 +24,30 @@ namespace {
 constexpr const char* kLegacy = "dltensor";
 constexpr const char* kVersioned = "dltensor_versioned";
 
+// DLPack's (code, bits) of each dtype: kInt/kUInt/kFloat by the dtype's kind, kBfloat for bf16.
 dl::DataType dl_dtype(DType t) {
-  switch (t) {
-    case DType::f32:
-      return {dl::kFloat, 32, 1};
-    case DType::f64:
-      return {dl::kFloat, 64, 1};
-    case DType::i32:
-      return {dl::kInt, 32, 1};
-    case DType::i64:
-      return {dl::kInt, 64, 1};
-    case DType::b8:
-      return {dl::kBool, 8, 1};
+  const auto bits = static_cast<uint8_t>(dtype_size(t) * 8);
+  if (t == DType::bf16) return {dl::kBfloat, 16, 1};
+  switch (dtype_kind(t)) {
+    case DTypeKind::Bool: return {dl::kBool, 8, 1};
+    case DTypeKind::Signed: return {dl::kInt, bits, 1};
+    case DTypeKind::Unsigned: return {dl::kUInt, bits, 1};
+    case DTypeKind::Float: return {dl::kFloat, bits, 1};
   }
   return {dl::kFloat, 32, 1};
 }
 
 std::optional<DType> cgrad_dtype(dl::DataType t) {
   if (t.lanes != 1) return std::nullopt;
-  if (t.code == dl::kFloat && t.bits == 32) return DType::f32;
-  if (t.code == dl::kFloat && t.bits == 64) return DType::f64;
-  if (t.code == dl::kInt && t.bits == 32) return DType::i32;
-  if (t.code == dl::kInt && t.bits == 64) return DType::i64;
-  if (t.code == dl::kBool && t.bits == 8) return DType::b8;
+  static constexpr DType kEvery[] = {
+#define CGRAD_DTYPE(E, ...) DType::E,
+#include <cgrad/dtypes.def>
+#undef CGRAD_DTYPE
+  };
+  for (DType d : kEvery) {
+    const dl::DataType m = dl_dtype(d);
+    if (m.code == t.code && m.bits == t.bits) return d;
+  }
   return std::nullopt;
 }
 

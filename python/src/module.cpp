@@ -5,6 +5,7 @@
 #include "bindings.h"
 
 #include <cgrad/optim.hpp>
+#include <cgrad/scalar.hpp>
 
 #include <nanobind/stl/function.h>
 #include <nanobind/stl/optional.h>
@@ -194,17 +195,10 @@ nb::object item(const Tensor& t) {
     throw nb::value_error(
         ("only one-element arrays convert to Python scalars, got shape " + shape_str(t.shape())).c_str());
   eval_released({t});
-  switch (t.dtype()) {
-    case DType::f32:
-    case DType::f64:
-      return nb::float_(t.item<double>());
-    case DType::i32:
-    case DType::i64:
-      return nb::int_(t.item<int64_t>());
-    case DType::b8:
-      return nb::bool_(t.item<bool>());
-  }
-  return nb::none();
+  if (is_floating(t.dtype())) return nb::float_(t.item<double>());
+  if (t.dtype() == DType::b8) return nb::bool_(t.item<bool>());
+  if (is_unsigned(t.dtype())) return nb::int_(t.item<uint64_t>());  // u64 beyond int64's range
+  return nb::int_(t.item<int64_t>());
 }
 
 nb::list to_flat_list(const Tensor& t) {
@@ -214,29 +208,44 @@ nb::list to_flat_list(const Tensor& t) {
     for (double v : t.to_vector<double>()) out.append(v);
   } else if (t.dtype() == DType::b8) {
     for (bool v : t.to_vector<bool>()) out.append(v);
+  } else if (is_unsigned(t.dtype())) {
+    for (uint64_t v : t.to_vector<uint64_t>()) out.append(v);
   } else {
     for (int64_t v : t.to_vector<int64_t>()) out.append(v);
   }
   return out;
 }
 
+// Python ints convert exactly (a value out of the dtype's range is an error); Python floats
+// round once to the dtype (f16 and bf16 from the double, not through f32).
 Tensor from_flat_list(nb::sequence flat, Shape shape, DType dtype, Device device) {
   const std::size_t n = nb::len(flat);
   auto fill = [&](auto zero) {
-    std::vector<decltype(zero)> v(n);
+    using T = decltype(zero);
+    std::vector<T> v(n);
     std::size_t i = 0;
-    for (nb::handle h : flat) v[i++] = nb::cast<decltype(zero)>(h);
+    for (nb::handle h : flat) v[i++] = nb::cast<T>(h);
     return tensor(std::move(v), shape, device);
   };
+  auto fill_16 = [&](auto zero) {  // f16, bf16: the f32 tensor of their values, exact
+    std::vector<float> v(n);
+    std::size_t i = 0;
+    for (nb::handle h : flat) v[i++] = static_cast<float>(decltype(zero)(nb::cast<double>(h)));
+    return tensor(std::move(v), shape, device).cast(dtype);
+  };
   switch (dtype) {
-    case DType::f32:
-      return fill(0.0f);
-    case DType::f64:
-      return fill(0.0);
-    case DType::i32:
-      return fill(int32_t{0});
-    case DType::i64:
-      return fill(int64_t{0});
+    case DType::f32: return fill(0.0f);
+    case DType::f64: return fill(0.0);
+    case DType::f16: return fill_16(float16_t{});
+    case DType::bf16: return fill_16(bfloat16_t{});
+    case DType::i8: return fill(int8_t{0});
+    case DType::i16: return fill(int16_t{0});
+    case DType::i32: return fill(int32_t{0});
+    case DType::i64: return fill(int64_t{0});
+    case DType::u8: return fill(uint8_t{0});
+    case DType::u16: return fill(uint16_t{0});
+    case DType::u32: return fill(uint32_t{0});
+    case DType::u64: return fill(uint64_t{0});
     case DType::b8: {
       std::vector<bool> v;
       v.reserve(n);
@@ -341,7 +350,15 @@ NB_MODULE(_cgrad, m) {
       .value("f64", DType::f64)
       .value("i32", DType::i32)
       .value("i64", DType::i64)
-      .value("b8", DType::b8);
+      .value("b8", DType::b8)
+      .value("i8", DType::i8)
+      .value("i16", DType::i16)
+      .value("u8", DType::u8)
+      .value("u16", DType::u16)
+      .value("u32", DType::u32)
+      .value("u64", DType::u64)
+      .value("f16", DType::f16)
+      .value("bf16", DType::bf16);
 
   nb::class_<Device>(m, "Device")
       .def_static("cpu", &Device::cpu)
@@ -516,6 +533,15 @@ NB_MODULE(_cgrad, m) {
 
   // ---- factories ----
   m.def("_from_flat_list", &from_flat_list);
+  // The dtype tables of the C++ core (cgrad/_dtypes.py builds iinfo/finfo from them).
+  m.def("_iinfo", [](DType t) {
+    const IInfo i = iinfo(t);
+    return nb::make_tuple(i.bits, i.min, i.max);
+  });
+  m.def("_finfo", [](DType t) {
+    const FInfo f = finfo(t);
+    return nb::make_tuple(f.bits, f.eps, f.max, f.min, f.smallest_normal);
+  });
   m.def("_full", [](Shape s, double v, DType t, Device d) { return full(std::move(s), v, t, d); });
   m.def("_arange", [](int64_t n, DType t, Device d) { return arange(n, t, d); });
   m.def("_rand", [](Shape s, DType t, Device d) { return rand(std::move(s), t, d); });

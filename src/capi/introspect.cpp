@@ -146,6 +146,36 @@ int cgrad_uuid_to_string(cgrad_uuid id, char out[37]) {
   });
 }
 
+// cgrad_dtype mirrors cgrad::DType value for value (cgrad/dtypes.def).
+#define CGRAD_DTYPE(E, Kind, bytes, Host, ctype, Compute) \
+  static_assert(static_cast<int>(cgrad::DType::E) == static_cast<int>(CGRAD_DTYPE_##E##_C));
+#define CGRAD_DTYPE_f32_C CGRAD_DTYPE_F32
+#define CGRAD_DTYPE_f64_C CGRAD_DTYPE_F64
+#define CGRAD_DTYPE_i32_C CGRAD_DTYPE_I32
+#define CGRAD_DTYPE_i64_C CGRAD_DTYPE_I64
+#define CGRAD_DTYPE_b8_C CGRAD_DTYPE_B8
+#define CGRAD_DTYPE_i8_C CGRAD_DTYPE_I8
+#define CGRAD_DTYPE_i16_C CGRAD_DTYPE_I16
+#define CGRAD_DTYPE_u8_C CGRAD_DTYPE_U8
+#define CGRAD_DTYPE_u16_C CGRAD_DTYPE_U16
+#define CGRAD_DTYPE_u32_C CGRAD_DTYPE_U32
+#define CGRAD_DTYPE_u64_C CGRAD_DTYPE_U64
+#define CGRAD_DTYPE_f16_C CGRAD_DTYPE_F16
+#define CGRAD_DTYPE_bf16_C CGRAD_DTYPE_BF16
+#include <cgrad/dtypes.def>
+#undef CGRAD_DTYPE
+
+int cgrad_dtype_info(cgrad_dtype dtype, size_t* size, const char** name) {
+  return guard("cgrad_dtype_info", [&] {
+    const int v = static_cast<int>(dtype);
+    if (v < 0 || v >= cgrad::kNumDTypes)
+      fail(CGRAD_ERR_INVALID_ARGUMENT, "not a cgrad_dtype: " + std::to_string(v));
+    if (size) *size = cgrad::dtype_size(static_cast<cgrad::DType>(v));
+    if (name) *name = cgrad::dtype_name(static_cast<cgrad::DType>(v));
+    return CGRAD_SUCCESS;
+  });
+}
+
 int cgrad_uuid_compare(cgrad_uuid a, cgrad_uuid b) {
   const int c = std::memcmp(a.bytes, b.bytes, 16);
   return c < 0 ? -1 : (c > 0 ? 1 : 0);

@@ -146,7 +146,7 @@ std::string const_decls(const KernelSpec& k, const std::string& indent, const st
   for (std::size_t i = 0; i < k.code.size(); ++i) {
     const Instr& in = k.code[i];
     if (in.arg < 0) continue;
-    bool f = in.kind == Instr::Kind::Const && (in.dtype == DType::f32 || in.dtype == DType::f64);
+    bool f = in.kind == Instr::Kind::Const && is_floating(in.dtype);
     const std::string c = "c" + std::to_string(i);
     out += indent + "const " + (f ? "double " : "int64_t ") + c + " = " + (f ? fexpr(in.arg) : iexpr(in.arg)) + "; (void)" +
            c + ";\n";
@@ -160,7 +160,7 @@ void normalize(KernelSpec& k) {
   k.iconsts.clear();
   for (auto& in : k.code) {
     if (in.kind == Instr::Kind::Const) {
-      if (in.dtype == DType::f32 || in.dtype == DType::f64) {
+      if (is_floating(in.dtype)) {
         in.arg = static_cast<int>(k.fconsts.size());
         k.fconsts.push_back(in.fvalue);
       } else {

@@ -87,7 +87,7 @@ struct Renderer {
     std::string out;
     for (std::size_t a = 0; a < k.accesses.size(); ++a) {
       if (k.accesses[a].slot < 0) continue;
-      std::string T = ctype(k.accesses[a].dtype);
+      std::string T = storage_ctype(k.accesses[a].dtype);
       bool w = is_stored(k, static_cast<int>(a));
       out += std::string("  ") + (w ? "" : "const ") + T + "* __restrict p" + std::to_string(a) + " = static_cast<" +
              (w ? "" : "const ") + T + "*>(a->bufs[" + std::to_string(a) + "]);\n";
@@ -302,7 +302,8 @@ Rendered render_cpu(const KernelSpec& k) {
         const Instr& kept = k.code[static_cast<std::size_t>(frontier[0])];
         for (auto& st : k.stores) {
           const Access& acc = k.accesses[static_cast<std::size_t>(st.access)];
-          bool moves = st.inner && acc.dtype == kept.dtype;
+          // (not a 16-bit float output: keeping the value there would round it)
+          bool moves = st.inner && acc.dtype == kept.dtype && compute_dtype(acc.dtype) == acc.dtype;
           for (std::size_t d = r.ro; d < r.rank; ++d) moves = moves && acc.strides[d] != 0;
           if (!moves) continue;
           sc.in_output = true;

@@ -39,7 +39,7 @@ struct CudaRenderer {
     std::string out;
     for (std::size_t a = 0; a < na; ++a) {
       if (k.accesses[a].slot < 0) continue;
-      const std::string T = ctype(k.accesses[a].dtype);
+      const std::string T = storage_ctype(k.accesses[a].dtype);
       const bool w = is_stored(k, static_cast<int>(a));
       out += std::string("  ") + (w ? "" : "const ") + T + "* __restrict__ p" + str(a) + " = static_cast<" +
              (w ? "" : "const ") + T + "*>(a.bufs[" + str(a) + "]);\n";
@@ -92,15 +92,21 @@ struct CudaRenderer {
   static constexpr int kLanes = 4;
   bool vectorizable(std::size_t a) const {
     const auto& acc = k.accesses[a];
-    return acc.slot >= 0 && acc.dtype != DType::b8 && stride_class(acc, rank - 1) == StrideClass::One;
+    return acc.slot >= 0 && acc.dtype != DType::b8 && dtype_size(acc.dtype) >= 4 &&
+           stride_class(acc, rank - 1) == StrideClass::One;
   }
   // The 16-byte vector type of an access and how many elements one holds.
   std::string vtype(std::size_t a) const {
     switch (k.accesses[a].dtype) {
       case DType::f32: return "float4";
       case DType::i32: return "int4";
+      case DType::u32:
+        return "uint4";
       case DType::f64: return "double2";
-      default: return "longlong2";
+      case DType::u64:
+        return "ulonglong2";
+      default:
+        return "longlong2";  // i64 (vectorizable() admits 4- and 8-byte dtypes only)
     }
   }
   int per_vector(std::size_t a) const { return 16 / static_cast<int>(dtype_size(k.accesses[a].dtype)); }
@@ -184,7 +190,9 @@ std::size_t acc_struct_bytes(const KernelSpec& k) {
   std::size_t off = 0, align = 1;
   for (const auto& red : k.reductions) {
     const std::string t = acc_ctype(red);
-    std::size_t sz = t == "double" || t == "int64_t" ? 8 : t == "bool" ? 1 : 4;
+    std::size_t sz = 0;  // the size of the dtype whose C type the accumulator has
+    for (int d = 0; d < kNumDTypes && !sz; ++d)
+      if (t == ctype(static_cast<DType>(d))) sz = dtype_size(static_cast<DType>(d));
     off = (off + sz - 1) / sz * sz + sz;
     align = std::max(align, sz);
   }

@@ -1,6 +1,7 @@
 // Scalar renderer: every element-wise op becomes a call of its cgrad::scalar helper.
 #include "codegen/render_scalar.h"
 
+#include "core/dtype.hpp"
 #include "ir/op_table.h"
 #include "ir/user_fn.h"
 
@@ -12,16 +13,29 @@ namespace cgrad::codegen {
 
 using schedule::Instr;
 
-const char* ctype(DType t) {
+const char* storage_ctype(DType t) {
   switch (t) {
-    case DType::f32: return "float";
-    case DType::f64: return "double";
-    case DType::i32: return "int32_t";
-    case DType::i64: return "int64_t";
-    case DType::b8: return "bool";
+#define CGRAD_DTYPE(E, Kind, bytes, Host, ctype, Compute) \
+  case DType::E:                                          \
+    return ctype;
+#include <cgrad/dtypes.def>
+#undef CGRAD_DTYPE
   }
   return "void";
 }
+
+DType compute_dtype(DType t) {
+  switch (t) {
+#define CGRAD_DTYPE(E, Kind, bytes, Host, ctype, Compute) \
+  case DType::E:                                          \
+    return DType::Compute;
+#include <cgrad/dtypes.def>
+#undef CGRAD_DTYPE
+  }
+  return t;
+}
+
+const char* ctype(DType t) { return storage_ctype(compute_dtype(t)); }
 
 namespace {
 const ir::ReduceRule& rule_of(const schedule::Reduction& r) { return ir::info(r.op).reduce; }
@@ -29,8 +43,11 @@ const ir::ReduceRule& rule_of(const schedule::Reduction& r) { return ir::info(r.
 
 DType acc_dtype(const schedule::Reduction& r) {
   switch (rule_of(r).acc) {
-    case ir::RedAcc::Input: return r.in_dtype;
-    case ir::RedAcc::Wide: return is_floating(r.in_dtype) ? DType::f64 : DType::i64;  // scalar::acc
+    // max/min/any/all: the element's compute dtype (f32 for f16 and bf16, as their values are).
+    case ir::RedAcc::Input: return compute_dtype(r.in_dtype);
+    // sum/prod: scalar::acc (f64 for every float dtype, i64 for integers and b8; unsigned sums
+    // and products wrap in i64 arithmetic: the same bits as u64 arithmetic).
+    case ir::RedAcc::Wide: return is_floating(r.in_dtype) ? DType::f64 : DType::i64;
   }
   return r.in_dtype;
 }
@@ -41,20 +58,34 @@ std::string literal(DType t, double f, int64_t i) {
   char buf[64];
   switch (t) {
     case DType::f32:
-    case DType::f64: {
-      const char* cast = t == DType::f32 ? "(float)" : "";
+    case DType::f64:
+    case DType::f16:     // a value of the compute type (float), which holds f16 and bf16 values
+    case DType::bf16: {  // exactly (constants are built rounded to their dtype)
+      const bool single = compute_dtype(t) == DType::f32;
       const std::string T = ctype(t);
       if (std::isnan(f)) return "cgrad::scalar::quiet_nan<" + T + ">()";
       if (std::isinf(f)) return (f < 0 ? "(-cgrad::scalar::inf<" : "(cgrad::scalar::inf<") + T + ">())";
-      std::snprintf(buf, sizeof buf, "%s%a", cast, t == DType::f32 ? static_cast<double>(static_cast<float>(f)) : f);
+      std::snprintf(buf, sizeof buf, "%s%a", single ? "(float)" : "",
+                    single ? static_cast<double>(static_cast<float>(f)) : f);
       return std::string("(") + buf + ")";
     }
-    case DType::i32: std::snprintf(buf, sizeof buf, "((int32_t)%lldLL)", static_cast<long long>(static_cast<int32_t>(i))); return buf;
-    case DType::i64:
-      if (i == INT64_MIN) return "(-9223372036854775807LL - 1)";
-      std::snprintf(buf, sizeof buf, "((int64_t)%lldLL)", static_cast<long long>(i));
+    case DType::b8:
+      return i ? "true" : "false";
+    case DType::u64:
+      std::snprintf(buf, sizeof buf, "((uint64_t)%lluULL)", static_cast<unsigned long long>(i));
       return buf;
-    case DType::b8: return i ? "true" : "false";
+    case DType::i8:
+    case DType::i16:
+    case DType::i32:
+    case DType::i64:
+    case DType::u8:
+    case DType::u16:
+    case DType::u32: {
+      const int64_t v = core::wrap_to(i, t);  // the value as t holds it
+      if (v == INT64_MIN) return "(-9223372036854775807LL - 1)";
+      std::snprintf(buf, sizeof buf, "((%s)%lldLL)", ctype(t), static_cast<long long>(v));
+      return buf;
+    }
   }
   return "0";
 }
@@ -69,10 +100,21 @@ std::string acc_identity(const schedule::Reduction& r) {
       const bool hi = rule_of(r).identity == ir::RedIdentity::Highest;
       switch (a) {
         case DType::f32:
-        case DType::f64: return literal(a, hi ? HUGE_VAL : -HUGE_VAL, 0);
-        case DType::i32: return hi ? "((int32_t)2147483647)" : "((int32_t)(-2147483647 - 1))";
-        case DType::i64: return hi ? "9223372036854775807LL" : "(-9223372036854775807LL - 1)";
+        case DType::f64:
+        case DType::f16:  // (not reached: acc_dtype is the compute dtype, f32)
+        case DType::bf16: return literal(a, hi ? HUGE_VAL : -HUGE_VAL, 0);
         case DType::b8: return hi ? "true" : "false";
+        case DType::i8:
+        case DType::i16:
+        case DType::i32:
+        case DType::i64:
+        case DType::u8:
+        case DType::u16:
+        case DType::u32:
+        case DType::u64: {  // (literal writes u64's max, held as -1, as 18446744073709551615ULL)
+          const IInfo lim = iinfo(a);
+          return hi ? literal(a, 0, static_cast<int64_t>(lim.max)) : literal(a, 0, lim.min);
+        }
       }
     }
   }
@@ -82,7 +124,7 @@ std::string acc_identity(const schedule::Reduction& r) {
 std::string acc_combine(const schedule::Reduction& r, const std::string& acc, const std::string& x) {
   // The combining row's scalar helper; a wide accumulator converts the element first.
   const std::string fn = std::string("cgrad::scalar::") + ir::op_name(rule_of(r).combine);
-  const std::string xa = acc_dtype(r) == r.in_dtype ? x : "(" + acc_ctype(r) + ")(" + x + ")";
+  const std::string xa = acc_dtype(r) == compute_dtype(r.in_dtype) ? x : "(" + acc_ctype(r) + ")(" + x + ")";
   return acc + " = " + fn + "(" + acc + ", " + xa + ")";
 }
 
@@ -117,28 +159,37 @@ std::string render_user(const Instr& in, const std::function<std::string(int)>& 
 std::string render_instr(const schedule::KernelSpec& k, int i, const std::function<std::string(int)>& var,
                          const std::function<std::string(int)>& addr, const std::function<std::string(int)>& index) {
   const Instr& in = k.code[static_cast<std::size_t>(i)];
-  const std::string T = ctype(in.dtype);
+  // Values have the compute type T (float for f16 and bf16). A result that must be rounded to
+  // its dtype (a cast, a source, a reduction's result) is made as the storage type S and
+  // converted to T where it is declared: S == T for every dtype but the 16-bit floats.
+  const std::string T = ctype(in.dtype), S = storage_ctype(in.dtype);
   switch (in.kind) {
     case Instr::Kind::Load: return addr(in.access);
     case Instr::Kind::Index: return "(int64_t)(" + index(in.access) + ")";
     case Instr::Kind::Const:
       if (in.arg >= 0) return "((" + T + ")c" + std::to_string(i) + ")";  // a kernel argument
       return literal(in.dtype, in.fvalue, in.ivalue);
-    case Instr::Kind::Acc: return "(" + T + ")(acc" + std::to_string(in.reduction) + ")";
+    case Instr::Kind::Acc:
+      return "(" + S + ")(acc" + std::to_string(in.reduction) + ")";
     case Instr::Kind::Op: break;
   }
   auto a = [&](std::size_t j) { return var(in.args[j]); };
   const char* name = ir::op_name(in.op);
   // The ops whose helper call differs from `helper(args...)` (an if chain, not a switch
-  // with a default: this file compiles with -Wswitch-enum).
-  if (in.op == ir::Op::Arange) return "(" + T + ")(" + a(0) + ")";
+  // with a default: this file compiles with -Wswitch-enum). Sources and casts are made as the
+  // storage type S, so that a source or a cast rounds to a 16-bit float once.
+  if (in.op == ir::Op::Arange) return "(" + S + ")(" + a(0) + ")";
   if (in.op == ir::Op::User) return render_user(in, var);
   if (in.op == ir::Op::Rand || in.op == ir::Op::Randn) {
     std::string seed = in.arg >= 0 ? "(uint64_t)c" + std::to_string(i) : std::to_string(in.seed) + "ULL";
-    return std::string(in.op == ir::Op::Rand ? "cgrad::scalar::rand_uniform<" : "cgrad::scalar::rand_normal<") + T +
-           ">(" + seed + ", (uint64_t)" + a(0) + ")";
+    return std::string(in.op == ir::Op::Rand ? "cgrad::scalar::rand_uniform<" : "cgrad::scalar::rand_normal<") +
+           S + ">(" + seed + ", (uint64_t)" + a(0) + ")";
   }
-  if (in.op == ir::Op::Cast) return "cgrad::scalar::cast<" + T + ">(" + a(0) + ")";
+  if (in.op == ir::Op::Cast) return "cgrad::scalar::cast<" + S + ">(" + a(0) + ")";
+  // nextafter steps the storage type's bits: for f16 and bf16 (values held in float), the
+  // helper instantiated with the storage type (scalar.hpp).
+  if (in.op == ir::Op::Nextafter && S != T)
+    return "cgrad::scalar::nextafter<" + S + ">((" + S + ")(" + a(0) + "), (" + S + ")(" + a(1) + "))";
   std::string r = std::string("cgrad::scalar::") + name + "(";
   for (std::size_t j = 0; j < in.args.size(); ++j) r += (j ? ", " : "") + a(j);
   return r + ")";

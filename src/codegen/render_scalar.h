@@ -9,10 +9,16 @@
 
 namespace cgrad::codegen {
 
-/// C++ type name of a dtype in generated code (float, double, int32_t, int64_t, bool).
+/// C++ type of a dtype's values in generated code (float, double, int32_t, ...; float for f16
+/// and bf16, which compute in f32).
 const char* ctype(DType t);
-/// Accumulator dtype of a reduction, from its op-table row (ir::RedAcc): f64 for f32 sums,
-/// i64 for integer and bool sums, the element dtype for max/min.
+/// C++ type of a dtype's elements in memory (buffers): ctype but for the 16-bit floats
+/// (cgrad::float16_t, cgrad::bfloat16_t, which convert to and from float implicitly).
+const char* storage_ctype(DType t);
+/// The dtype whose C++ type holds t's values in a kernel (cgrad/dtypes.def: f32 for f16, bf16).
+DType compute_dtype(DType t);
+/// Accumulator dtype of a reduction, from its op-table row (ir::RedAcc): f64 for float sums and
+/// products (f16, bf16 too), i64 for integer and bool ones, the compute dtype for max/min/any/all.
 DType acc_dtype(const schedule::Reduction& r);
 /// C++ accumulator type of a reduction (ctype of acc_dtype).
 std::string acc_ctype(const schedule::Reduction& r);

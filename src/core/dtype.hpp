@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cgrad/core.hpp>
+#include <cgrad/scalar.hpp>
 #include <cgrad/tensor.hpp>
 
 #include <cstdint>
@@ -10,9 +11,10 @@
 
 namespace cgrad::core {
 
-/// 0 = bool, 1 = integer, 2 = floating.
+/// 0 = bool, 1 = integer (signed or unsigned), 2 = floating.
 int dtype_category(DType t);
-/// The larger of two dtypes of the same category, or the one of the higher category.
+/// The promoted dtype of two operands (docs/semantics.md: the one of the higher category; within
+/// a category the Array API standard's table; u64 with a signed integer gives f64, as NumPy).
 DType promote(DType a, DType b);
 
 /// Operand descriptions for promotion: dimensioned tensors outrank 0-d tensors, which outrank
@@ -24,18 +26,24 @@ struct PromoOperand {
 };
 DType promote_all(const PromoOperand* ops, int n);
 DType scalar_dtype(const Scalar& s);
+/// The dtype of a sum of `t` (the Array API standard's default): floats keep theirs, signed
+/// integers and bools give i64, unsigned integers u64.
+DType sum_dtype(DType t);
+/// An integer value converted to integer or bool dtype `t` as integer arithmetic does (wrapped
+/// modulo 2^bits; != 0 for b8), held in int64 (u64 values above INT64_MAX as their bits).
+int64_t wrap_to(int64_t v, DType t);
 
 template <class T> inline constexpr DType dtype_of_v = cgrad::dtype_of<T>::value;
-template <class T> inline constexpr bool is_floating_v = std::is_floating_point_v<T>;
+template <class T> inline constexpr bool is_floating_v = scalar::is_float<T>::value;  // f16, bf16 too
 
-/// Calls f(T{}) with T the C++ type of `t` (float, double, int32_t, int64_t, bool).
+/// Calls f(T{}) with T the host C++ type of `t` (cgrad/dtypes.def: float, int8_t, bool, ...).
 template <class F> decltype(auto) dispatch(DType t, F&& f) {
   switch (t) {
-    case DType::f32: return f(float{});
-    case DType::f64: return f(double{});
-    case DType::i32: return f(int32_t{});
-    case DType::i64: return f(int64_t{});
-    case DType::b8: return f(bool{});
+#define CGRAD_DTYPE(E, Kind, bytes, Host, ctype, Compute) \
+  case DType::E:                                          \
+    return f(Host{});
+#include <cgrad/dtypes.def>
+#undef CGRAD_DTYPE
   }
   return f(float{});
 }

@@ -154,17 +154,19 @@ NodePtr full_node(const Shape& shape, Scalar value, DType t, Device device) {
   a.shape = shape;
   a.dtype = t;
   if (is_floating(t)) {
-    // An f32 constant holds its f32 value, so equal constants compare equal (CSE, plan keys).
-    a.fvalue = t == DType::f32 ? static_cast<double>(static_cast<float>(value.f)) : value.f;
+    // An f32 (f16, bf16) constant holds its rounded value, so equal constants compare equal
+    // (CSE, plan keys) and kernels see the value the dtype holds.
+    a.fvalue = core::dispatch(t, [&](auto tag) { return static_cast<double>(static_cast<decltype(tag)>(value.f)); });
   } else if (t == DType::b8) {
     a.ivalue = value.kind == Scalar::Kind::Float ? (value.f != 0) : (value.i != 0);
   } else {
     // An integer constant from a float scalar is converted like a cast to `t` (saturating to
     // t's range, NaN -> 0); from an integer scalar it wraps like integer arithmetic.
     if (value.kind == Scalar::Kind::Float)
-      a.ivalue = t == DType::i32 ? scalar::cast<int32_t>(value.f) : scalar::cast<int64_t>(value.f);
+      a.ivalue = core::dispatch(
+          t, [&](auto tag) { return static_cast<int64_t>(scalar::cast<decltype(tag)>(value.f)); });
     else
-      a.ivalue = t == DType::i32 ? static_cast<int32_t>(static_cast<uint32_t>(value.i)) : value.i;
+      a.ivalue = core::wrap_to(value.i, t);
   }
   return make(Op::Full, {}, a, device);
 }

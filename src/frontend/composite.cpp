@@ -101,7 +101,7 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& targets) {
     throw Error(ErrorCode::ShapeMismatch, "cross_entropy: logits must be (N, C) or (C), got " + shape_str(l->shape));
   Tensor lg = l->shape.size() == 1 ? logits.reshape({1, l->shape[0]}) : logits;
   const int64_t N = lg.shape()[0], C = lg.shape()[1];
-  if (t->dtype == DType::i64 || t->dtype == DType::i32) {
+  if (is_integer(t->dtype)) {
     Shape want = l->shape.size() == 1 ? Shape{} : Shape{N};
     if (t->shape != want)
       throw Error(ErrorCode::ShapeMismatch, "cross_entropy: class-index targets for logits " + shape_str(l->shape) +

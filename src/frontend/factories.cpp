@@ -67,6 +67,30 @@ Tensor tensor(std::vector<float> d, Shape s, Device dev) { return from_host(d.da
 Tensor tensor(std::vector<double> d, Shape s, Device dev) { return from_host(d.data(), d.size(), s, DType::f64, dev); }
 Tensor tensor(std::vector<int32_t> d, Shape s, Device dev) { return from_host(d.data(), d.size(), s, DType::i32, dev); }
 Tensor tensor(std::vector<int64_t> d, Shape s, Device dev) { return from_host(d.data(), d.size(), s, DType::i64, dev); }
+Tensor tensor(std::vector<int8_t> d, Shape s, Device dev) {
+  return from_host(d.data(), d.size(), s, DType::i8, dev);
+}
+Tensor tensor(std::vector<int16_t> d, Shape s, Device dev) {
+  return from_host(d.data(), d.size(), s, DType::i16, dev);
+}
+Tensor tensor(std::vector<uint8_t> d, Shape s, Device dev) {
+  return from_host(d.data(), d.size(), s, DType::u8, dev);
+}
+Tensor tensor(std::vector<uint16_t> d, Shape s, Device dev) {
+  return from_host(d.data(), d.size(), s, DType::u16, dev);
+}
+Tensor tensor(std::vector<uint32_t> d, Shape s, Device dev) {
+  return from_host(d.data(), d.size(), s, DType::u32, dev);
+}
+Tensor tensor(std::vector<uint64_t> d, Shape s, Device dev) {
+  return from_host(d.data(), d.size(), s, DType::u64, dev);
+}
+Tensor tensor(std::vector<float16_t> d, Shape s, Device dev) {
+  return from_host(d.data(), d.size(), s, DType::f16, dev);
+}
+Tensor tensor(std::vector<bfloat16_t> d, Shape s, Device dev) {
+  return from_host(d.data(), d.size(), s, DType::bf16, dev);
+}
 Tensor tensor(std::vector<bool> d, Shape s, Device dev) {
   std::vector<uint8_t> bytes(d.begin(), d.end());
   return from_host(bytes.data(), bytes.size(), s, DType::b8, dev);

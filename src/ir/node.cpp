@@ -1,6 +1,7 @@
 // Node construction (through the op table's rules) and iterative destruction.
 #include "ir/node.h"
 
+#include "core/dtype.hpp"
 #include "core/pool.hpp"
 
 #include <algorithm>
@@ -134,7 +135,7 @@ NodePtr build_node(Op op, NodeList&& inputs, Attrs* attrs, Device device) {
     case DTypeRule::Bool: node->dtype = DType::b8; break;
     case DTypeRule::SumAcc: {
       DType d = node->inputs[0]->dtype;
-      node->dtype = is_floating(d) ? d : DType::i64;
+      node->dtype = core::sum_dtype(d);
       break;
     }
   }

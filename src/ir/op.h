@@ -28,7 +28,7 @@ enum class DTypeRule : uint8_t {
   Given,     ///< from the builder (sources, cast)
   SameAsIn,  ///< the (common) dtype of the value inputs
   Bool,      ///< comparisons
-  SumAcc,    ///< sum: integers and bools accumulate to i64, floats keep their dtype
+  SumAcc,    ///< sum: signed integers and bools give i64, unsigned u64, floats keep their dtype
 };
 
 /// A reduction's identity: the accumulator's start value, so an empty reduction gives it.
@@ -51,10 +51,13 @@ struct ReduceRule {
 };
 
 /// Bit mask of DTypes accepted as value inputs.
-using DTypeMask = uint8_t;
+using DTypeMask = uint32_t;
 constexpr DTypeMask bit(DType t) { return static_cast<DTypeMask>(1u << static_cast<unsigned>(t)); }
-inline constexpr DTypeMask kFloat = bit(DType::f32) | bit(DType::f64);
-inline constexpr DTypeMask kInt = bit(DType::i32) | bit(DType::i64);
+static_assert(kNumDTypes <= 32, "DTypeMask holds one bit per dtype");
+inline constexpr DTypeMask kFloat = bit(DType::f32) | bit(DType::f64) | bit(DType::f16) | bit(DType::bf16);
+inline constexpr DTypeMask kSigned = bit(DType::i8) | bit(DType::i16) | bit(DType::i32) | bit(DType::i64);
+inline constexpr DTypeMask kUnsigned = bit(DType::u8) | bit(DType::u16) | bit(DType::u32) | bit(DType::u64);
+inline constexpr DTypeMask kInt = kSigned | kUnsigned;
 inline constexpr DTypeMask kNumeric = kFloat | kInt;
 inline constexpr DTypeMask kAll = kNumeric | bit(DType::b8);
 

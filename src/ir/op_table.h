@@ -188,15 +188,16 @@ constexpr bool kinds_and_arities_match() {
 static_assert(kinds_and_arities_match(), "op_table.h row disagrees with cgrad/ops.def (kind or arity)");
 
 // A reduction combines with an element-wise Binary row that keeps its operands' dtype and accepts
-// the accumulator's dtype (Wide accumulates f32 in f64 and integers and bools in i64).
+// the accumulator's dtype (Wide accumulates floats in f64 and integers and bools in i64).
 constexpr bool reductions_combine_with_binary_rows() {
   for (const OpInfo& r : kTable) {
     if (r.kind != OpKind::Reduce) continue;
     const OpInfo& c = kTable[static_cast<std::size_t>(r.reduce.combine)];
     if (c.kind != OpKind::Binary || c.dtype_rule != DTypeRule::SameAsIn) return false;
-    for (DType t : {DType::f32, DType::f64, DType::i32, DType::i64, DType::b8}) {
+    for (int d = 0; d < kNumDTypes; ++d) {
+      const auto t = static_cast<DType>(d);
       if (!(r.inputs & bit(t))) continue;
-      const bool flt = t == DType::f32 || t == DType::f64;
+      const bool flt = (kFloat & bit(t)) != 0;
       const DType acc = r.reduce.acc == RedAcc::Input ? t : flt ? DType::f64 : DType::i64;
       if (!(c.inputs & bit(acc))) return false;
     }

@@ -1,6 +1,8 @@
 // Verifier: every node is what make_node would build from its inputs and attributes.
 #include "ir/verify.h"
 
+#include "core/dtype.hpp"
+
 #include <string>
 
 namespace cgrad::ir {
@@ -58,7 +60,7 @@ void verify(const std::vector<Node*>& topo) {
         if (n->dtype != n->attrs.dtype) bad("dtype differs from attrs.dtype");
         break;
       case DTypeRule::SumAcc:
-        if (n->dtype != (is_floating(n->inputs[0]->dtype) ? n->inputs[0]->dtype : DType::i64)) bad("sum dtype");
+        if (n->dtype != core::sum_dtype(n->inputs[0]->dtype)) bad("sum dtype");
         break;
     }
   }

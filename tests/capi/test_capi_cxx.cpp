@@ -2,6 +2,7 @@
 // against the library. Uses the same harness and final line as the C tests.
 #include "harness.h"
 
+#include <string>
 #include <vector>
 
 int main() {
@@ -22,5 +23,17 @@ int main() {
   CHECK(node.op_info.type == CGRAD_OP_GEMM);
   CHECK_OK(cgrad_compute_graph_free(a.graph));
   CHECK_RC(cgrad_compute_graph_free(a.graph), CGRAD_ERR_FREED);
+  // Element types: sizes and names of every cgrad_dtype; a bad value is an error.
+  size_t size = 0;
+  const char* name = nullptr;
+  CHECK_OK(cgrad_dtype_info(CGRAD_DTYPE_U16, &size, &name));
+  CHECK(size == 2 && std::string(name) == "u16");
+  CHECK_OK(cgrad_dtype_info(CGRAD_DTYPE_I8, &size, nullptr));
+  CHECK(size == 1);
+  CHECK_OK(cgrad_dtype_info(CGRAD_DTYPE_U64, nullptr, &name));
+  CHECK(std::string(name) == "u64");
+  CHECK_OK(cgrad_dtype_info(CGRAD_DTYPE_BF16, &size, &name));
+  CHECK(size == 2 && std::string(name) == "bf16");
+  CHECK_RC(cgrad_dtype_info(static_cast<cgrad_dtype>(99), &size, &name), CGRAD_ERR_INVALID_ARGUMENT);
   return harness_finish();
 }

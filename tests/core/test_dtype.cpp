@@ -1,6 +1,6 @@
-// core/dtype: names and sizes, the promotion lattice (bool < int < float, wider wins within a
-// category) and the tiered promotion of mixed operands (dimensioned tensors, 0-d tensors, C++
-// scalars), following PyTorch's result_type.
+// core/dtype: names and sizes, the promotion lattice (bool < int < float, the Array API table
+// within a category) and the tiered promotion of mixed operands (dimensioned tensors, 0-d
+// tensors, C++ scalars), following PyTorch's result_type; iinfo/finfo.
 #include "core/dtype.hpp"
 
 #include <gtest/gtest.h>
@@ -145,6 +145,101 @@ TEST(DType, Dispatch) {
       seen += dtype_name(t);
     });
   EXPECT_EQ(seen, "f32f64i32i64b8");
+  // Every dtype of cgrad/dtypes.def dispatches to a host type of its size.
+  for (int d = 0; d < kNumDTypes; ++d)
+    core::dispatch(static_cast<DType>(d), [&](auto v) {
+      EXPECT_EQ(core::dtype_of_v<decltype(v)>, static_cast<DType>(d));
+      EXPECT_EQ(sizeof(v), dtype_size(static_cast<DType>(d)));
+    });
+}
+
+constexpr DType kInts[] = {i8, i16, i32, i64, u8, u16, u32, u64};
+
+TEST(DType, IntegerNamesKindsAndLimits) {
+  const char* names[] = {"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"};
+  const std::size_t sizes[] = {1, 2, 4, 8, 1, 2, 4, 8};
+  for (int k = 0; k < 8; ++k) {
+    const DType t = kInts[k];
+    EXPECT_STREQ(dtype_name(t), names[k]);
+    EXPECT_EQ(dtype_size(t), sizes[k]);
+    EXPECT_TRUE(is_integer(t));
+    EXPECT_FALSE(is_floating(t));
+    EXPECT_EQ(is_unsigned(t), k >= 4);
+    EXPECT_EQ(dtype_kind(t), k >= 4 ? DTypeKind::Unsigned : DTypeKind::Signed);
+    EXPECT_EQ(core::dtype_category(t), 1);
+  }
+  EXPECT_FALSE(is_integer(b8));
+  auto expect = [](DType t, int bits, int64_t lo, uint64_t hi) {
+    const IInfo i = iinfo(t);
+    EXPECT_EQ(i.bits, bits) << dtype_name(t);
+    EXPECT_EQ(i.min, lo) << dtype_name(t);
+    EXPECT_EQ(i.max, hi) << dtype_name(t);
+  };
+  expect(i8, 8, -128, 127);
+  expect(i16, 16, -32768, 32767);
+  expect(i32, 32, INT32_MIN, INT32_MAX);
+  expect(i64, 64, INT64_MIN, INT64_MAX);
+  expect(u8, 8, 0, 255);
+  expect(u16, 16, 0, 65535);
+  expect(u32, 32, 0, UINT32_MAX);
+  expect(u64, 64, 0, UINT64_MAX);
+  expect(b8, 8, 0, 1);
+  EXPECT_THROW(iinfo(f32), Error);
+  EXPECT_EQ(finfo(f32).eps, 0x1p-23);
+  EXPECT_EQ(finfo(f64).eps, 0x1p-52);
+  EXPECT_EQ(finfo(f32).smallest_normal, 0x1p-126);
+  EXPECT_EQ(finfo(f64).smallest_subnormal, 0x1p-1074);
+  EXPECT_EQ(finfo(f32).mantissa_bits, 24);
+  EXPECT_EQ(finfo(f64).min, -finfo(f64).max);
+  try {
+    finfo(i32);
+    ADD_FAILURE() << "finfo(i32) did not throw";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::DTypeMismatch);
+  }
+}
+
+// The Array API standard's integer promotion table (2024.12, "Mixed unsigned and signed integer
+// type promotion"), row a, column b; u64 with a signed dtype is not in the standard: f64, as NumPy.
+TEST(DType, IntegerPromoteTable) {
+  const DType want[8][8] = {
+      //          i8   i16  i32  i64  u8   u16  u32  u64
+      /* i8  */ {i8, i16, i32, i64, i16, i32, i64, f64},
+      /* i16 */ {i16, i16, i32, i64, i16, i32, i64, f64},
+      /* i32 */ {i32, i32, i32, i64, i32, i32, i64, f64},
+      /* i64 */ {i64, i64, i64, i64, i64, i64, i64, f64},
+      /* u8  */ {i16, i16, i32, i64, u8, u16, u32, u64},
+      /* u16 */ {i32, i32, i32, i64, u16, u16, u32, u64},
+      /* u32 */ {i64, i64, i64, i64, u32, u32, u32, u64},
+      /* u64 */ {f64, f64, f64, f64, u64, u64, u64, u64},
+  };
+  for (int a = 0; a < 8; ++a)
+    for (int b = 0; b < 8; ++b)
+      EXPECT_EQ(core::promote(kInts[a], kInts[b]), want[a][b])
+          << dtype_name(kInts[a]) << " with " << dtype_name(kInts[b]);
+  // Across categories (PyTorch): bool < any integer < any float.
+  for (DType t : kInts) {
+    EXPECT_EQ(core::promote(t, b8), t);
+    EXPECT_EQ(core::promote(b8, t), t);
+    EXPECT_EQ(core::promote(t, f32), f32);
+    EXPECT_EQ(core::promote(f64, t), f64);
+    // A C++ int scalar keeps the tensor's integer dtype; a float scalar gives f32.
+    EXPECT_EQ(promo({{Tier::Dim, t}, {Tier::Scalar, i64}}), t);
+    EXPECT_EQ(promo({{Tier::Dim, t}, {Tier::Scalar, f64}}), f32);
+    // A 0-d integer tensor does not widen a dimensioned one.
+    EXPECT_EQ(promo({{Tier::Dim, t}, {Tier::ZeroDim, i64}}), t);
+  }
+  // Sums: signed and bool -> i64, unsigned -> u64.
+  EXPECT_EQ(core::sum_dtype(i8), i64);
+  EXPECT_EQ(core::sum_dtype(b8), i64);
+  EXPECT_EQ(core::sum_dtype(u8), u64);
+  EXPECT_EQ(core::sum_dtype(u64), u64);
+  EXPECT_EQ(core::sum_dtype(f32), f32);
+  // Integer constants wrap like integer arithmetic.
+  EXPECT_EQ(core::wrap_to(-1, u8), 255);
+  EXPECT_EQ(core::wrap_to(300, i8), 44);
+  EXPECT_EQ(core::wrap_to(-1, u64), -1);  // all ones, held as int64
+  EXPECT_EQ(core::wrap_to(5, b8), 1);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <cgrad/compile.hpp>
 #include <cgrad/dist/mpi.hpp>
 #include <cgrad/optim.hpp>
+#include <cgrad/scalar.hpp>
 
 #if CGRAD_HAVE_ODEINT
 #include <cgrad/odeint.hpp>
@@ -99,6 +100,34 @@ void reductions() {
   close(cs.sum({1}).local(), sum(a, {1}), "sum over sharded axis 1");
   close(cs.max({0}).gather(), max(a, {0}), "max over the local axis 0");
   close(dist::shard(arange(13, i64), 0).sum().local(), sum(arange(13, i64)), "integer sum");
+}
+
+// all_reduce over every dtype it accepts (MPI's datatype per dtype; f16 and bf16 are reduced in
+// f32 and rounded once). Process r contributes (r + 1) * base: the sum is base * P(P+1)/2, the
+// max base * P, the min base (all exact in every dtype here); u8 sums wrap modulo 256.
+void dtypes() {
+  const int p = dist::size();
+  const double r1 = dist::rank() + 1, tri = p * (p + 1) / 2.0;
+  for (DType t : {f32, f64, f16, bf16, i8, i16, i32, i64, u8, u16, u32, u64}) {
+    const std::vector<double> base = {1, 2, 3, 0.0};
+    Tensor x = (tensor(base, {4}) * r1).cast(t);
+    const std::string n = dtype_name(t);
+    std::vector<double> want_sum, want_max;
+    for (double b : base) want_sum.push_back(b * tri), want_max.push_back(b * p);
+    auto got = [](const Tensor& y) { return y.to_vector<double>(); };
+    Tensor s = dist::all_reduce(x, dist::ReduceOp::Sum);
+    check(s.dtype() == t, n + ": sum keeps the dtype");
+    check(got(s) == want_sum, n + ": sum");
+    check(got(dist::all_reduce(x, dist::ReduceOp::Max)) == want_max, n + ": max");
+    check(got(dist::all_reduce(x, dist::ReduceOp::Min)) == base, n + ": min");
+  }
+  // u8 wraps: 200 from every process.
+  Tensor w = dist::all_reduce(full({1}, 200, u8));
+  check(w.to_vector<int64_t>()[0] == (200 * p) % 256, "u8 sum wraps modulo 256");
+  // f16 rounds once: every process adds 1 + 2^-10 (exact in f16); the f32 sum rounds to f16 once.
+  Tensor h = dist::all_reduce(full({1}, 1 + std::ldexp(1.0, -10), f16));
+  check(h.to_vector<double>()[0] == static_cast<double>(float16_t(static_cast<float>(p * (1 + std::ldexp(1.0, -10))))),
+        "f16 sum rounds once");
 }
 
 void matmuls() {
@@ -220,6 +249,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) with_odeint = with_odeint && std::string(argv[i]) != "--no-odeint";
   run("elementwise", elementwise_ops);
   run("reductions", reductions);
+  run("dtypes", dtypes);
   run("matmul", matmuls);
   run("softmax", softmaxes);
   run("compiled plan", compiled_plan);

@@ -59,6 +59,21 @@ int64_t ref_ifloordiv(int64_t a, int64_t b, int n) {
   int64_t q = a / b;
   return a % b != 0 && ((a < 0) != (b < 0)) ? q - 1 : q;
 }
+// nextafter in a 16-bit float dtype t: a's neighbour toward b among t's values (the f32 or f64
+// neighbour would round back to a).
+double ref_nextafter_16(double a, double b, DType t) {
+  if (std::isnan(a) || std::isnan(b)) return kNaN;
+  if (a == b) return b;
+  const FInfo fi = finfo(t);
+  if (std::isinf(a)) return std::copysign(fi.max, a);
+  const double dir = b > a ? 1.0 : -1.0;
+  if (a == 0) return dir * fi.smallest_subnormal;
+  const int p = t == f16 ? 11 : 8, emin = std::ilogb(fi.smallest_normal), e = std::max(std::ilogb(a), emin);
+  double ulp = std::ldexp(1.0, e - (p - 1));
+  if ((dir > 0) != (a > 0) && std::fabs(a) == std::ldexp(1.0, e) && e > emin) ulp /= 2;  // down a binade
+  const double r = a + dir * ulp;
+  return std::fabs(r) > fi.max ? std::copysign(std::numeric_limits<double>::infinity(), r) : r;
+}
 double nan_max(double a, double b) { return std::isnan(a) || std::isnan(b) ? kNaN : (a < b ? b : a); }
 double nan_min(double a, double b) { return std::isnan(a) || std::isnan(b) ? kNaN : (b < a ? b : a); }
 
@@ -134,7 +149,7 @@ const UnaryCase kUnary[] = {
     {Op::Erf, [](const Tensor& x) { return erf(x); }, [](double x) { return std::erf(x); },
      [](long double x) { return std::erf(x); }, 4, nullptr},
     {Op::BitwiseInvert, [](const Tensor& x) { return bitwise_invert(x); }, nullptr, nullptr, 0,
-     [](int64_t x, int n) { return n == 8 ? int64_t{x == 0} : wrap(~static_cast<uint64_t>(x), n); }},
+     [](int64_t x, int n) { return wrap(~static_cast<uint64_t>(x), n); }},  // (b8: ref_unary_int)
     {Op::LogicalNot, [](const Tensor& x) { return logical_not(x); }, nullptr, nullptr, 0,
      [](int64_t x, int) -> int64_t { return x == 0; }},
 };
@@ -227,7 +242,50 @@ const BinaryCase* find_binary(int op) {
 // The value an input element takes after the frontend's int -> f32 conversion.
 double as_f32(const Data& d, std::size_t k) {
   if (is_floating(d.dtype)) return d.f[k];
-  return static_cast<double>(static_cast<float>(d.i[k]));
+  return static_cast<double>(int_to_float(d.i[k], d.dtype));
+}
+
+// Integer references for dtype t. fi computes in int64 and wraps to `bits` as signed: exact for
+// the signed dtypes at their width; unsigned dtypes narrower than 64 bits are non-negative in
+// int64, so fi at 64 bits then reduced modulo 2^bits is exact too. u64 values are held as their
+// bits (util.h): the rows that read order or sign (comparisons, max, min, abs, relu, pow's
+// exponent) get their u64 reference here, the wrapping ones (+ - * neg) are the same bits.
+uint64_t ref_upow(uint64_t a, uint64_t e) {
+  uint64_t r = 1;
+  for (; e; e >>= 1, a *= a)
+    if (e & 1) r *= a;
+  return r;
+}
+int64_t ref_unary_int(const UnaryCase& c, int64_t x, DType t) {
+  if (t == b8) return c.op == Op::BitwiseInvert ? int64_t{x == 0} : c.fi(x, 8);  // logical not
+  if (!is_unsigned(t)) return c.fi(x, bits_of(t));
+  // Unsigned values are never negative (u64's high bit is not a sign).
+  if (c.op == Op::Signbit) return 0;
+  if (c.op == Op::Sign) return x != 0;
+  if (t == u64 && (c.op == Op::Abs || c.op == Op::Relu)) return x;  // identity on unsigned values
+  return wrap_as(static_cast<uint64_t>(c.fi(x, 64)), t);
+}
+int64_t ref_binary_int(const BinaryCase& c, int64_t a, int64_t b, DType t) {
+  if (t == b8 || !is_unsigned(t)) return c.fi(a, b, bits_of(t));
+  if (t == u64) {
+    const bool lt = int_less(a, b, t), gt = int_less(b, a, t);
+    if (c.op == Op::Lt) return lt;
+    if (c.op == Op::Le) return !gt;
+    if (c.op == Op::Gt) return gt;
+    if (c.op == Op::Ge) return !lt;
+    if (c.op == Op::Maximum) return lt ? b : a;
+    if (c.op == Op::Minimum) return gt ? b : a;
+    const auto ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
+    if (c.op == Op::Pow) return static_cast<int64_t>(ref_upow(ua, ub));
+    // Division rows in unsigned arithmetic (by 0 gives 0); the right shift is logical.
+    if (c.op == Op::Remainder) return ub == 0 ? 0 : static_cast<int64_t>(ua % ub);
+    if (c.op == Op::FloorDivide) return ub == 0 ? 0 : static_cast<int64_t>(ua / ub);
+    if (c.op == Op::BitwiseRightShift) return ub >= 64 ? 0 : static_cast<int64_t>(ua >> ub);
+  }
+  // u8, u16, u32: their values are non-negative in int64, so the 64-bit reference reduced
+  // modulo 2^bits is exact (a shift by [bits, 64) leaves no bit inside the type either).
+  return ir::info(c.op).dtype_rule == ir::DTypeRule::Bool ? c.fi(a, b, 64)
+                                                          : wrap_as(static_cast<uint64_t>(c.fi(a, b, 64)), t);
 }
 
 std::size_t count(const Tensor& t) { return static_cast<std::size_t>(t.numel()); }
@@ -275,7 +333,7 @@ void sweep_unary(int op_index, DType t) {
     want.dtype = out;
     for (std::size_t k = 0; k < count(x); ++k) {
       if (!is_floating(compute)) {
-        want.i.push_back(c->fi(d.i[k], bits_of(t)));
+        want.i.push_back(ref_unary_int(*c, d.i[k], t));
       } else if (to_bool) {
         want.i.push_back(c->fd(compute == f32 ? as_f32(d, k) : d.f[k]) != 0);
       } else if (compute == f32) {
@@ -308,6 +366,12 @@ void sweep_binary(int op_index, DType t) {
     if (compute == f32 && c->ff)
       return static_cast<double>(c->ff(static_cast<float>(as_f32(a, i)), static_cast<float>(as_f32(b, j))));
     if (compute == f32) return round_to(c->fd(as_f32(a, i), as_f32(b, j)), f32);
+    if (op == Op::Nextafter && (compute == f16 || compute == bf16))
+      return ref_nextafter_16(a.f[i], b.f[j], compute);
+    // f16 and bf16 compute in f32: where that differs from the exact result rounded (floor_divide
+    // of bf16 values whose quotient underflows f32), the f32 reference, rounded by expect_values.
+    if ((compute == f16 || compute == bf16) && c->ff)
+      return static_cast<double>(c->ff(static_cast<float>(a.f[i]), static_cast<float>(b.f[j])));
     if (c->fl) return static_cast<double>(c->fl(static_cast<long double>(a.f[i]), static_cast<long double>(b.f[j])));
     return c->fd(a.f[i], b.f[j]);
   };
@@ -317,7 +381,7 @@ void sweep_binary(int op_index, DType t) {
     for (std::size_t k = 0; k < n; ++k) {
       const std::size_t i = index_a(k), j = index_b(k);
       if (!is_floating(compute)) {
-        w.i.push_back(c->fi(a.i[i], b.i[j], bits_of(t)));  // integer (or b8) arithmetic / comparison
+        w.i.push_back(ref_binary_int(*c, a.i[i], b.i[j], t));  // integer (or b8) arithmetic / comparison
       } else {
         const double v = ref_f(i, j);
         if (is_floating(out)) w.f.push_back(v);
@@ -362,8 +426,37 @@ void sweep_cast(int, DType t) {
   while (d.size() % 8) d = concat(d, random_data(t, 1, d.size()));
   if (is_floating(t)) {
     // Values around the integer limits, where saturation starts.
-    for (double v : {2147483647.0, 2147483648.0, -2147483648.0, -2147483649.0, 2147483520.0, 9.2233720368547758e18,
-                     -9.2233720368547758e18, 1.5, -1.5, 2.5, -2.5, 0.99, -0.99, 1e10, -1e10, 4e9, -4e9})
+    for (double v : {2147483647.0,
+                     2147483648.0,
+                     -2147483648.0,
+                     -2147483649.0,
+                     2147483520.0,
+                     9.2233720368547758e18,
+                     -9.2233720368547758e18,
+                     1.8446744073709552e19,
+                     1.5,
+                     -1.5,
+                     2.5,
+                     -2.5,
+                     0.99,
+                     -0.99,
+                     -0.5,
+                     1e10,
+                     -1e10,
+                     4e9,
+                     -4e9,
+                     127.5,
+                     128.0,
+                     -128.5,
+                     -129.0,
+                     255.5,
+                     256.0,
+                     32767.5,
+                     -32769.0,
+                     65535.5,
+                     65536.0,
+                     4294967295.0,
+                     4294967296.0})
       d.push(v);
     while (d.size() % 8) d.push(0.25);
   }
@@ -380,20 +473,25 @@ void sweep_cast(int, DType t) {
           want.i.push_back(is_floating(t) ? d.f[k] != 0 : d.i[k] != 0);  // NaN -> true
         } else if (is_floating(to)) {
           if (is_floating(t)) want.f.push_back(round_to(d.f[k], to));
-          else if (to == f32) want.f.push_back(static_cast<double>(static_cast<float>(d.i[k])));
-          else want.f.push_back(static_cast<double>(d.i[k]));
+          else if (to == f32)
+            want.f.push_back(static_cast<double>(int_to_float(d.i[k], t)));
+          else
+            want.f.push_back(int_to_double(d.i[k], t));
         } else if (is_floating(t)) {
-          // Saturating, NaN -> 0, otherwise truncation toward zero.
+          // Saturating to the range of `to`, NaN -> 0, otherwise truncation toward zero.
           const double v = d.f[k];
-          const double lim = to == i32 ? 2147483648.0 : 9223372036854775808.0;
-          const int64_t hi = to == i32 ? std::numeric_limits<int32_t>::max() : std::numeric_limits<int64_t>::max();
-          const int64_t lo = to == i32 ? std::numeric_limits<int32_t>::min() : std::numeric_limits<int64_t>::min();
+          const IInfo lim = iinfo(to);
+          const double above = std::ldexp(1.0, is_unsigned(to) ? bits_of(to) : bits_of(to) - 1);  // max + 1
           if (std::isnan(v)) want.i.push_back(0);
-          else if (v >= lim) want.i.push_back(hi);
-          else if (v <= -lim) want.i.push_back(lo);
+          else if (v >= above)
+            want.i.push_back(static_cast<int64_t>(lim.max));
+          else if (v <= static_cast<double>(lim.min))
+            want.i.push_back(lim.min);
+          else if (to == u64)
+            want.i.push_back(static_cast<int64_t>(static_cast<uint64_t>(std::trunc(v))));
           else want.i.push_back(static_cast<int64_t>(std::trunc(v)));
         } else {
-          want.i.push_back(wrap(static_cast<uint64_t>(d.i[k]), bits_of(to)));
+          want.i.push_back(wrap_as(static_cast<uint64_t>(d.i[k]), to));  // modulo 2^bits
         }
       }
       expect_values(read(y), want, 0,

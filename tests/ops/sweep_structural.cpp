@@ -102,10 +102,14 @@ void sweep_source(int op_index, DType t) {
               want.i.push_back(v != 0);
             } else {
               // Converted like a cast: saturating, NaN -> 0, truncation toward zero.
-              const double lim = t == i32 ? 2147483648.0 : 9223372036854775808.0;
-              const int64_t hi = t == i32 ? std::numeric_limits<int32_t>::max() : std::numeric_limits<int64_t>::max();
-              const int64_t lo = t == i32 ? std::numeric_limits<int32_t>::min() : std::numeric_limits<int64_t>::min();
-              want.i.push_back(std::isnan(v) ? 0 : v >= lim ? hi : v <= -lim ? lo : static_cast<int64_t>(std::trunc(v)));
+              const IInfo lim = iinfo(t);
+              const double above = std::ldexp(1.0, is_unsigned(t) ? bits_of(t) : bits_of(t) - 1);  // max + 1
+              const double tv = std::trunc(v);
+              want.i.push_back(std::isnan(v)                       ? 0
+                               : v >= above                        ? static_cast<int64_t>(lim.max)
+                               : v <= static_cast<double>(lim.min) ? lim.min
+                               : t == u64 ? static_cast<int64_t>(static_cast<uint64_t>(tv))
+                                          : static_cast<int64_t>(tv));
             }
           }
           expect_values(read(x), want, 0, tag("full", t) + " value " + std::to_string(v) + " " + shape_str(s));
@@ -184,7 +188,7 @@ Data reduce_ref(Op op, const Data& d, const Shape& s, const std::vector<int64_t>
     if (red[k]) out[k] = 1;
   const auto n_out = static_cast<std::size_t>(core::numel(out));
   const bool sum = op == Op::Sum, prod = op == Op::Prod, logical = op == Op::Any || op == Op::All;
-  const DType out_t = logical ? b8 : (sum || prod) && !is_floating(d.dtype) ? i64 : d.dtype;
+  const DType out_t = logical ? b8 : sum || prod ? core::sum_dtype(d.dtype) : d.dtype;  // i64, u64 or float
   std::vector<double> facc(n_out, prod ? 1.0 : 0.0);
   std::vector<uint64_t> iacc(n_out, prod || op == Op::All ? 1 : 0);
   std::vector<bool> first(n_out, true);
@@ -211,7 +215,8 @@ Data reduce_ref(Op op, const Data& d, const Shape& s, const std::vector<int64_t>
       else if (first[o]) iacc[o] = static_cast<uint64_t>(v);
       else {
         const auto cur = static_cast<int64_t>(iacc[o]);
-        iacc[o] = static_cast<uint64_t>(op == Op::Max ? std::max(cur, v) : std::min(cur, v));
+        const bool take = op == Op::Max ? int_less(cur, v, d.dtype) : int_less(v, cur, d.dtype);
+        iacc[o] = static_cast<uint64_t>(take ? v : cur);
       }
     }
     first[o] = false;
@@ -293,7 +298,7 @@ void sweep_reduce(int op_index, DType t) {
   };
   const std::string name = tag(ir::op_name(op), t);
   const bool logical = op == Op::Any || op == Op::All;
-  const DType out_t = logical ? b8 : (op == Op::Sum || op == Op::Prod) && !is_floating(t) ? i64 : t;
+  const DType out_t = logical ? b8 : op == Op::Sum || op == Op::Prod ? core::sum_dtype(t) : t;
   // Finite random data (float sums are compared exactly with the double-accumulated sum), and
   // edge values (NaN, inf, integer extremes: integer sums and products wrap). Float products
   // take factors in [-2, 2] and the special values that cannot overflow in part of a row: a
@@ -549,7 +554,7 @@ void sweep_movement(int op_index, DType t) {
         if (t == b8) continue;  // no arithmetic on b8
         Data want = flipped({5, 6}, rev);
         for (auto& v : want.f) v = round_to(v * 2, t);
-        for (auto& v : want.i) v = wrap(static_cast<uint64_t>(v) * 2, bits_of(t));
+        for (auto& v : want.i) v = wrap_as(static_cast<uint64_t>(v) * 2, t);  // unsigned: zero-extended
         expect_values(read(y * 2), want, 0, name + " * 2 axes " + core::vec_str(axes));
       }
       // 3-D, flip of a flip, of a slice, of a transposed view.

@@ -34,6 +34,11 @@ const ElementwiseFn& float_fn() {
   return f;
 }
 
+// The integer body in the C type T of a new integer dtype (operands hold the bits in int64).
+template <class T> void push_int_ref(Data& want, const Data& a, std::size_t i, const Data& b, std::size_t j) {
+  want.push_int(static_cast<int64_t>(ref_keep(static_cast<T>(a.i[i]), static_cast<T>(b.i[j]))));
+}
+
 // Appends the reference value of element (i, j), computed in dtype `c`, to `want`.
 void push_ref(Data& want, bool keep, DType c, const Data& a, std::size_t i, const Data& b, std::size_t j) {
   switch (c) {
@@ -47,6 +52,19 @@ void push_ref(Data& want, bool keep, DType c, const Data& a, std::size_t i, cons
       want.i.push_back(ref_keep(static_cast<int32_t>(a.i[i]), static_cast<int32_t>(b.i[j])));
       return;
     case i64: want.i.push_back(ref_keep(a.i[i], b.i[j])); return;
+    case i8: push_int_ref<int8_t>(want, a, i, b, j); return;
+    case i16: push_int_ref<int16_t>(want, a, i, b, j); return;
+    case u8: push_int_ref<uint8_t>(want, a, i, b, j); return;
+    case u16: push_int_ref<uint16_t>(want, a, i, b, j); return;
+    case u32: push_int_ref<uint32_t>(want, a, i, b, j); return;
+    case u64: push_int_ref<uint64_t>(want, a, i, b, j); return;
+    case f16:
+    case bf16: {
+      // 16-bit storage, computed in float and rounded once (docs/semantics.md).
+      const auto x = static_cast<float>(a.fv(i)), y = static_cast<float>(b.fv(j));
+      want.push(static_cast<double>(keep ? ref_keep(x, y) : ref_float(x, y)));
+      return;
+    }
     case b8: break;
   }
 }

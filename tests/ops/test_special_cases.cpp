@@ -1,7 +1,8 @@
 // The special cases the Array API standard (revision 2024.12) writes for its real-valued
 // element-wise functions, as a table: one rule of the standard per entry (a rule such as "x1 is
-// either +0 or -0" expands to one row per sign, marked as the same rule), checked in f32 and f64
-// on the backend under test (the interpreter, the CPU JIT, and NVRTC in the cuda-compile build).
+// either +0 or -0" expands to one row per sign, marked as the same rule), checked in f32, f64,
+// f16 and bf16 on the backend under test (the interpreter, the CPU JIT, and NVRTC in the
+// cuda-compile build).
 // Representative operands stand for a rule's conditions ("greater than 0" is 2.5, "a finite
 // number" 1.5, "an odd integer value" 3). Expected values compare bit for bit (so the sign of a
 // zero counts); "an approximation to pi/2" compares within 2 ulp; "NaN with a sign bit of 1"
@@ -418,13 +419,19 @@ std::vector<std::string> function_names() {
 
 template <class T> bool sign_bit(T v) { return std::signbit(v); }
 
-template <class T> bool within_ulps(T got, T want, int n) {
-  T lo = want, hi = want;
+// The host type a value of storage type S is examined in (float for f16 and bf16: exact).
+template <class S> using Host = std::conditional_t<sizeof(S) == 2, float, S>;
+
+// Within n ulp of S (scalar::nextafter steps the 16-bit types' own bits).
+template <class S> bool within_ulps(S got, S want, int n) {
+  const S up(std::numeric_limits<Host<S>>::infinity()), down(-std::numeric_limits<Host<S>>::infinity());
+  S lo = want, hi = want;
   for (int k = 0; k < n; ++k) {
-    lo = std::nextafter(lo, -std::numeric_limits<T>::infinity());
-    hi = std::nextafter(hi, std::numeric_limits<T>::infinity());
+    lo = cgrad::scalar::nextafter(lo, down);
+    hi = cgrad::scalar::nextafter(hi, up);
   }
-  return got >= lo && got <= hi;
+  const auto g = static_cast<Host<S>>(got);
+  return g >= static_cast<Host<S>>(lo) && g <= static_cast<Host<S>>(hi);
 }
 
 std::string show(double v) {
@@ -435,39 +442,42 @@ std::string show(double v) {
   return s.str();
 }
 
-// One function's rows in one dtype, evaluated as one tensor (so one kernel on the JIT).
-template <class T> void check(const std::string& fn, DType dt) {
+// One function's rows in one dtype (host type S: float, double, float16_t, bfloat16_t),
+// evaluated as one tensor (so one kernel on the JIT). Operands and expected values are rounded
+// to S once; the representative operands are small enough for every float dtype.
+template <class S> void check(const std::string& fn, DType dt) {
+  using T = Host<S>;
   std::vector<const Row*> rows;
   for (const Row& r : kRows)
     if (fn == r.fn) rows.push_back(&r);
-  std::vector<T> x1, x2, x3;
+  std::vector<S> x1, x2, x3;
   for (const Row* r : rows) {
-    x1.push_back(static_cast<T>(r->x1));  // a NaN keeps its sign bit through the conversion
-    x2.push_back(static_cast<T>(r->x2));
-    x3.push_back(static_cast<T>(r->x3));
+    x1.push_back(static_cast<S>(r->x1));  // a NaN keeps its sign bit through the conversion
+    x2.push_back(static_cast<S>(r->x2));
+    x3.push_back(static_cast<S>(r->x3));
   }
   const Shape shape{static_cast<int64_t>(rows.size())};
   Tensor y = functions().at(fn)(tensor(x1, shape), tensor(x2, shape), tensor(x3, shape));
   const bool to_bool = y.dtype() == b8;
   ASSERT_TRUE(to_bool || y.dtype() == dt) << fn << ": result dtype " << dtype_name(y.dtype());
-  std::vector<T> got_f;
+  std::vector<S> got_f;
   std::vector<bool> got_b;
   if (to_bool) got_b = y.template to_vector<bool>();
-  else got_f = y.template to_vector<T>();
+  else got_f = y.template to_vector<S>();
   for (std::size_t k = 0; k < rows.size(); ++k) {
     const Row& r = *rows[k];
-    const T want = static_cast<T>(r.want);
+    const T want = static_cast<T>(static_cast<S>(r.want));
     bool ok = false;
     std::string got;
     if (to_bool) {
       ok = r.how == How::True ? got_b[k] : r.how == How::False ? !got_b[k] : false;
       got = got_b[k] ? "true" : "false";
     } else {
-      const T g = got_f[k];
+      const T g = static_cast<T>(got_f[k]);
       got = show(static_cast<double>(g));
       switch (r.how) {
         case How::Exact: ok = !std::isnan(g) && g == want && sign_bit(g) == sign_bit(want); break;
-        case How::Approx: ok = within_ulps(g, want, 2); break;
+        case How::Approx: ok = within_ulps(got_f[k], static_cast<S>(r.want), 2); break;
         case How::Nan: ok = std::isnan(g); break;
         case How::NanPlus: ok = std::isnan(g) && !sign_bit(g); break;
         case How::NanMinus: ok = std::isnan(g) && sign_bit(g); break;
@@ -492,6 +502,9 @@ class SpecialCases : public ::testing::TestWithParam<std::string> {};
 TEST_P(SpecialCases, FollowTheStandard) {
   check<float>(GetParam(), f32);
   check<double>(GetParam(), f64);
+  // f16 and bf16 compute in f32 and round once: the same rules hold.
+  check<cgrad::float16_t>(GetParam(), f16);
+  check<cgrad::bfloat16_t>(GetParam(), bf16);
 }
 
 INSTANTIATE_TEST_SUITE_P(ArrayApi, SpecialCases, ::testing::ValuesIn(function_names()),

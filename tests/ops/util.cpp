@@ -9,8 +9,8 @@
 namespace opt {
 
 void Data::push(double v) {
-  if (dtype == f32) f.push_back(static_cast<double>(static_cast<float>(v)));
-  else if (dtype == f64) f.push_back(v);
+  if (is_floating(dtype))
+    f.push_back(round_to(v, dtype));
   else ADD_FAILURE() << "Data::push(double) on " << dtype_name(dtype);
 }
 
@@ -19,9 +19,10 @@ void Data::push_int(int64_t v) {
     push(static_cast<double>(v));
     return;
   }
-  if (dtype == b8) i.push_back(v != 0);
-  else i.push_back(wrap(static_cast<uint64_t>(v), bits_of(dtype)));
+  i.push_back(wrap_as(static_cast<uint64_t>(v), dtype));
 }
+
+double Data::fv(std::size_t k) const { return is_floating(dtype) ? f[k] : int_to_double(i[k], dtype); }
 
 uint64_t Rng::next() {
   uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
@@ -38,31 +39,58 @@ int64_t Rng::range(int64_t lo, int64_t hi) {
   return static_cast<int64_t>(static_cast<uint64_t>(lo) + r);
 }
 
-int bits_of(DType t) { return t == i32 || t == f32 ? 32 : t == b8 ? 8 : 64; }
+int bits_of(DType t) { return static_cast<int>(8 * dtype_size(t)); }
 
 int64_t wrap(uint64_t v, int bits) {
+  if (bits == 8) return static_cast<int8_t>(static_cast<uint8_t>(v));
+  if (bits == 16) return static_cast<int16_t>(static_cast<uint16_t>(v));
   if (bits == 32) return static_cast<int32_t>(static_cast<uint32_t>(v));
   return static_cast<int64_t>(v);
+}
+
+int64_t wrap_as(uint64_t v, DType t) {
+  if (t == b8) return v != 0;
+  if (!is_unsigned(t)) return wrap(v, bits_of(t));
+  const int bits = bits_of(t);
+  return static_cast<int64_t>(bits == 64 ? v : v & ((uint64_t{1} << bits) - 1));
+}
+
+bool int_less(int64_t a, int64_t b, DType t) {
+  return t == u64 ? static_cast<uint64_t>(a) < static_cast<uint64_t>(b) : a < b;
+}
+
+double int_to_double(int64_t v, DType t) {
+  return t == u64 ? static_cast<double>(static_cast<uint64_t>(v)) : static_cast<double>(v);
+}
+float int_to_float(int64_t v, DType t) {
+  return t == u64 ? static_cast<float>(static_cast<uint64_t>(v)) : static_cast<float>(v);
 }
 
 Data edges(DType t) {
   Data d;
   d.dtype = t;
   if (is_floating(t)) {
-    const bool single = t == f32;
     const double inf = std::numeric_limits<double>::infinity();
-    const double big = single ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max();
-    const double tiny = single ? std::numeric_limits<float>::denorm_min() : std::numeric_limits<double>::denorm_min();
-    const double small = single ? std::numeric_limits<float>::min() : std::numeric_limits<double>::min();
+    const double big = finfo(t).max, tiny = finfo(t).smallest_subnormal, small = finfo(t).smallest_normal;
     for (double v : {0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.5, 3.0, 1e-3, -1e-3, 10.0, -10.0, 100.0, -100.0, 88.7,
                      -88.7, 710.0, 1e30, -1e30, inf, -inf, std::nan(""), tiny, -tiny, small, big, -big})
       d.push(v);
   } else if (t == b8) {
     d.i = {0, 1};
   } else {
-    const int64_t lo = t == i32 ? std::numeric_limits<int32_t>::min() : std::numeric_limits<int64_t>::min();
-    const int64_t hi = t == i32 ? std::numeric_limits<int32_t>::max() : std::numeric_limits<int64_t>::max();
-    d.i = {0, 1, -1, 2, -2, 3, 7, -7, 31, 32, 63, 64, 100, -100, lo, hi, lo + 1, hi - 1};
+    const IInfo lim = iinfo(t);
+    const auto lo = lim.min, hi = static_cast<int64_t>(lim.max);
+    for (int64_t v : {int64_t{0}, int64_t{1}, int64_t{-1}, int64_t{2}, int64_t{-2}, int64_t{3}, int64_t{7},
+                      int64_t{-7}, int64_t{31}, int64_t{32}, int64_t{63}, int64_t{64}, int64_t{100},
+                      int64_t{-100}, lo, hi, lo + 1, hi - 1})
+      d.push_int(v);  // wrapped to t: -1 is the maximum of an unsigned dtype
+    if (bits_of(t) < 64) {
+      d.push_int(hi / 2);
+      d.push_int(hi / 2 + 1);
+    } else {
+      d.push_int(static_cast<int64_t>(uint64_t{1} << 63));  // 2^63: u64's top bit
+      d.push_int(static_cast<int64_t>((uint64_t{1} << 63) - 1));
+    }
   }
   return d;
 }
@@ -152,7 +180,8 @@ std::vector<T> host(const Data& d, const std::vector<std::size_t>& pick, double 
   v.reserve(pick.size());
   for (std::size_t k : pick) {
     if (k == SIZE_MAX) v.push_back(static_cast<T>(filler));
-    else if constexpr (std::is_floating_point_v<T>) v.push_back(static_cast<T>(d.f[k]));
+    else if constexpr (core::is_floating_v<T>)
+      v.push_back(static_cast<T>(d.f[k]));
     else v.push_back(static_cast<T>(d.i[k]));
   }
   return v;
@@ -165,6 +194,22 @@ Tensor build(const Data& d, const std::vector<std::size_t>& pick, const Shape& s
     case DType::f64: return tensor(host<double>(d, pick, 777), shape);
     case DType::i32: return tensor(host<int32_t>(d, pick, 777), shape);
     case DType::i64: return tensor(host<int64_t>(d, pick, 777), shape);
+    case DType::i8:
+      return tensor(host<int8_t>(d, pick, 77), shape);
+    case DType::i16:
+      return tensor(host<int16_t>(d, pick, 777), shape);
+    case DType::u8:
+      return tensor(host<uint8_t>(d, pick, 77), shape);
+    case DType::u16:
+      return tensor(host<uint16_t>(d, pick, 777), shape);
+    case DType::u32:
+      return tensor(host<uint32_t>(d, pick, 777), shape);
+    case DType::u64:
+      return tensor(host<uint64_t>(d, pick, 777), shape);
+    case DType::f16:
+      return tensor(host<float16_t>(d, pick, 777), shape);
+    case DType::bf16:
+      return tensor(host<bfloat16_t>(d, pick, 777), shape);
     case DType::b8: {
       std::vector<int64_t> v = host<int64_t>(d, pick, 1);
       return tensor(std::vector<bool>(v.begin(), v.end()), shape);
@@ -220,7 +265,47 @@ Data read(const Tensor& t) {
   return d;
 }
 
-double round_to(double want, DType t) { return t == f32 ? static_cast<double>(static_cast<float>(want)) : want; }
+namespace {
+// Precision (mantissa bits with the implicit one) and smallest normal exponent of the 16-bit
+// floats, for the references below (written here, not taken from the library's conversions).
+struct Format {
+  int p, emin;
+  double max;
+};
+Format format_of(DType t) { return t == f16 ? Format{11, -14, 65504.0} : Format{8, -126, 0x1.fep127}; }
+
+// want rounded to nearest even in a 16-bit float format (overflow to infinity).
+double round_16(double want, DType t) {
+  if (std::isnan(want) || std::isinf(want) || want == 0) return want;
+  const Format f = format_of(t);
+  const int e = std::max(std::ilogb(want), f.emin);
+  const double q = std::ldexp(1.0, e - f.p + 1);  // the quantum at want's exponent
+  const double r = std::nearbyint(want / q) * q;  // want / q is exact; nearbyint rounds to even
+  if (std::fabs(r) > f.max) return std::copysign(std::numeric_limits<double>::infinity(), want);
+  return r;
+}
+
+// The position of a finite 16-bit float value among the format's values (0 for zero, negative
+// below), so that two values are ulps apart by the difference of their ordinals.
+double ordinal_16(double v, DType t) {
+  const Format f = format_of(t);
+  const double a = std::fabs(v), q = std::ldexp(1.0, f.p - 1);
+  double o;
+  if (a < std::ldexp(1.0, f.emin)) {
+    o = a / std::ldexp(1.0, f.emin - f.p + 1);
+  } else {
+    const int e = std::ilogb(a);
+    o = (e - f.emin + 1) * q + (std::ldexp(a, -e) - 1) * q;
+  }
+  return v < 0 ? -o : o;
+}
+}  // namespace
+
+double round_to(double want, DType t) {
+  if (t == f32) return static_cast<double>(static_cast<float>(want));
+  if (t == f16 || t == bf16) return round_16(want, t);
+  return want;
+}
 
 namespace {
 template <class T, class I>
@@ -246,10 +331,11 @@ uint64_t ulp_distance(T a, T b) {
   if (std::isnan(got) || std::isnan(want)) return fail("NaN mismatch");
   if (got == want) return ::testing::AssertionSuccess();
   if (std::isinf(got) || std::isinf(want) || ulps == 0) return fail("not equal");
-  uint64_t d = t == f32 ? ulp_distance<float, int32_t>(static_cast<float>(got), static_cast<float>(want))
-                        : ulp_distance<double, int64_t>(got, want);
+  uint64_t d = t == f32   ? ulp_distance<float, int32_t>(static_cast<float>(got), static_cast<float>(want))
+               : t == f64 ? ulp_distance<double, int64_t>(got, want)
+                          : static_cast<uint64_t>(std::fabs(ordinal_16(got, t) - ordinal_16(want, t)));
   if (d <= static_cast<uint64_t>(ulps)) return ::testing::AssertionSuccess();
-  const double tiny = t == f32 ? std::numeric_limits<float>::min() : std::numeric_limits<double>::min();
+  const double tiny = finfo(t).smallest_normal;
   if (std::fabs(got - want) <= tiny) return ::testing::AssertionSuccess();
   return fail((std::to_string(d) + " ulp apart").c_str());
 }

@@ -7,6 +7,7 @@
 #include "core/shape.hpp"
 
 #include <cgrad/cgrad.hpp>
+#include <cgrad/scalar.hpp>
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -17,16 +18,17 @@ namespace opt {
 
 using namespace cgrad;
 
-inline constexpr DType kDTypes[] = {f32, f64, i32, i64, b8};
+inline constexpr DType kDTypes[] = {f32, f64, i32, i64, b8, i8, i16, u8, u16, u32, u64, f16, bf16};
 
 /// Values of one dtype held widely: floats as double (f32 values already rounded to float),
-/// integers and bools as int64.
+/// integers and bools as int64 (u64 values above INT64_MAX as their bits: compare them with
+/// int_less, convert them with int_to_double).
 struct Data {
   DType dtype = f32;
   std::vector<double> f;
   std::vector<int64_t> i;
   std::size_t size() const { return is_floating(dtype) ? f.size() : i.size(); }
-  double fv(std::size_t k) const { return is_floating(dtype) ? f[k] : static_cast<double>(i[k]); }
+  double fv(std::size_t k) const;
   void push(double v);
   void push_int(int64_t v);
 };
@@ -68,13 +70,21 @@ Data read(const Tensor& t);
 /// Float closeness: equal (NaN == NaN, same infinities), within `ulps` units in the last place of
 /// dtype `t`, or for ulps > 0 within the smallest normal of `t` in absolute terms (underflow).
 ::testing::AssertionResult close(double got, double want, DType t, int ulps);
-/// want rounded to dtype t (float for f32).
+/// want rounded to dtype t (float for f32; to nearest even in f16 and bf16, by a reference
+/// written in the test).
 double round_to(double want, DType t);
 /// Compare every element; `what` describes the case in messages (at most a few are reported).
 void expect_values(const Data& got, const Data& want, int ulps, const std::string& what);
 
 /// Wraps v to a signed integer of `bits` bits (two's complement), as i32/i64 arithmetic does.
 int64_t wrap(uint64_t v, int bits);
+/// v reduced modulo 2^bits of integer dtype t (sign- or zero-extended; != 0 for b8).
+int64_t wrap_as(uint64_t v, DType t);
+/// a < b for values of integer dtype t (unsigned order for u64).
+bool int_less(int64_t a, int64_t b, DType t);
+/// An integer value of dtype t as double / float (rounded once, from its true value).
+double int_to_double(int64_t v, DType t);
+float int_to_float(int64_t v, DType t);
 int bits_of(DType t);
 
 template <class F>

@@ -304,6 +304,53 @@ def test_cgrad_errors_become_python_exceptions_with_the_message():
         x + "a"
 
 
+INT_DTYPES = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+
+
+@pytest.mark.parametrize("name", INT_DTYPES)
+def test_integer_dtypes_match_numpy(name):
+    d, nd = getattr(cg, name), np.dtype(name)
+    info = cg.iinfo(d)
+    assert (info.bits, info.min, info.max) == (nd.itemsize * 8, np.iinfo(nd).min, np.iinfo(nd).max)
+    edges = [info.min, info.min + 1, 0, 1, info.max - 1, info.max]
+    x = cg.asarray(edges, dtype=d)
+    assert x.dtype == d and x.tolist() == edges and int(x[5]) == info.max  # exact up to 2^64 - 1
+    a = np.array(edges, dtype=nd)
+    with np.errstate(over="ignore"):
+        for got, want in [(x + x, a + a), (x * x, a * a), (x - 1, a - nd.type(1)), (x & 6, a & nd.type(6)),
+                          (x >> 1, a >> nd.type(1)), (x // 3, a // nd.type(3)), (x % 3, a % nd.type(3))]:
+            assert got.dtype == d  # a Python int never widens; wraps like NumPy
+            np.testing.assert_array_equal(np.asarray(got), want)
+    with pytest.raises(OverflowError):
+        cg.asarray([info.max + 1], dtype=d)
+
+
+def test_promotion_follows_the_cpp_core():
+    pairs = [(cg.int8, cg.uint8, cg.int16), (cg.int16, cg.uint32, cg.int64), (cg.uint8, cg.uint16, cg.uint16),
+             (cg.int64, cg.uint64, cg.float64), (cg.int8, cg.float16, cg.float16),
+             (cg.float16, cg.bfloat16, cg.float32), (cg.bfloat16, cg.float64, cg.float64), (cg.bool, cg.uint8, cg.uint8)]
+    for a, b, want in pairs:
+        assert cg.result_type(a, b) == want and cg.result_type(b, a) == want
+        # the dtype of an actual operation agrees
+        assert (cg.zeros(2, dtype=a) + cg.zeros(2, dtype=b)).dtype == want
+    assert cg.can_cast(cg.uint8, cg.int16) and not cg.can_cast(cg.int16, cg.uint16)
+    assert not cg.can_cast(cg.int64, cg.uint64) and not cg.can_cast(cg.float16, cg.bfloat16)
+    assert cg.can_cast(cg.float16, cg.float32) and not cg.can_cast(cg.int8, cg.float16)
+
+
+def test_half_dtypes_store_rounded_and_compute_in_float32():
+    for d, nd_eps, mx, tiny in [(cg.float16, 2.0**-10, 65504.0, 2.0**-14),
+                                (cg.bfloat16, 2.0**-7, 3.3895313892515355e38, 2.0**-126)]:
+        f = cg.finfo(d)
+        assert (f.bits, f.eps, f.max, f.min, f.smallest_normal) == (16, nd_eps, mx, -mx, tiny)
+        x = cg.asarray([1.0, 1 + nd_eps / 2, 1 + 3 * nd_eps / 2, 2.0], dtype=d)  # ties round to even
+        assert x.dtype == d and x.tolist() == [1.0, 1.0, 1 + 2 * nd_eps, 2.0]
+        assert (x * 2).dtype == d and (x + cg.zeros(4, dtype=cg.float32)).dtype == cg.float32
+    h = np.array([0.1, -2.5, 65504, np.inf], dtype=np.float16)
+    np.testing.assert_array_equal(np.asarray(cg.asarray(h.tolist(), dtype=cg.float16)), h)
+    np.testing.assert_array_equal(np.asarray(cg.from_dlpack(h) * 1), h * np.float16(1))
+
+
 def test_math_constants_and_info():
     assert cg.finfo(cg.float32).eps == 2.0**-23 and cg.iinfo(cg.int32).max == 2**31 - 1
     assert cg.result_type(cg.int32, cg.float32) == cg.float32

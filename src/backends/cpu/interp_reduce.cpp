@@ -19,14 +19,20 @@ using ir::View;
 
 namespace {
 
-// The start value of a reduction (ir::RedIdentity) in accumulator type A.
+// The start value of a reduction (ir::RedIdentity) in accumulator type A. Floats start from
+// -inf / +inf through scalar::inf (std::numeric_limits is not specialized for the 16-bit
+// storage types float16_t and bfloat16_t: it would give 0).
 template <class A> A identity_of(ir::RedIdentity id) {
   using L = std::numeric_limits<A>;
   switch (id) {
     case ir::RedIdentity::Zero: return A(0);
     case ir::RedIdentity::One: return A(1);
-    case ir::RedIdentity::Lowest: return L::has_infinity ? -L::infinity() : L::lowest();
-    case ir::RedIdentity::Highest: return L::has_infinity ? L::infinity() : L::max();
+    case ir::RedIdentity::Lowest:
+      if constexpr (scalar::is_float<A>::value) return A(-scalar::inf<float>());
+      else return L::lowest();
+    case ir::RedIdentity::Highest:
+      if constexpr (scalar::is_float<A>::value) return A(scalar::inf<float>());
+      else return L::max();
   }
   throw Error(ErrorCode::Internal, "interpreter: bad reduction identity");
 }

@@ -8,6 +8,8 @@
 
 #include <cgrad/scalar.hpp>
 
+#include <type_traits>
+
 namespace cgrad::backends::cpu {
 
 using ir::Op;
@@ -100,6 +102,9 @@ View interp_user(const ir::Node& n, const std::vector<const View*>& in) {
     if constexpr (std::is_same_v<T, bool>) {
       throw Error(ErrorCode::Internal, "interpreter: user function on b8");
     } else {
+      // 16-bit floats: the body is computed in float and rounded once, as in the generated
+      // kernels (docs/semantics.md: storage types computed in f32).
+      using C = std::conditional_t<core::is_floating_v<T> && sizeof(T) == 2, float, T>;
       const std::size_t k = in.size(), rank = n.shape.size();
       std::vector<const T*> base(k);
       std::vector<int64_t> off(k);
@@ -108,13 +113,13 @@ View interp_user(const ir::Node& n, const std::vector<const View*>& in) {
         off[j] = in[j]->offset;
       }
       std::vector<int64_t> idx(rank, 0);
-      std::vector<T> args(k);
-      std::vector<Value<T>> scratch(body.nodes.size());
+      std::vector<C> args(k);
+      std::vector<Value<C>> scratch(body.nodes.size());
       T* o = ptr<T>(out);
       const int64_t count = n.numel();
       for (int64_t e = 0; e < count; ++e) {
-        for (std::size_t j = 0; j < k; ++j) args[j] = base[j][off[j]];
-        o[e] = eval_body<T>(body, args.data(), scratch);
+        for (std::size_t j = 0; j < k; ++j) args[j] = static_cast<C>(base[j][off[j]]);
+        o[e] = static_cast<T>(eval_body<C>(body, args.data(), scratch));
         // odometer step over the output's row-major index, moving every input's offset
         for (std::size_t d = rank; d-- > 0;) {
           for (std::size_t j = 0; j < k; ++j) off[j] += in[j]->strides[d];

@@ -9,11 +9,14 @@
 
 #include "runtime/collective.h"
 
+#include <cgrad/scalar.hpp>
+
 #include <mpi.h>
 
 #include <climits>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace cgrad::dist {
 
@@ -29,15 +32,34 @@ void check_mpi(int rc, const char* what) {
   throw Error(ErrorCode::ExecutionFailed, std::string("MPI: ") + what + ": " + std::string(msg, static_cast<std::size_t>(len)));
 }
 
+// The MPI datatype of a dtype's elements. f16 and bf16 have none that MPI reduces (MPI 4.1 has
+// no 16-bit float arithmetic): all_reduce widens them to f32 first (below).
 MPI_Datatype mpi_type(DType t) {
   switch (t) {
-    case DType::f32: return MPI_FLOAT;
+    case DType::f32:
+    case DType::f16:
+    case DType::bf16: return MPI_FLOAT;
     case DType::f64: return MPI_DOUBLE;
+    case DType::i8: return MPI_INT8_T;
+    case DType::i16: return MPI_INT16_T;
     case DType::i32: return MPI_INT32_T;
     case DType::i64: return MPI_INT64_T;
+    case DType::u8: return MPI_UINT8_T;
+    case DType::u16: return MPI_UINT16_T;
+    case DType::u32: return MPI_UINT32_T;
+    case DType::u64: return MPI_UINT64_T;
     case DType::b8: break;
   }
   throw Error(ErrorCode::DTypeMismatch, "all_reduce: b8 is not reduced over MPI");
+}
+
+// f16 / bf16 all-reduce: the elements widened to f32 (exact), reduced in f32 by MPI, rounded
+// back once (to nearest even), as a fused kernel computes these dtypes in f32.
+template <class H> void all_reduce_16(void* data, int count, MPI_Op op, MPI_Comm comm) {
+  H* p = static_cast<H*>(data);
+  std::vector<float> wide(p, p + count);
+  check_mpi(MPI_Allreduce(MPI_IN_PLACE, wide.data(), count, MPI_FLOAT, op, comm), "MPI_Allreduce");
+  for (int k = 0; k < count; ++k) p[k] = H(wide[static_cast<std::size_t>(k)]);
 }
 
 MPI_Op mpi_op(ir::Op op) {
@@ -70,8 +92,10 @@ class MpiCommunicator final : public runtime::Communicator {
     if (size_ == 1 || count == 0) return;
     if (count > static_cast<std::size_t>(INT_MAX))
       throw Error(ErrorCode::InvalidArgument, "all_reduce: more than INT_MAX elements in one collective");
-    check_mpi(MPI_Allreduce(MPI_IN_PLACE, data, static_cast<int>(count), mpi_type(dtype), mpi_op(op), comm_),
-              "MPI_Allreduce");
+    const int n = static_cast<int>(count);
+    if (dtype == DType::f16) return all_reduce_16<float16_t>(data, n, mpi_op(op), comm_);
+    if (dtype == DType::bf16) return all_reduce_16<bfloat16_t>(data, n, mpi_op(op), comm_);
+    check_mpi(MPI_Allreduce(MPI_IN_PLACE, data, n, mpi_type(dtype), mpi_op(op), comm_), "MPI_Allreduce");
   }
   void report_failure(const std::string& what) override { agree(&what); }
   void check() override { agree(nullptr); }
