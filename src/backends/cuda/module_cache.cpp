@@ -1,6 +1,7 @@
 // Cubin cache in memory and on disk (see module_cache.h).
 #include "backends/cuda/module_cache.h"
 
+#include "backends/cpu/jit/compiler.h"
 #include "backends/cuda/nvrtc_compile.h"
 #include "core/env.hpp"
 #include "runtime/disk_cache.h"
@@ -76,7 +77,10 @@ bool publish(const std::string& path, const std::string& data) {
 std::string cuda_toolchain_key(const std::string& arch) {
   std::string k = nvrtc_version_string() + " " + arch;
   for (const auto& o : nvrtc_options(arch)) k += " " + o;
-  return k;
+  // Every kernel includes the scalar header, handed to NVRTC from memory, so its text is part
+  // of what a cubin was compiled from: without it, a cache shared by builds with different
+  // scalar.hpp (an edited checkout, another branch) loads cubins of the old arithmetic.
+  return k + " cgrad/scalar.hpp " + runtime::content_hash(cpu::jit::scalar_header_text());
 }
 
 CUfunction kernel_function(DeviceContext& d, const std::string& source, const std::string& symbol) {
