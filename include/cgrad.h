@@ -95,7 +95,8 @@ typedef enum {
     CGRAD_STORAGE_BACKEND_F32_CPU = 0,
     CGRAD_STORAGE_BACKEND_F64_CPU = 1,
     CGRAD_STORAGE_BACKEND_F32_CUDA = 2, /**< CGRAD_ERR_BACKEND_UNAVAILABLE while CUDA is unavailable */
-    CGRAD_STORAGE_BACKEND_F64_CUDA = 3  /**< CGRAD_ERR_BACKEND_UNAVAILABLE while CUDA is unavailable */
+    CGRAD_STORAGE_BACKEND_F64_CUDA = 3, /**< CGRAD_ERR_BACKEND_UNAVAILABLE while CUDA is unavailable */
+    CGRAD_STORAGE_BACKEND_MAX_ENUM = 0x7FFFFFFF /**< not a value: makes the enum as wide as int, so any int a caller passes can be checked */
 } cgrad_storage_backend_type;
 
 /** Element types: the values of cgrad::DType (include/cgrad/dtypes.def; docs/semantics.md has the
@@ -114,7 +115,8 @@ typedef enum {
     CGRAD_DTYPE_U32 = 9,
     CGRAD_DTYPE_U64 = 10,
     CGRAD_DTYPE_F16 = 11, /**< IEEE binary16 */
-    CGRAD_DTYPE_BF16 = 12 /**< bfloat16 */
+    CGRAD_DTYPE_BF16 = 12, /**< bfloat16 */
+    CGRAD_DTYPE_MAX_ENUM = 0x7FFFFFFF /**< not a value: makes the enum as wide as int, so any int a caller passes can be checked */
 } cgrad_dtype;
 
 /** Bytes per element and name ("f32", "u8", ...) of `dtype`; either output may be NULL.
@@ -178,7 +180,8 @@ typedef enum {
     CGRAD_OP_LOG_SOFTMAX = 30,  /**< log-softmax along metadata.softmax.axis */
     CGRAD_OP_CAST = 31,         /**< conversion to metadata.cast.backend_type */
     CGRAD_OP_ELEMENTWISE = 32,  /**< a user element-wise function (metadata.elementwise) */
-    CGRAD_OP_COUNT = 33         /**< number of operation types (not an operation) */
+    CGRAD_OP_COUNT = 33,        /**< number of operation types (not an operation) */
+    CGRAD_OP_MAX_ENUM = 0x7FFFFFFF /**< not a value: makes the enum as wide as int, so any int a caller passes can be checked */
 } cgrad_op_type;
 
 /** Name of an operation type ("add", "leaf", ...; "?" for others). */

@@ -255,13 +255,14 @@ CGRAD_SCALAR_INLINE int64_t f64_to_bits(double x) { return __builtin_bit_cast(in
 // loaded; a store rounds to nearest, ties to even, overflow to infinity, NaN stays NaN (quiet).
 // Written with integer and float operations only, so loops over them vectorize and the same
 // code runs on the host, in the freestanding CPU kernels and under NVRTC; on a GPU float16 uses
-// the hardware conversion instructions.
+// the hardware conversion instructions, unless CGRAD_CUDA_EMULATOR is defined (NVRTC option set
+// by the env knob of that name: the emulated device has no f16 `cvt`).
 
 // float16 bits -> float (exact). Exponent and mantissa are shifted into the float's fields and
 // rescaled by 2^112 (the difference of the exponent biases, 127 - 15): one multiply turns normal
 // and subnormal halves alike into the exact float; exponent 31 (inf, NaN) becomes 255.
 CGRAD_SCALAR_INLINE float f16_bits_to_f32(uint16_t h) {
-#if defined(__CUDA_ARCH__)
+#if defined(__CUDA_ARCH__) && !defined(CGRAD_CUDA_EMULATOR)
   float f;
   asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
   return f;
@@ -275,7 +276,7 @@ CGRAD_SCALAR_INLINE float f16_bits_to_f32(uint16_t h) {
 
 // float -> float16 bits, rounded to nearest even.
 CGRAD_SCALAR_INLINE uint16_t f32_to_f16_bits(float x) {
-#if defined(__CUDA_ARCH__)
+#if defined(__CUDA_ARCH__) && !defined(CGRAD_CUDA_EMULATOR)
   unsigned short h;
   asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(x));
   return h;
@@ -608,7 +609,19 @@ template <class T> CGRAD_SCALAR_INLINE T sub(T a, T b) {
 }
 template <class T> CGRAD_SCALAR_INLINE T mul(T a, T b) {
   if constexpr (is_float<T>::value) return a * b;
-  else { using U = typename unsigned_of<T>::type; return static_cast<T>(U(a) * U(b)); }
+  else {
+    using U = typename unsigned_of<T>::type;
+#if defined(__CUDA_ARCH__) && defined(CGRAD_CUDA_EMULATOR)
+    // NVRTC turns sums of 8- and 16-bit products into dp4a/dp2a, which the emulated device
+    // cannot parse; an empty asm on the product hides the pattern (CGRAD_CUDA_EMULATOR only).
+    if constexpr (sizeof(T) < 4) {
+      unsigned p = static_cast<unsigned>(U(a) * U(b));
+      asm("" : "+r"(p));
+      return static_cast<T>(p);
+    }
+#endif
+    return static_cast<T>(U(a) * U(b));
+  }
 }
 template <class T> CGRAD_SCALAR_INLINE T div(T a, T b) {
   if constexpr (is_float<T>::value) return a / b;

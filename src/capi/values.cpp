@@ -123,7 +123,8 @@ Tensor build_value(const cgrad_op_info& op, const std::vector<Tensor>& in) {
       return in[0].cast(dtype_of_backend(m.cast.backend_type)).to(device_of_backend(m.cast.backend_type));
     case CGRAD_OP_ELEMENTWISE: return elementwise_value(m, in);
     case CGRAD_OP_NONE:
-    case CGRAD_OP_COUNT: break;
+    case CGRAD_OP_COUNT:
+    case CGRAD_OP_MAX_ENUM: break;
   }
   fail(CGRAD_ERR_INTERNAL, "no value rule for operation type " + std::to_string(static_cast<int>(op.type)));
 }

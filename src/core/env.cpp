@@ -33,6 +33,7 @@ Env load() {
   e.optimize = read_int("CGRAD_OPTIMIZE", 1) != 0;
   e.cuda_tf32 = read_int("CGRAD_CUDA_TF32", 0) != 0;
   e.cuda_graphs = read_int("CGRAD_CUDA_GRAPHS", 0) != 0;
+  e.cuda_emulator = read_int("CGRAD_CUDA_EMULATOR", 0) != 0;
   e.cuda_pool_bytes = read_int("CGRAD_CUDA_POOL_BYTES", e.cuda_pool_bytes);
   e.result_cache_bytes = read_int("CGRAD_RESULT_CACHE_BYTES", e.result_cache_bytes);
   e.fp_contract = read_int("CGRAD_FP_CONTRACT", 1) != 0;

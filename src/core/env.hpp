@@ -20,6 +20,8 @@ struct Env {
   bool optimize = true;                 ///< CGRAD_OPTIMIZE: run the graph passes on realize (0 = off)
   bool cuda_tf32 = false;               ///< CGRAD_CUDA_TF32: cuBLAS f32 GEMM may use TF32 tensor cores
   bool cuda_graphs = false;             ///< CGRAD_CUDA_GRAPHS: replay plans as CUDA graphs
+  bool cuda_emulator = false;          ///< CGRAD_CUDA_EMULATOR: kernels avoid the instructions the emulated
+                                        ///< device lacks (f16 `cvt`, dp4a/dp2a; docs/cuda.md)
   int64_t cuda_pool_bytes = -1;         ///< CGRAD_CUDA_POOL_BYTES: freed device memory kept (-1 = no limit)
   int64_t result_cache_bytes = int64_t(64) << 20;  ///< CGRAD_RESULT_CACHE_BYTES: result cache bound, 0 = off
   bool fp_contract = true;              ///< CGRAD_FP_CONTRACT: kernels may fuse a*b+c into one FMA (0 = never:

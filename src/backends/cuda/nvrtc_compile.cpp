@@ -18,7 +18,13 @@ std::vector<std::string> nvrtc_options(const std::string& arch) {
   // product rounded, as the interpreter does). The options are part of the cubin cache key.
   // Warning 177 (declared but never referenced): every kernel declares all its pointers and
   // offsets; the unused ones cost nothing and would drown real messages.
-  return {"--gpu-architecture=" + arch, "--std=c++17", core::env().fp_contract ? "--fmad=true" : "--fmad=false", "--diag-suppress=177"};
+  std::vector<std::string> o = {"--gpu-architecture=" + arch, "--std=c++17",
+                                 core::env().fp_contract ? "--fmad=true" : "--fmad=false", "--diag-suppress=177"};
+  // CGRAD_CUDA_EMULATOR=1: kernels avoid the instructions the emulated device cannot run: float16
+  // conversions are the host's integer code instead of `cvt`, and narrow integer products are
+  // hidden from NVRTC's dp4a/dp2a matching (scalar.hpp; docs/cuda.md).
+  if (core::env().cuda_emulator) o.push_back("-DCGRAD_CUDA_EMULATOR=1");
+  return o;
 }
 
 std::string nvrtc_version_string() {
