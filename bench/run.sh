@@ -60,8 +60,9 @@ fi
 B=$BUILD/bench
 
 if [ "$SUMMARY_ONLY" != 1 ]; then
-# ---- machine facts and versions
-{
+# ---- machine facts and versions (a BENCH_PROCS rerun adds its own facts below the full run's,
+# whose CSVs it keeps, instead of replacing them)
+facts() {
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo "kernel: $(uname -srm)"
   lscpu | grep -E 'Model name|^CPU\(s\)|Thread\(s\)|Core\(s\)|Socket|L1d|L2|L3|Hypervisor|Flags' |
@@ -75,7 +76,12 @@ if [ "$SUMMARY_ONLY" != 1 ]; then
   cmake --version | head -1
   dpkg-query -W -f='${Package} ${Version}\n' libeigen3-dev libtorch-dev 2>/dev/null
   echo "git: $(git rev-parse --short HEAD 2>/dev/null) $(git status --porcelain 2>/dev/null | grep -c . ) files modified/untracked"
-} >"$OUT/machine.txt" 2>&1
+}
+if [ -n "$PROCS" ] && [ -s "$OUT/machine.txt" ]; then
+  { echo; echo "--- rerun of $PROCS:"; facts; } >>"$OUT/machine.txt" 2>&1
+else
+  facts >"$OUT/machine.txt" 2>&1
+fi
 
 HZ=$(getconf CLK_TCK)
 busy() { awk '/^cpu /{print $2+$3+$4+$7+$8+$9}' /proc/stat; }
