@@ -18,6 +18,9 @@ namespace {
 
 std::size_t idx(int64_t i) { return static_cast<std::size_t>(i); }
 
+// a mod n in [0, n) for n > 0.
+int64_t mod(int64_t a, int64_t n) { return ((a % n) + n) % n; }
+
 Error bad(const std::string& msg) { return Error(ErrorCode::InvalidArgument, msg); }
 
 // x's shape with dim `axis` replaced by `size`.
@@ -91,7 +94,10 @@ Tensor roll(const Tensor& x, std::vector<int64_t> shifts, std::vector<int64_t> a
     Tensor flat = x.reshape({-1});
     const int64_t n = flat.numel();
     if (n == 0) return x;
-    return roll_axis(flat, 0, ((shifts[0] % n) + n) % n).reshape(shape);
+    // A shift by whole rows is a roll of the first axis: no reshape around the cat, so it fuses.
+    const int64_t row = shape.empty() ? n : n / shape[0];
+    if (shape.size() > 1 && shifts[0] % row == 0) return roll_axis(x, 0, mod(shifts[0] / row, shape[0]));
+    return roll_axis(flat, 0, mod(shifts[0], n)).reshape(shape);
   }
   if (shifts.size() != axes.size())
     throw bad("roll: shifts " + core::vec_str(shifts) + " and axes " + core::vec_str(axes) + " differ in length");
@@ -99,7 +105,7 @@ Tensor roll(const Tensor& x, std::vector<int64_t> shifts, std::vector<int64_t> a
   for (std::size_t i = 0; i < axes.size(); ++i) {
     const int64_t a = core::normalize_axis(axes[i], shape, "roll");
     const int64_t n = shape[idx(a)];
-    if (n > 0) total[idx(a)] = (total[idx(a)] + shifts[i] % n + n) % n;
+    if (n > 0) total[idx(a)] = mod(total[idx(a)] + mod(shifts[i], n), n);
   }
   Tensor y = x;
   for (std::size_t a = 0; a < total.size(); ++a) y = roll_axis(y, static_cast<int64_t>(a), total[a]);
