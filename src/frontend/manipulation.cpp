@@ -100,7 +100,8 @@ Tensor roll(const Tensor& x, std::vector<int64_t> shifts, std::vector<int64_t> a
     return roll_axis(flat, 0, mod(shifts[0], n)).reshape(shape);
   }
   if (shifts.size() != axes.size())
-    throw bad("roll: shifts " + core::vec_str(shifts) + " and axes " + core::vec_str(axes) + " differ in length");
+    throw bad("roll: shifts " + core::vec_str(shifts) + " and axes " + core::vec_str(axes) +
+              " differ in length");
   std::vector<int64_t> total(shape.size(), 0);  // an axis named twice rolls by the sum (NumPy)
   for (std::size_t i = 0; i < axes.size(); ++i) {
     const int64_t a = core::normalize_axis(axes[i], shape, "roll");
@@ -149,14 +150,14 @@ Tensor repeat(const Tensor& x, const Tensor& repeats, std::optional<int64_t> axi
   const Shape& shape = node_of(x, "repeat")->shape;
   const ir::NodePtr& r = node_of(repeats, "repeat");
   if (!is_integer(r->dtype))
-    throw Error(ErrorCode::DTypeMismatch, std::string("repeat: repeats must be an integer tensor, got ") +
-                                              dtype_name(r->dtype));
+    throw Error(ErrorCode::DTypeMismatch,
+                std::string("repeat: repeats must be an integer tensor, got ") + dtype_name(r->dtype));
   if (r->shape.size() > 1) throw bad("repeat: repeats must be 1-D, got shape " + shape_str(r->shape));
   const int64_t a = axis ? core::normalize_axis(*axis, shape, "repeat") : 0;
   const int64_t len = axis ? shape[idx(a)] : node_of(x, "repeat")->numel();
   if (r->numel() != 1 && r->numel() != len)
-    throw bad("repeat: " + std::to_string(r->numel()) + " repeats for an axis of length " + std::to_string(len) +
-              " (shape " + shape_str(shape) + ")");
+    throw bad("repeat: " + std::to_string(r->numel()) + " repeats for an axis of length " +
+              std::to_string(len) + " (shape " + shape_str(shape) + ")");
   // The output's shape depends on the counts: read them now (a synchronisation point).
   const std::vector<int64_t> counts = repeats.to_vector<int64_t>();
   for (int64_t c : counts)
@@ -169,7 +170,8 @@ Tensor repeat(const Tensor& x, const Tensor& repeats, std::optional<int64_t> axi
     std::size_t j = i + 1;
     while (j < counts.size() && counts[j] == counts[i]) ++j;
     if (counts[i] > 0)
-      pieces.push_back(repeat_axis(src.slice(a, static_cast<int64_t>(i), static_cast<int64_t>(j)), counts[i], a));
+      pieces.push_back(
+          repeat_axis(src.slice(a, static_cast<int64_t>(i), static_cast<int64_t>(j)), counts[i], a));
     i = j;
   }
   if (pieces.empty()) return src.slice(a, 0, 0);
@@ -240,8 +242,9 @@ Tensor diff(const Tensor& x, int64_t axis, int64_t n, const Tensor& prepend, con
     if (!p->defined()) continue;
     const Shape& ps = p->shape();
     if (p != &x && (ps.size() != xn->shape.size() || with_dim(ps, a, 0) != with_dim(xn->shape, a, 0)))
-      throw Error(ErrorCode::ShapeMismatch, "diff: prepend/append of shape " + shape_str(ps) + " must match x's shape " +
-                                                shape_str(xn->shape) + " except along axis " + std::to_string(a));
+      throw Error(ErrorCode::ShapeMismatch, "diff: prepend/append of shape " + shape_str(ps) +
+                                                " must match x's shape " + shape_str(xn->shape) +
+                                                " except along axis " + std::to_string(a));
     parts.push_back(*p);
   }
   Tensor y = parts.size() == 1 ? x : cat(parts, a);

@@ -27,7 +27,9 @@ struct Ref {
   }
 };
 
-int64_t numel_of(const Shape& s) { return std::accumulate(s.begin(), s.end(), int64_t{1}, std::multiplies<>()); }
+int64_t numel_of(const Shape& s) {
+  return std::accumulate(s.begin(), s.end(), int64_t{1}, std::multiplies<>());
+}
 
 // Builds the reference output of `shape` from a function of the output index.
 Ref build(const Shape& shape, const std::function<double(const Index&)>& f) {
@@ -76,7 +78,11 @@ TEST(Manipulation, Moveaxis) {
   check({0, 1}, {-1, -2}, {2, 3, 1, 0});
   check({2, 0}, {0, 3}, {2, 1, 3, 0});
   check({}, {}, {0, 1, 2, 3});
-  expect_eq(moveaxis(t, 1, 2), build({2, 4, 3, 5}, [&](const Index& o) { return x.at({o[0], o[2], o[1], o[3]}); }),
+  expect_eq(moveaxis(t, 1, 2),
+            build({2, 4, 3, 5},
+                  [&](const Index& o) {
+                    return x.at({o[0], o[2], o[1], o[3]});
+                  }),
             "moveaxis int");
   EXPECT_THROW(moveaxis(t, {0, 1}, {1}), Error);
   EXPECT_THROW(moveaxis(t, {0, 0}, {1, 2}), Error);
@@ -99,16 +105,27 @@ TEST(Manipulation, Roll) {
       Tensor r = roll(t, s);
       EXPECT_EQ(r.dtype(), dt);
       expect_eq(r, flat, "roll flat " + std::to_string(s));
-      expect_eq(roll(t, s, 1), build({3, 5}, [&](const Index& o) { return xr.at({o[0], mod(o[1] - s, 5)}); }),
+      expect_eq(roll(t, s, 1),
+                build({3, 5},
+                      [&](const Index& o) {
+                        return xr.at({o[0], mod(o[1] - s, 5)});
+                      }),
                 "roll axis 1 by " + std::to_string(s));
       expect_eq(roll(t, {s, 2, 1}, {0, -1, 0}),
-                build({3, 5}, [&](const Index& o) { return xr.at({mod(o[0] - s - 1, 3), mod(o[1] - 2, 5)}); }),
+                build({3, 5},
+                      [&](const Index& o) {
+                        return xr.at({mod(o[0] - s - 1, 3), mod(o[1] - 2, 5)});
+                      }),
                 "roll tuple " + std::to_string(s));
     }
   }
   // a transposed (non-contiguous) input, 0-d and empty tensors
   Tensor tt = as_tensor(x).T();
-  expect_eq(roll(tt, 2, 0), build({5, 3}, [&](const Index& o) { return x.at({o[1], mod(o[0] - 2, 5)}); }),
+  expect_eq(roll(tt, 2, 0),
+            build({5, 3},
+                  [&](const Index& o) {
+                    return x.at({o[1], mod(o[0] - 2, 5)});
+                  }),
             "roll transposed");
   expect_eq(roll(tensor(std::vector<double>{4.0}, {}), 3), Ref{{}, {4.0}}, "roll 0-d");
   expect_eq(roll(zeros({0, 3}, f64), 1, 1), Ref{{0, 3}, {}}, "roll empty");
@@ -134,8 +151,14 @@ TEST(Manipulation, Tile) {
     EXPECT_EQ(got.dtype(), i64);
     expect_eq(got, want, "tile " + core::vec_str(reps));
   };
-  for (auto reps : std::vector<std::vector<int64_t>>{{2}, {3, 2}, {1, 1}, {2, 1, 3}, {}, {0, 2}, {1, 2, 2, 1}}) check(reps);
-  expect_eq(tile(as_tensor(x).T(), {2, 1}), build({6, 2}, [&](const Index& o) { return x.at({o[1], o[0] % 3}); }),
+  for (auto reps :
+       std::vector<std::vector<int64_t>>{{2}, {3, 2}, {1, 1}, {2, 1, 3}, {}, {0, 2}, {1, 2, 2, 1}})
+    check(reps);
+  expect_eq(tile(as_tensor(x).T(), {2, 1}),
+            build({6, 2},
+                  [&](const Index& o) {
+                    return x.at({o[1], o[0] % 3});
+                  }),
             "tile transposed");
   expect_eq(tile(tensor(std::vector<double>{1.5}, {}), {3}), Ref{{3}, {1.5, 1.5, 1.5}}, "tile 0-d");
   EXPECT_THROW(tile(t, {-1}), Error);
@@ -145,11 +168,20 @@ TEST(Manipulation, RepeatWithOneCount) {
   Ref x = iota({2, 3});
   Tensor t = as_tensor(x, i32);
   for (int64_t r : {0, 1, 3}) {
-    expect_eq(repeat(t, r), build({6 * r}, [&](const Index& o) { return x.v[static_cast<std::size_t>(o[0] / r)]; }),
+    expect_eq(repeat(t, r),
+              build({6 * r}, [&](const Index& o) { return x.v[static_cast<std::size_t>(o[0] / r)]; }),
               "repeat flat " + std::to_string(r));
-    expect_eq(repeat(t, r, 0), build({2 * r, 3}, [&](const Index& o) { return x.at({o[0] / r, o[1]}); }),
+    expect_eq(repeat(t, r, 0),
+              build({2 * r, 3},
+                    [&](const Index& o) {
+                      return x.at({o[0] / r, o[1]});
+                    }),
               "repeat axis 0");
-    expect_eq(repeat(t, r, -1), build({2, 3 * r}, [&](const Index& o) { return x.at({o[0], o[1] / r}); }),
+    expect_eq(repeat(t, r, -1),
+              build({2, 3 * r},
+                    [&](const Index& o) {
+                      return x.at({o[0], o[1] / r});
+                    }),
               "repeat axis -1");
   }
   EXPECT_EQ(repeat(t, 2, 1).dtype(), i32);
@@ -163,23 +195,37 @@ TEST(Manipulation, RepeatWithCountsTensor) {
   const std::vector<int64_t> counts{2, 0, 1, 2};
   Tensor r = tensor(counts, {4});
   std::vector<int64_t> src;  // output column -> input column
-  for (std::size_t c = 0; c < counts.size(); ++c) src.insert(src.end(), static_cast<std::size_t>(counts[c]), static_cast<int64_t>(c));
-  expect_eq(repeat(t, r, 1), build({3, 5}, [&](const Index& o) { return x.at({o[0], src[static_cast<std::size_t>(o[1])]}); }),
+  for (std::size_t c = 0; c < counts.size(); ++c)
+    src.insert(src.end(), static_cast<std::size_t>(counts[c]), static_cast<int64_t>(c));
+  expect_eq(repeat(t, r, 1),
+            build({3, 5},
+                  [&](const Index& o) {
+                    return x.at({o[0], src[static_cast<std::size_t>(o[1])]});
+                  }),
             "repeat counts axis 1");
-  expect_eq(repeat(t.T(), r, 0), build({5, 3}, [&](const Index& o) { return x.at({o[1], src[static_cast<std::size_t>(o[0])]}); }),
+  expect_eq(repeat(t.T(), r, 0),
+            build({5, 3},
+                  [&](const Index& o) {
+                    return x.at({o[1], src[static_cast<std::size_t>(o[0])]});
+                  }),
             "repeat counts transposed");
   // one count for all, the flattened form, all-zero counts, i32 counts
   expect_eq(repeat(t, tensor(std::vector<int32_t>{2}, {1}), 0),
-            build({6, 4}, [&](const Index& o) { return x.at({o[0] / 2, o[1]}); }), "repeat one count");
+            build({6, 4},
+                  [&](const Index& o) {
+                    return x.at({o[0] / 2, o[1]});
+                  }),
+            "repeat one count");
   std::vector<int64_t> flat_counts(12);
   for (std::size_t k = 0; k < 12; ++k) flat_counts[k] = static_cast<int64_t>(k % 3);
   std::vector<double> flat_want;
-  for (std::size_t k = 0; k < 12; ++k) flat_want.insert(flat_want.end(), static_cast<std::size_t>(flat_counts[k]), x.v[k]);
+  for (std::size_t k = 0; k < 12; ++k)
+    flat_want.insert(flat_want.end(), static_cast<std::size_t>(flat_counts[k]), x.v[k]);
   expect_eq(repeat(t, tensor(flat_counts, {12})), Ref{{12}, flat_want}, "repeat counts flattened");
   expect_eq(repeat(t, tensor(std::vector<int64_t>{0, 0, 0}, {3}), 0), Ref{{0, 4}, {}}, "repeat zero counts");
-  EXPECT_THROW(repeat(t, tensor(std::vector<int64_t>{1, 2}, {2}), 1), Error);   // wrong length
+  EXPECT_THROW(repeat(t, tensor(std::vector<int64_t>{1, 2}, {2}), 1), Error);      // wrong length
   EXPECT_THROW(repeat(t, tensor(std::vector<int64_t>{1, -1, 1}, {3}), 0), Error);  // negative
-  EXPECT_THROW(repeat(t, tensor(std::vector<double>{1, 1, 1}, {3}), 0), Error);  // not integers
+  EXPECT_THROW(repeat(t, tensor(std::vector<double>{1, 1, 1}, {3}), 0), Error);    // not integers
 }
 
 TEST(Manipulation, Unstack) {
@@ -192,11 +238,13 @@ TEST(Manipulation, Unstack) {
     Shape rest = x.shape;
     rest.erase(rest.begin() + a);
     for (std::size_t p = 0; p < parts.size(); ++p)
-      expect_eq(parts[p], build(rest, [&](const Index& o) {
-                  Index i = o;
-                  i.insert(i.begin() + a, static_cast<int64_t>(p));
-                  return x.at(i);
-                }),
+      expect_eq(parts[p],
+                build(rest,
+                      [&](const Index& o) {
+                        Index i = o;
+                        i.insert(i.begin() + a, static_cast<int64_t>(p));
+                        return x.at(i);
+                      }),
                 "unstack axis " + std::to_string(axis));
   }
   EXPECT_TRUE(unstack(zeros({0, 2}), 0).empty());
@@ -212,12 +260,18 @@ TEST(Manipulation, Meshgrid) {
   ASSERT_EQ(ij.size(), 3u);
   for (auto& g : ij) EXPECT_EQ(g.dtype(), f64);  // promoted together
   expect_eq(ij[0], build({3, 2, 4}, [](const Index& o) { return 1.0 + static_cast<double>(o[0]); }), "ij 0");
-  expect_eq(ij[1], build({3, 2, 4}, [](const Index& o) { return 10.0 * static_cast<double>(o[1] + 1); }), "ij 1");
-  expect_eq(ij[2], build({3, 2, 4}, [](const Index& o) { return std::vector<double>{7, 8, 9, 5}[static_cast<std::size_t>(o[2])]; }),
+  expect_eq(ij[1], build({3, 2, 4}, [](const Index& o) { return 10.0 * static_cast<double>(o[1] + 1); }),
+            "ij 1");
+  expect_eq(ij[2],
+            build({3, 2, 4},
+                  [](const Index& o) {
+                    return std::vector<double>{7, 8, 9, 5}[static_cast<std::size_t>(o[2])];
+                  }),
             "ij 2");
   std::vector<Tensor> xy = meshgrid({a, b, c});  // "xy": the first two dims swapped
   expect_eq(xy[0], build({2, 3, 4}, [](const Index& o) { return 1.0 + static_cast<double>(o[1]); }), "xy 0");
-  expect_eq(xy[1], build({2, 3, 4}, [](const Index& o) { return 10.0 * static_cast<double>(o[0] + 1); }), "xy 1");
+  expect_eq(xy[1], build({2, 3, 4}, [](const Index& o) { return 10.0 * static_cast<double>(o[0] + 1); }),
+            "xy 1");
   expect_eq(meshgrid({a}, "xy")[0], Ref{{3}, {1, 2, 3}}, "xy one input");
   EXPECT_TRUE(meshgrid({}).empty());
   EXPECT_THROW(meshgrid({a, b}, "yx"), Error);
@@ -278,7 +332,8 @@ TEST(Manipulation, Diff) {
   Tensor d = diff(t, 1, 1, pre, app);
   ASSERT_EQ(d.shape(), (Shape{3, 7}));
   EXPECT_EQ(d.to_vector<double>(), diff(cat({pre, t, app}, 1), 1).to_vector<double>());
-  EXPECT_EQ(diff(tensor(std::vector<uint8_t>{5, 3, 250}, {3})).to_vector<uint8_t>(), (std::vector<uint8_t>{254, 247}));
+  EXPECT_EQ(diff(tensor(std::vector<uint8_t>{5, 3, 250}, {3})).to_vector<uint8_t>(),
+            (std::vector<uint8_t>{254, 247}));
   EXPECT_EQ(diff(tensor(std::vector<bool>{true, true, false, true}, {4})).to_vector<bool>(),
             (std::vector<bool>{false, true, true}));
   EXPECT_THROW(diff(t, 1, 1, zeros({2, 1}, f64)), Error);  // rows differ
@@ -300,10 +355,10 @@ TEST(Manipulation, CompositesFuseWithTheirConsumers) {
     t.eval();
     return stats().kernels_launched;
   };
-  EXPECT_EQ(kernels(roll(x, 8, 1) + 1.0), 1u);        // parts 24 | 8: 4 equal parts
-  EXPECT_EQ(kernels(roll(x * y, 512) + 1.0), 1u);     // flattened, by whole rows: axis 0
+  EXPECT_EQ(kernels(roll(x, 8, 1) + 1.0), 1u);            // parts 24 | 8: 4 equal parts
+  EXPECT_EQ(kernels(roll(x * y, 512) + 1.0), 1u);         // flattened, by whole rows: axis 0
   EXPECT_LE(kernels(roll(x, {16, -8}, {0, 1}) * y), 2u);  // a cat of slices of a cat: stored once
-  EXPECT_LE(kernels(roll(x, 5, 1) + 1.0), 2u);        // 27 | 5: the cat is a library copy
+  EXPECT_LE(kernels(roll(x, 5, 1) + 1.0), 2u);            // 27 | 5: the cat is a library copy
   EXPECT_EQ(kernels(tril(x) * 2.0), 1u);
   EXPECT_EQ(kernels(triu(x * y, 1) + y), 1u);
   EXPECT_EQ(kernels(moveaxis(x, 0, 1) * 2.0), 1u);
