@@ -3,6 +3,7 @@
 
 #include <cgrad/core.hpp>
 #include <cgrad/tensor.hpp>
+#include <cgrad/manipulation.hpp>  // manip group (issue #15)
 #include <cgrad/compile.hpp>
 #include <cgrad/interop.hpp>
 #include <cgrad/extend.hpp>

@@ -383,6 +383,55 @@ def stack(arrays, /, *, axis=0):
     return concat([expand_dims(a, axis=axis) for a in arrays], axis=axis % n)
 
 
+# ---- manipulation and triangles (manip group, issue #15): C++ composites of fused ops ----
+def _axes(a):
+    return [int(a)] if isinstance(a, int) else [int(v) for v in a]
+
+
+def moveaxis(x, source, destination, /):
+    return _cgrad._moveaxis(x, _axes(source), _axes(destination))
+
+
+def roll(x, /, shift, *, axis=None):
+    if axis is None:
+        if not isinstance(shift, int):
+            raise ValueError("roll: without axis, shift must be an int")
+        return _cgrad._roll(x, [shift], [])
+    return _cgrad._roll(x, _axes(shift), _axes(axis))
+
+
+def tile(x, repetitions, /):
+    return _cgrad._tile(x, [int(r) for r in repetitions])
+
+
+def repeat(x, repeats, /, *, axis=None):
+    """`repeats` an int or a 1-D integer array; an array is evaluated here (the output's shape
+    depends on its values: a synchronisation point)."""
+    if isinstance(repeats, Array):
+        return _cgrad._repeat_counts(x, repeats, axis)
+    return _cgrad._repeat(x, int(repeats), axis)
+
+
+def unstack(x, /, *, axis=0):
+    return tuple(_cgrad._unstack(x, axis))
+
+
+def meshgrid(*arrays, indexing="xy"):
+    return list(_cgrad._meshgrid(list(arrays), indexing))
+
+
+def tril(x, /, *, k=0):
+    return _cgrad._tril(x, k)
+
+
+def triu(x, /, *, k=0):
+    return _cgrad._triu(x, k)
+
+
+def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
+    return _cgrad._diff(x, axis, n, prepend, append)
+
+
 def matmul(x1, x2, /):
     return _cgrad.matmul(x1, x2)
 

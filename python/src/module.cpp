@@ -523,6 +523,20 @@ NB_MODULE(_cgrad, m) {
   m.def("_clamp_scalar", [](const Tensor& x, double lo, double hi) { return clamp(x, lo, hi); });
   m.def("matmul", [](const Tensor& a, const Tensor& b) { return matmul(a, b); });
   m.def("_cat", [](const std::vector<Tensor>& xs, int64_t dim) { return cat(xs, dim); });
+  // manip group (issue #15): the manipulation composites; cgrad/_api.py gives them the
+  // standard's signatures.
+  m.def("_moveaxis", [](const Tensor& x, std::vector<int64_t> s, std::vector<int64_t> d) { return moveaxis(x, s, d); });
+  m.def("_roll", [](const Tensor& x, std::vector<int64_t> shifts, std::vector<int64_t> axes) { return roll(x, shifts, axes); });
+  m.def("_tile", [](const Tensor& x, std::vector<int64_t> reps) { return tile(x, std::move(reps)); });
+  m.def("_repeat", [](const Tensor& x, int64_t r, std::optional<int64_t> axis) { return repeat(x, r, axis); });
+  m.def("_repeat_counts", [](const Tensor& x, const Tensor& r, std::optional<int64_t> axis) { return repeat(x, r, axis); });
+  m.def("_unstack", [](const Tensor& x, int64_t axis) { return unstack(x, axis); });
+  m.def("_meshgrid", [](const std::vector<Tensor>& xs, const std::string& indexing) { return meshgrid(xs, indexing); });
+  m.def("_tril", [](const Tensor& x, int64_t k) { return tril(x, k); });
+  m.def("_triu", [](const Tensor& x, int64_t k) { return triu(x, k); });
+  m.def("_diff", [](const Tensor& x, int64_t axis, int64_t n, std::optional<Tensor> prepend, std::optional<Tensor> append) {
+    return diff(x, axis, n, prepend.value_or(Tensor()), append.value_or(Tensor()));
+  });
   m.def(
       "softmax", [](const Tensor& x, int64_t axis) { return softmax(x, axis); }, nb::arg("x"),
       nb::arg("axis") = -1);

@@ -213,5 +213,28 @@ TEST(GradCheck, ProdAtZeros) {
   for (std::size_t i = 0; i < want.size(); ++i) EXPECT_EQ(g[i], want[i]) << "element " << i;
 }
 
+// manip group (issue #15): the manipulation composites have no rule of their own; their
+// gradients come through their parts (slices, cat, expand, reshape, where, subtraction).
+TEST(GradCheck, ManipulationComposites) {
+  auto v = [](std::size_t n, unsigned s) { return random_values(n, -2, 2, s); };
+  auto one = [&](std::function<Tensor(const Tensor&)> f, Shape shape, const std::string& what, unsigned seed) {
+    std::size_t n = 1;
+    for (int64_t d : shape) n *= static_cast<std::size_t>(d);
+    expect_gradients_match([f](const std::vector<Tensor>& x) { return f(x[0]); }, {v(n, seed)}, {shape}, what);
+  };
+  one([](const Tensor& x) { return roll(x, 2, 1) * x; }, {3, 5}, "roll axis", 31);
+  one([](const Tensor& x) { return roll(x, -4) * x; }, {3, 5}, "roll flattened", 32);
+  one([](const Tensor& x) { return roll(x, {1, 3}, {0, 1}); }, {3, 5}, "roll two axes", 33);
+  one([](const Tensor& x) { return tile(x, {2, 1, 3}) * tile(x, {2, 1, 3}); }, {2, 3}, "tile", 34);
+  one([](const Tensor& x) { return repeat(x, 2, 1) * repeat(x, 2, 1); }, {2, 3}, "repeat", 35);
+  one([](const Tensor& x) { return repeat(x, tensor(std::vector<int64_t>{2, 0, 3}, {3}), 1) * 1.5; }, {2, 3},
+      "repeat counts", 36);
+  one([](const Tensor& x) { return diff(x * x, 1); }, {3, 5}, "diff", 37);
+  one([](const Tensor& x) { return diff(x, 0, 2, x.slice(0, 0, 1) * 2.0, x); }, {3, 4}, "diff n=2 prepend/append", 38);
+  one([](const Tensor& x) { return tril(x * x, 1) + triu(x, -1); }, {2, 3, 4}, "tril, triu", 39);
+  one([](const Tensor& x) { return moveaxis(x, 0, -1) * unstack(x, 1)[1].T(); }, {2, 3, 4},
+      "moveaxis, unstack", 40);
+}
+
 }  // namespace
 }  // namespace cgrad
