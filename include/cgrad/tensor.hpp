@@ -338,6 +338,34 @@ Tensor count_nonzero(const Tensor& x, std::vector<int64_t> axes = {}, bool keepd
 Tensor isclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol = 1e-8, bool equal_nan = false);
 Tensor allclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol = 1e-8, bool equal_nan = false);
 
+// ---- sorting and set functions (group sort; docs/semantics.md "Sorting") ----
+/// The elements of each row along `axis` in ascending (or descending) order; NaNs last in both
+/// directions, -0 and +0 equal. Always stable: equal elements keep their input order, also when
+/// descending (`stable = false` is accepted and gives the same result). Any dtype.
+Tensor sort(const Tensor& x, int64_t axis = -1, bool descending = false, bool stable = true);
+/// The i64 positions along `axis` that sort(x, axis, descending) takes its elements from.
+Tensor argsort(const Tensor& x, int64_t axis = -1, bool descending = false, bool stable = true);
+/// The Array API's unique_all: the distinct elements of x (flattened) in ascending order, the
+/// index of each one's first occurrence, the index into `values` of each element of x (shape of
+/// x) and how often each occurs (i64). Each NaN is distinct; -0 and +0 are one value. Data-
+/// dependent shapes: x is evaluated first (a synchronisation point) and the results are realized.
+struct UniqueAll {
+  Tensor values, indices, inverse_indices, counts;
+};
+UniqueAll unique_all(const Tensor& x);
+/// unique_all's values and counts.
+struct UniqueCounts {
+  Tensor values, counts;
+};
+UniqueCounts unique_counts(const Tensor& x);
+/// unique_all's values and inverse_indices.
+struct UniqueInverse {
+  Tensor values, inverse_indices;
+};
+UniqueInverse unique_inverse(const Tensor& x);
+/// unique_all's values.
+Tensor unique_values(const Tensor& x);
+
 // ---- movement and linear algebra ----
 Tensor cat(const std::vector<Tensor>& xs, int64_t dim = 0);
 /// Reverses the order of elements along `axes` (negative count from the end; empty: every

@@ -2,6 +2,7 @@
 device arguments, axis tuples) and call the C++ functions. Functions the C++ core lacks are
 not defined here: docs/python.md lists them, and the conformance run's xfails file names them."""
 import builtins
+import collections
 import math
 
 from . import _cgrad
@@ -306,6 +307,39 @@ def argmax(x, /, *, axis=None, keepdims=False):
 
 def argmin(x, /, *, axis=None, keepdims=False):
     return _arg(_cgrad._argmin, x, axis, keepdims)
+
+
+# ---- sorting and set functions (group sort) ----
+def sort(x, /, *, axis=-1, descending=False, stable=True):
+    return _cgrad._sort(x, axis, descending, stable)
+
+
+def argsort(x, /, *, axis=-1, descending=False, stable=True):
+    return _cgrad._argsort(x, axis, descending, stable)
+
+
+UniqueAllResult = collections.namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])
+UniqueCountsResult = collections.namedtuple("UniqueCountsResult", ["values", "counts"])
+UniqueInverseResult = collections.namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
+
+
+# The set functions evaluate x (data-dependent shapes: docs/semantics.md) and return realized arrays.
+def unique_all(x, /):
+    return UniqueAllResult(*_cgrad._unique_all(x))
+
+
+def unique_counts(x, /):
+    u = unique_all(x)
+    return UniqueCountsResult(u.values, u.counts)
+
+
+def unique_inverse(x, /):
+    u = unique_all(x)
+    return UniqueInverseResult(u.values, u.inverse_indices)
+
+
+def unique_values(x, /):
+    return unique_all(x).values
 
 
 # ---- shapes ----

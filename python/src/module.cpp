@@ -507,6 +507,17 @@ NB_MODULE(_cgrad, m) {
   m.def("_argmax", [](const Tensor& x, std::optional<int64_t> axis, bool keepdims) { return argmax(x, axis, keepdims); });
   m.def("_argmin", [](const Tensor& x, std::optional<int64_t> axis, bool keepdims) { return argmin(x, axis, keepdims); });
   m.def("_flip", [](const Tensor& x, std::vector<int64_t> axes) { return flip(x, std::move(axes)); });
+  // group sort: sort, argsort and the set functions (the Python side builds the namedtuples)
+  m.def("_sort", [](const Tensor& x, int64_t axis, bool descending, bool stable) {
+    return cgrad::sort(x, axis, descending, stable);
+  });
+  m.def("_argsort", [](const Tensor& x, int64_t axis, bool descending, bool stable) {
+    return cgrad::argsort(x, axis, descending, stable);
+  });
+  m.def("_unique_all", [](const Tensor& x) {
+    cgrad::UniqueAll u = cgrad::unique_all(x);
+    return std::vector<Tensor>{u.values, u.indices, u.inverse_indices, u.counts};
+  });
   m.def(
       "isclose",
       [](const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan) {

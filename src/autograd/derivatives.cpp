@@ -236,6 +236,24 @@ void matmul(VjpCall& c) {
   set(c, 1, cgrad::matmul(c.in[0].T(), c.g));
 }
 
+// group sort. sort: output element j of a row is input element idx[j] (idx the stable argsort,
+// the permutation the forward used), so the input's gradient is the output's scattered to idx.
+// With no scatter op, a one-hot comparison idx[j] == i summed over j: it fuses into one
+// reduction kernel, O(n^2) work and O(n) memory for a row of length n, and is itself
+// differentiable (linear in the gradient).
+void sort(VjpCall& c) {
+  const Tensor& x = x0(c);
+  const auto ax = static_cast<std::size_t>(c.rec.attrs.axis);
+  const int64_t n = x.shape()[ax];
+  Tensor idx = cgrad::argsort(x, static_cast<int64_t>(ax), c.rec.attrs.ivalue != 0);
+  Shape s = x.shape();
+  s.insert(s.begin() + static_cast<std::ptrdiff_t>(ax) + 1, 1);  // (..., j, 1, ...)
+  Shape is(s.size(), 1);
+  is[ax + 1] = n;  // (1, ..., 1, i, 1, ...)
+  Tensor hit = idx.reshape(s) == arange(n, DType::i64, x.device()).reshape(is);
+  set(c, 0, cgrad::sum(cgrad::where(hit, c.g.reshape(s), 0.0), {static_cast<int64_t>(ax)}, false));
+}
+
 }  // namespace vjp
 
 void composite_vjp(VjpCall& c) {

@@ -63,4 +63,5 @@ void cat(VjpCall&);
 void matmul(VjpCall&);
 void allreduce(VjpCall&);
 void user(VjpCall&);
+void sort(VjpCall&);  // group sort
 }  // namespace cgrad::autograd::vjp

@@ -21,7 +21,8 @@ inline constexpr int kNumOps = 0
     ;
 
 /// Map: an element-wise user function (issue #23), fused like the other element-wise kinds.
-enum class OpKind : uint8_t { Source, Unary, Binary, Ternary, Reduce, Movement, Concat, Gemm, Collective, Map };
+/// Sort: a row kernel (sort, argsort) whose output rows along attrs.axis each read a whole input row.
+enum class OpKind : uint8_t { Source, Unary, Binary, Ternary, Reduce, Movement, Concat, Gemm, Collective, Map, Sort };
 
 /// How a node's dtype follows from its inputs.
 enum class DTypeRule : uint8_t {

@@ -155,6 +155,9 @@ inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     // user element-wise functions (issue #23; the body decides int-to-float, ir/user_fn.h); a node
     // costs what its body calls (ir::user_fn_cost), at least this row's cost
     ROW(User, Map, -1, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::user, 1),
+    // group sort: row kernels along attrs.axis (same shape as the input); argsort's dtype is Given (i64)
+    ROW(Sort, Sort, 1, kAll, SameAsIn, elementwise_shape, false, false, vjp::sort),
+    ROW(Argsort, Sort, 1, kAll, Given, elementwise_shape, false, false, vjp::none),
 }};
 #undef ROW
 #undef RED

@@ -38,6 +38,7 @@ std::string attrs_str(const Node& n) {
     case OpKind::Gemm:
     case OpKind::Collective: break;
     case OpKind::Map: s << "fn=" << (a.fn ? a.fn->name : "?") << " out=" << a.axis; break;
+    case OpKind::Sort: s << "dim=" << a.axis << (a.ivalue ? " descending" : ""); break;  // group sort
   }
   return s.str();
 }

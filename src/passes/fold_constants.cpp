@@ -76,6 +76,7 @@ bool fold_elementwise(Node& n) {
 #define CGRAD_FOLD_Concat(E, name)
 #define CGRAD_FOLD_Gemm(E, name)
 #define CGRAD_FOLD_Collective(E, name)
+#define CGRAD_FOLD_Sort(E, name)  // group sort
 #define CGRAD_FOLD_Map(E, name)
 #define CGRAD_FOLD_Ternary(E, name)
 #define CGRAD_FOLD_Unary(E, name) \
@@ -94,6 +95,7 @@ bool fold_elementwise(Node& n) {
 #undef CGRAD_FOLD_Concat
 #undef CGRAD_FOLD_Gemm
 #undef CGRAD_FOLD_Collective
+#undef CGRAD_FOLD_Sort
 #undef CGRAD_FOLD_Map
 #undef CGRAD_FOLD_Ternary
 #undef CGRAD_FOLD_Unary

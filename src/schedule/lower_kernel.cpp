@@ -204,7 +204,8 @@ int KernelLowering::compute(const Node* n, const Map& m) {
     case OpKind::Reduce: result = reduce(n, m); break;
     case OpKind::Concat: result = cat(n, m); break;
     case OpKind::Gemm:
-    case OpKind::Collective: return fail(false, "lowering a library op inside a kernel");  // always Mat
+    case OpKind::Collective:
+    case OpKind::Sort: return fail(false, "lowering a library op inside a kernel");  // always Mat
   }
   return memo[key] = result;
 }

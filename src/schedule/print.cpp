@@ -29,6 +29,7 @@ const char* kernel_kind(KernelSpec::Kind k) {
     case KernelSpec::Kind::Cat: return "cat";
     case KernelSpec::Kind::Copy: return "copy";
     case KernelSpec::Kind::Collective: return "collective";
+    case KernelSpec::Kind::Sort: return "sort";
   }
   return "?";
 }

@@ -92,6 +92,12 @@ TEST(OpTable, RulesFitKinds) {
         EXPECT_EQ(row.shape_rule, &ir::rules::elementwise_shape);
         EXPECT_TRUE(ir::is_elementwise(row.kind));
         break;
+      case OpKind::Sort:  // group sort: a row kernel, same shape as its input, every dtype
+        EXPECT_EQ(row.arity, 1);
+        EXPECT_EQ(row.shape_rule, &ir::rules::elementwise_shape);
+        EXPECT_EQ(row.inputs, ir::kAll);
+        EXPECT_FALSE(ir::is_elementwise(row.kind));
+        break;
       case OpKind::Gemm:
         EXPECT_EQ(row.arity, 2);
         EXPECT_EQ(row.shape_rule, &ir::rules::matmul_shape);
@@ -156,6 +162,7 @@ const BinaryRow kBinary[] = {
 #define CGRAD_ROW_Concat(E, name)
 #define CGRAD_ROW_Gemm(E, name)
 #define CGRAD_ROW_Collective(E, name)
+#define CGRAD_ROW_Sort(E, name)  // group sort
 #define CGRAD_ROW_Map(E, name)
 #define CGRAD_OP(E, name, Kind, arity) CGRAD_ROW_##Kind(E, name)
 #include <cgrad/ops.def>

@@ -104,6 +104,9 @@ const Coverage kCoverage[] = {
     {Op::Matmul, "matmul: 2-D, batched, broadcast batch, 1-D operands", sweep_matmul},
     {Op::AllReduce, "dist::all_reduce in one process (identity), sum/max/min, views; b8 rejected", sweep_collective},
     {Op::User, "user element-wise functions: a dtype-keeping and a float body, layouts, broadcasting", sweep_user},
+    // group sort
+    {Op::Sort, "sort along every axis, both directions, layouts, empty and length-1 rows", sweep_sort},
+    {Op::Argsort, "argsort along every axis, both directions, layouts, empty and length-1 rows", sweep_sort},
 };
 
 const Coverage* coverage_of(int op) {
@@ -126,6 +129,7 @@ bool fits_kind(const Coverage& c, OpKind k) {
     case OpKind::Gemm: return c.fn == sweep_matmul;
     case OpKind::Collective: return c.fn == sweep_collective;
     case OpKind::Map: return c.fn == sweep_user;
+    case OpKind::Sort: return c.fn == sweep_sort;  // group sort
   }
   return false;
 }

@@ -113,6 +113,8 @@ void sweep_matmul(int op, DType t);
 void sweep_collective(int op, DType t);
 /// The User row (user element-wise functions, sweep_user.cpp).
 void sweep_user(int op, DType t);
+/// Sort and Argsort (group sort, test_sort.cpp).
+void sweep_sort(int op, DType t);
 /// Whether the element-wise sweeps know op `op` (the coverage test requires each op be known
 /// by the sweep it is routed to).
 bool unary_known(int op);

@@ -22,6 +22,7 @@ namespace tag {
 #define CGRAD_ET_TAG_Concat(E, name)
 #define CGRAD_ET_TAG_Gemm(E, name)
 #define CGRAD_ET_TAG_Collective(E, name)
+#define CGRAD_ET_TAG_Sort(E, name)  // group sort
 #define CGRAD_ET_TAG_Map(E, name)
 #define CGRAD_ET_TAG_Unary(E, name)             \
   struct E {                                    \
@@ -56,6 +57,7 @@ namespace tag {
 #undef CGRAD_ET_TAG_Concat
 #undef CGRAD_ET_TAG_Gemm
 #undef CGRAD_ET_TAG_Collective
+#undef CGRAD_ET_TAG_Sort
 #undef CGRAD_ET_TAG_Map
 #undef CGRAD_ET_TAG_Unary
 #undef CGRAD_ET_TAG_Binary

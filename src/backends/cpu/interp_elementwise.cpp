@@ -86,6 +86,7 @@ View interp_elementwise(const ir::Node& n, const std::vector<const View*>& in) {
 #define CGRAD_EW_Concat(E, name)
 #define CGRAD_EW_Gemm(E, name)
 #define CGRAD_EW_Collective(E, name)
+#define CGRAD_EW_Sort(E, name)  // group sort
 #define CGRAD_EW_Map(E, name)
 #define CGRAD_EW_Ternary(E, name)
 #define CGRAD_EW_Unary(E, name) \
@@ -104,6 +105,7 @@ View interp_elementwise(const ir::Node& n, const std::vector<const View*>& in) {
 #undef CGRAD_EW_Concat
 #undef CGRAD_EW_Gemm
 #undef CGRAD_EW_Collective
+#undef CGRAD_EW_Sort
 #undef CGRAD_EW_Map
 #undef CGRAD_EW_Ternary
 #undef CGRAD_EW_Unary

@@ -62,6 +62,7 @@ template <class A> CombineFn<A> combine_fn(Op op) {
 #define CGRAD_RED_Concat(E, name) CGRAD_RED_None(E)
 #define CGRAD_RED_Gemm(E, name) CGRAD_RED_None(E)
 #define CGRAD_RED_Collective(E, name) CGRAD_RED_None(E)
+#define CGRAD_RED_Sort(E, name) CGRAD_RED_None(E)  // group sort
 #define CGRAD_RED_Map(E, name) CGRAD_RED_None(E)
 #define CGRAD_OP(E, name, Kind, arity) CGRAD_RED_##Kind(E, name)
 #include <cgrad/ops.def>
@@ -76,6 +77,7 @@ template <class A> CombineFn<A> combine_fn(Op op) {
 #undef CGRAD_RED_Concat
 #undef CGRAD_RED_Gemm
 #undef CGRAD_RED_Collective
+#undef CGRAD_RED_Sort
 #undef CGRAD_RED_Map
   }
   throw Error(ErrorCode::Internal, std::string("interpreter: ") + ir::op_name(op) + " cannot combine a reduction of " +

@@ -34,6 +34,8 @@ ir::View interp_matmul(const ir::Node& n, const ir::View& a, const ir::View& b);
 /// memory plan's slot, at its offset), else into a fresh one: the contract of blas_matmul.
 void interp_matmul_into(const ir::Node& n, const ir::View& a, const ir::View& b, ir::View& out);
 ir::View interp_cat(const ir::Node& n, const std::vector<const ir::View*>& in);
+/// Sort / Argsort (group sort): stable row sort along attrs.axis into a contiguous output.
+ir::View interp_sort(const ir::Node& n, const ir::View& in);
 ir::View interp_source(const ir::Node& n);
 /// A contiguous copy of `v` (shape `shape`, dtype `t`).
 ir::View contiguous_copy(const ir::View& v, const Shape& shape, DType t);

@@ -1,0 +1,217 @@
+// sort and argsort (op-table rows of kind Sort) and the unique_* set functions (group sort),
+// against std::stable_sort oracles written here: every dtype (f16/bf16, u64 and b8 included),
+// NaN, +-0 and infinities, both directions (descending stays stable), negative axes, empty and
+// length-1 rows, non-contiguous inputs, the kernel count, the gradient of sort and the errors.
+#include "core/env.hpp"
+#include "ir/op.h"
+#include "util.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace opt {
+namespace {
+
+// The oracle's order: NaN after everything in both directions, -0 == +0, u64 unsigned.
+bool ref_before(const Data& d, std::size_t a, std::size_t b, bool desc) {
+  if (is_floating(d.dtype)) {
+    const double x = d.f[a], y = d.f[b];
+    if (std::isnan(x) || std::isnan(y)) return !std::isnan(x) && std::isnan(y);
+    return desc ? y < x : x < y;
+  }
+  return desc ? int_less(d.i[b], d.i[a], d.dtype) : int_less(d.i[a], d.i[b], d.dtype);
+}
+
+// For row-major data of shape s: the stable argsort along `axis`, row-major in the same shape.
+std::vector<int64_t> ref_argsort(const Data& d, const Shape& s, std::size_t axis, bool desc) {
+  const int64_t n = s[axis];
+  int64_t outer = 1, inner = 1;
+  for (std::size_t k = 0; k < axis; ++k) outer *= s[k];
+  for (std::size_t k = axis + 1; k < s.size(); ++k) inner *= s[k];
+  std::vector<int64_t> out(d.size());
+  std::vector<int64_t> p(static_cast<std::size_t>(n));
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < inner; ++i) {
+      const auto at = [&](int64_t q) { return static_cast<std::size_t>((o * n + q) * inner + i); };
+      std::iota(p.begin(), p.end(), int64_t{0});
+      std::stable_sort(p.begin(), p.end(), [&](int64_t a, int64_t b) { return ref_before(d, at(a), at(b), desc); });
+      for (int64_t j = 0; j < n; ++j) out[at(j)] = p[static_cast<std::size_t>(j)];
+    }
+  return out;
+}
+
+// The values sort must give: element j of each row is the row's element perm[j].
+Data gather_rows(const Data& d, const Shape& s, std::size_t axis, const std::vector<int64_t>& perm) {
+  int64_t inner = 1;
+  for (std::size_t k = axis + 1; k < s.size(); ++k) inner *= s[k];
+  const int64_t n = s[axis];
+  Data out;
+  out.dtype = d.dtype;
+  for (std::size_t k = 0; k < perm.size(); ++k) {
+    const auto ki = static_cast<int64_t>(k);
+    const int64_t j = (ki / inner) % n;
+    const auto src = static_cast<std::size_t>(ki + (perm[k] - j) * inner);
+    if (is_floating(d.dtype)) out.push(d.f[src]);
+    else out.push_int(d.i[src]);
+  }
+  return out;
+}
+
+// Edge values and random ones, cycled to `n` so that every value repeats (ties).
+Data tie_values(DType t, std::size_t n, uint64_t seed) {
+  const Data base = concat(edges(t), random_data(t, 13, seed));
+  Data d;
+  d.dtype = t;
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t m = (k * 7 + seed) % base.size();
+    if (is_floating(t)) d.push(base.f[m]);
+    else d.push_int(base.i[m]);
+  }
+  return d;
+}
+
+// Checks sort or argsort of x (whose row-major values are read back, so rounding to f16 and the
+// wrap of integers are the tensor's own) along `axis` against the oracle.
+void check_sort(int op, const Tensor& x, int64_t axis, bool desc, const std::string& what) {
+  const Data d = read(x);
+  const std::size_t ax = static_cast<std::size_t>(axis < 0 ? axis + x.ndim() : axis);
+  const std::vector<int64_t> perm = ref_argsort(d, x.shape(), ax, desc);
+  const std::string name = what + " axis " + std::to_string(axis) + (desc ? " descending" : "");
+  if (static_cast<ir::Op>(op) == ir::Op::Argsort) {
+    Tensor r = argsort(x, axis, desc);
+    EXPECT_EQ(r.dtype(), i64) << name;
+    EXPECT_EQ(r.shape(), x.shape()) << name;
+    EXPECT_EQ(r.to_vector<int64_t>(), perm) << name;
+  } else {
+    Tensor r = sort(x, axis, desc);
+    EXPECT_EQ(r.dtype(), x.dtype()) << name;
+    EXPECT_EQ(r.shape(), x.shape()) << name;
+    expect_values(read(r), gather_rows(d, x.shape(), ax, perm), 0, name);
+  }
+}
+
+}  // namespace
+
+void sweep_sort(int op, DType t) {
+  const Shape s{3, 5, 4};
+  const Data d = tie_values(t, 60, 5);
+  for (int64_t axis : {-1, 0, 1, 2, -3})
+    for (bool desc : {false, true}) check_sort(op, make(d, s), axis, desc, "3-D");
+  for (Layout l : {Layout::Transposed, Layout::Strided, Layout::Empty, Layout::EmptyRows})
+    for (int64_t axis : {0, -1})
+      for (bool desc : {false, true}) check_sort(op, make(tie_values(t, 64, 9), l), axis, desc, layout_name(l));
+  check_sort(op, make(d, Shape{6, 1}), -1, false, "length-1 rows");
+  check_sort(op, make(d, Shape{1}), 0, true, "one element");
+  check_sort(op, flip(make(d, Shape{4, 5}), {1}), 1, false, "flipped view");
+  check_sort(op, make(d, Shape{5}) * 1, 0, false, "element-wise producer");
+  std::string msg;
+  Tensor zero_d = make(d, Shape{});
+  EXPECT_EQ(error_code([&] { sort(zero_d); }, &msg), ErrorCode::InvalidArgument);
+  EXPECT_NE(msg.find("0-d"), std::string::npos) << msg;
+  EXPECT_EQ(error_code([&] { argsort(make(d, s), 3); }, &msg), ErrorCode::InvalidArgument);
+}
+
+namespace {
+
+TEST(Sort, NanLastAndSignedZerosKeepTheirOrder) {
+  const double nan = std::nan(""), inf = INFINITY;
+  Tensor x = tensor(std::vector<double>{nan, 1, -0.0, -inf, 0.0, nan, -0.0, inf, -1}, {9});
+  EXPECT_EQ(argsort(x).to_vector<int64_t>(), (std::vector<int64_t>{3, 8, 2, 4, 6, 1, 7, 0, 5}));
+  EXPECT_EQ(argsort(x, -1, true).to_vector<int64_t>(), (std::vector<int64_t>{7, 1, 2, 4, 6, 8, 3, 0, 5}));
+  const std::vector<double> s = sort(x).to_vector<double>();
+  EXPECT_TRUE(std::signbit(s[2]) && !std::signbit(s[3]) && std::signbit(s[4]));
+  EXPECT_TRUE(std::isnan(s[7]) && std::isnan(s[8]));
+  // Descending with ties keeps the input order (the Array API's stable sort), unlike a flip.
+  Tensor ti = tensor(std::vector<int32_t>{2, 1, 2, 3, 1}, {5});
+  EXPECT_EQ(argsort(ti, 0, true).to_vector<int64_t>(), (std::vector<int64_t>{3, 0, 2, 1, 4}));
+  // u64 above 2^63 is the largest; b8 false < true.
+  Tensor tu = tensor(std::vector<uint64_t>{uint64_t{1} << 63, 5, ~uint64_t{0}, 0}, {4});
+  EXPECT_EQ(argsort(tu).to_vector<int64_t>(), (std::vector<int64_t>{3, 1, 0, 2}));
+  EXPECT_EQ(sort(tensor(std::vector<bool>{true, false, true}, {3})).to_vector<bool>(),
+            (std::vector<bool>{false, true, true}));
+}
+
+TEST(Sort, IsItsOwnKernelAfterItsProducer) {
+  Tensor a = tensor(std::vector<float>{3, 1, 2, 5, 4, 0}, {2, 3});
+  Tensor y = sort(a * 2.0f + 1.0f, 1);
+  reset_stats();
+  EXPECT_EQ(y.to_vector<float>(), (std::vector<float>{3, 5, 7, 1, 9, 11}));
+  // A compiled backend fuses the producer into one element-wise kernel and runs the sort after
+  // it (the interpreter launches one per node, constants included).
+  if (core::env().backend != "interpreter") {
+    EXPECT_EQ(stats().kernels_launched, 2u);
+  }
+  // The sorted values feed fused element-wise consumers.
+  EXPECT_EQ((sort(a, 0, true) - 1.0f).to_vector<float>(), (std::vector<float>{4, 3, 1, 2, 0, -1}));
+}
+
+TEST(Sort, GradientScattersToTheSortedPositions) {
+  Tensor x = tensor(std::vector<float>{0.5f, -2, 3, 1}, {4}).requires_grad(true);
+  Tensor w = tensor(std::vector<float>{1, 10, 100, 1000}, {4});
+  Tensor g = grad(sum(sort(x) * w), {x})[0];
+  // sorted: -2 (x1), 0.5 (x0), 1 (x3), 3 (x2)
+  EXPECT_EQ(g.to_vector<float>(), (std::vector<float>{10, 1, 1000, 100}));
+  Tensor gd = grad(sum(sort(x, 0, true) * w), {x})[0];
+  EXPECT_EQ(gd.to_vector<float>(), (std::vector<float>{100, 1000, 1, 10}));
+}
+
+// unique_*: oracle by sorting and grouping in the test; each NaN distinct, -0 == +0.
+class Unique : public ::testing::TestWithParam<DType> {};
+
+TEST_P(Unique, MatchesAStableSortOracle) {
+  const DType t = GetParam();
+  const Data d = tie_values(t, 24, 3);
+  // Contiguous, transposed (non-contiguous) and empty.
+  for (const Tensor& x : {make(d, Shape{24}), make(d, Shape{6, 4}).T(), make(d, Shape{0})}) {
+    const Shape s = x.shape();
+    const Data v = read(x);
+    std::vector<std::size_t> p(v.size());
+    std::iota(p.begin(), p.end(), std::size_t{0});
+    std::stable_sort(p.begin(), p.end(), [&](std::size_t a, std::size_t b) { return ref_before(v, a, b, false); });
+    Data values;
+    values.dtype = t;
+    std::vector<int64_t> first, counts, inverse(v.size());
+    for (std::size_t k = 0; k < p.size(); ++k) {
+      bool same = k > 0;
+      if (same && is_floating(t)) same = v.f[p[k]] == v.f[p[k - 1]];  // NaN != NaN
+      else if (same) same = v.i[p[k]] == v.i[p[k - 1]];
+      if (!same) {
+        if (is_floating(t)) values.push(v.f[p[k]]);
+        else values.push_int(v.i[p[k]]);
+        first.push_back(static_cast<int64_t>(p[k]));
+        counts.push_back(0);
+      }
+      ++counts.back();
+      inverse[p[k]] = static_cast<int64_t>(counts.size()) - 1;
+    }
+    UniqueAll u = unique_all(x);
+    const std::string what = std::string(dtype_name(t)) + " " + shape_str(s);
+    expect_values(read(u.values), values, 0, what);
+    EXPECT_EQ(u.indices.to_vector<int64_t>(), first) << what;
+    EXPECT_EQ(u.inverse_indices.shape(), s) << what;
+    EXPECT_EQ(u.inverse_indices.to_vector<int64_t>(), inverse) << what;
+    EXPECT_EQ(u.counts.to_vector<int64_t>(), counts) << what;
+    EXPECT_EQ(unique_values(x).numel(), static_cast<int64_t>(counts.size())) << what;
+    EXPECT_EQ(unique_counts(x).counts.to_vector<int64_t>(), counts) << what;
+    EXPECT_EQ(unique_inverse(x).inverse_indices.to_vector<int64_t>(), inverse) << what;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryDType, Unique, ::testing::ValuesIn(kDTypes),
+                         [](const auto& i) { return std::string(dtype_name(i.param)); });
+
+TEST(Unique, EachNanIsDistinctAndZerosAreOne) {
+  const double nan = std::nan("");
+  UniqueAll u = unique_all(tensor(std::vector<double>{nan, 0.0, -0.0, nan, 1}, {5}));
+  EXPECT_EQ(u.values.numel(), 4);
+  EXPECT_EQ(u.counts.to_vector<int64_t>(), (std::vector<int64_t>{2, 1, 1, 1}));
+  EXPECT_EQ(u.indices.to_vector<int64_t>(), (std::vector<int64_t>{1, 4, 0, 3}));
+  EXPECT_EQ(u.inverse_indices.to_vector<int64_t>(), (std::vector<int64_t>{2, 0, 0, 3, 1}));
+  UniqueAll z = unique_all(tensor(std::vector<float>{7}, {}));
+  EXPECT_EQ(z.inverse_indices.shape(), Shape{});
+  EXPECT_EQ(z.values.to_vector<float>(), std::vector<float>{7});
+}
+
+}  // namespace
+}  // namespace opt
