@@ -324,6 +324,13 @@ Tensor max(const Tensor& x, std::vector<int64_t> axes = {}, bool keepdim = false
 Tensor min(const Tensor& x, std::vector<int64_t> axes = {}, bool keepdim = false);
 /// Product; integers and b8 give i64 (like sum), floats keep their dtype; empty: 1.
 Tensor prod(const Tensor& x, std::vector<int64_t> axes = {}, bool keepdim = false);
+/// Variance over `axes` (empty: all) with `correction` degrees of freedom removed from the
+/// count N: sum((x - mean)^2) / max(N - correction, 0), computed in two passes (the mean, then the
+/// squared deviations; on the CPU one staged row kernel). correction >= N divides by 0 (inf, or
+/// NaN where every deviation is 0, as NumPy); floating inputs only (DTypeMismatch otherwise).
+Tensor var(const Tensor& x, std::vector<int64_t> axes = {}, double correction = 0.0, bool keepdim = false);
+/// sqrt(var(x, axes, correction, keepdim)).
+Tensor std(const Tensor& x, std::vector<int64_t> axes = {}, double correction = 0.0, bool keepdim = false);
 /// b8: whether any / every element is non-zero (NaN counts as non-zero); empty: false / true.
 Tensor any(const Tensor& x, std::vector<int64_t> axes = {}, bool keepdim = false);
 Tensor all(const Tensor& x, std::vector<int64_t> axes = {}, bool keepdim = false);

@@ -54,6 +54,32 @@ Tensor mean(const Tensor& x, std::vector<int64_t> axes, bool keepdim) {
   return s / static_cast<double>(r.count);
 }
 
+// var/std: two passes (mean, then the sum of squared deviations), not E[x^2] - E[x]^2, which
+// cancels catastrophically when the mean is large against the spread. The mean is kept with its
+// reduced dims so the deviation is element-wise over x (rule 6 stages both sums in one row kernel
+// on the CPU).
+Tensor var(const Tensor& x, std::vector<int64_t> axes, double correction, bool keepdim) {
+  const ir::NodePtr& n = node_of(x, "var");
+  if (!is_floating(n->dtype))
+    throw Error(ErrorCode::DTypeMismatch, std::string("var: input dtype ") + dtype_name(n->dtype) +
+                                              " is not floating (cast to f32 or f64 first)");
+  if (!(correction >= 0))
+    throw Error(ErrorCode::InvalidArgument, "var: correction must be >= 0, got " + std::to_string(correction));
+  std::vector<int64_t> ax = core::normalize_axes(axes, n->shape, "var");
+  if (ax.empty())
+    for (std::size_t d = 0; d < n->shape.size(); ++d) ax.push_back(static_cast<int64_t>(d));
+  int64_t count = 1;
+  for (int64_t a : ax) count *= n->shape[static_cast<std::size_t>(a)];
+  const Tensor d = x - mean(x, ax, true);
+  const double dof = std::max(static_cast<double>(count) - correction, 0.0);
+  return sum(d * d, ax, keepdim) / dof;
+}
+
+Tensor std(const Tensor& x, std::vector<int64_t> axes, double correction, bool keepdim) {
+  node_of(x, "std");
+  return sqrt(var(x, std::move(axes), correction, keepdim));
+}
+
 Tensor max(const Tensor& x, std::vector<int64_t> axes, bool keepdim) {
   Reduced r = reduce(Op::Max, x, axes, keepdim, "max");
   return Tensor(frontend::reshape_node(r.node, r.final_shape));
