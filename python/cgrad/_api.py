@@ -275,6 +275,14 @@ def prod(x, /, *, axis=None, dtype=None, keepdims=False):
     return r if dtype is None else r.astype(dtype)
 
 
+def var(x, /, *, axis=None, correction=0.0, keepdims=False):
+    return _cgrad._var(x, axis, float(correction), keepdims)
+
+
+def std(x, /, *, axis=None, correction=0.0, keepdims=False):
+    return _cgrad._std(x, axis, float(correction), keepdims)
+
+
 def _as_bool(r):
     return r if r.dtype is dt.bool else r.astype(dt.bool)
 
