@@ -330,6 +330,16 @@ Tensor prod(const Tensor& x, std::vector<int64_t> axes = {}, bool keepdim = fals
 /// NaN where every deviation is 0, as NumPy); floating inputs only (DTypeMismatch otherwise).
 Tensor var(const Tensor& x, std::vector<int64_t> axes = {}, double correction = 0.0, bool keepdim = false);
 /// sqrt(var(x, axes, correction, keepdim)).
+/// Running sum / product along `axis` (scan group; Array API 2024.12). `axis` may be omitted only
+/// for 1-D input (InvalidArgument otherwise, and for 0-d input). The result dtype is `dtype` when
+/// given, else as sum/prod: signed integers and b8 give i64, unsigned u64 (wrapping), floats keep
+/// theirs (accumulated in f64, f16/bf16 rounded once per element). include_initial: the output
+/// is one longer along `axis`, starting with the identity (0 / 1). One kernel on the CPU JIT and
+/// CUDA: rows of the axis run sequentially, the element-wise input fuses into the row loop.
+Tensor cumulative_sum(const Tensor& x, std::optional<int64_t> axis = std::nullopt,
+                      std::optional<DType> dtype = std::nullopt, bool include_initial = false);
+Tensor cumulative_prod(const Tensor& x, std::optional<int64_t> axis = std::nullopt,
+                       std::optional<DType> dtype = std::nullopt, bool include_initial = false);
 Tensor std(const Tensor& x, std::vector<int64_t> axes = {}, double correction = 0.0, bool keepdim = false);
 /// b8: whether any / every element is non-zero (NaN counts as non-zero); empty: false / true.
 Tensor any(const Tensor& x, std::vector<int64_t> axes = {}, bool keepdim = false);

@@ -80,6 +80,46 @@ Tensor std(const Tensor& x, std::vector<int64_t> axes, double correction, bool k
   return sqrt(var(x, std::move(axes), correction, keepdim));
 }
 
+// Scans (scan group): the input is cast to the result dtype first (a cast that fuses into the
+// scan's kernel), so the Scan row keeps its input's dtype; include_initial is a cat of the
+// identity in front (the short cat fuses into its consumer or runs as a copy).
+namespace {
+Tensor scan(Op op, const Tensor& x, std::optional<int64_t> axis, std::optional<DType> dtype, bool include_initial,
+            const char* name) {
+  const ir::NodePtr& n = node_of(x, name);
+  const auto nd = static_cast<int64_t>(n->shape.size());
+  if (nd == 0)
+    throw Error(ErrorCode::InvalidArgument, std::string(name) + ": input must have at least one dimension");
+  if (!axis && nd > 1)
+    throw Error(ErrorCode::InvalidArgument, std::string(name) + ": axis is required for input of shape " +
+                                                shape_str(n->shape) + " (more than one dimension)");
+  const int64_t ax = core::normalize_axis(axis.value_or(0), n->shape, name);
+  DType out = n->dtype;
+  if (dtype) out = *dtype;
+  else if (is_unsigned(n->dtype)) out = DType::u64;
+  else if (!is_floating(n->dtype)) out = DType::i64;  // signed integers and b8
+  if (out == DType::b8)
+    throw Error(ErrorCode::DTypeMismatch, std::string(name) + ": result dtype b8 is not numeric");
+  const Tensor xc = n->dtype == out ? x : x.cast(out);
+  ir::Attrs a;
+  a.axis = ax;
+  Tensor r(make(op, {node_of(xc, name)}, a, n->device));
+  if (!include_initial) return r;
+  Shape first = n->shape;
+  first[static_cast<std::size_t>(ax)] = 1;
+  return cat({full(first, op == Op::CumSum ? 0.0 : 1.0, out, x.device()), r}, ax);
+}
+}  // namespace
+
+Tensor cumulative_sum(const Tensor& x, std::optional<int64_t> axis, std::optional<DType> dtype, bool include_initial) {
+  return scan(Op::CumSum, x, axis, dtype, include_initial, "cumulative_sum");
+}
+
+Tensor cumulative_prod(const Tensor& x, std::optional<int64_t> axis, std::optional<DType> dtype,
+                       bool include_initial) {
+  return scan(Op::CumProd, x, axis, dtype, include_initial, "cumulative_prod");
+}
+
 Tensor max(const Tensor& x, std::vector<int64_t> axes, bool keepdim) {
   Reduced r = reduce(Op::Max, x, axes, keepdim, "max");
   return Tensor(frontend::reshape_node(r.node, r.final_shape));

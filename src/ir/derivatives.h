@@ -63,4 +63,7 @@ void cat(VjpCall&);
 void matmul(VjpCall&);
 void allreduce(VjpCall&);
 void user(VjpCall&);
+// scans (scan group)
+void cumulative_sum(VjpCall&);
+void cumulative_prod(VjpCall&);
 }  // namespace cgrad::autograd::vjp

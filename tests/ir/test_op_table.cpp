@@ -157,6 +157,7 @@ const BinaryRow kBinary[] = {
 #define CGRAD_ROW_Gemm(E, name)
 #define CGRAD_ROW_Collective(E, name)
 #define CGRAD_ROW_Map(E, name)
+#define CGRAD_ROW_Scan(E, name)
 #define CGRAD_OP(E, name, Kind, arity) CGRAD_ROW_##Kind(E, name)
 #include <cgrad/ops.def>
 #undef CGRAD_OP

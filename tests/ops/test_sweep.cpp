@@ -104,6 +104,9 @@ const Coverage kCoverage[] = {
     {Op::Matmul, "matmul: 2-D, batched, broadcast batch, 1-D operands", sweep_matmul},
     {Op::AllReduce, "dist::all_reduce in one process (identity), sum/max/min, views; b8 rejected", sweep_collective},
     {Op::User, "user element-wise functions: a dtype-keeping and a float body, layouts, broadcasting", sweep_user},
+    // scans (scan group)
+    {Op::CumSum, "cumulative_sum along every axis (negative too), include_initial, dtype, layouts, 3-D", sweep_scan},
+    {Op::CumProd, "cumulative_prod along every axis (negative too), include_initial, dtype, layouts, 3-D", sweep_scan},
 };
 
 const Coverage* coverage_of(int op) {
@@ -126,6 +129,7 @@ bool fits_kind(const Coverage& c, OpKind k) {
     case OpKind::Gemm: return c.fn == sweep_matmul;
     case OpKind::Collective: return c.fn == sweep_collective;
     case OpKind::Map: return c.fn == sweep_user;
+    case OpKind::Scan: return c.fn == sweep_scan;
   }
   return false;
 }
