@@ -7,7 +7,7 @@ _NO_DYN = "has a data-dependent output shape, which a lazy graph cannot build"
 
 MISSING = {
     **{n: _NO_PRIMITIVE for n in (
-        "cumulative_sum cumulative_prod diff roll tile repeat moveaxis tril triu meshgrid"
+        "diff roll tile repeat moveaxis tril triu meshgrid"
     ).split()},
     **{n: _NO_GATHER for n in "argsort sort take take_along_axis searchsorted".split()},
     **{n: _NO_DYN for n in "nonzero unique_all unique_counts unique_inverse unique_values".split()},

@@ -522,6 +522,11 @@ NB_MODULE(_cgrad, m) {
           },
           nb::arg("x"), nb::arg("axis").none(), nb::arg("correction"), nb::arg("keepdims"));
   }
+  // scans (scan group)
+  m.def("_cumulative_sum", [](const Tensor& x, std::optional<int64_t> axis, std::optional<DType> dtype,
+                              bool include_initial) { return cumulative_sum(x, axis, dtype, include_initial); });
+  m.def("_cumulative_prod", [](const Tensor& x, std::optional<int64_t> axis, std::optional<DType> dtype,
+                               bool include_initial) { return cumulative_prod(x, axis, dtype, include_initial); });
   m.def("_argmax", [](const Tensor& x, std::optional<int64_t> axis, bool keepdims) { return argmax(x, axis, keepdims); });
   m.def("_argmin", [](const Tensor& x, std::optional<int64_t> axis, bool keepdims) { return argmin(x, axis, keepdims); });
   m.def("_flip", [](const Tensor& x, std::vector<int64_t> axes) { return flip(x, std::move(axes)); });
