@@ -505,8 +505,8 @@ NB_MODULE(_cgrad, m) {
     return where(c, sa, sb);
   });
   // var/std: axis=() reduces nothing, so every element is its own mean (variance 0, or NaN
-  // where correction >= 1), computed by the C++ reduction over no axes being impossible: do it
-  // here as (x - x)^2 / max(1 - correction, 0).
+  // where correction >= 1). C++'s empty axes mean all axes, so that case is computed here as
+  // (x - x)^2 / max(1 - correction, 0).
   for (const char* name : {"var", "std"}) {
     const bool is_std = name[0] == 's';
     m.def(("_" + std::string(name)).c_str(),
