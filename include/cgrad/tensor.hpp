@@ -324,6 +324,23 @@ Tensor max(const Tensor& x, std::vector<int64_t> axes = {}, bool keepdim = false
 Tensor min(const Tensor& x, std::vector<int64_t> axes = {}, bool keepdim = false);
 /// Product; integers and b8 give i64 (like sum), floats keep their dtype; empty: 1.
 Tensor prod(const Tensor& x, std::vector<int64_t> axes = {}, bool keepdim = false);
+/// Variance over `axes` (empty: all) with `correction` degrees of freedom removed from the
+/// count N: sum((x - mean)^2) / max(N - correction, 0), computed in two passes (the mean, then the
+/// squared deviations; on the CPU one staged row kernel). correction >= N divides by 0 (inf, or
+/// NaN where every deviation is 0, as NumPy); floating inputs only (DTypeMismatch otherwise).
+Tensor var(const Tensor& x, std::vector<int64_t> axes = {}, double correction = 0.0, bool keepdim = false);
+/// sqrt(var(x, axes, correction, keepdim)).
+/// Running sum / product along `axis` (scan group; Array API 2024.12). `axis` may be omitted only
+/// for 1-D input (InvalidArgument otherwise, and for 0-d input). The result dtype is `dtype` when
+/// given, else as sum/prod: signed integers and b8 give i64, unsigned u64 (wrapping), floats keep
+/// theirs (accumulated in f64, f16/bf16 rounded once per element). include_initial: the output
+/// is one longer along `axis`, starting with the identity (0 / 1). One kernel on the CPU JIT and
+/// CUDA: rows of the axis run sequentially, the element-wise input fuses into the row loop.
+Tensor cumulative_sum(const Tensor& x, std::optional<int64_t> axis = std::nullopt,
+                      std::optional<DType> dtype = std::nullopt, bool include_initial = false);
+Tensor cumulative_prod(const Tensor& x, std::optional<int64_t> axis = std::nullopt,
+                       std::optional<DType> dtype = std::nullopt, bool include_initial = false);
+Tensor std(const Tensor& x, std::vector<int64_t> axes = {}, double correction = 0.0, bool keepdim = false);
 /// b8: whether any / every element is non-zero (NaN counts as non-zero); empty: false / true.
 Tensor any(const Tensor& x, std::vector<int64_t> axes = {}, bool keepdim = false);
 Tensor all(const Tensor& x, std::vector<int64_t> axes = {}, bool keepdim = false);

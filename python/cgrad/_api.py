@@ -276,6 +276,24 @@ def prod(x, /, *, axis=None, dtype=None, keepdims=False):
     return r if dtype is None else r.astype(dtype)
 
 
+def var(x, /, *, axis=None, correction=0.0, keepdims=False):
+    return _cgrad._var(x, axis, float(correction), keepdims)
+
+
+def std(x, /, *, axis=None, correction=0.0, keepdims=False):
+    return _cgrad._std(x, axis, float(correction), keepdims)
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+    d = None if dtype is None else dt.as_dtype(dtype)._c
+    return _cgrad._cumulative_sum(x, axis, d, include_initial)
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
+    d = None if dtype is None else dt.as_dtype(dtype)._c
+    return _cgrad._cumulative_prod(x, axis, d, include_initial)
+
+
 def _as_bool(r):
     return r if r.dtype is dt.bool else r.astype(dt.bool)
 

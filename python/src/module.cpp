@@ -504,6 +504,29 @@ NB_MODULE(_cgrad, m) {
     if (ib) return where(c, sa, *tb);
     return where(c, sa, sb);
   });
+  // var/std: axis=() reduces nothing, so every element is its own mean (variance 0, or NaN
+  // where correction >= 1). C++'s empty axes mean all axes, so that case is computed here as
+  // (x - x)^2 / max(1 - correction, 0).
+  for (const char* name : {"var", "std"}) {
+    const bool is_std = name[0] == 's';
+    m.def(("_" + std::string(name)).c_str(),
+          [is_std](const Tensor& x, nb::handle axis, double correction, bool keepdims) {
+            std::vector<int64_t> axes = axes_of(axis);
+            if (!axis.is_none() && axes.empty()) {
+              if (!is_floating(x.dtype())) return var(x, {}, correction, keepdims);  // its error
+              Tensor d = x - x, v = d * d / std::max(1.0 - correction, 0.0);
+              return is_std ? sqrt(v) : v;
+            }
+            return is_std ? cgrad::std(x, std::move(axes), correction, keepdims)
+                          : var(x, std::move(axes), correction, keepdims);
+          },
+          nb::arg("x"), nb::arg("axis").none(), nb::arg("correction"), nb::arg("keepdims"));
+  }
+  // scans (scan group)
+  m.def("_cumulative_sum", [](const Tensor& x, std::optional<int64_t> axis, std::optional<DType> dtype,
+                              bool include_initial) { return cumulative_sum(x, axis, dtype, include_initial); });
+  m.def("_cumulative_prod", [](const Tensor& x, std::optional<int64_t> axis, std::optional<DType> dtype,
+                               bool include_initial) { return cumulative_prod(x, axis, dtype, include_initial); });
   m.def("_argmax", [](const Tensor& x, std::optional<int64_t> axis, bool keepdims) { return argmax(x, axis, keepdims); });
   m.def("_argmin", [](const Tensor& x, std::optional<int64_t> axis, bool keepdims) { return argmin(x, axis, keepdims); });
   m.def("_flip", [](const Tensor& x, std::vector<int64_t> axes) { return flip(x, std::move(axes)); });

@@ -169,6 +169,20 @@ void allreduce(VjpCall& c) {
   set(c, 0, cgrad::where(hit, c.g / count, 0.0));
 }
 
+// Scans (scan group). cumulative_sum: each input element reaches every output at or after it, so
+// its gradient is the reversed running sum of g (flip, cumulative_sum, flip). cumulative_prod:
+// d out_j / d x_i = out_j / x_i for j >= i, so the gradient is reversed_cumsum(g * out) / x; it is
+// exact for nonzero inputs only (a zero input gives inf/NaN gradients, docs/autograd.md).
+namespace {
+Tensor reversed_cumsum(const Tensor& g, int64_t axis) {
+  return cgrad::flip(cgrad::cumulative_sum(cgrad::flip(g, {axis}), axis), {axis});
+}
+}  // namespace
+void cumulative_sum(VjpCall& c) { set(c, 0, reversed_cumsum(c.g, c.rec.attrs.axis)); }
+void cumulative_prod(VjpCall& c) {
+  set(c, 0, reversed_cumsum(c.g * c.out, c.rec.attrs.axis) / x0(c));
+}
+
 void reshape(VjpCall& c) { set(c, 0, c.g.reshape(x0(c).shape())); }
 void permute(VjpCall& c) {
   const auto& p = c.rec.attrs.axes;

@@ -2,6 +2,7 @@
 #include "codegen/kernel_parts.h"
 
 #include "codegen/render_scalar.h"
+#include "ir/op_table.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -180,6 +181,25 @@ void normalize(KernelSpec& k) {
     k.inner.push_back(1);
     for (auto& a : k.accesses) a.strides.push_back(0);
   }
+}
+
+bool is_scan(const KernelSpec& k) {
+  return !k.reductions.empty() && ir::info(k.reductions[0].op).kind == ir::OpKind::Scan;
+}
+
+std::string scan_body(const KernelSpec& k, const std::string& indent, const std::function<std::string(int)>& addr,
+                      const std::function<std::string(int)>& index) {
+  std::string out;
+  for (std::size_t i = 0; i < k.code.size(); ++i) {
+    const Instr& in = k.code[i];
+    if (in.kind == Instr::Kind::Acc) {
+      const auto& red = k.reductions[static_cast<std::size_t>(in.reduction)];
+      out += indent + acc_combine(red, "acc" + std::to_string(in.reduction), value_name(red.value)) + ";\n";
+    }
+    out += emit_instrs(k, {static_cast<int>(i)}, indent, addr, index);
+  }
+  for (auto& s : k.stores) out += indent + addr(s.access) + " = " + value_name(s.value) + ";\n";
+  return out;
 }
 
 bool is_stored(const KernelSpec& k, int a) {

@@ -46,6 +46,14 @@ struct KernelParts {
 };
 KernelParts split_kernel(const schedule::KernelSpec& k);
 
+/// A scan kernel (scan group): its reductions are Scan rows (cumulative_sum/prod); every
+/// instruction runs in the sequential row loop and the accumulators are stored at each element.
+bool is_scan(const schedule::KernelSpec& k);
+/// The row loop's body of a scan kernel: every instruction in SSA order, each accumulator folded
+/// in (`acc<r> = combine(acc<r>, value)`) just before the instruction reading it, then the stores.
+std::string scan_body(const schedule::KernelSpec& k, const std::string& indent,
+                      const std::function<std::string(int)>& addr, const std::function<std::string(int)>& index);
+
 /// `indent const T vI = expr;` for each instruction of `which`; `addr(a)` and `index(a)` render
 /// access a's element and element index where the code runs. Values are named `vI<suffix>`
 /// (a suffix per lane when one thread computes several elements).

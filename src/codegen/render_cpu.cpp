@@ -167,9 +167,51 @@ struct Renderer {
   }
 };
 
+// A scan kernel (scan group): the thread pool splits outer elements; each runs its row
+// sequentially (normalize() gives every reduction kernel one inner dim), keeping the running
+// accumulators in registers and storing them at every element.
+Rendered render_cpu_scan(const KernelSpec& k) {
+  Renderer r(k);
+  const std::size_t last = r.rank - 1;
+  auto at = [&](int a) {
+    const std::string o = "off_[" + std::to_string(a) + "]";
+    switch (stride_class(k.accesses[static_cast<std::size_t>(a)], last)) {
+      case StrideClass::Zero: return o;
+      case StrideClass::One: return "(" + o + " + j)";
+      default: return "(" + o + " + j * st[" + std::to_string(a) + "][" + std::to_string(last) + "])";
+    }
+  };
+  std::string init;
+  for (std::size_t i = 0; i < k.reductions.size(); ++i)
+    init += "    " + acc_ctype(k.reductions[i]) + " acc" + std::to_string(i) + " = " + acc_identity(k.reductions[i]) + ";\n";
+  const std::string na = std::to_string(k.accesses.size()), rank = std::to_string(r.rank);
+  std::string body = "\n// Scan kernel: outer elements [begin, end) of " + std::to_string(r.ro) +
+                     " dims, each a sequential running combination along the inner dim.\n"
+                     "CGRAD_EXPORT void {{NAME}}(const cgrad_kargs* a, int64_t begin, int64_t end) {\n"
+                     "  constexpr int NA = " + na + ";\n  constexpr int RANK = " + rank + ";\n" + r.ptrs() +
+                     "  int64_t st[NA][RANK];\n  for (int k = 0; k < NA; ++k)\n"
+                     "    for (int d = 0; d < RANK; ++d) st[k][d] = a->strides[k * RANK + d];\n"
+                     "  const int64_t n_ = a->inner[0];\n"
+                     "  for (int64_t o_ = begin; o_ < end; ++o_) {\n"
+                     "    int64_t off_[NA];\n    for (int k = 0; k < NA; ++k) off_[k] = a->offsets[k];\n"
+                     "    int64_t rem_ = o_;\n    for (int d = " + std::to_string(r.ro) + " - 1; d >= 0; --d) {\n"
+                     "      const int64_t id_ = rem_ % a->outer[d];\n      rem_ /= a->outer[d];\n"
+                     "      for (int k = 0; k < NA; ++k) off_[k] += id_ * st[k][d];\n    }\n" + init +
+                     "    for (int64_t j = 0; j < n_; ++j) {\n" +
+                     scan_body(k, "      ", [&](int a) { return "p" + std::to_string(a) + "[" + at(a) + "]"; },
+                               [&](int a) { return at(a); }) +
+                     "    }\n  }\n}\n";
+  Rendered out;  // has_reductions stays false: the entry takes whole outer elements only
+  out.symbol = kernel_name(k, body);
+  fill(body, "NAME", out.symbol);
+  out.source = std::move(body);
+  return out;
+}
+
 }  // namespace
 
 Rendered render_cpu(const KernelSpec& k) {
+  if (is_scan(k)) return render_cpu_scan(k);
   Renderer r(k);
   const KernelParts parts = split_kernel(k);
   Rendered out;

@@ -199,13 +199,45 @@ std::size_t acc_struct_bytes(const KernelSpec& k) {
   return (off + align - 1) / align * align;
 }
 
+// A scan kernel (scan group): one thread per outer element, sequential along the inner dim (the
+// simplest correct kernel, slow for few long rows: docs/cuda.md). normalize() gives every
+// reduction kernel one inner dim.
+std::string cuda_scan_body(const KernelSpec& k, const CudaRenderer& r) {
+  const std::size_t last = r.rank - 1;
+  auto at = [&](int a) {
+    const std::string b = "b" + std::to_string(a);
+    switch (stride_class(k.accesses[static_cast<std::size_t>(a)], last)) {
+      case StrideClass::Zero: return b;
+      case StrideClass::One: return "(" + b + " + j_)";
+      default: return "(" + b + " + j_ * a.st[" + std::to_string(a) + "][" + std::to_string(last) + "])";
+    }
+  };
+  std::string init;
+  for (std::size_t i = 0; i < k.reductions.size(); ++i)
+    init += "    " + acc_ctype(k.reductions[i]) + " acc" + std::to_string(i) + " = " + acc_identity(k.reductions[i]) + ";\n";
+  auto start = [](std::size_t a) { return "a.off[" + std::to_string(a) + "]"; };
+  return "// Scan kernel: one thread per outer element of " + str(r.ro) + " dims, sequential along the inner dim.\n"
+         "extern \"C\" __global__ void __launch_bounds__(256) {{NAME}}(const {{NAME}}_args a) {\n" + r.ptrs() +
+         "  long long n_ = 1;\n  for (int d = 0; d < " + str(r.ro) + "; ++d) n_ *= a.outer[d];\n"
+         "  const long long ni_ = a.inner[0];\n"
+         "  const long long step_ = static_cast<long long>(gridDim.x) * blockDim.x;\n"
+         "  const long long tid_ = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;\n"
+         "  for (long long e_ = tid_; e_ < n_; e_ += step_) {\n" +
+         r.offsets("e_", 0, r.ro, "a.outer", "b", start, "    ") + init +
+         "    for (long long j_ = 0; j_ < ni_; ++j_) {\n" +
+         scan_body(k, "      ", [&](int a) { return "p" + std::to_string(a) + "[" + at(a) + "]"; },
+                   [&](int a) { return at(a); }) +
+         "    }\n  }\n}\n";
+}
+
 }  // namespace
 
 CudaRendered render_cuda(const KernelSpec& k) {
   CudaRenderer r(k);
   const KernelParts parts = split_kernel(k);
   CudaRendered out;
-  out.has_reductions = !k.reductions.empty();
+  const bool scan = is_scan(k);
+  out.has_reductions = !k.reductions.empty() && !scan;  // a scan launches as an element-wise kernel
   std::string args = template_text("cuda_args");
   fill(args, "NA", str(r.na));
   fill(args, "RANK", str(r.rank));
@@ -216,7 +248,9 @@ CudaRendered render_cuda(const KernelSpec& k) {
   auto start_off = [](std::size_t a) { return "a.off[" + std::to_string(a) + "]"; };
   auto start_base = [](std::size_t a) { return "base[" + std::to_string(a) + "]"; };
   std::string body;
-  if (!out.has_reductions) {
+  if (scan) {
+    body = cuda_scan_body(k, r);
+  } else if (!out.has_reductions) {
     body = template_text("cuda_elementwise");
     fill(body, "PTRS", r.ptrs());
     fill(body, "VECTOR", r.vector_loop(parts.elementwise));

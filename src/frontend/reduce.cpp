@@ -54,6 +54,72 @@ Tensor mean(const Tensor& x, std::vector<int64_t> axes, bool keepdim) {
   return s / static_cast<double>(r.count);
 }
 
+// var/std: two passes (mean, then the sum of squared deviations), not E[x^2] - E[x]^2, which
+// cancels catastrophically when the mean is large against the spread. The mean is kept with its
+// reduced dims so the deviation is element-wise over x (rule 6 stages both sums in one row kernel
+// on the CPU).
+Tensor var(const Tensor& x, std::vector<int64_t> axes, double correction, bool keepdim) {
+  const ir::NodePtr& n = node_of(x, "var");
+  if (!is_floating(n->dtype))
+    throw Error(ErrorCode::DTypeMismatch, std::string("var: input dtype ") + dtype_name(n->dtype) +
+                                              " is not floating (cast to f32 or f64 first)");
+  if (!(correction >= 0))
+    throw Error(ErrorCode::InvalidArgument, "var: correction must be >= 0, got " + std::to_string(correction));
+  std::vector<int64_t> ax = core::normalize_axes(axes, n->shape, "var");
+  if (ax.empty())
+    for (std::size_t d = 0; d < n->shape.size(); ++d) ax.push_back(static_cast<int64_t>(d));
+  int64_t count = 1;
+  for (int64_t a : ax) count *= n->shape[static_cast<std::size_t>(a)];
+  const Tensor d = x - mean(x, ax, true);
+  const double dof = std::max(static_cast<double>(count) - correction, 0.0);
+  return sum(d * d, ax, keepdim) / dof;
+}
+
+Tensor std(const Tensor& x, std::vector<int64_t> axes, double correction, bool keepdim) {
+  node_of(x, "std");
+  return sqrt(var(x, std::move(axes), correction, keepdim));
+}
+
+// Scans (scan group): the input is cast to the result dtype first (a cast that fuses into the
+// scan's kernel), so the Scan row keeps its input's dtype; include_initial is a cat of the
+// identity in front (the short cat fuses into its consumer or runs as a copy).
+namespace {
+Tensor scan(Op op, const Tensor& x, std::optional<int64_t> axis, std::optional<DType> dtype, bool include_initial,
+            const char* name) {
+  const ir::NodePtr& n = node_of(x, name);
+  const auto nd = static_cast<int64_t>(n->shape.size());
+  if (nd == 0)
+    throw Error(ErrorCode::InvalidArgument, std::string(name) + ": input must have at least one dimension");
+  if (!axis && nd > 1)
+    throw Error(ErrorCode::InvalidArgument, std::string(name) + ": axis is required for input of shape " +
+                                                shape_str(n->shape) + " (more than one dimension)");
+  const int64_t ax = core::normalize_axis(axis.value_or(0), n->shape, name);
+  DType out = n->dtype;
+  if (dtype) out = *dtype;
+  else if (is_unsigned(n->dtype)) out = DType::u64;
+  else if (!is_floating(n->dtype)) out = DType::i64;  // signed integers and b8
+  if (out == DType::b8)
+    throw Error(ErrorCode::DTypeMismatch, std::string(name) + ": result dtype b8 is not numeric");
+  const Tensor xc = n->dtype == out ? x : x.cast(out);
+  ir::Attrs a;
+  a.axis = ax;
+  Tensor r(make(op, {node_of(xc, name)}, a, n->device));
+  if (!include_initial) return r;
+  Shape first = n->shape;
+  first[static_cast<std::size_t>(ax)] = 1;
+  return cat({full(first, op == Op::CumSum ? 0.0 : 1.0, out, x.device()), r}, ax);
+}
+}  // namespace
+
+Tensor cumulative_sum(const Tensor& x, std::optional<int64_t> axis, std::optional<DType> dtype, bool include_initial) {
+  return scan(Op::CumSum, x, axis, dtype, include_initial, "cumulative_sum");
+}
+
+Tensor cumulative_prod(const Tensor& x, std::optional<int64_t> axis, std::optional<DType> dtype,
+                       bool include_initial) {
+  return scan(Op::CumProd, x, axis, dtype, include_initial, "cumulative_prod");
+}
+
 Tensor max(const Tensor& x, std::vector<int64_t> axes, bool keepdim) {
   Reduced r = reduce(Op::Max, x, axes, keepdim, "max");
   return Tensor(frontend::reshape_node(r.node, r.final_shape));

@@ -64,4 +64,7 @@ void matmul(VjpCall&);
 void allreduce(VjpCall&);
 void user(VjpCall&);
 void sort(VjpCall&);  // group sort
+// scans (scan group)
+void cumulative_sum(VjpCall&);
+void cumulative_prod(VjpCall&);
 }  // namespace cgrad::autograd::vjp

@@ -22,7 +22,8 @@ inline constexpr int kNumOps = 0
 
 /// Map: an element-wise user function (issue #23), fused like the other element-wise kinds.
 /// Sort: a row kernel (sort, argsort) whose output rows along attrs.axis each read a whole input row.
-enum class OpKind : uint8_t { Source, Unary, Binary, Ternary, Reduce, Movement, Concat, Gemm, Collective, Map, Sort };
+/// Scan: a running reduction along attrs.axis (cumulative_sum/prod), described by a ReduceRule.
+enum class OpKind : uint8_t { Source, Unary, Binary, Ternary, Reduce, Movement, Concat, Gemm, Collective, Map, Sort, Scan };
 
 /// How a node's dtype follows from its inputs.
 enum class DTypeRule : uint8_t {
@@ -95,7 +96,7 @@ struct OpInfo {
   bool int_to_float;    ///< the frontend casts integer/bool inputs to f32 first (exp, /, ...)
   bool commutative;     ///< used by CSE (later) to canonicalize operand order
   VjpFn vjp;            ///< reverse-mode derivative (autograd::vjp::none where no gradient flows)
-  ReduceRule reduce;    ///< Reduce rows: identity, combine, accumulator; others kNoReduce
+  ReduceRule reduce;    ///< Reduce and Scan rows: identity, combine, accumulator; others kNoReduce
   /// What computing one element costs, in plain arithmetic ops: the scheduler recomputes a
   /// shared fused value in each kernel while its subtree costs at most 8 (docs/fusion.md rule 8).
   /// 1 unless the row says otherwise; transcendentals and random numbers 4.

@@ -52,6 +52,14 @@ constexpr int row_cost(int cost = 1) { return cost; }
         false, &d, ReduceRule{Op::combine, RedIdentity::identity, RedAcc::acc, empty_ok}, row_cost()            \
   }
 
+// A scan row (scan group): like RED, the output has the input's shape and attrs.axis is the scan
+// axis; the frontend casts the input to the output dtype first, so the rule is SameAsIn.
+#define SCAN(E, mask, d, combine, identity, acc)                                                               \
+  OpInfo {                                                                                                     \
+    Op::E, kNames[static_cast<int>(Op::E)], OpKind::Scan, 1, mask, DTypeRule::SameAsIn, elementwise_shape,      \
+        false, false, &d, ReduceRule{Op::combine, RedIdentity::identity, RedAcc::acc, true}, row_cost()         \
+  }
+
 inline constexpr ReduceRule kNoReduce{Op::Buffer, RedIdentity::Zero, RedAcc::Input, false};
 
 inline constexpr DTypeMask kNoBool = kNumeric;
@@ -158,9 +166,13 @@ inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     // group sort: row kernels along attrs.axis (same shape as the input); argsort's dtype is Given (i64)
     ROW(Sort, Sort, 1, kAll, SameAsIn, elementwise_shape, false, false, vjp::sort),
     ROW(Argsort, Sort, 1, kAll, Given, elementwise_shape, false, false, vjp::none),
+    // scans (scan group, issue #15)
+    SCAN(CumSum, kNumeric, vjp::cumulative_sum, Add, Zero, Wide),
+    SCAN(CumProd, kNumeric, vjp::cumulative_prod, Mul, One, Wide),
 }};
 #undef ROW
 #undef RED
+#undef SCAN
 
 constexpr bool rows_in_order() {
   for (int i = 0; i < kNumOps; ++i)
@@ -194,7 +206,7 @@ static_assert(kinds_and_arities_match(), "op_table.h row disagrees with cgrad/op
 // the accumulator's dtype (Wide accumulates floats in f64 and integers and bools in i64).
 constexpr bool reductions_combine_with_binary_rows() {
   for (const OpInfo& r : kTable) {
-    if (r.kind != OpKind::Reduce) continue;
+    if (r.kind != OpKind::Reduce && r.kind != OpKind::Scan) continue;
     const OpInfo& c = kTable[static_cast<std::size_t>(r.reduce.combine)];
     if (c.kind != OpKind::Binary || c.dtype_rule != DTypeRule::SameAsIn) return false;
     for (int d = 0; d < kNumDTypes; ++d) {

@@ -26,6 +26,7 @@ std::string attrs_str(const Node& n) {
       }
       break;
     case OpKind::Reduce: s << "axes=" << core::vec_str(a.axes); break;
+    case OpKind::Scan: s << "axis=" << a.axis; break;
     case OpKind::Movement:
       if (n.op == Op::Permute) s << "perm=" << core::vec_str(a.axes);
       else if (n.op == Op::Flip) s << "axes=" << core::vec_str(a.axes);

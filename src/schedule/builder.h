@@ -51,12 +51,13 @@ struct Dim {
 };
 using Map = std::vector<Dim>;
 
-// How a group of roots iterates: plain element-wise, a reduction per outer element (rule 4), or
-// a reduction per row broadcast back over the row (rule 5).
+// How a group of roots iterates: plain element-wise, a reduction per outer element (rule 4),
+// a reduction per row broadcast back over the row (rule 5), or a scan (cumulative_sum: each
+// outer element runs its row sequentially, storing the running value at every inner element).
 struct Mode {
-  enum Kind { Elementwise, PerOuter, BroadcastBack } kind = Elementwise;
+  enum Kind { Elementwise, PerOuter, BroadcastBack, Scan } kind = Elementwise;
   Shape outer, inner;
-  std::vector<int64_t> axes;      // BroadcastBack: root dims that form the inner loop
+  std::vector<int64_t> axes;      // BroadcastBack, Scan: root dims that form the inner loop
   int unroll = -1;  // Elementwise: a root dim (a fused cat's axis) stored one part at a time ...
   int64_t parts = 1;              // ... in this many equal parts (the loop runs over one part)
   bool operator==(const Mode&) const = default;

@@ -205,7 +205,8 @@ int KernelLowering::compute(const Node* n, const Map& m) {
     case OpKind::Concat: result = cat(n, m); break;
     case OpKind::Gemm:
     case OpKind::Collective:
-    case OpKind::Sort: return fail(false, "lowering a library op inside a kernel");  // always Mat
+    case OpKind::Sort:
+    case OpKind::Scan: return fail(false, "lowering a library op or scan inside a kernel");  // always Mat
   }
   return memo[key] = result;
 }
@@ -220,7 +221,7 @@ int KernelLowering::fail(bool moved, const char* where) {
 
 Map Builder::root_map(const Node* root, const Mode& m) const {
   Map r(root->shape.size());
-  if (m.kind != Mode::BroadcastBack) {
+  if (m.kind != Mode::BroadcastBack && m.kind != Mode::Scan) {
     for (std::size_t d = 0; d < r.size(); ++d) r[d] = Dim{static_cast<int>(d), 1, 0};
     if (ir::info(root->op).kind == OpKind::Reduce) {  // a reduction root stores at its own index
       for (int64_t a : root->attrs.axes) r[static_cast<std::size_t>(a)] = Dim{-1, 0, 0};
@@ -250,6 +251,23 @@ bool Builder::lower(const std::vector<const Node*>& roots, const Mode& mode,
       for (std::size_t d = 0; d < self.size(); ++d) self[d] = m[d].l >= 0 ? m[d] : Dim{-1, 0, 0};
       v = lw.reduce(root, self);
       lw.members.push_back(root);
+    } else if (ir::info(root->op).kind == OpKind::Scan) {
+      // a scan (scan group): its input computed at each element of the row, folded into the
+      // running accumulator (a Reduction of the kernel), which is stored at the same element
+      const int in = lw.value(root->inputs[0].get(), m);
+      if (lw.failed) return false;
+      Reduction red;
+      red.op = root->op;
+      red.dtype = root->dtype;
+      red.in_dtype = root->inputs[0]->dtype;
+      red.value = in;
+      lw.k.reductions.push_back(red);
+      Instr acc;
+      acc.kind = Instr::Kind::Acc;
+      acc.dtype = root->dtype;
+      acc.reduction = static_cast<int>(lw.k.reductions.size()) - 1;
+      v = lw.emit(std::move(acc));
+      lw.members.push_back(root);
     } else if (mode.unroll >= 0) {
       // one store per part of the unrolled dim, each computing the root there
       const auto u = static_cast<std::size_t>(mode.unroll);
@@ -272,7 +290,7 @@ bool Builder::lower(const std::vector<const Node*>& roots, const Mode& mode,
     if (lw.failed) return false;
     Store st;
     st.value = v;
-    st.inner = mode.kind == Mode::BroadcastBack;
+    st.inner = mode.kind == Mode::BroadcastBack || mode.kind == Mode::Scan;
     Map sm = m;
     st.access = lw.access(slot(root), root, sm);
     lw.k.stores.push_back(st);

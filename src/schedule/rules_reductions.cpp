@@ -52,6 +52,18 @@ bool Builder::mode_of(const Node* root, Mode& m) {
     m.inner = reduced_sizes(*root);
     return stage_or_mat(root, 1);
   }
+  if (ir::info(root->op).kind == OpKind::Scan) {
+    // A scan root (scan group): its element-wise producers fuse into the row loop; reductions
+    // among them are Mat (a row of the scan would otherwise nest a reduction per element).
+    m.kind = Mode::Scan;
+    m.axes = {root->attrs.axis};
+    for (std::size_t d = 0; d < root->shape.size(); ++d)
+      (static_cast<int64_t>(d) == root->attrs.axis ? m.inner : m.outer).push_back(root->shape[d]);
+    reductions_below(root, reds);
+    for (const Node* r : reds)
+      changed |= set(r, State::Mat, "scan: a reduction inside a scan's input is materialized");
+    return !changed;
+  }
   m.kind = Mode::Elementwise;
   m.outer = root->shape;
   reductions_below(root, reds);

@@ -50,6 +50,8 @@ void Builder::initial_states() {
                               " equal parts, run as a library routine over whole buffers");
       library_operands(nd);
     }
+    if (k == OpKind::Scan)  // scan group: a scan kernel stores every element of its row
+      set(nd, State::Mat, "scan: a scan is the root of its own kernel (its producers fuse into it)");
     if (nd->op == Op::Reshape && !is_unit_reshape(*nd) && state[i] == State::Fused)
       set(nd, State::View,
           "rule 3 (unfoldable-reshape): reshape that index math cannot fold: a view of its materialized "

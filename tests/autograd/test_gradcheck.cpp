@@ -123,6 +123,13 @@ std::vector<Case> cases_for(Op op) {
     case Op::Sort:
       return {{[](const std::vector<Tensor>& x) { return sort(x[0]) * sort(x[0], 0, true); }, {{3, 4}}},
               {[](const std::vector<Tensor>& x) { return sort(x[0] * x[0], 1); }, {{2, 5, 3}}}};
+    // scans (scan group): along both axes, negative axis, include_initial; cumprod on nonzero inputs
+    case Op::CumSum:
+      return {{[](const std::vector<Tensor>& x) { return cumulative_sum(x[0] * x[0], 1); }, {{3, 4}}},
+              {[](const std::vector<Tensor>& x) { return cumulative_sum(x[0], -3, std::nullopt, true) * x[0].sum({0}, true); }, {{3, 2, 2}}}};
+    case Op::CumProd:
+      return {{[](const std::vector<Tensor>& x) { return cumulative_prod(x[0], 1); }, {{3, 4}}, 0.5, 1.5},
+              {[](const std::vector<Tensor>& x) { return cumulative_prod(x[0], 0, std::nullopt, true); }, {{4, 3}}, -1.5, -0.5}};
     default: return {};
   }
 }

@@ -78,6 +78,11 @@ TEST(OpTable, RulesFitKinds) {
         EXPECT_EQ(row.arity, 1);
         EXPECT_EQ(row.shape_rule, &ir::rules::reduce_shape);
         break;
+      case OpKind::Scan:  // scan group: the input's shape, combined by a Binary row
+        EXPECT_EQ(row.arity, 1);
+        EXPECT_EQ(row.shape_rule, &ir::rules::elementwise_shape);
+        EXPECT_EQ(ir::info(row.reduce.combine).kind, OpKind::Binary);
+        break;
       case OpKind::Movement:
         EXPECT_EQ(row.arity, 1);
         EXPECT_EQ(row.dtype_rule, ir::DTypeRule::SameAsIn);
@@ -164,6 +169,7 @@ const BinaryRow kBinary[] = {
 #define CGRAD_ROW_Collective(E, name)
 #define CGRAD_ROW_Sort(E, name)  // group sort
 #define CGRAD_ROW_Map(E, name)
+#define CGRAD_ROW_Scan(E, name)
 #define CGRAD_OP(E, name, Kind, arity) CGRAD_ROW_##Kind(E, name)
 #include <cgrad/ops.def>
 #undef CGRAD_OP

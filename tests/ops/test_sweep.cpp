@@ -107,6 +107,9 @@ const Coverage kCoverage[] = {
     // group sort
     {Op::Sort, "sort along every axis, both directions, layouts, empty and length-1 rows", sweep_sort},
     {Op::Argsort, "argsort along every axis, both directions, layouts, empty and length-1 rows", sweep_sort},
+    // scans (scan group)
+    {Op::CumSum, "cumulative_sum along every axis (negative too), include_initial, dtype, layouts, 3-D", sweep_scan},
+    {Op::CumProd, "cumulative_prod along every axis (negative too), include_initial, dtype, layouts, 3-D", sweep_scan},
 };
 
 const Coverage* coverage_of(int op) {
@@ -130,6 +133,7 @@ bool fits_kind(const Coverage& c, OpKind k) {
     case OpKind::Collective: return c.fn == sweep_collective;
     case OpKind::Map: return c.fn == sweep_user;
     case OpKind::Sort: return c.fn == sweep_sort;  // group sort
+    case OpKind::Scan: return c.fn == sweep_scan;
   }
   return false;
 }

@@ -88,6 +88,7 @@ View interp_elementwise(const ir::Node& n, const std::vector<const View*>& in) {
 #define CGRAD_EW_Collective(E, name)
 #define CGRAD_EW_Sort(E, name)  // group sort
 #define CGRAD_EW_Map(E, name)
+#define CGRAD_EW_Scan(E, name)
 #define CGRAD_EW_Ternary(E, name)
 #define CGRAD_EW_Unary(E, name) \
   case Op::E:                   \
@@ -107,6 +108,7 @@ View interp_elementwise(const ir::Node& n, const std::vector<const View*>& in) {
 #undef CGRAD_EW_Collective
 #undef CGRAD_EW_Sort
 #undef CGRAD_EW_Map
+#undef CGRAD_EW_Scan
 #undef CGRAD_EW_Ternary
 #undef CGRAD_EW_Unary
 #undef CGRAD_EW_Binary

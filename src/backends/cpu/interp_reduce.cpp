@@ -64,6 +64,7 @@ template <class A> CombineFn<A> combine_fn(Op op) {
 #define CGRAD_RED_Collective(E, name) CGRAD_RED_None(E)
 #define CGRAD_RED_Sort(E, name) CGRAD_RED_None(E)  // group sort
 #define CGRAD_RED_Map(E, name) CGRAD_RED_None(E)
+#define CGRAD_RED_Scan(E, name) CGRAD_RED_None(E)
 #define CGRAD_OP(E, name, Kind, arity) CGRAD_RED_##Kind(E, name)
 #include <cgrad/ops.def>
 #undef CGRAD_OP
@@ -79,6 +80,7 @@ template <class A> CombineFn<A> combine_fn(Op op) {
 #undef CGRAD_RED_Collective
 #undef CGRAD_RED_Sort
 #undef CGRAD_RED_Map
+#undef CGRAD_RED_Scan
   }
   throw Error(ErrorCode::Internal, std::string("interpreter: ") + ir::op_name(op) + " cannot combine a reduction of " +
                                        dtype_name(core::dtype_of_v<A>));
@@ -113,6 +115,46 @@ View interp_reduce(const ir::Node& n, const View& in) {
         using TO = decltype(tout);
         TO* o = ptr<TO>(out);
         for (int64_t k = 0; k < out_n; ++k) o[k] = static_cast<TO>(acc[static_cast<std::size_t>(k)]);
+      });
+    };
+    switch (rule.acc) {
+      case ir::RedAcc::Wide: run(typename scalar::acc<TI>::type{}); return;
+      case ir::RedAcc::Input: run(TI{}); return;
+    }
+  });
+  return out;
+}
+
+// Scans (scan group): the same ReduceRule as a reduction, the accumulator stored after each
+// element along attrs.axis (sequentially, from index 0).
+View interp_scan(const ir::Node& n, const View& in) {
+  const Shape& ishape = n.inputs[0]->shape;
+  const DType it = n.inputs[0]->dtype;
+  const ir::ReduceRule& rule = ir::info(n.op).reduce;
+  View out = alloc_contiguous(n.shape, n.dtype);
+  const auto ax = static_cast<std::size_t>(n.attrs.axis);
+  const int64_t len = ishape[ax];
+  Shape rows = ishape;  // one iteration per row along the axis
+  rows[ax] = 1;
+  if (core::numel(ishape) == 0) return out;
+  const int64_t is = in.strides[ax], os = out.strides[ax];
+  core::dispatch(it, [&](auto tin) {
+    using TI = decltype(tin);
+    const TI* x = static_cast<const TI*>(in.storage->data);
+    std::array<const int64_t*, 2> st{in.strides.data(), out.strides.data()};
+    auto run = [&](auto acc_tag) {
+      using A = decltype(acc_tag);
+      const CombineFn<A> combine = combine_fn<A>(rule.combine);
+      core::dispatch(n.dtype, [&](auto tout) {
+        using TO = decltype(tout);
+        TO* o = ptr<TO>(out);
+        core::for_each_strided<2>(rows, st, {in.offset, 0}, [&](int64_t i, int64_t k) {
+          A acc = identity_of<A>(rule.identity);
+          for (int64_t j = 0; j < len; ++j) {
+            acc = combine(acc, static_cast<A>(x[i + j * is]));
+            o[k + j * os] = static_cast<TO>(acc);
+          }
+        });
       });
     };
     switch (rule.acc) {

@@ -88,6 +88,7 @@ View interpret_node(const ir::Node& n, const std::vector<const View*>& in, bool*
     case OpKind::Concat: return interp_cat(n, in);
     case OpKind::Gemm: return interp_matmul(n, *in[0], *in[1]);
     case OpKind::Sort: return interp_sort(n, *in[0]);  // group sort
+    case OpKind::Scan: return interp_scan(n, *in[0]);
     case OpKind::Movement:
     case OpKind::Collective: break;
   }

@@ -29,6 +29,7 @@ ir::View interp_elementwise(const ir::Node& n, const std::vector<const ir::View*
 /// A user element-wise function (issue #23): its parsed body, evaluated per element.
 ir::View interp_user(const ir::Node& n, const std::vector<const ir::View*>& in);
 ir::View interp_reduce(const ir::Node& n, const ir::View& in);
+ir::View interp_scan(const ir::Node& n, const ir::View& in);  // scan group
 ir::View interp_matmul(const ir::Node& n, const ir::View& a, const ir::View& b);
 /// interp_matmul into `out` when it already holds a contiguous buffer of the result's shape (a
 /// memory plan's slot, at its offset), else into a fresh one: the contract of blas_matmul.
