@@ -63,4 +63,6 @@ void cat(VjpCall&);
 void matmul(VjpCall&);
 void allreduce(VjpCall&);
 void user(VjpCall&);
+// index group (issue #15)
+void take(VjpCall&);  // not differentiable yet: raises
 }  // namespace cgrad::autograd::vjp

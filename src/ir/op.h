@@ -3,6 +3,7 @@
 
 #include <cgrad/core.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -21,7 +22,12 @@ inline constexpr int kNumOps = 0
     ;
 
 /// Map: an element-wise user function (issue #23), fused like the other element-wise kinds.
-enum class OpKind : uint8_t { Source, Unary, Binary, Ternary, Reduce, Movement, Concat, Gemm, Collective, Map };
+/// Gather: an indirect read (take), input 1 holds i64 positions along attrs.axis of input 0.
+enum class OpKind : uint8_t { Source, Unary, Binary, Ternary, Reduce, Movement, Concat, Gemm, Collective, Map, Gather };
+
+/// How many of a node's inputs are value inputs (sharing the row's accepted dtypes), after
+/// `first` (Where's condition is input 0): a gather's index input is not one.
+constexpr std::size_t value_inputs_end(OpKind k, std::size_t n_inputs) { return k == OpKind::Gather ? 1 : n_inputs; }
 
 /// How a node's dtype follows from its inputs.
 enum class DTypeRule : uint8_t {

@@ -23,6 +23,7 @@ void slice_shape(const Node& n, Shape& out);
 void flip_shape(const Node& n, Shape& out);
 void cat_shape(const Node& n, Shape& out);
 void matmul_shape(const Node& n, Shape& out);
+void take_shape(const Node& n, Shape& out);  // index group
 }  // namespace rules
 
 namespace table_detail {
@@ -155,6 +156,8 @@ inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     // user element-wise functions (issue #23; the body decides int-to-float, ir/user_fn.h); a node
     // costs what its body calls (ir::user_fn_cost), at least this row's cost
     ROW(User, Map, -1, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::user, 1),
+    // index group (issue #15): a gather; its index input (i64) is not a value input
+    ROW(Take, Gather, 2, kAll, SameAsIn, take_shape, false, false, vjp::take),
 }};
 #undef ROW
 #undef RED

@@ -77,6 +77,7 @@ bool fold_elementwise(Node& n) {
 #define CGRAD_FOLD_Gemm(E, name)
 #define CGRAD_FOLD_Collective(E, name)
 #define CGRAD_FOLD_Map(E, name)
+#define CGRAD_FOLD_Gather(E, name)
 #define CGRAD_FOLD_Ternary(E, name)
 #define CGRAD_FOLD_Unary(E, name) \
   case Op::E:                     \
@@ -95,6 +96,7 @@ bool fold_elementwise(Node& n) {
 #undef CGRAD_FOLD_Gemm
 #undef CGRAD_FOLD_Collective
 #undef CGRAD_FOLD_Map
+#undef CGRAD_FOLD_Gather
 #undef CGRAD_FOLD_Ternary
 #undef CGRAD_FOLD_Unary
 #undef CGRAD_FOLD_Binary

@@ -119,6 +119,15 @@ std::vector<Case> cases_for(Op op) {
       Fn g = [](const std::vector<Tensor>& x) { return f({x[0], x[1]}, {0.75}); };
       return {{g, {{3, 4}, {3, 4}}}, {g, {{3, 1}, {4}}}};
     }
+    case Op::Take:  // index group: repeated, negative and out-of-range positions; along an axis
+      return {{[](const std::vector<Tensor>& x) {
+                 return take(x[0], tensor(std::vector<int64_t>{2, 0, 2, -1, 5, -6}, {6}), 1) * x[1];
+               },
+               {{3, 4}, {3, 6}}},
+              {[](const std::vector<Tensor>& x) {
+                 return take_along_axis(x[0], tensor(std::vector<int64_t>{1, 0, 2, 2, -1, 0}, {2, 3}), 0);
+               },
+               {{3, 3}}}};
     default: return {};
   }
 }

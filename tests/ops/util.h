@@ -109,6 +109,7 @@ void sweep_source(int op, DType t);
 void sweep_reduce(int op, DType t);
 void sweep_movement(int op, DType t);
 void sweep_cat(int op, DType t);
+void sweep_take(int op, DType t);  // index group (sweep_index.cpp)
 void sweep_matmul(int op, DType t);
 void sweep_collective(int op, DType t);
 /// The User row (user element-wise functions, sweep_user.cpp).

@@ -23,6 +23,7 @@ namespace tag {
 #define CGRAD_ET_TAG_Gemm(E, name)
 #define CGRAD_ET_TAG_Collective(E, name)
 #define CGRAD_ET_TAG_Map(E, name)
+#define CGRAD_ET_TAG_Gather(E, name)
 #define CGRAD_ET_TAG_Unary(E, name)             \
   struct E {                                    \
     static constexpr const char* kName = #name; \
@@ -57,6 +58,7 @@ namespace tag {
 #undef CGRAD_ET_TAG_Gemm
 #undef CGRAD_ET_TAG_Collective
 #undef CGRAD_ET_TAG_Map
+#undef CGRAD_ET_TAG_Gather
 #undef CGRAD_ET_TAG_Unary
 #undef CGRAD_ET_TAG_Binary
 #undef CGRAD_ET_TAG_Ternary

@@ -87,6 +87,7 @@ View interp_elementwise(const ir::Node& n, const std::vector<const View*>& in) {
 #define CGRAD_EW_Gemm(E, name)
 #define CGRAD_EW_Collective(E, name)
 #define CGRAD_EW_Map(E, name)
+#define CGRAD_EW_Gather(E, name)
 #define CGRAD_EW_Ternary(E, name)
 #define CGRAD_EW_Unary(E, name) \
   case Op::E:                   \
@@ -105,6 +106,7 @@ View interp_elementwise(const ir::Node& n, const std::vector<const View*>& in) {
 #undef CGRAD_EW_Gemm
 #undef CGRAD_EW_Collective
 #undef CGRAD_EW_Map
+#undef CGRAD_EW_Gather
 #undef CGRAD_EW_Ternary
 #undef CGRAD_EW_Unary
 #undef CGRAD_EW_Binary

@@ -34,6 +34,7 @@ template <class T> Value<T> apply(Op op, const Value<T>& x, const Value<T>& y) {
 #define CGRAD_U_Concat(E, name)
 #define CGRAD_U_Gemm(E, name)
 #define CGRAD_U_Map(E, name)
+#define CGRAD_U_Gather(E, name)
 #define CGRAD_U_Collective(E, name)  // the all-reduce: communication, not arithmetic (docs/distributed.md)
 #define CGRAD_U_Ternary(E, name)
 #define CGRAD_U_Unary(E, name)                                                     \
@@ -61,6 +62,7 @@ template <class T> Value<T> apply(Op op, const Value<T>& x, const Value<T>& y) {
 #undef CGRAD_U_Concat
 #undef CGRAD_U_Gemm
 #undef CGRAD_U_Map
+#undef CGRAD_U_Gather
 #undef CGRAD_U_Collective
 #undef CGRAD_U_Ternary
 #undef CGRAD_U_Unary
