@@ -308,6 +308,26 @@ def argmin(x, /, *, axis=None, keepdims=False):
     return _arg(_cgrad._argmin, x, axis, keepdims)
 
 
+# ---- indexing and searching (issue #15): take is a gather fused into its consumer; nonzero
+# evaluates its input (a data-dependent shape, docs/python.md) ----
+def take(x, indices, /, *, axis=None):
+    return _cgrad._take(x, indices, axis)
+
+
+def take_along_axis(x, indices, /, *, axis=-1):
+    return _cgrad._take_along_axis(x, indices, axis)
+
+
+def searchsorted(x1, x2, /, *, side="left", sorter=None):
+    if sorter is not None:
+        x1 = _cgrad._take(x1, sorter, 0)
+    return _cgrad._searchsorted(x1, x2, side)
+
+
+def nonzero(x, /):
+    return tuple(_cgrad._nonzero(x))
+
+
 # ---- shapes ----
 def reshape(x, /, shape, *, copy=None):
     return x._reshape(_shape(shape))

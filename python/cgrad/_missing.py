@@ -9,6 +9,6 @@ MISSING = {
     **{n: _NO_PRIMITIVE for n in (
         "cumulative_sum cumulative_prod std var diff roll tile repeat moveaxis tril triu meshgrid"
     ).split()},
-    **{n: _NO_GATHER for n in "argsort sort take take_along_axis searchsorted".split()},
-    **{n: _NO_DYN for n in "nonzero unique_all unique_counts unique_inverse unique_values".split()},
+    **{n: _NO_GATHER for n in "argsort sort".split()},
+    **{n: _NO_DYN for n in "unique_all unique_counts unique_inverse unique_values".split()},
 }
