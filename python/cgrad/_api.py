@@ -321,6 +321,9 @@ def take_along_axis(x, indices, /, *, axis=-1):
 def searchsorted(x1, x2, /, *, side="left", sorter=None):
     if sorter is not None:
         x1 = _cgrad._take(x1, sorter, 0)
+    if not isinstance(x2, Array):  # a Python scalar: of x1's kind, as a binary operator takes it
+        x2 = asarray(x2, dtype=x1.dtype if not (isinstance(x2, float) and x1.dtype in dt.INTEGRAL) else None,
+                     device=x1.device)
     return _cgrad._searchsorted(x1, x2, side)
 
 
