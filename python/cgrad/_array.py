@@ -83,8 +83,8 @@ def _normalize_key(self, key):
     for k in key:
         if isinstance(k, Array) or (hasattr(k, "__len__") and not isinstance(k, (str, bytes))):
             raise IndexError(
-                "cgrad: indexing with integer arrays or boolean masks is not supported yet "
-                "(the C++ core has no gather/scatter primitive); use ints, slices, None and ..."
+                "cgrad: an index mixing arrays with slices, None or ... is not supported yet; arrays "
+                "index as a tuple of ints and integer arrays (a gather), or as one boolean mask"
             )
     n_ell = builtins.sum(1 for k in key if k is Ellipsis)
     if n_ell > 1:
