@@ -508,10 +508,13 @@ NB_MODULE(_cgrad, m) {
   m.def("_argmin", [](const Tensor& x, std::optional<int64_t> axis, bool keepdims) { return argmin(x, axis, keepdims); });
   m.def("_flip", [](const Tensor& x, std::vector<int64_t> axes) { return flip(x, std::move(axes)); });
   // index group (issue #15): gathers, binary search, nonzero (evaluates: a data-dependent shape)
-  m.def("_take", [](const Tensor& x, const Tensor& i, std::optional<int64_t> axis) { return take(x, i, axis); });
-  m.def("_take_along_axis", [](const Tensor& x, const Tensor& i, int64_t axis) { return take_along_axis(x, i, axis); });
-  m.def("_searchsorted",
-        [](const Tensor& x1, const Tensor& x2, const std::string& side) { return searchsorted(x1, x2, side); });
+  m.def("_take",
+        [](const Tensor& x, const Tensor& i, std::optional<int64_t> axis) { return take(x, i, axis); });
+  m.def("_take_along_axis",
+        [](const Tensor& x, const Tensor& i, int64_t axis) { return take_along_axis(x, i, axis); });
+  m.def("_searchsorted", [](const Tensor& x1, const Tensor& x2, const std::string& side) {
+    return searchsorted(x1, x2, side);
+  });
   m.def("_nonzero", [](const Tensor& x) { return nonzero(x); });
   m.def(
       "isclose",

@@ -69,7 +69,8 @@ Tensor take(const Tensor& x, const Tensor& indices, std::optional<int64_t> axis)
 Tensor take_along_axis(const Tensor& x, const Tensor& indices, int64_t axis) {
   const ir::NodePtr& xn = node_of(x, "take_along_axis");
   const ir::NodePtr in = index_node(indices, "take_along_axis");
-  if (xn->shape.empty()) throw Error(ErrorCode::InvalidArgument, "take_along_axis: x must have at least one dimension");
+  if (xn->shape.empty())
+    throw Error(ErrorCode::InvalidArgument, "take_along_axis: x must have at least one dimension");
   if (in->shape.size() != xn->shape.size())
     throw Error(ErrorCode::ShapeMismatch, "take_along_axis: indices " + shape_str(in->shape) + " and x " +
                                               shape_str(xn->shape) + " differ in rank");
@@ -90,7 +91,8 @@ Tensor searchsorted(const Tensor& x1, const Tensor& x2, std::string_view side) {
   const ir::NodePtr& s = node_of(x1, "searchsorted");
   node_of(x2, "searchsorted");
   if (side != "left" && side != "right")
-    throw Error(ErrorCode::InvalidArgument, "searchsorted: side must be 'left' or 'right', got '" + std::string(side) + "'");
+    throw Error(ErrorCode::InvalidArgument,
+                "searchsorted: side must be 'left' or 'right', got '" + std::string(side) + "'");
   if (s->shape.size() != 1)
     throw Error(ErrorCode::InvalidArgument, "searchsorted: x1 must be 1-D, got " + shape_str(s->shape));
   const bool right = side == "right";
@@ -121,7 +123,8 @@ Tensor searchsorted(const Tensor& x1, const Tensor& x2, std::string_view side) {
 std::vector<Tensor> nonzero(const Tensor& x) {
   const ir::NodePtr& n = node_of(x, "nonzero");
   if (n->shape.empty())
-    throw Error(ErrorCode::InvalidArgument, "nonzero: x must have at least one dimension (the Array API's rule)");
+    throw Error(ErrorCode::InvalidArgument,
+                "nonzero: x must have at least one dimension (the Array API's rule)");
   // Data-dependent shape: evaluate the mask now (a synchronisation point), count on the host.
   const std::vector<bool> mask = (n->dtype == DType::b8 ? x : x.cast(DType::b8)).to_vector<bool>();
   const std::size_t r = n->shape.size();

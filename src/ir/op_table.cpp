@@ -140,7 +140,8 @@ void take_shape(const Node& n, Shape& out) {
   const Shape& i = n.inputs[1]->shape;
   const int64_t ax = n.attrs.axis;
   if (ax < 0 || ax >= static_cast<int64_t>(x.size()))
-    fail(ErrorCode::InvalidArgument, "take: axis " + std::to_string(ax) + " out of range for " + cgrad::shape_str(x));
+    fail(ErrorCode::InvalidArgument,
+         "take: axis " + std::to_string(ax) + " out of range for " + cgrad::shape_str(x));
   bool ok = i.size() == x.size();
   for (std::size_t d = 0; ok && d < x.size(); ++d) ok = static_cast<int64_t>(d) == ax || i[d] == x[d];
   if (!ok)

@@ -29,8 +29,10 @@ Data take_ref(const Data& d, const Shape& s, const std::vector<int64_t>& idx, co
       src += (q == ax ? p : c) * ds[q];
     }
     const bool ok = p >= 0 && p < n;
-    if (is_floating(d.dtype)) w.push(ok ? d.f[static_cast<std::size_t>(src)] : 0.0);
-    else w.push_int(ok ? d.i[static_cast<std::size_t>(src)] : 0);
+    if (is_floating(d.dtype))
+      w.push(ok ? d.f[static_cast<std::size_t>(src)] : 0.0);
+    else
+      w.push_int(ok ? d.i[static_cast<std::size_t>(src)] : 0);
   }
   return w;
 }
@@ -58,8 +60,9 @@ void sweep_take(int, DType t) {
     want_shape[static_cast<std::size_t>(axis)] = static_cast<int64_t>(iv.size());
     std::vector<int64_t> full;  // the positions broadcast to the output's shape, for the reference
     for (int64_t k = 0; k < core::numel(want_shape); ++k)
-      full.push_back(iv[static_cast<std::size_t>(k / core::contiguous_strides(want_shape)[static_cast<std::size_t>(axis)] %
-                                                 static_cast<int64_t>(iv.size()))]);
+      full.push_back(iv[static_cast<std::size_t>(
+          k / core::contiguous_strides(want_shape)[static_cast<std::size_t>(axis)] %
+          static_cast<int64_t>(iv.size()))]);
     const Data want = take_ref(xv, s, full, want_shape, axis);
     std::vector<int32_t> iv32(iv.begin(), iv.end());
     for (const Tensor& idx : {tensor(iv, {7}), tensor(iv32, {7})}) {
@@ -71,7 +74,8 @@ void sweep_take(int, DType t) {
     // take_along_axis with random positions of the output's shape
     Shape is = s;
     is[static_cast<std::size_t>(axis)] = 6;
-    const std::vector<int64_t> pv = positions(static_cast<std::size_t>(core::numel(is)), n, 5 + static_cast<uint64_t>(axis));
+    const std::vector<int64_t> pv =
+        positions(static_cast<std::size_t>(core::numel(is)), n, 5 + static_cast<uint64_t>(axis));
     Tensor y = take_along_axis(x, tensor(pv, is), axis);
     expect_values(read(y), take_ref(xv, s, pv, is, axis), 0, name + " along axis " + std::to_string(axis));
   }
@@ -108,17 +112,23 @@ void sweep_take(int, DType t) {
     for (int c = 0; c < 5; ++c)
       for (int k = 0; k < 4; ++k) {
         const auto at = static_cast<std::size_t>(r * 4 + k);
-        if (is_floating(t)) xbe.push(xbv.f[at]);
-        else xbe.push_int(xbv.i[at]);
+        if (is_floating(t))
+          xbe.push(xbv.f[at]);
+        else
+          xbe.push_int(xbv.i[at]);
       }
   expect_values(read(yb), take_ref(xbe, {3, 5, 4}, pfull, {3, 5, 2}, 2), 0, name + " along, broadcast");
   // Errors: float or b8 indices, no axis for 2-D x, bad axis, rank mismatch, bad broadcast.
   EXPECT_EQ(error_code([&] { take(x, tensor(std::vector<float>{0}, {1}), 0); }), ErrorCode::DTypeMismatch);
   EXPECT_EQ(error_code([&] { take(x, tensor(std::vector<bool>{false}, {1}), 0); }), ErrorCode::DTypeMismatch);
   EXPECT_EQ(error_code([&] { take(x, tensor(std::vector<int64_t>{0}, {1})); }), ErrorCode::InvalidArgument);
-  EXPECT_EQ(error_code([&] { take(x, tensor(std::vector<int64_t>{0}, {1}), 3); }), ErrorCode::InvalidArgument);
-  EXPECT_EQ(error_code([&] { take_along_axis(x, tensor(std::vector<int64_t>{0}, {1}), 0); }), ErrorCode::ShapeMismatch);
-  EXPECT_EQ(error_code([&] { take_along_axis(x, tensor(std::vector<int64_t>(12, 0), {1, 3, 4}), 0); }),
+  EXPECT_EQ(error_code([&] { take(x, tensor(std::vector<int64_t>{0}, {1}), 3); }),
+            ErrorCode::InvalidArgument);
+  EXPECT_EQ(error_code([&] { take_along_axis(x, tensor(std::vector<int64_t>{0}, {1}), 0); }),
+            ErrorCode::ShapeMismatch);
+  EXPECT_EQ(error_code([&] {
+              take_along_axis(x, tensor(std::vector<int64_t>(12, 0), {1, 3, 4}), 0);
+            }),
             ErrorCode::ShapeMismatch);
 }
 
@@ -138,7 +148,8 @@ TEST(Take, FusesAsAnIndirectLoad) {
   const int src[4] = {2, 0, 1, 0};
   for (int r = 0; r < 2; ++r)
     for (int c = 0; c < 4; ++c)
-      EXPECT_FLOAT_EQ(got[static_cast<std::size_t>(r * 4 + c)], 2.f * std::exp(static_cast<float>(r * 3 + src[c])));
+      EXPECT_FLOAT_EQ(got[static_cast<std::size_t>(r * 4 + c)],
+                      2.f * std::exp(static_cast<float>(r * 3 + src[c])));
   // Computed indices fuse too; a reduction read at gathered positions is materialized first.
   Tensor j = tensor(std::vector<int64_t>{0, 1, 2, 3}, {4}) - 1;
   Tensor z = take(sum(x, {1}), remainder(j, 2)) + 1.0;  // sum (2,) read at 0/-1
@@ -175,7 +186,8 @@ TEST(SearchSorted, MatchesLoops) {
       EXPECT_EQ(r.dtype(), i64);
       const auto got = r.to_vector<int64_t>();
       for (std::size_t k = 0; k < v.size(); ++k)
-        EXPECT_EQ(got[k], search_ref(s, v[k], std::string(side) == "right")) << "n " << n << " " << side << " v " << v[k];
+        EXPECT_EQ(got[k], search_ref(s, v[k], std::string(side) == "right"))
+            << "n " << n << " " << side << " v " << v[k];
     }
   }
   // integers, mixed with a float query
@@ -185,7 +197,10 @@ TEST(SearchSorted, MatchesLoops) {
   EXPECT_EQ(searchsorted(si, tensor(std::vector<float>{0.5f}, {1}), "right").to_vector<int64_t>(),
             (std::vector<int64_t>{3}));
   EXPECT_EQ(error_code([&] { searchsorted(si, si, "middle"); }), ErrorCode::InvalidArgument);
-  EXPECT_EQ(error_code([&] { searchsorted(tensor(std::vector<float>{1, 2}, {1, 2}), si); }), ErrorCode::InvalidArgument);
+  EXPECT_EQ(error_code([&] {
+              searchsorted(tensor(std::vector<float>{1, 2}, {1, 2}), si);
+            }),
+            ErrorCode::InvalidArgument);
 }
 
 TEST(Nonzero, MatchesLoops) {
@@ -195,7 +210,8 @@ TEST(Nonzero, MatchesLoops) {
     const Data xv = read(x);
     std::vector<std::vector<int64_t>> want(3);
     for (int64_t k = 0; k < 24; ++k) {
-      const bool nz = is_floating(t) ? xv.f[static_cast<std::size_t>(k)] != 0.0 : xv.i[static_cast<std::size_t>(k)] != 0;
+      const bool nz =
+          is_floating(t) ? xv.f[static_cast<std::size_t>(k)] != 0.0 : xv.i[static_cast<std::size_t>(k)] != 0;
       if (!nz) continue;
       want[0].push_back(k / 6);
       want[1].push_back(k / 3 % 2);
@@ -203,7 +219,8 @@ TEST(Nonzero, MatchesLoops) {
     }
     const std::vector<Tensor> got = nonzero(x);
     ASSERT_EQ(got.size(), 3u);
-    for (std::size_t a = 0; a < 3; ++a) EXPECT_EQ(got[a].to_vector<int64_t>(), want[a]) << dtype_name(t) << " dim " << a;
+    for (std::size_t a = 0; a < 3; ++a)
+      EXPECT_EQ(got[a].to_vector<int64_t>(), want[a]) << dtype_name(t) << " dim " << a;
   }
   EXPECT_EQ(nonzero(zeros({0, 3}))[1].shape(), Shape{0});
   EXPECT_EQ(error_code([&] { nonzero(ones({})); }), ErrorCode::InvalidArgument);

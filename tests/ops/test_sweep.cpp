@@ -102,11 +102,15 @@ const Coverage kCoverage[] = {
     {Op::Flip, "flip over axes, of views, consumed element-wise", sweep_movement},
     {Op::Cat, "cat along any dim, mixed dtypes", sweep_cat},
     {Op::Matmul, "matmul: 2-D, batched, broadcast batch, 1-D operands", sweep_matmul},
-    {Op::AllReduce, "dist::all_reduce in one process (identity), sum/max/min, views; b8 rejected", sweep_collective},
-    {Op::User, "user element-wise functions: a dtype-keeping and a float body, layouts, broadcasting", sweep_user},
+    {Op::AllReduce, "dist::all_reduce in one process (identity), sum/max/min, views; b8 rejected",
+     sweep_collective},
+    {Op::User, "user element-wise functions: a dtype-keeping and a float body, layouts, broadcasting",
+     sweep_user},
     // index group (issue #15)
-    {Op::Take, "take / take_along_axis: every axis, negative and out-of-range indices, index dtypes, strided x, "
-               "broadcasting, empty arrays, errors", sweep_take},
+    {Op::Take,
+     "take / take_along_axis: every axis, negative and out-of-range indices, index dtypes, strided x, "
+     "broadcasting, empty arrays, errors",
+     sweep_take},
 };
 
 const Coverage* coverage_of(int op) {
@@ -129,7 +133,8 @@ bool fits_kind(const Coverage& c, OpKind k) {
     case OpKind::Gemm: return c.fn == sweep_matmul;
     case OpKind::Collective: return c.fn == sweep_collective;
     case OpKind::Map: return c.fn == sweep_user;
-    case OpKind::Gather: return c.fn == sweep_take;
+    case OpKind::Gather:
+      return c.fn == sweep_take;
   }
   return false;
 }

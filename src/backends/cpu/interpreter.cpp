@@ -84,8 +84,10 @@ View interp_take(const ir::Node& n, const View& x, const View& idx) {
   std::array<const int64_t*, 3> st{out.strides.data(), idx.strides.data(), xst.data()};
   core::for_each_strided<3>(n.shape, st, {0, idx.offset, x.offset}, [&](int64_t o, int64_t i, int64_t xo) {
     const int64_t p = scalar::take(ip[i], len);
-    if (p < 0) std::memset(dst + o * es, 0, static_cast<std::size_t>(es));
-    else std::memcpy(dst + o * es, src + (xo + p * xs) * es, static_cast<std::size_t>(es));
+    if (p < 0)
+      std::memset(dst + o * es, 0, static_cast<std::size_t>(es));
+    else
+      std::memcpy(dst + o * es, src + (xo + p * xs) * es, static_cast<std::size_t>(es));
   });
   return out;
 }
@@ -110,7 +112,8 @@ View interpret_node(const ir::Node& n, const std::vector<const View*>& in, bool*
     case OpKind::Reduce: return interp_reduce(n, *in[0]);
     case OpKind::Concat: return interp_cat(n, in);
     case OpKind::Gemm: return interp_matmul(n, *in[0], *in[1]);
-    case OpKind::Gather: return interp_take(n, *in[0], *in[1]);
+    case OpKind::Gather:
+      return interp_take(n, *in[0], *in[1]);
     case OpKind::Movement:
     case OpKind::Collective: break;
   }

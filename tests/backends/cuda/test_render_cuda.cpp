@@ -70,7 +70,8 @@ TEST(RenderCuda, TakeIsAnIndirectLoadInItsConsumer) {
   EXPECT_NE(src[0].find("cgrad::scalar::take"), std::string::npos);
   expect_compiles(src[0]);
   for (DType t : {DType::f16, DType::bf16, DType::b8, DType::u8, DType::f64}) {
-    auto s2 = kernel_sources({take_along_axis(x.cast(t).T(), tensor(std::vector<int64_t>(16, -2), {2, 8}), 0)});
+    auto s2 =
+        kernel_sources({take_along_axis(x.cast(t).T(), tensor(std::vector<int64_t>(16, -2), {2, 8}), 0)});
     ASSERT_EQ(s2.size(), 1u) << dtype_name(t);
     expect_compiles(s2[0]);
   }
