@@ -196,6 +196,19 @@ TEST(SearchSorted, MatchesLoops) {
             (std::vector<int64_t>{1, 5, 0}));
   EXPECT_EQ(searchsorted(si, tensor(std::vector<float>{0.5f}, {1}), "right").to_vector<int64_t>(),
             (std::vector<int64_t>{3}));
+  // the binary search (10 gathers of a 1000-element x1) is one kernel
+  std::vector<float> big(1000), q(64);
+  for (std::size_t k = 0; k < big.size(); ++k) big[k] = static_cast<float>(k) * 0.5f;
+  for (std::size_t k = 0; k < q.size(); ++k) q[k] = static_cast<float>(k) * 7.3f;
+  Tensor r = searchsorted(tensor(big, {1000}), tensor(q, {8, 8}));
+  reset_stats();
+  r.eval();
+  if (core::env().backend != "interpreter") {
+    EXPECT_EQ(stats().kernels_launched, 1u);
+  }
+  const auto rv = r.to_vector<int64_t>();
+  for (std::size_t k = 0; k < q.size(); ++k)
+    EXPECT_EQ(rv[k], std::min<int64_t>(1000, static_cast<int64_t>(std::ceil(q[k] / 0.5f))));
   EXPECT_EQ(error_code([&] { searchsorted(si, si, "middle"); }), ErrorCode::InvalidArgument);
   EXPECT_EQ(error_code([&] {
               searchsorted(tensor(std::vector<float>{1, 2}, {1, 2}), si);
