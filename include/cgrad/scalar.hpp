@@ -833,4 +833,12 @@ template <class T> CGRAD_SCALAR_INLINE T rand_normal(uint64_t key, uint64_t i) {
   return static_cast<T>(m_sqrt(-2.0 * m_log(u1)) * m_cos(6.283185307179586476925 * u2));
 }
 
+// ---- index group (issue #15) ----
+/// take's position along its axis of length n: i wrapped once (-n <= i < 0 counts from the end,
+/// as NumPy), or -1 when i is still outside [0, n): the kernel then reads 0 (docs/semantics.md).
+CGRAD_SCALAR_INLINE int64_t take(int64_t i, int64_t n) {
+  const int64_t j = i < 0 ? i + n : i;
+  return j >= 0 && j < n ? j : -1;
+}
+
 }  // namespace cgrad::scalar

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -388,6 +389,24 @@ Tensor cat(const std::vector<Tensor>& xs, int64_t dim = 0);
 /// Reverses the order of elements along `axes` (negative count from the end; empty: every
 /// axis). A view (negative strides), fused into consumers like a slice.
 Tensor flip(const Tensor& x, std::vector<int64_t> axes = {});
+
+// ---- indexing and searching (issue #15; docs/semantics.md, "Indexing") ----
+// Indices: any integer dtype; -n <= i < 0 counts from the end (wraps once); a position still
+// outside [0, n) gives 0 (computed in the kernel: lazy indices never read outside a buffer).
+/// Elements of x at `indices` along `axis` (no axis: x must be 1-D or 0-d). The result has shape
+/// x.shape[:axis] + indices.shape + x.shape[axis+1:]. A gather fused into its consumer's kernel.
+Tensor take(const Tensor& x, const Tensor& indices, std::optional<int64_t> axis = std::nullopt);
+/// out[.., j, ..] = x[.., indices[.., j, ..], ..] along `axis`; x and indices have the same rank
+/// and broadcast against each other outside `axis`.
+Tensor take_along_axis(const Tensor& x, const Tensor& indices, int64_t axis = -1);
+/// i64 positions at which the elements of x2 would be inserted into the sorted 1-D x1 to keep it
+/// sorted: side "left" (first such position) or "right" (last). NaN sorts last. A binary search:
+/// ceil(log2(n + 1)) fused gathers of x1.
+Tensor searchsorted(const Tensor& x1, const Tensor& x2, std::string_view side = "left");
+/// One i64 tensor per dim of x (at least 1-D): the indices of the non-zero elements, row-major.
+/// The result's length depends on the data: x is evaluated (a synchronisation point).
+std::vector<Tensor> nonzero(const Tensor& x);
+
 /// NumPy matmul: 1-D operands are promoted and the added dim removed; batch dims broadcast.
 Tensor matmul(const Tensor& a, const Tensor& b);
 Tensor softmax(const Tensor& x, int64_t axis = -1);

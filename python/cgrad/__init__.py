@@ -144,7 +144,7 @@ class _Info:
     """__array_namespace_info__(): what this namespace supports."""
 
     def capabilities(self):
-        return {"boolean indexing": False, "data-dependent shapes": False, "max dimensions": 64}
+        return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 64}
 
     def default_device(self):
         return Device.cpu()

@@ -358,6 +358,27 @@ def unique_inverse(x, /):
 
 def unique_values(x, /):
     return unique_all(x).values
+# ---- indexing and searching (issue #15): take is a gather fused into its consumer; nonzero
+# evaluates its input (a data-dependent shape, docs/python.md) ----
+def take(x, indices, /, *, axis=None):
+    return _cgrad._take(x, indices, axis)
+
+
+def take_along_axis(x, indices, /, *, axis=-1):
+    return _cgrad._take_along_axis(x, indices, axis)
+
+
+def searchsorted(x1, x2, /, *, side="left", sorter=None):
+    if sorter is not None:
+        x1 = _cgrad._take(x1, sorter, 0)
+    if not isinstance(x2, Array):  # a Python scalar: of x1's kind, as a binary operator takes it
+        x2 = asarray(x2, dtype=x1.dtype if not (isinstance(x2, float) and x1.dtype in dt.INTEGRAL) else None,
+                     device=x1.device)
+    return _cgrad._searchsorted(x1, x2, side)
+
+
+def nonzero(x, /):
+    return tuple(_cgrad._nonzero(x))
 
 
 # ---- shapes ----

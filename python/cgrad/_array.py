@@ -2,6 +2,7 @@
 operators and the C++ calls are bound in the extension (python/src/module.cpp); this module
 adds the methods that are easier to write in Python to the same class."""
 import builtins
+import math
 import operator
 
 from . import _cgrad
@@ -23,14 +24,67 @@ def _T(self):
 
 
 # ---- indexing ----
+def _is_array_key(key):
+    """A boolean mask, or a tuple of ints and integer arrays with at least one array."""
+    if isinstance(key, Array):
+        return True
+    return (isinstance(key, tuple) and builtins.any(isinstance(k, Array) for k in key)
+            and builtins.all(isinstance(k, Array) or (not isinstance(k, (slice, bool)) and k is not None
+                                                      and k is not Ellipsis) for k in key))
+
+
+def _mask_key(self, key):
+    if key.ndim > self.ndim or not builtins.all(k in (n, 0) for n, k in zip(self.shape, key.shape)):
+        raise IndexError(f"boolean index of shape {key.shape} does not match the array's shape {self.shape}")
+
+
+def _gather(self, key):
+    """x[key] for integer arrays (broadcast together, ints count as 0-d arrays) or one boolean mask:
+    the flat position in the indexed dims, then one take along the flattened dims. A mask goes
+    through nonzero, which evaluates it (a synchronisation point)."""
+    from . import _api
+
+    if isinstance(key, Array) and key.dtype == dt.bool:
+        _mask_key(self, key)
+        if key.ndim == 0:
+            if builtins.bool(key):
+                return self._reshape([1, *self.shape])
+            return _api.zeros((0, *self.shape), dtype=self.dtype, device=self.device)
+        key = tuple(_cgrad._nonzero(key))
+    if not isinstance(key, tuple):
+        key = (key,)
+    if len(key) > self.ndim:
+        raise IndexError(f"too many indices: array is {self.ndim}-D, index has {len(key)}")
+    flat = 0
+    for d, k in enumerate(key):
+        n = self.shape[d]
+        if isinstance(k, Array):
+            if k.dtype not in dt.INTEGRAL or k.dtype == dt.bool:
+                raise IndexError(f"cgrad: index arrays must have an integer dtype, got {k.dtype}")
+            k = k.astype(dt.int64)
+            k = _cgrad._where(k < 0, k + n, k)
+        else:
+            k = operator.index(k)
+            if not -n <= k < n:
+                raise IndexError(f"index {k} is out of bounds for axis {d} with size {n}")
+            k %= n
+        stride = math.prod(self.shape[d + 1:len(key)])
+        flat = flat + k * stride
+    if not isinstance(flat, Array):
+        flat = _api.asarray(flat, dtype=dt.int64, device=self.device)
+    rest = list(self.shape[len(key):])
+    x = self._reshape([math.prod(self.shape[:len(key)]), *rest])
+    return _cgrad._take(x, flat, 0)
+
+
 def _normalize_key(self, key):
     if not isinstance(key, tuple):
         key = (key,)
     for k in key:
         if isinstance(k, Array) or (hasattr(k, "__len__") and not isinstance(k, (str, bytes))):
             raise IndexError(
-                "cgrad: indexing with integer arrays or boolean masks is not supported yet "
-                "(the C++ core has no gather/scatter primitive); use ints, slices, None and ..."
+                "cgrad: an index mixing arrays with slices, None or ... is not supported yet; arrays "
+                "index as a tuple of ints and integer arrays (a gather), or as one boolean mask"
             )
     n_ell = builtins.sum(1 for k in key if k is Ellipsis)
     if n_ell > 1:
@@ -50,6 +104,8 @@ def _normalize_key(self, key):
 
 
 def _getitem(self, key):
+    if _is_array_key(key):
+        return _gather(self, key)
     key = _normalize_key(self, key)
     x = self
     shape = []  # the result's shape, after ints drop and Nones insert dims
@@ -88,6 +144,11 @@ def _setitem(self, key, value):
     from . import _api
 
     value = value if isinstance(value, Array) else _api.asarray(value, dtype=self.dtype, device=self.device)
+    if isinstance(key, Array) and key.dtype == dt.bool:  # x[mask] = v: where(mask, v, x)
+        _mask_key(self, key)
+        mask = _api.broadcast_to(key._reshape([*key.shape] + [1] * (self.ndim - key.ndim)), self.shape)
+        self.assign(_cgrad._where(mask, _api.broadcast_to(value.astype(self.dtype), self.shape), self))
+        return
     key = _normalize_key(self, key)
     if builtins.all(isinstance(k, slice) and k == slice(None) for k in key if k is not None):
         self.assign(_api.broadcast_to(value.astype(self.dtype), self.shape))

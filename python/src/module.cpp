@@ -541,6 +541,15 @@ NB_MODULE(_cgrad, m) {
     cgrad::UniqueAll u = cgrad::unique_all(x);
     return std::vector<Tensor>{u.values, u.indices, u.inverse_indices, u.counts};
   });
+  // index group (issue #15): gathers, binary search, nonzero (evaluates: a data-dependent shape)
+  m.def("_take",
+        [](const Tensor& x, const Tensor& i, std::optional<int64_t> axis) { return take(x, i, axis); });
+  m.def("_take_along_axis",
+        [](const Tensor& x, const Tensor& i, int64_t axis) { return take_along_axis(x, i, axis); });
+  m.def("_searchsorted", [](const Tensor& x1, const Tensor& x2, const std::string& side) {
+    return searchsorted(x1, x2, side);
+  });
+  m.def("_nonzero", [](const Tensor& x) { return nonzero(x); });
   m.def(
       "isclose",
       [](const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan) {

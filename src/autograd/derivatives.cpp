@@ -268,6 +268,26 @@ void sort(VjpCall& c) {
   set(c, 0, cgrad::sum(cgrad::where(hit, c.g.reshape(s), 0.0), {static_cast<int64_t>(ax)}, false));
 }
 
+// index group (issue #15). take's gradient scatters g back: dx[.., k, ..] = sum over j of g[.., j, ..]
+// where the (wrapped) index idx[.., j, ..] == k. Without a scatter-add row yet, it is written as a
+// fused comparison reduced over j: O(n * m) work for n = x.shape[axis], m = idx.shape[axis], but
+// no (n, m) buffer (the where/compare fuses into the sum). Out-of-range indices add nothing.
+void take(VjpCall& c) {
+  const Tensor& x = x0(c);
+  const auto ax = static_cast<std::size_t>(c.rec.attrs.axis);
+  const int64_t n = x.shape()[ax];
+  const Tensor& idx = c.in[1];
+  Shape s = idx.shape();  // (.., m, ..): insert a dim of n after the axis
+  Shape s1 = s, se = s, sk(s.size() + 1, 1);
+  s1.insert(s1.begin() + static_cast<std::ptrdiff_t>(ax) + 1, 1);
+  se.insert(se.begin() + static_cast<std::ptrdiff_t>(ax) + 1, n);
+  sk[ax + 1] = n;
+  const Tensor wrapped = cgrad::where(idx < 0, idx + n, idx).reshape(s1).expand(se);
+  const Tensor k = cgrad::arange(n, DType::i64, x.device()).reshape(sk).expand(se);
+  const Tensor g = c.g.reshape(s1).expand(se);
+  set(c, 0, cgrad::sum(cgrad::where(wrapped == k, g, 0.0), {static_cast<int64_t>(ax)}));
+}
+
 }  // namespace vjp
 
 void composite_vjp(VjpCall& c) {

@@ -92,7 +92,7 @@ struct CudaRenderer {
   static constexpr int kLanes = 4;
   bool vectorizable(std::size_t a) const {
     const auto& acc = k.accesses[a];
-    return acc.slot >= 0 && acc.dtype != DType::b8 && dtype_size(acc.dtype) >= 4 &&
+    return acc.slot >= 0 && !acc.indirect && acc.dtype != DType::b8 && dtype_size(acc.dtype) >= 4 &&
            stride_class(acc, rank - 1) == StrideClass::One;
   }
   // The 16-byte vector type of an access and how many elements one holds.

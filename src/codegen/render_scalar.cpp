@@ -164,7 +164,12 @@ std::string render_instr(const schedule::KernelSpec& k, int i, const std::functi
   // converted to T where it is declared: S == T for every dtype but the 16-bit floats.
   const std::string T = ctype(in.dtype), S = storage_ctype(in.dtype);
   switch (in.kind) {
-    case Instr::Kind::Load: return addr(in.access);
+    case Instr::Kind::Load: {
+      std::string at = addr(in.access);
+      // a gather's read (take): its argument, an i64 offset, joins the element index `p[...]`
+      if (!in.args.empty()) at.insert(at.size() - 1, " + " + var(in.args[0]));
+      return at;
+    }
     case Instr::Kind::Index: return "(int64_t)(" + index(in.access) + ")";
     case Instr::Kind::Const:
       if (in.arg >= 0) return "((" + T + ")c" + std::to_string(i) + ")";  // a kernel argument

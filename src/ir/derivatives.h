@@ -67,4 +67,6 @@ void sort(VjpCall&);  // group sort
 // scans (scan group)
 void cumulative_sum(VjpCall&);
 void cumulative_prod(VjpCall&);
+// index group (issue #15)
+void take(VjpCall&);  // not differentiable yet: raises
 }  // namespace cgrad::autograd::vjp

@@ -122,7 +122,10 @@ NodePtr build_node(Op op, NodeList&& inputs, Attrs* attrs, Device device) {
   std::size_t first_value = op == Op::Where ? 1 : 0;
   if (op == Op::Where && node->inputs[0]->dtype != DType::b8)
     core::fail(ErrorCode::DTypeMismatch, name() + ": condition must be b8, got " + dtype_name(node->inputs[0]->dtype));
-  for (std::size_t i = first_value; i < node->inputs.size(); ++i) {
+  if (row.kind == OpKind::Gather && node->inputs[1]->dtype != DType::i64)
+    core::fail(ErrorCode::DTypeMismatch,
+               name() + ": indices must be i64, got " + dtype_name(node->inputs[1]->dtype));
+  for (std::size_t i = first_value; i < value_inputs_end(row.kind, node->inputs.size()); ++i) {
     DType d = node->inputs[i]->dtype;
     if (!(row.inputs & bit(d))) core::fail(ErrorCode::DTypeMismatch, name() + ": dtype " + dtype_name(d) + " is not supported");
     if (d != node->inputs[first_value]->dtype && op != Op::Cast)

@@ -3,6 +3,7 @@
 
 #include <cgrad/core.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -23,7 +24,13 @@ inline constexpr int kNumOps = 0
 /// Map: an element-wise user function (issue #23), fused like the other element-wise kinds.
 /// Sort: a row kernel (sort, argsort) whose output rows along attrs.axis each read a whole input row.
 /// Scan: a running reduction along attrs.axis (cumulative_sum/prod), described by a ReduceRule.
-enum class OpKind : uint8_t { Source, Unary, Binary, Ternary, Reduce, Movement, Concat, Gemm, Collective, Map, Sort, Scan };
+/// Gather: an indirect read (take), input 1 holds i64 positions along attrs.axis of input 0.
+enum class OpKind : uint8_t { Source, Unary, Binary, Ternary, Reduce, Movement, Concat, Gemm, Collective, Map, Sort, Scan,
+                              Gather };
+
+/// How many of a node's inputs are value inputs (sharing the row's accepted dtypes), after
+/// `first` (Where's condition is input 0): a gather's index input is not one.
+constexpr std::size_t value_inputs_end(OpKind k, std::size_t n_inputs) { return k == OpKind::Gather ? 1 : n_inputs; }
 
 /// How a node's dtype follows from its inputs.
 enum class DTypeRule : uint8_t {

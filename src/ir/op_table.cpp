@@ -134,5 +134,21 @@ void matmul_shape(const Node& n, Shape& out) {
   out[r - 1] = b[r - 1];
 }
 
+// index group (issue #15): take's output has the indices' shape; x matches it outside the axis.
+void take_shape(const Node& n, Shape& out) {
+  const Shape& x = n.inputs[0]->shape;
+  const Shape& i = n.inputs[1]->shape;
+  const int64_t ax = n.attrs.axis;
+  if (ax < 0 || ax >= static_cast<int64_t>(x.size()))
+    fail(ErrorCode::InvalidArgument,
+         "take: axis " + std::to_string(ax) + " out of range for " + cgrad::shape_str(x));
+  bool ok = i.size() == x.size();
+  for (std::size_t d = 0; ok && d < x.size(); ++d) ok = static_cast<int64_t>(d) == ax || i[d] == x[d];
+  if (!ok)
+    fail(ErrorCode::ShapeMismatch, "take: indices of shape " + cgrad::shape_str(i) + " do not match " +
+                                       cgrad::shape_str(x) + " outside axis " + std::to_string(ax));
+  out = i;
+}
+
 }  // namespace rules
 }  // namespace cgrad::ir

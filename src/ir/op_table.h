@@ -23,6 +23,7 @@ void slice_shape(const Node& n, Shape& out);
 void flip_shape(const Node& n, Shape& out);
 void cat_shape(const Node& n, Shape& out);
 void matmul_shape(const Node& n, Shape& out);
+void take_shape(const Node& n, Shape& out);  // index group
 }  // namespace rules
 
 namespace table_detail {
@@ -169,6 +170,8 @@ inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     // scans (scan group, issue #15)
     SCAN(CumSum, kNumeric, vjp::cumulative_sum, Add, Zero, Wide),
     SCAN(CumProd, kNumeric, vjp::cumulative_prod, Mul, One, Wide),
+    // index group (issue #15): a gather; its index input (i64) is not a value input
+    ROW(Take, Gather, 2, kAll, SameAsIn, take_shape, false, false, vjp::take),
 }};
 #undef ROW
 #undef RED

@@ -32,7 +32,8 @@ std::string attrs_str(const Node& n) {
       else if (n.op == Op::Flip) s << "axes=" << core::vec_str(a.axes);
       else if (n.op == Op::Slice) s << "dim=" << a.axis << " " << a.start << ":" << a.stop << ":" << a.step;
       break;
-    case OpKind::Concat: s << "dim=" << a.axis; break;
+    case OpKind::Concat:
+    case OpKind::Gather: s << "dim=" << a.axis; break;
     case OpKind::Unary:
     case OpKind::Binary:
     case OpKind::Ternary:

@@ -42,11 +42,15 @@ constexpr int64_t kMaxCatParts = 8;   // a cat of at most this many equal parts 
 
 enum class State : uint8_t { Fused, Mat, View, Const };
 
-// One dim of an index map: node index along the dim = coeff * loop[l] + off (l < 0: just off).
+// One dim of an index map: node index along the dim = coeff * loop[l] + off (l < 0: just off),
+// plus ind_coeff * the i64 value of instruction `ind` when ind >= 0 (a gather's computed
+// position: take, index group, issue #15).
 struct Dim {
   int l;
   int64_t coeff;
   int64_t off;
+  int ind = -1;
+  int64_t ind_coeff = 0;
   auto operator<=>(const Dim&) const = default;
 };
 using Map = std::vector<Dim>;
@@ -148,6 +152,7 @@ struct KernelLowering {
   int64_t loop_size(int l) const;
   int access(int slot_id, const Node* n, const Map& m);
   int index_access(const Node* n, const Map& m);
+  int indirect_offset(int slot_id, const Map& m);
   int emit(Instr in);
   int value(const Node* n, const Map& m);
   int compute(const Node* n, const Map& m);
@@ -156,6 +161,7 @@ struct KernelLowering {
   int fail(bool moved, const char* where);
   int cat(const Node* n, const Map& m);     // rules_library.cpp
   int reduce(const Node* r, const Map& m);  // rules_reductions.cpp
+  int gather(const Node* n, const Map& m);  // lower_kernel.cpp (index group)
 };
 
 }  // namespace cgrad::schedule::detail

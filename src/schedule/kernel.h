@@ -24,6 +24,9 @@ struct Access {
   DType dtype = DType::f32;
   int64_t offset = 0;
   std::vector<int64_t> strides;   ///< one per loop dim: outer dims, then inner dims
+  /// A gather's read (take): its Load's one argument, an i64 instruction, is added to the element
+  /// index. Such an access is never vectorized nor written in place.
+  bool indirect = false;
 };
 
 struct Instr {
@@ -32,7 +35,7 @@ struct Instr {
   ir::Op op = ir::Op::Buffer;     ///< Op: the element-wise op (Rand/Randn/Arange apply to an Index)
   DType dtype = DType::f32;       ///< result
   DType in_dtype = DType::f32;    ///< operand dtype (Cast, comparisons, Where's values)
-  std::vector<int> args;          ///< earlier instructions
+  std::vector<int> args;          ///< earlier instructions (Load: an indirect access's i64 offset)
   int access = -1;                ///< Load / Index
   int reduction = -1;             ///< Acc: the result of reduction `reduction`
   double fvalue = 0;              ///< Const

@@ -89,6 +89,36 @@ int KernelLowering::access(int slot_id, const Node* n, const Map& m) {
   return static_cast<int>(k.accesses.size()) - 1;
 }
 
+// A gather's element offset: the sum over dims with a computed position of position * stride
+// (strides are kernel arguments, as constants: a new shape does not recompile); -1 when none.
+int KernelLowering::indirect_offset(int slot_id, const Map& m) {
+  const Slot& sl = b.out.slots[static_cast<std::size_t>(slot_id)];
+  int total = -1;
+  for (std::size_t d = 0; d < m.size(); ++d) {
+    const int64_t stride = sl.layout.strides[d] * m[d].ind_coeff;
+    if (m[d].ind < 0 || stride == 0) continue;
+    Instr c;
+    c.kind = Instr::Kind::Const;
+    c.dtype = DType::i64;
+    c.ivalue = stride;
+    c.fvalue = static_cast<double>(stride);
+    Instr mul;
+    mul.op = Op::Mul;
+    mul.dtype = mul.in_dtype = DType::i64;
+    mul.args = {m[d].ind, emit(std::move(c))};
+    int term = emit(std::move(mul));
+    if (total >= 0) {
+      Instr add;
+      add.op = Op::Add;
+      add.dtype = add.in_dtype = DType::i64;
+      add.args = {total, term};
+      term = emit(std::move(add));
+    }
+    total = term;
+  }
+  return total;
+}
+
 int KernelLowering::index_access(const Node* n, const Map& m) {
   Access a;
   a.slot = -1;
@@ -115,7 +145,13 @@ int KernelLowering::value(const Node* n, const Map& m) {
   Instr in;
   in.kind = Instr::Kind::Load;
   in.dtype = n->dtype;
-  in.access = access(b.slot(n), n, m);
+  const int sl = b.slot(n);
+  const int dyn = indirect_offset(sl, m);
+  in.access = access(sl, n, m);
+  if (dyn >= 0) {
+    k.accesses[static_cast<std::size_t>(in.access)].indirect = true;
+    in.args = {dyn};
+  }
   return memo[key] = emit(std::move(in));
 }
 
@@ -136,11 +172,12 @@ Map through_movement(const Node& n, const Map& m) {
     auto ax = static_cast<std::size_t>(n.attrs.axis);
     r[ax].coeff *= n.attrs.step;
     r[ax].off = r[ax].off * n.attrs.step + n.attrs.start;
+    r[ax].ind_coeff *= n.attrs.step;
   } else if (n.op == Op::Flip) {  // input index = len - 1 - output index
     r = m;
     for (int64_t a : n.attrs.axes) {
       const auto ax = static_cast<std::size_t>(a);
-      r[ax] = Dim{m[ax].l, -m[ax].coeff, is[ax] - 1 - m[ax].off};
+      r[ax] = Dim{m[ax].l, -m[ax].coeff, is[ax] - 1 - m[ax].off, m[ax].ind, -m[ax].ind_coeff};
     }
   } else if (n.op == Op::Reshape) {  // unit-dim reshape only: match the non-unit dims in order
     std::size_t j = 0;
@@ -161,8 +198,15 @@ Map through_movement(const Node& n, const Map& m) {
 int KernelLowering::compute(const Node* n, const Map& m) {
   auto key = std::make_pair(n, m);
   if (auto it = memo.find(key); it != memo.end()) return it->second;
-  members.push_back(n);
   const ir::OpInfo& row = ir::info(n->op);
+  // Rule 11 (gather): a node read at a gathered position is computed there when it is
+  // element-wise or a view; reductions, cats and indexed sources (arange, rand) are Mat.
+  if ((row.kind == OpKind::Reduce || row.kind == OpKind::Concat ||
+       (row.kind == OpKind::Source && n->op != Op::Full)) &&
+      std::any_of(m.begin(), m.end(), [](const Dim& d) { return d.ind >= 0; }))
+    return fail(b.set(n, State::Mat, "rule 11 (gather-source): read at gathered positions: materialized"),
+                "a gather");
+  members.push_back(n);
   int result = -1;
   switch (row.kind) {
     case OpKind::Source: {
@@ -203,12 +247,48 @@ int KernelLowering::compute(const Node* n, const Map& m) {
     case OpKind::Movement: result = value(n->inputs[0].get(), through_movement(*n, m)); break;
     case OpKind::Reduce: result = reduce(n, m); break;
     case OpKind::Concat: result = cat(n, m); break;
+    case OpKind::Gather: result = gather(n, m); break;
     case OpKind::Gemm:
     case OpKind::Collective:
     case OpKind::Sort:
     case OpKind::Scan: return fail(false, "lowering a library op or scan inside a kernel");  // always Mat
   }
   return memo[key] = result;
+}
+
+// take (index group, issue #15): the indices are read at the output's index; x is read (or
+// computed, when fused) at the wrapped position along the axis; an out-of-range position reads
+// position 0 and the result is 0 there (scalar::take gives -1).
+int KernelLowering::gather(const Node* n, const Map& m) {
+  const Node* x = n->inputs[0].get();
+  const auto ax = static_cast<std::size_t>(n->attrs.axis);
+  auto konst = [&](DType t, int64_t v) {
+    Instr c;
+    c.kind = Instr::Kind::Const;
+    c.dtype = t;
+    c.ivalue = v;
+    c.fvalue = static_cast<double>(v);
+    return emit(std::move(c));
+  };
+  auto op = [&](Op o, DType t, DType in_t, std::vector<int> args) {
+    Instr in;
+    in.op = o;
+    in.dtype = t;
+    in.in_dtype = in_t;
+    in.args = std::move(args);
+    return emit(std::move(in));
+  };
+  const int idx = value(n->inputs[1].get(), m);
+  if (failed) return 0;
+  const int pos = op(Op::Take, DType::i64, DType::i64, {idx, konst(DType::i64, x->shape[ax])});
+  const int zero = konst(DType::i64, 0);
+  const int safe = op(Op::Maximum, DType::i64, DType::i64, {pos, zero});
+  const int ok = op(Op::Ge, DType::b8, DType::i64, {pos, zero});
+  Map mx = m;
+  mx[ax] = Dim{-1, 0, 0, safe, 1};
+  const int v = value(x, mx);
+  if (failed) return 0;
+  return op(Op::Where, n->dtype, n->dtype, {ok, v, konst(n->dtype, 0)});
 }
 
 int KernelLowering::fail(bool moved, const char* where) {

@@ -68,7 +68,7 @@ void plan_reuse(const Schedule& s, MemoryPlan& m, const std::vector<char>& escap
     for (std::size_t a = 0; ok && a < k.accesses.size(); ++a) {
       const Access& ra = k.accesses[a];
       if (ra.slot < 0 || view_root(s, ra.slot) != static_cast<int>(li)) continue;
-      ok = ra.slot == static_cast<int>(li) && load_of[a] >= 0;
+      ok = ra.slot == static_cast<int>(li) && load_of[a] >= 0 && !ra.indirect;
       std::vector<int> match;
       for (std::size_t j = 0; ok && j < k.stores.size(); ++j) {
         const Access& sa = k.accesses[static_cast<std::size_t>(k.stores[j].access)];
@@ -166,7 +166,7 @@ MemoryPlan plan_memory(const Schedule& s) {
             const Access& acc = ks.accesses[a];
             if (acc.slot != b.slot) continue;
             ++reads;
-            same_index = same_index && acc.offset == sa.offset && acc.strides == sa.strides;
+            same_index = same_index && !acc.indirect && acc.offset == sa.offset && acc.strides == sa.strides;
           }
           if (reads != 1 || !same_index) continue;
           m.in_place.emplace_back(o, b.slot);

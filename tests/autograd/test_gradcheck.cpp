@@ -130,6 +130,15 @@ std::vector<Case> cases_for(Op op) {
     case Op::CumProd:
       return {{[](const std::vector<Tensor>& x) { return cumulative_prod(x[0], 1); }, {{3, 4}}, 0.5, 1.5},
               {[](const std::vector<Tensor>& x) { return cumulative_prod(x[0], 0, std::nullopt, true); }, {{4, 3}}, -1.5, -0.5}};
+    case Op::Take:  // index group: repeated, negative and out-of-range positions; along an axis
+      return {{[](const std::vector<Tensor>& x) {
+                 return take(x[0], tensor(std::vector<int64_t>{2, 0, 2, -1, 5, -6}, {6}), 1) * x[1];
+               },
+               {{3, 4}, {3, 6}}},
+              {[](const std::vector<Tensor>& x) {
+                 return take_along_axis(x[0], tensor(std::vector<int64_t>{1, 0, 2, 2, -1, 0}, {2, 3}), 0);
+               },
+               {{3, 3}}}};
     default: return {};
   }
 }

@@ -113,6 +113,11 @@ TEST(OpTable, RulesFitKinds) {
         EXPECT_EQ(row.shape_rule, &ir::rules::elementwise_shape) << "a collective keeps its input's shape";
         EXPECT_EQ(row.dtype_rule, ir::DTypeRule::SameAsIn);
         break;
+      case OpKind::Gather:  // index group: x, then i64 indices with the output's shape
+        EXPECT_EQ(row.arity, 2);
+        EXPECT_EQ(row.shape_rule, &ir::rules::take_shape);
+        EXPECT_EQ(row.dtype_rule, ir::DTypeRule::SameAsIn);
+        break;
     }
     if (!ir::is_elementwise(row.kind)) {
       EXPECT_FALSE(row.int_to_float);
@@ -170,6 +175,7 @@ const BinaryRow kBinary[] = {
 #define CGRAD_ROW_Sort(E, name)  // group sort
 #define CGRAD_ROW_Map(E, name)
 #define CGRAD_ROW_Scan(E, name)
+#define CGRAD_ROW_Gather(E, name)
 #define CGRAD_OP(E, name, Kind, arity) CGRAD_ROW_##Kind(E, name)
 #include <cgrad/ops.def>
 #undef CGRAD_OP

@@ -110,6 +110,11 @@ const Coverage kCoverage[] = {
     // scans (scan group)
     {Op::CumSum, "cumulative_sum along every axis (negative too), include_initial, dtype, layouts, 3-D", sweep_scan},
     {Op::CumProd, "cumulative_prod along every axis (negative too), include_initial, dtype, layouts, 3-D", sweep_scan},
+    // index group (issue #15)
+    {Op::Take,
+     "take / take_along_axis: every axis, negative and out-of-range indices, index dtypes, strided x, "
+     "broadcasting, empty arrays, errors",
+     sweep_take},
 };
 
 const Coverage* coverage_of(int op) {
@@ -134,6 +139,8 @@ bool fits_kind(const Coverage& c, OpKind k) {
     case OpKind::Map: return c.fn == sweep_user;
     case OpKind::Sort: return c.fn == sweep_sort;  // group sort
     case OpKind::Scan: return c.fn == sweep_scan;
+    case OpKind::Gather:
+      return c.fn == sweep_take;
   }
   return false;
 }

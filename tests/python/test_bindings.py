@@ -168,10 +168,49 @@ def test_basic_indexing_matches_numpy(key):
     np.testing.assert_array_equal(np.asarray(got), want)
 
 
+def test_array_and_mask_indexing_match_numpy():
+    X = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    x = arr(X)
+    i = np.array([[1, -1], [0, -2]])
+    np.testing.assert_array_equal(np.asarray(x[arr(i), 1]), X[i, 1])
+    np.testing.assert_array_equal(np.asarray(x[1, arr([2, 0]), arr([3])]), X[1, [2, 0], [3]])
+    np.testing.assert_array_equal(np.asarray(x[arr([1, 0])]), X[[1, 0]])
+    m = X % 3 == 0
+    np.testing.assert_array_equal(np.asarray(x[arr(m)]), X[m])
+    np.testing.assert_array_equal(np.asarray(x[arr(m[:, :, 0])]), X[m[:, :, 0]])
+    assert x[cg.asarray(True)].shape == (1, 2, 3, 4) and x[cg.asarray(False)].shape == (0, 2, 3, 4)
+    with pytest.raises(IndexError):
+        x[arr(np.ones((3,), bool))]
+    y = arr(X)
+    y[arr(m)] = -1.0
+    Y = X.copy()
+    Y[m] = -1
+    np.testing.assert_array_equal(np.asarray(y), Y)
+    assert cg.__array_namespace_info__().capabilities()["data-dependent shapes"]
+
+
+def test_take_searchsorted_nonzero_match_numpy():
+    X = np.arange(12, dtype=np.int32).reshape(3, 4)
+    i = np.array([3, -1, 0])
+    np.testing.assert_array_equal(np.asarray(cg.take(arr(X), arr(i), axis=1)), np.take(X, i, axis=1))
+    j = np.array([[0, 2, 1, 0]])
+    np.testing.assert_array_equal(np.asarray(cg.take_along_axis(arr(X), arr(j), axis=0)),
+                                  np.take_along_axis(X, j, axis=0))
+    s = np.array([1.0, 2.0, 2.0, 5.0], np.float32)
+    v = np.array([[0.0, 2.0], [3.0, 9.0]], np.float32)
+    for side in ("left", "right"):
+        np.testing.assert_array_equal(np.asarray(cg.searchsorted(arr(s), arr(v), side=side)),
+                                      np.searchsorted(s, v, side=side))
+    assert int(cg.searchsorted(arr(s), 2.0)) == 1
+    got = cg.nonzero(arr(X % 5))
+    for g, w in zip(got, np.nonzero(X % 5)):
+        np.testing.assert_array_equal(np.asarray(g), w)
+
+
 def test_unsupported_indexing_names_the_missing_feature():
     x = arr(A)
-    with pytest.raises(IndexError, match="gather"):
-        x[arr([0, 1])]
+    with pytest.raises(IndexError, match="mixing arrays"):
+        x[arr([0, 1]), :]
     with pytest.raises(IndexError, match="out of bounds"):
         x[5]
     with pytest.raises(IndexError, match="too many"):

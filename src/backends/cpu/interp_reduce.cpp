@@ -65,6 +65,7 @@ template <class A> CombineFn<A> combine_fn(Op op) {
 #define CGRAD_RED_Sort(E, name) CGRAD_RED_None(E)  // group sort
 #define CGRAD_RED_Map(E, name) CGRAD_RED_None(E)
 #define CGRAD_RED_Scan(E, name) CGRAD_RED_None(E)
+#define CGRAD_RED_Gather(E, name) CGRAD_RED_None(E)
 #define CGRAD_OP(E, name, Kind, arity) CGRAD_RED_##Kind(E, name)
 #include <cgrad/ops.def>
 #undef CGRAD_OP
@@ -81,6 +82,7 @@ template <class A> CombineFn<A> combine_fn(Op op) {
 #undef CGRAD_RED_Sort
 #undef CGRAD_RED_Map
 #undef CGRAD_RED_Scan
+#undef CGRAD_RED_Gather
   }
   throw Error(ErrorCode::Internal, std::string("interpreter: ") + ir::op_name(op) + " cannot combine a reduction of " +
                                        dtype_name(core::dtype_of_v<A>));

@@ -9,6 +9,8 @@
 #include "runtime/collective.h"
 #include "runtime/stats.h"
 
+#include <cgrad/scalar.hpp>
+
 #include <cstring>
 
 namespace cgrad::backends::cpu {
@@ -67,6 +69,29 @@ View interp_all_reduce(const ir::Node& n, const View& in) {
   return out;
 }
 
+// take (index group, issue #15): out[.., j, ..] = x[.., scalar::take(idx[.., j, ..], n), ..], and
+// 0 (all-zero bytes: 0, +0.0, false in every dtype) where the position is out of range.
+View interp_take(const ir::Node& n, const View& x, const View& idx) {
+  View out = alloc_contiguous(n.shape, n.dtype);
+  const auto ax = static_cast<std::size_t>(n.attrs.axis);
+  const int64_t len = n.inputs[0]->shape[ax], xs = x.strides[ax];
+  std::vector<int64_t> xst = x.strides;
+  xst[ax] = 0;
+  const auto es = static_cast<int64_t>(dtype_size(n.dtype));
+  auto* dst = static_cast<char*>(out.storage->data);
+  const auto* src = static_cast<const char*>(x.storage->data);
+  const auto* ip = static_cast<const int64_t*>(idx.storage->data);
+  std::array<const int64_t*, 3> st{out.strides.data(), idx.strides.data(), xst.data()};
+  core::for_each_strided<3>(n.shape, st, {0, idx.offset, x.offset}, [&](int64_t o, int64_t i, int64_t xo) {
+    const int64_t p = scalar::take(ip[i], len);
+    if (p < 0)
+      std::memset(dst + o * es, 0, static_cast<std::size_t>(es));
+    else
+      std::memcpy(dst + o * es, src + (xo + p * xs) * es, static_cast<std::size_t>(es));
+  });
+  return out;
+}
+
 }  // namespace
 
 View interpret_node(const ir::Node& n, const std::vector<const View*>& in, bool* launched) {
@@ -89,6 +114,8 @@ View interpret_node(const ir::Node& n, const std::vector<const View*>& in, bool*
     case OpKind::Gemm: return interp_matmul(n, *in[0], *in[1]);
     case OpKind::Sort: return interp_sort(n, *in[0]);  // group sort
     case OpKind::Scan: return interp_scan(n, *in[0]);
+    case OpKind::Gather:
+      return interp_take(n, *in[0], *in[1]);
     case OpKind::Movement:
     case OpKind::Collective: break;
   }

@@ -60,6 +60,25 @@ TEST(RenderCuda, ElementwiseGraphIsOneGridStrideKernel) {
   expect_compiles(src[0]);
 }
 
+// Index group (issue #15): take(exp(x), i) * 2 is one kernel with an indirect load (exp computed
+// at the gathered position); take of 16-bit floats and b8, and searchsorted's gathers, compile.
+TEST(RenderCuda, TakeIsAnIndirectLoadInItsConsumer) {
+  Tensor x = data({8, 33});
+  Tensor i = tensor(std::vector<int64_t>{3, -1, 40, 0}, {4});
+  auto src = kernel_sources({take(exp(x), i, 1) * 2.0f});
+  ASSERT_EQ(src.size(), 1u);
+  EXPECT_NE(src[0].find("cgrad::scalar::take"), std::string::npos);
+  expect_compiles(src[0]);
+  for (DType t : {DType::f16, DType::bf16, DType::b8, DType::u8, DType::f64}) {
+    auto s2 =
+        kernel_sources({take_along_axis(x.cast(t).T(), tensor(std::vector<int64_t>(16, -2), {2, 8}), 0)});
+    ASSERT_EQ(s2.size(), 1u) << dtype_name(t);
+    expect_compiles(s2[0]);
+  }
+  auto s3 = kernel_sources({searchsorted(data({9}), data({4, 5}), "right")});
+  for (const auto& k : s3) expect_compiles(k);
+}
+
 // Issue 17 item 10: NVRTC contracts `a * b + c` into one fma (--fmad=true, the default, as the CPU
 // kernels do); with CGRAD_FP_CONTRACT=0 each product is rounded first, as in the interpreter.
 TEST(RenderCuda, MultiplyAddsFollowFpContract) {

@@ -1,0 +1,149 @@
+// Indexing and searching (issue #15, the index group): take and take_along_axis build the one
+// gather row (Op::Take) over i64 positions; searchsorted is a binary search written as
+// ceil(log2(n + 1)) gathers of the sorted input, so it fuses into one kernel per call; nonzero
+// has a data-dependent shape and evaluates its input (a synchronisation point, docs/semantics.md).
+//
+// Out-of-range positions: -n <= i < 0 wraps once (NumPy); anything else outside [0, n) reads 0
+// inside the kernel (JAX's fill mode), so a lazy index tensor never reads outside a buffer.
+#include "frontend/build.h"
+
+#include <algorithm>
+
+namespace cgrad {
+
+using frontend::make;
+using frontend::node_of;
+using ir::Op;
+
+namespace {
+
+ir::NodePtr index_node(const Tensor& indices, const char* op) {
+  const ir::NodePtr& i = node_of(indices, op);
+  if (!is_integer(i->dtype))
+    throw Error(ErrorCode::DTypeMismatch,
+                std::string(op) + ": indices must have an integer dtype, got " + dtype_name(i->dtype));
+  return i;
+}
+
+// The gather row: x and idx (any integer dtype) already agree outside `axis`.
+Tensor gather(ir::NodePtr x, ir::NodePtr idx, int64_t axis, const char* op) {
+  if (x->shape[static_cast<std::size_t>(axis)] == 0) {  // every position is out of range: 0
+    Shape s = x->shape;
+    s[static_cast<std::size_t>(axis)] = idx->shape[static_cast<std::size_t>(axis)];
+    return zeros(s, x->dtype, x->device);
+  }
+  std::array<ir::NodePtr*, 2> operands{&x, &idx};
+  frontend::place(operands, op);
+  ir::Attrs a;
+  a.axis = axis;
+  return Tensor(make(Op::Take, {x, frontend::cast_to(idx, DType::i64)}, a, x->device));
+}
+
+}  // namespace
+
+Tensor take(const Tensor& x, const Tensor& indices, std::optional<int64_t> axis) {
+  ir::NodePtr xn = node_of(x, "take");
+  const ir::NodePtr in = index_node(indices, "take");
+  if (!axis) {
+    if (xn->shape.size() > 1)
+      throw Error(ErrorCode::InvalidArgument, "take: axis is required for " + shape_str(xn->shape) +
+                                                  " (more than one dimension); flatten x first");
+    xn = frontend::reshape_node(xn, {xn->numel()});
+    axis = 0;
+  }
+  const int64_t ax = core::normalize_axis(*axis, xn->shape, "take");
+  const auto u = static_cast<std::size_t>(ax);
+  // out = x.shape[:axis] + indices.shape + x.shape[axis+1:]: gather the flattened indices,
+  // broadcast over the other dims of x, then unflatten them.
+  const int64_t m = in->numel();
+  Shape one(xn->shape.size(), 1), full = xn->shape;
+  one[u] = m;
+  full[u] = m;
+  Tensor r = gather(xn, frontend::broadcast_to(frontend::reshape_node(in, one), full), ax, "take");
+  Shape out(xn->shape.begin(), xn->shape.begin() + ax);
+  out.insert(out.end(), in->shape.begin(), in->shape.end());
+  out.insert(out.end(), xn->shape.begin() + ax + 1, xn->shape.end());
+  return out == r.shape() ? r : r.reshape(out);
+}
+
+Tensor take_along_axis(const Tensor& x, const Tensor& indices, int64_t axis) {
+  const ir::NodePtr& xn = node_of(x, "take_along_axis");
+  const ir::NodePtr in = index_node(indices, "take_along_axis");
+  if (xn->shape.empty())
+    throw Error(ErrorCode::InvalidArgument, "take_along_axis: x must have at least one dimension");
+  if (in->shape.size() != xn->shape.size())
+    throw Error(ErrorCode::ShapeMismatch, "take_along_axis: indices " + shape_str(in->shape) + " and x " +
+                                              shape_str(xn->shape) + " differ in rank");
+  const int64_t ax = core::normalize_axis(axis, xn->shape, "take_along_axis");
+  Shape xs = xn->shape, is = in->shape;  // broadcast every dim but the axis
+  for (std::size_t d = 0; d < xs.size(); ++d) {
+    if (static_cast<int64_t>(d) == ax || xs[d] == is[d]) continue;
+    if (xs[d] != 1 && is[d] != 1)
+      throw Error(ErrorCode::ShapeMismatch, "take_along_axis: indices " + shape_str(in->shape) + " and x " +
+                                                shape_str(xn->shape) + " do not broadcast outside axis " +
+                                                std::to_string(ax));
+    xs[d] = is[d] = std::max(xs[d], is[d]);
+  }
+  return gather(frontend::broadcast_to(xn, xs), frontend::broadcast_to(in, is), ax, "take_along_axis");
+}
+
+Tensor searchsorted(const Tensor& x1, const Tensor& x2, std::string_view side) {
+  const ir::NodePtr& s = node_of(x1, "searchsorted");
+  node_of(x2, "searchsorted");
+  if (side != "left" && side != "right")
+    throw Error(ErrorCode::InvalidArgument,
+                "searchsorted: side must be 'left' or 'right', got '" + std::string(side) + "'");
+  if (s->shape.size() != 1)
+    throw Error(ErrorCode::InvalidArgument, "searchsorted: x1 must be 1-D, got " + shape_str(s->shape));
+  const bool right = side == "right";
+  const int64_t n = s->shape[0];
+  const Shape out = x2.shape();
+  if (n == 0) return zeros(out, DType::i64, s->device);
+  // lo = the number of elements of x1 before v. Invariant: x1[lo - 1] goes before v. Each step
+  // tries lo + step: one gather and one comparison, all fused (x1 is read at random: it is
+  // materialized once). NaN sorts last, as NumPy's sort puts it.
+  const Tensor v = x2.reshape({x2.numel()});
+  const bool flt = is_floating(s->dtype) || is_floating(x2.dtype());
+  auto before = [&](const Tensor& t) {  // t goes before v (left: t < v; right: t <= v)
+    Tensor b = right ? t <= v : t < v;
+    if (flt) b = logical_or(b, right ? isnan(v) : logical_and(isnan(v), logical_not(isnan(t))));
+    return b;
+  };
+  int64_t step = 1;
+  while (step <= n / 2) step *= 2;
+  Tensor lo = zeros({v.numel()}, DType::i64, s->device);
+  for (; step >= 1; step /= 2) {
+    const Tensor cand = lo + step;
+    const Tensor t = take(x1, cand - 1);
+    lo = where(logical_and(cand <= n, before(t)), cand, lo);
+  }
+  return lo.reshape(out);
+}
+
+std::vector<Tensor> nonzero(const Tensor& x) {
+  const ir::NodePtr& n = node_of(x, "nonzero");
+  if (n->shape.empty())
+    throw Error(ErrorCode::InvalidArgument,
+                "nonzero: x must have at least one dimension (the Array API's rule)");
+  // Data-dependent shape: evaluate the mask now (a synchronisation point), count on the host.
+  const std::vector<bool> mask = (n->dtype == DType::b8 ? x : x.cast(DType::b8)).to_vector<bool>();
+  const std::size_t r = n->shape.size();
+  std::vector<std::vector<int64_t>> idx(r);
+  std::vector<int64_t> pos(r, 0);
+  for (bool m : mask) {
+    if (m)
+      for (std::size_t d = 0; d < r; ++d) idx[d].push_back(pos[d]);
+    for (std::size_t d = r; d-- > 0;) {  // next multi-index, row-major
+      if (++pos[d] < n->shape[d]) break;
+      pos[d] = 0;
+    }
+  }
+  std::vector<Tensor> out;
+  for (auto& v : idx) {
+    const auto k = static_cast<int64_t>(v.size());
+    out.push_back(tensor(std::move(v), {k}, n->device));
+  }
+  return out;
+}
+
+}  // namespace cgrad
