@@ -612,15 +612,21 @@ template <class T> CGRAD_SCALAR_INLINE T mul(T a, T b) {
   else {
     using U = typename unsigned_of<T>::type;
 #if defined(__CUDA_ARCH__) && defined(CGRAD_CUDA_EMULATOR)
-    // NVRTC turns sums of 8- and 16-bit products into dp4a/dp2a, which the emulated device
-    // cannot parse; an empty asm on the product hides the pattern (CGRAD_CUDA_EMULATOR only).
-    if constexpr (sizeof(T) < 4) {
+    // NVRTC turns sums of products of 8- and 16-bit integers (also widened ones: the integer
+    // matmul multiplies in int64) into dp4a/dp2a, which the emulated device cannot parse; an
+    // empty asm on the product hides the pattern (CGRAD_CUDA_EMULATOR only).
+    if constexpr (sizeof(T) == 8) {
+      unsigned long long p = static_cast<unsigned long long>(U(a) * U(b));
+      asm("" : "+l"(p));
+      return static_cast<T>(p);
+    } else {
       unsigned p = static_cast<unsigned>(U(a) * U(b));
       asm("" : "+r"(p));
       return static_cast<T>(p);
     }
-#endif
+#else
     return static_cast<T>(U(a) * U(b));
+#endif
   }
 }
 template <class T> CGRAD_SCALAR_INLINE T div(T a, T b) {
