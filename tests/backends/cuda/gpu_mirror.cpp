@@ -73,6 +73,19 @@ double tolerance(const ir::Subgraph& g) {
   return f32_seen ? 2e-5 : 1e-12;
 }
 
+// Whether a 16-bit float appears anywhere in the subgraph: the interpreter rounds every f16/bf16
+// node, fused kernels only what they store, so any result computed through one may differ from
+// the interpreter's by that rounding (docs/semantics.md), in whatever dtype it ends.
+bool half_seen(const ir::Subgraph& g) {
+  auto half = [](DType t) { return t == DType::f16 || t == DType::bf16; };
+  for (const ir::Node* n : g.order) {
+    if (half(n->dtype)) return true;
+    for (const ir::NodePtr& in : n->inputs)
+      if (half(in->dtype)) return true;
+  }
+  return false;
+}
+
 bool close(double got, double want, double tol) {
   if (std::isnan(got) || std::isnan(want)) return std::isnan(got) && std::isnan(want);
   if (std::isinf(got) || std::isinf(want)) return got == want;
@@ -160,6 +173,7 @@ void mirror(const ir::Subgraph& g) {
     ++g_counted;
   }
   const double tol = tolerance(g);
+  const bool halves = half_seen(g);
   // The CPU JIT's values, computed only when the device and the interpreter disagree: both
   // compiled backends contract multiply-adds into FMAs (the interpreter rounds each product),
   // which shows in f64 where terms cancel (odeint's error estimates). A value within kContracted
@@ -190,9 +204,10 @@ void mirror(const ir::Subgraph& g) {
           ++g_contracted;
           continue;
         }
-        // float16 and bfloat16: the interpreter rounds after every op, fused kernels once, at
-        // the store (docs/semantics.md); the device must then give the CPU JIT's value.
-        if ((t == DType::f16 || t == DType::bf16) && close(v[i], j, tol)) {
+        // float16 and bfloat16 in the subgraph: the interpreter rounds after every op, fused
+        // kernels once, at the store (docs/semantics.md); the device must then give the CPU
+        // JIT's value (within f32 rounding: both compute 16-bit floats in float).
+        if (halves && close(v[i], j, std::fmax(tol, 2e-5))) {
           ++g_rounded_once;
           continue;
         }
@@ -228,8 +243,8 @@ int main(int argc, char** argv) {
   const int rc = RUN_ALL_TESTS();
   runtime::set_subgraph_hook(nullptr);
   std::printf("[ GPU      ] %zu subgraphs, %zu values compared between cuda:0 and the interpreter (%zu within "
-              "rounding of the CPU JIT's contracted multiply-adds, %zu 16-bit floats equal to the JIT's, rounded "
-              "once); kernel counts equal to the CPU's on %zu\n",
+              "rounding of the CPU JIT's contracted multiply-adds, %zu computed through 16-bit floats "
+              "equal to the JIT's, rounded once); kernel counts equal to the CPU's on %zu\n",
               g_graphs, g_values, g_contracted, g_rounded_once, g_counted);
   return rc;
 }
