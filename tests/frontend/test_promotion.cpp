@@ -281,10 +281,10 @@ TEST(Promotion, BoolOperandsAloneFollowOneRule) {
     // Every pair of truth values: a = [f f t t], b = [f t f t].
     Tensor a = tensor(std::vector<bool>{false, false, true, true}, {4});
     Tensor b = tensor(std::vector<bool>{false, true, false, true}, {4});
-    for (const auto& rejected : kRejected) {  // no structured binding: clang 14 cannot capture one
-      const auto& [name, f] = rejected;
-      const auto& fn = f;
-      expect_error([&] { fn(a, b); }, ErrorCode::DTypeMismatch, {name, "b8"}, std::string("b8 ") + name + " b8");
+    for (const auto& entry : kRejected) {  // no structured binding: clang 14 cannot capture one
+      const Bin fn = entry.second;
+      expect_error([&] { fn(a, b); }, ErrorCode::DTypeMismatch, {entry.first, "b8"},
+                   std::string("b8 ") + entry.first + " b8");
     }
     expect_error([&] { a + true; }, ErrorCode::DTypeMismatch, {"add", "b8"}, "b8 + bool scalar");
     expect_error([&] { -a; }, ErrorCode::DTypeMismatch, {"neg", "b8"}, "neg");
