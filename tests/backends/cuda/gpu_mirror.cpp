@@ -62,28 +62,26 @@ std::vector<ir::NodePtr> clone(const ir::Subgraph& g, Device device) {
   return outs;
 }
 
-// The tolerance follows the least precise float type anywhere in the subgraph, not the output's
-// type: an f64 result computed from an f32 `tanhf` (libdevice: 2 ulp) carries f32 error.
-double tolerance(const ir::Subgraph& g) {
-  bool f32_seen = false;
+// The float types anywhere in the subgraph, inputs included, not only the output's:
+// - the tolerance follows the least precise one: an f64 result computed from an f32 `tanhf`
+//   (libdevice: 2 ulp) carries f32 error;
+// - through a 16-bit float, the interpreter rounds every f16/bf16 node and fused kernels only
+//   what they store, so any result computed through one may differ from the interpreter's by
+//   that rounding (docs/semantics.md), in whatever dtype it ends.
+struct FloatsSeen {
+  bool f32 = false, half = false;
+};
+FloatsSeen floats_seen(const ir::Subgraph& g) {
+  FloatsSeen s;
+  auto see = [&](DType t) {
+    s.f32 = s.f32 || t == DType::f32;
+    s.half = s.half || t == DType::f16 || t == DType::bf16;
+  };
   for (const ir::Node* n : g.order) {
-    f32_seen = f32_seen || n->dtype == DType::f32;
-    for (const ir::NodePtr& in : n->inputs) f32_seen = f32_seen || in->dtype == DType::f32;
+    see(n->dtype);
+    for (const ir::NodePtr& in : n->inputs) see(in->dtype);
   }
-  return f32_seen ? 2e-5 : 1e-12;
-}
-
-// Whether a 16-bit float appears anywhere in the subgraph: the interpreter rounds every f16/bf16
-// node, fused kernels only what they store, so any result computed through one may differ from
-// the interpreter's by that rounding (docs/semantics.md), in whatever dtype it ends.
-bool half_seen(const ir::Subgraph& g) {
-  auto half = [](DType t) { return t == DType::f16 || t == DType::bf16; };
-  for (const ir::Node* n : g.order) {
-    if (half(n->dtype)) return true;
-    for (const ir::NodePtr& in : n->inputs)
-      if (half(in->dtype)) return true;
-  }
-  return false;
+  return s;
 }
 
 bool close(double got, double want, double tol) {
@@ -172,8 +170,9 @@ void mirror(const ir::Subgraph& g) {
     EXPECT_EQ(static_cast<int64_t>(launched), want_kernels) << "kernels on cuda:0 vs the CPU JIT's schedule";
     ++g_counted;
   }
-  const double tol = tolerance(g);
-  const bool halves = half_seen(g);
+  const FloatsSeen seen = floats_seen(g);
+  const double tol = seen.f32 ? 2e-5 : 1e-12;
+  const bool halves = seen.half;
   // The CPU JIT's values, computed only when the device and the interpreter disagree: both
   // compiled backends contract multiply-adds into FMAs (the interpreter rounds each product),
   // which shows in f64 where terms cancel (odeint's error estimates). A value within kContracted
