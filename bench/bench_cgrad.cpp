@@ -70,8 +70,14 @@ double checksum_of(const Tensor& t) {
 
 // Measures `make` (builds and evaluates one result, returns it) as a cgrad row.
 template <class T, class F>
-void cgrad_row(const std::string& variant, const std::string& wl, long n, double bytes, F&& make, int reps = -1) {
-  auto s = measure([&] { Tensor r = make(); clobber(); }, reps);
+void cgrad_row(const std::string& variant, const std::string& wl, long n, double bytes, F&& make,
+               int reps = -1) {
+  auto s = measure(
+      [&] {
+        Tensor r = make();
+        clobber();
+      },
+      reps);
   Tensor r;
   const double k = kernels_of([&] { r = make(); });
   report("cgrad", variant, wl, dtype_name<T>(), n, cgrad_threads(), s, bytes, k, checksum_of<T>(r));
@@ -83,7 +89,8 @@ void cgrad_row(const std::string& variant, const std::string& wl, long n, double
 // milliseconds; alternating, both see the same phases, so their ratio is the one to judge
 // (bench/summarize.py does; docs/benchmarks.md).
 template <class T, class H, class F>
-void beside_loop(const std::string& variant, const std::string& wl, long n, double bytes, H&& hand, F&& make) {
+void beside_loop(const std::string& variant, const std::string& wl, long n, double bytes, H&& hand,
+                 F&& make) {
   omp_set_num_threads(2);
   auto [sh, sc] = measure_alternating(hand, [&] {
     Tensor r = make();
@@ -108,13 +115,22 @@ void run_elementwise() {
   if (want("W2")) hand::w2(ha.p, hd.p, n);
   if (want("W3")) hand::w3(ha.p, hb.p, n);
   Tensor a = input(std::move(va), {n}), b = input(std::move(vb), {n}), c = input(std::move(vc), {n});
-  auto w1 = [&] { Tensor d = a * b + c; return d.eval(); };
-  auto w2 = [&] { Tensor y = 1.0 / (1.0 + cgrad::exp(-a)); return y.eval(); };
+  auto w1 = [&] {
+    Tensor d = a * b + c;
+    return d.eval();
+  };
+  auto w2 = [&] {
+    Tensor y = 1.0 / (1.0 + cgrad::exp(-a));
+    return y.eval();
+  };
   auto w3 = [&] { return cgrad::sum(a * b).eval(); };
   if (want("W1")) cgrad_row<T>("", "W1", n, 4 * n * sz, w1);
   if (want("W2")) {
     cgrad_row<T>("", "W2", n, 2 * n * sz, w2);
-    cgrad_row<T>("sigmoid_op", "W2", n, 2 * n * sz, [&] { Tensor y = cgrad::sigmoid(a); return y.eval(); });
+    cgrad_row<T>("sigmoid_op", "W2", n, 2 * n * sz, [&] {
+      Tensor y = cgrad::sigmoid(a);
+      return y.eval();
+    });
   }
   if (want("W3")) {
     volatile T sink = 0;
@@ -126,27 +142,56 @@ void run_elementwise() {
   if (want("W1elu")) {
     // issue #23: a user-defined elu at the end of the W1 chain against the same chain written
     // with built-in ops. Samples alternate, so the ratio is taken under the same machine phases.
-    static const cgrad::ElementwiseFn elu = cgrad::elementwise("elu", "x > 0 ? x : a * (exp(x) - 1)", {"x"}, {"a"});
-    auto user = [&] { Tensor d = elu(a * b + c, {0.5}); return d.eval(); };
+    static const cgrad::ElementwiseFn elu =
+        cgrad::elementwise("elu", "x > 0 ? x : a * (exp(x) - 1)", {"x"}, {"a"});
+    auto user = [&] {
+      Tensor d = elu(a * b + c, {0.5});
+      return d.eval();
+    };
     auto builtin = [&] {
       Tensor d = a * b + c;
       Tensor y = cgrad::where(d > 0.0, d, 0.5 * (cgrad::exp(d) - 1.0));
       return y.eval();
     };
-    auto [su, sb] = measure_alternating([&] { Tensor r = user(); clobber(); }, [&] { Tensor r = builtin(); clobber(); });
+    auto [su, sb] = measure_alternating(
+        [&] {
+          Tensor r = user();
+          clobber();
+        },
+        [&] {
+          Tensor r = builtin();
+          clobber();
+        });
     Tensor ru, rb;
     const double ku = kernels_of([&] { ru = user(); }), kb = kernels_of([&] { rb = builtin(); });
     char note[96];
-    std::snprintf(note, sizeof note, "built-in median / user median = %.3f (alternating samples)", sb.median / su.median);
-    report("cgrad", "user_elu@alt", "W1elu", dtype_name<T>(), n, cgrad_threads(), su, 4 * n * sz, ku, checksum_of<T>(ru), note);
+    std::snprintf(note, sizeof note, "built-in median / user median = %.3f (alternating samples)",
+                  sb.median / su.median);
+    report("cgrad", "user_elu@alt", "W1elu", dtype_name<T>(), n, cgrad_threads(), su, 4 * n * sz, ku,
+           checksum_of<T>(ru), note);
     report("cgrad", "builtin_elu@alt", "W1elu", dtype_name<T>(), n, cgrad_threads(), sb, 4 * n * sz, kb,
            checksum_of<T>(rb), "samples alternate with user_elu@alt");
   }
-  if (want("W1")) beside_loop<T>("", "W1", n, 4 * n * sz, [&] { loop_fm::w1<T>(ha.p, hb.p, hc.p, hd.p, n, true); clobber(); }, w1);
-  if (want("W2")) beside_loop<T>("", "W2", n, 2 * n * sz, [&] { loop_fm::w2<T>(ha.p, hd.p, n, true); clobber(); }, w2);
+  if (want("W1"))
+    beside_loop<T>(
+        "", "W1", n, 4 * n * sz,
+        [&] {
+          loop_fm::w1<T>(ha.p, hb.p, hc.p, hd.p, n, true);
+          clobber();
+        },
+        w1);
+  if (want("W2"))
+    beside_loop<T>(
+        "", "W2", n, 2 * n * sz,
+        [&] {
+          loop_fm::w2<T>(ha.p, hd.p, n, true);
+          clobber();
+        },
+        w2);
   if (want("W3")) {
     volatile T sink = 0;
-    beside_loop<T>("", "W3", n, 2 * n * sz, [&] { sink = loop_fm::w3<T>(ha.p, hb.p, n, true); }, w3);
+    beside_loop<T>(
+        "", "W3", n, 2 * n * sz, [&] { sink = loop_fm::w3<T>(ha.p, hb.p, n, true); }, w3);
   }
 }
 
@@ -202,7 +247,10 @@ void run_softmax() {
   hand::w4(hx.p, hy.p, rows, cols);
   Tensor x = input(std::move(vx), {rows, cols});
   const double bytes = 2.0 * n * sizeof(T);
-  auto op = [&] { Tensor y = cgrad::softmax(x, 1); return y.eval(); };
+  auto op = [&] {
+    Tensor y = cgrad::softmax(x, 1);
+    return y.eval();
+  };
   auto composed = [&] {
     Tensor e = cgrad::exp(x - cgrad::max(x, {1}, true));
     Tensor y = e / cgrad::sum(e, {1}, true);
@@ -330,10 +378,14 @@ void run_host() {
       v.push_back((now_s() - t0) / (batch * W6_OPS));
       keep.clear();
     }
-    report("cgrad", "build_node", "HOST", "f32", W6_N, thr, stat_of(v), 0, 0, 0, "per node; 100-op chain; no eval");
+    report("cgrad", "build_node", "HOST", "f32", W6_N, thr, stat_of(v), 0, 0, 0,
+           "per node; 100-op chain; no eval");
   }
   // (2) build + destroy a 100-op chain, per node
-  Stat bd = measure([&] { Tensor y = w6_chain(y0, a, b); clobber(); });
+  Stat bd = measure([&] {
+    Tensor y = w6_chain(y0, a, b);
+    clobber();
+  });
   {
     Stat per = bd;
     per.median /= W6_OPS;
@@ -377,7 +429,8 @@ void run_host() {
   // (3b) the same chain through cgrad::compile (docs/plans.md): a call checks the arguments'
   // signature and replays the traced plan; no graph is built or keyed.
   {
-    auto f = cgrad::compile([](const Tensor& y, const Tensor& x, const Tensor& z) { return w6_chain(y, x, z); });
+    auto f =
+        cgrad::compile([](const Tensor& y, const Tensor& x, const Tensor& z) { return w6_chain(y, x, z); });
     Stat s = measure([&] {
       Tensor r = f(y0, a, b);
       clobber();
@@ -390,21 +443,29 @@ void run_host() {
   }
   // (4) one op on 16 elements: build + eval, whole call
   {
-    Stat s = measure([&] { Tensor y = (a * b).eval(); clobber(); });
+    Stat s = measure([&] {
+      Tensor y = (a * b).eval();
+      clobber();
+    });
     const double k = kernels_of([&] { (a * b).eval(); });
-    report("cgrad", "one_op_eval_call", "HOST", "f32", W6_N, thr, s, 0, k, 0, "build 1 node + eval (plan replay)");
+    report("cgrad", "one_op_eval_call", "HOST", "f32", W6_N, thr, s, 0, k, 0,
+           "build 1 node + eval (plan replay)");
   }
   // (5) a small multi-kernel graph: softmax of 32 x 32, per kernel
   {
     auto vx = uniform_vec<float>(32 * 32, 4, -4, 4);
     Tensor x = input(vx, {32, 32});
-    Stat s = measure([&] { Tensor y = cgrad::softmax(x, 1).eval(); clobber(); });
+    Stat s = measure([&] {
+      Tensor y = cgrad::softmax(x, 1).eval();
+      clobber();
+    });
     const double k = kernels_of([&] { cgrad::softmax(x, 1).eval(); });
     report("cgrad", "softmax32_call", "HOST", "f32", 32 * 32, thr, s, 0, k, 0, "whole call");
     Stat per = s;
     per.median /= std::max(1.0, k);
     per.min /= std::max(1.0, k);
-    report("cgrad", "softmax32_per_kernel", "HOST", "f32", 32 * 32, thr, per, 0, k, 0, "whole call / kernels");
+    report("cgrad", "softmax32_per_kernel", "HOST", "f32", 32 * 32, thr, per, 0, k, 0,
+           "whole call / kernels");
     auto f = cgrad::compile([](const Tensor& t) { return cgrad::softmax(t, 1); });
     Stat c = measure([&] {
       Tensor y = f(x);
@@ -417,7 +478,8 @@ void run_host() {
   }
   const auto st = cgrad::stats();
   std::printf("# host stats: plans_built=%llu plan_cache_hits=%llu kernels_compiled=%llu\n",
-              static_cast<unsigned long long>(st.plans_built), static_cast<unsigned long long>(st.plan_cache_hits),
+              static_cast<unsigned long long>(st.plans_built),
+              static_cast<unsigned long long>(st.plan_cache_hits),
               static_cast<unsigned long long>(st.kernels_compiled));
 }
 
@@ -435,8 +497,10 @@ Tensor variant_chain(Tensor y, const Tensor& x, int i) {
 struct JitInputs {
   Tensor x, X, Y, Z;
   explicit JitInputs(long n)
-      : x(input(uniform_vec<float>(n, 11, -1, 1), {n})), X(input(uniform_vec<double>(n, 5, -10, 10), {n})),
-        Y(input(uniform_vec<double>(n, 6, -10, 10), {n})), Z(input(uniform_vec<double>(n, 7, 10, 40), {n})) {}
+      : x(input(uniform_vec<float>(n, 11, -1, 1), {n})),
+        X(input(uniform_vec<double>(n, 5, -10, 10), {n})),
+        Y(input(uniform_vec<double>(n, 6, -10, 10), {n})),
+        Z(input(uniform_vec<double>(n, 7, 10, 40), {n})) {}
 };
 Tensor jit_sigmoid(int i, const JitInputs& in) {
   return 1.0 / (1.0 + cgrad::exp(-variant_chain(in.x, in.x, i)));
@@ -452,9 +516,12 @@ struct Delta {
   std::string str() const {
     const auto s1 = cgrad::stats();
     std::ostringstream o;
-    o << "compiled=" << s1.kernels_compiled - s0.kernels_compiled << " disk_hits=" << s1.disk_cache_hits - s0.disk_cache_hits
-      << " mem_hits=" << s1.kernel_cache_hits - s0.kernel_cache_hits << " plans_built=" << s1.plans_built - s0.plans_built
-      << " plan_hits=" << s1.plan_cache_hits - s0.plan_cache_hits << " launched=" << s1.kernels_launched - s0.kernels_launched;
+    o << "compiled=" << s1.kernels_compiled - s0.kernels_compiled
+      << " disk_hits=" << s1.disk_cache_hits - s0.disk_cache_hits
+      << " mem_hits=" << s1.kernel_cache_hits - s0.kernel_cache_hits
+      << " plans_built=" << s1.plans_built - s0.plans_built
+      << " plan_hits=" << s1.plan_cache_hits - s0.plan_cache_hits
+      << " launched=" << s1.kernels_launched - s0.kernels_launched;
     return o.str();
   }
 };
@@ -482,7 +549,8 @@ bool control_compile(const std::string& dir, int i) {
   {
     std::ofstream f(base + ".c");
     f << "// anchors' control kernel\n#include <stddef.h>\nvoid " << sym
-      << "(const float* a, float* b, size_t n) {\n  for (size_t j = 0; j < n; ++j)\n    b[j] = a[j] * 2.0f + 1.0f;\n}\n";
+      << "(const float* a, float* b, size_t n) {\n  for (size_t j = 0; j < n; ++j)\n    b[j] = a[j] * 2.0f + "
+         "1.0f;\n}\n";
   }
   const std::string so = base + ".so", c = base + ".c";
   std::vector<std::string> args = {"gcc", "-O2", "-shared", "-fPIC", "-o", so, c};
@@ -504,8 +572,9 @@ bool control_compile(const std::string& dir, int i) {
 }
 
 // jit_rows for `f` with the control compile timed before each call (both rows reported).
-void jit_rows_with_control(const std::string& variant, int first, int count, const std::function<void(int)>& f,
-                           const std::string& what, const std::string& dir) {
+void jit_rows_with_control(const std::string& variant, int first, int count,
+                           const std::function<void(int)>& f, const std::string& what,
+                           const std::string& dir) {
   std::vector<double> v, vc;
   Delta d;
   for (int i = first; i < first + count; ++i) {
@@ -519,7 +588,8 @@ void jit_rows_with_control(const std::string& variant, int first, int count, con
   report("cgrad", variant, "JIT", "f32", 16, 1, stat_of(v), 0, 0, 0, what + "; " + d.str());
   if (!vc.empty())
     report("gcc", "control_O2_" + variant, "JIT", "f32", 16, 1, stat_of(vc), 0, 0, 0,
-           "the anchors' control compile (gcc -O2 -shared -fPIC, 6-line C file, dlopen), timed before each cgrad call");
+           "the anchors' control compile (gcc -O2 -shared -fPIC, 6-line C file, dlopen), timed before each "
+           "cgrad call");
 }
 
 int jit_child(const std::string& mode) {
@@ -529,21 +599,33 @@ int jit_child(const std::string& mode) {
   auto sig = [&](int i, long n) { jit_sigmoid(i, n == 16 ? in16 : in17).eval(); };
   auto rk4 = [&](int i, long n) { cgrad::eval(jit_rk4(i, n == 16 ? in16 : in17)); };
   if (mode == "cold") {
-    jit_rows("first_eval_in_fresh_cache", 0, 1, [&](int i) { sig(i, 16); },
-             "first eval of the process in an empty cache: compiler probe + cache setup + compile");
+    jit_rows(
+        "first_eval_in_fresh_cache", 0, 1, [&](int i) { sig(i, 16); },
+        "first eval of the process in an empty cache: compiler probe + cache setup + compile");
     const char* cache = std::getenv("CGRAD_CACHE_DIR");
     const std::string dir = cache && *cache ? cache : "/tmp";
-    jit_rows_with_control("cold_compile_sigmoid", 1, K, [&](int i) { sig(i, 16); },
-                          "new kernel: passes + schedule + codegen + compile + dlopen", dir);
-    jit_rows_with_control("cold_compile_rk4", 1, K, [&](int i) { rk4(i, 16); }, "new fused RK4 step (3 outputs)", dir);
-    jit_rows("plan_replay_sigmoid", 1, K, [&](int i) { sig(i, 16); }, "same graph again: plan cache");
+    jit_rows_with_control(
+        "cold_compile_sigmoid", 1, K, [&](int i) { sig(i, 16); },
+        "new kernel: passes + schedule + codegen + compile + dlopen", dir);
+    jit_rows_with_control(
+        "cold_compile_rk4", 1, K, [&](int i) { rk4(i, 16); }, "new fused RK4 step (3 outputs)", dir);
+    jit_rows(
+        "plan_replay_sigmoid", 1, K, [&](int i) { sig(i, 16); }, "same graph again: plan cache");
   } else {
-    jit_rows("first_eval_warm_cache", 0, 1, [&](int i) { sig(i, 16); }, "first eval of the process: compiler probe + disk load");
-    jit_rows("disk_hit_sigmoid", 1, K, [&](int i) { sig(i, 16); }, "kernel on disk: passes + schedule + codegen + load");
-    jit_rows("disk_hit_rk4", 1, K, [&](int i) { rk4(i, 16); }, "fused RK4 step from disk");
-    jit_rows("mem_hit_sigmoid", 1, K, [&](int i) { sig(i, 17); }, "new plan (other shape); kernel in memory");
-    jit_rows("mem_hit_rk4", 1, K, [&](int i) { rk4(i, 17); }, "new plan (other shape); kernel in memory");
-    jit_rows("plan_replay_sigmoid", 1, K, [&](int i) { sig(i, 17); }, "same graph again: plan cache");
+    jit_rows(
+        "first_eval_warm_cache", 0, 1, [&](int i) { sig(i, 16); },
+        "first eval of the process: compiler probe + disk load");
+    jit_rows(
+        "disk_hit_sigmoid", 1, K, [&](int i) { sig(i, 16); },
+        "kernel on disk: passes + schedule + codegen + load");
+    jit_rows(
+        "disk_hit_rk4", 1, K, [&](int i) { rk4(i, 16); }, "fused RK4 step from disk");
+    jit_rows(
+        "mem_hit_sigmoid", 1, K, [&](int i) { sig(i, 17); }, "new plan (other shape); kernel in memory");
+    jit_rows(
+        "mem_hit_rk4", 1, K, [&](int i) { rk4(i, 17); }, "new plan (other shape); kernel in memory");
+    jit_rows(
+        "plan_replay_sigmoid", 1, K, [&](int i) { sig(i, 17); }, "same graph again: plan cache");
   }
   return 0;
 }
@@ -579,7 +661,7 @@ void remove_tree(const std::string& path) {
       std::string n = e->d_name;
       if (n == "." || n == "..") continue;
       std::string p = path + "/" + n;
-      struct stat st{};
+      struct stat st {};
       if (lstat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
         remove_tree(p);
       else
@@ -627,9 +709,12 @@ int main(int argc, char** argv) {
     std::string a = argv[i];
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
     if (a == "--jit-child") return jit_child(next());
-    if (a == "--proc") proc_name() = next();
-    else if (a == "--sections") sections = split(next());
-    else if (a == "--only") g_only = split(next());
+    if (a == "--proc")
+      proc_name() = next();
+    else if (a == "--sections")
+      sections = split(next());
+    else if (a == "--only")
+      g_only = split(next());
     else {
       std::fprintf(stderr, "usage: %s [--proc NAME] [--sections wl,host,jit] [--only W1,W2,...]\n", argv[0]);
       return 2;
@@ -638,9 +723,10 @@ int main(int argc, char** argv) {
   if (sections.count("wl")) {
     const char* wait = std::getenv("OMP_WAIT_POLICY");
     if (!wait || std::string(wait) != "passive")  // read by libgomp at load time: too late to set here
-      std::printf("# warning: OMP_WAIT_POLICY is not passive: the hand loops' OpenMP workers spin after each "
-                  "sample on the cores the next cgrad sample needs, which slows the @alt rows' cgrad side "
-                  "(bench/run.sh sets it)\n");
+      std::printf(
+          "# warning: OMP_WAIT_POLICY is not passive: the hand loops' OpenMP workers spin after each "
+          "sample on the cores the next cgrad sample needs, which slows the @alt rows' cgrad side "
+          "(bench/run.sh sets it)\n");
   }
   try {
     if (sections.count("wl")) {

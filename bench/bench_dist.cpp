@@ -83,10 +83,14 @@ int main(int argc, char** argv) {
   bool weak = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--weak") weak = true;
-    else if (a == "--n" && i + 1 < argc) n = std::atoll(argv[++i]);
-    else if (a == "--lorenz-n" && i + 1 < argc) n_lorenz = std::atoll(argv[++i]);
-    else if (a == "--reps" && i + 1 < argc) reps = std::atoi(argv[++i]);
+    if (a == "--weak")
+      weak = true;
+    else if (a == "--n" && i + 1 < argc)
+      n = std::atoll(argv[++i]);
+    else if (a == "--lorenz-n" && i + 1 < argc)
+      n_lorenz = std::atoll(argv[++i]);
+    else if (a == "--reps" && i + 1 < argc)
+      reps = std::atoi(argv[++i]);
   }
   const int p = dist::size();
   const int64_t g = weak ? n * p : n, gl = weak ? n_lorenz * p : n_lorenz;
@@ -123,17 +127,18 @@ int main(int argc, char** argv) {
       MPI_Allreduce(buf.data(), out.data(), static_cast<int>(k), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
     });
     if (dist::rank() == 0)
-      std::printf("allreduce  P=%d k=%-9lld cgrad %9.4f ms (min %9.4f)  bare MPI_Allreduce %9.4f ms (min %9.4f)  "
-                  "overhead %+.4f ms (min %+.4f)\n",
-                  p, static_cast<long long>(k), cg.median * 1e3, cg.min * 1e3, bare.median * 1e3, bare.min * 1e3,
-                  (cg.median - bare.median) * 1e3, (cg.min - bare.min) * 1e3);
+      std::printf(
+          "allreduce  P=%d k=%-9lld cgrad %9.4f ms (min %9.4f)  bare MPI_Allreduce %9.4f ms (min %9.4f)  "
+          "overhead %+.4f ms (min %+.4f)\n",
+          p, static_cast<long long>(k), cg.median * 1e3, cg.min * 1e3, bare.median * 1e3, bare.min * 1e3,
+          (cg.median - bare.median) * 1e3, (cg.min - bare.min) * 1e3);
   }
   {  // The error agreement before every collective: one MPI_Allreduce of two ints.
     int mine[2] = {1, p}, all[2] = {0, 0};
     const Timing agree = time_it([&] { MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, MPI_COMM_WORLD); });
     if (dist::rank() == 0)
-      std::printf("agreement  P=%d 2 x int (8 bytes) MPI_Allreduce %9.4f ms (min %9.4f)\n", p, agree.median * 1e3,
-                  agree.min * 1e3);
+      std::printf("agreement  P=%d 2 x int (8 bytes) MPI_Allreduce %9.4f ms (min %9.4f)\n", p,
+                  agree.median * 1e3, agree.min * 1e3);
   }
   if (dist::rank() == 0)
     std::printf("result cache hits: %llu (0: every repetition computed and communicated)\n",

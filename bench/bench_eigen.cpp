@@ -8,8 +8,10 @@
 #include <Eigen/Core>
 
 using namespace bench;
-template <class T> using Arr = Eigen::Array<T, Eigen::Dynamic, 1>;
-template <class T> using Mat = Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+template <class T>
+using Arr = Eigen::Array<T, Eigen::Dynamic, 1>;
+template <class T>
+using Mat = Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 template <class T>
 Arr<T> rnd(long n, unsigned seed, double lo, double hi) {
@@ -28,9 +30,15 @@ void run_elementwise() {
   hand::w2(a.data(), d.data(), n);
   hand::w3(a.data(), b.data(), n);
   const double sz = sizeof(T);
-  auto s1 = measure([&] { d = a * b + c; clobber(); });
+  auto s1 = measure([&] {
+    d = a * b + c;
+    clobber();
+  });
   report("eigen", "", "W1", dt, n, 1, s1, 4 * n * sz, -1, checksum(d.data(), n));
-  auto s2 = measure([&] { d = T(1) / (T(1) + (-a).exp()); clobber(); });
+  auto s2 = measure([&] {
+    d = T(1) / (T(1) + (-a).exp());
+    clobber();
+  });
   report("eigen", "", "W2", dt, n, 1, s2, 2 * n * sz, -1, checksum(d.data(), n));
   volatile T sink = 0;
   auto s3 = measure([&] { sink = (a * b).sum(); });
@@ -86,11 +94,17 @@ void run_lorenz() {
   // staged (odeint-like: materialise each stage)
   auto step = [&] {
     rhs(X, Y, Z, k1x, k1y, k1z);
-    tx = X + h2 * k1x; ty = Y + h2 * k1y; tz = Z + h2 * k1z;
+    tx = X + h2 * k1x;
+    ty = Y + h2 * k1y;
+    tz = Z + h2 * k1z;
     rhs(tx, ty, tz, k2x, k2y, k2z);
-    tx = X + h2 * k2x; ty = Y + h2 * k2y; tz = Z + h2 * k2z;
+    tx = X + h2 * k2x;
+    ty = Y + h2 * k2y;
+    tz = Z + h2 * k2z;
     rhs(tx, ty, tz, k3x, k3y, k3z);
-    tx = X + h * k3x; ty = Y + h * k3y; tz = Z + h * k3z;
+    tx = X + h * k3x;
+    ty = Y + h * k3y;
+    tz = Z + h * k3z;
     rhs(tx, ty, tz, k4x, k4y, k4z);
     X += h6 * (k1x + 2 * k2x + 2 * k3x + k4x);
     Y += h6 * (k1y + 2 * k2y + 2 * k3y + k4y);
@@ -108,7 +122,8 @@ void run_lorenz() {
 }
 
 void run_w6() {
-  Arr<float> y0 = rnd<float>(W6_N, 8, -1, 1), a = rnd<float>(W6_N, 9, 0.9, 1.0), b = rnd<float>(W6_N, 10, -0.1, 0.1);
+  Arr<float> y0 = rnd<float>(W6_N, 8, -1, 1), a = rnd<float>(W6_N, 9, 0.9, 1.0),
+             b = rnd<float>(W6_N, 10, -0.1, 0.1);
   hand::w6(y0.data(), a.data(), b.data());
   Arr<float> y(W6_N);
   auto s = measure([&] {

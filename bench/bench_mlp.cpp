@@ -76,7 +76,8 @@ struct TorchMlp {
     x = torch::from_blob(const_cast<float*>(d.x.data()), {kBatch, kIn}, f).clone();
     y = torch::from_blob(const_cast<int64_t*>(d.y.data()), {kBatch}, torch::kInt64).clone();
     w1 = torch::from_blob(const_cast<float*>(d.w1.data()), {kIn, kHidden}, f).clone().requires_grad_(true);
-    w2 = torch::from_blob(const_cast<float*>(d.w2.data()), {kHidden, kHidden}, f).clone().requires_grad_(true);
+    w2 =
+        torch::from_blob(const_cast<float*>(d.w2.data()), {kHidden, kHidden}, f).clone().requires_grad_(true);
     w3 = torch::from_blob(const_cast<float*>(d.w3.data()), {kHidden, kOut}, f).clone().requires_grad_(true);
     b1 = torch::zeros({kHidden}, f).requires_grad_(true);
     b2 = torch::zeros({kHidden}, f).requires_grad_(true);
@@ -138,18 +139,20 @@ int main() {
   cgrad::reset_stats();
   cg.step();
   const cgrad::Stats s = cgrad::stats();
-  std::printf("proc,impl,variant,workload,dtype,n,threads,median_s,min_s,reps,bytes,gbps,kernels,check,note\n");
+  std::printf(
+      "proc,impl,variant,workload,dtype,n,threads,median_s,min_s,reps,bytes,gbps,kernels,check,note\n");
   bench::Stat a = bench::stat_of(t_cg);
-  std::printf("mlp,cgrad,jit,MLP_step,f32,%lld,%d,%.6e,%.6e,%d,0,0,%llu,%.6f,plans_built=%llu plan_hits=%llu\n",
-              static_cast<long long>(kBatch), threads, a.median, a.min, a.reps,
-              static_cast<unsigned long long>(s.kernels_launched), cg_loss,
-              static_cast<unsigned long long>(s.plans_built), static_cast<unsigned long long>(s.plan_cache_hits));
+  std::printf(
+      "mlp,cgrad,jit,MLP_step,f32,%lld,%d,%.6e,%.6e,%d,0,0,%llu,%.6f,plans_built=%llu plan_hits=%llu\n",
+      static_cast<long long>(kBatch), threads, a.median, a.min, a.reps,
+      static_cast<unsigned long long>(s.kernels_launched), cg_loss,
+      static_cast<unsigned long long>(s.plans_built), static_cast<unsigned long long>(s.plan_cache_hits));
 #ifdef CGRAD_BENCH_WITH_TORCH
   bench::Stat b = bench::stat_of(t_tr);
-  std::printf("mlp,libtorch,eager,MLP_step,f32,%lld,%d,%.6e,%.6e,%d,0,0,-1,%.6f,torch %s\n", static_cast<long long>(kBatch),
-              threads, b.median, b.min, b.reps, tr.loss, TORCH_VERSION);
-  std::printf("# MLP step: cgrad / libtorch time = %.3f (libtorch / cgrad speed-up %.3f)\n", a.median / b.median,
-              b.median / a.median);
+  std::printf("mlp,libtorch,eager,MLP_step,f32,%lld,%d,%.6e,%.6e,%d,0,0,-1,%.6f,torch %s\n",
+              static_cast<long long>(kBatch), threads, b.median, b.min, b.reps, tr.loss, TORCH_VERSION);
+  std::printf("# MLP step: cgrad / libtorch time = %.3f (libtorch / cgrad speed-up %.3f)\n",
+              a.median / b.median, b.median / a.median);
 #endif
   // Memory over a long run.
   const int steps = bench::env_int("MLP_MEMORY_STEPS", 10000);
@@ -164,9 +167,10 @@ int main() {
     }
   }
   const cgrad::Stats m = cgrad::stats();
-  std::printf("# memory over %d steps: live bytes at step 100 = %llu, at the end = %llu; peak = %llu; "
-              "RSS at step 100 = %ld KiB, at the end = %ld KiB; final loss %.4f\n",
-              steps, static_cast<unsigned long long>(live_at_100), static_cast<unsigned long long>(m.bytes_in_use),
-              static_cast<unsigned long long>(m.peak_bytes_in_use), rss_at_100, rss_kib(), cg.loss);
+  std::printf(
+      "# memory over %d steps: live bytes at step 100 = %llu, at the end = %llu; peak = %llu; "
+      "RSS at step 100 = %ld KiB, at the end = %ld KiB; final loss %.4f\n",
+      steps, static_cast<unsigned long long>(live_at_100), static_cast<unsigned long long>(m.bytes_in_use),
+      static_cast<unsigned long long>(m.peak_bytes_in_use), rss_at_100, rss_kib(), cg.loss);
   return 0;
 }

@@ -42,7 +42,8 @@ constexpr double kSigma = bench::LZ_SIGMA, kBeta = bench::LZ_B, kDt = bench::LZ_
 
 std::vector<double> rhos(long n) {
   std::vector<double> r(static_cast<std::size_t>(n));
-  for (long i = 0; i < n; ++i) r[static_cast<std::size_t>(i)] = 10.0 + 18.0 * static_cast<double>(i) / static_cast<double>(n);
+  for (long i = 0; i < n; ++i)
+    r[static_cast<std::size_t>(i)] = 10.0 + 18.0 * static_cast<double>(i) / static_cast<double>(n);
   return r;
 }
 
@@ -130,8 +131,8 @@ struct LorenzEt {
       d.segment(n, n) = x * (*rho - z) - y;
       d.segment(2 * n, n) = x * y - kBeta * z;
     } else {
-      et::assign_all(d.segment(0, n), kSigma * (y - x), d.segment(n, n), x * (*rho - z) - y, d.segment(2 * n, n),
-                     x * y - kBeta * z);
+      et::assign_all(d.segment(0, n), kSigma * (y - x), d.segment(n, n), x * (*rho - z) - y,
+                     d.segment(2 * n, n), x * y - kBeta * z);
     }
   }
 };
@@ -153,7 +154,8 @@ struct LorenzTensorWhere {
   cgrad::Tensor row = cgrad::arange(3, cgrad::i64).reshape({3, 1}).eval();
   void operator()(const cgrad::Tensor& s, cgrad::Tensor& d, double) const {
     const cgrad::Tensor x = s.slice(0, 0, 1), y = s.slice(0, 1, 2), z = s.slice(0, 2, 3);
-    d = cgrad::where(row == 0, kSigma * (y - x), cgrad::where(row == 1, x * (rho - z) - y, x * y - kBeta * z));
+    d = cgrad::where(row == 0, kSigma * (y - x),
+                     cgrad::where(row == 1, x * (rho - z) - y, x * y - kBeta * z));
   }
 };
 
@@ -187,10 +189,10 @@ double max_diff(const double* a, const std::vector<double>& ref) {
   return m;
 }
 
-void row(const std::string& impl, const std::string& variant, const Opts& o, int threads, const bench::Stat& s,
-         double kernels, double check, const std::string& note = "") {
-  bench::report(impl, variant, "ODE", "f64", 3 * o.n, threads, s, 2.0 * 3 * o.n * sizeof(double), kernels, check,
-                note);
+void row(const std::string& impl, const std::string& variant, const Opts& o, int threads,
+         const bench::Stat& s, double kernels, double check, const std::string& note = "") {
+  bench::report(impl, variant, "ODE", "f64", 3 * o.n, threads, s, 2.0 * 3 * o.n * sizeof(double), kernels,
+                check, note);
 }
 
 void run(const Opts& o) {
@@ -222,11 +224,19 @@ void run(const Opts& o) {
     omp_set_num_threads(thr);
     double d = 0;
     auto sf = time_steps(
-        o, [&] { std::memcpy(h.p, s0.data(), bytes); }, [&] { fused_step(h.p, r.p, N); bench::clobber(); },
+        o, [&] { std::memcpy(h.p, s0.data(), bytes); },
+        [&] {
+          fused_step(h.p, r.p, N);
+          bench::clobber();
+        },
         [&] { d = max_diff(h.p, ref); });
     row("hand", "fused", o, thr, sf, -1, d);
     auto ss = time_steps(
-        o, [&] { std::memcpy(h.p, s0.data(), bytes); }, [&] { staged_step(h.p, ws.p, r.p, N); bench::clobber(); },
+        o, [&] { std::memcpy(h.p, s0.data(), bytes); },
+        [&] {
+          staged_step(h.p, ws.p, r.p, N);
+          bench::clobber();
+        },
         [&] { d = max_diff(h.p, ref); });
     row("hand", "staged", o, thr, ss, -1, d);
   }
@@ -254,7 +264,10 @@ void run(const Opts& o) {
     double d = 0;
     cgrad::Stats s_before{};
     auto s = time_steps(
-        o, [&] { x = cgrad::tensor(s0, {3, N}).eval(); },
+        o,
+        [&] {
+          x = cgrad::tensor(s0, {3, N}).eval();
+        },
         [&] {
           st.do_step(sys, x, 0.0, kDt);
           x.eval();
@@ -265,8 +278,10 @@ void run(const Opts& o) {
         });
     const auto s_after = cgrad::stats();
     const double steps = static_cast<double>(o.steps) * (o.reps - 1);
-    const double k = steps > 0 ? static_cast<double>(s_after.kernels_launched - s_before.kernels_launched) / steps : -1;
-    const double plans = steps > 0 ? static_cast<double>(s_after.plans_built - s_before.plans_built) / steps : -1;
+    const double k =
+        steps > 0 ? static_cast<double>(s_after.kernels_launched - s_before.kernels_launched) / steps : -1;
+    const double plans =
+        steps > 0 ? static_cast<double>(s_after.plans_built - s_before.plans_built) / steps : -1;
     const int thr = bench::env_int("CGRAD_NUM_THREADS", 0) > 0
                         ? bench::env_int("CGRAD_NUM_THREADS", 0)
                         : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -284,10 +299,14 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     const char* v = i + 1 < argc ? argv[i + 1] : nullptr;
-    if (a == "--proc" && v) bench::proc_name() = argv[++i];
-    else if (a == "--n" && v) o.n = std::atol(argv[++i]);
-    else if (a == "--steps" && v) o.steps = std::atoi(argv[++i]);
-    else if (a == "--reps" && v) o.reps = std::atoi(argv[++i]);
+    if (a == "--proc" && v)
+      bench::proc_name() = argv[++i];
+    else if (a == "--n" && v)
+      o.n = std::atol(argv[++i]);
+    else if (a == "--steps" && v)
+      o.steps = std::atoi(argv[++i]);
+    else if (a == "--reps" && v)
+      o.reps = std::atoi(argv[++i]);
     else {
       std::fprintf(stderr, "usage: %s [--proc NAME] [--n N] [--steps S] [--reps R]\n", argv[0]);
       return 2;
@@ -298,7 +317,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   bench::csv_header();
-  std::printf("# ODE: Lorenz ensemble, %ld systems, rk4, %d steps per sample, %d samples\n", o.n, o.steps, o.reps);
+  std::printf("# ODE: Lorenz ensemble, %ld systems, rk4, %d steps per sample, %d samples\n", o.n, o.steps,
+              o.reps);
   try {
     run(o);
   } catch (const std::exception& e) {

@@ -22,17 +22,21 @@
 using namespace cgrad;
 
 namespace {
-double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+double now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
 
 void report(const char* method, int64_t n, const optim::CGResult& r, double seconds) {
   const Stats st = stats();
-  std::printf("method=%s n=%lld iterations=%d f_evals=%d g_evals=%d hvps=%d time_s=%.4f energy=%.12g gnorm=%.3g reason=%s "
-              "kernels=%llu traces=%llu plans_built=%llu plan_hits=%llu result_hits=%llu\n",
-              method, static_cast<long long>(n), r.iterations, r.energy_evaluations, r.gradient_evaluations,
-              r.hessian_vector_products, seconds, r.energy, r.gradient_inf_norm, optim::stop_reason_name(r.reason),
-              static_cast<unsigned long long>(st.kernels_launched), static_cast<unsigned long long>(st.traces),
-              static_cast<unsigned long long>(st.plans_built), static_cast<unsigned long long>(st.plan_cache_hits),
-              static_cast<unsigned long long>(st.result_cache_hits));
+  std::printf(
+      "method=%s n=%lld iterations=%d f_evals=%d g_evals=%d hvps=%d time_s=%.4f energy=%.12g gnorm=%.3g "
+      "reason=%s "
+      "kernels=%llu traces=%llu plans_built=%llu plan_hits=%llu result_hits=%llu\n",
+      method, static_cast<long long>(n), r.iterations, r.energy_evaluations, r.gradient_evaluations,
+      r.hessian_vector_products, seconds, r.energy, r.gradient_inf_norm, optim::stop_reason_name(r.reason),
+      static_cast<unsigned long long>(st.kernels_launched), static_cast<unsigned long long>(st.traces),
+      static_cast<unsigned long long>(st.plans_built), static_cast<unsigned long long>(st.plan_cache_hits),
+      static_cast<unsigned long long>(st.result_cache_hits));
   std::fflush(stdout);
 }
 }  // namespace
@@ -50,7 +54,8 @@ int main(int argc, char** argv) {
   std::ifstream in(argv[2], std::ios::binary);
   in.read(reinterpret_cast<char*>(start.data()), static_cast<std::streamsize>(start.size() * sizeof(double)));
   if (!in) {
-    std::fprintf(stderr, "bench_optim: cannot read %lld doubles from %s\n", static_cast<long long>(n * n), argv[2]);
+    std::fprintf(stderr, "bench_optim: cannot read %lld doubles from %s\n", static_cast<long long>(n * n),
+                 argv[2]);
     return 2;
   }
   const double kappa = 1.0, h = 0.01;
@@ -107,9 +112,21 @@ int main(int argc, char** argv) {
     std::function<optim::CGResult(Tensor&)> run;
   };
   std::vector<Run> runs{
-      {"cg", [&](Tensor& x) { return optim::minimize_cg(energy, x, {.max_iterations = cap, .gradient_tolerance = tol, .relative_energy_tolerance = 0}); }},
-      {"tn", [&](Tensor& x) { return optim::minimize_tn(energy, x, {.max_iterations = cap, .gradient_tolerance = tol, .relative_energy_tolerance = 0}); }},
-      {"lbfgs", [&](Tensor& x) { return optim::minimize_lbfgs(energy, x, {.max_iterations = cap, .gradient_tolerance = tol, .relative_energy_tolerance = 0}); }},
+      {"cg",
+       [&](Tensor& x) {
+         return optim::minimize_cg(
+             energy, x, {.max_iterations = cap, .gradient_tolerance = tol, .relative_energy_tolerance = 0});
+       }},
+      {"tn",
+       [&](Tensor& x) {
+         return optim::minimize_tn(
+             energy, x, {.max_iterations = cap, .gradient_tolerance = tol, .relative_energy_tolerance = 0});
+       }},
+      {"lbfgs",
+       [&](Tensor& x) {
+         return optim::minimize_lbfgs(
+             energy, x, {.max_iterations = cap, .gradient_tolerance = tol, .relative_energy_tolerance = 0});
+       }},
   };
   for (const Run& m : runs) {
     Tensor x = fresh();
@@ -142,7 +159,8 @@ int main(int argc, char** argv) {
   std::vector<Tensor> vs;
   for (int i = 0; i < 40; ++i) vs.push_back((v + static_cast<double>(i) * 1e-3).eval());
   std::vector<Tensor> xs;
-  for (int i = 0; i < 40; ++i) xs.push_back((x.detach() + static_cast<double>(i) * 1e-3).eval().requires_grad(true));
+  for (int i = 0; i < 40; ++i)
+    xs.push_back((x.detach() + static_cast<double>(i) * 1e-3).eval().requires_grad(true));
   int vi = 0, xi = 0;
   const uint64_t kg = kernels_of([&] { gradient(xs[static_cast<std::size_t>(xi++)]); });
   const uint64_t kh = kernels_of([&] { hvp(x, vs[static_cast<std::size_t>(vi++)]); });
@@ -158,7 +176,8 @@ int main(int argc, char** argv) {
   std::sort(tg.begin(), tg.end());
   std::sort(th.begin(), th.end());
   const double mg = tg[tg.size() / 2], mh = th[th.size() / 2];
-  std::printf("hvp n=%lld grad_kernels=%llu hvp_kernels=%llu grad_ms=%.3f hvp_ms=%.3f ratio=%.2f\n", static_cast<long long>(n),
-              static_cast<unsigned long long>(kg), static_cast<unsigned long long>(kh), mg * 1e3, mh * 1e3, mh / mg);
+  std::printf("hvp n=%lld grad_kernels=%llu hvp_kernels=%llu grad_ms=%.3f hvp_ms=%.3f ratio=%.2f\n",
+              static_cast<long long>(n), static_cast<unsigned long long>(kg),
+              static_cast<unsigned long long>(kh), mg * 1e3, mh * 1e3, mh / mg);
   return 0;
 }

@@ -36,7 +36,8 @@ double per_call_us(const std::function<void(int)>& call) {
   for (int r = 0; r < kReps; ++r) {
     auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < kCalls; ++i) call(i);
-    v.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / kCalls);
+    v.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() /
+                kCalls);
   }
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
@@ -49,8 +50,10 @@ Tensor chain(const Tensor& x) {  // W6: 100 element-wise ops
 }
 
 void host_overhead() {
-  std::printf("| graph | eval(), cache off | eval(), cache miss | compile replay, cache off | compile replay, cache miss | "
-              "eval(), cache hit | compile, cache hit |\n");
+  std::printf(
+      "| graph | eval(), cache off | eval(), cache miss | compile replay, cache off | compile replay, cache "
+      "miss | "
+      "eval(), cache hit | compile, cache hit |\n");
   std::printf("| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
   struct Case {
     const char* name;
@@ -79,8 +82,8 @@ void host_overhead() {
     Tensor fixed = ring[0];
     r[4] = per_call_us([&](int) { c.fn(fixed).eval(); });
     r[5] = per_call_us([&](int) { f(fixed); });
-    std::printf("| %s | %.2f us | %.2f us | %.2f us | %.2f us | %.2f us | %.2f us |\n", c.name, r[0], r[1], r[2], r[3],
-                r[4], r[5]);
+    std::printf("| %s | %.2f us | %.2f us | %.2f us | %.2f us | %.2f us | %.2f us |\n", c.name, r[0], r[1],
+                r[2], r[3], r[4], r[5]);
   }
 }
 
@@ -88,7 +91,8 @@ struct Peak {
   uint64_t eager = 0, unplanned = 0, planned = 0;
 };
 
-template <class F> uint64_t peak_of(F make, const char* backend, bool plan_memory) {
+template <class F>
+uint64_t peak_of(F make, const char* backend, bool plan_memory) {
   auto& e = core::env_mut();
   const std::string saved_backend = e.backend;
   const bool saved_plan = e.memory_plan;
@@ -107,13 +111,16 @@ template <class F> uint64_t peak_of(F make, const char* backend, bool plan_memor
   return peak;
 }
 
-template <class F> Peak peaks(F make) {
+template <class F>
+Peak peaks(F make) {
   peak_of(make, "jit", true);  // plan and compile first
   return {peak_of(make, "interpreter", false), peak_of(make, "jit", false), peak_of(make, "jit", true)};
 }
 
 void memory() {
-  std::printf("\n| step | eager (interpreter) | plan, every intermediate own buffer | plan, memory planned | planned / own buffers |\n");
+  std::printf(
+      "\n| step | eager (interpreter) | plan, every intermediate own buffer | plan, memory planned | planned "
+      "/ own buffers |\n");
   std::printf("| --- | ---: | ---: | ---: | ---: |\n");
   auto row = [](const char* name, Peak p) {
     std::printf("| %s | %.3f MB | %.3f MB | %.3f MB | %.2f |\n", name, static_cast<double>(p.eager) / 1e6,
@@ -130,11 +137,11 @@ void memory() {
   for (auto [batch, in, hidden] : {std::tuple<int64_t, int64_t, int64_t>{512, 64, 512}, {1024, 256, 1024}}) {
     cgrad::test::Mlp m(batch, in, hidden, 10);
     char name[96];
-    std::snprintf(name, sizeof name, "MLP SGD step, %lldx%lld -> %lld -> 10 f32", static_cast<long long>(batch),
-                  static_cast<long long>(in), static_cast<long long>(hidden));
+    std::snprintf(name, sizeof name, "MLP SGD step, %lldx%lld -> %lld -> 10 f32",
+                  static_cast<long long>(batch), static_cast<long long>(in), static_cast<long long>(hidden));
     row(name, peaks([&] { return cgrad::test::mlp_step(m.x, m.labels, m.w1, m.w2, 0.1); }));
-    std::snprintf(name, sizeof name, "MLP SGD step (autograd), %lldx%lld -> %lld -> 10 f32", static_cast<long long>(batch),
-                  static_cast<long long>(in), static_cast<long long>(hidden));
+    std::snprintf(name, sizeof name, "MLP SGD step (autograd), %lldx%lld -> %lld -> 10 f32",
+                  static_cast<long long>(batch), static_cast<long long>(in), static_cast<long long>(hidden));
     Tensor w1 = m.w1.detach().requires_grad(true), w2 = m.w2.detach().requires_grad(true);
     row(name, peaks([&] { return cgrad::test::mlp_step_autograd(m.x, m.labels, w1, w2, 0.1); }));
   }

@@ -5,8 +5,8 @@
 #include "common.hpp"
 #include "hand.hpp"
 
-#include <cgrad/cgrad.hpp>
 #include <torch/torch.h>
+#include <cgrad/cgrad.hpp>
 
 #include <cstdlib>
 
@@ -28,7 +28,8 @@ void run_elementwise(int thr, bool loops) {
   auto a = rnd(n, 1, -1, 1, ty), b = rnd(n, 2, -1, 1, ty), c = rnd(n, 3, -1, 1, ty);
   auto d = torch::empty_like(a), tmp = torch::empty_like(a);
   if (loops) {
-    hand::w1(a.template data_ptr<T>(), b.template data_ptr<T>(), c.template data_ptr<T>(), d.template data_ptr<T>(), n);
+    hand::w1(a.template data_ptr<T>(), b.template data_ptr<T>(), c.template data_ptr<T>(),
+             d.template data_ptr<T>(), n);
     hand::w2(a.template data_ptr<T>(), d.template data_ptr<T>(), n);
     hand::w3(a.template data_ptr<T>(), b.template data_ptr<T>(), n);
   }
@@ -36,7 +37,10 @@ void run_elementwise(int thr, bool loops) {
   torch::Tensor r;
   auto s = measure([&] { r = a * b + c; });
   report("torch", "eager", "W1", dt, n, thr, s, 4 * n * sz, -1, csum(r));
-  s = measure([&] { torch::mul_out(tmp, a, b); torch::add_out(d, tmp, c); });
+  s = measure([&] {
+    torch::mul_out(tmp, a, b);
+    torch::add_out(d, tmp, c);
+  });
   report("torch", "eager_out", "W1", dt, n, thr, s, 4 * n * sz, -1, csum(d));
   s = measure([&] { r = torch::reciprocal(1 + torch::exp(-a)); });
   report("torch", "eager", "W2", dt, n, thr, s, 2 * n * sz, -1, csum(r));
@@ -68,7 +72,8 @@ void run_lorenz(int thr, bool loops) {
   auto s0 = hand::lorenz_init<double>(N);
   if (loops) hand::w5(s0.data(), N);
   auto all = torch::from_blob(s0.data(), {3 * N}, torch::kDouble).clone();
-  auto X = all.slice(0, 0, N).clone(), Y = all.slice(0, N, 2 * N).clone(), Z = all.slice(0, 2 * N, 3 * N).clone();
+  auto X = all.slice(0, 0, N).clone(), Y = all.slice(0, N, 2 * N).clone(),
+       Z = all.slice(0, 2 * N, 3 * N).clone();
   const double S = LZ_SIGMA, R = LZ_R, B = LZ_B, h = LZ_DT, h2 = h / 2, h6 = h / 6;
   auto rhs = [&](const torch::Tensor& x, const torch::Tensor& y, const torch::Tensor& z) {
     return std::make_tuple(S * (y - x), R * x - y - x * z, x * y - B * z);
@@ -123,7 +128,8 @@ void run_w6_beside_cgrad() {
   auto y0 = rnd(W6_N, 8, -1, 1, torch::kFloat), a = rnd(W6_N, 9, 0.9, 1.0, torch::kFloat),
        b = rnd(W6_N, 10, -0.1, 0.1, torch::kFloat);
   auto host = [](const torch::Tensor& t) {
-    return cgrad::tensor(std::vector<float>(t.data_ptr<float>(), t.data_ptr<float>() + t.numel()), {W6_N}).eval();
+    return cgrad::tensor(std::vector<float>(t.data_ptr<float>(), t.data_ptr<float>() + t.numel()), {W6_N})
+        .eval();
   };
   const cgrad::Tensor cy0 = host(y0), ca = host(a), cb = host(b);
   torch::Tensor y;

@@ -118,18 +118,26 @@ inline void report(const std::string& impl, const std::string& variant, const st
                    double check, const std::string& note = "") {
   const double gbps = (bytes > 0 && s.median > 0) ? bytes / s.median / 1e9 : 0.0;
   std::printf("%s,%s,%s,%s,%s,%ld,%d,%.6e,%.6e,%d,%.0f,%.3f,%g,%.9e,%s\n", proc_name().c_str(), impl.c_str(),
-              variant.c_str(), workload.c_str(), dtype.c_str(), n, threads, s.median, s.min, s.reps, bytes, gbps,
-              kernels, check, note.c_str());
+              variant.c_str(), workload.c_str(), dtype.c_str(), n, threads, s.median, s.min, s.reps, bytes,
+              gbps, kernels, check, note.c_str());
   std::fflush(stdout);
 }
 
 inline void csv_header() {
-  std::printf("proc,impl,variant,workload,dtype,n,threads,median_s,min_s,reps,bytes,gbps,kernels,check,note\n");
+  std::printf(
+      "proc,impl,variant,workload,dtype,n,threads,median_s,min_s,reps,bytes,gbps,kernels,check,note\n");
 }
 
-template <class T> const char* dtype_name();
-template <> inline const char* dtype_name<float>() { return "f32"; }
-template <> inline const char* dtype_name<double>() { return "f64"; }
+template <class T>
+const char* dtype_name();
+template <>
+inline const char* dtype_name<float>() {
+  return "f32";
+}
+template <>
+inline const char* dtype_name<double>() {
+  return "f64";
+}
 
 /// Deterministic input data in [lo, hi) (same generator and seeds as the anchors).
 template <class T>
@@ -162,7 +170,9 @@ struct Buf {
     p = static_cast<T*>(std::aligned_alloc(64, bytes ? bytes : 64));
     std::memset(static_cast<void*>(p), 0, bytes);
   }
-  Buf(long n_, const std::vector<T>& init) : Buf(n_) { std::memcpy(p, init.data(), sizeof(T) * static_cast<std::size_t>(n)); }
+  Buf(long n_, const std::vector<T>& init) : Buf(n_) {
+    std::memcpy(p, init.data(), sizeof(T) * static_cast<std::size_t>(n));
+  }
   ~Buf() { std::free(p); }
   Buf(const Buf&) = delete;
   Buf& operator=(const Buf&) = delete;

@@ -28,7 +28,10 @@ template <class T>
 void w1(const T* a, const T* b, const T* c, T* d, long n) {
   for_each_loop([&](const std::string& name, bool mt, int thr) {
     auto fn = name == "loop" ? &loop::w1<T> : &loop_fm::w1<T>;
-    auto s = measure([&] { fn(a, b, c, d, n, mt); clobber(); });
+    auto s = measure([&] {
+      fn(a, b, c, d, n, mt);
+      clobber();
+    });
     report(name, "", "W1", dtype_name<T>(), n, thr, s, 4.0 * n * sizeof(T), -1, checksum(d, n));
   });
 }
@@ -36,7 +39,10 @@ template <class T>
 void w2(const T* x, T* y, long n) {
   for_each_loop([&](const std::string& name, bool mt, int thr) {
     auto fn = name == "loop" ? &loop::w2<T> : &loop_fm::w2<T>;
-    auto s = measure([&] { fn(x, y, n, mt); clobber(); });
+    auto s = measure([&] {
+      fn(x, y, n, mt);
+      clobber();
+    });
     report(name, "", "W2", dtype_name<T>(), n, thr, s, 2.0 * n * sizeof(T), -1, checksum(y, n));
   });
 }
@@ -54,7 +60,10 @@ void w4(const T* x, T* y, long rows, long cols) {
   const long n = rows * cols;
   for_each_loop([&](const std::string& name, bool mt, int thr) {
     auto fn = name == "loop" ? &loop::w4<T> : &loop_fm::w4<T>;
-    auto s = measure([&] { fn(x, y, rows, cols, mt); clobber(); });
+    auto s = measure([&] {
+      fn(x, y, rows, cols, mt);
+      clobber();
+    });
     report(name, "", "W4", dtype_name<T>(), n, thr, s, 2.0 * n * sizeof(T), -1, checksum(y, n));
   });
 }
@@ -69,12 +78,18 @@ void w5(const T* s0, long N) {
     auto fused = name == "loop" ? &loop::w5_fused<T> : &loop_fm::w5_fused<T>;
     auto staged = name == "loop" ? &loop::w5_staged<T> : &loop_fm::w5_staged<T>;
     std::memcpy(s.p, s0, bytes);
-    auto sf = measure([&] { fused(s.p, N, mt); clobber(); });
+    auto sf = measure([&] {
+      fused(s.p, N, mt);
+      clobber();
+    });
     std::memcpy(s.p, s0, bytes);
     fused(s.p, N, mt);
     report(name, "fused", "W5", dtype_name<T>(), n3, thr, sf, 2.0 * n3 * sizeof(T), -1, checksum(s.p, n3));
     std::memcpy(s.p, s0, bytes);
-    auto ss = measure([&] { staged(s.p, ws.p, N, mt); clobber(); });
+    auto ss = measure([&] {
+      staged(s.p, ws.p, N, mt);
+      clobber();
+    });
     std::memcpy(s.p, s0, bytes);
     staged(s.p, ws.p, N, mt);
     report(name, "staged", "W5", dtype_name<T>(), n3, thr, ss, 2.0 * n3 * sizeof(T), -1, checksum(s.p, n3));
@@ -85,7 +100,10 @@ inline void w6(const float* y0, const float* a, const float* b) {
   omp_set_num_threads(1);
   for (const char* name : {"loop", "loop_fm"}) {
     auto fn = std::string(name) == "loop" ? &loop::w6 : &loop_fm::w6;
-    auto s = measure([&] { fn(y0, a, b, y); clobber(); });
+    auto s = measure([&] {
+      fn(y0, a, b, y);
+      clobber();
+    });
     report(name, "", "W6", "f32", W6_N, 1, s, 0, -1, checksum(y, W6_N));
   }
 }

@@ -36,8 +36,9 @@ extern "C" {
 
 #define CGRAD_SUCCESS 0
 /* Argument and resource errors (the document leaves these to the implementation). */
-#define CGRAD_ERR_NULL_POINTER (-1000)        /**< a required pointer argument is NULL */
-#define CGRAD_ERR_INVALID_ARGUMENT (-1001)    /**< bad value: ndim < 0, not a permutation, mask not 0/1, uninitialized tensor, ... */
+#define CGRAD_ERR_NULL_POINTER (-1000) /**< a required pointer argument is NULL */
+#define CGRAD_ERR_INVALID_ARGUMENT \
+  (-1001) /**< bad value: ndim < 0, not a permutation, mask not 0/1, uninitialized tensor, ... */
 #define CGRAD_ERR_FREED (-1002)               /**< the tensor was freed, or its graph was freed */
 #define CGRAD_ERR_TOO_MANY_DIMS (-1003)       /**< more than TENSOR_DIM dimensions */
 #define CGRAD_ERR_DTYPE (-1004)               /**< operands have different element types (cast first) */
@@ -48,8 +49,9 @@ extern "C" {
 #define CGRAD_ERR_IO (-1009)                  /**< a file could not be written */
 #define CGRAD_ERR_INTERNAL (-1010)            /**< a bug in cgrad; please report it */
 /* Graph errors, as named in the design document. */
-#define CGRAD_GRAPH_ERR_SHAPE_MISMATCH (-1400)          /**< incompatible shapes */
-#define CGRAD_GRAPH_ERR_INVALID_OPERATION (-1401)       /**< e.g. filling a non-leaf tensor; graph at its node limit */
+#define CGRAD_GRAPH_ERR_SHAPE_MISMATCH (-1400) /**< incompatible shapes */
+#define CGRAD_GRAPH_ERR_INVALID_OPERATION \
+  (-1401) /**< e.g. filling a non-leaf tensor; graph at its node limit */
 #define CGRAD_GRAPH_ERR_GRAPH_MERGE_FAILED (-1402)      /**< merged graph would exceed the node limit */
 #define CGRAD_GRAPH_ERR_TOPOLOGICAL_SORT_FAILED (-1403) /**< the output array cannot hold every node */
 #define CGRAD_GRAPH_ERR_EXECUTION_FAILED (-1404)        /**< computing a value failed (e.g. out of memory) */
@@ -68,7 +70,7 @@ const char* cgrad_last_error(void);
  *  number of the graph that created it (big-endian), bytes 8-15 the node's serial number (0 for
  *  a graph id). Not an RFC 4122 UUID. */
 typedef struct cgrad_uuid {
-    unsigned char bytes[16];
+  unsigned char bytes[16];
 } cgrad_uuid;
 
 /* The document names the type uuid_t. cgrad does not depend on libuuid: uuid_t is defined as
@@ -92,31 +94,33 @@ int cgrad_uuid_compare(cgrad_uuid a, cgrad_uuid b);
 
 /** Element type and device of a tensor's storage. */
 typedef enum {
-    CGRAD_STORAGE_BACKEND_F32_CPU = 0,
-    CGRAD_STORAGE_BACKEND_F64_CPU = 1,
-    CGRAD_STORAGE_BACKEND_F32_CUDA = 2, /**< CGRAD_ERR_BACKEND_UNAVAILABLE while CUDA is unavailable */
-    CGRAD_STORAGE_BACKEND_F64_CUDA = 3, /**< CGRAD_ERR_BACKEND_UNAVAILABLE while CUDA is unavailable */
-    CGRAD_STORAGE_BACKEND_MAX_ENUM = 0x7FFFFFFF /**< not a value: makes the enum as wide as int, so any int a caller passes can be checked */
+  CGRAD_STORAGE_BACKEND_F32_CPU = 0,
+  CGRAD_STORAGE_BACKEND_F64_CPU = 1,
+  CGRAD_STORAGE_BACKEND_F32_CUDA = 2, /**< CGRAD_ERR_BACKEND_UNAVAILABLE while CUDA is unavailable */
+  CGRAD_STORAGE_BACKEND_F64_CUDA = 3, /**< CGRAD_ERR_BACKEND_UNAVAILABLE while CUDA is unavailable */
+  CGRAD_STORAGE_BACKEND_MAX_ENUM =
+      0x7FFFFFFF /**< not a value: makes the enum as wide as int, so any int a caller passes can be checked */
 } cgrad_storage_backend_type;
 
 /** Element types: the values of cgrad::DType (include/cgrad/dtypes.def; docs/semantics.md has the
  * promotion and cast rules). The storage backends above hold f32 or f64; this enum names every
  * element type of the library for callers that exchange data with the C++ API or other tools. */
 typedef enum {
-    CGRAD_DTYPE_F32 = 0,
-    CGRAD_DTYPE_F64 = 1,
-    CGRAD_DTYPE_I32 = 2,
-    CGRAD_DTYPE_I64 = 3,
-    CGRAD_DTYPE_B8 = 4,
-    CGRAD_DTYPE_I8 = 5,
-    CGRAD_DTYPE_I16 = 6,
-    CGRAD_DTYPE_U8 = 7,
-    CGRAD_DTYPE_U16 = 8,
-    CGRAD_DTYPE_U32 = 9,
-    CGRAD_DTYPE_U64 = 10,
-    CGRAD_DTYPE_F16 = 11, /**< IEEE binary16 */
-    CGRAD_DTYPE_BF16 = 12, /**< bfloat16 */
-    CGRAD_DTYPE_MAX_ENUM = 0x7FFFFFFF /**< not a value: makes the enum as wide as int, so any int a caller passes can be checked */
+  CGRAD_DTYPE_F32 = 0,
+  CGRAD_DTYPE_F64 = 1,
+  CGRAD_DTYPE_I32 = 2,
+  CGRAD_DTYPE_I64 = 3,
+  CGRAD_DTYPE_B8 = 4,
+  CGRAD_DTYPE_I8 = 5,
+  CGRAD_DTYPE_I16 = 6,
+  CGRAD_DTYPE_U8 = 7,
+  CGRAD_DTYPE_U16 = 8,
+  CGRAD_DTYPE_U32 = 9,
+  CGRAD_DTYPE_U64 = 10,
+  CGRAD_DTYPE_F16 = 11,  /**< IEEE binary16 */
+  CGRAD_DTYPE_BF16 = 12, /**< bfloat16 */
+  CGRAD_DTYPE_MAX_ENUM =
+      0x7FFFFFFF /**< not a value: makes the enum as wide as int, so any int a caller passes can be checked */
 } cgrad_dtype;
 
 /** Bytes per element and name ("f32", "u8", ...) of `dtype`; either output may be NULL.
@@ -125,11 +129,12 @@ int cgrad_dtype_info(cgrad_dtype dtype, size_t* size, const char** name);
 
 /** Shape of a tensor. Dimensions are left-aligned: shape[0..ndim-1]; unused entries are 1. */
 typedef struct {
-    int ndim;                              /**< number of dimensions, 0..TENSOR_DIM */
-    uint32_t shape[CGRAD_TENSOR_DIM];      /**< size of each dimension */
-    uint64_t strides[CGRAD_TENSOR_DIM];    /**< row-major strides in elements (the order cgrad_tensor_read writes) */
-    uint64_t size;                         /**< number of elements (product of shape) */
-    cgrad_storage_backend_type backend_type; /**< element type and device */
+  int ndim;                         /**< number of dimensions, 0..TENSOR_DIM */
+  uint32_t shape[CGRAD_TENSOR_DIM]; /**< size of each dimension */
+  uint64_t
+      strides[CGRAD_TENSOR_DIM]; /**< row-major strides in elements (the order cgrad_tensor_read writes) */
+  uint64_t size;                 /**< number of elements (product of shape) */
+  cgrad_storage_backend_type backend_type; /**< element type and device */
 } cgrad_storage_layout;
 
 /** Opaque: the materialized value of a node. Users never look inside. */
@@ -141,47 +146,48 @@ typedef struct cgrad_storage cgrad_storage;
 
 /** Every operation of the compute graph. Leaves (inputs) have type CGRAD_OP_NONE. */
 typedef enum {
-    CGRAD_OP_NONE = 0,          /**< leaf: an input with materialized storage */
-    /* the document's operations */
-    CGRAD_OP_ADD = 1,           /**< element-wise a + b (broadcasting) */
-    CGRAD_OP_SUB = 2,           /**< element-wise a - b (broadcasting) */
-    CGRAD_OP_GEMM = 3,          /**< batched matrix product (..., m, k) x (..., k, n) */
-    CGRAD_OP_TRANSPOSE = 4,     /**< permutation of the last ndim dimensions */
-    CGRAD_OP_RESHAPE = 5,       /**< new shape, same number of elements */
-    CGRAD_OP_REDUCE_SUM = 6,    /**< sum over the masked of the last ndim dimensions (kept with size 1) */
-    /* further element-wise binary operations (broadcasting) */
-    CGRAD_OP_MUL = 7,
-    CGRAD_OP_DIV = 8,
-    CGRAD_OP_POW = 9,
-    CGRAD_OP_MAXIMUM = 10,
-    CGRAD_OP_MINIMUM = 11,
-    /* element-wise unary operations */
-    CGRAD_OP_NEG = 12,
-    CGRAD_OP_EXP = 13,
-    CGRAD_OP_LOG = 14,
-    CGRAD_OP_SQRT = 15,
-    CGRAD_OP_RSQRT = 16,
-    CGRAD_OP_ABS = 17,
-    CGRAD_OP_SIN = 18,
-    CGRAD_OP_COS = 19,
-    CGRAD_OP_TANH = 20,
-    CGRAD_OP_SIGMOID = 21,
-    CGRAD_OP_RELU = 22,
-    /* tensor-scalar operations (metadata.scalar) */
-    CGRAD_OP_ADD_SCALAR = 23,   /**< x + scalar */
-    CGRAD_OP_MUL_SCALAR = 24,   /**< x * scalar */
-    CGRAD_OP_POW_SCALAR = 25,   /**< x ^ scalar */
-    /* further reductions (same mask rule as REDUCE_SUM) */
-    CGRAD_OP_REDUCE_MEAN = 26,
-    CGRAD_OP_REDUCE_MAX = 27,
-    CGRAD_OP_REDUCE_MIN = 28,
-    /* composites */
-    CGRAD_OP_SOFTMAX = 29,      /**< softmax along metadata.softmax.axis */
-    CGRAD_OP_LOG_SOFTMAX = 30,  /**< log-softmax along metadata.softmax.axis */
-    CGRAD_OP_CAST = 31,         /**< conversion to metadata.cast.backend_type */
-    CGRAD_OP_ELEMENTWISE = 32,  /**< a user element-wise function (metadata.elementwise) */
-    CGRAD_OP_COUNT = 33,        /**< number of operation types (not an operation) */
-    CGRAD_OP_MAX_ENUM = 0x7FFFFFFF /**< not a value: makes the enum as wide as int, so any int a caller passes can be checked */
+  CGRAD_OP_NONE = 0, /**< leaf: an input with materialized storage */
+  /* the document's operations */
+  CGRAD_OP_ADD = 1,        /**< element-wise a + b (broadcasting) */
+  CGRAD_OP_SUB = 2,        /**< element-wise a - b (broadcasting) */
+  CGRAD_OP_GEMM = 3,       /**< batched matrix product (..., m, k) x (..., k, n) */
+  CGRAD_OP_TRANSPOSE = 4,  /**< permutation of the last ndim dimensions */
+  CGRAD_OP_RESHAPE = 5,    /**< new shape, same number of elements */
+  CGRAD_OP_REDUCE_SUM = 6, /**< sum over the masked of the last ndim dimensions (kept with size 1) */
+  /* further element-wise binary operations (broadcasting) */
+  CGRAD_OP_MUL = 7,
+  CGRAD_OP_DIV = 8,
+  CGRAD_OP_POW = 9,
+  CGRAD_OP_MAXIMUM = 10,
+  CGRAD_OP_MINIMUM = 11,
+  /* element-wise unary operations */
+  CGRAD_OP_NEG = 12,
+  CGRAD_OP_EXP = 13,
+  CGRAD_OP_LOG = 14,
+  CGRAD_OP_SQRT = 15,
+  CGRAD_OP_RSQRT = 16,
+  CGRAD_OP_ABS = 17,
+  CGRAD_OP_SIN = 18,
+  CGRAD_OP_COS = 19,
+  CGRAD_OP_TANH = 20,
+  CGRAD_OP_SIGMOID = 21,
+  CGRAD_OP_RELU = 22,
+  /* tensor-scalar operations (metadata.scalar) */
+  CGRAD_OP_ADD_SCALAR = 23, /**< x + scalar */
+  CGRAD_OP_MUL_SCALAR = 24, /**< x * scalar */
+  CGRAD_OP_POW_SCALAR = 25, /**< x ^ scalar */
+  /* further reductions (same mask rule as REDUCE_SUM) */
+  CGRAD_OP_REDUCE_MEAN = 26,
+  CGRAD_OP_REDUCE_MAX = 27,
+  CGRAD_OP_REDUCE_MIN = 28,
+  /* composites */
+  CGRAD_OP_SOFTMAX = 29,     /**< softmax along metadata.softmax.axis */
+  CGRAD_OP_LOG_SOFTMAX = 30, /**< log-softmax along metadata.softmax.axis */
+  CGRAD_OP_CAST = 31,        /**< conversion to metadata.cast.backend_type */
+  CGRAD_OP_ELEMENTWISE = 32, /**< a user element-wise function (metadata.elementwise) */
+  CGRAD_OP_COUNT = 33,       /**< number of operation types (not an operation) */
+  CGRAD_OP_MAX_ENUM =
+      0x7FFFFFFF /**< not a value: makes the enum as wide as int, so any int a caller passes can be checked */
 } cgrad_op_type;
 
 /** Name of an operation type ("add", "leaf", ...; "?" for others). */
@@ -192,52 +198,52 @@ const char* cgrad_op_name(cgrad_op_type type);
 
 /** Operation-specific metadata; the relevant member depends on the operation type. */
 typedef union {
-    struct {
-        uint32_t perm[CGRAD_TENSOR_DIM]; /**< Permutation for transpose */
-        int ndim;                        /**< Number of dimensions to permute */
-    } transpose;
+  struct {
+    uint32_t perm[CGRAD_TENSOR_DIM]; /**< Permutation for transpose */
+    int ndim;                        /**< Number of dimensions to permute */
+  } transpose;
 
-    struct {
-        int32_t new_shape[CGRAD_TENSOR_DIM]; /**< Target shape for reshape (a -1 is stored resolved) */
-        int ndim;                            /**< Number of dimensions */
-    } reshape;
+  struct {
+    int32_t new_shape[CGRAD_TENSOR_DIM]; /**< Target shape for reshape (a -1 is stored resolved) */
+    int ndim;                            /**< Number of dimensions */
+  } reshape;
 
-    struct {
-        uint8_t mask[CGRAD_TENSOR_DIM]; /**< Reduction mask (1=reduce, 0=keep) over the last ndim dims */
-        int ndim;                       /**< Number of dimensions */
-    } reduce_sum;
+  struct {
+    uint8_t mask[CGRAD_TENSOR_DIM]; /**< Reduction mask (1=reduce, 0=keep) over the last ndim dims */
+    int ndim;                       /**< Number of dimensions */
+  } reduce_sum;
 
-    struct {
-        int axis; /**< Axis for softmax and log-softmax (stored non-negative) */
-    } softmax;
+  struct {
+    int axis; /**< Axis for softmax and log-softmax (stored non-negative) */
+  } softmax;
 
-    struct {
-        uint8_t mask[CGRAD_TENSOR_DIM]; /**< Reduction mask */
-        int ndim;                       /**< Number of dimensions */
-    } mean;
+  struct {
+    uint8_t mask[CGRAD_TENSOR_DIM]; /**< Reduction mask */
+    int ndim;                       /**< Number of dimensions */
+  } mean;
 
-    struct {
-        uint8_t mask[CGRAD_TENSOR_DIM]; /**< Reduction mask: every REDUCE_* op fills this layout */
-        int ndim;                       /**< Number of dimensions */
-    } reduce;
+  struct {
+    uint8_t mask[CGRAD_TENSOR_DIM]; /**< Reduction mask: every REDUCE_* op fills this layout */
+    int ndim;                       /**< Number of dimensions */
+  } reduce;
 
-    struct {
-        cgrad_storage_backend_type backend_type; /**< Target of CGRAD_OP_CAST */
-    } cast;
+  struct {
+    cgrad_storage_backend_type backend_type; /**< Target of CGRAD_OP_CAST */
+  } cast;
 
-    float scalar; /**< For scalar operations */
+  float scalar; /**< For scalar operations */
 
-    struct {
-        const struct cgrad_elementwise_fn* fn;         /**< the user function (cgrad_elementwise_define) */
-        int n_params;                                  /**< number of parameter values */
-        double params[CGRAD_ELEMENTWISE_MAX_PARAMS];   /**< parameter values */
-    } elementwise;
+  struct {
+    const struct cgrad_elementwise_fn* fn;       /**< the user function (cgrad_elementwise_define) */
+    int n_params;                                /**< number of parameter values */
+    double params[CGRAD_ELEMENTWISE_MAX_PARAMS]; /**< parameter values */
+  } elementwise;
 } cgrad_op_metadata;
 
 /** Information about an operation and its metadata. */
 typedef struct {
-    cgrad_op_type type;         /**< Type of operation */
-    cgrad_op_metadata metadata; /**< Operation-specific metadata */
+  cgrad_op_type type;         /**< Type of operation */
+  cgrad_op_metadata metadata; /**< Operation-specific metadata */
 } cgrad_op_info;
 
 /* ---------------------------------------------------------------------------------------------
@@ -246,26 +252,26 @@ typedef struct {
 
 /** A node of a computation graph, as returned by cgrad_compute_graph_get_node (a copy). */
 typedef struct cgrad_graph_node {
-    cgrad_uuid node_id;          /**< Unique identifier for this node */
-    cgrad_op_info op_info;       /**< Operation type and metadata (type CGRAD_OP_NONE for leaves) */
-    cgrad_storage_layout layout; /**< Shape of the output tensor */
-    cgrad_storage* storage;      /**< Opaque, non-NULL when the node holds a materialized value */
-    int num_inputs;              /**< Number of input nodes (see cgrad_compute_graph_get_inputs) */
+  cgrad_uuid node_id;          /**< Unique identifier for this node */
+  cgrad_op_info op_info;       /**< Operation type and metadata (type CGRAD_OP_NONE for leaves) */
+  cgrad_storage_layout layout; /**< Shape of the output tensor */
+  cgrad_storage* storage;      /**< Opaque, non-NULL when the node holds a materialized value */
+  int num_inputs;              /**< Number of input nodes (see cgrad_compute_graph_get_inputs) */
 } cgrad_graph_node;
 
 /** A computation graph. Created and owned by the library (cgrad_tensor_init creates one);
  *  users only read graph_id and pass the pointer back. Free with cgrad_compute_graph_free. */
 typedef struct cgrad_compute_graph {
-    cgrad_uuid graph_id;       /**< Unique identifier for this graph */
-    void* node_metadata_table; /**< Internal; never dereference */
+  cgrad_uuid graph_id;       /**< Unique identifier for this graph */
+  void* node_metadata_table; /**< Internal; never dereference */
 } cgrad_compute_graph;
 
 /** A tensor: a reference to a node of a graph. A plain value; copies refer to the same node. */
 typedef struct {
-    cgrad_uuid node_id;          /**< ID of the node producing this tensor */
-    cgrad_compute_graph* graph;  /**< Pointer to the compute graph */
-    cgrad_storage_layout layout; /**< Shape and layout of the tensor */
-    uint32_t magic;              /**< CGRAD_TENSOR_MAGIC while valid, CGRAD_TENSOR_FREED after cgrad_tensor_free */
+  cgrad_uuid node_id;          /**< ID of the node producing this tensor */
+  cgrad_compute_graph* graph;  /**< Pointer to the compute graph */
+  cgrad_storage_layout layout; /**< Shape and layout of the tensor */
+  uint32_t magic; /**< CGRAD_TENSOR_MAGIC while valid, CGRAD_TENSOR_FREED after cgrad_tensor_free */
 } cgrad_tensor;
 
 #define CGRAD_TENSOR_MAGIC 0x43475254u /* "CGRT" */
@@ -325,20 +331,27 @@ int cgrad_tensor_pow_scalar(const cgrad_tensor* tensor, float scalar, cgrad_tens
 
 /** Permutes the last `ndim` dimensions: perm is a permutation of 0..ndim-1.
  *  (2,3,4,5) with perm {1,0}, ndim 2 -> (2,3,5,4). */
-int cgrad_tensor_transpose(const cgrad_tensor* tensor, const uint32_t* perm, int ndim, cgrad_tensor* out_tensor);
+int cgrad_tensor_transpose(const cgrad_tensor* tensor, const uint32_t* perm, int ndim,
+                           cgrad_tensor* out_tensor);
 /** New shape with the same number of elements; one entry may be -1 (inferred). */
-int cgrad_tensor_reshape(const cgrad_tensor* tensor, const int32_t* new_shape, int ndim, cgrad_tensor* out_tensor);
+int cgrad_tensor_reshape(const cgrad_tensor* tensor, const int32_t* new_shape, int ndim,
+                         cgrad_tensor* out_tensor);
 /** Sums over the dimensions whose mask entry is 1, the mask (length ndim) applying to the LAST
  *  ndim dimensions; reduced dimensions are kept with size 1. (2,3,4) with mask {1,0} -> (2,1,4). */
-int cgrad_tensor_reduce_sum(const cgrad_tensor* tensor, const uint8_t* mask, int ndim, cgrad_tensor* out_tensor);
-int cgrad_tensor_reduce_mean(const cgrad_tensor* tensor, const uint8_t* mask, int ndim, cgrad_tensor* out_tensor);
-int cgrad_tensor_reduce_max(const cgrad_tensor* tensor, const uint8_t* mask, int ndim, cgrad_tensor* out_tensor);
-int cgrad_tensor_reduce_min(const cgrad_tensor* tensor, const uint8_t* mask, int ndim, cgrad_tensor* out_tensor);
+int cgrad_tensor_reduce_sum(const cgrad_tensor* tensor, const uint8_t* mask, int ndim,
+                            cgrad_tensor* out_tensor);
+int cgrad_tensor_reduce_mean(const cgrad_tensor* tensor, const uint8_t* mask, int ndim,
+                             cgrad_tensor* out_tensor);
+int cgrad_tensor_reduce_max(const cgrad_tensor* tensor, const uint8_t* mask, int ndim,
+                            cgrad_tensor* out_tensor);
+int cgrad_tensor_reduce_min(const cgrad_tensor* tensor, const uint8_t* mask, int ndim,
+                            cgrad_tensor* out_tensor);
 /** Softmax along `axis` (negative counts from the end). */
 int cgrad_tensor_softmax(const cgrad_tensor* tensor, int axis, cgrad_tensor* out_tensor);
 int cgrad_tensor_log_softmax(const cgrad_tensor* tensor, int axis, cgrad_tensor* out_tensor);
 /** Converts to another element type (and device). */
-int cgrad_tensor_cast(const cgrad_tensor* tensor, cgrad_storage_backend_type backend_type, cgrad_tensor* out_tensor);
+int cgrad_tensor_cast(const cgrad_tensor* tensor, cgrad_storage_backend_type backend_type,
+                      cgrad_tensor* out_tensor);
 
 /* User element-wise functions (docs/extending.md): a body such as "x > 0 ? x : a * (exp(x) - 1)"
  * over named inputs and scalar parameters, checked when defined (CGRAD_ERR_INVALID_ARGUMENT with
@@ -374,7 +387,8 @@ int cgrad_tensor_read_f64(const cgrad_tensor* tensor, double* out, size_t count)
  *  keep working. Merging a graph with itself (or an already merged one) succeeds. */
 int cgrad_compute_graph_merge(cgrad_compute_graph* graph1, cgrad_compute_graph* graph2);
 /** Copies the description of a node into `out_node_info`. */
-int cgrad_compute_graph_get_node(const cgrad_compute_graph* graph, cgrad_uuid node_id, cgrad_graph_node* out_node_info);
+int cgrad_compute_graph_get_node(const cgrad_compute_graph* graph, cgrad_uuid node_id,
+                                 cgrad_graph_node* out_node_info);
 /** Input node ids of a node in slot order (slot 0 = first operand). `*out_num_inputs` is always
  *  set to the number of inputs; with out_input_node_ids NULL and max_inputs 0 only the count is
  *  returned; a shorter array gives CGRAD_ERR_BUFFER_TOO_SMALL. */
@@ -412,13 +426,13 @@ int cgrad_graph_node_fprint(const cgrad_graph_node* node, FILE* stream);
 
 /** Counters of the engine (see cgrad::Stats in the C++ API). */
 typedef struct {
-    uint64_t kernels_launched;
-    uint64_t kernels_compiled;
-    uint64_t kernel_cache_hits;
-    uint64_t disk_cache_hits;
-    uint64_t plans_built;
-    uint64_t plan_cache_hits;
-    uint64_t bytes_allocated;
+  uint64_t kernels_launched;
+  uint64_t kernels_compiled;
+  uint64_t kernel_cache_hits;
+  uint64_t disk_cache_hits;
+  uint64_t plans_built;
+  uint64_t plan_cache_hits;
+  uint64_t bytes_allocated;
 } cgrad_stats;
 int cgrad_stats_get(cgrad_stats* out_stats);
 int cgrad_stats_reset(void);

@@ -5,7 +5,7 @@
 #   tools/install_deps.sh --bench    also the libraries the benchmarks compare against
 set -euo pipefail
 
-pkgs=(g++ cmake ninja-build libgtest-dev libgmock-dev libboost-dev clang graphviz libopenblas0 libopenmpi-dev openmpi-bin
+pkgs=(g++ cmake ninja-build libgtest-dev libgmock-dev libboost-dev clang clang-format graphviz libopenblas0 libopenmpi-dev openmpi-bin
       python3-dev python3-venv)  # the last two: the Python package (tools/test_python.sh)
 if [[ "${1:-}" == "--bench" ]]; then
   pkgs+=(libeigen3-dev libbenchmark-dev)

@@ -3,9 +3,10 @@
 # configurations where it finds something the others do not (CMakePresets.json, testPresets):
 #   dev         g++ debug: every label (the gpu tests skip without a device)
 #   asan-ubsan  g++ with AddressSanitizer + UBSan: all but cuda-compile (the same generated
-#               source as dev, compiled by NVRTC), mpi (leaks inside the MPI library) and gpu
-#   clang       clang++ debug: builds everything; runs all but cuda-compile, mpi, gpu, example
-#               and install (the same programs dev runs)
+#               source as dev, compiled by NVRTC), mpi (leaks inside the MPI library), gpu and lint
+#               (the clang-format check, tools/check_format.sh)
+#   clang       clang++ debug: builds everything; runs all but cuda-compile, mpi, gpu, example,
+#               install and lint (the same programs dev runs)
 #   tsan        ThreadSanitizer: builds and runs only the concurrency suite (label concurrency)
 # Set CGRAD_TEST_PRESETS to run a subset, e.g. CGRAD_TEST_PRESETS=dev.
 #

@@ -66,7 +66,8 @@ double time_per_call(const std::function<void()>& f) {
 
 void row(const char* what, double seconds, double bytes, double copy_gbs) {
   const double gbs = bytes / seconds / 1e9;
-  std::printf("| %-28s | %9.3f | %8.1f | %5.1f%% |\n", what, seconds * 1e3, gbs, copy_gbs > 0 ? 100 * gbs / copy_gbs : 0.0);
+  std::printf("| %-28s | %9.3f | %8.1f | %5.1f%% |\n", what, seconds * 1e3, gbs,
+              copy_gbs > 0 ? 100 * gbs / copy_gbs : 0.0);
 }
 
 // Device-to-device copy of `bytes` (read + write counted), the bandwidth ceiling.
@@ -77,7 +78,8 @@ double copy_bandwidth(std::size_t bytes) {
   auto& d = cu::device_context(0);
   auto src = reinterpret_cast<cu::CUdeviceptr>(a.node()->value.storage->data);
   auto dst = reinterpret_cast<cu::CUdeviceptr>(b.node()->value.storage->data);
-  double s = time_per_call([&] { cu::check(cu::driver()->cuMemcpyDtoDAsync(dst, src, bytes, d.stream), "copy"); });
+  double s =
+      time_per_call([&] { cu::check(cu::driver()->cuMemcpyDtoDAsync(dst, src, bytes, d.stream), "copy"); });
   return 2.0 * static_cast<double>(bytes) / s / 1e9;
 }
 
@@ -148,8 +150,9 @@ int main(int argc, char** argv) {
       cu::nvrtc_compile(src, "ten_op.cu", "sm_90");
       ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
     }
-    std::printf("NVRTC (%s) compile of the 10-op kernel to an sm_90 cubin: first %.1f ms, best of 5 %.1f ms\n\n",
-                cu::nvrtc_version_string().c_str(), ms[0], *std::min_element(ms.begin(), ms.end()));
+    std::printf(
+        "NVRTC (%s) compile of the 10-op kernel to an sm_90 cubin: first %.1f ms, best of 5 %.1f ms\n\n",
+        cu::nvrtc_version_string().c_str(), ms[0], *std::min_element(ms.begin(), ms.end()));
   }
   if (!cgrad::cuda_available()) {
     std::printf("bench_gpu: no CUDA device (%s)\n", cu::driver_status().c_str());
@@ -158,8 +161,8 @@ int main(int argc, char** argv) {
   auto& d = cu::device_context(0);
   const int64_t n = int64_t(1) << log2n;
   const double fb = 4.0 * static_cast<double>(n);
-  std::printf("# cgrad CUDA backend on %s (sm_%d%d, %d SMs), N = 2^%d f32, %d reps\n\n", d.name.c_str(), d.cc_major,
-              d.cc_minor, d.sm_count, log2n, g_reps);
+  std::printf("# cgrad CUDA backend on %s (sm_%d%d, %d SMs), N = 2^%d f32, %d reps\n\n", d.name.c_str(),
+              d.cc_major, d.cc_minor, d.sm_count, log2n, g_reps);
   const double copy = copy_bandwidth(static_cast<std::size_t>(fb));
   std::printf("| workload | ms | GB/s | of copy |\n|---|---|---|---|\n");
   std::printf("| %-28s | %9s | %8.1f | %5.1f%% |\n", "device copy (D2D)", "", copy, 100.0);
@@ -172,7 +175,8 @@ int main(int argc, char** argv) {
   row("W3 sum(a*b)", time_per_call([&] { cgrad::sum(a * b).eval(); }), 2 * fb, copy);
   {
     Tensor x = cgrad::randn({4096, 4096}, cgrad::f32, Device::cuda()).eval();
-    row("W4 softmax 4096x4096", time_per_call([&] { cgrad::softmax(x, -1).eval(); }), 2 * 4096.0 * 4096 * 4, copy);
+    row("W4 softmax 4096x4096", time_per_call([&] { cgrad::softmax(x, -1).eval(); }), 2 * 4096.0 * 4096 * 4,
+        copy);
   }
   {
     const int64_t m = n / 4;
@@ -208,7 +212,8 @@ int main(int argc, char** argv) {
     device_sync();
     auto s = cgrad::stats();
     std::printf("\nplan replay: %.2f us host time per kernel (%llu kernels, %llu plan hits)\n",
-                us / static_cast<double>(s.kernels_launched), static_cast<unsigned long long>(s.kernels_launched),
+                us / static_cast<double>(s.kernels_launched),
+                static_cast<unsigned long long>(s.kernels_launched),
                 static_cast<unsigned long long>(s.plan_cache_hits));
   }
   // NVRTC: cold compile (fresh cache), then warm disk-cache hit (new process, same cache).

@@ -19,7 +19,8 @@ using namespace cgrad;
 namespace {
 
 // elu(x) = x for x > 0, a (e^x - 1) otherwise; a is a kernel argument.
-const ElementwiseFn elu = elementwise("elu", "x > 0 ? x : a * (exp(x) - 1)", {"x"}, {"a"}, {"x > 0 ? 1 : a * exp(x)"});
+const ElementwiseFn elu =
+    elementwise("elu", "x > 0 ? x : a * (exp(x) - 1)", {"x"}, {"a"}, {"x > 0 ? 1 : a * exp(x)"});
 
 // Quantization to multiples of 1/8 (truncation through an integer cast), with the straight-through
 // gradient: d quantize(x) / dx is taken as 1 on [-1, 1] and 0 outside.
@@ -54,7 +55,8 @@ double train(const Tensor& x, const Tensor& y, int steps, bool quantized) {
     loss.backward();
     opt.step({loss});
     if (step % 200 == 0 || step == steps - 1)
-      std::printf("  %s step %4d  loss %.4f\n", quantized ? "elu + STE" : "elu      ", step, loss.item<float>());
+      std::printf("  %s step %4d  loss %.4f\n", quantized ? "elu + STE" : "elu      ", step,
+                  loss.item<float>());
   }
   NoGradGuard off;
   Tensor logits = logits_of();
@@ -90,12 +92,13 @@ int main(int argc, char** argv) {
     Tensor h = matmul(elu(matmul(x, w) + b, {1.0}), v);
     reset_stats();
     h.eval();
-    std::printf("matmul(elu(matmul(x, w) + b), v): %llu kernels (2 GEMMs, the element-wise part fused in 1)\n",
-                static_cast<unsigned long long>(stats().kernels_launched));
+    std::printf(
+        "matmul(elu(matmul(x, w) + b), v): %llu kernels (2 GEMMs, the element-wise part fused in 1)\n",
+        static_cast<unsigned long long>(stats().kernels_launched));
   }
   const double acc_elu = train(x, y, steps, false);
   const double acc_ste = train(x, y, steps, true);
-  std::printf("training accuracy: elu %.1f%%, elu + quantized layer (STE) %.1f%% after %d steps\n", 100 * acc_elu,
-              100 * acc_ste, steps);
+  std::printf("training accuracy: elu %.1f%%, elu + quantized layer (STE) %.1f%% after %d steps\n",
+              100 * acc_elu, 100 * acc_ste, steps);
   return acc_elu > 0.95 && acc_ste > 0.95 ? 0 : 1;
 }

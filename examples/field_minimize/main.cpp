@@ -12,8 +12,8 @@
 #include <cgrad/optim.hpp>
 
 #include <chrono>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 using namespace cgrad;
@@ -34,13 +34,16 @@ int main(int argc, char** argv) {
               energy(phi).item<double>());
   reset_stats();
   const auto t0 = std::chrono::steady_clock::now();
-  optim::CGResult r = optim::minimize_cg(energy, phi, {.max_iterations = iterations, .gradient_tolerance = 1e-6});
+  optim::CGResult r =
+      optim::minimize_cg(energy, phi, {.max_iterations = iterations, .gradient_tolerance = 1e-6});
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const Stats st = stats();
-  std::printf("CG: %d iterations, %d energy evaluations, %.2f s; energy %.6g, max |grad| %.3g, %s\n", r.iterations,
-              r.energy_evaluations, s, r.energy, r.gradient_inf_norm, r.converged ? "converged" : "stopped");
-  std::printf("magnetization %.4f; %llu plans built, %llu replayed, %llu kernels compiled\n", mean(phi).item<double>(),
-              static_cast<unsigned long long>(st.plans_built), static_cast<unsigned long long>(st.plan_cache_hits),
+  std::printf("CG: %d iterations, %d energy evaluations, %.2f s; energy %.6g, max |grad| %.3g, %s\n",
+              r.iterations, r.energy_evaluations, s, r.energy, r.gradient_inf_norm,
+              r.converged ? "converged" : "stopped");
+  std::printf("magnetization %.4f; %llu plans built, %llu replayed, %llu kernels compiled\n",
+              mean(phi).item<double>(), static_cast<unsigned long long>(st.plans_built),
+              static_cast<unsigned long long>(st.plan_cache_hits),
               static_cast<unsigned long long>(st.kernels_compiled));
   return std::isfinite(r.energy) ? 0 : 1;
 }

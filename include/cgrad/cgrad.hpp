@@ -1,9 +1,9 @@
 /// cgrad: a lazy tensor engine. Include this header for the whole C++ API.
 #pragma once
 
-#include <cgrad/core.hpp>
-#include <cgrad/tensor.hpp>
-#include <cgrad/manipulation.hpp>  // manip group (issue #15)
 #include <cgrad/compile.hpp>
-#include <cgrad/interop.hpp>
+#include <cgrad/core.hpp>
 #include <cgrad/extend.hpp>
+#include <cgrad/interop.hpp>
+#include <cgrad/manipulation.hpp>  // manip group (issue #15)
+#include <cgrad/tensor.hpp>

@@ -30,7 +30,8 @@ class CompiledCore {
   CompiledCore();
   /// Replays the plan of `args`' signature, or calls `trace` (which calls the user's function
   /// on `args`) and plans what it returns.
-  std::vector<Tensor> call(const std::vector<Tensor>& args, const std::function<std::vector<Tensor>()>& trace) const;
+  std::vector<Tensor> call(const std::vector<Tensor>& args,
+                           const std::function<std::vector<Tensor>()>& trace) const;
   /// Input signatures traced so far and kept.
   std::size_t signatures() const;
   /// Bytes of the arena (intermediate buffers) the plan for `args`' signature uses; -1 when
@@ -43,19 +44,21 @@ class CompiledCore {
 }  // namespace detail
 
 /// A compiled function: call it like `fn`. Copies share the plans.
-template <class F> class CompiledFunction {
+template <class F>
+class CompiledFunction {
  public:
   explicit CompiledFunction(F fn) : fn_(std::make_shared<F>(std::move(fn))) {}
 
-  template <class... Args> auto operator()(const Args&... args) const {
-    static_assert((std::is_same_v<Args, Tensor> && ...), "cgrad::compile: the function's arguments must be Tensors");
+  template <class... Args>
+  auto operator()(const Args&... args) const {
+    static_assert((std::is_same_v<Args, Tensor> && ...),
+                  "cgrad::compile: the function's arguments must be Tensors");
     using R = std::decay_t<std::invoke_result_t<F&, std::conditional_t<true, Tensor&, Args>...>>;
     static_assert(std::is_same_v<R, Tensor> || std::is_same_v<R, std::vector<Tensor>>,
                   "cgrad::compile: the function must return a Tensor or a std::vector<Tensor>");
     std::vector<Tensor> in{args...};  // handle copies: assigns inside fn reach the caller's tensors
-    auto outs = core_.call(in, [&]() -> std::vector<Tensor> {
-      return invoke(in, std::index_sequence_for<Args...>{});
-    });
+    auto outs = core_.call(
+        in, [&]() -> std::vector<Tensor> { return invoke(in, std::index_sequence_for<Args...>{}); });
     if constexpr (std::is_same_v<R, Tensor>) {
       return outs.at(0);
     } else {
@@ -66,10 +69,14 @@ template <class F> class CompiledFunction {
   /// Input signatures traced and kept (each is one plan).
   std::size_t signatures() const { return core_.signatures(); }
   /// Arena bytes of the plan for these arguments' signature (-1: none yet). Known before it runs.
-  template <class... Args> int64_t arena_bytes(const Args&... args) const { return core_.arena_bytes({args...}); }
+  template <class... Args>
+  int64_t arena_bytes(const Args&... args) const {
+    return core_.arena_bytes({args...});
+  }
 
  private:
-  template <std::size_t... I> std::vector<Tensor> invoke(std::vector<Tensor>& in, std::index_sequence<I...>) const {
+  template <std::size_t... I>
+  std::vector<Tensor> invoke(std::vector<Tensor>& in, std::index_sequence<I...>) const {
     if constexpr (std::is_same_v<std::decay_t<decltype((*fn_)(in[I]...))>, Tensor>) {
       return {(*fn_)(in[I]...)};
     } else {
@@ -82,7 +89,8 @@ template <class F> class CompiledFunction {
 
 /// Traces `fn` (a function of Tensors returning a Tensor or std::vector<Tensor>) into a plan on
 /// its first call and replays it on later calls with inputs of the same signature.
-template <class F> CompiledFunction<std::decay_t<F>> compile(F&& fn) {
+template <class F>
+CompiledFunction<std::decay_t<F>> compile(F&& fn) {
   return CompiledFunction<std::decay_t<F>>(std::forward<F>(fn));
 }
 

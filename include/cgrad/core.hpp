@@ -110,12 +110,13 @@ struct Stats {
   uint64_t plans_built = 0;
   uint64_t plan_cache_hits = 0;
   uint64_t bytes_allocated = 0;
-  uint64_t auto_realizes = 0;  ///< realizations triggered by the pending-depth rule
-  uint64_t bytes_in_use = 0;   ///< bytes of live tensor storage now (pool caches excluded)
+  uint64_t auto_realizes = 0;      ///< realizations triggered by the pending-depth rule
+  uint64_t bytes_in_use = 0;       ///< bytes of live tensor storage now (pool caches excluded)
   uint64_t peak_bytes_in_use = 0;  ///< highest bytes_in_use since the last reset_stats()
   uint64_t traces = 0;             ///< compile(fn): calls that ran fn (a first call or a new signature)
   uint64_t result_cache_hits = 0;  ///< evaluations answered by the result cache (nothing launched)
-  uint64_t buffers_reused = 0;     ///< outputs written over an input buffer nothing else could read (docs/plans.md)
+  uint64_t buffers_reused =
+      0;  ///< outputs written over an input buffer nothing else could read (docs/plans.md)
 };
 Stats stats();
 void reset_stats();

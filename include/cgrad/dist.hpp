@@ -67,8 +67,14 @@ class DTensor {
   /// processes with one all-reduce).
   Tensor gather() const;
   /// The one element of a replicated one-element tensor (evaluates; every process must call it).
-  template <class T> T item() const { return full().template item<T>(); }
-  template <class T> std::vector<T> to_vector() const { return full().template to_vector<T>(); }
+  template <class T>
+  T item() const {
+    return full().template item<T>();
+  }
+  template <class T>
+  std::vector<T> to_vector() const {
+    return full().template to_vector<T>();
+  }
 
   DTensor cast(DType t) const;
   DTensor sum(std::vector<int64_t> axes = {}, bool keepdim = false) const;

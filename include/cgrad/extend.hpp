@@ -19,9 +19,10 @@ struct UserFn;
 
 /// The definition of a user element-wise function.
 struct ElementwiseDef {
-  std::string name;                  ///< an identifier, used in messages
-  std::vector<std::string> inputs;   ///< tensor input names
-  std::vector<std::string> params;   ///< scalar parameter names (kernel arguments: a new value does not recompile)
+  std::string name;                 ///< an identifier, used in messages
+  std::vector<std::string> inputs;  ///< tensor input names
+  std::vector<std::string>
+      params;  ///< scalar parameter names (kernel arguments: a new value does not recompile)
   std::vector<std::string> outputs;  ///< one body per output, e.g. "x > 0 ? x : a * (exp(x) - 1)"
   /// Optional: derivatives[k][j] is d output k / d input j, a body over the inputs and
   /// parameters. Without them the function is not differentiable (backward names it).
@@ -40,7 +41,8 @@ class ElementwiseFn {
   Tensor operator()(const std::vector<Tensor>& inputs, const std::vector<double>& params = {}) const;
   Tensor operator()(const Tensor& x, const std::vector<double>& params = {}) const;
   /// Every output (one kernel computes them all when they are evaluated together).
-  std::vector<Tensor> outputs(const std::vector<Tensor>& inputs, const std::vector<double>& params = {}) const;
+  std::vector<Tensor> outputs(const std::vector<Tensor>& inputs,
+                              const std::vector<double>& params = {}) const;
   const std::string& name() const;
   std::size_t num_inputs() const;
   std::size_t num_params() const;
@@ -55,8 +57,8 @@ class ElementwiseFn {
 /// cgrad::Error with ErrorCode::CompileError naming the function and the column).
 ElementwiseFn elementwise(const ElementwiseDef& def);
 /// One output, e.g. `elementwise("elu", "x > 0 ? x : a * (exp(x) - 1)", {"x"}, {"a"})`.
-ElementwiseFn elementwise(const std::string& name, const std::string& body, const std::vector<std::string>& inputs,
-                          const std::vector<std::string>& params = {},
+ElementwiseFn elementwise(const std::string& name, const std::string& body,
+                          const std::vector<std::string>& inputs, const std::vector<std::string>& params = {},
                           const std::vector<std::string>& derivatives = {});
 
 /// What a custom operator's backward sees: its inputs, its outputs and what forward saved.

@@ -92,8 +92,8 @@ enum class StopReason {
   gradient,        ///< max |gradient| < gradient_tolerance (converged)
   energy,          ///< the last iteration lowered the energy by less than the relative tolerance (converged)
   max_iterations,  ///< max_iterations reached
-  line_search,     ///< the line search found no acceptable step (the energy's resolution limit, or a bad model)
-  not_finite,      ///< the energy or the gradient is not finite
+  line_search,  ///< the line search found no acceptable step (the energy's resolution limit, or a bad model)
+  not_finite,   ///< the energy or the gradient is not finite
 };
 /// "gradient", "energy", "max_iterations", "line_search", "not_finite".
 const char* stop_reason_name(StopReason r);
@@ -120,7 +120,8 @@ using MinimizeResult = CGResult;
 /// quadratic interpolation). The gradient comes from autograd. `x` (f32 or f64) is the starting
 /// point and receives the minimizer. Every energy evaluation has the same graph structure, so
 /// after the first iteration each one replays a plan.
-CGResult minimize_cg(const std::function<Tensor(const Tensor&)>& energy, Tensor& x, const CGOptions& options = {});
+CGResult minimize_cg(const std::function<Tensor(const Tensor&)>& energy, Tensor& x,
+                     const CGOptions& options = {});
 
 struct TNOptions {
   int max_iterations = 200;
@@ -145,7 +146,8 @@ struct TNOptions {
 /// |r| <= min(0.5, sqrt(|g|)) |g| (2-norms; the one SciPy's Newton-CG uses), or on negative
 /// curvature (the last iterate, or -g on the first inner step), then a strong-Wolfe line search
 /// along p. Hessian-vector products are grad(grad(E).v) from autograd, one replayed plan each.
-CGResult minimize_tn(const std::function<Tensor(const Tensor&)>& energy, Tensor& x, const TNOptions& options = {});
+CGResult minimize_tn(const std::function<Tensor(const Tensor&)>& energy, Tensor& x,
+                     const TNOptions& options = {});
 
 struct LBFGSOptions {
   int max_iterations = 1000;

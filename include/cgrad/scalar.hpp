@@ -60,9 +60,18 @@ typedef __UINT64_TYPE__ uint64_t;
 
 namespace cgrad::scalar {
 
-template <class T> struct is_float { static constexpr bool value = false; };
-template <> struct is_float<float> { static constexpr bool value = true; };
-template <> struct is_float<double> { static constexpr bool value = true; };
+template <class T>
+struct is_float {
+  static constexpr bool value = false;
+};
+template <>
+struct is_float<float> {
+  static constexpr bool value = true;
+};
+template <>
+struct is_float<double> {
+  static constexpr bool value = true;
+};
 template <class T>
 struct is_bool {
   static constexpr bool value = false;
@@ -218,12 +227,18 @@ CGRAD_SCALAR_INLINE float m_fmod(float x, float y) { return CGRAD_LIBM(fmodf)(x,
 #endif
 CGRAD_SCALAR_INLINE double m_fmod(double x, double y) { return CGRAD_LIBM(fmod)(x, y); }
 
-template <class T> CGRAD_SCALAR_INLINE bool isnan_(T x) { return x != x; }
+template <class T>
+CGRAD_SCALAR_INLINE bool isnan_(T x) {
+  return x != x;
+}
 
 // ---- unary ----
-template <class T> CGRAD_SCALAR_INLINE T neg(T x) {
-  if constexpr (is_float<T>::value) return -x;
-  else return static_cast<T>(typename unsigned_of<T>::type(0) - static_cast<typename unsigned_of<T>::type>(x));
+template <class T>
+CGRAD_SCALAR_INLINE T neg(T x) {
+  if constexpr (is_float<T>::value)
+    return -x;
+  else
+    return static_cast<T>(typename unsigned_of<T>::type(0) - static_cast<typename unsigned_of<T>::type>(x));
 }
 // exp written with arithmetic and bit operations only, so loops that call it vectorize (libm's
 // expf/exp are opaque calls). Cody-Waite reduction x = n ln2 + r, |r| <= ln2/2, a polynomial
@@ -416,13 +431,19 @@ struct is_arith<bfloat16_t> {
 
 // Infinity and a quiet NaN of T from their bits: literals that generated code can use on every
 // compiler (NVRTC has no __builtin_inf).
-template <class T> CGRAD_SCALAR_INLINE T inf() {
-  if constexpr (sizeof(T) == 4) return bits_to_f32(0x7f800000);
-  else return bits_to_f64(0x7ff0000000000000LL);
+template <class T>
+CGRAD_SCALAR_INLINE T inf() {
+  if constexpr (sizeof(T) == 4)
+    return bits_to_f32(0x7f800000);
+  else
+    return bits_to_f64(0x7ff0000000000000LL);
 }
-template <class T> CGRAD_SCALAR_INLINE T quiet_nan() {
-  if constexpr (sizeof(T) == 4) return bits_to_f32(0x7fc00000);
-  else return bits_to_f64(0x7ff8000000000000LL);
+template <class T>
+CGRAD_SCALAR_INLINE T quiet_nan() {
+  if constexpr (sizeof(T) == 4)
+    return bits_to_f32(0x7fc00000);
+  else
+    return bits_to_f64(0x7ff8000000000000LL);
 }
 
 // Fused multiply-add, written out: the library is compiled with -ffp-contract=off (a * b + c
@@ -493,20 +514,47 @@ CGRAD_SCALAR_INLINE double exp_f64(double x) {
 
 CGRAD_SCALAR_INLINE float exp_(float x) { return exp_f32(x); }
 CGRAD_SCALAR_INLINE double exp_(double x) { return exp_f64(x); }
-template <class T> CGRAD_SCALAR_INLINE T exp(T x) { return exp_(x); }
-template <class T> CGRAD_SCALAR_INLINE T log(T x) { return m_log(x); }
-template <class T> CGRAD_SCALAR_INLINE T sqrt(T x) { return m_sqrt(x); }
-template <class T> CGRAD_SCALAR_INLINE T rsqrt(T x) { return T(1) / m_sqrt(x); }
-template <class T> CGRAD_SCALAR_INLINE T abs(T x) {
-  if constexpr (is_float<T>::value) return m_fabs(x);
+template <class T>
+CGRAD_SCALAR_INLINE T exp(T x) {
+  return exp_(x);
+}
+template <class T>
+CGRAD_SCALAR_INLINE T log(T x) {
+  return m_log(x);
+}
+template <class T>
+CGRAD_SCALAR_INLINE T sqrt(T x) {
+  return m_sqrt(x);
+}
+template <class T>
+CGRAD_SCALAR_INLINE T rsqrt(T x) {
+  return T(1) / m_sqrt(x);
+}
+template <class T>
+CGRAD_SCALAR_INLINE T abs(T x) {
+  if constexpr (is_float<T>::value)
+    return m_fabs(x);
   else if constexpr (!is_signed_int<T>::value)
     return x;
-  else return x < 0 ? neg(x) : x;
+  else
+    return x < 0 ? neg(x) : x;
 }
-template <class T> CGRAD_SCALAR_INLINE T sin(T x) { return m_sin(x); }
-template <class T> CGRAD_SCALAR_INLINE T cos(T x) { return m_cos(x); }
-template <class T> CGRAD_SCALAR_INLINE T tanh(T x) { return m_tanh(x); }
-template <class T> CGRAD_SCALAR_INLINE T sigmoid(T x) { return T(1) / (T(1) + exp_(-x)); }
+template <class T>
+CGRAD_SCALAR_INLINE T sin(T x) {
+  return m_sin(x);
+}
+template <class T>
+CGRAD_SCALAR_INLINE T cos(T x) {
+  return m_cos(x);
+}
+template <class T>
+CGRAD_SCALAR_INLINE T tanh(T x) {
+  return m_tanh(x);
+}
+template <class T>
+CGRAD_SCALAR_INLINE T sigmoid(T x) {
+  return T(1) / (T(1) + exp_(-x));
+}
 template <class T>
 CGRAD_SCALAR_INLINE T relu(T x) {
   if constexpr (!is_float<T>::value && !is_signed_int<T>::value)
@@ -517,72 +565,146 @@ CGRAD_SCALAR_INLINE T relu(T x) {
 
 // Rounding: integers are already integral (returned unchanged, as the standard says); round is
 // half to even (rint in the default rounding mode).
-template <class T> CGRAD_SCALAR_INLINE T floor(T x) {
-  if constexpr (is_float<T>::value) return m_floor(x);
-  else return x;
+template <class T>
+CGRAD_SCALAR_INLINE T floor(T x) {
+  if constexpr (is_float<T>::value)
+    return m_floor(x);
+  else
+    return x;
 }
-template <class T> CGRAD_SCALAR_INLINE T ceil(T x) {
-  if constexpr (is_float<T>::value) return m_ceil(x);
-  else return x;
+template <class T>
+CGRAD_SCALAR_INLINE T ceil(T x) {
+  if constexpr (is_float<T>::value)
+    return m_ceil(x);
+  else
+    return x;
 }
-template <class T> CGRAD_SCALAR_INLINE T trunc(T x) {
-  if constexpr (is_float<T>::value) return m_trunc(x);
-  else return x;
+template <class T>
+CGRAD_SCALAR_INLINE T trunc(T x) {
+  if constexpr (is_float<T>::value)
+    return m_trunc(x);
+  else
+    return x;
 }
-template <class T> CGRAD_SCALAR_INLINE T round(T x) {
-  if constexpr (is_float<T>::value) return m_rint(x);
-  else return x;
+template <class T>
+CGRAD_SCALAR_INLINE T round(T x) {
+  if constexpr (is_float<T>::value)
+    return m_rint(x);
+  else
+    return x;
 }
 // sign: -1, +0 or 1 (+0 for either zero: the standard's "0", which its test suite and NumPy read
 // as +0); NaN stays NaN (x == x fails only for NaN).
-template <class T> CGRAD_SCALAR_INLINE T sign(T x) {
+template <class T>
+CGRAD_SCALAR_INLINE T sign(T x) {
   if constexpr (is_float<T>::value || is_signed_int<T>::value)
     return x > T(0) ? T(1) : x < T(0) ? T(-1) : x == x ? T(0) : x;
-  else return x > T(0) ? T(1) : T(0);  // unsigned, bool
+  else
+    return x > T(0) ? T(1) : T(0);  // unsigned, bool
 }
-template <class T> CGRAD_SCALAR_INLINE bool signbit(T x) {
-  if constexpr (is_float<T>::value && sizeof(T) <= 4) return f32_to_bits(x) < 0;  // f16, bf16: exact in f32
-  else if constexpr (is_float<T>::value) return f64_to_bits(x) < 0;
-  else if constexpr (is_signed_int<T>::value) return x < T(0);
-  else return false;
+template <class T>
+CGRAD_SCALAR_INLINE bool signbit(T x) {
+  if constexpr (is_float<T>::value && sizeof(T) <= 4)
+    return f32_to_bits(x) < 0;  // f16, bf16: exact in f32
+  else if constexpr (is_float<T>::value)
+    return f64_to_bits(x) < 0;
+  else if constexpr (is_signed_int<T>::value)
+    return x < T(0);
+  else
+    return false;
 }
 // Classification: integers and bools are always finite.
-template <class T> CGRAD_SCALAR_INLINE bool isnan(T x) { return x != x; }
-template <class T> CGRAD_SCALAR_INLINE bool isinf(T x) {
-  if constexpr (is_float<T>::value) return m_fabs(x) == inf<T>();
-  else return false;
+template <class T>
+CGRAD_SCALAR_INLINE bool isnan(T x) {
+  return x != x;
 }
-template <class T> CGRAD_SCALAR_INLINE bool isfinite(T x) {
-  if constexpr (is_float<T>::value) return m_fabs(x) < inf<T>();  // false for NaN and +-inf
-  else return true;
+template <class T>
+CGRAD_SCALAR_INLINE bool isinf(T x) {
+  if constexpr (is_float<T>::value)
+    return m_fabs(x) == inf<T>();
+  else
+    return false;
+}
+template <class T>
+CGRAD_SCALAR_INLINE bool isfinite(T x) {
+  if constexpr (is_float<T>::value)
+    return m_fabs(x) < inf<T>();  // false for NaN and +-inf
+  else
+    return true;
 }
 // Transcendental functions of the standard (and erf, for GELU): the platform's libm (CUDA's
 // math library on the GPU), whose special cases follow C99 Annex F as the standard's do.
-template <class T> CGRAD_SCALAR_INLINE T log1p(T x) { return m_log1p(x); }
-template <class T> CGRAD_SCALAR_INLINE T expm1(T x) { return m_expm1(x); }
-template <class T> CGRAD_SCALAR_INLINE T log2(T x) { return m_log2(x); }
-template <class T> CGRAD_SCALAR_INLINE T log10(T x) { return m_log10(x); }
-template <class T> CGRAD_SCALAR_INLINE T tan(T x) { return m_tan(x); }
-template <class T> CGRAD_SCALAR_INLINE T asin(T x) { return m_asin(x); }
-template <class T> CGRAD_SCALAR_INLINE T acos(T x) { return m_acos(x); }
-template <class T> CGRAD_SCALAR_INLINE T atan(T x) { return m_atan(x); }
-template <class T> CGRAD_SCALAR_INLINE T sinh(T x) { return m_sinh(x); }
-template <class T> CGRAD_SCALAR_INLINE T cosh(T x) { return m_cosh(x); }
-template <class T> CGRAD_SCALAR_INLINE T asinh(T x) { return m_asinh(x); }
-template <class T> CGRAD_SCALAR_INLINE T acosh(T x) { return m_acosh(x); }
-template <class T> CGRAD_SCALAR_INLINE T atanh(T x) { return m_atanh(x); }
-template <class T> CGRAD_SCALAR_INLINE T erf(T x) { return m_erf(x); }
+template <class T>
+CGRAD_SCALAR_INLINE T log1p(T x) {
+  return m_log1p(x);
+}
+template <class T>
+CGRAD_SCALAR_INLINE T expm1(T x) {
+  return m_expm1(x);
+}
+template <class T>
+CGRAD_SCALAR_INLINE T log2(T x) {
+  return m_log2(x);
+}
+template <class T>
+CGRAD_SCALAR_INLINE T log10(T x) {
+  return m_log10(x);
+}
+template <class T>
+CGRAD_SCALAR_INLINE T tan(T x) {
+  return m_tan(x);
+}
+template <class T>
+CGRAD_SCALAR_INLINE T asin(T x) {
+  return m_asin(x);
+}
+template <class T>
+CGRAD_SCALAR_INLINE T acos(T x) {
+  return m_acos(x);
+}
+template <class T>
+CGRAD_SCALAR_INLINE T atan(T x) {
+  return m_atan(x);
+}
+template <class T>
+CGRAD_SCALAR_INLINE T sinh(T x) {
+  return m_sinh(x);
+}
+template <class T>
+CGRAD_SCALAR_INLINE T cosh(T x) {
+  return m_cosh(x);
+}
+template <class T>
+CGRAD_SCALAR_INLINE T asinh(T x) {
+  return m_asinh(x);
+}
+template <class T>
+CGRAD_SCALAR_INLINE T acosh(T x) {
+  return m_acosh(x);
+}
+template <class T>
+CGRAD_SCALAR_INLINE T atanh(T x) {
+  return m_atanh(x);
+}
+template <class T>
+CGRAD_SCALAR_INLINE T erf(T x) {
+  return m_erf(x);
+}
 // Bitwise and logical: bitwise_invert of a bool is logical not; logical ops take bools.
-template <class T> CGRAD_SCALAR_INLINE T bitwise_invert(T x) {
-  if constexpr (is_bool<T>::value) return !x;
-  else return static_cast<T>(~x);
+template <class T>
+CGRAD_SCALAR_INLINE T bitwise_invert(T x) {
+  if constexpr (is_bool<T>::value)
+    return !x;
+  else
+    return static_cast<T>(~x);
 }
 CGRAD_SCALAR_INLINE bool logical_not(bool x) { return !x; }
 
 // cast<To>(x): anything -> bool is x != 0; float -> integer saturates to To's range and maps
 // NaN to 0; every other conversion is C++'s (integer -> narrower integer wraps modulo 2^bits,
 // integer -> float rounds to nearest).
-template <class To, class From> CGRAD_SCALAR_INLINE To cast(From x) {
+template <class To, class From>
+CGRAD_SCALAR_INLINE To cast(From x) {
   if constexpr (is_bool<To>::value) {
     return x != From(0);
   } else if constexpr (!is_float<To>::value && is_float<From>::value) {
@@ -599,16 +721,28 @@ template <class To, class From> CGRAD_SCALAR_INLINE To cast(From x) {
 }
 
 // ---- binary ----
-template <class T> CGRAD_SCALAR_INLINE T add(T a, T b) {
-  if constexpr (is_float<T>::value) return a + b;
-  else { using U = typename unsigned_of<T>::type; return static_cast<T>(U(a) + U(b)); }
+template <class T>
+CGRAD_SCALAR_INLINE T add(T a, T b) {
+  if constexpr (is_float<T>::value)
+    return a + b;
+  else {
+    using U = typename unsigned_of<T>::type;
+    return static_cast<T>(U(a) + U(b));
+  }
 }
-template <class T> CGRAD_SCALAR_INLINE T sub(T a, T b) {
-  if constexpr (is_float<T>::value) return a - b;
-  else { using U = typename unsigned_of<T>::type; return static_cast<T>(U(a) - U(b)); }
+template <class T>
+CGRAD_SCALAR_INLINE T sub(T a, T b) {
+  if constexpr (is_float<T>::value)
+    return a - b;
+  else {
+    using U = typename unsigned_of<T>::type;
+    return static_cast<T>(U(a) - U(b));
+  }
 }
-template <class T> CGRAD_SCALAR_INLINE T mul(T a, T b) {
-  if constexpr (is_float<T>::value) return a * b;
+template <class T>
+CGRAD_SCALAR_INLINE T mul(T a, T b) {
+  if constexpr (is_float<T>::value)
+    return a * b;
   else {
     using U = typename unsigned_of<T>::type;
 #if defined(__CUDA_ARCH__) && defined(CGRAD_CUDA_EMULATOR)
@@ -629,8 +763,10 @@ template <class T> CGRAD_SCALAR_INLINE T mul(T a, T b) {
 #endif
   }
 }
-template <class T> CGRAD_SCALAR_INLINE T div(T a, T b) {
-  if constexpr (is_float<T>::value) return a / b;
+template <class T>
+CGRAD_SCALAR_INLINE T div(T a, T b) {
+  if constexpr (is_float<T>::value)
+    return a / b;
   else {
     if (b == 0) return T(0);
     if constexpr (is_signed_int<T>::value)
@@ -638,13 +774,19 @@ template <class T> CGRAD_SCALAR_INLINE T div(T a, T b) {
     return static_cast<T>(a / b);
   }
 }
-template <class T> CGRAD_SCALAR_INLINE T pow(T a, T b) {
-  if constexpr (is_float<T>::value) return m_pow(a, b);
+template <class T>
+CGRAD_SCALAR_INLINE T pow(T a, T b) {
+  if constexpr (is_float<T>::value)
+    return m_pow(a, b);
   else {
     if constexpr (is_signed_int<T>::value)
       if (b < 0) return a == T(1) ? T(1) : a == T(-1) ? ((b & 1) ? T(-1) : T(1)) : T(0);
     T r = 1;
-    while (b) { if (b & 1) r = mul(r, a); a = mul(a, a); b >>= 1; }
+    while (b) {
+      if (b & 1) r = mul(r, a);
+      a = mul(a, a);
+      b >>= 1;
+    }
     return r;
   }
 }
@@ -652,38 +794,75 @@ template <class T> CGRAD_SCALAR_INLINE T pow(T a, T b) {
 // comparison (false when unordered), so only `b` is tested: a reduction's accumulator is `a`,
 // and its loop-carried chain is one max/min and one masked move (5 cycles per vector, against
 // 9 when both operands were tested on the chain; the row max of softmax was latency-bound).
-template <class T> CGRAD_SCALAR_INLINE T maximum(T a, T b) {
+template <class T>
+CGRAD_SCALAR_INLINE T maximum(T a, T b) {
   const T m = a < b ? b : a;
-  if constexpr (is_float<T>::value) return b != b ? b : m;
-  else return m;
+  if constexpr (is_float<T>::value)
+    return b != b ? b : m;
+  else
+    return m;
 }
-template <class T> CGRAD_SCALAR_INLINE T minimum(T a, T b) {
+template <class T>
+CGRAD_SCALAR_INLINE T minimum(T a, T b) {
   const T m = b < a ? b : a;
-  if constexpr (is_float<T>::value) return b != b ? b : m;
-  else return m;
+  if constexpr (is_float<T>::value)
+    return b != b ? b : m;
+  else
+    return m;
 }
-template <class T> CGRAD_SCALAR_INLINE bool lt(T a, T b) { return a < b; }
-template <class T> CGRAD_SCALAR_INLINE bool le(T a, T b) { return a <= b; }
-template <class T> CGRAD_SCALAR_INLINE bool gt(T a, T b) { return a > b; }
-template <class T> CGRAD_SCALAR_INLINE bool ge(T a, T b) { return a >= b; }
-template <class T> CGRAD_SCALAR_INLINE bool eq(T a, T b) { return a == b; }
-template <class T> CGRAD_SCALAR_INLINE bool ne(T a, T b) { return a != b; }
+template <class T>
+CGRAD_SCALAR_INLINE bool lt(T a, T b) {
+  return a < b;
+}
+template <class T>
+CGRAD_SCALAR_INLINE bool le(T a, T b) {
+  return a <= b;
+}
+template <class T>
+CGRAD_SCALAR_INLINE bool gt(T a, T b) {
+  return a > b;
+}
+template <class T>
+CGRAD_SCALAR_INLINE bool ge(T a, T b) {
+  return a >= b;
+}
+template <class T>
+CGRAD_SCALAR_INLINE bool eq(T a, T b) {
+  return a == b;
+}
+template <class T>
+CGRAD_SCALAR_INLINE bool ne(T a, T b) {
+  return a != b;
+}
 
 // Floating binary functions of the standard: libm, special cases per C99 Annex F.
-template <class T> CGRAD_SCALAR_INLINE T atan2(T a, T b) { return m_atan2(a, b); }
-template <class T> CGRAD_SCALAR_INLINE T hypot(T a, T b) { return m_hypot(a, b); }
-template <class T> CGRAD_SCALAR_INLINE T copysign(T a, T b) { return m_copysign(a, b); }
+template <class T>
+CGRAD_SCALAR_INLINE T atan2(T a, T b) {
+  return m_atan2(a, b);
+}
+template <class T>
+CGRAD_SCALAR_INLINE T hypot(T a, T b) {
+  return m_hypot(a, b);
+}
+template <class T>
+CGRAD_SCALAR_INLINE T copysign(T a, T b) {
+  return m_copysign(a, b);
+}
 // nextafter of the 16-bit floats steps their own bit pattern (the f32 neighbour would round back
 // to a); generated code computing them in float calls nextafter<S> with the storage type S.
-template <class T> CGRAD_SCALAR_INLINE T nextafter(T a, T b) {
+template <class T>
+CGRAD_SCALAR_INLINE T nextafter(T a, T b) {
   if constexpr (is_float<T>::value && sizeof(T) == 2) {
     const float fa = a, fb = b;
     if (fa != fa || fb != fb) return T(fa + fb);
     if (fa == fb) return b;
     uint16_t bits = a.bits;
-    if (fa == 0.0f) bits = fb > 0.0f ? 0x0001 : 0x8001;      // the smallest subnormal toward b
-    else if ((fa < fb) == (fa > 0.0f)) bits = uint16_t(bits + 1);  // sign and magnitude: away from 0
-    else bits = uint16_t(bits - 1);                          // toward 0
+    if (fa == 0.0f)
+      bits = fb > 0.0f ? 0x0001 : 0x8001;  // the smallest subnormal toward b
+    else if ((fa < fb) == (fa > 0.0f))
+      bits = uint16_t(bits + 1);  // sign and magnitude: away from 0
+    else
+      bits = uint16_t(bits - 1);  // toward 0
     return T::from_bits(bits);
   } else {
     return m_nextafter(a, b);
@@ -691,7 +870,8 @@ template <class T> CGRAD_SCALAR_INLINE T nextafter(T a, T b) {
 }
 // log(exp(a) + exp(b)) without overflow: max + log1p(exp(-|a - b|)); NaN if either is NaN,
 // +inf if either is +inf, -inf when both are -inf.
-template <class T> CGRAD_SCALAR_INLINE T logaddexp(T a, T b) {
+template <class T>
+CGRAD_SCALAR_INLINE T logaddexp(T a, T b) {
   if (a != a || b != b) return a + b;
   const T m = a < b ? b : a;
   if (m_fabs(m) == inf<T>()) return m;
@@ -701,7 +881,8 @@ template <class T> CGRAD_SCALAR_INLINE T logaddexp(T a, T b) {
 // remainder: the sign of the divisor, like Python's %. Floats: fmod, moved into the divisor's
 // sign (a zero result takes the divisor's sign too). Integers: remainder by 0 gives 0 (the
 // standard leaves it unspecified); INT_MIN % -1 is 0.
-template <class T> CGRAD_SCALAR_INLINE T remainder(T a, T b) {
+template <class T>
+CGRAD_SCALAR_INLINE T remainder(T a, T b) {
   if constexpr (is_float<T>::value) {
     auto r = m_fmod(a, b);  // (auto: float for f16 and bf16, rounded once on return)
     if (r == 0) return m_copysign(T(0), b);
@@ -719,8 +900,10 @@ template <class T> CGRAD_SCALAR_INLINE T remainder(T a, T b) {
 }
 // floor_divide: the quotient rounded toward -inf. Floats: floor(a / b) (so x / 0 follows
 // IEEE division). Integers: floor division by 0 gives 0; INT_MIN // -1 wraps to INT_MIN.
-template <class T> CGRAD_SCALAR_INLINE T floor_divide(T a, T b) {
-  if constexpr (is_float<T>::value) return m_floor(a / b);
+template <class T>
+CGRAD_SCALAR_INLINE T floor_divide(T a, T b) {
+  if constexpr (is_float<T>::value)
+    return m_floor(a / b);
   else {
     if (b == 0) return T(0);
     if constexpr (is_signed_int<T>::value)
@@ -734,17 +917,28 @@ template <class T> CGRAD_SCALAR_INLINE T floor_divide(T a, T b) {
 // Bitwise ops on integers and bools. Shifts take integers; a shift count outside [0, bits)
 // gives what shifting one bit at a time would: 0 for a left shift, the sign fill (0 or -1) for
 // a right shift (C++ leaves both undefined; the standard requires counts >= 0).
-template <class T> CGRAD_SCALAR_INLINE T bitwise_and(T a, T b) { return static_cast<T>(a & b); }
-template <class T> CGRAD_SCALAR_INLINE T bitwise_or(T a, T b) { return static_cast<T>(a | b); }
-template <class T> CGRAD_SCALAR_INLINE T bitwise_xor(T a, T b) { return static_cast<T>(a ^ b); }
-template <class T> CGRAD_SCALAR_INLINE T bitwise_left_shift(T a, T b) {
+template <class T>
+CGRAD_SCALAR_INLINE T bitwise_and(T a, T b) {
+  return static_cast<T>(a & b);
+}
+template <class T>
+CGRAD_SCALAR_INLINE T bitwise_or(T a, T b) {
+  return static_cast<T>(a | b);
+}
+template <class T>
+CGRAD_SCALAR_INLINE T bitwise_xor(T a, T b) {
+  return static_cast<T>(a ^ b);
+}
+template <class T>
+CGRAD_SCALAR_INLINE T bitwise_left_shift(T a, T b) {
   using U = typename unsigned_of<T>::type;  // 32 bits at least: no promotion to int
   if constexpr (is_signed_int<T>::value)
     if (b < 0) return T(0);
   if (b >= T(sizeof(T) * 8)) return T(0);
   return static_cast<T>(static_cast<U>(a) << b);
 }
-template <class T> CGRAD_SCALAR_INLINE T bitwise_right_shift(T a, T b) {
+template <class T>
+CGRAD_SCALAR_INLINE T bitwise_right_shift(T a, T b) {
   if constexpr (is_signed_int<T>::value) {
     if (b < 0 || b >= T(sizeof(T) * 8)) return a < 0 ? T(-1) : T(0);
     return static_cast<T>(a >> b);  // arithmetic shift (C++20 defines it for negative a)
@@ -758,7 +952,10 @@ CGRAD_SCALAR_INLINE bool logical_or(bool a, bool b) { return a || b; }
 CGRAD_SCALAR_INLINE bool logical_xor(bool a, bool b) { return a != b; }
 
 // ---- ternary ----
-template <class T> CGRAD_SCALAR_INLINE T where(bool c, T a, T b) { return c ? a : b; }
+template <class T>
+CGRAD_SCALAR_INLINE T where(bool c, T a, T b) {
+  return c ? a : b;
+}
 #if !defined(__CUDACC_RTC__) && !defined(__CUDA_ARCH__)
 // Floats on the host: the same value, as a bit select. GCC 12 does not vectorize `c ? a : b` on
 // doubles when c is loop-invariant (a `where` on a row index read through a broadcast, as in an
@@ -766,17 +963,25 @@ template <class T> CGRAD_SCALAR_INLINE T where(bool c, T a, T b) { return c ? a 
 // clang 14, -fopt-info-vec / -Rpass=loop-vectorize).
 CGRAD_SCALAR_INLINE float where(bool c, float a, float b) {
   const uint32_t m = uint32_t(0) - static_cast<uint32_t>(c);
-  return __builtin_bit_cast(float, (__builtin_bit_cast(uint32_t, a) & m) | (__builtin_bit_cast(uint32_t, b) & ~m));
+  return __builtin_bit_cast(float,
+                            (__builtin_bit_cast(uint32_t, a) & m) | (__builtin_bit_cast(uint32_t, b) & ~m));
 }
 CGRAD_SCALAR_INLINE double where(bool c, double a, double b) {
   const uint64_t m = uint64_t(0) - static_cast<uint64_t>(c);
-  return __builtin_bit_cast(double, (__builtin_bit_cast(uint64_t, a) & m) | (__builtin_bit_cast(uint64_t, b) & ~m));
+  return __builtin_bit_cast(double,
+                            (__builtin_bit_cast(uint64_t, a) & m) | (__builtin_bit_cast(uint64_t, b) & ~m));
 }
 #endif
 
 // ---- reductions: identity and combine; float sums accumulate in double (acc_t) ----
-template <class T> struct acc { using type = T; };
-template <> struct acc<float> { using type = double; };
+template <class T>
+struct acc {
+  using type = T;
+};
+template <>
+struct acc<float> {
+  using type = double;
+};
 template <>
 struct acc<float16_t> {
   using type = double;
@@ -785,7 +990,10 @@ template <>
 struct acc<bfloat16_t> {
   using type = double;
 };
-template <> struct acc<bool> { using type = int64_t; };
+template <>
+struct acc<bool> {
+  using type = int64_t;
+};
 template <>
 struct acc<int8_t> {
   using type = int64_t;
@@ -794,7 +1002,10 @@ template <>
 struct acc<int16_t> {
   using type = int64_t;
 };
-template <> struct acc<int32_t> { using type = int64_t; };
+template <>
+struct acc<int32_t> {
+  using type = int64_t;
+};
 // Unsigned sums wrap in int64 arithmetic: the same bits as uint64 arithmetic.
 template <>
 struct acc<uint8_t> {
@@ -820,9 +1031,12 @@ CGRAD_SCALAR_INLINE uint64_t mix64(uint64_t z) {
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31);
 }
-CGRAD_SCALAR_INLINE uint64_t rand_bits(uint64_t key, uint64_t i) { return mix64(mix64(key) ^ (i * 0xd1342543de82ef95ULL)); }
+CGRAD_SCALAR_INLINE uint64_t rand_bits(uint64_t key, uint64_t i) {
+  return mix64(mix64(key) ^ (i * 0xd1342543de82ef95ULL));
+}
 /// Uniform in [0, 1) with the full mantissa of T.
-template <class T> CGRAD_SCALAR_INLINE T rand_uniform(uint64_t key, uint64_t i) {
+template <class T>
+CGRAD_SCALAR_INLINE T rand_uniform(uint64_t key, uint64_t i) {
   uint64_t r = rand_bits(key, i);
   if constexpr (sizeof(T) == 2)  // the 16-bit floats: exactly representable multiples of 2^-mantissa
     return T(static_cast<float>(r >> (64 - T::kMantissaBits)) *
@@ -833,7 +1047,8 @@ template <class T> CGRAD_SCALAR_INLINE T rand_uniform(uint64_t key, uint64_t i) 
     return static_cast<T>(r >> 11) * T(1.1102230246251565e-16);  // 2^-53
 }
 /// Standard normal (Box-Muller on two independent uniforms of the same counter).
-template <class T> CGRAD_SCALAR_INLINE T rand_normal(uint64_t key, uint64_t i) {
+template <class T>
+CGRAD_SCALAR_INLINE T rand_normal(uint64_t key, uint64_t i) {
   double u1 = static_cast<double>((rand_bits(key, 2 * i) >> 11) + 1) * 1.1102230246251565e-16;  // (0, 1]
   double u2 = static_cast<double>(rand_bits(key, 2 * i + 1) >> 11) * 1.1102230246251565e-16;
   return static_cast<T>(m_sqrt(-2.0 * m_log(u1)) * m_cos(6.283185307179586476925 * u2));

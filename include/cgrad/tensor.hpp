@@ -31,11 +31,11 @@ struct Scalar {
   int64_t i = 0;
   Scalar(bool v) : kind(Kind::Bool), f(v), i(v) {}
   template <class T>
-    requires(std::is_integral_v<T> && !std::is_same_v<T, bool>)
-  Scalar(T v) : kind(Kind::Int), f(static_cast<double>(v)), i(static_cast<int64_t>(v)) {}
+  requires(std::is_integral_v<T> && !std::is_same_v<T, bool>) Scalar(T v)
+      : kind(Kind::Int), f(static_cast<double>(v)), i(static_cast<int64_t>(v)) {}
   template <class T>
-    requires std::is_floating_point_v<T>
-  Scalar(T v) : kind(Kind::Float), f(static_cast<double>(v)), i(int_part(static_cast<double>(v))) {}
+  requires std::is_floating_point_v<T> Scalar(T v)
+      : kind(Kind::Float), f(static_cast<double>(v)), i(int_part(static_cast<double>(v))) {}
 
  private:
   // The integer view of a float scalar; 0 where the conversion would be undefined.
@@ -48,7 +48,8 @@ struct float16_t;   // defined in cgrad/scalar.hpp
 struct bfloat16_t;  // defined in cgrad/scalar.hpp
 
 /// The dtype of host C++ type T (float -> f32, uint8_t -> u8, float16_t -> f16, ...).
-template <class T> struct dtype_of;
+template <class T>
+struct dtype_of;
 #define CGRAD_DTYPE(E, Kind, bytes, Host, ctype, Compute) \
   template <>                                             \
   struct dtype_of<Host> {                                 \
@@ -77,7 +78,8 @@ class Tensor {
   Tensor& eval();
   const Tensor& eval() const;
   /// Evaluates if needed and copies the elements, row-major, converted to T.
-  template <class T> std::vector<T> to_vector() const {
+  template <class T>
+  std::vector<T> to_vector() const {
     if constexpr (std::is_same_v<T, bool>) {  // std::vector<bool> has no data()
       std::vector<unsigned char> bytes(static_cast<std::size_t>(numel()));
       read_into(bytes.data(), DType::b8, bytes.size());
@@ -89,7 +91,8 @@ class Tensor {
     }
   }
   /// The single element of a one-element tensor, converted to T.
-  template <class T> T item() const {
+  template <class T>
+  T item() const {
     T v{};
     read_item(&v, dtype_of<T>::value);
     return v;
@@ -219,15 +222,15 @@ Tensor sigmoid(const Tensor& x);
 Tensor relu(const Tensor& x);
 // The Array API standard's element-wise functions (docs/semantics.md lists them with their
 // special cases). Floating functions take integers and bools through f32 like exp.
-Tensor floor(const Tensor& x);   ///< integers unchanged
-Tensor ceil(const Tensor& x);    ///< integers unchanged
-Tensor trunc(const Tensor& x);   ///< integers unchanged
-Tensor round(const Tensor& x);   ///< half to even; integers unchanged
-Tensor sign(const Tensor& x);    ///< -1, +0 or 1 (+0 for either zero; NaN stays NaN)
-Tensor signbit(const Tensor& x); ///< b8: the sign bit (true for -0.0 and negative NaNs)
-Tensor isnan(const Tensor& x);   ///< b8
-Tensor isinf(const Tensor& x);   ///< b8
-Tensor isfinite(const Tensor& x);///< b8
+Tensor floor(const Tensor& x);     ///< integers unchanged
+Tensor ceil(const Tensor& x);      ///< integers unchanged
+Tensor trunc(const Tensor& x);     ///< integers unchanged
+Tensor round(const Tensor& x);     ///< half to even; integers unchanged
+Tensor sign(const Tensor& x);      ///< -1, +0 or 1 (+0 for either zero; NaN stays NaN)
+Tensor signbit(const Tensor& x);   ///< b8: the sign bit (true for -0.0 and negative NaNs)
+Tensor isnan(const Tensor& x);     ///< b8
+Tensor isinf(const Tensor& x);     ///< b8
+Tensor isfinite(const Tensor& x);  ///< b8
 Tensor log1p(const Tensor& x);
 Tensor expm1(const Tensor& x);
 Tensor log2(const Tensor& x);
@@ -241,7 +244,7 @@ Tensor cosh(const Tensor& x);
 Tensor asinh(const Tensor& x);
 Tensor acosh(const Tensor& x);
 Tensor atanh(const Tensor& x);
-Tensor erf(const Tensor& x);     ///< not in the standard; for GELU
+Tensor erf(const Tensor& x);             ///< not in the standard; for GELU
 Tensor bitwise_invert(const Tensor& x);  ///< integers and b8 (on b8: logical not)
 Tensor logical_not(const Tensor& x);     ///< b8 only
 Tensor negative(const Tensor& x);        ///< -x
@@ -256,17 +259,17 @@ Tensor hypot(const Tensor& a, const Tensor& b);
 Tensor copysign(const Tensor& a, const Tensor& b);
 Tensor logaddexp(const Tensor& a, const Tensor& b);
 Tensor nextafter(const Tensor& a, const Tensor& b);
-Tensor remainder(const Tensor& a, const Tensor& b);      ///< sign of b, like Python's %; int % 0 = 0
+Tensor remainder(const Tensor& a, const Tensor& b);  ///< sign of b, like Python's %; int % 0 = 0
 Tensor remainder(const Tensor& a, Scalar b);
-Tensor floor_divide(const Tensor& a, const Tensor& b);   ///< rounds toward -inf; int // 0 = 0
+Tensor floor_divide(const Tensor& a, const Tensor& b);  ///< rounds toward -inf; int // 0 = 0
 Tensor floor_divide(const Tensor& a, Scalar b);
-Tensor bitwise_and(const Tensor& a, const Tensor& b);    ///< integers and b8
+Tensor bitwise_and(const Tensor& a, const Tensor& b);  ///< integers and b8
 Tensor bitwise_or(const Tensor& a, const Tensor& b);
 Tensor bitwise_xor(const Tensor& a, const Tensor& b);
-Tensor bitwise_left_shift(const Tensor& a, const Tensor& b);   ///< integers; counts outside [0, bits) give 0
+Tensor bitwise_left_shift(const Tensor& a, const Tensor& b);  ///< integers; counts outside [0, bits) give 0
 /// Arithmetic for signed dtypes, logical for unsigned ones; counts outside [0, bits): the sign fill.
 Tensor bitwise_right_shift(const Tensor& a, const Tensor& b);
-Tensor logical_and(const Tensor& a, const Tensor& b);    ///< b8 only
+Tensor logical_and(const Tensor& a, const Tensor& b);  ///< b8 only
 Tensor logical_or(const Tensor& a, const Tensor& b);
 Tensor logical_xor(const Tensor& a, const Tensor& b);
 /// Scalar forms of the binary functions above: the scalar follows the promotion rule of every
@@ -353,8 +356,10 @@ Tensor argmin(const Tensor& x, std::optional<int64_t> axis = std::nullopt, bool 
 Tensor count_nonzero(const Tensor& x, std::vector<int64_t> axes = {}, bool keepdim = false);
 /// b8: |a - b| <= atol + rtol * |b| element-wise (NumPy's rule); equal infinities are close, NaN
 /// is close to NaN only with equal_nan. allclose: all of it, as a 0-d b8 tensor.
-Tensor isclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol = 1e-8, bool equal_nan = false);
-Tensor allclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol = 1e-8, bool equal_nan = false);
+Tensor isclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol = 1e-8,
+               bool equal_nan = false);
+Tensor allclose(const Tensor& a, const Tensor& b, double rtol = 1e-5, double atol = 1e-8,
+                bool equal_nan = false);
 
 // ---- sorting and set functions (group sort; docs/semantics.md "Sorting") ----
 /// The elements of each row along `axis` in ascending (or descending) order; NaNs last in both

@@ -179,7 +179,8 @@ const Reduction kReductions[] = {
     {"prod", [](const Tensor& x, std::vector<int64_t> a, bool k) { return cgrad::prod(x, std::move(a), k); }},
     {"any", [](const Tensor& x, std::vector<int64_t> a, bool k) { return cgrad::any(x, std::move(a), k); }},
     {"all", [](const Tensor& x, std::vector<int64_t> a, bool k) { return cgrad::all(x, std::move(a), k); }},
-    {"count_nonzero", [](const Tensor& x, std::vector<int64_t> a, bool k) { return cgrad::count_nonzero(x, std::move(a), k); }},
+    {"count_nonzero", [](const Tensor& x, std::vector<int64_t> a,
+                         bool k) { return cgrad::count_nonzero(x, std::move(a), k); }},
 };
 
 void eval_released(const std::vector<Tensor>& ts) {
@@ -523,12 +524,20 @@ NB_MODULE(_cgrad, m) {
           nb::arg("x"), nb::arg("axis").none(), nb::arg("correction"), nb::arg("keepdims"));
   }
   // scans (scan group)
-  m.def("_cumulative_sum", [](const Tensor& x, std::optional<int64_t> axis, std::optional<DType> dtype,
-                              bool include_initial) { return cumulative_sum(x, axis, dtype, include_initial); });
-  m.def("_cumulative_prod", [](const Tensor& x, std::optional<int64_t> axis, std::optional<DType> dtype,
-                               bool include_initial) { return cumulative_prod(x, axis, dtype, include_initial); });
-  m.def("_argmax", [](const Tensor& x, std::optional<int64_t> axis, bool keepdims) { return argmax(x, axis, keepdims); });
-  m.def("_argmin", [](const Tensor& x, std::optional<int64_t> axis, bool keepdims) { return argmin(x, axis, keepdims); });
+  m.def("_cumulative_sum",
+        [](const Tensor& x, std::optional<int64_t> axis, std::optional<DType> dtype, bool include_initial) {
+          return cumulative_sum(x, axis, dtype, include_initial);
+        });
+  m.def("_cumulative_prod",
+        [](const Tensor& x, std::optional<int64_t> axis, std::optional<DType> dtype, bool include_initial) {
+          return cumulative_prod(x, axis, dtype, include_initial);
+        });
+  m.def("_argmax", [](const Tensor& x, std::optional<int64_t> axis, bool keepdims) {
+    return argmax(x, axis, keepdims);
+  });
+  m.def("_argmin", [](const Tensor& x, std::optional<int64_t> axis, bool keepdims) {
+    return argmin(x, axis, keepdims);
+  });
   m.def("_flip", [](const Tensor& x, std::vector<int64_t> axes) { return flip(x, std::move(axes)); });
   // group sort: sort, argsort and the set functions (the Python side builds the namedtuples)
   m.def("_sort", [](const Tensor& x, int64_t axis, bool descending, bool stable) {
@@ -555,29 +564,38 @@ NB_MODULE(_cgrad, m) {
       [](const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan) {
         return isclose(a, b, rtol, atol, equal_nan);
       },
-      nb::arg("a"), nb::arg("b"), nb::arg("rtol") = 1e-5, nb::arg("atol") = 1e-8, nb::arg("equal_nan") = false);
+      nb::arg("a"), nb::arg("b"), nb::arg("rtol") = 1e-5, nb::arg("atol") = 1e-8,
+      nb::arg("equal_nan") = false);
   m.def(
       "allclose",
       [](const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan) {
         return allclose(a, b, rtol, atol, equal_nan);
       },
-      nb::arg("a"), nb::arg("b"), nb::arg("rtol") = 1e-5, nb::arg("atol") = 1e-8, nb::arg("equal_nan") = false);
+      nb::arg("a"), nb::arg("b"), nb::arg("rtol") = 1e-5, nb::arg("atol") = 1e-8,
+      nb::arg("equal_nan") = false);
   m.def("_clamp", [](const Tensor& x, const Tensor& lo, const Tensor& hi) { return clamp(x, lo, hi); });
   m.def("_clamp_scalar", [](const Tensor& x, double lo, double hi) { return clamp(x, lo, hi); });
   m.def("matmul", [](const Tensor& a, const Tensor& b) { return matmul(a, b); });
   m.def("_cat", [](const std::vector<Tensor>& xs, int64_t dim) { return cat(xs, dim); });
   // manip group (issue #15): the manipulation composites; cgrad/_api.py gives them the
   // standard's signatures.
-  m.def("_moveaxis", [](const Tensor& x, std::vector<int64_t> s, std::vector<int64_t> d) { return moveaxis(x, s, d); });
-  m.def("_roll", [](const Tensor& x, std::vector<int64_t> shifts, std::vector<int64_t> axes) { return roll(x, shifts, axes); });
+  m.def("_moveaxis",
+        [](const Tensor& x, std::vector<int64_t> s, std::vector<int64_t> d) { return moveaxis(x, s, d); });
+  m.def("_roll", [](const Tensor& x, std::vector<int64_t> shifts, std::vector<int64_t> axes) {
+    return roll(x, shifts, axes);
+  });
   m.def("_tile", [](const Tensor& x, std::vector<int64_t> reps) { return tile(x, std::move(reps)); });
-  m.def("_repeat", [](const Tensor& x, int64_t r, std::optional<int64_t> axis) { return repeat(x, r, axis); });
-  m.def("_repeat_counts", [](const Tensor& x, const Tensor& r, std::optional<int64_t> axis) { return repeat(x, r, axis); });
+  m.def("_repeat",
+        [](const Tensor& x, int64_t r, std::optional<int64_t> axis) { return repeat(x, r, axis); });
+  m.def("_repeat_counts",
+        [](const Tensor& x, const Tensor& r, std::optional<int64_t> axis) { return repeat(x, r, axis); });
   m.def("_unstack", [](const Tensor& x, int64_t axis) { return unstack(x, axis); });
-  m.def("_meshgrid", [](const std::vector<Tensor>& xs, const std::string& indexing) { return meshgrid(xs, indexing); });
+  m.def("_meshgrid",
+        [](const std::vector<Tensor>& xs, const std::string& indexing) { return meshgrid(xs, indexing); });
   m.def("_tril", [](const Tensor& x, int64_t k) { return tril(x, k); });
   m.def("_triu", [](const Tensor& x, int64_t k) { return triu(x, k); });
-  m.def("_diff", [](const Tensor& x, int64_t axis, int64_t n, std::optional<Tensor> prepend, std::optional<Tensor> append) {
+  m.def("_diff", [](const Tensor& x, int64_t axis, int64_t n, std::optional<Tensor> prepend,
+                    std::optional<Tensor> append) {
     return diff(x, axis, n, prepend.value_or(Tensor()), append.value_or(Tensor()));
   });
   m.def(

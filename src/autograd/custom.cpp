@@ -28,8 +28,9 @@ void user(VjpCall& c) {
     if (!c.needs[j]) continue;
     const ir::UserFn* d = k < fn.derivatives.size() ? fn.derivatives[k][j].get() : nullptr;
     if (!d)
-      throw Error(ErrorCode::InvalidOperation, "backward: elementwise '" + fn.name + "' has no derivative for input '" +
-                                                   fn.inputs[j] + "' (give ElementwiseDef::derivatives to differentiate it)");
+      throw Error(ErrorCode::InvalidOperation,
+                  "backward: elementwise '" + fn.name + "' has no derivative for input '" + fn.inputs[j] +
+                      "' (give ElementwiseDef::derivatives to differentiate it)");
     ElementwiseFn df(fn.derivatives[k][j]);
     c.gin[j] = c.g * df(c.in, {});
   }
@@ -44,19 +45,23 @@ void custom_vjp(VjpCall& c) {
   ctx.inputs = c.in;  // the recorded nodes (a handle given to forward may have been reassigned since)
   std::vector<Tensor> gout = c.group;
   for (std::size_t k = 0; k < gout.size(); ++k)
-    if (!gout[k].defined()) gout[k] = zeros(ctx.outputs[k].shape(), ctx.outputs[k].dtype(), ctx.outputs[k].device());
+    if (!gout[k].defined())
+      gout[k] = zeros(ctx.outputs[k].shape(), ctx.outputs[k].dtype(), ctx.outputs[k].device());
   std::vector<Tensor> gin = (*impl.backward)(ctx, gout);
   if (gin.size() != c.in.size())
     throw Error(ErrorCode::InvalidArgument, who + ": backward returned " + std::to_string(gin.size()) +
-                                                " gradient(s) for " + std::to_string(c.in.size()) + " input(s)");
+                                                " gradient(s) for " + std::to_string(c.in.size()) +
+                                                " input(s)");
   for (std::size_t j = 0; j < gin.size(); ++j) {
     if (!gin[j].defined() || !c.needs[j]) continue;
     if (gin[j].shape() != c.in[j].shape())
-      throw Error(ErrorCode::ShapeMismatch, who + ": backward returned a gradient of shape " + shape_str(gin[j].shape()) +
-                                                " for input " + std::to_string(j) + " of shape " + shape_str(c.in[j].shape()));
+      throw Error(ErrorCode::ShapeMismatch,
+                  who + ": backward returned a gradient of shape " + shape_str(gin[j].shape()) +
+                      " for input " + std::to_string(j) + " of shape " + shape_str(c.in[j].shape()));
     if (gin[j].device() != c.in[j].device())
       throw Error(ErrorCode::DeviceError, who + ": backward returned gradient " + std::to_string(j) + " on " +
-                                              gin[j].device().str() + " for an input on " + c.in[j].device().str());
+                                              gin[j].device().str() + " for an input on " +
+                                              c.in[j].device().str());
     c.gin[j] = gin[j].dtype() == c.in[j].dtype() ? gin[j] : gin[j].cast(c.in[j].dtype());
   }
 }
@@ -68,7 +73,8 @@ CustomOp::CustomOp(std::string name, Forward forward, Backward backward)
       forward_(std::make_shared<const Forward>(std::move(forward))),
       backward_(std::make_shared<const Backward>(std::move(backward))) {
   if (!*forward_ || !*backward_)
-    throw Error(ErrorCode::InvalidArgument, "custom op '" + name_ + "': forward and backward must both be given");
+    throw Error(ErrorCode::InvalidArgument,
+                "custom op '" + name_ + "': forward and backward must both be given");
 }
 
 std::vector<Tensor> CustomOp::operator()(const std::vector<Tensor>& inputs) const {
@@ -81,7 +87,8 @@ std::vector<Tensor> CustomOp::operator()(const std::vector<Tensor>& inputs) cons
   if (outs.empty()) throw Error(ErrorCode::InvalidArgument, who + ": forward returned no outputs");
   for (std::size_t k = 0; k < outs.size(); ++k)
     if (!outs[k].defined())
-      throw Error(ErrorCode::InvalidArgument, who + ": forward returned an undefined output " + std::to_string(k));
+      throw Error(ErrorCode::InvalidArgument,
+                  who + ": forward returned an undefined output " + std::to_string(k));
   bool record = frontend::grad_mode();
   if (record) {
     record = false;

@@ -154,7 +154,8 @@ void prod(VjpCall& c) {
   Tensor zeros = cgrad::sum(is0, axes, true).expand(x.shape());
   Tensor rest = cgrad::prod(cgrad::where(is0, 1.0, x), axes, true).expand(x.shape());
   Tensor safe = cgrad::where(is0, 1.0, x);
-  Tensor d = cgrad::where(zeros == 0, c.out.expand(x.shape()) / safe, cgrad::where(cgrad::logical_and(is0, zeros == 1), rest, 0.0));
+  Tensor d = cgrad::where(zeros == 0, c.out.expand(x.shape()) / safe,
+                          cgrad::where(cgrad::logical_and(is0, zeros == 1), rest, 0.0));
   set(c, 0, c.g.expand(x.shape()) * d);
 }
 
@@ -179,9 +180,7 @@ Tensor reversed_cumsum(const Tensor& g, int64_t axis) {
 }
 }  // namespace
 void cumulative_sum(VjpCall& c) { set(c, 0, reversed_cumsum(c.g, c.rec.attrs.axis)); }
-void cumulative_prod(VjpCall& c) {
-  set(c, 0, reversed_cumsum(c.g * c.out, c.rec.attrs.axis) / x0(c));
-}
+void cumulative_prod(VjpCall& c) { set(c, 0, reversed_cumsum(c.g * c.out, c.rec.attrs.axis) / x0(c)); }
 
 void reshape(VjpCall& c) { set(c, 0, c.g.reshape(x0(c).shape())); }
 void permute(VjpCall& c) {
@@ -316,7 +315,8 @@ void composite_vjp(VjpCall& c) {
         Tensor d = (r.attrs.ivalue == 1 ? p - y : p * cgrad::sum(y, {1}, true) - y) * scale;
         set(c, 0, d.cast(c.in[0].dtype()));
       }
-      if (c.needs[2]) set(c, 2, (-(is_grad_enabled() ? cgrad::log_softmax(c.in[0], 1) : lsm) * scale).cast(y.dtype()));
+      if (c.needs[2])
+        set(c, 2, (-(is_grad_enabled() ? cgrad::log_softmax(c.in[0], 1) : lsm) * scale).cast(y.dtype()));
       return;
     }
     case ir::Composite::ToDevice:  // a copy to another device: the gradient goes back

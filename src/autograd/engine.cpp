@@ -128,7 +128,9 @@ std::vector<Tensor> backprop(const NodePtr& y, const Tensor& seed, const std::ve
       bool any = false;
       for (std::size_t k = 0; k < outs; ++k) {
         std::ptrdiff_t p = sibling_pos(rec, k);
-        group.push_back(p < 0 || static_cast<std::size_t>(p) == i ? Tensor() : std::move(grads[static_cast<std::size_t>(p)]));
+        group.push_back(p < 0 || static_cast<std::size_t>(p) == i
+                            ? Tensor()
+                            : std::move(grads[static_cast<std::size_t>(p)]));
         if (static_cast<int>(k) == rec.custom_out) group.back() = grads[i];
         any = any || group.back().defined();
       }
@@ -153,8 +155,10 @@ std::vector<Tensor> backprop(const NodePtr& y, const Tensor& seed, const std::ve
       call.needs.push_back(it != pos.end() && relevant[it->second]);
     }
     call.gin.resize(rec.inputs.size());
-    if (rec.composite != ir::Composite::None) composite_vjp(call);
-    else ir::info(rec.op).vjp(call);
+    if (rec.composite != ir::Composite::None)
+      composite_vjp(call);
+    else
+      ir::info(rec.op).vjp(call);
     for (std::size_t k = 0; k < rec.inputs.size(); ++k) {
       Tensor& gk = call.gin[k];
       if (!gk.defined() || !call.needs[k]) continue;
@@ -162,8 +166,8 @@ std::vector<Tensor> backprop(const NodePtr& y, const Tensor& seed, const std::ve
       if (gk.shape() != in.shape || gk.dtype() != in.dtype)
         throw Error(ErrorCode::Internal, std::string("autograd: the derivative of ") + ir::op_name(rec.op) +
                                              " gave a gradient of shape " + shape_str(gk.shape()) + " " +
-                                             dtype_name(gk.dtype()) + " for an input of shape " + shape_str(in.shape) +
-                                             " " + dtype_name(in.dtype));
+                                             dtype_name(gk.dtype()) + " for an input of shape " +
+                                             shape_str(in.shape) + " " + dtype_name(in.dtype));
       Tensor& acc = grads[pos.at(&in)];
       acc = acc.defined() ? acc + gk : gk;
     }
@@ -176,8 +180,10 @@ std::vector<Tensor> backprop(const NodePtr& y, const Tensor& seed, const std::ve
 const NodePtr& differentiable_output(const Tensor& y, const char* what) {
   const NodePtr& n = frontend::node_of(y, what);
   if (!n->grad)
-    throw Error(ErrorCode::InvalidOperation, std::string(what) + ": the tensor does not require a gradient (no input "
-                                                 "had requires_grad(true), or it was built under NoGradGuard)");
+    throw Error(ErrorCode::InvalidOperation,
+                std::string(what) +
+                    ": the tensor does not require a gradient (no input "
+                    "had requires_grad(true), or it was built under NoGradGuard)");
   if (n->numel() != 1)
     throw Error(ErrorCode::InvalidArgument, std::string(what) + ": needs a one-element tensor, got shape " +
                                                 shape_str(n->shape) + " (reduce it first, e.g. with sum)");
@@ -193,18 +199,21 @@ Tensor& Tensor::requires_grad(bool on) {
   const bool mine = n->grad && n->grad->is_leaf && n->grad->leaf.lock() == var_;
   if (!on) {
     if (n->grad && !mine)
-      throw Error(ErrorCode::InvalidOperation, "requires_grad(false): the tensor is computed from tensors that require "
-                                                   "a gradient; use detach() for a copy without history");
+      throw Error(ErrorCode::InvalidOperation,
+                  "requires_grad(false): the tensor is computed from tensors that require "
+                  "a gradient; use detach() for a copy without history");
     if (mine) n->grad.reset();
     var_->requires_grad = false;
     return *this;
   }
   if (!is_floating(n->dtype))
-    throw Error(ErrorCode::DTypeMismatch, std::string("requires_grad: only f32/f64 tensors can require a gradient, got ") +
-                                              dtype_name(n->dtype));
+    throw Error(ErrorCode::DTypeMismatch,
+                std::string("requires_grad: only f32/f64 tensors can require a gradient, got ") +
+                    dtype_name(n->dtype));
   if (n->grad && !n->grad->is_leaf)
-    throw Error(ErrorCode::InvalidOperation, "requires_grad(true): the tensor is computed from tensors that require a "
-                                                 "gradient (not a leaf); use detach().requires_grad(true) for a new leaf");
+    throw Error(ErrorCode::InvalidOperation,
+                "requires_grad(true): the tensor is computed from tensors that require a "
+                "gradient (not a leaf); use detach().requires_grad(true) for a new leaf");
   var_->requires_grad = true;
   if (!mine) frontend::make_leaf(var_);
   return *this;
@@ -248,8 +257,8 @@ std::vector<Tensor> grad(const Tensor& y, const std::vector<Tensor>& xs, bool cr
   for (std::size_t i = 0; i < xs.size(); ++i) {
     const ir::NodePtr& x = frontend::node_of(xs[i], "grad");
     if (!x->grad)
-      throw Error(ErrorCode::InvalidArgument, "grad: input " + std::to_string(i) + " (shape " + shape_str(x->shape) +
-                                                  ") does not require a gradient");
+      throw Error(ErrorCode::InvalidArgument, "grad: input " + std::to_string(i) + " (shape " +
+                                                  shape_str(x->shape) + ") does not require a gradient");
     targets.push_back(x);
   }
   std::optional<NoGradGuard> off;

@@ -29,10 +29,10 @@ namespace cgrad::capi {
 struct NodeRec {
   uint64_t serial = 0;
   cgrad_uuid uuid{};
-  cgrad_op_info op{};             ///< CGRAD_OP_NONE for leaves
-  std::vector<NodeRec*> inputs;   ///< slot order; same GraphImpl
+  cgrad_op_info op{};            ///< CGRAD_OP_NONE for leaves
+  std::vector<NodeRec*> inputs;  ///< slot order; same GraphImpl
   cgrad_storage_backend_type backend = CGRAD_STORAGE_BACKEND_F32_CPU;
-  Tensor value;                   ///< the core value (realized once executed; always for leaves)
+  Tensor value;  ///< the core value (realized once executed; always for leaves)
 };
 
 struct GraphImpl {

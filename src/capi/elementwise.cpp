@@ -19,14 +19,16 @@ namespace cgrad::capi {
 namespace {
 
 std::unordered_map<const cgrad_elementwise_fn*, std::unique_ptr<cgrad_elementwise_fn>>& registry() {
-  static auto* r = new std::unordered_map<const cgrad_elementwise_fn*, std::unique_ptr<cgrad_elementwise_fn>>();
+  static auto* r =
+      new std::unordered_map<const cgrad_elementwise_fn*, std::unique_ptr<cgrad_elementwise_fn>>();
   return *r;
 }
 
 cgrad_elementwise_fn& lookup(const cgrad_elementwise_fn* fn, bool allow_freed) {
   if (!fn) fail(CGRAD_ERR_NULL_POINTER, "fn is NULL");
   auto it = registry().find(fn);
-  if (it == registry().end()) fail(CGRAD_ERR_INVALID_ARGUMENT, "fn is not a function from cgrad_elementwise_define");
+  if (it == registry().end())
+    fail(CGRAD_ERR_INVALID_ARGUMENT, "fn is not a function from cgrad_elementwise_define");
   if (it->second->freed && !allow_freed) fail(CGRAD_ERR_FREED, "fn was freed");
   return *it->second;
 }
@@ -68,7 +70,8 @@ int cgrad_elementwise_define(const char* name, const char* body, const char* con
     auto inputs = names(input_names, n_inputs, "input_names");
     auto params = names(param_names, n_params, "param_names");
     if (n_params > CGRAD_ELEMENTWISE_MAX_PARAMS)
-      fail(CGRAD_ERR_INVALID_ARGUMENT, std::to_string(n_params) + " parameters, more than CGRAD_ELEMENTWISE_MAX_PARAMS (" +
+      fail(CGRAD_ERR_INVALID_ARGUMENT, std::to_string(n_params) +
+                                           " parameters, more than CGRAD_ELEMENTWISE_MAX_PARAMS (" +
                                            std::to_string(CGRAD_ELEMENTWISE_MAX_PARAMS) + ")");
     auto h = std::make_unique<cgrad_elementwise_fn>();
     try {

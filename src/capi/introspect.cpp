@@ -103,7 +103,8 @@ std::string dot_text(GraphImpl& g) {
     if (n->value.is_evaluated()) s << ", style=filled, fillcolor=\"#dde8f5\"";
     s << "];\n";
     for (std::size_t k = 0; k < n->inputs.size(); ++k)
-      edges << "  n" << num[n->inputs[k]] << " -> n" << i << " [label=\"" << k << "\", slot=\"" << k << "\"];\n";
+      edges << "  n" << num[n->inputs[k]] << " -> n" << i << " [label=\"" << k << "\", slot=\"" << k
+            << "\"];\n";
   }
   return s.str() + edges.str() + "}\n";
 }
@@ -128,11 +129,11 @@ extern "C" {
 
 const char* cgrad_op_name(cgrad_op_type type) {
   static const char* const names[CGRAD_OP_COUNT] = {
-      "leaf",   "add",     "sub",     "gemm",    "transpose",  "reshape",    "reduce_sum",  "mul",
-      "div",    "pow",     "maximum", "minimum", "neg",        "exp",        "log",         "sqrt",
-      "rsqrt",  "abs",     "sin",     "cos",     "tanh",       "sigmoid",    "relu",        "add_scalar",
-      "mul_scalar", "pow_scalar", "reduce_mean", "reduce_max", "reduce_min", "softmax", "log_softmax", "cast",
-      "elementwise"};
+      "leaf",       "add",     "sub",         "gemm",       "transpose",  "reshape",     "reduce_sum",
+      "mul",        "div",     "pow",         "maximum",    "minimum",    "neg",         "exp",
+      "log",        "sqrt",    "rsqrt",       "abs",        "sin",        "cos",         "tanh",
+      "sigmoid",    "relu",    "add_scalar",  "mul_scalar", "pow_scalar", "reduce_mean", "reduce_max",
+      "reduce_min", "softmax", "log_softmax", "cast",       "elementwise"};
   const int t = raw_enum(type);
   return t >= 0 && t < CGRAD_OP_COUNT ? names[t] : "?";
 }
@@ -190,7 +191,8 @@ int cgrad_compute_graph_merge(cgrad_compute_graph* graph1, cgrad_compute_graph* 
   });
 }
 
-int cgrad_compute_graph_get_node(const cgrad_compute_graph* graph, cgrad_uuid node_id, cgrad_graph_node* out_node_info) {
+int cgrad_compute_graph_get_node(const cgrad_compute_graph* graph, cgrad_uuid node_id,
+                                 cgrad_graph_node* out_node_info) {
   return guard("cgrad_compute_graph_get_node", [&] {
     GraphImpl& g = graph_of(graph, "graph");
     if (!out_node_info) fail(CGRAD_ERR_NULL_POINTER, "out_node_info is NULL");
@@ -201,8 +203,8 @@ int cgrad_compute_graph_get_node(const cgrad_compute_graph* graph, cgrad_uuid no
   });
 }
 
-int cgrad_compute_graph_get_inputs(const cgrad_compute_graph* graph, cgrad_uuid node_id, cgrad_uuid* out_input_node_ids,
-                                   int max_inputs, int* out_num_inputs) {
+int cgrad_compute_graph_get_inputs(const cgrad_compute_graph* graph, cgrad_uuid node_id,
+                                   cgrad_uuid* out_input_node_ids, int max_inputs, int* out_num_inputs) {
   return guard("cgrad_compute_graph_get_inputs", [&] {
     GraphImpl& g = graph_of(graph, "graph");
     if (!out_num_inputs) fail(CGRAD_ERR_NULL_POINTER, "out_num_inputs is NULL");
@@ -230,8 +232,8 @@ int cgrad_compute_graph_topological_sort(const cgrad_compute_graph* graph, cgrad
     *out_num_nodes = count;
     if (!out_sorted_node_ids && max_nodes == 0) return CGRAD_SUCCESS;
     if (max_nodes < count)
-      fail(CGRAD_GRAPH_ERR_TOPOLOGICAL_SORT_FAILED, "the graph has " + std::to_string(count) +
-                                                        " nodes, the array holds " + std::to_string(max_nodes));
+      fail(CGRAD_GRAPH_ERR_TOPOLOGICAL_SORT_FAILED,
+           "the graph has " + std::to_string(count) + " nodes, the array holds " + std::to_string(max_nodes));
     // Creation order is topological: a node's inputs always exist before it.
     int i = 0;
     for (auto& [serial, n] : g.nodes) out_sorted_node_ids[i++] = n->uuid;
@@ -258,7 +260,8 @@ int cgrad_compute_graph_free(cgrad_compute_graph* graph) {
 
 int cgrad_set_max_graph_nodes(int max_nodes) {
   return guard("cgrad_set_max_graph_nodes", [&] {
-    if (max_nodes < 1) fail(CGRAD_ERR_INVALID_ARGUMENT, "max_nodes must be at least 1, got " + std::to_string(max_nodes));
+    if (max_nodes < 1)
+      fail(CGRAD_ERR_INVALID_ARGUMENT, "max_nodes must be at least 1, got " + std::to_string(max_nodes));
     state().max_nodes = max_nodes;
     return CGRAD_SUCCESS;
   });
@@ -293,8 +296,7 @@ int cgrad_graph_node_fprint(const cgrad_graph_node* node, FILE* stream) {
     if (!node) fail(CGRAD_ERR_NULL_POINTER, "node is NULL");
     if (!stream) fail(CGRAD_ERR_NULL_POINTER, "stream is NULL");
     const int type = raw_enum(node->op_info.type);
-    if (type < 0 || type >= CGRAD_OP_COUNT || node->layout.ndim < 0 ||
-        node->layout.ndim > CGRAD_TENSOR_DIM)
+    if (type < 0 || type >= CGRAD_OP_COUNT || node->layout.ndim < 0 || node->layout.ndim > CGRAD_TENSOR_DIM)
       fail(CGRAD_ERR_INVALID_ARGUMENT, "node is not a node description (bad op type or ndim)");
     std::ostringstream s;
     s << "node " << uuid_str(node->node_id) << ": " << cgrad_op_name(static_cast<cgrad_op_type>(type));
@@ -309,7 +311,9 @@ int cgrad_graph_node_fprint(const cgrad_graph_node* node, FILE* stream) {
   });
 }
 
-void cgrad_compute_graph_print(const cgrad_compute_graph* graph) { (void)cgrad_compute_graph_fprint(graph, stdout); }
+void cgrad_compute_graph_print(const cgrad_compute_graph* graph) {
+  (void)cgrad_compute_graph_fprint(graph, stdout);
+}
 
 void cgrad_graph_node_print(const cgrad_graph_node* node) { (void)cgrad_graph_node_fprint(node, stdout); }
 

@@ -82,7 +82,8 @@ GraphImpl& graph_of(const cgrad_compute_graph* g, const char* what) {
   if (!g) fail(CGRAD_ERR_NULL_POINTER, std::string(what) + " is NULL");
   auto it = state().handles.find(g);
   if (it == state().handles.end())
-    fail(CGRAD_ERR_FREED, std::string(what) + " is not a live graph (it was freed, or never created by cgrad)");
+    fail(CGRAD_ERR_FREED,
+         std::string(what) + " is not a live graph (it was freed, or never created by cgrad)");
   return *it->second;
 }
 
@@ -94,7 +95,8 @@ NodeRec* find_node(GraphImpl& g, const cgrad_uuid& id) {
 
 Ref resolve(const cgrad_tensor* t, const char* what) {
   if (!t) fail(CGRAD_ERR_NULL_POINTER, std::string(what) + " is NULL");
-  if (t->magic == CGRAD_TENSOR_FREED) fail(CGRAD_ERR_FREED, std::string(what) + " was freed (cgrad_tensor_free)");
+  if (t->magic == CGRAD_TENSOR_FREED)
+    fail(CGRAD_ERR_FREED, std::string(what) + " was freed (cgrad_tensor_free)");
   if (t->magic != CGRAD_TENSOR_MAGIC)
     fail(CGRAD_ERR_INVALID_ARGUMENT, std::string(what) + " is not an initialized tensor");
   if (!t->graph) fail(CGRAD_ERR_INVALID_ARGUMENT, std::string(what) + " has no graph");
@@ -108,8 +110,9 @@ Ref resolve(const cgrad_tensor* t, const char* what) {
     // for a new graph: FREED. Error path only, so scanning every live graph is fine.
     for (const auto& [impl, owned] : state().graphs)
       if (impl != it->second && find_node(*impl, t->node_id))
-        fail(CGRAD_ERR_NODE_NOT_FOUND, std::string(what) + ": its node " + uuid_str(t->node_id) +
-                                           " is not in the graph its `graph` field names (it belongs to another graph)");
+        fail(CGRAD_ERR_NODE_NOT_FOUND,
+             std::string(what) + ": its node " + uuid_str(t->node_id) +
+                 " is not in the graph its `graph` field names (it belongs to another graph)");
     fail(CGRAD_ERR_FREED, std::string(what) + ": its node " + uuid_str(t->node_id) + " no longer exists");
   }
   return {t->graph, it->second, n};
@@ -149,9 +152,9 @@ void merge_graphs(GraphImpl& into, GraphImpl& from) {
   if (&into == &from) return;
   State& s = state();
   if (into.nodes.size() + from.nodes.size() > static_cast<std::size_t>(s.max_nodes))
-    fail(CGRAD_GRAPH_ERR_GRAPH_MERGE_FAILED, "merged graph would have " +
-                                                 std::to_string(into.nodes.size() + from.nodes.size()) +
-                                                 " nodes, more than the limit of " + std::to_string(s.max_nodes));
+    fail(CGRAD_GRAPH_ERR_GRAPH_MERGE_FAILED,
+         "merged graph would have " + std::to_string(into.nodes.size() + from.nodes.size()) +
+             " nodes, more than the limit of " + std::to_string(s.max_nodes));
   into.handles.reserve(into.handles.size() + from.handles.size());  // the only step that may throw
   into.nodes.merge(from.nodes);  // serials are unique: moves every node, allocates nothing
   for (cgrad_compute_graph* h : from.handles) {
@@ -166,8 +169,8 @@ NodeRec* add_node(GraphImpl& g, const cgrad_op_info& op, std::vector<NodeRec*> i
                   cgrad_storage_backend_type backend) {
   State& s = state();
   if (g.nodes.size() >= static_cast<std::size_t>(s.max_nodes))
-    fail(CGRAD_GRAPH_ERR_INVALID_OPERATION,
-         "the graph holds " + std::to_string(g.nodes.size()) + " nodes, the limit set by cgrad_set_max_graph_nodes");
+    fail(CGRAD_GRAPH_ERR_INVALID_OPERATION, "the graph holds " + std::to_string(g.nodes.size()) +
+                                                " nodes, the limit set by cgrad_set_max_graph_nodes");
   auto n = std::make_unique<NodeRec>();
   n->serial = s.next_node;
   // The creating graph's serial is the first handle's id (stable for the node's lifetime).

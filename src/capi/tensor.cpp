@@ -18,8 +18,8 @@ std::string num(int64_t v) { return std::to_string(v); }
 void check_ndim(int ndim, const char* what) {
   if (ndim < 0) fail(CGRAD_ERR_INVALID_ARGUMENT, std::string(what) + " is negative (" + num(ndim) + ")");
   if (ndim > CGRAD_TENSOR_DIM)
-    fail(CGRAD_ERR_TOO_MANY_DIMS, std::string(what) + " is " + num(ndim) + ", more than TENSOR_DIM (" +
-                                      num(CGRAD_TENSOR_DIM) + ")");
+    fail(CGRAD_ERR_TOO_MANY_DIMS,
+         std::string(what) + " is " + num(ndim) + ", more than TENSOR_DIM (" + num(CGRAD_TENSOR_DIM) + ")");
 }
 
 void check_out(const cgrad_tensor* out) {
@@ -47,7 +47,8 @@ int finish_op(const cgrad_op_info& op, const std::vector<Ref>& ins, cgrad_tensor
   return CGRAD_SUCCESS;
 }
 
-int binary(const char* fn, cgrad_op_type type, const cgrad_tensor* a, const cgrad_tensor* b, cgrad_tensor* out) {
+int binary(const char* fn, cgrad_op_type type, const cgrad_tensor* a, const cgrad_tensor* b,
+           cgrad_tensor* out) {
   return guard(fn, [&] {
     Ref ra = resolve(a, "a");
     Ref rb = resolve(b, "b");
@@ -96,11 +97,13 @@ int reduce(const char* fn, cgrad_op_type type, const cgrad_tensor* x, const uint
     const int64_t rank = r.node->value.ndim();
     if (ndim > rank)
       fail(CGRAD_GRAPH_ERR_SHAPE_MISMATCH, "mask has " + num(ndim) + " entries, tensor of shape " +
-                                               cgrad::shape_str(r.node->value.shape()) + " has " + num(rank) + " dims");
+                                               cgrad::shape_str(r.node->value.shape()) + " has " + num(rank) +
+                                               " dims");
     cgrad_op_info op{};
     op.type = type;
     for (int i = 0; i < ndim; ++i) {
-      if (mask[i] > 1) fail(CGRAD_ERR_INVALID_ARGUMENT, "mask[" + num(i) + "] is " + num(mask[i]) + ", not 0 or 1");
+      if (mask[i] > 1)
+        fail(CGRAD_ERR_INVALID_ARGUMENT, "mask[" + num(i) + "] is " + num(mask[i]) + ", not 0 or 1");
       op.metadata.reduce.mask[i] = mask[i];
     }
     op.metadata.reduce.ndim = ndim;
@@ -115,7 +118,8 @@ int softmax_op(const char* fn, cgrad_op_type type, const cgrad_tensor* x, int ax
     const int64_t rank = r.node->value.ndim();
     const int64_t a = axis < 0 ? axis + rank : axis;
     if (rank == 0 || a < 0 || a >= rank)
-      fail(CGRAD_ERR_INVALID_ARGUMENT, "axis " + num(axis) + " out of range for shape " + shape_str(r.node->value.shape()));
+      fail(CGRAD_ERR_INVALID_ARGUMENT,
+           "axis " + num(axis) + " out of range for shape " + shape_str(r.node->value.shape()));
     cgrad_op_info op{};
     op.type = type;
     op.metadata.softmax.axis = static_cast<int>(a);
@@ -147,9 +151,10 @@ void replace_leaf(GraphImpl& g, NodeRec& leaf, Tensor v) {
 Ref leaf_of(cgrad_tensor* t) {
   Ref r = resolve(t, "tensor");
   if (r.node->op.type != CGRAD_OP_NONE)
-    fail(CGRAD_GRAPH_ERR_INVALID_OPERATION, std::string("only leaves (cgrad_tensor_init) can be filled; this tensor is the "
-                                                        "result of operation '") +
-                                                cgrad_op_name(r.node->op.type) + "'");
+    fail(CGRAD_GRAPH_ERR_INVALID_OPERATION,
+         std::string("only leaves (cgrad_tensor_init) can be filled; this tensor is the "
+                     "result of operation '") +
+             cgrad_op_name(r.node->op.type) + "'");
   return r;
 }
 
@@ -187,8 +192,8 @@ int read_values(const char* fn, const cgrad_tensor* t, T* out, std::size_t count
     const auto n = static_cast<std::size_t>(r.node->value.numel());
     if (n && !out) fail(CGRAD_ERR_NULL_POINTER, "out is NULL");
     if (count < n)
-      fail(CGRAD_ERR_BUFFER_TOO_SMALL, "the tensor has " + num(static_cast<int64_t>(n)) + " elements, the buffer " +
-                                           num(static_cast<int64_t>(count)));
+      fail(CGRAD_ERR_BUFFER_TOO_SMALL, "the tensor has " + num(static_cast<int64_t>(n)) +
+                                           " elements, the buffer " + num(static_cast<int64_t>(count)));
     execute(*r.node);
     std::vector<T> v;
     try {
@@ -211,7 +216,8 @@ using cgrad::Tensor;
 
 extern "C" {
 
-int cgrad_tensor_init(cgrad_tensor* tensor, const uint32_t* shape, int ndim, cgrad_storage_backend_type backend_type) {
+int cgrad_tensor_init(cgrad_tensor* tensor, const uint32_t* shape, int ndim,
+                      cgrad_storage_backend_type backend_type) {
   return guard("cgrad_tensor_init", [&] {
     if (!tensor) fail(CGRAD_ERR_NULL_POINTER, "tensor is NULL");
     Shape s = shape_arg(shape, ndim);
@@ -250,7 +256,8 @@ int cgrad_tensor_fill(cgrad_tensor* tensor, float value) {
 int cgrad_tensor_fill_rand(cgrad_tensor* tensor) {
   return guard("cgrad_tensor_fill_rand", [&] {
     Ref r = leaf_of(tensor);
-    Tensor v = cgrad::rand(r.node->value.shape(), dtype_of_backend(r.node->backend), device_of_backend(r.node->backend));
+    Tensor v = cgrad::rand(r.node->value.shape(), dtype_of_backend(r.node->backend),
+                           device_of_backend(r.node->backend));
     v.eval();
     replace_leaf(*r.graph, *r.node, std::move(v));
     return CGRAD_SUCCESS;
@@ -272,9 +279,9 @@ int cgrad_manual_seed(uint64_t seed) {
   });
 }
 
-#define CGRAD_C_BINARY(name, TYPE)                                                              \
+#define CGRAD_C_BINARY(name, TYPE)                                                                  \
   int cgrad_tensor_##name(const cgrad_tensor* a, const cgrad_tensor* b, cgrad_tensor* out_tensor) { \
-    return binary("cgrad_tensor_" #name, TYPE, a, b, out_tensor);                              \
+    return binary("cgrad_tensor_" #name, TYPE, a, b, out_tensor);                                   \
   }
 CGRAD_C_BINARY(add, CGRAD_OP_ADD)
 CGRAD_C_BINARY(sub, CGRAD_OP_SUB)
@@ -286,7 +293,7 @@ CGRAD_C_BINARY(minimum, CGRAD_OP_MINIMUM)
 CGRAD_C_BINARY(gemm, CGRAD_OP_GEMM)
 #undef CGRAD_C_BINARY
 
-#define CGRAD_C_UNARY(name, TYPE)                                                  \
+#define CGRAD_C_UNARY(name, TYPE)                                                 \
   int cgrad_tensor_##name(const cgrad_tensor* tensor, cgrad_tensor* out_tensor) { \
     return unary("cgrad_tensor_" #name, TYPE, tensor, out_tensor);                \
   }
@@ -313,7 +320,8 @@ int cgrad_tensor_pow_scalar(const cgrad_tensor* tensor, float scalar, cgrad_tens
   return scalar_op("cgrad_tensor_pow_scalar", CGRAD_OP_POW_SCALAR, tensor, scalar, out_tensor);
 }
 
-int cgrad_tensor_transpose(const cgrad_tensor* tensor, const uint32_t* perm, int ndim, cgrad_tensor* out_tensor) {
+int cgrad_tensor_transpose(const cgrad_tensor* tensor, const uint32_t* perm, int ndim,
+                           cgrad_tensor* out_tensor) {
   return guard("cgrad_tensor_transpose", [&] {
     Ref r = resolve(tensor, "tensor");
     check_out(out_tensor);
@@ -322,7 +330,8 @@ int cgrad_tensor_transpose(const cgrad_tensor* tensor, const uint32_t* perm, int
     const int64_t rank = r.node->value.ndim();
     if (ndim > rank)
       fail(CGRAD_GRAPH_ERR_SHAPE_MISMATCH, "perm has " + num(ndim) + " entries, tensor of shape " +
-                                               cgrad::shape_str(r.node->value.shape()) + " has " + num(rank) + " dims");
+                                               cgrad::shape_str(r.node->value.shape()) + " has " + num(rank) +
+                                               " dims");
     cgrad_op_info op{};
     op.type = CGRAD_OP_TRANSPOSE;
     bool seen[CGRAD_TENSOR_DIM] = {};
@@ -340,7 +349,8 @@ int cgrad_tensor_transpose(const cgrad_tensor* tensor, const uint32_t* perm, int
   });
 }
 
-int cgrad_tensor_reshape(const cgrad_tensor* tensor, const int32_t* new_shape, int ndim, cgrad_tensor* out_tensor) {
+int cgrad_tensor_reshape(const cgrad_tensor* tensor, const int32_t* new_shape, int ndim,
+                         cgrad_tensor* out_tensor) {
   return guard("cgrad_tensor_reshape", [&] {
     Ref r = resolve(tensor, "tensor");
     check_out(out_tensor);
@@ -362,19 +372,23 @@ int cgrad_tensor_reshape(const cgrad_tensor* tensor, const int32_t* new_shape, i
       } else if (d < 0) {
         fail(CGRAD_ERR_INVALID_ARGUMENT, "negative dimension in " + want);
       } else if (!overflow) {
-        if (d != 0 && known > (int64_t(1) << 56) / d) overflow = true;
-        else known *= d;
+        if (d != 0 && known > (int64_t(1) << 56) / d)
+          overflow = true;
+        else
+          known *= d;
       }
     }
     cgrad_op_info op{};
     op.type = CGRAD_OP_RESHAPE;
     op.metadata.reshape.ndim = ndim;
     for (int i = 0; i < ndim; ++i) op.metadata.reshape.new_shape[i] = new_shape[i];
-    const std::string msg = "cannot reshape " + cgrad::shape_str(from) + " (" + num(total) + " elements) to " + want;
+    const std::string msg =
+        "cannot reshape " + cgrad::shape_str(from) + " (" + num(total) + " elements) to " + want;
     if (infer >= 0) {
       if (overflow || known == 0 || total % known != 0) fail(CGRAD_GRAPH_ERR_SHAPE_MISMATCH, msg);
       const int64_t d = total / known;
-      if (d > INT32_MAX) fail(CGRAD_ERR_INVALID_ARGUMENT, msg + ": the inferred dimension does not fit int32");
+      if (d > INT32_MAX)
+        fail(CGRAD_ERR_INVALID_ARGUMENT, msg + ": the inferred dimension does not fit int32");
       op.metadata.reshape.new_shape[infer] = static_cast<int32_t>(d);
     } else if (overflow || known != total) {
       fail(CGRAD_GRAPH_ERR_SHAPE_MISMATCH, msg);
@@ -383,16 +397,20 @@ int cgrad_tensor_reshape(const cgrad_tensor* tensor, const int32_t* new_shape, i
   });
 }
 
-int cgrad_tensor_reduce_sum(const cgrad_tensor* tensor, const uint8_t* mask, int ndim, cgrad_tensor* out_tensor) {
+int cgrad_tensor_reduce_sum(const cgrad_tensor* tensor, const uint8_t* mask, int ndim,
+                            cgrad_tensor* out_tensor) {
   return reduce("cgrad_tensor_reduce_sum", CGRAD_OP_REDUCE_SUM, tensor, mask, ndim, out_tensor);
 }
-int cgrad_tensor_reduce_mean(const cgrad_tensor* tensor, const uint8_t* mask, int ndim, cgrad_tensor* out_tensor) {
+int cgrad_tensor_reduce_mean(const cgrad_tensor* tensor, const uint8_t* mask, int ndim,
+                             cgrad_tensor* out_tensor) {
   return reduce("cgrad_tensor_reduce_mean", CGRAD_OP_REDUCE_MEAN, tensor, mask, ndim, out_tensor);
 }
-int cgrad_tensor_reduce_max(const cgrad_tensor* tensor, const uint8_t* mask, int ndim, cgrad_tensor* out_tensor) {
+int cgrad_tensor_reduce_max(const cgrad_tensor* tensor, const uint8_t* mask, int ndim,
+                            cgrad_tensor* out_tensor) {
   return reduce("cgrad_tensor_reduce_max", CGRAD_OP_REDUCE_MAX, tensor, mask, ndim, out_tensor);
 }
-int cgrad_tensor_reduce_min(const cgrad_tensor* tensor, const uint8_t* mask, int ndim, cgrad_tensor* out_tensor) {
+int cgrad_tensor_reduce_min(const cgrad_tensor* tensor, const uint8_t* mask, int ndim,
+                            cgrad_tensor* out_tensor) {
   return reduce("cgrad_tensor_reduce_min", CGRAD_OP_REDUCE_MIN, tensor, mask, ndim, out_tensor);
 }
 
@@ -403,7 +421,8 @@ int cgrad_tensor_log_softmax(const cgrad_tensor* tensor, int axis, cgrad_tensor*
   return softmax_op("cgrad_tensor_log_softmax", CGRAD_OP_LOG_SOFTMAX, tensor, axis, out_tensor);
 }
 
-int cgrad_tensor_cast(const cgrad_tensor* tensor, cgrad_storage_backend_type backend_type, cgrad_tensor* out_tensor) {
+int cgrad_tensor_cast(const cgrad_tensor* tensor, cgrad_storage_backend_type backend_type,
+                      cgrad_tensor* out_tensor) {
   return guard("cgrad_tensor_cast", [&] {
     Ref r = resolve(tensor, "tensor");
     check_out(out_tensor);
@@ -426,9 +445,11 @@ int cgrad_tensor_elementwise(const cgrad_elementwise_fn* fn, const cgrad_tensor*
     check_out(out_tensor);
     const auto want_in = static_cast<int>(f.num_inputs()), want_p = static_cast<int>(f.num_params());
     if (n_inputs != want_in)
-      fail(CGRAD_ERR_INVALID_ARGUMENT, f.name() + " takes " + num(want_in) + " input(s), got " + num(n_inputs));
+      fail(CGRAD_ERR_INVALID_ARGUMENT,
+           f.name() + " takes " + num(want_in) + " input(s), got " + num(n_inputs));
     if (n_params != want_p)
-      fail(CGRAD_ERR_INVALID_ARGUMENT, f.name() + " takes " + num(want_p) + " parameter(s), got " + num(n_params));
+      fail(CGRAD_ERR_INVALID_ARGUMENT,
+           f.name() + " takes " + num(want_p) + " parameter(s), got " + num(n_params));
     if (!inputs) fail(CGRAD_ERR_NULL_POINTER, "inputs is NULL");
     if (n_params > 0 && !params) fail(CGRAD_ERR_NULL_POINTER, "params is NULL");
     std::vector<Ref> refs;
@@ -467,7 +488,8 @@ int cgrad_tensor_free(cgrad_tensor* tensor) {
   return guard("cgrad_tensor_free", [&] {
     if (!tensor) fail(CGRAD_ERR_NULL_POINTER, "tensor is NULL");
     if (tensor->magic == CGRAD_TENSOR_FREED) fail(CGRAD_ERR_FREED, "tensor was already freed");
-    if (tensor->magic != CGRAD_TENSOR_MAGIC) fail(CGRAD_ERR_INVALID_ARGUMENT, "tensor is not an initialized tensor");
+    if (tensor->magic != CGRAD_TENSOR_MAGIC)
+      fail(CGRAD_ERR_INVALID_ARGUMENT, "tensor is not an initialized tensor");
     cgrad_tensor zero{};
     *tensor = zero;
     tensor->magic = CGRAD_TENSOR_FREED;

@@ -13,7 +13,8 @@ DType dtype_of_backend(cgrad_storage_backend_type b) {
 }
 
 Device device_of_backend(cgrad_storage_backend_type b) {
-  return b == CGRAD_STORAGE_BACKEND_F32_CUDA || b == CGRAD_STORAGE_BACKEND_F64_CUDA ? Device::cuda() : Device::cpu();
+  return b == CGRAD_STORAGE_BACKEND_F32_CUDA || b == CGRAD_STORAGE_BACKEND_F64_CUDA ? Device::cuda()
+                                                                                    : Device::cpu();
 }
 
 void check_backend(int b, const char* what) {
@@ -25,7 +26,8 @@ void check_backend(int b, const char* what) {
       if (!cuda_available())
         fail(CGRAD_ERR_BACKEND_UNAVAILABLE, std::string(what) + ": CUDA is not available (no driver or GPU)");
       return;
-    default: fail(CGRAD_ERR_INVALID_ARGUMENT, std::string(what) + ": unknown backend type " + std::to_string(b));
+    default:
+      fail(CGRAD_ERR_INVALID_ARGUMENT, std::string(what) + ": unknown backend type " + std::to_string(b));
   }
 }
 
@@ -56,7 +58,8 @@ Tensor reduce(cgrad_op_type type, const Tensor& x, const cgrad_op_metadata& m) {
 bool fits_scalar(double s) { return std::isfinite(s) && std::fabs(s) < 9.0e18; }
 
 Tensor scalar_tensor(double s, DType t, Device d) {
-  Tensor x = t == DType::f64 ? tensor(std::vector<double>{s}, {}) : tensor(std::vector<float>{static_cast<float>(s)}, {});
+  Tensor x = t == DType::f64 ? tensor(std::vector<double>{s}, {})
+                             : tensor(std::vector<float>{static_cast<float>(s)}, {});
   return x.to(d);
 }
 
@@ -108,7 +111,8 @@ Tensor build_value(const cgrad_op_info& op, const std::vector<Tensor>& in) {
       const auto lead = rank - static_cast<std::size_t>(m.transpose.ndim);
       std::vector<int64_t> perm(rank);
       for (std::size_t i = 0; i < rank; ++i)
-        perm[i] = i < lead ? static_cast<int64_t>(i) : static_cast<int64_t>(lead + m.transpose.perm[i - lead]);
+        perm[i] =
+            i < lead ? static_cast<int64_t>(i) : static_cast<int64_t>(lead + m.transpose.perm[i - lead]);
       return in[0].permute(perm);
     }
     case CGRAD_OP_RESHAPE:

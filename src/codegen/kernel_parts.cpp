@@ -26,7 +26,9 @@ uint64_t fnv1a(const std::string& s) {
 
 schedule::StrideClass stride_class(const schedule::Access& a, std::size_t dim) {
   int64_t s = a.strides[dim];
-  return s == 0 ? schedule::StrideClass::Zero : s == 1 ? schedule::StrideClass::One : schedule::StrideClass::Any;
+  return s == 0   ? schedule::StrideClass::Zero
+         : s == 1 ? schedule::StrideClass::One
+                  : schedule::StrideClass::Any;
 }
 
 std::string kernel_name(const KernelSpec& k, const std::string& body) {
@@ -54,7 +56,8 @@ std::vector<int> needed(const KernelSpec& k, const std::vector<int>& roots) {
   return out;
 }
 
-template <class Pred> std::vector<int> pick(const KernelSpec& k, const std::vector<int>& roots, Pred pred) {
+template <class Pred>
+std::vector<int> pick(const KernelSpec& k, const std::vector<int>& roots, Pred pred) {
   std::vector<int> res;
   for (int i : needed(k, roots))
     if (pred(static_cast<std::size_t>(i))) res.push_back(i);
@@ -122,7 +125,8 @@ KernelParts split_kernel(const KernelSpec& k) {
     for (int i : p.stage_pre[static_cast<std::size_t>(s)]) done[static_cast<std::size_t>(i)] = 1;
     p.stage_loop[static_cast<std::size_t>(s)] = pick(k, roots, [&](std::size_t i) { return p.inner[i]; });
   }
-  p.epilogue = pick(k, concat(p.outer_roots, p.inner_roots), [&](std::size_t i) { return !p.inner[i] && p.post[i] && !done[i]; });
+  p.epilogue = pick(k, concat(p.outer_roots, p.inner_roots),
+                    [&](std::size_t i) { return !p.inner[i] && p.post[i] && !done[i]; });
   p.loop2 = pick(k, p.inner_roots, [&](std::size_t i) { return p.inner[i]; });
   return p;
 }
@@ -130,18 +134,20 @@ KernelParts split_kernel(const KernelSpec& k) {
 std::string value_name(int i) { return "v" + std::to_string(i); }
 
 std::string emit_instrs(const KernelSpec& k, const std::vector<int>& which, const std::string& indent,
-                        const std::function<std::string(int)>& addr, const std::function<std::string(int)>& index,
-                        const std::string& suffix) {
+                        const std::function<std::string(int)>& addr,
+                        const std::function<std::string(int)>& index, const std::string& suffix) {
   std::string out;
   auto var = [&](int j) { return value_name(j) + suffix; };
   for (int i : which) {
     const Instr& in = k.code[static_cast<std::size_t>(i)];
-    out += indent + "const " + ctype(in.dtype) + " " + var(i) + " = " + render_instr(k, i, var, addr, index) + ";\n";
+    out += indent + "const " + ctype(in.dtype) + " " + var(i) + " = " + render_instr(k, i, var, addr, index) +
+           ";\n";
   }
   return out;
 }
 
-std::string const_decls(const KernelSpec& k, const std::string& indent, const std::function<std::string(int)>& fexpr,
+std::string const_decls(const KernelSpec& k, const std::string& indent,
+                        const std::function<std::string(int)>& fexpr,
                         const std::function<std::string(int)>& iexpr) {
   std::string out;
   for (std::size_t i = 0; i < k.code.size(); ++i) {
@@ -149,8 +155,8 @@ std::string const_decls(const KernelSpec& k, const std::string& indent, const st
     if (in.arg < 0) continue;
     bool f = in.kind == Instr::Kind::Const && is_floating(in.dtype);
     const std::string c = "c" + std::to_string(i);
-    out += indent + "const " + (f ? "double " : "int64_t ") + c + " = " + (f ? fexpr(in.arg) : iexpr(in.arg)) + "; (void)" +
-           c + ";\n";
+    out += indent + "const " + (f ? "double " : "int64_t ") + c + " = " +
+           (f ? fexpr(in.arg) : iexpr(in.arg)) + "; (void)" + c + ";\n";
   }
   return out;
 }
@@ -187,7 +193,8 @@ bool is_scan(const KernelSpec& k) {
   return !k.reductions.empty() && ir::info(k.reductions[0].op).kind == ir::OpKind::Scan;
 }
 
-std::string scan_body(const KernelSpec& k, const std::string& indent, const std::function<std::string(int)>& addr,
+std::string scan_body(const KernelSpec& k, const std::string& indent,
+                      const std::function<std::string(int)>& addr,
                       const std::function<std::string(int)>& index) {
   std::string out;
   for (std::size_t i = 0; i < k.code.size(); ++i) {

@@ -52,20 +52,22 @@ bool is_scan(const schedule::KernelSpec& k);
 /// The row loop's body of a scan kernel: every instruction in SSA order, each accumulator folded
 /// in (`acc<r> = combine(acc<r>, value)`) just before the instruction reading it, then the stores.
 std::string scan_body(const schedule::KernelSpec& k, const std::string& indent,
-                      const std::function<std::string(int)>& addr, const std::function<std::string(int)>& index);
+                      const std::function<std::string(int)>& addr,
+                      const std::function<std::string(int)>& index);
 
 /// `indent const T vI = expr;` for each instruction of `which`; `addr(a)` and `index(a)` render
 /// access a's element and element index where the code runs. Values are named `vI<suffix>`
 /// (a suffix per lane when one thread computes several elements).
-std::string emit_instrs(const schedule::KernelSpec& k, const std::vector<int>& which, const std::string& indent,
-                        const std::function<std::string(int)>& addr, const std::function<std::string(int)>& index,
-                        const std::string& suffix = "");
+std::string emit_instrs(const schedule::KernelSpec& k, const std::vector<int>& which,
+                        const std::string& indent, const std::function<std::string(int)>& addr,
+                        const std::function<std::string(int)>& index, const std::string& suffix = "");
 /// `v<i>`: the value of instruction i in generated code.
 std::string value_name(int i);
 /// Declarations of the constants and seeds that are kernel arguments (`c<i>`), reading the
 /// floating ones from `fexpr(arg)` and the integer ones from `iexpr(arg)`.
 std::string const_decls(const schedule::KernelSpec& k, const std::string& indent,
-                        const std::function<std::string(int)>& fexpr, const std::function<std::string(int)>& iexpr);
+                        const std::function<std::string(int)>& fexpr,
+                        const std::function<std::string(int)>& iexpr);
 /// Pads empty loop dims so every kernel has at least one outer dim (and one inner dim when it
 /// reduces), and turns constants and seeds into kernel arguments. Call before rendering and
 /// before binding arguments.
@@ -75,7 +77,8 @@ bool is_stored(const schedule::KernelSpec& k, int a);
 
 /// One translation unit: `prelude`, then each distinct kernel's source once (kernels of one
 /// schedule can render identically; `R` has `symbol` and `source`).
-template <class R> std::string unique_sources(std::string prelude, const std::vector<R>& kernels) {
+template <class R>
+std::string unique_sources(std::string prelude, const std::vector<R>& kernels) {
   std::set<std::string> seen;
   for (const auto& k : kernels)
     if (seen.insert(k.symbol).second) prelude += k.source;

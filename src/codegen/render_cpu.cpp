@@ -80,7 +80,8 @@ struct Renderer {
   }
 
   std::string emit(const std::vector<int>& which, bool loop, const std::string& indent) const {
-    return emit_instrs(k, which, indent, [&](int a) { return addr(a, loop); }, [&](int a) { return index(a, loop); });
+    return emit_instrs(
+        k, which, indent, [&](int a) { return addr(a, loop); }, [&](int a) { return index(a, loop); });
   }
 
   std::string ptrs() const {
@@ -89,8 +90,8 @@ struct Renderer {
       if (k.accesses[a].slot < 0) continue;
       std::string T = storage_ctype(k.accesses[a].dtype);
       bool w = is_stored(k, static_cast<int>(a));
-      out += std::string("  ") + (w ? "" : "const ") + T + "* __restrict p" + std::to_string(a) + " = static_cast<" +
-             (w ? "" : "const ") + T + "*>(a->bufs[" + std::to_string(a) + "]);\n";
+      out += std::string("  ") + (w ? "" : "const ") + T + "* __restrict p" + std::to_string(a) +
+             " = static_cast<" + (w ? "" : "const ") + T + "*>(a->bufs[" + std::to_string(a) + "]);\n";
     }
     out += const_decls(
         k, "  ", [](int arg) { return "a->fconsts[" + std::to_string(arg) + "]"; },
@@ -101,9 +102,10 @@ struct Renderer {
   std::string hoist() const {
     std::string out;
     for (std::size_t a = 0; a < k.accesses.size(); ++a)
-      out += "      const int64_t o" + std::to_string(a) + " = off_[" + std::to_string(a) + "]; const int64_t s" +
-             std::to_string(a) + " = st[" + std::to_string(a) + "][" + std::to_string(rank - 1) + "]; (void)o" +
-             std::to_string(a) + "; (void)s" + std::to_string(a) + ";\n";
+      out += "      const int64_t o" + std::to_string(a) + " = off_[" + std::to_string(a) +
+             "]; const int64_t s" + std::to_string(a) + " = st[" + std::to_string(a) + "][" +
+             std::to_string(rank - 1) + "]; (void)o" + std::to_string(a) + "; (void)s" + std::to_string(a) +
+             ";\n";
     return out;
   }
 
@@ -149,10 +151,14 @@ struct Renderer {
     for (int i : which) (dep[static_cast<std::size_t>(i)] ? each : once).push_back(i);
     std::string out = emit(once, true, indent);
     for (int64_t c = 0; c < k.outer[0]; ++c) {
-      auto var = [&](int j) { return dep[static_cast<std::size_t>(j)] ? value_name(j) + "_" + std::to_string(c) : value_name(j); };
+      auto var = [&](int j) {
+        return dep[static_cast<std::size_t>(j)] ? value_name(j) + "_" + std::to_string(c) : value_name(j);
+      };
       for (int i : each)
         out += indent + "const " + ctype(k.code[static_cast<std::size_t>(i)].dtype) + " " + var(i) + " = " +
-               render_instr(k, i, var, [&](int a) { return addr(a, true, c); }, [&](int a) { return index(a, true, c); }) +
+               render_instr(
+                   k, i, var, [&](int a) { return addr(a, true, c); },
+                   [&](int a) { return index(a, true, c); }) +
                ";\n";
       for (auto& st : k.stores) out += indent + addr(st.access, true, c) + " = " + var(st.value) + ";\n";
     }
@@ -183,23 +189,28 @@ Rendered render_cpu_scan(const KernelSpec& k) {
   };
   std::string init;
   for (std::size_t i = 0; i < k.reductions.size(); ++i)
-    init += "    " + acc_ctype(k.reductions[i]) + " acc" + std::to_string(i) + " = " + acc_identity(k.reductions[i]) + ";\n";
+    init += "    " + acc_ctype(k.reductions[i]) + " acc" + std::to_string(i) + " = " +
+            acc_identity(k.reductions[i]) + ";\n";
   const std::string na = std::to_string(k.accesses.size()), rank = std::to_string(r.rank);
   std::string body = "\n// Scan kernel: outer elements [begin, end) of " + std::to_string(r.ro) +
                      " dims, each a sequential running combination along the inner dim.\n"
                      "CGRAD_EXPORT void {{NAME}}(const cgrad_kargs* a, int64_t begin, int64_t end) {\n"
-                     "  constexpr int NA = " + na + ";\n  constexpr int RANK = " + rank + ";\n" + r.ptrs() +
+                     "  constexpr int NA = " +
+                     na + ";\n  constexpr int RANK = " + rank + ";\n" + r.ptrs() +
                      "  int64_t st[NA][RANK];\n  for (int k = 0; k < NA; ++k)\n"
                      "    for (int d = 0; d < RANK; ++d) st[k][d] = a->strides[k * RANK + d];\n"
                      "  const int64_t n_ = a->inner[0];\n"
                      "  for (int64_t o_ = begin; o_ < end; ++o_) {\n"
                      "    int64_t off_[NA];\n    for (int k = 0; k < NA; ++k) off_[k] = a->offsets[k];\n"
-                     "    int64_t rem_ = o_;\n    for (int d = " + std::to_string(r.ro) + " - 1; d >= 0; --d) {\n"
+                     "    int64_t rem_ = o_;\n    for (int d = " +
+                     std::to_string(r.ro) +
+                     " - 1; d >= 0; --d) {\n"
                      "      const int64_t id_ = rem_ % a->outer[d];\n      rem_ /= a->outer[d];\n"
-                     "      for (int k = 0; k < NA; ++k) off_[k] += id_ * st[k][d];\n    }\n" + init +
-                     "    for (int64_t j = 0; j < n_; ++j) {\n" +
-                     scan_body(k, "      ", [&](int a) { return "p" + std::to_string(a) + "[" + at(a) + "]"; },
-                               [&](int a) { return at(a); }) +
+                     "      for (int k = 0; k < NA; ++k) off_[k] += id_ * st[k][d];\n    }\n" +
+                     init + "    for (int64_t j = 0; j < n_; ++j) {\n" +
+                     scan_body(
+                         k, "      ", [&](int a) { return "p" + std::to_string(a) + "[" + at(a) + "]"; },
+                         [&](int a) { return at(a); }) +
                      "    }\n  }\n}\n";
   Rendered out;  // has_reductions stays false: the entry takes whole outer elements only
   out.symbol = kernel_name(k, body);
@@ -227,14 +238,16 @@ Rendered render_cpu(const KernelSpec& k) {
                    std::to_string(a) + ";\n";
       body = template_text("cpu_elementwise_lead");
       fill(body, "RANGE",
-                  r.range("elements of the other dims", 1, r.ro - 1, "(a->outer + 1)", "ib_", "ie_", lead, "#pragma omp simd"));
+           r.range("elements of the other dims", 1, r.ro - 1, "(a->outer + 1)", "ib_", "ie_", lead,
+                   "#pragma omp simd"));
       fill(body, "LEAD_STRIDES", strides);
       fill(body, "LEAD", std::to_string(k.outer[0]));
       fill(body, "RO1", std::to_string(r.ro - 1));
     } else {
       std::string loop_body = r.emit(parts.elementwise, true, "        ") + r.stores(false, true, "        ");
       body = template_text("cpu_elementwise");
-      fill(body, "RANGE", r.range("elements", 0, r.ro, "a->outer", "begin", "end", loop_body, "#pragma omp simd"));
+      fill(body, "RANGE",
+           r.range("elements", 0, r.ro, "a->outer", "begin", "end", loop_body, "#pragma omp simd"));
     }
     fill(body, "RO", std::to_string(r.ro));
     fill(body, "NA", na);
@@ -258,7 +271,8 @@ Rendered render_cpu(const KernelSpec& k) {
     // converting every element halves the vector width and made sum(a*b) f32 run at half the
     // memory bandwidth; so each block of kRedBlock elements sums in float (per SIMD lane:
     // kRedBlock / lanes terms) and only the block sums are added in double (docs/semantics.md).
-    auto red_loop = [&](const std::string& what, const std::string& loop, int stage, const std::string& keep) {
+    auto red_loop = [&](const std::string& what, const std::string& loop, int stage,
+                        const std::string& keep) {
       std::string pragma = "#pragma omp simd", combine;
       Blocks blocks;
       bool vector = true;
@@ -277,27 +291,31 @@ Rendered render_cpu(const KernelSpec& k) {
         }
         combine += "        " + acc_combine(red, n, v) + ";\n";
         const std::string id = omp_reduction_id(red);
-        if (id.empty()) vector = false;  // no vector form declared: a scalar loop
-        else pragma += " reduction(" + id + ":" + n + ")";
+        if (id.empty())
+          vector = false;  // no vector form declared: a scalar loop
+        else
+          pragma += " reduction(" + id + ":" + n + ")";
       }
       if (!blocks.open.empty()) {
         blocks.open = "      for (int64_t jb_ = 0; jb_ < len_; jb_ += " + std::to_string(kRedBlock) +
-                      ") {\n      const int64_t je_ = len_ - jb_ < " + std::to_string(kRedBlock) + " ? len_ : jb_ + " +
-                      std::to_string(kRedBlock) + ";\n" + blocks.open;
+                      ") {\n      const int64_t je_ = len_ - jb_ < " + std::to_string(kRedBlock) +
+                      " ? len_ : jb_ + " + std::to_string(kRedBlock) + ";\n" + blocks.open;
         blocks.close += "      }\n";
         blocks.jb = "jb_";
         blocks.je = "je_";
       }
-      return r.range(what, r.ro, r.ri, "a->inner", "jb", "je", loop + combine + keep, vector ? pragma : std::string(),
-                     blocks);
+      return r.range(what, r.ro, r.ri, "a->inner", "jb", "je", loop + combine + keep,
+                     vector ? pragma : std::string(), blocks);
     };
     std::string l1 = red_loop("reduction loop", r.emit(parts.stage_loop[0], true, "        "), -1, "");
     std::string l2 = parts.inner_roots.empty()
                          ? std::string()
                          : r.range("inner stores", r.ro, r.ri, "a->inner", "jb", "je",
-                                   r.emit(parts.loop2, true, "        ") + r.stores(true, true, "        "), "#pragma omp simd");
+                                   r.emit(parts.loop2, true, "        ") + r.stores(true, true, "        "),
+                                   "#pragma omp simd");
     std::string ni;
-    for (std::size_t d = 0; d < r.ri; ++d) ni += (d ? " * " : "") + std::string("a->inner[") + std::to_string(d) + "]";
+    for (std::size_t d = 0; d < r.ri; ++d)
+      ni += (d ? " * " : "") + std::string("a->inner[") + std::to_string(d) + "]";
 
     // Whole rows: when the inner stores need values the (last) reduction loop computes too (softmax:
     // exp(x - max)), the reduction loop keeps them in a per-row scratch and the store loop reads
@@ -372,37 +390,44 @@ Rendered render_cpu(const KernelSpec& k) {
     const Scratch sc = scratch_for(parts.stage_loop.back());
     auto row_fn = [&](const std::string& suffix, bool scratch) {
       std::string f = "static inline void " + std::string("{{NAME}}") + suffix +
-                      "(const cgrad_kargs* a, int64_t o, int64_t jb, int64_t je" + (scratch ? sc.params : "") + ") {\n" +
-                      "  constexpr int NA = " + na + ";\n" + r.ptrs() + "  int64_t st[NA][" + std::to_string(r.rank) +
-                      "];\n  int64_t base[NA];\n  {{NAME}}_base(a, o, st, base);\n" + r.emit(parts.pre, false, "  ") + init;
+                      "(const cgrad_kargs* a, int64_t o, int64_t jb, int64_t je" +
+                      (scratch ? sc.params : "") + ") {\n" + "  constexpr int NA = " + na + ";\n" + r.ptrs() +
+                      "  int64_t st[NA][" + std::to_string(r.rank) +
+                      "];\n  int64_t base[NA];\n  {{NAME}}_base(a, o, st, base);\n" +
+                      r.emit(parts.pre, false, "  ") + init;
       for (std::size_t s = 0; s < parts.stages(); ++s) {
         f += r.emit(parts.stage_pre[s], false, "  ");
         const bool last = s + 1 == parts.stages();
-        f += red_loop("stage " + std::to_string(s) + " reduction loop", r.emit(parts.stage_loop[s], true, "        "),
-                      static_cast<int>(s), last && scratch ? sc.keep : "");
+        f += red_loop("stage " + std::to_string(s) + " reduction loop",
+                      r.emit(parts.stage_loop[s], true, "        "), static_cast<int>(s),
+                      last && scratch ? sc.keep : "");
       }
       f += r.emit(parts.epilogue, false, "  ") + r.stores(false, false, "  ");
       if (!parts.inner_roots.empty())
-        f += scratch ? r.range("inner stores from the kept values", r.ro, r.ri, "a->inner", "jb", "je",
-                               sc.reload + r.emit(sc.rest, true, "        ") + r.stores(true, true, "        "), "#pragma omp simd")
-                     : l2;
+        f += scratch
+                 ? r.range("inner stores from the kept values", r.ro, r.ri, "a->inner", "jb", "je",
+                           sc.reload + r.emit(sc.rest, true, "        ") + r.stores(true, true, "        "),
+                           "#pragma omp simd")
+                 : l2;
       return f + "  (void)jb; (void)je;\n}\n\n";
     };
     // Rows run the row function that keeps values when it applies: always when they are kept in
     // the output, when the row fits the scratch otherwise; the other rows run `fallback`.
     auto entry_with = [&](const std::string& fallback) {
       if (!sc.used) return fallback;
-      if (sc.in_output) return std::string("  for (int64_t o = begin; o < end; ++o) {{NAME}}_row_kept(a, o, 0, ni);");
+      if (sc.in_output)
+        return std::string("  for (int64_t o = begin; o < end; ++o) {{NAME}}_row_kept(a, o, 0, ni);");
       return "  if (ni <= " + std::to_string(kScratchElements) + ") {\n" + sc.decl +
-             "    for (int64_t o = begin; o < end; ++o) {{NAME}}_row_kept(a, o, 0, ni" + sc.args + ");\n    return;\n  }\n" +
-             fallback;
+             "    for (int64_t o = begin; o < end; ++o) {{NAME}}_row_kept(a, o, 0, ni" + sc.args +
+             ");\n    return;\n  }\n" + fallback;
     };
     if (parts.stages() > 1) {
       // Staged reductions (cpu_reduce_staged): whole rows only.
       body = template_text("cpu_reduce_staged");
       // _row (recomputing the kept values) is only needed when not every row can keep them
-      fill(body, "ROW_FUNCTIONS", (sc.in_output ? std::string() : row_fn("_row", false)) +
-                                      (sc.used ? row_fn("_row_kept", true) : std::string()));
+      fill(body, "ROW_FUNCTIONS",
+           (sc.in_output ? std::string() : row_fn("_row", false)) +
+               (sc.used ? row_fn("_row_kept", true) : std::string()));
       fill(body, "ENTRY", entry_with("  for (int64_t o = begin; o < end; ++o) {{NAME}}_row(a, o, 0, ni);"));
       fill(body, "NSTAGES", std::to_string(parts.stages()));
       fill(body, "SCR_N", std::to_string(kScratchElements));
@@ -422,8 +447,9 @@ Rendered render_cpu(const KernelSpec& k) {
     // kernel of a softmax that is not staged: rule 5).
     std::string rows = template_text("cpu_reduce_rows");
     fill(rows, "ROW_FUNCTIONS", sc.used ? row_fn("_row_kept", true) : std::string());
-    fill(rows, "ENTRY", entry_with("  {{NAME}}_acc acc;\n  for (int64_t o = begin; o < end; ++o) {\n"
-                                   "    {{NAME}}_part(a, o, 0, ni, &acc);\n    {{NAME}}_fin(a, o, &acc, 0, ni, 1);\n  }"));
+    fill(rows, "ENTRY",
+         entry_with("  {{NAME}}_acc acc;\n  for (int64_t o = begin; o < end; ++o) {\n"
+                    "    {{NAME}}_part(a, o, 0, ni, &acc);\n    {{NAME}}_fin(a, o, &acc, 0, ni, 1);\n  }"));
     body = template_text("cpu_reduce");
     fill(body, "ROWS", rows);
     fill(body, "LOOP1", l1);

@@ -10,9 +10,9 @@
 namespace cgrad::codegen {
 
 struct Rendered {
-  std::string source;       ///< the kernel's functions, without the prelude
+  std::string source;  ///< the kernel's functions, without the prelude
 
-  std::string symbol;       ///< entry point: f(const cgrad_kargs*, int64_t begin, int64_t end)
+  std::string symbol;           ///< entry point: f(const cgrad_kargs*, int64_t begin, int64_t end)
   bool has_reductions = false;  ///< then also symbol_part/_merge/_fin/_acc_size/_acc_init ...
   bool whole_rows = false;      ///< ... unless the reductions are staged: only the entry point
 };

@@ -25,14 +25,13 @@ struct CudaRenderer {
       : k(ks), ro(ks.outer.size()), ri(ks.inner.size()), rank(ro + ri), na(ks.accesses.size()) {}
 
   // Element and index of access a: `x<a>` inside a loop, `base[a]` at the outer level.
-  std::string addr(int a, bool loop) const {
-    return "p" + std::to_string(a) + "[" + index(a, loop) + "]";
-  }
+  std::string addr(int a, bool loop) const { return "p" + std::to_string(a) + "[" + index(a, loop) + "]"; }
   std::string index(int a, bool loop) const {
     return loop ? "x" + std::to_string(a) : "base[" + std::to_string(a) + "]";
   }
   std::string emit(const std::vector<int>& which, bool loop, const std::string& indent) const {
-    return emit_instrs(k, which, indent, [&](int a) { return addr(a, loop); }, [&](int a) { return index(a, loop); });
+    return emit_instrs(
+        k, which, indent, [&](int a) { return addr(a, loop); }, [&](int a) { return index(a, loop); });
   }
 
   std::string ptrs() const {
@@ -100,13 +99,10 @@ struct CudaRenderer {
     switch (k.accesses[a].dtype) {
       case DType::f32: return "float4";
       case DType::i32: return "int4";
-      case DType::u32:
-        return "uint4";
+      case DType::u32: return "uint4";
       case DType::f64: return "double2";
-      case DType::u64:
-        return "ulonglong2";
-      default:
-        return "longlong2";  // i64 (vectorizable() admits 4- and 8-byte dtypes only)
+      case DType::u64: return "ulonglong2";
+      default: return "longlong2";  // i64 (vectorizable() admits 4- and 8-byte dtypes only)
     }
   }
   int per_vector(std::size_t a) const { return 16 / static_cast<int>(dtype_size(k.accesses[a].dtype)); }
@@ -135,8 +131,9 @@ struct CudaRenderer {
     for (std::size_t a : vec)
       if (loaded[a])
         for (int j = 0; j < kLanes / per_vector(a); ++j)
-          out += "      const " + vtype(a) + " " + qname(a, j) + " = *reinterpret_cast<const " + vtype(a) + "*>(p" +
-                 str(a) + " + a.off[" + str(a) + "] + e0_ + " + std::to_string(j * per_vector(a)) + ");\n";
+          out += "      const " + vtype(a) + " " + qname(a, j) + " = *reinterpret_cast<const " + vtype(a) +
+                 "*>(p" + str(a) + " + a.off[" + str(a) + "] + e0_ + " + std::to_string(j * per_vector(a)) +
+                 ");\n";
     for (int l = 0; l < kLanes; ++l) {
       const std::string lane = "_" + std::to_string(l), e = "(e0_ + " + std::to_string(l) + ")";
       for (std::size_t a = 0; a < na; ++a) {
@@ -158,8 +155,8 @@ struct CudaRenderer {
           [&](int a) { return "x" + std::to_string(a) + lane; }, lane);
       for (auto& st : k.stores)
         if (!is_vec(static_cast<std::size_t>(st.access)))
-          out += "      p" + std::to_string(st.access) + "[x" + std::to_string(st.access) + lane + "] = " +
-                 value_name(st.value) + lane + ";\n";
+          out += "      p" + std::to_string(st.access) + "[x" + std::to_string(st.access) + lane +
+                 "] = " + value_name(st.value) + lane + ";\n";
     }
     for (auto& st : k.stores) {
       const auto a = static_cast<std::size_t>(st.access);
@@ -214,19 +211,23 @@ std::string cuda_scan_body(const KernelSpec& k, const CudaRenderer& r) {
   };
   std::string init;
   for (std::size_t i = 0; i < k.reductions.size(); ++i)
-    init += "    " + acc_ctype(k.reductions[i]) + " acc" + std::to_string(i) + " = " + acc_identity(k.reductions[i]) + ";\n";
+    init += "    " + acc_ctype(k.reductions[i]) + " acc" + std::to_string(i) + " = " +
+            acc_identity(k.reductions[i]) + ";\n";
   auto start = [](std::size_t a) { return "a.off[" + std::to_string(a) + "]"; };
-  return "// Scan kernel: one thread per outer element of " + str(r.ro) + " dims, sequential along the inner dim.\n"
-         "extern \"C\" __global__ void __launch_bounds__(256) {{NAME}}(const {{NAME}}_args a) {\n" + r.ptrs() +
-         "  long long n_ = 1;\n  for (int d = 0; d < " + str(r.ro) + "; ++d) n_ *= a.outer[d];\n"
+  return "// Scan kernel: one thread per outer element of " + str(r.ro) +
+         " dims, sequential along the inner dim.\n"
+         "extern \"C\" __global__ void __launch_bounds__(256) {{NAME}}(const {{NAME}}_args a) {\n" +
+         r.ptrs() + "  long long n_ = 1;\n  for (int d = 0; d < " + str(r.ro) +
+         "; ++d) n_ *= a.outer[d];\n"
          "  const long long ni_ = a.inner[0];\n"
          "  const long long step_ = static_cast<long long>(gridDim.x) * blockDim.x;\n"
          "  const long long tid_ = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;\n"
          "  for (long long e_ = tid_; e_ < n_; e_ += step_) {\n" +
          r.offsets("e_", 0, r.ro, "a.outer", "b", start, "    ") + init +
          "    for (long long j_ = 0; j_ < ni_; ++j_) {\n" +
-         scan_body(k, "      ", [&](int a) { return "p" + std::to_string(a) + "[" + at(a) + "]"; },
-                   [&](int a) { return at(a); }) +
+         scan_body(
+             k, "      ", [&](int a) { return "p" + std::to_string(a) + "[" + at(a) + "]"; },
+             [&](int a) { return at(a); }) +
          "    }\n  }\n}\n";
 }
 
@@ -288,7 +289,8 @@ CudaRendered render_cuda(const KernelSpec& k) {
         combine += "    " + acc_combine(red, n, value_name(red.value)) + ";\n";
       }
       upto += r.emit(parts.stage_pre[st], false, "  ");
-      accumulate += "// Stage " + str(st) + ": accumulates inner elements jb, jb + step, ... < je of one outer element.\n" +
+      accumulate += "// Stage " + str(st) +
+                    ": accumulates inner elements jb, jb + step, ... < je of one outer element.\n" +
                     "__device__ __forceinline__ void {{NAME}}_accumulate" + str(st) +
                     "(const {{NAME}}_args& a, const long long* base, long long jb,\n"
                     "    long long je, long long step, {{NAME}}_acc& r) {\n" +
@@ -302,8 +304,10 @@ CudaRendered render_cuda(const KernelSpec& k) {
       }
       std::string keep;
       for (std::size_t i = 0; i < k.reductions.size(); ++i)
-        if (static_cast<std::size_t>(parts.red_stage[i]) < st) keep += "    r.acc" + str(i) + " = kept.acc" + str(i) + ";\n";
-      stages += "  if (block) {\n    const {{NAME}}_acc kept = r;\n    r = {{NAME}}_block_reduce(r);\n" + keep + "  }\n";
+        if (static_cast<std::size_t>(parts.red_stage[i]) < st)
+          keep += "    r.acc" + str(i) + " = kept.acc" + str(i) + ";\n";
+      stages += "  if (block) {\n    const {{NAME}}_acc kept = r;\n    r = {{NAME}}_block_reduce(r);\n" +
+                keep + "  }\n";
     }
     stages += "  (void)block;";
     out.whole_rows = nstages > 1;
@@ -311,7 +315,8 @@ CudaRendered render_cuda(const KernelSpec& k) {
     for (std::size_t a = 0; a < r.na; ++a) base += "  base[" + str(a) + "] = a.off[" + str(a) + "];\n";
     base += "  long long r_ = o;\n";
     for (std::size_t d = r.ro; d-- > 0;) {
-      base += "  {\n    const long long id = r_ % a.outer[" + str(d) + "];\n    r_ /= a.outer[" + str(d) + "];\n";
+      base +=
+          "  {\n    const long long id = r_ % a.outer[" + str(d) + "];\n    r_ /= a.outer[" + str(d) + "];\n";
       for (std::size_t a = 0; a < r.na; ++a)
         base += "    base[" + str(a) + "] += id * a.st[" + str(a) + "][" + str(d) + "];\n";
       base += "  }\n";

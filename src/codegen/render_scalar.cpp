@@ -69,8 +69,7 @@ std::string literal(DType t, double f, int64_t i) {
                     single ? static_cast<double>(static_cast<float>(f)) : f);
       return std::string("(") + buf + ")";
     }
-    case DType::b8:
-      return i ? "true" : "false";
+    case DType::b8: return i ? "true" : "false";
     case DType::u64:
       std::snprintf(buf, sizeof buf, "((uint64_t)%lluULL)", static_cast<unsigned long long>(i));
       return buf;
@@ -93,7 +92,8 @@ std::string literal(DType t, double f, int64_t i) {
 std::string acc_identity(const schedule::Reduction& r) {
   const DType a = acc_dtype(r);
   switch (rule_of(r).identity) {
-    case ir::RedIdentity::Zero: return a == DType::f64 ? "0.0" : a == DType::i64 ? "(int64_t)0" : literal(a, 0, 0);
+    case ir::RedIdentity::Zero:
+      return a == DType::f64 ? "0.0" : a == DType::i64 ? "(int64_t)0" : literal(a, 0, 0);
     case ir::RedIdentity::One: return literal(a, 1, 1);
     case ir::RedIdentity::Lowest:
     case ir::RedIdentity::Highest: {
@@ -141,9 +141,12 @@ std::string render_user(const Instr& in, const std::function<std::string(int)>& 
     auto a = [&](std::size_t j) -> const std::string& { return s[static_cast<std::size_t>(e.args[j])]; };
     switch (e.kind) {
       case ir::UserExpr::Kind::Input: s[i] = var(in.args[static_cast<std::size_t>(e.index)]); break;
-      case ir::UserExpr::Kind::Literal: s[i] = literal(in.dtype, e.value, static_cast<int64_t>(e.value)); break;
+      case ir::UserExpr::Kind::Literal:
+        s[i] = literal(in.dtype, e.value, static_cast<int64_t>(e.value));
+        break;
       case ir::UserExpr::Kind::Call:
-        s[i] = std::string("cgrad::scalar::") + ir::op_name(e.op) + "(" + a(0) + (e.args.size() > 1 ? ", " + a(1) : "") + ")";
+        s[i] = std::string("cgrad::scalar::") + ir::op_name(e.op) + "(" + a(0) +
+               (e.args.size() > 1 ? ", " + a(1) : "") + ")";
         break;
       case ir::UserExpr::Kind::Select: s[i] = "(" + a(0) + " ? " + a(1) + " : " + a(2) + ")"; break;
       case ir::UserExpr::Kind::And: s[i] = "(" + a(0) + " && " + a(1) + ")"; break;
@@ -157,7 +160,8 @@ std::string render_user(const Instr& in, const std::function<std::string(int)>& 
 }  // namespace
 
 std::string render_instr(const schedule::KernelSpec& k, int i, const std::function<std::string(int)>& var,
-                         const std::function<std::string(int)>& addr, const std::function<std::string(int)>& index) {
+                         const std::function<std::string(int)>& addr,
+                         const std::function<std::string(int)>& index) {
   const Instr& in = k.code[static_cast<std::size_t>(i)];
   // Values have the compute type T (float for f16 and bf16). A result that must be rounded to
   // its dtype (a cast, a source, a reduction's result) is made as the storage type S and
@@ -174,8 +178,7 @@ std::string render_instr(const schedule::KernelSpec& k, int i, const std::functi
     case Instr::Kind::Const:
       if (in.arg >= 0) return "((" + T + ")c" + std::to_string(i) + ")";  // a kernel argument
       return literal(in.dtype, in.fvalue, in.ivalue);
-    case Instr::Kind::Acc:
-      return "(" + S + ")(acc" + std::to_string(in.reduction) + ")";
+    case Instr::Kind::Acc: return "(" + S + ")(acc" + std::to_string(in.reduction) + ")";
     case Instr::Kind::Op: break;
   }
   auto a = [&](std::size_t j) { return var(in.args[j]); };
@@ -187,7 +190,8 @@ std::string render_instr(const schedule::KernelSpec& k, int i, const std::functi
   if (in.op == ir::Op::User) return render_user(in, var);
   if (in.op == ir::Op::Rand || in.op == ir::Op::Randn) {
     std::string seed = in.arg >= 0 ? "(uint64_t)c" + std::to_string(i) : std::to_string(in.seed) + "ULL";
-    return std::string(in.op == ir::Op::Rand ? "cgrad::scalar::rand_uniform<" : "cgrad::scalar::rand_normal<") +
+    return std::string(in.op == ir::Op::Rand ? "cgrad::scalar::rand_uniform<"
+                                             : "cgrad::scalar::rand_normal<") +
            S + ">(" + seed + ", (uint64_t)" + a(0) + ")";
   }
   if (in.op == ir::Op::Cast) return "cgrad::scalar::cast<" + S + ">(" + a(0) + ")";

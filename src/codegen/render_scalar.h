@@ -32,6 +32,7 @@ std::string literal(DType t, double f, int64_t i);
 /// Expression of instruction `i`; `var(j)` names the value of an earlier instruction j,
 /// `addr(a)` renders the element of access a, `index(a)` its element index.
 std::string render_instr(const schedule::KernelSpec& k, int i, const std::function<std::string(int)>& var,
-                         const std::function<std::string(int)>& addr, const std::function<std::string(int)>& index);
+                         const std::function<std::string(int)>& addr,
+                         const std::function<std::string(int)>& index);
 
 }  // namespace cgrad::codegen

@@ -45,16 +45,13 @@ bool is_unsigned(DType t) { return dtype_kind(t) == DTypeKind::Unsigned; }
 IInfo iinfo(DType t) {
   const int bits = static_cast<int>(8 * dtype_size(t));
   switch (dtype_kind(t)) {
-    case DTypeKind::Bool:
-      return {8, 0, 1};
+    case DTypeKind::Bool: return {8, 0, 1};
     case DTypeKind::Signed: {
       const uint64_t max = (uint64_t{1} << (bits - 1)) - 1;
       return {bits, -static_cast<int64_t>(max) - 1, max};
     }
-    case DTypeKind::Unsigned:
-      return {bits, 0, bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1};
-    case DTypeKind::Float:
-      break;
+    case DTypeKind::Unsigned: return {bits, 0, bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1};
+    case DTypeKind::Float: break;
   }
   throw Error(ErrorCode::DTypeMismatch,
               std::string("iinfo: ") + dtype_name(t) + " is not an integer dtype (use finfo)");
@@ -62,16 +59,11 @@ IInfo iinfo(DType t) {
 
 FInfo finfo(DType t) {
   switch (t) {
-    case DType::f32:
-      return {32, FLT_EPSILON, FLT_MAX, -FLT_MAX, FLT_MIN, FLT_TRUE_MIN, FLT_MANT_DIG};
-    case DType::f64:
-      return {64, DBL_EPSILON, DBL_MAX, -DBL_MAX, DBL_MIN, DBL_TRUE_MIN, DBL_MANT_DIG};
-    case DType::f16:
-      return {16, 0x1p-10, 65504.0, -65504.0, 0x1p-14, 0x1p-24, 11};
-    case DType::bf16:
-      return {16, 0x1p-7, 0x1.fep127, -0x1.fep127, 0x1p-126, 0x1p-133, 8};
-    default:
-      break;
+    case DType::f32: return {32, FLT_EPSILON, FLT_MAX, -FLT_MAX, FLT_MIN, FLT_TRUE_MIN, FLT_MANT_DIG};
+    case DType::f64: return {64, DBL_EPSILON, DBL_MAX, -DBL_MAX, DBL_MIN, DBL_TRUE_MIN, DBL_MANT_DIG};
+    case DType::f16: return {16, 0x1p-10, 65504.0, -65504.0, 0x1p-14, 0x1p-24, 11};
+    case DType::bf16: return {16, 0x1p-7, 0x1.fep127, -0x1.fep127, 0x1p-126, 0x1p-133, 8};
+    default: break;
   }
   throw Error(ErrorCode::DTypeMismatch,
               std::string("finfo: ") + dtype_name(t) + " is not a floating dtype (use iinfo)");
@@ -81,13 +73,10 @@ namespace core {
 
 int dtype_category(DType t) {
   switch (dtype_kind(t)) {
-    case DTypeKind::Bool:
-      return 0;
+    case DTypeKind::Bool: return 0;
     case DTypeKind::Signed:
-    case DTypeKind::Unsigned:
-      return 1;
-    case DTypeKind::Float:
-      return 2;
+    case DTypeKind::Unsigned: return 1;
+    case DTypeKind::Float: return 2;
   }
   return 0;
 }
@@ -97,14 +86,10 @@ namespace {
 // The signed integer dtype of `bytes` bytes.
 DType signed_of(std::size_t bytes) {
   switch (bytes) {
-    case 1:
-      return DType::i8;
-    case 2:
-      return DType::i16;
-    case 4:
-      return DType::i32;
-    default:
-      return DType::i64;
+    case 1: return DType::i8;
+    case 2: return DType::i16;
+    case 4: return DType::i32;
+    default: return DType::i64;
   }
 }
 

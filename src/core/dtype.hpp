@@ -33,11 +33,14 @@ DType sum_dtype(DType t);
 /// modulo 2^bits; != 0 for b8), held in int64 (u64 values above INT64_MAX as their bits).
 int64_t wrap_to(int64_t v, DType t);
 
-template <class T> inline constexpr DType dtype_of_v = cgrad::dtype_of<T>::value;
-template <class T> inline constexpr bool is_floating_v = scalar::is_float<T>::value;  // f16, bf16 too
+template <class T>
+inline constexpr DType dtype_of_v = cgrad::dtype_of<T>::value;
+template <class T>
+inline constexpr bool is_floating_v = scalar::is_float<T>::value;  // f16, bf16 too
 
 /// Calls f(T{}) with T the host C++ type of `t` (cgrad/dtypes.def: float, int8_t, bool, ...).
-template <class F> decltype(auto) dispatch(DType t, F&& f) {
+template <class F>
+decltype(auto) dispatch(DType t, F&& f) {
   switch (t) {
 #define CGRAD_DTYPE(E, Kind, bytes, Host, ctype, Compute) \
   case DType::E:                                          \

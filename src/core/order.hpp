@@ -8,7 +8,8 @@
 
 namespace cgrad::core {
 
-template <class T> inline bool order_isnan(T v) {
+template <class T>
+inline bool order_isnan(T v) {
   if constexpr (is_floating_v<T> && sizeof(T) == 2) {
     const float f = static_cast<float>(v);  // f16/bf16: compared as float
     return f != f;
@@ -21,7 +22,8 @@ template <class T> inline bool order_isnan(T v) {
 
 /// True when `a` goes strictly before `b` (ascending, or descending with `descending`); NaNs
 /// go last either way and compare equal among themselves (their order is kept).
-template <class T> inline bool order_before(T a, T b, bool descending) {
+template <class T>
+inline bool order_before(T a, T b, bool descending) {
   const bool na = order_isnan(a), nb = order_isnan(b);
   if (na || nb) return !na && nb;
   if constexpr (is_floating_v<T> && sizeof(T) == 2) {
@@ -34,10 +36,13 @@ template <class T> inline bool order_before(T a, T b, bool descending) {
 
 /// Equal under the order: -0 == +0; NaN equals nothing (the Array API's unique_* count each
 /// NaN as distinct).
-template <class T> inline bool order_equal(T a, T b) {
+template <class T>
+inline bool order_equal(T a, T b) {
   if (order_isnan(a) || order_isnan(b)) return false;
-  if constexpr (is_floating_v<T> && sizeof(T) == 2) return static_cast<float>(a) == static_cast<float>(b);
-  else return a == b;
+  if constexpr (is_floating_v<T> && sizeof(T) == 2)
+    return static_cast<float>(a) == static_cast<float>(b);
+  else
+    return a == b;
 }
 
 }  // namespace cgrad::core

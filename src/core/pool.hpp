@@ -35,7 +35,8 @@ struct FreeBlock {
 // One free list per block size and thread. `gone` (trivially destructible, so readable while
 // other thread-local objects are destroyed) sends frees after the list's own destruction to
 // the heap.
-template <std::size_t Size> struct FreeList {
+template <std::size_t Size>
+struct FreeList {
   FreeBlock* head = nullptr;
   std::size_t count = 0;
   static bool& gone() {
@@ -58,19 +59,23 @@ template <std::size_t Size> struct FreeList {
 
 }  // namespace pool_detail
 
-template <class T> struct PoolAllocator {
+template <class T>
+struct PoolAllocator {
   using value_type = T;
   static constexpr std::size_t kSize = (sizeof(T) + 15) / 16 * 16;
 
   PoolAllocator() noexcept = default;
-  template <class U> PoolAllocator(const PoolAllocator<U>&) noexcept {}
+  template <class U>
+  PoolAllocator(const PoolAllocator<U>&) noexcept {}
 
   T* allocate(std::size_t n) {
-    static_assert(alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__, "pooled blocks have operator new's alignment");
+    static_assert(alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__,
+                  "pooled blocks have operator new's alignment");
     if (n != 1) return static_cast<T*>(::operator new(n * sizeof(T)));
     // every single block is kSize bytes: a block freed on another thread may serve any type
     // of this size class there
-    if (!pool_detail::kPooled || pool_detail::FreeList<kSize>::gone()) return static_cast<T*>(::operator new(kSize));
+    if (!pool_detail::kPooled || pool_detail::FreeList<kSize>::gone())
+      return static_cast<T*>(::operator new(kSize));
     auto& l = pool_detail::FreeList<kSize>::local();
     if (!l.head) return static_cast<T*>(::operator new(kSize));
     pool_detail::FreeBlock* b = l.head;
@@ -93,7 +98,10 @@ template <class T> struct PoolAllocator {
     l.head = b;
     ++l.count;
   }
-  template <class U> bool operator==(const PoolAllocator<U>&) const noexcept { return true; }
+  template <class U>
+  bool operator==(const PoolAllocator<U>&) const noexcept {
+    return true;
+  }
 };
 
 }  // namespace cgrad::core

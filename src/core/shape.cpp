@@ -28,14 +28,16 @@ std::string vec_str(const std::vector<int64_t>& v) {
 int64_t checked_numel(const Shape& s, const char* op) {
   int64_t n = 1;
   for (int64_t d : s) {
-    if (d < 0) fail(ErrorCode::InvalidArgument, std::string(op) + ": negative dimension in shape " + shape_str(s));
+    if (d < 0)
+      fail(ErrorCode::InvalidArgument, std::string(op) + ": negative dimension in shape " + shape_str(s));
   }
   for (int64_t d : s) {
     if (d == 0) return 0;
   }
   for (int64_t d : s) {
     if (n > kMaxNumel / d)
-      fail(ErrorCode::InvalidArgument, std::string(op) + ": shape " + shape_str(s) + " has too many elements");
+      fail(ErrorCode::InvalidArgument,
+           std::string(op) + ": shape " + shape_str(s) + " has too many elements");
     n *= d;
   }
   return n;
@@ -80,8 +82,8 @@ std::vector<int64_t> normalize_axes(const std::vector<int64_t>& axes, int64_t nd
 int64_t normalize_axis(int64_t axis, const Shape& shape, const char* op) {
   const auto nd = static_cast<int64_t>(shape.size());
   if (axis < -nd || axis >= nd)
-    fail(ErrorCode::InvalidArgument, std::string(op) + ": axis " + std::to_string(axis) + " out of range for shape " +
-                                         shape_str(shape));
+    fail(ErrorCode::InvalidArgument,
+         std::string(op) + ": axis " + std::to_string(axis) + " out of range for shape " + shape_str(shape));
   return normalize_axis(axis, nd, op);
 }
 

@@ -16,7 +16,8 @@
 
 namespace cgrad::core {
 
-template <class T, std::size_t N> class SmallVec {
+template <class T, std::size_t N>
+class SmallVec {
  public:
   using value_type = T;
   using size_type = std::size_t;
@@ -28,7 +29,7 @@ template <class T, std::size_t N> class SmallVec {
   SmallVec() noexcept = default;
   SmallVec(std::initializer_list<T> items) { append_copies(items.begin(), items.end()); }
   SmallVec(const std::vector<T>& v) { append_copies(v.begin(), v.end()); }  // NOLINT: implicit by design
-  SmallVec(std::vector<T>&& v) {                                           // NOLINT: implicit by design
+  SmallVec(std::vector<T>&& v) {                                            // NOLINT: implicit by design
     reserve(v.size());
     for (T& x : v) push_back(std::move(x));
     v.clear();
@@ -91,7 +92,8 @@ template <class T, std::size_t N> class SmallVec {
   }
   void push_back(const T& x) { emplace_back(x); }
   void push_back(T&& x) { emplace_back(std::move(x)); }
-  template <class... A> T& emplace_back(A&&... args) {
+  template <class... A>
+  T& emplace_back(A&&... args) {
     if (size_ == cap_) {
       // `args` may refer to an element of this vector: build the new element first
       T tmp(std::forward<A>(args)...);
@@ -118,7 +120,8 @@ template <class T, std::size_t N> class SmallVec {
     data_ = inline_data();
     cap_ = N;
   }
-  template <class It> void append_copies(It first, It last) {
+  template <class It>
+  void append_copies(It first, It last) {
     reserve(size_ + static_cast<size_type>(std::distance(first, last)));
     for (; first != last; ++first) ::new (static_cast<void*>(data_ + size_++)) T(*first);
   }

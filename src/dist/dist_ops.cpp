@@ -35,7 +35,8 @@ Aligned align(std::initializer_list<const DTensor*> xs, const char* op) {
       const int64_t d = x->shape()[i];
       if (g != d && g != 1 && d != 1)
         throw Error(ErrorCode::ShapeMismatch, std::string(op) + ": global shapes do not broadcast (" +
-                                                  shape_str(x->shape()) + " against " + shape_str(r.global) + ")");
+                                                  shape_str(x->shape()) + " against " + shape_str(r.global) +
+                                                  ")");
       if (d != 1) g = d;
     }
     if (!x->sharded()) continue;
@@ -51,7 +52,8 @@ Aligned align(std::initializer_list<const DTensor*> xs, const char* op) {
     const std::size_t lead = nd - x->shape().size();
     const int64_t a = r.axis - static_cast<int64_t>(lead);
     if (r.axis < 0 || x->sharded() || a < 0 || x->shape()[static_cast<std::size_t>(a)] == 1) {
-      if (x->sharded() && x->shape()[static_cast<std::size_t>(x->axis())] != r.global[static_cast<std::size_t>(r.axis)])
+      if (x->sharded() &&
+          x->shape()[static_cast<std::size_t>(x->axis())] != r.global[static_cast<std::size_t>(r.axis)])
         crosses_axis(*x, op, "broadcasting the sharded axis");
       r.locals.push_back(x->local());
       continue;
@@ -63,24 +65,30 @@ Aligned align(std::initializer_list<const DTensor*> xs, const char* op) {
   return r;
 }
 
-template <class F> DTensor map1(const DTensor& x, F f) { return DTensor(f(x.local()), x.axis(), x.shape()); }
-template <class F> DTensor map2(const DTensor& a, const DTensor& b, const char* op, F f) {
+template <class F>
+DTensor map1(const DTensor& x, F f) {
+  return DTensor(f(x.local()), x.axis(), x.shape());
+}
+template <class F>
+DTensor map2(const DTensor& a, const DTensor& b, const char* op, F f) {
   Aligned al = align({&a, &b}, op);
   return DTensor(f(al.locals[0], al.locals[1]), al.axis, al.global);
 }
 
 }  // namespace
 
-#define CGRAD_DIST_BINARY(OP, NAME)                                                                    \
-  DTensor OP(const DTensor& a, const DTensor& b) {                                                     \
-    return map2(a, b, NAME, [](const Tensor& x, const Tensor& y) { return cgrad::OP(x, y); });         \
-  }                                                                                                    \
-  DTensor OP(const DTensor& a, Scalar b) {                                                             \
-    return map1(a, [&](const Tensor& x) { return cgrad::OP(x, b); });                                  \
+#define CGRAD_DIST_BINARY(OP, NAME)                                                            \
+  DTensor OP(const DTensor& a, const DTensor& b) {                                             \
+    return map2(a, b, NAME, [](const Tensor& x, const Tensor& y) { return cgrad::OP(x, y); }); \
+  }                                                                                            \
+  DTensor OP(const DTensor& a, Scalar b) {                                                     \
+    return map1(a, [&](const Tensor& x) { return cgrad::OP(x, b); });                          \
   }
-#define CGRAD_DIST_BINARY_BOTH(OP, NAME)                                                               \
-  CGRAD_DIST_BINARY(OP, NAME)                                                                          \
-  DTensor OP(Scalar a, const DTensor& b) { return map1(b, [&](const Tensor& y) { return cgrad::OP(a, y); }); }
+#define CGRAD_DIST_BINARY_BOTH(OP, NAME)                              \
+  CGRAD_DIST_BINARY(OP, NAME)                                         \
+  DTensor OP(Scalar a, const DTensor& b) {                            \
+    return map1(b, [&](const Tensor& y) { return cgrad::OP(a, y); }); \
+  }
 CGRAD_DIST_BINARY_BOTH(operator+, "+")
 CGRAD_DIST_BINARY_BOTH(operator-, "-")
 CGRAD_DIST_BINARY_BOTH(operator*, "*")
@@ -107,8 +115,10 @@ DTensor operator-(const DTensor& a) {
   return map1(a, [](const Tensor& x) { return -x; });
 }
 
-#define CGRAD_DIST_UNARY(OP) \
-  DTensor OP(const DTensor& x) { return map1(x, [](const Tensor& t) { return cgrad::OP(t); }); }
+#define CGRAD_DIST_UNARY(OP)                                      \
+  DTensor OP(const DTensor& x) {                                  \
+    return map1(x, [](const Tensor& t) { return cgrad::OP(t); }); \
+  }
 CGRAD_DIST_UNARY(exp)
 CGRAD_DIST_UNARY(log)
 CGRAD_DIST_UNARY(sqrt)
@@ -136,13 +146,14 @@ DTensor matmul(const DTensor& a, const DTensor& b) {
     // Contraction over the sharded axis: each process multiplies its blocks of k (slicing a
     // replicated operand), one all-reduce sums the partial products.
     if ((a.sharded() && !a_contract) || (b.sharded() && !b_contract))
-      throw Error(ErrorCode::InvalidOperation, "matmul: one operand is sharded along the contraction axis and the "
-                                               "other along another axis (" +
-                                                   detail::sharding_str(a) + ", " + detail::sharding_str(b) + ")");
+      throw Error(ErrorCode::InvalidOperation,
+                  "matmul: one operand is sharded along the contraction axis and the "
+                  "other along another axis (" +
+                      detail::sharding_str(a) + ", " + detail::sharding_str(b) + ")");
     const int64_t k = a.shape()[static_cast<std::size_t>(ka)];
     if (k != b.shape()[static_cast<std::size_t>(kb)])
-      throw Error(ErrorCode::ShapeMismatch,
-                  "matmul: contraction sizes differ: " + shape_str(a.shape()) + " and " + shape_str(b.shape()));
+      throw Error(ErrorCode::ShapeMismatch, "matmul: contraction sizes differ: " + shape_str(a.shape()) +
+                                                " and " + shape_str(b.shape()));
     const Block blk = block_of(k, rank(), size());
     Tensor la = a_contract || size() == 1 ? a.local() : a.local().slice(ka, blk.start, blk.start + blk.size);
     Tensor lb = b_contract || size() == 1 ? b.local() : b.local().slice(kb, blk.start, blk.start + blk.size);
@@ -156,7 +167,8 @@ DTensor matmul(const DTensor& a, const DTensor& b) {
   // A batch dim on the replicated side would broadcast against the sharded one: not supported.
   if (a.sharded() && b.ndim() > 2) crosses_axis(a, "matmul", "multiplying by a replicated batched operand");
   if (b.sharded() && a.ndim() > 2) crosses_axis(b, "matmul", "multiplying a replicated batched left operand");
-  if (b.sharded() && b.axis() != b.ndim() - 1) crosses_axis(b, "matmul", "multiplying along a sharded batch axis");
+  if (b.sharded() && b.axis() != b.ndim() - 1)
+    crosses_axis(b, "matmul", "multiplying along a sharded batch axis");
   Tensor out = cgrad::matmul(a.local(), b.local());
   Shape g = out.shape();
   if (a.sharded()) {  // rows (or batch) of a: kept in place by the product
@@ -189,9 +201,10 @@ DTensor log_softmax(const DTensor& x, int64_t axis) {
 
 DTensor cross_entropy(const DTensor& logits, const DTensor& targets) {
   if (logits.ndim() != 2 || logits.axis() != 0 || targets.axis() != 0)
-    throw Error(ErrorCode::InvalidArgument, "cross_entropy: logits (N, C) and targets must both be sharded along the "
-                                            "batch axis 0 (logits " + detail::sharding_str(logits) + ", targets " +
-                                                detail::sharding_str(targets) + ")");
+    throw Error(ErrorCode::InvalidArgument,
+                "cross_entropy: logits (N, C) and targets must both be sharded along the "
+                "batch axis 0 (logits " +
+                    detail::sharding_str(logits) + ", targets " + detail::sharding_str(targets) + ")");
   // The local mean times the local batch is the local sum; one all-reduce adds them up.
   const auto n_local = static_cast<double>(logits.local().shape()[0]);
   Tensor part = cgrad::cross_entropy(logits.local(), targets.local()) * n_local;
@@ -206,7 +219,8 @@ DTensor cat(const std::vector<DTensor>& xs, int64_t dim) {
   for (const DTensor& x : xs) {
     if (x.axis() != xs[0].axis())
       throw Error(ErrorCode::InvalidOperation, "cat: operands with different sharding (" +
-                                                   detail::sharding_str(xs[0]) + ", " + detail::sharding_str(x) + ")");
+                                                   detail::sharding_str(xs[0]) + ", " +
+                                                   detail::sharding_str(x) + ")");
     if (x.sharded() && x.axis() == d) crosses_axis(x, "cat", "concatenating along axis " + std::to_string(d));
     locals.push_back(x.local());
   }

@@ -35,7 +35,8 @@ std::string sharding_str(const DTensor& x) {
 
 Shape local_shape(const Shape& global, int64_t axis) {
   Shape s = global;
-  if (axis >= 0) s[static_cast<std::size_t>(axis)] = block_of(global[static_cast<std::size_t>(axis)], rank(), size()).size;
+  if (axis >= 0)
+    s[static_cast<std::size_t>(axis)] = block_of(global[static_cast<std::size_t>(axis)], rank(), size()).size;
   return s;
 }
 
@@ -48,14 +49,14 @@ DTensor::DTensor(Tensor local, int64_t axis, Shape global)
     : local_(std::move(local)), axis_(axis), shape_(std::move(global)) {
   if (!local_.defined()) throw Error(ErrorCode::InvalidArgument, "DTensor: undefined local tensor");
   if (axis_ >= ndim() || axis_ < -1)
-    throw Error(ErrorCode::InvalidArgument, "DTensor: axis " + std::to_string(axis_) + " out of range for global shape " +
-                                                shape_str(shape_));
+    throw Error(ErrorCode::InvalidArgument, "DTensor: axis " + std::to_string(axis_) +
+                                                " out of range for global shape " + shape_str(shape_));
   const Shape want = detail::local_shape(shape_, axis_);
   if (local_.shape() != want)
-    throw Error(ErrorCode::ShapeMismatch, "DTensor: local block of shape " + shape_str(local_.shape()) + " on process " +
-                                              std::to_string(rank()) + ", expected " + shape_str(want) +
-                                              " for global shape " + shape_str(shape_) + " sharded along axis " +
-                                              std::to_string(axis_));
+    throw Error(ErrorCode::ShapeMismatch, "DTensor: local block of shape " + shape_str(local_.shape()) +
+                                              " on process " + std::to_string(rank()) + ", expected " +
+                                              shape_str(want) + " for global shape " + shape_str(shape_) +
+                                              " sharded along axis " + std::to_string(axis_));
 }
 
 int64_t DTensor::numel() const {
@@ -95,8 +96,9 @@ DTensor shard(const Tensor& full, int64_t axis) {
   const int64_t ax = normalize_axis(axis, full.ndim(), "shard");
   const int64_t n = full.shape()[static_cast<std::size_t>(ax)];
   if (n < size())
-    throw Error(ErrorCode::InvalidArgument, "shard: axis " + std::to_string(ax) + " has " + std::to_string(n) +
-                                                " elements, fewer than the " + std::to_string(size()) + " processes");
+    throw Error(ErrorCode::InvalidArgument, "shard: axis " + std::to_string(ax) + " has " +
+                                                std::to_string(n) + " elements, fewer than the " +
+                                                std::to_string(size()) + " processes");
   const Block b = block_of(n, rank(), size());
   return DTensor(size() == 1 ? full : full.slice(ax, b.start, b.start + b.size), ax, full.shape());
 }
@@ -140,8 +142,10 @@ DTensor reduce(const DTensor& x, std::vector<int64_t> axes, bool keepdim, Red ki
   for (int64_t i = 0; i < nd; ++i) {
     const bool reduced = std::find(axes.begin(), axes.end(), i) != axes.end();
     if (i == x.axis() && !reduced) new_axis = static_cast<int64_t>(g.size());
-    if (!reduced) g.push_back(x.shape()[static_cast<std::size_t>(i)]);
-    else if (keepdim) g.push_back(1);
+    if (!reduced)
+      g.push_back(x.shape()[static_cast<std::size_t>(i)]);
+    else if (keepdim)
+      g.push_back(1);
   }
   if (x.sharded() && new_axis < 0) {  // the sharded axis was reduced: combine the processes' parts
     r = all_reduce(r, kind == Red::Max ? ReduceOp::Max : kind == Red::Min ? ReduceOp::Min : ReduceOp::Sum);
@@ -164,18 +168,28 @@ DTensor DTensor::max(std::vector<int64_t> axes, bool keepdim) const {
 DTensor DTensor::min(std::vector<int64_t> axes, bool keepdim) const {
   return reduce(*this, std::move(axes), keepdim, Red::Min, "min");
 }
-DTensor sum(const DTensor& x, std::vector<int64_t> axes, bool keepdim) { return x.sum(std::move(axes), keepdim); }
-DTensor mean(const DTensor& x, std::vector<int64_t> axes, bool keepdim) { return x.mean(std::move(axes), keepdim); }
-DTensor max(const DTensor& x, std::vector<int64_t> axes, bool keepdim) { return x.max(std::move(axes), keepdim); }
-DTensor min(const DTensor& x, std::vector<int64_t> axes, bool keepdim) { return x.min(std::move(axes), keepdim); }
+DTensor sum(const DTensor& x, std::vector<int64_t> axes, bool keepdim) {
+  return x.sum(std::move(axes), keepdim);
+}
+DTensor mean(const DTensor& x, std::vector<int64_t> axes, bool keepdim) {
+  return x.mean(std::move(axes), keepdim);
+}
+DTensor max(const DTensor& x, std::vector<int64_t> axes, bool keepdim) {
+  return x.max(std::move(axes), keepdim);
+}
+DTensor min(const DTensor& x, std::vector<int64_t> axes, bool keepdim) {
+  return x.min(std::move(axes), keepdim);
+}
 
 // ---- movement ----
 DTensor DTensor::reshape(Shape shape) const {
   const int64_t total = numel();
   int64_t known = 1, infer = -1;
   for (std::size_t i = 0; i < shape.size(); ++i) {
-    if (shape[i] == -1 && infer < 0) infer = static_cast<int64_t>(i);
-    else known *= shape[i];
+    if (shape[i] == -1 && infer < 0)
+      infer = static_cast<int64_t>(i);
+    else
+      known *= shape[i];
   }
   if (infer >= 0 && known > 0) shape[static_cast<std::size_t>(infer)] = total / known;
   if (!sharded()) return DTensor(local_.reshape(shape), -1, shape);
@@ -209,14 +223,16 @@ DTensor DTensor::transpose(int64_t d0, int64_t d1) const {
 }
 
 DTensor DTensor::T() const {
-  if (ndim() < 2) throw Error(ErrorCode::InvalidArgument, "T: needs at least 2 dims, got " + shape_str(shape_));
+  if (ndim() < 2)
+    throw Error(ErrorCode::InvalidArgument, "T: needs at least 2 dims, got " + shape_str(shape_));
   return transpose(-2, -1);
 }
 
 DTensor DTensor::expand(Shape shape) const {
   if (!sharded()) return DTensor(local_.expand(shape), -1, local_.expand(shape).shape());
   const int64_t lead = static_cast<int64_t>(shape.size()) - ndim();
-  if (lead < 0) throw Error(ErrorCode::InvalidArgument, "expand: target " + shape_str(shape) + " has fewer dims");
+  if (lead < 0)
+    throw Error(ErrorCode::InvalidArgument, "expand: target " + shape_str(shape) + " has fewer dims");
   const int64_t a = axis_ + lead;
   auto& target = shape[static_cast<std::size_t>(a)];
   if (target != -1 && target != shape_[static_cast<std::size_t>(axis_)])
@@ -259,8 +275,9 @@ DTensor DTensor::grad() const {
 
 void DTensor::backward() const {
   if (sharded())
-    throw Error(ErrorCode::InvalidOperation, "backward: the loss is " + detail::sharding_str(*this) +
-                                                 "; reduce it over the sharded axis first (a replicated scalar)");
+    throw Error(ErrorCode::InvalidOperation,
+                "backward: the loss is " + detail::sharding_str(*this) +
+                    "; reduce it over the sharded axis first (a replicated scalar)");
   local_.backward();
 }
 

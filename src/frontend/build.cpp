@@ -20,7 +20,8 @@
 namespace cgrad::frontend {
 
 const NodePtr& node_of(const Tensor& t, const char* op) {
-  if (!t.defined()) throw Error(ErrorCode::InvalidArgument, std::string(op) + ": tensor is undefined (default-constructed)");
+  if (!t.defined())
+    throw Error(ErrorCode::InvalidArgument, std::string(op) + ": tensor is undefined (default-constructed)");
   if (TraceLog* log = active_trace()) note_read(*log, t);
   return t.node();
 }
@@ -156,7 +157,8 @@ NodePtr full_node(const Shape& shape, Scalar value, DType t, Device device) {
   if (is_floating(t)) {
     // An f32 (f16, bf16) constant holds its rounded value, so equal constants compare equal
     // (CSE, plan keys) and kernels see the value the dtype holds.
-    a.fvalue = core::dispatch(t, [&](auto tag) { return static_cast<double>(static_cast<decltype(tag)>(value.f)); });
+    a.fvalue =
+        core::dispatch(t, [&](auto tag) { return static_cast<double>(static_cast<decltype(tag)>(value.f)); });
   } else if (t == DType::b8) {
     a.ivalue = value.kind == Scalar::Kind::Float ? (value.f != 0) : (value.i != 0);
   } else {
@@ -181,8 +183,9 @@ Device place(std::span<NodePtr* const> nodes, const char* name) {
   for (NodePtr* n : nodes) {
     if (!*n || !(*n)->device.is_cuda()) continue;
     if (on_cuda && (*n)->device != target)
-      throw Error(ErrorCode::DeviceError, std::string(name) + ": operands on different CUDA devices (" + target.str() +
-                                              " and " + (*n)->device.str() + "): move one with to()");
+      throw Error(ErrorCode::DeviceError, std::string(name) + ": operands on different CUDA devices (" +
+                                              target.str() + " and " + (*n)->device.str() +
+                                              "): move one with to()");
     target = (*n)->device;
     on_cuda = true;
   }
@@ -219,7 +222,8 @@ Tensor elementwise(Op op, std::initializer_list<Operand> operands) {
     fast[i] = &node_of(*ops[i]->tensor, name);
     const ir::Node& n = **fast[i];
     const ir::Node& first = **fast[0];
-    simple = i == 0 || (n.dtype == first.dtype && n.device == first.device && core::same_shape(n.shape, first.shape));
+    simple = i == 0 ||
+             (n.dtype == first.dtype && n.device == first.device && core::same_shape(n.shape, first.shape));
   }
   if (simple) {
     const ir::Node& first = **fast[0];
@@ -248,10 +252,12 @@ Tensor elementwise(Op op, std::initializer_list<Operand> operands) {
       nodes[i] = n;
       if (!cond) promos[static_cast<std::size_t>(np++)] = promo(n);
     } else if (!cond) {
-      promos[static_cast<std::size_t>(np++)] = {core::PromoOperand::Tier::Scalar, core::scalar_dtype(o.scalar)};
+      promos[static_cast<std::size_t>(np++)] = {core::PromoOperand::Tier::Scalar,
+                                                core::scalar_dtype(o.scalar)};
     }
   }
-  if (!have_device) throw Error(ErrorCode::InvalidArgument, std::string(name) + ": needs at least one tensor operand");
+  if (!have_device)
+    throw Error(ErrorCode::InvalidArgument, std::string(name) + ": needs at least one tensor operand");
   DType t = core::promote_all(promos.data(), np);
   if (row.int_to_float && !is_floating(t)) t = DType::f32;
   if (!(row.inputs & ir::bit(t)))
@@ -260,7 +266,8 @@ Tensor elementwise(Op op, std::initializer_list<Operand> operands) {
   for (i = 0; i < count; ++i) {
     NodePtr n = nodes[i];
     if (has_cond && i == 0 && n && n->dtype != DType::b8)
-      throw Error(ErrorCode::DTypeMismatch, std::string("where: condition must be b8, got ") + dtype_name(n->dtype));
+      throw Error(ErrorCode::DTypeMismatch,
+                  std::string("where: condition must be b8, got ") + dtype_name(n->dtype));
   }
   {
     std::array<NodePtr*, 3> operand_nodes{};  // no allocation: at most 3 operands

@@ -22,9 +22,12 @@ int size() {
 Tensor all_reduce(const Tensor& x, ReduceOp op) {
   const ir::NodePtr& n = frontend::node_of(x, "all_reduce");
   ir::Attrs a;
-  a.ivalue = static_cast<int64_t>(op == ReduceOp::Sum ? ir::Op::Sum : op == ReduceOp::Max ? ir::Op::Max : ir::Op::Min);
+  a.ivalue = static_cast<int64_t>(op == ReduceOp::Sum   ? ir::Op::Sum
+                                  : op == ReduceOp::Max ? ir::Op::Max
+                                                        : ir::Op::Min);
   if (n->dtype == DType::b8)
-    throw Error(ErrorCode::DTypeMismatch, "all_reduce: b8 tensors are not reduced (cast to i32 or f32 first)");
+    throw Error(ErrorCode::DTypeMismatch,
+                "all_reduce: b8 tensors are not reduced (cast to i32 or f32 first)");
   return Tensor(frontend::make(ir::Op::AllReduce, {n}, a, n->device));
 }
 

@@ -80,9 +80,11 @@ std::pair<std::string, int> signature_difference(const Signature& before, const 
     if (a.shape != b.shape) note(arg + "shape " + shape_str(b.shape) + " (was " + shape_str(a.shape) + ")");
     if (a.dtype != b.dtype) note(arg + "dtype " + dtype_name(b.dtype) + " (was " + dtype_name(a.dtype) + ")");
     if (a.device != b.device) note(arg + "device " + b.device.str() + " (was " + a.device.str() + ")");
-    if (a.shape == b.shape && (a.strides != b.strides || a.offset != b.offset)) note(arg + "layout (strides or offset)");
+    if (a.shape == b.shape && (a.strides != b.strides || a.offset != b.offset))
+      note(arg + "layout (strides or offset)");
     if (a.alias != b.alias)
-      note(arg + (b.alias >= 0 ? "is the same tensor as argument " + std::to_string(b.alias) : "is another tensor"));
+      note(arg + (b.alias >= 0 ? "is the same tensor as argument " + std::to_string(b.alias)
+                               : "is another tensor"));
   }
   return {first.empty() ? "nothing (same signature)" : first, count};
 }
@@ -93,8 +95,8 @@ bool matches(const Signature& sig, const std::vector<Tensor>& args) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     const ir::Node& n = *args[i].node();
     const ArgSig& a = sig[i];
-    if (n.dtype != a.dtype || n.shape != a.shape || n.value.offset != a.offset || n.value.strides != a.strides ||
-        !(n.device == a.device))
+    if (n.dtype != a.dtype || n.shape != a.shape || n.value.offset != a.offset ||
+        n.value.strides != a.strides || !(n.device == a.device))
       return false;
     int alias = -1;
     for (std::size_t j = 0; j < i && alias < 0; ++j)
@@ -113,8 +115,15 @@ struct LeafSource {
 
 // Where a replay finds one of fn's outputs.
 struct OutputSource {
-  enum class Kind : uint8_t { Root, ArgHandle, CaptureHandle, ArgValue, CaptureValue, Constant } kind = Kind::Root;
-  int index = -1;     // Root: root; ArgHandle/ArgValue: argument; CaptureHandle: assigned; CaptureValue: capture
+  enum class Kind : uint8_t {
+    Root,
+    ArgHandle,
+    CaptureHandle,
+    ArgValue,
+    CaptureValue,
+    Constant
+  } kind = Kind::Root;
+  int index = -1;  // Root: root; ArgHandle/ArgValue: argument; CaptureHandle: assigned; CaptureValue: capture
   ir::NodePtr constant;
 };
 
@@ -153,16 +162,18 @@ struct Entry {
   std::vector<RootMeta> roots;
   std::vector<OutputSource> outputs;
   std::vector<Capture> captures;
-  std::vector<std::pair<Tensor, int>> assigned;  // (handle, root or -1: `value` holds it)
+  std::vector<std::pair<Tensor, int>> assigned;                 // (handle, root or -1: `value` holds it)
   std::vector<std::pair<Tensor, ir::NodePtr>> assigned_values;  // assigned to an already realized value
-  std::vector<std::pair<Tensor, ir::NodePtr>> guards;  // captured variables read while pending: must not change
+  std::vector<std::pair<Tensor, ir::NodePtr>>
+      guards;  // captured variables read while pending: must not change
 };
 
 }  // namespace
 
 class PlanCompiler {
  public:
-  std::vector<Tensor> call(const std::vector<Tensor>& args, const std::function<std::vector<Tensor>()>& trace) {
+  std::vector<Tensor> call(const std::vector<Tensor>& args,
+                           const std::function<std::vector<Tensor>()>& trace) {
     std::lock_guard<std::recursive_mutex> lock(runtime::realize_mutex());
     std::vector<ir::NodePtr> pending;
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -221,7 +232,9 @@ class PlanCompiler {
   }
 
   struct Tracing {
-    explicit Tracing(frontend::TraceLog& log) : saved(frontend::active_trace()) { frontend::active_trace() = &log; }
+    explicit Tracing(frontend::TraceLog& log) : saved(frontend::active_trace()) {
+      frontend::active_trace() = &log;
+    }
     ~Tracing() { frontend::active_trace() = saved; }
     frontend::TraceLog* saved;
   };
@@ -335,7 +348,8 @@ class PlanCompiler {
       const ir::NodePtr& n = frontend::node_of(t, "compiled function output");
       bool handled = false;
       for (std::size_t i = 0; i < args.size() && !handled; ++i)
-        if (&args[i].node() == &t.node()) o = {OutputSource::Kind::ArgHandle, static_cast<int>(i), nullptr}, handled = true;
+        if (&args[i].node() == &t.node())
+          o = {OutputSource::Kind::ArgHandle, static_cast<int>(i), nullptr}, handled = true;
       for (std::size_t a = 0; a < e.assigned.size() && !handled; ++a)
         if (&e.assigned[a].first.node() == &t.node())
           o = {OutputSource::Kind::CaptureHandle, static_cast<int>(a), nullptr}, handled = true;
@@ -385,10 +399,12 @@ class PlanCompiler {
         l = {LeafSource::Kind::Arg, ai, nullptr};
       } else if (int c = capture_index(leaf); c >= 0) {
         l = {LeafSource::Kind::Capture, static_cast<int>(e.captures.size()), nullptr};
-        e.captures.push_back({log.reads[static_cast<std::size_t>(c)], Layout(*log.read_nodes[static_cast<std::size_t>(c)])});
+        e.captures.push_back(
+            {log.reads[static_cast<std::size_t>(c)], Layout(*log.read_nodes[static_cast<std::size_t>(c)])});
       } else {
         auto it = graph_leaves.find(leaf);
-        if (it == graph_leaves.end()) throw Error(ErrorCode::Internal, "compile: a plan leaf is not in the traced graph");
+        if (it == graph_leaves.end())
+          throw Error(ErrorCode::Internal, "compile: a plan leaf is not in the traced graph");
         l = {LeafSource::Kind::Constant, -1, it->second};
       }
       e.leaves.push_back(std::move(l));

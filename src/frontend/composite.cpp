@@ -15,26 +15,28 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
   ir::NodePtr na = node_of(a, "matmul"), nb = node_of(b, "matmul");
   const Shape sa = na->shape, sb = nb->shape;
   if (sa.empty() || sb.empty())
-    throw Error(ErrorCode::InvalidArgument, "matmul: operands must have at least 1 dim, got " + shape_str(sa) +
-                                                " and " + shape_str(sb));
+    throw Error(ErrorCode::InvalidArgument,
+                "matmul: operands must have at least 1 dim, got " + shape_str(sa) + " and " + shape_str(sb));
   Shape a2 = sa.size() == 1 ? Shape{1, sa[0]} : sa;
   Shape b2 = sb.size() == 1 ? Shape{sb[0], 1} : sb;
   int64_t k1 = a2[a2.size() - 1], k2 = b2[b2.size() - 2];
   if (k1 != k2)
     throw Error(ErrorCode::ShapeMismatch, "matmul: shapes " + shape_str(sa) + " and " + shape_str(sb) +
-                                              ": inner dimensions " + std::to_string(k1) + " and " + std::to_string(k2) +
-                                              " differ");
+                                              ": inner dimensions " + std::to_string(k1) + " and " +
+                                              std::to_string(k2) + " differ");
   Shape ba(a2.begin(), a2.end() - 2), bb(b2.begin(), b2.end() - 2);
   Shape batch;
   try {
     batch = core::broadcast_shapes(ba, bb, "matmul");
   } catch (const Error&) {
-    throw Error(ErrorCode::ShapeMismatch, "matmul: batch dims of shapes " + shape_str(sa) + " and " + shape_str(sb) +
-                                              " cannot be broadcast");
+    throw Error(ErrorCode::ShapeMismatch, "matmul: batch dims of shapes " + shape_str(sa) + " and " +
+                                              shape_str(sb) + " cannot be broadcast");
   }
-  core::PromoOperand p[2] = {{core::PromoOperand::Tier::Dim, na->dtype}, {core::PromoOperand::Tier::Dim, nb->dtype}};
+  core::PromoOperand p[2] = {{core::PromoOperand::Tier::Dim, na->dtype},
+                             {core::PromoOperand::Tier::Dim, nb->dtype}};
   DType t = core::promote_all(p, 2);
-  if (t == DType::b8) throw Error(ErrorCode::DTypeMismatch, "matmul: not supported for dtype b8 (cast first)");
+  if (t == DType::b8)
+    throw Error(ErrorCode::DTypeMismatch, "matmul: not supported for dtype b8 (cast first)");
   const int64_t m = a2[a2.size() - 2], n = b2[b2.size() - 1];
   Shape full_a = batch, full_b = batch, out = batch;
   full_a.insert(full_a.end(), {m, k1});
@@ -98,21 +100,24 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& targets) {
   const ir::NodePtr& l = node_of(logits, "cross_entropy");
   const ir::NodePtr& t = node_of(targets, "cross_entropy");
   if (l->shape.empty() || l->shape.size() > 2)
-    throw Error(ErrorCode::ShapeMismatch, "cross_entropy: logits must be (N, C) or (C), got " + shape_str(l->shape));
+    throw Error(ErrorCode::ShapeMismatch,
+                "cross_entropy: logits must be (N, C) or (C), got " + shape_str(l->shape));
   Tensor lg = l->shape.size() == 1 ? logits.reshape({1, l->shape[0]}) : logits;
   const int64_t N = lg.shape()[0], C = lg.shape()[1];
   if (is_integer(t->dtype)) {
     Shape want = l->shape.size() == 1 ? Shape{} : Shape{N};
     if (t->shape != want)
-      throw Error(ErrorCode::ShapeMismatch, "cross_entropy: class-index targets for logits " + shape_str(l->shape) +
-                                                " must have shape " + shape_str(want) + ", got " + shape_str(t->shape));
+      throw Error(ErrorCode::ShapeMismatch, "cross_entropy: class-index targets for logits " +
+                                                shape_str(l->shape) + " must have shape " + shape_str(want) +
+                                                ", got " + shape_str(t->shape));
     Tensor lsm, onehot_f, loss;
     {
       NoGradGuard composite;  // the backward is the fused (p - y) / N, not the primitives' chain
       lsm = log_softmax(lg, 1);
       // One-hot by comparison with arange(C). A target outside [0, C) matches no class: its row
       // is NaN, so the mean is NaN rather than a silently wrong number.
-      Tensor onehot = (arange(C, DType::i64, lg.device()).reshape({1, C}) == targets.cast(DType::i64).reshape({N, 1}));
+      Tensor onehot =
+          (arange(C, DType::i64, lg.device()).reshape({1, C}) == targets.cast(DType::i64).reshape({N, 1}));
       onehot_f = onehot.cast(lsm.dtype());
       Tensor hits = sum(onehot_f, {1});
       Tensor picked = -sum(where(onehot, lsm, 0.0), {1});
@@ -121,12 +126,15 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& targets) {
     }
     ir::Attrs a;
     a.ivalue = 1;  // one-hot targets: the gradient is (p - y) / N
-    frontend::attach_composite(loss, ir::Composite::CrossEntropy, {lg.node(), lsm.node(), onehot_f.node()}, a);
+    frontend::attach_composite(loss, ir::Composite::CrossEntropy, {lg.node(), lsm.node(), onehot_f.node()},
+                               a);
     return loss;
   }
   if (!is_floating(t->dtype))
-    throw Error(ErrorCode::DTypeMismatch, std::string("cross_entropy: targets must be i64/i32 class indices or float "
-                                                      "probabilities, got ") + dtype_name(t->dtype));
+    throw Error(ErrorCode::DTypeMismatch,
+                std::string("cross_entropy: targets must be i64/i32 class indices or float "
+                            "probabilities, got ") +
+                    dtype_name(t->dtype));
   if (t->shape != l->shape)
     throw Error(ErrorCode::ShapeMismatch, "cross_entropy: probability targets must have the logits' shape " +
                                               shape_str(l->shape) + ", got " + shape_str(t->shape));

@@ -6,7 +6,7 @@ namespace cgrad {
 using frontend::elementwise;
 using ir::Op;
 
-#define CGRAD_BINARY_OPERATOR(sym, OP)                                                        \
+#define CGRAD_BINARY_OPERATOR(sym, OP)                                                      \
   Tensor operator sym(const Tensor& a, const Tensor& b) { return elementwise(OP, {a, b}); } \
   Tensor operator sym(const Tensor& a, Scalar b) { return elementwise(OP, {a, b}); }
 CGRAD_BINARY_OPERATOR(+, Op::Add)
@@ -82,8 +82,12 @@ Tensor floor_divide(const Tensor& a, const Tensor& b) { return elementwise(Op::F
 Tensor bitwise_and(const Tensor& a, const Tensor& b) { return elementwise(Op::BitwiseAnd, {a, b}); }
 Tensor bitwise_or(const Tensor& a, const Tensor& b) { return elementwise(Op::BitwiseOr, {a, b}); }
 Tensor bitwise_xor(const Tensor& a, const Tensor& b) { return elementwise(Op::BitwiseXor, {a, b}); }
-Tensor bitwise_left_shift(const Tensor& a, const Tensor& b) { return elementwise(Op::BitwiseLeftShift, {a, b}); }
-Tensor bitwise_right_shift(const Tensor& a, const Tensor& b) { return elementwise(Op::BitwiseRightShift, {a, b}); }
+Tensor bitwise_left_shift(const Tensor& a, const Tensor& b) {
+  return elementwise(Op::BitwiseLeftShift, {a, b});
+}
+Tensor bitwise_right_shift(const Tensor& a, const Tensor& b) {
+  return elementwise(Op::BitwiseRightShift, {a, b});
+}
 Tensor logical_and(const Tensor& a, const Tensor& b) { return elementwise(Op::LogicalAnd, {a, b}); }
 Tensor logical_or(const Tensor& a, const Tensor& b) { return elementwise(Op::LogicalOr, {a, b}); }
 Tensor logical_xor(const Tensor& a, const Tensor& b) { return elementwise(Op::LogicalXor, {a, b}); }
@@ -93,8 +97,8 @@ Tensor remainder(Scalar a, const Tensor& b) { return elementwise(Op::Remainder, 
 Tensor floor_divide(Scalar a, const Tensor& b) { return elementwise(Op::FloorDivide, {a, b}); }
 
 // The scalar forms of the other binary functions (a scalar on either side).
-#define CGRAD_SCALAR_FORMS(fn, OP)                                                       \
-  Tensor fn(const Tensor& a, Scalar b) { return elementwise(Op::OP, {a, b}); }          \
+#define CGRAD_SCALAR_FORMS(fn, OP)                                             \
+  Tensor fn(const Tensor& a, Scalar b) { return elementwise(Op::OP, {a, b}); } \
   Tensor fn(Scalar a, const Tensor& b) { return elementwise(Op::OP, {a, b}); }
 CGRAD_SCALAR_FORMS(atan2, Atan2)
 CGRAD_SCALAR_FORMS(hypot, Hypot)

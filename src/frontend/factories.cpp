@@ -47,7 +47,8 @@ ir::Attrs source_attrs(const Shape& shape, DType t, const char* op) {
 
 Tensor random(Op op, const Shape& shape, DType t, Device device, const char* name) {
   if (!is_floating(t))
-    throw Error(ErrorCode::DTypeMismatch, std::string(name) + ": dtype must be f32 or f64, got " + dtype_name(t));
+    throw Error(ErrorCode::DTypeMismatch,
+                std::string(name) + ": dtype must be f32 or f64, got " + dtype_name(t));
   check_device(device, name);
   ir::Attrs a = source_attrs(shape, t, name);
   a.seed = scalar::mix64(g_rng_seed.load() ^ scalar::mix64(g_rng_counter.fetch_add(1)));
@@ -63,10 +64,18 @@ Tensor constant(const Shape& shape, double value, DType dtype, Device device, co
 
 }  // namespace
 
-Tensor tensor(std::vector<float> d, Shape s, Device dev) { return from_host(d.data(), d.size(), s, DType::f32, dev); }
-Tensor tensor(std::vector<double> d, Shape s, Device dev) { return from_host(d.data(), d.size(), s, DType::f64, dev); }
-Tensor tensor(std::vector<int32_t> d, Shape s, Device dev) { return from_host(d.data(), d.size(), s, DType::i32, dev); }
-Tensor tensor(std::vector<int64_t> d, Shape s, Device dev) { return from_host(d.data(), d.size(), s, DType::i64, dev); }
+Tensor tensor(std::vector<float> d, Shape s, Device dev) {
+  return from_host(d.data(), d.size(), s, DType::f32, dev);
+}
+Tensor tensor(std::vector<double> d, Shape s, Device dev) {
+  return from_host(d.data(), d.size(), s, DType::f64, dev);
+}
+Tensor tensor(std::vector<int32_t> d, Shape s, Device dev) {
+  return from_host(d.data(), d.size(), s, DType::i32, dev);
+}
+Tensor tensor(std::vector<int64_t> d, Shape s, Device dev) {
+  return from_host(d.data(), d.size(), s, DType::i64, dev);
+}
 Tensor tensor(std::vector<int8_t> d, Shape s, Device dev) {
   return from_host(d.data(), d.size(), s, DType::i8, dev);
 }
@@ -96,7 +105,9 @@ Tensor tensor(std::vector<bool> d, Shape s, Device dev) {
   return from_host(bytes.data(), bytes.size(), s, DType::b8, dev);
 }
 
-Tensor full(Shape shape, double value, DType dtype, Device device) { return constant(shape, value, dtype, device, "full"); }
+Tensor full(Shape shape, double value, DType dtype, Device device) {
+  return constant(shape, value, dtype, device, "full");
+}
 Tensor zeros(Shape shape, DType dtype, Device device) { return constant(shape, 0.0, dtype, device, "zeros"); }
 Tensor ones(Shape shape, DType dtype, Device device) { return constant(shape, 1.0, dtype, device, "ones"); }
 
@@ -107,8 +118,12 @@ Tensor arange(int64_t n, DType dtype, Device device) {
   return Tensor(make(Op::Arange, {}, source_attrs({n}, dtype, "arange"), device));
 }
 
-Tensor rand(Shape shape, DType dtype, Device device) { return random(Op::Rand, shape, dtype, device, "rand"); }
-Tensor randn(Shape shape, DType dtype, Device device) { return random(Op::Randn, shape, dtype, device, "randn"); }
+Tensor rand(Shape shape, DType dtype, Device device) {
+  return random(Op::Rand, shape, dtype, device, "rand");
+}
+Tensor randn(Shape shape, DType dtype, Device device) {
+  return random(Op::Randn, shape, dtype, device, "randn");
+}
 
 void manual_seed(uint64_t seed) {
   g_rng_seed.store(seed);

@@ -35,11 +35,13 @@ std::string to_dot_string(const std::vector<Tensor>& outputs) {
   if (!pending.empty()) {
     ir::Subgraph g = ir::make_subgraph(pending);
     // the clusters of the backend that would run it (the CPU JIT stages row reductions)
-    schedule::Schedule s = schedule::make_schedule(g, schedule::Options{.staged_reductions = !pending[0]->device.is_cuda()});
+    schedule::Schedule s =
+        schedule::make_schedule(g, schedule::Options{.staged_reductions = !pending[0]->device.is_cuda()});
     // to_dot numbers all reachable nodes; map the subgraph's kernel ids onto that order
     std::vector<ir::Node*> all = ir::topo_order(roots, false);
     std::unordered_map<const ir::Node*, int> k;
-    for (std::size_t i = 0; i < g.order.size(); ++i) k[g.order[i]] = s.kernel_of.empty() ? -1 : s.kernel_of[i];
+    for (std::size_t i = 0; i < g.order.size(); ++i)
+      k[g.order[i]] = s.kernel_of.empty() ? -1 : s.kernel_of[i];
     for (ir::Node* n : all) clusters.push_back(k.count(n) ? k[n] : -1);
   }
   return ir::to_dot(roots, clusters.empty() ? nullptr : &clusters);
@@ -80,8 +82,10 @@ std::ostream& operator<<(std::ostream& os, const Tensor& t) {
     std::vector<int64_t> idx(r, 0);
     for (std::size_t k = 0; k < r; ++k) out << "[";
     for (std::size_t e = 0; e < v.size(); ++e) {
-      if (integral) out << static_cast<int64_t>(v[e]);
-      else out << v[e];
+      if (integral)
+        out << static_cast<int64_t>(v[e]);
+      else
+        out << v[e];
       std::size_t d = r;
       while (d-- > 0) {
         if (++idx[d] < dims[d]) break;

@@ -15,12 +15,12 @@ Tensor Tensor::reshape(Shape shape) const {
   for (std::size_t i = 0; i < shape.size(); ++i) {
     if (shape[i] == -1) {
       if (infer >= 0)
-        throw Error(ErrorCode::InvalidArgument, "reshape: more than one -1 in " + shape_str(shape) + " (reshaping " +
-                                                    shape_str(n->shape) + ")");
+        throw Error(ErrorCode::InvalidArgument, "reshape: more than one -1 in " + shape_str(shape) +
+                                                    " (reshaping " + shape_str(n->shape) + ")");
       infer = static_cast<int>(i);
     } else if (shape[i] < 0) {
-      throw Error(ErrorCode::InvalidArgument, "reshape: negative dimension in " + shape_str(shape) + " (reshaping " +
-                                                  shape_str(n->shape) + ")");
+      throw Error(ErrorCode::InvalidArgument, "reshape: negative dimension in " + shape_str(shape) +
+                                                  " (reshaping " + shape_str(n->shape) + ")");
     } else {
       known = core::checked_numel({known, shape[i]}, "reshape");
     }
@@ -39,8 +39,9 @@ Tensor Tensor::permute(std::vector<int64_t> dims) const {
   const ir::NodePtr& n = node_of(*this, "permute");
   auto nd = static_cast<int64_t>(n->shape.size());
   if (static_cast<int64_t>(dims.size()) != nd)
-    throw Error(ErrorCode::InvalidArgument, "permute: " + core::vec_str(dims) + " is not a permutation of the " +
-                                                std::to_string(nd) + " dims of " + shape_str(n->shape));
+    throw Error(ErrorCode::InvalidArgument, "permute: " + core::vec_str(dims) +
+                                                " is not a permutation of the " + std::to_string(nd) +
+                                                " dims of " + shape_str(n->shape));
   for (auto& d : dims) d = core::normalize_axis(d, n->shape, "permute");
   bool identity = true;
   for (int64_t i = 0; i < nd; ++i) identity = identity && dims[static_cast<std::size_t>(i)] == i;
@@ -74,16 +75,20 @@ Tensor Tensor::T() const {
 Tensor Tensor::expand(Shape shape) const {
   const ir::NodePtr& n = node_of(*this, "expand");
   if (shape.size() < n->shape.size())
-    throw Error(ErrorCode::ShapeMismatch, "expand: cannot expand " + shape_str(n->shape) + " to fewer dims " + shape_str(shape));
+    throw Error(ErrorCode::ShapeMismatch,
+                "expand: cannot expand " + shape_str(n->shape) + " to fewer dims " + shape_str(shape));
   std::size_t lead = shape.size() - n->shape.size();
   for (std::size_t i = 0; i < shape.size(); ++i) {
     if (shape[i] == -1) {
-      if (i < lead) throw Error(ErrorCode::InvalidArgument, "expand: -1 not allowed for a new leading dim in " + shape_str(shape));
+      if (i < lead)
+        throw Error(ErrorCode::InvalidArgument,
+                    "expand: -1 not allowed for a new leading dim in " + shape_str(shape));
       shape[i] = n->shape[i - lead];
     }
     int64_t src = i < lead ? 1 : n->shape[i - lead];
     if (shape[i] < 0 || (src != 1 && src != shape[i]))
-      throw Error(ErrorCode::ShapeMismatch, "expand: cannot expand " + shape_str(n->shape) + " to " + shape_str(shape));
+      throw Error(ErrorCode::ShapeMismatch,
+                  "expand: cannot expand " + shape_str(n->shape) + " to " + shape_str(shape));
   }
   core::checked_numel(shape, "expand");
   return Tensor(frontend::broadcast_to(n, shape));
@@ -94,14 +99,16 @@ Tensor Tensor::slice(int64_t dim, int64_t start, int64_t stop, int64_t step) con
   dim = core::normalize_axis(dim, n->shape, "slice");
   int64_t d = n->shape[static_cast<std::size_t>(dim)];
   if (step < 1)
-    throw Error(ErrorCode::InvalidArgument, "slice: step must be >= 1, got " + std::to_string(step) + " (dim " +
-                                                std::to_string(dim) + " of shape " + shape_str(n->shape) + ")");
+    throw Error(ErrorCode::InvalidArgument, "slice: step must be >= 1, got " + std::to_string(step) +
+                                                " (dim " + std::to_string(dim) + " of shape " +
+                                                shape_str(n->shape) + ")");
   int64_t s = start < 0 ? start + d : start;
   int64_t e = stop < 0 ? stop + d : stop;
   if (s < 0 || s > d || e < 0 || e > d)
     throw Error(ErrorCode::InvalidArgument, "slice: [" + std::to_string(start) + ":" + std::to_string(stop) +
-                                                "] out of range for dim " + std::to_string(dim) + " of size " +
-                                                std::to_string(d) + " in shape " + shape_str(n->shape));
+                                                "] out of range for dim " + std::to_string(dim) +
+                                                " of size " + std::to_string(d) + " in shape " +
+                                                shape_str(n->shape));
   if (e < s) e = s;
   if (s == 0 && e == d && step == 1) return *this;
   ir::Attrs a;
@@ -132,11 +139,13 @@ Tensor cat(const std::vector<Tensor>& xs, int64_t dim) {
     promos.push_back({core::PromoOperand::Tier::Dim, ins.back()->dtype});
   }
   const Shape& s0 = ins[0]->shape;
-  if (s0.empty()) throw Error(ErrorCode::InvalidArgument, "cat: zero-dimensional tensors cannot be concatenated");
+  if (s0.empty())
+    throw Error(ErrorCode::InvalidArgument, "cat: zero-dimensional tensors cannot be concatenated");
   dim = core::normalize_axis(dim, s0, "cat");
   for (auto& n : ins) {
     if (n->shape.size() != s0.size())
-      throw Error(ErrorCode::ShapeMismatch, "cat: shapes " + shape_str(s0) + " and " + shape_str(n->shape) + " differ in rank");
+      throw Error(ErrorCode::ShapeMismatch,
+                  "cat: shapes " + shape_str(s0) + " and " + shape_str(n->shape) + " differ in rank");
   }
   DType t = core::promote_all(promos.data(), static_cast<int>(promos.size()));
   ir::Attrs a;

@@ -13,9 +13,9 @@ using ir::Op;
 namespace {
 
 struct Reduced {
-  ir::NodePtr node;       // keepdim shape
-  Shape final_shape;      // requested shape
-  int64_t count;          // elements combined into each output
+  ir::NodePtr node;   // keepdim shape
+  Shape final_shape;  // requested shape
+  int64_t count;      // elements combined into each output
 };
 
 Reduced reduce(Op op, const Tensor& x, const std::vector<int64_t>& axes, bool keepdim, const char* name) {
@@ -24,7 +24,8 @@ Reduced reduce(Op op, const Tensor& x, const std::vector<int64_t>& axes, bool ke
   int64_t count = 1;
   for (int64_t a : ax) count *= n->shape[static_cast<std::size_t>(a)];
   if (!ir::info(op).reduce.empty_ok && count == 0)
-    throw Error(ErrorCode::InvalidArgument, std::string(name) + ": reduction over a zero-size dimension of shape " +
+    throw Error(ErrorCode::InvalidArgument, std::string(name) +
+                                                ": reduction over a zero-size dimension of shape " +
                                                 shape_str(n->shape) + " has no identity");
   ir::Attrs a;
   a.axes = ax;
@@ -32,8 +33,10 @@ Reduced reduce(Op op, const Tensor& x, const std::vector<int64_t>& axes, bool ke
   Shape fin;
   for (std::size_t i = 0; i < n->shape.size(); ++i) {
     bool reduced = std::find(ax.begin(), ax.end(), static_cast<int64_t>(i)) != ax.end();
-    if (!reduced) fin.push_back(n->shape[i]);
-    else if (keepdim) fin.push_back(1);
+    if (!reduced)
+      fin.push_back(n->shape[i]);
+    else if (keepdim)
+      fin.push_back(1);
   }
   return {r, fin, count};
 }
@@ -64,7 +67,8 @@ Tensor var(const Tensor& x, std::vector<int64_t> axes, double correction, bool k
     throw Error(ErrorCode::DTypeMismatch, std::string("var: input dtype ") + dtype_name(n->dtype) +
                                               " is not floating (cast to f32 or f64 first)");
   if (!(correction >= 0))
-    throw Error(ErrorCode::InvalidArgument, "var: correction must be >= 0, got " + std::to_string(correction));
+    throw Error(ErrorCode::InvalidArgument,
+                "var: correction must be >= 0, got " + std::to_string(correction));
   std::vector<int64_t> ax = core::normalize_axes(axes, n->shape, "var");
   if (ax.empty())
     for (std::size_t d = 0; d < n->shape.size(); ++d) ax.push_back(static_cast<int64_t>(d));
@@ -84,8 +88,8 @@ Tensor std(const Tensor& x, std::vector<int64_t> axes, double correction, bool k
 // scan's kernel), so the Scan row keeps its input's dtype; include_initial is a cat of the
 // identity in front (the short cat fuses into its consumer or runs as a copy).
 namespace {
-Tensor scan(Op op, const Tensor& x, std::optional<int64_t> axis, std::optional<DType> dtype, bool include_initial,
-            const char* name) {
+Tensor scan(Op op, const Tensor& x, std::optional<int64_t> axis, std::optional<DType> dtype,
+            bool include_initial, const char* name) {
   const ir::NodePtr& n = node_of(x, name);
   const auto nd = static_cast<int64_t>(n->shape.size());
   if (nd == 0)
@@ -95,9 +99,12 @@ Tensor scan(Op op, const Tensor& x, std::optional<int64_t> axis, std::optional<D
                                                 shape_str(n->shape) + " (more than one dimension)");
   const int64_t ax = core::normalize_axis(axis.value_or(0), n->shape, name);
   DType out = n->dtype;
-  if (dtype) out = *dtype;
-  else if (is_unsigned(n->dtype)) out = DType::u64;
-  else if (!is_floating(n->dtype)) out = DType::i64;  // signed integers and b8
+  if (dtype)
+    out = *dtype;
+  else if (is_unsigned(n->dtype))
+    out = DType::u64;
+  else if (!is_floating(n->dtype))
+    out = DType::i64;  // signed integers and b8
   if (out == DType::b8)
     throw Error(ErrorCode::DTypeMismatch, std::string(name) + ": result dtype b8 is not numeric");
   const Tensor xc = n->dtype == out ? x : x.cast(out);
@@ -111,7 +118,8 @@ Tensor scan(Op op, const Tensor& x, std::optional<int64_t> axis, std::optional<D
 }
 }  // namespace
 
-Tensor cumulative_sum(const Tensor& x, std::optional<int64_t> axis, std::optional<DType> dtype, bool include_initial) {
+Tensor cumulative_sum(const Tensor& x, std::optional<int64_t> axis, std::optional<DType> dtype,
+                      bool include_initial) {
   return scan(Op::CumSum, x, axis, dtype, include_initial, "cumulative_sum");
 }
 
@@ -156,17 +164,20 @@ namespace {
 // extreme (the first NaN's index, as NumPy and PyTorch): when m is NaN the hits are x's NaNs.
 // No axis: over all axes, the index being the row-major flat index built from one arange per
 // axis (a reshape to 1-D would materialize x first).
-Tensor arg_extreme(const Tensor& x, std::optional<int64_t> axis, bool keepdim, bool is_max, const char* name) {
+Tensor arg_extreme(const Tensor& x, std::optional<int64_t> axis, bool keepdim, bool is_max,
+                   const char* name) {
   const ir::NodePtr& n = node_of(x, name);
   const Shape& s = n->shape;
   std::vector<int64_t> axes;
-  if (axis) axes = core::normalize_axes({*axis}, s, name);
+  if (axis)
+    axes = core::normalize_axes({*axis}, s, name);
   else
     for (std::size_t k = 0; k < s.size(); ++k) axes.push_back(static_cast<int64_t>(k));
   int64_t len = 1;
   for (int64_t a : axes) len *= s[static_cast<std::size_t>(a)];
   if (len == 0)
-    throw Error(ErrorCode::InvalidArgument, std::string(name) + ": reduction over a zero-size dimension of shape " +
+    throw Error(ErrorCode::InvalidArgument, std::string(name) +
+                                                ": reduction over a zero-size dimension of shape " +
                                                 shape_str(s) + " has no identity");
   Tensor m = is_max ? max(x, axes, true) : min(x, axes, true);
   Tensor hit = x == m;
@@ -185,8 +196,12 @@ Tensor arg_extreme(const Tensor& x, std::optional<int64_t> axis, bool keepdim, b
 }
 }  // namespace
 
-Tensor argmax(const Tensor& x, std::optional<int64_t> axis, bool keepdim) { return arg_extreme(x, axis, keepdim, true, "argmax"); }
-Tensor argmin(const Tensor& x, std::optional<int64_t> axis, bool keepdim) { return arg_extreme(x, axis, keepdim, false, "argmin"); }
+Tensor argmax(const Tensor& x, std::optional<int64_t> axis, bool keepdim) {
+  return arg_extreme(x, axis, keepdim, true, "argmax");
+}
+Tensor argmin(const Tensor& x, std::optional<int64_t> axis, bool keepdim) {
+  return arg_extreme(x, axis, keepdim, false, "argmin");
+}
 
 Tensor count_nonzero(const Tensor& x, std::vector<int64_t> axes, bool keepdim) {
   Tensor b = node_of(x, "count_nonzero")->dtype == DType::b8 ? x : x.cast(DType::b8);
@@ -208,9 +223,17 @@ Tensor allclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool
   return all(isclose(a, b, rtol, atol, equal_nan));
 }
 
-Tensor Tensor::sum(std::vector<int64_t> axes, bool keepdim) const { return cgrad::sum(*this, std::move(axes), keepdim); }
-Tensor Tensor::mean(std::vector<int64_t> axes, bool keepdim) const { return cgrad::mean(*this, std::move(axes), keepdim); }
-Tensor Tensor::max(std::vector<int64_t> axes, bool keepdim) const { return cgrad::max(*this, std::move(axes), keepdim); }
-Tensor Tensor::min(std::vector<int64_t> axes, bool keepdim) const { return cgrad::min(*this, std::move(axes), keepdim); }
+Tensor Tensor::sum(std::vector<int64_t> axes, bool keepdim) const {
+  return cgrad::sum(*this, std::move(axes), keepdim);
+}
+Tensor Tensor::mean(std::vector<int64_t> axes, bool keepdim) const {
+  return cgrad::mean(*this, std::move(axes), keepdim);
+}
+Tensor Tensor::max(std::vector<int64_t> axes, bool keepdim) const {
+  return cgrad::max(*this, std::move(axes), keepdim);
+}
+Tensor Tensor::min(std::vector<int64_t> axes, bool keepdim) const {
+  return cgrad::min(*this, std::move(axes), keepdim);
+}
 
 }  // namespace cgrad

@@ -29,14 +29,16 @@ Tensor sort_node(Op op, const Tensor& x, int64_t axis, bool descending, const ch
   return Tensor(make(op, {n}, a, n->device));
 }
 
-template <class T> UniqueAll unique_host(const Tensor& x, const char* name) {
+template <class T>
+UniqueAll unique_host(const Tensor& x, const char* name) {
   node_of(x, name);
   const auto v = x.to_vector<T>();  // evaluates x: the synchronisation point
   const std::size_t n = v.size();
   std::vector<int64_t> idx(n);
   std::iota(idx.begin(), idx.end(), int64_t{0});
   auto at = [&](int64_t i) { return static_cast<T>(v[static_cast<std::size_t>(i)]); };
-  std::stable_sort(idx.begin(), idx.end(), [&](int64_t a, int64_t b) { return core::order_before(at(a), at(b), false); });
+  std::stable_sort(idx.begin(), idx.end(),
+                   [&](int64_t a, int64_t b) { return core::order_before(at(a), at(b), false); });
   std::conditional_t<std::is_same_v<T, bool>, std::vector<bool>, std::vector<T>> values;
   std::vector<int64_t> first, counts, inverse(n);
   for (std::size_t i = 0; i < n; ++i) {
@@ -56,7 +58,8 @@ template <class T> UniqueAll unique_host(const Tensor& x, const char* name) {
 }
 
 UniqueAll unique(const Tensor& x, const char* name) {
-  return core::dispatch(node_of(x, name)->dtype, [&](auto zero) { return unique_host<decltype(zero)>(x, name); });
+  return core::dispatch(node_of(x, name)->dtype,
+                        [&](auto zero) { return unique_host<decltype(zero)>(x, name); });
 }
 
 }  // namespace

@@ -29,7 +29,8 @@ namespace {
 using frontend::node_of;
 
 Tensor::Tensor() = default;
-Tensor::Tensor(std::shared_ptr<ir::Node> node) : var_(std::allocate_shared<detail::Var>(core::PoolAllocator<detail::Var>{})) {
+Tensor::Tensor(std::shared_ptr<ir::Node> node)
+    : var_(std::allocate_shared<detail::Var>(core::PoolAllocator<detail::Var>{})) {
   var_->node = std::move(node);
 }
 
@@ -107,13 +108,15 @@ Tensor& Tensor::assign(const Tensor& expr) {
   const ir::NodePtr& self = node_of(*this, "assign");
   const ir::NodePtr& e = node_of(expr, "assign");
   if (self->shape != e->shape)
-    throw Error(ErrorCode::ShapeMismatch, "assign: target has shape " + shape_str(self->shape) + ", value has shape " +
-                                              shape_str(e->shape));
+    throw Error(ErrorCode::ShapeMismatch, "assign: target has shape " + shape_str(self->shape) +
+                                              ", value has shape " + shape_str(e->shape));
   if (self->dtype != e->dtype)
     throw Error(ErrorCode::DTypeMismatch, std::string("assign: target has dtype ") + dtype_name(self->dtype) +
-                                              ", value has dtype " + dtype_name(e->dtype) + " (cast it first)");
+                                              ", value has dtype " + dtype_name(e->dtype) +
+                                              " (cast it first)");
   if (self->device != e->device)
-    throw Error(ErrorCode::DeviceError, "assign: target is on " + self->device.str() + ", value on " + e->device.str());
+    throw Error(ErrorCode::DeviceError,
+                "assign: target is on " + self->device.str() + ", value on " + e->device.str());
   if (frontend::TraceLog* log = frontend::active_trace()) frontend::note_assign(*log, *this);
   ir::NodePtr keep = e;  // `expr` may be a copy of *this: take the node before rebinding
   var_->node = std::move(keep);

@@ -15,10 +15,10 @@
 namespace cgrad::frontend {
 
 struct TraceLog {
-  uint64_t watermark = 0;            ///< nodes with a smaller id existed before the trace
-  std::vector<Tensor> reads;         ///< handles read by ops whose node existed before the trace
+  uint64_t watermark = 0;               ///< nodes with a smaller id existed before the trace
+  std::vector<Tensor> reads;            ///< handles read by ops whose node existed before the trace
   std::vector<ir::NodePtr> read_nodes;  ///< parallel to reads: the node each was read at
-  std::vector<Tensor> assigned;      ///< handles assign() rebound (each once, in order)
+  std::vector<Tensor> assigned;         ///< handles assign() rebound (each once, in order)
   std::unordered_set<const void*> seen_assigned;
   std::unordered_set<const ir::Node*> seen_reads;
   /// fn did something a plan cannot repeat (backward() accumulating into leaves' grad()):

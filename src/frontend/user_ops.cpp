@@ -22,7 +22,8 @@ std::string names(const std::vector<std::string>& v) {
 }
 
 const ir::UserFn& checked(const std::shared_ptr<const ir::UserFn>& fn) {
-  if (!fn) throw Error(ErrorCode::InvalidArgument, "elementwise: the function is undefined (default-constructed)");
+  if (!fn)
+    throw Error(ErrorCode::InvalidArgument, "elementwise: the function is undefined (default-constructed)");
   return *fn;
 }
 
@@ -31,11 +32,13 @@ std::vector<Tensor> call(const std::shared_ptr<const ir::UserFn>& fp, const std:
   const ir::UserFn& fn = checked(fp);
   const char* name = fn.name.c_str();
   if (inputs.size() != fn.inputs.size())
-    throw Error(ErrorCode::InvalidArgument, fn.name + ": takes " + std::to_string(fn.inputs.size()) + " input(s) (" +
-                                                names(fn.inputs) + "), got " + std::to_string(inputs.size()));
+    throw Error(ErrorCode::InvalidArgument, fn.name + ": takes " + std::to_string(fn.inputs.size()) +
+                                                " input(s) (" + names(fn.inputs) + "), got " +
+                                                std::to_string(inputs.size()));
   if (params.size() != fn.params.size())
-    throw Error(ErrorCode::InvalidArgument, fn.name + ": takes " + std::to_string(fn.params.size()) + " parameter(s) (" +
-                                                names(fn.params) + "), got " + std::to_string(params.size()));
+    throw Error(ErrorCode::InvalidArgument, fn.name + ": takes " + std::to_string(fn.params.size()) +
+                                                " parameter(s) (" + names(fn.params) + "), got " +
+                                                std::to_string(params.size()));
   std::vector<NodePtr> nodes;
   std::vector<core::PromoOperand> promos;
   Shape shape;
@@ -47,7 +50,8 @@ std::vector<Tensor> call(const std::shared_ptr<const ir::UserFn>& fp, const std:
   }
   DType t = core::promote_all(promos.data(), static_cast<int>(promos.size()));
   if (t == DType::b8)
-    throw Error(ErrorCode::DTypeMismatch, fn.name + ": not supported for dtype b8 (cast to a numeric dtype first)");
+    throw Error(ErrorCode::DTypeMismatch,
+                fn.name + ": not supported for dtype b8 (cast to a numeric dtype first)");
   if (fn.needs_float && !is_floating(t)) t = DType::f32;
   std::vector<NodePtr*> ptrs;
   for (auto& n : nodes) ptrs.push_back(&n);
@@ -67,7 +71,8 @@ std::vector<Tensor> call(const std::shared_ptr<const ir::UserFn>& fp, const std:
 
 }  // namespace
 
-std::vector<Tensor> ElementwiseFn::outputs(const std::vector<Tensor>& inputs, const std::vector<double>& params) const {
+std::vector<Tensor> ElementwiseFn::outputs(const std::vector<Tensor>& inputs,
+                                           const std::vector<double>& params) const {
   return call(fn_, inputs, params);
 }
 
@@ -101,8 +106,9 @@ ElementwiseFn elementwise(const ElementwiseDef& def) {
     for (std::size_t k = 0; k < def.derivatives.size(); ++k) {
       const auto& row = def.derivatives[k];
       if (row.size() != def.inputs.size())
-        throw Error(ErrorCode::InvalidArgument, "elementwise '" + def.name + "': derivatives[" + std::to_string(k) +
-                                                    "] has " + std::to_string(row.size()) + " bodies for " +
+        throw Error(ErrorCode::InvalidArgument, "elementwise '" + def.name + "': derivatives[" +
+                                                    std::to_string(k) + "] has " +
+                                                    std::to_string(row.size()) + " bodies for " +
                                                     std::to_string(def.inputs.size()) + " inputs");
       std::vector<std::shared_ptr<const ir::UserFn>> ds;
       for (std::size_t j = 0; j < row.size(); ++j) {
@@ -110,7 +116,8 @@ ElementwiseFn elementwise(const ElementwiseDef& def) {
           ds.push_back(nullptr);
           continue;
         }
-        auto d = ir::parse_user_fn(def.name + "_d" + std::to_string(k) + "_d" + def.inputs[j], {row[j]}, all, {});
+        auto d =
+            ir::parse_user_fn(def.name + "_d" + std::to_string(k) + "_d" + def.inputs[j], {row[j]}, all, {});
         // the derivative computes in the function's dtype: it must accept what the function does
         d->needs_float = d->needs_float || fn->needs_float;
         ds.push_back(std::move(d));
@@ -121,8 +128,9 @@ ElementwiseFn elementwise(const ElementwiseDef& def) {
   return ElementwiseFn(std::move(fn));
 }
 
-ElementwiseFn elementwise(const std::string& name, const std::string& body, const std::vector<std::string>& inputs,
-                          const std::vector<std::string>& params, const std::vector<std::string>& derivatives) {
+ElementwiseFn elementwise(const std::string& name, const std::string& body,
+                          const std::vector<std::string>& inputs, const std::vector<std::string>& params,
+                          const std::vector<std::string>& derivatives) {
   ElementwiseDef def{name, inputs, params, {body}, {}};
   if (!derivatives.empty()) def.derivatives.push_back(derivatives);
   return elementwise(def);

@@ -12,9 +12,9 @@ namespace cgrad::ir {
 /// What realize() asks a backend to compute.
 /// An unrealized subgraph handed to a backend.
 struct Subgraph {
-  std::vector<ir::Node*> order;      ///< unrealized nodes, inputs before users
-  std::vector<char> is_output;       ///< parallel to order: must be realized (kept) after run
-  std::vector<int32_t> uses;         ///< parallel to order: consumers inside the subgraph
+  std::vector<ir::Node*> order;  ///< unrealized nodes, inputs before users
+  std::vector<char> is_output;   ///< parallel to order: must be realized (kept) after run
+  std::vector<int32_t> uses;     ///< parallel to order: consumers inside the subgraph
   /// parallel to order: for each input, its index in `order`, or -1 for a realized input
   std::vector<std::vector<int32_t>> in_pos;
 };

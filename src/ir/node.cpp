@@ -112,7 +112,8 @@ NodePtr build_node(Op op, NodeList&& inputs, Attrs* attrs, Device device) {
   if (row.arity >= 0 && static_cast<int>(inputs.size()) != row.arity)
     core::fail(ErrorCode::Internal, name() + ": expected " + std::to_string(row.arity) + " inputs, got " +
                                         std::to_string(inputs.size()));
-  if (row.arity < 0 && inputs.empty()) core::fail(ErrorCode::InvalidArgument, name() + ": needs at least one input");
+  if (row.arity < 0 && inputs.empty())
+    core::fail(ErrorCode::InvalidArgument, name() + ": needs at least one input");
   auto node = std::allocate_shared<Node>(core::PoolAllocator<Node>{});
   node->op = op;
   node->device = device;
@@ -121,16 +122,19 @@ NodePtr build_node(Op op, NodeList&& inputs, Attrs* attrs, Device device) {
   // Value inputs: for Where the condition (input 0) is b8 and not a value input.
   std::size_t first_value = op == Op::Where ? 1 : 0;
   if (op == Op::Where && node->inputs[0]->dtype != DType::b8)
-    core::fail(ErrorCode::DTypeMismatch, name() + ": condition must be b8, got " + dtype_name(node->inputs[0]->dtype));
+    core::fail(ErrorCode::DTypeMismatch,
+               name() + ": condition must be b8, got " + dtype_name(node->inputs[0]->dtype));
   if (row.kind == OpKind::Gather && node->inputs[1]->dtype != DType::i64)
     core::fail(ErrorCode::DTypeMismatch,
                name() + ": indices must be i64, got " + dtype_name(node->inputs[1]->dtype));
   for (std::size_t i = first_value; i < value_inputs_end(row.kind, node->inputs.size()); ++i) {
     DType d = node->inputs[i]->dtype;
-    if (!(row.inputs & bit(d))) core::fail(ErrorCode::DTypeMismatch, name() + ": dtype " + dtype_name(d) + " is not supported");
+    if (!(row.inputs & bit(d)))
+      core::fail(ErrorCode::DTypeMismatch, name() + ": dtype " + dtype_name(d) + " is not supported");
     if (d != node->inputs[first_value]->dtype && op != Op::Cast)
       core::fail(ErrorCode::DTypeMismatch, name() + ": inputs have different dtypes " +
-                                               dtype_name(node->inputs[first_value]->dtype) + " and " + dtype_name(d));
+                                               dtype_name(node->inputs[first_value]->dtype) + " and " +
+                                               dtype_name(d));
   }
   switch (row.dtype_rule) {
     case DTypeRule::Given: node->dtype = node->attrs.dtype; break;
@@ -149,8 +153,8 @@ NodePtr build_node(Op op, NodeList&& inputs, Attrs* attrs, Device device) {
   int64_t depth = 0;
   for (auto& in : node->inputs) {
     if (in->device != device)
-      core::fail(ErrorCode::DeviceError, name() + ": inputs on different devices (" + in->device.str() + " and " +
-                                             device.str() + ")");
+      core::fail(ErrorCode::DeviceError, name() + ": inputs on different devices (" + in->device.str() +
+                                             " and " + device.str() + ")");
     depth = std::max(depth, in->pending_depth());
   }
   node->set_depth(depth + 1);
@@ -163,7 +167,9 @@ NodePtr make_node(Op op, NodeList inputs, Attrs attrs, Device device) {
   return build_node(op, std::move(inputs), &attrs, device);
 }
 
-NodePtr make_node(Op op, NodeList inputs, Device device) { return build_node(op, std::move(inputs), nullptr, device); }
+NodePtr make_node(Op op, NodeList inputs, Device device) {
+  return build_node(op, std::move(inputs), nullptr, device);
+}
 
 NodePtr make_buffer(Shape shape, DType dtype, Device device, View value) {
   auto node = std::allocate_shared<Node>(core::PoolAllocator<Node>{});
@@ -197,7 +203,7 @@ void set_realized(Node& node, View value) {
   node.value = std::move(value);
   node.set_depth(0);
   node.has_value.store(true, std::memory_order_release);  // publishes `value`
-  NodeList dropped = std::move(node.inputs);  // leaves node.inputs empty
+  NodeList dropped = std::move(node.inputs);              // leaves node.inputs empty
   // `dropped` is destroyed here; Node::~Node of each handles deep chains iteratively.
 }
 

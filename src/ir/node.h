@@ -51,14 +51,14 @@ struct View {
 struct UserFn;
 
 struct Attrs {
-  Shape shape;                  ///< Reshape / Expand target; sources' shape
-  std::vector<int64_t> axes;    ///< Reduce: sorted reduced axes; Permute: the permutation
-  int64_t axis = 0;             ///< Slice / Cat
+  Shape shape;                            ///< Reshape / Expand target; sources' shape
+  std::vector<int64_t> axes;              ///< Reduce: sorted reduced axes; Permute: the permutation
+  int64_t axis = 0;                       ///< Slice / Cat
   int64_t start = 0, stop = 0, step = 1;  ///< Slice, normalized: 0 <= start <= stop <= dim, step >= 1
-  double fvalue = 0;            ///< Full (floating dtypes)
-  int64_t ivalue = 0;           ///< Full (integer and bool dtypes)
-  uint64_t seed = 0;            ///< Rand / Randn stream key
-  DType dtype = DType::f32;     ///< sources and Cast
+  double fvalue = 0;                      ///< Full (floating dtypes)
+  int64_t ivalue = 0;                     ///< Full (integer and bool dtypes)
+  uint64_t seed = 0;                      ///< Rand / Randn stream key
+  DType dtype = DType::f32;               ///< sources and Cast
   /// User: the function (ir/user_fn.h); attrs.axis is the output. Compared by identity.
   std::shared_ptr<const UserFn> fn;
   bool operator==(const Attrs&) const = default;
@@ -109,7 +109,8 @@ struct GradRecord {
 /// and assign() on a variable replace it, which needs the variable to be used by one thread at
 /// that time (like any write to a variable).
 struct Node {
-  uint64_t id = 0;          ///< unique; creation order within a thread (node.cpp); deterministic for a deterministic program
+  uint64_t id =
+      0;  ///< unique; creation order within a thread (node.cpp); deterministic for a deterministic program
   Op op = Op::Buffer;
   DType dtype = DType::f32;
   std::atomic<bool> has_value{false};  ///< realized(): set (release) after `value`
@@ -120,7 +121,7 @@ struct Node {
   /// Longest chain of unrealized nodes ending here (0 once realized). Relaxed loads and stores
   /// only (pending_depth(), set_depth()): a plain load or store on x86.
   std::atomic<int64_t> depth{0};
-  View value;               ///< set once realized
+  View value;                        ///< set once realized
   std::shared_ptr<GradRecord> grad;  ///< set when the node requires a gradient (autograd)
   /// Scratch for graph walks done under the realize lock (topo_order_marked): never read
   /// outside one walk.

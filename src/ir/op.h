@@ -25,12 +25,27 @@ inline constexpr int kNumOps = 0
 /// Sort: a row kernel (sort, argsort) whose output rows along attrs.axis each read a whole input row.
 /// Scan: a running reduction along attrs.axis (cumulative_sum/prod), described by a ReduceRule.
 /// Gather: an indirect read (take), input 1 holds i64 positions along attrs.axis of input 0.
-enum class OpKind : uint8_t { Source, Unary, Binary, Ternary, Reduce, Movement, Concat, Gemm, Collective, Map, Sort, Scan,
-                              Gather };
+enum class OpKind : uint8_t {
+  Source,
+  Unary,
+  Binary,
+  Ternary,
+  Reduce,
+  Movement,
+  Concat,
+  Gemm,
+  Collective,
+  Map,
+  Sort,
+  Scan,
+  Gather
+};
 
 /// How many of a node's inputs are value inputs (sharing the row's accepted dtypes), after
 /// `first` (Where's condition is input 0): a gather's index input is not one.
-constexpr std::size_t value_inputs_end(OpKind k, std::size_t n_inputs) { return k == OpKind::Gather ? 1 : n_inputs; }
+constexpr std::size_t value_inputs_end(OpKind k, std::size_t n_inputs) {
+  return k == OpKind::Gather ? 1 : n_inputs;
+}
 
 /// How a node's dtype follows from its inputs.
 enum class DTypeRule : uint8_t {
@@ -96,14 +111,14 @@ struct OpInfo {
   Op op;
   const char* name;
   OpKind kind;
-  int arity;            ///< number of tensor inputs; -1 = variadic (at least one)
-  DTypeMask inputs;     ///< dtypes accepted for value inputs
+  int arity;         ///< number of tensor inputs; -1 = variadic (at least one)
+  DTypeMask inputs;  ///< dtypes accepted for value inputs
   DTypeRule dtype_rule;
   ShapeRule shape_rule;
-  bool int_to_float;    ///< the frontend casts integer/bool inputs to f32 first (exp, /, ...)
-  bool commutative;     ///< used by CSE (later) to canonicalize operand order
-  VjpFn vjp;            ///< reverse-mode derivative (autograd::vjp::none where no gradient flows)
-  ReduceRule reduce;    ///< Reduce and Scan rows: identity, combine, accumulator; others kNoReduce
+  bool int_to_float;  ///< the frontend casts integer/bool inputs to f32 first (exp, /, ...)
+  bool commutative;   ///< used by CSE (later) to canonicalize operand order
+  VjpFn vjp;          ///< reverse-mode derivative (autograd::vjp::none where no gradient flows)
+  ReduceRule reduce;  ///< Reduce and Scan rows: identity, combine, accumulator; others kNoReduce
   /// What computing one element costs, in plain arithmetic ops: the scheduler recomputes a
   /// shared fused value in each kernel while its subtree costs at most 8 (docs/fusion.md rule 8).
   /// 1 unless the row says otherwise; transcendentals and random numbers 4.

@@ -26,7 +26,8 @@ void elementwise_shape(const Node& n, Shape& out) {
   const Shape& s = n.inputs[0]->shape;
   for (auto& in : n.inputs) {
     if (!core::same_shape(in->shape, s))
-      fail(ErrorCode::ShapeMismatch, name_of(n) + ": operand shapes " + cgrad::shape_str(s) + " and " + cgrad::shape_str(in->shape) +
+      fail(ErrorCode::ShapeMismatch, name_of(n) + ": operand shapes " + cgrad::shape_str(s) + " and " +
+                                         cgrad::shape_str(in->shape) +
                                          " differ (the frontend broadcasts before building)");
   }
   out = s;
@@ -37,7 +38,8 @@ void reduce_shape(const Node& n, Shape& s) {
   const auto& axes = n.attrs.axes;
   for (std::size_t i = 0; i < axes.size(); ++i) {
     if (axes[i] < 0 || axes[i] >= static_cast<int64_t>(s.size()) || (i && axes[i] <= axes[i - 1]))
-      fail(ErrorCode::InvalidArgument, name_of(n) + ": bad axes " + core::vec_str(axes) + " for shape " + cgrad::shape_str(s));
+      fail(ErrorCode::InvalidArgument,
+           name_of(n) + ": bad axes " + core::vec_str(axes) + " for shape " + cgrad::shape_str(s));
     s[static_cast<std::size_t>(axes[i])] = 1;
   }
 }
@@ -46,8 +48,9 @@ void reshape_shape(const Node& n, Shape& out) {
   const Shape& in = n.inputs[0]->shape;
   int64_t m = core::checked_numel(n.attrs.shape, "reshape");
   if (m != core::numel(in))
-    fail(ErrorCode::ShapeMismatch, "reshape: cannot reshape " + cgrad::shape_str(in) + " (" + std::to_string(core::numel(in)) +
-                                       " elements) to " + cgrad::shape_str(n.attrs.shape) + " (" + std::to_string(m) + " elements)");
+    fail(ErrorCode::ShapeMismatch,
+         "reshape: cannot reshape " + cgrad::shape_str(in) + " (" + std::to_string(core::numel(in)) +
+             " elements) to " + cgrad::shape_str(n.attrs.shape) + " (" + std::to_string(m) + " elements)");
   out = n.attrs.shape;
 }
 
@@ -72,7 +75,9 @@ void expand_shape(const Node& n, Shape& out) {
   const Shape& to = n.attrs.shape;
   bool ok = in.size() == to.size();
   for (std::size_t i = 0; ok && i < in.size(); ++i) ok = in[i] == to[i] || (in[i] == 1 && to[i] >= 0);
-  if (!ok) fail(ErrorCode::ShapeMismatch, "expand: cannot expand " + cgrad::shape_str(in) + " to " + cgrad::shape_str(to));
+  if (!ok)
+    fail(ErrorCode::ShapeMismatch,
+         "expand: cannot expand " + cgrad::shape_str(in) + " to " + cgrad::shape_str(to));
   core::checked_numel(to, "expand");
   out = to;
 }
@@ -83,8 +88,8 @@ void flip_shape(const Node& n, Shape& out) {
   std::vector<char> seen(in.size(), 0);
   for (int64_t a : n.attrs.axes) {
     if (a < 0 || a >= static_cast<int64_t>(in.size()) || seen[static_cast<std::size_t>(a)])
-      fail(ErrorCode::InvalidArgument, "flip: axes " + core::vec_str(n.attrs.axes) + " are not distinct dims of " +
-                                           cgrad::shape_str(in));
+      fail(ErrorCode::InvalidArgument,
+           "flip: axes " + core::vec_str(n.attrs.axes) + " are not distinct dims of " + cgrad::shape_str(in));
     seen[static_cast<std::size_t>(a)] = 1;
   }
   out = in;
@@ -94,12 +99,13 @@ void slice_shape(const Node& n, Shape& out) {
   const Shape& in = n.inputs[0]->shape;
   const Attrs& a = n.attrs;
   if (a.axis < 0 || a.axis >= static_cast<int64_t>(in.size()))
-    fail(ErrorCode::InvalidArgument, "slice: dim " + std::to_string(a.axis) + " out of range for " + cgrad::shape_str(in));
+    fail(ErrorCode::InvalidArgument,
+         "slice: dim " + std::to_string(a.axis) + " out of range for " + cgrad::shape_str(in));
   int64_t d = in[static_cast<std::size_t>(a.axis)];
   if (a.step < 1 || a.start < 0 || a.start > a.stop || a.stop > d)
-    fail(ErrorCode::InvalidArgument, "slice: [" + std::to_string(a.start) + ":" + std::to_string(a.stop) + ":" +
-                                         std::to_string(a.step) + "] out of range for dim " + std::to_string(a.axis) +
-                                         " of " + cgrad::shape_str(in));
+    fail(ErrorCode::InvalidArgument, "slice: [" + std::to_string(a.start) + ":" + std::to_string(a.stop) +
+                                         ":" + std::to_string(a.step) + "] out of range for dim " +
+                                         std::to_string(a.axis) + " of " + cgrad::shape_str(in));
   out = in;
   out[static_cast<std::size_t>(a.axis)] = (a.stop - a.start + a.step - 1) / a.step;
 }
@@ -108,7 +114,8 @@ void cat_shape(const Node& n, Shape& out) {
   const Shape& s0 = n.inputs[0]->shape;
   int64_t ax = n.attrs.axis;
   if (ax < 0 || ax >= static_cast<int64_t>(s0.size()))
-    fail(ErrorCode::InvalidArgument, "cat: dim " + std::to_string(ax) + " out of range for " + cgrad::shape_str(s0));
+    fail(ErrorCode::InvalidArgument,
+         "cat: dim " + std::to_string(ax) + " out of range for " + cgrad::shape_str(s0));
   out = s0;
   out[static_cast<std::size_t>(ax)] = 0;
   for (auto& in : n.inputs) {
@@ -129,7 +136,9 @@ void matmul_shape(const Node& n, Shape& out) {
   std::size_t r = a.size();
   bool ok = r >= 2 && b.size() == r && a[r - 1] == b[r - 2];
   for (std::size_t i = 0; ok && i + 2 < r; ++i) ok = a[i] == b[i];
-  if (!ok) fail(ErrorCode::ShapeMismatch, "matmul: shapes " + cgrad::shape_str(a) + " and " + cgrad::shape_str(b) + " do not match");
+  if (!ok)
+    fail(ErrorCode::ShapeMismatch,
+         "matmul: shapes " + cgrad::shape_str(a) + " and " + cgrad::shape_str(b) + " do not match");
   out = a;
   out[r - 1] = b[r - 1];
 }

@@ -39,26 +39,26 @@ inline constexpr const char* kNames[] = {
 // so rows added later need not name it.
 constexpr int row_cost(int cost = 1) { return cost; }
 
-#define ROW(E, kind, arity, mask, rule, shape, i2f, comm, d, ...)                                              \
-  OpInfo {                                                                                                     \
-    Op::E, kNames[static_cast<int>(Op::E)], OpKind::kind, arity, mask, DTypeRule::rule, shape, i2f, comm, &d, \
-        kNoReduce, row_cost(__VA_ARGS__)                                                                       \
+#define ROW(E, kind, arity, mask, rule, shape, i2f, comm, d, ...)                                         \
+  OpInfo {                                                                                                \
+    Op::E, kNames[static_cast<int>(Op::E)], OpKind::kind, arity, mask, DTypeRule::rule, shape, i2f, comm, \
+        &d, kNoReduce, row_cost(__VA_ARGS__)                                                              \
   }
 // A reduction row: accepted dtypes, dtype rule, derivative, then its ReduceRule (the element-wise
 // Binary row that combines, the identity, the accumulator, whether an empty reduction is allowed).
 // Its cost is the default 1: a shared value that contains a reduction is always Mat (rule 8).
-#define RED(E, mask, rule, d, combine, identity, acc, empty_ok)                                                \
-  OpInfo {                                                                                                     \
-    Op::E, kNames[static_cast<int>(Op::E)], OpKind::Reduce, 1, mask, DTypeRule::rule, reduce_shape, false,      \
-        false, &d, ReduceRule{Op::combine, RedIdentity::identity, RedAcc::acc, empty_ok}, row_cost()            \
+#define RED(E, mask, rule, d, combine, identity, acc, empty_ok)                                            \
+  OpInfo {                                                                                                 \
+    Op::E, kNames[static_cast<int>(Op::E)], OpKind::Reduce, 1, mask, DTypeRule::rule, reduce_shape, false, \
+        false, &d, ReduceRule{Op::combine, RedIdentity::identity, RedAcc::acc, empty_ok}, row_cost()       \
   }
 
 // A scan row (scan group): like RED, the output has the input's shape and attrs.axis is the scan
 // axis; the frontend casts the input to the output dtype first, so the rule is SameAsIn.
-#define SCAN(E, mask, d, combine, identity, acc)                                                               \
-  OpInfo {                                                                                                     \
-    Op::E, kNames[static_cast<int>(Op::E)], OpKind::Scan, 1, mask, DTypeRule::SameAsIn, elementwise_shape,      \
-        false, false, &d, ReduceRule{Op::combine, RedIdentity::identity, RedAcc::acc, true}, row_cost()         \
+#define SCAN(E, mask, d, combine, identity, acc)                                                           \
+  OpInfo {                                                                                                 \
+    Op::E, kNames[static_cast<int>(Op::E)], OpKind::Scan, 1, mask, DTypeRule::SameAsIn, elementwise_shape, \
+        false, false, &d, ReduceRule{Op::combine, RedIdentity::identity, RedAcc::acc, true}, row_cost()    \
   }
 
 inline constexpr ReduceRule kNoReduce{Op::Buffer, RedIdentity::Zero, RedAcc::Input, false};
@@ -222,8 +222,9 @@ constexpr bool reductions_combine_with_binary_rows() {
   }
   return true;
 }
-static_assert(reductions_combine_with_binary_rows(), "op_table.h: a Reduce row's combine must be a Binary row "
-                                                     "accepting its accumulator dtype");
+static_assert(reductions_combine_with_binary_rows(),
+              "op_table.h: a Reduce row's combine must be a Binary row "
+              "accepting its accumulator dtype");
 
 }  // namespace table_detail
 

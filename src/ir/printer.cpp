@@ -19,8 +19,10 @@ std::string attrs_str(const Node& n) {
   switch (info(n.op).kind) {
     case OpKind::Source:
       if (n.op == Op::Full) {
-        if (is_floating(n.dtype)) s << "value=" << a.fvalue;
-        else s << "value=" << a.ivalue;
+        if (is_floating(n.dtype))
+          s << "value=" << a.fvalue;
+        else
+          s << "value=" << a.ivalue;
       } else if (n.op == Op::Rand || n.op == Op::Randn) {
         s << "seed=" << a.seed;
       }
@@ -28,9 +30,12 @@ std::string attrs_str(const Node& n) {
     case OpKind::Reduce: s << "axes=" << core::vec_str(a.axes); break;
     case OpKind::Scan: s << "axis=" << a.axis; break;
     case OpKind::Movement:
-      if (n.op == Op::Permute) s << "perm=" << core::vec_str(a.axes);
-      else if (n.op == Op::Flip) s << "axes=" << core::vec_str(a.axes);
-      else if (n.op == Op::Slice) s << "dim=" << a.axis << " " << a.start << ":" << a.stop << ":" << a.step;
+      if (n.op == Op::Permute)
+        s << "perm=" << core::vec_str(a.axes);
+      else if (n.op == Op::Flip)
+        s << "axes=" << core::vec_str(a.axes);
+      else if (n.op == Op::Slice)
+        s << "dim=" << a.axis << " " << a.start << ":" << a.stop << ":" << a.step;
       break;
     case OpKind::Concat:
     case OpKind::Gather: s << "dim=" << a.axis; break;
@@ -87,8 +92,10 @@ std::string to_dot(const std::vector<Node*>& roots, const std::vector<int>* clus
   std::map<int, std::vector<std::size_t>> clusters;
   for (std::size_t i = 0; i < order.size(); ++i) {
     int c = cluster_of && i < cluster_of->size() ? (*cluster_of)[i] : -1;
-    if (c >= 0) clusters[c].push_back(i);
-    else node_line(i, "  ");
+    if (c >= 0)
+      clusters[c].push_back(i);
+    else
+      node_line(i, "  ");
   }
   for (auto& [c, members] : clusters) {
     s << "  subgraph cluster_" << c << " {\n    label=\"kernel " << c << "\";\n    style=rounded;\n";

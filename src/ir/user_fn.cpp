@@ -53,8 +53,8 @@ struct Parser {
   int depth = 0;
 
   [[noreturn]] void fail(const std::string& why, std::size_t at) const {
-    throw Error(ErrorCode::CompileError, "elementwise '" + fn.name + "': " + why + " at column " + std::to_string(at + 1) +
-                                             " of \"" + src + "\"");
+    throw Error(ErrorCode::CompileError, "elementwise '" + fn.name + "': " + why + " at column " +
+                                             std::to_string(at + 1) + " of \"" + src + "\"");
   }
   void skip() {
     while (pos < src.size() && std::isspace(static_cast<unsigned char>(src[pos]))) ++pos;
@@ -64,7 +64,8 @@ struct Parser {
     const std::size_t n = std::char_traits<char>::length(tok);
     if (src.compare(pos, n, tok) != 0) return false;
     // `<` must not match the start of `<=`, `!` not the start of `!=`
-    if (n == 1 && pos + 1 < src.size() && src[pos + 1] == '=' && (tok[0] == '<' || tok[0] == '>' || tok[0] == '!' || tok[0] == '='))
+    if (n == 1 && pos + 1 < src.size() && src[pos + 1] == '=' &&
+        (tok[0] == '<' || tok[0] == '>' || tok[0] == '!' || tok[0] == '='))
       return false;
     pos += n;
     return true;
@@ -74,17 +75,20 @@ struct Parser {
     int h = 1;
     for (int a : e.args) h = std::max(h, 1 + height[static_cast<std::size_t>(a)]);
     // The renderers nest one call per level; device compilers limit nesting (NVRTC: 256 brackets).
-    if (h > kMaxDepth) fail("expression nested too deeply (more than 128 levels; split it into several functions)", pos);
+    if (h > kMaxDepth)
+      fail("expression nested too deeply (more than 128 levels; split it into several functions)", pos);
     height.push_back(h);
     body.nodes.push_back(std::move(e));
     return static_cast<int>(body.nodes.size()) - 1;
   }
   const UserExpr& at(int i) const { return body.nodes[static_cast<std::size_t>(i)]; }
   void want_value(int i, std::size_t where, const char* what) const {
-    if (at(i).is_bool) fail(std::string("a condition is used as a number in ") + what + " (write `c ? 1 : 0`)", where);
+    if (at(i).is_bool)
+      fail(std::string("a condition is used as a number in ") + what + " (write `c ? 1 : 0`)", where);
   }
   void want_bool(int i, std::size_t where, const char* what) const {
-    if (!at(i).is_bool) fail(std::string("a number is used as a condition in ") + what + " (compare it, e.g. `x != 0`)", where);
+    if (!at(i).is_bool)
+      fail(std::string("a number is used as a condition in ") + what + " (compare it, e.g. `x != 0`)", where);
   }
   int call(Op op, std::vector<int> args, std::size_t where) {
     const OpInfo& row = info(op);
@@ -117,7 +121,8 @@ struct Parser {
       if (!eat(":")) fail("expected ':'", pos);
       const std::size_t p2 = (skip(), pos);
       int b = expr();
-      if (at(a).is_bool != at(b).is_bool) fail("the branches of ?: differ (a number and a condition)", at(a).is_bool ? p1 : p2);
+      if (at(a).is_bool != at(b).is_bool)
+        fail("the branches of ?: differ (a number and a condition)", at(a).is_bool ? p1 : p2);
       UserExpr e;
       e.kind = UserExpr::Kind::Select;
       e.is_bool = at(a).is_bool;
@@ -129,60 +134,80 @@ struct Parser {
   }
   int logical_or() {
     int l = logical_and();
-    for (std::size_t p = (skip(), pos); eat("||"); p = (skip(), pos)) l = logic(UserExpr::Kind::Or, {l, logical_and()}, p, "||");
+    for (std::size_t p = (skip(), pos); eat("||"); p = (skip(), pos))
+      l = logic(UserExpr::Kind::Or, {l, logical_and()}, p, "||");
     return l;
   }
   int logical_and() {
     int l = equality();
-    for (std::size_t p = (skip(), pos); eat("&&"); p = (skip(), pos)) l = logic(UserExpr::Kind::And, {l, equality()}, p, "&&");
+    for (std::size_t p = (skip(), pos); eat("&&"); p = (skip(), pos))
+      l = logic(UserExpr::Kind::And, {l, equality()}, p, "&&");
     return l;
   }
   int equality() {
     int l = relational();
     for (;;) {
       const std::size_t p = (skip(), pos);
-      if (eat("==")) l = call(Op::Eq, {l, relational()}, p);
-      else if (eat("!=")) l = call(Op::Ne, {l, relational()}, p);
-      else return l;
+      if (eat("=="))
+        l = call(Op::Eq, {l, relational()}, p);
+      else if (eat("!="))
+        l = call(Op::Ne, {l, relational()}, p);
+      else
+        return l;
     }
   }
   int relational() {
     int l = additive();
     for (;;) {
       const std::size_t p = (skip(), pos);
-      if (eat("<=")) l = call(Op::Le, {l, additive()}, p);
-      else if (eat(">=")) l = call(Op::Ge, {l, additive()}, p);
-      else if (eat("<")) l = call(Op::Lt, {l, additive()}, p);
-      else if (eat(">")) l = call(Op::Gt, {l, additive()}, p);
-      else return l;
+      if (eat("<="))
+        l = call(Op::Le, {l, additive()}, p);
+      else if (eat(">="))
+        l = call(Op::Ge, {l, additive()}, p);
+      else if (eat("<"))
+        l = call(Op::Lt, {l, additive()}, p);
+      else if (eat(">"))
+        l = call(Op::Gt, {l, additive()}, p);
+      else
+        return l;
     }
   }
   int additive() {
     int l = multiplicative();
     for (;;) {
       const std::size_t p = (skip(), pos);
-      if (eat("+")) l = call(Op::Add, {l, multiplicative()}, p);
-      else if (eat("-")) l = call(Op::Sub, {l, multiplicative()}, p);
-      else return l;
+      if (eat("+"))
+        l = call(Op::Add, {l, multiplicative()}, p);
+      else if (eat("-"))
+        l = call(Op::Sub, {l, multiplicative()}, p);
+      else
+        return l;
     }
   }
   int multiplicative() {
     int l = unary();
     for (;;) {
       const std::size_t p = (skip(), pos);
-      if (eat("*")) l = call(Op::Mul, {l, unary()}, p);
-      else if (eat("/")) l = call(Op::Div, {l, unary()}, p);
-      else return l;
+      if (eat("*"))
+        l = call(Op::Mul, {l, unary()}, p);
+      else if (eat("/"))
+        l = call(Op::Div, {l, unary()}, p);
+      else
+        return l;
     }
   }
   int unary() {
     if (++depth > kMaxDepth) fail("expression nested too deeply", pos);
     const std::size_t p = (skip(), pos);
     int r;
-    if (eat("-")) r = call(Op::Neg, {unary()}, p);
-    else if (eat("+")) r = unary();
-    else if (eat("!")) r = logic(UserExpr::Kind::Not, {unary()}, p, "!");
-    else r = primary();
+    if (eat("-"))
+      r = call(Op::Neg, {unary()}, p);
+    else if (eat("+"))
+      r = unary();
+    else if (eat("!"))
+      r = logic(UserExpr::Kind::Not, {unary()}, p, "!");
+    else
+      r = primary();
     --depth;
     return r;
   }
@@ -198,7 +223,8 @@ struct Parser {
     const char c = src[p];
     if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') return number();
     if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
-      while (pos < src.size() && (std::isalnum(static_cast<unsigned char>(src[pos])) || src[pos] == '_')) ++pos;
+      while (pos < src.size() && (std::isalnum(static_cast<unsigned char>(src[pos])) || src[pos] == '_'))
+        ++pos;
       const std::string id = src.substr(p, pos - p);
       if (eat("(")) return function(id, p);
       for (std::size_t i = 0; i < fn.arity(); ++i) {
@@ -210,8 +236,9 @@ struct Parser {
         }
       }
       Op op;
-      fail("'" + id + "' is " + (callable(id, op) ? "a function, call it with ()" : "not an input or parameter") + " (inputs: " +
-               list(fn.inputs) + "; params: " + list(fn.params) + ")",
+      fail("'" + id + "' is " +
+               (callable(id, op) ? "a function, call it with ()" : "not an input or parameter") +
+               " (inputs: " + list(fn.inputs) + "; params: " + list(fn.params) + ")",
            p);
     }
     fail(std::string("unexpected '") + c + "'", p);
@@ -252,7 +279,9 @@ struct Parser {
     }
     const int arity = info(op).arity;
     if (static_cast<int>(args.size()) != arity)
-      fail(id + " takes " + std::to_string(arity) + " argument" + (arity == 1 ? "" : "s") + ", got " + std::to_string(args.size()), p);
+      fail(id + " takes " + std::to_string(arity) + " argument" + (arity == 1 ? "" : "s") + ", got " +
+               std::to_string(args.size()),
+           p);
     return call(op, std::move(args), p);
   }
 };
@@ -260,9 +289,11 @@ struct Parser {
 }  // namespace
 
 std::shared_ptr<UserFn> parse_user_fn(const std::string& name, const std::vector<std::string>& bodies,
-                                      const std::vector<std::string>& inputs, const std::vector<std::string>& params) {
+                                      const std::vector<std::string>& inputs,
+                                      const std::vector<std::string>& params) {
   if (!is_ident(name))
-    throw Error(ErrorCode::InvalidArgument, "elementwise: the name '" + name + "' is not an identifier ([A-Za-z_][A-Za-z0-9_]*)");
+    throw Error(ErrorCode::InvalidArgument,
+                "elementwise: the name '" + name + "' is not an identifier ([A-Za-z_][A-Za-z0-9_]*)");
   auto fn = std::make_shared<UserFn>();
   fn->name = name;
   fn->inputs = inputs;
@@ -275,19 +306,23 @@ std::shared_ptr<UserFn> parse_user_fn(const std::string& name, const std::vector
     const std::string& n = i < inputs.size() ? inputs[i] : params[i - inputs.size()];
     Op op;
     if (!is_ident(n)) throw Error(ErrorCode::InvalidArgument, who + "'" + n + "' is not an identifier");
-    if (callable(n, op)) throw Error(ErrorCode::InvalidArgument, who + "'" + n + "' is the name of a function");
-    if (!seen.insert(n).second) throw Error(ErrorCode::InvalidArgument, who + "'" + n + "' is declared twice");
+    if (callable(n, op))
+      throw Error(ErrorCode::InvalidArgument, who + "'" + n + "' is the name of a function");
+    if (!seen.insert(n).second)
+      throw Error(ErrorCode::InvalidArgument, who + "'" + n + "' is declared twice");
   }
   for (const std::string& text : bodies) {
     UserBody b;
     b.text = text;
-    if (text.size() > kMaxBody) throw Error(ErrorCode::CompileError, who + "body longer than 16384 characters");
+    if (text.size() > kMaxBody)
+      throw Error(ErrorCode::CompileError, who + "body longer than 16384 characters");
     Parser ps{*fn, b.text, b, fn->needs_float};
     b.root = ps.expr();
     ps.skip();
     if (ps.pos != text.size()) ps.fail(std::string("unexpected '") + text[ps.pos] + "'", ps.pos);
     if (b.nodes[static_cast<std::size_t>(b.root)].is_bool)
-      throw Error(ErrorCode::CompileError, who + "the body \"" + text + "\" is a condition; write `c ? 1 : 0` for a number");
+      throw Error(ErrorCode::CompileError,
+                  who + "the body \"" + text + "\" is a condition; write `c ? 1 : 0` for a number");
     fn->outputs.push_back(std::move(b));
   }
   fn->id = g_next_id.fetch_add(1, std::memory_order_relaxed);
@@ -297,8 +332,10 @@ std::shared_ptr<UserFn> parse_user_fn(const std::string& name, const std::vector
 int user_fn_cost(const UserFn& fn, int out) {
   int cost = 0;
   for (const UserExpr& e : fn.outputs.at(static_cast<std::size_t>(out)).nodes) {
-    if (e.kind == UserExpr::Kind::Call) cost += info(e.op).cost;
-    else if (e.kind != UserExpr::Kind::Input && e.kind != UserExpr::Kind::Literal) cost += 1;
+    if (e.kind == UserExpr::Kind::Call)
+      cost += info(e.op).cost;
+    else if (e.kind != UserExpr::Kind::Input && e.kind != UserExpr::Kind::Literal)
+      cost += 1;
   }
   return std::max(cost, info(Op::User).cost);
 }

@@ -36,8 +36,8 @@ struct UserExpr {
   Op op = Op::Buffer;
   int index = -1;
   double value = 0;
-  bool is_bool = false;    ///< the node is a condition (comparison, &&, ||, !)
-  std::vector<int> args;   ///< indices of earlier nodes
+  bool is_bool = false;   ///< the node is a condition (comparison, &&, ||, !)
+  std::vector<int> args;  ///< indices of earlier nodes
 };
 
 /// One output's expression.
@@ -71,6 +71,7 @@ int user_fn_cost(const UserFn& fn, int out);
 /// cgrad::Error (CompileError for a bad body, InvalidArgument for bad names) naming the
 /// function and the column of the problem.
 std::shared_ptr<UserFn> parse_user_fn(const std::string& name, const std::vector<std::string>& bodies,
-                                      const std::vector<std::string>& inputs, const std::vector<std::string>& params);
+                                      const std::vector<std::string>& inputs,
+                                      const std::vector<std::string>& params);
 
 }  // namespace cgrad::ir

@@ -10,8 +10,8 @@ namespace cgrad::ir {
 void verify(const std::vector<Node*>& topo) {
   for (const Node* n : topo) {
     auto bad = [&](const std::string& why) {
-      core::fail(ErrorCode::Internal, std::string("verify: node ") + std::to_string(n->id) + " (" + op_name(n->op) +
-                                          "): " + why);
+      core::fail(ErrorCode::Internal,
+                 std::string("verify: node ") + std::to_string(n->id) + " (" + op_name(n->op) + "): " + why);
     };
     if (n->realized()) {
       if (!n->inputs.empty()) bad("realized node still holds inputs");
@@ -33,8 +33,8 @@ void verify(const std::vector<Node*>& topo) {
       DType d = n->inputs[i]->dtype;
       if (!(row.inputs & bit(d))) bad(std::string("input dtype ") + dtype_name(d) + " is not accepted");
       if (n->op != Op::Cast && d != n->inputs[first_value]->dtype)
-        bad(std::string("inputs have different dtypes ") + dtype_name(n->inputs[first_value]->dtype) + " and " +
-            dtype_name(d));
+        bad(std::string("inputs have different dtypes ") + dtype_name(n->inputs[first_value]->dtype) +
+            " and " + dtype_name(d));
     }
     try {
       // Rebuild through the table's rules and compare.

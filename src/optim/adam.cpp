@@ -6,7 +6,12 @@
 namespace cgrad::optim {
 
 Adam::Adam(std::vector<Tensor> params, double lr, double beta1, double beta2, double eps, double weight_decay)
-    : Optimizer(std::move(params)), lr_(lr), beta1_(beta1), beta2_(beta2), eps_(eps), weight_decay_(weight_decay) {
+    : Optimizer(std::move(params)),
+      lr_(lr),
+      beta1_(beta1),
+      beta2_(beta2),
+      eps_(eps),
+      weight_decay_(weight_decay) {
   auto check = [](bool ok, const std::string& what) {
     if (!ok) throw Error(ErrorCode::InvalidArgument, "Adam: " + what);
   };
@@ -38,8 +43,10 @@ Tensor Adam::update(std::size_t i, const Tensor& grad, std::vector<Tensor>& outp
   Tensor g = grad;
   Tensor base = p;
   if (weight_decay_ != 0) {
-    if (decoupled_) base = p * (1 - lr_ * weight_decay_);
-    else g = g + weight_decay_ * p;
+    if (decoupled_)
+      base = p * (1 - lr_ * weight_decay_);
+    else
+      g = g + weight_decay_ * p;
   }
   m_[i].assign(beta1_ * m_[i] + (1 - beta1_) * g);
   v_[i].assign(beta2_ * v_[i] + (1 - beta2_) * g * g);
@@ -50,7 +57,8 @@ Tensor Adam::update(std::size_t i, const Tensor& grad, std::vector<Tensor>& outp
   return base - step * m_[i] / (sqrt(v_[i]) * inv + eps_);
 }
 
-AdamW::AdamW(std::vector<Tensor> params, double lr, double beta1, double beta2, double eps, double weight_decay)
+AdamW::AdamW(std::vector<Tensor> params, double lr, double beta1, double beta2, double eps,
+             double weight_decay)
     : Adam(std::move(params), lr, beta1, beta2, eps, weight_decay) {
   decoupled_ = true;
 }

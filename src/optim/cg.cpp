@@ -18,7 +18,8 @@ double value(const Tensor& t) { return t.item<double>(); }
 CGResult minimize_cg(const std::function<Tensor(const Tensor&)>& energy, Tensor& x, const CGOptions& opt) {
   if (!x.defined()) throw Error(ErrorCode::InvalidArgument, "minimize_cg: x is undefined");
   if (!is_floating(x.dtype()))
-    throw Error(ErrorCode::DTypeMismatch, std::string("minimize_cg: x must be f32 or f64, got ") + dtype_name(x.dtype()));
+    throw Error(ErrorCode::DTypeMismatch,
+                std::string("minimize_cg: x must be f32 or f64, got ") + dtype_name(x.dtype()));
   if (!energy) throw Error(ErrorCode::InvalidArgument, "minimize_cg: no energy function");
   const DType dt = x.dtype();
   const Device dev = x.device();
@@ -37,7 +38,8 @@ CGResult minimize_cg(const std::function<Tensor(const Tensor&)>& energy, Tensor&
   auto evaluate = [&](double& f, Tensor& g, double& gg, double& g_dg, double& ginf) {
     Tensor e = energy(cur);
     if (e.numel() != 1)
-      throw Error(ErrorCode::InvalidArgument, "minimize_cg: the energy must have one element, got shape " + shape_str(e.shape()));
+      throw Error(ErrorCode::InvalidArgument,
+                  "minimize_cg: the energy must have one element, got shape " + shape_str(e.shape()));
     g = grad(e, {cur}, false)[0];
     NoGradGuard off;
     Tensor sgg = sum(g * g), smax = max(abs(g));
@@ -84,7 +86,9 @@ CGResult minimize_cg(const std::function<Tensor(const Tensor&)>& energy, Tensor&
         ++res.energy_evaluations;
         return value(energy(cur + alpha_t * d));
       };
-      auto armijo = [&](double step, double fs) { return std::isfinite(fs) && fs <= f + opt.armijo * step * gd; };
+      auto armijo = [&](double step, double fs) {
+        return std::isfinite(fs) && fs <= f + opt.armijo * step * gd;
+      };
       // (Nocedal & Wright 3.60: the last step scaled by the ratio of directional derivatives.)
       double a = alpha > 0 ? alpha * std::clamp(gd_prev / gd, 0.01, 100.0) : 1.0 / std::max(ginf, 1e-300);
       gd_prev = gd;

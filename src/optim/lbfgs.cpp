@@ -15,10 +15,11 @@
 
 namespace cgrad::optim {
 
-CGResult minimize_lbfgs(const std::function<Tensor(const Tensor&)>& energy, Tensor& x, const LBFGSOptions& opt) {
+CGResult minimize_lbfgs(const std::function<Tensor(const Tensor&)>& energy, Tensor& x,
+                        const LBFGSOptions& opt) {
   constexpr const char* who = "minimize_lbfgs";
-  detail::check_arguments(who, energy, x, opt.max_iterations, opt.gradient_tolerance, opt.relative_energy_tolerance,
-                          opt.armijo, opt.wolfe, opt.max_line_search_steps);
+  detail::check_arguments(who, energy, x, opt.max_iterations, opt.gradient_tolerance,
+                          opt.relative_energy_tolerance, opt.armijo, opt.wolfe, opt.max_line_search_steps);
   if (opt.memory < 1) throw Error(ErrorCode::InvalidArgument, "minimize_lbfgs: memory must be >= 1");
   CGResult res;
   detail::Objective obj(who, energy, x, res);
@@ -28,9 +29,7 @@ CGResult minimize_lbfgs(const std::function<Tensor(const Tensor&)>& energy, Tens
     Tensor s, y, rho;
   };
   std::deque<Pair> pairs;  // newest first; always m entries
-  for (std::size_t i = 0; i < m; ++i)
-    pairs.push_back({obj.zero_vector(), obj.zero_vector(),
-                     obj.scalar(0)});
+  for (std::size_t i = 0; i < m; ++i) pairs.push_back({obj.zero_vector(), obj.zero_vector(), obj.scalar(0)});
 
   // d = -H g by the two loops, as a compiled function of (g, gamma, s_1..s_m, y_1..y_m, rho_1..rho_m).
   cgrad::detail::CompiledCore two_loop;
@@ -70,7 +69,8 @@ CGResult minimize_lbfgs(const std::function<Tensor(const Tensor&)>& energy, Tens
   double gamma = 1.0 / std::max(1.0, cur.ginf);  // the first step moves at most 1 in max-norm
   bool first = true;
   while (true) {
-    if (detail::should_stop(res, cur, f_old, opt.gradient_tolerance, opt.relative_energy_tolerance, first)) break;
+    if (detail::should_stop(res, cur, f_old, opt.gradient_tolerance, opt.relative_energy_tolerance, first))
+      break;
     if (res.iterations >= opt.max_iterations) {
       res.reason = StopReason::max_iterations;
       break;

@@ -34,14 +34,15 @@ void check_arguments(const char* who, const EnergyFn& energy, const Tensor& x, i
                      int max_line_search_steps) {
   if (!x.defined()) bad(who, "x is undefined");
   if (!is_floating(x.dtype()))
-    throw Error(ErrorCode::DTypeMismatch, std::string(who) + ": x must be f32 or f64, got " + dtype_name(x.dtype()));
+    throw Error(ErrorCode::DTypeMismatch,
+                std::string(who) + ": x must be f32 or f64, got " + dtype_name(x.dtype()));
   if (!energy) bad(who, "no energy function");
   if (max_iterations < 0) bad(who, "max_iterations must be >= 0, got " + std::to_string(max_iterations));
   if (!(gradient_tolerance >= 0)) bad(who, "gradient_tolerance must be >= 0");
   if (!(relative_energy_tolerance >= 0)) bad(who, "relative_energy_tolerance must be >= 0");
   if (!(armijo > 0 && armijo < wolfe && wolfe < 1))
-    bad(who, "the line search needs 0 < armijo < wolfe < 1, got armijo " + std::to_string(armijo) + ", wolfe " +
-                 std::to_string(wolfe));
+    bad(who, "the line search needs 0 < armijo < wolfe < 1, got armijo " + std::to_string(armijo) +
+                 ", wolfe " + std::to_string(wolfe));
   if (max_line_search_steps < 1) bad(who, "max_line_search_steps must be >= 1");
 }
 
@@ -63,8 +64,9 @@ Objective::Objective(const char* who, const EnergyFn& energy, const Tensor& x, C
     Tensor p = base + step * d;
     Tensor e = fn(p);
     if (!e.defined() || e.numel() != 1)
-      throw Error(ErrorCode::InvalidArgument, name + ": the energy must have one element, got shape " +
-                                                  (e.defined() ? shape_str(e.shape()) : std::string("(undefined)")));
+      throw Error(ErrorCode::InvalidArgument,
+                  name + ": the energy must have one element, got shape " +
+                      (e.defined() ? shape_str(e.shape()) : std::string("(undefined)")));
     Tensor g = grad(e, {p}, false)[0];
     NoGradGuard off;
     return std::vector<Tensor>{p.detach(), e.detach(), g, sum(g * d), max(abs(g)), sum(g * g)};
@@ -77,7 +79,8 @@ Tensor Objective::scalar(double v) const { return scalar_buffer(v, dtype_, devic
 Tensor Objective::zero_vector() const {
   std::size_t n = 1;
   for (int64_t e : shape_) n *= static_cast<std::size_t>(e);
-  Tensor z = dtype_ == DType::f64 ? tensor(std::vector<double>(n, 0.0), shape_) : tensor(std::vector<float>(n, 0.0f), shape_);
+  Tensor z = dtype_ == DType::f64 ? tensor(std::vector<double>(n, 0.0), shape_)
+                                  : tensor(std::vector<float>(n, 0.0f), shape_);
   return device_.is_cuda() ? z.to(device_).eval() : z;
 }
 

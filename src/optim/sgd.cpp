@@ -6,7 +6,8 @@ namespace cgrad::optim {
 namespace detail {
 Tensor zeros_state(const Tensor& p) { return zeros(p.shape(), p.dtype(), p.device()).eval(); }
 Tensor scalar_buffer(double v, DType t, Device d) {
-  Tensor s = t == DType::f64 ? tensor(std::vector<double>{v}, Shape{}) : tensor(std::vector<float>{static_cast<float>(v)}, Shape{});
+  Tensor s = t == DType::f64 ? tensor(std::vector<double>{v}, Shape{})
+                             : tensor(std::vector<float>{static_cast<float>(v)}, Shape{});
   return d.is_cuda() ? s.to(d) : s;
 }
 }  // namespace detail
@@ -14,10 +15,12 @@ Tensor scalar_buffer(double v, DType t, Device d) {
 Optimizer::Optimizer(std::vector<Tensor> params) : params_(std::move(params)) {
   for (std::size_t i = 0; i < params_.size(); ++i) {
     const Tensor& p = params_[i];
-    if (!p.defined()) throw Error(ErrorCode::InvalidArgument, "optimizer: parameter " + std::to_string(i) + " is undefined");
+    if (!p.defined())
+      throw Error(ErrorCode::InvalidArgument, "optimizer: parameter " + std::to_string(i) + " is undefined");
     if (!is_floating(p.dtype()))
       throw Error(ErrorCode::DTypeMismatch, "optimizer: parameter " + std::to_string(i) + " has dtype " +
-                                                dtype_name(p.dtype()) + "; only f32/f64 parameters can be optimized");
+                                                dtype_name(p.dtype()) +
+                                                "; only f32/f64 parameters can be optimized");
   }
 }
 Optimizer::~Optimizer() = default;
@@ -45,8 +48,10 @@ void Optimizer::step(const std::vector<Tensor>& with) {
 
 SGD::SGD(std::vector<Tensor> params, double lr, double momentum)
     : Optimizer(std::move(params)), lr_(lr), momentum_(momentum) {
-  if (!(lr >= 0)) throw Error(ErrorCode::InvalidArgument, "SGD: learning rate must be >= 0, got " + std::to_string(lr));
-  if (!(momentum >= 0)) throw Error(ErrorCode::InvalidArgument, "SGD: momentum must be >= 0, got " + std::to_string(momentum));
+  if (!(lr >= 0))
+    throw Error(ErrorCode::InvalidArgument, "SGD: learning rate must be >= 0, got " + std::to_string(lr));
+  if (!(momentum >= 0))
+    throw Error(ErrorCode::InvalidArgument, "SGD: momentum must be >= 0, got " + std::to_string(momentum));
   if (momentum_ != 0)
     for (const Tensor& p : params_) buf_.push_back(detail::zeros_state(p));
 }

@@ -21,8 +21,8 @@ namespace cgrad::optim {
 
 CGResult minimize_tn(const std::function<Tensor(const Tensor&)>& energy, Tensor& x, const TNOptions& opt) {
   constexpr const char* who = "minimize_tn";
-  detail::check_arguments(who, energy, x, opt.max_iterations, opt.gradient_tolerance, opt.relative_energy_tolerance,
-                          opt.armijo, opt.wolfe, opt.max_line_search_steps);
+  detail::check_arguments(who, energy, x, opt.max_iterations, opt.gradient_tolerance,
+                          opt.relative_energy_tolerance, opt.armijo, opt.wolfe, opt.max_line_search_steps);
   if (opt.max_inner_iterations < 1)
     throw Error(ErrorCode::InvalidArgument, "minimize_tn: max_inner_iterations must be >= 1");
   if (!(opt.max_relative_step >= 0))
@@ -42,18 +42,20 @@ CGResult minimize_tn(const std::function<Tensor(const Tensor&)>& energy, Tensor&
     NoGradGuard off;
     return std::vector<Tensor>{pn, hp, sum(pn * hp)};
   });
-  auto cg_step = compile([](const Tensor& z, const Tensor& r, const Tensor& p, const Tensor& hp, const Tensor& alpha) {
-    NoGradGuard off;
-    Tensor zn = z + alpha * p, rn = r + alpha * hp;
-    return std::vector<Tensor>{zn, rn, sum(rn * rn)};
-  });
+  auto cg_step =
+      compile([](const Tensor& z, const Tensor& r, const Tensor& p, const Tensor& hp, const Tensor& alpha) {
+        NoGradGuard off;
+        Tensor zn = z + alpha * p, rn = r + alpha * hp;
+        return std::vector<Tensor>{zn, rn, sum(rn * rn)};
+      });
 
   detail::Point cur = obj.start();
   double f_old = cur.f;
   const Tensor zero = obj.scalar(0);
   bool first = true;
   while (true) {
-    if (detail::should_stop(res, cur, f_old, opt.gradient_tolerance, opt.relative_energy_tolerance, first)) break;
+    if (detail::should_stop(res, cur, f_old, opt.gradient_tolerance, opt.relative_energy_tolerance, first))
+      break;
     if (res.iterations >= opt.max_iterations) {
       res.reason = StopReason::max_iterations;
       break;
@@ -65,8 +67,7 @@ CGResult minimize_tn(const std::function<Tensor(const Tensor&)>& energy, Tensor&
     const double gnorm = std::sqrt(cur.gg);
     const double eta = std::min(0.5, std::sqrt(gnorm));
     const double target = eta * gnorm;
-    Tensor z = obj.zero_vector(), r = cur.g,
-           p = obj.zero_vector();
+    Tensor z = obj.zero_vector(), r = cur.g, p = obj.zero_vector();
     double rr = cur.gg;
     Tensor beta = zero;
     Tensor dir;
@@ -79,7 +80,8 @@ CGResult minimize_tn(const std::function<Tensor(const Tensor&)>& energy, Tensor&
         // Negative or zero curvature (or not finite): keep the iterate built so far, which is a
         // descent direction; on the first inner step, use steepest descent scaled by r.r/|p.Hp|.
         if (k == 0) {
-          const double s = std::isfinite(curv) && curv != 0 ? rr / std::abs(curv) : 1.0 / std::max(cur.ginf, 1e-300);
+          const double s =
+              std::isfinite(curv) && curv != 0 ? rr / std::abs(curv) : 1.0 / std::max(cur.ginf, 1e-300);
           NoGradGuard off;
           dir = (obj.scalar(s) * p).eval();
         }
@@ -119,7 +121,8 @@ CGResult minimize_tn(const std::function<Tensor(const Tensor&)>& energy, Tensor&
     double first_step = 1.0;
     if (opt.max_relative_step > 0 && dmax > 0)
       first_step = std::min(1.0, opt.max_relative_step * std::max(1.0, xmax) / dmax);
-    if (!detail::strong_wolfe(obj, base, dir, first_step, opt.armijo, opt.wolfe, opt.max_line_search_steps, next)) {
+    if (!detail::strong_wolfe(obj, base, dir, first_step, opt.armijo, opt.wolfe, opt.max_line_search_steps,
+                              next)) {
       res.reason = StopReason::line_search;
       break;
     }

@@ -14,9 +14,9 @@
 // Invariants: a merged node keeps its value, shape, dtype and device, becoming a same-shape
 // reshape of its equal (no kernel), so handles holding it stay valid. Attributes are compared
 // with Attrs::operator== plus the bits of fvalue, so +0 and -0 never merge (nor do NaN
-// constants: NaN != NaN, a missed merge only). No result depends on pointer values or hash-map iteration order: the map is only
-// looked up, hash buckets chain positions in topological order, and at most one kept node
-// can equal a given node (two equal kept nodes would have been merged).
+// constants: NaN != NaN, a missed merge only). No result depends on pointer values or hash-map iteration
+// order: the map is only looked up, hash buckets chain positions in topological order, and at most one kept
+// node can equal a given node (two equal kept nodes would have been merged).
 #include "ir/op_table.h"
 #include "passes/flat_table.h"
 #include "passes/pipeline.h"

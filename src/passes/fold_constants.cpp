@@ -27,13 +27,15 @@ using ir::Op;
 
 namespace {
 
-template <class R> bool store(Node& n, R v) {
+template <class R>
+bool store(Node& n, R v) {
   if (core::dtype_of_v<R> != n.dtype) return false;  // never for a well-formed node
   to_full(n, full_attrs<R>(n.shape, n.dtype, v));
   return true;
 }
 
-template <Op OP, class F> bool fold_unary(Node& n, F f) {
+template <Op OP, class F>
+bool fold_unary(Node& n, F f) {
   const ir::NodePtr x = n.inputs[0];
   return core::dispatch(x->dtype, [&](auto tin) -> bool {
     using TI = decltype(tin);
@@ -50,12 +52,15 @@ template <Op OP, class F> bool fold_unary(Node& n, F f) {
   });
 }
 
-template <Op OP, class F> bool fold_binary(Node& n, F f) {
+template <Op OP, class F>
+bool fold_binary(Node& n, F f) {
   const ir::NodePtr a = n.inputs[0], b = n.inputs[1];
   return core::dispatch(a->dtype, [&](auto tin) -> bool {
     using T = decltype(tin);
-    if constexpr (ir::accepts(OP, core::dtype_of_v<T>)) return store(n, f(const_value<T>(*a), const_value<T>(*b)));
-    else return false;
+    if constexpr (ir::accepts(OP, core::dtype_of_v<T>))
+      return store(n, f(const_value<T>(*a), const_value<T>(*b)));
+    else
+      return false;
   });
 }
 

@@ -40,7 +40,8 @@ void to_full(ir::Node& n, ir::Attrs a) {
 }
 
 void to_view(ir::Node& n, ir::NodePtr x) {
-  if (n.realized() || !x || x.get() == &n || x->shape != n.shape || x->dtype != n.dtype || x->device != n.device)
+  if (n.realized() || !x || x.get() == &n || x->shape != n.shape || x->dtype != n.dtype ||
+      x->device != n.device)
     core::fail(ErrorCode::Internal, "passes: bad view rewrite of node " + std::to_string(n.id));
   if (n.op == ir::Op::Reshape && n.inputs.size() == 1 && n.inputs[0] == x) return;
   n.inputs.clear();

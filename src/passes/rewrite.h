@@ -20,18 +20,24 @@ inline bool is_const(const ir::Node& n) { return !n.realized() && n.op == ir::Op
 
 /// The element value of a constant, converted exactly as the backends convert it (T must be
 /// the C++ type of n.dtype).
-template <class T> T const_value(const ir::Node& n) {
-  if constexpr (core::is_floating_v<T>) return static_cast<T>(n.attrs.fvalue);
-  else return static_cast<T>(n.attrs.ivalue);
+template <class T>
+T const_value(const ir::Node& n) {
+  if constexpr (core::is_floating_v<T>)
+    return static_cast<T>(n.attrs.fvalue);
+  else
+    return static_cast<T>(n.attrs.ivalue);
 }
 
 /// Attributes of a Full of `shape` and `dtype` holding `v` (T the C++ type of `dtype`).
-template <class T> ir::Attrs full_attrs(const Shape& shape, DType dtype, T v) {
+template <class T>
+ir::Attrs full_attrs(const Shape& shape, DType dtype, T v) {
   ir::Attrs a;
   a.shape = shape;
   a.dtype = dtype;
-  if constexpr (core::is_floating_v<T>) a.fvalue = static_cast<double>(v);
-  else a.ivalue = static_cast<int64_t>(v);
+  if constexpr (core::is_floating_v<T>)
+    a.fvalue = static_cast<double>(v);
+  else
+    a.ivalue = static_cast<int64_t>(v);
   return a;
 }
 

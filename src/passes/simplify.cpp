@@ -42,8 +42,10 @@ bool is_exact_zero_for(const Node& c, Op op) {
   return core::dispatch(c.dtype, [&](auto t) {
     using T = decltype(t);
     T v = const_value<T>(c);
-    if constexpr (core::is_floating_v<T>) return v == T(0) && std::signbit(v) == (op == Op::Add);
-    else return v == T(0);
+    if constexpr (core::is_floating_v<T>)
+      return v == T(0) && std::signbit(v) == (op == Op::Add);
+    else
+      return v == T(0);
   });
 }
 
@@ -140,8 +142,10 @@ void compose_in_place(Node& n) {
 void simplify(const PendingGraph& g) {
   for (const NodePtr& n : g.order) {
     skip_views(*n);
-    if (NodePtr x = equal_node(*n)) to_view(*n, std::move(x));
-    else compose_in_place(*n);
+    if (NodePtr x = equal_node(*n))
+      to_view(*n, std::move(x));
+    else
+      compose_in_place(*n);
   }
 }
 

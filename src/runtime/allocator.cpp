@@ -118,7 +118,9 @@ void release_host(void* p, std::size_t nbytes) {
 std::shared_ptr<ir::Storage> allocate_host(std::size_t nbytes) {
   auto s = std::make_shared<ir::Storage>();
   void* p = pool().take(rounded(nbytes));
-  if (!p) throw Error(ErrorCode::OutOfMemory, "cannot allocate " + std::to_string(nbytes) + " bytes of host memory");
+  if (!p)
+    throw Error(ErrorCode::OutOfMemory,
+                "cannot allocate " + std::to_string(nbytes) + " bytes of host memory");
   s->data = p;
   s->nbytes = nbytes;
   s->device = Device::cpu();

@@ -31,7 +31,8 @@ class Backend {
   /// same layout, or nullptr (not replayable, or run by the interpreter). May move from `p`.
   virtual std::shared_ptr<Plan> run(Program& p) = 0;
   /// Runs a plan this backend built: no passes, scheduling or codegen.
-  virtual void replay(const Plan& plan, const std::vector<const ir::Node*>& leaves, const std::vector<ir::Node*>& roots) {
+  virtual void replay(const Plan& plan, const std::vector<const ir::Node*>& leaves,
+                      const std::vector<ir::Node*>& roots) {
     (void)plan;
     (void)leaves;
     (void)roots;

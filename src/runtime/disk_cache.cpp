@@ -58,7 +58,8 @@ int64_t now_ns() {
 }
 
 bool is_hex(std::string_view s) {
-  return std::all_of(s.begin(), s.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
 
 // One cache entry: the files of one key in one shard (<key>.so + <key>.cpp, or .cubin + .cu).
@@ -75,8 +76,9 @@ void scan_shard(const std::string& dir, int64_t now, bool clean, std::map<std::s
   if (!d) return;
   while (dirent* e = ::readdir(d)) {
     const std::string name = e->d_name;
-    struct stat st{};
-    if (name[0] == '.' || ::fstatat(::dirfd(d), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+    struct stat st {};
+    if (name[0] == '.' || ::fstatat(::dirfd(d), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+        !S_ISREG(st.st_mode))
       continue;
     if (name.find(".tmp.") != std::string::npos) {
       if (clean && now - ns_of(st.st_mtim) > kStaleNs) ::unlinkat(::dirfd(d), name.c_str(), 0);
@@ -84,7 +86,8 @@ void scan_shard(const std::string& dir, int64_t now, bool clean, std::map<std::s
     }
     const size_t dot = name.find('.');
     const std::string stem = name.substr(0, dot), ext = dot == std::string::npos ? "" : name.substr(dot + 1);
-    if (stem.size() != 32 || !is_hex(stem) || (ext != "so" && ext != "cpp" && ext != "cubin" && ext != "cu")) continue;
+    if (stem.size() != 32 || !is_hex(stem) || (ext != "so" && ext != "cpp" && ext != "cubin" && ext != "cu"))
+      continue;
     Item& it = items[dir + "/" + stem];
     it.stem = stem;
     it.bytes += static_cast<uint64_t>(st.st_size);
@@ -145,7 +148,7 @@ int make_dirs(const std::string& path, Where where) {
       if (::mkdir(prefix.c_str(), 0700) != 0 && errno != EEXIST) return errno;
     }
   }
-  struct stat st{};
+  struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return errno;
   if (!S_ISDIR(st.st_mode)) return ENOTDIR;
   return ::access(path.c_str(), W_OK | X_OK) == 0 ? 0 : errno;
@@ -154,10 +157,12 @@ int make_dirs(const std::string& path, Where where) {
 std::string temp_name(const std::string& path) {
   static const uint32_t nonce = std::random_device{}();
   static std::atomic<uint64_t> seq{0};
-  return path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(nonce) + "." + std::to_string(seq++);
+  return path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(nonce) + "." +
+         std::to_string(seq++);
 }
 
-int write_temp(const std::string& path, std::string_view a, std::string_view b, Where where, std::string* tmp) {
+int write_temp(const std::string& path, std::string_view a, std::string_view b, Where where,
+               std::string* tmp) {
   if (int e = injected(where)) return e;
   *tmp = temp_name(path);
   int fd = ::open(tmp->c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
@@ -183,7 +188,7 @@ int write_atomically(const std::string& path, std::string_view data, Where where
 }
 
 bool read_fd(int fd, std::string* out) {
-  struct stat st{};
+  struct stat st {};
   if (::fstat(fd, &st) != 0) return false;
   out->resize(static_cast<size_t>(st.st_size));
   size_t got = 0;

@@ -26,12 +26,14 @@ int injected_write_error(Where where);
 /// Creates `path` and its missing parents with mode 0700. 0, or the errno of the failure.
 int make_dirs(const std::string& path, Where where);
 
-/// A name in the directory of `path` no other thread or process will pick: `path` + ".tmp.<pid>.<nonce>.<seq>".
+/// A name in the directory of `path` no other thread or process will pick: `path` +
+/// ".tmp.<pid>.<nonce>.<seq>".
 std::string temp_name(const std::string& path);
 
 /// Writes `a` then `b` to a new temp file beside `path`; `*tmp` is its name. 0 or errno (the
 /// temp file is removed on failure).
-int write_temp(const std::string& path, std::string_view a, std::string_view b, Where where, std::string* tmp);
+int write_temp(const std::string& path, std::string_view a, std::string_view b, Where where,
+               std::string* tmp);
 /// rename(tmp, path), honouring the hook; removes `tmp` on failure. 0 or errno.
 int publish(const std::string& tmp, const std::string& path, Where where);
 /// write_temp + publish: `path` is absent-or-complete at every instant. 0 or errno.
@@ -67,8 +69,8 @@ void touch(const std::string& path);
 int record_write(const std::string& root, uint64_t bytes, std::string_view keep, uint64_t bound);
 
 struct Usage {
-  uint64_t bytes = 0;     ///< entries' files (.so, .cpp, .cubin, .cu), temp files excluded
-  uint64_t entries = 0;   ///< keys with a shared object or cubin
+  uint64_t bytes = 0;    ///< entries' files (.so, .cpp, .cubin, .cu), temp files excluded
+  uint64_t entries = 0;  ///< keys with a shared object or cubin
 };
 /// Scans `root` (no lock, no deletion): what the bound counts.
 Usage usage(const std::string& root);

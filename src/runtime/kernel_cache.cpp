@@ -58,7 +58,7 @@ void fnv_update(H128& h, std::string_view d) {
     lo ^= c;
     const uint64_t a = lo >> 32, b = lo & 0xffffffffULL;
     const uint64_t carry = (a * 0x13BULL + ((b * 0x13BULL) >> 32)) >> 32;  // high half of lo * 0x13B
-    hi = hi * 0x13BULL + carry + (lo << 24);                                  // + lo * 2^88 mod 2^128
+    hi = hi * 0x13BULL + carry + (lo << 24);                               // + lo * 2^88 mod 2^128
     lo = lo * 0x13BULL;
   }
   h.hi = hi;
@@ -119,7 +119,7 @@ void put_u64(std::string& s, uint64_t v) {
 }
 
 bool is_dir_writable(const std::string& p) {
-  struct stat st{};
+  struct stat st {};
   return ::stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && ::access(p.c_str(), W_OK | X_OK) == 0;
 }
 
@@ -129,9 +129,9 @@ std::string temp_cache_dir() {
   std::string base = (t && *t == '/') ? t : "/tmp";
   std::string p = base + "/cgrad-" + std::to_string(::getuid());
   ::mkdir(p.c_str(), 0700);
-  struct stat st{};
-  if (::lstat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::getuid() && (st.st_mode & 077) == 0 &&
-      is_dir_writable(p))
+  struct stat st {};
+  if (::lstat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::getuid() &&
+      (st.st_mode & 077) == 0 && is_dir_writable(p))
     return p;
   std::string tmpl = p + "-XXXXXX";
   if (::mkdtemp(tmpl.data())) return tmpl;
@@ -140,7 +140,7 @@ std::string temp_cache_dir() {
 
 // An existing directory we can list and read: a populated read-only cache is still used for hits.
 bool is_readable_dir(const std::string& p) {
-  struct stat st{};
+  struct stat st {};
   return ::stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && ::access(p.c_str(), R_OK | X_OK) == 0;
 }
 
@@ -148,12 +148,14 @@ std::string resolve_cache_dir() {
   const std::string& explicit_dir = core::env().cache_dir;
   if (!explicit_dir.empty()) {
     if (make_private_dirs(explicit_dir) || is_readable_dir(explicit_dir)) return explicit_dir;
-    std::fprintf(stderr, "cgrad: CGRAD_CACHE_DIR=%s is not a directory that can be created or read; using a temp dir\n",
-                 explicit_dir.c_str());
+    std::fprintf(
+        stderr,
+        "cgrad: CGRAD_CACHE_DIR=%s is not a directory that can be created or read; using a temp dir\n",
+        explicit_dir.c_str());
   } else {
     const char* xdg = std::getenv("XDG_CACHE_HOME");
     const char* home = std::getenv("HOME");
-    std::string cand = (xdg && *xdg == '/') ? std::string(xdg) + "/cgrad"
+    std::string cand = (xdg && *xdg == '/')     ? std::string(xdg) + "/cgrad"
                        : (home && *home == '/') ? std::string(home) + "/.cache/cgrad"
                                                 : std::string();
     if (!cand.empty() && (make_private_dirs(cand) || is_readable_dir(cand))) return cand;
@@ -165,7 +167,7 @@ std::string resolve_cache_dir() {
 // (the linker's "No space left on device" is only text): then it is not the kernel's fault.
 bool short_of_space(const std::string& dir) {
   if (disk::injected_write_error(disk::Where::Staging)) return true;
-  struct statvfs vs{};
+  struct statvfs vs {};
   if (::statvfs(dir.c_str(), &vs) != 0) return false;
   return (vs.f_flag & ST_RDONLY) != 0 || uint64_t(vs.f_bavail) * vs.f_frsize < (uint64_t(64) << 20);
 }
@@ -176,13 +178,14 @@ std::string dir_of(const std::string& path) { return path.substr(0, path.rfind('
 // exist left under `base` when they were killed before their destructors ran.
 void sweep_dead_staging(const std::string& base) {
   std::error_code ec;
-  for (auto it = std::filesystem::directory_iterator(base, ec); !ec && it != std::filesystem::directory_iterator();
-       it.increment(ec)) {
+  for (auto it = std::filesystem::directory_iterator(base, ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
     const std::string name = it->path().filename().string();
     if (name.rfind("cgrad-build-", 0) != 0) continue;
     const long pid = std::strtol(name.c_str() + 12, nullptr, 10);
-    struct stat st{};
-    if (pid <= 0 || ::lstat(it->path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::getuid()) continue;
+    struct stat st {};
+    if (pid <= 0 || ::lstat(it->path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::getuid())
+      continue;
     // An hour untouched too: a process in another pid namespace sharing this /tmp is not
     // visible to kill(), and an idle one's dir is recreated on its next build anyway.
     if (::time(nullptr) - st.st_mtime > 3600 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) {
@@ -207,7 +210,8 @@ struct Job {
 };
 
 void debug_note(const std::string& path, const std::string& why) {
-  if (core::env().debug >= 1) std::fprintf(stderr, "cgrad: kernel cache: %s: %s; rebuilding\n", path.c_str(), why.c_str());
+  if (core::env().debug >= 1)
+    std::fprintf(stderr, "cgrad: kernel cache: %s: %s; rebuilding\n", path.c_str(), why.c_str());
 }
 
 bool is_compile_error(const std::exception_ptr& e) {
@@ -297,13 +301,15 @@ struct KernelCache::Impl {
     if (root().empty()) return nullptr;
     const std::string path = so_path(key);
     if (::access(path.c_str(), F_OK) != 0) return nullptr;  // a miss costs no lock
-    disk::Lock lock(root(), /*exclusive=*/false);          // not evicted until dlopen is done
+    disk::Lock lock(root(), /*exclusive=*/false);           // not evicted until dlopen is done
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return nullptr;
     std::string bytes;
     std::string why;
-    if (!disk::read_fd(fd, &bytes)) why = "unreadable";
-    else if (bytes.size() < kTrailerLen) why = "truncated";
+    if (!disk::read_fd(fd, &bytes))
+      why = "unreadable";
+    else if (bytes.size() < kTrailerLen)
+      why = "truncated";
     else {
       std::string_view payload(bytes.data(), bytes.size() - kTrailerLen);
       if (std::string_view(bytes).substr(payload.size()) != cache_trailer(key, payload))
@@ -312,7 +318,8 @@ struct KernelCache::Impl {
     void* h = nullptr;
     if (why.empty()) {
       h = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-      if (!h) why = std::string("dlopen failed: ") + ::dlerror();
+      if (!h)
+        why = std::string("dlopen failed: ") + ::dlerror();
       else if (!::dlsym(h, symbol.c_str())) {
         why = "symbol " + symbol + " missing";
         ::dlclose(h);
@@ -334,8 +341,9 @@ struct KernelCache::Impl {
   // "" when none can be created. A forked child makes its own.
   std::string staging() {
     std::lock_guard lk(stage_mu);
-    struct stat st{};
-    if (stage_pid == ::getpid() && !stage_dir.empty() && ::stat(stage_dir.c_str(), &st) == 0) return stage_dir;
+    struct stat st {};
+    if (stage_pid == ::getpid() && !stage_dir.empty() && ::stat(stage_dir.c_str(), &st) == 0)
+      return stage_dir;
     stage_dir.clear();
     if (disk::injected_write_error(disk::Where::Staging)) return {};
     const char* t = std::getenv("TMPDIR");
@@ -387,9 +395,10 @@ struct KernelCache::Impl {
       if (!stage_err) src = staged;
     }
     if (src.empty())
-      throw Error(ErrorCode::ExecutionFailed, std::string("cgrad: cannot build a kernel: the kernel cache cannot be written (") +
-                                                  std::strerror(err) + ") and neither can a temporary directory (" +
-                                                  std::strerror(stage_err) + ")");
+      throw Error(ErrorCode::ExecutionFailed,
+                  std::string("cgrad: cannot build a kernel: the kernel cache cannot be written (") +
+                      std::strerror(err) + ") and neither can a temporary directory (" +
+                      std::strerror(stage_err) + ")");
     const std::string out = disk::temp_name((src == cache_src ? dir_path : stage) + "/" + key + ".so");
     try {
       compile(src, out);
@@ -401,8 +410,9 @@ struct KernelCache::Impl {
         for (size_t at; (at = what.find(src)) != std::string::npos;) what.replace(at, src.size(), cache_src);
       }
       if (e.code() == ErrorCode::CompileError && short_of_space(dir_of(out)))
-        throw Error(ErrorCode::ExecutionFailed,
-                    what + "\n(" + dir_of(out) + " is read-only or nearly full: probably not the kernel's fault)");
+        throw Error(
+            ErrorCode::ExecutionFailed,
+            what + "\n(" + dir_of(out) + " is read-only or nearly full: probably not the kernel's fault)");
       throw Error(e.code(), what);
     } catch (...) {
       ::unlink(out.c_str());
@@ -442,8 +452,9 @@ struct KernelCache::Impl {
     if (!h) {
       std::string msg = ::dlerror();
       if (!published)
-        throw Error(ErrorCode::ExecutionFailed, "cgrad: built a kernel in " + stage +
-                                                    " (the kernel cache cannot be written) but cannot load it: " + msg);
+        throw Error(ErrorCode::ExecutionFailed,
+                    "cgrad: built a kernel in " + stage +
+                        " (the kernel cache cannot be written) but cannot load it: " + msg);
       ::unlink(so.c_str());
       throw Error(ErrorCode::CompileError, "cgrad: built " + so + " but cannot load it: " + msg);
     }
@@ -451,12 +462,14 @@ struct KernelCache::Impl {
       ::dlclose(h);
       if (published) ::unlink(so.c_str());
       throw Error(ErrorCode::CompileError, "cgrad: symbol '" + symbol + "' not found in kernel built from " +
-                                               kept_src + " (it must be extern \"C\" with default visibility)");
+                                               kept_src +
+                                               " (it must be extern \"C\" with default visibility)");
     }
     if (kept_src == src && src != cache_src) ::unlink(src.c_str());  // built fine: the staged copy goes
     if (published) {
       const int64_t bound = core::env().cache_bytes;
-      disk::record_write(r, bytes.size() + trailer.size() + source.size(), key, bound > 0 ? uint64_t(bound) : 0);
+      disk::record_write(r, bytes.size() + trailer.size() + source.size(), key,
+                         bound > 0 ? uint64_t(bound) : 0);
     }
     return h;
   }
@@ -566,7 +579,8 @@ std::string KernelCache::so_path(const std::string& key) const { return impl_->s
 namespace {
 void* symbol_of(void* handle, const std::string& symbol) {
   void* p = ::dlsym(handle, symbol.c_str());
-  if (!p) throw Error(ErrorCode::Internal, "cgrad: kernel symbol '" + symbol + "' not found in its shared object");
+  if (!p)
+    throw Error(ErrorCode::Internal, "cgrad: kernel symbol '" + symbol + "' not found in its shared object");
   return p;
 }
 // The address of `symbol` in a Ready entry, looked up once. Called with `lk` held.
@@ -582,8 +596,8 @@ void* cached_symbol(Entry& e, const std::string& symbol, std::unique_lock<std::m
 }
 }  // namespace
 
-bool KernelCache::Impl::lookup(const std::string& mk, const std::string& symbol, bool wait, std::shared_ptr<Entry>& e,
-                               void*& addr) {
+bool KernelCache::Impl::lookup(const std::string& mk, const std::string& symbol, bool wait,
+                               std::shared_ptr<Entry>& e, void*& addr) {
   std::unique_lock lk(mu);
   auto [it, inserted] = entries.try_emplace(mk);
   if (inserted) {
@@ -622,8 +636,8 @@ void* KernelCache::get(const std::string& source, const std::string& symbol, con
   return symbol_of(h, symbol);
 }
 
-void* KernelCache::try_get(const std::string& source, const std::string& symbol, const std::string& toolchain_key,
-                           const CompileFn& compile) {
+void* KernelCache::try_get(const std::string& source, const std::string& symbol,
+                           const std::string& toolchain_key, const CompileFn& compile) {
   Impl& I = *impl_;
   // Memory hits hash the key string with std::hash; the 128-bit content key only on a miss.
   const std::string mk = memory_key(source, toolchain_key);

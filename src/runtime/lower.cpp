@@ -105,18 +105,14 @@ void render(Program& p) {
 
 int stage_level(Stage stage) {
   switch (stage) {
-    case Stage::Run:
-      return 1;
+    case Stage::Run: return 1;
     case Stage::Key:
     case Stage::Schedule:
     case Stage::Target:
-    case Stage::Memory:
-      return 2;
-    case Stage::Source:
-      return 3;
+    case Stage::Memory: return 2;
+    case Stage::Source: return 3;
     case Stage::Pass:
-    case Stage::Graph:
-      return 4;
+    case Stage::Graph: return 4;
   }
   return 4;
 }

@@ -35,8 +35,8 @@ namespace {
 // Serializes the graph; `pos_of(n)` gives a pending node's position or -1 for a leaf.
 // `leaf_slot(n)` is where a leaf's first-use index is remembered (-1 until assigned).
 template <class PosOf, class LeafSlot>
-PlanKey serialize(const std::vector<ir::Node*>& order, const std::vector<ir::Node*>& roots, const char* backend,
-                  PosOf pos_of, LeafSlot leaf_slot) {
+PlanKey serialize(const std::vector<ir::Node*>& order, const std::vector<ir::Node*>& roots,
+                  const char* backend, PosOf pos_of, LeafSlot leaf_slot) {
   PlanKey k;
   k.bytes.reserve(96 * order.size() + 64);
   k.bytes += backend;
@@ -53,14 +53,16 @@ PlanKey serialize(const std::vector<ir::Node*>& order, const std::vector<ir::Nod
     // 2048: the node's shape is its first input's (every element-wise node), which the key
     // already holds, so it is not written again.
     const bool input_shape = !n->inputs.empty() && core::same_shape(n->shape, n->inputs[0]->shape);
-    const uint64_t mask = (!a.shape.empty() ? 1u : 0u) | (!a.axes.empty() ? 2u : 0u) | (a.axis != 0 ? 4u : 0u) |
-                          (a.start != 0 ? 8u : 0u) | (a.stop != 0 ? 16u : 0u) | (a.step != kDefault.step ? 32u : 0u) |
-                          (fbits != 0 ? 64u : 0u) | (a.ivalue != 0 ? 128u : 0u) | (a.seed != 0 ? 256u : 0u) |
+    const uint64_t mask = (!a.shape.empty() ? 1u : 0u) | (!a.axes.empty() ? 2u : 0u) |
+                          (a.axis != 0 ? 4u : 0u) | (a.start != 0 ? 8u : 0u) | (a.stop != 0 ? 16u : 0u) |
+                          (a.step != kDefault.step ? 32u : 0u) | (fbits != 0 ? 64u : 0u) |
+                          (a.ivalue != 0 ? 128u : 0u) | (a.seed != 0 ? 256u : 0u) |
                           (a.dtype != kDefault.dtype ? 512u : 0u) | (n->device.index != 0 ? 1024u : 0u) |
                           (input_shape ? 2048u : 0u) | (a.fn ? 4096u : 0u);
     const uint64_t ninputs = std::min<uint64_t>(n->inputs.size(), 0xffff);  // 0xffff: the count follows
     w.i64(static_cast<int64_t>(static_cast<uint64_t>(n->op) | (static_cast<uint64_t>(n->dtype) << 8) |
-                               (static_cast<uint64_t>(n->device.kind) << 16) | (mask << 24) | (ninputs << 40)));
+                               (static_cast<uint64_t>(n->device.kind) << 16) | (mask << 24) |
+                               (ninputs << 40)));
     if (mask & 1024) w.i64(n->device.index);
     if (ninputs == 0xffff) w.i64(static_cast<int64_t>(n->inputs.size()));
     if (!(mask & 2048)) w.vec(n->shape);
@@ -103,7 +105,8 @@ PlanKey serialize(const std::vector<ir::Node*>& order, const std::vector<ir::Nod
 
 }  // namespace
 
-PlanKey plan_key(const std::vector<ir::Node*>& order, const std::vector<ir::Node*>& roots, const char* backend) {
+PlanKey plan_key(const std::vector<ir::Node*>& order, const std::vector<ir::Node*>& roots,
+                 const char* backend) {
   std::unordered_map<const ir::Node*, int64_t> pos;
   pos.reserve(order.size());
   for (std::size_t i = 0; i < order.size(); ++i) pos[order[i]] = static_cast<int64_t>(i);
@@ -117,12 +120,14 @@ PlanKey plan_key(const std::vector<ir::Node*>& order, const std::vector<ir::Node
       [&](const ir::Node* n) -> int64_t& { return leaf.try_emplace(n, -1).first->second; });
 }
 
-PlanKey plan_key_marked(const std::vector<ir::Node*>& order, uint64_t epoch, const std::vector<ir::Node*>& roots,
-                        const char* backend) {
+PlanKey plan_key_marked(const std::vector<ir::Node*>& order, uint64_t epoch,
+                        const std::vector<ir::Node*>& roots, const char* backend) {
   // Leaves are not in `order`: their marks are free to hold the first-use index.
   return serialize(
       order, roots, backend,
-      [&](const ir::Node* n) { return n->walk_epoch == epoch && !n->realized() ? n->walk_index : int64_t(-1); },
+      [&](const ir::Node* n) {
+        return n->walk_epoch == epoch && !n->realized() ? n->walk_index : int64_t(-1);
+      },
       [&](const ir::Node* n) -> int64_t& {
         auto* m = const_cast<ir::Node*>(n);
         if (m->walk_epoch != epoch) {

@@ -8,8 +8,8 @@
 #include "ir/node.h"
 
 #include <cstdint>
-#include <memory>
 #include <list>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -43,10 +43,11 @@ struct PlanKey {
   std::string bytes;
 };
 /// `order` is the unrealized subgraph (inputs first) of `roots`, `backend` the backend's name.
-PlanKey plan_key(const std::vector<ir::Node*>& order, const std::vector<ir::Node*>& roots, const char* backend);
+PlanKey plan_key(const std::vector<ir::Node*>& order, const std::vector<ir::Node*>& roots,
+                 const char* backend);
 /// The same key for `order` from ir::topo_order_marked (positions read from the walk's marks).
-PlanKey plan_key_marked(const std::vector<ir::Node*>& order, uint64_t epoch, const std::vector<ir::Node*>& roots,
-                        const char* backend);
+PlanKey plan_key_marked(const std::vector<ir::Node*>& order, uint64_t epoch,
+                        const std::vector<ir::Node*>& roots, const char* backend);
 
 /// Bounded (least recently used out first) map from keys to plans.
 class PlanCache {

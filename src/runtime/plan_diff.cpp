@@ -65,26 +65,32 @@ std::pair<std::string, int> compare(const Key& before, const Key& now) {
   };
   if (before.backend != now.backend) note("backend " + now.backend + " (was " + before.backend + ")");
   if (before.nodes.size() != now.nodes.size()) {
-    note("structure: " + std::to_string(now.nodes.size()) + " pending nodes (was " + std::to_string(before.nodes.size()) + ")");
+    note("structure: " + std::to_string(now.nodes.size()) + " pending nodes (was " +
+         std::to_string(before.nodes.size()) + ")");
     count += 100;  // graphs of another size are far apart
   }
   const std::size_t n = std::min(before.nodes.size(), now.nodes.size());
   for (std::size_t i = 0; i < n; ++i) {
     const NodeKey &a = before.nodes[i], &b = now.nodes[i];
-    if (a.op != b.op) note("structure: " + node_name(now, i) + " (was " + ir::op_name(a.op) + ")");
-    else if (a.inputs != b.inputs) note("structure: inputs of " + node_name(now, i));
+    if (a.op != b.op)
+      note("structure: " + node_name(now, i) + " (was " + ir::op_name(a.op) + ")");
+    else if (a.inputs != b.inputs)
+      note("structure: inputs of " + node_name(now, i));
   }
   if (before.leaves.size() != now.leaves.size())
-    note("structure: " + std::to_string(now.leaves.size()) + " inputs (was " + std::to_string(before.leaves.size()) + ")");
+    note("structure: " + std::to_string(now.leaves.size()) + " inputs (was " +
+         std::to_string(before.leaves.size()) + ")");
   for (std::size_t i = 0; i < std::min(before.leaves.size(), now.leaves.size()); ++i) {
     const LeafKey &a = before.leaves[i], &b = now.leaves[i];
     std::string leaf = "input " + std::to_string(i) + " ";
-    if (a.dtype != b.dtype) note(leaf + "dtype " + dtype_name(b.dtype) + " (was " + dtype_name(a.dtype) + ")");
+    if (a.dtype != b.dtype)
+      note(leaf + "dtype " + dtype_name(b.dtype) + " (was " + dtype_name(a.dtype) + ")");
     if (a.device != b.device) note(leaf + "device " + b.device.str() + " (was " + a.device.str() + ")");
-    if (a.shape != b.shape) note(leaf + "shape " + shape_str(b.shape) + " (was " + shape_str(a.shape) + ")");
+    if (a.shape != b.shape)
+      note(leaf + "shape " + shape_str(b.shape) + " (was " + shape_str(a.shape) + ")");
     else if (stride_classes(a.strides) != stride_classes(b.strides))
-      note(leaf + "stride class " + str(stride_classes(b.strides)) + " (was " + str(stride_classes(a.strides)) +
-           "; 0 zero, 1 unit, 2 other)");
+      note(leaf + "stride class " + str(stride_classes(b.strides)) + " (was " +
+           str(stride_classes(a.strides)) + "; 0 zero, 1 unit, 2 other)");
     else if (a.strides != b.strides || a.offset != b.offset)
       note(leaf + "layout: strides " + str(b.strides) + " offset " + std::to_string(b.offset) + " (was " +
            str(a.strides) + " offset " + std::to_string(a.offset) + ")");
@@ -93,9 +99,12 @@ std::pair<std::string, int> compare(const Key& before, const Key& now) {
     const NodeKey &a = before.nodes[i], &b = now.nodes[i];
     if (a.op != b.op) continue;
     if (a.dtype != b.dtype)
-      note(std::string("dtype of ") + node_name(now, i) + ": " + dtype_name(b.dtype) + " (was " + dtype_name(a.dtype) + ")");
-    if (a.device != b.device) note("device of " + node_name(now, i) + ": " + b.device.str() + " (was " + a.device.str() + ")");
-    if (a.shape != b.shape) note("shape of " + node_name(now, i) + ": " + shape_str(b.shape) + " (was " + shape_str(a.shape) + ")");
+      note(std::string("dtype of ") + node_name(now, i) + ": " + dtype_name(b.dtype) + " (was " +
+           dtype_name(a.dtype) + ")");
+    if (a.device != b.device)
+      note("device of " + node_name(now, i) + ": " + b.device.str() + " (was " + a.device.str() + ")");
+    if (a.shape != b.shape)
+      note("shape of " + node_name(now, i) + ": " + shape_str(b.shape) + " (was " + shape_str(a.shape) + ")");
     if (a.attrs.fvalue != b.attrs.fvalue || a.attrs.ivalue != b.attrs.ivalue)
       note("constant of " + node_name(now, i) + ": " + std::to_string(b.attrs.fvalue) + " (was " +
            std::to_string(a.attrs.fvalue) + ")");
@@ -104,7 +113,8 @@ std::pair<std::string, int> compare(const Key& before, const Key& now) {
     else if (!(a.attrs == b.attrs))
       note("attributes of " + node_name(now, i) + " (axes, slice bounds, target shape or dtype)");
   }
-  if (before.roots != now.roots) note("structure: requested outputs " + str(now.roots) + " (was " + str(before.roots) + ")");
+  if (before.roots != now.roots)
+    note("structure: requested outputs " + str(now.roots) + " (was " + str(before.roots) + ")");
   if (first.empty()) first = "nothing (same key: the earlier plan was evicted or not replayable)";
   return {first, count};
 }
@@ -133,7 +143,9 @@ std::string why_new_plan(const std::vector<ir::Node*>& order, const std::vector<
     for (auto& in : n->inputs) {
       auto p = pos.find(in.get());
       auto l = leaf.find(in.get());
-      nk.inputs.push_back(p != pos.end() ? p->second : l != leaf.end() ? -1 - l->second : std::numeric_limits<int64_t>::min());
+      nk.inputs.push_back(p != pos.end()    ? p->second
+                          : l != leaf.end() ? -1 - l->second
+                                            : std::numeric_limits<int64_t>::min());
     }
     k.nodes.push_back(std::move(nk));
   }

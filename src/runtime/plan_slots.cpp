@@ -11,8 +11,8 @@ namespace cgrad::runtime {
 
 using schedule::Slot;
 
-bool bind_plan_slots(schedule::Schedule& s, std::vector<const ir::Node*>& leaves, const std::vector<ir::Node*>& roots,
-                     PlanSlots& p) {
+bool bind_plan_slots(schedule::Schedule& s, std::vector<const ir::Node*>& leaves,
+                     const std::vector<ir::Node*>& roots, PlanSlots& p) {
   bool replayable = true;
   const std::size_t known = leaves.size();
   p.slot_leaf.assign(s.slots.size(), -1);
@@ -80,19 +80,19 @@ void reuse_free_leaves(const schedule::Schedule& s, const PlanSlots& p, const sc
     ir::View& ov = views[static_cast<std::size_t>(out)];
     const Slot& os = s.slots[static_cast<std::size_t>(out)];
     const auto bytes = static_cast<std::size_t>(core::numel(os.shape)) * dtype_size(os.dtype);
-    if (li < 0 || static_cast<std::size_t>(li) >= free.size() || !free[static_cast<std::size_t>(li)] || ov.storage ||
-        !lv.storage || lv.offset != 0 || lv.storage->nbytes < bytes)
+    if (li < 0 || static_cast<std::size_t>(li) >= free.size() || !free[static_cast<std::size_t>(li)] ||
+        ov.storage || !lv.storage || lv.offset != 0 || lv.storage->nbytes < bytes)
       continue;
     result_cache().forget(lv.storage.get());
-    if (lv.storage.use_count() != 2)
-      continue;  // use_count: the leaf node's value and `lv`
+    if (lv.storage.use_count() != 2) continue;  // use_count: the leaf node's value and `lv`
     ov = ir::View{lv.storage, 0, core::contiguous_strides(os.shape)};
     ++ov.storage->version;
     counters().buffers_reused.fetch_add(1, std::memory_order_relaxed);
   }
 }
 
-void realize_outputs(const PlanSlots& p, const std::vector<ir::View>& views, const std::vector<ir::Node*>& roots) {
+void realize_outputs(const PlanSlots& p, const std::vector<ir::View>& views,
+                     const std::vector<ir::Node*>& roots) {
   for (auto& [root, slot] : p.outputs)
     ir::set_realized(*roots[static_cast<std::size_t>(root)], views[static_cast<std::size_t>(slot)]);
 }

@@ -20,15 +20,16 @@ struct PlanSlots {
 
 /// Fills `p` for `s` and clears the slots' node pointers (plans keep none). A leaf the plan key
 /// does not know is appended to `leaves`; then the plan cannot be replayed and false is returned.
-bool bind_plan_slots(schedule::Schedule& s, std::vector<const ir::Node*>& leaves, const std::vector<ir::Node*>& roots,
-                     PlanSlots& p);
+bool bind_plan_slots(schedule::Schedule& s, std::vector<const ir::Node*>& leaves,
+                     const std::vector<ir::Node*>& roots, PlanSlots& p);
 
 /// Binds every unbound slot that can be bound now: a leaf (through `leaf`), a constant (through
 /// `constant`) or a view of a bound slot. With `shift` (per slot, in elements), a view of a slot
 /// placed in a memory-planned arena is moved by its base's arena offset.
 void bind_views(const schedule::Schedule& s, const PlanSlots& p, const std::vector<const ir::Node*>& leaves,
                 std::vector<ir::View>& views, const std::function<ir::View(const ir::Node&)>& leaf,
-                const std::function<ir::View(const schedule::Slot&)>& constant, const int64_t* shift = nullptr);
+                const std::function<ir::View(const schedule::Slot&)>& constant,
+                const int64_t* shift = nullptr);
 
 /// Gives every slot the loop kernel `k` stores to, and that has no value yet, a fresh buffer
 /// from `alloc(shape, dtype)`.
@@ -46,6 +47,7 @@ void reuse_free_leaves(const schedule::Schedule& s, const PlanSlots& p, const sc
                        std::vector<ir::View>& views);
 
 /// The plan outputs: each root becomes a realized leaf holding its slot's value.
-void realize_outputs(const PlanSlots& p, const std::vector<ir::View>& views, const std::vector<ir::Node*>& roots);
+void realize_outputs(const PlanSlots& p, const std::vector<ir::View>& views,
+                     const std::vector<ir::Node*>& roots);
 
 }  // namespace cgrad::runtime

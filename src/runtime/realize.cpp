@@ -34,8 +34,10 @@ const std::vector<char> kNoFreeLeaves;
 // is and how many it has. They depend only on the graph's structure, so a plan keeps them
 // (Plan::leaf_refs) and a replay first checks each leaf through them: when every leaf is held
 // from outside (the common case: handles on the inputs), no walk over the graph is needed.
-std::vector<char> find_free_leaves(const std::vector<ir::Node*>& order, uint64_t epoch, const std::vector<ir::Node*>& roots,
-                                   const std::vector<const ir::Node*>& leaves, std::vector<Plan::LeafRefs>& refs) {
+std::vector<char> find_free_leaves(const std::vector<ir::Node*>& order, uint64_t epoch,
+                                   const std::vector<ir::Node*>& roots,
+                                   const std::vector<const ir::Node*>& leaves,
+                                   std::vector<Plan::LeafRefs>& refs) {
   std::vector<char> free(leaves.size(), 0);
   auto buffer_free = [](const ir::Node* l) {
     return !l->value.storage->borrowed &&
@@ -137,7 +139,8 @@ void realize_impl(const std::vector<ir::NodePtr>& outputs, Traced* traced) {
     uint64_t k0 = counters().kernels_launched.load();
     auto t0 = std::chrono::steady_clock::now();
     std::vector<char> free;
-    if (!traced && plan->reuses_leaves()) free = find_free_leaves(order0, epoch, roots, key.leaves, plan->leaf_refs);
+    if (!traced && plan->reuses_leaves())
+      free = find_free_leaves(order0, epoch, roots, key.leaves, plan->leaf_refs);
     FreeLeavesScope scope(free.empty() ? nullptr : &free);
     be.replay(*plan, key.leaves, roots);
     if (results) result_cache().insert(*plan, std::move(probe), roots);

@@ -3,7 +3,6 @@
 
 #include "core/env.hpp"
 
-
 namespace cgrad::runtime {
 
 namespace {

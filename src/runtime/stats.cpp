@@ -32,8 +32,9 @@ Stats stats() {
 
 void reset_stats() {
   auto& c = runtime::counters();
-  for (auto* a : {&c.kernels_launched, &c.kernels_compiled, &c.kernel_cache_hits, &c.disk_cache_hits, &c.plans_built,
-                  &c.plan_cache_hits, &c.bytes_allocated, &c.auto_realizes, &c.traces, &c.result_cache_hits, &c.buffers_reused})
+  for (auto* a : {&c.kernels_launched, &c.kernels_compiled, &c.kernel_cache_hits, &c.disk_cache_hits,
+                  &c.plans_built, &c.plan_cache_hits, &c.bytes_allocated, &c.auto_realizes, &c.traces,
+                  &c.result_cache_hits, &c.buffers_reused})
     a->store(0);
   c.peak_bytes_in_use.store(c.bytes_in_use.load());  // live memory is not reset, its peak restarts
 }

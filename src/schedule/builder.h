@@ -34,11 +34,11 @@ using ir::Node;
 using ir::Op;
 using ir::OpKind;
 
-constexpr int kMaxFusedDepth = 128;   // longer fused chains are cut (compile time, stack depth)
-constexpr int kRecomputeCost = 8;     // a shared value cheaper than this is recomputed per kernel
-constexpr int kMaxStages = 3;         // staged row reductions per kernel (Options::staged_reductions)
-constexpr int64_t kMinStagedRows = 8; // fewer rows: keep rule 6 (a lone long row splits across threads)
-constexpr int64_t kMaxCatParts = 8;   // a cat of at most this many equal parts fuses (rule 7)
+constexpr int kMaxFusedDepth = 128;    // longer fused chains are cut (compile time, stack depth)
+constexpr int kRecomputeCost = 8;      // a shared value cheaper than this is recomputed per kernel
+constexpr int kMaxStages = 3;          // staged row reductions per kernel (Options::staged_reductions)
+constexpr int64_t kMinStagedRows = 8;  // fewer rows: keep rule 6 (a lone long row splits across threads)
+constexpr int64_t kMaxCatParts = 8;    // a cat of at most this many equal parts fuses (rule 7)
 
 enum class State : uint8_t { Fused, Mat, View, Const };
 
@@ -61,9 +61,9 @@ using Map = std::vector<Dim>;
 struct Mode {
   enum Kind { Elementwise, PerOuter, BroadcastBack, Scan } kind = Elementwise;
   Shape outer, inner;
-  std::vector<int64_t> axes;      // BroadcastBack, Scan: root dims that form the inner loop
-  int unroll = -1;  // Elementwise: a root dim (a fused cat's axis) stored one part at a time ...
-  int64_t parts = 1;              // ... in this many equal parts (the loop runs over one part)
+  std::vector<int64_t> axes;  // BroadcastBack, Scan: root dims that form the inner loop
+  int unroll = -1;            // Elementwise: a root dim (a fused cat's axis) stored one part at a time ...
+  int64_t parts = 1;          // ... in this many equal parts (the loop runs over one part)
   bool operator==(const Mode&) const = default;
 };
 

@@ -25,7 +25,8 @@ struct Block {
 };
 
 int view_root(const Schedule& s, int i) {
-  while (i >= 0 && s.slots[static_cast<std::size_t>(i)].kind == Slot::Kind::View) i = s.slots[static_cast<std::size_t>(i)].base;
+  while (i >= 0 && s.slots[static_cast<std::size_t>(i)].kind == Slot::Kind::View)
+    i = s.slots[static_cast<std::size_t>(i)].base;
   return i;
 }
 
@@ -48,13 +49,15 @@ bool depends(const KernelSpec& k, int v, int on) {
 // kernel is element-wise, reads the leaf (contiguous, from its start) only through accesses
 // equal to a store access of the output, and each such store depends on that read, so every
 // element of the leaf is read before it is overwritten, in the same loop iteration.
-void plan_reuse(const Schedule& s, MemoryPlan& m, const std::vector<char>& escapes, const std::vector<int>& last) {
+void plan_reuse(const Schedule& s, MemoryPlan& m, const std::vector<char>& escapes,
+                const std::vector<int>& last) {
   const int kl = static_cast<int>(s.kernels.size()) - 1;
   const KernelSpec& k = s.kernels.back();
   if (k.kind != KernelSpec::Kind::Loop || !k.reductions.empty() || !k.inner.empty()) return;
   std::vector<int> load_of(k.accesses.size(), -1);
   for (std::size_t i = 0; i < k.code.size(); ++i)
-    if (k.code[i].kind == Instr::Kind::Load) load_of[static_cast<std::size_t>(k.code[i].access)] = static_cast<int>(i);
+    if (k.code[i].kind == Instr::Kind::Load)
+      load_of[static_cast<std::size_t>(k.code[i].access)] = static_cast<int>(i);
   std::vector<char> taken(s.slots.size(), 0);
   for (std::size_t li = 0; li < s.slots.size(); ++li) {
     const Slot& leaf = s.slots[li];
@@ -75,7 +78,8 @@ void plan_reuse(const Schedule& s, MemoryPlan& m, const std::vector<char>& escap
         if (sa.offset == ra.offset && sa.strides == ra.strides && depends(k, k.stores[j].value, load_of[a]))
           match.push_back(sa.slot);
       }
-      if (!first) std::erase_if(match, [&](int o) { return std::find(cand.begin(), cand.end(), o) == cand.end(); });
+      if (!first)
+        std::erase_if(match, [&](int o) { return std::find(cand.begin(), cand.end(), o) == cand.end(); });
       cand = std::move(match);
       first = false;
     }
@@ -83,8 +87,9 @@ void plan_reuse(const Schedule& s, MemoryPlan& m, const std::vector<char>& escap
     int out = -1;
     for (int o : cand) {
       const Slot& os = s.slots[static_cast<std::size_t>(o)];
-      if (os.kind == Slot::Kind::Temp && escapes[static_cast<std::size_t>(o)] && !taken[static_cast<std::size_t>(o)] &&
-          os.dtype == leaf.dtype && core::numel(os.shape) == core::numel(leaf.shape)) {
+      if (os.kind == Slot::Kind::Temp && escapes[static_cast<std::size_t>(o)] &&
+          !taken[static_cast<std::size_t>(o)] && os.dtype == leaf.dtype &&
+          core::numel(os.shape) == core::numel(leaf.shape)) {
         out = o;
         break;
       }
@@ -115,7 +120,8 @@ MemoryPlan plan_memory(const Schedule& s) {
     const KernelSpec& ks = s.kernels[k];
     const int ki = static_cast<int>(k);
     if (ks.kind == KernelSpec::Kind::Loop) {
-      for (auto& st : ks.stores) writer[static_cast<std::size_t>(ks.accesses[static_cast<std::size_t>(st.access)].slot)] = ki;
+      for (auto& st : ks.stores)
+        writer[static_cast<std::size_t>(ks.accesses[static_cast<std::size_t>(st.access)].slot)] = ki;
       for (auto& a : ks.accesses)
         if (a.slot >= 0) use(a.slot, ki);
     } else {
@@ -155,7 +161,8 @@ MemoryPlan plan_memory(const Schedule& s) {
       if (!planned[oi]) continue;
       const int64_t size = aligned_bytes(s.slots[oi]);
       // In place over an input that dies here (see plan_memory.h for the conditions).
-      if (ks.kind == KernelSpec::Kind::Loop && ks.stores.size() == 1 && ks.reductions.empty() && ks.inner.empty()) {
+      if (ks.kind == KernelSpec::Kind::Loop && ks.stores.size() == 1 && ks.reductions.empty() &&
+          ks.inner.empty()) {
         const Access& sa = ks.accesses[static_cast<std::size_t>(ks.stores[0].access)];
         for (Block& b : live) {
           const auto xi = static_cast<std::size_t>(b.slot);
@@ -191,7 +198,8 @@ MemoryPlan plan_memory(const Schedule& s) {
   }
   for (std::size_t v = 0; v < ns; ++v)  // a view of an arena slot reads it where it is
     if (s.slots[v].kind == Slot::Kind::View && root(static_cast<int>(v)) >= 0)
-      m.view_of_arena[v] = m.offset[static_cast<std::size_t>(root(static_cast<int>(v)))] >= 0 ? root(static_cast<int>(v)) : -1;
+      m.view_of_arena[v] =
+          m.offset[static_cast<std::size_t>(root(static_cast<int>(v)))] >= 0 ? root(static_cast<int>(v)) : -1;
   if (nk > 0) plan_reuse(s, m, escapes, last);
   return m;
 }
@@ -204,7 +212,8 @@ std::string describe(const MemoryPlan& m, const Schedule& s) {
     if (m.offset[i] >= 0 && m.view_of_arena[i] < 0)
       os << "    slot " << i << " " << dtype_name(s.slots[i].dtype) << shape_str(s.slots[i].shape) << " at +"
          << m.offset[i] << "\n";
-  for (auto& [o, x] : m.in_place) os << "    slot " << o << " written in place over slot " << x << " (it dies there)\n";
+  for (auto& [o, x] : m.in_place)
+    os << "    slot " << o << " written in place over slot " << x << " (it dies there)\n";
   for (auto& [o, x] : m.reuse)
     os << "    slot " << o << " written over leaf slot " << x << " when nothing outside the graph holds it\n";
   return os.str();

@@ -33,15 +33,15 @@
 namespace cgrad::schedule {
 
 struct MemoryPlan {
-  std::vector<int64_t> offset;              ///< per slot: byte offset in the arena, or -1 (not in it)
-  std::vector<int> view_of_arena;           ///< per View slot: the arena slot it views, or -1
-  std::vector<std::vector<int>> release;    ///< per kernel: own-allocation slots dead after it runs
+  std::vector<int64_t> offset;                ///< per slot: byte offset in the arena, or -1 (not in it)
+  std::vector<int> view_of_arena;             ///< per View slot: the arena slot it views, or -1
+  std::vector<std::vector<int>> release;      ///< per kernel: own-allocation slots dead after it runs
   std::vector<std::pair<int, int>> in_place;  ///< (output slot, input slot) sharing bytes
   /// (output slot, leaf slot): outputs of the last kernel that may be written over the leaf's
   /// buffer when the leaf is free at run time.
   std::vector<std::pair<int, int>> reuse;
-  int64_t arena_bytes = 0;                  ///< the arena's size
-  int64_t intermediate_bytes = 0;           ///< the arena's slots each in its own buffer (for comparison)
+  int64_t arena_bytes = 0;         ///< the arena's size
+  int64_t intermediate_bytes = 0;  ///< the arena's slots each in its own buffer (for comparison)
 };
 
 /// Plans the intermediates of `s` (a schedule of the JIT backend).

@@ -44,7 +44,7 @@ void Builder::group_outputs(const std::vector<Mode>& modes, std::vector<int>& gr
 // read by its new parameter) joins that group: the kernel stores it and keeps using the value
 // in registers, instead of a kernel of its own whose result is loaded again.
 void Builder::join_consumed_outputs(const std::vector<Mode>& modes, std::vector<int>& group_of,
-                           std::vector<std::vector<int>>& groups) {
+                                    std::vector<std::vector<int>>& groups) {
   const std::size_t n = g.order.size();
   std::vector<std::vector<int>> users(n);
   for (std::size_t j = 0; j < n; ++j)
@@ -64,7 +64,8 @@ void Builder::join_consumed_outputs(const std::vector<Mode>& modes, std::vector<
       stack.pop_back();
       if (seen[j]) continue;
       seen[j] = 1;
-      if (!elementwise(j)) ok = false;
+      if (!elementwise(j))
+        ok = false;
       else if (state[j] == State::Mat) {
         ok = group_of[j] >= 0 && (target < 0 || target == group_of[j]);
         target = group_of[j];

@@ -18,7 +18,8 @@ namespace cgrad::schedule::detail {
 
 namespace {
 int node_cost(const Node& n) {
-  if (n.op == ir::Op::User && n.attrs.fn) return ir::user_fn_cost(*n.attrs.fn, static_cast<int>(n.attrs.axis));
+  if (n.op == ir::Op::User && n.attrs.fn)
+    return ir::user_fn_cost(*n.attrs.fn, static_cast<int>(n.attrs.axis));
   return ir::info(n.op).cost;
 }
 }  // namespace

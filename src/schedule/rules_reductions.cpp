@@ -34,8 +34,10 @@ void Builder::reductions_below(const Node* root, std::vector<const Node*>& found
       const Node* c = in.get();
       if (!fused(c) || seen[c]) continue;
       seen[c] = true;
-      if (ir::info(c->op).kind == OpKind::Reduce) found.push_back(c);
-      else stack.push_back(c);
+      if (ir::info(c->op).kind == OpKind::Reduce)
+        found.push_back(c);
+      else
+        stack.push_back(c);
     }
   }
   std::sort(found.begin(), found.end(), [&](const Node* a, const Node* b) { return index(a) < index(b); });

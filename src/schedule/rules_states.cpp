@@ -43,11 +43,13 @@ void Builder::initial_states() {
     if (g.is_output[i]) {
       if (nd->op == Op::Full)
         set(nd, State::Const, "rule 1 (output): requested constant: one element with zero strides");
-      else set(nd, k == OpKind::Movement ? State::View : State::Mat, "rule 1 (output): requested output");
+      else
+        set(nd, k == OpKind::Movement ? State::View : State::Mat, "rule 1 (output): requested output");
     }
     if (library(nd)) {
-      set(nd, State::Mat, "rule 7 (library-op): GEMM, and cat of more than " + std::to_string(kMaxCatParts) +
-                              " equal parts, run as a library routine over whole buffers");
+      set(nd, State::Mat,
+          "rule 7 (library-op): GEMM, and cat of more than " + std::to_string(kMaxCatParts) +
+              " equal parts, run as a library routine over whole buffers");
       library_operands(nd);
     }
     if (k == OpKind::Scan)  // scan group: a scan kernel stores every element of its row

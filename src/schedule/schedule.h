@@ -22,8 +22,8 @@ namespace cgrad::schedule {
 struct Slot {
   enum class Kind : uint8_t { Leaf, Temp, View, Const };
   Kind kind = Kind::Temp;
-  const ir::Node* node = nullptr;   ///< the node whose value the slot holds (schedule time only)
-  Shape shape;                      ///< the value's shape and dtype (plans keep no node pointers)
+  const ir::Node* node = nullptr;  ///< the node whose value the slot holds (schedule time only)
+  Shape shape;                     ///< the value's shape and dtype (plans keep no node pointers)
   DType dtype = DType::f32;
   int leaf = -1;                    ///< Leaf: index into Schedule::leaves
   int base = -1;                    ///< View: the slot it views
@@ -39,7 +39,7 @@ struct Schedule {
   std::vector<std::pair<ir::Node*, int>> outputs;
   /// Per subgraph position: Mat / View / Fused and why (CGRAD_DEBUG=2, to_dot clusters).
   std::vector<std::string> reasons;
-  std::vector<int> kernel_of;           ///< per subgraph position: kernel index, or -1
+  std::vector<int> kernel_of;  ///< per subgraph position: kernel index, or -1
   /// Always false: the scheduler always finds a schedule (src/schedule/builder.h says why). The
   /// backends still test it; the flag goes when they are reworked.
   bool interpret = false;

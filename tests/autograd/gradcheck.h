@@ -32,11 +32,13 @@ inline Device& gradcheck_device() {
 /// Checks grad(sum(f(xs) * w), xs) against central differences, where w is a fixed random
 /// weight of f's output shape (so every output element's derivative counts differently).
 inline void expect_gradients_match(const std::function<Tensor(const std::vector<Tensor>&)>& f,
-                                   const std::vector<std::vector<double>>& values, const std::vector<Shape>& shapes,
-                                   const std::string& what, double tol = 1e-6) {
+                                   const std::vector<std::vector<double>>& values,
+                                   const std::vector<Shape>& shapes, const std::string& what,
+                                   double tol = 1e-6) {
   std::vector<Tensor> xs;
   const Device dev = gradcheck_device();
-  for (std::size_t i = 0; i < values.size(); ++i) xs.push_back(tensor(values[i], shapes[i], dev).requires_grad(true));
+  for (std::size_t i = 0; i < values.size(); ++i)
+    xs.push_back(tensor(values[i], shapes[i], dev).requires_grad(true));
   Tensor out = f(xs);
   ASSERT_EQ(out.dtype(), f64) << what;
   Tensor w = tensor(random_values(static_cast<std::size_t>(out.numel()), 0.5, 1.5, 7), out.shape(), dev);

@@ -75,7 +75,8 @@ TEST(Autograd, BackwardOfAnElementwiseChainIsOneKernel) {
   std::vector<float> jit = g.to_vector<float>();
   Tensor x2 = x.detach().requires_grad(true);
   Tensor y2 = sum(tanh(exp(x2) * 0.5 + sin(x2) * x2) / (1.0f + x2 * x2));
-  std::vector<float> ref = test::with_backend("interpreter", [&] { return grad(y2, {x2})[0].to_vector<float>(); });
+  std::vector<float> ref =
+      test::with_backend("interpreter", [&] { return grad(y2, {x2})[0].to_vector<float>(); });
   for (std::size_t i = 0; i < ref.size(); ++i) EXPECT_NEAR(jit[i], ref[i], 1e-5f * (1 + std::abs(ref[i])));
 }
 
@@ -93,8 +94,10 @@ TEST(Autograd, CrossEntropyBackwardIsTheFusedPMinusYForm) {
   std::ostringstream text;
   print_graph(g, text);
   const std::string t = text.str();
-  EXPECT_EQ(t.find("eq("), t.rfind("eq(")) << "one comparison (the one-hot of the targets), no max mask:\n" << t;
-  EXPECT_EQ(text.str().find("max("), text.str().rfind("max(")) << "one row max (log_softmax), no more:\n" << text.str();
+  EXPECT_EQ(t.find("eq("), t.rfind("eq(")) << "one comparison (the one-hot of the targets), no max mask:\n"
+                                           << t;
+  EXPECT_EQ(text.str().find("max("), text.str().rfind("max(")) << "one row max (log_softmax), no more:\n"
+                                                               << text.str();
   reset_stats();
   g.eval();
   EXPECT_LE(stats().kernels_launched, 2u);  // the row reductions of log_softmax, then (p - y) / N
@@ -119,8 +122,14 @@ TEST(Autograd, GradOfGradForElementwiseOps) {
   Tensor g3 = grad(sum(g2), {x})[0];
   std::vector<double> xv{0.3, -0.7, 1.1};
   auto f = [](double t) { return std::sin(t) * t * t + std::exp(-t) / (1 + t * t); };
-  auto d2 = [&](double t) { double h = 1e-4; return (f(t + h) - 2 * f(t) + f(t - h)) / (h * h); };
-  auto d3 = [&](double t) { double h = 1e-3; return (f(t + 2 * h) - 2 * f(t + h) + 2 * f(t - h) - f(t - 2 * h)) / (2 * h * h * h); };
+  auto d2 = [&](double t) {
+    double h = 1e-4;
+    return (f(t + h) - 2 * f(t) + f(t - h)) / (h * h);
+  };
+  auto d3 = [&](double t) {
+    double h = 1e-3;
+    return (f(t + 2 * h) - 2 * f(t + h) + 2 * f(t - h) - f(t - 2 * h)) / (2 * h * h * h);
+  };
   std::vector<double> v2 = vec(g2), v3 = vec(g3);
   for (std::size_t i = 0; i < 3; ++i) {
     EXPECT_NEAR(v2[i], d2(xv[i]), 1e-5);
@@ -182,7 +191,7 @@ TEST(Autograd, ErrorsAreClearAndLeaveTensorsIntact) {
   EXPECT_EQ(code([&] { i.requires_grad(true); }), ErrorCode::DTypeMismatch);
   EXPECT_EQ(code([&] { (x * 2.0).requires_grad(true); }), ErrorCode::InvalidOperation);
   EXPECT_EQ(code([&] { (x * 2.0).backward(); }), ErrorCode::InvalidArgument);  // two elements
-  EXPECT_EQ(code([&] { sum(i).backward(); }), ErrorCode::InvalidOperation);  // no gradient
+  EXPECT_EQ(code([&] { sum(i).backward(); }), ErrorCode::InvalidOperation);    // no gradient
   EXPECT_EQ(code([&] { grad(sum(x), {i}); }), ErrorCode::InvalidArgument);
   EXPECT_EQ(code([&] { Tensor().requires_grad(true); }), ErrorCode::InvalidArgument);
   EXPECT_EQ(code([&] { (x * 2.0).requires_grad(false); }), ErrorCode::InvalidOperation);

@@ -28,7 +28,9 @@ std::vector<Case> cases_for(Op op) {
   auto unary = [](Tensor (*g)(const Tensor&), double lo, double hi) {
     return std::vector<Case>{{[g](const std::vector<Tensor>& x) { return g(x[0]); }, {{3, 4}}, lo, hi}};
   };
-  auto binary = [](Fn f, double lo, double hi) { return std::vector<Case>{{f, {{3, 4}, {3, 4}}, lo, hi}, {f, {{3, 1}, {4}}, lo, hi}}; };
+  auto binary = [](Fn f, double lo, double hi) {
+    return std::vector<Case>{{f, {{3, 4}, {3, 4}}, lo, hi}, {f, {{3, 1}, {4}}, lo, hi}};
+  };
   switch (op) {
     case Op::Neg: return {{[](const std::vector<Tensor>& x) { return -x[0]; }, {{3, 4}}}};
     case Op::Exp: return unary(exp, -2, 2);
@@ -64,11 +66,16 @@ std::vector<Case> cases_for(Op op) {
     case Op::Erf: return unary(erf, -2, 2);
     case Op::Atan2: return binary([](const std::vector<Tensor>& x) { return atan2(x[0], x[1]); }, 0.5, 2);
     case Op::Hypot: return binary([](const std::vector<Tensor>& x) { return hypot(x[0], x[1]); }, 0.5, 2);
-    case Op::Copysign: return binary([](const std::vector<Tensor>& x) { return copysign(x[0], x[1]); }, -2, 2);
-    case Op::Logaddexp: return binary([](const std::vector<Tensor>& x) { return logaddexp(x[0], x[1]); }, -2, 2);
-    case Op::Nextafter: return binary([](const std::vector<Tensor>& x) { return nextafter(x[0], x[1]); }, -2, 2);
-    case Op::Remainder: return binary([](const std::vector<Tensor>& x) { return remainder(x[0], x[1]); }, 0.5, 2);
-    case Op::FloorDivide: return binary([](const std::vector<Tensor>& x) { return floor_divide(x[0], x[1]); }, 0.5, 2);
+    case Op::Copysign:
+      return binary([](const std::vector<Tensor>& x) { return copysign(x[0], x[1]); }, -2, 2);
+    case Op::Logaddexp:
+      return binary([](const std::vector<Tensor>& x) { return logaddexp(x[0], x[1]); }, -2, 2);
+    case Op::Nextafter:
+      return binary([](const std::vector<Tensor>& x) { return nextafter(x[0], x[1]); }, -2, 2);
+    case Op::Remainder:
+      return binary([](const std::vector<Tensor>& x) { return remainder(x[0], x[1]); }, 0.5, 2);
+    case Op::FloorDivide:
+      return binary([](const std::vector<Tensor>& x) { return floor_divide(x[0], x[1]); }, 0.5, 2);
     case Op::Add: return binary([](const std::vector<Tensor>& x) { return x[0] + x[1]; }, -2, 2);
     case Op::Sub: return binary([](const std::vector<Tensor>& x) { return x[0] - x[1]; }, -2, 2);
     case Op::Mul: return binary([](const std::vector<Tensor>& x) { return x[0] * x[1]; }, -2, 2);
@@ -77,11 +84,15 @@ std::vector<Case> cases_for(Op op) {
     case Op::Maximum: return binary([](const std::vector<Tensor>& x) { return maximum(x[0], x[1]); }, -2, 2);
     case Op::Minimum: return binary([](const std::vector<Tensor>& x) { return minimum(x[0], x[1]); }, -2, 2);
     case Op::Where:
-      return {{[](const std::vector<Tensor>& x) { return where(x[0] > 0, x[0] * x[1], x[1]); }, {{3, 4}, {3, 4}}}};
+      return {{[](const std::vector<Tensor>& x) { return where(x[0] > 0, x[0] * x[1], x[1]); },
+               {{3, 4}, {3, 4}}}};
     case Op::Sum:
       return {{[](const std::vector<Tensor>& x) { return sum(x[0], {1}); }, {{3, 4}}},
               {[](const std::vector<Tensor>& x) { return sum(x[0]); }, {{3, 4}}},
-              {[](const std::vector<Tensor>& x) { return sum(x[0], {0, 2}, true); }, {{2, 3, 4}}}};
+              {[](const std::vector<Tensor>& x) {
+                 return sum(x[0], {0, 2}, true);
+               },
+               {{2, 3, 4}}}};
     case Op::Max:
       return {{[](const std::vector<Tensor>& x) { return max(x[0], {1}); }, {{3, 4}}},
               {[](const std::vector<Tensor>& x) { return max(x[0]); }, {{3, 4}}}};
@@ -89,20 +100,42 @@ std::vector<Case> cases_for(Op op) {
     case Op::Prod:
       return {{[](const std::vector<Tensor>& x) { return prod(x[0], {1}); }, {{3, 4}}, 0.5, 1.5},
               {[](const std::vector<Tensor>& x) { return prod(x[0]); }, {{3, 4}}, -1.5, 1.5},
-              {[](const std::vector<Tensor>& x) { return prod(x[0], {0, 2}, true); }, {{2, 3, 4}}, -1.5, 1.5}};
-    case Op::Reshape: return {{[](const std::vector<Tensor>& x) { return x[0].reshape({4, 3}) * x[0].reshape({4, 3}); }, {{3, 4}}}};
+              {[](const std::vector<Tensor>& x) {
+                 return prod(x[0], {0, 2}, true);
+               },
+               {{2, 3, 4}},
+               -1.5,
+               1.5}};
+    case Op::Reshape:
+      return {{[](const std::vector<Tensor>& x) {
+                 return x[0].reshape({4, 3}) * x[0].reshape({4, 3});
+               },
+               {{3, 4}}}};
     case Op::Permute:
-      return {{[](const std::vector<Tensor>& x) { return x[0].permute({2, 0, 1}) * x[0].permute({2, 0, 1}); }, {{2, 3, 4}}}};
-    case Op::Expand: return {{[](const std::vector<Tensor>& x) { return x[0].expand({2, 3, 4}) * x[0].expand({2, 3, 4}); }, {{3, 1}}}};
+      return {{[](const std::vector<Tensor>& x) {
+                 return x[0].permute({2, 0, 1}) * x[0].permute({2, 0, 1});
+               },
+               {{2, 3, 4}}}};
+    case Op::Expand:
+      return {{[](const std::vector<Tensor>& x) {
+                 return x[0].expand({2, 3, 4}) * x[0].expand({2, 3, 4});
+               },
+               {{3, 1}}}};
     case Op::Slice:
-      return {{[](const std::vector<Tensor>& x) { return x[0].slice(1, 1, 4) * x[0].slice(1, 1, 4); }, {{3, 5}}},
-              {[](const std::vector<Tensor>& x) { return x[0].slice(1, 1, 7, 2) * x[0].slice(1, 1, 7, 2); }, {{2, 8}}},
-              {[](const std::vector<Tensor>& x) { return x[0].slice(0, 0, 5, 3) * x[0].slice(0, 0, 5, 3); }, {{5, 2}}}};
+      return {
+          {[](const std::vector<Tensor>& x) { return x[0].slice(1, 1, 4) * x[0].slice(1, 1, 4); }, {{3, 5}}},
+          {[](const std::vector<Tensor>& x) { return x[0].slice(1, 1, 7, 2) * x[0].slice(1, 1, 7, 2); },
+           {{2, 8}}},
+          {[](const std::vector<Tensor>& x) { return x[0].slice(0, 0, 5, 3) * x[0].slice(0, 0, 5, 3); },
+           {{5, 2}}}};
     case Op::Flip:
       return {{[](const std::vector<Tensor>& x) { return flip(x[0], {1}) * x[0]; }, {{3, 4}}},
               {[](const std::vector<Tensor>& x) { return flip(x[0]) * x[0].slice(0, 0, 2); }, {{2, 3}}}};
     case Op::Cat:
-      return {{[](const std::vector<Tensor>& x) { return cat({x[0], x[1] * x[1], x[0]}, 1); }, {{2, 3}, {2, 2}}}};
+      return {{[](const std::vector<Tensor>& x) {
+                 return cat({x[0], x[1] * x[1], x[0]}, 1);
+               },
+               {{2, 3}, {2, 2}}}};
     case Op::Matmul:
       return {{[](const std::vector<Tensor>& x) { return matmul(x[0], x[1]); }, {{3, 4}, {4, 2}}},
               {[](const std::vector<Tensor>& x) { return matmul(x[0], x[1]); }, {{2, 3, 4}, {4, 5}}},
@@ -110,11 +143,16 @@ std::vector<Case> cases_for(Op op) {
     // One process here (no communicator): the all-reduce is the identity and so is its rule;
     // tests/dist checks the rule across 2 and 4 processes (mpi_check) and with a test communicator.
     case Op::AllReduce:
-      return {{[](const std::vector<Tensor>& x) { return dist::all_reduce(x[0] * x[0]); }, {{3, 4}}},
-              {[](const std::vector<Tensor>& x) { return dist::all_reduce(x[0] * x[0], dist::ReduceOp::Max); }, {{3, 4}}}};
+      return {
+          {[](const std::vector<Tensor>& x) { return dist::all_reduce(x[0] * x[0]); }, {{3, 4}}},
+          {[](const std::vector<Tensor>& x) { return dist::all_reduce(x[0] * x[0], dist::ReduceOp::Max); },
+           {{3, 4}}}};
     case Op::User: {  // a user function with derivative bodies (issue #23), broadcasting too
       static const ElementwiseFn f = elementwise(ElementwiseDef{
-          "gc_user", {"x", "y"}, {"a"}, {"x * y + a * exp(x) - y / (1 + x * x)"},
+          "gc_user",
+          {"x", "y"},
+          {"a"},
+          {"x * y + a * exp(x) - y / (1 + x * x)"},
           {{"y + a * exp(x) + 2 * x * y / ((1 + x * x) * (1 + x * x))", "x - 1 / (1 + x * x)"}}});
       Fn g = [](const std::vector<Tensor>& x) { return f({x[0], x[1]}, {0.75}); };
       return {{g, {{3, 4}, {3, 4}}}, {g, {{3, 1}, {4}}}};
@@ -126,10 +164,16 @@ std::vector<Case> cases_for(Op op) {
     // scans (scan group): along both axes, negative axis, include_initial; cumprod on nonzero inputs
     case Op::CumSum:
       return {{[](const std::vector<Tensor>& x) { return cumulative_sum(x[0] * x[0], 1); }, {{3, 4}}},
-              {[](const std::vector<Tensor>& x) { return cumulative_sum(x[0], -3, std::nullopt, true) * x[0].sum({0}, true); }, {{3, 2, 2}}}};
+              {[](const std::vector<Tensor>& x) {
+                 return cumulative_sum(x[0], -3, std::nullopt, true) * x[0].sum({0}, true);
+               },
+               {{3, 2, 2}}}};
     case Op::CumProd:
       return {{[](const std::vector<Tensor>& x) { return cumulative_prod(x[0], 1); }, {{3, 4}}, 0.5, 1.5},
-              {[](const std::vector<Tensor>& x) { return cumulative_prod(x[0], 0, std::nullopt, true); }, {{4, 3}}, -1.5, -0.5}};
+              {[](const std::vector<Tensor>& x) { return cumulative_prod(x[0], 0, std::nullopt, true); },
+               {{4, 3}},
+               -1.5,
+               -0.5}};
     case Op::Take:  // index group: repeated, negative and out-of-range positions; along an axis
       return {{[](const std::vector<Tensor>& x) {
                  return take(x[0], tensor(std::vector<int64_t>{2, 0, 2, -1, 5, -6}, {6}), 1) * x[1];
@@ -146,14 +190,15 @@ std::vector<Case> cases_for(Op op) {
 bool passes_no_gradient(const ir::OpInfo& row) {
   // Sources, comparisons and classification (b8 results), bitwise and logical ops (no float input).
   // argsort: i64 positions (group sort).
-  return row.kind == ir::OpKind::Source || row.dtype_rule == ir::DTypeRule::Bool || (row.inputs & ir::kFloat) == 0 ||
-         row.op == Op::Argsort;
+  return row.kind == ir::OpKind::Source || row.dtype_rule == ir::DTypeRule::Bool ||
+         (row.inputs & ir::kFloat) == 0 || row.op == Op::Argsort;
 }
 
 TEST(GradCheck, EveryRowIsCheckedOrPassesNoGradient) {
   for (const ir::OpInfo& row : ir::kTable) {
     const bool none = row.vjp == &autograd::vjp::none;
-    EXPECT_EQ(none, passes_no_gradient(row)) << row.name << ": derivative column disagrees with the op's kind";
+    EXPECT_EQ(none, passes_no_gradient(row))
+        << row.name << ": derivative column disagrees with the op's kind";
     if (!none && row.op != Op::Cast) {
       EXPECT_FALSE(cases_for(row.op).empty()) << row.name << " has no gradient check";
     }
@@ -188,17 +233,24 @@ TEST(GradCheck, CastPassesTheGradientThrough) {
 
 TEST(GradCheck, Composites) {
   auto v = [](std::size_t n, unsigned s) { return random_values(n, -2, 2, s); };
-  expect_gradients_match([](const std::vector<Tensor>& x) { return softmax(x[0], 1); }, {v(12, 1)}, {{3, 4}}, "softmax");
-  expect_gradients_match([](const std::vector<Tensor>& x) { return softmax(x[0], 0); }, {v(12, 2)}, {{3, 4}}, "softmax axis 0");
-  expect_gradients_match([](const std::vector<Tensor>& x) { return log_softmax(x[0], -1); }, {v(12, 3)}, {{3, 4}}, "log_softmax");
+  expect_gradients_match([](const std::vector<Tensor>& x) { return softmax(x[0], 1); }, {v(12, 1)}, {{3, 4}},
+                         "softmax");
+  expect_gradients_match([](const std::vector<Tensor>& x) { return softmax(x[0], 0); }, {v(12, 2)}, {{3, 4}},
+                         "softmax axis 0");
+  expect_gradients_match([](const std::vector<Tensor>& x) { return log_softmax(x[0], -1); }, {v(12, 3)},
+                         {{3, 4}}, "log_softmax");
   expect_gradients_match(
-      [](const std::vector<Tensor>& x) { return cross_entropy(x[0], tensor(std::vector<int64_t>{1, 0, 3}, {3})); },
+      [](const std::vector<Tensor>& x) {
+        return cross_entropy(x[0], tensor(std::vector<int64_t>{1, 0, 3}, {3}));
+      },
       {v(12, 4)}, {{3, 4}}, "cross_entropy (class indices)");
-  expect_gradients_match(
-      [](const std::vector<Tensor>& x) { return cross_entropy(x[0], softmax(x[1], 1)); }, {v(12, 5), v(12, 6)},
-      {{3, 4}, {3, 4}}, "cross_entropy (probabilities), both inputs");
-  expect_gradients_match([](const std::vector<Tensor>& x) { return mean(x[0] * x[0], {0}); }, {v(12, 7)}, {{3, 4}}, "mean");
-  expect_gradients_match([](const std::vector<Tensor>& x) { return clamp(x[0], -1.0, 1.0); }, {v(12, 8)}, {{3, 4}}, "clamp");
+  expect_gradients_match([](const std::vector<Tensor>& x) { return cross_entropy(x[0], softmax(x[1], 1)); },
+                         {v(12, 5), v(12, 6)}, {{3, 4}, {3, 4}},
+                         "cross_entropy (probabilities), both inputs");
+  expect_gradients_match([](const std::vector<Tensor>& x) { return mean(x[0] * x[0], {0}); }, {v(12, 7)},
+                         {{3, 4}}, "mean");
+  expect_gradients_match([](const std::vector<Tensor>& x) { return clamp(x[0], -1.0, 1.0); }, {v(12, 8)},
+                         {{3, 4}}, "clamp");
   // A two-layer perceptron: matmul, broadcast bias, relu, tanh, and a reused weight.
   expect_gradients_match(
       [](const std::vector<Tensor>& x) {
@@ -221,9 +273,13 @@ TEST(GradCheck, SecondDerivativesOfComposites) {
   Tensor w = tensor(random_values(12, -1, 1, 22), {3, 4});
   hessian_check([w](const Tensor& x) { return sum(softmax(x, 1) * w); }, "softmax''");
   hessian_check([w](const Tensor& x) { return sum(log_softmax(x, 0) * w); }, "log_softmax''");
-  hessian_check([](const Tensor& x) { return cross_entropy(x, tensor(std::vector<int64_t>{2, 0, 1}, {3})); },
-                "cross_entropy''");
-  hessian_check([w](const Tensor& x) { return sum(tanh(matmul(x, x.T())) * w.slice(1, 0, 3)); }, "matmul, tanh''");
+  hessian_check(
+      [](const Tensor& x) {
+        return cross_entropy(x, tensor(std::vector<int64_t>{2, 0, 1}, {3}));
+      },
+      "cross_entropy''");
+  hessian_check([w](const Tensor& x) { return sum(tanh(matmul(x, x.T())) * w.slice(1, 0, 3)); },
+                "matmul, tanh''");
 }
 
 // prod's rule at zeros, where out / x would be NaN: with one zero in a row the zero gets the
@@ -239,20 +295,26 @@ TEST(GradCheck, ProdAtZeros) {
 // gradients come through their parts (slices, cat, expand, reshape, where, subtraction).
 TEST(GradCheck, ManipulationComposites) {
   auto v = [](std::size_t n, unsigned s) { return random_values(n, -2, 2, s); };
-  auto one = [&](std::function<Tensor(const Tensor&)> f, Shape shape, const std::string& what, unsigned seed) {
+  auto one = [&](std::function<Tensor(const Tensor&)> f, Shape shape, const std::string& what,
+                 unsigned seed) {
     std::size_t n = 1;
     for (int64_t d : shape) n *= static_cast<std::size_t>(d);
-    expect_gradients_match([f](const std::vector<Tensor>& x) { return f(x[0]); }, {v(n, seed)}, {shape}, what);
+    expect_gradients_match([f](const std::vector<Tensor>& x) { return f(x[0]); }, {v(n, seed)}, {shape},
+                           what);
   };
   one([](const Tensor& x) { return roll(x, 2, 1) * x; }, {3, 5}, "roll axis", 31);
   one([](const Tensor& x) { return roll(x, -4) * x; }, {3, 5}, "roll flattened", 32);
   one([](const Tensor& x) { return roll(x, {1, 3}, {0, 1}); }, {3, 5}, "roll two axes", 33);
   one([](const Tensor& x) { return tile(x, {2, 1, 3}) * tile(x, {2, 1, 3}); }, {2, 3}, "tile", 34);
   one([](const Tensor& x) { return repeat(x, 2, 1) * repeat(x, 2, 1); }, {2, 3}, "repeat", 35);
-  one([](const Tensor& x) { return repeat(x, tensor(std::vector<int64_t>{2, 0, 3}, {3}), 1) * 1.5; }, {2, 3},
-      "repeat counts", 36);
+  one(
+      [](const Tensor& x) {
+        return repeat(x, tensor(std::vector<int64_t>{2, 0, 3}, {3}), 1) * 1.5;
+      },
+      {2, 3}, "repeat counts", 36);
   one([](const Tensor& x) { return diff(x * x, 1); }, {3, 5}, "diff", 37);
-  one([](const Tensor& x) { return diff(x, 0, 2, x.slice(0, 0, 1) * 2.0, x); }, {3, 4}, "diff n=2 prepend/append", 38);
+  one([](const Tensor& x) { return diff(x, 0, 2, x.slice(0, 0, 1) * 2.0, x); }, {3, 4},
+      "diff n=2 prepend/append", 38);
   one([](const Tensor& x) { return tril(x * x, 1) + triu(x, -1); }, {2, 3, 4}, "tril, triu", 39);
   one([](const Tensor& x) { return moveaxis(x, 0, -1) * unstack(x, 1)[1].T(); }, {2, 3, 4},
       "moveaxis, unstack", 40);

@@ -15,11 +15,13 @@ std::vector<double> vec(const Tensor& t) { return t.to_vector<double>(); }
 // A symmetric positive definite n x n matrix (B^T B + n I, row-major) and its solve by
 // Gaussian elimination: the oracle of the quadratic tests.
 std::vector<double> spd(int n, unsigned seed) {
-  std::vector<double> b = test::random_values(static_cast<std::size_t>(n * n), -1, 1, seed), a(static_cast<std::size_t>(n * n));
+  std::vector<double> b = test::random_values(static_cast<std::size_t>(n * n), -1, 1, seed),
+                      a(static_cast<std::size_t>(n * n));
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) {
       double s = i == j ? n : 0;
-      for (int k = 0; k < n; ++k) s += b[static_cast<std::size_t>(k * n + i)] * b[static_cast<std::size_t>(k * n + j)];
+      for (int k = 0; k < n; ++k)
+        s += b[static_cast<std::size_t>(k * n + i)] * b[static_cast<std::size_t>(k * n + j)];
       a[static_cast<std::size_t>(i * n + j)] = s;
     }
   return a;
@@ -50,21 +52,25 @@ TEST(Minimize, QuadraticsReachTheSolvedMinimizer) {
   {
     // Truncated Newton: exact in at most n Newton steps (each inner CG is exact after n products).
     Tensor x = zeros({n, 1}, f64);
-    optim::CGResult r = optim::minimize_tn(e, x, {.gradient_tolerance = 1e-10, .relative_energy_tolerance = 0});
+    optim::CGResult r =
+        optim::minimize_tn(e, x, {.gradient_tolerance = 1e-10, .relative_energy_tolerance = 0});
     EXPECT_TRUE(r.converged) << optim::stop_reason_name(r.reason);
     EXPECT_LE(r.iterations, n);
     EXPECT_GT(r.hessian_vector_products, 0);
     std::vector<double> got = vec(x);
-    for (int i = 0; i < n; ++i) EXPECT_NEAR(got[static_cast<std::size_t>(i)], want[static_cast<std::size_t>(i)], 1e-9);
+    for (int i = 0; i < n; ++i)
+      EXPECT_NEAR(got[static_cast<std::size_t>(i)], want[static_cast<std::size_t>(i)], 1e-9);
   }
   {
     Tensor x = zeros({n, 1}, f64);
-    optim::CGResult r = optim::minimize_lbfgs(e, x, {.gradient_tolerance = 1e-10, .relative_energy_tolerance = 0});
+    optim::CGResult r =
+        optim::minimize_lbfgs(e, x, {.gradient_tolerance = 1e-10, .relative_energy_tolerance = 0});
     EXPECT_TRUE(r.converged) << optim::stop_reason_name(r.reason);
     EXPECT_EQ(r.energy_evaluations, r.gradient_evaluations);
     EXPECT_EQ(r.hessian_vector_products, 0);
     std::vector<double> got = vec(x);
-    for (int i = 0; i < n; ++i) EXPECT_NEAR(got[static_cast<std::size_t>(i)], want[static_cast<std::size_t>(i)], 1e-9);
+    for (int i = 0; i < n; ++i)
+      EXPECT_NEAR(got[static_cast<std::size_t>(i)], want[static_cast<std::size_t>(i)], 1e-9);
   }
 }
 
@@ -79,7 +85,8 @@ TEST(Minimize, RosenbrockInSeveralDimensions) {
     std::vector<double> start(static_cast<std::size_t>(n));
     for (int i = 0; i < n; ++i) start[static_cast<std::size_t>(i)] = i % 2 == 0 ? -1.2 : 1.0;
     Tensor x = tensor(start, {n});
-    optim::CGResult r = optim::minimize_tn(rosenbrock, x, {.gradient_tolerance = 1e-8, .relative_energy_tolerance = 0});
+    optim::CGResult r =
+        optim::minimize_tn(rosenbrock, x, {.gradient_tolerance = 1e-8, .relative_energy_tolerance = 0});
     EXPECT_TRUE(r.converged) << "TN n=" << n << " " << optim::stop_reason_name(r.reason);
     EXPECT_LT(r.iterations, 200) << "TN n=" << n;
     for (double v : vec(x)) EXPECT_NEAR(v, 1, 1e-6) << "TN n=" << n;
@@ -105,7 +112,8 @@ TEST(Minimize, Phi4FieldSameMinimumWithAllThreeMethods) {
   // From a positive start the minimizer is the uniform phi* > 1 with phi*^3 - phi* = 0.01.
   constexpr int64_t n = 24;
   double phi_star = 1;
-  for (int i = 0; i < 50; ++i) phi_star -= (phi_star * phi_star * phi_star - phi_star - 0.01) / (3 * phi_star * phi_star - 1);
+  for (int i = 0; i < 50; ++i)
+    phi_star -= (phi_star * phi_star * phi_star - phi_star - 0.01) / (3 * phi_star * phi_star - 1);
   manual_seed(11);
   const Tensor start = (rand({n, n}, f64) * 0.8 + 0.1).eval();
   Energy e = field_energy(n);
@@ -114,7 +122,8 @@ TEST(Minimize, Phi4FieldSameMinimumWithAllThreeMethods) {
   // by less than its rounding, and the line searches stop on "energy".)
   optim::CGResult rc = optim::minimize_cg(e, a, {.gradient_tolerance = 1e-7, .relative_energy_tolerance = 0});
   optim::CGResult rt = optim::minimize_tn(e, b, {.gradient_tolerance = 1e-7, .relative_energy_tolerance = 0});
-  optim::CGResult rl = optim::minimize_lbfgs(e, c, {.gradient_tolerance = 1e-7, .relative_energy_tolerance = 0});
+  optim::CGResult rl =
+      optim::minimize_lbfgs(e, c, {.gradient_tolerance = 1e-7, .relative_energy_tolerance = 0});
   for (const auto* r : {&rc, &rt, &rl}) {
     EXPECT_TRUE(r->converged);
     EXPECT_EQ(r->reason, optim::StopReason::gradient);
@@ -138,8 +147,9 @@ TEST(Minimize, IterationsReplayPlansAfterTheFirstTwo) {
   Tensor s1 = (rand({n, n}, f64) * 2.0 - 1.0).eval(), s2 = (rand({n, n}, f64) * 2.0 - 1.0).eval();
   for (int method = 0; method < 2; ++method) {
     auto run = [&](Tensor& x, int iters) {
-      return method == 0 ? optim::minimize_tn(e, x, {.max_iterations = iters, .relative_energy_tolerance = 0})
-                         : optim::minimize_lbfgs(e, x, {.max_iterations = iters, .relative_energy_tolerance = 0});
+      return method == 0
+                 ? optim::minimize_tn(e, x, {.max_iterations = iters, .relative_energy_tolerance = 0})
+                 : optim::minimize_lbfgs(e, x, {.max_iterations = iters, .relative_energy_tolerance = 0});
     };
     Tensor x1 = (s1 * 1.0).eval(), x2 = (s2 * 1.0).eval();
     optim::CGResult r1 = run(x1, 2);
@@ -148,7 +158,8 @@ TEST(Minimize, IterationsReplayPlansAfterTheFirstTwo) {
     optim::CGResult r2 = run(x2, 40);
     Stats st = stats();
     EXPECT_GT(r2.iterations, 5) << method;
-    EXPECT_EQ(st.plans_built, 0u) << (method == 0 ? "TN" : "L-BFGS") << ": a plan was built after 2 iterations";
+    EXPECT_EQ(st.plans_built, 0u) << (method == 0 ? "TN" : "L-BFGS")
+                                  << ": a plan was built after 2 iterations";
     EXPECT_EQ(st.kernels_compiled, 0u);
     EXPECT_GT(st.plan_cache_hits, 0u);
   }
@@ -185,7 +196,9 @@ TEST(Minimize, HessianVectorProductIsOneReplayedPlan) {
   EXPECT_LE(st.kernels_launched, 2 * grad_kernels) << "HVP kernels vs gradient kernels " << grad_kernels;
   // Oracle: H v = (3 phi^2 - 1) v + (discrete Laplacian with free ends) v.
   std::vector<double> x = vec(xs[1]), v = vec(vs[1]), got = vec(hv);
-  auto at = [&](const std::vector<double>& a, int64_t i, int64_t j) { return a[static_cast<std::size_t>(i * n + j)]; };
+  auto at = [&](const std::vector<double>& a, int64_t i, int64_t j) {
+    return a[static_cast<std::size_t>(i * n + j)];
+  };
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = 0; j < n; ++j) {
       double want = (3 * at(x, i, j) * at(x, i, j) - 1) * at(v, i, j);

@@ -36,23 +36,28 @@ void check_adam(bool decoupled) {
   Tensor pt = tensor(p, {3}).requires_grad(true);
   Tensor ct = tensor(c, {3});
   std::unique_ptr<optim::Adam> opt;
-  if (decoupled) opt = std::make_unique<optim::AdamW>(std::vector<Tensor>{pt}, lr, b1, b2, eps, wd);
-  else opt = std::make_unique<optim::Adam>(std::vector<Tensor>{pt}, lr, b1, b2, eps, wd);
+  if (decoupled)
+    opt = std::make_unique<optim::AdamW>(std::vector<Tensor>{pt}, lr, b1, b2, eps, wd);
+  else
+    opt = std::make_unique<optim::Adam>(std::vector<Tensor>{pt}, lr, b1, b2, eps, wd);
   for (int t = 1; t <= 5; ++t) {
     opt->zero_grad();
     quadratic(pt, ct).backward();
     opt->step();
     for (std::size_t i = 0; i < 3; ++i) {
       double g = 2 * c[i] * p[i];
-      if (decoupled) p[i] *= 1 - lr * wd;
-      else g += wd * p[i];
+      if (decoupled)
+        p[i] *= 1 - lr * wd;
+      else
+        g += wd * p[i];
       m[i] = b1 * m[i] + (1 - b1) * g;
       v[i] = b2 * v[i] + (1 - b2) * g * g;
       double mh = m[i] / (1 - std::pow(b1, t)), vh = v[i] / (1 - std::pow(b2, t));
       p[i] -= lr * mh / (std::sqrt(vh) + eps);
     }
     std::vector<double> got = vec(pt);
-    for (std::size_t i = 0; i < 3; ++i) EXPECT_NEAR(got[i], p[i], 1e-9) << (decoupled ? "AdamW" : "Adam") << " step " << t;
+    for (std::size_t i = 0; i < 3; ++i)
+      EXPECT_NEAR(got[i], p[i], 1e-9) << (decoupled ? "AdamW" : "Adam") << " step " << t;
   }
 }
 TEST(Optim, AdamMatchesTheFormula) { check_adam(false); }
@@ -60,7 +65,8 @@ TEST(Optim, AdamWMatchesTheFormula) { check_adam(true); }
 
 TEST(Optim, EachParameterUpdateIsOneKernelAndStepsReplayOnePlan) {
   manual_seed(5);
-  std::vector<Tensor> params{(randn({64, 32}) * 0.1f).eval(), (randn({32}) * 0.1f).eval(), (randn({32, 4}) * 0.1f).eval()};
+  std::vector<Tensor> params{(randn({64, 32}) * 0.1f).eval(), (randn({32}) * 0.1f).eval(),
+                             (randn({32, 4}) * 0.1f).eval()};
   for (Tensor& p : params) p.requires_grad(true);
   Tensor x = randn({16, 64}).eval();
   optim::Adam opt(params, 1e-3);
@@ -110,8 +116,9 @@ TEST(Optim, ConjugateGradientFindsKnownMinimizers) {
   std::vector<double> a{1, 10, 100, 1000}, b{1, -2, 3, -4};
   Tensor at = tensor(a, {4}), bt = tensor(b, {4});
   Tensor x = zeros({4}, f64);
-  optim::CGResult r = optim::minimize_cg([&](const Tensor& v) { return sum(0.5 * at * v * v - bt * v); }, x,
-                                         {.max_iterations = 200, .gradient_tolerance = 1e-10, .relative_energy_tolerance = 0});
+  optim::CGResult r = optim::minimize_cg(
+      [&](const Tensor& v) { return sum(0.5 * at * v * v - bt * v); }, x,
+      {.max_iterations = 200, .gradient_tolerance = 1e-10, .relative_energy_tolerance = 0});
   EXPECT_TRUE(r.converged);
   std::vector<double> xv = vec(x);
   for (std::size_t i = 0; i < 4; ++i) EXPECT_NEAR(xv[i], b[i] / a[i], 1e-8);

@@ -126,7 +126,8 @@ struct Fuzz {
       case 0: {
         int nd = ndim_arg();
         auto s = shape_arg(nd);
-        rc = checked(cgrad_tensor_init(out, in.ConsumeBool() && nd > 0 ? nullptr : s.data(), nd, backend_arg()));
+        rc = checked(
+            cgrad_tensor_init(out, in.ConsumeBool() && nd > 0 ? nullptr : s.data(), nd, backend_arg()));
         produced(rc, out);
         break;
       }
@@ -162,21 +163,24 @@ struct Fuzz {
       }
       case 3: {
         using Fn = int (*)(const cgrad_tensor*, const cgrad_tensor*, cgrad_tensor*);
-        static const Fn fns[] = {cgrad_tensor_add, cgrad_tensor_sub,     cgrad_tensor_mul,     cgrad_tensor_div,
-                                 cgrad_tensor_pow, cgrad_tensor_maximum, cgrad_tensor_minimum, cgrad_tensor_gemm};
+        static const Fn fns[] = {cgrad_tensor_add,     cgrad_tensor_sub, cgrad_tensor_mul,
+                                 cgrad_tensor_div,     cgrad_tensor_pow, cgrad_tensor_maximum,
+                                 cgrad_tensor_minimum, cgrad_tensor_gemm};
         rc = checked(fns[in.ConsumeIntegralInRange(0, 7)](a, b, out));
         produced(rc, out);
         break;
       }
       case 4: {
         using Fn = int (*)(const cgrad_tensor*, cgrad_tensor*);
-        static const Fn fns[] = {cgrad_tensor_neg,  cgrad_tensor_exp, cgrad_tensor_log,  cgrad_tensor_sqrt,
-                                 cgrad_tensor_rsqrt, cgrad_tensor_abs, cgrad_tensor_sin, cgrad_tensor_cos,
-                                 cgrad_tensor_tanh, cgrad_tensor_sigmoid, cgrad_tensor_relu};
+        static const Fn fns[] = {cgrad_tensor_neg,     cgrad_tensor_exp,   cgrad_tensor_log,
+                                 cgrad_tensor_sqrt,    cgrad_tensor_rsqrt, cgrad_tensor_abs,
+                                 cgrad_tensor_sin,     cgrad_tensor_cos,   cgrad_tensor_tanh,
+                                 cgrad_tensor_sigmoid, cgrad_tensor_relu};
         using Sfn = int (*)(const cgrad_tensor*, float, cgrad_tensor*);
         static const Sfn sfns[] = {cgrad_tensor_add_scalar, cgrad_tensor_mul_scalar, cgrad_tensor_pow_scalar};
         int k = in.ConsumeIntegralInRange(0, 13);
-        rc = k < 11 ? checked(fns[k](a, out)) : checked(sfns[k - 11](a, in.ConsumeFloatingPoint<float>(), out));
+        rc = k < 11 ? checked(fns[k](a, out))
+                    : checked(sfns[k - 11](a, in.ConsumeFloatingPoint<float>(), out));
         produced(rc, out);
         break;
       }
@@ -184,7 +188,8 @@ struct Fuzz {
         int nd = ndim_arg();
         std::vector<uint32_t> perm(static_cast<size_t>(nd > 0 ? nd : 0));
         for (size_t i = 0; i < perm.size(); ++i)
-          perm[i] = in.ConsumeBool() ? static_cast<uint32_t>(perm.size() - 1 - i) : in.ConsumeIntegralInRange<uint32_t>(0, 9);
+          perm[i] = in.ConsumeBool() ? static_cast<uint32_t>(perm.size() - 1 - i)
+                                     : in.ConsumeIntegralInRange<uint32_t>(0, 9);
         rc = checked(cgrad_tensor_transpose(a, perm.empty() ? nullptr : perm.data(), nd, out));
         produced(rc, out);
         break;
@@ -203,14 +208,16 @@ struct Fuzz {
                                  cgrad_tensor_reduce_min};
         int nd = ndim_arg();
         std::vector<uint8_t> m(static_cast<size_t>(nd > 0 ? nd : 0));
-        for (auto& x : m) x = in.ConsumeIntegralInRange<uint8_t>(0, in.ConsumeIntegralInRange(0, 9) == 0 ? 3 : 1);
+        for (auto& x : m)
+          x = in.ConsumeIntegralInRange<uint8_t>(0, in.ConsumeIntegralInRange(0, 9) == 0 ? 3 : 1);
         rc = checked(fns[in.ConsumeIntegralInRange(0, 3)](a, m.empty() ? nullptr : m.data(), nd, out));
         produced(rc, out);
         break;
       }
       case 8: {
         int axis = in.ConsumeIntegralInRange(-5, 5);
-        rc = in.ConsumeBool() ? checked(cgrad_tensor_softmax(a, axis, out)) : checked(cgrad_tensor_log_softmax(a, axis, out));
+        rc = in.ConsumeBool() ? checked(cgrad_tensor_softmax(a, axis, out))
+                              : checked(cgrad_tensor_log_softmax(a, axis, out));
         produced(rc, out);
         break;
       }
@@ -234,13 +241,12 @@ struct Fuzz {
       case 12: checked(cgrad_tensor_free(a)); break;
       case 13: {
         cgrad_compute_graph* g = a ? a->graph : nullptr;
-        if (!graphs.empty() && in.ConsumeBool()) g = graphs[in.ConsumeIntegralInRange<size_t>(0, graphs.size() - 1)];
+        if (!graphs.empty() && in.ConsumeBool())
+          g = graphs[in.ConsumeIntegralInRange<size_t>(0, graphs.size() - 1)];
         checked(cgrad_compute_graph_free(g));
         break;
       }
-      case 14:
-        checked(cgrad_compute_graph_merge(a ? a->graph : nullptr, b ? b->graph : nullptr));
-        break;
+      case 14: checked(cgrad_compute_graph_merge(a ? a->graph : nullptr, b ? b->graph : nullptr)); break;
       case 15: {
         cgrad_compute_graph* g = a ? a->graph : nullptr;
         int max = in.ConsumeIntegralInRange(-1, 64);
@@ -252,15 +258,18 @@ struct Fuzz {
             cgrad_uuid inputs[4];
             int m = 0;
             require(checked(cgrad_compute_graph_get_inputs(g, ids[static_cast<size_t>(i)], inputs, 4, &m)) ==
-                        CGRAD_SUCCESS, "get_inputs of a sorted node");
+                        CGRAD_SUCCESS,
+                    "get_inputs of a sorted node");
             for (int k = 0; k < m; ++k) {
               bool before = false;
-              for (int j = 0; j < i; ++j) before = before || cgrad_uuid_compare(ids[static_cast<size_t>(j)], inputs[k]) == 0;
+              for (int j = 0; j < i; ++j)
+                before = before || cgrad_uuid_compare(ids[static_cast<size_t>(j)], inputs[k]) == 0;
               require(before, "inputs come before their users");
             }
             cgrad_graph_node node;
-            require(checked(cgrad_compute_graph_get_node(g, ids[static_cast<size_t>(i)], &node)) == CGRAD_SUCCESS,
-                    "get_node of a sorted node");
+            require(
+                checked(cgrad_compute_graph_get_node(g, ids[static_cast<size_t>(i)], &node)) == CGRAD_SUCCESS,
+                "get_node of a sorted node");
             require(node.num_inputs == m, "num_inputs matches get_inputs");
           }
         }
@@ -285,7 +294,9 @@ struct Fuzz {
         break;
       }
       case 17: checked(cgrad_compute_graph_to_dot(a ? a->graph : nullptr, "/dev/null")); break;
-      case 18: checked(cgrad_set_max_graph_nodes(in.ConsumeBool() ? INT_MAX : in.ConsumeIntegralInRange(-1, 12))); break;
+      case 18:
+        checked(cgrad_set_max_graph_nodes(in.ConsumeBool() ? INT_MAX : in.ConsumeIntegralInRange(-1, 12)));
+        break;
       default: {
         // Corrupt or copy a slot: garbage, a copy of another slot, or a stale id.
         if (!a) break;

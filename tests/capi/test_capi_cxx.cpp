@@ -9,7 +9,8 @@ int main() {
   const uint32_t shape[] = {2, 2};
   const std::vector<float> data = {1, 2, 3, 4};
   cgrad_tensor a{}, b{};
-  CHECK_OK(cgrad_tensor_init_from_data(&a, shape, 2, CGRAD_STORAGE_BACKEND_F32_CPU, data.data(), data.size()));
+  CHECK_OK(
+      cgrad_tensor_init_from_data(&a, shape, 2, CGRAD_STORAGE_BACKEND_F32_CPU, data.data(), data.size()));
   const uint32_t perm[] = {1, 0};
   CHECK_OK(cgrad_tensor_transpose(&a, perm, 2, &b));
   CHECK_OK(cgrad_tensor_gemm(&a, &b, &b));  // a @ a^T, written over an input

@@ -58,7 +58,8 @@ TEST(Threads, BuildOnSharedPendingChainWhileOthersEvaluate) {
       }
       got[static_cast<std::size_t>(t)] = mine.to_vector<float>();
     });
-    for (int t = 0; t < 4; ++t) expect_close(got[static_cast<std::size_t>(t)], ref, "thread " + std::to_string(t));
+    for (int t = 0; t < 4; ++t)
+      expect_close(got[static_cast<std::size_t>(t)], ref, "thread " + std::to_string(t));
   }
 }
 
@@ -138,7 +139,8 @@ TEST(Threads, IndependentGraphsWithAutoRealize) {
           step_chain(tensor(ramp(8, 0.5f, static_cast<float>(t)), {8}), steps).to_vector<float>();
   });
   for (int t = 0; t < 4; ++t)
-    expect_close(got[static_cast<std::size_t>(t)], ref[static_cast<std::size_t>(t)], "thread " + std::to_string(t));
+    expect_close(got[static_cast<std::size_t>(t)], ref[static_cast<std::size_t>(t)],
+                 "thread " + std::to_string(t));
 }
 
 // One compiled function called from several threads, with two input signatures alternating:
@@ -181,8 +183,10 @@ TEST(Threads, PrintWhileEvaluating) {
     Tensor p = step_chain(tensor(ramp(8, 1.0f, 0.0f), {8}), 20);
     std::string dot;
     run_threads(2, [&](int t) {
-      if (t == 0) p.eval();
-      else dot = to_dot_string({p});
+      if (t == 0)
+        p.eval();
+      else
+        dot = to_dot_string({p});
     });
     EXPECT_NE(dot.find("digraph"), std::string::npos);
   }

@@ -80,7 +80,8 @@ TEST(ThreadsAutograd, FunctionalGradFromSeveralThreads) {
   run_threads(4, [&](int t) {
     for (int k = 0; k < 20; ++k) got[static_cast<std::size_t>(t)] = grad(y, {w})[0].to_vector<float>();
   });
-  for (int t = 0; t < 4; ++t) expect_close(got[static_cast<std::size_t>(t)], ref, "thread " + std::to_string(t));
+  for (int t = 0; t < 4; ++t)
+    expect_close(got[static_cast<std::size_t>(t)], ref, "thread " + std::to_string(t));
   EXPECT_FALSE(w.grad().defined());
 }
 

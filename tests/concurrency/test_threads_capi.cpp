@@ -41,18 +41,22 @@ TEST(ThreadsCapi, BuildOnSharedGraphFromSeveralThreads) {
   std::vector<std::vector<std::vector<float>>> ref(kThreads, std::vector<std::vector<float>>(kCalls));
   {
     cgrad_tensor shared{};
-    C_OK(cgrad_tensor_init_from_data(&shared, shape, 2, CGRAD_STORAGE_BACKEND_F32_CPU, base.data(), base.size()));
+    C_OK(cgrad_tensor_init_from_data(&shared, shape, 2, CGRAD_STORAGE_BACKEND_F32_CPU, base.data(),
+                                     base.size()));
     for (int t = 0; t < kThreads; ++t)
       for (int k = 0; k < kCalls; ++k)
-        ref[static_cast<std::size_t>(t)][static_cast<std::size_t>(k)] = compute(shared, own(t, k), static_cast<float>(t + 1));
+        ref[static_cast<std::size_t>(t)][static_cast<std::size_t>(k)] =
+            compute(shared, own(t, k), static_cast<float>(t + 1));
     C_OK(cgrad_compute_graph_free(shared.graph));
   }
   cgrad_tensor shared{};
-  C_OK(cgrad_tensor_init_from_data(&shared, shape, 2, CGRAD_STORAGE_BACKEND_F32_CPU, base.data(), base.size()));
+  C_OK(cgrad_tensor_init_from_data(&shared, shape, 2, CGRAD_STORAGE_BACKEND_F32_CPU, base.data(),
+                                   base.size()));
   std::vector<std::vector<std::vector<float>>> got(kThreads, std::vector<std::vector<float>>(kCalls));
   run_threads(kThreads, [&](int t) {
     for (int k = 0; k < kCalls; ++k)
-      got[static_cast<std::size_t>(t)][static_cast<std::size_t>(k)] = compute(shared, own(t, k), static_cast<float>(t + 1));
+      got[static_cast<std::size_t>(t)][static_cast<std::size_t>(k)] =
+          compute(shared, own(t, k), static_cast<float>(t + 1));
   });
   EXPECT_EQ(got, ref);
   int count = 0;

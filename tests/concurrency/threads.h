@@ -1,8 +1,8 @@
 // Helpers of the concurrency tests: start threads together, collect their exceptions.
 #pragma once
 
-#include <cgrad/cgrad.hpp>
 #include <gtest/gtest.h>
+#include <cgrad/cgrad.hpp>
 
 #include <cmath>
 #include <exception>
@@ -36,8 +36,8 @@ void run_threads(int n, F&& fn) {
 
 /// Element-wise comparison with a relative tolerance (the reference is a single-threaded
 /// recomputation; where the graph is cut into kernels may differ, so allow reassociation).
-inline void expect_close(const std::vector<float>& got, const std::vector<float>& want, const std::string& what,
-                         double rel = 1e-5) {
+inline void expect_close(const std::vector<float>& got, const std::vector<float>& want,
+                         const std::string& what, double rel = 1e-5) {
   ASSERT_EQ(got.size(), want.size()) << what;
   for (std::size_t i = 0; i < got.size(); ++i)
     ASSERT_NEAR(got[i], want[i], rel * (1 + std::fabs(want[i]))) << what << ", element " << i;

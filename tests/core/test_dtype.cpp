@@ -64,7 +64,8 @@ TEST(DType, PromoteTable) {
   };
   for (int a = 0; a < 5; ++a)
     for (int b = 0; b < 5; ++b) {
-      EXPECT_EQ(core::promote(kAll[a], kAll[b]), want[a][b]) << dtype_name(kAll[a]) << " with " << dtype_name(kAll[b]);
+      EXPECT_EQ(core::promote(kAll[a], kAll[b]), want[a][b])
+          << dtype_name(kAll[a]) << " with " << dtype_name(kAll[b]);
       EXPECT_EQ(core::promote(kAll[a], kAll[b]), core::promote(kAll[b], kAll[a])) << "promote is symmetric";
     }
 }
@@ -104,7 +105,8 @@ TEST(DType, PromoteAllTiers) {
     for (int s = 0; s < 3; ++s) {
       EXPECT_EQ(promo({{Tier::Dim, kAll[a]}, {Tier::Scalar, scal[s]}}), with_scalar[a][s])
           << dtype_name(kAll[a]) << " tensor with scalar of " << dtype_name(scal[s]);
-      EXPECT_EQ(promo({{Tier::Scalar, scal[s]}, {Tier::Dim, kAll[a]}}), with_scalar[a][s]) << "order does not matter";
+      EXPECT_EQ(promo({{Tier::Scalar, scal[s]}, {Tier::Dim, kAll[a]}}), with_scalar[a][s])
+          << "order does not matter";
       // A 0-d tensor behaves like a dimensioned one with respect to scalars.
       EXPECT_EQ(promo({{Tier::ZeroDim, kAll[a]}, {Tier::Scalar, scal[s]}}), with_scalar[a][s]);
     }

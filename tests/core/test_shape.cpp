@@ -41,15 +41,21 @@ TEST(Shape, CheckedNumel) {
   EXPECT_EQ(core::checked_numel({int64_t{1} << 28, int64_t{1} << 28}, "t"), int64_t{1} << 56);
 
   std::string msg;
-  EXPECT_EQ(code_of([] { core::checked_numel({int64_t{1} << 40, int64_t{1} << 40}, "zeros"); }, &msg),
+  EXPECT_EQ(code_of(
+                [] {
+                  core::checked_numel({int64_t{1} << 40, int64_t{1} << 40}, "zeros");
+                },
+                &msg),
             ErrorCode::InvalidArgument);
   EXPECT_NE(msg.find("zeros"), std::string::npos) << msg;
   EXPECT_NE(msg.find("(1099511627776, 1099511627776)"), std::string::npos) << msg;
   EXPECT_EQ(code_of([] { core::checked_numel({core::kMaxNumel + 1}, "t"); }), ErrorCode::InvalidArgument);
   EXPECT_EQ(code_of([] { core::checked_numel({INT64_MAX, 2}, "t"); }), ErrorCode::InvalidArgument);
-  EXPECT_EQ(code_of([] { core::checked_numel({3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-                                              3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3},
-                                             "t"); }),
+  EXPECT_EQ(code_of([] {
+              core::checked_numel({3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+                                   3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3},
+                                  "t");
+            }),
             ErrorCode::InvalidArgument);
   EXPECT_EQ(code_of([] { core::checked_numel({2, -1}, "reshape"); }, &msg), ErrorCode::InvalidArgument);
   EXPECT_NE(msg.find("reshape"), std::string::npos) << msg;
@@ -77,8 +83,10 @@ TEST(Shape, Broadcast) {
       {{8, 1, 6, 1}, {7, 1, 5}, {8, 7, 6, 5}},
   };
   for (const Case& c : ok) {
-    EXPECT_EQ(core::broadcast_shapes(c.a, c.b, "add"), c.want) << shape_str(c.a) << " with " << shape_str(c.b);
-    EXPECT_EQ(core::broadcast_shapes(c.b, c.a, "add"), c.want) << shape_str(c.b) << " with " << shape_str(c.a);
+    EXPECT_EQ(core::broadcast_shapes(c.a, c.b, "add"), c.want)
+        << shape_str(c.a) << " with " << shape_str(c.b);
+    EXPECT_EQ(core::broadcast_shapes(c.b, c.a, "add"), c.want)
+        << shape_str(c.b) << " with " << shape_str(c.a);
   }
   const std::pair<Shape, Shape> bad[] = {
       {{2}, {3}}, {{2, 3}, {3, 2}}, {{0}, {2}}, {{4, 3}, {4}}, {{2, 1, 3}, {4, 3, 1}},
@@ -126,16 +134,31 @@ TEST(Shape, AxisErrorsNameTheShape) {
   EXPECT_EQ(core::normalize_axes({-1, 0}, Shape{2, 3, 4}, "sum"), (std::vector<int64_t>{0, 2}));
   EXPECT_EQ(core::normalize_axes({}, Shape{2, 3}, "sum"), (std::vector<int64_t>{0, 1}));
   std::string msg;
-  EXPECT_EQ(code_of([] { core::normalize_axis(2, Shape{2, 3}, "softmax"); }, &msg), ErrorCode::InvalidArgument);
+  EXPECT_EQ(code_of(
+                [] {
+                  core::normalize_axis(2, Shape{2, 3}, "softmax");
+                },
+                &msg),
+            ErrorCode::InvalidArgument);
   EXPECT_NE(msg.find("softmax"), std::string::npos) << msg;
   EXPECT_NE(msg.find("(2, 3)"), std::string::npos) << msg;
   EXPECT_EQ(code_of([] { core::normalize_axis(-3, Shape{2, 3}, "t"); }), ErrorCode::InvalidArgument);
   EXPECT_EQ(code_of([] { core::normalize_axis(0, Shape{}, "t"); }, &msg), ErrorCode::InvalidArgument);
   EXPECT_NE(msg.find("()"), std::string::npos) << msg;
-  EXPECT_EQ(code_of([] { core::normalize_axes({1, 5}, Shape{2, 3}, "max"); }, &msg), ErrorCode::InvalidArgument);
+  EXPECT_EQ(code_of(
+                [] {
+                  core::normalize_axes({1, 5}, Shape{2, 3}, "max");
+                },
+                &msg),
+            ErrorCode::InvalidArgument);
   EXPECT_NE(msg.find("max"), std::string::npos) << msg;
   EXPECT_NE(msg.find("(2, 3)"), std::string::npos) << msg;
-  EXPECT_EQ(code_of([] { core::normalize_axes({1, -1}, Shape{2, 3}, "max"); }, &msg), ErrorCode::InvalidArgument);
+  EXPECT_EQ(code_of(
+                [] {
+                  core::normalize_axes({1, -1}, Shape{2, 3}, "max");
+                },
+                &msg),
+            ErrorCode::InvalidArgument);
   EXPECT_NE(msg.find("repeated"), std::string::npos) << msg;
   EXPECT_NE(msg.find("(2, 3)"), std::string::npos) << msg;
 }

@@ -25,7 +25,8 @@ struct Counted {
 };
 int Counted::live = 0;
 
-template <class V> std::vector<std::string> strings(const V& v) {
+template <class V>
+std::vector<std::string> strings(const V& v) {
   std::vector<std::string> r;
   for (const auto& x : v) r.push_back(x.s);
   return r;
@@ -100,8 +101,8 @@ TEST(SmallVec, PushingAnElementOfItselfWhileGrowing) {
 }
 
 TEST(SmallVec, ConvertsFromAndToStdVector) {
-  std::vector<std::shared_ptr<int>> src{std::make_shared<int>(1), std::make_shared<int>(2), std::make_shared<int>(3),
-                                        std::make_shared<int>(4)};
+  std::vector<std::shared_ptr<int>> src{std::make_shared<int>(1), std::make_shared<int>(2),
+                                        std::make_shared<int>(3), std::make_shared<int>(4)};
   SmallVec<std::shared_ptr<int>, 3> copied = src;
   EXPECT_EQ(copied.size(), 4u);
   EXPECT_EQ(src[0].use_count(), 2);

@@ -42,11 +42,14 @@ void fail(const std::string& what) {
 void check(bool ok, const std::string& what) {
   if (!ok) fail(what);
 }
-void close(const std::vector<float>& got, const std::vector<float>& want, const std::string& what, double tol = 1e-5) {
-  if (got.size() != want.size()) return fail(what + ": size " + std::to_string(got.size()) + " vs " + std::to_string(want.size()));
+void close(const std::vector<float>& got, const std::vector<float>& want, const std::string& what,
+           double tol = 1e-5) {
+  if (got.size() != want.size())
+    return fail(what + ": size " + std::to_string(got.size()) + " vs " + std::to_string(want.size()));
   for (std::size_t i = 0; i < got.size(); ++i)
     if (!(std::fabs(got[i] - want[i]) <= tol * (1 + std::fabs(want[i]))))
-      return fail(what + ": element " + std::to_string(i) + " " + std::to_string(got[i]) + " vs " + std::to_string(want[i]));
+      return fail(what + ": element " + std::to_string(i) + " " + std::to_string(got[i]) + " vs " +
+                  std::to_string(want[i]));
 }
 void close(const Tensor& got, const Tensor& want, const std::string& what, double tol = 1e-5) {
   close(got.cast(f32).to_vector<float>(), want.cast(f32).to_vector<float>(), what, tol);
@@ -77,7 +80,8 @@ void elementwise_ops() {
   dist::DTensor out = dist::exp(dist::shard(x, 0)) * dist::replicate(y) + dist::replicate(z) / 2.0;
   reset_stats();
   out.eval();
-  check(!jit || stats().kernels_launched == 1, "element-wise graph: " + std::to_string(stats().kernels_launched) + " kernels");
+  check(!jit || stats().kernels_launched == 1,
+        "element-wise graph: " + std::to_string(stats().kernels_launched) + " kernels");
   close(out.gather(), exp(x) * y + z / 2.0, "exp(x) * y + z / 2");
   dist::DTensor cols = dist::tanh(dist::shard(x, 1)) - dist::replicate(y);
   close(cols.gather(), tanh(x) - y, "sharded along axis 1");
@@ -89,7 +93,8 @@ void reductions() {
   dist::DTensor dot = dist::sum(as * bs);
   reset_stats();
   dot.eval();
-  check(!jit || stats().kernels_launched == 1, "sum(a * b): " + std::to_string(stats().kernels_launched) + " kernels");
+  check(!jit || stats().kernels_launched == 1,
+        "sum(a * b): " + std::to_string(stats().kernels_launched) + " kernels");
   close(dot.local(), sum(a * b), "sum(a * b) over the sharded axis", 1e-5);
   close(as.max({0}).local(), max(a, {0}), "max over the sharded axis");
   close(as.min({0}, true).local(), min(a, {0}, true), "min over the sharded axis, keepdim");
@@ -126,15 +131,18 @@ void dtypes() {
   check(w.to_vector<int64_t>()[0] == (200 * p) % 256, "u8 sum wraps modulo 256");
   // f16 rounds once: every process adds 1 + 2^-10 (exact in f16); the f32 sum rounds to f16 once.
   Tensor h = dist::all_reduce(full({1}, 1 + std::ldexp(1.0, -10), f16));
-  check(h.to_vector<double>()[0] == static_cast<double>(float16_t(static_cast<float>(p * (1 + std::ldexp(1.0, -10))))),
+  check(h.to_vector<double>()[0] ==
+            static_cast<double>(float16_t(static_cast<float>(p * (1 + std::ldexp(1.0, -10))))),
         "f16 sum rounds once");
 }
 
 void matmuls() {
   Tensor a = input({9, 7}), w = input({7, 5}, 0.3);
-  close(dist::matmul(dist::shard(a, 0), dist::replicate(w)).gather(), matmul(a, w), "row-sharded x replicated");
+  close(dist::matmul(dist::shard(a, 0), dist::replicate(w)).gather(), matmul(a, w),
+        "row-sharded x replicated");
   close(dist::matmul(dist::shard(a, 1), dist::shard(w, 0)).local(), matmul(a, w), "contraction sharded");
-  close(dist::matmul(dist::shard(a, 1), dist::replicate(w)).local(), matmul(a, w), "contraction sharded, b replicated");
+  close(dist::matmul(dist::shard(a, 1), dist::replicate(w)).local(), matmul(a, w),
+        "contraction sharded, b replicated");
   close(dist::matmul(dist::replicate(a), dist::shard(w, 1)).gather(), matmul(a, w), "column-sharded b");
 }
 
@@ -142,11 +150,13 @@ void softmaxes() {
   Tensor x = input({10, 7}, 0.8);
   close(dist::softmax(dist::shard(x, 0), -1).gather(), softmax(x, -1), "softmax over classes, sharded batch");
   close(dist::softmax(dist::shard(x, 0), 0).gather(), softmax(x, 0), "softmax over the sharded batch axis");
-  close(dist::log_softmax(dist::shard(x, 1), 1).gather(), log_softmax(x, 1), "log_softmax over sharded axis 1");
+  close(dist::log_softmax(dist::shard(x, 1), 1).gather(), log_softmax(x, 1),
+        "log_softmax over sharded axis 1");
 }
 
 void compiled_plan() {
-  auto f = compile([](const Tensor& local) { return dist::sum(dist::from_local(local, 0, 10) * 3.0).local(); });
+  auto f =
+      compile([](const Tensor& local) { return dist::sum(dist::from_local(local, 0, 10) * 3.0).local(); });
   for (int step = 0; step < 3; ++step) {
     Tensor x = input({10, 3}, 0.1 + step);
     dist::DTensor xs = dist::shard(x, 0);
@@ -189,7 +199,8 @@ void mlp_step() {
 
 #if CGRAD_HAVE_ODEINT
 // Lorenz ensemble, state (3, n) sharded along the ensemble axis, controlled dopri5.
-template <class State> struct Lorenz {
+template <class State>
+struct Lorenz {
   State rho;
   void operator()(const State& s, State& d, double) const {
     const State x = s.slice(0, 0, 1), y = s.slice(0, 1, 2), z = s.slice(0, 2, 3);
@@ -204,15 +215,18 @@ void odeint() {
   namespace ode = boost::numeric::odeint;
   const int64_t n = 37;
   Tensor rho = (arange(n, f64) * (18.0 / n) + 10.0).reshape({1, n});
-  Tensor s0 = cat({full({1, n}, 10.0, f64) + arange(n, f64).reshape({1, n}) * 1e-3, full({2, n}, 10.0, f64)}, 0);
+  Tensor s0 =
+      cat({full({1, n}, 10.0, f64) + arange(n, f64).reshape({1, n}) * 1e-3, full({2, n}, 10.0, f64)}, 0);
   Tensor single = s0;
-  const std::size_t steps1 = ode::integrate_adaptive(ode::make_controlled(1e-6, 1e-6, ode::runge_kutta_dopri5<Tensor>()),
-                                                     Lorenz<Tensor>{rho}, single, 0.0, 0.1, 0.01);
+  const std::size_t steps1 =
+      ode::integrate_adaptive(ode::make_controlled(1e-6, 1e-6, ode::runge_kutta_dopri5<Tensor>()),
+                              Lorenz<Tensor>{rho}, single, 0.0, 0.1, 0.01);
   dist::DTensor sharded = dist::shard(s0, 1);
-  const std::size_t steps = ode::integrate_adaptive(
-      ode::make_controlled(1e-6, 1e-6, ode::runge_kutta_dopri5<dist::DTensor>()),
-      Lorenz<dist::DTensor>{dist::shard(rho, 1)}, sharded, 0.0, 0.1, 0.01);
-  check(steps == steps1, "odeint steps " + std::to_string(steps) + " vs " + std::to_string(steps1) + " in one process");
+  const std::size_t steps =
+      ode::integrate_adaptive(ode::make_controlled(1e-6, 1e-6, ode::runge_kutta_dopri5<dist::DTensor>()),
+                              Lorenz<dist::DTensor>{dist::shard(rho, 1)}, sharded, 0.0, 0.1, 0.01);
+  check(steps == steps1,
+        "odeint steps " + std::to_string(steps) + " vs " + std::to_string(steps1) + " in one process");
   close(sharded.gather(), single, "final Lorenz state", 1e-9);
   if (dist::rank() == 0) std::printf("mpi_check: odeint took %zu steps\n", steps);
 }
@@ -234,7 +248,8 @@ void error_on_one_process() {
   }
   check(raised, "no error raised");
   if (dist::rank() != dist::size() - 1)
-    check(msg.find("process " + std::to_string(dist::size() - 1)) != std::string::npos, "message names the process: " + msg);
+    check(msg.find("process " + std::to_string(dist::size() - 1)) != std::string::npos,
+          "message names the process: " + msg);
   // Everything still works afterwards.
   close(dist::sum(dist::shard(input({8, 3}), 0)).local(), sum(input({8, 3})), "after the error");
 }
@@ -262,6 +277,7 @@ int main(int argc, char** argv) {
   // Every process learns whether any process failed.
   Tensor total = dist::all_reduce(tensor(std::vector<int64_t>{failures}, {1}));
   const int64_t all = total.item<int64_t>();
-  if (dist::rank() == 0) std::printf("mpi_check: %d processes, %lld failed checks\n", dist::size(), static_cast<long long>(all));
+  if (dist::rank() == 0)
+    std::printf("mpi_check: %d processes, %lld failed checks\n", dist::size(), static_cast<long long>(all));
   return all == 0 ? 0 : 1;
 }

@@ -57,12 +57,15 @@ struct WithComm {
 };
 
 Tensor ramp(Shape s, double scale = 0.1) {
-  return (arange(std::accumulate(s.begin(), s.end(), int64_t{1}, std::multiplies<>()), f32) * scale - 1.0).reshape(s).eval();
+  return (arange(std::accumulate(s.begin(), s.end(), int64_t{1}, std::multiplies<>()), f32) * scale - 1.0)
+      .reshape(s)
+      .eval();
 }
 
 void expect_near(const std::vector<float>& a, const std::vector<float>& b, double tol = 1e-5) {
   ASSERT_EQ(a.size(), b.size());
-  for (std::size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], tol * (1 + std::fabs(b[i]))) << "at " << i;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    EXPECT_NEAR(a[i], b[i], tol * (1 + std::fabs(b[i]))) << "at " << i;
 }
 
 TEST(Dist, AloneRankAndSize) {
@@ -124,7 +127,8 @@ TEST(Dist, ReductionOverShardedAxisIsOneKernelAndOneAllReduce) {
   EXPECT_EQ(w.c->calls, 1);
   EXPECT_EQ(r.axis(), 0);
   // max/min/mean over the sharded axis, keepdim.
-  expect_near(dist::shard(a, 0).max({0}, true).local().to_vector<float>(), max(a, {0}, true).to_vector<float>(), 0);
+  expect_near(dist::shard(a, 0).max({0}, true).local().to_vector<float>(),
+              max(a, {0}, true).to_vector<float>(), 0);
   expect_near(dist::shard(a, 1).min({1}).local().to_vector<float>(), min(a, {1}).to_vector<float>(), 0);
   EXPECT_NEAR(dist::shard(a, 1).mean().item<float>(), mean(a).item<float>(), 1e-6);
 }
@@ -139,7 +143,8 @@ TEST(Dist, SumOverTheShardedAxisAddsEveryProcessPart) {
 
 TEST(Dist, CompiledPlanReplaysItsCollective) {
   WithComm w(0, 1);
-  auto f = compile([](const Tensor& x) { return dist::sum(dist::from_local(x, 0, x.shape()[0]) * 2.0).local(); });
+  auto f =
+      compile([](const Tensor& x) { return dist::sum(dist::from_local(x, 0, x.shape()[0]) * 2.0).local(); });
   Tensor a = ramp({5, 4}), b = ramp({5, 4}, 0.2);
   EXPECT_NEAR(f(a).item<float>(), 2 * sum(a).item<float>(), 1e-5);
   const int after_first = w.c->calls;
@@ -167,16 +172,21 @@ TEST(Dist, MatmulOverShardedContraction) {
 TEST(Dist, SoftmaxOverShardedAxis) {
   WithComm w(0, 1);
   Tensor x = ramp({5, 7}, 0.3);
-  expect_near(dist::softmax(dist::shard(x, 0), 0).local().to_vector<float>(), softmax(x, 0).to_vector<float>());
-  expect_near(dist::softmax(dist::shard(x, 0), 1).local().to_vector<float>(), softmax(x, 1).to_vector<float>());
-  expect_near(dist::log_softmax(dist::shard(x, 1), 1).local().to_vector<float>(), log_softmax(x, 1).to_vector<float>());
+  expect_near(dist::softmax(dist::shard(x, 0), 0).local().to_vector<float>(),
+              softmax(x, 0).to_vector<float>());
+  expect_near(dist::softmax(dist::shard(x, 0), 1).local().to_vector<float>(),
+              softmax(x, 1).to_vector<float>());
+  expect_near(dist::log_softmax(dist::shard(x, 1), 1).local().to_vector<float>(),
+              log_softmax(x, 1).to_vector<float>());
 }
 
 TEST(Dist, MovementAcrossTheShardedAxisNamesIt) {
   dist::DTensor x = dist::shard(ramp({4, 6}), 0);
   for (auto f : {+[](const dist::DTensor& t) { (void)t.slice(0, 0, 2); },
                  +[](const dist::DTensor& t) { (void)t.reshape({24}); },
-                 +[](const dist::DTensor& t) { (void)dist::cat({t, t}, 0); }}) {
+                 +[](const dist::DTensor& t) {
+                   (void)dist::cat({t, t}, 0);
+                 }}) {
     try {
       f(x);
       ADD_FAILURE() << "no error";

@@ -3,11 +3,11 @@
 // second derivatives go through a differentiable backward, the backward graph fuses, and a
 // backward that returns the wrong number or shape of gradients is a clear error that leaves
 // every gradient as it was.
-#include "../fusion/oracle.h"
 #include "../autograd/gradcheck.h"
+#include "../fusion/oracle.h"
 
-#include <cgrad/cgrad.hpp>
 #include <gtest/gtest.h>
+#include <cgrad/cgrad.hpp>
 
 #include <string>
 #include <vector>
@@ -19,7 +19,8 @@ using test::expect_gradients_match;
 using test::random_values;
 using V = std::vector<Tensor>;
 
-template <class F> ErrorCode code_of(F&& f, std::string* msg = nullptr) {
+template <class F>
+ErrorCode code_of(F&& f, std::string* msg = nullptr) {
   try {
     f();
   } catch (const Error& e) {
@@ -33,7 +34,8 @@ template <class F> ErrorCode code_of(F&& f, std::string* msg = nullptr) {
 // Straight-through estimator: sign in the forward pass, identity gradient (clipped to |x| <= 1).
 const CustomOp& ste() {
   static const CustomOp op(
-      "ste", [](CustomContext&, const V& in) { return V{where(in[0] >= 0.0, 1.0, -1.0).cast(in[0].dtype())}; },
+      "ste",
+      [](CustomContext&, const V& in) { return V{where(in[0] >= 0.0, 1.0, -1.0).cast(in[0].dtype())}; },
       [](const CustomContext& ctx, const V& g) { return V{where(abs(ctx.inputs[0]) <= 1.0, g[0], 0.0)}; });
   return op;
 }
@@ -67,16 +69,25 @@ TEST(CustomOp, StraightThroughEstimator) {
 TEST(CustomOp, UserBackwardMatchesFiniteDifferences) {
   auto v = [](std::size_t n, unsigned s) { return random_values(n, -2, 2, s); };
   Tensor targets = softmax(tensor(v(12, 3), {3, 4}), 1);
-  expect_gradients_match([&](const V& x) { return softmax_xent()({x[0], targets})[0] * (x[0] * x[0]).sum(); }, {v(12, 1)},
-                         {{3, 4}}, "softmax_xent");
-  expect_gradients_match([&](const V& x) { return softmax_xent()({x[0], targets})[0]; }, {v(12, 2)}, {{3, 4}},
-                         "softmax_xent alone");
+  expect_gradients_match(
+      [&](const V& x) {
+        return softmax_xent()({x[0], targets})[0] * (x[0] * x[0]).sum();
+      },
+      {v(12, 1)}, {{3, 4}}, "softmax_xent");
+  expect_gradients_match(
+      [&](const V& x) {
+        return softmax_xent()({x[0], targets})[0];
+      },
+      {v(12, 2)}, {{3, 4}}, "softmax_xent alone");
 }
 
 // Two outputs with one backward: (x * y, x + y).
 const CustomOp& prod_sum() {
   static const CustomOp op(
-      "prod_sum", [](CustomContext&, const V& in) { return V{in[0] * in[1], in[0] + in[1]}; },
+      "prod_sum",
+      [](CustomContext&, const V& in) {
+        return V{in[0] * in[1], in[0] + in[1]};
+      },
       [](const CustomContext& ctx, const V& g) {
         return V{g[0] * ctx.inputs[1] + g[1], g[0] * ctx.inputs[0] + g[1]};
       });
@@ -85,17 +96,28 @@ const CustomOp& prod_sum() {
 
 TEST(CustomOp, SeveralOutputsAreDifferentiatedTogether) {
   auto v = [](std::size_t n, unsigned s) { return random_values(n, -2, 2, s); };
-  expect_gradients_match([](const V& x) { auto o = prod_sum()({x[0], x[1]}); return o[0] * o[1] + exp(o[1]); },
-                         {v(6, 4), v(6, 5)}, {{2, 3}, {2, 3}}, "both outputs");
-  expect_gradients_match([](const V& x) { return prod_sum()({x[0], x[1]})[1] * x[0]; }, {v(6, 6), v(6, 7)},
-                         {{2, 3}, {2, 3}}, "second output only");
+  expect_gradients_match(
+      [](const V& x) {
+        auto o = prod_sum()({x[0], x[1]});
+        return o[0] * o[1] + exp(o[1]);
+      },
+      {v(6, 4), v(6, 5)}, {{2, 3}, {2, 3}}, "both outputs");
+  expect_gradients_match(
+      [](const V& x) {
+        return prod_sum()({x[0], x[1]})[1] * x[0];
+      },
+      {v(6, 6), v(6, 7)}, {{2, 3}, {2, 3}}, "second output only");
   // One call of backward for both outputs.
   static int calls = 0;
-  CustomOp counted("counted", [](CustomContext&, const V& in) { return V{in[0] * 2.0, in[0] * 3.0}; },
-                   [](const CustomContext&, const V& g) {
-                     ++calls;
-                     return V{g[0] * 2.0 + g[1] * 3.0};
-                   });
+  CustomOp counted(
+      "counted",
+      [](CustomContext&, const V& in) {
+        return V{in[0] * 2.0, in[0] * 3.0};
+      },
+      [](const CustomContext&, const V& g) {
+        ++calls;
+        return V{g[0] * 2.0 + g[1] * 3.0};
+      });
   Tensor x = tensor(std::vector<double>{1, 2}, {2}).requires_grad(true);
   auto o = counted({x});
   calls = 0;
@@ -105,16 +127,18 @@ TEST(CustomOp, SeveralOutputsAreDifferentiatedTogether) {
 }
 
 TEST(CustomOp, SecondDerivativesThroughADifferentiableBackward) {
-  CustomOp cube("cube", [](CustomContext&, const V& in) { return V{in[0] * in[0] * in[0]}; },
-                [](const CustomContext& ctx, const V& g) { return V{g[0] * 3.0 * ctx.inputs[0] * ctx.inputs[0]}; });
+  CustomOp cube(
+      "cube", [](CustomContext&, const V& in) { return V{in[0] * in[0] * in[0]}; },
+      [](const CustomContext& ctx, const V& g) { return V{g[0] * 3.0 * ctx.inputs[0] * ctx.inputs[0]}; });
   Tensor x = tensor(std::vector<double>{-1.5, 0.5, 2}, {3}).requires_grad(true);
   Tensor dx = grad(sum(cube(x)), {x})[0];
   EXPECT_EQ(dx.to_vector<double>(), (std::vector<double>{6.75, 0.75, 12}));
   Tensor ddx = grad(sum(dx), {x})[0];
   EXPECT_EQ(ddx.to_vector<double>(), (std::vector<double>{-9, 3, 12}));
   // A backward that uses the operator's output: exp's derivative is its value.
-  CustomOp myexp("myexp", [](CustomContext&, const V& in) { return V{exp(in[0])}; },
-                 [](const CustomContext& ctx, const V& g) { return V{g[0] * ctx.outputs[0]}; });
+  CustomOp myexp(
+      "myexp", [](CustomContext&, const V& in) { return V{exp(in[0])}; },
+      [](const CustomContext& ctx, const V& g) { return V{g[0] * ctx.outputs[0]}; });
   Tensor d1 = grad(sum(myexp(x)), {x})[0];
   Tensor d2 = grad(sum(d1), {x})[0];
   EXPECT_EQ(d2.to_vector<double>(), exp(x.detach()).to_vector<double>());
@@ -143,10 +167,14 @@ TEST(CustomOp, WithoutGradientsTheForwardIsReturnedAsIs) {
 }
 
 TEST(CustomOp, BadBackwardIsAClearErrorAndLeavesGradsAlone) {
-  CustomOp wrong_shape("wrong_shape", [](CustomContext&, const V& in) { return V{in[0] * 2.0}; },
-                       [](const CustomContext&, const V& g) { return V{sum(g[0])}; });
-  CustomOp wrong_count("wrong_count", [](CustomContext&, const V& in) { return V{in[0] * 2.0}; },
-                       [](const CustomContext&, const V& g) { return V{g[0], g[0]}; });
+  CustomOp wrong_shape(
+      "wrong_shape", [](CustomContext&, const V& in) { return V{in[0] * 2.0}; },
+      [](const CustomContext&, const V& g) { return V{sum(g[0])}; });
+  CustomOp wrong_count(
+      "wrong_count", [](CustomContext&, const V& in) { return V{in[0] * 2.0}; },
+      [](const CustomContext&, const V& g) {
+        return V{g[0], g[0]};
+      });
   Tensor x = tensor(std::vector<float>{1, 2, 3}, {3}).requires_grad(true);
   Tensor keep = tensor(std::vector<float>{4, 5, 6}, {3}).requires_grad(true);
   sum(x + keep).backward();
@@ -160,7 +188,9 @@ TEST(CustomOp, BadBackwardIsAClearErrorAndLeavesGradsAlone) {
   EXPECT_EQ(keep.grad().to_vector<float>(), gk) << "no leaf gradient is added by a failed backward";
   EXPECT_EQ(x.to_vector<float>(), (std::vector<float>{1, 2, 3}));
   // Forward errors.
-  CustomOp nothing("nothing", [](CustomContext&, const V&) { return V{}; }, [](const CustomContext&, const V&) { return V{}; });
+  CustomOp nothing(
+      "nothing", [](CustomContext&, const V&) { return V{}; },
+      [](const CustomContext&, const V&) { return V{}; });
   EXPECT_EQ(code_of([&] { nothing({x}); }), ErrorCode::InvalidArgument);
   EXPECT_EQ(code_of([&] { CustomOp("none", nullptr, nullptr); }), ErrorCode::InvalidArgument);
   EXPECT_EQ(code_of([&] { ste()(Tensor()); }), ErrorCode::InvalidArgument);

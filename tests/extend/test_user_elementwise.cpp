@@ -3,11 +3,11 @@
 // stats() counts, parameters as kernel arguments, promotion, several outputs, derivative
 // bodies, and the error paths (bad bodies, injection attempts, wrong arity), which leave every
 // tensor intact.
-#include "../fusion/oracle.h"
 #include "../autograd/gradcheck.h"
+#include "../fusion/oracle.h"
 
-#include <cgrad/cgrad.hpp>
 #include <gtest/gtest.h>
+#include <cgrad/cgrad.hpp>
 
 #include <cmath>
 #include <sstream>
@@ -29,12 +29,14 @@ Tensor data(Shape s, unsigned seed, double lo = -3, double hi = 3) {
 }
 
 const ElementwiseFn& elu() {
-  static const ElementwiseFn f = elementwise("elu", "x > 0 ? x : a * (exp(x) - 1)", {"x"}, {"a"}, {"x > 0 ? 1 : a * exp(x)"});
+  static const ElementwiseFn f =
+      elementwise("elu", "x > 0 ? x : a * (exp(x) - 1)", {"x"}, {"a"}, {"x > 0 ? 1 : a * exp(x)"});
   return f;
 }
 Tensor builtin_elu(const Tensor& x, double a) { return where(x > 0.0, x, a * (exp(x) - 1.0)); }
 
-template <class F> ErrorCode code_of(F&& f, std::string* msg = nullptr) {
+template <class F>
+ErrorCode code_of(F&& f, std::string* msg = nullptr) {
   try {
     f();
   } catch (const Error& e) {
@@ -135,9 +137,11 @@ TEST(UserElementwise, PromotionAndBroadcasting) {
 }
 
 TEST(UserElementwise, ConditionsAndLogic) {
-  auto band = elementwise("band", "(x > lo && x < hi) || !(x != 0) ? x * x : min(x, hi) - max(lo, 0)", {"x"}, {"lo", "hi"});
+  auto band = elementwise("band", "(x > lo && x < hi) || !(x != 0) ? x * x : min(x, hi) - max(lo, 0)", {"x"},
+                          {"lo", "hi"});
   Tensor x = data({301}, 9);
-  Tensor want = where(((x > -1.0).cast(f32) * (x < 2.0).cast(f32) + (x == 0.0).cast(f32)) > 0.0, x * x, minimum(x, 2.0) - 0.0);
+  Tensor want = where(((x > -1.0).cast(f32) * (x < 2.0).cast(f32) + (x == 0.0).cast(f32)) > 0.0, x * x,
+                      minimum(x, 2.0) - 0.0);
   auto jit = band(x, {-1.0, 2.0}).to_vector<float>();
   EXPECT_EQ(jit, want.to_vector<float>());
   EXPECT_EQ(jit, with_backend("interpreter", [&] { return band(x, {-1.0, 2.0}).to_vector<float>(); }));
@@ -160,8 +164,8 @@ TEST(UserElementwise, DerivativeBodies) {
   static const ElementwiseFn e64 =
       elementwise("elu64", "x > 0 ? x : a * (exp(x) - 1)", {"x"}, {"a"}, {"x > 0 ? 1 : a * exp(x)"});
   auto v = test::random_values(24, -2, 2, 12);
-  test::expect_gradients_match([](const std::vector<Tensor>& x) { return e64(x[0] * x[0] - 1.0, {1.3}); }, {v}, {{4, 6}},
-                               "user elu");
+  test::expect_gradients_match([](const std::vector<Tensor>& x) { return e64(x[0] * x[0] - 1.0, {1.3}); },
+                               {v}, {{4, 6}}, "user elu");
   // The backward of a user function fuses like any other: gradient in one kernel.
   test::ResultCacheOff off;
   Tensor x = data({64, 64}, 13).requires_grad(true);
@@ -186,12 +190,12 @@ TEST(UserElementwise, MissingDerivativeIsAClearErrorAndLeavesGradsAlone) {
 
 TEST(UserElementwise, BadBodiesAreRejectedWhenDefined) {
   const std::pair<const char*, const char*> bad[] = {
-      {"x + y", "'y'"},                          // not declared
-      {"foo(x)", "unknown function 'foo'"},      // not a scalar.hpp function
-      {"exp(x, x)", "takes 1 argument"},         // arity
-      {"x +", "end of the body"},                // syntax
+      {"x + y", "'y'"},                      // not declared
+      {"foo(x)", "unknown function 'foo'"},  // not a scalar.hpp function
+      {"exp(x, x)", "takes 1 argument"},     // arity
+      {"x +", "end of the body"},            // syntax
       {"(x", "expected ')'"},
-      {"x > 0", "condition"},                    // a condition is not a number
+      {"x > 0", "condition"},  // a condition is not a number
       {"x + (x > 0)", "condition is used as a number"},
       {"x ? 1 : 0", "number is used as a condition"},
       {"cast(x)", "unknown function 'cast'"},
@@ -213,7 +217,8 @@ TEST(UserElementwise, BadBodiesAreRejectedWhenDefined) {
     const char* body = entry.first;
     const char* why = entry.second;
     std::string msg;
-    EXPECT_EQ(code_of([&] { elementwise("myfn", body, {"x"}, {"a"}); }, &msg), ErrorCode::CompileError) << body;
+    EXPECT_EQ(code_of([&] { elementwise("myfn", body, {"x"}, {"a"}); }, &msg), ErrorCode::CompileError)
+        << body;
     EXPECT_NE(msg.find("'myfn'"), std::string::npos) << body << ": " << msg;
     EXPECT_NE(msg.find(why), std::string::npos) << body << ": " << msg;
   }
@@ -221,7 +226,8 @@ TEST(UserElementwise, BadBodiesAreRejectedWhenDefined) {
   for (int i = 0; i < 200; ++i) chain += " + x";  // flat text, but a tree 200 levels deep
   EXPECT_EQ(code_of([&] { elementwise("chain", chain, {"x"}); }), ErrorCode::CompileError);
   std::string deep(400, '(');
-  EXPECT_EQ(code_of([&] { elementwise("deep", deep + "x" + std::string(400, ')'), {"x"}); }), ErrorCode::CompileError);
+  EXPECT_EQ(code_of([&] { elementwise("deep", deep + "x" + std::string(400, ')'), {"x"}); }),
+            ErrorCode::CompileError);
   // Bad names.
   EXPECT_EQ(code_of([&] { elementwise("my fn", "x", {"x"}); }), ErrorCode::InvalidArgument);
   EXPECT_EQ(code_of([&] { elementwise("f", "x", {"x", "x"}); }), ErrorCode::InvalidArgument);

@@ -24,8 +24,8 @@ namespace {
 
 TEST(Eval, MillionNodeChain) {
   ScopedEnv env;
-  env->max_pending_depth = 0;          // no auto-realize: one chain of a million nodes
-  env->backend = "interpreter";        // node by node (a fusing backend would build one huge kernel)
+  env->max_pending_depth = 0;    // no auto-realize: one chain of a million nodes
+  env->backend = "interpreter";  // node by node (a fusing backend would build one huge kernel)
   const Tensor step = tensor(std::vector<float>{1, 1}, {2});
   Tensor x = tensor(std::vector<float>{1, 2}, {2});
   for (int i = 0; i < 1000000; ++i) x = x + step;
@@ -157,16 +157,21 @@ std::string str(const Tensor& t) {
 }
 
 TEST(Print, Values) {
-  EXPECT_EQ(str(tensor(std::vector<float>{1, 2, 3, 4, 5, 6}, {2, 3})), "tensor([[1, 2, 3], [4, 5, 6]], shape=(2, 3), dtype=f32)");
+  EXPECT_EQ(str(tensor(std::vector<float>{1, 2, 3, 4, 5, 6}, {2, 3})),
+            "tensor([[1, 2, 3], [4, 5, 6]], shape=(2, 3), dtype=f32)");
   EXPECT_EQ(str(tensor(std::vector<double>{2.5}, {})), "tensor(2.5, shape=(), dtype=f64)");
   EXPECT_EQ(str(tensor(std::vector<int32_t>{-1, 0, 7}, {3})), "tensor([-1, 0, 7], shape=(3,), dtype=i32)");
-  EXPECT_EQ(str(tensor(std::vector<int64_t>{-9000000000}, {1})), "tensor([-9000000000], shape=(1,), dtype=i64)");
+  EXPECT_EQ(str(tensor(std::vector<int64_t>{-9000000000}, {1})),
+            "tensor([-9000000000], shape=(1,), dtype=i64)");
   EXPECT_EQ(str(tensor(std::vector<bool>{true, false}, {2})), "tensor([1, 0], shape=(2,), dtype=b8)");
   EXPECT_EQ(str(zeros({0})), "tensor([], shape=(0,), dtype=f32)");
-  EXPECT_EQ(str(arange(8, i32).reshape({2, 2, 2})), "tensor([[[0, 1], [2, 3]], [[4, 5], [6, 7]]], shape=(2, 2, 2), dtype=i32)");
-  EXPECT_EQ(str(tensor(std::vector<float>{0.1f, -INFINITY, NAN}, {3})), "tensor([0.1, -inf, nan], shape=(3,), dtype=f32)");
+  EXPECT_EQ(str(arange(8, i32).reshape({2, 2, 2})),
+            "tensor([[[0, 1], [2, 3]], [[4, 5], [6, 7]]], shape=(2, 2, 2), dtype=i32)");
+  EXPECT_EQ(str(tensor(std::vector<float>{0.1f, -INFINITY, NAN}, {3})),
+            "tensor([0.1, -inf, nan], shape=(3,), dtype=f32)");
   EXPECT_EQ(str(arange(2000, i64)), "tensor([0, 1, 2, ..., 1999], shape=(2000,), dtype=i64)");
-  EXPECT_EQ(str(arange(6, f32).reshape({2, 3}).T()), "tensor([[0, 3], [1, 4], [2, 5]], shape=(3, 2), dtype=f32)");
+  EXPECT_EQ(str(arange(6, f32).reshape({2, 3}).T()),
+            "tensor([[0, 3], [1, 4], [2, 5]], shape=(3, 2), dtype=f32)");
   EXPECT_EQ(str(Tensor()), "tensor(undefined)");
   Tensor lazy = ones({2}) * 2.0;
   EXPECT_EQ(str(lazy), "tensor([2, 2], shape=(2,), dtype=f32)");
@@ -252,7 +257,8 @@ TEST(Eval, ZeroDimAndEmptyEverywhere) {
     EXPECT_EQ(e.cast(i64).to_vector<int64_t>().size(), 0u);
     EXPECT_EQ(sum(e).item<float>(), 0.0f);
     EXPECT_EQ(sum(e, {0}).numel(), shape.size() > 1 ? shape[1] : 1);
-    EXPECT_EQ(sum(e, {0}).to_vector<float>(), std::vector<float>(static_cast<std::size_t>(shape.size() > 1 ? shape[1] : 1), 0.0f));
+    EXPECT_EQ(sum(e, {0}).to_vector<float>(),
+              std::vector<float>(static_cast<std::size_t>(shape.size() > 1 ? shape[1] : 1), 0.0f));
     EXPECT_EQ(e.reshape({-1}).shape(), Shape{0});
     EXPECT_EQ(cat({e, e}, 0).numel(), 0);
     EXPECT_EQ((e + ones({1})).shape(), shape) << "broadcasting against an empty dim";

@@ -25,9 +25,17 @@ TEST(Broadcast, ShapesAndValues) {
     Shape a, b, want;
   };
   const Case cases[] = {
-      {{3}, {3}, {3}},          {{2, 3}, {3}, {2, 3}},       {{2, 1}, {1, 3}, {2, 3}},   {{4, 1, 3}, {2, 1}, {4, 2, 3}},
-      {{}, {2, 2}, {2, 2}},     {{1}, {5}, {5}},             {{3, 1, 1}, {1, 4}, {3, 1, 4}}, {{0}, {1}, {0}},
-      {{2, 0}, {2, 1}, {2, 0}}, {{1, 1, 1}, {}, {1, 1, 1}},  {{5, 1, 4, 1}, {3, 1, 2}, {5, 3, 4, 2}},
+      {{3}, {3}, {3}},
+      {{2, 3}, {3}, {2, 3}},
+      {{2, 1}, {1, 3}, {2, 3}},
+      {{4, 1, 3}, {2, 1}, {4, 2, 3}},
+      {{}, {2, 2}, {2, 2}},
+      {{1}, {5}, {5}},
+      {{3, 1, 1}, {1, 4}, {3, 1, 4}},
+      {{0}, {1}, {0}},
+      {{2, 0}, {2, 1}, {2, 0}},
+      {{1, 1, 1}, {}, {1, 1, 1}},
+      {{5, 1, 4, 1}, {3, 1, 2}, {5, 3, 4, 2}},
   };
   for (const Case& c : cases) {
     Tensor a = iota(c.a), b = iota(c.b) * 1000.0;
@@ -55,19 +63,21 @@ TEST(Broadcast, ShapesAndValues) {
         }
         return static_cast<std::size_t>(off);
       };
-      EXPECT_EQ(got[static_cast<std::size_t>(k)], va[at(c.a)] + vb[at(c.b)]) << shape_str(c.a) << " + " << shape_str(c.b);
+      EXPECT_EQ(got[static_cast<std::size_t>(k)], va[at(c.a)] + vb[at(c.b)])
+          << shape_str(c.a) << " + " << shape_str(c.b);
     }
   }
 }
 
 TEST(Broadcast, IncompatibleShapesThrow) {
-  const std::pair<Shape, Shape> bad[] = {{{3}, {4}}, {{2, 3}, {3, 2}}, {{2}, {0}}, {{2, 3, 4}, {3, 1, 4}}, {{5, 2}, {5}}};
+  const std::pair<Shape, Shape> bad[] = {
+      {{3}, {4}}, {{2, 3}, {3, 2}}, {{2}, {0}}, {{2, 3, 4}, {3, 1, 4}}, {{5, 2}, {5}}};
   for (const auto& ab : bad) {
     const Shape& sa = ab.first;
     const Shape& sb = ab.second;
     Tensor a = zeros(sa), b = zeros(sb);
     expect_error([&] { a + b; }, ErrorCode::ShapeMismatch, {"add", shape_str(sa), shape_str(sb)}, "add");
-    expect_error([&] { a * b; }, ErrorCode::ShapeMismatch, {"mul"}, "mul");
+    expect_error([&] { a* b; }, ErrorCode::ShapeMismatch, {"mul"}, "mul");
     expect_error([&] { (void)(a < b); }, ErrorCode::ShapeMismatch, {"lt"}, "lt");
     expect_error([&] { maximum(a, b); }, ErrorCode::ShapeMismatch, {"maximum"}, "maximum");
     expect_error([&] { where(a == 0.0, a, b); }, ErrorCode::ShapeMismatch, {"where"}, "where");
@@ -90,9 +100,9 @@ TEST(Promotion, TensorTensorEveryPair) {
       EXPECT_EQ(minimum(y, x).dtype(), want);
       EXPECT_EQ(where(x == y, x, y).dtype(), want);
       EXPECT_EQ(cat({x, y}).dtype(), want);
-      for (auto cmp : {+[](const Tensor& p, const Tensor& q) { return p < q; },
-                       +[](const Tensor& p, const Tensor& q) { return p == q; },
-                       +[](const Tensor& p, const Tensor& q) { return p >= q; }})
+      for (auto cmp : {+[](const Tensor&p, const Tensor&q) { return p < q; },
+                       +[](const Tensor&p, const Tensor&q) { return p == q; },
+                       +[](const Tensor&p, const Tensor&q) { return p >= q; }})
         EXPECT_EQ(cmp(x, y).dtype(), b8);
       // True division: floats keep the promoted dtype, everything else computes in f32.
       EXPECT_EQ((x / y).dtype(), is_floating(want) ? want : f32);
@@ -100,7 +110,7 @@ TEST(Promotion, TensorTensorEveryPair) {
       if (want == b8) {
         expect_error([&] { x + y; }, ErrorCode::DTypeMismatch, {"add", "b8"}, "b8 + b8");
         expect_error([&] { x - y; }, ErrorCode::DTypeMismatch, {"sub", "b8"}, "b8 - b8");
-        expect_error([&] { x * y; }, ErrorCode::DTypeMismatch, {"mul", "b8"}, "b8 * b8");
+        expect_error([&] { x* y; }, ErrorCode::DTypeMismatch, {"mul", "b8"}, "b8 * b8");
         expect_error([&] { pow(x, y); }, ErrorCode::DTypeMismatch, {"pow", "b8"}, "pow of b8");
       } else {
         EXPECT_EQ((x + y).dtype(), want);
@@ -116,7 +126,8 @@ TEST(Promotion, TensorTensorEveryPair) {
 
 TEST(Promotion, TensorScalar) {
   // Column: bool, int, float C++ scalar.
-  const DType want[5][3] = {{f32, f32, f32}, {f64, f64, f64}, {i32, i32, f32}, {i64, i64, f32}, {b8, i64, f32}};
+  const DType want[5][3] = {
+      {f32, f32, f32}, {f64, f64, f64}, {i32, i32, f32}, {i64, i64, f32}, {b8, i64, f32}};
   const Scalar scalars[3] = {Scalar(true), Scalar(2), Scalar(2.5)};
   for (int i = 0; i < 5; ++i)
     for (int s = 0; s < 3; ++s) {
@@ -144,9 +155,11 @@ TEST(Promotion, TensorScalar) {
   // Values: the scalar is converted to the result dtype.
   Tensor xi = tensor(std::vector<int32_t>{3, -3}, {2});
   EXPECT_EQ((xi + 2.5).to_vector<float>(), (std::vector<float>{5.5f, -0.5f}));
-  EXPECT_EQ((xi * int64_t{(1LL << 32) + 2}).to_vector<int32_t>(), (std::vector<int32_t>{6, -6})) << "wraps like i32";
+  EXPECT_EQ((xi * int64_t{(1LL << 32) + 2}).to_vector<int32_t>(), (std::vector<int32_t>{6, -6}))
+      << "wraps like i32";
   EXPECT_EQ((xi + true).to_vector<int32_t>(), (std::vector<int32_t>{4, -2}));
-  EXPECT_EQ((xi < 2.5).to_vector<int64_t>(), (std::vector<int64_t>{0, 1})) << "compared in f32, not truncated";
+  EXPECT_EQ((xi < 2.5).to_vector<int64_t>(), (std::vector<int64_t>{0, 1}))
+      << "compared in f32, not truncated";
   EXPECT_EQ((xi == 3.0).to_vector<int64_t>(), (std::vector<int64_t>{1, 0}));
   Tensor xf = tensor(std::vector<float>{1, 2}, {2});
   EXPECT_EQ((xf + 0.1).to_vector<float>(), (std::vector<float>{1.1f, 2.1f})) << "f32 arithmetic, not f64";
@@ -185,7 +198,8 @@ TEST(Promotion, ZeroDimAgainstDimensioned) {
   EXPECT_EQ((xi + half).to_vector<double>(), (std::vector<double>{1.5, 2.5}));
   Tensor xf = tensor(std::vector<float>{1, 2}, {2});
   EXPECT_EQ((xf + half).dtype(), f32);
-  EXPECT_EQ((xi + tensor(std::vector<int64_t>{1LL << 33}, {})).to_vector<int32_t>(), (std::vector<int32_t>{1, 2}));
+  EXPECT_EQ((xi + tensor(std::vector<int64_t>{1LL << 33}, {})).to_vector<int32_t>(),
+            (std::vector<int32_t>{1, 2}));
   // A 0-d tensor against C++ scalars behaves like a dimensioned tensor.
   EXPECT_EQ((tensor(std::vector<int32_t>{1}, {}) + 2.5).dtype(), f32);
   EXPECT_EQ((tensor(std::vector<double>{1}, {}) + 2).dtype(), f64);
@@ -260,9 +274,10 @@ TEST(Promotion, BoolOperandsAloneFollowOneRule) {
     if (!native && !row.int_to_float) rejected.push_back(row.name);
     EXPECT_FALSE(native && row.int_to_float) << row.name;
   }
-  EXPECT_EQ(rejected, (std::vector<std::string>{"neg", "abs", "relu", "floor", "ceil", "trunc", "round", "sign",
-                                                "signbit", "add", "sub", "mul", "pow", "remainder", "floor_divide",
-                                                "bitwise_left_shift", "bitwise_right_shift"}));
+  EXPECT_EQ(rejected,
+            (std::vector<std::string>{"neg", "abs", "relu", "floor", "ceil", "trunc", "round", "sign",
+                                      "signbit", "add", "sub", "mul", "pow", "remainder", "floor_divide",
+                                      "bitwise_left_shift", "bitwise_right_shift"}));
 
   using Bin = Tensor (*)(const Tensor&, const Tensor&);
   const std::pair<const char*, Bin> kRejected[] = {
@@ -301,10 +316,10 @@ TEST(Promotion, BoolOperandsAloneFollowOneRule) {
     Tensor q = a / b;
     EXPECT_EQ(q.dtype(), f32);
     auto qv = q.to_vector<float>();
-    EXPECT_TRUE(std::isnan(qv[0]));  // 0 / 0
-    EXPECT_EQ(qv[1], 0.0f);          // 0 / 1
+    EXPECT_TRUE(std::isnan(qv[0]));               // 0 / 0
+    EXPECT_EQ(qv[1], 0.0f);                       // 0 / 1
     EXPECT_TRUE(std::isinf(qv[2]) && qv[2] > 0);  // 1 / 0
-    EXPECT_EQ(qv[3], 1.0f);          // 1 / 1
+    EXPECT_EQ(qv[3], 1.0f);                       // 1 / 1
     EXPECT_EQ((a / true).to_vector<float>(), (std::vector<float>{0, 0, 1, 1}));
     EXPECT_EQ(exp(b).to_vector<float>(), (std::vector<float>{1, std::exp(1.0f), 1, std::exp(1.0f)}));
     // Kept as b8: logical or / and, comparisons.
@@ -340,9 +355,11 @@ TEST(Promotion, ScalarFormsOfBinaryFunctions) {
     DType result;  // both forms' dtype
   };
   const Row rows[] = {
-      {"atan2", [](const Tensor& a, Scalar b) { return atan2(a, b); }, [](Scalar a, const Tensor& b) { return atan2(a, b); },
+      {"atan2", [](const Tensor& a, Scalar b) { return atan2(a, b); },
+       [](Scalar a, const Tensor& b) { return atan2(a, b); },
        [](const Tensor& a, const Tensor& b) { return atan2(a, b); }, f32, Scalar(2.0), f32},
-      {"hypot", [](const Tensor& a, Scalar b) { return hypot(a, b); }, [](Scalar a, const Tensor& b) { return hypot(a, b); },
+      {"hypot", [](const Tensor& a, Scalar b) { return hypot(a, b); },
+       [](Scalar a, const Tensor& b) { return hypot(a, b); },
        [](const Tensor& a, const Tensor& b) { return hypot(a, b); }, f64, Scalar(3), f64},
       {"copysign", [](const Tensor& a, Scalar b) { return copysign(a, b); },
        [](Scalar a, const Tensor& b) { return copysign(a, b); },

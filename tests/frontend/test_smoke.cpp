@@ -1,5 +1,5 @@
-#include <cgrad/cgrad.hpp>
 #include <gtest/gtest.h>
+#include <cgrad/cgrad.hpp>
 
 using namespace cgrad;
 

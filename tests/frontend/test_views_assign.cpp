@@ -73,7 +73,8 @@ TEST(Assign, CopiesOfTheHandleSeeIt) {
   x.assign(x + 1.0);
   EXPECT_EQ(vals(x), (std::vector<double>{2, 3, 4}));
   EXPECT_EQ(vals(copy), (std::vector<double>{2, 3, 4}));
-  EXPECT_EQ(vals(derived), (std::vector<double>{10, 20, 30})) << "derived before the assign keeps the old value";
+  EXPECT_EQ(vals(derived), (std::vector<double>{10, 20, 30}))
+      << "derived before the assign keeps the old value";
   EXPECT_EQ(copy.node(), x.node());
 
   // Assign through a copy updates the original too.

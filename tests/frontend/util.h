@@ -3,8 +3,8 @@
 
 #include "core/env.hpp"
 
-#include <cgrad/cgrad.hpp>
 #include <gtest/gtest.h>
+#include <cgrad/cgrad.hpp>
 
 #include <string>
 #include <vector>
@@ -38,7 +38,8 @@ void expect_error(F&& f, ErrorCode code, std::initializer_list<std::string> part
   Caught c = catch_error(f);
   ASSERT_TRUE(c.thrown) << what << ": no cgrad::Error";
   EXPECT_EQ(c.code, code) << what << ": got " << error_code_name(c.code) << " (" << c.msg << ")";
-  for (const std::string& p : parts) EXPECT_NE(c.msg.find(p), std::string::npos) << what << ": '" << p << "' not in: " << c.msg;
+  for (const std::string& p : parts)
+    EXPECT_NE(c.msg.find(p), std::string::npos) << what << ": '" << p << "' not in: " << c.msg;
 }
 
 /// Overrides environment knobs for one scope (tests run one at a time per process).

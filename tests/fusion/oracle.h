@@ -11,7 +11,8 @@
 namespace cgrad::test {
 
 /// Runs `f` with CGRAD_BACKEND set to `backend` for its duration.
-template <class F> auto with_backend(const char* backend, F&& f) {
+template <class F>
+auto with_backend(const char* backend, F&& f) {
   auto& e = core::env_mut();
   std::string saved = e.backend;
   e.backend = backend;

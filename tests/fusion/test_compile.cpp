@@ -1,7 +1,7 @@
 // compile(fn): traced once per signature, replayed without calling fn, never stale or aliased.
 // Every value is compared with the same function run uncompiled by the reference interpreter.
-#include "oracle.h"
 #include "ir/node.h"
+#include "oracle.h"
 #include "runtime/kernel_cache.h"
 
 #include <gtest/gtest.h>
@@ -122,11 +122,12 @@ TEST(Compile, AssignToACapturedTensorIsRepeated) {
 TEST(Compile, InputsThatAliasEachOther) {
   auto f = compile([](const Tensor& a, const Tensor& b) { return a * 2.0 + b; });
   Tensor base = tensor(std::vector<float>{1, 2, 3, 4, 5, 6, 7, 8, 9}, {3, 3});
-  Tensor view = base.T().eval();        // the same storage, transposed
+  Tensor view = base.T().eval();             // the same storage, transposed
   Tensor part = base.slice(0, 0, 3).eval();  // the same storage, the same layout
   EXPECT_EQ(f(base, view).to_vector<float>(), oracle([&] { return base * 2.0 + view; }));
   EXPECT_EQ(f(base, part).to_vector<float>(), oracle([&] { return base * 2.0 + part; }));
-  EXPECT_EQ(base.to_vector<float>(), (std::vector<float>{1, 2, 3, 4, 5, 6, 7, 8, 9})) << "inputs are never written";
+  EXPECT_EQ(base.to_vector<float>(), (std::vector<float>{1, 2, 3, 4, 5, 6, 7, 8, 9}))
+      << "inputs are never written";
 }
 
 TEST(Compile, SameTensorPassedTwiceIsItsOwnSignature) {
@@ -137,7 +138,8 @@ TEST(Compile, SameTensorPassedTwiceIsItsOwnSignature) {
   });
   Tensor x = vec({1, 2}), y = vec({5, 7});
   EXPECT_EQ(f(x, x).to_vector<float>(), oracle([&] { return x - x * 3.0; }));
-  EXPECT_EQ(f(x, y).to_vector<float>(), oracle([&] { return x - y * 3.0; })) << "must not reuse the aliased plan";
+  EXPECT_EQ(f(x, y).to_vector<float>(), oracle([&] { return x - y * 3.0; }))
+      << "must not reuse the aliased plan";
   EXPECT_EQ(calls, 2);
   Tensor z = vec({4, 4});
   EXPECT_EQ(f(z, z).to_vector<float>(), oracle([&] { return z - z * 3.0; }));
@@ -197,7 +199,8 @@ TEST(Compile, EvaluationInsideTheFunctionRunsEagerly) {
 TEST(Compile, InterpreterBackendGivesTheSameValues) {
   auto fn = [](const Tensor& a, const Tensor& b) { return matmul(relu(a), b.T()) - 1.0; };
   auto f = compile(fn);
-  Tensor a = tensor(std::vector<float>{1, -2, 3, -4, 5, -6}, {2, 3}), b = tensor(std::vector<float>{1, 0, 2, 0, 1, 1}, {2, 3});
+  Tensor a = tensor(std::vector<float>{1, -2, 3, -4, 5, -6}, {2, 3}),
+         b = tensor(std::vector<float>{1, 0, 2, 0, 1, 1}, {2, 3});
   auto jit = f(a, b).to_vector<float>();
   auto interp = test::with_backend("interpreter", [&] {
     auto g = compile(fn);

@@ -9,7 +9,8 @@ using namespace cgrad;
 namespace {
 
 // Runs `f` with CGRAD_DEBUG=2 and returns what it printed to stderr.
-template <class F> std::string debug_output(F f) {
+template <class F>
+std::string debug_output(F f) {
   test::ResultCacheOff off;
   auto& e = core::env_mut();
   const int saved = e.debug;

@@ -81,7 +81,8 @@ TEST(Differential, RandomGraphsMatchInterpreter) {
     for (std::size_t o = 0; o < jit.size(); ++o) {
       ASSERT_EQ(jit[o].size(), ref[o].size());
       for (std::size_t i = 0; i < jit[o].size(); ++i)
-        ASSERT_NEAR(jit[o][i], ref[o][i], 1e-9 * (1 + std::fabs(ref[o][i]))) << "seed " << seed << " output " << o << " elem " << i;
+        ASSERT_NEAR(jit[o][i], ref[o][i], 1e-9 * (1 + std::fabs(ref[o][i])))
+            << "seed " << seed << " output " << o << " elem " << i;
     }
   }
 }
@@ -90,7 +91,8 @@ TEST(Differential, IntegerAndBoolOps) {
   auto build = [] {
     Tensor i = tensor(std::vector<int32_t>{-7, 3, 2147483647, -2147483647 - 1, 0, 5}, {2, 3});
     Tensor j = tensor(std::vector<int64_t>{2, -3, 4}, {3});
-    return std::vector<Tensor>{i * 3 + j, pow(i, 2), (i > 0).cast(i64) + sum(i, {1}, true), i.cast(f32) / 2, max(i, {0})};
+    return std::vector<Tensor>{i * 3 + j, pow(i, 2), (i > 0).cast(i64) + sum(i, {1}, true), i.cast(f32) / 2,
+                               max(i, {0})};
   };
   auto jit = values(build());
   auto ref = with_backend("interpreter", [&] { return values(build()); });
@@ -100,23 +102,26 @@ TEST(Differential, IntegerAndBoolOps) {
 TEST(Differential, MatmulLayoutsMatchInterpreter) {
   auto build = [] {
     manual_seed(99);
-    Tensor a = rand({3, 4, 5}, f64), b = rand({5, 6}, f64), c = rand({6, 5}, f32), d = rand({2, 1, 5, 7}, f32);
+    Tensor a = rand({3, 4, 5}, f64), b = rand({5, 6}, f64), c = rand({6, 5}, f32),
+           d = rand({2, 1, 5, 7}, f32);
     Tensor e = rand({4, 0}, f64), f = rand({0, 3}, f64);
     eval({a, b, c, d, e, f});
-    return std::vector<Tensor>{matmul(a, b),                        // batched x broadcast 2-D
-                               matmul(a, c.T().cast(f64)),          // transposed operand (after a cast kernel)
-                               matmul(c, c.T()),                    // transposed view of a leaf
-                               matmul(c.slice(1, 0, 5, 2), c.slice(0, 0, 3).slice(1, 0, 5, 2).T()),  // strided columns
-                               matmul(a.slice(2, 0, 1).expand({3, 4, 5}).cast(f32), d),  // broadcast rows, 4-D
-                               matmul(b.slice(1, 0, 1).reshape({5}), b),  // 1-D x 2-D
-                               matmul(e, f)};                       // k = 0
+    return std::vector<Tensor>{
+        matmul(a, b),                // batched x broadcast 2-D
+        matmul(a, c.T().cast(f64)),  // transposed operand (after a cast kernel)
+        matmul(c, c.T()),            // transposed view of a leaf
+        matmul(c.slice(1, 0, 5, 2), c.slice(0, 0, 3).slice(1, 0, 5, 2).T()),  // strided columns
+        matmul(a.slice(2, 0, 1).expand({3, 4, 5}).cast(f32), d),              // broadcast rows, 4-D
+        matmul(b.slice(1, 0, 1).reshape({5}), b),                             // 1-D x 2-D
+        matmul(e, f)};                                                        // k = 0
   };
   auto jit = values(build());
   auto ref = with_backend("interpreter", [&] { return values(build()); });
   ASSERT_EQ(jit.size(), ref.size());
   for (std::size_t o = 0; o < jit.size(); ++o) {
     ASSERT_EQ(jit[o].size(), ref[o].size()) << o;
-    for (std::size_t i = 0; i < jit[o].size(); ++i) ASSERT_NEAR(jit[o][i], ref[o][i], 1e-5 * (1 + std::fabs(ref[o][i]))) << o << " " << i;
+    for (std::size_t i = 0; i < jit[o].size(); ++i)
+      ASSERT_NEAR(jit[o][i], ref[o][i], 1e-5 * (1 + std::fabs(ref[o][i]))) << o << " " << i;
   }
 }
 
@@ -130,20 +135,22 @@ TEST(Differential, PooledGemmBandsMatchInterpreter) {
     Tensor d = rand({129, 211}, f32) - 0.5, e = rand({3, 40, 70}, f64) - 0.5, f = rand({70, 90}, f64) - 0.5;
     Tensor g = rand({12, 400}, f32) - 0.5, h = rand({400, 100}, f32) - 0.5;
     eval({a, b, c, d, e, f, g, h});
-    return std::vector<Tensor>{matmul(a, b),               // by rows, last band of 3 rows
-                               matmul(c, d),               // by rows, last band of 5 rows
-                               matmul(g, h),               // 12 rows: by columns, last band of 4
-                               matmul(g.slice(0, 0, 5).T(), g.slice(0, 5, 10)),  // 400 x 400 from k = 5
-                               matmul(a.T(), a),           // transposed left operand (a weight gradient)
-                               matmul(d, a.slice(1, 0, 211).T()),  // transposed right operand with a leading dim of 301
-                               matmul(e, f)};              // batched f64, each batch split
+    return std::vector<Tensor>{
+        matmul(a, b),                                     // by rows, last band of 3 rows
+        matmul(c, d),                                     // by rows, last band of 5 rows
+        matmul(g, h),                                     // 12 rows: by columns, last band of 4
+        matmul(g.slice(0, 0, 5).T(), g.slice(0, 5, 10)),  // 400 x 400 from k = 5
+        matmul(a.T(), a),                                 // transposed left operand (a weight gradient)
+        matmul(d, a.slice(1, 0, 211).T()),  // transposed right operand with a leading dim of 301
+        matmul(e, f)};                      // batched f64, each batch split
   };
   auto jit = values(build());
   auto ref = with_backend("interpreter", [&] { return values(build()); });
   ASSERT_EQ(jit.size(), ref.size());
   for (std::size_t o = 0; o < jit.size(); ++o) {
     ASSERT_EQ(jit[o].size(), ref[o].size()) << o;
-    for (std::size_t i = 0; i < jit[o].size(); ++i) ASSERT_NEAR(jit[o][i], ref[o][i], 1e-4 * (1 + std::fabs(ref[o][i]))) << o << " " << i;
+    for (std::size_t i = 0; i < jit[o].size(); ++i)
+      ASSERT_NEAR(jit[o][i], ref[o][i], 1e-4 * (1 + std::fabs(ref[o][i]))) << o << " " << i;
   }
 }
 
@@ -155,7 +162,8 @@ void expect_close(const std::vector<std::vector<double>>& jit, const std::vector
   for (std::size_t o = 0; o < jit.size(); ++o) {
     ASSERT_EQ(jit[o].size(), ref[o].size()) << what << " output " << o;
     for (std::size_t i = 0; i < jit[o].size(); ++i)
-      ASSERT_NEAR(jit[o][i], ref[o][i], rel * (1 + std::fabs(ref[o][i]))) << what << " output " << o << " elem " << i;
+      ASSERT_NEAR(jit[o][i], ref[o][i], rel * (1 + std::fabs(ref[o][i])))
+          << what << " output " << o << " elem " << i;
   }
 }
 
@@ -176,10 +184,14 @@ TEST(Differential, RowKernelsWithScratchMatchInterpreter) {
     // loop also reads a buffer (the `+ a`, `- b` and `+ g` rows): then to the scratch row, whose
     // rows of more than 8192 elements (b; g, staged) fall back to recomputing.
     Tensor ea = exp(a - max(a, {1}, true)), eb = exp(b - max(b, {1}, true)), eg = exp(g - max(g, {1}, true));
-    return std::vector<Tensor>{softmax(a, 1),  softmax(b, 1), softmax(c, 0),
+    return std::vector<Tensor>{softmax(a, 1),
+                               softmax(b, 1),
+                               softmax(c, 0),
                                e / sum(e, {1}, true) + 2.0 * e,  // the kept value feeds two stores' ops
-                               s * sum(s, {1, 2}, true), log_softmax(a, 1),
-                               ea / sum(ea, {1}, true) + a, eb / sum(eb, {1}, true) - b,
+                               s * sum(s, {1, 2}, true),
+                               log_softmax(a, 1),
+                               ea / sum(ea, {1}, true) + a,
+                               eb / sum(eb, {1}, true) - b,
                                eg / sum(eg, {1}, true) + g};  // staged, rows past the scratch: _row
   };
   auto jit = values(build());
@@ -222,7 +234,8 @@ TEST(Differential, BlockedF32SumsStayWithinTheirBound) {
   const int64_t n = 1'000'003, rows = 7, cols = 100'003;
   Tensor x = rand({n}, f32), m = rand({rows, cols}, f32) * 2.0 - 1.0, c = rand({3001, 5}, f32) - 0.5;
   eval({x, m, c});
-  const std::vector<double> xv = x.to_vector<double>(), mv = m.to_vector<double>(), cv = c.to_vector<double>();
+  const std::vector<double> xv = x.to_vector<double>(), mv = m.to_vector<double>(),
+                            cv = c.to_vector<double>();
   const double bound = 36 * 0x1p-24;
   // sum(x) and sum(x * x), against the double sums over the f32 products
   double exact = 0, exact2 = 0, mag = 0, mag2 = 0;
@@ -248,7 +261,8 @@ TEST(Differential, BlockedF32SumsStayWithinTheirBound) {
       e += mv[static_cast<std::size_t>(i * cols + j)];
       a += std::fabs(mv[static_cast<std::size_t>(i * cols + j)]);
     }
-    EXPECT_LE(std::fabs(r[static_cast<std::size_t>(i)] - e), bound * a + std::fabs(e) * 0x1p-24) << "row " << i;
+    EXPECT_LE(std::fabs(r[static_cast<std::size_t>(i)] - e), bound * a + std::fabs(e) * 0x1p-24)
+        << "row " << i;
   }
   for (int64_t j = 0; j < 5; ++j) {
     double e = 0, a = 0;
@@ -256,7 +270,8 @@ TEST(Differential, BlockedF32SumsStayWithinTheirBound) {
       e += cv[static_cast<std::size_t>(i * 5 + j)];
       a += std::fabs(cv[static_cast<std::size_t>(i * 5 + j)]);
     }
-    EXPECT_LE(std::fabs(col[static_cast<std::size_t>(j)] - e), bound * a + std::fabs(e) * 0x1p-24) << "column " << j;
+    EXPECT_LE(std::fabs(col[static_cast<std::size_t>(j)] - e), bound * a + std::fabs(e) * 0x1p-24)
+        << "column " << j;
   }
   // the staged softmax (its row sum is blocked) against the interpreter
   auto build = [&] { return std::vector<Tensor>{softmax(m, 1), log_softmax(m, 1)}; };
@@ -283,9 +298,9 @@ TEST(Differential, MultiplyAddsMatchTheInterpreter) {
     Tensor a = (rand({n}, t) * 2.0 - 1.0).eval(), b = (rand({n}, t) * 1e3).eval(), c = randn({n}, t).eval();
     Tensor d = (randn({n}, t) * 0.1).eval();
     auto build = [&] {
-      return std::vector<Tensor>{a * b + c,           c - a * b,
-                                 a * b + c * d,       (a * b + c) * d + a,
-                                 exp(a * b * 1e-3 + c), sigmoid(a * 4.0 + d)};
+      return std::vector<Tensor>{
+          a * b + c,           c - a * b, a * b + c * d, (a * b + c) * d + a, exp(a * b * 1e-3 + c),
+          sigmoid(a * 4.0 + d)};
     };
     auto jit = values(build());
     auto ref = with_backend("interpreter", [&] { return values(build()); });
@@ -327,11 +342,15 @@ TEST(Differential, F32MeanIsTheRoundedSumDividedOnce) {
       total += s;
       const float want = static_cast<float>(s) / static_cast<float>(cols);
       const float g = got[static_cast<std::size_t>(r)];
-      if (exact) EXPECT_EQ(g, want) << "row " << r;
-      else EXPECT_NEAR(g, want, jit_tol) << "row " << r;
+      if (exact)
+        EXPECT_EQ(g, want) << "row " << r;
+      else
+        EXPECT_NEAR(g, want, jit_tol) << "row " << r;
     }
     const float want_all = static_cast<float>(total) / static_cast<float>(rows * cols);
-    if (exact) EXPECT_EQ(got_all, want_all);
-    else EXPECT_NEAR(got_all, want_all, jit_tol);
+    if (exact)
+      EXPECT_EQ(got_all, want_all);
+    else
+      EXPECT_NEAR(got_all, want_all, jit_tol);
   }
 }

@@ -61,7 +61,11 @@ TEST(Fusion, ElementwiseWithViewsIsOneKernel) {
   Tensor a = data({16, 24}, 4), b = data({24, 16}, 5);
   EXPECT_EQ(check([&] { return std::vector<Tensor>{a + b.T() * 2.0}; }), 1u);
   EXPECT_EQ(check([&] { return std::vector<Tensor>{a.slice(1, 2, 20, 3) * a.slice(1, 3, 21, 3)}; }), 1u);
-  EXPECT_EQ(check([&] { return std::vector<Tensor>{(a.reshape({16, 24, 1}) + b.T().reshape({16, 24, 1})).expand({16, 24, 5}) * 1.5}; }), 1u);
+  EXPECT_EQ(check([&] {
+              return std::vector<Tensor>{
+                  (a.reshape({16, 24, 1}) + b.T().reshape({16, 24, 1})).expand({16, 24, 5}) * 1.5};
+            }),
+            1u);
 }
 
 TEST(Fusion, SourcesFuse) {
@@ -141,7 +145,10 @@ TEST(Fusion, ShortCatFusesIntoItsKernel) {
   Tensor p = data({2, 300}, 34), q = data({300, 1}, 35), r = data({300, 2}, 36);
   EXPECT_EQ(check([&] { return std::vector<Tensor>{cat({p * 2.0, a}, 0) - 1.0}; }), 1u);
   EXPECT_EQ(check([&] { return std::vector<Tensor>{cat({q, r * r}, 1) + 1.0}; }), 1u);
-  EXPECT_EQ(check([&] { return std::vector<Tensor>{cat({a.reshape({1, 1, 300}), exp(b).reshape({1, 1, 300})}, 1)}; }), 1u);
+  EXPECT_EQ(check([&] {
+              return std::vector<Tensor>{cat({a.reshape({1, 1, 300}), exp(b).reshape({1, 1, 300})}, 1)};
+            }),
+            1u);
   // a flat state of three equal parts (odeint style: slices of one vector, then cat): the
   // kernel runs over one part and stores the three
   Tensor v = data({900}, 44);
@@ -155,7 +162,10 @@ TEST(Fusion, ShortCatFusesIntoItsKernel) {
             }),
             1u);
   // parts of unequal inputs: 200 + 100 is 3 parts of 100
-  EXPECT_EQ(check([&] { return std::vector<Tensor>{cat({v.slice(0, 0, 200), exp(v.slice(0, 200, 300))}, 0) * 2.0}; }), 1u);
+  EXPECT_EQ(check([&] {
+              return std::vector<Tensor>{cat({v.slice(0, 0, 200), exp(v.slice(0, 200, 300))}, 0) * 2.0};
+            }),
+            1u);
 }
 
 TEST(Fusion, CatThatCannotFuseIsStillRight) {
@@ -166,13 +176,19 @@ TEST(Fusion, CatThatCannotFuseIsStillRight) {
   Tensor c = data({1, 40}, 39), d = data({1, 40}, 40), e = data({40, 2}, 41);
   EXPECT_EQ(check([&] { return std::vector<Tensor>{cat({c, d * 3.0}, 0).T() + e}; }), 2u);
   // reductions of and over cats
-  EXPECT_GE(check([&] { return std::vector<Tensor>{sum(cat({c * d, d}, 0), {1}), sum(cat({c, d}, 0) * 2.0)}; }), 1u);
+  EXPECT_GE(check([&] {
+              return std::vector<Tensor>{sum(cat({c * d, d}, 0), {1}), sum(cat({c, d}, 0) * 2.0)};
+            }),
+            1u);
   Tensor f = data({3, 40}, 42);
   EXPECT_GE(check([&] { return std::vector<Tensor>{softmax(cat({c, d, c * d}, 0) + f, -1)}; }), 1u);
   // integer and bool parts
   Tensor ia = (data({1, 40}, 45) * 100.0).cast(i64), ib = (data({1, 40}, 46) * 100.0).cast(i64);
   EXPECT_EQ(check([&] { return std::vector<Tensor>{cat({ia, ib * 2}, 0) + 1}; }), 1u);
-  EXPECT_EQ(check([&] { return std::vector<Tensor>{where(cat({c > 0.5, d < 0.5}, 0), cat({c, d}, 0), 0.0)}; }), 1u);
+  EXPECT_EQ(check([&] {
+              return std::vector<Tensor>{where(cat({c > 0.5, d < 0.5}, 0), cat({c, d}, 0), 0.0)};
+            }),
+            1u);
   // a cat of a zero-length input
   Tensor z = data({0, 40}, 43);
   EXPECT_EQ(check([&] { return std::vector<Tensor>{cat({c, z, d}, 0) * 2.0}; }), 1u);
@@ -193,7 +209,8 @@ TEST(Fusion, StagedRowReductionsAreOneKernelOnTheCpu) {
   EXPECT_EQ(check([&] { return std::vector<Tensor>{softmax(x, -1)}; }), 1u);
   EXPECT_EQ(check([&] { return std::vector<Tensor>{softmax(x, 0)}; }), 1u);
   EXPECT_EQ(check([&] { return std::vector<Tensor>{log_softmax(x, -1)}; }), 1u);
-  EXPECT_EQ(check([&] { return std::vector<Tensor>{softmax(big, -1)}; }), 1u) << "rows longer than the kept scratch";
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{softmax(big, -1)}; }), 1u)
+      << "rows longer than the kept scratch";
   EXPECT_EQ(check([&] {
               Tensor mu = mean(x, {1}, true);
               Tensor var = mean((x - mu) * (x - mu), {1}, true);
@@ -261,5 +278,9 @@ TEST(Fusion, ConstantOutputsTakeOneElement) {
   EXPECT_EQ(stats().kernels_launched, 0u);
   EXPECT_LE(stats().bytes_allocated, 64u);
   EXPECT_EQ(z.to_vector<float>()[12345], 0.0f);
-  EXPECT_EQ(check([&] { return std::vector<Tensor>{full({3, 3}, 2.5) + 1.0}; }), 0u) << "folded to a constant";
+  EXPECT_EQ(check([&] {
+              return std::vector<Tensor>{full({3, 3}, 2.5) + 1.0};
+            }),
+            0u)
+      << "folded to a constant";
 }

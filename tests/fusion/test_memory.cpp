@@ -31,7 +31,8 @@ enum class Mode { Planned, Unplanned, Eager };
 // Evaluates `make()` (a fresh graph each time) and measures the peak of live tensor memory:
 // with memory planning, with every intermediate in its own buffer (CGRAD_MEMORY_PLAN=0), or
 // eagerly (the interpreter: every op's result allocated).
-template <class F> Measured measure(Mode mode, F make) {
+template <class F>
+Measured measure(Mode mode, F make) {
   test::ResultCacheOff off;  // the same graph on the same buffers must really run
   MemoryPlan mp(mode == Mode::Planned);
   return test::with_backend(mode == Mode::Eager ? "interpreter" : core::env().backend.c_str(), [&] {
@@ -60,10 +61,12 @@ TEST(MemoryPlan, LorenzRk4StepPeakIsAtMostHalfAndValuesUnchanged) {
   EXPECT_EQ(planned.values, all.values);
   EXPECT_LE(planned.peak, all.peak);
   EXPECT_LE(2 * planned.peak, eager.peak) << "target: at most half of every intermediate allocated";
-  for (std::size_t i = 0; i < eager.values[0].size(); i += 997) EXPECT_NEAR(planned.values[0][i], eager.values[0][i], 1e-12);
-  std::printf("lorenz rk4 step, 3 x %d f64: peak bytes eager %llu, plan without memory planning %llu, planned %llu\n",
-              1 << 14, static_cast<unsigned long long>(eager.peak), static_cast<unsigned long long>(all.peak),
-              static_cast<unsigned long long>(planned.peak));
+  for (std::size_t i = 0; i < eager.values[0].size(); i += 997)
+    EXPECT_NEAR(planned.values[0][i], eager.values[0][i], 1e-12);
+  std::printf(
+      "lorenz rk4 step, 3 x %d f64: peak bytes eager %llu, plan without memory planning %llu, planned %llu\n",
+      1 << 14, static_cast<unsigned long long>(eager.peak), static_cast<unsigned long long>(all.peak),
+      static_cast<unsigned long long>(planned.peak));
 }
 
 TEST(MemoryPlan, MlpTrainingStepPeakIsAtMostHalfAndValuesUnchanged) {
@@ -76,19 +79,24 @@ TEST(MemoryPlan, MlpTrainingStepPeakIsAtMostHalfAndValuesUnchanged) {
   EXPECT_LE(2 * planned.peak, all.peak) << "target: at most half of every intermediate in its own buffer";
   EXPECT_LE(planned.peak, eager.peak) << "the interpreter frees each value after its last use";
   for (std::size_t k = 0; k < 3; ++k)
-    for (std::size_t i = 0; i < eager.values[k].size(); i += 31) EXPECT_NEAR(planned.values[k][i], eager.values[k][i], 1e-4);
-  std::printf("mlp step 512x64 -> 512 -> 10: peak bytes eager %llu, plan without memory planning %llu, planned %llu\n",
-              static_cast<unsigned long long>(eager.peak), static_cast<unsigned long long>(all.peak),
-              static_cast<unsigned long long>(planned.peak));
+    for (std::size_t i = 0; i < eager.values[k].size(); i += 31)
+      EXPECT_NEAR(planned.values[k][i], eager.values[k][i], 1e-4);
+  std::printf(
+      "mlp step 512x64 -> 512 -> 10: peak bytes eager %llu, plan without memory planning %llu, planned "
+      "%llu\n",
+      static_cast<unsigned long long>(eager.peak), static_cast<unsigned long long>(all.peak),
+      static_cast<unsigned long long>(planned.peak));
 }
 
 TEST(MemoryPlan, ElementwiseKernelWritesOverTheInputThatDies) {
   // h = x @ w1 is an intermediate; relu(h) is a GEMM operand and h dies in it: one buffer.
-  auto f = compile([](const Tensor& x, const Tensor& w1, const Tensor& w2) { return matmul(relu(matmul(x, w1)), w2); });
+  auto f = compile(
+      [](const Tensor& x, const Tensor& w1, const Tensor& w2) { return matmul(relu(matmul(x, w1)), w2); });
   Tensor x = randn({64, 32}), w1 = randn({32, 128}), w2 = randn({128, 8});
   Tensor y = f(x, w1, w2);
   EXPECT_EQ(f.arena_bytes(x, w1, w2), aligned(64 * 128 * 4));
-  auto expect = test::with_backend("interpreter", [&] { return matmul(relu(matmul(x, w1)), w2).to_vector<float>(); });
+  auto expect =
+      test::with_backend("interpreter", [&] { return matmul(relu(matmul(x, w1)), w2).to_vector<float>(); });
   auto got = y.to_vector<float>();
   for (std::size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], expect[i], 1e-3);
 }
@@ -130,14 +138,16 @@ TEST(MemoryPlan, ArenaIsKnownBeforeTheRunAndPredictsThePeak) {
 
 TEST(MemoryPlan, InputsAndOutputsAreNeverInTheArena) {
   auto f = compile([](const Tensor& a) {
-    Tensor t = matmul(a, a);         // an intermediate
-    return std::vector<Tensor>{relu(t), t * 0.0 + a};  // t read twice; a (an input) read by an element-wise kernel
+    Tensor t = matmul(a, a);  // an intermediate
+    return std::vector<Tensor>{relu(t),
+                               t * 0.0 + a};  // t read twice; a (an input) read by an element-wise kernel
   });
   Tensor a = tensor(std::vector<float>{1, -2, 3, -4}, {2, 2});
   for (int i = 0; i < 2; ++i) {
     auto r = f(a);
     EXPECT_EQ(a.to_vector<float>(), (std::vector<float>{1, -2, 3, -4}));
-    EXPECT_EQ(r[0].to_vector<float>(), test::with_backend("interpreter", [&] { return relu(matmul(a, a)).to_vector<float>(); }));
+    EXPECT_EQ(r[0].to_vector<float>(),
+              test::with_backend("interpreter", [&] { return relu(matmul(a, a)).to_vector<float>(); }));
     EXPECT_EQ(r[1].to_vector<float>(), (std::vector<float>{1, -2, 3, -4}));
   }
 }
@@ -209,7 +219,8 @@ TEST(MemoryPlan, LoopStateIsWrittenOverTheOldStateOnlyWhenNothingElseHoldsIt) {
     s.eval();
     EXPECT_EQ(stats().buffers_reused, 0u) << "a lazy node held outside reads the old state";
     EXPECT_EQ(lazy.to_vector<double>(), expect);
-    EXPECT_EQ(stats().buffers_reused, 1u) << "then nothing but that node's graph did: its result takes the buffer";
+    EXPECT_EQ(stats().buffers_reused, 1u)
+        << "then nothing but that node's graph did: its result takes the buffer";
   }
 
   reset_stats();
@@ -241,7 +252,8 @@ TEST(MemoryPlan, IntegerGemmInThePlannedArena) {
   MemoryPlan on(true);
   for (DType t : {i32, i64}) {
     SCOPED_TRACE(dtype_name(t));
-    Tensor a = tensor(std::vector<int64_t>{1, 2}, {1, 2}).cast(t), b = tensor(std::vector<int64_t>{3, 4}, {2, 1}).cast(t);
+    Tensor a = tensor(std::vector<int64_t>{1, 2}, {1, 2}).cast(t),
+           b = tensor(std::vector<int64_t>{3, 4}, {2, 1}).cast(t);
     EXPECT_EQ((matmul(a + 1, b) * 2).cast(i64).to_vector<int64_t>(), std::vector<int64_t>{36});
   }
 }
@@ -254,18 +266,19 @@ TEST(MemoryPlan, GemmInPlannedGraphsMatchesTheInterpreter) {
   struct Case {
     Shape a, b;
   };
-  const Case cases[] = {{{1, 2}, {2, 1}}, {{3, 5}, {5, 4}}, {{2, 3, 4}, {4, 6}}, {{4}, {4, 3}},
+  const Case cases[] = {{{1, 2}, {2, 1}}, {{3, 5}, {5, 4}},          {{2, 3, 4}, {4, 6}}, {{4}, {4, 3}},
                         {{7, 9}, {9}},    {{2, 1, 3, 8}, {5, 8, 2}}, {{16, 33}, {33, 17}}};
   int seed = 0;
   for (DType t : {i32, i64, f32, f64})
     for (const Case& c : cases) {
       SCOPED_TRACE(std::string(dtype_name(t)) + " " + shape_str(c.a) + " @ " + shape_str(c.b));
       manual_seed(static_cast<uint64_t>(++seed));
-      Tensor a = ((rand(c.a, f64) * 10.0) - 5.0).cast(t).eval(), b = ((rand(c.b, f64) * 10.0) - 5.0).cast(t).eval();
+      Tensor a = ((rand(c.a, f64) * 10.0) - 5.0).cast(t).eval(),
+             b = ((rand(c.b, f64) * 10.0) - 5.0).cast(t).eval();
       auto build = [&] {
-        Tensor p = matmul(a + 1, b) * 2;               // GEMM between two planned intermediates
-        Tensor q = matmul(a * 3 - 2, b);               // a second GEMM, alive with the first
-        Tensor r = (p - q).sum() + (q * p).max();      // both read by reductions
+        Tensor p = matmul(a + 1, b) * 2;           // GEMM between two planned intermediates
+        Tensor q = matmul(a * 3 - 2, b);           // a second GEMM, alive with the first
+        Tensor r = (p - q).sum() + (q * p).max();  // both read by reductions
         return std::vector<Tensor>{(p + q).cast(f64), r.cast(f64)};
       };
       auto got = build();
@@ -279,8 +292,10 @@ TEST(MemoryPlan, GemmInPlannedGraphsMatchesTheInterpreter) {
         auto g = got[o].to_vector<double>(), w = want[o].to_vector<double>();
         ASSERT_EQ(g.size(), w.size());
         for (std::size_t i = 0; i < g.size(); ++i) {
-          if (is_floating(t)) EXPECT_NEAR(g[i], w[i], 1e-4 * (1 + std::fabs(w[i]))) << "output " << o << " at " << i;
-          else EXPECT_EQ(g[i], w[i]) << "output " << o << " at " << i;
+          if (is_floating(t))
+            EXPECT_NEAR(g[i], w[i], 1e-4 * (1 + std::fabs(w[i]))) << "output " << o << " at " << i;
+          else
+            EXPECT_EQ(g[i], w[i]) << "output " << o << " at " << i;
         }
       }
     }

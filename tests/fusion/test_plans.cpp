@@ -1,7 +1,7 @@
 // Plans and the kernel cache: repeated graphs replay without planning, new sizes reuse the
 // compiled kernel, assign loops compile their body once.
-#include "oracle.h"
 #include "ir/node.h"
+#include "oracle.h"
 #include "runtime/kernel_cache.h"
 
 #include <gtest/gtest.h>
@@ -45,7 +45,7 @@ TEST(Plans, NewSizeDoesNotRecompile) {
 
 TEST(Plans, AssignLoopCompilesOnce) {
   Tensor x = zeros({256}).eval();  // a constant: one element with zero strides
-  for (int i = 0; i < 2; ++i) {     // the first step sees that layout, the second a dense buffer
+  for (int i = 0; i < 2; ++i) {    // the first step sees that layout, the second a dense buffer
     x.assign(x * 0.5 + 1.0);
     x.eval();
   }

@@ -1,7 +1,7 @@
 // The result cache: a graph evaluated again on the same input buffers launches nothing; any
 // write to an input, a new input or the bound makes it compute again.
-#include "oracle.h"
 #include "ir/node.h"
+#include "oracle.h"
 #include "runtime/result_cache.h"
 
 #include <gtest/gtest.h>
@@ -75,7 +75,8 @@ TEST(ResultCache, OtherBuffersWithTheSameStructureCompute) {
   for (float v : {1.0f, 2.0f}) {
     Tensor a = full({3}, v).eval();
     reset_stats();
-    EXPECT_EQ(step(a, b).to_vector<float>(), test::with_backend("interpreter", [&] { return step(a, b).to_vector<float>(); }));
+    EXPECT_EQ(step(a, b).to_vector<float>(),
+              test::with_backend("interpreter", [&] { return step(a, b).to_vector<float>(); }));
     EXPECT_EQ(stats().result_cache_hits, 0u);
   }
 }
@@ -116,7 +117,8 @@ TEST(ResultCache, EntriesOfDeadInputsAreDropped) {
     x.assign(x * 0.5 + 1.0);
     x.eval();
   }
-  EXPECT_LE(runtime::result_cache().size(), 2u) << "each step's input storage is gone: its entry can never match";
+  EXPECT_LE(runtime::result_cache().size(), 2u)
+      << "each step's input storage is gone: its entry can never match";
   EXPECT_NEAR(x.to_vector<float>()[0], 2.0f, 1e-5f);
 }
 
@@ -169,7 +171,8 @@ TEST(ResultCache, LoopsStayAtOneEntryBehindLiveOlderEntries) {
     Tensor next = (x * 0.5 + 1.0).eval();  // x is held during the run: cached, not taken over
     x = next;
   }
-  EXPECT_LE(runtime::result_cache().size(), before + 2) << "each step's input storage is gone: its entry can never match";
+  EXPECT_LE(runtime::result_cache().size(), before + 2)
+      << "each step's input storage is gone: its entry can never match";
   Tensor w = tensor(std::vector<float>(64, 1.0f), {64});
   for (int i = 0; i < 50; ++i) {
     EXPECT_EQ((w * 3.0).to_vector<float>()[0], 3.0f * static_cast<float>(i + 1));
@@ -194,5 +197,6 @@ TEST(ResultCache, CompiledFunctionOnTheSameInputs) {
   EXPECT_EQ(stats().kernels_launched, 0u);
   EXPECT_EQ(stats().result_cache_hits, 1u);
   EXPECT_EQ(r3.to_vector<float>(), r2.to_vector<float>());
-  EXPECT_EQ(r1.to_vector<float>(), test::with_backend("interpreter", [&] { return step(a, b).to_vector<float>(); }));
+  EXPECT_EQ(r1.to_vector<float>(),
+            test::with_backend("interpreter", [&] { return step(a, b).to_vector<float>(); }));
 }

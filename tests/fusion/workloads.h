@@ -51,8 +51,8 @@ inline std::vector<Tensor> mlp_step(const Tensor& x, const Tensor& labels, const
 
 /// The same step with the gradients from autograd (w1, w2 require a gradient): {loss, new w2,
 /// new w1}. relu's derivative is taken from its input here (autograd's rule).
-inline std::vector<Tensor> mlp_step_autograd(const Tensor& x, const Tensor& labels, const Tensor& w1, const Tensor& w2,
-                                             double lr) {
+inline std::vector<Tensor> mlp_step_autograd(const Tensor& x, const Tensor& labels, const Tensor& w1,
+                                             const Tensor& w2, double lr) {
   Tensor loss = cross_entropy(matmul(relu(matmul(x, w1)), w2), labels);
   std::vector<Tensor> g = grad(loss, {w2, w1}, false);
   NoGradGuard off;

@@ -13,8 +13,8 @@
 #include "passes/pipeline.h"
 #include "schedule/schedule.h"
 
-#include <cgrad/cgrad.hpp>
 #include <gtest/gtest.h>
+#include <cgrad/cgrad.hpp>
 
 #include <cmath>
 #include <cstdlib>
@@ -182,9 +182,7 @@ TEST(Golden, WhereAndCasts) {
 }
 
 TEST(Golden, RandomAndArange) {
-  golden("rand_arange", [] {
-    return std::vector<Tensor>{rand({1024}) * arange(1024, f32) + randn({1024})};
-  });
+  golden("rand_arange", [] { return std::vector<Tensor>{rand({1024}) * arange(1024, f32) + randn({1024})}; });
 }
 
 TEST(Golden, MaxAbsDifference) {

@@ -2,8 +2,8 @@
 #include "ir/graph.h"
 #include "ir/printer.h"
 
-#include <cgrad/cgrad.hpp>
 #include <gtest/gtest.h>
+#include <cgrad/cgrad.hpp>
 
 #include <algorithm>
 #include <sstream>
@@ -37,7 +37,8 @@ TEST(TopoOrder, Diamond) {
   EXPECT_EQ(multi.back(), e.node().get());
   std::vector<ir::Node*> seen;
   for (ir::Node* n : multi) {
-    for (auto& in : n->inputs) EXPECT_NE(std::find(seen.begin(), seen.end(), in.get()), seen.end()) << "input after user";
+    for (auto& in : n->inputs)
+      EXPECT_NE(std::find(seen.begin(), seen.end(), in.get()), seen.end()) << "input after user";
     EXPECT_EQ(std::find(seen.begin(), seen.end(), n), seen.end()) << "node twice";
     seen.push_back(n);
   }

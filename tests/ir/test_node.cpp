@@ -3,8 +3,8 @@
 // thread's buffer cache is gone (thread-exit and static destructors) are still freed cleanly.
 #include "ir/node.h"
 
-#include <cgrad/cgrad.hpp>
 #include <gtest/gtest.h>
+#include <cgrad/cgrad.hpp>
 
 #include <memory>
 #include <thread>
@@ -52,7 +52,7 @@ thread_local std::vector<Tensor> t_late;  // destroyed at thread exit, possibly 
 TEST(Node, NodesDestroyedAtThreadExitAreFreed) {
   std::vector<std::weak_ptr<ir::Node>> late;
   std::thread th([&late] {
-    t_late.reserve(2);  // constructed before this thread's buffer cache, so destroyed after it
+    t_late.reserve(2);           // constructed before this thread's buffer cache, so destroyed after it
     Tensor x = ones_of({3, 2});  // the first node built on this thread: creates the cache
     t_late.push_back(exp(x) * 2.0);
     t_late.push_back(x - 1.0);

@@ -3,8 +3,8 @@
 #include "core/dtype.hpp"
 #include "ir/op_table.h"
 
-#include <cgrad/scalar.hpp>
 #include <gtest/gtest.h>
+#include <cgrad/scalar.hpp>
 
 #include <cmath>
 #include <limits>
@@ -149,20 +149,26 @@ struct BinaryRow {
 };
 template <class T>
 bool same_bits(T x, T y) {
-  if constexpr (std::is_floating_point_v<T>) return (std::isnan(x) && std::isnan(y)) || x == y;
-  else return x == y;
+  if constexpr (std::is_floating_point_v<T>)
+    return (std::isnan(x) && std::isnan(y)) || x == y;
+  else
+    return x == y;
 }
 // Symmetry on the dtypes the row accepts (double, int64 and bool operands; a row's helper is
 // only instantiated for those).
-template <Op OP, class T, class F> bool symmetric_on(F f, T x, T y) {
-  if constexpr (ir::accepts(OP, core::dtype_of_v<T>)) return same_bits(f(x, y), f(y, x));
-  else return true;
+template <Op OP, class T, class F>
+bool symmetric_on(F f, T x, T y) {
+  if constexpr (ir::accepts(OP, core::dtype_of_v<T>))
+    return same_bits(f(x, y), f(y, x));
+  else
+    return true;
 }
 const BinaryRow kBinary[] = {
-#define CGRAD_ROW_Binary(E, name)                                                                       \
-  {Op::E, [](double x, double y, int64_t i, int64_t j) {                                                \
-     auto f = [](auto a, auto b) { return scalar::name(a, b); };                                        \
-     return symmetric_on<Op::E>(f, x, y) && symmetric_on<Op::E>(f, i, j) && symmetric_on<Op::E>(f, i > 0, j > 0); \
+#define CGRAD_ROW_Binary(E, name)                                           \
+  {Op::E, [](double x, double y, int64_t i, int64_t j) {                    \
+     auto f = [](auto a, auto b) { return scalar::name(a, b); };            \
+     return symmetric_on<Op::E>(f, x, y) && symmetric_on<Op::E>(f, i, j) && \
+            symmetric_on<Op::E>(f, i > 0, j > 0);                           \
    }},
 #define CGRAD_ROW_Source(E, name)
 #define CGRAD_ROW_Unary(E, name)

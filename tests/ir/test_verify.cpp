@@ -5,8 +5,8 @@
 #include "ir/verify.h"
 #include "runtime/backend.h"
 
-#include <cgrad/cgrad.hpp>
 #include <gtest/gtest.h>
+#include <cgrad/cgrad.hpp>
 
 #include <string>
 
@@ -23,7 +23,9 @@ NodePtr buf(Shape s, DType t = f32) {
   return ir::make_buffer(s, t, Device::cpu(), std::move(v));
 }
 
-NodePtr node(Op op, std::vector<NodePtr> ins, ir::Attrs a = {}) { return ir::make_node(op, std::move(ins), a, Device::cpu()); }
+NodePtr node(Op op, std::vector<NodePtr> ins, ir::Attrs a = {}) {
+  return ir::make_node(op, std::move(ins), a, Device::cpu());
+}
 
 // verify() on the topological order of `root`, expecting Internal naming `op`.
 void expect_rejected(const NodePtr& root, const char* op, const char* why) {
@@ -61,8 +63,8 @@ TEST(Verify, AcceptsWellFormedGraphs) {
   ir::Attrs p;
   p.axes = {1, 0};
   NodePtr m = node(Op::Matmul, {a, node(Op::Permute, {a}, p)});
-  EXPECT_NO_THROW(ir::verify({a.get(), b.get(), c.get(), bb->inputs[0].get(), bb.get(), s.get(), w.get(), r.get(),
-                              k.get(), lt.get(), m->inputs[1].get(), m.get()}));
+  EXPECT_NO_THROW(ir::verify({a.get(), b.get(), c.get(), bb->inputs[0].get(), bb.get(), s.get(), w.get(),
+                              r.get(), k.get(), lt.get(), m->inputs[1].get(), m.get()}));
   EXPECT_EQ(k->dtype, i32);
   EXPECT_EQ(k->shape, (Shape{2, 1}));
   EXPECT_EQ(lt->dtype, b8);

@@ -191,7 +191,8 @@ TEST(OdeintTensor, PlainIntegrateWithoutValueType) {
       "integrate", [](StdState& x) { return ode::integrate(PendulumStd{}, x, 0.0, 0.2, 0.01); },
       [](Tensor& x) { return ode::integrate(PendulumTensor{}, x, 0.0, 0.2, 0.01, EvalObserver{}); });
   compare(
-      "integrate without observer", [](StdState& x) { return ode::integrate(PendulumStd{}, x, 0.0, 0.2, 0.01); },
+      "integrate without observer",
+      [](StdState& x) { return ode::integrate(PendulumStd{}, x, 0.0, 0.2, 0.01); },
       [](Tensor& x) { return ode::integrate(PendulumTensor{}, x, 0.0, 0.2, 0.01); });
 }
 

@@ -35,14 +35,16 @@ int64_t ref_ipow(int64_t a, int64_t b, int bits) {
   return wrap(r, bits);
 }
 // log(e^a + e^b) in the reference's precision, stable for large |a|, |b|.
-template <class F> F ref_logaddexp(F a, F b) {
+template <class F>
+F ref_logaddexp(F a, F b) {
   if (std::isnan(a) || std::isnan(b)) return a + b;
   const F m = std::max(a, b);
   if (std::isinf(m)) return m;
   return m + std::log1p(std::exp(-std::fabs(a - b)));
 }
 // Python's float %: the sign of the divisor.
-template <class F> F ref_fmod_py(F a, F b) {
+template <class F>
+F ref_fmod_py(F a, F b) {
   F r = std::fmod(a, b);
   if (r == 0) return std::copysign(F(0), b);
   if ((r < 0) != (b < 0)) r += b;
@@ -80,10 +82,10 @@ double nan_min(double a, double b) { return std::isnan(a) || std::isnan(b) ? kNa
 struct UnaryCase {
   Op op;
   Tensor (*fn)(const Tensor&);
-  double (*fd)(double);             // f32 reference (computed in double, rounded) and f64 without fl
-  long double (*fl)(long double);   // f64 reference when the op is not correctly rounded
+  double (*fd)(double);            // f32 reference (computed in double, rounded) and f64 without fl
+  long double (*fl)(long double);  // f64 reference when the op is not correctly rounded
   int ulps;
-  int64_t (*fi)(int64_t, int);      // integer reference (for rows accepting ints)
+  int64_t (*fi)(int64_t, int);  // integer reference (for rows accepting ints)
 };
 
 const UnaryCase kUnary[] = {
@@ -92,34 +94,48 @@ const UnaryCase kUnary[] = {
      [](long double x) { return std::exp(x); }, 2, nullptr},
     {Op::Log, [](const Tensor& x) { return log(x); }, [](double x) { return std::log(x); },
      [](long double x) { return std::log(x); }, 2, nullptr},
-    {Op::Sqrt, [](const Tensor& x) { return sqrt(x); }, [](double x) { return std::sqrt(x); }, nullptr, 0, nullptr},
+    {Op::Sqrt, [](const Tensor& x) { return sqrt(x); }, [](double x) { return std::sqrt(x); }, nullptr, 0,
+     nullptr},
     {Op::Rsqrt, [](const Tensor& x) { return rsqrt(x); }, [](double x) { return 1.0 / std::sqrt(x); },
      [](long double x) { return 1.0L / std::sqrt(x); }, 2, nullptr},
-    {Op::Abs, [](const Tensor& x) { return abs(x); }, [](double x) { return std::fabs(x); }, nullptr, 0, ref_abs},
+    {Op::Abs, [](const Tensor& x) { return abs(x); }, [](double x) { return std::fabs(x); }, nullptr, 0,
+     ref_abs},
     {Op::Sin, [](const Tensor& x) { return sin(x); }, [](double x) { return std::sin(x); },
      [](long double x) { return std::sin(x); }, 2, nullptr},
     {Op::Cos, [](const Tensor& x) { return cos(x); }, [](double x) { return std::cos(x); },
      [](long double x) { return std::cos(x); }, 2, nullptr},
     {Op::Tanh, [](const Tensor& x) { return tanh(x); }, [](double x) { return std::tanh(x); },
      [](long double x) { return std::tanh(x); }, 2, nullptr},
-    {Op::Sigmoid, [](const Tensor& x) { return sigmoid(x); }, [](double x) { return 1.0 / (1.0 + std::exp(-x)); },
+    {Op::Sigmoid, [](const Tensor& x) { return sigmoid(x); },
+     [](double x) { return 1.0 / (1.0 + std::exp(-x)); },
      [](long double x) { return 1.0L / (1.0L + std::exp(-x)); }, 2, nullptr},
     {Op::Relu, [](const Tensor& x) { return relu(x); }, [](double x) { return x < 0 ? 0.0 : x; }, nullptr, 0,
      [](int64_t x, int) { return x < 0 ? int64_t{0} : x; }},
-    {Op::Floor, [](const Tensor& x) { return floor(x); }, [](double x) { return std::floor(x); }, nullptr, 0, [](int64_t x, int) { return x; }},
-    {Op::Ceil, [](const Tensor& x) { return ceil(x); }, [](double x) { return std::ceil(x); }, nullptr, 0, [](int64_t x, int) { return x; }},
-    {Op::Trunc, [](const Tensor& x) { return trunc(x); }, [](double x) { return std::trunc(x); }, nullptr, 0, [](int64_t x, int) { return x; }},
-    {Op::Round, [](const Tensor& x) { return round(x); }, [](double x) { return std::nearbyint(x); }, nullptr, 0, [](int64_t x, int) { return x; }},
-    {Op::Sign, [](const Tensor& x) { return sign(x); }, [](double x) { return x > 0 ? 1.0 : x < 0 ? -1.0 : x; }, nullptr, 0,
-     [](int64_t x, int) -> int64_t { return x > 0 ? 1 : x < 0 ? -1 : 0; }},
-    {Op::Signbit, [](const Tensor& x) { return signbit(x); }, [](double x) { return std::signbit(x) ? 1.0 : 0.0; },
-     nullptr, 0, [](int64_t x, int) -> int64_t { return x < 0; }},
-    {Op::Isnan, [](const Tensor& x) { return isnan(x); }, [](double x) { return std::isnan(x) ? 1.0 : 0.0; }, nullptr, 0,
-     [](int64_t, int) -> int64_t { return 0; }},
-    {Op::Isinf, [](const Tensor& x) { return isinf(x); }, [](double x) { return std::isinf(x) ? 1.0 : 0.0; }, nullptr, 0,
-     [](int64_t, int) -> int64_t { return 0; }},
-    {Op::Isfinite, [](const Tensor& x) { return isfinite(x); }, [](double x) { return std::isfinite(x) ? 1.0 : 0.0; },
-     nullptr, 0, [](int64_t, int) -> int64_t { return 1; }},
+    {Op::Floor, [](const Tensor& x) { return floor(x); }, [](double x) { return std::floor(x); }, nullptr, 0,
+     [](int64_t x, int) { return x; }},
+    {Op::Ceil, [](const Tensor& x) { return ceil(x); }, [](double x) { return std::ceil(x); }, nullptr, 0,
+     [](int64_t x, int) { return x; }},
+    {Op::Trunc, [](const Tensor& x) { return trunc(x); }, [](double x) { return std::trunc(x); }, nullptr, 0,
+     [](int64_t x, int) { return x; }},
+    {Op::Round, [](const Tensor& x) { return round(x); }, [](double x) { return std::nearbyint(x); }, nullptr,
+     0, [](int64_t x, int) { return x; }},
+    {Op::Sign, [](const Tensor& x) { return sign(x); },
+     [](double x) { return x > 0   ? 1.0
+                           : x < 0 ? -1.0
+                                   : x; }, nullptr, 0,
+     [](int64_t x, int) -> int64_t { return x > 0   ? 1
+                                            : x < 0 ? -1
+                                                    : 0; }},
+    {Op::Signbit, [](const Tensor& x) { return signbit(x); },
+     [](double x) { return std::signbit(x) ? 1.0 : 0.0; }, nullptr, 0,
+     [](int64_t x, int) -> int64_t { return x < 0; }},
+    {Op::Isnan, [](const Tensor& x) { return isnan(x); }, [](double x) { return std::isnan(x) ? 1.0 : 0.0; },
+     nullptr, 0, [](int64_t, int) -> int64_t { return 0; }},
+    {Op::Isinf, [](const Tensor& x) { return isinf(x); }, [](double x) { return std::isinf(x) ? 1.0 : 0.0; },
+     nullptr, 0, [](int64_t, int) -> int64_t { return 0; }},
+    {Op::Isfinite, [](const Tensor& x) { return isfinite(x); },
+     [](double x) { return std::isfinite(x) ? 1.0 : 0.0; }, nullptr, 0,
+     [](int64_t, int) -> int64_t { return 1; }},
     {Op::Log1p, [](const Tensor& x) { return log1p(x); }, [](double x) { return std::log1p(x); },
      [](long double x) { return std::log1p(x); }, 4, nullptr},
     {Op::Expm1, [](const Tensor& x) { return expm1(x); }, [](double x) { return std::expm1(x); },
@@ -165,38 +181,54 @@ struct BinaryCase {
 };
 
 const BinaryCase kBinary[] = {
-    {Op::Add, [](const Tensor& a, const Tensor& b) { return a + b; }, [](double a, double b) { return a + b; }, nullptr,
-     0, [](int64_t a, int64_t b, int n) { return wrap(static_cast<uint64_t>(a) + static_cast<uint64_t>(b), n); }},
-    {Op::Sub, [](const Tensor& a, const Tensor& b) { return a - b; }, [](double a, double b) { return a - b; }, nullptr,
-     0, [](int64_t a, int64_t b, int n) { return wrap(static_cast<uint64_t>(a) - static_cast<uint64_t>(b), n); }},
-    {Op::Mul, [](const Tensor& a, const Tensor& b) { return a * b; }, [](double a, double b) { return a * b; }, nullptr,
-     0, [](int64_t a, int64_t b, int n) { return wrap(static_cast<uint64_t>(a) * static_cast<uint64_t>(b), n); }},
-    {Op::Div, [](const Tensor& a, const Tensor& b) { return a / b; }, [](double a, double b) { return a / b; }, nullptr,
-     0, nullptr},
-    {Op::Pow, [](const Tensor& a, const Tensor& b) { return pow(a, b); }, [](double a, double b) { return std::pow(a, b); },
+    {Op::Add, [](const Tensor& a, const Tensor& b) { return a + b; },
+     [](double a, double b) { return a + b; }, nullptr, 0,
+     [](int64_t a, int64_t b, int n) {
+       return wrap(static_cast<uint64_t>(a) + static_cast<uint64_t>(b), n);
+     }},
+    {Op::Sub, [](const Tensor& a, const Tensor& b) { return a - b; },
+     [](double a, double b) { return a - b; }, nullptr, 0,
+     [](int64_t a, int64_t b, int n) {
+       return wrap(static_cast<uint64_t>(a) - static_cast<uint64_t>(b), n);
+     }},
+    {Op::Mul, [](const Tensor& a, const Tensor& b) { return a * b; },
+     [](double a, double b) { return a * b; }, nullptr, 0,
+     [](int64_t a, int64_t b, int n) {
+       return wrap(static_cast<uint64_t>(a) * static_cast<uint64_t>(b), n);
+     }},
+    {Op::Div, [](const Tensor& a, const Tensor& b) { return a / b; },
+     [](double a, double b) { return a / b; }, nullptr, 0, nullptr},
+    {Op::Pow, [](const Tensor& a, const Tensor& b) { return pow(a, b); },
+     [](double a, double b) { return std::pow(a, b); },
      [](long double a, long double b) { return std::pow(a, b); }, 2, ref_ipow},
     {Op::Maximum, [](const Tensor& a, const Tensor& b) { return maximum(a, b); }, nan_max, nullptr, 0,
      [](int64_t a, int64_t b, int) { return a < b ? b : a; }},
     {Op::Minimum, [](const Tensor& a, const Tensor& b) { return minimum(a, b); }, nan_min, nullptr, 0,
      [](int64_t a, int64_t b, int) { return b < a ? b : a; }},
-    {Op::Lt, [](const Tensor& a, const Tensor& b) { return a < b; }, [](double a, double b) { return a < b ? 1.0 : 0.0; },
-     nullptr, 0, [](int64_t a, int64_t b, int) -> int64_t { return a < b; }},
-    {Op::Le, [](const Tensor& a, const Tensor& b) { return a <= b; }, [](double a, double b) { return a <= b ? 1.0 : 0.0; },
-     nullptr, 0, [](int64_t a, int64_t b, int) -> int64_t { return a <= b; }},
-    {Op::Gt, [](const Tensor& a, const Tensor& b) { return a > b; }, [](double a, double b) { return a > b ? 1.0 : 0.0; },
-     nullptr, 0, [](int64_t a, int64_t b, int) -> int64_t { return a > b; }},
-    {Op::Ge, [](const Tensor& a, const Tensor& b) { return a >= b; }, [](double a, double b) { return a >= b ? 1.0 : 0.0; },
-     nullptr, 0, [](int64_t a, int64_t b, int) -> int64_t { return a >= b; }},
-    {Op::Eq, [](const Tensor& a, const Tensor& b) { return a == b; }, [](double a, double b) { return a == b ? 1.0 : 0.0; },
-     nullptr, 0, [](int64_t a, int64_t b, int) -> int64_t { return a == b; }},
-    {Op::Ne, [](const Tensor& a, const Tensor& b) { return a != b; }, [](double a, double b) { return a != b ? 1.0 : 0.0; },
-     nullptr, 0, [](int64_t a, int64_t b, int) -> int64_t { return a != b; }},
+    {Op::Lt, [](const Tensor& a, const Tensor& b) { return a < b; },
+     [](double a, double b) { return a < b ? 1.0 : 0.0; }, nullptr, 0,
+     [](int64_t a, int64_t b, int) -> int64_t { return a < b; }},
+    {Op::Le, [](const Tensor& a, const Tensor& b) { return a <= b; },
+     [](double a, double b) { return a <= b ? 1.0 : 0.0; }, nullptr, 0,
+     [](int64_t a, int64_t b, int) -> int64_t { return a <= b; }},
+    {Op::Gt, [](const Tensor& a, const Tensor& b) { return a > b; },
+     [](double a, double b) { return a > b ? 1.0 : 0.0; }, nullptr, 0,
+     [](int64_t a, int64_t b, int) -> int64_t { return a > b; }},
+    {Op::Ge, [](const Tensor& a, const Tensor& b) { return a >= b; },
+     [](double a, double b) { return a >= b ? 1.0 : 0.0; }, nullptr, 0,
+     [](int64_t a, int64_t b, int) -> int64_t { return a >= b; }},
+    {Op::Eq, [](const Tensor& a, const Tensor& b) { return a == b; },
+     [](double a, double b) { return a == b ? 1.0 : 0.0; }, nullptr, 0,
+     [](int64_t a, int64_t b, int) -> int64_t { return a == b; }},
+    {Op::Ne, [](const Tensor& a, const Tensor& b) { return a != b; },
+     [](double a, double b) { return a != b ? 1.0 : 0.0; }, nullptr, 0,
+     [](int64_t a, int64_t b, int) -> int64_t { return a != b; }},
     {Op::Atan2, [](const Tensor& a, const Tensor& b) { return atan2(a, b); },
-     [](double a, double b) { return std::atan2(a, b); }, [](long double a, long double b) { return std::atan2(a, b); }, 4,
-     nullptr},
+     [](double a, double b) { return std::atan2(a, b); },
+     [](long double a, long double b) { return std::atan2(a, b); }, 4, nullptr},
     {Op::Hypot, [](const Tensor& a, const Tensor& b) { return hypot(a, b); },
-     [](double a, double b) { return std::hypot(a, b); }, [](long double a, long double b) { return std::hypot(a, b); }, 2,
-     nullptr},
+     [](double a, double b) { return std::hypot(a, b); },
+     [](long double a, long double b) { return std::hypot(a, b); }, 2, nullptr},
     {Op::Copysign, [](const Tensor& a, const Tensor& b) { return copysign(a, b); },
      [](double a, double b) { return std::copysign(a, b); }, nullptr, 0, nullptr},
     {Op::Logaddexp, [](const Tensor& a, const Tensor& b) { return logaddexp(a, b); }, ref_logaddexp<double>,
@@ -204,8 +236,8 @@ const BinaryCase kBinary[] = {
     {Op::Nextafter, [](const Tensor& a, const Tensor& b) { return nextafter(a, b); },
      [](double a, double b) { return std::nextafter(a, b); }, nullptr, 0, nullptr,
      [](float a, float b) { return std::nextafter(a, b); }},
-    {Op::Remainder, [](const Tensor& a, const Tensor& b) { return remainder(a, b); }, ref_fmod_py<double>, nullptr, 0,
-     ref_irem, ref_fmod_py<float>},
+    {Op::Remainder, [](const Tensor& a, const Tensor& b) { return remainder(a, b); }, ref_fmod_py<double>,
+     nullptr, 0, ref_irem, ref_fmod_py<float>},
     {Op::FloorDivide, [](const Tensor& a, const Tensor& b) { return floor_divide(a, b); },
      [](double a, double b) { return std::floor(a / b); }, nullptr, 0, ref_ifloordiv,
      [](float a, float b) { return std::floor(a / b); }},
@@ -215,10 +247,13 @@ const BinaryCase kBinary[] = {
      [](int64_t a, int64_t b, int) { return a | b; }},
     {Op::BitwiseXor, [](const Tensor& a, const Tensor& b) { return bitwise_xor(a, b); }, nullptr, nullptr, 0,
      [](int64_t a, int64_t b, int) { return a ^ b; }},
-    {Op::BitwiseLeftShift, [](const Tensor& a, const Tensor& b) { return bitwise_left_shift(a, b); }, nullptr, nullptr,
-     0, [](int64_t a, int64_t b, int n) { return b < 0 || b >= n ? 0 : wrap(static_cast<uint64_t>(a) << b, n); }},
-    {Op::BitwiseRightShift, [](const Tensor& a, const Tensor& b) { return bitwise_right_shift(a, b); }, nullptr,
+    {Op::BitwiseLeftShift, [](const Tensor& a, const Tensor& b) { return bitwise_left_shift(a, b); }, nullptr,
      nullptr, 0,
+     [](int64_t a, int64_t b, int n) {
+       return b < 0 || b >= n ? 0 : wrap(static_cast<uint64_t>(a) << b, n);
+     }},
+    {Op::BitwiseRightShift, [](const Tensor& a, const Tensor& b) { return bitwise_right_shift(a, b); },
+     nullptr, nullptr, 0,
      [](int64_t a, int64_t b, int n) -> int64_t { return b < 0 || b >= n ? (a < 0 ? -1 : 0) : a >> b; }},
     {Op::LogicalAnd, [](const Tensor& a, const Tensor& b) { return logical_and(a, b); }, nullptr, nullptr, 0,
      [](int64_t a, int64_t b, int) -> int64_t { return a && b; }},
@@ -339,10 +374,12 @@ void sweep_unary(int op_index, DType t) {
       } else if (compute == f32) {
         want.f.push_back(round_to(c->fd(as_f32(d, k)), f32));
       } else {
-        want.f.push_back(c->fl ? static_cast<double>(c->fl(static_cast<long double>(d.f[k]))) : c->fd(d.f[k]));
+        want.f.push_back(c->fl ? static_cast<double>(c->fl(static_cast<long double>(d.f[k])))
+                               : c->fd(d.f[k]));
       }
     }
-    expect_values(read(y), want, c->ulps, std::string(ir::op_name(op)) + " " + dtype_name(t) + " " + layout_name(l));
+    expect_values(read(y), want, c->ulps,
+                  std::string(ir::op_name(op)) + " " + dtype_name(t) + " " + layout_name(l));
   }
 }
 
@@ -372,7 +409,8 @@ void sweep_binary(int op_index, DType t) {
     // of bf16 values whose quotient underflows f32), the f32 reference, rounded by expect_values.
     if ((compute == f16 || compute == bf16) && c->ff)
       return static_cast<double>(c->ff(static_cast<float>(a.f[i]), static_cast<float>(b.f[j])));
-    if (c->fl) return static_cast<double>(c->fl(static_cast<long double>(a.f[i]), static_cast<long double>(b.f[j])));
+    if (c->fl)
+      return static_cast<double>(c->fl(static_cast<long double>(a.f[i]), static_cast<long double>(b.f[j])));
     return c->fd(a.f[i], b.f[j]);
   };
   auto want_of = [&](std::size_t n, auto index_a, auto index_b) {
@@ -384,8 +422,10 @@ void sweep_binary(int op_index, DType t) {
         w.i.push_back(ref_binary_int(*c, a.i[i], b.i[j], t));  // integer (or b8) arithmetic / comparison
       } else {
         const double v = ref_f(i, j);
-        if (is_floating(out)) w.f.push_back(v);
-        else w.i.push_back(v != 0);  // comparison of floats
+        if (is_floating(out))
+          w.f.push_back(v);
+        else
+          w.i.push_back(v != 0);  // comparison of floats
       }
     }
     return w;
@@ -410,8 +450,10 @@ void sweep_binary(int op_index, DType t) {
   Tensor col = make(a, Shape{rows, 1}), row = make(b, Shape{8});
   Tensor z = c->fn(col, row);
   EXPECT_EQ(z.shape(), (Shape{rows, 8}));
-  expect_values(read(z), want_of(static_cast<std::size_t>(rows) * 8, [](std::size_t k) { return k / 8; },
-                                 [](std::size_t k) { return k % 8; }),
+  expect_values(read(z),
+                want_of(
+                    static_cast<std::size_t>(rows) * 8, [](std::size_t k) { return k / 8; },
+                    [](std::size_t k) { return k % 8; }),
                 c->ulps, name + " broadcast (R, 1) with (8,)");
   Tensor s = make(b, Shape{});
   Tensor m = make(a, Layout::Transposed);
@@ -472,7 +514,8 @@ void sweep_cast(int, DType t) {
         if (to == b8) {
           want.i.push_back(is_floating(t) ? d.f[k] != 0 : d.i[k] != 0);  // NaN -> true
         } else if (is_floating(to)) {
-          if (is_floating(t)) want.f.push_back(round_to(d.f[k], to));
+          if (is_floating(t))
+            want.f.push_back(round_to(d.f[k], to));
           else if (to == f32)
             want.f.push_back(static_cast<double>(int_to_float(d.i[k], t)));
           else
@@ -482,14 +525,16 @@ void sweep_cast(int, DType t) {
           const double v = d.f[k];
           const IInfo lim = iinfo(to);
           const double above = std::ldexp(1.0, is_unsigned(to) ? bits_of(to) : bits_of(to) - 1);  // max + 1
-          if (std::isnan(v)) want.i.push_back(0);
+          if (std::isnan(v))
+            want.i.push_back(0);
           else if (v >= above)
             want.i.push_back(static_cast<int64_t>(lim.max));
           else if (v <= static_cast<double>(lim.min))
             want.i.push_back(lim.min);
           else if (to == u64)
             want.i.push_back(static_cast<int64_t>(static_cast<uint64_t>(std::trunc(v))));
-          else want.i.push_back(static_cast<int64_t>(std::trunc(v)));
+          else
+            want.i.push_back(static_cast<int64_t>(std::trunc(v)));
         } else {
           want.i.push_back(wrap_as(static_cast<uint64_t>(d.i[k]), to));  // modulo 2^bits
         }
@@ -516,8 +561,10 @@ void sweep_where(int, DType t) {
     Data want;
     want.dtype = t;
     for (std::size_t k = 0; k < count(x); ++k) {
-      if (is_floating(t)) want.f.push_back(cond.i[k] ? a.f[k] : b.f[k]);
-      else want.i.push_back(cond.i[k] ? a.i[k] : b.i[k]);
+      if (is_floating(t))
+        want.f.push_back(cond.i[k] ? a.f[k] : b.f[k]);
+      else
+        want.i.push_back(cond.i[k] ? a.i[k] : b.i[k]);
     }
     expect_values(read(z), want, 0, std::string("where ") + dtype_name(t) + " " + layout_name(l));
   }
@@ -529,8 +576,10 @@ void sweep_where(int, DType t) {
   want.dtype = t;
   for (std::size_t k = 0; k < static_cast<std::size_t>(rows) * 8; ++k) {
     const bool ck = cond.i[k / 8] != 0;
-    if (is_floating(t)) want.f.push_back(ck ? a.f[k % 8] : b.f[0]);
-    else want.i.push_back(ck ? a.i[k % 8] : b.i[0]);
+    if (is_floating(t))
+      want.f.push_back(ck ? a.f[k % 8] : b.f[0]);
+    else
+      want.i.push_back(ck ? a.i[k % 8] : b.i[0]);
   }
   expect_values(read(z), want, 0, std::string("where broadcast ") + dtype_name(t));
   // The condition must be b8.

@@ -26,16 +26,20 @@ Data scan_ref(Op op, const Data& d, const Shape& s, int64_t axis, DType out, boo
   Data r;
   r.dtype = out;
   const std::size_t n = static_cast<std::size_t>(outer * olen * inner);
-  if (is_floating(out)) r.f.assign(n, 0.0);
-  else r.i.assign(n, 0);
+  if (is_floating(out))
+    r.f.assign(n, 0.0);
+  else
+    r.i.assign(n, 0);
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t q = 0; q < inner; ++q) {
       double fa = sum ? 0.0 : 1.0;
       uint64_t ia = sum ? 0 : 1;
       auto put = [&](int64_t j) {
         const auto at = static_cast<std::size_t>((o * olen + j) * inner + q);
-        if (is_floating(out)) r.f[at] = round_to(fa, out);
-        else r.i[at] = wrap_as(ia, out);
+        if (is_floating(out))
+          r.f[at] = round_to(fa, out);
+        else
+          r.i[at] = wrap_as(ia, out);
       };
       if (initial) put(0);
       for (int64_t j = 0; j < len; ++j) {
@@ -93,23 +97,29 @@ void sweep_scan(int op_index, DType t) {
         }
       // An explicit dtype: the input is converted first, the running value wraps / rounds in it.
       const DType as = is_floating(t) ? f64 : t == b8 ? i32 : t;
-      expect_values(read(scan_of(op, x, 1, as, false)), scan_ref(op, xs, s, 1, as, false), 1, name + " dtype");
+      expect_values(read(scan_of(op, x, 1, as, false)), scan_ref(op, xs, s, 1, as, false), 1,
+                    name + " dtype");
     }
   // 1-D without axis, and 3-D along the middle axis (rows that are neither first nor last).
   const Data d = op == Op::CumProd && is_floating(t) ? bounded : random_data(t, 24, 9);
   Tensor v = make_all(d, Shape{24});
-  expect_values(read(scan_of(op, v, std::nullopt, std::nullopt, false)), scan_ref(op, read(v), {24}, 0, out_t, false),
-                1, name + " 1-D");
+  expect_values(read(scan_of(op, v, std::nullopt, std::nullopt, false)),
+                scan_ref(op, read(v), {24}, 0, out_t, false), 1, name + " 1-D");
   Tensor x3 = make_all(d, Shape{2, 3, 4});
-  expect_values(read(scan_of(op, x3, -2, std::nullopt, true)), scan_ref(op, read(x3), {2, 3, 4}, 1, out_t, true), 1,
-                name + " 3-D middle axis");
+  expect_values(read(scan_of(op, x3, -2, std::nullopt, true)),
+                scan_ref(op, read(x3), {2, 3, 4}, 1, out_t, true), 1, name + " 3-D middle axis");
 }
 
 namespace {
 
 TEST(Scan, Errors) {
   std::string msg;
-  EXPECT_EQ(error_code([] { (void)cumulative_sum(full({2, 3}, 1.0, f32)); }, &msg), ErrorCode::InvalidArgument);
+  EXPECT_EQ(error_code(
+                [] {
+                  (void)cumulative_sum(full({2, 3}, 1.0, f32));
+                },
+                &msg),
+            ErrorCode::InvalidArgument);
   EXPECT_NE(msg.find("axis is required"), std::string::npos) << msg;
   EXPECT_EQ(error_code([] { (void)cumulative_prod(full({}, 1.0, f32)); }), ErrorCode::InvalidArgument);
   EXPECT_EQ(error_code([] { (void)cumulative_sum(full({3}, 1.0, f32), 1); }), ErrorCode::InvalidArgument);
@@ -137,8 +147,8 @@ TEST(Scan, ProducerFusesIntoOneKernel) {
     if (core::env().backend != "interpreter") {
       EXPECT_EQ(stats().kernels_launched, 1u) << "axis " << axis;
     }
-    const std::vector<float> want = axis == 1 ? std::vector<float>{3, 8, 15, 9, 20, 33}
-                                              : std::vector<float>{3, 5, 7, 12, 16, 20};
+    const std::vector<float> want =
+        axis == 1 ? std::vector<float>{3, 8, 15, 9, 20, 33} : std::vector<float>{3, 5, 7, 12, 16, 20};
     EXPECT_EQ(got, want);
   }
   // A consumer reads the scan from memory: two kernels, the right values.

@@ -42,8 +42,10 @@ Data gather(const Data& src, const Shape& out, F src_index) {
   const int64_t n = core::numel(out);
   for (int64_t k = 0; k < n; ++k) {
     auto s = static_cast<std::size_t>(src_index(unravel(k, out)));
-    if (is_floating(src.dtype)) w.f.push_back(src.f[s]);
-    else w.i.push_back(src.i[s]);
+    if (is_floating(src.dtype))
+      w.f.push_back(src.f[s]);
+    else
+      w.i.push_back(src.i[s]);
   }
   return w;
 }
@@ -53,8 +55,10 @@ Data ramp(DType t, std::size_t n) {
   Data d;
   d.dtype = t;
   for (std::size_t k = 0; k < n; ++k) {
-    if (t == b8) d.i.push_back(static_cast<int64_t>((k * 7 / 3 + k / 5) % 2));
-    else d.push_int(static_cast<int64_t>(k * 3 + 1) * (k % 2 ? -1 : 1));
+    if (t == b8)
+      d.i.push_back(static_cast<int64_t>((k * 7 / 3 + k / 5) % 2));
+    else
+      d.push_int(static_cast<int64_t>(k * 3 + 1) * (k % 2 ? -1 : 1));
   }
   return d;
 }
@@ -87,8 +91,10 @@ void sweep_source(int op_index, DType t) {
       break;
     }
     case Op::Full: {
-      const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
-      for (double v : {0.0, 1.0, 2.5, -2.5, -0.5, 0.75, 1e10, -1e10, 1e300, -1e300, nan, inf, -inf, 3e9, -3e9}) {
+      const double nan = std::numeric_limits<double>::quiet_NaN(),
+                   inf = std::numeric_limits<double>::infinity();
+      for (double v :
+           {0.0, 1.0, 2.5, -2.5, -0.5, 0.75, 1e10, -1e10, 1e300, -1e300, nan, inf, -inf, 3e9, -3e9}) {
         for (const Shape& s : {Shape{2, 3}, Shape{}, Shape{0}}) {
           Tensor x = full(s, v, t);
           EXPECT_EQ(x.dtype(), t);
@@ -112,7 +118,8 @@ void sweep_source(int op_index, DType t) {
                                           : static_cast<int64_t>(tv));
             }
           }
-          expect_values(read(x), want, 0, tag("full", t) + " value " + std::to_string(v) + " " + shape_str(s));
+          expect_values(read(x), want, 0,
+                        tag("full", t) + " value " + std::to_string(v) + " " + shape_str(s));
         }
       }
       Data z = read(zeros({4}, t)), o = read(ones({2, 2}, t));
@@ -203,16 +210,24 @@ Data reduce_ref(Op op, const Data& d, const Shape& s, const std::vector<int64_t>
       iacc[o] = op == Op::Any ? (iacc[o] || v) : (iacc[o] && v);
     } else if (is_floating(d.dtype)) {
       double v = d.f[ku];
-      if (sum) facc[o] += v;
-      else if (prod) facc[o] *= v;
-      else if (first[o]) facc[o] = v;
-      else if (std::isnan(facc[o]) || std::isnan(v)) facc[o] = std::numeric_limits<double>::quiet_NaN();
-      else facc[o] = op == Op::Max ? std::max(facc[o], v) : std::min(facc[o], v);
+      if (sum)
+        facc[o] += v;
+      else if (prod)
+        facc[o] *= v;
+      else if (first[o])
+        facc[o] = v;
+      else if (std::isnan(facc[o]) || std::isnan(v))
+        facc[o] = std::numeric_limits<double>::quiet_NaN();
+      else
+        facc[o] = op == Op::Max ? std::max(facc[o], v) : std::min(facc[o], v);
     } else {
       int64_t v = d.i[ku];
-      if (sum) iacc[o] += static_cast<uint64_t>(v);
-      else if (prod) iacc[o] *= static_cast<uint64_t>(v);  // wraps like the i64 accumulator
-      else if (first[o]) iacc[o] = static_cast<uint64_t>(v);
+      if (sum)
+        iacc[o] += static_cast<uint64_t>(v);
+      else if (prod)
+        iacc[o] *= static_cast<uint64_t>(v);  // wraps like the i64 accumulator
+      else if (first[o])
+        iacc[o] = static_cast<uint64_t>(v);
       else {
         const auto cur = static_cast<int64_t>(iacc[o]);
         const bool take = op == Op::Max ? int_less(cur, v, d.dtype) : int_less(v, cur, d.dtype);
@@ -224,8 +239,10 @@ Data reduce_ref(Op op, const Data& d, const Shape& s, const std::vector<int64_t>
   Data w;
   w.dtype = out_t;
   for (std::size_t o = 0; o < n_out; ++o) {
-    if (is_floating(out_t)) w.f.push_back(round_to(facc[o], out_t));
-    else w.i.push_back(static_cast<int64_t>(iacc[o]));
+    if (is_floating(out_t))
+      w.f.push_back(round_to(facc[o], out_t));
+    else
+      w.i.push_back(static_cast<int64_t>(iacc[o]));
   }
   return w;
 }
@@ -236,8 +253,10 @@ Shape reduced_shape(const Shape& s, std::vector<int64_t> axes, bool keepdim) {
   Shape r;
   for (int64_t k = 0; k < nd; ++k) {
     bool red = axes.empty() || std::find(axes.begin(), axes.end(), k) != axes.end();
-    if (!red) r.push_back(s[static_cast<std::size_t>(k)]);
-    else if (keepdim) r.push_back(1);
+    if (!red)
+      r.push_back(s[static_cast<std::size_t>(k)]);
+    else if (keepdim)
+      r.push_back(1);
   }
   return r;
 }
@@ -294,7 +313,10 @@ void sweep_reduce(int op_index, DType t) {
     }
   };
   auto method = [op, &fn](const Tensor& x) {  // the Tensor methods where they exist
-    return op == Op::Sum ? x.sum({0}) : op == Op::Max ? x.max({0}) : op == Op::Min ? x.min({0}) : fn(x, {0}, false);
+    return op == Op::Sum   ? x.sum({0})
+           : op == Op::Max ? x.max({0})
+           : op == Op::Min ? x.min({0})
+                           : fn(x, {0}, false);
   };
   const std::string name = tag(ir::op_name(op), t);
   const bool logical = op == Op::Any || op == Op::All;
@@ -319,7 +341,7 @@ void sweep_reduce(int op_index, DType t) {
   float_edges.dtype = t;
   if (float_prod)
     for (double v : {0.0, -0.0, 1.0, -1.0, 0.5, 2.0, std::numeric_limits<double>::infinity(),
-                   -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN(), 1.5})
+                     -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN(), 1.5})
       float_edges.push(v);
   const Data datasets[] = {float_prod ? bounded(48, 21) : random_data(t, 48, 21),
                            padded(float_prod ? concat(float_edges, bounded(6, 3)) : edges(t))};
@@ -333,8 +355,9 @@ void sweep_reduce(int op_index, DType t) {
           Tensor y = fn(x, axes, keepdim);
           EXPECT_EQ(y.dtype(), out_t);
           EXPECT_EQ(y.shape(), reduced_shape(s, axes, keepdim));
-          expect_reduced(op, read(y), d, s, axes,
-                         name + " " + layout_name(l) + " axes " + core::vec_str(axes) + (keepdim ? " keepdim" : ""));
+          expect_reduced(
+              op, read(y), d, s, axes,
+              name + " " + layout_name(l) + " axes " + core::vec_str(axes) + (keepdim ? " keepdim" : ""));
         }
       // Also as a method.
       expect_reduced(op, read(method(x)), d, s, {0}, name + " method");
@@ -399,22 +422,28 @@ void sweep_movement(int op_index, DType t) {
                             Case{{1, 2, 1, 12, 1}, {1, 2, 1, 12, 1}}, Case{{3, 2, -1}, {3, 2, 4}}}) {
         Tensor y = x.reshape(c.to);
         EXPECT_EQ(y.shape(), c.want);
-        expect_values(read(y), gather(d, c.want, [&](const std::vector<int64_t>& i) { return ravel(i, c.want); }), 0,
+        expect_values(read(y),
+                      gather(d, c.want, [&](const std::vector<int64_t>& i) { return ravel(i, c.want); }), 0,
                       name + " to " + shape_str(c.to));
       }
       // Non-contiguous sources: a transposed matrix and a strided slice (need a copy), an
       // expanded row (stays a view with zero strides).
       Tensor m = make(d, Shape{4, 6});
       Tensor tr = m.T().reshape({-1});
-      expect_values(read(tr), gather(d, {24}, [](const std::vector<int64_t>& i) { return (i[0] % 4) * 6 + i[0] / 4; }),
+      expect_values(read(tr),
+                    gather(d, {24}, [](const std::vector<int64_t>& i) { return (i[0] % 4) * 6 + i[0] / 4; }),
                     0, name + " of transposed");
       Tensor sl = m.slice(1, 1, 6, 2).reshape({2, 6});
-      expect_values(read(sl), gather(d, {2, 6}, [](const std::vector<int64_t>& i) {
-                      int64_t k = i[0] * 6 + i[1];
-                      return (k / 3) * 6 + 1 + 2 * (k % 3);
-                    }), 0, name + " of strided slice");
+      expect_values(read(sl),
+                    gather(d, {2, 6},
+                           [](const std::vector<int64_t>& i) {
+                             int64_t k = i[0] * 6 + i[1];
+                             return (k / 3) * 6 + 1 + 2 * (k % 3);
+                           }),
+                    0, name + " of strided slice");
       Tensor ex = make(d, Shape{1, 4}).expand({3, 4});
-      expect_values(read(ex.reshape({12})), gather(d, {12}, [](const std::vector<int64_t>& i) { return i[0] % 4; }), 0,
+      expect_values(read(ex.reshape({12})),
+                    gather(d, {12}, [](const std::vector<int64_t>& i) { return i[0] % 4; }), 0,
                     name + " of expanded (copy)");
       expect_values(read(ex.reshape({3, 2, 2})),
                     gather(d, {3, 2, 2}, [](const std::vector<int64_t>& i) { return i[1] * 2 + i[2]; }), 0,
@@ -422,7 +451,8 @@ void sweep_movement(int op_index, DType t) {
       // 0-d <-> one element; empty.
       Tensor one = make(d, Shape{1, 1});
       EXPECT_EQ(one.reshape({}).shape(), Shape{});
-      expect_values(read(one.reshape({})), gather(d, {}, [](const std::vector<int64_t>&) { return int64_t{0}; }), 0,
+      expect_values(read(one.reshape({})),
+                    gather(d, {}, [](const std::vector<int64_t>&) { return int64_t{0}; }), 0,
                     name + " to 0-d");
       EXPECT_EQ(make(d, Shape{}).reshape({1, -1}).shape(), (Shape{1, 1}));
       Tensor e = make(d, Shape{0, 3});
@@ -436,7 +466,8 @@ void sweep_movement(int op_index, DType t) {
       break;
     }
     case Op::Permute: {
-      for (const std::vector<int64_t>& p : {std::vector<int64_t>{2, 0, 1}, {1, 0, 2}, {-1, -2, -3}, {0, 1, 2}}) {
+      for (const std::vector<int64_t>& p :
+           {std::vector<int64_t>{2, 0, 1}, {1, 0, 2}, {-1, -2, -3}, {0, 1, 2}}) {
         Tensor y = x.permute(p);
         Shape out(3);
         std::vector<int64_t> pn(3);
@@ -445,24 +476,35 @@ void sweep_movement(int op_index, DType t) {
           out[k] = s3[static_cast<std::size_t>(pn[k])];
         }
         EXPECT_EQ(y.shape(), out);
-        expect_values(read(y), gather(d, out, [&](const std::vector<int64_t>& i) {
-                        std::vector<int64_t> src(3);
-                        for (std::size_t k = 0; k < 3; ++k) src[static_cast<std::size_t>(pn[k])] = i[k];
-                        return ravel(src, s3);
-                      }), 0, name + " " + core::vec_str(p));
+        expect_values(read(y),
+                      gather(d, out,
+                             [&](const std::vector<int64_t>& i) {
+                               std::vector<int64_t> src(3);
+                               for (std::size_t k = 0; k < 3; ++k)
+                                 src[static_cast<std::size_t>(pn[k])] = i[k];
+                               return ravel(src, s3);
+                             }),
+                      0, name + " " + core::vec_str(p));
       }
       // transpose, T, permute of a permuted tensor, of a 0-d tensor and of an empty one.
       Tensor tt = x.transpose(0, 2);
       EXPECT_EQ(tt.shape(), (Shape{4, 3, 2}));
-      expect_values(read(tt), gather(d, {4, 3, 2}, [&](const std::vector<int64_t>& i) {
-                      return ravel({i[2], i[1], i[0]}, s3);
-                    }), 0, name + " transpose(0, 2)");
+      expect_values(read(tt),
+                    gather(d, {4, 3, 2},
+                           [&](const std::vector<int64_t>& i) {
+                             return ravel({i[2], i[1], i[0]}, s3);
+                           }),
+                    0, name + " transpose(0, 2)");
       Tensor tT = x.T();
       EXPECT_EQ(tT.shape(), (Shape{2, 4, 3}));
-      expect_values(read(tT), gather(d, {2, 4, 3}, [&](const std::vector<int64_t>& i) {
-                      return ravel({i[0], i[2], i[1]}, s3);
-                    }), 0, name + " T");
-      expect_values(read(x.permute({1, 2, 0}).permute({2, 0, 1})), read(x), 0, name + " inverse permutations");
+      expect_values(read(tT),
+                    gather(d, {2, 4, 3},
+                           [&](const std::vector<int64_t>& i) {
+                             return ravel({i[0], i[2], i[1]}, s3);
+                           }),
+                    0, name + " T");
+      expect_values(read(x.permute({1, 2, 0}).permute({2, 0, 1})), read(x), 0,
+                    name + " inverse permutations");
       expect_values(read(x.transpose(-1, -1)), read(x), 0, name + " transpose of a dim with itself");
       EXPECT_EQ(make(d, Shape{}).permute({}).shape(), Shape{});
       EXPECT_EQ(make(d, Shape{0, 3}).T().shape(), (Shape{3, 0}));
@@ -504,29 +546,35 @@ void sweep_movement(int op_index, DType t) {
         std::vector<int64_t> picked;  // indices kept along dim
       };
       for (const Case& c : {Case{0, 1, 5, 2, {1, 3}}, Case{1, -4, -1, 1, {2, 3, 4}}, Case{1, 0, 6, 4, {0, 4}},
-                            Case{0, 3, 3, 1, {}}, Case{0, 4, 2, 1, {}}, Case{-1, 5, 6, 1, {5}}, Case{0, 0, 5, 1, {0, 1, 2, 3, 4}},
-                            Case{-2, -5, 5, 3, {0, 3}}, Case{1, 0, 6, 7, {0}}, Case{1, 6, 6, 1, {}}}) {
+                            Case{0, 3, 3, 1, {}}, Case{0, 4, 2, 1, {}}, Case{-1, 5, 6, 1, {5}},
+                            Case{0, 0, 5, 1, {0, 1, 2, 3, 4}}, Case{-2, -5, 5, 3, {0, 3}},
+                            Case{1, 0, 6, 7, {0}}, Case{1, 6, 6, 1, {}}}) {
         Tensor y = m.slice(c.dim, c.start, c.stop, c.step);
         const std::size_t dn = static_cast<std::size_t>(c.dim < 0 ? c.dim + 2 : c.dim);
         Shape out{5, 6};
         out[dn] = static_cast<int64_t>(c.picked.size());
         EXPECT_EQ(y.shape(), out);
-        expect_values(read(y), gather(d, out, [&](std::vector<int64_t> i) {
-                        i[dn] = c.picked[static_cast<std::size_t>(i[dn])];
-                        return ravel(i, {5, 6});
-                      }), 0,
-                      name + " dim " + std::to_string(c.dim) + " [" + std::to_string(c.start) + ":" + std::to_string(c.stop) +
-                          ":" + std::to_string(c.step) + "]");
+        expect_values(read(y),
+                      gather(d, out,
+                             [&](std::vector<int64_t> i) {
+                               i[dn] = c.picked[static_cast<std::size_t>(i[dn])];
+                               return ravel(i, {5, 6});
+                             }),
+                      0,
+                      name + " dim " + std::to_string(c.dim) + " [" + std::to_string(c.start) + ":" +
+                          std::to_string(c.stop) + ":" + std::to_string(c.step) + "]");
       }
       // slice of a slice, slice of a transposed view, then transposed.
       Tensor ss = m.slice(1, 1, 6, 2).slice(1, 1, 3);
       EXPECT_EQ(ss.shape(), (Shape{5, 2}));
-      expect_values(read(ss), gather(d, {5, 2}, [](const std::vector<int64_t>& i) { return i[0] * 6 + 3 + 2 * i[1]; }), 0,
-                    name + " of slice");
+      expect_values(read(ss),
+                    gather(d, {5, 2}, [](const std::vector<int64_t>& i) { return i[0] * 6 + 3 + 2 * i[1]; }),
+                    0, name + " of slice");
       Tensor st = m.T().slice(0, 2, 5, 2).T();
       EXPECT_EQ(st.shape(), (Shape{5, 2}));
-      expect_values(read(st), gather(d, {5, 2}, [](const std::vector<int64_t>& i) { return i[0] * 6 + 2 + 2 * i[1]; }), 0,
-                    name + " of transposed");
+      expect_values(read(st),
+                    gather(d, {5, 2}, [](const std::vector<int64_t>& i) { return i[0] * 6 + 2 + 2 * i[1]; }),
+                    0, name + " of transposed");
       EXPECT_EQ(error_code([&] { m.slice(0, 0, 6); }), ErrorCode::InvalidArgument);
       EXPECT_EQ(error_code([&] { m.slice(0, -6, 2); }), ErrorCode::InvalidArgument);
       EXPECT_EQ(error_code([&] { m.slice(0, 0, 2, 0); }), ErrorCode::InvalidArgument);
@@ -544,8 +592,11 @@ void sweep_movement(int op_index, DType t) {
           return ravel(i, sh);
         });
       };
-      const std::pair<std::vector<int64_t>, std::vector<bool>> cases[] = {
-          {{0}, {true, false}}, {{1}, {false, true}}, {{-1}, {false, true}}, {{}, {true, true}}, {{1, 0}, {true, true}}};
+      const std::pair<std::vector<int64_t>, std::vector<bool>> cases[] = {{{0}, {true, false}},
+                                                                          {{1}, {false, true}},
+                                                                          {{-1}, {false, true}},
+                                                                          {{}, {true, true}},
+                                                                          {{1, 0}, {true, true}}};
       for (const auto& [axes, rev] : cases) {
         Tensor y = flip(m, axes);
         EXPECT_EQ(y.shape(), (Shape{5, 6}));
@@ -561,8 +612,8 @@ void sweep_movement(int op_index, DType t) {
       expect_values(read(flip(x, {0, 2})), flipped(s3, {true, false, true}), 0, name + " 3-D axes [0, 2]");
       expect_values(read(flip(flip(x, {1}), {1})), read(x), 0, name + " of flip");
       expect_values(read(flip(m.slice(1, 1, 6, 2), {1})),
-                    gather(d, {5, 3}, [](const std::vector<int64_t>& i) { return i[0] * 6 + 5 - 2 * i[1]; }), 0,
-                    name + " of slice");
+                    gather(d, {5, 3}, [](const std::vector<int64_t>& i) { return i[0] * 6 + 5 - 2 * i[1]; }),
+                    0, name + " of slice");
       expect_values(read(flip(m.T(), {0})),
                     gather(d, {6, 5}, [](const std::vector<int64_t>& i) { return i[1] * 6 + 5 - i[0]; }), 0,
                     name + " of transposed");
@@ -590,25 +641,31 @@ void sweep_cat(int, DType t) {
   Tensor y = cat({a, b, e, c}, 0);
   ASSERT_EQ(y.shape(), (Shape{6, 3}));
   EXPECT_EQ(y.dtype(), t);
-  expect_values(read(y), gather(d, {6, 3}, [](const std::vector<int64_t>& i) {
-                  if (i[0] < 2) return i[0] * 3 + i[1];
-                  if (i[0] < 3) return i[1];
-                  return i[1] * 3 + (i[0] - 3);
-                }), 0, name + " dim 0");
+  expect_values(read(y),
+                gather(d, {6, 3},
+                       [](const std::vector<int64_t>& i) {
+                         if (i[0] < 2) return i[0] * 3 + i[1];
+                         if (i[0] < 3) return i[1];
+                         return i[1] * 3 + (i[0] - 3);
+                       }),
+                0, name + " dim 0");
   // Along the last dim, with a strided piece.
   Tensor p = make(d, Shape{2, 1});
   Tensor q = make(d, Shape{2, 8}).slice(1, 0, 8, 2);
   Tensor y2 = cat({p, q}, -1);
   ASSERT_EQ(y2.shape(), (Shape{2, 5}));
-  expect_values(read(y2), gather(d, {2, 5}, [](const std::vector<int64_t>& i) {
-                  return i[1] == 0 ? i[0] : i[0] * 8 + 2 * (i[1] - 1);
-                }), 0, name + " dim -1");
+  expect_values(
+      read(y2),
+      gather(d, {2, 5},
+             [](const std::vector<int64_t>& i) { return i[1] == 0 ? i[0] : i[0] * 8 + 2 * (i[1] - 1); }),
+      0, name + " dim -1");
   // A single tensor; all-empty pieces; 1-D.
   expect_values(read(cat({a}, 1)), read(a), 0, name + " of one tensor");
   EXPECT_EQ(cat({e, e}, 0).shape(), (Shape{0, 3}));
   EXPECT_EQ(cat({e, e}, 1).shape(), (Shape{0, 6}));
   Tensor v = cat({make(d, Shape{2}), make(d, Shape{3})});
-  expect_values(read(v), gather(d, {5}, [](const std::vector<int64_t>& i) { return i[0] < 2 ? i[0] : i[0] - 2; }), 0,
+  expect_values(read(v),
+                gather(d, {5}, [](const std::vector<int64_t>& i) { return i[0] < 2 ? i[0] : i[0] - 2; }), 0,
                 name + " 1-D");
   // Mixed dtypes promote like element-wise ops.
   for (DType u : kDTypes) {

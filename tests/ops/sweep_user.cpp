@@ -16,11 +16,13 @@ namespace {
 
 namespace sc = cgrad::scalar;
 
-template <class T> T ref_keep(T x, T y) {
+template <class T>
+T ref_keep(T x, T y) {
   const T pick = (x < y && !(y == T(0))) ? y : sc::neg(x);
   return sc::sub(sc::maximum(sc::mul(x, y), T(3)), pick);
 }
-template <class T> T ref_float(T x, T y) {
+template <class T>
+T ref_float(T x, T y) {
   return sc::add(sc::div(sc::exp(x), sc::add(T(1), sc::mul(y, y))), sc::sqrt(sc::abs(x)));
 }
 
@@ -30,12 +32,14 @@ const ElementwiseFn& keep_fn() {
   return f;
 }
 const ElementwiseFn& float_fn() {
-  static const ElementwiseFn f = elementwise("sweep_float", "exp(x) / (1 + y * y) + sqrt(abs(x))", {"x", "y"});
+  static const ElementwiseFn f =
+      elementwise("sweep_float", "exp(x) / (1 + y * y) + sqrt(abs(x))", {"x", "y"});
   return f;
 }
 
 // The integer body in the C type T of a new integer dtype (operands hold the bits in int64).
-template <class T> void push_int_ref(Data& want, const Data& a, std::size_t i, const Data& b, std::size_t j) {
+template <class T>
+void push_int_ref(Data& want, const Data& a, std::size_t i, const Data& b, std::size_t j) {
   want.push_int(static_cast<int64_t>(ref_keep(static_cast<T>(a.i[i]), static_cast<T>(b.i[j]))));
 }
 
@@ -48,9 +52,7 @@ void push_ref(Data& want, bool keep, DType c, const Data& a, std::size_t i, cons
       return;
     }
     case f64: want.f.push_back(keep ? ref_keep(a.fv(i), b.fv(j)) : ref_float(a.fv(i), b.fv(j))); return;
-    case i32:
-      want.i.push_back(ref_keep(static_cast<int32_t>(a.i[i]), static_cast<int32_t>(b.i[j])));
-      return;
+    case i32: want.i.push_back(ref_keep(static_cast<int32_t>(a.i[i]), static_cast<int32_t>(b.i[j]))); return;
     case i64: want.i.push_back(ref_keep(a.i[i], b.i[j])); return;
     case i8: push_int_ref<int8_t>(want, a, i, b, j); return;
     case i16: push_int_ref<int16_t>(want, a, i, b, j); return;
@@ -84,8 +86,9 @@ void sweep_user(int op, DType t) {
     return;
   }
   const std::pair<Layout, Layout> combos[] = {
-      {Layout::Contiguous, Layout::Contiguous}, {Layout::Transposed, Layout::Strided}, {Layout::ZeroDim, Layout::ZeroDim},
-      {Layout::Empty, Layout::Empty},           {Layout::EmptyRows, Layout::EmptyRows},
+      {Layout::Contiguous, Layout::Contiguous}, {Layout::Transposed, Layout::Strided},
+      {Layout::ZeroDim, Layout::ZeroDim},       {Layout::Empty, Layout::Empty},
+      {Layout::EmptyRows, Layout::EmptyRows},
   };
   for (bool keep : {true, false}) {
     const DType c = keep || is_floating(t) ? t : f32;
@@ -97,7 +100,8 @@ void sweep_user(int op, DType t) {
       EXPECT_EQ(z.shape(), x.shape());
       Data want;
       want.dtype = c;
-      for (std::size_t k = 0; k < static_cast<std::size_t>(x.numel()); ++k) push_ref(want, keep, c, a, k, b, k);
+      for (std::size_t k = 0; k < static_cast<std::size_t>(x.numel()); ++k)
+        push_ref(want, keep, c, a, k, b, k);
       expect_values(read(z), want, keep ? 0 : 4,
                     fn.name() + " " + dtype_name(t) + " " + layout_name(la) + " with " + layout_name(lb));
     }
@@ -107,7 +111,8 @@ void sweep_user(int op, DType t) {
     ASSERT_EQ(z.shape(), (Shape{rows, 8}));
     Data want;
     want.dtype = c;
-    for (std::size_t k = 0; k < static_cast<std::size_t>(rows) * 8; ++k) push_ref(want, keep, c, a, k / 8, b, k % 8);
+    for (std::size_t k = 0; k < static_cast<std::size_t>(rows) * 8; ++k)
+      push_ref(want, keep, c, a, k / 8, b, k % 8);
     expect_values(read(z), want, keep ? 0 : 4, fn.name() + " broadcast " + dtype_name(t));
   }
 }

@@ -38,11 +38,16 @@ Data tie_data(DType t, std::size_t n, uint64_t seed, bool with_nan) {
   Rng g(seed);
   for (std::size_t k = 0; k < n; ++k) {
     const int64_t v = g.range(-3, 3);
-    if (t == b8) d.push_int(v > 0);
-    else if (!is_floating(t)) d.push_int(v * 1000003);
-    else if (with_nan && v == 3 && g.range(0, 3) == 0) d.push(std::numeric_limits<double>::quiet_NaN());
-    else if (v == -3) d.push(-std::numeric_limits<double>::infinity());
-    else d.push(static_cast<double>(v) * 0.5);
+    if (t == b8)
+      d.push_int(v > 0);
+    else if (!is_floating(t))
+      d.push_int(v * 1000003);
+    else if (with_nan && v == 3 && g.range(0, 3) == 0)
+      d.push(std::numeric_limits<double>::quiet_NaN());
+    else if (v == -3)
+      d.push(-std::numeric_limits<double>::infinity());
+    else
+      d.push(static_cast<double>(v) * 0.5);
   }
   return d;
 }
@@ -62,7 +67,8 @@ TEST_P(ArgMinMax, MatchLoopsOnEveryAxis) {
       for (int64_t axis = 0; axis < static_cast<int64_t>(xs.size()); ++axis)
         for (bool is_max : {true, false}) {
           const std::string what = std::string(is_max ? "argmax" : "argmin") + " " + dtype_name(t) + " " +
-                                   layout_name(l) + " axis " + std::to_string(axis) + (with_nan ? " with NaN" : "");
+                                   layout_name(l) + " axis " + std::to_string(axis) +
+                                   (with_nan ? " with NaN" : "");
           // The reference reads row-major logical values.
           Data logical = read(x);
           const std::vector<int64_t> want = ref_arg(logical, xs, axis, is_max);
@@ -70,13 +76,16 @@ TEST_P(ArgMinMax, MatchLoopsOnEveryAxis) {
             Tensor y = is_max ? argmax(x, axis, keepdim) : argmin(x, axis, keepdim);
             EXPECT_EQ(y.dtype(), i64) << what;
             Shape ys = xs;
-            if (keepdim) ys[static_cast<std::size_t>(axis)] = 1;
-            else ys.erase(ys.begin() + axis);
+            if (keepdim)
+              ys[static_cast<std::size_t>(axis)] = 1;
+            else
+              ys.erase(ys.begin() + axis);
             EXPECT_EQ(y.shape(), ys) << what;
             EXPECT_EQ(y.to_vector<int64_t>(), want) << what << (keepdim ? " keepdim" : "");
           }
           // Negative axes count from the end.
-          Tensor yn = is_max ? argmax(x, axis - static_cast<int64_t>(xs.size())) : argmin(x, axis - static_cast<int64_t>(xs.size()));
+          Tensor yn = is_max ? argmax(x, axis - static_cast<int64_t>(xs.size()))
+                             : argmin(x, axis - static_cast<int64_t>(xs.size()));
           EXPECT_EQ(yn.to_vector<int64_t>(), want) << what << " negative axis";
         }
       // Flattened: one index into the row-major logical order.
@@ -113,7 +122,9 @@ TEST_P(ArgMinMax, FusesIntoElementwiseInputsAndRejectsEmpty) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryDType, ArgMinMax, ::testing::ValuesIn(kDTypes),
-                         [](const ::testing::TestParamInfo<DType>& p) { return std::string(dtype_name(p.param)); });
+                         [](const ::testing::TestParamInfo<DType>& p) {
+                           return std::string(dtype_name(p.param));
+                         });
 
 }  // namespace
 }  // namespace opt

@@ -12,8 +12,8 @@ const double kInf = std::numeric_limits<double>::infinity();
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // |got - want| <= rtol * |want| + atol, NaN == NaN.
-void expect_near_all(const std::vector<double>& got, const std::vector<double>& want, double rtol, double atol,
-                     const std::string& what) {
+void expect_near_all(const std::vector<double>& got, const std::vector<double>& want, double rtol,
+                     double atol, const std::string& what) {
   ASSERT_EQ(got.size(), want.size()) << what;
   int reported = 0;
   for (std::size_t k = 0; k < got.size() && reported < 5; ++k) {
@@ -31,13 +31,15 @@ double rtol_of(DType t) { return t == f32 ? 4e-6 : 1e-13; }
 double atol_of(DType t) { return t == f32 ? 4 * 1.1920929e-07 : 4 * 2.220446049250313e-16; }
 
 // softmax / log_softmax of logical (rows, cols) data along `axis` (0 or 1), in double.
-std::vector<double> softmax_ref(const std::vector<double>& x, int64_t rows, int64_t cols, int axis, bool log_form) {
+std::vector<double> softmax_ref(const std::vector<double>& x, int64_t rows, int64_t cols, int axis,
+                                bool log_form) {
   std::vector<double> out(x.size());
   const int64_t outer = axis == 1 ? rows : cols, inner = axis == 1 ? cols : rows;
   for (int64_t o = 0; o < outer; ++o) {
     auto at = [&](int64_t i) { return static_cast<std::size_t>(axis == 1 ? o * cols + i : i * cols + o); };
     double m = -kInf;
-    for (int64_t i = 0; i < inner; ++i) m = std::isnan(x[at(i)]) || std::isnan(m) ? kNaN : std::max(m, x[at(i)]);
+    for (int64_t i = 0; i < inner; ++i)
+      m = std::isnan(x[at(i)]) || std::isnan(m) ? kNaN : std::max(m, x[at(i)]);
     double s = 0;
     for (int64_t i = 0; i < inner; ++i) s += std::exp(x[at(i)] - m);
     for (int64_t i = 0; i < inner; ++i)
@@ -52,7 +54,7 @@ TEST(Softmax, MatchesDoubleReference) {
     for (auto& v : d.f) v = round_to(std::fmod(v, 50.0), t);
     d.f[3] = round_to(1000.0, t);  // large logits must not overflow
     d.f[4] = round_to(1001.0, t);
-    d.f[9] = -kInf;                // a -inf logit gets probability 0
+    d.f[9] = -kInf;  // a -inf logit gets probability 0
     Tensor x = make(d, Shape{5, 8});
     for (int axis : {0, 1}) {
       for (bool log_form : {false, true}) {
@@ -78,7 +80,8 @@ TEST(Softmax, EdgeCases) {
   Tensor x = tensor(std::vector<double>{1, 2, 3, 4, 5, 6}, {2, 3});
   EXPECT_EQ(softmax(x).to_vector<double>(), softmax(x, 1).to_vector<double>());
   std::vector<double> xt = {1, 4, 2, 5, 3, 6};
-  expect_near_all(softmax(x.T(), 0).to_vector<double>(), softmax_ref(xt, 3, 2, 0, false), 1e-13, 0, "transposed");
+  expect_near_all(softmax(x.T(), 0).to_vector<double>(), softmax_ref(xt, 3, 2, 0, false), 1e-13, 0,
+                  "transposed");
   Tensor x3 = tensor(std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8}, {2, 2, 2});
   auto v3 = softmax(x3, 1).to_vector<double>();
   const double lo = 1 / (1 + std::exp(2.0)), hi = 1 - lo;
@@ -128,8 +131,10 @@ TEST(CrossEntropy, ClassIndices) {
     Tensor y32 = cross_entropy(logits, tensor(std::vector<int32_t>{0, 5, 2, 2}, {4}));
     expect_near_all({y32.item<double>()}, {ce_ref(d.f, 4, 6, target)}, rtol_of(t), atol_of(t), "indices i32");
     // Out-of-range class index (too large, negative): NaN rather than a wrong number.
-    EXPECT_TRUE(std::isnan(cross_entropy(logits, tensor(std::vector<int64_t>{0, 6, 2, 2}, {4})).item<double>()));
-    EXPECT_TRUE(std::isnan(cross_entropy(logits, tensor(std::vector<int64_t>{0, 1, -1, 2}, {4})).item<double>()));
+    EXPECT_TRUE(
+        std::isnan(cross_entropy(logits, tensor(std::vector<int64_t>{0, 6, 2, 2}, {4})).item<double>()));
+    EXPECT_TRUE(
+        std::isnan(cross_entropy(logits, tensor(std::vector<int64_t>{0, 1, -1, 2}, {4})).item<double>()));
     // 1-D logits with a 0-d target.
     std::vector<double> row(d.f.begin(), d.f.begin() + 6);
     Tensor y1 = cross_entropy(make(d, Shape{6}), tensor(std::vector<int64_t>{3}, {}));
@@ -149,10 +154,11 @@ TEST(CrossEntropy, Probabilities) {
   // One-hot probabilities equal class indices.
   Tensor onehot = tensor(std::vector<float>{0, 0, 1, 0, 1, 0, 0, 0}, {2, 4});
   Tensor lf = tensor(std::vector<float>(logits.begin(), logits.end()), {2, 4});
-  EXPECT_NEAR(cross_entropy(lf, onehot).item<double>(), cross_entropy(lf, tensor(std::vector<int64_t>{2, 0}, {2})).item<double>(),
-              1e-6);
+  EXPECT_NEAR(cross_entropy(lf, onehot).item<double>(),
+              cross_entropy(lf, tensor(std::vector<int64_t>{2, 0}, {2})).item<double>(), 1e-6);
   // 1-D logits with 1-D probabilities.
-  Tensor y1 = cross_entropy(tensor(std::vector<double>{1, 2}, {2}), tensor(std::vector<double>{0.5, 0.5}, {2}));
+  Tensor y1 =
+      cross_entropy(tensor(std::vector<double>{1, 2}, {2}), tensor(std::vector<double>{0.5, 0.5}, {2}));
   const double l1 = std::log(std::exp(1.0) + std::exp(2.0));
   EXPECT_NEAR(y1.item<double>(), 0.5 * (l1 - 1) + 0.5 * (l1 - 2), 1e-13);
 }
@@ -160,7 +166,11 @@ TEST(CrossEntropy, Probabilities) {
 TEST(CrossEntropy, Errors) {
   Tensor logits = zeros({4, 6});
   std::string msg;
-  EXPECT_EQ(error_code([&] { cross_entropy(logits, tensor(std::vector<int64_t>{0, 1, 2}, {3})); }, &msg),
+  EXPECT_EQ(error_code(
+                [&] {
+                  cross_entropy(logits, tensor(std::vector<int64_t>{0, 1, 2}, {3}));
+                },
+                &msg),
             ErrorCode::ShapeMismatch);
   EXPECT_NE(msg.find("cross_entropy"), std::string::npos) << msg;
   EXPECT_NE(msg.find("(4, 6)"), std::string::npos) << msg;
@@ -191,7 +201,8 @@ TEST(Mean, AxesKeepdimAndDTypes) {
     };
     expect_near_all(mean(x).to_vector<double>(), ref({true, true, true}), rtol_of(t), 1e-30, "mean all");
     EXPECT_EQ(mean(x).shape(), Shape{});
-    expect_near_all(mean(x, {1}).to_vector<double>(), ref({false, true, false}), rtol_of(t), 1e-30, "mean axis 1");
+    expect_near_all(mean(x, {1}).to_vector<double>(), ref({false, true, false}), rtol_of(t), 1e-30,
+                    "mean axis 1");
     EXPECT_EQ(mean(x, {1}).shape(), (Shape{2, 4}));
     EXPECT_EQ(mean(x, {0, -1}, true).shape(), (Shape{1, 3, 1}));
     expect_near_all(x.mean({0, -1}, true).to_vector<double>(), ref({true, false, true}), rtol_of(t), 1e-30,
@@ -231,7 +242,10 @@ TEST(Clamp, ScalarAndTensorBounds) {
   Tensor lo = tensor(std::vector<double>{1, 2}, {2, 1});
   Tensor hi = tensor(std::vector<double>{9, 4, 6}, {3});
   EXPECT_EQ(clamp(m, lo, hi).to_vector<double>(), (std::vector<double>{1, 4, 6, 2, 4, 6}));
-  EXPECT_EQ(error_code([&] { clamp(m, tensor(std::vector<double>{1, 2, 3}, {3, 1}), hi); }), ErrorCode::ShapeMismatch);
+  EXPECT_EQ(error_code([&] {
+              clamp(m, tensor(std::vector<double>{1, 2, 3}, {3, 1}), hi);
+            }),
+            ErrorCode::ShapeMismatch);
 }
 
 TEST(Where, ScalarsAndPromotion) {

@@ -61,7 +61,8 @@ Ref matmul_ref(const Data& a, Shape sa, const Data& b, Shape sb) {
             iacc += static_cast<uint64_t>(a.i[ia]) * static_cast<uint64_t>(b.i[ib]);
           }
         }
-        if (is_floating(t)) r.vals.f.push_back(round_to(facc, t));
+        if (is_floating(t))
+          r.vals.f.push_back(round_to(facc, t));
         else
           r.vals.i.push_back(wrap_as(iacc, t));
         r.scale.push_back(scale);
@@ -88,7 +89,8 @@ void check(const Tensor& got, const Ref& want, const std::string& what) {
   int reported = 0;
   for (std::size_t q = 0; q < g.size() && reported < 5; ++q) {
     const double tol = rel * want.scale[q] + (g.dtype == f64 ? 1e-300 : finfo(g.dtype).smallest_normal);
-    if (g.f[q] != want.vals.f[q] && !(std::fabs(g.f[q] - want.vals.f[q]) <= tol)) {  // (==: f16 overflow to inf)
+    if (g.f[q] != want.vals.f[q] &&
+        !(std::fabs(g.f[q] - want.vals.f[q]) <= tol)) {  // (==: f16 overflow to inf)
       ADD_FAILURE() << what << ": element " << q << ": got " << g.f[q] << ", want " << want.vals.f[q];
       ++reported;
     }
@@ -98,7 +100,8 @@ void check(const Tensor& got, const Ref& want, const std::string& what) {
 Data values(DType t, std::size_t n, uint64_t seed) {
   Data d = random_data(t, n, seed);
   if (is_floating(t))
-    for (auto& v : d.f) v = std::isfinite(v) ? round_to(std::fmod(v, 100.0), t) : 1.5;  // products finite (f16: 2^30 was inf)
+    for (auto& v : d.f)
+      v = std::isfinite(v) ? round_to(std::fmod(v, 100.0), t) : 1.5;  // products finite (f16: 2^30 was inf)
   return d;
 }
 
@@ -116,52 +119,75 @@ void sweep_matmul(int, DType t) {
   }
   const std::string name = std::string("matmul ") + dtype_name(t);
   const std::pair<Shape, Shape> cases[] = {
-      {{3, 4}, {4, 5}},       {{2, 3, 4}, {4, 5}},       {{4, 5}, {2, 5, 3}},       {{4}, {4, 5}},
-      {{3, 4}, {4}},          {{4}, {4}},                {{2, 1, 3, 4}, {5, 4, 2}}, {{1, 3, 4}, {2, 4, 5}},
-      {{2, 3, 4}, {4}},       {{4}, {2, 4, 3}},          {{1, 1}, {1, 1}},          {{3, 0}, {0, 2}},
-      {{0, 4}, {4, 2}},       {{0, 3, 4}, {4, 2}},       {{0}, {0}},                {{1, 7}, {7, 1}},
+      {{3, 4}, {4, 5}},
+      {{2, 3, 4}, {4, 5}},
+      {{4, 5}, {2, 5, 3}},
+      {{4}, {4, 5}},
+      {{3, 4}, {4}},
+      {{4}, {4}},
+      {{2, 1, 3, 4}, {5, 4, 2}},
+      {{1, 3, 4}, {2, 4, 5}},
+      {{2, 3, 4}, {4}},
+      {{4}, {2, 4, 3}},
+      {{1, 1}, {1, 1}},
+      {{3, 0}, {0, 2}},
+      {{0, 4}, {4, 2}},
+      {{0, 3, 4}, {4, 2}},
+      {{0}, {0}},
+      {{1, 7}, {7, 1}},
   };
   uint64_t seed = 100;
   for (const auto& [sa, sb] : cases) {
     Data a = values(t, static_cast<std::size_t>(core::numel(sa)), seed++);
     Data b = values(t, static_cast<std::size_t>(core::numel(sb)), seed++);
-    check(matmul(make(a, sa), make(b, sb)), matmul_ref(a, sa, b, sb), name + " " + shape_str(sa) + " x " + shape_str(sb));
+    check(matmul(make(a, sa), make(b, sb)), matmul_ref(a, sa, b, sb),
+          name + " " + shape_str(sa) + " x " + shape_str(sb));
   }
   // Non-contiguous operands: a transposed left operand, a strided right operand.
   Data a = values(t, 12, 1), b = values(t, 40, 2);
-  Tensor at = make(a, Shape{4, 3}).T();  // logical (3, 4): element (i, p) = a[p * 3 + i]
+  Tensor at = make(a, Shape{4, 3}).T();                  // logical (3, 4): element (i, p) = a[p * 3 + i]
   Tensor bs = make(b, Shape{4, 10}).slice(1, 0, 10, 2);  // (4, 5): element (p, j) = b[p * 10 + 2j]
   Data al, bl;
   al.dtype = bl.dtype = t;
   for (int i = 0; i < 3; ++i)
     for (int p = 0; p < 4; ++p) {
-      if (is_floating(t)) al.f.push_back(a.f[static_cast<std::size_t>(p * 3 + i)]);
-      else al.i.push_back(a.i[static_cast<std::size_t>(p * 3 + i)]);
+      if (is_floating(t))
+        al.f.push_back(a.f[static_cast<std::size_t>(p * 3 + i)]);
+      else
+        al.i.push_back(a.i[static_cast<std::size_t>(p * 3 + i)]);
     }
   for (int p = 0; p < 4; ++p)
     for (int j = 0; j < 5; ++j) {
-      if (is_floating(t)) bl.f.push_back(b.f[static_cast<std::size_t>(p * 10 + 2 * j)]);
-      else bl.i.push_back(b.i[static_cast<std::size_t>(p * 10 + 2 * j)]);
+      if (is_floating(t))
+        bl.f.push_back(b.f[static_cast<std::size_t>(p * 10 + 2 * j)]);
+      else
+        bl.i.push_back(b.i[static_cast<std::size_t>(p * 10 + 2 * j)]);
     }
   check(matmul(at, bs), matmul_ref(al, {3, 4}, bl, {4, 5}), name + " transposed x strided");
   // An unevaluated element-wise operand.
-  check(matmul(make(al, Shape{3, 4}) * make(al, Shape{3, 4}), make(bl, Shape{4, 5})),
-        [&] {
-          Data sq = al;
-          for (std::size_t q = 0; q < sq.size(); ++q) {
-            if (is_floating(t)) sq.f[q] = round_to(al.f[q] * al.f[q], t);
-            else sq.i[q] = wrap_as(static_cast<uint64_t>(al.i[q]) * static_cast<uint64_t>(al.i[q]), t);
-          }
-          return matmul_ref(sq, {3, 4}, bl, {4, 5});
-        }(),
-        name + " of a lazy product");
+  check(
+      matmul(make(al, Shape{3, 4}) * make(al, Shape{3, 4}), make(bl, Shape{4, 5})),
+      [&] {
+        Data sq = al;
+        for (std::size_t q = 0; q < sq.size(); ++q) {
+          if (is_floating(t))
+            sq.f[q] = round_to(al.f[q] * al.f[q], t);
+          else
+            sq.i[q] = wrap_as(static_cast<uint64_t>(al.i[q]) * static_cast<uint64_t>(al.i[q]), t);
+        }
+        return matmul_ref(sq, {3, 4}, bl, {4, 5});
+      }(),
+      name + " of a lazy product");
   // Errors.
   Tensor x = make(a, Shape{3, 4});
   std::string msg;
   EXPECT_EQ(error_code([&] { matmul(x, x); }, &msg), ErrorCode::ShapeMismatch);
   EXPECT_NE(msg.find("matmul"), std::string::npos) << msg;
   EXPECT_NE(msg.find("(3, 4)"), std::string::npos) << msg;
-  EXPECT_EQ(error_code([&] { matmul(make(a, Shape{2, 3, 2}), make(b, Shape{3, 2, 4})); }), ErrorCode::ShapeMismatch);
+  EXPECT_EQ(error_code([&] {
+              matmul(make(a, Shape{2, 3, 2}), make(b, Shape{3, 2, 4}));
+            }),
+            ErrorCode::ShapeMismatch);
   EXPECT_EQ(error_code([&] { matmul(make(a, Shape{}), x); }), ErrorCode::InvalidArgument);
   EXPECT_EQ(error_code([&] { matmul(make(a, Shape{3}), make(a, Shape{4})); }), ErrorCode::ShapeMismatch);
 }

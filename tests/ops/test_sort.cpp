@@ -35,7 +35,8 @@ std::vector<int64_t> ref_argsort(const Data& d, const Shape& s, std::size_t axis
     for (int64_t i = 0; i < inner; ++i) {
       const auto at = [&](int64_t q) { return static_cast<std::size_t>((o * n + q) * inner + i); };
       std::iota(p.begin(), p.end(), int64_t{0});
-      std::stable_sort(p.begin(), p.end(), [&](int64_t a, int64_t b) { return ref_before(d, at(a), at(b), desc); });
+      std::stable_sort(p.begin(), p.end(),
+                       [&](int64_t a, int64_t b) { return ref_before(d, at(a), at(b), desc); });
       for (int64_t j = 0; j < n; ++j) out[at(j)] = p[static_cast<std::size_t>(j)];
     }
   return out;
@@ -52,8 +53,10 @@ Data gather_rows(const Data& d, const Shape& s, std::size_t axis, const std::vec
     const auto ki = static_cast<int64_t>(k);
     const int64_t j = (ki / inner) % n;
     const auto src = static_cast<std::size_t>(ki + (perm[k] - j) * inner);
-    if (is_floating(d.dtype)) out.push(d.f[src]);
-    else out.push_int(d.i[src]);
+    if (is_floating(d.dtype))
+      out.push(d.f[src]);
+    else
+      out.push_int(d.i[src]);
   }
   return out;
 }
@@ -65,8 +68,10 @@ Data tie_values(DType t, std::size_t n, uint64_t seed) {
   d.dtype = t;
   for (std::size_t k = 0; k < n; ++k) {
     const std::size_t m = (k * 7 + seed) % base.size();
-    if (is_floating(t)) d.push(base.f[m]);
-    else d.push_int(base.i[m]);
+    if (is_floating(t))
+      d.push(base.f[m]);
+    else
+      d.push_int(base.i[m]);
   }
   return d;
 }
@@ -100,7 +105,8 @@ void sweep_sort(int op, DType t) {
     for (bool desc : {false, true}) check_sort(op, make(d, s), axis, desc, "3-D");
   for (Layout l : {Layout::Transposed, Layout::Strided, Layout::Empty, Layout::EmptyRows})
     for (int64_t axis : {0, -1})
-      for (bool desc : {false, true}) check_sort(op, make(tie_values(t, 64, 9), l), axis, desc, layout_name(l));
+      for (bool desc : {false, true})
+        check_sort(op, make(tie_values(t, 64, 9), l), axis, desc, layout_name(l));
   check_sort(op, make(d, Shape{6, 1}), -1, false, "length-1 rows");
   check_sort(op, make(d, Shape{1}), 0, true, "one element");
   check_sort(op, flip(make(d, Shape{4, 5}), {1}), 1, false, "flipped view");
@@ -168,17 +174,22 @@ TEST_P(Unique, MatchesAStableSortOracle) {
     const Data v = read(x);
     std::vector<std::size_t> p(v.size());
     std::iota(p.begin(), p.end(), std::size_t{0});
-    std::stable_sort(p.begin(), p.end(), [&](std::size_t a, std::size_t b) { return ref_before(v, a, b, false); });
+    std::stable_sort(p.begin(), p.end(),
+                     [&](std::size_t a, std::size_t b) { return ref_before(v, a, b, false); });
     Data values;
     values.dtype = t;
     std::vector<int64_t> first, counts, inverse(v.size());
     for (std::size_t k = 0; k < p.size(); ++k) {
       bool same = k > 0;
-      if (same && is_floating(t)) same = v.f[p[k]] == v.f[p[k - 1]];  // NaN != NaN
-      else if (same) same = v.i[p[k]] == v.i[p[k - 1]];
+      if (same && is_floating(t))
+        same = v.f[p[k]] == v.f[p[k - 1]];  // NaN != NaN
+      else if (same)
+        same = v.i[p[k]] == v.i[p[k - 1]];
       if (!same) {
-        if (is_floating(t)) values.push(v.f[p[k]]);
-        else values.push_int(v.i[p[k]]);
+        if (is_floating(t))
+          values.push(v.f[p[k]]);
+        else
+          values.push_int(v.i[p[k]]);
         first.push_back(static_cast<int64_t>(p[k]));
         counts.push_back(0);
       }

@@ -52,9 +52,11 @@ struct Row {
 
 // Shorthands: E(value) exact, A(value) approximate.
 constexpr How E = How::Exact, A = How::Approx;
-#define R(fn, x1, x2, how, ...) Row{fn, x1, x2, how, __VA_ARGS__}
+#define R(fn, x1, x2, how, ...) \
+  Row { fn, x1, x2, how, __VA_ARGS__ }
 constexpr double want_or_zero(double w = 0) { return w; }
-#define MORE(fn, x1, x2, how, ...) Row{fn, x1, x2, how, want_or_zero(__VA_ARGS__), true}
+#define MORE(fn, x1, x2, how, ...) \
+  Row { fn, x1, x2, how, want_or_zero(__VA_ARGS__), true }
 
 const Row kRows[] = {
     // abs
@@ -72,7 +74,8 @@ const Row kRows[] = {
     R("acosh", 1, 0, E, P0),
     R("acosh", I, 0, E, I),
     // add
-    R("add", N, 1.5, How::Nan), MORE("add", 1.5, N, How::Nan),
+    R("add", N, 1.5, How::Nan),
+    MORE("add", 1.5, N, How::Nan),
     R("add", I, -I, How::Nan),
     R("add", -I, I, How::Nan),
     R("add", I, I, E, I),
@@ -85,9 +88,12 @@ const Row kRows[] = {
     R("add", N0, P0, E, P0),
     R("add", P0, N0, E, P0),
     R("add", P0, P0, E, P0),
-    R("add", P0, -2.5, E, -2.5), MORE("add", N0, 2.5, E, 2.5),
-    R("add", -2.5, P0, E, -2.5), MORE("add", 2.5, N0, E, 2.5),
-    R("add", 2.5, -2.5, E, P0), MORE("add", -2.5, 2.5, E, P0),
+    R("add", P0, -2.5, E, -2.5),
+    MORE("add", N0, 2.5, E, 2.5),
+    R("add", -2.5, P0, E, -2.5),
+    MORE("add", 2.5, N0, E, 2.5),
+    R("add", 2.5, -2.5, E, P0),
+    MORE("add", -2.5, 2.5, E, P0),
     // asin
     R("asin", N, 0, How::Nan),
     R("asin", 2.5, 0, How::Nan),
@@ -107,7 +113,8 @@ const Row kRows[] = {
     R("atan", I, 0, A, PI / 2),
     R("atan", -I, 0, A, -PI / 2),
     // atan2
-    R("atan2", N, 1.5, How::Nan), MORE("atan2", 1.5, N, How::Nan),
+    R("atan2", N, 1.5, How::Nan),
+    MORE("atan2", 1.5, N, How::Nan),
     R("atan2", 2.5, P0, A, PI / 2),
     R("atan2", 2.5, N0, A, PI / 2),
     R("atan2", P0, 2.5, E, P0),
@@ -124,8 +131,10 @@ const Row kRows[] = {
     R("atan2", 2.5, -I, A, PI),
     R("atan2", -2.5, I, E, N0),
     R("atan2", -2.5, -I, A, -PI),
-    R("atan2", I, 1.5, A, PI / 2), MORE("atan2", I, -1.5, A, PI / 2),
-    R("atan2", -I, 1.5, A, -PI / 2), MORE("atan2", -I, -1.5, A, -PI / 2),
+    R("atan2", I, 1.5, A, PI / 2),
+    MORE("atan2", I, -1.5, A, PI / 2),
+    R("atan2", -I, 1.5, A, -PI / 2),
+    MORE("atan2", -I, -1.5, A, -PI / 2),
     R("atan2", I, I, A, PI / 4),
     R("atan2", I, -I, A, 3 * PI / 4),
     R("atan2", -I, I, A, -PI / 4),
@@ -139,19 +148,22 @@ const Row kRows[] = {
     R("atanh", P0, 0, E, P0),
     R("atanh", N0, 0, E, N0),
     // ceil, floor, trunc: the same six rules each
-    R("ceil", 3, 0, E, 3), MORE("ceil", -4, 0, E, -4),
+    R("ceil", 3, 0, E, 3),
+    MORE("ceil", -4, 0, E, -4),
     R("ceil", I, 0, E, I),
     R("ceil", -I, 0, E, -I),
     R("ceil", P0, 0, E, P0),
     R("ceil", N0, 0, E, N0),
     R("ceil", N, 0, How::Nan),
-    R("floor", 3, 0, E, 3), MORE("floor", -4, 0, E, -4),
+    R("floor", 3, 0, E, 3),
+    MORE("floor", -4, 0, E, -4),
     R("floor", I, 0, E, I),
     R("floor", -I, 0, E, -I),
     R("floor", P0, 0, E, P0),
     R("floor", N0, 0, E, N0),
     R("floor", N, 0, How::Nan),
-    R("trunc", 3, 0, E, 3), MORE("trunc", -4, 0, E, -4),
+    R("trunc", 3, 0, E, 3),
+    MORE("trunc", -4, 0, E, -4),
     R("trunc", I, 0, E, I),
     R("trunc", -I, 0, E, -I),
     R("trunc", P0, 0, E, P0),
@@ -162,7 +174,8 @@ const Row kRows[] = {
     Row{"clip", 0.5, N, How::Nan, 0, false, 1},
     Row{"clip", 0.5, -1, How::Nan, 0, false, N},
     // copysign
-    R("copysign", 1.5, -2.5, E, -1.5), MORE("copysign", -1.5, -2.5, E, -1.5),
+    R("copysign", 1.5, -2.5, E, -1.5),
+    MORE("copysign", -1.5, -2.5, E, -1.5),
     R("copysign", 1.5, N0, E, -1.5),
     R("copysign", -1.5, P0, E, 1.5),
     R("copysign", -1.5, 2.5, E, 1.5),
@@ -185,42 +198,40 @@ const Row kRows[] = {
     R("cosh", N0, 0, E, 1),
     R("cosh", I, 0, E, I),
     R("cosh", -I, 0, E, I),
-    // divide and floor_divide share the first sixteen rules; their last two differ.
-#define CGRAD_DIVISION_RULES(fn)                                                         \
-  R(fn, N, 1.5, How::Nan), MORE(fn, 1.5, N, How::Nan),                                   \
-  R(fn, I, -I, How::Nan), MORE(fn, -I, I, How::Nan), MORE(fn, I, I, How::Nan),           \
-  R(fn, P0, N0, How::Nan), MORE(fn, N0, P0, How::Nan), MORE(fn, P0, P0, How::Nan),       \
-  R(fn, P0, 2.5, E, P0),                                                                 \
-  R(fn, N0, 2.5, E, N0),                                                                 \
-  R(fn, P0, -2.5, E, N0),                                                                \
-  R(fn, N0, -2.5, E, P0),                                                                \
-  R(fn, 2.5, P0, E, I),                                                                  \
-  R(fn, 2.5, N0, E, -I),                                                                 \
-  R(fn, -2.5, P0, E, -I),                                                                \
-  R(fn, -2.5, N0, E, I),                                                                 \
-  R(fn, I, 2.5, E, I),                                                                   \
-  R(fn, I, -2.5, E, -I),                                                                 \
-  R(fn, -I, 2.5, E, -I),                                                                 \
-  R(fn, -I, -2.5, E, I),                                                                 \
-  R(fn, 2.5, I, E, P0),                                                                  \
-  R(fn, 2.5, -I, E, N0),                                                                 \
-  R(fn, -2.5, I, E, N0),                                                                 \
-  R(fn, -2.5, -I, E, P0)
+// divide and floor_divide share the first sixteen rules; their last two differ.
+#define CGRAD_DIVISION_RULES(fn)                                                                          \
+  R(fn, N, 1.5, How::Nan), MORE(fn, 1.5, N, How::Nan), R(fn, I, -I, How::Nan), MORE(fn, -I, I, How::Nan), \
+      MORE(fn, I, I, How::Nan), R(fn, P0, N0, How::Nan), MORE(fn, N0, P0, How::Nan),                      \
+      MORE(fn, P0, P0, How::Nan), R(fn, P0, 2.5, E, P0), R(fn, N0, 2.5, E, N0), R(fn, P0, -2.5, E, N0),   \
+      R(fn, N0, -2.5, E, P0), R(fn, 2.5, P0, E, I), R(fn, 2.5, N0, E, -I), R(fn, -2.5, P0, E, -I),        \
+      R(fn, -2.5, N0, E, I), R(fn, I, 2.5, E, I), R(fn, I, -2.5, E, -I), R(fn, -I, 2.5, E, -I),           \
+      R(fn, -I, -2.5, E, I), R(fn, 2.5, I, E, P0), R(fn, 2.5, -I, E, N0), R(fn, -2.5, I, E, N0),          \
+      R(fn, -2.5, -I, E, P0)
     CGRAD_DIVISION_RULES("divide"),
-    R("divide", 2.5, 1.5, How::Positive), MORE("divide", -2.5, -1.5, How::Positive),
-    R("divide", -2.5, 1.5, How::Negative), MORE("divide", 2.5, -1.5, How::Negative),
+    R("divide", 2.5, 1.5, How::Positive),
+    MORE("divide", -2.5, -1.5, How::Positive),
+    R("divide", -2.5, 1.5, How::Negative),
+    MORE("divide", 2.5, -1.5, How::Negative),
     CGRAD_DIVISION_RULES("floor_divide"),
-    R("floor_divide", 7.5, 2.5, How::Positive), MORE("floor_divide", -7.5, -2.5, How::Positive),
-    R("floor_divide", -2.5, 1.5, How::Negative), MORE("floor_divide", 2.5, -1.5, How::Negative),
+    R("floor_divide", 7.5, 2.5, How::Positive),
+    MORE("floor_divide", -7.5, -2.5, How::Positive),
+    R("floor_divide", -2.5, 1.5, How::Negative),
+    MORE("floor_divide", 2.5, -1.5, How::Negative),
 #undef CGRAD_DIVISION_RULES
     // equal, not_equal
-    R("equal", N, 1.5, How::False), MORE("equal", 1.5, N, How::False), MORE("equal", N, N, How::False),
+    R("equal", N, 1.5, How::False),
+    MORE("equal", 1.5, N, How::False),
+    MORE("equal", N, N, How::False),
     R("equal", I, I, How::True),
     R("equal", -I, -I, How::True),
-    R("equal", N0, P0, How::True), MORE("equal", N0, N0, How::True),
-    R("equal", P0, P0, How::True), MORE("equal", P0, N0, How::True),
+    R("equal", N0, P0, How::True),
+    MORE("equal", N0, N0, How::True),
+    R("equal", P0, P0, How::True),
+    MORE("equal", P0, N0, How::True),
     R("equal", 1.5, 1.5, How::True),
-    R("not_equal", N, 1.5, How::True), MORE("not_equal", 1.5, N, How::True), MORE("not_equal", N, N, How::True),
+    R("not_equal", N, 1.5, How::True),
+    MORE("not_equal", 1.5, N, How::True),
+    MORE("not_equal", N, N, How::True),
     R("not_equal", I, -I, How::True),
     R("not_equal", -I, I, How::True),
     R("not_equal", 1.5, 2.5, How::True),
@@ -236,25 +247,30 @@ const Row kRows[] = {
     R("expm1", I, 0, E, I),
     R("expm1", -I, 0, E, -1),
     // hypot
-    R("hypot", I, N, E, I), MORE("hypot", -I, 1.5, E, I),
-    R("hypot", N, -I, E, I), MORE("hypot", 1.5, I, E, I),
-    R("hypot", P0, -2.5, E, 2.5), MORE("hypot", N0, 2.5, E, 2.5),
-    R("hypot", -2.5, N0, E, 2.5), MORE("hypot", 2.5, P0, E, 2.5),
-    R("hypot", 1.5, N, How::Nan), MORE("hypot", N, N, How::Nan),
+    R("hypot", I, N, E, I),
+    MORE("hypot", -I, 1.5, E, I),
+    R("hypot", N, -I, E, I),
+    MORE("hypot", 1.5, I, E, I),
+    R("hypot", P0, -2.5, E, 2.5),
+    MORE("hypot", N0, 2.5, E, 2.5),
+    R("hypot", -2.5, N0, E, 2.5),
+    MORE("hypot", 2.5, P0, E, 2.5),
+    R("hypot", 1.5, N, How::Nan),
+    MORE("hypot", N, N, How::Nan),
     R("hypot", N, 1.5, How::Nan),
     // isfinite, isinf, isnan
-    R("isfinite", I, 0, How::False), MORE("isfinite", -I, 0, How::False),
+    R("isfinite", I, 0, How::False),
+    MORE("isfinite", -I, 0, How::False),
     R("isfinite", N, 0, How::False),
-    R("isfinite", 1.5, 0, How::True), MORE("isfinite", N0, 0, How::True),
-    R("isinf", I, 0, How::True), MORE("isinf", -I, 0, How::True),
+    R("isfinite", 1.5, 0, How::True),
+    MORE("isfinite", N0, 0, How::True),
+    R("isinf", I, 0, How::True),
+    MORE("isinf", -I, 0, How::True),
     R("isnan", N, 0, How::True),
-    // log, log2, log10 (the same five rules), log1p
-#define CGRAD_LOG_RULES(fn)                                                              \
-  R(fn, N, 0, How::Nan),                                                                 \
-  R(fn, -2.5, 0, How::Nan),                                                              \
-  R(fn, P0, 0, E, -I), MORE(fn, N0, 0, E, -I),                                           \
-  R(fn, 1, 0, E, P0),                                                                    \
-  R(fn, I, 0, E, I)
+// log, log2, log10 (the same five rules), log1p
+#define CGRAD_LOG_RULES(fn)                                                                     \
+  R(fn, N, 0, How::Nan), R(fn, -2.5, 0, How::Nan), R(fn, P0, 0, E, -I), MORE(fn, N0, 0, E, -I), \
+      R(fn, 1, 0, E, P0), R(fn, I, 0, E, I)
     CGRAD_LOG_RULES("log"),
     CGRAD_LOG_RULES("log2"),
     CGRAD_LOG_RULES("log10"),
@@ -266,52 +282,82 @@ const Row kRows[] = {
     R("log1p", P0, 0, E, P0),
     R("log1p", I, 0, E, I),
     // logaddexp
-    R("logaddexp", N, 1.5, How::Nan), MORE("logaddexp", 1.5, N, How::Nan), MORE("logaddexp", N, I, How::Nan),
-    R("logaddexp", I, 1.5, E, I), MORE("logaddexp", I, -I, E, I),
-    R("logaddexp", 1.5, I, E, I), MORE("logaddexp", -I, I, E, I),
+    R("logaddexp", N, 1.5, How::Nan),
+    MORE("logaddexp", 1.5, N, How::Nan),
+    MORE("logaddexp", N, I, How::Nan),
+    R("logaddexp", I, 1.5, E, I),
+    MORE("logaddexp", I, -I, E, I),
+    R("logaddexp", 1.5, I, E, I),
+    MORE("logaddexp", -I, I, E, I),
     // multiply
-    R("multiply", N, 1.5, How::Nan), MORE("multiply", 1.5, N, How::Nan),
-    R("multiply", I, P0, How::Nan), MORE("multiply", -I, N0, How::Nan),
-    R("multiply", P0, -I, How::Nan), MORE("multiply", N0, I, How::Nan),
-    R("multiply", 2.5, 1.5, How::Positive), MORE("multiply", -2.5, -1.5, How::Positive),
+    R("multiply", N, 1.5, How::Nan),
+    MORE("multiply", 1.5, N, How::Nan),
+    R("multiply", I, P0, How::Nan),
+    MORE("multiply", -I, N0, How::Nan),
+    R("multiply", P0, -I, How::Nan),
+    MORE("multiply", N0, I, How::Nan),
+    R("multiply", 2.5, 1.5, How::Positive),
+    MORE("multiply", -2.5, -1.5, How::Positive),
     MORE("multiply", N0, N0, How::Positive),
-    R("multiply", -2.5, 1.5, How::Negative), MORE("multiply", P0, -1.5, How::Negative),
-    R("multiply", I, -I, E, -I), MORE("multiply", -I, -I, E, I),
-    R("multiply", -I, 2.5, E, -I), MORE("multiply", I, 2.5, E, I),
-    R("multiply", -2.5, -I, E, I), MORE("multiply", 2.5, -I, E, -I),
+    R("multiply", -2.5, 1.5, How::Negative),
+    MORE("multiply", P0, -1.5, How::Negative),
+    R("multiply", I, -I, E, -I),
+    MORE("multiply", -I, -I, E, I),
+    R("multiply", -I, 2.5, E, -I),
+    MORE("multiply", I, 2.5, E, I),
+    R("multiply", -2.5, -I, E, I),
+    MORE("multiply", 2.5, -I, E, -I),
     // nextafter
-    R("nextafter", N, 1.5, How::Nan), MORE("nextafter", 1.5, N, How::Nan),
+    R("nextafter", N, 1.5, How::Nan),
+    MORE("nextafter", 1.5, N, How::Nan),
     R("nextafter", N0, P0, E, P0),
     R("nextafter", P0, N0, E, N0),
     // pow
-    R("pow", 2.5, N, How::Nan), MORE("pow", -1, N, How::Nan),
-    R("pow", N, P0, E, 1), MORE("pow", 2.5, P0, E, 1),
-    R("pow", N, N0, E, 1), MORE("pow", -I, N0, E, 1),
+    R("pow", 2.5, N, How::Nan),
+    MORE("pow", -1, N, How::Nan),
+    R("pow", N, P0, E, 1),
+    MORE("pow", 2.5, P0, E, 1),
+    R("pow", N, N0, E, 1),
+    MORE("pow", -I, N0, E, 1),
     R("pow", N, 2.5, How::Nan),
-    R("pow", 2.5, I, E, I), MORE("pow", -2.5, I, E, I),
-    R("pow", 2.5, -I, E, P0), MORE("pow", -2.5, -I, E, P0),
-    R("pow", 1, I, E, 1), MORE("pow", -1, I, E, 1),
-    R("pow", 1, -I, E, 1), MORE("pow", -1, -I, E, 1),
-    R("pow", 1, N, E, 1), MORE("pow", 1, 2.5, E, 1),
-    R("pow", 0.5, I, E, P0), MORE("pow", -0.5, I, E, P0),
-    R("pow", 0.5, -I, E, I), MORE("pow", -0.5, -I, E, I),
+    R("pow", 2.5, I, E, I),
+    MORE("pow", -2.5, I, E, I),
+    R("pow", 2.5, -I, E, P0),
+    MORE("pow", -2.5, -I, E, P0),
+    R("pow", 1, I, E, 1),
+    MORE("pow", -1, I, E, 1),
+    R("pow", 1, -I, E, 1),
+    MORE("pow", -1, -I, E, 1),
+    R("pow", 1, N, E, 1),
+    MORE("pow", 1, 2.5, E, 1),
+    R("pow", 0.5, I, E, P0),
+    MORE("pow", -0.5, I, E, P0),
+    R("pow", 0.5, -I, E, I),
+    MORE("pow", -0.5, -I, E, I),
     R("pow", I, 2.5, E, I),
     R("pow", I, -2.5, E, P0),
     R("pow", -I, 3, E, -I),
-    R("pow", -I, 2, E, I), MORE("pow", -I, 2.5, E, I),
+    R("pow", -I, 2, E, I),
+    MORE("pow", -I, 2.5, E, I),
     R("pow", -I, -3, E, N0),
-    R("pow", -I, -2, E, P0), MORE("pow", -I, -2.5, E, P0),
+    R("pow", -I, -2, E, P0),
+    MORE("pow", -I, -2.5, E, P0),
     R("pow", P0, 2.5, E, P0),
     R("pow", P0, -2.5, E, I),
     R("pow", N0, 3, E, N0),
-    R("pow", N0, 2, E, P0), MORE("pow", N0, 2.5, E, P0),
+    R("pow", N0, 2, E, P0),
+    MORE("pow", N0, 2.5, E, P0),
     R("pow", N0, -3, E, -I),
-    R("pow", N0, -2, E, I), MORE("pow", N0, -2.5, E, I),
+    R("pow", N0, -2, E, I),
+    MORE("pow", N0, -2.5, E, I),
     R("pow", -2.5, 1.5, How::Nan),
     // remainder
-    R("remainder", N, 1.5, How::Nan), MORE("remainder", 1.5, N, How::Nan),
-    R("remainder", I, -I, How::Nan), MORE("remainder", -I, I, How::Nan),
-    R("remainder", P0, N0, How::Nan), MORE("remainder", N0, N0, How::Nan),
+    R("remainder", N, 1.5, How::Nan),
+    MORE("remainder", 1.5, N, How::Nan),
+    R("remainder", I, -I, How::Nan),
+    MORE("remainder", -I, I, How::Nan),
+    R("remainder", P0, N0, How::Nan),
+    MORE("remainder", N0, N0, How::Nan),
     R("remainder", P0, 2.5, E, P0),
     R("remainder", N0, 2.5, E, P0),
     R("remainder", P0, -2.5, E, N0),
@@ -329,17 +375,22 @@ const Row kRows[] = {
     R("remainder", -2.5, I, E, I),
     R("remainder", -2.5, -I, E, -2.5),
     // round
-    R("round", 3, 0, E, 3), MORE("round", -4, 0, E, -4),
+    R("round", 3, 0, E, 3),
+    MORE("round", -4, 0, E, -4),
     R("round", I, 0, E, I),
     R("round", -I, 0, E, -I),
     R("round", P0, 0, E, P0),
     R("round", N0, 0, E, N0),
     R("round", N, 0, How::Nan),
-    R("round", 2.5, 0, E, 2), MORE("round", 3.5, 0, E, 4), MORE("round", -2.5, 0, E, -2),
-    MORE("round", 0.5, 0, E, P0), MORE("round", -0.5, 0, E, N0),
+    R("round", 2.5, 0, E, 2),
+    MORE("round", 3.5, 0, E, 4),
+    MORE("round", -2.5, 0, E, -2),
+    MORE("round", 0.5, 0, E, P0),
+    MORE("round", -0.5, 0, E, N0),
     // sign
     R("sign", -2.5, 0, E, -1),
-    R("sign", N0, 0, E, P0), MORE("sign", P0, 0, E, P0),  // "0": +0, as the standard's test suite reads it
+    R("sign", N0, 0, E, P0),
+    MORE("sign", P0, 0, E, P0),  // "0": +0, as the standard's test suite reads it
     R("sign", 2.5, 0, E, 1),
     R("sign", N, 0, How::Nan),
     // signbit
@@ -355,7 +406,8 @@ const Row kRows[] = {
     R("sin", N, 0, How::Nan),
     R("sin", P0, 0, E, P0),
     R("sin", N0, 0, E, N0),
-    R("sin", I, 0, How::Nan), MORE("sin", -I, 0, How::Nan),
+    R("sin", I, 0, How::Nan),
+    MORE("sin", -I, 0, How::Nan),
     R("sinh", N, 0, How::Nan),
     R("sinh", P0, 0, E, P0),
     R("sinh", N0, 0, E, N0),
@@ -371,7 +423,8 @@ const Row kRows[] = {
     R("tan", N, 0, How::Nan),
     R("tan", P0, 0, E, P0),
     R("tan", N0, 0, E, N0),
-    R("tan", I, 0, How::Nan), MORE("tan", -I, 0, How::Nan),
+    R("tan", I, 0, How::Nan),
+    MORE("tan", -I, 0, How::Nan),
     R("tanh", N, 0, How::Nan),
     R("tanh", P0, 0, E, P0),
     R("tanh", N0, 0, E, N0),
@@ -394,7 +447,8 @@ const std::map<std::string, Fn>& functions() {
       f[name] = [g](const Tensor& a, const Tensor& c, const Tensor&) { return g(a, c); };
     };
     u("abs", abs), u("acos", acos), u("acosh", acosh), u("asin", asin), u("asinh", asinh), u("atan", atan);
-    u("atanh", atanh), u("ceil", ceil), u("floor", floor), u("trunc", trunc), u("round", round), u("cos", cos);
+    u("atanh", atanh), u("ceil", ceil), u("floor", floor), u("trunc", trunc), u("round", round),
+        u("cos", cos);
     u("cosh", cosh), u("exp", exp), u("expm1", expm1), u("isfinite", isfinite), u("isinf", isinf);
     u("isnan", isnan), u("log", log), u("log2", log2), u("log10", log10), u("log1p", log1p), u("sign", sign);
     u("signbit", signbit), u("sin", sin), u("sinh", sinh), u("sqrt", sqrt), u("tan", tan), u("tanh", tanh);
@@ -417,13 +471,18 @@ std::vector<std::string> function_names() {
   return {s.begin(), s.end()};
 }
 
-template <class T> bool sign_bit(T v) { return std::signbit(v); }
+template <class T>
+bool sign_bit(T v) {
+  return std::signbit(v);
+}
 
 // The host type a value of storage type S is examined in (float for f16 and bf16: exact).
-template <class S> using Host = std::conditional_t<sizeof(S) == 2, float, S>;
+template <class S>
+using Host = std::conditional_t<sizeof(S) == 2, float, S>;
 
 // Within n ulp of S (scalar::nextafter steps the 16-bit types' own bits).
-template <class S> bool within_ulps(S got, S want, int n) {
+template <class S>
+bool within_ulps(S got, S want, int n) {
   const S up(std::numeric_limits<Host<S>>::infinity()), down(-std::numeric_limits<Host<S>>::infinity());
   S lo = want, hi = want;
   for (int k = 0; k < n; ++k) {
@@ -445,7 +504,8 @@ std::string show(double v) {
 // One function's rows in one dtype (host type S: float, double, float16_t, bfloat16_t),
 // evaluated as one tensor (so one kernel on the JIT). Operands and expected values are rounded
 // to S once; the representative operands are small enough for every float dtype.
-template <class S> void check(const std::string& fn, DType dt) {
+template <class S>
+void check(const std::string& fn, DType dt) {
   using T = Host<S>;
   std::vector<const Row*> rows;
   for (const Row& r : kRows)
@@ -462,8 +522,10 @@ template <class S> void check(const std::string& fn, DType dt) {
   ASSERT_TRUE(to_bool || y.dtype() == dt) << fn << ": result dtype " << dtype_name(y.dtype());
   std::vector<S> got_f;
   std::vector<bool> got_b;
-  if (to_bool) got_b = y.template to_vector<bool>();
-  else got_f = y.template to_vector<S>();
+  if (to_bool)
+    got_b = y.template to_vector<bool>();
+  else
+    got_f = y.template to_vector<S>();
   for (std::size_t k = 0; k < rows.size(); ++k) {
     const Row& r = *rows[k];
     const T want = static_cast<T>(static_cast<S>(r.want));
@@ -488,12 +550,15 @@ template <class S> void check(const std::string& fn, DType dt) {
         case How::False: ok = false; break;
       }
     }
-    static const char* const kHow[] = {"",        "~",          "NaN",      "NaN (sign bit 0)", "NaN (sign bit 1)",
-                                       "> +0 or +0", "< -0 or -0", "+0 or -0", "true",             "false"};
-    const std::string want_s =
-        r.how == How::Exact || r.how == How::Approx ? kHow[static_cast<int>(r.how)] + show(r.want) : kHow[static_cast<int>(r.how)];
-    EXPECT_TRUE(ok) << fn << "(" << show(r.x1) << ", " << show(r.x2) << (fn == "clip" ? ", " + show(r.x3) : "")
-                    << ") in " << dtype_name(dt) << ": got " << got << ", the standard says " << want_s;
+    static const char* const kHow[] = {
+        "",         "~",    "NaN",  "NaN (sign bit 0)", "NaN (sign bit 1)", "> +0 or +0", "< -0 or -0",
+        "+0 or -0", "true", "false"};
+    const std::string want_s = r.how == How::Exact || r.how == How::Approx
+                                   ? kHow[static_cast<int>(r.how)] + show(r.want)
+                                   : kHow[static_cast<int>(r.how)];
+    EXPECT_TRUE(ok) << fn << "(" << show(r.x1) << ", " << show(r.x2)
+                    << (fn == "clip" ? ", " + show(r.x3) : "") << ") in " << dtype_name(dt) << ": got " << got
+                    << ", the standard says " << want_s;
   }
 }
 

@@ -49,8 +49,8 @@ TEST(Var, MatchesTwoPassReference) {
       for (double corr : {0.0, 1.0, 2.5}) {
         std::vector<int64_t> axes;
         if (axis >= 0) axes = {axis == 1 ? -1 : 0};  // a negative axis too
-        const std::string what = std::string(dtype_name(t)) + " axis " + std::to_string(axis) + " corr " +
-                                 std::to_string(corr);
+        const std::string what =
+            std::string(dtype_name(t)) + " axis " + std::to_string(axis) + " corr " + std::to_string(corr);
         Tensor v = var(x, axes, corr);
         EXPECT_EQ(v.dtype(), t) << what;
         std::vector<double> want = var_ref(d.f, 6, 7, axis, corr);

@@ -102,14 +102,18 @@ const Coverage kCoverage[] = {
     {Op::Flip, "flip over axes, of views, consumed element-wise", sweep_movement},
     {Op::Cat, "cat along any dim, mixed dtypes", sweep_cat},
     {Op::Matmul, "matmul: 2-D, batched, broadcast batch, 1-D operands", sweep_matmul},
-    {Op::AllReduce, "dist::all_reduce in one process (identity), sum/max/min, views; b8 rejected", sweep_collective},
-    {Op::User, "user element-wise functions: a dtype-keeping and a float body, layouts, broadcasting", sweep_user},
+    {Op::AllReduce, "dist::all_reduce in one process (identity), sum/max/min, views; b8 rejected",
+     sweep_collective},
+    {Op::User, "user element-wise functions: a dtype-keeping and a float body, layouts, broadcasting",
+     sweep_user},
     // group sort
     {Op::Sort, "sort along every axis, both directions, layouts, empty and length-1 rows", sweep_sort},
     {Op::Argsort, "argsort along every axis, both directions, layouts, empty and length-1 rows", sweep_sort},
     // scans (scan group)
-    {Op::CumSum, "cumulative_sum along every axis (negative too), include_initial, dtype, layouts, 3-D", sweep_scan},
-    {Op::CumProd, "cumulative_prod along every axis (negative too), include_initial, dtype, layouts, 3-D", sweep_scan},
+    {Op::CumSum, "cumulative_sum along every axis (negative too), include_initial, dtype, layouts, 3-D",
+     sweep_scan},
+    {Op::CumProd, "cumulative_prod along every axis (negative too), include_initial, dtype, layouts, 3-D",
+     sweep_scan},
     // index group (issue #15)
     {Op::Take,
      "take / take_along_axis: every axis, negative and out-of-range indices, index dtypes, strided x, "
@@ -139,8 +143,7 @@ bool fits_kind(const Coverage& c, OpKind k) {
     case OpKind::Map: return c.fn == sweep_user;
     case OpKind::Sort: return c.fn == sweep_sort;  // group sort
     case OpKind::Scan: return c.fn == sweep_scan;
-    case OpKind::Gather:
-      return c.fn == sweep_take;
+    case OpKind::Gather: return c.fn == sweep_take;
   }
   return false;
 }
@@ -150,7 +153,8 @@ TEST(OpCoverage, EveryOpIsCovered) {
     const ir::OpInfo& row = ir::info(Op(i));
     int entries = 0;
     for (const Coverage& c : kCoverage) entries += static_cast<int>(c.op) == i;
-    EXPECT_EQ(entries, 1) << "op '" << row.name << "' needs exactly one kCoverage entry in tests/ops/test_sweep.cpp";
+    EXPECT_EQ(entries, 1) << "op '" << row.name
+                          << "' needs exactly one kCoverage entry in tests/ops/test_sweep.cpp";
     const Coverage* c = coverage_of(i);
     if (!c) continue;
     EXPECT_TRUE(fits_kind(*c, row.kind)) << row.name << ": sweep does not match its kind";
@@ -177,7 +181,9 @@ TEST_P(OpSweep, EveryDType) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllOps, OpSweep, ::testing::Range(0, ir::kNumOps),
-                         [](const ::testing::TestParamInfo<int>& p) { return std::string(ir::op_name(Op(p.param))); });
+                         [](const ::testing::TestParamInfo<int>& p) {
+                           return std::string(ir::op_name(Op(p.param)));
+                         });
 
 }  // namespace
 }  // namespace opt

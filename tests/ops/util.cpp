@@ -11,7 +11,8 @@ namespace opt {
 void Data::push(double v) {
   if (is_floating(dtype))
     f.push_back(round_to(v, dtype));
-  else ADD_FAILURE() << "Data::push(double) on " << dtype_name(dtype);
+  else
+    ADD_FAILURE() << "Data::push(double) on " << dtype_name(dtype);
 }
 
 void Data::push_int(int64_t v) {
@@ -72,8 +73,9 @@ Data edges(DType t) {
   if (is_floating(t)) {
     const double inf = std::numeric_limits<double>::infinity();
     const double big = finfo(t).max, tiny = finfo(t).smallest_subnormal, small = finfo(t).smallest_normal;
-    for (double v : {0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.5, 3.0, 1e-3, -1e-3, 10.0, -10.0, 100.0, -100.0, 88.7,
-                     -88.7, 710.0, 1e30, -1e30, inf, -inf, std::nan(""), tiny, -tiny, small, big, -big})
+    for (double v :
+         {0.0,    -0.0, 1.0,   -1.0,  0.5,  -0.5,  2.0, -2.5, 3.0,          1e-3, -1e-3, 10.0,  -10.0, 100.0,
+          -100.0, 88.7, -88.7, 710.0, 1e30, -1e30, inf, -inf, std::nan(""), tiny, -tiny, small, big,   -big})
       d.push(v);
   } else if (t == b8) {
     d.i = {0, 1};
@@ -179,10 +181,12 @@ std::vector<T> host(const Data& d, const std::vector<std::size_t>& pick, double 
   std::vector<T> v;
   v.reserve(pick.size());
   for (std::size_t k : pick) {
-    if (k == SIZE_MAX) v.push_back(static_cast<T>(filler));
+    if (k == SIZE_MAX)
+      v.push_back(static_cast<T>(filler));
     else if constexpr (core::is_floating_v<T>)
       v.push_back(static_cast<T>(d.f[k]));
-    else v.push_back(static_cast<T>(d.i[k]));
+    else
+      v.push_back(static_cast<T>(d.i[k]));
   }
   return v;
 }
@@ -194,22 +198,14 @@ Tensor build(const Data& d, const std::vector<std::size_t>& pick, const Shape& s
     case DType::f64: return tensor(host<double>(d, pick, 777), shape);
     case DType::i32: return tensor(host<int32_t>(d, pick, 777), shape);
     case DType::i64: return tensor(host<int64_t>(d, pick, 777), shape);
-    case DType::i8:
-      return tensor(host<int8_t>(d, pick, 77), shape);
-    case DType::i16:
-      return tensor(host<int16_t>(d, pick, 777), shape);
-    case DType::u8:
-      return tensor(host<uint8_t>(d, pick, 77), shape);
-    case DType::u16:
-      return tensor(host<uint16_t>(d, pick, 777), shape);
-    case DType::u32:
-      return tensor(host<uint32_t>(d, pick, 777), shape);
-    case DType::u64:
-      return tensor(host<uint64_t>(d, pick, 777), shape);
-    case DType::f16:
-      return tensor(host<float16_t>(d, pick, 777), shape);
-    case DType::bf16:
-      return tensor(host<bfloat16_t>(d, pick, 777), shape);
+    case DType::i8: return tensor(host<int8_t>(d, pick, 77), shape);
+    case DType::i16: return tensor(host<int16_t>(d, pick, 777), shape);
+    case DType::u8: return tensor(host<uint8_t>(d, pick, 77), shape);
+    case DType::u16: return tensor(host<uint16_t>(d, pick, 777), shape);
+    case DType::u32: return tensor(host<uint32_t>(d, pick, 777), shape);
+    case DType::u64: return tensor(host<uint64_t>(d, pick, 777), shape);
+    case DType::f16: return tensor(host<float16_t>(d, pick, 777), shape);
+    case DType::bf16: return tensor(host<bfloat16_t>(d, pick, 777), shape);
     case DType::b8: {
       std::vector<int64_t> v = host<int64_t>(d, pick, 1);
       return tensor(std::vector<bool>(v.begin(), v.end()), shape);
@@ -260,8 +256,10 @@ Tensor make(const Data& d, Layout l) {
 Data read(const Tensor& t) {
   Data d;
   d.dtype = t.dtype();
-  if (is_floating(d.dtype)) d.f = t.to_vector<double>();
-  else d.i = t.to_vector<int64_t>();
+  if (is_floating(d.dtype))
+    d.f = t.to_vector<double>();
+  else
+    d.i = t.to_vector<int64_t>();
   return d;
 }
 
@@ -341,7 +339,8 @@ uint64_t ulp_distance(T a, T b) {
 }
 
 void expect_values(const Data& got, const Data& want, int ulps, const std::string& what) {
-  EXPECT_EQ(got.dtype, want.dtype) << what << ": dtype " << dtype_name(got.dtype) << " vs " << dtype_name(want.dtype);
+  EXPECT_EQ(got.dtype, want.dtype) << what << ": dtype " << dtype_name(got.dtype) << " vs "
+                                   << dtype_name(want.dtype);
   ASSERT_EQ(got.size(), want.size()) << what;
   if (got.dtype != want.dtype) return;
   int reported = 0;

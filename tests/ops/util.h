@@ -6,9 +6,9 @@
 #include "core/dtype.hpp"
 #include "core/shape.hpp"
 
+#include <gtest/gtest.h>
 #include <cgrad/cgrad.hpp>
 #include <cgrad/scalar.hpp>
-#include <gtest/gtest.h>
 
 #include <cstdint>
 #include <string>

@@ -6,8 +6,8 @@
 #include "ir/printer.h"
 #include "passes/pipeline.h"
 
-#include <cgrad/cgrad.hpp>
 #include <gtest/gtest.h>
+#include <cgrad/cgrad.hpp>
 
 #include <cstring>
 #include <functional>
@@ -23,7 +23,9 @@ inline std::vector<ir::NodePtr> nodes(const std::vector<Tensor>& ts) {
 }
 
 /// The pending graph of `ts`, what a single pass takes.
-inline passes::PendingGraph graph_of(const std::vector<Tensor>& ts) { return passes::PendingGraph(nodes(ts)); }
+inline passes::PendingGraph graph_of(const std::vector<Tensor>& ts) {
+  return passes::PendingGraph(nodes(ts));
+}
 
 /// The printer's text of the graphs behind `ts` (what the tests compare before and after).
 inline std::string ir_of(const std::vector<Tensor>& ts) {

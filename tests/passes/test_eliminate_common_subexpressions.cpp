@@ -5,8 +5,8 @@ namespace {
 
 using namespace cgrad;
 using passes_test::expect_same_values;
-using passes_test::ir_of;
 using passes_test::graph_of;
+using passes_test::ir_of;
 using passes_test::nodes;
 
 Tensor input(float base = 0) { return tensor(std::vector<float>{base + 1, base + 2, base + 3}, {3}); }

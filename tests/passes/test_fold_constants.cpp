@@ -8,8 +8,8 @@ namespace {
 
 using namespace cgrad;
 using passes_test::expect_same_values;
-using passes_test::ir_of;
 using passes_test::graph_of;
+using passes_test::ir_of;
 using passes_test::nodes;
 
 TEST(FoldConstants, FullPlusFull) {
@@ -94,7 +94,7 @@ TEST(FoldConstants, LeavesNonConstantsAlone) {
   Tensor b = r * 2.0;
   Tensor c = sum(full({2, 2}, 1.0));  // reductions are not folded (docs/passes.md)
   Tensor k = full({2}, 3.0);
-  k.eval();                    // a realized Full is a buffer, not a constant
+  k.eval();  // a realized Full is a buffer, not a constant
   Tensor d = k + 1.0;
   const std::string before = ir_of({a, b, c, d});
   passes::fold_constants(graph_of({a, b, c, d}));

@@ -14,16 +14,16 @@ namespace {
 
 using namespace cgrad;
 using passes_test::expect_same_values;
-using passes_test::ir_of;
 using passes_test::graph_of;
+using passes_test::ir_of;
 using passes_test::nodes;
 using passes_test::OptimizeSetting;
 
 Tensor input() { return tensor(std::vector<float>{0.5f, -1.0f, 2.0f}, {3}); }
 
 TEST(Pipeline, PassNamesInOrder) {
-  EXPECT_EQ(passes::pass_names(),
-            (std::vector<std::string>{"fold_constants", "simplify", "fold_constants", "eliminate_common_subexpressions"}));
+  EXPECT_EQ(passes::pass_names(), (std::vector<std::string>{"fold_constants", "simplify", "fold_constants",
+                                                            "eliminate_common_subexpressions"}));
 }
 
 TEST(Pipeline, EveryPassContributes) {
@@ -67,8 +67,9 @@ TEST(Pipeline, DebugFourPrintsTheGraphAfterEachPass) {
   core::env_mut().debug = saved;
   std::string err = testing::internal::GetCapturedStderr();
   EXPECT_NE(err.find("[cgrad] after fold_constants:\n"), std::string::npos) << err;
-  EXPECT_NE(err.find("[cgrad] after simplify:\n%0 = buffer() : f32(3,) [realized]\n%1 = reshape(%0) : f32(3,)\n"),
-            std::string::npos)
+  EXPECT_NE(
+      err.find("[cgrad] after simplify:\n%0 = buffer() : f32(3,) [realized]\n%1 = reshape(%0) : f32(3,)\n"),
+      std::string::npos)
       << err;
   EXPECT_NE(err.find("[cgrad] after eliminate_common_subexpressions:\n"), std::string::npos) << err;
 }

@@ -11,8 +11,8 @@ namespace {
 
 using namespace cgrad;
 using passes_test::expect_same_values;
-using passes_test::ir_of;
 using passes_test::graph_of;
+using passes_test::ir_of;
 using passes_test::nodes;
 
 Tensor input(Shape shape = {3}, DType t = f32) {
@@ -53,11 +53,11 @@ TEST(Simplify, ConsumersSeeTheEqualNode) {
 
 TEST(Simplify, AdditiveZeroOnlyWhenExact) {
   Tensor x = input();
-  Tensor plus_pos = x + 0.0;   // -0 + +0 = +0: not x
-  Tensor plus_neg = x + -0.0;  // exact
-  Tensor neg_plus = -0.0 + x;  // exact
-  Tensor minus_pos = x - 0.0;  // exact
-  Tensor minus_neg = x - -0.0; // -0 - -0 = +0: not x
+  Tensor plus_pos = x + 0.0;    // -0 + +0 = +0: not x
+  Tensor plus_neg = x + -0.0;   // exact
+  Tensor neg_plus = -0.0 + x;   // exact
+  Tensor minus_pos = x - 0.0;   // exact
+  Tensor minus_neg = x - -0.0;  // -0 - -0 = +0: not x
   passes::simplify(graph_of({plus_pos, plus_neg, neg_plus, minus_pos, minus_neg}));
   EXPECT_EQ(ir_of({plus_pos, plus_neg, neg_plus, minus_pos, minus_neg}),
             "%0 = buffer() : f32(3,) [realized]\n"
@@ -129,7 +129,9 @@ TEST(Simplify, NoOpCastExpandPermuteSlice) {
   whole.axis = 1;
   whole.start = 0;
   whole.stop = 3;
-  Tensor y = sin(raw(ir::Op::Slice, raw(ir::Op::Permute, raw(ir::Op::Expand, raw(ir::Op::Cast, x, cast_f32), same_shape), id_perm), whole));
+  Tensor y = sin(raw(
+      ir::Op::Slice,
+      raw(ir::Op::Permute, raw(ir::Op::Expand, raw(ir::Op::Cast, x, cast_f32), same_shape), id_perm), whole));
   passes::simplify(graph_of({y}));
   EXPECT_EQ(ir_of({y}),
             "%0 = buffer() : f32(2, 3) [realized]\n"
@@ -165,7 +167,13 @@ TEST(Simplify, PermuteChains) {
 
 TEST(Simplify, ExpandChains) {
   Tensor x = input({1, 3});
-  Tensor y = raw(ir::Op::Expand, x, [] { ir::Attrs a; a.shape = {1, 3}; return a; }()).expand({4, 3});
+  Tensor y = raw(ir::Op::Expand, x,
+                 [] {
+                   ir::Attrs a;
+                   a.shape = {1, 3};
+                   return a;
+                 }())
+                 .expand({4, 3});
   Tensor z = x.reshape({1, 1, 3}).expand({1, 2, 3}).expand({5, 2, 3});
   passes::simplify(graph_of({y, z}));
   EXPECT_EQ(ir_of({y, z}),
@@ -206,7 +214,8 @@ TEST(Simplify, SameValuesAsWithoutPasses) {
   });
   expect_same_values([] {
     Tensor x = randn({2, 3, 4});
-    return where(full({4, 3, 2}, 1.0, b8), x.permute({2, 0, 1}).permute({0, 2, 1}), x.permute({2, 1, 0})) * 1.0;
+    return where(full({4, 3, 2}, 1.0, b8), x.permute({2, 0, 1}).permute({0, 2, 1}), x.permute({2, 1, 0})) *
+           1.0;
   });
 }
 

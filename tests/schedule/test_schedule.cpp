@@ -7,8 +7,8 @@
 #include "ir/verify.h"
 #include "schedule/print.h"
 
-#include <cgrad/cgrad.hpp>
 #include <gtest/gtest.h>
+#include <cgrad/cgrad.hpp>
 
 namespace {
 

@@ -44,9 +44,9 @@ struct AlignedAllocator {
   template <class U>
   AlignedAllocator(const AlignedAllocator<U>&) noexcept {}
   T* allocate(std::size_t n) {
-    return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t{kAlignment}));
+    return static_cast<T*>(::operator new (n * sizeof(T), std::align_val_t{kAlignment}));
   }
-  void deallocate(T* p, std::size_t) noexcept { ::operator delete(p, std::align_val_t{kAlignment}); }
+  void deallocate(T* p, std::size_t) noexcept { ::operator delete (p, std::align_val_t{kAlignment}); }
   template <class U>
   bool operator==(const AlignedAllocator<U>&) const noexcept {
     return true;

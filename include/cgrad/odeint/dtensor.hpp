@@ -24,15 +24,16 @@ struct is_resizeable<::cgrad::dist::DTensor> {
 template <>
 struct same_size_impl<::cgrad::dist::DTensor, ::cgrad::dist::DTensor> {
   static bool same_size(const ::cgrad::dist::DTensor& a, const ::cgrad::dist::DTensor& b) {
-    return a.defined() && b.defined() && a.shape() == b.shape() && a.axis() == b.axis() && a.dtype() == b.dtype() &&
-           a.local().device() == b.local().device();
+    return a.defined() && b.defined() && a.shape() == b.shape() && a.axis() == b.axis() &&
+           a.dtype() == b.dtype() && a.local().device() == b.local().device();
   }
 };
 
 template <>
 struct resize_impl<::cgrad::dist::DTensor, ::cgrad::dist::DTensor> {
   static void resize(::cgrad::dist::DTensor& a, const ::cgrad::dist::DTensor& b) {
-    a = ::cgrad::dist::DTensor(::cgrad::zeros(b.local().shape(), b.dtype(), b.local().device()), b.axis(), b.shape());
+    a = ::cgrad::dist::DTensor(::cgrad::zeros(b.local().shape(), b.dtype(), b.local().device()), b.axis(),
+                               b.shape());
   }
 };
 
@@ -56,13 +57,14 @@ struct algebra_dispatcher<::cgrad::dist::DTensor> {
 };
 
 template <class System, class Time, class Observer>
-std::size_t integrate(System system, ::cgrad::dist::DTensor& start_state, Time start_time, Time end_time, Time dt,
-                      Observer observer) {
+std::size_t integrate(System system, ::cgrad::dist::DTensor& start_state, Time start_time, Time end_time,
+                      Time dt, Observer observer) {
   return integrate<double>(system, start_state, start_time, end_time, dt, observer);
 }
 
 template <class System, class Time>
-std::size_t integrate(System system, ::cgrad::dist::DTensor& start_state, Time start_time, Time end_time, Time dt) {
+std::size_t integrate(System system, ::cgrad::dist::DTensor& start_state, Time start_time, Time end_time,
+                      Time dt) {
   return integrate<double>(system, start_state, start_time, end_time, dt);
 }
 

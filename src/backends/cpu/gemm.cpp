@@ -22,8 +22,10 @@ namespace cgrad::backends::cpu {
 namespace {
 
 enum { kRowMajor = 101, kNoTrans = 111, kTrans = 112 };
-using Sgemm = void (*)(int, int, int, int, int, int, float, const float*, int, const float*, int, float, float*, int);
-using Dgemm = void (*)(int, int, int, int, int, int, double, const double*, int, const double*, int, double, double*, int);
+using Sgemm = void (*)(int, int, int, int, int, int, float, const float*, int, const float*, int, float,
+                       float*, int);
+using Dgemm = void (*)(int, int, int, int, int, int, double, const double*, int, const double*, int, double,
+                       double*, int);
 using SetThreads = void (*)(int);
 using SetThreadsLong = void (*)(long);
 
@@ -86,8 +88,8 @@ void pooled_gemm(Gemm gemm, int ta, int tb, int64_t m, int64_t n, int64_t k, con
                  int64_t a_row, const T* B, int64_t ldb, int64_t b_col, T* C, int64_t ldc) {
   auto call = [&](int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
     gemm(kRowMajor, ta, tb, static_cast<int>(i1 - i0), static_cast<int>(j1 - j0), static_cast<int>(k), T(1),
-         A + i0 * a_row, static_cast<int>(lda), B + j0 * b_col, static_cast<int>(ldb), T(0), C + i0 * ldc + j0,
-         static_cast<int>(ldc));
+         A + i0 * a_row, static_cast<int>(lda), B + j0 * b_col, static_cast<int>(ldb), T(0),
+         C + i0 * ldc + j0, static_cast<int>(ldc));
   };
   const bool rows = m > kBand || n <= kBand;
   const int64_t dim = rows ? m : n;
@@ -99,8 +101,10 @@ void pooled_gemm(Gemm gemm, int ta, int tb, int64_t m, int64_t n, int64_t k, con
   }
   parallel_for(bands, 1, [&](int64_t b0, int64_t b1) {
     const int64_t lo = b0 * kBand, hi = b1 * kBand < dim ? b1 * kBand : dim;
-    if (rows) call(lo, hi, 0, n);
-    else call(0, m, lo, hi);
+    if (rows)
+      call(lo, hi, 0, n);
+    else
+      call(0, m, lo, hi);
   });
 }
 
@@ -133,18 +137,21 @@ bool blas_matmul(const ir::Node& n, const ir::View& a_in, const ir::View& b_in, 
   const int64_t a_row = a.strides[r - 2], b_col = b.strides[r - 1];
   auto run = [&](auto zero, auto gemm) {
     using T = decltype(zero);
-    core::for_each_strided<3>(batch, st, {a.offset, b.offset, out.offset}, [&](int64_t ao, int64_t bo, int64_t oo) {
-      T* o = static_cast<T*>(out.storage->data) + oo;
-      if (k == 0) {  // BLAS leaves C alone when k == 0 with beta == 0 on some builds: write zeros
-        for (int64_t i = 0; i < m * nn; ++i) o[i] = zero;
-        return;
-      }
-      pooled_gemm<T>(gemm, ta, tb, m, nn, k, static_cast<const T*>(a.storage->data) + ao, lda, a_row,
-                     static_cast<const T*>(b.storage->data) + bo, ldb, b_col, o, nn);
-    });
+    core::for_each_strided<3>(
+        batch, st, {a.offset, b.offset, out.offset}, [&](int64_t ao, int64_t bo, int64_t oo) {
+          T* o = static_cast<T*>(out.storage->data) + oo;
+          if (k == 0) {  // BLAS leaves C alone when k == 0 with beta == 0 on some builds: write zeros
+            for (int64_t i = 0; i < m * nn; ++i) o[i] = zero;
+            return;
+          }
+          pooled_gemm<T>(gemm, ta, tb, m, nn, k, static_cast<const T*>(a.storage->data) + ao, lda, a_row,
+                         static_cast<const T*>(b.storage->data) + bo, ldb, b_col, o, nn);
+        });
   };
-  if (n.dtype == DType::f32) run(0.0f, blas().sgemm);
-  else run(0.0, blas().dgemm);
+  if (n.dtype == DType::f32)
+    run(0.0f, blas().sgemm);
+  else
+    run(0.0, blas().dgemm);
   return true;
 }
 

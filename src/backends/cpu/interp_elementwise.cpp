@@ -2,8 +2,8 @@
 // of include/cgrad/scalar.hpp that ops.def names, instantiated only for the dtypes its op
 // table row accepts: no op's arithmetic is written here.
 #include "backends/cpu/interpreter.h"
-#include "core/strided.hpp"
 #include "core/dtype.hpp"
+#include "core/strided.hpp"
 #include "ir/op_table.h"
 
 #include <cgrad/scalar.hpp>
@@ -26,7 +26,8 @@ View unary(const ir::Node& n, const View& a, F f) {
         TO* o = ptr<TO>(out);
         const TI* x = static_cast<const TI*>(a.storage->data);
         std::array<const int64_t*, 2> st{a.strides.data(), out.strides.data()};
-        core::for_each_strided<2>(n.shape, st, {a.offset, 0}, [&](int64_t i, int64_t k) { o[k] = scalar::cast<TO>(x[i]); });
+        core::for_each_strided<2>(n.shape, st, {a.offset, 0},
+                                  [&](int64_t i, int64_t k) { o[k] = scalar::cast<TO>(x[i]); });
       });
     } else if constexpr (ir::accepts(OP, core::dtype_of_v<TI>)) {
       using TO = decltype(f(TI{}));  // bool for isnan, signbit, ...
@@ -53,7 +54,7 @@ View binary(const ir::Node& n, const View& a, const View& b, F f) {
       const TI* y = static_cast<const TI*>(b.storage->data);
       std::array<const int64_t*, 3> st{a.strides.data(), b.strides.data(), out.strides.data()};
       core::for_each_strided<3>(n.shape, st, {a.offset, b.offset, 0},
-                          [&](int64_t i, int64_t j, int64_t k) { o[k] = f(x[i], y[j]); });
+                                [&](int64_t i, int64_t j, int64_t k) { o[k] = f(x[i], y[j]); });
     } else {
       throw Error(ErrorCode::Internal, std::string("interpreter: bad dtype for ") + ir::op_name(OP));
     }
@@ -69,9 +70,11 @@ View where(const ir::Node& n, const View& c, const View& a, const View& b) {
     const bool* cc = static_cast<const bool*>(c.storage->data);
     const T* x = static_cast<const T*>(a.storage->data);
     const T* y = static_cast<const T*>(b.storage->data);
-    std::array<const int64_t*, 4> st{c.strides.data(), a.strides.data(), b.strides.data(), out.strides.data()};
-    core::for_each_strided<4>(n.shape, st, {c.offset, a.offset, b.offset, 0},
-                        [&](int64_t h, int64_t i, int64_t j, int64_t k) { o[k] = scalar::where(cc[h], x[i], y[j]); });
+    std::array<const int64_t*, 4> st{c.strides.data(), a.strides.data(), b.strides.data(),
+                                     out.strides.data()};
+    core::for_each_strided<4>(
+        n.shape, st, {c.offset, a.offset, b.offset, 0},
+        [&](int64_t h, int64_t i, int64_t j, int64_t k) { o[k] = scalar::where(cc[h], x[i], y[j]); });
   });
   return out;
 }
@@ -152,8 +155,8 @@ View interp_source(const ir::Node& n) {
         break;
       default: break;
     }
-    throw Error(ErrorCode::Internal, std::string("interpreter: cannot compute source ") + ir::op_name(n.op) + " of " +
-                                         dtype_name(n.dtype));
+    throw Error(ErrorCode::Internal, std::string("interpreter: cannot compute source ") + ir::op_name(n.op) +
+                                         " of " + dtype_name(n.dtype));
   });
   return out;
 }

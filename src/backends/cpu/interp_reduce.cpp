@@ -3,8 +3,8 @@
 // accumulate in double (scalar::acc), integer ones in int64 with wrap-around, so results are
 // the exact reference the fused backends are compared with.
 #include "backends/cpu/interpreter.h"
-#include "core/strided.hpp"
 #include "core/dtype.hpp"
+#include "core/strided.hpp"
 #include "ir/op_table.h"
 
 #include <cgrad/scalar.hpp>
@@ -22,17 +22,22 @@ namespace {
 // The start value of a reduction (ir::RedIdentity) in accumulator type A. Floats start from
 // -inf / +inf through scalar::inf (std::numeric_limits is not specialized for the 16-bit
 // storage types float16_t and bfloat16_t: it would give 0).
-template <class A> A identity_of(ir::RedIdentity id) {
+template <class A>
+A identity_of(ir::RedIdentity id) {
   using L = std::numeric_limits<A>;
   switch (id) {
     case ir::RedIdentity::Zero: return A(0);
     case ir::RedIdentity::One: return A(1);
     case ir::RedIdentity::Lowest:
-      if constexpr (scalar::is_float<A>::value) return A(-scalar::inf<float>());
-      else return L::lowest();
+      if constexpr (scalar::is_float<A>::value)
+        return A(-scalar::inf<float>());
+      else
+        return L::lowest();
     case ir::RedIdentity::Highest:
-      if constexpr (scalar::is_float<A>::value) return A(scalar::inf<float>());
-      else return L::max();
+      if constexpr (scalar::is_float<A>::value)
+        return A(scalar::inf<float>());
+      else
+        return L::max();
   }
   throw Error(ErrorCode::Internal, "interpreter: bad reduction identity");
 }
@@ -40,16 +45,18 @@ template <class A> A identity_of(ir::RedIdentity id) {
 // acc = combine(acc, x) as a function pointer to the scalar helper of the combining Binary row,
 // looked up once per reduction (one indirect call per element: the interpreter is the reference,
 // not the fast path).
-template <class A> using CombineFn = A (*)(A, A);
-template <class A> CombineFn<A> combine_fn(Op op) {
+template <class A>
+using CombineFn = A (*)(A, A);
+template <class A>
+CombineFn<A> combine_fn(Op op) {
   // Every op has a case (this file compiles with -Wswitch-enum): Binary rows give their helper
   // where it maps A to A, the rest fall to the error below.
   switch (op) {
-#define CGRAD_RED_Binary(E, name)                                                   \
-  case Op::E:                                                                       \
-    if constexpr (ir::accepts(Op::E, core::dtype_of_v<A>) &&                        \
-                  std::is_same_v<decltype(scalar::name(A{}, A{})), A>)              \
-      return [](A a, A b) -> A { return scalar::name(a, b); };                      \
+#define CGRAD_RED_Binary(E, name)                                      \
+  case Op::E:                                                          \
+    if constexpr (ir::accepts(Op::E, core::dtype_of_v<A>) &&           \
+                  std::is_same_v<decltype(scalar::name(A{}, A{})), A>) \
+      return [](A a, A b) -> A { return scalar::name(a, b); };         \
     break;
 #define CGRAD_RED_None(E) \
   case Op::E:             \
@@ -84,8 +91,8 @@ template <class A> CombineFn<A> combine_fn(Op op) {
 #undef CGRAD_RED_Scan
 #undef CGRAD_RED_Gather
   }
-  throw Error(ErrorCode::Internal, std::string("interpreter: ") + ir::op_name(op) + " cannot combine a reduction of " +
-                                       dtype_name(core::dtype_of_v<A>));
+  throw Error(ErrorCode::Internal, std::string("interpreter: ") + ir::op_name(op) +
+                                       " cannot combine a reduction of " + dtype_name(core::dtype_of_v<A>));
 }
 
 }  // namespace
@@ -192,15 +199,17 @@ void interp_matmul_into(const ir::Node& n, const View& a, const View& b, View& o
       const T* x = static_cast<const T*>(a.storage->data);
       const T* y = static_cast<const T*>(b.storage->data);
       T* o = static_cast<T*>(out.storage->data);
-      core::for_each_strided<3>(batch, st, {a.offset, b.offset, out.offset}, [&](int64_t ao, int64_t bo, int64_t oo) {
-        for (int64_t i = 0; i < m; ++i)
-          for (int64_t j = 0; j < nn; ++j) {
-            A acc = A(0);
-            for (int64_t p = 0; p < k; ++p)
-              acc = scalar::add(acc, scalar::mul(static_cast<A>(x[ao + i * ar + p * ac]), static_cast<A>(y[bo + p * br + j * bc])));
-            o[oo + i * orow + j] = static_cast<T>(acc);
-          }
-      });
+      core::for_each_strided<3>(
+          batch, st, {a.offset, b.offset, out.offset}, [&](int64_t ao, int64_t bo, int64_t oo) {
+            for (int64_t i = 0; i < m; ++i)
+              for (int64_t j = 0; j < nn; ++j) {
+                A acc = A(0);
+                for (int64_t p = 0; p < k; ++p)
+                  acc = scalar::add(acc, scalar::mul(static_cast<A>(x[ao + i * ar + p * ac]),
+                                                     static_cast<A>(y[bo + p * br + j * bc])));
+                o[oo + i * orow + j] = static_cast<T>(acc);
+              }
+          });
     }
   });
 }

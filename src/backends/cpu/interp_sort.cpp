@@ -17,7 +17,8 @@ using ir::View;
 
 namespace {
 
-template <class T> void sort_rows(const ir::Node& n, const View& in, View& out) {
+template <class T>
+void sort_rows(const ir::Node& n, const View& in, View& out) {
   const Shape& shape = n.shape;
   const auto ax = static_cast<std::size_t>(n.attrs.axis);
   const bool desc = n.attrs.ivalue != 0, arg = n.op == ir::Op::Argsort;
@@ -39,8 +40,10 @@ template <class T> void sort_rows(const ir::Node& n, const View& in, View& out) 
     });
     for (int64_t j = 0; j < len; ++j) {
       const int64_t k = idx[static_cast<std::size_t>(j)];
-      if (arg) static_cast<int64_t*>(out.storage->data)[ooff + j * ost[ax]] = k;
-      else static_cast<T*>(out.storage->data)[ooff + j * ost[ax]] = vals[static_cast<std::size_t>(k)];
+      if (arg)
+        static_cast<int64_t*>(out.storage->data)[ooff + j * ost[ax]] = k;
+      else
+        static_cast<T*>(out.storage->data)[ooff + j * ost[ax]] = vals[static_cast<std::size_t>(k)];
     }
     for (std::size_t d = shape.size(); d-- > 0;) {  // next row: odometer over the dims but ax
       if (d == ax) continue;

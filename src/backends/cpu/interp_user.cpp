@@ -18,14 +18,16 @@ using ir::View;
 
 namespace {
 
-template <class T> struct Value {
+template <class T>
+struct Value {
   T v{};
   bool b = false;
 };
 
 // One element-wise row applied to values of dtype T (the rows the parser allows: Unary and
 // Binary, cast excluded), instantiated only where the row accepts T.
-template <class T> Value<T> apply(Op op, const Value<T>& x, const Value<T>& y) {
+template <class T>
+Value<T> apply(Op op, const Value<T>& x, const Value<T>& y) {
   Value<T> r;
   switch (op) {
 #define CGRAD_U_Source(E, name)
@@ -37,23 +39,25 @@ template <class T> Value<T> apply(Op op, const Value<T>& x, const Value<T>& y) {
 #define CGRAD_U_Scan(E, name)
 #define CGRAD_U_Gather(E, name)
 #define CGRAD_U_Collective(E, name)  // the all-reduce: communication, not arithmetic (docs/distributed.md)
-#define CGRAD_U_Sort(E, name)  // group sort: row kernels, not arithmetic
+#define CGRAD_U_Sort(E, name)        // group sort: row kernels, not arithmetic
 #define CGRAD_U_Ternary(E, name)
-#define CGRAD_U_Unary(E, name)                                                     \
-  case Op::E:                                                                      \
+#define CGRAD_U_Unary(E, name)                                                    \
+  case Op::E:                                                                     \
     if constexpr (Op::E != Op::Cast && ir::accepts(Op::E, core::dtype_of_v<T>)) { \
-      r.v = scalar::name(x.v);                                                     \
-      return r;                                                                    \
-    }                                                                              \
+      r.v = scalar::name(x.v);                                                    \
+      return r;                                                                   \
+    }                                                                             \
     break;
-#define CGRAD_U_Binary(E, name)                                              \
-  case Op::E:                                                                \
-    if constexpr (ir::accepts(Op::E, core::dtype_of_v<T>)) {                 \
-      using R = decltype(scalar::name(x.v, y.v));                            \
-      if constexpr (std::is_same_v<R, bool>) r.b = scalar::name(x.v, y.v);   \
-      else r.v = scalar::name(x.v, y.v);                                     \
-      return r;                                                              \
-    }                                                                        \
+#define CGRAD_U_Binary(E, name)                              \
+  case Op::E:                                                \
+    if constexpr (ir::accepts(Op::E, core::dtype_of_v<T>)) { \
+      using R = decltype(scalar::name(x.v, y.v));            \
+      if constexpr (std::is_same_v<R, bool>)                 \
+        r.b = scalar::name(x.v, y.v);                        \
+      else                                                   \
+        r.v = scalar::name(x.v, y.v);                        \
+      return r;                                              \
+    }                                                        \
     break;
 #define CGRAD_OP(E, name, Kind, arity) CGRAD_U_##Kind(E, name)
 #include <cgrad/ops.def>
@@ -77,7 +81,8 @@ template <class T> Value<T> apply(Op op, const Value<T>& x, const Value<T>& y) {
                                        " on dtype " + dtype_name(core::dtype_of_v<T>));
 }
 
-template <class T> T eval_body(const ir::UserBody& body, const T* in, std::vector<Value<T>>& s) {
+template <class T>
+T eval_body(const ir::UserBody& body, const T* in, std::vector<Value<T>>& s) {
   for (std::size_t i = 0; i < body.nodes.size(); ++i) {
     const UserExpr& e = body.nodes[i];
     auto a = [&](std::size_t j) -> const Value<T>& { return s[static_cast<std::size_t>(e.args[j])]; };
@@ -85,7 +90,8 @@ template <class T> T eval_body(const ir::UserBody& body, const T* in, std::vecto
     switch (e.kind) {
       case UserExpr::Kind::Input: r.v = in[e.index]; break;
       case UserExpr::Kind::Literal:
-        r.v = core::is_floating_v<T> ? static_cast<T>(e.value) : static_cast<T>(static_cast<int64_t>(e.value));
+        r.v =
+            core::is_floating_v<T> ? static_cast<T>(e.value) : static_cast<T>(static_cast<int64_t>(e.value));
         break;
       case UserExpr::Kind::Call: r = apply<T>(e.op, a(0), e.args.size() > 1 ? a(1) : a(0)); break;
       case UserExpr::Kind::Select: r = a(0).b ? a(1) : a(2); break;

@@ -2,8 +2,8 @@
 // its last consumer has run, and turns movement ops into views of their input's storage.
 #include "backends/cpu/interpreter.h"
 
-#include "core/strided.hpp"
 #include "core/dtype.hpp"
+#include "core/strided.hpp"
 #include "ir/op_table.h"
 #include "ir/view.h"
 #include "runtime/collective.h"
@@ -114,15 +114,16 @@ View interpret_node(const ir::Node& n, const std::vector<const View*>& in, bool*
     case OpKind::Gemm: return interp_matmul(n, *in[0], *in[1]);
     case OpKind::Sort: return interp_sort(n, *in[0]);  // group sort
     case OpKind::Scan: return interp_scan(n, *in[0]);
-    case OpKind::Gather:
-      return interp_take(n, *in[0], *in[1]);
+    case OpKind::Gather: return interp_take(n, *in[0], *in[1]);
     case OpKind::Movement:
     case OpKind::Collective: break;
   }
   throw Error(ErrorCode::Internal, std::string("interpreter: no kernel for ") + row.name);
 }
 
-std::shared_ptr<ir::Storage> Interpreter::allocate(std::size_t nbytes) { return runtime::allocate_host(nbytes); }
+std::shared_ptr<ir::Storage> Interpreter::allocate(std::size_t nbytes) {
+  return runtime::allocate_host(nbytes);
+}
 
 std::shared_ptr<runtime::Plan> Interpreter::run(runtime::Program& p) {
   run(p.graph);

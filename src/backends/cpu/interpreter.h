@@ -43,6 +43,9 @@ ir::View contiguous_copy(const ir::View& v, const Shape& shape, DType t);
 /// A freshly allocated contiguous view for a node's output.
 ir::View alloc_contiguous(const Shape& shape, DType t);
 
-template <class T> T* ptr(const ir::View& v) { return static_cast<T*>(v.storage->data) + v.offset; }
+template <class T>
+T* ptr(const ir::View& v) {
+  return static_cast<T*>(v.storage->data) + v.offset;
+}
 
 }  // namespace cgrad::backends::cpu

@@ -95,7 +95,8 @@ constexpr int64_t kGrain = 1 << 15;
 constexpr int64_t kMaxChunks = 64;
 
 // `shift`: per slot, elements to add to every access of it (arena slots), or nullptr.
-void launch_loop(const KernelSpec& k, const Compiled& c, const std::vector<ir::View>& slots, const int64_t* shift) {
+void launch_loop(const KernelSpec& k, const Compiled& c, const std::vector<ir::View>& slots,
+                 const int64_t* shift) {
   const int64_t no = product(k.outer);
   if (no == 0) return;
   const std::size_t na = k.accesses.size();
@@ -108,8 +109,8 @@ void launch_loop(const KernelSpec& k, const Compiled& c, const std::vector<ir::V
     offsets[a] = acc.offset + (shift && acc.slot >= 0 ? shift[acc.slot] : 0);
     for (std::size_t d = 0; d < rank; ++d) strides[a * rank + d] = acc.strides[d];
   }
-  KArgs args{bufs.data(), offsets.data(), strides.data(), k.outer.data(), k.inner.data(), k.fconsts.data(),
-             k.iconsts.data()};
+  KArgs args{bufs.data(),    offsets.data(),   strides.data(),  k.outer.data(),
+             k.inner.data(), k.fconsts.data(), k.iconsts.data()};
   runtime::counters().kernels_launched.fetch_add(1, std::memory_order_relaxed);
   if (k.reductions.empty()) {
     parallel_for(no, kGrain, [&](int64_t b, int64_t e) { c.entry(&args, b, e); });
@@ -129,10 +130,12 @@ void launch_loop(const KernelSpec& k, const Compiled& c, const std::vector<ir::V
   for (int64_t o = 0; o < no; ++o) {
     parallel_for(chunks, 1, [&](int64_t b, int64_t e) {
       for (int64_t ch = b; ch < e; ++ch)
-        c.part(&args, o, ni * ch / chunks, ni * (ch + 1) / chunks, partials.data() + asz * static_cast<std::size_t>(ch));
+        c.part(&args, o, ni * ch / chunks, ni * (ch + 1) / chunks,
+               partials.data() + asz * static_cast<std::size_t>(ch));
     });
     c.init(acc.data());
-    for (int64_t ch = 0; ch < chunks; ++ch) c.merge(acc.data(), partials.data() + asz * static_cast<std::size_t>(ch));
+    for (int64_t ch = 0; ch < chunks; ++ch)
+      c.merge(acc.data(), partials.data() + asz * static_cast<std::size_t>(ch));
     parallel_for(chunks, 1, [&](int64_t b, int64_t e) {
       for (int64_t ch = b; ch < e; ++ch)
         c.fin(&args, o, acc.data(), ni * ch / chunks, ni * (ch + 1) / chunks, ch == 0 ? 1 : 0);
@@ -146,19 +149,21 @@ struct JitPlan final : runtime::Plan {
   std::vector<Compiled> compiled;
   PlanSlots slots;
   schedule::MemoryPlan mem;
-  std::vector<int64_t> shift;                   // per slot: arena offset in elements (0 outside the arena)
+  std::vector<int64_t> shift;  // per slot: arena offset in elements (0 outside the arena)
   int64_t arena_bytes() const override { return mem.arena_bytes; }
   bool reuses_leaves() const override { return !mem.reuse.empty(); }
 };
 
 // Runs a plan: binds leaves, allocates outputs of kernels, launches in order, realizes roots.
-void execute(const JitPlan& p, const std::vector<const ir::Node*>& leaves, const std::vector<ir::Node*>& roots) {
+void execute(const JitPlan& p, const std::vector<const ir::Node*>& leaves,
+             const std::vector<ir::Node*>& roots) {
   const auto& s = p.sched;
   std::vector<ir::View> views(s.slots.size());
   // CGRAD_MEMORY_PLAN=0: every intermediate in its own buffer, all kept until the plan ends.
   const bool planned = core::env().memory_plan;
   std::shared_ptr<ir::Storage> arena;
-  if (planned && p.mem.arena_bytes > 0) arena = runtime::allocate_host(static_cast<std::size_t>(p.mem.arena_bytes));
+  if (planned && p.mem.arena_bytes > 0)
+    arena = runtime::allocate_host(static_cast<std::size_t>(p.mem.arena_bytes));
   const int64_t* shift = arena ? p.shift.data() : nullptr;
   auto output_view = [&](std::size_t slot) {
     const Slot& sl = s.slots[slot];
@@ -187,7 +192,8 @@ void execute(const JitPlan& p, const std::vector<const ir::Node*>& leaves, const
       for (int sl : k.in_slots) ins.push_back(&views[static_cast<std::size_t>(sl)]);
       bool launched = false;
       auto& o = views[static_cast<std::size_t>(k.out_slot)];
-      if (k.kind == KernelSpec::Kind::Gemm && arena && p.mem.offset[static_cast<std::size_t>(k.out_slot)] >= 0)
+      if (k.kind == KernelSpec::Kind::Gemm && arena &&
+          p.mem.offset[static_cast<std::size_t>(k.out_slot)] >= 0)
         o = output_view(static_cast<std::size_t>(k.out_slot));
       if (k.kind == KernelSpec::Kind::Copy) {
         const Slot& os = s.slots[static_cast<std::size_t>(k.out_slot)];
@@ -212,7 +218,9 @@ void execute(const JitPlan& p, const std::vector<const ir::Node*>& leaves, const
 
 }  // namespace
 
-std::shared_ptr<ir::Storage> JitBackend::allocate(std::size_t nbytes) { return runtime::allocate_host(nbytes); }
+std::shared_ptr<ir::Storage> JitBackend::allocate(std::size_t nbytes) {
+  return runtime::allocate_host(nbytes);
+}
 
 runtime::Target JitBackend::target() const {
   if (jit::compiler().available) return {runtime::Target::Kind::Cpu, name()};

@@ -15,9 +15,9 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <exception>
 #include <limits>
-#include <condition_variable>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -41,7 +41,8 @@ inline void cpu_relax() {
 constexpr auto kSpinTime = std::chrono::microseconds(500);
 
 // Polls `ready` for up to kSpinTime (the clock is read every 64 polls); true once it holds.
-template <class Ready> bool spin_until(Ready ready) {
+template <class Ready>
+bool spin_until(Ready ready) {
   const auto start = std::chrono::steady_clock::now();
   for (unsigned i = 1;; ++i) {
     if (ready()) return true;
@@ -51,7 +52,7 @@ template <class Ready> bool spin_until(Ready ready) {
 }
 constexpr int kMaxThreads = 0xffff;
 
-thread_local bool t_inside_job = false;  // nested parallel_for runs inline
+thread_local bool t_inside_job = false;   // nested parallel_for runs inline
 std::atomic<bool> g_forked_child{false};  // the pool's threads do not exist in a forked child
 
 uint64_t pack(uint32_t gen, uint32_t next, uint32_t count) {
@@ -153,7 +154,8 @@ ThreadPool::ThreadPool(int threads) : impl_(std::make_unique<Impl>()) {
   static std::once_flag atfork_once;
   std::call_once(atfork_once, [] { ::pthread_atfork(nullptr, nullptr, [] { g_forked_child.store(true); }); });
   const uint32_t epoch0 = impl_->epoch.load();
-  for (int i = 1; i < impl_->threads; ++i) impl_->workers->emplace_back([this, epoch0] { impl_->worker_loop(epoch0); });
+  for (int i = 1; i < impl_->threads; ++i)
+    impl_->workers->emplace_back([this, epoch0] { impl_->worker_loop(epoch0); });
 }
 
 ThreadPool::~ThreadPool() {
@@ -166,9 +168,7 @@ ThreadPool::~ThreadPool() {
   }
   impl_->stop.store(true);
   impl_->epoch.fetch_add(1);
-  {
-    std::lock_guard<std::mutex> lk(impl_->sleep_mu);
-  }
+  { std::lock_guard<std::mutex> lk(impl_->sleep_mu); }
   impl_->sleep_cv.notify_all();
   for (auto& t : *impl_->workers) t.join();
 }

@@ -18,14 +18,17 @@ namespace cgrad::backends::cpu {
 
 /// A non-owning reference to a callable (no allocation; one indirect call). It must not outlive
 /// the callable: use it as a parameter, as parallel_for does.
-template <class Sig> class FunctionRef;
-template <class R, class... A> class FunctionRef<R(A...)> {
+template <class Sig>
+class FunctionRef;
+template <class R, class... A>
+class FunctionRef<R(A...)> {
  public:
   template <class F, class = std::enable_if_t<!std::is_same_v<std::decay_t<F>, FunctionRef> &&
                                               std::is_invocable_r_v<R, F&, A...>>>
   FunctionRef(F&& f) noexcept  // NOLINT(google-explicit-constructor): lambdas convert implicitly
-      : obj_(const_cast<void*>(static_cast<const void*>(std::addressof(f)))),
-        call_([](void* o, A... a) -> R { return (*static_cast<std::remove_reference_t<F>*>(o))(std::forward<A>(a)...); }) {}
+      : obj_(const_cast<void*>(static_cast<const void*>(std::addressof(f)))), call_([](void* o, A... a) -> R {
+          return (*static_cast<std::remove_reference_t<F>*>(o))(std::forward<A>(a)...);
+        }) {}
   R operator()(A... a) const { return call_(obj_, std::forward<A>(a)...); }
 
  private:

@@ -24,7 +24,7 @@ std::size_t size_class(std::size_t n) {
 
 struct Pool {
   std::mutex mutex;
-  std::vector<std::multimap<std::size_t, CUdeviceptr>> free;       // per device: class -> blocks
+  std::vector<std::multimap<std::size_t, CUdeviceptr>> free;          // per device: class -> blocks
   std::unordered_map<CUdeviceptr, std::pair<int, std::size_t>> live;  // block -> (device, class)
   std::size_t cached = 0;
 
@@ -72,7 +72,8 @@ std::shared_ptr<ir::Storage> allocate_device(int device, std::size_t nbytes) {
   CUdeviceptr ptr = 0;
   {
     std::lock_guard<std::mutex> lock(p.mutex);
-    if (p.free.size() <= static_cast<std::size_t>(device)) p.free.resize(static_cast<std::size_t>(device) + 1);
+    if (p.free.size() <= static_cast<std::size_t>(device))
+      p.free.resize(static_cast<std::size_t>(device) + 1);
     auto& fl = p.free[static_cast<std::size_t>(device)];
     if (auto it = fl.find(cls); it != fl.end()) {
       ptr = it->second;

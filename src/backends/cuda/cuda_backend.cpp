@@ -153,7 +153,8 @@ struct Launcher {
       for (std::size_t i = 0; i < recorded.size(); ++i) {
         auto p = recorded[i].params();
         KernelNodeParams np = recorded[i].node(p);
-        check(drv->cuGraphExecKernelNodeSetParams(g->exec, g->nodes[i], &np), "cuGraphExecKernelNodeSetParams");
+        check(drv->cuGraphExecKernelNodeSetParams(g->exec, g->nodes[i], &np),
+              "cuGraphExecKernelNodeSetParams");
       }
     }
     check(drv->cuGraphLaunch(g->exec, d.stream), "cuGraphLaunch");
@@ -170,11 +171,13 @@ ir::View alloc_contiguous_device(int device, const Shape& shape, DType t) {
   return v;
 }
 
-unsigned grid(int64_t blocks) { return static_cast<unsigned>(std::max<int64_t>(1, std::min<int64_t>(blocks, 2147483647))); }
+unsigned grid(int64_t blocks) {
+  return static_cast<unsigned>(std::max<int64_t>(1, std::min<int64_t>(blocks, 2147483647)));
+}
 
 // `shift`: per slot, elements to add to every access of it (arena slots), or nullptr.
-void launch_loop(Launcher& launch, const KernelSpec& k, const CompiledKernel& c, const std::vector<ir::View>& views,
-                 const int64_t* shift) {
+void launch_loop(Launcher& launch, const KernelSpec& k, const CompiledKernel& c,
+                 const std::vector<ir::View>& views, const int64_t* shift) {
   DeviceContext& d = launch.d;
   const int64_t no = product(k.outer);
   if (no == 0) return;
@@ -203,7 +206,8 @@ void launch_loop(Launcher& launch, const KernelSpec& k, const CompiledKernel& c,
     launch(std::move(l));
     return;
   }
-  l.chunks = std::min<int64_t>({kMaxChunks, (2 * d.sm_count + no - 1) / no, (ni + kChunkMin - 1) / kChunkMin});
+  l.chunks =
+      std::min<int64_t>({kMaxChunks, (2 * d.sm_count + no - 1) / no, (ni + kChunkMin - 1) / kChunkMin});
   if (l.chunks <= 1 || c.whole_rows) {
     l.chunks = 1;
     l.blocks = grid(std::min<int64_t>(no, grid_cap));
@@ -240,8 +244,8 @@ bool cublas_matmul(DeviceContext& d, const ir::Node& n, const ir::View& a, const
   const std::size_t es = dtype_size(n.dtype);
   if (k == 0) {  // C = 0: a zero-size product
     std::vector<unsigned char> zeros(static_cast<std::size_t>(core::numel(n.shape)) * es, 0);
-    check(driver()->cuMemcpyHtoDAsync(dptr(out) + static_cast<CUdeviceptr>(out.offset) * es, zeros.data(), zeros.size(),
-                                      d.stream),
+    check(driver()->cuMemcpyHtoDAsync(dptr(out) + static_cast<CUdeviceptr>(out.offset) * es, zeros.data(),
+                                      zeros.size(), d.stream),
           "cuMemcpyHtoDAsync");
     d.synchronize();  // `zeros` is pageable host memory that goes away now
     return true;
@@ -254,23 +258,26 @@ bool cublas_matmul(DeviceContext& d, const ir::Node& n, const ir::View& a, const
   const auto LDA = static_cast<int>(lda), LDB = static_cast<int>(ldb);
   std::array<const int64_t*, 3> st{a.strides.data(), b.strides.data(), out.strides.data()};
   d.make_current();
-  core::for_each_strided<3>(batch, st, {a.offset, b.offset, out.offset}, [&](int64_t ao, int64_t bo, int64_t oo) {
-    const CUdeviceptr A = dptr(a) + static_cast<CUdeviceptr>(ao) * es, B = dptr(b) + static_cast<CUdeviceptr>(bo) * es;
-    const CUdeviceptr C = dptr(out) + static_cast<CUdeviceptr>(oo) * es;
-    int status = 0;
-    if (n.dtype == DType::f32) {
-      const float one = 1, zero = 0;
-      status = cb->cublasSgemmStridedBatched(h, ob, oa, N, M, K, &one, reinterpret_cast<const float*>(B), LDB, 0,
-                                             reinterpret_cast<const float*>(A), LDA, 0, &zero,
-                                             reinterpret_cast<float*>(C), N, 0, 1);
-    } else {
-      const double one = 1, zero = 0;
-      status = cb->cublasDgemmStridedBatched(h, ob, oa, N, M, K, &one, reinterpret_cast<const double*>(B), LDB, 0,
-                                             reinterpret_cast<const double*>(A), LDA, 0, &zero,
-                                             reinterpret_cast<double*>(C), N, 0, 1);
-    }
-    if (status != 0) throw Error(ErrorCode::ExecutionFailed, "cuBLAS gemm failed with status " + std::to_string(status));
-  });
+  core::for_each_strided<3>(
+      batch, st, {a.offset, b.offset, out.offset}, [&](int64_t ao, int64_t bo, int64_t oo) {
+        const CUdeviceptr A = dptr(a) + static_cast<CUdeviceptr>(ao) * es,
+                          B = dptr(b) + static_cast<CUdeviceptr>(bo) * es;
+        const CUdeviceptr C = dptr(out) + static_cast<CUdeviceptr>(oo) * es;
+        int status = 0;
+        if (n.dtype == DType::f32) {
+          const float one = 1, zero = 0;
+          status = cb->cublasSgemmStridedBatched(h, ob, oa, N, M, K, &one, reinterpret_cast<const float*>(B),
+                                                 LDB, 0, reinterpret_cast<const float*>(A), LDA, 0, &zero,
+                                                 reinterpret_cast<float*>(C), N, 0, 1);
+        } else {
+          const double one = 1, zero = 0;
+          status = cb->cublasDgemmStridedBatched(h, ob, oa, N, M, K, &one, reinterpret_cast<const double*>(B),
+                                                 LDB, 0, reinterpret_cast<const double*>(A), LDA, 0, &zero,
+                                                 reinterpret_cast<double*>(C), N, 0, 1);
+        }
+        if (status != 0)
+          throw Error(ErrorCode::ExecutionFailed, "cuBLAS gemm failed with status " + std::to_string(status));
+      });
   return true;
 }
 
@@ -278,17 +285,21 @@ bool cublas_matmul(DeviceContext& d, const ir::Node& n, const ir::View& a, const
 
 CudaBackend::CudaBackend(int index) : index_(index), name_("cuda:" + std::to_string(index)) {}
 
-std::shared_ptr<ir::Storage> CudaBackend::allocate(std::size_t nbytes) { return allocate_device(index_, nbytes); }
+std::shared_ptr<ir::Storage> CudaBackend::allocate(std::size_t nbytes) {
+  return allocate_device(index_, nbytes);
+}
 
 ir::View CudaBackend::upload(const ir::View& host, const Shape& shape, DType t) {
   DeviceContext& d = device_context(index_);
   ir::View src = host;
-  if (src.strides != core::contiguous_strides(shape) || src.offset != 0) src = cpu::contiguous_copy(host, shape, t);
+  if (src.strides != core::contiguous_strides(shape) || src.offset != 0)
+    src = cpu::contiguous_copy(host, shape, t);
   ir::View out = alloc_contiguous_device(index_, shape, t);
   const std::size_t bytes = static_cast<std::size_t>(core::numel(shape)) * dtype_size(t);
   d.make_current();
   // From pageable memory the driver stages the bytes before the call returns, so `src` may go.
-  if (bytes) check(driver()->cuMemcpyHtoDAsync(dptr(out), src.storage->data, bytes, d.stream), "cuMemcpyHtoDAsync");
+  if (bytes)
+    check(driver()->cuMemcpyHtoDAsync(dptr(out), src.storage->data, bytes, d.stream), "cuMemcpyHtoDAsync");
   return out;
 }
 
@@ -301,7 +312,8 @@ ir::View CudaBackend::download(const ir::View& dev, const Shape& shape, DType t)
   host.strides = dev.strides;
   d.make_current();
   if (dev.storage->nbytes)
-    check(driver()->cuMemcpyDtoHAsync(host.storage->data, dptr(dev), dev.storage->nbytes, d.stream), "cuMemcpyDtoHAsync");
+    check(driver()->cuMemcpyDtoHAsync(host.storage->data, dptr(dev), dev.storage->nbytes, d.stream),
+          "cuMemcpyDtoHAsync");
   d.synchronize();
   if (host.strides == core::contiguous_strides(shape) && host.offset == 0) return host;
   return cpu::contiguous_copy(host, shape, t);
@@ -338,7 +350,8 @@ void execute(CudaBackend& be, const CudaPlan& p, const std::vector<const ir::Nod
   std::vector<ir::View> views(s.slots.size());
   auto leaf = [&](const ir::Node& n) {
     if (n.value.storage->device != Device::cuda(p.device))
-      throw Error(ErrorCode::DeviceError, std::string(be.name()) + ": an input lives on " + n.value.storage->device.str());
+      throw Error(ErrorCode::DeviceError,
+                  std::string(be.name()) + ": an input lives on " + n.value.storage->device.str());
     return n.value;
   };
   auto constant = [&](const Slot& sl) {  // one element, zero strides
@@ -371,8 +384,9 @@ void execute(CudaBackend& be, const CudaPlan& p, const std::vector<const ir::Nod
         const auto slot = static_cast<std::size_t>(k.accesses[static_cast<std::size_t>(st.access)].slot);
         if (views[slot].storage) continue;
         const schedule::Slot& sl = s.slots[slot];
-        views[slot] = arena && p.mem.offset[slot] >= 0 ? ir::View{arena, p.shift[slot], core::contiguous_strides(sl.shape)}
-                                                       : alloc_contiguous_device(p.device, sl.shape, sl.dtype);
+        views[slot] = arena && p.mem.offset[slot] >= 0
+                          ? ir::View{arena, p.shift[slot], core::contiguous_strides(sl.shape)}
+                          : alloc_contiguous_device(p.device, sl.shape, sl.dtype);
       }
       bind();
       launch_loop(launcher, k, p.kernels[ki], views, shift);
@@ -390,10 +404,13 @@ void execute(CudaBackend& be, const CudaPlan& p, const std::vector<const ir::Nod
       if (k.kind == KernelSpec::Kind::Collective || k.kind == KernelSpec::Kind::Sort ||
           !cublas_matmul(d, *k.proto, *ins[0], *ins[1], o)) {
         ir::View h = host_kernel(be, k, ins, s);
-        const std::size_t es = dtype_size(os.dtype), bytes = static_cast<std::size_t>(core::numel(os.shape)) * es;
-        if (!in_arena) o = h;
+        const std::size_t es = dtype_size(os.dtype),
+                          bytes = static_cast<std::size_t>(core::numel(os.shape)) * es;
+        if (!in_arena)
+          o = h;
         else if (bytes)
-          check(driver()->cuMemcpyDtoDAsync(dptr(o) + static_cast<CUdeviceptr>(o.offset) * es, dptr(h), bytes, d.stream),
+          check(driver()->cuMemcpyDtoDAsync(dptr(o) + static_cast<CUdeviceptr>(o.offset) * es, dptr(h), bytes,
+                                            d.stream),
                 "cuMemcpyDtoDAsync");
         launcher.scratch.push_back(h.storage);  // queued copies read it
       }

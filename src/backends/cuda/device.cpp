@@ -21,7 +21,8 @@ DeviceContext& device_context(int index) {
   static auto* contexts = new std::vector<std::unique_ptr<DeviceContext>>();  // never destroyed
   require_device(Device::cuda(index), "cuda");
   std::lock_guard<std::mutex> lock(mutex);
-  if (contexts->size() <= static_cast<std::size_t>(index)) contexts->resize(static_cast<std::size_t>(index) + 1);
+  if (contexts->size() <= static_cast<std::size_t>(index))
+    contexts->resize(static_cast<std::size_t>(index) + 1);
   auto& slot = (*contexts)[static_cast<std::size_t>(index)];
   if (slot) return *slot;
   const Driver* d = driver();
@@ -46,10 +47,12 @@ cublasHandle_t blas_handle(DeviceContext& d) {
   std::lock_guard<std::mutex> lock(mutex);
   if (d.blas) return d.blas;
   const Cublas* b = cublas();
-  if (!b) throw Error(ErrorCode::DeviceError, "matmul on " + Device::cuda(d.index).str() + ": " + cublas_status());
+  if (!b)
+    throw Error(ErrorCode::DeviceError, "matmul on " + Device::cuda(d.index).str() + ": " + cublas_status());
   d.make_current();
   cublasHandle_t h = nullptr;
-  if (b->cublasCreate(&h) != 0) throw Error(ErrorCode::DeviceError, "cublasCreate failed on " + Device::cuda(d.index).str());
+  if (b->cublasCreate(&h) != 0)
+    throw Error(ErrorCode::DeviceError, "cublasCreate failed on " + Device::cuda(d.index).str());
   if (b->cublasSetStream(h, d.stream) != 0) throw Error(ErrorCode::DeviceError, "cublasSetStream failed");
   // Full f32 precision unless the user opts in to TF32 tensor cores (about 10 mantissa bits).
   b->cublasSetMathMode(h, core::env().cuda_tf32 ? kCublasTf32TensorOpMath : kCublasDefaultMath);

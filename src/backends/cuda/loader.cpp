@@ -40,7 +40,8 @@ std::vector<std::string> toolkit_names(const std::string& stem, const std::vecto
 }
 
 // Looks up every entry point of a table; false (and `why`) if one is missing.
-template <class T> bool bind(void* h, T*& fn, const char* name, std::string& why) {
+template <class T>
+bool bind(void* h, T*& fn, const char* name, std::string& why) {
   fn = reinterpret_cast<T*>(dlsym(h, name));
   if (!fn) why = std::string("entry point ") + name + " not found (library too old?)";
   return fn != nullptr;
@@ -48,7 +49,9 @@ template <class T> bool bind(void* h, T*& fn, const char* name, std::string& why
 
 // The CUDA graph entry points: optional (a driver without them still runs every plan).
 bool bind_optional_graphs(void* h, Driver& d) {
-  auto opt = [h](auto& fn, const char* name) { fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(h, name)); };
+  auto opt = [h](auto& fn, const char* name) {
+    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(h, name));
+  };
   opt(d.cuGraphCreate, "cuGraphCreate");
   opt(d.cuGraphAddKernelNode, "cuGraphAddKernelNode");
   opt(d.cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags");
@@ -60,7 +63,8 @@ bool bind_optional_graphs(void* h, Driver& d) {
 }
 
 // A library's table, or why it is not there.
-template <class T> struct State {
+template <class T>
+struct State {
   T table{};
   bool ok = false;
   std::string why;
@@ -92,11 +96,13 @@ const State<Driver>& driver_state() {
       [](void* h, Driver& d, std::string& why) {
         return bind(h, d.cuInit, "cuInit", why) && bind(h, d.cuDriverGetVersion, "cuDriverGetVersion", why) &&
                bind(h, d.cuGetErrorString, "cuGetErrorString", why) &&
-               bind(h, d.cuDeviceGetCount, "cuDeviceGetCount", why) && bind(h, d.cuDeviceGet, "cuDeviceGet", why) &&
+               bind(h, d.cuDeviceGetCount, "cuDeviceGetCount", why) &&
+               bind(h, d.cuDeviceGet, "cuDeviceGet", why) &&
                bind(h, d.cuDeviceGetAttribute, "cuDeviceGetAttribute", why) &&
                bind(h, d.cuDeviceGetName, "cuDeviceGetName", why) &&
                bind(h, d.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", why) &&
-               bind(h, d.cuCtxSetCurrent, "cuCtxSetCurrent", why) && bind(h, d.cuStreamCreate, "cuStreamCreate", why) &&
+               bind(h, d.cuCtxSetCurrent, "cuCtxSetCurrent", why) &&
+               bind(h, d.cuStreamCreate, "cuStreamCreate", why) &&
                bind(h, d.cuStreamSynchronize, "cuStreamSynchronize", why) &&
                bind(h, d.cuMemAlloc, "cuMemAlloc_v2", why) && bind(h, d.cuMemFree, "cuMemFree_v2", why) &&
                bind(h, d.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2", why) &&
@@ -128,13 +134,16 @@ const State<Nvrtc>& nvrtc_state() {
   static const State<Nvrtc>* s = load<Nvrtc>(
       toolkit_names("libnvrtc", {"13", "12", "11.2"}), "NVRTC (libnvrtc.so)",
       [](void* h, Nvrtc& n, std::string& why) {
-        return bind(h, n.nvrtcGetErrorString, "nvrtcGetErrorString", why) && bind(h, n.nvrtcVersion, "nvrtcVersion", why) &&
+        return bind(h, n.nvrtcGetErrorString, "nvrtcGetErrorString", why) &&
+               bind(h, n.nvrtcVersion, "nvrtcVersion", why) &&
                bind(h, n.nvrtcCreateProgram, "nvrtcCreateProgram", why) &&
                bind(h, n.nvrtcDestroyProgram, "nvrtcDestroyProgram", why) &&
                bind(h, n.nvrtcCompileProgram, "nvrtcCompileProgram", why) &&
                bind(h, n.nvrtcGetProgramLogSize, "nvrtcGetProgramLogSize", why) &&
-               bind(h, n.nvrtcGetProgramLog, "nvrtcGetProgramLog", why) && bind(h, n.nvrtcGetPTXSize, "nvrtcGetPTXSize", why) &&
-               bind(h, n.nvrtcGetPTX, "nvrtcGetPTX", why) && bind(h, n.nvrtcGetCUBINSize, "nvrtcGetCUBINSize", why) &&
+               bind(h, n.nvrtcGetProgramLog, "nvrtcGetProgramLog", why) &&
+               bind(h, n.nvrtcGetPTXSize, "nvrtcGetPTXSize", why) &&
+               bind(h, n.nvrtcGetPTX, "nvrtcGetPTX", why) &&
+               bind(h, n.nvrtcGetCUBINSize, "nvrtcGetCUBINSize", why) &&
                bind(h, n.nvrtcGetCUBIN, "nvrtcGetCUBIN", why);
       },
       [](State<Nvrtc>& st) {
@@ -149,7 +158,8 @@ const State<Cublas>& cublas_state() {
   static const State<Cublas>* s = load<Cublas>(
       toolkit_names("libcublas", {"13", "12", "11"}), "cuBLAS (libcublas.so)",
       [](void* h, Cublas& c, std::string& why) {
-        return bind(h, c.cublasCreate, "cublasCreate_v2", why) && bind(h, c.cublasSetStream, "cublasSetStream_v2", why) &&
+        return bind(h, c.cublasCreate, "cublasCreate_v2", why) &&
+               bind(h, c.cublasSetStream, "cublasSetStream_v2", why) &&
                bind(h, c.cublasSetMathMode, "cublasSetMathMode", why) &&
                bind(h, c.cublasSgemmStridedBatched, "cublasSgemmStridedBatched", why) &&
                bind(h, c.cublasDgemmStridedBatched, "cublasDgemmStridedBatched", why);
@@ -174,13 +184,16 @@ void check(CUresult r, const char* what) {
   if (r == kCudaSuccess) return;
   const char* msg = nullptr;
   if (const Driver* d = driver()) d->cuGetErrorString(r, &msg);
-  std::string text = std::string(what) + " failed (CUDA error " + std::to_string(r) + ": " + (msg ? msg : "unknown") + ")";
+  std::string text =
+      std::string(what) + " failed (CUDA error " + std::to_string(r) + ": " + (msg ? msg : "unknown") + ")";
   throw Error(r == kCudaErrorOutOfMemory ? ErrorCode::OutOfMemory : ErrorCode::DeviceError, text);
 }
 
 void require_device(Device device, const std::string& what) {
   if (!device.is_cuda()) return;
-  if (!driver()) throw Error(ErrorCode::DeviceError, what + ": device " + device.str() + " is not available: " + driver_status());
+  if (!driver())
+    throw Error(ErrorCode::DeviceError,
+                what + ": device " + device.str() + " is not available: " + driver_status());
   if (device.index < 0 || device.index >= device_count())
     throw Error(ErrorCode::DeviceError, what + ": device " + device.str() + " does not exist (" +
                                             std::to_string(device_count()) + " CUDA device(s))");

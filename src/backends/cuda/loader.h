@@ -68,19 +68,20 @@ struct Driver {
   CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, std::size_t, CUstream);
   CUresult (*cuModuleLoadData)(CUmodule*, const void*);
   CUresult (*cuModuleGetFunction)(CUfunction*, CUmodule, const char*);
-  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,
-                             void**, void**);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                             CUstream, void**, void**);
   // CUDA graphs (optional: null on drivers without them; replays then launch one by one).
   CUresult (*cuGraphCreate)(CUgraph*, unsigned);
-  CUresult (*cuGraphAddKernelNode)(CUgraphNode*, CUgraph, const CUgraphNode*, std::size_t, const KernelNodeParams*);
+  CUresult (*cuGraphAddKernelNode)(CUgraphNode*, CUgraph, const CUgraphNode*, std::size_t,
+                                   const KernelNodeParams*);
   CUresult (*cuGraphInstantiateWithFlags)(CUgraphExec*, CUgraph, unsigned long long);
   CUresult (*cuGraphExecKernelNodeSetParams)(CUgraphExec, CUgraphNode, const KernelNodeParams*);
   CUresult (*cuGraphLaunch)(CUgraphExec, CUstream);
   CUresult (*cuGraphExecDestroy)(CUgraphExec);
   CUresult (*cuGraphDestroy)(CUgraph);
   bool has_graphs() const {
-    return cuGraphCreate && cuGraphAddKernelNode && cuGraphInstantiateWithFlags && cuGraphExecKernelNodeSetParams &&
-           cuGraphLaunch && cuGraphExecDestroy && cuGraphDestroy;
+    return cuGraphCreate && cuGraphAddKernelNode && cuGraphInstantiateWithFlags &&
+           cuGraphExecKernelNodeSetParams && cuGraphLaunch && cuGraphExecDestroy && cuGraphDestroy;
   }
 };
 
@@ -92,7 +93,8 @@ using nvrtcProgram = _nvrtcProgram*;
 struct Nvrtc {
   const char* (*nvrtcGetErrorString)(nvrtcResult);
   nvrtcResult (*nvrtcVersion)(int*, int*);
-  nvrtcResult (*nvrtcCreateProgram)(nvrtcProgram*, const char*, const char*, int, const char* const*, const char* const*);
+  nvrtcResult (*nvrtcCreateProgram)(nvrtcProgram*, const char*, const char*, int, const char* const*,
+                                    const char* const*);
   nvrtcResult (*nvrtcDestroyProgram)(nvrtcProgram*);
   nvrtcResult (*nvrtcCompileProgram)(nvrtcProgram, int, const char* const*);
   nvrtcResult (*nvrtcGetProgramLogSize)(nvrtcProgram, std::size_t*);
@@ -117,12 +119,12 @@ struct Cublas {
   cublasStatus_t (*cublasCreate)(cublasHandle_t*);
   cublasStatus_t (*cublasSetStream)(cublasHandle_t, CUstream);
   cublasStatus_t (*cublasSetMathMode)(cublasHandle_t, int);
-  cublasStatus_t (*cublasSgemmStridedBatched)(cublasHandle_t, int, int, int, int, int, const float*, const float*, int,
-                                              long long, const float*, int, long long, const float*, float*, int,
-                                              long long, int);
-  cublasStatus_t (*cublasDgemmStridedBatched)(cublasHandle_t, int, int, int, int, int, const double*, const double*,
-                                              int, long long, const double*, int, long long, const double*, double*,
-                                              int, long long, int);
+  cublasStatus_t (*cublasSgemmStridedBatched)(cublasHandle_t, int, int, int, int, int, const float*,
+                                              const float*, int, long long, const float*, int, long long,
+                                              const float*, float*, int, long long, int);
+  cublasStatus_t (*cublasDgemmStridedBatched)(cublasHandle_t, int, int, int, int, int, const double*,
+                                              const double*, int, long long, const double*, int, long long,
+                                              const double*, double*, int, long long, int);
 };
 
 /// The driver table when libcuda loads, cuInit succeeds and at least one device exists; else

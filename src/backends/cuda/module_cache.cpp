@@ -59,7 +59,8 @@ bool load_verified(const std::string& path, const std::string& key, std::string&
       return true;
     }
   }
-  if (core::env().debug >= 1) std::cerr << "[cgrad] cuda cache: " << path << " fails verification, rebuilding\n";
+  if (core::env().debug >= 1)
+    std::cerr << "[cgrad] cuda cache: " << path << " fails verification, rebuilding\n";
   std::remove(path.c_str());
   return false;
 }
@@ -69,7 +70,8 @@ bool load_verified(const std::string& path, const std::string& key, std::string&
 bool publish(const std::string& path, const std::string& data) {
   using runtime::disk::Where;
   const std::string dir = path.substr(0, path.rfind('/'));
-  return runtime::disk::make_dirs(dir, Where::Cache) == 0 && runtime::disk::write_atomically(path, data, Where::Cache) == 0;
+  return runtime::disk::make_dirs(dir, Where::Cache) == 0 &&
+         runtime::disk::write_atomically(path, data, Where::Cache) == 0;
 }
 
 }  // namespace
@@ -109,7 +111,8 @@ CUfunction kernel_function(DeviceContext& d, const std::string& source, const st
       const bool src_kept = publish(path.substr(0, path.size() - 6) + ".cu", source);  // kept for debugging
       if (publish(path, file)) {
         const int64_t bound = core::env().cache_bytes;
-        runtime::disk::record_write(runtime::default_cache_dir(), file.size() + (src_kept ? source.size() : 0), key,
+        runtime::disk::record_write(runtime::default_cache_dir(),
+                                    file.size() + (src_kept ? source.size() : 0), key,
                                     bound > 0 ? uint64_t(bound) : 0);
       }
     }
@@ -124,7 +127,8 @@ CUfunction kernel_function(DeviceContext& d, const std::string& source, const st
   auto f = l.functions.find(symbol);
   if (f != l.functions.end()) return f->second;
   CUfunction fn = nullptr;
-  check(driver()->cuModuleGetFunction(&fn, l.module, symbol.c_str()), ("cuModuleGetFunction " + symbol).c_str());
+  check(driver()->cuModuleGetFunction(&fn, l.module, symbol.c_str()),
+        ("cuModuleGetFunction " + symbol).c_str());
   l.functions.emplace(symbol, fn);
   return fn;
 }

@@ -19,7 +19,8 @@ std::vector<std::string> nvrtc_options(const std::string& arch) {
   // Warning 177 (declared but never referenced): every kernel declares all its pointers and
   // offsets; the unused ones cost nothing and would drown real messages.
   std::vector<std::string> o = {"--gpu-architecture=" + arch, "--std=c++17",
-                                 core::env().fp_contract ? "--fmad=true" : "--fmad=false", "--diag-suppress=177"};
+                                core::env().fp_contract ? "--fmad=true" : "--fmad=false",
+                                "--diag-suppress=177"};
   // CGRAD_CUDA_EMULATOR=1: kernels avoid the instructions the emulated device cannot run: float16
   // conversions are the host's integer code instead of `cvt`, and narrow integer products are
   // hidden from NVRTC's dp4a/dp2a matching (scalar.hpp; docs/cuda.md).
@@ -39,7 +40,8 @@ NvrtcOutput nvrtc_compile(const std::string& source, const std::string& name, co
   const char* headers[] = {header.c_str()};
   const char* include_names[] = {"cgrad/scalar.hpp"};
   nvrtcProgram prog = nullptr;
-  if (nvrtcResult r = n->nvrtcCreateProgram(&prog, source.c_str(), name.c_str(), 1, headers, include_names); r != 0)
+  if (nvrtcResult r = n->nvrtcCreateProgram(&prog, source.c_str(), name.c_str(), 1, headers, include_names);
+      r != 0)
     throw Error(ErrorCode::CompileError, std::string("nvrtcCreateProgram: ") + n->nvrtcGetErrorString(r));
   auto destroy = [n](nvrtcProgram* p) { n->nvrtcDestroyProgram(p); };
   std::unique_ptr<nvrtcProgram, decltype(destroy)> guard(&prog, destroy);
@@ -59,7 +61,8 @@ NvrtcOutput nvrtc_compile(const std::string& source, const std::string& name, co
     std::string line, head;
     for (int i = 0; i < 5 && std::getline(lines, line); ++i) head += "  " + line + "\n";
     throw Error(ErrorCode::CompileError, "NVRTC failed to compile " + name + " for " + arch + " (" +
-                                             n->nvrtcGetErrorString(rc) + "):\n" + out.log + "\nsource begins:\n" + head);
+                                             n->nvrtcGetErrorString(rc) + "):\n" + out.log +
+                                             "\nsource begins:\n" + head);
   }
   std::size_t size = 0;
   if (n->nvrtcGetPTXSize(prog, &size) == 0 && size > 0) {

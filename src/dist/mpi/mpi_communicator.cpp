@@ -29,7 +29,8 @@ void check_mpi(int rc, const char* what) {
   char msg[MPI_MAX_ERROR_STRING];
   int len = 0;
   MPI_Error_string(rc, msg, &len);
-  throw Error(ErrorCode::ExecutionFailed, std::string("MPI: ") + what + ": " + std::string(msg, static_cast<std::size_t>(len)));
+  throw Error(ErrorCode::ExecutionFailed,
+              std::string("MPI: ") + what + ": " + std::string(msg, static_cast<std::size_t>(len)));
 }
 
 // The MPI datatype of a dtype's elements. f16 and bf16 have none that MPI reduces (MPI 4.1 has
@@ -55,7 +56,8 @@ MPI_Datatype mpi_type(DType t) {
 
 // f16 / bf16 all-reduce: the elements widened to f32 (exact), reduced in f32 by MPI, rounded
 // back once (to nearest even), as a fused kernel computes these dtypes in f32.
-template <class H> void all_reduce_16(void* data, int count, MPI_Op op, MPI_Comm comm) {
+template <class H>
+void all_reduce_16(void* data, int count, MPI_Op op, MPI_Comm comm) {
   H* p = static_cast<H*>(data);
   std::vector<float> wide(p, p + count);
   check_mpi(MPI_Allreduce(MPI_IN_PLACE, wide.data(), count, MPI_FLOAT, op, comm), "MPI_Allreduce");
@@ -116,8 +118,8 @@ class MpiCommunicator final : public runtime::Communicator {
     check_mpi(MPI_Bcast(msg.data(), len, MPI_CHAR, root, comm_), "MPI_Bcast");
     if (failure) return;  // the caller raises its own error
     runtime::mark_agreed_failure();
-    throw Error(ErrorCode::ExecutionFailed, "process " + std::to_string(root) + " of " + std::to_string(size_) +
-                                                " failed: " + msg);
+    throw Error(ErrorCode::ExecutionFailed,
+                "process " + std::to_string(root) + " of " + std::to_string(size_) + " failed: " + msg);
   }
 
   MPI_Comm comm_ = MPI_COMM_NULL;

@@ -7,8 +7,8 @@
 #include "ir/node.h"
 #include "runtime/stats.h"
 
-#include <cgrad/cgrad.hpp>
 #include <gtest/gtest.h>
+#include <cgrad/cgrad.hpp>
 
 #include <cmath>
 #include <cstdint>
@@ -22,7 +22,9 @@ using ir::Op;
 using ir::View;
 
 NodePtr leaf(std::vector<float> v, Shape s) { return tensor(std::move(v), std::move(s)).node(); }
-NodePtr node(Op op, std::vector<NodePtr> ins, ir::Attrs a = {}) { return ir::make_node(op, std::move(ins), a, Device::cpu()); }
+NodePtr node(Op op, std::vector<NodePtr> ins, ir::Attrs a = {}) {
+  return ir::make_node(op, std::move(ins), a, Device::cpu());
+}
 
 // Interprets one node whose inputs are realized.
 View run_node(const NodePtr& n, bool* launched) {
@@ -195,12 +197,12 @@ TEST(Interpreter, RunLaunchesOneKernelPerComputingNode) {
   c.shape = {4, 3};
   c.dtype = f32;
   c.fvalue = 1;
-  NodePtr one = node(Op::Full, {}, c);    // kernel
-  NodePtr s = node(Op::Add, {e, one});    // kernel
+  NodePtr one = node(Op::Full, {}, c);  // kernel
+  NodePtr s = node(Op::Add, {e, one});  // kernel
   ir::Attrs ax;
   ax.axes = {0};
-  NodePtr r = node(Op::Sum, {s}, ax);     // kernel
-  NodePtr m = node(Op::Mul, {s, s});      // kernel
+  NodePtr r = node(Op::Sum, {s}, ax);  // kernel
+  NodePtr m = node(Op::Mul, {s, s});   // kernel
 
   backends::cpu::Interpreter interp;
   ir::Subgraph g = subgraph({r, m});

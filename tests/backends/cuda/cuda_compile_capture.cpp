@@ -56,7 +56,8 @@ class CudaCompileEnvironment : public ::testing::Environment {
       const std::string tu = cgrad::codegen::cuda_translation_unit(batch);
       const bool cubin = programs % kCubinEvery == 0;
       try {
-        auto out = cu::nvrtc_compile(tu, "cuda_compile_" + std::to_string(programs) + ".cu", cubin ? "sm_90" : "compute_90");
+        auto out = cu::nvrtc_compile(tu, "cuda_compile_" + std::to_string(programs) + ".cu",
+                                     cubin ? "sm_90" : "compute_90");
         EXPECT_FALSE(out.ptx.empty());
         for (const auto& k : batch)
           EXPECT_NE(out.ptx.find(k.symbol), std::string::npos) << k.symbol << " missing from the PTX";
@@ -77,9 +78,10 @@ class CudaCompileEnvironment : public ::testing::Environment {
     }
     flush();
     double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::printf("[ CUDA     ] %zu distinct kernels from %zu schedules compiled by %s in %zu programs "
-                "(%zu also to sm_90 cubin), %zu failed, %.1f s\n",
-                g_kernels.size(), g_schedules, cu::nvrtc_version_string().c_str(), programs, cubins, failures, s);
+    std::printf(
+        "[ CUDA     ] %zu distinct kernels from %zu schedules compiled by %s in %zu programs "
+        "(%zu also to sm_90 cubin), %zu failed, %.1f s\n",
+        g_kernels.size(), g_schedules, cu::nvrtc_version_string().c_str(), programs, cubins, failures, s);
   }
 };
 

@@ -14,8 +14,8 @@
 #include "runtime/stats.h"
 #include "schedule/schedule.h"
 
-#include <cgrad/cgrad.hpp>
 #include <gtest/gtest.h>
+#include <cgrad/cgrad.hpp>
 #ifdef CGRAD_GPU_GRADCHECK
 #include "gradcheck.h"
 #endif
@@ -23,8 +23,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
-#include <iterator>
 #include <cstdio>
+#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
@@ -51,10 +51,10 @@ std::vector<ir::NodePtr> clone(const ir::Subgraph& g, Device device) {
         continue;
       }
       const ir::NodePtr& leaf = n.inputs[j];
-      ins.push_back(device.is_cuda() ? Tensor(ir::make_buffer(leaf->shape, leaf->dtype, leaf->device, leaf->value))
-                                           .to(device)
-                                           .node()
-                                     : ir::make_buffer(leaf->shape, leaf->dtype, leaf->device, leaf->value));
+      ins.push_back(
+          device.is_cuda()
+              ? Tensor(ir::make_buffer(leaf->shape, leaf->dtype, leaf->device, leaf->value)).to(device).node()
+              : ir::make_buffer(leaf->shape, leaf->dtype, leaf->device, leaf->value));
     }
     made[i] = ir::make_node(n.op, std::move(ins), n.attrs, device);
     if (g.is_output[i]) outs.push_back(made[i]);
@@ -96,11 +96,17 @@ bool close(double got, double want, double tol) {
 // the other way round), only the peak the mirror's own buffers made is taken back.
 struct CountersGuard {
   using Member = std::atomic<uint64_t> runtime::Counters::*;
-  static constexpr Member kAll[] = {
-      &runtime::Counters::kernels_launched, &runtime::Counters::kernels_compiled, &runtime::Counters::kernel_cache_hits,
-      &runtime::Counters::disk_cache_hits,  &runtime::Counters::plans_built,      &runtime::Counters::plan_cache_hits,
-      &runtime::Counters::bytes_allocated,  &runtime::Counters::auto_realizes,    &runtime::Counters::traces,
-      &runtime::Counters::result_cache_hits, &runtime::Counters::buffers_reused};
+  static constexpr Member kAll[] = {&runtime::Counters::kernels_launched,
+                                    &runtime::Counters::kernels_compiled,
+                                    &runtime::Counters::kernel_cache_hits,
+                                    &runtime::Counters::disk_cache_hits,
+                                    &runtime::Counters::plans_built,
+                                    &runtime::Counters::plan_cache_hits,
+                                    &runtime::Counters::bytes_allocated,
+                                    &runtime::Counters::auto_realizes,
+                                    &runtime::Counters::traces,
+                                    &runtime::Counters::result_cache_hits,
+                                    &runtime::Counters::buffers_reused};
   uint64_t saved[std::size(kAll)];
   uint64_t peak = runtime::counters().peak_bytes_in_use.load();
   CountersGuard() {
@@ -241,9 +247,10 @@ int main(int argc, char** argv) {
   runtime::set_subgraph_hook(mirror);
   const int rc = RUN_ALL_TESTS();
   runtime::set_subgraph_hook(nullptr);
-  std::printf("[ GPU      ] %zu subgraphs, %zu values compared between cuda:0 and the interpreter (%zu within "
-              "rounding of the CPU JIT's contracted multiply-adds, %zu computed through 16-bit floats "
-              "equal to the JIT's, rounded once); kernel counts equal to the CPU's on %zu\n",
-              g_graphs, g_values, g_contracted, g_rounded_once, g_counted);
+  std::printf(
+      "[ GPU      ] %zu subgraphs, %zu values compared between cuda:0 and the interpreter (%zu within "
+      "rounding of the CPU JIT's contracted multiply-adds, %zu computed through 16-bit floats "
+      "equal to the JIT's, rounded once); kernel counts equal to the CPU's on %zu\n",
+      g_graphs, g_values, g_contracted, g_rounded_once, g_counted);
   return rc;
 }

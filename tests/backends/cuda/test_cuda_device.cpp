@@ -6,9 +6,9 @@
 #include "core/env.hpp"
 #include "runtime/backend.h"
 
+#include <gtest/gtest.h>
 #include <cgrad/cgrad.hpp>
 #include <cgrad/optim.hpp>
-#include <gtest/gtest.h>
 
 #include <cmath>
 #include <functional>
@@ -42,8 +42,10 @@ TEST(CudaDevice, ToAndBackKeepsValuesAndLayouts) {
   EXPECT_TRUE(d.device().is_cuda());
   EXPECT_TRUE(d.is_evaluated());
   EXPECT_EQ(d.to_vector<float>(), h.to_vector<float>());
-  EXPECT_EQ(d.T().to(Device::cpu()).to_vector<float>(), h.T().to_vector<float>()) << "a view comes back contiguous";
-  EXPECT_EQ(h.slice(0, 1, 5, 2).to(Device::cuda()).to_vector<float>(), h.slice(0, 1, 5, 2).to_vector<float>());
+  EXPECT_EQ(d.T().to(Device::cpu()).to_vector<float>(), h.T().to_vector<float>())
+      << "a view comes back contiguous";
+  EXPECT_EQ(h.slice(0, 1, 5, 2).to(Device::cuda()).to_vector<float>(),
+            h.slice(0, 1, 5, 2).to_vector<float>());
   EXPECT_EQ(tensor(std::vector<int64_t>{1, -2, 3}, {3}, Device::cuda()).to_vector<int64_t>(),
             (std::vector<int64_t>{1, -2, 3}));
 }
@@ -117,14 +119,14 @@ TEST(CudaDevice, RowKernelsWithStagedReductionsAreOneKernel) {
 
 TEST(CudaDevice, PlacementRunsWhereTheCudaInputLivesAndCopiesCpuLeavesOnce) {
   REQUIRE_GPU();
-  Tensor w = tensor(iota(256), {256});            // a CPU leaf
-  Tensor x = rand({256}, f32, Device::cuda());    // on the GPU
+  Tensor w = tensor(iota(256), {256});          // a CPU leaf
+  Tensor x = rand({256}, f32, Device::cuda());  // on the GPU
   Tensor y = w * x;
   EXPECT_TRUE(y.device().is_cuda());
   ir::NodePtr c1 = runtime::cached_copy(w.node(), Device::cuda());
   ir::NodePtr c2 = runtime::cached_copy(w.node(), Device::cuda());
   EXPECT_EQ(c1.get(), c2.get()) << "the copy of a CPU leaf is made once and reused";
-  Tensor pending = w + 1.0f;                      // a pending CPU graph: evaluated on the CPU, then copied
+  Tensor pending = w + 1.0f;  // a pending CPU graph: evaluated on the CPU, then copied
   Tensor z = x + pending;
   EXPECT_TRUE(z.device().is_cuda());
   EXPECT_TRUE(pending.is_evaluated());
@@ -193,7 +195,8 @@ TEST(CudaDevice, MatmulF64AndBatched) {
   for (std::size_t i = 0; i < bv.size(); ++i) bv[i] = 1.5 - static_cast<double>(i) * 0.125;
   Tensor a = tensor(av, {2, 3, 4}), b = tensor(bv, {2, 4, 5});
   auto want = matmul(a, b).to_vector<double>();
-  auto got = matmul(a.to(Device::cuda()), b.to(Device::cuda()).transpose(1, 2).transpose(1, 2)).to_vector<double>();
+  auto got =
+      matmul(a.to(Device::cuda()), b.to(Device::cuda()).transpose(1, 2).transpose(1, 2)).to_vector<double>();
   ASSERT_EQ(got.size(), want.size());
   for (std::size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-12 * (1 + std::fabs(want[i])));
 }
@@ -214,8 +217,10 @@ TEST(CudaDevice, FieldMinimizersMatchTheHost) {
   for (int method = 0; method < 3; ++method) {
     Tensor host = (start * 1.0).eval(), dev = start.to(Device::cuda()).eval();
     auto run = [&](Tensor& x) {
-      if (method == 0) return optim::minimize_cg(energy, x, {.gradient_tolerance = 1e-7, .relative_energy_tolerance = 0});
-      if (method == 1) return optim::minimize_tn(energy, x, {.gradient_tolerance = 1e-7, .relative_energy_tolerance = 0});
+      if (method == 0)
+        return optim::minimize_cg(energy, x, {.gradient_tolerance = 1e-7, .relative_energy_tolerance = 0});
+      if (method == 1)
+        return optim::minimize_tn(energy, x, {.gradient_tolerance = 1e-7, .relative_energy_tolerance = 0});
       return optim::minimize_lbfgs(energy, x, {.gradient_tolerance = 1e-7, .relative_energy_tolerance = 0});
     };
     optim::CGResult rh = run(host), rd = run(dev);
@@ -260,15 +265,17 @@ TEST(CudaDevice, MatmulOfBroadcastOrSteppedOperandsStaysOnTheDevice) {
   for (DType t : {f32, f64}) {
     manual_seed(5);
     Tensor a = randn({3, 6, 8}, t).eval(), b = randn({3, 8, 10}, t).eval(), row = randn({1, 8}, t).eval();
-    Tensor da = a.to(Device::cuda()).eval(), db = b.to(Device::cuda()).eval(), drow = row.to(Device::cuda()).eval();
+    Tensor da = a.to(Device::cuda()).eval(), db = b.to(Device::cuda()).eval(),
+           drow = row.to(Device::cuda()).eval();
     struct Case {
       const char* name;
       Tensor dev, cpu;
     };
-    for (const Case& c : {Case{"broadcast rows", matmul(drow.expand({6, 8}), db), matmul(row.expand({6, 8}), b)},
-                          Case{"stepped columns", matmul(da, db.slice(2, 0, 10, 2)), matmul(a, b.slice(2, 0, 10, 2))},
-                          Case{"stepped inner", matmul(da.slice(2, 0, 8, 2), db.slice(1, 1, 8, 2)),
-                               matmul(a.slice(2, 0, 8, 2), b.slice(1, 1, 8, 2))}}) {
+    for (const Case& c :
+         {Case{"broadcast rows", matmul(drow.expand({6, 8}), db), matmul(row.expand({6, 8}), b)},
+          Case{"stepped columns", matmul(da, db.slice(2, 0, 10, 2)), matmul(a, b.slice(2, 0, 10, 2))},
+          Case{"stepped inner", matmul(da.slice(2, 0, 8, 2), db.slice(1, 1, 8, 2)),
+               matmul(a.slice(2, 0, 8, 2), b.slice(1, 1, 8, 2))}}) {
       EXPECT_EQ(kernel_sources({c.dev}).size(), 1u) << c.name << ": a generated kernel, not the host path";
       reset_stats();
       auto got = c.dev.to_vector<double>();

@@ -3,8 +3,8 @@
 // the op is built (or at to()), leaving existing tensors intact. These run on every machine.
 #include "backends/cuda/loader.h"
 
-#include <cgrad/cgrad.hpp>
 #include <gtest/gtest.h>
+#include <cgrad/cgrad.hpp>
 
 #include <functional>
 #include <string>
@@ -35,8 +35,10 @@ TEST(CudaLoader, ToolkitLibrariesReportWhyWhenMissing) {
   } else {
     EXPECT_NE(cu::nvrtc_status().find("NVRTC"), std::string::npos) << cu::nvrtc_status();
   }
-  if (cu::cublas()) EXPECT_TRUE(cu::cublas_status().empty());
-  else EXPECT_NE(cu::cublas_status().find("cuBLAS"), std::string::npos) << cu::cublas_status();
+  if (cu::cublas())
+    EXPECT_TRUE(cu::cublas_status().empty());
+  else
+    EXPECT_NE(cu::cublas_status().find("cuBLAS"), std::string::npos) << cu::cublas_status();
 }
 
 TEST(CudaLoader, CheckMapsDriverErrors) {
@@ -83,13 +85,15 @@ TEST(CudaLoader, EveryCudaUseRaisesDeviceErrorWithoutAGpu) {
     } catch (const Error& e) {
       EXPECT_EQ(e.code(), ErrorCode::DeviceError) << e.what();
       EXPECT_NE(std::string(e.what()).find("cuda:"), std::string::npos) << e.what();
-      EXPECT_NE(std::string(e.what()).find(cu::driver_status()), std::string::npos) << "says why: " << e.what();
+      EXPECT_NE(std::string(e.what()).find(cu::driver_status()), std::string::npos)
+          << "says why: " << e.what();
     }
   }
   EXPECT_FALSE(lazy.is_evaluated()) << "a failed to() computes nothing";
   EXPECT_EQ(a.to_vector<float>(), (std::vector<float>{1, 2, 3}));
   EXPECT_EQ(lazy.to_vector<float>(), (std::vector<float>{3, 5, 7}));
-  EXPECT_EQ(a.to(Device::cpu()).to_vector<float>(), (std::vector<float>{1, 2, 3})) << "to(cpu) on the CPU is a no-op";
+  EXPECT_EQ(a.to(Device::cpu()).to_vector<float>(), (std::vector<float>{1, 2, 3}))
+      << "to(cpu) on the CPU is a no-op";
 }
 
 }  // namespace

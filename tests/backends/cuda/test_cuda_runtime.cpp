@@ -8,11 +8,11 @@
 #include "backends/cuda/loader.h"
 #include "core/env.hpp"
 
+#include <gtest/gtest.h>
 #include <cgrad/cgrad.hpp>
 #include <cgrad/compile.hpp>
 #include <cgrad/odeint.hpp>
 #include <cgrad/optim.hpp>
-#include <gtest/gtest.h>
 
 #include <cmath>
 #include <vector>
@@ -54,7 +54,8 @@ std::vector<Tensor> to_device(const std::vector<Tensor>& xs, Device d) {
 template <class Opt>
 std::vector<Tensor> train(Device device, int steps, uint64_t* replays) {
   manual_seed(11);
-  std::vector<Tensor> init{(randn({8, 16}) * 0.3f).eval(), (randn({16}) * 0.1f).eval(), (randn({16, 3}) * 0.3f).eval()};
+  std::vector<Tensor> init{(randn({8, 16}) * 0.3f).eval(), (randn({16}) * 0.1f).eval(),
+                           (randn({16, 3}) * 0.3f).eval()};
   Tensor x = randn({12, 8}).eval();
   std::vector<int64_t> labels(12);
   for (std::size_t i = 0; i < labels.size(); ++i) labels[i] = static_cast<int64_t>(i % 3);
@@ -89,7 +90,9 @@ TEST(CudaRuntime, TrainingStepsWithOptimizersMatchTheCpu) {
 
 TEST(CudaRuntime, CompiledFunctionsTraceOnceAndReplayOnTheDevice) {
   REQUIRE_GPU();
-  auto fn = compile([](const Tensor& x, const Tensor& w) { return softmax(relu(matmul(x, w)) * 0.5f, -1).sum({1}) + x.sum({1}); });
+  auto fn = compile([](const Tensor& x, const Tensor& w) {
+    return softmax(relu(matmul(x, w)) * 0.5f, -1).sum({1}) + x.sum({1});
+  });
   manual_seed(3);
   Tensor w = randn({6, 5}).eval();
   Tensor wd = w.to(Device::cuda()).eval();
@@ -119,7 +122,8 @@ TEST(CudaRuntime, ReplaysAgreeWithCudaGraphsOnAndOff) {
       if (i > 0) {
         EXPECT_EQ(stats().plan_cache_hits, 1u) << (graphs ? "graphs on" : "graphs off");
       }
-      expect_close(y, softmax(a * b, -1) + sum(exp(a), {1}, true) / 3.0f, 1e-5, graphs ? "y, graphs on" : "y, graphs off");
+      expect_close(y, softmax(a * b, -1) + sum(exp(a), {1}, true) / 3.0f, 1e-5,
+                   graphs ? "y, graphs on" : "y, graphs off");
       expect_close(z, max(a - b, {0}), 0, graphs ? "z, graphs on" : "z, graphs off");
     }
   }
@@ -135,7 +139,8 @@ TEST(CudaRuntime, GraphsAroundCublasCallsKeepPlanOrder) {
     manual_seed(graphs ? 31 : 32);
     for (int i = 0; i < 3; ++i) {
       Tensor a = randn({12, 20}).eval(), w1 = randn({20, 16}).eval(), w2 = randn({16, 8}).eval();
-      Tensor da = a.to(Device::cuda()).eval(), dw1 = w1.to(Device::cuda()).eval(), dw2 = w2.to(Device::cuda()).eval();
+      Tensor da = a.to(Device::cuda()).eval(), dw1 = w1.to(Device::cuda()).eval(),
+             dw2 = w2.to(Device::cuda()).eval();
       auto f = [](const Tensor& x, const Tensor& p, const Tensor& q) {
         return softmax(matmul(tanh(matmul(exp(x * 0.1f), p)), q), -1);
       };
@@ -201,10 +206,12 @@ TEST(CudaRuntime, ResultCacheAnswersRepeatsAndSeesInPlaceWrites) {
 TEST(CudaRuntime, MemoryPlanningAndBufferTakeoverOnTheDevice) {
   REQUIRE_GPU();
   auto aligned = [](int64_t bytes) { return (bytes + 63) / 64 * 64; };
-  auto f = compile([](const Tensor& u, const Tensor& v1, const Tensor& v2) { return matmul(relu(matmul(u, v1)), v2); });
+  auto f = compile(
+      [](const Tensor& u, const Tensor& v1, const Tensor& v2) { return matmul(relu(matmul(u, v1)), v2); });
   manual_seed(4);
   Tensor x = randn({16, 8}).eval(), w1 = randn({8, 24}).eval(), w2 = randn({24, 4}).eval();
-  Tensor dx = x.to(Device::cuda()).eval(), dw1 = w1.to(Device::cuda()).eval(), dw2 = w2.to(Device::cuda()).eval();
+  Tensor dx = x.to(Device::cuda()).eval(), dw1 = w1.to(Device::cuda()).eval(),
+         dw2 = w2.to(Device::cuda()).eval();
   for (int run = 0; run < 2; ++run)  // the trace, then a replay
     expect_close(f(dx, dw1, dw2), matmul(relu(matmul(x, w1)), w2), 1e-5, "planned matmul chain");
   EXPECT_EQ(f.arena_bytes(dx, dw1, dw2), aligned(16 * 24 * 4)) << "x @ w1 and relu of it share one buffer";
@@ -213,7 +220,8 @@ TEST(CudaRuntime, MemoryPlanningAndBufferTakeoverOnTheDevice) {
     return matmul(t2, w).sum({1});
   });
   Tensor a = randn({12, 12}).eval(), da = a.to(Device::cuda()).eval();
-  expect_close(g(da, da), matmul(matmul(tanh(matmul(a, a)), a) * 0.5f, a).sum({1}), 1e-4, "planned intermediates");
+  expect_close(g(da, da), matmul(matmul(tanh(matmul(a, a)), a) * 0.5f, a).sum({1}), 1e-4,
+               "planned intermediates");
   EXPECT_GT(g.arena_bytes(da, da), 0);
 
   // x = f(x): each step after the first writes over the state it replaces.

@@ -7,8 +7,8 @@
 #include "codegen/render_cuda.h"
 #include "core/env.hpp"
 
-#include <cgrad/cgrad.hpp>
 #include <gtest/gtest.h>
+#include <cgrad/cgrad.hpp>
 
 #include <string>
 #include <vector>
@@ -43,7 +43,9 @@ int count(const std::string& s, const std::string& what) {
 void expect_compiles(const std::string& src) {
   if (!cu::nvrtc()) {
     static bool said = false;
-    if (!said) std::printf("[  SKIPPED ] NVRTC not available (%s): sources checked, not compiled\n", cu::nvrtc_status().c_str());
+    if (!said)
+      std::printf("[  SKIPPED ] NVRTC not available (%s): sources checked, not compiled\n",
+                  cu::nvrtc_status().c_str());
     said = true;
     return;
   }
@@ -187,7 +189,8 @@ TEST(RenderCuda, MatmulOperandIsTheOnlyGeneratedKernel) {
 TEST(RenderCuda, CatAndCopiesAreDeviceKernels) {
   Tensor a = data({4, 6}), b = data({3, 6});
   auto fused_src = kernel_sources({cat({a, b * 2.0f}, 0)});
-  ASSERT_EQ(fused_src.size(), 1u) << "a cat of 7 rows fuses: one kernel storing each row (docs/fusion.md rule 7)";
+  ASSERT_EQ(fused_src.size(), 1u)
+      << "a cat of 7 rows fuses: one kernel storing each row (docs/fusion.md rule 7)";
   expect_compiles(fused_src[0]);
   Tensor c = data({6, 6}), d = data({5, 6});
   auto cat_src = kernel_sources({cat({c, d * 2.0f}, 0)});

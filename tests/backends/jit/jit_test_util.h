@@ -45,8 +45,8 @@ inline runtime::CompileFn test_compile_fn() {
 
 /// extern "C" long <name>(long a, long b) { return a * b + k; }
 inline std::string kernel_source(const std::string& name, long k) {
-  return "extern \"C\" __attribute__((visibility(\"default\"))) long " + name + "(long a, long b) { return a * b + " +
-         std::to_string(k) + "; }\n";
+  return "extern \"C\" __attribute__((visibility(\"default\"))) long " + name +
+         "(long a, long b) { return a * b + " + std::to_string(k) + "; }\n";
 }
 using KernelFn = long (*)(long, long);
 

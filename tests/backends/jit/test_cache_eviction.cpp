@@ -35,7 +35,9 @@ struct Bound {
 };
 
 std::string src_of(int i) { return kernel_source("k_lru", 100 + i); }
-std::string so_of(const std::string& dir, int i) { return KernelCache(dir).so_path(KernelCache::key(src_of(i), kTool)); }
+std::string so_of(const std::string& dir, int i) {
+  return KernelCache(dir).so_path(KernelCache::key(src_of(i), kTool));
+}
 bool cached(const std::string& dir, int i) { return fs::exists(so_of(dir, i)); }
 
 // Sets the last-use time of entry i to `seconds_ago` (both files), so LRU order does not hang on
@@ -46,10 +48,11 @@ void age(const std::string& dir, int i, int seconds_ago) {
   ::clock_gettime(CLOCK_REALTIME, &t[0]);
   t[0].tv_sec -= seconds_ago;
   t[1] = t[0];
-  for (const std::string& p : {so, so.substr(0, so.size() - 3) + ".cpp"}) ASSERT_EQ(::utimensat(AT_FDCWD, p.c_str(), t, 0), 0);
+  for (const std::string& p : {so, so.substr(0, so.size() - 3) + ".cpp"})
+    ASSERT_EQ(::utimensat(AT_FDCWD, p.c_str(), t, 0), 0);
 }
 int64_t mtime_of(const std::string& p) {
-  struct stat st{};
+  struct stat st {};
   ::stat(p.c_str(), &st);
   return st.st_mtim.tv_sec;
 }
@@ -125,7 +128,8 @@ TEST(KernelCacheEviction, ZeroIsUnbounded) {
   TempDir tmp;
   Bound b(0);
   KernelCache cache(tmp.path);
-  for (int i = 0; i < 4; ++i) ASSERT_NE(cache.get(src_of(10 + i), "k_lru", kTool, test_compile_fn()), nullptr);
+  for (int i = 0; i < 4; ++i)
+    ASSERT_NE(cache.get(src_of(10 + i), "k_lru", kTool, test_compile_fn()), nullptr);
   EXPECT_EQ(disk::usage(tmp.path).entries, 4u);
   // The running total is still kept, so a bound set later starts from the truth.
   std::ifstream in(tmp.path + "/.usage");

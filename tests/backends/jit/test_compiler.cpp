@@ -16,7 +16,7 @@ namespace cgrad::testing_jit {
 namespace {
 
 bool exists(const std::string& p) {
-  struct stat st{};
+  struct stat st {};
   return ::stat(p.c_str(), &st) == 0;
 }
 void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }

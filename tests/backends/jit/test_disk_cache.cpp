@@ -61,7 +61,9 @@ std::string read_bytes(const std::string& p) {
   std::ifstream in(p, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), {}};
 }
-void write_bytes(const std::string& p, const std::string& bytes) { std::ofstream(p, std::ios::binary) << bytes; }
+void write_bytes(const std::string& p, const std::string& bytes) {
+  std::ofstream(p, std::ios::binary) << bytes;
+}
 
 // Every regular file under `dir` (relative names), to show a directory was left untouched.
 std::set<std::string> files_under(const std::string& dir) {
@@ -179,7 +181,8 @@ TEST(JitHeader, DamagedHeaderInAnUnwritableCacheUsesASpareCopy) {
   write_bytes(out.path + "/k.cpp", header_kernel("h_spare", 3));
   jit::compile(c, out.path + "/k.cpp", out.path + "/k.so");
   EXPECT_EQ(read_bytes(hdr), "");  // the cache was not written
-  EXPECT_TRUE(fs::exists(out.path + "/include/" + fs::path(c.include_dir).filename().string() + "/cgrad/scalar.hpp"));
+  EXPECT_TRUE(
+      fs::exists(out.path + "/include/" + fs::path(c.include_dir).filename().string() + "/cgrad/scalar.hpp"));
 }
 
 // ---- item 5: a cache that cannot be written -------------------------------------------------
@@ -195,7 +198,8 @@ TEST(KernelCacheFull, UnwritableCacheBuildsInATempDirAndWarnsOnce) {
       Injected full(Where::Cache, err);
       ::testing::internal::CaptureStderr();
       for (int i = 0; i < 3; ++i) {  // three new kernels, one warning
-        auto f = reinterpret_cast<KernelFn>(cache.get(kernel_source("k_full", i), "k_full", kTool, test_compile_fn()));
+        auto f = reinterpret_cast<KernelFn>(
+            cache.get(kernel_source("k_full", i), "k_full", kTool, test_compile_fn()));
         ASSERT_NE(f, nullptr);
         EXPECT_EQ(f(2, 3), 6 + i);
       }
@@ -213,7 +217,8 @@ TEST(KernelCacheFull, UnwritableCacheBuildsInATempDirAndWarnsOnce) {
     // ... and one built while the disk was full is compiled and cached by the next process.
     KernelCache fresh(tmp.path);
     Delta d2;
-    auto f = reinterpret_cast<KernelFn>(fresh.get(kernel_source("k_full", 1), "k_full", kTool, test_compile_fn()));
+    auto f =
+        reinterpret_cast<KernelFn>(fresh.get(kernel_source("k_full", 1), "k_full", kTool, test_compile_fn()));
     EXPECT_EQ(f(2, 3), 7);
     EXPECT_EQ(d2.compiled(), 1u);
     EXPECT_EQ(disk::usage(tmp.path).entries, 2u);
@@ -319,7 +324,8 @@ TEST(KernelCacheReadOnly, PopulatedReadOnlyCacheIsRead) {
     EXPECT_EQ(f(3, 4), 13);
     EXPECT_EQ(d.disk_hits(), 1u);  // the hit is used, not recompiled into a temp dir
     EXPECT_EQ(d.compiled(), 0u);
-    auto g = reinterpret_cast<KernelFn>(cache.get(kernel_source("k_ro", 2), "k_ro", kTool, test_compile_fn()));
+    auto g =
+        reinterpret_cast<KernelFn>(cache.get(kernel_source("k_ro", 2), "k_ro", kTool, test_compile_fn()));
     ASSERT_NE(g, nullptr);  // a new kernel: built elsewhere
     EXPECT_EQ(g(3, 4), 14);
     EXPECT_EQ(d.compiled(), 1u);
@@ -354,7 +360,8 @@ TEST(KernelCacheReadOnly, ReadOnlyCacheDirIsKept) {
 // Runs in a process started by CompileTimeout.FromTheEnvironment with the variables set; skipped
 // when run on its own.
 TEST(CompileTimeout, ChildProbe) {
-  if (!std::getenv("CGRAD_TEST_TIMEOUT_CHILD")) GTEST_SKIP() << "runs only as CompileTimeout.FromTheEnvironment's child";
+  if (!std::getenv("CGRAD_TEST_TIMEOUT_CHILD"))
+    GTEST_SKIP() << "runs only as CompileTimeout.FromTheEnvironment's child";
   EXPECT_EQ(core::env().compile_timeout_s, 1);
   EXPECT_EQ(jit::compile_timeout_ms(), 1000);
   ASSERT_TRUE(jit::compiler().available) << "the fake compiler answers --version";
@@ -373,8 +380,10 @@ TEST(CompileTimeout, FromTheEnvironment) {
   TempDir tmp;
   const std::string fake = tmp.path + "/slow-cxx";
   // Answers the probes at once, then "compiles" for 30 s: a 1 s limit must cut it short.
-  write_bytes(fake, "#!/bin/sh\ncase \"$1\" in --version) echo 'slow c++ 1.0'; exit 0;; -dumpmachine) echo test; exit 0;; esac\n"
-                    "sleep 30\n");
+  write_bytes(fake,
+              "#!/bin/sh\ncase \"$1\" in --version) echo 'slow c++ 1.0'; exit 0;; -dumpmachine) echo test; "
+              "exit 0;; esac\n"
+              "sleep 30\n");
   ::chmod(fake.c_str(), 0755);
   pid_t pid = ::fork();
   if (pid == 0) {

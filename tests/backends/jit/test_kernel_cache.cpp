@@ -222,7 +222,8 @@ TEST(KernelCache, UnloadableEntryWithValidTrailerIsRebuilt) {
   KernelCache probe(tmp.path);
   fs::create_directories(tmp.path + "/" + key.substr(0, 2));
   const std::string payload = "this is not an ELF file";
-  replace_file(probe.so_path(key), payload + runtime::cache_trailer(key, payload));  // checksum passes, dlopen fails
+  replace_file(probe.so_path(key),
+               payload + runtime::cache_trailer(key, payload));  // checksum passes, dlopen fails
   expect_rebuilt(tmp.path, src, "k_forged", 5);
 }
 
@@ -233,7 +234,8 @@ TEST(KernelCache, EntryOfAnotherKeyIsRebuilt) {
   build_in_child(tmp.path, a, "k_swap");
   build_in_child(tmp.path, b, "k_swap");
   KernelCache probe(tmp.path);
-  replace_file(probe.so_path(KernelCache::key(a, kTool)), read_bytes(probe.so_path(KernelCache::key(b, kTool))));
+  replace_file(probe.so_path(KernelCache::key(a, kTool)),
+               read_bytes(probe.so_path(KernelCache::key(b, kTool))));
   expect_rebuilt(tmp.path, a, "k_swap", 12);  // not 22: b's code is never loaded for a
 }
 
@@ -296,7 +298,8 @@ TEST(KernelCache, TryGetCompilesInTheBackground) {
   EXPECT_EQ(cache.try_get(src, "k_async", kTool, test_compile_fn()), nullptr);  // at once
   void* p = nullptr;
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  while (!(p = cache.try_get(src, "k_async", kTool, test_compile_fn())) && std::chrono::steady_clock::now() < deadline)
+  while (!(p = cache.try_get(src, "k_async", kTool, test_compile_fn())) &&
+         std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   ASSERT_NE(p, nullptr);
   EXPECT_EQ(reinterpret_cast<KernelFn>(p)(3, 3), 13);
@@ -330,7 +333,8 @@ TEST(KernelCache, ProcessExitsCleanlyDuringBackgroundCompiles) {
   int rc = run_in_child([&]() -> int {
     core::env_mut().cache_dir = tmp.path;
     for (int i = 0; i < 6; ++i)
-      if (runtime::kernel_cache().try_get(kernel_source("k_exit", i), "k_exit", kTool, test_compile_fn())) return 3;
+      if (runtime::kernel_cache().try_get(kernel_source("k_exit", i), "k_exit", kTool, test_compile_fn()))
+        return 3;
     std::exit(0);
   });
   EXPECT_EQ(rc, 0);

@@ -55,15 +55,19 @@ TEST(ThreadPool, ChunksMatchThePartition) {
   const int64_t n = 1001;
   Partition p = pool.partition(n, 10);
   std::vector<std::pair<int64_t, int64_t>> seen(static_cast<size_t>(p.chunks), {-1, -1});
-  pool.parallel_chunks(n, 10, [&](int64_t c, int64_t b, int64_t e) { seen[static_cast<size_t>(c)] = {b, e}; });
-  for (int64_t c = 0; c < p.chunks; ++c) EXPECT_EQ(seen[static_cast<size_t>(c)], std::make_pair(p.begin(c), p.end(c)));
+  pool.parallel_chunks(n, 10, [&](int64_t c, int64_t b, int64_t e) {
+    seen[static_cast<size_t>(c)] = {b, e};
+  });
+  for (int64_t c = 0; c < p.chunks; ++c)
+    EXPECT_EQ(seen[static_cast<size_t>(c)], std::make_pair(p.begin(c), p.end(c)));
 }
 
 TEST(ThreadPool, ChunkOrderReductionIsBitwiseDeterministic) {
   ThreadPool pool(4);
   const int64_t n = 1 << 16;
   std::vector<float> x(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) x[static_cast<size_t>(i)] = 1.0f / static_cast<float>(1 + (i * 7919) % 1000);
+  for (int64_t i = 0; i < n; ++i)
+    x[static_cast<size_t>(i)] = 1.0f / static_cast<float>(1 + (i * 7919) % 1000);
   auto sum = [&] {
     Partition p = pool.partition(n, 1024);
     std::vector<float> partial(static_cast<size_t>(p.chunks), 0.0f);
@@ -109,9 +113,8 @@ TEST(ThreadPool, TinyRangesRunInlineOnTheCaller) {
   ThreadPool pool(4);
   const auto me = std::this_thread::get_id();
   bool inline_run = false;
-  pool.parallel_for(1, 1, [&](int64_t b, int64_t e) {
-    inline_run = std::this_thread::get_id() == me && b == 0 && e == 1;
-  });
+  pool.parallel_for(
+      1, 1, [&](int64_t b, int64_t e) { inline_run = std::this_thread::get_id() == me && b == 0 && e == 1; });
   EXPECT_TRUE(inline_run);
   inline_run = false;
   pool.parallel_for(100, 1000, [&](int64_t, int64_t) { inline_run = std::this_thread::get_id() == me; });

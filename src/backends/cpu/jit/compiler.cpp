@@ -31,9 +31,9 @@ namespace {
 // the process, which has libc, when the object is loaded. Not linking libstdc++ and libc into
 // every kernel object takes about a third off the cold compile of a small kernel (the link was
 // most of the difference). -pipe: no temporary files.
-const std::vector<std::string> kBaseFlags = {"-O3",           "-march=native",   "-fPIC",
-                                             "-shared",       "-nostdlib",       "-pipe",
-                                             "-std=c++17",    "-fno-math-errno", "-fno-trapping-math",
+const std::vector<std::string> kBaseFlags = {"-O3",           "-march=native",      "-fPIC",
+                                             "-shared",       "-nostdlib",          "-pipe",
+                                             "-std=c++17",    "-fno-math-errno",    "-fno-trapping-math",
                                              "-fopenmp-simd", "-fvisibility=hidden"};
 // Multiply-add contraction, chosen per compile by CGRAD_FP_CONTRACT (and part of the toolchain
 // key, so both kinds of kernel live side by side in the caches). On (the default, GCC's own):
@@ -50,7 +50,7 @@ const std::vector<std::string> kGccFlags = {"--param=vect-epilogues-nomask=0", "
 constexpr int kProbeTimeoutMs = 10'000;
 
 bool is_executable_file(const std::string& p) {
-  struct stat st{};
+  struct stat st {};
   return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(p.c_str(), X_OK) == 0;
 }
 
@@ -98,7 +98,8 @@ const std::string& cpu_signature() {
       auto colon = line.find(':');
       if (colon == std::string::npos) continue;
       std::string k = line.substr(0, line.find_last_not_of(" \t", colon - 1) + 1);
-      if ((k == "model name" || k == "flags" || k == "Features" || k == "CPU implementer" || k == "CPU part") &&
+      if ((k == "model name" || k == "flags" || k == "Features" || k == "CPU implementer" ||
+           k == "CPU part") &&
           seen.insert(k).second)
         acc += line + "\n";
     }
@@ -116,10 +117,10 @@ bool header_intact(const std::string& path) {
   const std::string_view want = scalar_header_text();
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return false;
-  struct stat st{};
+  struct stat st {};
   std::string have;
-  bool ok = ::fstat(fd, &st) == 0 && static_cast<size_t>(st.st_size) == want.size() && runtime::disk::read_fd(fd, &have) &&
-            have == want;
+  bool ok = ::fstat(fd, &st) == 0 && static_cast<size_t>(st.st_size) == want.size() &&
+            runtime::disk::read_fd(fd, &have) && have == want;
   ::close(fd);
   return ok;
 }
@@ -133,7 +134,8 @@ bool heal_header(const std::string& include_dir, runtime::disk::Where where) {
   if (header_intact(path)) return true;
   if (runtime::disk::make_dirs(include_dir + "/cgrad", where) != 0) return false;
   if (runtime::disk::write_atomically(path, scalar_header_text(), where) != 0) return false;
-  if (core::env().debug >= 1) std::fprintf(stderr, "cgrad: rewrote %s (missing, truncated or altered)\n", path.c_str());
+  if (core::env().debug >= 1)
+    std::fprintf(stderr, "cgrad: rewrote %s (missing, truncated or altered)\n", path.c_str());
   return header_intact(path);
 }
 
@@ -150,8 +152,8 @@ std::string usable_include_dir(const Compiler& c, const std::string& so_path) {
 }  // namespace
 
 Compiler detect_compiler(const std::string& requested) {
-  std::vector<std::string> candidates =
-      requested.empty() ? std::vector<std::string>{"c++", "g++", "clang++"} : std::vector<std::string>{requested};
+  std::vector<std::string> candidates = requested.empty() ? std::vector<std::string>{"c++", "g++", "clang++"}
+                                                          : std::vector<std::string>{requested};
   for (const auto& name : candidates) {
     std::string path = resolve(name);
     if (path.empty()) continue;
@@ -161,9 +163,11 @@ Compiler detect_compiler(const std::string& requested) {
     Compiler c;
     c.available = true;
     c.path = path;
-    c.identity = first_line(v.output) + " / " + (m.exit_code == 0 ? first_line(m.output) : std::string("unknown"));
+    c.identity =
+        first_line(v.output) + " / " + (m.exit_code == 0 ? first_line(m.output) : std::string("unknown"));
     c.flags = kBaseFlags;
-    if (v.output.find("Free Software Foundation") != std::string::npos && v.output.find("clang") == std::string::npos)
+    if (v.output.find("Free Software Foundation") != std::string::npos &&
+        v.output.find("clang") == std::string::npos)
       c.flags.insert(c.flags.end(), kGccFlags.begin(), kGccFlags.end());
     return c;
   }
@@ -218,10 +222,12 @@ const std::string& toolchain_key() {
 }
 
 void compile(const Compiler& c, const std::string& src_path, const std::string& so_path, int timeout_ms) {
-  if (!c.available) throw Error(ErrorCode::CompileError, "cgrad: no C++ compiler available to compile " + src_path);
+  if (!c.available)
+    throw Error(ErrorCode::CompileError, "cgrad: no C++ compiler available to compile " + src_path);
   const std::string inc = usable_include_dir(c, so_path);
   std::vector<std::string> argv{c.path};
-  for (const auto& f : c.flags) argv.push_back(!c.include_dir.empty() && f == "-I" + c.include_dir ? "-I" + inc : f);
+  for (const auto& f : c.flags)
+    argv.push_back(!c.include_dir.empty() && f == "-I" + c.include_dir ? "-I" + inc : f);
   argv.push_back(contract_flag());
   for (const auto& a : {std::string("-o"), so_path, src_path, std::string("-lm")}) argv.push_back(a);
   ProcessResult r = run_process(argv, timeout_ms);
@@ -240,7 +246,9 @@ int compile_timeout_ms() {
 }
 
 runtime::CompileFn compile_fn() {
-  return [](const std::string& src, const std::string& so) { compile(compiler(), src, so, compile_timeout_ms()); };
+  return [](const std::string& src, const std::string& so) {
+    compile(compiler(), src, so, compile_timeout_ms());
+  };
 }
 
 void warn_no_compiler_once() {

@@ -83,6 +83,7 @@ struct ProcessResult {
 };
 /// Runs argv (argv[0] looked up on PATH when it has no '/') with posix_spawnp and waits at most
 /// `timeout_ms`. stdin is /dev/null; stdout and stderr go to an unlinked temp file.
-ProcessResult run_process(const std::vector<std::string>& argv, int timeout_ms, std::size_t max_output = 64 * 1024);
+ProcessResult run_process(const std::vector<std::string>& argv, int timeout_ms,
+                          std::size_t max_output = 64 * 1024);
 
 }  // namespace cgrad::backends::cpu::jit

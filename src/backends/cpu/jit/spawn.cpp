@@ -93,7 +93,8 @@ ProcessResult run_process(const std::vector<std::string>& argv, int timeout_ms, 
     if (out >= 0) ::close(out);
     if (devnull >= 0) ::close(devnull);
     r.exit_code = 127;
-    r.output = std::string("cannot create a temp file for the output of ") + argv[0] + ": " + std::strerror(errno);
+    r.output =
+        std::string("cannot create a temp file for the output of ") + argv[0] + ": " + std::strerror(errno);
     return r;
   }
 
