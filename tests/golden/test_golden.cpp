@@ -192,4 +192,17 @@ TEST(Golden, MaxAbsDifference) {
   });
 }
 
+// A scan fused with its producer (render_cpu_scan; CUDA: one thread per row).
+TEST(Golden, CumulativeSumOfAffine) {
+  golden("cumsum_affine", [] { return std::vector<Tensor>{cumulative_sum(input({16, 64}) * 2.0 + 1.0, 1)}; });
+}
+
+// An element-wise kernel with a short dim 0 that most values ignore (the lead-dim form).
+TEST(Golden, LeadDim) {
+  golden("lead_dim", [] {
+    Tensor w = input({256}), x = input({3, 256});
+    return std::vector<Tensor>{x * exp(w) + sin(w) * cos(w)};
+  });
+}
+
 }  // namespace

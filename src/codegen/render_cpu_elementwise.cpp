@@ -1,0 +1,84 @@
+// CPU renderer, element-wise kernels (no reduction): the thread pool splits the flattened outer
+// elements; each range runs templates/cpu_elementwise.inc, or cpu_elementwise_lead.inc when a
+// short dim 0 is worth unrolling (lead_body).
+#include "codegen/kernel_parts.h"
+#include "codegen/render_cpu_loops.h"
+#include "codegen/render_scalar.h"
+
+namespace cgrad::codegen::cpu {
+
+using schedule::Instr;
+using schedule::KernelSpec;
+
+namespace {
+
+// Element-wise kernels whose dim 0 is at most this long may unroll it (lead_body).
+constexpr int64_t kMaxLead = 4;
+
+// Lead-dim mode of an element-wise kernel (cpu_elementwise_lead): worth it when dim 0 is
+// small, every store moves along it, and more computed values ignore it than follow it.
+// Returns the loop body (values ignoring dim 0 once, the others per index of dim 0), or "".
+std::string lead_body(const Loops& r, const std::vector<int>& which, const std::string& indent) {
+  const KernelSpec& k = r.k;
+  if (r.ro < 2 || k.outer[0] < 2 || k.outer[0] > kMaxLead) return "";
+  for (auto& st : k.stores)
+    if (k.accesses[static_cast<std::size_t>(st.access)].strides[0] == 0) return "";
+  std::vector<char> dep(k.code.size(), 0);
+  int computed_once = 0, computed_each = 0;
+  for (int i : which) {
+    const Instr& in = k.code[static_cast<std::size_t>(i)];
+    char d = in.access >= 0 && k.accesses[static_cast<std::size_t>(in.access)].strides[0] != 0;
+    for (int a : in.args) d |= dep[static_cast<std::size_t>(a)];
+    dep[static_cast<std::size_t>(i)] = d;
+    if (in.kind == Instr::Kind::Op) ++(d ? computed_each : computed_once);
+  }
+  if (computed_once <= computed_each) return "";
+  std::vector<int> once, each;
+  for (int i : which) (dep[static_cast<std::size_t>(i)] ? each : once).push_back(i);
+  std::string out = r.emit(once, true, indent);
+  for (int64_t c = 0; c < k.outer[0]; ++c) {
+    auto var = [&](int j) {
+      return dep[static_cast<std::size_t>(j)] ? value_name(j) + "_" + std::to_string(c) : value_name(j);
+    };
+    for (int i : each)
+      out += indent + "const " + ctype(k.code[static_cast<std::size_t>(i)].dtype) + " " + var(i) + " = " +
+             render_instr(
+                 k, i, var, [&](int a) { return r.addr(a, true, c); }, [&](int a) { return r.index(a, true, c); }) +
+             ";\n";
+    for (auto& st : k.stores) out += indent + r.addr(st.access, true, c) + " = " + var(st.value) + ";\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+Rendered render_elementwise(const KernelSpec& k) {
+  const Loops r(k);
+  const KernelParts parts = split_kernel(k);
+  std::string body;
+  const std::string lead = lead_body(r, parts.elementwise, "        ");
+  if (!lead.empty()) {
+    std::string strides;
+    for (std::size_t a = 0; a < k.accesses.size(); ++a)
+      strides += "  const int64_t d" + std::to_string(a) + " = st[" + std::to_string(a) + "][0]; (void)d" +
+                 std::to_string(a) + ";\n";
+    body = template_text("cpu_elementwise_lead");
+    fill(body, "RANGE",
+         r.range("elements of the other dims", 1, r.ro - 1, "(a->outer + 1)", "ib_", "ie_", lead,
+                 "#pragma omp simd"));
+    fill(body, "LEAD_STRIDES", strides);
+    fill(body, "LEAD", std::to_string(k.outer[0]));
+    fill(body, "RO1", std::to_string(r.ro - 1));
+  } else {
+    std::string loop_body = r.emit(parts.elementwise, true, "        ") + r.stores(false, true, "        ");
+    body = template_text("cpu_elementwise");
+    fill(body, "RANGE", r.range("elements", 0, r.ro, "a->outer", "begin", "end", loop_body, "#pragma omp simd"));
+  }
+  fill(body, "RO", std::to_string(r.ro));
+  fill(body, "NA", std::to_string(k.accesses.size()));
+  fill(body, "RANK", std::to_string(r.rank));
+  fill(body, "PTRS", r.ptrs());
+  return named(k, std::move(body));
+}
+
+}  // namespace cgrad::codegen::cpu

@@ -1,0 +1,297 @@
+// CPU renderer, reduction kernels: every kernel with reductions except scans. The accumulators
+// of an outer element (a row) come from one reduction loop per stage (templates/cpu_range*.inc
+// with OpenMP reduction clauses), then the epilogue and the stores: outer stores (sum, mean) and
+// inner stores of row kernels (softmax's second loop). Single-stage kernels (cpu_reduce.inc,
+// cpu_reduce_rows.inc) also export _part/_merge/_fin so the pool can split a long row; staged
+// ones (cpu_reduce_staged.inc, a reduction reading another's result) run whole rows only.
+#include "codegen/kernel_parts.h"
+#include "codegen/render_cpu_loops.h"
+#include "codegen/render_scalar.h"
+#include "ir/op_table.h"
+
+#include <set>
+
+namespace cgrad::codegen::cpu {
+
+using schedule::Access;
+using schedule::Instr;
+using schedule::KernelSpec;
+
+namespace {
+
+// Per-row scratch of the row kernels (Reduce::scratch_for): at most this many values per inner
+// element, this many inner elements (2 x 8192 doubles: 128 KiB of stack per thread).
+constexpr std::size_t kMaxScratchValues = 2;
+constexpr int64_t kScratchElements = 8192;
+// f32 sums accumulate blocks of this many elements in float (Reduce::reduction_loop).
+constexpr int64_t kRedBlock = 512;
+
+// The OpenMP reduction identifier that lets `#pragma omp simd` vectorize a reduction loop, from
+// the combining row of the reduction's op-table row; empty when none is declared (the loop stays
+// scalar, still correct). cgmax_T / cgmin_T are declared in templates/cpu_prelude.inc.
+std::string omp_reduction_id(const schedule::Reduction& red) {
+  const DType a = acc_dtype(red);
+  const ir::Op c = ir::info(red.op).reduce.combine;
+  if (c == ir::Op::Add) return "+";
+  if (c == ir::Op::Mul) return a == DType::b8 ? "" : "*";
+  if (c == ir::Op::LogicalOr) return "||";
+  if (c == ir::Op::LogicalAnd) return "&&";
+  if ((c == ir::Op::Maximum || c == ir::Op::Minimum) && a != DType::b8)
+    return std::string(c == ir::Op::Maximum ? "cgmax_" : "cgmin_") + ctype(a);
+  return "";
+}
+
+// Whole rows: when the inner stores need values the (last) reduction loop computes too (softmax:
+// exp(x - max)), the reduction loop keeps them in a per-row scratch and the store loop reads
+// them back, so they are computed once per element. Only values the store loop reads directly
+// (the frontier of what both loops share) are kept, and only when one of them is computed
+// (re-reading a loaded value from its buffer costs the same as from the scratch). One kept value
+// that an inner store writes (softmax: exp(x - max), stored as e * (1/sum)) is kept in that
+// store's own output element instead (`in_output`): the store loop reads it back from there and
+// overwrites it, as a hand-written softmax does. This saves the scratch row's traffic (about 10%
+// of a 4096-wide f32 softmax) and has no row-length limit. It needs the store loop to read no
+// buffer (a row kernel's output never aliases its inputs: in-place writes are for element-wise
+// kernels only, docs/plans.md) and the store to move along every inner dim (each element of the
+// row has its own output element).
+struct Scratch {
+  bool used = false, in_output = false;
+  std::string params, args, decl, keep, reload;
+  std::vector<int> rest;  // the store loop's instructions not read back
+};
+
+// The source text of the accumulators, one line per reduction in each list.
+struct Accumulators {
+  std::string fields, init, save, merge, load;
+};
+
+class Reduce {
+ public:
+  explicit Reduce(const KernelSpec& k)
+      : k_(k), r_(k), parts_(split_kernel(k)), na_(std::to_string(k.accesses.size())) {
+    for (std::size_t d = 0; d < r_.ri; ++d)
+      ni_ += (d ? " * " : "") + std::string("a->inner[") + std::to_string(d) + "]";
+    for (std::size_t i = 0; i < k.reductions.size(); ++i) {
+      const auto& red = k.reductions[i];
+      std::string A = acc_ctype(red), n = "acc" + std::to_string(i);
+      acc_.fields += "  " + A + " " + n + ";\n";
+      acc_.init += "  " + A + " " + n + " = " + acc_identity(red) + ";\n";
+      acc_.save += "  r->" + n + " = " + n + ";\n";
+      acc_.load += "  const " + A + " " + n + " = r->" + n + ";\n";
+      acc_.merge += "  " + acc_combine(red, "dst->" + n, "src->" + n) + ";\n";
+    }
+    sc_ = scratch_for(parts_.stage_loop.back());
+  }
+
+  Rendered render() const { return parts_.stages() > 1 ? staged() : one_stage(); }
+
+ private:
+  const KernelSpec& k_;
+  const Loops r_;
+  const KernelParts parts_;
+  const std::string na_;
+  std::string ni_;  // the number of inner elements, as an expression
+  Accumulators acc_;
+  Scratch sc_;
+
+  // A reduction loop over [jb, je) accumulating the reductions of `stage` (-1: all of them)
+  // after `loop`; `keep` runs after the accumulation. f32 sums accumulate in double, but
+  // converting every element halves the vector width and made sum(a*b) f32 run at half the
+  // memory bandwidth; so each block of kRedBlock elements sums in float (per SIMD lane:
+  // kRedBlock / lanes terms) and only the block sums are added in double (docs/semantics.md).
+  std::string reduction_loop(const std::string& what, const std::string& loop, int stage,
+                             const std::string& keep) const {
+    std::string pragma = "#pragma omp simd", combine;
+    Blocks blocks;
+    bool vector = true;
+    for (std::size_t i = 0; i < k_.reductions.size(); ++i) {
+      const auto& red = k_.reductions[i];
+      if (stage >= 0 && parts_.red_stage[i] != stage) continue;
+      const std::string n = "acc" + std::to_string(i), v = "v" + std::to_string(red.value);
+      const ir::ReduceRule& rule = ir::info(red.op).reduce;
+      if (rule.combine == ir::Op::Add && red.in_dtype == DType::f32 && acc_dtype(red) == DType::f64) {
+        const std::string b = "blk" + std::to_string(i);
+        blocks.open += "      float " + b + " = 0.0f;\n";
+        blocks.close += "      " + n + " = cgrad::scalar::add(" + n + ", (double)" + b + ");\n";
+        combine += "        " + b + " = cgrad::scalar::add(" + b + ", " + v + ");\n";
+        pragma += " reduction(+:" + b + ")";
+        continue;
+      }
+      combine += "        " + acc_combine(red, n, v) + ";\n";
+      const std::string id = omp_reduction_id(red);
+      if (id.empty())
+        vector = false;  // no vector form declared: a scalar loop
+      else
+        pragma += " reduction(" + id + ":" + n + ")";
+    }
+    if (!blocks.open.empty()) {
+      const std::string B = std::to_string(kRedBlock);
+      blocks.open = "      for (int64_t jb_ = 0; jb_ < len_; jb_ += " + B + ") {\n      const int64_t je_ = len_ - jb_ < " +
+                    B + " ? len_ : jb_ + " + B + ";\n" + blocks.open;
+      blocks.close += "      }\n";
+      blocks.jb = "jb_";
+      blocks.je = "je_";
+    }
+    return r_.range(what, r_.ro, r_.ri, "a->inner", "jb", "je", loop + combine + keep,
+                    vector ? pragma : std::string(), blocks);
+  }
+
+  // The loop of the inner stores, computing every value they need again ("" when none).
+  std::string store_loop() const {
+    if (parts_.inner_roots.empty()) return "";
+    return r_.range("inner stores", r_.ro, r_.ri, "a->inner", "jb", "je",
+                    r_.emit(parts_.loop2, true, "        ") + r_.stores(true, true, "        "),
+                    "#pragma omp simd");
+  }
+
+  // The values the store loop reads back from the reduction loop of `loop` (see Scratch).
+  Scratch scratch_for(const std::vector<int>& loop) const {
+    Scratch sc;
+    const std::set<int> in1(loop.begin(), loop.end());
+    std::set<int> shared;
+    for (int i : parts_.loop2)
+      if (in1.count(i)) shared.insert(i);
+    std::vector<int> frontier;
+    bool computed = false;
+    for (int i : shared) {
+      bool read = false;
+      for (auto& st : k_.stores) read |= st.inner && st.value == i;
+      for (int j : parts_.loop2)
+        if (!shared.count(j))
+          for (int a : k_.code[static_cast<std::size_t>(j)].args) read |= a == i;
+      if (!read) continue;
+      frontier.push_back(i);
+      computed |= k_.code[static_cast<std::size_t>(i)].kind == Instr::Kind::Op;
+    }
+    if (!computed || frontier.size() > kMaxScratchValues) return sc;
+    sc.used = true;
+    for (int i : parts_.loop2)
+      if (!shared.count(i)) sc.rest.push_back(i);
+    bool reads = false;
+    for (int i : sc.rest) reads |= k_.code[static_cast<std::size_t>(i)].access >= 0;
+    if (frontier.size() == 1 && !reads && keep_in_output(sc, frontier[0])) return sc;
+    for (std::size_t f = 0; f < frontier.size(); ++f) {
+      const int i = frontier[f];
+      const std::string T = ctype(k_.code[static_cast<std::size_t>(i)].dtype), n = "scr" + std::to_string(f);
+      sc.params += ", " + T + "* __restrict " + n;
+      sc.args += ", " + n;
+      sc.decl += "    alignas(64) " + T + " " + n + "[" + std::to_string(kScratchElements) + "];\n";
+      sc.keep += "        " + n + "[i_ - jb + j] = " + value_name(i) + ";\n";
+      sc.reload += "        const " + T + " " + value_name(i) + " = " + n + "[i_ - jb + j];\n";
+    }
+    return sc;
+  }
+
+  // Keeps value `v` in the output element of an inner store that moves along every inner dim
+  // (see Scratch); false when no store qualifies.
+  bool keep_in_output(Scratch& sc, int v) const {
+    const Instr& kept = k_.code[static_cast<std::size_t>(v)];
+    for (auto& st : k_.stores) {
+      const Access& acc = k_.accesses[static_cast<std::size_t>(st.access)];
+      // (not a 16-bit float output: keeping the value there would round it)
+      bool moves = st.inner && acc.dtype == kept.dtype && compute_dtype(acc.dtype) == acc.dtype;
+      for (std::size_t d = r_.ro; d < r_.rank; ++d) moves = moves && acc.strides[d] != 0;
+      if (!moves) continue;
+      sc.in_output = true;
+      const std::string T = ctype(kept.dtype), name = value_name(v), at = r_.addr(st.access, true);
+      sc.keep = "        " + at + " = " + name + ";\n";
+      sc.reload = "        const " + T + " " + name + " = " + at + ";\n";
+      return true;
+    }
+    return false;
+  }
+
+  // A function computing whole outer elements (rows), one loop per stage (a single-stage kernel
+  // has one): with `scratch`, the last stage keeps the values the store loop shares with it and
+  // the store loop reads them back; without, the store loop computes them again.
+  std::string row_fn(const std::string& suffix, bool scratch) const {
+    std::string f = "static inline void " + std::string("{{NAME}}") + suffix +
+                    "(const cgrad_kargs* a, int64_t o, int64_t jb, int64_t je" + (scratch ? sc_.params : "") +
+                    ") {\n" + "  constexpr int NA = " + na_ + ";\n" + r_.ptrs() + "  int64_t st[NA][" +
+                    std::to_string(r_.rank) + "];\n  int64_t base[NA];\n  {{NAME}}_base(a, o, st, base);\n" +
+                    r_.emit(parts_.pre, false, "  ") + acc_.init;
+    for (std::size_t s = 0; s < parts_.stages(); ++s) {
+      f += r_.emit(parts_.stage_pre[s], false, "  ");
+      const bool last = s + 1 == parts_.stages();
+      f += reduction_loop("stage " + std::to_string(s) + " reduction loop",
+                          r_.emit(parts_.stage_loop[s], true, "        "), static_cast<int>(s),
+                          last && scratch ? sc_.keep : "");
+    }
+    f += r_.emit(parts_.epilogue, false, "  ") + r_.stores(false, false, "  ");
+    if (!parts_.inner_roots.empty())
+      f += scratch ? r_.range("inner stores from the kept values", r_.ro, r_.ri, "a->inner", "jb", "je",
+                              sc_.reload + r_.emit(sc_.rest, true, "        ") + r_.stores(true, true, "        "),
+                              "#pragma omp simd")
+                   : store_loop();
+    return f + "  (void)jb; (void)je;\n}\n\n";
+  }
+
+  // Rows run the row function that keeps values when it applies: always when they are kept in
+  // the output, when the row fits the scratch otherwise; the other rows run `fallback`.
+  std::string entry_with(const std::string& fallback) const {
+    if (!sc_.used) return fallback;
+    if (sc_.in_output) return std::string("  for (int64_t o = begin; o < end; ++o) {{NAME}}_row_kept(a, o, 0, ni);");
+    return "  if (ni <= " + std::to_string(kScratchElements) + ") {\n" + sc_.decl +
+           "    for (int64_t o = begin; o < end; ++o) {{NAME}}_row_kept(a, o, 0, ni" + sc_.args +
+           ");\n    return;\n  }\n" + fallback;
+  }
+
+  // Staged reductions (cpu_reduce_staged): whole rows only.
+  Rendered staged() const {
+    std::string body = template_text("cpu_reduce_staged");
+    // _row (recomputing the kept values) is only needed when not every row can keep them
+    fill(body, "ROW_FUNCTIONS",
+         (sc_.in_output ? std::string() : row_fn("_row", false)) +
+             (sc_.used ? row_fn("_row_kept", true) : std::string()));
+    fill(body, "ENTRY", entry_with("  for (int64_t o = begin; o < end; ++o) {{NAME}}_row(a, o, 0, ni);"));
+    fill(body, "NSTAGES", std::to_string(parts_.stages()));
+    fill(body, "SCR_N", std::to_string(kScratchElements));
+    fill(body, "NI_EXPR", ni_);
+    fill(body, "RO", std::to_string(r_.ro));
+    fill(body, "RI", std::to_string(r_.ri));
+    fill(body, "NA", na_);
+    fill(body, "RANK", std::to_string(r_.rank));
+    Rendered out;
+    out.has_reductions = true;
+    out.whole_rows = true;
+    return named(k_, std::move(body), out);
+  }
+
+  // One stage: the entry runs whole rows through _part and _fin (which also serve rows split
+  // into chunks), or through the row function that keeps values when it pays (the second
+  // kernel of a softmax that is not staged: rule 5).
+  Rendered one_stage() const {
+    std::string rows = template_text("cpu_reduce_rows");
+    fill(rows, "ROW_FUNCTIONS", sc_.used ? row_fn("_row_kept", true) : std::string());
+    fill(rows, "ENTRY",
+         entry_with("  {{NAME}}_acc acc;\n  for (int64_t o = begin; o < end; ++o) {\n"
+                    "    {{NAME}}_part(a, o, 0, ni, &acc);\n    {{NAME}}_fin(a, o, &acc, 0, ni, 1);\n  }"));
+    std::string body = template_text("cpu_reduce");
+    fill(body, "ROWS", rows);
+    fill(body, "LOOP1", reduction_loop("reduction loop", r_.emit(parts_.stage_loop[0], true, "        "), -1, ""));
+    fill(body, "LOOP2", store_loop());
+    fill(body, "PRE", r_.emit(parts_.pre, false, "  "));
+    fill(body, "POST", r_.emit(parts_.epilogue, false, "  "));
+    fill(body, "OUTER_STORES", r_.stores(false, false, "    "));
+    fill(body, "ACC_FIELDS", acc_.fields);
+    fill(body, "ACC_INIT", acc_.init);
+    fill(body, "ACC_SAVE", acc_.save);
+    fill(body, "ACC_MERGE", acc_.merge);
+    fill(body, "ACC_LOAD", acc_.load);
+    fill(body, "NI_EXPR", ni_);
+    fill(body, "NRED", std::to_string(k_.reductions.size()));
+    fill(body, "RO", std::to_string(r_.ro));
+    fill(body, "RI", std::to_string(r_.ri));
+    fill(body, "NA", na_);
+    fill(body, "RANK", std::to_string(r_.rank));
+    fill(body, "PTRS", r_.ptrs());
+    Rendered out;
+    out.has_reductions = true;
+    return named(k_, std::move(body), out);
+  }
+};
+
+}  // namespace
+
+Rendered render_reduce(const KernelSpec& k) { return Reduce(k).render(); }
+
+}  // namespace cgrad::codegen::cpu
