@@ -13,7 +13,8 @@ fi
 if ! "$cf" --version | grep -q "version 14\."; then
   echo "cgrad: $("$cf" --version) is not clang-format 14; its output may differ from the committed style" >&2
 fi
-mapfile -t files < <(git ls-files -- '*.cpp' '*.h' '*.hpp' '*.cc')
+# tracked files and new ones git does not ignore (so --fix also formats files not yet added)
+mapfile -t files < <(git ls-files --cached --others --exclude-standard -- '*.cpp' '*.h' '*.hpp' '*.cc')
 if [[ ${1:-} == --fix ]]; then
   "$cf" -i "${files[@]}"
   exit 0

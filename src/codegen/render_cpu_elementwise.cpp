@@ -43,7 +43,8 @@ std::string lead_body(const Loops& r, const std::vector<int>& which, const std::
     for (int i : each)
       out += indent + "const " + ctype(k.code[static_cast<std::size_t>(i)].dtype) + " " + var(i) + " = " +
              render_instr(
-                 k, i, var, [&](int a) { return r.addr(a, true, c); }, [&](int a) { return r.index(a, true, c); }) +
+                 k, i, var, [&](int a) { return r.addr(a, true, c); },
+                 [&](int a) { return r.index(a, true, c); }) +
              ";\n";
     for (auto& st : k.stores) out += indent + r.addr(st.access, true, c) + " = " + var(st.value) + ";\n";
   }
@@ -72,7 +73,8 @@ Rendered render_elementwise(const KernelSpec& k) {
   } else {
     std::string loop_body = r.emit(parts.elementwise, true, "        ") + r.stores(false, true, "        ");
     body = template_text("cpu_elementwise");
-    fill(body, "RANGE", r.range("elements", 0, r.ro, "a->outer", "begin", "end", loop_body, "#pragma omp simd"));
+    fill(body, "RANGE",
+         r.range("elements", 0, r.ro, "a->outer", "begin", "end", loop_body, "#pragma omp simd"));
   }
   fill(body, "RO", std::to_string(r.ro));
   fill(body, "NA", std::to_string(k.accesses.size()));

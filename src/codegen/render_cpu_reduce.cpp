@@ -125,8 +125,9 @@ class Reduce {
     }
     if (!blocks.open.empty()) {
       const std::string B = std::to_string(kRedBlock);
-      blocks.open = "      for (int64_t jb_ = 0; jb_ < len_; jb_ += " + B + ") {\n      const int64_t je_ = len_ - jb_ < " +
-                    B + " ? len_ : jb_ + " + B + ";\n" + blocks.open;
+      blocks.open = "      for (int64_t jb_ = 0; jb_ < len_; jb_ += " + B +
+                    ") {\n      const int64_t je_ = len_ - jb_ < " + B + " ? len_ : jb_ + " + B + ";\n" +
+                    blocks.open;
       blocks.close += "      }\n";
       blocks.jb = "jb_";
       blocks.je = "je_";
@@ -218,9 +219,10 @@ class Reduce {
     }
     f += r_.emit(parts_.epilogue, false, "  ") + r_.stores(false, false, "  ");
     if (!parts_.inner_roots.empty())
-      f += scratch ? r_.range("inner stores from the kept values", r_.ro, r_.ri, "a->inner", "jb", "je",
-                              sc_.reload + r_.emit(sc_.rest, true, "        ") + r_.stores(true, true, "        "),
-                              "#pragma omp simd")
+      f += scratch ? r_.range(
+                         "inner stores from the kept values", r_.ro, r_.ri, "a->inner", "jb", "je",
+                         sc_.reload + r_.emit(sc_.rest, true, "        ") + r_.stores(true, true, "        "),
+                         "#pragma omp simd")
                    : store_loop();
     return f + "  (void)jb; (void)je;\n}\n\n";
   }
@@ -229,7 +231,8 @@ class Reduce {
   // the output, when the row fits the scratch otherwise; the other rows run `fallback`.
   std::string entry_with(const std::string& fallback) const {
     if (!sc_.used) return fallback;
-    if (sc_.in_output) return std::string("  for (int64_t o = begin; o < end; ++o) {{NAME}}_row_kept(a, o, 0, ni);");
+    if (sc_.in_output)
+      return std::string("  for (int64_t o = begin; o < end; ++o) {{NAME}}_row_kept(a, o, 0, ni);");
     return "  if (ni <= " + std::to_string(kScratchElements) + ") {\n" + sc_.decl +
            "    for (int64_t o = begin; o < end; ++o) {{NAME}}_row_kept(a, o, 0, ni" + sc_.args +
            ");\n    return;\n  }\n" + fallback;
@@ -267,7 +270,8 @@ class Reduce {
                     "    {{NAME}}_part(a, o, 0, ni, &acc);\n    {{NAME}}_fin(a, o, &acc, 0, ni, 1);\n  }"));
     std::string body = template_text("cpu_reduce");
     fill(body, "ROWS", rows);
-    fill(body, "LOOP1", reduction_loop("reduction loop", r_.emit(parts_.stage_loop[0], true, "        "), -1, ""));
+    fill(body, "LOOP1",
+         reduction_loop("reduction loop", r_.emit(parts_.stage_loop[0], true, "        "), -1, ""));
     fill(body, "LOOP2", store_loop());
     fill(body, "PRE", r_.emit(parts_.pre, false, "  "));
     fill(body, "POST", r_.emit(parts_.epilogue, false, "  "));
