@@ -107,6 +107,13 @@ void sweep_sort(int op, DType t) {
     for (int64_t axis : {0, -1})
       for (bool desc : {false, true})
         check_sort(op, make(tie_values(t, 64, 9), l), axis, desc, layout_name(l));
+  // Rows of 256 elements or more take the radix path (interp_sort.cpp): ties, and many values.
+  const Data many = concat(edges(t), random_data(t, 1000, 11));
+  for (bool desc : {false, true}) {
+    check_sort(op, make(tie_values(t, 1400, 3), Shape{2, 700}), -1, desc, "long rows with ties");
+    check_sort(op, make(tie_values(t, 1400, 4), Shape{700, 2}), 0, desc, "long strided rows");
+    check_sort(op, make(many, Shape{static_cast<int64_t>(many.size())}), 0, desc, "long random row");
+  }
   check_sort(op, make(d, Shape{6, 1}), -1, false, "length-1 rows");
   check_sort(op, make(d, Shape{1}), 0, true, "one element");
   check_sort(op, flip(make(d, Shape{4, 5}), {1}), 1, false, "flipped view");
