@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 using namespace cgrad;
 
 TEST(Plans, RepeatedGraphReplays) {
@@ -100,4 +102,49 @@ TEST(Plans, NewConstantsAndSeedsDoNotRecompile) {
     EXPECT_LT(v[10], static_cast<float>(10 * dt + 1));
   }
   EXPECT_EQ(stats().kernels_compiled, 0u) << "constants and seeds are kernel arguments";
+}
+
+// A schedule with much kernel source compiles as several translation units, several compilers at
+// once (docs/jit.md, "First calls"). In this fresh process each unit is compiled or loaded from
+// disk exactly once, whatever the number of cores, and the results are the interpreter's.
+TEST(Plans, LargeScheduleCompilesInParts) {
+  test::ResultCacheOff off;
+  Tensor a = (sin(arange(48 * 40).reshape({48, 40}) * 0.37) * 2.0).eval();
+  auto build = [&] {
+    return std::vector<Tensor>{sum(a, {0}),
+                               sum(a, {1}),
+                               max(a, {0}),
+                               max(a, {1}),
+                               min(a, {0}),
+                               min(a, {1}),
+                               sum(a * a, {0}),
+                               sum(exp(a), {1}),
+                               max(a * 3.0, {0}),
+                               min(abs(a), {1}),
+                               sum(sqrt(abs(a)), {0}),
+                               mean(a, {1}),
+                               max(exp(-a), {0}),
+                               sum(tanh(a), {1})};
+  };
+  reset_stats();
+  std::vector<Tensor> jit = build();
+  eval(jit);
+  const Stats s = stats();
+  EXPECT_GE(s.kernels_compiled + s.disk_cache_hits, 2u) << "a large schedule compiles in parts";
+  EXPECT_LE(s.kernels_compiled + s.disk_cache_hits, 8u);
+  std::vector<Tensor> ref = test::with_backend("interpreter", [&] {
+    std::vector<Tensor> r = build();
+    eval(r);
+    return r;
+  });
+  for (std::size_t i = 0; i < jit.size(); ++i) {
+    auto x = jit[i].to_vector<float>(), y = ref[i].to_vector<float>();
+    ASSERT_EQ(x.size(), y.size());
+    for (std::size_t j = 0; j < x.size(); ++j)
+      EXPECT_NEAR(x[j], y[j], 1e-4f * (1 + std::abs(y[j]))) << i << "," << j;
+  }
+  reset_stats();
+  std::vector<Tensor> again = build();
+  eval(again);
+  EXPECT_EQ(stats().kernels_compiled + stats().disk_cache_hits, 0u) << "every part is in memory now";
 }
