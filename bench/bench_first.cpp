@@ -111,8 +111,7 @@ int main(int argc, char** argv) {
     if (wl != "W2") b = input(uniform(static_cast<std::size_t>(n), 2, -1, 1), {n});
     if (wl == "W1") c = input(uniform(static_cast<std::size_t>(n), 3, -1, 1), {n});
     if (wl == "W1") call = [&] { return static_cast<double>((a * b + c).eval().numel()); };
-    if (wl == "W2")
-      call = [&] { return static_cast<double>((1.0 / (1.0 + cgrad::exp(-a))).eval().numel()); };
+    if (wl == "W2") call = [&] { return static_cast<double>((1.0 / (1.0 + cgrad::exp(-a))).eval().numel()); };
     if (wl == "W3") call = [&] { return cgrad::sum(a * b).item<double>(); };
   } else if (wl == "W4") {
     size = 4096 * 4096;
