@@ -6,7 +6,8 @@
 # kernel cache, every torch.compile process an empty inductor cache. Also W1-W3 at 2^27 elements
 # (past the L3: DRAM-bound), steady state beside NumPy and torch.
 #
-# usage: bench/first_call.sh [rounds (default 5)] > out.md
+# usage: bench/first_call.sh [rounds (default 5)] > bench/results/first_call.md
+#        (bench/run.sh puts that file into bench/RESULTS.md as the section "First calls")
 # env:   BENCH_FIRST_BIN  bench_first to run (default build/release/bench/bench_first)
 #        BENCH_PEERS_PY   a Python with numpy, torch and jax (default build/peers-venv/bin/python;
 #                         make it with: python3 -m venv build/peers-venv &&
@@ -34,6 +35,9 @@ if ! "$PY" -c 'import numpy, torch, jax' 2>/dev/null; then
 fi
 mkdir -p bench/results
 CSV=bench/results/first_call.csv
+echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) CPUs;" \
+  "load average at start: $(cut -d' ' -f1-3 /proc/loadavg); git $(git rev-parse --short HEAD 2>/dev/null)"
+echo "- $ROUNDS rounds; in each, one fresh process per implementation and workload, in turn; BENCH_THREADS=$BENCH_THREADS"
 echo "table,impl,round,workload,n,first_ms,second_ms,steady_ms,compiled,launched,self_cpu_ms,compiler_cpu_ms" >"$CSV"
 
 # sample TABLE IMPL ROUND WL LOG2N REPS: one fresh process, one CSV row
@@ -61,6 +65,7 @@ for r in $(seq 1 "$BIG"); do
   done
 done
 
+echo "- load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 - "$CSV" "$ROUNDS" "$BIG" <<'EOF'
 import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
