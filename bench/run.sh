@@ -42,7 +42,11 @@ SUMMARY_ONLY=${BENCH_SUMMARY_ONLY:-0}
 PROCS=${BENCH_PROCS:-}
 # proc_wanted NAME: NAME is one of BENCH_PROCS (all when BENCH_PROCS is empty)
 proc_wanted() { [ -z "$PROCS" ] || [[ ",$PROCS," == *",$1,"* ]]; }
-if [ "$SUMMARY_ONLY" != 1 ] && [ -z "$PROCS" ]; then rm -f "$OUT"/*.csv "$OUT"/*.log "$OUT"/*.txt "$OUT"/python.md; fi
+# (first_call.csv and first_call.md are bench/first_call.sh's, run by hand: kept)
+if [ "$SUMMARY_ONLY" != 1 ] && [ -z "$PROCS" ]; then
+  find "$OUT" -maxdepth 1 \( -name '*.csv' -o -name '*.log' -o -name '*.txt' -o -name python.md \) \
+    ! -name 'first_call.*' -delete
+fi
 
 # ---- build
 BUILD_LOG=$BUILD/bench_build.log
@@ -201,6 +205,17 @@ ANCH=${BENCH_ANCHORS:-/work/shared/anchors/results}
     echo "falls on every library alike. Raw text: \`bench/results/python.md\`."
     echo
     cat "$OUT/python.md"
+  fi
+  if [ -f "$OUT/first_call.md" ]; then
+    echo
+    echo "## First calls"
+    echo
+    echo "\`bench/first_call.sh\` (run by hand: \`bench/first_call.sh 3 > bench/results/first_call.md\`; method:"
+    echo "docs/benchmarks.md and docs/jit.md, \"First calls\"): each sample a fresh process with an empty"
+    echo "kernel cache (and inductor cache), the implementations in turn within each round. Raw rows:"
+    echo "\`bench/results/first_call.csv\`."
+    echo
+    cat "$OUT/first_call.md"
   fi
   [ -f bench/NOTES.md ] && { echo; cat bench/NOTES.md; }
 } >bench/RESULTS.md

@@ -4,7 +4,16 @@
 namespace cgrad::optim {
 
 namespace detail {
-Tensor zeros_state(const Tensor& p) { return zeros(p.shape(), p.dtype(), p.device()).eval(); }
+// Dense zeros from the host, not zeros(): a realized constant is one element broadcast (stride 0),
+// so the first step's graph would differ from every later one (whose state is a dense result) and
+// the first two steps would each compile their own kernels (docs/jit.md, "First calls").
+Tensor zeros_state(const Tensor& p) {
+  const auto n = static_cast<std::size_t>(p.numel());
+  Tensor z = p.dtype() == DType::f64 ? tensor(std::vector<double>(n, 0.0), p.shape())
+                                     : tensor(std::vector<float>(n, 0.f), p.shape());
+  if (z.dtype() != p.dtype()) z = z.cast(p.dtype());
+  return (p.device().is_cuda() ? z.to(p.device()) : z).eval();
+}
 Tensor scalar_buffer(double v, DType t, Device d) {
   Tensor s = t == DType::f64 ? tensor(std::vector<double>{v}, Shape{})
                              : tensor(std::vector<float>{static_cast<float>(v)}, Shape{});

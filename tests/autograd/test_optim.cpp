@@ -157,5 +157,29 @@ TEST(Optim, ConjugateGradientOnAPhi4FieldReplaysPlans) {
   EXPECT_GT(s.plan_cache_hits, 10 * s.plans_built) << "iterations must replay their plans";
 }
 
+// The momentum buffers start dense (not as a stride-0 constant), so the first step of a training
+// loop has the graph of every later one: the second step replays the first step's plan instead
+// of compiling kernels of its own (docs/jit.md, "First calls"). Values: momentum 0.5, lr 0.1.
+TEST(Optim, SecondSgdStepReplaysTheFirst) {
+  Tensor w = tensor(std::vector<float>{1, -2, 3}, {3}).requires_grad(true);
+  Tensor x = tensor(std::vector<float>{0.5f, 1, 2}, {3});
+  optim::SGD opt({w}, 0.1, 0.5);
+  auto step = [&] {
+    opt.zero_grad();
+    Tensor loss = sum(w * x);  // gradient x
+    loss.backward();
+    opt.step({loss});
+  };
+  step();
+  reset_stats();
+  step();
+  EXPECT_EQ(stats().plans_built, 0u) << "the second step must replay the first step's plan";
+  EXPECT_EQ(stats().kernels_compiled, 0u);
+  // v1 = x, w1 = w0 - 0.1 x; v2 = 0.5 x + x = 1.5 x, w2 = w1 - 0.15 x = w0 - 0.25 x.
+  auto got = w.to_vector<float>();
+  const std::vector<float> w0 = {1, -2, 3}, xs = {0.5f, 1, 2};
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_NEAR(got[i], w0[i] - 0.25f * xs[i], 1e-6f) << i;
+}
+
 }  // namespace
 }  // namespace cgrad

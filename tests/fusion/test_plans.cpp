@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 using namespace cgrad;
 
 TEST(Plans, RepeatedGraphReplays) {
@@ -100,4 +102,77 @@ TEST(Plans, NewConstantsAndSeedsDoNotRecompile) {
     EXPECT_LT(v[10], static_cast<float>(10 * dt + 1));
   }
   EXPECT_EQ(stats().kernels_compiled, 0u) << "constants and seeds are kernel arguments";
+}
+
+// The many-kernel schedule of the tests below: enough kernel source for several units.
+static std::vector<Tensor> many_reductions(const Tensor& a) {
+  return std::vector<Tensor>{sum(a, {0}),
+                             sum(a, {1}),
+                             max(a, {0}),
+                             max(a, {1}),
+                             min(a, {0}),
+                             min(a, {1}),
+                             sum(a * a, {0}),
+                             sum(exp(a), {1}),
+                             max(a * 3.0, {0}),
+                             min(abs(a), {1}),
+                             sum(sqrt(abs(a)), {0}),
+                             mean(a, {1}),
+                             max(exp(-a), {0}),
+                             sum(tanh(a), {1})};
+}
+
+// A schedule with much kernel source compiles as several translation units, several compilers at
+// once (docs/jit.md, "First calls"). In this fresh process each unit is compiled or loaded from
+// disk exactly once, whatever the number of cores, and the results are the interpreter's.
+TEST(Plans, LargeScheduleCompilesInParts) {
+  test::ResultCacheOff off;
+  Tensor a = (sin(arange(48 * 40).reshape({48, 40}) * 0.37) * 2.0).eval();
+  auto build = [&] { return many_reductions(a); };
+  reset_stats();
+  std::vector<Tensor> jit = build();
+  eval(jit);
+  const Stats s = stats();
+  EXPECT_GE(s.kernels_compiled + s.disk_cache_hits, 2u) << "a large schedule compiles in parts";
+  EXPECT_LE(s.kernels_compiled + s.disk_cache_hits, 8u);
+  std::vector<Tensor> ref = test::with_backend("interpreter", [&] {
+    std::vector<Tensor> r = build();
+    eval(r);
+    return r;
+  });
+  for (std::size_t i = 0; i < jit.size(); ++i) {
+    auto x = jit[i].to_vector<float>(), y = ref[i].to_vector<float>();
+    ASSERT_EQ(x.size(), y.size());
+    for (std::size_t j = 0; j < x.size(); ++j)
+      EXPECT_NEAR(x[j], y[j], 1e-4f * (1 + std::abs(y[j]))) << i << "," << j;
+  }
+  reset_stats();
+  std::vector<Tensor> again = build();
+  eval(again);
+  EXPECT_EQ(stats().kernels_compiled + stats().disk_cache_hits, 0u) << "every part is in memory now";
+}
+
+// With CGRAD_JIT_ASYNC, every unit of a large schedule compiles in the background while the
+// first evaluation is interpreted; once they are built, the schedule runs compiled.
+TEST(Plans, AsyncModeCompilesEveryPartInTheBackground) {
+  test::ResultCacheOff off;
+  auto& e = core::env_mut();
+  const bool saved = e.jit_async;
+  e.jit_async = true;
+  Tensor a = (cos(arange(40 * 48).reshape({40, 48}) * 0.29) * 2.0).eval();
+  std::vector<Tensor> first = many_reductions(a);
+  eval(first);
+  runtime::kernel_cache().wait_idle();
+  reset_stats();
+  std::vector<Tensor> second = many_reductions(a);
+  eval(second);
+  const Stats s = stats();
+  e.jit_async = saved;
+  EXPECT_EQ(s.kernels_compiled + s.disk_cache_hits, 0u) << "every unit was built in the background";
+  EXPECT_EQ(s.kernels_launched, test::kernels_for(many_reductions(a))) << "the compiled kernels ran";
+  for (std::size_t i = 0; i < first.size(); ++i) {
+    auto x = first[i].to_vector<float>(), y = second[i].to_vector<float>();
+    for (std::size_t j = 0; j < x.size(); ++j)
+      EXPECT_NEAR(x[j], y[j], 1e-4f * (1 + std::abs(y[j]))) << i << "," << j;
+  }
 }

@@ -6,6 +6,8 @@
 #include "backends/cpu/interpreter.h"
 #include "backends/cpu/jit/compiler.h"
 #include "backends/cpu/thread_pool.h"
+#include "codegen/kernel_parts.h"
+#include "codegen/render_cpu.h"
 #include "core/env.hpp"
 #include "ir/op_table.h"
 #include "runtime/kernel_cache.h"
@@ -15,8 +17,13 @@
 #include "schedule/plan_memory.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <exception>
 #include <iostream>
+#include <map>
+#include <set>
+#include <thread>
 
 namespace cgrad::backends::cpu {
 
@@ -51,32 +58,111 @@ struct Compiled {
   int64_t acc_size = 0;
 };
 
-// Compiles the Program's translation unit (kernel cache: memory, then disk, then the compiler).
-// With `async`, returns an empty vector at once when the unit is not compiled yet (a background
-// compile starts).
+// A Program with many kernels compiles as several translation units at once, one compiler
+// process each, so a first call uses the idle cores (docs/jit.md, "First calls"). The split
+// depends only on the Program (kernel sources in schedule order), never on the machine: cache
+// keys and `kernels_compiled` are the same everywhere. Each part is the prelude and a run of
+// distinct kernels of at least kPartBytes of source; one kernel is never split, so a Program of
+// one kernel (W1-W4) is one unit, the same source as before. How many compile at once depends
+// on the machine (kMaxCompileThreads, the hardware threads): that changes only the wall time.
+constexpr std::size_t kPartBytes = 16 * 1024;
+constexpr std::size_t kMaxParts = 8;
+constexpr unsigned kMaxCompileThreads = 8;
+
+struct Part {
+  std::string source;
+  std::vector<std::string> symbols;  // its kernels' entry points; the first is checked on a load
+};
+
+std::vector<Part> split_units(const runtime::Program& p) {
+  std::vector<const runtime::KernelCode*> distinct;
+  std::set<std::string> seen;
+  std::size_t total = 0;
+  for (const auto& c : p.code)
+    if (!c.symbol.empty() && seen.insert(c.symbol).second) {
+      distinct.push_back(&c);
+      total += c.source.size();
+    }
+  const std::size_t n = std::clamp<std::size_t>(total / kPartBytes, 1, std::min(kMaxParts, distinct.size()));
+  std::vector<Part> parts;
+  std::vector<runtime::KernelCode> run;  // copies: unique_sources takes values
+  auto close = [&] {
+    Part part{n == 1 ? p.source : codegen::unique_sources(codegen::template_text("cpu_prelude"), run), {}};
+    for (const auto& c : run) part.symbols.push_back(c.symbol);
+    parts.push_back(std::move(part));
+    run.clear();
+  };
+  std::size_t done = 0;  // source bytes of the kernels in finished parts and in `run`
+  for (const auto* c : distinct) {
+    run.push_back(*c);
+    done += c->source.size();
+    // Close a part once the parts so far hold their share (k/n) of the bytes.
+    const std::size_t k = parts.size() + 1;
+    if (k < n && done * n >= total * k) close();
+  }
+  close();
+  return parts;
+}
+
+// Builds (or loads) every part, up to the hardware threads at a time; the first error of the
+// lowest part is rethrown after all have finished, so which error surfaces is deterministic.
+void build_parts(const std::vector<Part>& parts, const std::string& tk, const runtime::CompileFn& fn) {
+  auto& cache = runtime::kernel_cache();
+  std::vector<std::exception_ptr> errors(parts.size());
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i; (i = next.fetch_add(1)) < parts.size();) {
+      try {
+        cache.get(parts[i].source, parts[i].symbols.front(), tk, fn);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+  };
+  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t helpers = std::min<std::size_t>(std::min(hw, kMaxCompileThreads), parts.size()) - 1;
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < helpers; ++t) threads.emplace_back(work);
+  work();
+  for (auto& t : threads) t.join();
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
+// Compiles the Program's kernels (kernel cache: memory, then disk, then the compiler), as one or
+// several translation units (split_units). With `async`, returns an empty vector at once when a
+// unit is not compiled yet (background compiles start for every such unit).
 std::vector<Compiled> compile_kernels(const runtime::Program& p, bool async) {
   std::vector<Compiled> out(p.code.size());
   if (p.source.empty()) return out;  // only library kernels: nothing to compile
   auto& cache = runtime::kernel_cache();
   const auto& tk = jit::toolchain_key();
   auto fn = jit::compile_fn();
+  const std::vector<Part> parts = split_units(p);
   if (async) {
-    auto first = std::find_if(p.code.begin(), p.code.end(),
-                              [](const runtime::KernelCode& c) { return !c.symbol.empty(); });
-    if (!cache.try_get(p.source, first->symbol, tk, fn)) return {};
+    bool ready = true;
+    for (const Part& part : parts) ready = cache.try_get(part.source, part.symbols.front(), tk, fn) && ready;
+    if (!ready) return {};
+  } else if (parts.size() > 1) {
+    build_parts(parts, tk, fn);
   }
-  auto sym = [&](const std::string& name) { return cache.get(p.source, name, tk, fn); };
+  std::map<std::string, const std::string*> unit_of;  // symbol -> the source of its unit
+  for (const Part& part : parts)
+    for (const auto& symbol : part.symbols) unit_of.emplace(symbol, &part.source);
+  auto sym = [&](const std::string& kernel, const std::string& name) {
+    return cache.get(*unit_of.at(kernel), name, tk, fn);
+  };
   for (std::size_t i = 0; i < p.code.size(); ++i) {
     const runtime::KernelCode& r = p.code[i];
     if (r.symbol.empty()) continue;
     Compiled& c = out[i];
-    c.entry = reinterpret_cast<EntryFn>(sym(r.symbol));
+    c.entry = reinterpret_cast<EntryFn>(sym(r.symbol, r.symbol));
     if (r.has_reductions && !r.whole_rows) {
-      c.part = reinterpret_cast<PartFn>(sym(r.symbol + "_part"));
-      c.merge = reinterpret_cast<MergeFn>(sym(r.symbol + "_merge"));
-      c.fin = reinterpret_cast<FinFn>(sym(r.symbol + "_fin"));
-      c.init = reinterpret_cast<InitFn>(sym(r.symbol + "_acc_init"));
-      c.acc_size = reinterpret_cast<SizeFn>(sym(r.symbol + "_acc_size"))();
+      c.part = reinterpret_cast<PartFn>(sym(r.symbol, r.symbol + "_part"));
+      c.merge = reinterpret_cast<MergeFn>(sym(r.symbol, r.symbol + "_merge"));
+      c.fin = reinterpret_cast<FinFn>(sym(r.symbol, r.symbol + "_fin"));
+      c.init = reinterpret_cast<InitFn>(sym(r.symbol, r.symbol + "_acc_init"));
+      c.acc_size = reinterpret_cast<SizeFn>(sym(r.symbol, r.symbol + "_acc_size"))();
     }
   }
   return out;
