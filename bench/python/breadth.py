@@ -99,29 +99,19 @@ def run(libs, name, reps):
     arrs = _inputs(np, name)
     impls = implementations(libs, name, arrs)
     names = list(impls)
-    first, check = {}, {}
-    ref = None
-    for n in ["numpy"] + [n for n in names if n != "numpy"]:
-        t0 = time.perf_counter()
-        out = impls[n]()
-        first[n] = time.perf_counter() - t0
-        impls[n]()  # second warm-up
-        got = wl.as_numpy(np, out)
-        if ref is None:
-            ref = got
+    first, outs = wl.first_calls(impls)
+    ref = wl.as_numpy(np, outs["numpy"])
+    check = {}
+    for n in names:
+        got = wl.as_numpy(np, outs[n])
         if name in EXACT:
             ok = got.shape == ref.shape and bool(np.array_equal(got.astype(ref.dtype), ref))
         else:
             ok = got.shape == ref.shape and bool(np.allclose(got.astype(np.float64), ref.astype(np.float64),
                                                              rtol=1e-4, atol=1e-4))
         check[n] = "ok" if ok else "DIFF"
-    times = {n: [] for n in names}
-    for r in range(reps):
-        for n in names[r % len(names):] + names[: r % len(names)]:
-            t0 = time.perf_counter()
-            out = impls[n]()
-            times[n].append(time.perf_counter() - t0)
-            del out
+    del outs
+    times = wl.rounds(impls, reps)
     base = times["cgrad"]
     print(f"#### {name}: {SIZES[name]} ({reps} rounds)\n")
     print("| implementation | median ms | min ms | x cgrad [p25, p75] | first call ms | check vs numpy |")

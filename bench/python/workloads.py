@@ -237,17 +237,39 @@ def pct(v, q):
     return s[lo] + (s[hi] - s[lo]) * (i - lo)
 
 
+def first_calls(impls):
+    """Each implementation's first call timed alone (it compiles where the library compiles), then
+    one more warm-up call (torch.compile may recompile once on a second call): (name -> seconds,
+    name -> the first call's output)."""
+    first, outs = {}, {}
+    for name in impls:
+        t0 = time.perf_counter()
+        outs[name] = impls[name]()
+        first[name] = time.perf_counter() - t0
+        impls[name]()
+    return first, outs
+
+
+def rounds(impls, reps):
+    """name -> `reps` wall times of one call, the order of the implementations rotating from one
+    round to the next so that the machine's slow and fast phases fall on all of them alike."""
+    names = list(impls)
+    times = {n: [] for n in names}
+    for r in range(reps):
+        for name in names[r % len(names):] + names[: r % len(names)]:
+            t0 = time.perf_counter()
+            out = impls[name]()
+            times[name].append(time.perf_counter() - t0)
+            del out
+    return times
+
+
 def run_workload(libs, wl, reps):
     np = libs["np"]
     arrs = inputs(np, wl)
     impls = implementations(libs, wl, arrs)
     names = list(impls)
-    first, outs = {}, {}
-    for name in names:  # first call alone: compiles where the library compiles
-        t0 = time.perf_counter()
-        outs[name] = impls[name]()
-        first[name] = time.perf_counter() - t0
-        impls[name]()  # second warm-up (torch.compile may recompile once on a second call)
+    first, outs = first_calls(impls)
     ref = as_numpy(np, outs["numpy"]).astype(np.float64)
     check = {}
     rtol = 1e-9 if wl == "W5" else 1e-4
@@ -255,14 +277,7 @@ def run_workload(libs, wl, reps):
         got = as_numpy(np, outs[name]).astype(np.float64)
         check[name] = "ok" if np.allclose(got, ref, rtol=rtol, atol=rtol) else f"DIFF {np.max(np.abs(got - ref)):.3g}"
     del outs
-    times = {n: [] for n in names}
-    for r in range(reps):
-        order = names[r % len(names):] + names[: r % len(names)]
-        for name in order:
-            t0 = time.perf_counter()
-            out = impls[name]()
-            times[name].append(time.perf_counter() - t0)
-            del out
+    times = rounds(impls, reps)
     after = {name: impls[name]() for name in names}  # one more call each, checked like the first
     ref = as_numpy(np, after["numpy"]).astype(np.float64)
     for name in names:
