@@ -172,15 +172,28 @@ void allreduce(VjpCall& c) {
 
 // Scans (scan group). cumulative_sum: each input element reaches every output at or after it, so
 // its gradient is the reversed running sum of g (flip, cumulative_sum, flip). cumulative_prod:
-// d out_j / d x_i = out_j / x_i for j >= i, so the gradient is reversed_cumsum(g * out) / x; it is
-// exact for nonzero inputs only (a zero input gives inf/NaN gradients, docs/autograd.md).
+// d out_j / d x_k = prod_{i <= j, i != k} x_i for j >= k, computed without dividing by a zero (as
+// PyTorch's cumprod_backward): before a row's first zero, x_k != 0 and the gradient is
+// reversed_cumsum(g * out) / x_k; at the first zero z it is reversed_cumsum(g * out')_z, where out'
+// is the running product with that one zero replaced by 1 (out'_j = prod_{i < z} x_i *
+// prod_{z < i <= j} x_i for j >= z); after it every product holds that zero, so the gradient is 0.
+// Exact with any number of zeros per row (docs/autograd.md); itself differentiable.
 namespace {
 Tensor reversed_cumsum(const Tensor& g, int64_t axis) {
   return cgrad::flip(cgrad::cumulative_sum(cgrad::flip(g, {axis}), axis), {axis});
 }
 }  // namespace
 void cumulative_sum(VjpCall& c) { set(c, 0, reversed_cumsum(c.g, c.rec.attrs.axis)); }
-void cumulative_prod(VjpCall& c) { set(c, 0, reversed_cumsum(c.g * c.out, c.rec.attrs.axis) / x0(c)); }
+void cumulative_prod(VjpCall& c) {
+  const Tensor& x = x0(c);
+  const int64_t axis = c.rec.attrs.axis;
+  const Tensor is0 = x == 0;
+  const Tensor zeros_so_far = cgrad::cumulative_sum(is0.cast(DType::i64), axis);  // inclusive count
+  const Tensor first0 = cgrad::logical_and(is0, zeros_so_far == 1);
+  const Tensor before = reversed_cumsum(c.g * c.out, axis) / cgrad::where(is0, 1.0, x);
+  const Tensor at = reversed_cumsum(c.g * cgrad::cumulative_prod(cgrad::where(first0, 1.0, x), axis), axis);
+  set(c, 0, cgrad::where(zeros_so_far == 0, before, cgrad::where(first0, at, 0.0)));
+}
 
 void reshape(VjpCall& c) { set(c, 0, c.g.reshape(x0(c).shape())); }
 void permute(VjpCall& c) {

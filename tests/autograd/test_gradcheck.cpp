@@ -302,6 +302,33 @@ TEST(GradCheck, ProdAtZeros) {
   for (std::size_t i = 0; i < want.size(); ++i) EXPECT_EQ(g[i], want[i]) << "element " << i;
 }
 
+// scan group: cumulative_prod's rule at zeros (one and two zeros per row, a zero first and last),
+// against the definition d out_j / d x_k = prod_{i <= j, i != k} x_i (no division) and against
+// finite differences at those inputs (the product is a polynomial: smooth through 0).
+TEST(GradCheck, CumulativeProdAtZeros) {
+  const std::vector<double> xv{2, 0, 3, 4, 0.5, 0, 2, 0, 5, -1, 1.5, 2, 3, 0.25, 0, 0, -2, 0.5, 3, 1.5};
+  const std::vector<double> wv{0.5, -1, 2, 0.25, 1, 3, -0.5, 2, 1, 0.75, -2, 1, 0.5, 4, 1, 2, 1, -1, 0.5, 3};
+  const int64_t rows = 4, n = 5;
+  Tensor w = tensor(wv, {rows, n});
+  Tensor x = tensor(xv, {rows, n}).requires_grad(true);
+  const std::vector<double> g = grad(sum(cumulative_prod(x, 1) * w), {x})[0].to_vector<double>();
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t k = 0; k < n; ++k) {
+      double want = 0;
+      for (int64_t j = k; j < n; ++j) {
+        double p = 1;
+        for (int64_t i = 0; i <= j; ++i)
+          if (i != k) p *= xv[static_cast<std::size_t>(r * n + i)];
+        want += wv[static_cast<std::size_t>(r * n + j)] * p;
+      }
+      EXPECT_NEAR(g[static_cast<std::size_t>(r * n + k)], want, 1e-12) << "row " << r << " position " << k;
+    }
+  expect_gradients_match([w](const std::vector<Tensor>& v) { return cumulative_prod(v[0], 1) * w; }, {xv},
+                         {{rows, n}}, "cumulative_prod at zeros");
+  expect_gradients_match([](const std::vector<Tensor>& v) { return cumulative_prod(v[0], 0); }, {xv},
+                         {{rows, n}}, "cumulative_prod at zeros, axis 0");
+}
+
 // scatter group: the gradients of take and sort are scatter_adds, themselves differentiable: their
 // second derivatives (Hessian-vector products through the gradient) by finite differences.
 TEST(GradCheck, SecondDerivativesThroughScatter) {

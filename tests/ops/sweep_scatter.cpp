@@ -58,8 +58,9 @@ void sweep_scatter(int, DType t) {
   const Shape s{3, 5, 4};
   Tensor base = make(random_data(t, 60, 21), s);
   if (t == b8) {  // numeric only: a bool base or src is an error, raised when the op is built
-    EXPECT_EQ(error_code([&] { scatter_add(base, 0, tensor(std::vector<int64_t>{0}, {1}), base.slice(0, 0, 1)); }),
-              ErrorCode::DTypeMismatch);
+    EXPECT_EQ(
+        error_code([&] { scatter_add(base, 0, tensor(std::vector<int64_t>{0}, {1}), base.slice(0, 0, 1)); }),
+        ErrorCode::DTypeMismatch);
     return;
   }
   const Data bv = read(base);
@@ -69,7 +70,8 @@ void sweep_scatter(int, DType t) {
     const std::vector<int64_t> iv{-n, -1, 0, n - 1, n, -n - 1, 1, 0, -1};
     Shape ss = s;
     ss[static_cast<std::size_t>(axis)] = static_cast<int64_t>(iv.size());
-    const Data sv = random_data(t, static_cast<std::size_t>(core::numel(ss)), 30 + static_cast<uint64_t>(axis));
+    const Data sv =
+        random_data(t, static_cast<std::size_t>(core::numel(ss)), 30 + static_cast<uint64_t>(axis));
     Tensor src = make(sv, ss);
     const Data want = scatter_ref(bv, s, sv, ss, spread(iv, ss, axis), axis);
     std::vector<int32_t> iv32(iv.begin(), iv.end());
@@ -108,12 +110,14 @@ void sweep_scatter(int, DType t) {
   expect_values(read(scatter_add_along_axis(b2, 1, tensor(p2, {1, 3}), s2)),
                 scatter_ref(read(b2), {4, 2}, read(s2), {4, 3}, p2full, 1), 0, name + " along, broadcast");
   // Empty: no indices leave base as it is; an empty axis has every index out of range.
-  expect_values(read(scatter_add(base, 1, tensor(std::vector<int64_t>{}, {0}), make(Data{t, {}, {}}, Shape{3, 0, 4}))),
-                bv, 0, name + " no indices");
+  expect_values(
+      read(scatter_add(base, 1, tensor(std::vector<int64_t>{}, {0}), make(Data{t, {}, {}}, Shape{3, 0, 4}))),
+      bv, 0, name + " no indices");
   Tensor e = make(Data{t, {}, {}}, Shape{3, 0});
-  EXPECT_EQ(scatter_add(e, 1, tensor(std::vector<int64_t>{0, -1}, {2}), make(random_data(t, 6, 3), Shape{3, 2}))
-                .shape(),
-            (Shape{3, 0}));
+  EXPECT_EQ(
+      scatter_add(e, 1, tensor(std::vector<int64_t>{0, -1}, {2}), make(random_data(t, 6, 3), Shape{3, 2}))
+          .shape(),
+      (Shape{3, 0}));
   // Errors: float indices, src of the wrong shape, axis out of range, rank mismatch, a 0-d base.
   Tensor i1 = tensor(std::vector<int64_t>{0}, {1});
   Tensor s1 = base.slice(1, 0, 1);
@@ -122,7 +126,9 @@ void sweep_scatter(int, DType t) {
   EXPECT_EQ(error_code([&] { scatter_add(base, 0, i1, s1); }), ErrorCode::ShapeMismatch);
   EXPECT_EQ(error_code([&] { scatter_add(base, 3, i1, s1); }), ErrorCode::InvalidArgument);
   EXPECT_EQ(error_code([&] { scatter_add_along_axis(base, 1, i1, s1); }), ErrorCode::ShapeMismatch);
-  EXPECT_EQ(error_code([&] { scatter_add_along_axis(base, 1, tensor(std::vector<int64_t>(24, 0), {2, 3, 4}), s1); }),
+  EXPECT_EQ(error_code([&] {
+              scatter_add_along_axis(base, 1, tensor(std::vector<int64_t>(24, 0), {2, 3, 4}), s1);
+            }),
             ErrorCode::ShapeMismatch);
   EXPECT_EQ(error_code([&] { scatter_add(make(random_data(t, 1, 1), Shape{}), 0, i1, s1); }),
             ErrorCode::InvalidArgument);
@@ -150,7 +156,8 @@ TEST(ScatterAdd, PromotesAndMatchesTakesGradient) {
 
 TEST(ScatterAdd, LeavesBaseIntact) {
   Tensor b = tensor(std::vector<int64_t>{1, 2, 3}, {3});
-  Tensor y = scatter_add(b, 0, tensor(std::vector<int64_t>{0, 0}, {2}), tensor(std::vector<int64_t>{5, 6}, {2}));
+  Tensor y =
+      scatter_add(b, 0, tensor(std::vector<int64_t>{0, 0}, {2}), tensor(std::vector<int64_t>{5, 6}, {2}));
   EXPECT_EQ(y.to_vector<int64_t>(), (std::vector<int64_t>{12, 2, 3}));
   EXPECT_EQ(b.to_vector<int64_t>(), (std::vector<int64_t>{1, 2, 3}));
   EXPECT_EQ(y.to_vector<int64_t>(), (std::vector<int64_t>{12, 2, 3}));  // a second evaluation

@@ -31,13 +31,13 @@ View interp_scatter_add(const ir::Node& n, const View& base, const View& src, co
   core::dispatch(n.dtype, [&](auto zero) {
     using T = decltype(zero);
     if constexpr (!std::is_same_v<T, bool>) {  // the row accepts numeric dtypes only
-    T* o = static_cast<T*>(out.storage->data) + out.offset;
-    const T* v = static_cast<const T*>(src.storage->data);
-    std::array<const int64_t*, 3> st{ost.data(), src.strides.data(), idx.strides.data()};
-    core::for_each_strided<3>(s, st, {0, src.offset, idx.offset}, [&](int64_t oo, int64_t so, int64_t io) {
-      const int64_t p = scalar::take(ip[io], len);
-      if (p >= 0) o[oo + p * step] = scalar::add(o[oo + p * step], v[so]);
-    });
+      T* o = static_cast<T*>(out.storage->data) + out.offset;
+      const T* v = static_cast<const T*>(src.storage->data);
+      std::array<const int64_t*, 3> st{ost.data(), src.strides.data(), idx.strides.data()};
+      core::for_each_strided<3>(s, st, {0, src.offset, idx.offset}, [&](int64_t oo, int64_t so, int64_t io) {
+        const int64_t p = scalar::take(ip[io], len);
+        if (p >= 0) o[oo + p * step] = scalar::add(o[oo + p * step], v[so]);
+      });
     }
   });
   return out;
