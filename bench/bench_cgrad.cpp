@@ -6,6 +6,8 @@
 //   W5 one RK4 step of 2^20 Lorenz systems          f64 (and f32)
 //   W6 a chain of 100 element-wise ops on 16 elements (host overhead)
 //   W7 a*b + c at 2^24 elements stored in f16 and bf16 against f32 (samples alternate)
+//   W8 an embedding lookup forward + backward: take(W, idx), W 50000 x 64 f32, 8192 indices; the
+//      gradient through scatter_add against the former one-hot rule (samples alternate)
 // plus host overhead (node build, plan replay per kernel) and JIT latency (cold compile, warm
 // disk-cache load, memory-cache hit), measured in child processes with a fresh CGRAD_CACHE_DIR.
 //
@@ -15,7 +17,7 @@
 // buffers. The cgrad thread count is CGRAD_NUM_THREADS (default: all cores); run the program
 // once per thread count (bench/run.sh does).
 //
-// usage: bench_cgrad [--proc NAME] [--sections wl,host,jit] [--only W1,W2,...,W7]
+// usage: bench_cgrad [--proc NAME] [--sections wl,host,jit] [--only W1,W2,...,W8]
 //        bench_cgrad --jit-child cold|warm   (internal: one JIT latency process)
 #include "common.hpp"
 #include "hand.hpp"
@@ -236,6 +238,59 @@ void run_mixed() {
         tn.c_str(), tn.c_str(), s32.median / s16.median, s32.median * 1e3, s16.median * 1e3);
     std::fflush(stdout);
   }
+}
+
+// ---------------------------------------------------------------- W8
+// An embedding lookup, forward and backward (issue #15, scatter group): y = take(W, idx) with W
+// 50000 x 64 f32 and 8192 indices (repeats included), loss = sum(y * r), and both y and dW =
+// grad(loss, W) evaluated in one eval. `scatter`: take's gradient as cgrad has it, one scatter_add
+// (O(n + m) rows). `onehot`: the rule it replaced, a fused comparison idx[j] == k summed over j
+// (O(n m) rows, 2.6e10 compares here), written with public ops on the same inputs. Samples of the
+// two alternate (measure_alternating, BENCH_W8_REPS, default 3: one onehot sample takes seconds).
+void run_embedding() {
+  const long rows = 50000, dim = 64, m = 8192;
+  Tensor W = input(uniform_vec<float>(rows * dim, 5, -1, 1), {rows, dim}).requires_grad(true);
+  Tensor r = input(uniform_vec<float>(m * dim, 6, -1, 1), {m, dim});
+  std::vector<int64_t> iv(static_cast<std::size_t>(m));
+  for (long k = 0; k < m; ++k) iv[static_cast<std::size_t>(k)] = (k * 7919) % 6151;  // repeats
+  Tensor idx = input(std::move(iv), {m});
+  auto scatter_run = [&] {
+    Tensor y = cgrad::take(W, idx, 0);
+    Tensor g = cgrad::grad(cgrad::sum(y * r), {W}, false)[0];
+    cgrad::eval({y, g});
+    return g;
+  };
+  auto onehot_run = [&] {
+    Tensor y = cgrad::take(W, idx, 0);
+    const cgrad::Shape se{m, rows, dim};
+    Tensor hit =
+        idx.reshape({m, 1, 1}).expand(se) == cgrad::arange(rows, cgrad::i64).reshape({1, rows, 1}).expand(se);
+    Tensor g = cgrad::sum(cgrad::where(hit, r.reshape({m, 1, dim}).expand(se), 0.0), {0});
+    cgrad::eval({y, g});
+    return g;
+  };
+  const int reps = env_int("BENCH_W8_REPS", 3);
+  auto [ss, so] = measure_alternating(
+      [&] {
+        Tensor g = scatter_run();
+        clobber();
+      },
+      [&] {
+        Tensor g = onehot_run();
+        clobber();
+      },
+      reps);
+  Tensor gs, go;
+  const double ks = kernels_of([&] { gs = scatter_run(); }), ko = kernels_of([&] { go = onehot_run(); });
+  const double bytes = 2.0 * rows * dim * 4 + 3.0 * m * dim * 4;  // dW written and W read; y, r, g rows
+  report("cgrad", "scatter@alt", "W8", "f32", rows * dim, cgrad_threads(), ss, bytes, ks,
+         checksum_of<float>(gs), "take fwd+bwd, gradient by scatter_add; samples alternate with onehot");
+  report("cgrad", "onehot@alt", "W8", "f32", rows * dim, cgrad_threads(), so, bytes, ko,
+         checksum_of<float>(go),
+         "take fwd+bwd, gradient by the former one-hot sum; samples alternate with scatter");
+  std::printf("# W8: onehot time / scatter time = %.1f (medians %.3f ms and %.3f ms)\n",
+              so.median / ss.median, so.median * 1e3, ss.median * 1e3);
+  std::fflush(stdout);
 }
 
 // ---------------------------------------------------------------- W4
@@ -744,6 +799,7 @@ int main(int argc, char** argv) {
       }
       if (want("W6")) run_w6();
       if (want("W7")) run_mixed();
+      if (want("W8")) run_embedding();
     }
     if (sections.count("host")) run_host();
     if (sections.count("jit")) run_jit();

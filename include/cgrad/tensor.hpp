@@ -408,6 +408,20 @@ Tensor take_along_axis(const Tensor& x, const Tensor& indices, int64_t axis = -1
 /// sorted: side "left" (first such position) or "right" (last). NaN sorts last. A binary search:
 /// ceil(log2(n + 1)) fused gathers of x1.
 Tensor searchsorted(const Tensor& x1, const Tensor& x2, std::string_view side = "left");
+// ---- scatter_add (issue #15, scatter group; docs/semantics.md, "scatter_add") ----
+/// take's inverse: a copy of `base` with src added at `indices` along `axis`:
+/// out[.., indices[k], ..] += src[.., k, ..], where src has shape
+/// base.shape[:axis] + indices.shape + base.shape[axis+1:]. Repeated indices accumulate, in
+/// increasing k for each output element (deterministic); indices wrap as take's (-n <= i < 0);
+/// one still outside [0, n) adds nothing. base and src promote to one numeric dtype.
+/// Differentiable in base and src (src's gradient is a take of the output's).
+Tensor scatter_add(const Tensor& base, int64_t axis, const Tensor& indices, const Tensor& src);
+/// scatter_add into zeros of `shape` (src's dtype and device).
+Tensor scatter_add(const Shape& shape, int64_t axis, const Tensor& indices, const Tensor& src);
+/// take_along_axis's inverse: out[.., indices[.., j, ..], ..] += src[.., j, ..] along `axis`.
+/// indices and src have base's rank and broadcast against each other to a shape that equals
+/// base's outside `axis`.
+Tensor scatter_add_along_axis(const Tensor& base, int64_t axis, const Tensor& indices, const Tensor& src);
 /// One i64 tensor per dim of x (at least 1-D): the indices of the non-zero elements, row-major.
 /// The result's length depends on the data: x is evaluated (a synchronisation point).
 std::vector<Tensor> nonzero(const Tensor& x);

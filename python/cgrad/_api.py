@@ -368,6 +368,20 @@ def take_along_axis(x, indices, /, *, axis=-1):
     return _cgrad._take_along_axis(x, indices, axis)
 
 
+# scatter group (issue #15), beyond the standard: the inverses of take and take_along_axis, a copy
+# of x with `values` added at `indices` (repeats accumulate in order; out-of-range ones add nothing)
+def scatter_add(x, indices, values, /, *, axis=None):
+    if axis is None:
+        if x.ndim != 1:
+            raise ValueError("scatter_add: axis is required for more than one dimension")
+        axis = 0
+    return _cgrad._scatter_add(x, indices, values, axis)
+
+
+def scatter_add_along_axis(x, indices, values, /, *, axis=-1):
+    return _cgrad._scatter_add_along_axis(x, indices, values, axis)
+
+
 def searchsorted(x1, x2, /, *, side="left", sorter=None):
     if sorter is not None:
         x1 = _cgrad._take(x1, sorter, 0)

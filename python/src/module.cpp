@@ -559,6 +559,13 @@ NB_MODULE(_cgrad, m) {
     return searchsorted(x1, x2, side);
   });
   m.def("_nonzero", [](const Tensor& x) { return nonzero(x); });
+  // scatter group (issue #15): take's and take_along_axis's inverses (docs/semantics.md, "scatter_add")
+  m.def("_scatter_add", [](const Tensor& x, const Tensor& i, const Tensor& v, int64_t axis) {
+    return scatter_add(x, axis, i, v);
+  });
+  m.def("_scatter_add_along_axis", [](const Tensor& x, const Tensor& i, const Tensor& v, int64_t axis) {
+    return scatter_add_along_axis(x, axis, i, v);
+  });
   m.def(
       "isclose",
       [](const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan) {

@@ -172,15 +172,28 @@ void allreduce(VjpCall& c) {
 
 // Scans (scan group). cumulative_sum: each input element reaches every output at or after it, so
 // its gradient is the reversed running sum of g (flip, cumulative_sum, flip). cumulative_prod:
-// d out_j / d x_i = out_j / x_i for j >= i, so the gradient is reversed_cumsum(g * out) / x; it is
-// exact for nonzero inputs only (a zero input gives inf/NaN gradients, docs/autograd.md).
+// d out_j / d x_k = prod_{i <= j, i != k} x_i for j >= k, computed without dividing by a zero (as
+// PyTorch's cumprod_backward): before a row's first zero, x_k != 0 and the gradient is
+// reversed_cumsum(g * out) / x_k; at the first zero z it is reversed_cumsum(g * out')_z, where out'
+// is the running product with that one zero replaced by 1 (out'_j = prod_{i < z} x_i *
+// prod_{z < i <= j} x_i for j >= z); after it every product holds that zero, so the gradient is 0.
+// Exact with any number of zeros per row (docs/autograd.md); itself differentiable.
 namespace {
 Tensor reversed_cumsum(const Tensor& g, int64_t axis) {
   return cgrad::flip(cgrad::cumulative_sum(cgrad::flip(g, {axis}), axis), {axis});
 }
 }  // namespace
 void cumulative_sum(VjpCall& c) { set(c, 0, reversed_cumsum(c.g, c.rec.attrs.axis)); }
-void cumulative_prod(VjpCall& c) { set(c, 0, reversed_cumsum(c.g * c.out, c.rec.attrs.axis) / x0(c)); }
+void cumulative_prod(VjpCall& c) {
+  const Tensor& x = x0(c);
+  const int64_t axis = c.rec.attrs.axis;
+  const Tensor is0 = x == 0;
+  const Tensor zeros_so_far = cgrad::cumulative_sum(is0.cast(DType::i64), axis);  // inclusive count
+  const Tensor first0 = cgrad::logical_and(is0, zeros_so_far == 1);
+  const Tensor before = reversed_cumsum(c.g * c.out, axis) / cgrad::where(is0, 1.0, x);
+  const Tensor at = reversed_cumsum(c.g * cgrad::cumulative_prod(cgrad::where(first0, 1.0, x), axis), axis);
+  set(c, 0, cgrad::where(zeros_so_far == 0, before, cgrad::where(first0, at, 0.0)));
+}
 
 void reshape(VjpCall& c) { set(c, 0, c.g.reshape(x0(c).shape())); }
 void permute(VjpCall& c) {
@@ -250,41 +263,30 @@ void matmul(VjpCall& c) {
 }
 
 // group sort. sort: output element j of a row is input element idx[j] (idx the stable argsort,
-// the permutation the forward used), so the input's gradient is the output's scattered to idx.
-// With no scatter op, a one-hot comparison idx[j] == i summed over j: it fuses into one
-// reduction kernel, O(n^2) work and O(n) memory for a row of length n, and is itself
-// differentiable (linear in the gradient).
+// the permutation the forward used), so the input's gradient is the output's scattered to idx:
+// one scatter_add, O(n) per row (it is differentiable: its own gradient is a take of g).
 void sort(VjpCall& c) {
   const Tensor& x = x0(c);
-  const auto ax = static_cast<std::size_t>(c.rec.attrs.axis);
-  const int64_t n = x.shape()[ax];
-  Tensor idx = cgrad::argsort(x, static_cast<int64_t>(ax), c.rec.attrs.ivalue != 0);
-  Shape s = x.shape();
-  s.insert(s.begin() + static_cast<std::ptrdiff_t>(ax) + 1, 1);  // (..., j, 1, ...)
-  Shape is(s.size(), 1);
-  is[ax + 1] = n;  // (1, ..., 1, i, 1, ...)
-  Tensor hit = idx.reshape(s) == arange(n, DType::i64, x.device()).reshape(is);
-  set(c, 0, cgrad::sum(cgrad::where(hit, c.g.reshape(s), 0.0), {static_cast<int64_t>(ax)}, false));
+  const int64_t ax = c.rec.attrs.axis;
+  const Tensor idx = cgrad::argsort(x, ax, c.rec.attrs.ivalue != 0);
+  set(c, 0, cgrad::scatter_add_along_axis(zeros_like(x), ax, idx, c.g));
 }
 
 // index group (issue #15). take's gradient scatters g back: dx[.., k, ..] = sum over j of g[.., j, ..]
-// where the (wrapped) index idx[.., j, ..] == k. Without a scatter-add row yet, it is written as a
-// fused comparison reduced over j: O(n * m) work for n = x.shape[axis], m = idx.shape[axis], but
-// no (n, m) buffer (the where/compare fuses into the sum). Out-of-range indices add nothing.
+// where the (wrapped) index idx[.., j, ..] == k, one scatter_add: O(n + m) for n = x.shape[axis],
+// m = idx.shape[axis]. Out-of-range indices add nothing (take read 0 there). The IR's idx already
+// has g's shape (take's frontend broadcasts it), so the along-axis layout fits.
 void take(VjpCall& c) {
   const Tensor& x = x0(c);
-  const auto ax = static_cast<std::size_t>(c.rec.attrs.axis);
-  const int64_t n = x.shape()[ax];
-  const Tensor& idx = c.in[1];
-  Shape s = idx.shape();  // (.., m, ..): insert a dim of n after the axis
-  Shape s1 = s, se = s, sk(s.size() + 1, 1);
-  s1.insert(s1.begin() + static_cast<std::ptrdiff_t>(ax) + 1, 1);
-  se.insert(se.begin() + static_cast<std::ptrdiff_t>(ax) + 1, n);
-  sk[ax + 1] = n;
-  const Tensor wrapped = cgrad::where(idx < 0, idx + n, idx).reshape(s1).expand(se);
-  const Tensor k = cgrad::arange(n, DType::i64, x.device()).reshape(sk).expand(se);
-  const Tensor g = c.g.reshape(s1).expand(se);
-  set(c, 0, cgrad::sum(cgrad::where(wrapped == k, g, 0.0), {static_cast<int64_t>(ax)}));
+  set(c, 0, cgrad::scatter_add_along_axis(zeros_like(x), c.rec.attrs.axis, c.in[1], c.g));
+}
+
+// scatter group (issue #15). scatter_add(base, src, idx) is linear: base's gradient is g, src's is g
+// read back at the same positions (a take along the axis; an out-of-range index gives 0, as it
+// added nothing). The index input has no gradient.
+void scatter_add(VjpCall& c) {
+  set(c, 0, c.g);
+  set(c, 1, cgrad::take_along_axis(c.g, c.in[2], c.rec.attrs.axis));
 }
 
 }  // namespace vjp

@@ -1,7 +1,8 @@
 // Indexing and searching (issue #15, the index group): take and take_along_axis build the one
-// gather row (Op::Take) over i64 positions; searchsorted is a binary search written as
-// ceil(log2(n + 1)) gathers of the sorted input, so it fuses into one kernel per call; nonzero
-// has a data-dependent shape and evaluates its input (a synchronisation point, docs/semantics.md).
+// gather row (Op::Take) over i64 positions; scatter_add and scatter_add_along_axis (their
+// inverses, the scatter group) build the one scatter row (Op::ScatterAdd); searchsorted is a binary search
+// written as ceil(log2(n + 1)) gathers of the sorted input, so it fuses into one kernel per call; nonzero has
+// a data-dependent shape and evaluates its input (a synchronisation point, docs/semantics.md).
 //
 // Out-of-range positions: -n <= i < 0 wraps once (NumPy); anything else outside [0, n) reads 0
 // inside the kernel (JAX's fill mode), so a lazy index tensor never reads outside a buffer.
@@ -37,6 +38,21 @@ Tensor gather(ir::NodePtr x, ir::NodePtr idx, int64_t axis, const char* op) {
   ir::Attrs a;
   a.axis = axis;
   return Tensor(make(Op::Take, {x, frontend::cast_to(idx, DType::i64)}, a, x->device));
+}
+
+// The scatter row (scatter group): src and idx (any integer dtype) already have one shape that
+// agrees with base outside `axis`; base and src promote to one dtype.
+Tensor scatter(ir::NodePtr base, ir::NodePtr src, ir::NodePtr idx, int64_t axis, const char* op) {
+  const DType t = core::promote(base->dtype, src->dtype);
+  if (t == DType::b8)
+    throw Error(ErrorCode::DTypeMismatch, std::string(op) + ": base and src must be numeric, got b8");
+  std::array<ir::NodePtr*, 3> operands{&base, &src, &idx};
+  const Device dev = frontend::place(operands, op);
+  ir::Attrs a;
+  a.axis = axis;
+  return Tensor(make(
+      Op::ScatterAdd,
+      {frontend::cast_to(base, t), frontend::cast_to(src, t), frontend::cast_to(idx, DType::i64)}, a, dev));
 }
 
 }  // namespace
@@ -85,6 +101,61 @@ Tensor take_along_axis(const Tensor& x, const Tensor& indices, int64_t axis) {
     xs[d] = is[d] = std::max(xs[d], is[d]);
   }
   return gather(frontend::broadcast_to(xn, xs), frontend::broadcast_to(in, is), ax, "take_along_axis");
+}
+
+Tensor scatter_add(const Tensor& base, int64_t axis, const Tensor& indices, const Tensor& src) {
+  const ir::NodePtr& b = node_of(base, "scatter_add");
+  const ir::NodePtr in = index_node(indices, "scatter_add");
+  const ir::NodePtr& s = node_of(src, "scatter_add");
+  if (b->shape.empty())
+    throw Error(ErrorCode::InvalidArgument, "scatter_add: base must have at least one dimension");
+  const int64_t ax = core::normalize_axis(axis, b->shape, "scatter_add");
+  const auto u = static_cast<std::size_t>(ax);
+  Shape want(b->shape.begin(), b->shape.begin() + ax);  // take's output shape
+  want.insert(want.end(), in->shape.begin(), in->shape.end());
+  want.insert(want.end(), b->shape.begin() + ax + 1, b->shape.end());
+  if (s->shape != want)
+    throw Error(ErrorCode::ShapeMismatch, "scatter_add: src has shape " + shape_str(s->shape) +
+                                              ", expected " + shape_str(want) +
+                                              " (base.shape[:axis] + indices.shape + base.shape[axis+1:])");
+  // The flattened indices along the axis, broadcast over the other dims (as take builds them).
+  const int64_t m = in->numel();
+  Shape one(b->shape.size(), 1), full = b->shape;
+  one[u] = m;
+  full[u] = m;
+  return scatter(b, frontend::reshape_node(s, full),
+                 frontend::broadcast_to(frontend::reshape_node(in, one), full), ax, "scatter_add");
+}
+
+Tensor scatter_add(const Shape& shape, int64_t axis, const Tensor& indices, const Tensor& src) {
+  node_of(src, "scatter_add");
+  return scatter_add(zeros(shape, src.dtype(), src.device()), axis, indices, src);
+}
+
+Tensor scatter_add_along_axis(const Tensor& base, int64_t axis, const Tensor& indices, const Tensor& src) {
+  const char* op = "scatter_add_along_axis";
+  const ir::NodePtr& b = node_of(base, op);
+  const ir::NodePtr in = index_node(indices, op);
+  const ir::NodePtr& s = node_of(src, op);
+  if (b->shape.empty())
+    throw Error(ErrorCode::InvalidArgument, std::string(op) + ": base must have at least one dimension");
+  if (in->shape.size() != b->shape.size() || s->shape.size() != b->shape.size())
+    throw Error(ErrorCode::ShapeMismatch, std::string(op) + ": indices " + shape_str(in->shape) + ", src " +
+                                              shape_str(s->shape) + " and base " + shape_str(b->shape) +
+                                              " differ in rank");
+  const int64_t ax = core::normalize_axis(axis, b->shape, op);
+  Shape sh(b->shape.size());
+  for (std::size_t d = 0; d < sh.size(); ++d) {
+    const int64_t i = in->shape[d], v = s->shape[d];
+    const bool ok = i == v || i == 1 || v == 1;
+    sh[d] = i == 1 ? v : i;
+    if (!ok || (static_cast<int64_t>(d) != ax && sh[d] != b->shape[d]))
+      throw Error(ErrorCode::ShapeMismatch, std::string(op) + ": indices " + shape_str(in->shape) +
+                                                " and src " + shape_str(s->shape) +
+                                                " do not broadcast to base " + shape_str(b->shape) +
+                                                " outside axis " + std::to_string(ax));
+  }
+  return scatter(b, frontend::broadcast_to(s, sh), frontend::broadcast_to(in, sh), ax, op);
 }
 
 Tensor searchsorted(const Tensor& x1, const Tensor& x2, std::string_view side) {

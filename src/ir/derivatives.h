@@ -68,5 +68,7 @@ void sort(VjpCall&);  // group sort
 void cumulative_sum(VjpCall&);
 void cumulative_prod(VjpCall&);
 // index group (issue #15)
-void take(VjpCall&);  // not differentiable yet: raises
+void take(VjpCall&);
+// scatter group (issue #15)
+void scatter_add(VjpCall&);
 }  // namespace cgrad::autograd::vjp

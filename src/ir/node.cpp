@@ -124,9 +124,9 @@ NodePtr build_node(Op op, NodeList&& inputs, Attrs* attrs, Device device) {
   if (op == Op::Where && node->inputs[0]->dtype != DType::b8)
     core::fail(ErrorCode::DTypeMismatch,
                name() + ": condition must be b8, got " + dtype_name(node->inputs[0]->dtype));
-  if (row.kind == OpKind::Gather && node->inputs[1]->dtype != DType::i64)
+  if ((row.kind == OpKind::Gather || row.kind == OpKind::Scatter) && node->inputs.back()->dtype != DType::i64)
     core::fail(ErrorCode::DTypeMismatch,
-               name() + ": indices must be i64, got " + dtype_name(node->inputs[1]->dtype));
+               name() + ": indices must be i64, got " + dtype_name(node->inputs.back()->dtype));
   for (std::size_t i = first_value; i < value_inputs_end(row.kind, node->inputs.size()); ++i) {
     DType d = node->inputs[i]->dtype;
     if (!(row.inputs & bit(d)))

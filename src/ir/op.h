@@ -25,6 +25,8 @@ inline constexpr int kNumOps = 0
 /// Sort: a row kernel (sort, argsort) whose output rows along attrs.axis each read a whole input row.
 /// Scan: a running reduction along attrs.axis (cumulative_sum/prod), described by a ReduceRule.
 /// Gather: an indirect read (take), input 1 holds i64 positions along attrs.axis of input 0.
+/// Scatter: an indirect accumulation (scatter_add): input 1 added into input 0 at the i64
+/// positions input 2 holds along attrs.axis (scatter group).
 enum class OpKind : uint8_t {
   Source,
   Unary,
@@ -38,13 +40,14 @@ enum class OpKind : uint8_t {
   Map,
   Sort,
   Scan,
-  Gather
+  Gather,
+  Scatter  // scatter group
 };
 
 /// How many of a node's inputs are value inputs (sharing the row's accepted dtypes), after
-/// `first` (Where's condition is input 0): a gather's index input is not one.
+/// `first` (Where's condition is input 0): a gather's or a scatter's index input (the last) is not one.
 constexpr std::size_t value_inputs_end(OpKind k, std::size_t n_inputs) {
-  return k == OpKind::Gather ? 1 : n_inputs;
+  return k == OpKind::Gather || k == OpKind::Scatter ? n_inputs - 1 : n_inputs;
 }
 
 /// How a node's dtype follows from its inputs.

@@ -159,5 +159,26 @@ void take_shape(const Node& n, Shape& out) {
   out = i;
 }
 
+// scatter group: scatter_add(base, src, idx) has base's shape; idx has src's shape, and src agrees
+// with base outside the axis (the frontend broadcasts and reshapes to this form).
+void scatter_shape(const Node& n, Shape& out) {
+  const Shape& b = n.inputs[0]->shape;
+  const Shape& s = n.inputs[1]->shape;
+  const Shape& i = n.inputs[2]->shape;
+  const int64_t ax = n.attrs.axis;
+  if (ax < 0 || ax >= static_cast<int64_t>(b.size()))
+    fail(ErrorCode::InvalidArgument,
+         "scatter_add: axis " + std::to_string(ax) + " out of range for " + cgrad::shape_str(b));
+  if (i != s)
+    fail(ErrorCode::ShapeMismatch, "scatter_add: indices of shape " + cgrad::shape_str(i) +
+                                       " differ from the values' shape " + cgrad::shape_str(s));
+  bool ok = s.size() == b.size();
+  for (std::size_t d = 0; ok && d < b.size(); ++d) ok = static_cast<int64_t>(d) == ax || s[d] == b[d];
+  if (!ok)
+    fail(ErrorCode::ShapeMismatch, "scatter_add: values of shape " + cgrad::shape_str(s) + " do not match " +
+                                       cgrad::shape_str(b) + " outside axis " + std::to_string(ax));
+  out = b;
+}
+
 }  // namespace rules
 }  // namespace cgrad::ir

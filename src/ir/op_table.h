@@ -23,7 +23,8 @@ void slice_shape(const Node& n, Shape& out);
 void flip_shape(const Node& n, Shape& out);
 void cat_shape(const Node& n, Shape& out);
 void matmul_shape(const Node& n, Shape& out);
-void take_shape(const Node& n, Shape& out);  // index group
+void take_shape(const Node& n, Shape& out);     // index group
+void scatter_shape(const Node& n, Shape& out);  // scatter group
 }  // namespace rules
 
 namespace table_detail {
@@ -172,6 +173,9 @@ inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     SCAN(CumProd, kNumeric, vjp::cumulative_prod, Mul, One, Wide),
     // index group (issue #15): a gather; its index input (i64) is not a value input
     ROW(Take, Gather, 2, kAll, SameAsIn, take_shape, false, false, vjp::take),
+    // scatter group (issue #15): an indirect accumulation; its index input (i64, the last) is not a
+    // value input
+    ROW(ScatterAdd, Scatter, 3, kNumeric, SameAsIn, scatter_shape, false, false, vjp::scatter_add),
 }};
 #undef ROW
 #undef RED

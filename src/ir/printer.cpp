@@ -38,7 +38,8 @@ std::string attrs_str(const Node& n) {
         s << "dim=" << a.axis << " " << a.start << ":" << a.stop << ":" << a.step;
       break;
     case OpKind::Concat:
-    case OpKind::Gather: s << "dim=" << a.axis; break;
+    case OpKind::Gather:
+    case OpKind::Scatter: s << "dim=" << a.axis; break;
     case OpKind::Unary:
     case OpKind::Binary:
     case OpKind::Ternary:

@@ -28,7 +28,8 @@ void verify(const std::vector<Node*>& topo) {
     // casts); Cast converts, and Where's condition (input 0) is b8.
     const std::size_t first_value = n->op == Op::Where ? 1 : 0;
     if (n->op == Op::Where && n->inputs[0]->dtype != DType::b8) bad("condition must be b8");
-    if (row.kind == OpKind::Gather && n->inputs[1]->dtype != DType::i64) bad("gather indices must be i64");
+    if ((row.kind == OpKind::Gather || row.kind == OpKind::Scatter) && n->inputs.back()->dtype != DType::i64)
+      bad("gather/scatter indices must be i64");
     for (std::size_t i = first_value; i < value_inputs_end(row.kind, n->inputs.size()); ++i) {
       DType d = n->inputs[i]->dtype;
       if (!(row.inputs & bit(d))) bad(std::string("input dtype ") + dtype_name(d) + " is not accepted");

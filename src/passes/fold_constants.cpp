@@ -85,6 +85,7 @@ bool fold_elementwise(Node& n) {
 #define CGRAD_FOLD_Map(E, name)
 #define CGRAD_FOLD_Scan(E, name)
 #define CGRAD_FOLD_Gather(E, name)
+#define CGRAD_FOLD_Scatter(E, name)  // scatter group
 #define CGRAD_FOLD_Ternary(E, name)
 #define CGRAD_FOLD_Unary(E, name) \
   case Op::E:                     \
@@ -106,6 +107,7 @@ bool fold_elementwise(Node& n) {
 #undef CGRAD_FOLD_Map
 #undef CGRAD_FOLD_Scan
 #undef CGRAD_FOLD_Gather
+#undef CGRAD_FOLD_Scatter
 #undef CGRAD_FOLD_Ternary
 #undef CGRAD_FOLD_Unary
 #undef CGRAD_FOLD_Binary

@@ -61,7 +61,8 @@ struct Store {
 
 struct KernelSpec {
   /// Sort: a row kernel (sort, argsort; group sort) run as a routine over whole rows.
-  enum class Kind : uint8_t { Loop, Gemm, Cat, Copy, Collective, Sort };
+  /// Scatter: scatter_add (scatter group) run as a routine over whole buffers.
+  enum class Kind : uint8_t { Loop, Gemm, Cat, Copy, Collective, Sort, Scatter };
   Kind kind = Kind::Loop;
   std::string name;    ///< says what it is (E_4096x64, R_4096_r4096) plus a short hash, set by codegen
   Shape outer, inner;  ///< loop sizes (run-time arguments)
@@ -69,8 +70,8 @@ struct KernelSpec {
   std::vector<Instr> code;
   std::vector<Reduction> reductions;
   std::vector<Store> stores;
-  /// Gemm / Cat / Copy / Collective / Sort run a library routine on whole buffers: a copy of the node (its
-  /// inputs are placeholders carrying shape and dtype: plans outlive the graphs they came from).
+  /// Gemm / Cat / Copy / Collective / Sort / Scatter run a library routine on whole buffers: a copy of the
+  /// node (its inputs are placeholders carrying shape and dtype: plans outlive the graphs they came from).
   std::shared_ptr<ir::Node> proto;
   std::vector<int> in_slots;
   int out_slot = -1;

@@ -251,7 +251,8 @@ int KernelLowering::compute(const Node* n, const Map& m) {
     case OpKind::Gemm:
     case OpKind::Collective:
     case OpKind::Sort:
-    case OpKind::Scan: return fail(false, "lowering a library op or scan inside a kernel");  // always Mat
+    case OpKind::Scan:
+    case OpKind::Scatter: return fail(false, "lowering a library op or scan inside a kernel");  // always Mat
   }
   return memo[key] = result;
 }

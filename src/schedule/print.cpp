@@ -30,6 +30,7 @@ const char* kernel_kind(KernelSpec::Kind k) {
     case KernelSpec::Kind::Copy: return "copy";
     case KernelSpec::Kind::Collective: return "collective";
     case KernelSpec::Kind::Sort: return "sort";
+    case KernelSpec::Kind::Scatter: return "scatter";
   }
   return "?";
 }

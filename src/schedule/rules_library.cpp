@@ -32,11 +32,12 @@ bool fusable_cat(const Node& n) {
   return n.shape[static_cast<std::size_t>(n.attrs.axis)] / cat_part(n) <= kMaxCatParts;
 }
 
-// GEMM, a collective, a sort (each output row reads its whole input row, in any order) and a cat
+// GEMM, a collective, a sort (each output row reads its whole input row, in any order), a
+// scatter_add (each output element sums the values whose index names it, in index order) and a cat
 // that cannot fuse: a library routine over whole buffers (rule 7).
 bool Builder::library(const Node* n) const {
   OpKind k = ir::info(n->op).kind;
-  return k == OpKind::Gemm || k == OpKind::Collective || k == OpKind::Sort ||
+  return k == OpKind::Gemm || k == OpKind::Collective || k == OpKind::Sort || k == OpKind::Scatter ||
          (k == OpKind::Concat && (!fusable_cat(*n) || library_cats.count(n)));
 }
 
@@ -97,6 +98,7 @@ void Builder::library_kernel(std::size_t i, std::vector<std::vector<const Node*>
   ks.kind = k == OpKind::Gemm         ? KernelSpec::Kind::Gemm
             : k == OpKind::Collective ? KernelSpec::Kind::Collective
             : k == OpKind::Sort       ? KernelSpec::Kind::Sort
+            : k == OpKind::Scatter    ? KernelSpec::Kind::Scatter
                                       : KernelSpec::Kind::Cat;
   ks.proto = proto_of(*nd);
   for (auto& in : nd->inputs) ks.in_slots.push_back(slot(in.get()));

@@ -183,6 +183,17 @@ std::vector<Case> cases_for(Op op) {
                  return take_along_axis(x[0], tensor(std::vector<int64_t>{1, 0, 2, 2, -1, 0}, {2, 3}), 0);
                },
                {{3, 3}}}};
+    case Op::ScatterAdd:  // scatter group: repeated, negative and out-of-range positions; both layouts
+      return {
+          {[](const std::vector<Tensor>& x) {
+             return scatter_add(x[0], 1, tensor(std::vector<int64_t>{2, 0, 2, -1, 5, -6}, {6}), x[1]) * x[0];
+           },
+           {{3, 4}, {3, 6}}},
+          {[](const std::vector<Tensor>& x) {
+             return scatter_add_along_axis(x[0], 0, tensor(std::vector<int64_t>{1, 0, 2, 2, -1, 0}, {2, 3}),
+                                           x[1] * x[1]);
+           },
+           {{3, 3}, {2, 3}}}};
     default: return {};
   }
 }
@@ -289,6 +300,52 @@ TEST(GradCheck, ProdAtZeros) {
   std::vector<double> g = grad(sum(prod(x, {1})), {x})[0].to_vector<double>();
   const std::vector<double> want{0, 3, 0, 0, 0, 0, 12, 8, 6};
   for (std::size_t i = 0; i < want.size(); ++i) EXPECT_EQ(g[i], want[i]) << "element " << i;
+}
+
+// scan group: cumulative_prod's rule at zeros (one and two zeros per row, a zero first and last),
+// against the definition d out_j / d x_k = prod_{i <= j, i != k} x_i (no division) and against
+// finite differences at those inputs (the product is a polynomial: smooth through 0).
+TEST(GradCheck, CumulativeProdAtZeros) {
+  const std::vector<double> xv{2, 0, 3, 4, 0.5, 0, 2, 0, 5, -1, 1.5, 2, 3, 0.25, 0, 0, -2, 0.5, 3, 1.5};
+  const std::vector<double> wv{0.5, -1, 2, 0.25, 1, 3, -0.5, 2, 1, 0.75, -2, 1, 0.5, 4, 1, 2, 1, -1, 0.5, 3};
+  const int64_t rows = 4, n = 5;
+  Tensor w = tensor(wv, {rows, n});
+  Tensor x = tensor(xv, {rows, n}).requires_grad(true);
+  const std::vector<double> g = grad(sum(cumulative_prod(x, 1) * w), {x})[0].to_vector<double>();
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t k = 0; k < n; ++k) {
+      double want = 0;
+      for (int64_t j = k; j < n; ++j) {
+        double p = 1;
+        for (int64_t i = 0; i <= j; ++i)
+          if (i != k) p *= xv[static_cast<std::size_t>(r * n + i)];
+        want += wv[static_cast<std::size_t>(r * n + j)] * p;
+      }
+      EXPECT_NEAR(g[static_cast<std::size_t>(r * n + k)], want, 1e-12) << "row " << r << " position " << k;
+    }
+  expect_gradients_match([w](const std::vector<Tensor>& v) { return cumulative_prod(v[0], 1) * w; }, {xv},
+                         {{rows, n}}, "cumulative_prod at zeros");
+  expect_gradients_match([](const std::vector<Tensor>& v) { return cumulative_prod(v[0], 0); }, {xv},
+                         {{rows, n}}, "cumulative_prod at zeros, axis 0");
+}
+
+// scatter group: the gradients of take and sort are scatter_adds, themselves differentiable: their
+// second derivatives (Hessian-vector products through the gradient) by finite differences.
+TEST(GradCheck, SecondDerivativesThroughScatter) {
+  auto hessian_check = [](std::function<Tensor(const Tensor&)> f, const std::string& what) {
+    auto gradient = [f](const std::vector<Tensor>& x) {
+      Tensor v = x[0].requires_grad() ? x[0] : x[0].detach().requires_grad(true);
+      return grad(f(v), {v})[0];
+    };
+    expect_gradients_match(gradient, {random_values(12, -2, 2, 31)}, {{3, 4}}, what, 1e-5);
+  };
+  Tensor idx = tensor(std::vector<int64_t>{3, 0, 3, -1, 7, 1}, {6});
+  Tensor w = tensor(random_values(18, -1, 1, 32), {3, 6});
+  hessian_check([idx, w](const Tensor& x) { return sum(take(x * x, idx, 1) * w); }, "take''");
+  hessian_check([](const Tensor& x) { return sum(sort(x, 1) * sort(x * x, 1)); }, "sort''");
+  hessian_check(
+      [idx](const Tensor& x) { return sum(scatter_add(x * x, 1, idx.slice(0, 0, 4), x.slice(1, 0, 4) * x)); },
+      "scatter_add''");
 }
 
 // manip group (issue #15): the manipulation composites have no rule of their own; their

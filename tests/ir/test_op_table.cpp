@@ -118,6 +118,12 @@ TEST(OpTable, RulesFitKinds) {
         EXPECT_EQ(row.shape_rule, &ir::rules::take_shape);
         EXPECT_EQ(row.dtype_rule, ir::DTypeRule::SameAsIn);
         break;
+      case OpKind::Scatter:  // scatter group: base, src, then i64 indices with src's shape
+        EXPECT_EQ(row.arity, 3);
+        EXPECT_EQ(row.shape_rule, &ir::rules::scatter_shape);
+        EXPECT_EQ(row.dtype_rule, ir::DTypeRule::SameAsIn);
+        EXPECT_EQ(row.inputs & ir::bit(b8), 0) << "no boolean sums";
+        break;
     }
     if (!ir::is_elementwise(row.kind)) {
       EXPECT_FALSE(row.int_to_float);
@@ -182,6 +188,7 @@ const BinaryRow kBinary[] = {
 #define CGRAD_ROW_Map(E, name)
 #define CGRAD_ROW_Scan(E, name)
 #define CGRAD_ROW_Gather(E, name)
+#define CGRAD_ROW_Scatter(E, name)  // scatter group
 #define CGRAD_OP(E, name, Kind, arity) CGRAD_ROW_##Kind(E, name)
 #include <cgrad/ops.def>
 #undef CGRAD_OP

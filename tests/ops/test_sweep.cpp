@@ -119,6 +119,11 @@ const Coverage kCoverage[] = {
      "take / take_along_axis: every axis, negative and out-of-range indices, index dtypes, strided x, "
      "broadcasting, empty arrays, errors",
      sweep_take},
+    // scatter group
+    {Op::ScatterAdd,
+     "scatter_add / scatter_add_along_axis: every axis, repeated, negative and out-of-range indices, index "
+     "dtypes, strided base and src, broadcasting, empty arrays, errors",
+     sweep_scatter},
 };
 
 const Coverage* coverage_of(int op) {
@@ -144,6 +149,7 @@ bool fits_kind(const Coverage& c, OpKind k) {
     case OpKind::Sort: return c.fn == sweep_sort;  // group sort
     case OpKind::Scan: return c.fn == sweep_scan;
     case OpKind::Gather: return c.fn == sweep_take;
+    case OpKind::Scatter: return c.fn == sweep_scatter;  // scatter group
   }
   return false;
 }

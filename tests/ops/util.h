@@ -110,7 +110,8 @@ void sweep_reduce(int op, DType t);
 void sweep_scan(int op, DType t);  // sweep_scan.cpp (scan group)
 void sweep_movement(int op, DType t);
 void sweep_cat(int op, DType t);
-void sweep_take(int op, DType t);  // index group (sweep_index.cpp)
+void sweep_take(int op, DType t);     // index group (sweep_index.cpp)
+void sweep_scatter(int op, DType t);  // scatter group (sweep_scatter.cpp)
 void sweep_matmul(int op, DType t);
 void sweep_collective(int op, DType t);
 /// The User row (user element-wise functions, sweep_user.cpp).

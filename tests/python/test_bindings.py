@@ -207,6 +207,25 @@ def test_take_searchsorted_nonzero_match_numpy():
         np.testing.assert_array_equal(np.asarray(g), w)
 
 
+def test_scatter_add_matches_numpy_add_at():
+    X = np.arange(12, dtype=np.float32).reshape(3, 4)
+    i = np.array([3, -1, 0, 3])
+    V = np.arange(12, dtype=np.float32).reshape(3, 4) * 10
+    want = X.copy()
+    np.add.at(want, (slice(None), i), V)
+    np.testing.assert_array_equal(np.asarray(cg.scatter_add(arr(X), arr(i), arr(V), axis=1)), want)
+    j = np.array([[0, 2, 2, 0]])
+    want = X.copy()
+    np.add.at(want, (j[0], np.arange(4)), V[0])
+    got = cg.scatter_add_along_axis(arr(X), arr(j), arr(V[:1]), axis=0)
+    np.testing.assert_array_equal(np.asarray(got), want)
+    # out-of-range positions add nothing; 1-D without an axis
+    v = np.array([1.0, 2.0, 3.0], np.float32)
+    np.testing.assert_array_equal(np.asarray(cg.scatter_add(arr(v), arr([5, -4, 1]), arr(v))), [1.0, 5.0, 3.0])
+    with pytest.raises(ValueError):
+        cg.scatter_add(arr(X), arr(i), arr(V))
+
+
 def test_unsupported_indexing_names_the_missing_feature():
     x = arr(A)
     with pytest.raises(IndexError, match="mixing arrays"):

@@ -26,6 +26,7 @@ namespace tag {
 #define CGRAD_ET_TAG_Map(E, name)
 #define CGRAD_ET_TAG_Scan(E, name)
 #define CGRAD_ET_TAG_Gather(E, name)
+#define CGRAD_ET_TAG_Scatter(E, name)  // scatter group
 #define CGRAD_ET_TAG_Unary(E, name)             \
   struct E {                                    \
     static constexpr const char* kName = #name; \
@@ -63,6 +64,7 @@ namespace tag {
 #undef CGRAD_ET_TAG_Map
 #undef CGRAD_ET_TAG_Scan
 #undef CGRAD_ET_TAG_Gather
+#undef CGRAD_ET_TAG_Scatter
 #undef CGRAD_ET_TAG_Unary
 #undef CGRAD_ET_TAG_Binary
 #undef CGRAD_ET_TAG_Ternary

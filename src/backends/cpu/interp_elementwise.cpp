@@ -93,6 +93,7 @@ View interp_elementwise(const ir::Node& n, const std::vector<const View*>& in) {
 #define CGRAD_EW_Map(E, name)
 #define CGRAD_EW_Scan(E, name)
 #define CGRAD_EW_Gather(E, name)
+#define CGRAD_EW_Scatter(E, name)  // scatter group
 #define CGRAD_EW_Ternary(E, name)
 #define CGRAD_EW_Unary(E, name) \
   case Op::E:                   \
@@ -114,6 +115,7 @@ View interp_elementwise(const ir::Node& n, const std::vector<const View*>& in) {
 #undef CGRAD_EW_Map
 #undef CGRAD_EW_Scan
 #undef CGRAD_EW_Gather
+#undef CGRAD_EW_Scatter
 #undef CGRAD_EW_Ternary
 #undef CGRAD_EW_Unary
 #undef CGRAD_EW_Binary

@@ -73,6 +73,7 @@ CombineFn<A> combine_fn(Op op) {
 #define CGRAD_RED_Map(E, name) CGRAD_RED_None(E)
 #define CGRAD_RED_Scan(E, name) CGRAD_RED_None(E)
 #define CGRAD_RED_Gather(E, name) CGRAD_RED_None(E)
+#define CGRAD_RED_Scatter(E, name) CGRAD_RED_None(E)  // scatter group
 #define CGRAD_OP(E, name, Kind, arity) CGRAD_RED_##Kind(E, name)
 #include <cgrad/ops.def>
 #undef CGRAD_OP
@@ -90,6 +91,7 @@ CombineFn<A> combine_fn(Op op) {
 #undef CGRAD_RED_Map
 #undef CGRAD_RED_Scan
 #undef CGRAD_RED_Gather
+#undef CGRAD_RED_Scatter
   }
   throw Error(ErrorCode::Internal, std::string("interpreter: ") + ir::op_name(op) +
                                        " cannot combine a reduction of " + dtype_name(core::dtype_of_v<A>));

@@ -38,6 +38,7 @@ Value<T> apply(Op op, const Value<T>& x, const Value<T>& y) {
 #define CGRAD_U_Map(E, name)
 #define CGRAD_U_Scan(E, name)
 #define CGRAD_U_Gather(E, name)
+#define CGRAD_U_Scatter(E, name)     // scatter group
 #define CGRAD_U_Collective(E, name)  // the all-reduce: communication, not arithmetic (docs/distributed.md)
 #define CGRAD_U_Sort(E, name)        // group sort: row kernels, not arithmetic
 #define CGRAD_U_Ternary(E, name)
@@ -70,6 +71,7 @@ Value<T> apply(Op op, const Value<T>& x, const Value<T>& y) {
 #undef CGRAD_U_Map
 #undef CGRAD_U_Scan
 #undef CGRAD_U_Gather
+#undef CGRAD_U_Scatter
 #undef CGRAD_U_Collective
 #undef CGRAD_U_Sort
 #undef CGRAD_U_Ternary

@@ -115,6 +115,7 @@ View interpret_node(const ir::Node& n, const std::vector<const View*>& in, bool*
     case OpKind::Sort: return interp_sort(n, *in[0]);  // group sort
     case OpKind::Scan: return interp_scan(n, *in[0]);
     case OpKind::Gather: return interp_take(n, *in[0], *in[1]);
+    case OpKind::Scatter: return interp_scatter_add(n, *in[0], *in[1], *in[2]);  // scatter group
     case OpKind::Movement:
     case OpKind::Collective: break;
   }

@@ -37,6 +37,10 @@ void interp_matmul_into(const ir::Node& n, const ir::View& a, const ir::View& b,
 ir::View interp_cat(const ir::Node& n, const std::vector<const ir::View*>& in);
 /// Sort / Argsort (group sort): stable row sort along attrs.axis into a contiguous output.
 ir::View interp_sort(const ir::Node& n, const ir::View& in);
+/// scatter_add (scatter group): a contiguous copy of base with src added at idx along attrs.axis,
+/// in increasing order of src's position along the axis for every output element.
+ir::View interp_scatter_add(const ir::Node& n, const ir::View& base, const ir::View& src,
+                            const ir::View& idx);
 ir::View interp_source(const ir::Node& n);
 /// A contiguous copy of `v` (shape `shape`, dtype `t`).
 ir::View contiguous_copy(const ir::View& v, const Shape& shape, DType t);

@@ -400,9 +400,9 @@ void execute(CudaBackend& be, const CudaPlan& p, const std::vector<const ir::Nod
       const bool in_arena = arena && p.mem.offset[out] >= 0;
       if (in_arena) o = ir::View{arena, p.shift[out], core::contiguous_strides(os.shape)};
       // A collective runs on host copies (no GPU-aware MPI yet: docs/distributed.md).
-      // A sort runs on the host too for now (docs/cuda.md: a slow path).
+      // A sort and a scatter_add run on the host too for now (docs/cuda.md: a slow path).
       if (k.kind == KernelSpec::Kind::Collective || k.kind == KernelSpec::Kind::Sort ||
-          !cublas_matmul(d, *k.proto, *ins[0], *ins[1], o)) {
+          k.kind == KernelSpec::Kind::Scatter || !cublas_matmul(d, *k.proto, *ins[0], *ins[1], o)) {
         ir::View h = host_kernel(be, k, ins, s);
         const std::size_t es = dtype_size(os.dtype),
                           bytes = static_cast<std::size_t>(core::numel(os.shape)) * es;

@@ -81,6 +81,20 @@ TEST(RenderCuda, TakeIsAnIndirectLoadInItsConsumer) {
   for (const auto& k : s3) expect_compiles(k);
 }
 
+// Scatter group (issue #15): scatter_add is a library routine (run on the host for now, like sort):
+// the kernels around it (its values' producer, its consumer) render and compile, and none of them
+// is the scatter itself (no atomics: the routine's order is deterministic, docs/semantics.md).
+TEST(RenderCuda, ScatterAddKernelsAroundTheRoutineCompile) {
+  Tensor x = data({6, 33});
+  Tensor i = tensor(std::vector<int64_t>{3, -1, 40, 3, 0, 2}, {6});
+  auto src = kernel_sources({scatter_add(Shape{5, 33}, 0, i, exp(x)) * 2.0f});
+  ASSERT_FALSE(src.empty());
+  for (const auto& k : src) {
+    EXPECT_EQ(k.find("atomicAdd"), std::string::npos);
+    expect_compiles(k);
+  }
+}
+
 // Issue 17 item 10: NVRTC contracts `a * b + c` into one fma (--fmad=true, the default, as the CPU
 // kernels do); with CGRAD_FP_CONTRACT=0 each product is rounded first, as in the interpreter.
 TEST(RenderCuda, MultiplyAddsFollowFpContract) {
