@@ -62,10 +62,9 @@ double tol_of(DType t) { return t == c64 || t == f32 ? 2e-5 : 1e-12; }
     return std::fabs(g - w) <= tol * scale;
   };
   if (part(got.real(), want.real()) && part(got.imag(), want.imag())) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "got (" << static_cast<double>(got.real()) << ", "
-                                       << static_cast<double>(got.imag()) << ") want ("
-                                       << static_cast<double>(want.real()) << ", "
-                                       << static_cast<double>(want.imag()) << ")";
+  return ::testing::AssertionFailure()
+         << "got (" << static_cast<double>(got.real()) << ", " << static_cast<double>(got.imag())
+         << ") want (" << static_cast<double>(want.real()) << ", " << static_cast<double>(want.imag()) << ")";
 }
 
 // Finite test values away from branch cuts (nonzero imaginary parts), small and large.
@@ -112,7 +111,8 @@ const std::vector<UnaryCase>& unary_cases() {
        [](C z) {
          // exp(z) - 1 without cancellation: real part expm1(x) cos y - 2 sin^2(y/2)
          const long double s = std::sin(z.imag() / 2);
-         return C(std::expm1(z.real()) * std::cos(z.imag()) - 2 * s * s, std::exp(z.real()) * std::sin(z.imag()));
+         return C(std::expm1(z.real()) * std::cos(z.imag()) - 2 * s * s,
+                  std::exp(z.real()) * std::sin(z.imag()));
        }},
       {"log", [](const Tensor& x) { return log(x); }, [](C z) { return std::log(z); }},
       {"log1p", [](const Tensor& x) { return log1p(x); },
@@ -149,8 +149,8 @@ TEST(ComplexDTypes, UnaryRowsMatchStdComplex) {
           const C want = c.ref(rounded(logical[l][k], t));
           // tan, tanh of values with a large imaginary (real) part: relative to |want| ~ 1
           EXPECT_TRUE(near(got[k], want, tol_of(t) * 4))
-              << c.name << " " << dtype_name(t) << " " << ins[l].first << " of (" << logical[l][k].real() << ", "
-              << logical[l][k].imag() << ")";
+              << c.name << " " << dtype_name(t) << " " << ins[l].first << " of (" << logical[l][k].real()
+              << ", " << logical[l][k].imag() << ")";
         }
       }
     }
@@ -217,7 +217,8 @@ TEST(ComplexDTypes, BinaryRowsMatchStdComplexWithBroadcasting) {
       const std::vector<C> got = read_c(y);
       for (int64_t i = 0; i < n; ++i)
         for (int64_t j = 0; j < n; ++j) {
-          const C x = rounded(v[static_cast<std::size_t>(i)], t), w = rounded(v[static_cast<std::size_t>(j)], t);
+          const C x = rounded(v[static_cast<std::size_t>(i)], t),
+                  w = rounded(v[static_cast<std::size_t>(j)], t);
           // pow: exp(b log a) grows the error with |b log a|
           const double tol = tol_of(t) * (c.name[0] == 'p' ? 64 : 4);
           if (t == c64 && std::abs(c.ref(x, w)) > 1e37L) continue;  // beyond f32's range: inf parts
@@ -226,7 +227,8 @@ TEST(ComplexDTypes, BinaryRowsMatchStdComplexWithBroadcasting) {
         }
     }
     // == and != compare both parts.
-    Tensor p = make_c({{1, 2}, {1, 2}, {1, 2}, {kNaN, 0}}, t, {4}), q = make_c({{1, 2}, {1, -2}, {2, 2}, {kNaN, 0}}, t, {4});
+    Tensor p = make_c({{1, 2}, {1, 2}, {1, 2}, {kNaN, 0}}, t, {4}),
+           q = make_c({{1, 2}, {1, -2}, {2, 2}, {kNaN, 0}}, t, {4});
     EXPECT_EQ((p == q).to_vector<bool>(), (std::vector<bool>{true, false, false, false}));
     EXPECT_EQ((p != q).to_vector<bool>(), (std::vector<bool>{false, true, true, true}));
     // where selects whole complex values.
@@ -247,9 +249,9 @@ TEST(ComplexDTypes, PromotionFollowsTheArrayApiTable) {
   struct Row {
     DType a, b, want;
   };
-  const Row rows[] = {{c64, c64, c64},  {c64, c128, c128}, {c64, f32, c64},  {c64, f64, c128},
-                      {c128, f32, c128}, {c64, f16, c64},  {c64, bf16, c64}, {c64, i32, c64},
-                      {c128, i64, c128}, {c64, b8, c64},   {c64, u64, c64},  {f64, c64, c128}};
+  const Row rows[] = {{c64, c64, c64},   {c64, c128, c128}, {c64, f32, c64},  {c64, f64, c128},
+                      {c128, f32, c128}, {c64, f16, c64},   {c64, bf16, c64}, {c64, i32, c64},
+                      {c128, i64, c128}, {c64, b8, c64},    {c64, u64, c64},  {f64, c64, c128}};
   for (const Row& r : rows) {
     EXPECT_EQ(core::promote(r.a, r.b), r.want) << dtype_name(r.a) << " + " << dtype_name(r.b);
     EXPECT_EQ(core::promote(r.b, r.a), r.want) << dtype_name(r.b) << " + " << dtype_name(r.a);
@@ -290,7 +292,8 @@ TEST(ComplexDTypes, CastsAndConstruction) {
   EXPECT_EQ(z.cast(c128).dtype(), c128);
   // complex(re, im), with infinities kept in their part.
   const float finf = std::numeric_limits<float>::infinity();
-  Tensor re = tensor(std::vector<float>{1.0f, finf, -0.0f}, {3}), im = tensor(std::vector<float>{2.0f, 0.0f, finf}, {3});
+  Tensor re = tensor(std::vector<float>{1.0f, finf, -0.0f}, {3}),
+         im = tensor(std::vector<float>{2.0f, 0.0f, finf}, {3});
   Tensor w = complex(re, im);
   EXPECT_EQ(w.dtype(), c64);
   const auto wv = read_c(w);
@@ -321,9 +324,11 @@ TEST(ComplexDTypes, SumProdMeanAccumulateInC128) {
     EXPECT_TRUE(near(read_c(sum(x))[0], s, tol_of(t)));
     EXPECT_TRUE(near(read_c(mean(x))[0], s / static_cast<long double>(n / 4 * 4), tol_of(t)));
     const auto cs = read_c(sum(x, {0}));
-    for (int j = 0; j < 4; ++j) EXPECT_TRUE(near(cs[static_cast<std::size_t>(j)], col[static_cast<std::size_t>(j)], tol_of(t)));
-    EXPECT_TRUE(near(read_c(prod(make_c(std::vector<std::complex<double>>(v.begin(), v.begin() + 6), t, {6})))[0],
-                     p, tol_of(t) * 4));
+    for (int j = 0; j < 4; ++j)
+      EXPECT_TRUE(near(cs[static_cast<std::size_t>(j)], col[static_cast<std::size_t>(j)], tol_of(t)));
+    EXPECT_TRUE(
+        near(read_c(prod(make_c(std::vector<std::complex<double>>(v.begin(), v.begin() + 6), t, {6})))[0], p,
+             tol_of(t) * 4));
     EXPECT_EQ(read_c(sum(make_c({}, t, {0})))[0], C(0, 0));
     EXPECT_EQ(read_c(prod(make_c({}, t, {0})))[0], C(1, 0));
   }
@@ -457,7 +462,10 @@ TEST(ComplexDTypes, UnsupportedRowsRaiseAtBuildTimeAndLeaveInputsIntact) {
         {"bitwise_and", [&] { return bitwise_and(x, y); }},
         {"max", [&] { return max(x); }},
         {"min", [&] { return min(x); }},
-        {"matmul", [&] { return matmul(x.reshape({1, 2}), y.reshape({2, 1})); }},
+        {"matmul",
+         [&] {
+           return matmul(x.reshape({1, 2}), y.reshape({2, 1}));
+         }},
         {"cast to f32", [&] { return x.cast(f32); }},
         {"complex of complex", [&] { return complex(x, y); }},
         {"rand", [&] { return rand({2}, t); }},
@@ -492,7 +500,8 @@ TEST(ComplexDTypes, AbsOfFusedComplexArithmeticIsOneKernel) {
     for (std::size_t k = 0; k < got.size(); ++k) {
       const C x = rounded(v[k], t), u = rounded(w[k], t);
       const long double want = std::abs(x * u + x);
-      EXPECT_NEAR(got[k], static_cast<double>(want), 8 * tol_of(t) * static_cast<double>(std::abs(x) * std::abs(u) + std::abs(x)));
+      EXPECT_NEAR(got[k], static_cast<double>(want),
+                  8 * tol_of(t) * static_cast<double>(std::abs(x) * std::abs(u) + std::abs(x)));
     }
   }
 }
@@ -504,15 +513,18 @@ TEST(ComplexDTypes, AutogradRefusesComplexValues) {
   EXPECT_THROW(z.requires_grad(true), Error);
   Tensor x = tensor(std::vector<float>{1.0f, 2.0f}, {2});
   x.requires_grad(true);
-  for (const auto& f : std::vector<std::function<Tensor()>>{[&] { return x.cast(c64); },
-                                                            [&] { return complex(x, x); },
-                                                            [&] { return x * make_c({{0, 1}}, c64, {1}); }}) {
+  for (const auto& f :
+       std::vector<std::function<Tensor()>>{[&] { return x.cast(c64); }, [&] { return complex(x, x); },
+                                            [&] {
+                                              return x * make_c({{0, 1}}, c64, {1});
+                                            }}) {
     try {
       (void)f();
       ADD_FAILURE() << "no error";
     } catch (const Error& e) {
       EXPECT_EQ(e.code(), ErrorCode::InvalidOperation);
-      EXPECT_NE(std::string(e.what()).find("autograd over complex tensors is not supported"), std::string::npos);
+      EXPECT_NE(std::string(e.what()).find("autograd over complex tensors is not supported"),
+                std::string::npos);
     }
   }
   EXPECT_EQ(x.to_vector<float>(), (std::vector<float>{1.0f, 2.0f}));  // intact
