@@ -506,6 +506,28 @@ TEST(ComplexDTypes, AbsOfFusedComplexArithmeticIsOneKernel) {
   }
 }
 
+TEST(ComplexDTypes, MovementCatAndTakeMoveWholeValues) {
+  for (DType t : kComplexDTypes) {
+    Tensor x = make_c({{1, 2}, {3, 4}, {5, 6}, {7, 8}, {9, 10}, {11, 12}}, t, {2, 3});
+    const auto fl = read_c(flip(x, {1}));
+    EXPECT_EQ(fl[0], C(5, 6));
+    EXPECT_EQ(fl[5], C(7, 8));
+    const auto tr = read_c(x.transpose(0, 1).reshape({6}));
+    EXPECT_EQ(tr[1], C(7, 8));
+    const auto sl = read_c(x.slice(1, 1, 3));
+    EXPECT_EQ(sl[0], C(3, 4));
+    EXPECT_EQ(sl[3], C(11, 12));
+    Tensor c = cat({x, conj(x)}, 0);
+    ASSERT_EQ(c.shape(), (Shape{4, 3}));
+    EXPECT_EQ(read_c(c)[4], C(3, -4));
+    const auto tk = read_c(take(x, tensor(std::vector<int64_t>{2, 0, -1}, {3}), 1));
+    EXPECT_EQ(tk[0], C(5, 6));
+    EXPECT_EQ(tk[1], C(1, 2));
+    EXPECT_EQ(tk[5], C(11, 12));
+    EXPECT_EQ(read_c(x.expand({2, 2, 3}))[9], C(7, 8));
+  }
+}
+
 TEST(ComplexDTypes, AutogradRefusesComplexValues) {
   // No derivative rule covers complex values: a complex leaf cannot require a gradient, and a
   // complex node built from a tensor that requires one raises at build time (docs/autograd.md).
