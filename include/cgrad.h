@@ -119,6 +119,8 @@ typedef enum {
   CGRAD_DTYPE_U64 = 10,
   CGRAD_DTYPE_F16 = 11,  /**< IEEE binary16 */
   CGRAD_DTYPE_BF16 = 12, /**< bfloat16 */
+  CGRAD_DTYPE_C64 = 13,  /**< complex of two f32 (re, im), as C's float _Complex */
+  CGRAD_DTYPE_C128 = 14, /**< complex of two f64 (re, im), as C's double _Complex */
   CGRAD_DTYPE_MAX_ENUM =
       0x7FFFFFFF /**< not a value: makes the enum as wide as int, so any int a caller passes can be checked */
 } cgrad_dtype;

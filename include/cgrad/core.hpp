@@ -10,7 +10,8 @@ namespace cgrad {
 
 /// Element types (one row each in cgrad/dtypes.def). `b8` is a boolean stored in one byte (0 or
 /// 1); i8..i64 signed and u8..u64 unsigned integers (two's complement, arithmetic wraps);
-/// f16 (IEEE binary16) and bf16 (bfloat16) are storage types computed in f32 inside kernels.
+/// f16 (IEEE binary16) and bf16 (bfloat16) are storage types computed in f32 inside kernels;
+/// c64 and c128 are complex numbers of two f32 / f64 parts (cgrad::complex64_t, complex128_t).
 enum class DType {
 #define CGRAD_DTYPE(E, Kind, bytes, Host, ctype, Compute) E,
 #include <cgrad/dtypes.def>
@@ -27,7 +28,7 @@ inline constexpr int kNumDTypes = 0
     ;
 
 /// The kind of a dtype: what promotion and casts go by.
-enum class DTypeKind { Bool, Signed, Unsigned, Float };
+enum class DTypeKind { Bool, Signed, Unsigned, Float, Complex };
 
 /// Name of a dtype ("f32", "u8", ...).
 const char* dtype_name(DType t);
@@ -39,6 +40,12 @@ bool is_floating(DType t);
 /// True for the signed and unsigned integer dtypes (not b8).
 bool is_integer(DType t);
 bool is_unsigned(DType t);
+/// True for the complex dtypes c64 and c128.
+bool is_complex(DType t);
+/// The real dtype of a complex one (c64 -> f32, c128 -> f64); any other dtype itself.
+DType real_dtype(DType t);
+/// The complex dtype of a floating one (f64 -> c128, f32/f16/bf16 -> c64); a complex one itself.
+DType complex_dtype(DType t);
 
 /// Limits of an integer or bool dtype (`iinfo` of the Array API standard): bits, min, max.
 /// min and max are exact; u64's max does not fit int64_t, so it is held as uint64_t.
@@ -50,7 +57,8 @@ struct IInfo {
 /// Throws DTypeMismatch for a floating dtype.
 IInfo iinfo(DType t);
 /// Limits of a floating dtype (`finfo`): bits, eps (2^-mantissa bits), max, smallest normal,
-/// smallest subnormal, decimal digits. Throws DTypeMismatch for a non-floating dtype.
+/// smallest subnormal, decimal digits. A complex dtype gives its real dtype's (the Array API
+/// standard: c64 is f32's, c128 f64's). Throws DTypeMismatch for an integer or bool dtype.
 struct FInfo {
   int bits;
   double eps, max, min, smallest_normal, smallest_subnormal;

@@ -406,9 +406,48 @@ struct bfloat16_t {
   }
 };
 
+// ---- complex group: complex64 and complex128 (issue #15) ----
+/// A complex element: real and imaginary parts, laid out as std::complex<R> and C99's
+/// `R _Complex` (re first), so host buffers, NumPy and DLPack exchange it as is. A plain struct
+/// rather than std::complex: the same type is used by the interpreter, the freestanding CPU
+/// kernels and NVRTC, where <complex> is not available. Built from a real value (imaginary part
+/// 0) or from another complex explicitly; converts explicitly to a real type (its real part) and
+/// to bool (either part nonzero). Arithmetic: scalar::add, mul, ... (complex helpers below).
+template <class R>
+struct complex_t {
+  R re, im;
+  complex_t() = default;
+  CGRAD_HD constexpr complex_t(R r, R i) : re(r), im(i) {}
+  template <class U, typename scalar::enable_if_<scalar::is_arith<U>::value>::type = 0>
+  CGRAD_HD explicit constexpr complex_t(U x) : re(static_cast<R>(x)), im(R(0)) {}
+  template <class U>
+  CGRAD_HD explicit constexpr complex_t(complex_t<U> z)
+      : re(static_cast<R>(z.re)), im(static_cast<R>(z.im)) {}
+  template <class U, typename scalar::enable_if_<scalar::is_arith<U>::value>::type = 0>
+  CGRAD_HD explicit operator U() const {
+    if constexpr (scalar::is_bool<U>::value)
+      return re != R(0) || im != R(0);
+    else
+      return static_cast<U>(re);
+  }
+  CGRAD_HD friend bool operator==(complex_t a, complex_t b) { return a.re == b.re && a.im == b.im; }
+  CGRAD_HD friend bool operator!=(complex_t a, complex_t b) { return !(a == b); }
+};
+using complex64_t = complex_t<float>;
+using complex128_t = complex_t<double>;
+
 }  // namespace cgrad
 
 namespace cgrad::scalar {
+
+template <class T>
+struct is_complex {
+  static constexpr bool value = false;
+};
+template <class R>
+struct is_complex<complex_t<R>> {
+  static constexpr bool value = true;
+};
 
 // The 16-bit floats compute through float: helpers instantiated for them (the interpreter)
 // convert on every operation, so each result is rounded once, as a stored value is.
@@ -703,9 +742,20 @@ CGRAD_SCALAR_INLINE bool logical_not(bool x) { return !x; }
 // cast<To>(x): anything -> bool is x != 0; float -> integer saturates to To's range and maps
 // NaN to 0; every other conversion is C++'s (integer -> narrower integer wraps modulo 2^bits,
 // integer -> float rounds to nearest).
+//
+// Complex (complex group): real -> complex gives imaginary part 0; complex -> complex rounds
+// each part; complex -> bool is "either part nonzero"; complex -> real keeps the real part,
+// converted as above (the frontend's astype rejects it; real() and imag() are the explicit way).
 template <class To, class From>
 CGRAD_SCALAR_INLINE To cast(From x) {
-  if constexpr (is_bool<To>::value) {
+  if constexpr (is_complex<To>::value) {
+    return To(x);
+  } else if constexpr (is_complex<From>::value) {
+    if constexpr (is_bool<To>::value)
+      return static_cast<bool>(x);
+    else
+      return cast<To>(x.re);
+  } else if constexpr (is_bool<To>::value) {
     return x != From(0);
   } else if constexpr (!is_float<To>::value && is_float<From>::value) {
     if (isnan_(x)) return To(0);
@@ -1053,6 +1103,230 @@ CGRAD_SCALAR_INLINE T rand_normal(uint64_t key, uint64_t i) {
   double u2 = static_cast<double>(rand_bits(key, 2 * i + 1) >> 11) * 1.1102230246251565e-16;
   return static_cast<T>(m_sqrt(-2.0 * m_log(u1)) * m_cos(6.283185307179586476925 * u2));
 }
+
+// ---- complex group (issue #15): the helpers of the rows that accept c64 and c128 ----
+// Overloads of the element-wise helpers for complex_t<R> (more specialized than the generic
+// templates above, so `cgrad::scalar::add(x, y)` in generated code picks them). Formulas are the
+// textbook ones in R arithmetic (products not fused); special values (infinite or NaN parts,
+// signed zeros) follow C99 Annex G where the Array API standard's special-case tables require
+// them; branch cuts are C99's (log, sqrt along the negative real axis). docs/semantics.md.
+template <class R>
+CGRAD_SCALAR_INLINE bool isinf_(R x) {
+  return m_fabs(x) == inf<R>();
+}
+template <class R>
+CGRAD_SCALAR_INLINE bool isfinite_(R x) {
+  return m_fabs(x) < inf<R>();
+}
+template <class R>
+CGRAD_SCALAR_INLINE complex_t<R> neg(complex_t<R> z) {
+  return {-z.re, -z.im};
+}
+template <class R>
+CGRAD_SCALAR_INLINE complex_t<R> add(complex_t<R> a, complex_t<R> b) {
+  return {a.re + b.re, a.im + b.im};
+}
+template <class R>
+CGRAD_SCALAR_INLINE complex_t<R> sub(complex_t<R> a, complex_t<R> b) {
+  return {a.re - b.re, a.im - b.im};
+}
+template <class R>
+CGRAD_SCALAR_INLINE complex_t<R> mul(complex_t<R> a, complex_t<R> b) {
+  return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+}
+// Smith's algorithm (the ratio of the divisor's parts, so |b|^2 never overflows); x / (0 + 0i) is
+// copysign(inf, b.re) times each part of x, as C99's __divdc3.
+template <class R>
+CGRAD_SCALAR_INLINE complex_t<R> div(complex_t<R> a, complex_t<R> b) {
+  if (b.re == R(0) && b.im == R(0)) {
+    const R s = m_copysign(inf<R>(), b.re);
+    return {s * a.re, s * a.im};
+  }
+  if (m_fabs(b.re) >= m_fabs(b.im)) {
+    const R r = b.im / b.re, d = b.re + b.im * r;
+    return {(a.re + a.im * r) / d, (a.im - a.re * r) / d};
+  }
+  const R r = b.re / b.im, d = b.re * r + b.im;
+  return {(a.re * r + a.im) / d, (a.im * r - a.re) / d};
+}
+template <class R>
+CGRAD_SCALAR_INLINE bool isnan(complex_t<R> z) {
+  return z.re != z.re || z.im != z.im;
+}
+template <class R>
+CGRAD_SCALAR_INLINE bool isinf(complex_t<R> z) {
+  return isinf_(z.re) || isinf_(z.im);
+}
+template <class R>
+CGRAD_SCALAR_INLINE bool isfinite(complex_t<R> z) {
+  return isfinite_(z.re) && isfinite_(z.im);
+}
+// |z| = hypot(re, im): no overflow or underflow of the squares; +inf if either part is infinite.
+template <class R>
+CGRAD_SCALAR_INLINE R abs(complex_t<R> z) {
+  return m_hypot(z.re, z.im);
+}
+template <class R>
+CGRAD_SCALAR_INLINE complex_t<R> conj(complex_t<R> z) {
+  return {z.re, -z.im};
+}
+template <class R>
+CGRAD_SCALAR_INLINE R real(complex_t<R> z) {
+  return z.re;
+}
+template <class R>
+CGRAD_SCALAR_INLINE R imag(complex_t<R> z) {
+  return z.im;
+}
+// sign(z) = z / |z|; 0 for 0; NaN + NaN i if either part is NaN.
+template <class R>
+CGRAD_SCALAR_INLINE complex_t<R> sign(complex_t<R> z) {
+  if (isnan(z)) return {quiet_nan<R>(), quiet_nan<R>()};
+  if (z.re == R(0) && z.im == R(0)) return {R(0), R(0)};
+  const R a = m_hypot(z.re, z.im);
+  return {z.re / a, z.im / a};
+}
+// exp(x + iy) = e^x (cos y + i sin y), with C99's special cases: exp(x +- 0i) = exp(x) +- 0i,
+// exp(-inf + iy) = +0 cis(y) (+-0 +- 0i for y infinite or NaN), exp(+inf + iy) = +inf cis(y)
+// (+-inf + NaN i for y infinite or NaN), exp(x + inf i) = NaN + NaN i for finite x.
+template <class R>
+CGRAD_SCALAR_INLINE complex_t<R> exp(complex_t<R> z) {
+  if (z.im == R(0)) return {m_exp(z.re), z.im};
+  if (isinf_(z.re)) {
+    if (z.re < R(0))
+      return isfinite_(z.im) ? complex_t<R>{R(0) * m_cos(z.im), R(0) * m_sin(z.im)}
+                             : complex_t<R>{R(0), R(0)};
+    if (!isfinite_(z.im)) return {z.re, quiet_nan<R>()};
+    return {z.re * m_cos(z.im), z.re * m_sin(z.im)};
+  }
+  const R e = m_exp(z.re);
+  return {e * m_cos(z.im), e * m_sin(z.im)};
+}
+// expm1(x + iy) = (expm1(x) cos y - 2 sin^2(y/2)) + i e^x sin y: no cancellation near 0.
+template <class R>
+CGRAD_SCALAR_INLINE complex_t<R> expm1(complex_t<R> z) {
+  if (z.im == R(0)) return {m_expm1(z.re), z.im};
+  if (isinf_(z.re)) {
+    if (z.re < R(0))
+      return isfinite_(z.im) ? complex_t<R>{R(-1), R(0) * m_sin(z.im)} : complex_t<R>{R(-1), R(0)};
+    if (!isfinite_(z.im)) return {z.re, quiet_nan<R>()};
+    return {z.re * m_cos(z.im), z.re * m_sin(z.im)};
+  }
+  const R s = m_sin(z.im * R(0.5));
+  return {m_expm1(z.re) * m_cos(z.im) - R(2) * s * s, m_exp(z.re) * m_sin(z.im)};
+}
+// log(z) = log|z| + i arg(z): arg in [-pi, pi], the cut along the negative real axis
+// (log(-0 + 0i) = -inf + pi i, log(+0 + 0i) = -inf + 0i, as C99).
+template <class R>
+CGRAD_SCALAR_INLINE complex_t<R> log(complex_t<R> z) {
+  return {m_log(m_hypot(z.re, z.im)), m_atan2(z.im, z.re)};
+}
+// log1p(z) = log(1 + z); near 0, its real part as log1p(x (2 + x) + y^2) / 2 (no cancellation).
+template <class R>
+CGRAD_SCALAR_INLINE complex_t<R> log1p(complex_t<R> z) {
+  if (m_fabs(z.re) < R(0.5) && m_fabs(z.im) < R(0.5))
+    return {R(0.5) * m_log1p(z.re * (R(2) + z.re) + z.im * z.im), m_atan2(z.im, R(1) + z.re)};
+  return log(complex_t<R>{R(1) + z.re, z.im});
+}
+// The principal square root (re >= 0), cut along the negative real axis, with C99's special
+// cases: sqrt(x +- inf i) = +inf +- inf i, sqrt(-inf + iy) = +0 +- inf i, sqrt(+inf + iy) =
+// +inf +- 0i, NaN parts otherwise give NaN. Parts above max/4 are scaled so |z| cannot overflow.
+template <class R>
+CGRAD_SCALAR_INLINE complex_t<R> sqrt(complex_t<R> z) {
+  if (isinf_(z.im)) return {inf<R>(), z.im};
+  if (z.re != z.re) return {z.re, z.re};
+  if (isinf_(z.re)) {
+    if (z.re > R(0)) return {z.re, z.im != z.im ? z.im : m_copysign(R(0), z.im)};
+    return {z.im != z.im ? z.im : R(0), m_copysign(inf<R>(), z.im)};
+  }
+  if (z.im != z.im) return {z.im, z.im};
+  if (z.re == R(0) && z.im == R(0)) return {R(0), z.im};
+  R a = m_fabs(z.re), b = m_fabs(z.im), up = R(1);
+  const R big = sizeof(R) == 4 ? R(8.5e37) : R(4.4e307);
+  if (a > big || b > big) a *= R(0.25), b *= R(0.25), up = R(2);
+  const R t = m_sqrt((a + m_hypot(a, b)) * R(0.5)) * up;
+  const R u = m_fabs(z.im) / (R(2) * t);
+  if (z.re >= R(0)) return {t, m_copysign(u, z.im)};
+  return {u, m_copysign(t, z.im)};
+}
+// sinh, cosh, tanh with C99's special cases; sin(z) = -i sinh(iz), cos(z) = cosh(iz),
+// tan(z) = -i tanh(iz), as the standard defines them.
+template <class R>
+CGRAD_SCALAR_INLINE complex_t<R> sinh(complex_t<R> z) {
+  if (z.im == R(0)) return {m_sinh(z.re), z.im};
+  if (z.re == R(0) && !isfinite_(z.im)) return {z.re, z.im - z.im};
+  if (isinf_(z.re)) {
+    if (!isfinite_(z.im)) return {z.re, z.im - z.im};
+    return {z.re * m_cos(z.im), z.re * m_sin(z.im)};
+  }
+  return {m_sinh(z.re) * m_cos(z.im), m_cosh(z.re) * m_sin(z.im)};
+}
+template <class R>
+CGRAD_SCALAR_INLINE complex_t<R> cosh(complex_t<R> z) {
+  if (z.im == R(0)) return {m_cosh(z.re), z.re != z.re ? z.im : m_copysign(R(0), z.re) * z.im};
+  if (z.re == R(0) && !isfinite_(z.im)) return {z.im - z.im, R(0)};
+  if (isinf_(z.re)) {
+    if (!isfinite_(z.im)) return {inf<R>(), z.im - z.im};
+    return {inf<R>() * m_cos(z.im), z.re * m_sin(z.im)};
+  }
+  return {m_cosh(z.re) * m_cos(z.im), m_sinh(z.re) * m_sin(z.im)};
+}
+// tanh: Kahan's formula (tan y, sinh x: no cancellation in cosh 2x + cos 2y); for |x| > 20,
+// tanh x is +-1 in both precisions and the imaginary part 4 sin y cos y e^-2|x|.
+template <class R>
+CGRAD_SCALAR_INLINE complex_t<R> tanh(complex_t<R> z) {
+  if (isinf_(z.re))
+    return {m_copysign(R(1), z.re),
+            isfinite_(z.im) ? m_copysign(R(0), m_sin(R(2) * z.im)) : m_copysign(R(0), z.im)};
+  if (z.im == R(0)) return {m_tanh(z.re), z.im};
+  if (!isfinite_(z.im)) return {z.re == R(0) ? z.re : z.im - z.im, z.im - z.im};
+  if (z.re != z.re) return {z.re, z.re};
+  if (m_fabs(z.re) > R(20))
+    return {m_copysign(R(1), z.re), R(4) * m_sin(z.im) * m_cos(z.im) * m_exp(R(-2) * m_fabs(z.re))};
+  const R t = m_tan(z.im), beta = R(1) + t * t, s = m_sinh(z.re), rho = m_sqrt(R(1) + s * s);
+  const R den = R(1) + beta * s * s;
+  return {beta * rho * s / den, t / den};
+}
+template <class R>
+CGRAD_SCALAR_INLINE complex_t<R> sin(complex_t<R> z) {
+  const complex_t<R> w = sinh(complex_t<R>{-z.im, z.re});
+  return {w.im, -w.re};
+}
+template <class R>
+CGRAD_SCALAR_INLINE complex_t<R> cos(complex_t<R> z) {
+  return cosh(complex_t<R>{-z.im, z.re});
+}
+template <class R>
+CGRAD_SCALAR_INLINE complex_t<R> tan(complex_t<R> z) {
+  const complex_t<R> w = tanh(complex_t<R>{-z.im, z.re});
+  return {w.im, -w.re};
+}
+// pow(a, b) = exp(b log a); a^0 = 1 for every a (NaN included), 0^b = 0 for real b > 0.
+template <class R>
+CGRAD_SCALAR_INLINE complex_t<R> pow(complex_t<R> a, complex_t<R> b) {
+  if (b.re == R(0) && b.im == R(0)) return {R(1), R(0)};
+  if (a.re == R(0) && a.im == R(0) && b.im == R(0) && b.re > R(0)) return {R(0), R(0)};
+  return exp(mul(b, log(a)));
+}
+// complex(re, im): the complex value of two real parts (f16 and bf16 parts give c64).
+template <class T>
+struct complex_of {
+  using type = complex64_t;
+};
+template <>
+struct complex_of<double> {
+  using type = complex128_t;
+};
+template <class T>
+CGRAD_SCALAR_INLINE typename complex_of<T>::type complex(T re, T im) {
+  using C = typename complex_of<T>::type;
+  return C(static_cast<decltype(C::re)>(re), static_cast<decltype(C::re)>(im));
+}
+// Sums and products of c64 accumulate in c128, as f32 ones do in f64.
+template <>
+struct acc<complex64_t> {
+  using type = complex128_t;
+};
 
 // ---- index group (issue #15) ----
 /// take's position along its axis of length n: i wrapped once (-n <= i < 0 counts from the end,

@@ -46,6 +46,10 @@ struct Scalar {
 
 struct float16_t;   // defined in cgrad/scalar.hpp
 struct bfloat16_t;  // defined in cgrad/scalar.hpp
+template <class R>
+struct complex_t;  // defined in cgrad/scalar.hpp (complex group)
+using complex64_t = complex_t<float>;
+using complex128_t = complex_t<double>;
 
 /// The dtype of host C++ type T (float -> f32, uint8_t -> u8, float16_t -> f16, ...).
 template <class T>
@@ -173,6 +177,12 @@ Tensor tensor(std::vector<float16_t> data, Shape shape, Device device = Device::
 Tensor tensor(std::vector<bfloat16_t> data, Shape shape, Device device = Device::cpu());
 /// A b8 tensor from 0/1 values.
 Tensor tensor(std::vector<bool> data, Shape shape, Device device = Device::cpu());
+/// c64 and c128 tensors from their element types (complex group; include <cgrad/scalar.hpp>).
+Tensor tensor(std::vector<complex64_t> data, Shape shape, Device device = Device::cpu());
+Tensor tensor(std::vector<complex128_t> data, Shape shape, Device device = Device::cpu());
+/// re + i im (complex group): c64 from f32 parts (f16, bf16, integers too), c128 from f64 parts;
+/// the parts are promoted and broadcast as for a binary function.
+Tensor complex(const Tensor& re, const Tensor& im);
 Tensor zeros(Shape shape, DType dtype = f32, Device device = Device::cpu());
 Tensor ones(Shape shape, DType dtype = f32, Device device = Device::cpu());
 Tensor full(Shape shape, double value, DType dtype = f32, Device device = Device::cpu());
@@ -251,9 +261,9 @@ Tensor negative(const Tensor& x);        ///< -x
 Tensor positive(const Tensor& x);        ///< x itself (numeric dtypes)
 Tensor square(const Tensor& x);          ///< x * x
 Tensor reciprocal(const Tensor& x);      ///< 1 / x (true division: f32 for integers)
-Tensor conj(const Tensor& x);            ///< x itself: no complex dtypes yet
-Tensor real(const Tensor& x);            ///< x itself: no complex dtypes yet
-Tensor imag(const Tensor& x);            ///< zeros of x's shape and dtype: no complex dtypes yet
+Tensor conj(const Tensor& x);            ///< complex conjugate (c64, c128); a real x itself
+Tensor real(const Tensor& x);            ///< real part, of the real dtype (c64 -> f32); a real x itself
+Tensor imag(const Tensor& x);  ///< imaginary part, of the real dtype; zeros of x's dtype for a real x
 Tensor atan2(const Tensor& a, const Tensor& b);
 Tensor hypot(const Tensor& a, const Tensor& b);
 Tensor copysign(const Tensor& a, const Tensor& b);

@@ -119,6 +119,8 @@ from ._dtypes import (  # noqa: F401
     bfloat16,
     float32,
     float64,
+    complex64,
+    complex128,
     dtype,
     finfo,
     iinfo,
@@ -153,11 +155,12 @@ class _Info:
         return [Device.cpu()] + ([Device.cuda(0)] if cuda_available() else [])
 
     def default_dtypes(self, *, device=None):
-        return {"real floating": float32, "complex floating": None, "integral": int64, "indexing": int64}
+        return {"real floating": float32, "complex floating": complex64, "integral": int64, "indexing": int64}
 
     def dtypes(self, *, device=None, kind=None):
         # The standard's dtypes (float16 and bfloat16 are cgrad extras, as in NumPy/PyTorch).
-        all_ = {d.name: d for d in (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64)}
+        all_ = {d.name: d for d in (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, float64,
+                                    complex64, complex128)}
         if kind is None:
             return all_
         return {k: v for k, v in all_.items() if isdtype(v, kind)}

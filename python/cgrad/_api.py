@@ -51,9 +51,10 @@ def _infer(obj):
                 raise ValueError("asarray: ragged nested sequences")
             if isinstance(o, Array):
                 o = o.item()
-            if not isinstance(o, (builtins.bool, int, float)):
+            if not isinstance(o, (builtins.bool, int, float, complex)):
                 raise TypeError(f"asarray: cgrad has no dtype for {type(o).__name__} values")
-            kinds.add(builtins.bool if isinstance(o, builtins.bool) else int if isinstance(o, int) else float)
+            kinds.add(builtins.bool if isinstance(o, builtins.bool) else int if isinstance(o, int)
+                      else complex if isinstance(o, complex) else float)
             flat.append(o)
             return
         if not isinstance(o, (list, tuple)) or len(o) != shape[d]:
@@ -62,7 +63,9 @@ def _infer(obj):
             walk(e, d + 1)
 
     walk(obj, 0)
-    if float in kinds:
+    if complex in kinds:
+        d = dt.complex64  # the default complex dtype (the default real one is float32)
+    elif float in kinds:
         d = dt.float32
     elif int in kinds:
         d = dt.int64
@@ -102,7 +105,9 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
         return _copy(x) if copy else x
     if copy is False:
         raise ValueError("asarray: copy=False needs an object that shares memory (an Array or DLPack)")
-    if isinstance(obj, (builtins.bool, int, float)):
+    if isinstance(obj, complex):
+        flat, shape, d = [obj], [], dt.complex64
+    elif isinstance(obj, (builtins.bool, int, float)):
         flat, shape, d = [obj], [], dt.bool if isinstance(obj, builtins.bool) else dt.int64 if isinstance(obj, int) else dt.float32
     else:
         try:
@@ -119,7 +124,9 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
         for v in flat:
             if isinstance(v, int) and not info.min <= v <= info.max:
                 raise OverflowError(f"asarray: {v} does not fit in {d.name}")
-    if d not in dt.FLOATING and builtins.any(isinstance(v, float) for v in flat):
+    if d not in dt.COMPLEX and builtins.any(isinstance(v, complex) for v in flat):
+        raise TypeError(f"asarray: complex values need a complex dtype, not {d.name}")
+    if d not in dt.FLOATING + dt.COMPLEX and builtins.any(isinstance(v, float) for v in flat):
         flat = [int(v) for v in flat]
     return _cgrad._from_flat_list(flat, shape, d._c, _dev(device))
 

@@ -1,6 +1,6 @@
 """cgrad's dtypes as Python objects (Array API: equality-comparable dtype objects), with
 iinfo/finfo and the promotion queries. cgrad has bool, int8..int64, uint8..uint64, float16,
-bfloat16, float32 and float64 (docs/semantics.md); iinfo/finfo come from the C++ tables, and
+bfloat16, float32, float64, complex64 and complex128 (docs/semantics.md); iinfo/finfo come from the C++ tables, and
 result_type follows the C++ promotion rules (the Array API table; int64 with uint64 gives
 float64 as NumPy does; float16 with bfloat16 gives float32 as PyTorch does)."""
 from . import _cgrad
@@ -44,16 +44,22 @@ float16 = dtype("float16", _D.f16, 2, _F)  # storage type: computes in float32
 bfloat16 = dtype("bfloat16", _D.bf16, 2, _F)  # storage type: computes in float32
 float32 = dtype("float32", _D.f32, 4, _F)
 float64 = dtype("float64", _D.f64, 8, _F)
+_C = "complex floating"
+complex64 = dtype("complex64", _D.c64, 8, _C)  # complex group: (re, im) of float32
+complex128 = dtype("complex128", _D.c128, 16, _C)
 
-ALL = (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, bfloat16, float32, float64)
+ALL = (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, bfloat16, float32, float64,
+       complex64, complex128)
 INTEGRAL = tuple(d for d in ALL if d.kind in (_S, _U))
 FLOATING = tuple(d for d in ALL if d.kind == _F)
+COMPLEX = (complex64, complex128)
 _FROM_C = {d._c: d for d in ALL}
 _BY_NAME = {d.name: d for d in ALL}
 # C++ names (cgrad::dtype_name) and NumPy's spellings of the same dtypes.
 _ALIASES = {"f32": "float32", "f64": "float64", "f16": "float16", "bf16": "bfloat16", "i8": "int8",
             "i16": "int16", "i32": "int32", "i64": "int64", "u8": "uint8", "u16": "uint16", "u32": "uint32",
-            "u64": "uint64", "b8": "bool", "half": "float16", "bool_": "bool"}
+            "u64": "uint64", "b8": "bool", "half": "float16", "bool_": "bool", "c64": "complex64",
+            "c128": "complex128"}
 
 
 def from_c(c):
@@ -84,10 +90,11 @@ class iinfo_object:
 
 def finfo(type, /):
     d = type.dtype if hasattr(type, "_dtype") else as_dtype(type)
-    if d not in FLOATING:
+    if d not in FLOATING + COMPLEX:
         raise TypeError(f"finfo: {d} is not a floating dtype")
     bits, eps, mx, mn, tiny = _cgrad._finfo(d._c)
-    return finfo_object(bits, eps, mx, mn, tiny, d)
+    # a complex dtype: its parts' limits, and their dtype (the standard)
+    return finfo_object(bits, eps, mx, mn, tiny, {complex64: float32, complex128: float64}.get(d, d))
 
 
 def iinfo(type, /):
@@ -99,7 +106,15 @@ def iinfo(type, /):
 
 
 def _category(d):
-    return 0 if d is bool else 1 if d in INTEGRAL else 2
+    return 0 if d is bool else 1 if d in INTEGRAL else 3 if d in COMPLEX else 2
+
+
+def _real_of(d):
+    return {complex64: float32, complex128: float64}.get(d, d)
+
+
+def _complex_of(d):
+    return complex128 if d in (float64, complex128) else complex64
 
 
 def _promote(a, b):
@@ -107,6 +122,13 @@ def _promote(a, b):
     if a is b:
         return a
     ca, cb = _category(a), _category(b)
+    if ca == 3 or cb == 3:  # complex: the complex dtype whose parts hold both (c64 + f64 -> c128)
+        ra, rb = _real_of(a), _real_of(b)
+        if ca == 3 and cb == 3:
+            return _complex_of(_promote(ra, rb))
+        if ca == 3:
+            return _complex_of(_promote(ra, b) if cb == 2 else ra)
+        return _complex_of(_promote(a, rb) if ca == 2 else rb)
     if ca != cb:
         return a if ca > cb else b
     if ca == 1:
@@ -136,7 +158,9 @@ def result_type(*xs):
     for a in arrays[1:]:
         r = _promote(r, a)
     for s in scalars:
-        if isinstance(s, float) and r not in FLOATING:
+        if isinstance(s, complex) and r not in COMPLEX:
+            r = _complex_of(r)
+        elif isinstance(s, float) and r not in FLOATING + COMPLEX:
             r = float32
         elif isinstance(s, int) and not isinstance(s, type(True)) and r is bool:
             r = int64
@@ -148,7 +172,8 @@ def can_cast(from_, to, /):
     the two gives `to`)."""
     f = from_.dtype if hasattr(from_, "_dtype") else as_dtype(from_)
     t = as_dtype(to)
-    return f is t or (_category(f) == _category(t) and _promote(f, t) is t)
+    cf, ct = _category(f), _category(t)
+    return f is t or ((cf == ct or (cf == 2 and ct == 3)) and _promote(f, t) is t)  # float -> complex too
 
 
 def isdtype(dtype, kind):
@@ -164,8 +189,8 @@ def isdtype(dtype, kind):
         "unsigned integer": tuple(d for d in ALL if d.kind == _U),
         "integral": INTEGRAL,
         "real floating": FLOATING,
-        "complex floating": (),
-        "numeric": INTEGRAL + FLOATING,
+        "complex floating": COMPLEX,
+        "numeric": INTEGRAL + FLOATING + COMPLEX,
     }
     if kind not in groups:
         raise ValueError(f"isdtype: unknown kind {kind!r}")

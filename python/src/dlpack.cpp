@@ -24,7 +24,7 @@ namespace {
 constexpr const char* kLegacy = "dltensor";
 constexpr const char* kVersioned = "dltensor_versioned";
 
-// DLPack's (code, bits) of each dtype: kInt/kUInt/kFloat by the dtype's kind, kBfloat for bf16.
+// DLPack's (code, bits) of each dtype: kInt/kUInt/kFloat/kComplex by the dtype's kind, kBfloat for bf16.
 dl::DataType dl_dtype(DType t) {
   const auto bits = static_cast<uint8_t>(dtype_size(t) * 8);
   if (t == DType::bf16) return {dl::kBfloat, 16, 1};
@@ -33,6 +33,7 @@ dl::DataType dl_dtype(DType t) {
     case DTypeKind::Signed: return {dl::kInt, bits, 1};
     case DTypeKind::Unsigned: return {dl::kUInt, bits, 1};
     case DTypeKind::Float: return {dl::kFloat, bits, 1};
+    case DTypeKind::Complex: return {dl::kComplex, bits, 1};  // complex group: (re, im) pairs
   }
   return {dl::kFloat, 32, 1};
 }

@@ -196,6 +196,10 @@ nb::object item(const Tensor& t) {
     throw nb::value_error(
         ("only one-element arrays convert to Python scalars, got shape " + shape_str(t.shape())).c_str());
   eval_released({t});
+  if (is_complex(t.dtype())) {  // complex group: a Python complex
+    const auto z = t.cast(DType::c128).item<complex128_t>();
+    return nb::steal(PyComplex_FromDoubles(z.re, z.im));
+  }
   if (is_floating(t.dtype())) return nb::float_(t.item<double>());
   if (t.dtype() == DType::b8) return nb::bool_(t.item<bool>());
   if (is_unsigned(t.dtype())) return nb::int_(t.item<uint64_t>());  // u64 beyond int64's range
@@ -205,7 +209,10 @@ nb::object item(const Tensor& t) {
 nb::list to_flat_list(const Tensor& t) {
   eval_released({t});
   nb::list out;
-  if (is_floating(t.dtype())) {
+  if (is_complex(t.dtype())) {  // complex group
+    for (const complex128_t z : t.cast(DType::c128).to_vector<complex128_t>())
+      out.append(nb::steal(PyComplex_FromDoubles(z.re, z.im)));
+  } else if (is_floating(t.dtype())) {
     for (double v : t.to_vector<double>()) out.append(v);
   } else if (t.dtype() == DType::b8) {
     for (bool v : t.to_vector<bool>()) out.append(v);
@@ -252,6 +259,17 @@ Tensor from_flat_list(nb::sequence flat, Shape shape, DType dtype, Device device
       v.reserve(n);
       for (nb::handle h : flat) v.push_back(nb::cast<bool>(h));
       return tensor(std::move(v), shape, device);
+    }
+    case DType::c64:  // complex group: Python complex (or real) values, built in c128, rounded once
+    case DType::c128: {
+      std::vector<complex128_t> v;
+      v.reserve(n);
+      for (nb::handle h : flat) {
+        const double re = PyComplex_RealAsDouble(h.ptr()), im = PyComplex_ImagAsDouble(h.ptr());
+        if (PyErr_Occurred()) throw nb::python_error();
+        v.emplace_back(re, im);
+      }
+      return tensor(std::move(v), shape, device).cast(dtype);
     }
   }
   throw nb::type_error("unknown dtype");
@@ -359,7 +377,9 @@ NB_MODULE(_cgrad, m) {
       .value("u32", DType::u32)
       .value("u64", DType::u64)
       .value("f16", DType::f16)
-      .value("bf16", DType::bf16);
+      .value("bf16", DType::bf16)
+      .value("c64", DType::c64)  // complex group
+      .value("c128", DType::c128);
 
   nb::class_<Device>(m, "Device")
       .def_static("cpu", &Device::cpu)

@@ -209,7 +209,8 @@ Tensor& Tensor::requires_grad(bool on) {
   if (!is_floating(n->dtype))
     throw Error(ErrorCode::DTypeMismatch,
                 std::string("requires_grad: only f32/f64 tensors can require a gradient, got ") +
-                    dtype_name(n->dtype));
+                    dtype_name(n->dtype) +
+                    (is_complex(n->dtype) ? " (autograd over complex tensors is not supported)" : ""));
   if (n->grad && !n->grad->is_leaf)
     throw Error(ErrorCode::InvalidOperation,
                 "requires_grad(true): the tensor is computed from tensors that require a "

@@ -163,6 +163,8 @@ int cgrad_uuid_to_string(cgrad_uuid id, char out[37]) {
 #define CGRAD_DTYPE_u64_C CGRAD_DTYPE_U64
 #define CGRAD_DTYPE_f16_C CGRAD_DTYPE_F16
 #define CGRAD_DTYPE_bf16_C CGRAD_DTYPE_BF16
+#define CGRAD_DTYPE_c64_C CGRAD_DTYPE_C64
+#define CGRAD_DTYPE_c128_C CGRAD_DTYPE_C128
 #include <cgrad/dtypes.def>
 #undef CGRAD_DTYPE
 

@@ -153,7 +153,8 @@ std::string const_decls(const KernelSpec& k, const std::string& indent,
   for (std::size_t i = 0; i < k.code.size(); ++i) {
     const Instr& in = k.code[i];
     if (in.arg < 0) continue;
-    bool f = in.kind == Instr::Kind::Const && is_floating(in.dtype);
+    // complex group: a complex constant is real, passed as its double
+    bool f = in.kind == Instr::Kind::Const && (is_floating(in.dtype) || is_complex(in.dtype));
     const std::string c = "c" + std::to_string(i);
     out += indent + "const " + (f ? "double " : "int64_t ") + c + " = " +
            (f ? fexpr(in.arg) : iexpr(in.arg)) + "; (void)" + c + ";\n";
@@ -167,7 +168,7 @@ void normalize(KernelSpec& k) {
   k.iconsts.clear();
   for (auto& in : k.code) {
     if (in.kind == Instr::Kind::Const) {
-      if (is_floating(in.dtype)) {
+      if (is_floating(in.dtype) || is_complex(in.dtype)) {  // (complex group: a real constant)
         in.arg = static_cast<int>(k.fconsts.size());
         k.fconsts.push_back(in.fvalue);
       } else {

@@ -32,6 +32,7 @@ constexpr int64_t kRedBlock = 512;
 std::string omp_reduction_id(const schedule::Reduction& red) {
   const DType a = acc_dtype(red);
   const ir::Op c = ir::info(red.op).reduce.combine;
+  if (is_complex(a)) return "";  // complex group: a struct accumulator, summed in a scalar loop
   if (c == ir::Op::Add) return "+";
   if (c == ir::Op::Mul) return a == DType::b8 ? "" : "*";
   if (c == ir::Op::LogicalOr) return "||";

@@ -91,8 +91,9 @@ struct CudaRenderer {
   static constexpr int kLanes = 4;
   bool vectorizable(std::size_t a) const {
     const auto& acc = k.accesses[a];
-    return acc.slot >= 0 && !acc.indirect && acc.dtype != DType::b8 && dtype_size(acc.dtype) >= 4 &&
-           stride_class(acc, rank - 1) == StrideClass::One;
+    return acc.slot >= 0 && !acc.indirect && acc.dtype != DType::b8 &&
+           !is_complex(acc.dtype) &&  // (complex group)
+           dtype_size(acc.dtype) >= 4 && stride_class(acc, rank - 1) == StrideClass::One;
   }
   // The 16-byte vector type of an access and how many elements one holds.
   std::string vtype(std::size_t a) const {
@@ -187,11 +188,14 @@ std::size_t acc_struct_bytes(const KernelSpec& k) {
   std::size_t off = 0, align = 1;
   for (const auto& red : k.reductions) {
     const std::string t = acc_ctype(red);
-    std::size_t sz = 0;  // the size of the dtype whose C type the accumulator has
+    std::size_t sz = 0, al = 0;  // the size and alignment of the dtype whose C type the accumulator has
     for (int d = 0; d < kNumDTypes && !sz; ++d)
-      if (t == ctype(static_cast<DType>(d))) sz = dtype_size(static_cast<DType>(d));
-    off = (off + sz - 1) / sz * sz + sz;
-    align = std::max(align, sz);
+      if (t == ctype(static_cast<DType>(d))) {
+        sz = dtype_size(static_cast<DType>(d));
+        al = is_complex(static_cast<DType>(d)) ? sz / 2 : sz;  // complex group: aligned as its parts
+      }
+    off = (off + al - 1) / al * al + sz;
+    align = std::max(align, al);
   }
   return (off + align - 1) / align * align;
 }

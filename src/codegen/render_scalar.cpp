@@ -47,7 +47,9 @@ DType acc_dtype(const schedule::Reduction& r) {
     case ir::RedAcc::Input: return compute_dtype(r.in_dtype);
     // sum/prod: scalar::acc (f64 for every float dtype, i64 for integers and b8; unsigned sums
     // and products wrap in i64 arithmetic: the same bits as u64 arithmetic).
-    case ir::RedAcc::Wide: return is_floating(r.in_dtype) ? DType::f64 : DType::i64;
+    case ir::RedAcc::Wide:
+      if (is_complex(r.in_dtype)) return DType::c128;  // complex group
+      return is_floating(r.in_dtype) ? DType::f64 : DType::i64;
   }
   return r.in_dtype;
 }
@@ -70,6 +72,8 @@ std::string literal(DType t, double f, int64_t i) {
       return std::string("(") + buf + ")";
     }
     case DType::b8: return i ? "true" : "false";
+    case DType::c64:  // complex group: constants are real (Scalar holds real values)
+    case DType::c128: return std::string("(") + ctype(t) + "(" + literal(real_dtype(t), f, i) + ", 0))";
     case DType::u64:
       std::snprintf(buf, sizeof buf, "((uint64_t)%lluULL)", static_cast<unsigned long long>(i));
       return buf;
@@ -104,6 +108,8 @@ std::string acc_identity(const schedule::Reduction& r) {
         case DType::f16:  // (not reached: acc_dtype is the compute dtype, f32)
         case DType::bf16: return literal(a, hi ? HUGE_VAL : -HUGE_VAL, 0);
         case DType::b8: return hi ? "true" : "false";
+        case DType::c64:  // (not reached: no max/min reduction accepts complex)
+        case DType::c128: return literal(a, 0, 0);
         case DType::i8:
         case DType::i16:
         case DType::i32:

@@ -41,6 +41,16 @@ bool is_integer(DType t) {
   return dtype_kind(t) == DTypeKind::Signed || dtype_kind(t) == DTypeKind::Unsigned;
 }
 bool is_unsigned(DType t) { return dtype_kind(t) == DTypeKind::Unsigned; }
+// complex group
+bool is_complex(DType t) { return dtype_kind(t) == DTypeKind::Complex; }
+DType real_dtype(DType t) {
+  if (t == DType::c64) return DType::f32;
+  return t == DType::c128 ? DType::f64 : t;
+}
+DType complex_dtype(DType t) {
+  if (is_complex(t)) return t;
+  return t == DType::f64 ? DType::c128 : DType::c64;
+}
 
 IInfo iinfo(DType t) {
   const int bits = static_cast<int>(8 * dtype_size(t));
@@ -51,14 +61,15 @@ IInfo iinfo(DType t) {
       return {bits, -static_cast<int64_t>(max) - 1, max};
     }
     case DTypeKind::Unsigned: return {bits, 0, bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1};
-    case DTypeKind::Float: break;
+    case DTypeKind::Float:
+    case DTypeKind::Complex: break;
   }
   throw Error(ErrorCode::DTypeMismatch,
               std::string("iinfo: ") + dtype_name(t) + " is not an integer dtype (use finfo)");
 }
 
 FInfo finfo(DType t) {
-  switch (t) {
+  switch (real_dtype(t)) {
     case DType::f32: return {32, FLT_EPSILON, FLT_MAX, -FLT_MAX, FLT_MIN, FLT_TRUE_MIN, FLT_MANT_DIG};
     case DType::f64: return {64, DBL_EPSILON, DBL_MAX, -DBL_MAX, DBL_MIN, DBL_TRUE_MIN, DBL_MANT_DIG};
     case DType::f16: return {16, 0x1p-10, 65504.0, -65504.0, 0x1p-14, 0x1p-24, 11};
@@ -77,6 +88,7 @@ int dtype_category(DType t) {
     case DTypeKind::Signed:
     case DTypeKind::Unsigned: return 1;
     case DTypeKind::Float: return 2;
+    case DTypeKind::Complex: return 3;
   }
   return 0;
 }
@@ -110,6 +122,15 @@ DType promote_ints(DType a, DType b) {
 DType promote(DType a, DType b) {
   if (a == b) return a;
   const int ca = dtype_category(a), cb = dtype_category(b);
+  // Complex with anything: the complex dtype whose parts hold both (c64 + f64 -> c128, the
+  // Array API standard's table; integers and bools give the complex operand's dtype).
+  if (ca == 3 || cb == 3) {
+    const DType ra = real_dtype(a), rb = real_dtype(b);
+    const DType r = ca == 3 && cb == 3 ? promote(ra, rb)
+                    : ca == 3          ? (cb == 2 ? promote(ra, b) : ra)
+                                       : (ca == 2 ? promote(a, rb) : rb);
+    return complex_dtype(r);
+  }
   if (ca != cb) return ca > cb ? a : b;
   if (ca == 1) return promote_ints(a, b);
   if (ca == 2 && dtype_size(a) == dtype_size(b)) return DType::f32;  // f16 with bf16, as PyTorch
@@ -117,7 +138,7 @@ DType promote(DType a, DType b) {
 }
 
 DType sum_dtype(DType t) {
-  if (is_floating(t)) return t;
+  if (is_floating(t) || is_complex(t)) return t;
   return is_unsigned(t) ? DType::u64 : DType::i64;
 }
 
@@ -143,7 +164,7 @@ DType scalar_dtype(const Scalar& s) {
 DType promote_all(const PromoOperand* ops, int n) {
   // Highest dtype within each tier; then walk tiers from high to low priority and let a lower
   // tier win only by category.
-  bool has[3] = {false, false, false};
+  bool has[3] = {false, false, false};  // (no scalar is complex: Scalar holds real values)
   DType best[3] = {DType::b8, DType::b8, DType::b8};
   for (int i = 0; i < n; ++i) {
     int t = static_cast<int>(ops[i].tier);

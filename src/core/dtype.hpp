@@ -11,7 +11,7 @@
 
 namespace cgrad::core {
 
-/// 0 = bool, 1 = integer (signed or unsigned), 2 = floating.
+/// 0 = bool, 1 = integer (signed or unsigned), 2 = floating, 3 = complex.
 int dtype_category(DType t);
 /// The promoted dtype of two operands (docs/semantics.md: the one of the higher category; within
 /// a category the Array API standard's table; u64 with a signed integer gives f64, as NumPy).
@@ -37,6 +37,8 @@ template <class T>
 inline constexpr DType dtype_of_v = cgrad::dtype_of<T>::value;
 template <class T>
 inline constexpr bool is_floating_v = scalar::is_float<T>::value;  // f16, bf16 too
+template <class T>
+inline constexpr bool is_complex_v = scalar::is_complex<T>::value;  // complex group
 
 /// Calls f(T{}) with T the host C++ type of `t` (cgrad/dtypes.def: float, int8_t, bool, ...).
 template <class F>

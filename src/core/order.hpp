@@ -6,6 +6,8 @@
 
 #include "core/dtype.hpp"
 
+#include <utility>
+
 namespace cgrad::core {
 
 template <class T>
@@ -13,8 +15,8 @@ inline bool order_isnan(T v) {
   if constexpr (is_floating_v<T> && sizeof(T) == 2) {
     const float f = static_cast<float>(v);  // f16/bf16: compared as float
     return f != f;
-  } else if constexpr (is_floating_v<T>) {
-    return v != v;
+  } else if constexpr (is_floating_v<T> || is_complex_v<T>) {
+    return v != v;  // complex: either part NaN
   } else {
     return false;
   }
@@ -29,6 +31,10 @@ inline bool order_before(T a, T b, bool descending) {
   if constexpr (is_floating_v<T> && sizeof(T) == 2) {
     const float fa = static_cast<float>(a), fb = static_cast<float>(b);
     return descending ? fb < fa : fa < fb;
+  } else if constexpr (is_complex_v<T>) {
+    // complex group: lexicographic on (re, im), as NumPy (the Array API standard leaves it open)
+    if (descending) std::swap(a, b);
+    return a.re < b.re || (a.re == b.re && a.im < b.im);
   } else {
     return descending ? b < a : a < b;
   }

@@ -53,6 +53,13 @@ namespace {
 // make's work after building the node: its gradient record and the pending-depth rule.
 NodePtr finish(NodePtr n, bool record) {
   const Op op = n->op;
+  // complex group: no derivative rule covers complex values; refusing here (the node is not yet
+  // referenced: every tensor is intact) beats gradients that silently stop at the complex node.
+  if (record && is_complex(n->dtype))
+    throw Error(ErrorCode::InvalidOperation,
+                std::string(ir::op_name(op)) +
+                    ": autograd over complex tensors is not supported (docs/autograd.md); detach() the "
+                    "input or build under NoGradGuard");
   // Only floating values carry gradients: comparisons, integer casts and integer sums stop them.
   if (record && is_floating(n->dtype)) {
     auto r = std::make_shared<ir::GradRecord>();
@@ -154,7 +161,13 @@ NodePtr full_node(const Shape& shape, Scalar value, DType t, Device device) {
   ir::Attrs a;
   a.shape = shape;
   a.dtype = t;
-  if (is_floating(t)) {
+  if (is_complex(t)) {
+    // complex group: a constant is real (Scalar holds real values); its imaginary part is 0.
+    a.fvalue = core::dispatch(real_dtype(t), [&](auto tag) {
+      return static_cast<double>(static_cast<decltype(tag)>(
+          value.kind == Scalar::Kind::Float ? value.f : static_cast<double>(value.i)));
+    });
+  } else if (is_floating(t)) {
     // An f32 (f16, bf16) constant holds its rounded value, so equal constants compare equal
     // (CSE, plan keys) and kernels see the value the dtype holds.
     a.fvalue =
@@ -228,7 +241,7 @@ Tensor elementwise(Op op, std::initializer_list<Operand> operands) {
   if (simple) {
     const ir::Node& first = **fast[0];
     const DType t = first.dtype;
-    if ((row.inputs & ir::bit(t)) && !(row.int_to_float && !is_floating(t))) {
+    if ((row.inputs & ir::bit(t)) && !(row.int_to_float && !is_floating(t) && !is_complex(t))) {
       ir::NodeList ins;
       for (i = 0; i < count; ++i) ins.push_back(*fast[i]);
       const Device device = first.device;
@@ -259,10 +272,14 @@ Tensor elementwise(Op op, std::initializer_list<Operand> operands) {
   if (!have_device)
     throw Error(ErrorCode::InvalidArgument, std::string(name) + ": needs at least one tensor operand");
   DType t = core::promote_all(promos.data(), np);
-  if (row.int_to_float && !is_floating(t)) t = DType::f32;
+  if (row.int_to_float && !is_floating(t) && !is_complex(t)) t = DType::f32;
   if (!(row.inputs & ir::bit(t)))
-    throw Error(ErrorCode::DTypeMismatch, std::string(name) + ": not supported for dtype " + dtype_name(t) +
-                                              (t == DType::b8 ? " (cast to a numeric dtype first)" : ""));
+    throw Error(
+        ErrorCode::DTypeMismatch,
+        std::string(name) + ": not supported for dtype " + dtype_name(t) +
+            (t == DType::b8  ? " (cast to a numeric dtype first)"
+             : is_complex(t) ? " (complex dtypes: see docs/semantics.md for the functions that take them)"
+                             : ""));
   for (i = 0; i < count; ++i) {
     NodePtr n = nodes[i];
     if (has_cond && i == 0 && n && n->dtype != DType::b8)

@@ -121,9 +121,13 @@ Tensor positive(const Tensor& x) {
 }
 Tensor square(const Tensor& x) { return x * x; }
 Tensor reciprocal(const Tensor& x) { return 1.0 / x; }
-Tensor conj(const Tensor& x) { return x; }
-Tensor real(const Tensor& x) { return x; }
-Tensor imag(const Tensor& x) { return zeros(x.shape(), x.dtype(), x.device()); }
+// complex group: one row each for a complex x; a real x is its own conjugate and real part, and
+// its imaginary part is zeros of its dtype (no node).
+Tensor conj(const Tensor& x) { return is_complex(x.dtype()) ? elementwise(Op::Conj, {x}) : x; }
+Tensor real(const Tensor& x) { return is_complex(x.dtype()) ? elementwise(Op::Real, {x}) : x; }
+Tensor imag(const Tensor& x) {
+  return is_complex(x.dtype()) ? elementwise(Op::Imag, {x}) : zeros(x.shape(), x.dtype(), x.device());
+}
 
 Tensor where(const Tensor& c, const Tensor& a, const Tensor& b) { return elementwise(Op::Where, {c, a, b}); }
 Tensor where(const Tensor& c, const Tensor& a, Scalar b) { return elementwise(Op::Where, {c, a, b}); }

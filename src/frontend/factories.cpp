@@ -105,6 +105,15 @@ Tensor tensor(std::vector<bool> d, Shape s, Device dev) {
   return from_host(bytes.data(), bytes.size(), s, DType::b8, dev);
 }
 
+// complex group
+Tensor tensor(std::vector<complex64_t> d, Shape s, Device dev) {
+  return from_host(d.data(), d.size(), s, DType::c64, dev);
+}
+Tensor tensor(std::vector<complex128_t> d, Shape s, Device dev) {
+  return from_host(d.data(), d.size(), s, DType::c128, dev);
+}
+Tensor complex(const Tensor& re, const Tensor& im) { return frontend::elementwise(Op::Complex, {re, im}); }
+
 Tensor full(Shape shape, double value, DType dtype, Device device) {
   return constant(shape, value, dtype, device, "full");
 }

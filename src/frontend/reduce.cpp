@@ -49,7 +49,8 @@ Tensor sum(const Tensor& x, std::vector<int64_t> axes, bool keepdim) {
 }
 
 Tensor mean(const Tensor& x, std::vector<int64_t> axes, bool keepdim) {
-  if (!is_floating(node_of(x, "mean")->dtype))
+  const DType t = node_of(x, "mean")->dtype;
+  if (!is_floating(t) && !is_complex(t))  // (complex group: the mean of complex values is complex)
     throw Error(ErrorCode::DTypeMismatch, std::string("mean: input dtype ") + dtype_name(x.dtype()) +
                                               " is not floating (cast to f32 or f64 first)");
   Reduced r = reduce(Op::Sum, x, axes, keepdim, "mean");

@@ -65,6 +65,10 @@ void Tensor::read_into(void* dst, DType as, std::size_t count) const {
   const ir::NodePtr& n = node_of(*this, "to_vector");
   if (count != static_cast<std::size_t>(n->numel()))
     throw Error(ErrorCode::Internal, "to_vector: destination size mismatch");
+  if (is_complex(n->dtype) && !is_complex(as))
+    throw Error(ErrorCode::DTypeMismatch,
+                std::string("to_vector: a ") + dtype_name(n->dtype) +
+                    " tensor reads into complex elements only (real(x), imag(x) first)");
   runtime::realize({n});
   // A device value comes over contiguous; the host waits here, and only here, for the device.
   const ir::View v = n->value.storage->device.is_cuda() ? runtime::transfer(*n, Device::cpu()) : n->value;
@@ -102,7 +106,16 @@ Tensor Tensor::to(Device device) const {
   return moved;
 }
 
-Tensor Tensor::cast(DType dtype) const { return Tensor(frontend::cast_to(node_of(*this, "cast"), dtype)); }
+Tensor Tensor::cast(DType dtype) const {
+  const ir::NodePtr& n = node_of(*this, "cast");
+  // complex group: complex -> real would drop the imaginary part silently (the Array API standard
+  // leaves it to the library; cgrad refuses it: real(), imag() or abs() say which part is meant).
+  if (is_complex(n->dtype) && !is_complex(dtype) && dtype != DType::b8)
+    throw Error(ErrorCode::DTypeMismatch,
+                std::string("cast: ") + dtype_name(n->dtype) + " to " + dtype_name(dtype) +
+                    " would drop the imaginary part; use real(x), imag(x) or abs(x)");
+  return Tensor(frontend::cast_to(n, dtype));
+}
 
 Tensor& Tensor::assign(const Tensor& expr) {
   const ir::NodePtr& self = node_of(*this, "assign");

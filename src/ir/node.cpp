@@ -145,6 +145,8 @@ NodePtr build_node(Op op, NodeList&& inputs, Attrs* attrs, Device device) {
       node->dtype = core::sum_dtype(d);
       break;
     }
+    case DTypeRule::Real: node->dtype = real_dtype(node->inputs[0]->dtype); break;
+    case DTypeRule::Complex: node->dtype = complex_dtype(node->inputs[0]->dtype); break;
   }
   node->shape = kept_shape();
   row.shape_rule(*node, node->shape);  // rules read the inputs' shapes only

@@ -56,6 +56,8 @@ enum class DTypeRule : uint8_t {
   SameAsIn,  ///< the (common) dtype of the value inputs
   Bool,      ///< comparisons
   SumAcc,    ///< sum: signed integers and bools give i64, unsigned u64, floats keep their dtype
+  Real,      ///< complex group: the real dtype of the input (c64 -> f32; abs, real, imag)
+  Complex,   ///< complex group: the complex dtype of the input (f32 -> c64, f64 -> c128)
 };
 
 /// A reduction's identity: the accumulator's start value, so an empty reduction gives it.
@@ -87,6 +89,8 @@ inline constexpr DTypeMask kUnsigned = bit(DType::u8) | bit(DType::u16) | bit(DT
 inline constexpr DTypeMask kInt = kSigned | kUnsigned;
 inline constexpr DTypeMask kNumeric = kFloat | kInt;
 inline constexpr DTypeMask kAll = kNumeric | bit(DType::b8);
+/// complex group: c64 and c128. Not in kAll: each row that accepts them names kComplex.
+inline constexpr DTypeMask kComplex = bit(DType::c64) | bit(DType::c128);
 
 struct Node;
 struct Attrs;

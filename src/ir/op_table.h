@@ -70,43 +70,43 @@ inline constexpr DTypeMask kIntBool = kInt | kBool;
 
 inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     // sources
-    ROW(Buffer, Source, 0, kAll, Given, source_shape, false, false, vjp::none),
-    ROW(Full, Source, 0, kAll, Given, source_shape, false, false, vjp::none),
+    ROW(Buffer, Source, 0, kAll | kComplex, Given, source_shape, false, false, vjp::none),
+    ROW(Full, Source, 0, kAll | kComplex, Given, source_shape, false, false, vjp::none),
     ROW(Arange, Source, 0, kAll, Given, source_shape, false, false, vjp::none),
     ROW(Rand, Source, 0, kAll, Given, source_shape, false, false, vjp::none, 4),
     ROW(Randn, Source, 0, kAll, Given, source_shape, false, false, vjp::none, 4),
     // unary
-    ROW(Neg, Unary, 1, kNoBool, SameAsIn, elementwise_shape, false, false, vjp::neg),
-    ROW(Exp, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::exp, 4),
-    ROW(Log, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::log, 4),
-    ROW(Sqrt, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::sqrt),
+    ROW(Neg, Unary, 1, kNoBool | kComplex, SameAsIn, elementwise_shape, false, false, vjp::neg),
+    ROW(Exp, Unary, 1, kFloat | kComplex, SameAsIn, elementwise_shape, true, false, vjp::exp, 4),
+    ROW(Log, Unary, 1, kFloat | kComplex, SameAsIn, elementwise_shape, true, false, vjp::log, 4),
+    ROW(Sqrt, Unary, 1, kFloat | kComplex, SameAsIn, elementwise_shape, true, false, vjp::sqrt),
     ROW(Rsqrt, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::rsqrt),
-    ROW(Abs, Unary, 1, kNoBool, SameAsIn, elementwise_shape, false, false, vjp::abs),
-    ROW(Sin, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::sin, 4),
-    ROW(Cos, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::cos, 4),
-    ROW(Tanh, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::tanh, 4),
+    ROW(Abs, Unary, 1, kNoBool | kComplex, Real, elementwise_shape, false, false, vjp::abs),
+    ROW(Sin, Unary, 1, kFloat | kComplex, SameAsIn, elementwise_shape, true, false, vjp::sin, 4),
+    ROW(Cos, Unary, 1, kFloat | kComplex, SameAsIn, elementwise_shape, true, false, vjp::cos, 4),
+    ROW(Tanh, Unary, 1, kFloat | kComplex, SameAsIn, elementwise_shape, true, false, vjp::tanh, 4),
     ROW(Sigmoid, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::sigmoid, 4),
     ROW(Relu, Unary, 1, kNoBool, SameAsIn, elementwise_shape, false, false, vjp::relu),
-    ROW(Cast, Unary, 1, kAll, Given, elementwise_shape, false, false, vjp::cast),
+    ROW(Cast, Unary, 1, kAll | kComplex, Given, elementwise_shape, false, false, vjp::cast),
     ROW(Floor, Unary, 1, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::zero),
     ROW(Ceil, Unary, 1, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::zero),
     ROW(Trunc, Unary, 1, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::zero),
     ROW(Round, Unary, 1, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::zero),
-    ROW(Sign, Unary, 1, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::zero),
+    ROW(Sign, Unary, 1, kNumeric | kComplex, SameAsIn, elementwise_shape, false, false, vjp::zero),
     ROW(Signbit, Unary, 1, kNumeric, Bool, elementwise_shape, false, false, vjp::none),
-    ROW(Isnan, Unary, 1, kAll, Bool, elementwise_shape, false, false, vjp::none),
-    ROW(Isinf, Unary, 1, kAll, Bool, elementwise_shape, false, false, vjp::none),
-    ROW(Isfinite, Unary, 1, kAll, Bool, elementwise_shape, false, false, vjp::none),
-    ROW(Log1p, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::log1p, 4),
-    ROW(Expm1, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::expm1, 4),
+    ROW(Isnan, Unary, 1, kAll | kComplex, Bool, elementwise_shape, false, false, vjp::none),
+    ROW(Isinf, Unary, 1, kAll | kComplex, Bool, elementwise_shape, false, false, vjp::none),
+    ROW(Isfinite, Unary, 1, kAll | kComplex, Bool, elementwise_shape, false, false, vjp::none),
+    ROW(Log1p, Unary, 1, kFloat | kComplex, SameAsIn, elementwise_shape, true, false, vjp::log1p, 4),
+    ROW(Expm1, Unary, 1, kFloat | kComplex, SameAsIn, elementwise_shape, true, false, vjp::expm1, 4),
     ROW(Log2, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::log2, 4),
     ROW(Log10, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::log10, 4),
-    ROW(Tan, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::tan, 4),
+    ROW(Tan, Unary, 1, kFloat | kComplex, SameAsIn, elementwise_shape, true, false, vjp::tan, 4),
     ROW(Asin, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::asin, 4),
     ROW(Acos, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::acos, 4),
     ROW(Atan, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::atan, 4),
-    ROW(Sinh, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::sinh, 4),
-    ROW(Cosh, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::cosh, 4),
+    ROW(Sinh, Unary, 1, kFloat | kComplex, SameAsIn, elementwise_shape, true, false, vjp::sinh, 4),
+    ROW(Cosh, Unary, 1, kFloat | kComplex, SameAsIn, elementwise_shape, true, false, vjp::cosh, 4),
     ROW(Asinh, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::asinh, 4),
     ROW(Acosh, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::acosh, 4),
     ROW(Atanh, Unary, 1, kFloat, SameAsIn, elementwise_shape, true, false, vjp::atanh, 4),
@@ -114,19 +114,19 @@ inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     ROW(BitwiseInvert, Unary, 1, kIntBool, SameAsIn, elementwise_shape, false, false, vjp::none),
     ROW(LogicalNot, Unary, 1, kBool, SameAsIn, elementwise_shape, false, false, vjp::none),
     // binary
-    ROW(Add, Binary, 2, kNoBool, SameAsIn, elementwise_shape, false, true, vjp::add),
-    ROW(Sub, Binary, 2, kNoBool, SameAsIn, elementwise_shape, false, false, vjp::sub),
-    ROW(Mul, Binary, 2, kNoBool, SameAsIn, elementwise_shape, false, true, vjp::mul),
-    ROW(Div, Binary, 2, kFloat, SameAsIn, elementwise_shape, true, false, vjp::div),
-    ROW(Pow, Binary, 2, kNoBool, SameAsIn, elementwise_shape, false, false, vjp::pow, 4),
+    ROW(Add, Binary, 2, kNoBool | kComplex, SameAsIn, elementwise_shape, false, true, vjp::add),
+    ROW(Sub, Binary, 2, kNoBool | kComplex, SameAsIn, elementwise_shape, false, false, vjp::sub),
+    ROW(Mul, Binary, 2, kNoBool | kComplex, SameAsIn, elementwise_shape, false, true, vjp::mul),
+    ROW(Div, Binary, 2, kFloat | kComplex, SameAsIn, elementwise_shape, true, false, vjp::div),
+    ROW(Pow, Binary, 2, kNoBool | kComplex, SameAsIn, elementwise_shape, false, false, vjp::pow, 4),
     ROW(Maximum, Binary, 2, kAll, SameAsIn, elementwise_shape, false, true, vjp::maximum),
     ROW(Minimum, Binary, 2, kAll, SameAsIn, elementwise_shape, false, true, vjp::minimum),
     ROW(Lt, Binary, 2, kAll, Bool, elementwise_shape, false, false, vjp::none),
     ROW(Le, Binary, 2, kAll, Bool, elementwise_shape, false, false, vjp::none),
     ROW(Gt, Binary, 2, kAll, Bool, elementwise_shape, false, false, vjp::none),
     ROW(Ge, Binary, 2, kAll, Bool, elementwise_shape, false, false, vjp::none),
-    ROW(Eq, Binary, 2, kAll, Bool, elementwise_shape, false, true, vjp::none),
-    ROW(Ne, Binary, 2, kAll, Bool, elementwise_shape, false, true, vjp::none),
+    ROW(Eq, Binary, 2, kAll | kComplex, Bool, elementwise_shape, false, true, vjp::none),
+    ROW(Ne, Binary, 2, kAll | kComplex, Bool, elementwise_shape, false, true, vjp::none),
     ROW(Atan2, Binary, 2, kFloat, SameAsIn, elementwise_shape, true, false, vjp::atan2, 4),
     ROW(Hypot, Binary, 2, kFloat, SameAsIn, elementwise_shape, true, true, vjp::hypot, 4),
     ROW(Copysign, Binary, 2, kFloat, SameAsIn, elementwise_shape, true, false, vjp::copysign),
@@ -143,22 +143,22 @@ inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     ROW(LogicalOr, Binary, 2, kBool, SameAsIn, elementwise_shape, false, true, vjp::none),
     ROW(LogicalXor, Binary, 2, kBool, SameAsIn, elementwise_shape, false, true, vjp::none),
     // ternary
-    ROW(Where, Ternary, 3, kAll, SameAsIn, elementwise_shape, false, false, vjp::where),
+    ROW(Where, Ternary, 3, kAll | kComplex, SameAsIn, elementwise_shape, false, false, vjp::where),
     // reductions
-    RED(Sum, kAll, SumAcc, vjp::sum, Add, Zero, Wide, true),
+    RED(Sum, kAll | kComplex, SumAcc, vjp::sum, Add, Zero, Wide, true),
     RED(Max, kAll, SameAsIn, vjp::max, Maximum, Lowest, Input, false),
     RED(Min, kAll, SameAsIn, vjp::min, Minimum, Highest, Input, false),
-    RED(Prod, kAll, SumAcc, vjp::prod, Mul, One, Wide, true),
+    RED(Prod, kAll | kComplex, SumAcc, vjp::prod, Mul, One, Wide, true),
     RED(Any, kBool, SameAsIn, vjp::none, LogicalOr, Zero, Input, true),
     RED(All, kBool, SameAsIn, vjp::none, LogicalAnd, One, Input, true),
     // movement
-    ROW(Reshape, Movement, 1, kAll, SameAsIn, reshape_shape, false, false, vjp::reshape),
-    ROW(Permute, Movement, 1, kAll, SameAsIn, permute_shape, false, false, vjp::permute),
-    ROW(Expand, Movement, 1, kAll, SameAsIn, expand_shape, false, false, vjp::expand),
-    ROW(Slice, Movement, 1, kAll, SameAsIn, slice_shape, false, false, vjp::slice),
-    ROW(Flip, Movement, 1, kAll, SameAsIn, flip_shape, false, false, vjp::flip),
+    ROW(Reshape, Movement, 1, kAll | kComplex, SameAsIn, reshape_shape, false, false, vjp::reshape),
+    ROW(Permute, Movement, 1, kAll | kComplex, SameAsIn, permute_shape, false, false, vjp::permute),
+    ROW(Expand, Movement, 1, kAll | kComplex, SameAsIn, expand_shape, false, false, vjp::expand),
+    ROW(Slice, Movement, 1, kAll | kComplex, SameAsIn, slice_shape, false, false, vjp::slice),
+    ROW(Flip, Movement, 1, kAll | kComplex, SameAsIn, flip_shape, false, false, vjp::flip),
     // concat, gemm
-    ROW(Cat, Concat, -1, kAll, SameAsIn, cat_shape, false, false, vjp::cat),
+    ROW(Cat, Concat, -1, kAll | kComplex, SameAsIn, cat_shape, false, false, vjp::cat),
     ROW(Matmul, Gemm, 2, kNumeric, SameAsIn, matmul_shape, false, false, vjp::matmul),
     // collectives
     ROW(AllReduce, Collective, 1, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::allreduce),
@@ -172,10 +172,16 @@ inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     SCAN(CumSum, kNumeric, vjp::cumulative_sum, Add, Zero, Wide),
     SCAN(CumProd, kNumeric, vjp::cumulative_prod, Mul, One, Wide),
     // index group (issue #15): a gather; its index input (i64) is not a value input
-    ROW(Take, Gather, 2, kAll, SameAsIn, take_shape, false, false, vjp::take),
+    ROW(Take, Gather, 2, kAll | kComplex, SameAsIn, take_shape, false, false, vjp::take),
     // scatter group (issue #15): an indirect accumulation; its index input (i64, the last) is not a
     // value input
     ROW(ScatterAdd, Scatter, 3, kNumeric, SameAsIn, scatter_shape, false, false, vjp::scatter_add),
+    // complex group (issue #15): conj keeps the dtype, real and imag give the real dtype (the
+    // frontend returns a real input itself, or zeros, without a node)
+    ROW(Conj, Unary, 1, kComplex, SameAsIn, elementwise_shape, false, false, vjp::none),
+    ROW(Real, Unary, 1, kComplex, Real, elementwise_shape, false, false, vjp::none),
+    ROW(Imag, Unary, 1, kComplex, Real, elementwise_shape, false, false, vjp::none),
+    ROW(Complex, Binary, 2, kFloat, Complex, elementwise_shape, true, false, vjp::none),
 }};
 #undef ROW
 #undef RED
@@ -219,8 +225,11 @@ constexpr bool reductions_combine_with_binary_rows() {
     for (int d = 0; d < kNumDTypes; ++d) {
       const auto t = static_cast<DType>(d);
       if (!(r.inputs & bit(t))) continue;
-      const bool flt = (kFloat & bit(t)) != 0;
-      const DType acc = r.reduce.acc == RedAcc::Input ? t : flt ? DType::f64 : DType::i64;
+      const bool flt = (kFloat & bit(t)) != 0, cplx = (kComplex & bit(t)) != 0;
+      const DType acc = r.reduce.acc == RedAcc::Input ? t
+                        : cplx                        ? DType::c128
+                        : flt                         ? DType::f64
+                                                      : DType::i64;
       if (!(c.inputs & bit(acc))) return false;
     }
   }

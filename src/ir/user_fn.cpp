@@ -36,6 +36,8 @@ bool callable(const std::string& name, Op& op) {
   const std::string n = name == "max" ? "maximum" : name == "min" ? "minimum" : name;
   for (const OpInfo& row : kTable) {
     if ((row.kind != OpKind::Unary && row.kind != OpKind::Binary) || row.op == Op::Cast) continue;
+    // complex group: rows that take or make complex values only (user functions are real)
+    if (!(row.inputs & kNumeric) || row.dtype_rule == DTypeRule::Complex) continue;
     if (n == row.name) {
       op = row.op;
       return true;

@@ -64,6 +64,13 @@ void verify(const std::vector<Node*>& topo) {
       case DTypeRule::SumAcc:
         if (n->dtype != core::sum_dtype(n->inputs[0]->dtype)) bad("sum dtype");
         break;
+      case DTypeRule::Real:
+        if (n->dtype != real_dtype(n->inputs[0]->dtype)) bad("dtype is not the real dtype of its input");
+        break;
+      case DTypeRule::Complex:
+        if (n->dtype != complex_dtype(n->inputs[0]->dtype))
+          bad("dtype is not the complex dtype of its input");
+        break;
     }
   }
 }

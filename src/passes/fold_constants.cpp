@@ -30,6 +30,9 @@ namespace {
 template <class R>
 bool store(Node& n, R v) {
   if (core::dtype_of_v<R> != n.dtype) return false;  // never for a well-formed node
+  if constexpr (core::is_complex_v<R>)
+    if (!(v.im == 0 && !scalar::signbit(v.im)))
+      return false;  // a Full holds a real value (+0 imaginary part)
   to_full(n, full_attrs<R>(n.shape, n.dtype, v));
   return true;
 }

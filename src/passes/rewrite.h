@@ -22,7 +22,7 @@ inline bool is_const(const ir::Node& n) { return !n.realized() && n.op == ir::Op
 /// the C++ type of n.dtype).
 template <class T>
 T const_value(const ir::Node& n) {
-  if constexpr (core::is_floating_v<T>)
+  if constexpr (core::is_floating_v<T> || core::is_complex_v<T>)  // complex: the real part
     return static_cast<T>(n.attrs.fvalue);
   else
     return static_cast<T>(n.attrs.ivalue);
@@ -34,7 +34,9 @@ ir::Attrs full_attrs(const Shape& shape, DType dtype, T v) {
   ir::Attrs a;
   a.shape = shape;
   a.dtype = dtype;
-  if constexpr (core::is_floating_v<T>)
+  if constexpr (core::is_complex_v<T>)
+    a.fvalue = static_cast<double>(v.re);  // (callers check that v.im is 0: a Full is real)
+  else if constexpr (core::is_floating_v<T>)
     a.fvalue = static_cast<double>(v);
   else
     a.ivalue = static_cast<int64_t>(v);

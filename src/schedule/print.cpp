@@ -51,7 +51,8 @@ void print_instr(std::ostream& os, const Instr& in, std::size_t i) {
     case Instr::Kind::Load: os << "load a" << in.access; break;
     case Instr::Kind::Index: os << "index a" << in.access; break;
     case Instr::Kind::Const:
-      os << "const " << (is_floating(in.dtype) ? in.fvalue : static_cast<double>(in.ivalue));
+      os << "const "
+         << (is_floating(in.dtype) || is_complex(in.dtype) ? in.fvalue : static_cast<double>(in.ivalue));
       if (in.arg >= 0) os << " (arg " << in.arg << ")";
       break;
     case Instr::Kind::Acc: os << "acc r" << in.reduction; break;

@@ -200,9 +200,10 @@ std::vector<Case> cases_for(Op op) {
 
 bool passes_no_gradient(const ir::OpInfo& row) {
   // Sources, comparisons and classification (b8 results), bitwise and logical ops (no float input).
-  // argsort: i64 positions (group sort).
+  // argsort: i64 positions (group sort). complex(re, im): a complex result, which autograd refuses
+  // (complex group, docs/autograd.md).
   return row.kind == ir::OpKind::Source || row.dtype_rule == ir::DTypeRule::Bool ||
-         (row.inputs & ir::kFloat) == 0 || row.op == Op::Argsort;
+         (row.inputs & ir::kFloat) == 0 || row.op == Op::Argsort || row.dtype_rule == ir::DTypeRule::Complex;
 }
 
 TEST(GradCheck, EveryRowIsCheckedOrPassesNoGradient) {

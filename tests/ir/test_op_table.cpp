@@ -59,7 +59,7 @@ TEST(OpTable, RulesFitKinds) {
     const ir::OpInfo& row = ir::info(Op(i));
     SCOPED_TRACE(row.name);
     EXPECT_NE(row.inputs, 0) << "a row accepting no dtype";
-    EXPECT_EQ(row.inputs & ~ir::kAll, 0);
+    EXPECT_EQ(row.inputs & ~(ir::kAll | ir::kComplex), 0);  // (complex group: c64, c128)
     for (DType t : {f32, f64, i32, i64, b8}) EXPECT_EQ(ir::accepts(Op(i), t), (row.inputs & ir::bit(t)) != 0);
     switch (row.kind) {
       case OpKind::Source:
@@ -86,7 +86,7 @@ TEST(OpTable, RulesFitKinds) {
       case OpKind::Movement:
         EXPECT_EQ(row.arity, 1);
         EXPECT_EQ(row.dtype_rule, ir::DTypeRule::SameAsIn);
-        EXPECT_EQ(row.inputs, ir::kAll) << "views work for every dtype";
+        EXPECT_EQ(row.inputs, ir::kAll | ir::kComplex) << "views work for every dtype";
         break;
       case OpKind::Concat:
         EXPECT_EQ(row.arity, -1);
@@ -128,9 +128,10 @@ TEST(OpTable, RulesFitKinds) {
     if (!ir::is_elementwise(row.kind)) {
       EXPECT_FALSE(row.int_to_float);
     }
-    // Ops that compute in floating point accept floats only; the frontend casts ints first.
+    // Ops that compute in floating point accept floats (and complex values: complex group) only;
+    // the frontend casts ints first.
     if (row.int_to_float) {
-      EXPECT_EQ(row.inputs, ir::kFloat);
+      EXPECT_EQ(row.inputs & ~ir::kComplex, ir::kFloat);
     }
     if (row.dtype_rule == ir::DTypeRule::Bool) {  // comparisons, isnan, signbit, ...
       EXPECT_TRUE(row.kind == OpKind::Binary || row.kind == OpKind::Unary);
@@ -143,8 +144,8 @@ TEST(OpTable, RulesFitKinds) {
     }
   }
   EXPECT_EQ(ir::info(Op::Cast).dtype_rule, ir::DTypeRule::Given);
-  EXPECT_EQ(ir::info(Op::Cast).inputs, ir::kAll);
-  EXPECT_EQ(ir::info(Op::Where).inputs, ir::kAll);
+  EXPECT_EQ(ir::info(Op::Cast).inputs, ir::kAll | ir::kComplex);
+  EXPECT_EQ(ir::info(Op::Where).inputs, ir::kAll | ir::kComplex);
 }
 
 // The commutative flag (used by CSE) must agree with what the op's scalar helper computes.

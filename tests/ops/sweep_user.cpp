@@ -67,7 +67,9 @@ void push_ref(Data& want, bool keep, DType c, const Data& a, std::size_t i, cons
       want.push(static_cast<double>(keep ? ref_keep(x, y) : ref_float(x, y)));
       return;
     }
-    case b8: break;
+    case b8:
+    case c64:  // complex group: user functions are real (the User row takes no complex)
+    case c128: break;
   }
 }
 

@@ -124,6 +124,12 @@ const Coverage kCoverage[] = {
      "scatter_add / scatter_add_along_axis: every axis, repeated, negative and out-of-range indices, index "
      "dtypes, strided base and src, broadcasting, empty arrays, errors",
      sweep_scatter},
+    // complex group (issue #15): real inputs here; complex inputs in test_complex.cpp
+    {Op::Conj, "conj of a real dtype is x; of c64/c128 against std::conj (test_complex)", sweep_complex},
+    {Op::Real, "real of a real dtype is x; of c64/c128 its real part (test_complex)", sweep_complex},
+    {Op::Imag, "imag of a real dtype is zeros; of c64/c128 its imaginary part (test_complex)", sweep_complex},
+    {Op::Complex, "complex(x, -x) for every real dtype, layouts; complex parts rejected (test_complex)",
+     sweep_complex},
 };
 
 const Coverage* coverage_of(int op) {
@@ -137,8 +143,8 @@ const Coverage* coverage_of(int op) {
 bool fits_kind(const Coverage& c, OpKind k) {
   switch (k) {
     case OpKind::Source: return c.fn == sweep_source;
-    case OpKind::Unary: return c.fn == sweep_unary || c.fn == sweep_cast;
-    case OpKind::Binary: return c.fn == sweep_binary;
+    case OpKind::Unary: return c.fn == sweep_unary || c.fn == sweep_cast || c.fn == sweep_complex;
+    case OpKind::Binary: return c.fn == sweep_binary || c.fn == sweep_complex;
     case OpKind::Ternary: return c.fn == sweep_where;
     case OpKind::Reduce: return c.fn == sweep_reduce;
     case OpKind::Movement: return c.fn == sweep_movement;

@@ -118,6 +118,9 @@ void sweep_collective(int op, DType t);
 void sweep_user(int op, DType t);
 /// Sort and Argsort (group sort, test_sort.cpp).
 void sweep_sort(int op, DType t);
+/// complex group (test_complex.cpp): conj, real, imag and complex(re, im) over the real dtypes
+/// of kDTypes (their complex inputs are swept by the ComplexDTypes tests there).
+void sweep_complex(int op, DType t);
 /// Whether the element-wise sweeps know op `op` (the coverage test requires each op be known
 /// by the sweep it is routed to).
 bool unary_known(int op);

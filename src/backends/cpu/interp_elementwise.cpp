@@ -133,7 +133,9 @@ View interp_source(const ir::Node& n) {
     v.strides.assign(n.shape.size(), 0);
     core::dispatch(n.dtype, [&](auto t) {
       using T = decltype(t);
-      *ptr<T>(v) = core::is_floating_v<T> ? static_cast<T>(n.attrs.fvalue) : static_cast<T>(n.attrs.ivalue);
+      // (complex: a real constant, held in fvalue)
+      *ptr<T>(v) = core::is_floating_v<T> || core::is_complex_v<T> ? static_cast<T>(n.attrs.fvalue)
+                                                                   : static_cast<T>(n.attrs.ivalue);
     });
     return v;
   }

@@ -52,11 +52,12 @@ CombineFn<A> combine_fn(Op op) {
   // Every op has a case (this file compiles with -Wswitch-enum): Binary rows give their helper
   // where it maps A to A, the rest fall to the error below.
   switch (op) {
-#define CGRAD_RED_Binary(E, name)                                      \
-  case Op::E:                                                          \
-    if constexpr (ir::accepts(Op::E, core::dtype_of_v<A>) &&           \
-                  std::is_same_v<decltype(scalar::name(A{}, A{})), A>) \
-      return [](A a, A b) -> A { return scalar::name(a, b); };         \
+#define CGRAD_RED_Binary(E, name)                                        \
+  case Op::E:                                                            \
+    if constexpr (ir::accepts(Op::E, core::dtype_of_v<A>)) {             \
+      if constexpr (std::is_same_v<decltype(scalar::name(A{}, A{})), A>) \
+        return [](A a, A b) -> A { return scalar::name(a, b); };         \
+    }                                                                    \
     break;
 #define CGRAD_RED_None(E) \
   case Op::E:             \
@@ -125,7 +126,8 @@ View interp_reduce(const ir::Node& n, const View& in) {
       core::dispatch(n.dtype, [&](auto tout) {
         using TO = decltype(tout);
         TO* o = ptr<TO>(out);
-        for (int64_t k = 0; k < out_n; ++k) o[k] = static_cast<TO>(acc[static_cast<std::size_t>(k)]);
+        for (int64_t k = 0; k < out_n; ++k)
+          o[k] = static_cast<TO>(static_cast<A>(acc[static_cast<std::size_t>(k)]));
       });
     };
     switch (rule.acc) {

@@ -8,7 +8,8 @@
 // (key, position) pairs are sorted by key. Long rows use a least-significant-digit radix sort
 // (8-bit digits, a pass skipped when every key has the same digit): stable by construction and
 // O(n) -- a comparison sort of positions reading the values indirectly ran 6x slower than NumPy's
-// sort at 2^22 f32 (bench/python/breadth.py, B1). Short rows use std::stable_sort on the pairs.
+// sort at 2^22 f32 (bench/python/breadth.py, B1). Short rows use std::stable_sort on the pairs,
+// complex rows a comparison sort under core::order_before.
 #include "backends/cpu/interpreter.h"
 
 #include "core/order.hpp"
@@ -102,13 +103,18 @@ void sort_rows(const ir::Node& n, const View& in, View& out) {
     for (std::size_t d = 0; d < shape.size(); ++d) ioff += at[d] * in.strides[d], ooff += at[d] * ost[d];
     for (std::size_t j = 0; j < m; ++j) {
       vals[j] = src[ioff + static_cast<int64_t>(j) * in.strides[ax]];
-      key[j] = order_key(vals[j], desc);
       pos[j] = static_cast<int64_t>(j);
     }
-    if (len >= kRadixMin) {
+    if constexpr (core::is_complex_v<T>) {
+      // complex group: core::order_before's lexicographic (re, im) order has no integer key
+      std::stable_sort(pos.begin(), pos.end(), [&](int64_t a, int64_t b) {
+        return core::order_before(vals[static_cast<std::size_t>(a)], vals[static_cast<std::size_t>(b)], desc);
+      });
+    } else if (len >= kRadixMin) {
+      for (std::size_t j = 0; j < m; ++j) key[j] = order_key(vals[j], desc);
       radix_sort(key, pos, tmp_key, tmp_pos);
     } else {
-      for (std::size_t j = 0; j < m; ++j) pairs[j] = {key[j], pos[j]};
+      for (std::size_t j = 0; j < m; ++j) pairs[j] = {order_key(vals[j], desc), pos[j]};
       std::stable_sort(pairs.begin(), pairs.end(),
                        [](const auto& a, const auto& b) { return a.first < b.first; });
       for (std::size_t j = 0; j < m; ++j) pos[j] = pairs[j].second;

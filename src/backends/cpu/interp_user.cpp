@@ -53,11 +53,13 @@ Value<T> apply(Op op, const Value<T>& x, const Value<T>& y) {
   case Op::E:                                                \
     if constexpr (ir::accepts(Op::E, core::dtype_of_v<T>)) { \
       using R = decltype(scalar::name(x.v, y.v));            \
-      if constexpr (std::is_same_v<R, bool>)                 \
+      if constexpr (std::is_same_v<R, bool>) {               \
         r.b = scalar::name(x.v, y.v);                        \
-      else                                                   \
+        return r;                                            \
+      } else if constexpr (std::is_same_v<R, T>) {           \
         r.v = scalar::name(x.v, y.v);                        \
-      return r;                                              \
+        return r;                                            \
+      }                                                      \
     }                                                        \
     break;
 #define CGRAD_OP(E, name, Kind, arity) CGRAD_U_##Kind(E, name)
@@ -113,8 +115,8 @@ View interp_user(const ir::Node& n, const std::vector<const View*>& in) {
   View out = alloc_contiguous(n.shape, n.dtype);
   core::dispatch(n.dtype, [&](auto t) {
     using T = decltype(t);
-    if constexpr (std::is_same_v<T, bool>) {
-      throw Error(ErrorCode::Internal, "interpreter: user function on b8");
+    if constexpr (std::is_same_v<T, bool> || core::is_complex_v<T>) {  // (the User row: kNumeric)
+      throw Error(ErrorCode::Internal, std::string("interpreter: user function on ") + dtype_name(n.dtype));
     } else {
       // 16-bit floats: the body is computed in float and rounded once, as in the generated
       // kernels (docs/semantics.md: storage types computed in f32).

@@ -1,0 +1,586 @@
+// Complex dtypes c64 and c128 (complex group, issue #15): every row that accepts them against
+// std::complex<long double> loops written here (so the reference is more precise than either
+// dtype), in several layouts and with broadcasting; promotion; casts; reductions; the special
+// cases of the Array API standard for the functions implemented; the rows that reject complex
+// raise at build time and leave their inputs intact; and on the JIT abs(a * b + c) is one kernel.
+#include "core/env.hpp"
+#include "ir/op_table.h"
+#include "util.h"
+
+#include <cmath>
+#include <complex>
+#include <functional>
+#include <limits>
+#include <map>
+
+namespace opt {
+namespace {
+
+using C = std::complex<long double>;
+constexpr DType kComplexDTypes[] = {c64, c128};
+const double kInf = std::numeric_limits<double>::infinity();
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// A tensor of dtype t (c64 or c128) holding v (rounded to the dtype's parts), of shape s.
+Tensor make_c(const std::vector<std::complex<double>>& v, DType t, const Shape& s) {
+  if (t == c64) {
+    std::vector<complex64_t> d;
+    for (auto z : v) d.push_back(complex64_t(static_cast<float>(z.real()), static_cast<float>(z.imag())));
+    return tensor(d, s);
+  }
+  std::vector<complex128_t> d;
+  for (auto z : v) d.push_back(complex128_t(z.real(), z.imag()));
+  return tensor(d, s);
+}
+
+// The values of a complex tensor, widened.
+std::vector<C> read_c(const Tensor& x) {
+  std::vector<C> out;
+  if (x.dtype() == c64) {
+    for (auto z : x.to_vector<complex64_t>()) out.emplace_back(z.re, z.im);
+  } else {
+    for (auto z : x.to_vector<complex128_t>()) out.emplace_back(z.re, z.im);
+  }
+  return out;
+}
+
+// The value the tensor holds for input z: its parts rounded to t's real type.
+C rounded(std::complex<double> z, DType t) {
+  if (t == c64) return {static_cast<float>(z.real()), static_cast<float>(z.imag())};
+  return {z.real(), z.imag()};
+}
+
+double tol_of(DType t) { return t == c64 || t == f32 ? 2e-5 : 1e-12; }
+
+// got and want agree: both parts NaN-equal or infinite-equal, else each part within tol * |want|
+// (relative to the complex magnitude: a tiny part of a large value may carry its rounding).
+::testing::AssertionResult near(C got, C want, double tol) {
+  auto part = [&](long double g, long double w) {
+    if (std::isnan(w)) return std::isnan(g);
+    if (std::isinf(w)) return g == w;
+    const long double scale = std::max<long double>(std::abs(want), 1e-30L);
+    return std::fabs(g - w) <= tol * scale;
+  };
+  if (part(got.real(), want.real()) && part(got.imag(), want.imag())) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << "got (" << static_cast<double>(got.real()) << ", " << static_cast<double>(got.imag())
+         << ") want (" << static_cast<double>(want.real()) << ", " << static_cast<double>(want.imag()) << ")";
+}
+
+// Finite test values away from branch cuts (nonzero imaginary parts), small and large.
+std::vector<std::complex<double>> values() {
+  std::vector<std::complex<double>> v = {{0.5, -2.0}, {3.0, 4.0},   {1e-3, 2e-3}, {-2.5, 0.7},
+                                         {-1.0, 1.0}, {0.0, 1.0},   {1.0, 0.25},  {-0.3, -0.4},
+                                         {7.0, -3.0}, {-12.0, 0.5}, {0.2, 30.0},  {1e-6, -1e-7}};
+  Rng rng(15);
+  for (int k = 0; k < 20; ++k) v.emplace_back(rng.uniform(-3, 3), rng.uniform(-3, 3));
+  return v;
+}
+
+// x of n values in three layouts: contiguous (n), the transpose of a (n/4, 4) tensor, 0-d.
+std::vector<std::pair<std::string, Tensor>> layouts(const std::vector<std::complex<double>>& v, DType t,
+                                                    std::vector<std::vector<std::complex<double>>>& logical) {
+  std::vector<std::pair<std::string, Tensor>> out;
+  logical.clear();
+  out.emplace_back("contiguous", make_c(v, t, {static_cast<int64_t>(v.size())}));
+  logical.push_back(v);
+  const int64_t rows = static_cast<int64_t>(v.size()) / 4;
+  std::vector<std::complex<double>> head(v.begin(), v.begin() + rows * 4), tr;
+  for (int64_t j = 0; j < 4; ++j)
+    for (int64_t i = 0; i < rows; ++i) tr.push_back(head[static_cast<std::size_t>(i * 4 + j)]);
+  out.emplace_back("transposed", make_c(head, t, {rows, 4}).permute({1, 0}));
+  logical.push_back(tr);
+  out.emplace_back("0-d", make_c({v[1]}, t, {}));
+  logical.push_back({v[1]});
+  return out;
+}
+
+struct UnaryCase {
+  const char* name;
+  std::function<Tensor(const Tensor&)> f;
+  std::function<C(C)> ref;
+};
+
+const std::vector<UnaryCase>& unary_cases() {
+  static const std::vector<UnaryCase> cases = {
+      {"neg", [](const Tensor& x) { return -x; }, [](C z) { return -z; }},
+      {"positive", [](const Tensor& x) { return positive(x); }, [](C z) { return z; }},
+      {"conj", [](const Tensor& x) { return conj(x); }, [](C z) { return std::conj(z); }},
+      {"exp", [](const Tensor& x) { return exp(x); }, [](C z) { return std::exp(z); }},
+      {"expm1", [](const Tensor& x) { return expm1(x); },
+       [](C z) {
+         // exp(z) - 1 without cancellation: real part expm1(x) cos y - 2 sin^2(y/2)
+         const long double s = std::sin(z.imag() / 2);
+         return C(std::expm1(z.real()) * std::cos(z.imag()) - 2 * s * s,
+                  std::exp(z.real()) * std::sin(z.imag()));
+       }},
+      {"log", [](const Tensor& x) { return log(x); }, [](C z) { return std::log(z); }},
+      {"log1p", [](const Tensor& x) { return log1p(x); },
+       [](C z) {
+         return C(std::log1p(z.real() * (2 + z.real()) + z.imag() * z.imag()) / 2,
+                  std::atan2(z.imag(), 1 + z.real()));
+       }},
+      {"sqrt", [](const Tensor& x) { return sqrt(x); }, [](C z) { return std::sqrt(z); }},
+      {"square", [](const Tensor& x) { return square(x); }, [](C z) { return z * z; }},
+      {"reciprocal", [](const Tensor& x) { return reciprocal(x); }, [](C z) { return C(1) / z; }},
+      {"sign", [](const Tensor& x) { return sign(x); }, [](C z) { return z / std::abs(z); }},
+      {"sin", [](const Tensor& x) { return sin(x); }, [](C z) { return std::sin(z); }},
+      {"cos", [](const Tensor& x) { return cos(x); }, [](C z) { return std::cos(z); }},
+      {"tan", [](const Tensor& x) { return tan(x); }, [](C z) { return std::tan(z); }},
+      {"sinh", [](const Tensor& x) { return sinh(x); }, [](C z) { return std::sinh(z); }},
+      {"cosh", [](const Tensor& x) { return cosh(x); }, [](C z) { return std::cosh(z); }},
+      {"tanh", [](const Tensor& x) { return tanh(x); }, [](C z) { return std::tanh(z); }},
+  };
+  return cases;
+}
+
+TEST(ComplexDTypes, UnaryRowsMatchStdComplex) {
+  const auto v = values();
+  for (DType t : kComplexDTypes) {
+    std::vector<std::vector<std::complex<double>>> logical;
+    auto ins = layouts(v, t, logical);
+    for (const UnaryCase& c : unary_cases()) {
+      for (std::size_t l = 0; l < ins.size(); ++l) {
+        Tensor y = c.f(ins[l].second);
+        ASSERT_EQ(y.dtype(), t) << c.name;
+        const std::vector<C> got = read_c(y);
+        ASSERT_EQ(got.size(), logical[l].size());
+        for (std::size_t k = 0; k < got.size(); ++k) {
+          const C want = c.ref(rounded(logical[l][k], t));
+          // tan, tanh of values with a large imaginary (real) part: relative to |want| ~ 1
+          EXPECT_TRUE(near(got[k], want, tol_of(t) * 4))
+              << c.name << " " << dtype_name(t) << " " << ins[l].first << " of (" << logical[l][k].real()
+              << ", " << logical[l][k].imag() << ")";
+        }
+      }
+    }
+  }
+}
+
+TEST(ComplexDTypes, RealResultsAndClassification) {
+  const auto v = values();
+  for (DType t : kComplexDTypes) {
+    const DType r = real_dtype(t);
+    Tensor x = make_c(v, t, {static_cast<int64_t>(v.size())});
+    Tensor a = abs(x), re = real(x), im = imag(x);
+    EXPECT_EQ(a.dtype(), r);
+    EXPECT_EQ(re.dtype(), r);
+    EXPECT_EQ(im.dtype(), r);
+    const auto av = a.cast(f64).to_vector<double>(), rv = re.cast(f64).to_vector<double>(),
+               iv = im.cast(f64).to_vector<double>();
+    for (std::size_t k = 0; k < v.size(); ++k) {
+      const C z = rounded(v[k], t);
+      EXPECT_NEAR(av[k], static_cast<double>(std::abs(z)), tol_of(t) * static_cast<double>(std::abs(z)));
+      EXPECT_EQ(rv[k], static_cast<double>(z.real()));
+      EXPECT_EQ(iv[k], static_cast<double>(z.imag()));
+    }
+    // isnan / isinf / isfinite look at both parts.
+    Tensor s = make_c({{1, 2}, {kNaN, 0}, {0, kNaN}, {kInf, 0}, {0, -kInf}, {kInf, kNaN}}, t, {6});
+    EXPECT_EQ(isnan(s).to_vector<bool>(), (std::vector<bool>{false, true, true, false, false, true}));
+    EXPECT_EQ(isinf(s).to_vector<bool>(), (std::vector<bool>{false, false, false, true, true, true}));
+    EXPECT_EQ(isfinite(s).to_vector<bool>(), (std::vector<bool>{true, false, false, false, false, false}));
+    // |inf + NaN i| = inf (hypot), as C99 and the standard say.
+    EXPECT_EQ(abs(s).cast(f64).to_vector<double>()[5], kInf);
+  }
+  // Real inputs: conj and real are the input, imag is zeros.
+  Tensor f = tensor(std::vector<float>{1.5f, -2.0f}, {2});
+  EXPECT_EQ(conj(f).to_vector<float>(), (std::vector<float>{1.5f, -2.0f}));
+  EXPECT_EQ(real(f).to_vector<float>(), (std::vector<float>{1.5f, -2.0f}));
+  EXPECT_EQ(imag(f).to_vector<float>(), (std::vector<float>{0.0f, 0.0f}));
+}
+
+struct BinaryCase {
+  const char* name;
+  std::function<Tensor(const Tensor&, const Tensor&)> f;
+  std::function<C(C, C)> ref;
+};
+
+TEST(ComplexDTypes, BinaryRowsMatchStdComplexWithBroadcasting) {
+  const std::vector<BinaryCase> cases = {
+      {"add", [](const Tensor& a, const Tensor& b) { return a + b; }, [](C a, C b) { return a + b; }},
+      {"sub", [](const Tensor& a, const Tensor& b) { return a - b; }, [](C a, C b) { return a - b; }},
+      {"mul", [](const Tensor& a, const Tensor& b) { return a * b; }, [](C a, C b) { return a * b; }},
+      {"div", [](const Tensor& a, const Tensor& b) { return a / b; }, [](C a, C b) { return a / b; }},
+      {"pow", [](const Tensor& a, const Tensor& b) { return pow(a, b); },
+       [](C a, C b) { return std::exp(b * std::log(a)); }},
+  };
+  std::vector<std::complex<double>> v = values();
+  v.resize(12);
+  const auto n = static_cast<int64_t>(v.size());
+  for (DType t : kComplexDTypes) {
+    // a (n, 1) against b (1, n): every pair.
+    Tensor a = make_c(v, t, {n, 1}), b = make_c(v, t, {1, n});
+    for (const BinaryCase& c : cases) {
+      Tensor y = c.f(a, b);
+      ASSERT_EQ(y.dtype(), t);
+      ASSERT_EQ(y.shape(), (Shape{n, n}));
+      const std::vector<C> got = read_c(y);
+      for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+          const C x = rounded(v[static_cast<std::size_t>(i)], t),
+                  w = rounded(v[static_cast<std::size_t>(j)], t);
+          // pow: exp(b log a) grows the error with |b log a|
+          const double tol = tol_of(t) * (c.name[0] == 'p' ? 64 : 4);
+          if (t == c64 && std::abs(c.ref(x, w)) > 1e37L) continue;  // beyond f32's range: inf parts
+          EXPECT_TRUE(near(got[static_cast<std::size_t>(i * n + j)], c.ref(x, w), tol))
+              << c.name << " " << dtype_name(t) << " " << i << "," << j;
+        }
+    }
+    // == and != compare both parts.
+    Tensor p = make_c({{1, 2}, {1, 2}, {1, 2}, {kNaN, 0}}, t, {4}),
+           q = make_c({{1, 2}, {1, -2}, {2, 2}, {kNaN, 0}}, t, {4});
+    EXPECT_EQ((p == q).to_vector<bool>(), (std::vector<bool>{true, false, false, false}));
+    EXPECT_EQ((p != q).to_vector<bool>(), (std::vector<bool>{false, true, true, true}));
+    // where selects whole complex values.
+    Tensor w = where(tensor(std::vector<bool>{true, false, true, false}, {4}), p, q);
+    const auto wv = read_c(w);
+    EXPECT_EQ(wv[0], C(1, 2));
+    EXPECT_EQ(wv[1], C(1, -2));
+    EXPECT_EQ(wv[2], C(1, 2));
+    // 0^0 = 1 and 0^b = 0 for real b > 0 (C99's cpow and NumPy).
+    Tensor z = make_c({{0, 0}, {0, 0}}, t, {2}), e = make_c({{0, 0}, {2, 0}}, t, {2});
+    const auto zv = read_c(pow(z, e));
+    EXPECT_EQ(zv[0], C(1, 0));
+    EXPECT_EQ(zv[1], C(0, 0));
+  }
+}
+
+TEST(ComplexDTypes, PromotionFollowsTheArrayApiTable) {
+  struct Row {
+    DType a, b, want;
+  };
+  const Row rows[] = {{c64, c64, c64},   {c64, c128, c128}, {c64, f32, c64},  {c64, f64, c128},
+                      {c128, f32, c128}, {c64, f16, c64},   {c64, bf16, c64}, {c64, i32, c64},
+                      {c128, i64, c128}, {c64, b8, c64},    {c64, u64, c64},  {f64, c64, c128}};
+  for (const Row& r : rows) {
+    EXPECT_EQ(core::promote(r.a, r.b), r.want) << dtype_name(r.a) << " + " << dtype_name(r.b);
+    EXPECT_EQ(core::promote(r.b, r.a), r.want) << dtype_name(r.b) << " + " << dtype_name(r.a);
+    Tensor x = ones({2}, r.a), y = ones({2}, r.b);
+    Tensor s = x + y;
+    EXPECT_EQ(s.dtype(), r.want);
+    for (C z : read_c(s)) EXPECT_EQ(z, C(2, 0));
+  }
+  // A Python-style scalar never raises a complex tensor's precision; a complex tensor takes a
+  // real one of any precision to complex.
+  Tensor a = make_c({{1, 1}}, c64, {1});
+  EXPECT_EQ((a + 2.5).dtype(), c64);
+  EXPECT_EQ(read_c(a * 2.0)[0], C(2, 2));
+  EXPECT_EQ((a + tensor(std::vector<double>{1.0}, {1})).dtype(), c128);
+  EXPECT_EQ(finfo(c64).eps, finfo(f32).eps);
+  EXPECT_EQ(finfo(c128).max, finfo(f64).max);
+  EXPECT_EQ(finfo(c128).bits, 64);  // the standard: finfo of a complex dtype describes its parts
+  EXPECT_EQ(dtype_size(c64), 8u);
+  EXPECT_EQ(dtype_size(c128), 16u);
+  EXPECT_STREQ(dtype_name(c128), "c128");
+  EXPECT_THROW(iinfo(c64), Error);
+}
+
+TEST(ComplexDTypes, CastsAndConstruction) {
+  // real -> complex: imaginary part 0; complex -> complex rounds each part; complex -> b8 is
+  // "either part nonzero".
+  Tensor f = tensor(std::vector<double>{1.0 / 3, -2.0, 0.0}, {3});
+  const auto c = read_c(f.cast(c64));
+  EXPECT_EQ(c[0], C(static_cast<float>(1.0 / 3), 0));
+  EXPECT_EQ(read_c(tensor(std::vector<int32_t>{-7}, {1}).cast(c128))[0], C(-7, 0));
+  Tensor z = make_c({{1.0 / 3, 1e300}, {0, 0}, {0, -1}}, c128, {3});
+  const auto zz = read_c(z.cast(c64));
+  EXPECT_EQ(zz[0], C(static_cast<float>(1.0 / 3), std::numeric_limits<float>::infinity()));
+  EXPECT_EQ(z.cast(b8).to_vector<bool>(), (std::vector<bool>{true, false, true}));
+  // complex -> real raises (the imaginary part would be dropped silently); real(), abs() instead.
+  EXPECT_THROW(z.cast(f64), Error);
+  EXPECT_THROW(z.to_vector<double>(), Error);
+  EXPECT_EQ(z.cast(c128).dtype(), c128);
+  // complex(re, im), with infinities kept in their part.
+  const float finf = std::numeric_limits<float>::infinity();
+  Tensor re = tensor(std::vector<float>{1.0f, finf, -0.0f}, {3}),
+         im = tensor(std::vector<float>{2.0f, 0.0f, finf}, {3});
+  Tensor w = complex(re, im);
+  EXPECT_EQ(w.dtype(), c64);
+  const auto wv = read_c(w);
+  EXPECT_EQ(wv[0], C(1, 2));
+  EXPECT_EQ(wv[1], C(kInf, 0));
+  EXPECT_EQ(wv[2], C(0, kInf));
+  EXPECT_TRUE(std::signbit(wv[2].real()));
+  EXPECT_EQ(complex(re.cast(f64), im).dtype(), c128);
+  // full / zeros / ones of a complex dtype: real constants
+  EXPECT_EQ(read_c(full({2}, 1.5, c128))[1], C(1.5, 0));
+  EXPECT_EQ(read_c(zeros({1}, c64))[0], C(0, 0));
+}
+
+TEST(ComplexDTypes, SumProdMeanAccumulateInC128) {
+  const auto v = values();
+  for (DType t : kComplexDTypes) {
+    const auto n = static_cast<int64_t>(v.size());
+    Tensor x = make_c(v, t, {n / 4, 4});
+    C s = 0, p = 1;
+    std::vector<C> col(4, C(0));
+    for (int64_t k = 0; k < n / 4 * 4; ++k) {
+      const C z = rounded(v[static_cast<std::size_t>(k)], t);
+      s += z;
+      col[static_cast<std::size_t>(k % 4)] += z;
+    }
+    for (int k = 0; k < 6; ++k) p *= rounded(v[static_cast<std::size_t>(k)], t);
+    EXPECT_EQ(sum(x).dtype(), t);
+    EXPECT_TRUE(near(read_c(sum(x))[0], s, tol_of(t)));
+    EXPECT_TRUE(near(read_c(mean(x))[0], s / static_cast<long double>(n / 4 * 4), tol_of(t)));
+    const auto cs = read_c(sum(x, {0}));
+    for (int j = 0; j < 4; ++j)
+      EXPECT_TRUE(near(cs[static_cast<std::size_t>(j)], col[static_cast<std::size_t>(j)], tol_of(t)));
+    EXPECT_TRUE(
+        near(read_c(prod(make_c(std::vector<std::complex<double>>(v.begin(), v.begin() + 6), t, {6})))[0], p,
+             tol_of(t) * 4));
+    EXPECT_EQ(read_c(sum(make_c({}, t, {0})))[0], C(0, 0));
+    EXPECT_EQ(read_c(prod(make_c({}, t, {0})))[0], C(1, 0));
+  }
+}
+
+// The standard's special cases (C99 Annex G) for the functions implemented: (input, result),
+// NaN parts compared as NaN, zero parts with their sign where the standard gives one.
+TEST(ComplexDTypes, SpecialCases) {
+  struct Case {
+    const char* fn;
+    std::complex<double> in, want;
+    bool signs;  // compare the signs of zero parts
+  };
+  const Case cases[] = {
+      {"exp", {0.0, 0.0}, {1, 0}, true},
+      {"exp", {-0.0, 0.0}, {1, 0}, true},
+      {"exp", {2.0, kInf}, {kNaN, kNaN}, false},
+      {"exp", {kInf, 0.0}, {kInf, 0}, true},
+      {"exp", {-kInf, 1.0}, {0, 0}, true},
+      {"exp", {kInf, 1.0}, {kInf, kInf}, false},
+      {"exp", {-kInf, kInf}, {0, 0}, false},
+      {"exp", {kInf, kInf}, {kInf, kNaN}, false},
+      {"exp", {kNaN, 0.0}, {kNaN, 0}, true},
+      {"exp", {kNaN, 1.0}, {kNaN, kNaN}, false},
+      {"log", {-0.0, 0.0}, {-kInf, M_PI}, true},
+      {"log", {0.0, 0.0}, {-kInf, 0}, true},
+      {"log", {1.0, kInf}, {kInf, M_PI / 2}, true},
+      {"log", {-kInf, 1.0}, {kInf, M_PI}, true},
+      {"log", {kInf, 1.0}, {kInf, 0}, true},
+      {"log", {kInf, kNaN}, {kInf, kNaN}, false},
+      {"log", {kNaN, kNaN}, {kNaN, kNaN}, false},
+      {"log1p", {-1.0, 0.0}, {-kInf, 0}, true},
+      {"sqrt", {0.0, 0.0}, {0, 0}, true},
+      {"sqrt", {-0.0, 0.0}, {0, 0}, true},
+      {"sqrt", {1.0, kInf}, {kInf, kInf}, true},
+      {"sqrt", {kNaN, kInf}, {kInf, kInf}, true},
+      {"sqrt", {-kInf, 1.0}, {0, kInf}, true},
+      {"sqrt", {kInf, 1.0}, {kInf, 0}, true},
+      {"sqrt", {-kInf, kNaN}, {kNaN, kInf}, false},
+      {"sqrt", {kInf, kNaN}, {kInf, kNaN}, false},
+      {"sqrt", {kNaN, 1.0}, {kNaN, kNaN}, false},
+      {"sqrt", {-4.0, 0.0}, {0, 2}, true},
+      {"sqrt", {-4.0, -0.0}, {0, -2}, true},
+      {"sinh", {0.0, 0.0}, {0, 0}, true},
+      {"sinh", {0.0, kInf}, {0, kNaN}, false},
+      {"sinh", {kInf, 0.0}, {kInf, 0}, true},
+      {"sinh", {kInf, kInf}, {kInf, kNaN}, false},
+      {"sinh", {kNaN, 0.0}, {kNaN, 0}, true},
+      {"cosh", {0.0, 0.0}, {1, 0}, true},
+      {"cosh", {0.0, kInf}, {kNaN, 0}, false},
+      {"cosh", {kInf, 0.0}, {kInf, 0}, true},
+      {"cosh", {kInf, kInf}, {kInf, kNaN}, false},
+      {"tanh", {0.0, 0.0}, {0, 0}, true},
+      {"tanh", {kInf, 1.0}, {1, 0}, true},
+      {"tanh", {kInf, kInf}, {1, 0}, false},
+      {"tanh", {kInf, kNaN}, {1, 0}, false},
+      {"tanh", {kNaN, 0.0}, {kNaN, 0}, true},
+      {"tanh", {1.0, kInf}, {kNaN, kNaN}, false},
+      {"tanh", {800.0, 1.0}, {1, 0}, false},
+      {"sign", {0.0, 0.0}, {0, 0}, false},
+      {"sign", {kNaN, 1.0}, {kNaN, kNaN}, false},
+      {"sign", {-3.0, 4.0}, {-0.6, 0.8}, false},
+      {"expm1", {0.0, 0.0}, {0, 0}, true},
+      {"expm1", {-kInf, 1.0}, {-1, 0}, false},
+  };
+  const std::map<std::string, Tensor (*)(const Tensor&)> fns = {
+      {"exp", [](const Tensor& x) { return exp(x); }},     {"log", [](const Tensor& x) { return log(x); }},
+      {"log1p", [](const Tensor& x) { return log1p(x); }}, {"sqrt", [](const Tensor& x) { return sqrt(x); }},
+      {"sinh", [](const Tensor& x) { return sinh(x); }},   {"cosh", [](const Tensor& x) { return cosh(x); }},
+      {"tanh", [](const Tensor& x) { return tanh(x); }},   {"sign", [](const Tensor& x) { return sign(x); }},
+      {"expm1", [](const Tensor& x) { return expm1(x); }},
+  };
+  for (DType t : kComplexDTypes)
+    for (const Case& c : cases) {
+      const C got = read_c(fns.at(c.fn)(make_c({c.in}, t, {1})))[0];
+      const std::string what = std::string(c.fn) + "(" + std::to_string(c.in.real()) + ", " +
+                               std::to_string(c.in.imag()) + ") " + dtype_name(t);
+      auto part = [&](long double g, double w, const char* which) {
+        if (std::isnan(w)) {
+          EXPECT_TRUE(std::isnan(g)) << what << " " << which << " " << static_cast<double>(g);
+        } else if (std::isinf(w)) {
+          EXPECT_EQ(static_cast<double>(g), w) << what << " " << which;
+        } else {
+          EXPECT_NEAR(static_cast<double>(g), w, tol_of(t)) << what << " " << which;
+          if (c.signs && w == 0) {
+            EXPECT_EQ(std::signbit(g), std::signbit(w)) << what << " " << which << " sign";
+          }
+        }
+      };
+      if (std::isinf(c.want.imag()) && std::isinf(c.want.real()) && c.fn == std::string("exp")) {
+        // exp(+inf + iy) = +inf cis(y): infinite parts with the signs of cos y and sin y
+        EXPECT_TRUE(std::isinf(got.real()) && std::isinf(got.imag())) << what;
+        continue;
+      }
+      part(got.real(), c.want.real(), "re");
+      part(got.imag(), c.want.imag(), "im");
+    }
+}
+
+TEST(ComplexDTypes, UnsupportedRowsRaiseAtBuildTimeAndLeaveInputsIntact) {
+  for (DType t : kComplexDTypes) {
+    Tensor x = make_c({{1, 2}, {-3, 0.5}}, t, {2});
+    Tensor y = make_c({{0.5, 0.5}, {2, -1}}, t, {2});
+    const std::vector<std::pair<const char*, std::function<Tensor()>>> bad = {
+        {"floor", [&] { return floor(x); }},
+        {"ceil", [&] { return ceil(x); }},
+        {"trunc", [&] { return trunc(x); }},
+        {"round", [&] { return round(x); }},
+        {"signbit", [&] { return signbit(x); }},
+        {"log2", [&] { return log2(x); }},
+        {"log10", [&] { return log10(x); }},
+        {"asin", [&] { return asin(x); }},
+        {"atanh", [&] { return atanh(x); }},
+        {"erf", [&] { return erf(x); }},
+        {"sigmoid", [&] { return sigmoid(x); }},
+        {"relu", [&] { return relu(x); }},
+        {"rsqrt", [&] { return rsqrt(x); }},
+        {"lt", [&] { return x < y; }},
+        {"le", [&] { return x <= y; }},
+        {"gt", [&] { return x > y; }},
+        {"ge", [&] { return x >= y; }},
+        {"maximum", [&] { return maximum(x, y); }},
+        {"minimum", [&] { return minimum(x, y); }},
+        {"atan2", [&] { return atan2(x, y); }},
+        {"hypot", [&] { return hypot(x, y); }},
+        {"copysign", [&] { return copysign(x, y); }},
+        {"logaddexp", [&] { return logaddexp(x, y); }},
+        {"nextafter", [&] { return nextafter(x, y); }},
+        {"remainder", [&] { return remainder(x, y); }},
+        {"floor_divide", [&] { return floor_divide(x, y); }},
+        {"bitwise_and", [&] { return bitwise_and(x, y); }},
+        {"max", [&] { return max(x); }},
+        {"min", [&] { return min(x); }},
+        {"matmul",
+         [&] {
+           return matmul(x.reshape({1, 2}), y.reshape({2, 1}));
+         }},
+        {"cast to f32", [&] { return x.cast(f32); }},
+        {"complex of complex", [&] { return complex(x, y); }},
+        {"rand", [&] { return rand({2}, t); }},
+    };
+    for (const auto& [name, f] : bad) {
+      try {
+        (void)f();
+        ADD_FAILURE() << name << " of " << dtype_name(t) << " did not raise";
+      } catch (const Error& e) {
+        EXPECT_EQ(e.code(), ErrorCode::DTypeMismatch) << name << ": " << e.what();
+      }
+    }
+    EXPECT_EQ(read_c(x)[1], rounded({-3, 0.5}, t));  // intact
+    EXPECT_EQ(read_c(y)[0], rounded({0.5, 0.5}, t));
+  }
+}
+
+TEST(ComplexDTypes, AbsOfFusedComplexArithmeticIsOneKernel) {
+  const auto v = values();
+  const auto n = static_cast<int64_t>(v.size());
+  std::vector<std::complex<double>> w(v.rbegin(), v.rend());
+  for (DType t : kComplexDTypes) {
+    Tensor a = make_c(v, t, {n}), b = make_c(w, t, {n}), c = make_c(v, t, {n}).eval();
+    (void)a.eval(), (void)b.eval();
+    Tensor y = abs(a * b + c);
+    reset_stats();
+    const std::vector<double> got = y.cast(f64).to_vector<double>();
+    EXPECT_EQ(y.dtype(), real_dtype(t));
+    if (core::env().backend != "interpreter") {
+      EXPECT_EQ(stats().kernels_launched, 1u) << dtype_name(t);
+    }
+    for (std::size_t k = 0; k < got.size(); ++k) {
+      const C x = rounded(v[k], t), u = rounded(w[k], t);
+      const long double want = std::abs(x * u + x);
+      EXPECT_NEAR(got[k], static_cast<double>(want),
+                  8 * tol_of(t) * static_cast<double>(std::abs(x) * std::abs(u) + std::abs(x)));
+    }
+  }
+}
+
+TEST(ComplexDTypes, MovementCatAndTakeMoveWholeValues) {
+  for (DType t : kComplexDTypes) {
+    Tensor x = make_c({{1, 2}, {3, 4}, {5, 6}, {7, 8}, {9, 10}, {11, 12}}, t, {2, 3});
+    const auto fl = read_c(flip(x, {1}));
+    EXPECT_EQ(fl[0], C(5, 6));
+    EXPECT_EQ(fl[5], C(7, 8));
+    const auto tr = read_c(x.transpose(0, 1).reshape({6}));
+    EXPECT_EQ(tr[1], C(7, 8));
+    const auto sl = read_c(x.slice(1, 1, 3));
+    EXPECT_EQ(sl[0], C(3, 4));
+    EXPECT_EQ(sl[3], C(11, 12));
+    Tensor c = cat({x, conj(x)}, 0);
+    ASSERT_EQ(c.shape(), (Shape{4, 3}));
+    EXPECT_EQ(read_c(c)[7], C(3, -4));
+    const auto tk = read_c(take(x, tensor(std::vector<int64_t>{2, 0, -1}, {3}), 1));
+    EXPECT_EQ(tk[0], C(5, 6));
+    EXPECT_EQ(tk[1], C(1, 2));
+    EXPECT_EQ(tk[5], C(11, 12));
+    EXPECT_EQ(read_c(x.expand({2, 2, 3}))[9], C(7, 8));
+  }
+}
+
+TEST(ComplexDTypes, AutogradRefusesComplexValues) {
+  // No derivative rule covers complex values: a complex leaf cannot require a gradient, and a
+  // complex node built from a tensor that requires one raises at build time (docs/autograd.md).
+  Tensor z = make_c({{1, 2}}, c64, {1});
+  EXPECT_THROW(z.requires_grad(true), Error);
+  Tensor x = tensor(std::vector<float>{1.0f, 2.0f}, {2});
+  x.requires_grad(true);
+  for (const auto& f :
+       std::vector<std::function<Tensor()>>{[&] { return x.cast(c64); }, [&] { return complex(x, x); },
+                                            [&] {
+                                              return x * make_c({{0, 1}}, c64, {1});
+                                            }}) {
+    try {
+      (void)f();
+      ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::InvalidOperation);
+      EXPECT_NE(std::string(e.what()).find("autograd over complex tensors is not supported"),
+                std::string::npos);
+    }
+  }
+  EXPECT_EQ(x.to_vector<float>(), (std::vector<float>{1.0f, 2.0f}));  // intact
+  {
+    NoGradGuard g;
+    EXPECT_EQ(read_c(complex(x, x))[1], C(2, 2));
+  }
+  EXPECT_EQ(read_c(complex(x.detach(), x.detach()))[0], C(1, 1));
+}
+
+}  // namespace
+
+void sweep_complex(int op_index, DType t) {
+  const auto op = static_cast<ir::Op>(op_index);
+  Data d = concat(edges(t), random_data(t, 24, 5 + static_cast<uint64_t>(op_index)));
+  while (d.size() % 8) d = concat(d, random_data(t, 1, d.size()));
+  for (Layout l : kLayouts) {
+    const std::string what = std::string(ir::op_name(op)) + " " + dtype_name(t) + " " + layout_name(l);
+    Tensor x = make(d, l);
+    if (op == ir::Op::Complex) {
+      // complex(x, -x): integers and bools take the f32 route, as every int-to-float function
+      const DType r = is_floating(t) ? (t == f64 ? f64 : f32) : f32;
+      Tensor y = complex(x, -x.cast(r));
+      ASSERT_EQ(y.dtype(), complex_dtype(r)) << what;
+      ASSERT_EQ(y.shape(), x.shape()) << what;
+      expect_values(read(real(y)), read(x.cast(r)), 0, what + " real part");
+      expect_values(read(imag(y)), read(-x.cast(r)), 0, what + " imaginary part");
+      continue;
+    }
+    Tensor y = op == ir::Op::Conj ? conj(x) : op == ir::Op::Real ? real(x) : imag(x);
+    ASSERT_EQ(y.dtype(), t) << what;
+    ASSERT_EQ(y.shape(), x.shape()) << what;
+    expect_values(read(y), read(op == ir::Op::Imag ? zeros(x.shape(), t) : x), 0, what);
+  }
+}
+
+}  // namespace opt
