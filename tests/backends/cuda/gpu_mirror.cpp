@@ -7,6 +7,7 @@
 // runs leave stats() and the result cache as the suite left them. Without a GPU it prints one
 // skip line and succeeds at once. Built with CGRAD_GPU_GRADCHECK (gpu.gradcheck), it runs the
 // finite-difference suite with its inputs on the device instead of mirroring.
+#include "core/dtype.hpp"
 #include "core/env.hpp"
 #include "core/shape.hpp"
 #include "ir/graph.h"
@@ -74,7 +75,7 @@ struct FloatsSeen {
 FloatsSeen floats_seen(const ir::Subgraph& g) {
   FloatsSeen s;
   auto see = [&](DType t) {
-    s.f32 = s.f32 || t == DType::f32;
+    s.f32 = s.f32 || t == DType::f32 || t == DType::c64;  // c64: float parts
     s.half = s.half || t == DType::f16 || t == DType::bf16;
   };
   for (const ir::Node* n : g.order) {
@@ -84,10 +85,26 @@ FloatsSeen floats_seen(const ir::Subgraph& g) {
   return s;
 }
 
-bool close(double got, double want, double tol) {
+// Within `tol` relative to max(1, scale): NaN matches NaN, an infinity only itself.
+bool close_to(double got, double want, double tol, double scale) {
   if (std::isnan(got) || std::isnan(want)) return std::isnan(got) && std::isnan(want);
   if (std::isinf(got) || std::isinf(want)) return got == want;
-  return std::fabs(got - want) <= tol * std::fmax(1.0, std::fabs(want));
+  return std::fabs(got - want) <= tol * std::fmax(1.0, std::fabs(scale));
+}
+bool close(double got, double want, double tol) { return close_to(got, want, tol, want); }
+
+// A complex tensor's values as (re, im) pairs of doubles.
+std::vector<double> complex_parts(const Tensor& x) {
+  std::vector<double> out;
+  auto add = [&](auto z) {
+    out.push_back(static_cast<double>(z.re));
+    out.push_back(static_cast<double>(z.im));
+  };
+  if (x.dtype() == DType::c64)
+    for (auto z : x.to_vector<complex64_t>()) add(z);
+  else
+    for (auto z : x.to_vector<complex128_t>()) add(z);
+  return out;
 }
 
 // The suite asserts on stats() (kernel, plan and byte counts): the mirror's own runs must not
@@ -200,7 +217,35 @@ void mirror(const ir::Subgraph& g) {
   for (std::size_t o = 0; o < ref.size(); ++o) {
     Tensor want(ref[o]), got(dev[o]);
     const DType t = want.dtype();
-    if (is_floating(t)) {
+    if (is_complex(t)) {
+      // complex group: both parts, each within tol of the element's magnitude (a part near 0 of a
+      // large value carries that value's rounding), of the interpreter's or of the CPU JIT's.
+      const std::vector<double> w = complex_parts(want), v = complex_parts(got);
+      std::vector<double> j;
+      for (std::size_t i = 0; i < w.size(); i += 2) {
+        const double mag = std::hypot(w[i], w[i + 1]);
+        auto near = [&](const std::vector<double>& x) {
+          return close_to(v[i], x[i], tol, mag) && close_to(v[i + 1], x[i + 1], tol, mag);
+        };
+        if (near(w)) continue;
+        if (j.empty()) {
+          env.backend = "jit";
+          jit = clone(g, Device::cpu());
+          runtime::realize(jit);
+          env.backend = knobs.backend;
+          j = complex_parts(Tensor(jit[o]));
+        }
+        if (near(j)) {
+          ++g_contracted;
+          continue;
+        }
+        ADD_FAILURE() << "output " << o << " element " << i / 2 << " (" << dtype_name(t) << "): device ("
+                      << v[i] << ", " << v[i + 1] << "), interpreter (" << w[i] << ", " << w[i + 1]
+                      << "), CPU JIT (" << j[i] << ", " << j[i + 1] << ")";
+        break;
+      }
+      g_values += w.size() / 2;
+    } else if (is_floating(t)) {
       auto w = want.to_vector<double>(), v = got.to_vector<double>();
       for (std::size_t i = 0; i < w.size(); ++i) {
         if (close(v[i], w[i], tol)) continue;
