@@ -3,7 +3,8 @@
 // with OpenMP reduction clauses), then the epilogue and the stores: outer stores (sum, mean) and
 // inner stores of row kernels (softmax's second loop). Single-stage kernels (cpu_reduce.inc,
 // cpu_reduce_rows.inc) also export _part/_merge/_fin so the pool can split a long row; staged
-// ones (cpu_reduce_staged.inc, a reduction reading another's result) run whole rows only.
+// ones (cpu_reduce_staged.inc, a reduction reading another's result) run whole rows only. The
+// functions of whole rows come from cpu_row_fn.inc.
 #include "codegen/kernel_parts.h"
 #include "codegen/render_cpu_loops.h"
 #include "codegen/render_scalar.h"
@@ -206,26 +207,30 @@ class Reduce {
   // has one): with `scratch`, the last stage keeps the values the store loop shares with it and
   // the store loop reads them back; without, the store loop computes them again.
   std::string row_fn(const std::string& suffix, bool scratch) const {
-    std::string f = "static inline void " + std::string("{{NAME}}") + suffix +
-                    "(const cgrad_kargs* a, int64_t o, int64_t jb, int64_t je" + (scratch ? sc_.params : "") +
-                    ") {\n" + "  constexpr int NA = " + na_ + ";\n" + r_.ptrs() + "  int64_t st[NA][" +
-                    std::to_string(r_.rank) + "];\n  int64_t base[NA];\n  {{NAME}}_base(a, o, st, base);\n" +
-                    r_.emit(parts_.pre, false, "  ") + acc_.init;
+    std::string body = r_.emit(parts_.pre, false, "  ") + acc_.init;
     for (std::size_t s = 0; s < parts_.stages(); ++s) {
-      f += r_.emit(parts_.stage_pre[s], false, "  ");
+      body += r_.emit(parts_.stage_pre[s], false, "  ");
       const bool last = s + 1 == parts_.stages();
-      f += reduction_loop("stage " + std::to_string(s) + " reduction loop",
-                          r_.emit(parts_.stage_loop[s], true, "        "), static_cast<int>(s),
-                          last && scratch ? sc_.keep : "");
+      body += reduction_loop("stage " + std::to_string(s) + " reduction loop",
+                             r_.emit(parts_.stage_loop[s], true, "        "), static_cast<int>(s),
+                             last && scratch ? sc_.keep : "");
     }
-    f += r_.emit(parts_.epilogue, false, "  ") + r_.stores(false, false, "  ");
+    body += r_.emit(parts_.epilogue, false, "  ") + r_.stores(false, false, "  ");
     if (!parts_.inner_roots.empty())
-      f += scratch ? r_.range(
-                         "inner stores from the kept values", r_.ro, r_.ri, "a->inner", "jb", "je",
+      body +=
+          scratch
+              ? r_.range("inner stores from the kept values", r_.ro, r_.ri, "a->inner", "jb", "je",
                          sc_.reload + r_.emit(sc_.rest, true, "        ") + r_.stores(true, true, "        "),
                          "#pragma omp simd")
-                   : store_loop();
-    return f + "  (void)jb; (void)je;\n}\n\n";
+              : store_loop();
+    std::string f = template_text("cpu_row_fn");  // {{NAME}} stays: the kernel's, filled last
+    fill(f, "SUFFIX", suffix);
+    fill(f, "PARAMS", scratch ? sc_.params : "");
+    fill(f, "NA", na_);
+    fill(f, "PTRS", r_.ptrs());
+    fill(f, "RANK", std::to_string(r_.rank));
+    fill(f, "BODY", body);
+    return f;
   }
 
   // Rows run the row function that keeps values when it applies: always when they are kept in
