@@ -13,6 +13,7 @@
 // With BENCH_FIRST_STAMPS=1, also `# stamp <label> <CLOCK_REALTIME us>` lines on stderr around
 // the first call, to line up with `strace -ttt -f` of the compiler processes.
 #include "common.hpp"
+#include "mlp_step.hpp"
 
 #include <cgrad/cgrad.hpp>
 #include <cgrad/optim.hpp>
@@ -78,16 +79,7 @@ struct Mlp {
     b3 = input(std::vector<float>(Out, 0.f), {Out}).requires_grad(true);
     opt = std::make_unique<optim::SGD>(std::vector<Tensor>{w1, b1, w2, b2, w3, b3}, 0.01, 0.9);
   }
-  float step() {
-    using namespace cgrad;
-    opt->zero_grad();
-    Tensor h1 = relu(matmul(x, w1) + b1);
-    Tensor h2 = relu(matmul(h1, w2) + b2);
-    Tensor l = cross_entropy(matmul(h2, w3) + b3, y);
-    l.backward();
-    opt->step({l});
-    return l.item<float>();
-  }
+  float step() { return mlp_sgd_step(*opt, x, y, w1, b1, w2, b2, w3, b3).item<float>(); }
 };
 
 }  // namespace

@@ -6,6 +6,7 @@
 //
 // Output: the CSV rows of bench/common.hpp, then '#' comment lines for the memory figures.
 #include "common.hpp"
+#include "mlp_step.hpp"
 
 #include <cgrad/cgrad.hpp>
 #include <cgrad/optim.hpp>
@@ -54,16 +55,8 @@ struct CgradMlp {
     b3 = zeros({kOut}).eval().requires_grad(true);
     opt = std::make_unique<optim::SGD>(std::vector<Tensor>{w1, b1, w2, b2, w3, b3}, 0.01, 0.9);
   }
-  void step() {
-    using namespace cgrad;
-    opt->zero_grad();
-    Tensor h1 = relu(matmul(x, w1) + b1);
-    Tensor h2 = relu(matmul(h1, w2) + b2);
-    Tensor l = cross_entropy(matmul(h2, w3) + b3, y);
-    l.backward();
-    opt->step({l});  // forward, backward and update in one schedule
-    loss = l.item<float>();
-  }
+  // forward, backward and update in one schedule
+  void step() { loss = mlp_sgd_step(*opt, x, y, w1, b1, w2, b2, w3, b3).item<float>(); }
 };
 
 #ifdef CGRAD_BENCH_WITH_TORCH
