@@ -264,25 +264,32 @@ def rounds(impls, reps):
     return times
 
 
+def matches(np, got, ref, rtol):
+    """Whether output `got` equals NumPy's `ref` (any library's array or float) in shape and, after
+    conversion to float64, within rtol (absolute and relative; rtol 0: exactly)."""
+    got, ref = as_numpy(np, got).astype(np.float64), as_numpy(np, ref).astype(np.float64)
+    return got.shape == ref.shape and bool(np.allclose(got, ref, rtol=rtol, atol=rtol))
+
+
 def run_workload(libs, wl, reps):
     np = libs["np"]
     arrs = inputs(np, wl)
     impls = implementations(libs, wl, arrs)
     names = list(impls)
     first, outs = first_calls(impls)
+    rtol = 1e-9 if wl == "W5" else 1e-4
     ref = as_numpy(np, outs["numpy"]).astype(np.float64)
     check = {}
-    rtol = 1e-9 if wl == "W5" else 1e-4
     for name in names:
         got = as_numpy(np, outs[name]).astype(np.float64)
-        check[name] = "ok" if np.allclose(got, ref, rtol=rtol, atol=rtol) else f"DIFF {np.max(np.abs(got - ref)):.3g}"
+        check[name] = "ok" if matches(np, got, ref, rtol) else f"DIFF {np.max(np.abs(got - ref)):.3g}"
     del outs
     times = rounds(impls, reps)
     after = {name: impls[name]() for name in names}  # one more call each, checked like the first
     ref = as_numpy(np, after["numpy"]).astype(np.float64)
     for name in names:
         got = as_numpy(np, after[name]).astype(np.float64)
-        if not np.allclose(got, ref, rtol=rtol, atol=rtol):
+        if not matches(np, got, ref, rtol):
             check[name] += f"; after timing DIFF {np.max(np.abs(got - ref)):.3g}"
         elif check[name] == "ok":
             check[name] = "ok, ok"
