@@ -94,9 +94,11 @@ void sort_rows(const ir::Node& n, const View& in, View& out) {
   const auto* src = static_cast<const T*>(in.storage->data);
   const auto m = static_cast<std::size_t>(len);
   std::vector<T> vals(m);
-  std::vector<K> key(m), tmp_key(len >= kRadixMin ? m : 0);
-  std::vector<int64_t> pos(m), tmp_pos(len >= kRadixMin ? m : 0);
-  std::vector<std::pair<K, int64_t>> pairs(len < kRadixMin ? m : 0);
+  // Scratch of the radix path (rows of kRadixMin or more) or of the comparison path (shorter).
+  const std::size_t radix = len >= kRadixMin ? m : 0;
+  std::vector<K> key(radix), tmp_key(radix);
+  std::vector<int64_t> pos(m), tmp_pos(radix);
+  std::vector<std::pair<K, int64_t>> pairs(m - radix);
   std::vector<int64_t> at(shape.size(), 0);  // the row's index; at[ax] stays 0
   for (int64_t r = 0; r < rows; ++r) {
     int64_t ioff = in.offset, ooff = 0;
