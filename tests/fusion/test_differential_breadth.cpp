@@ -58,21 +58,33 @@ struct Gen {
   }
 
   // A leaf of `t` with values that exercise the edges: negatives, zeros, ties.
-  Tensor leaf(DType t) {
-    std::vector<double> v(static_cast<std::size_t>(m * n));
+  // A realized (r, c) tensor of `t` with values that exercise the edges: negatives, zeros, ties.
+  Tensor values(DType t, int64_t r, int64_t c) {
+    std::vector<double> v(static_cast<std::size_t>(r * c));
     for (double& x : v) {
-      const int r = pick(10);
+      const int k = pick(10);
       if (t == b8)
         x = pick(2);
       else if (!is_floating(t))
         x = pick(41) - (t == u8 || t == u16 || t == u32 || t == u64 ? 0 : 20);
       else
-        x = r == 0 ? 0.0 : r == 1 ? -0.0 : (static_cast<double>(pick(2001)) - 1000.0) / 250.0;
+        x = k == 0 ? 0.0 : k == 1 ? -0.0 : (static_cast<double>(pick(2001)) - 1000.0) / 250.0;
     }
-    Tensor d = tensor(v, {m, n});
-    Tensor l = d.cast(t);
+    Tensor l = tensor(v, {r, c}).cast(t);
     l.eval();
     return l;
+  }
+
+  // An (m, n) leaf in one of the layouts kernels index differently: contiguous, transposed,
+  // a broadcast row or column (stride 0), every other column of a wider tensor.
+  Tensor leaf(DType t) {
+    switch (choose("l", 5)) {
+      case 0: return values(t, n, m).T();
+      case 1: return values(t, 1, n).expand({m, n});
+      case 2: return values(t, m, 1).expand({m, n});
+      case 3: return values(t, m, 2 * n).slice(1, 1, 2 * n, 2);
+      default: return values(t, m, n);
+    }
   }
 
   Tensor unary(const Tensor& x) {
@@ -222,6 +234,8 @@ TEST(DifferentialBreadth, RandomGraphsOverEveryDtypeMatchInterpreter) {
     try {
       jit = evaluate(seed);
     } catch (const Error& e) {
+      if (std::getenv("CGRAD_FUZZ_DUMP"))
+        std::fprintf(stderr, "seed %d refused: %s\n", static_cast<int>(seed), e.what());
       // A combination the API refuses (a dtype a function does not take) must be refused by the
       // interpreter's run of the same builder too, with the same code.
       EXPECT_THROW(with_backend("interpreter", [&] { return evaluate(seed); }), Error) << "seed " << seed;
