@@ -35,7 +35,9 @@ bool is_int_like(DType t) { return !is_floating(t); }
 
 struct Gen {
   std::mt19937_64 rng;
-  int64_t m, n;  // every pool tensor has shape (m, n)
+  int64_t m, n;                // every pool tensor has shape (m, n)
+  bool with_grad = false;      // float leaves require a gradient
+  std::vector<Tensor> params;  // those leaves (before their layout view)
   explicit Gen(uint64_t seed) : rng(seed) {
     m = 1 + pick(6);
     n = pick(5) == 0 ? 257 + pick(60) : 1 + pick(24);  // rows of 257+ take sort's radix path
@@ -72,6 +74,10 @@ struct Gen {
     }
     Tensor l = tensor(v, {r, c}).cast(t);
     l.eval();
+    if (with_grad && is_floating(t)) {
+      l.requires_grad(true);
+      params.push_back(l);
+    }
     return l;
   }
 
@@ -184,8 +190,11 @@ struct Outputs {
   std::string trace;
 };
 
-Outputs evaluate(uint64_t seed) {
+// The graph of `seed`; with `with_grad`, its outputs are the gradients of a weighted sum of
+// every float pool tensor with respect to the float leaves instead of the values.
+Outputs evaluate(uint64_t seed, bool with_grad = false) {
   Gen g(seed);
+  g.with_grad = with_grad;
   manual_seed(seed);
   std::vector<Tensor> pool;
   for (int k = 0; k < 3; ++k) pool.push_back(g.leaf(g.any_dtype()));
@@ -205,6 +214,14 @@ Outputs evaluate(uint64_t seed) {
     }
   std::vector<Tensor> outs{pool.back(), pool[pool.size() - 2], pool[pool.size() - 4],
                            sum(pool[pool.size() - 3].cast(f64), {})};
+  if (with_grad) {
+    Tensor loss = full({}, 0.0, f64);
+    double w = 1.0;
+    for (const Tensor& t : pool)
+      if (t.requires_grad()) loss = loss + sum(t.cast(f64) * (w *= -0.75), {});
+    if (g.params.empty() || !loss.requires_grad()) throw Error(ErrorCode::InvalidArgument, "no float leaf");
+    outs = grad(loss, g.params, false);
+  }
   eval(outs);
   Outputs r;
   r.trace = g.trace + "(m " + std::to_string(g.m) + ", n " + std::to_string(g.n) + ")";
@@ -225,46 +242,66 @@ int seeds() {
 
 }  // namespace
 
-TEST(DifferentialBreadth, RandomGraphsOverEveryDtypeMatchInterpreter) {
+namespace {
+
+// Evaluates every seed's graph (values, or gradients) on the JIT and on the interpreter and
+// compares them; returns how many graphs were built (the rest were refused by both).
+int check_seeds(bool with_grad) {
   int checked = 0;
   const char* only = std::getenv("CGRAD_FUZZ_SEED");  // one seed alone, to debug it
   for (uint64_t seed = 0; seed < static_cast<uint64_t>(seeds()); ++seed) {
     if (only && seed != std::strtoull(only, nullptr, 10)) continue;
     Outputs jit, ref;
     try {
-      jit = evaluate(seed);
+      jit = evaluate(seed, with_grad);
     } catch (const Error& e) {
       if (std::getenv("CGRAD_FUZZ_DUMP"))
         std::fprintf(stderr, "seed %d refused: %s\n", static_cast<int>(seed), e.what());
       // A combination the API refuses (a dtype a function does not take) must be refused by the
-      // interpreter's run of the same builder too, with the same code.
-      EXPECT_THROW(with_backend("interpreter", [&] { return evaluate(seed); }), Error) << "seed " << seed;
+      // interpreter's run of the same builder too.
+      EXPECT_THROW(with_backend("interpreter", [&] { return evaluate(seed, with_grad); }), Error)
+          << "seed " << seed;
       continue;
     }
-    ref = with_backend("interpreter", [&] { return evaluate(seed); });
-    ASSERT_EQ(jit.values.size(), ref.values.size());
+    ref = with_backend("interpreter", [&] { return evaluate(seed, with_grad); });
+    EXPECT_EQ(jit.values.size(), ref.values.size());
+    if (jit.values.size() != ref.values.size()) continue;
     for (std::size_t o = 0; o < jit.values.size(); ++o) {
-      ASSERT_EQ(jit.dtypes[o], ref.dtypes[o]) << "seed " << seed << " output " << o;
-      ASSERT_EQ(jit.values[o].size(), ref.values[o].size()) << "seed " << seed << " output " << o;
+      EXPECT_EQ(jit.dtypes[o], ref.dtypes[o]) << "seed " << seed << " output " << o;
+      EXPECT_EQ(jit.values[o].size(), ref.values[o].size()) << "seed " << seed << " output " << o;
+      if (jit.dtypes[o] != ref.dtypes[o] || jit.values[o].size() != ref.values[o].size()) continue;
       const double tol = tolerance(jit.dtypes[o]);
       for (std::size_t i = 0; i < jit.values[o].size(); ++i) {
         const double a = jit.values[o][i], b = ref.values[o][i];
-        if (std::isnan(b) || std::isinf(b)) {
-          EXPECT_TRUE(std::isnan(b) ? std::isnan(a) : a == b)
-              << "seed " << seed << " output " << o << " elem " << i << ": jit " << a << " interpreter " << b;
-          continue;
+        const bool ok = std::isnan(b)   ? std::isnan(a)
+                        : std::isinf(b) ? a == b
+                                        : std::fabs(a - b) <= tol * (1 + std::fabs(b));
+        if (!ok) {
+          ADD_FAILURE() << "seed " << seed << " output " << o << " (" << dtype_name(jit.dtypes[o])
+                        << ") elem " << i << ": jit " << a << ", interpreter " << b << "; choices "
+                        << ref.trace;
+          break;  // one line per output
         }
-        ASSERT_NEAR(a, b, tol * (1 + std::fabs(b)))
-            << "seed " << seed << " output " << o << " (" << dtype_name(jit.dtypes[o]) << ") elem " << i
-            << "; choices " << ref.trace;
       }
     }
     ++checked;
   }
-  // Most combinations are valid: a generator that only builds refused graphs would test nothing.
   std::printf("%d of %d graphs evaluated, the rest refused at build time on both backends\n", checked,
               seeds());
-  if (!only) {
-    EXPECT_GE(checked, seeds() / 2);
-  }
+  return only ? seeds() : checked;
+}
+
+}  // namespace
+
+TEST(DifferentialBreadth, RandomGraphsOverEveryDtypeMatchInterpreter) {
+  // Most combinations are valid: a generator that only builds refused graphs would test nothing.
+  EXPECT_GE(check_seeds(false), seeds() / 2);
+}
+
+// The same graphs differentiated: the backward graphs (sort, gather and scatter_add gradients,
+// reductions' broadcasts back, the cast and promotion rules) fused by the JIT against the
+// interpreter. Graphs without a float leaf, or whose loss does not depend on one, count as
+// refused.
+TEST(DifferentialBreadth, GradientsOfRandomGraphsMatchInterpreter) {
+  EXPECT_GE(check_seeds(true), seeds() / 4);
 }

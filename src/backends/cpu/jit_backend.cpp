@@ -5,6 +5,7 @@
 #include "backends/cpu/gemm.h"
 #include "backends/cpu/interpreter.h"
 #include "backends/cpu/jit/compiler.h"
+#include "backends/cpu/jit_units.h"
 #include "backends/cpu/thread_pool.h"
 #include "codegen/kernel_parts.h"
 #include "codegen/render_cpu.h"
@@ -22,7 +23,6 @@
 #include <exception>
 #include <iostream>
 #include <map>
-#include <set>
 #include <thread>
 
 namespace cgrad::backends::cpu {
@@ -57,52 +57,6 @@ struct Compiled {
   InitFn init = nullptr;
   int64_t acc_size = 0;
 };
-
-// A Program with many kernels compiles as several translation units at once, one compiler
-// process each, so a first call uses the idle cores (docs/jit.md, "First calls"). The split
-// depends only on the Program (kernel sources in schedule order), never on the machine: cache
-// keys and `kernels_compiled` are the same everywhere. Each part is the prelude and a run of
-// distinct kernels of at least kPartBytes of source; one kernel is never split, so a Program of
-// one kernel (W1-W4) is one unit, the same source as before. How many compile at once depends
-// on the machine (kMaxCompileThreads, the hardware threads): that changes only the wall time.
-constexpr std::size_t kPartBytes = 16 * 1024;
-constexpr std::size_t kMaxParts = 8;
-constexpr unsigned kMaxCompileThreads = 8;
-
-struct Part {
-  std::string source;
-  std::vector<std::string> symbols;  // its kernels' entry points; the first is checked on a load
-};
-
-std::vector<Part> split_units(const runtime::Program& p) {
-  std::vector<const runtime::KernelCode*> distinct;
-  std::set<std::string> seen;
-  std::size_t total = 0;
-  for (const auto& c : p.code)
-    if (!c.symbol.empty() && seen.insert(c.symbol).second) {
-      distinct.push_back(&c);
-      total += c.source.size();
-    }
-  const std::size_t n = std::clamp<std::size_t>(total / kPartBytes, 1, std::min(kMaxParts, distinct.size()));
-  std::vector<Part> parts;
-  std::vector<runtime::KernelCode> run;  // copies: unique_sources takes values
-  auto close = [&] {
-    Part part{n == 1 ? p.source : codegen::unique_sources(codegen::template_text("cpu_prelude"), run), {}};
-    for (const auto& c : run) part.symbols.push_back(c.symbol);
-    parts.push_back(std::move(part));
-    run.clear();
-  };
-  std::size_t done = 0;  // source bytes of the kernels in finished parts and in `run`
-  for (const auto* c : distinct) {
-    run.push_back(*c);
-    done += c->source.size();
-    // Close a part once the parts so far hold their share (k/n) of the bytes.
-    const std::size_t k = parts.size() + 1;
-    if (k < n && done * n >= total * k) close();
-  }
-  close();
-  return parts;
-}
 
 // Builds (or loads) every part, up to the hardware threads at a time; the first error of the
 // lowest part is rethrown after all have finished, so which error surfaces is deterministic.
