@@ -159,7 +159,7 @@ inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     ROW(Flip, Movement, 1, kAll | kComplex, SameAsIn, flip_shape, false, false, vjp::flip),
     // concat, gemm
     ROW(Cat, Concat, -1, kAll | kComplex, SameAsIn, cat_shape, false, false, vjp::cat),
-    ROW(Matmul, Gemm, 2, kNumeric, SameAsIn, matmul_shape, false, false, vjp::matmul),
+    ROW(Matmul, Gemm, 2, kNumeric | kComplex, SameAsIn, matmul_shape, false, false, vjp::matmul),
     // collectives
     ROW(AllReduce, Collective, 1, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::allreduce),
     // user element-wise functions (issue #23; the body decides int-to-float, ir/user_fn.h); a node
@@ -169,8 +169,8 @@ inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     ROW(Sort, Sort, 1, kAll, SameAsIn, elementwise_shape, false, false, vjp::sort),
     ROW(Argsort, Sort, 1, kAll, Given, elementwise_shape, false, false, vjp::none),
     // scans (scan group, issue #15)
-    SCAN(CumSum, kNumeric, vjp::cumulative_sum, Add, Zero, Wide),
-    SCAN(CumProd, kNumeric, vjp::cumulative_prod, Mul, One, Wide),
+    SCAN(CumSum, kNumeric | kComplex, vjp::cumulative_sum, Add, Zero, Wide),
+    SCAN(CumProd, kNumeric | kComplex, vjp::cumulative_prod, Mul, One, Wide),
     // index group (issue #15): a gather; its index input (i64) is not a value input
     ROW(Take, Gather, 2, kAll | kComplex, SameAsIn, take_shape, false, false, vjp::take),
     // scatter group (issue #15): an indirect accumulation; its index input (i64, the last) is not a
