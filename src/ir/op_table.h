@@ -92,7 +92,7 @@ inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     ROW(Ceil, Unary, 1, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::zero),
     ROW(Trunc, Unary, 1, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::zero),
     ROW(Round, Unary, 1, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::zero),
-    ROW(Sign, Unary, 1, kNumeric | kComplex, SameAsIn, elementwise_shape, false, false, vjp::zero),
+    ROW(Sign, Unary, 1, kNumeric | kComplex, SameAsIn, elementwise_shape, false, false, vjp::sign),
     ROW(Signbit, Unary, 1, kNumeric, Bool, elementwise_shape, false, false, vjp::none),
     ROW(Isnan, Unary, 1, kAll | kComplex, Bool, elementwise_shape, false, false, vjp::none),
     ROW(Isinf, Unary, 1, kAll | kComplex, Bool, elementwise_shape, false, false, vjp::none),
@@ -178,10 +178,10 @@ inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     ROW(ScatterAdd, Scatter, 3, kNumeric, SameAsIn, scatter_shape, false, false, vjp::scatter_add),
     // complex group (issue #15): conj keeps the dtype, real and imag give the real dtype (the
     // frontend returns a real input itself, or zeros, without a node)
-    ROW(Conj, Unary, 1, kComplex, SameAsIn, elementwise_shape, false, false, vjp::none),
-    ROW(Real, Unary, 1, kComplex, Real, elementwise_shape, false, false, vjp::none),
-    ROW(Imag, Unary, 1, kComplex, Real, elementwise_shape, false, false, vjp::none),
-    ROW(Complex, Binary, 2, kFloat, Complex, elementwise_shape, true, false, vjp::none),
+    ROW(Conj, Unary, 1, kComplex, SameAsIn, elementwise_shape, false, false, vjp::conj),
+    ROW(Real, Unary, 1, kComplex, Real, elementwise_shape, false, false, vjp::real),
+    ROW(Imag, Unary, 1, kComplex, Real, elementwise_shape, false, false, vjp::imag),
+    ROW(Complex, Binary, 2, kFloat, Complex, elementwise_shape, true, false, vjp::complex),
 }};
 #undef ROW
 #undef RED
