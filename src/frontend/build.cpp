@@ -56,9 +56,12 @@ NodePtr finish(NodePtr n, bool record) {
   const Op op = n->op;
   // complex group: a row without a complex derivative rule refuses here (the node is not yet
   // referenced: every tensor is intact), rather than gradients that silently stop at the node.
-  bool cplx = is_complex(n->dtype);
-  for (const NodePtr& in : n->inputs) cplx = cplx || (in && is_complex(in->dtype));
-  if (record && cplx && (is_floating(n->dtype) || is_complex(n->dtype)) &&
+  bool cplx = false;
+  if (record) {
+    cplx = is_complex(n->dtype);
+    for (const NodePtr& in : n->inputs) cplx = cplx || (in && is_complex(in->dtype));
+  }
+  if (cplx && (is_floating(n->dtype) || is_complex(n->dtype)) &&
       autograd::complex_grad(op) == autograd::ComplexGrad::None)
     throw Error(ErrorCode::InvalidOperation,
                 std::string(ir::op_name(op)) +

@@ -299,7 +299,7 @@ TEST(ComplexGradCheck, OptimizersMinimizeOverComplexParameters) {
   for (int which : {0, 1, 2}) {
     for (DType t : {c64, c128}) {
       Tensor target = c128_tensor(z0, {3}).cast(t);
-      Tensor z = zeros({3}, t).eval();
+      Tensor z = c128_tensor({0, 0, 0}, {3}).cast(t).eval();  // on the checked device
       z.requires_grad(true);
       std::unique_ptr<optim::Optimizer> opt;
       if (which == 0) opt = std::make_unique<optim::SGD>(std::vector<Tensor>{z}, 0.1);
