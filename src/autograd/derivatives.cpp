@@ -412,10 +412,10 @@ ComplexGrad complex_grad(ir::Op op) {
 void differentiate(VjpCall& c) {
   const ir::VjpFn rule = ir::info(c.rec.op).vjp;
   bool cplx = is_complex(c.out.dtype());
-  for (const Tensor& t : c.in) cplx = cplx || is_complex(t.dtype());
+  for (const Tensor& t : c.in) cplx = cplx || (t.defined() && is_complex(t.dtype()));
   if (!cplx || complex_grad(c.rec.op) != ComplexGrad::Holomorphic) return rule(c);
   VjpCall at_conj{c.rec, cgrad::conj(c.out), c.g, {}, c.needs, std::vector<Tensor>(c.gin.size()), {}};
-  for (const Tensor& t : c.in) at_conj.in.push_back(cgrad::conj(t));
+  for (const Tensor& t : c.in) at_conj.in.push_back(t.defined() ? cgrad::conj(t) : t);
   rule(at_conj);
   c.gin = std::move(at_conj.gin);
 }
