@@ -401,6 +401,7 @@ ComplexGrad complex_grad(ir::Op op) {
     case Op::Cast:
     case Op::Abs:
     case Op::Sign:
+    case Op::Round:  // piecewise constant in each part: zero() (once its row takes complex)
     case Op::Conj:
     case Op::Real:
     case Op::Imag:
