@@ -531,6 +531,8 @@ def matmul(x1, x2, /):
 
 
 def vecdot(x1, x2, /, *, axis=-1):
+    if x1.dtype in dt.COMPLEX:  # the standard: sum over axis of conj(x1_i) * x2_i
+        x1 = _cgrad.conj(x1)
     return sum(x1 * x2, axis=axis).astype(dt.result_type(x1, x2))
 
 

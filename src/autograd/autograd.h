@@ -33,6 +33,10 @@ struct VjpCall {
 /// The derivative rule of a composite op (the table in derivatives.cpp).
 void composite_vjp(VjpCall& c);
 
+/// Applies the derivative rule of an op-table row, conjugating the inputs and the output of a
+/// holomorphic row that sees complex values (derivatives.cpp: complex_grad).
+void differentiate(VjpCall& c);
+
 /// A custom operator's backward (issue #23, custom.cpp): the user's function, the context its
 /// forward filled, and the operator's output nodes (weak: their records hold this).
 struct CustomGradImpl final : ir::CustomGrad {

@@ -6,6 +6,14 @@
 // Conventions (docs/autograd.md): the gradient of an input has that input's shape and dtype;
 // at a tie, max/min reductions split the gradient equally among the tied elements and
 // maximum/minimum give half to each operand; abs and relu have derivative 0 at 0.
+//
+// Complex values (complex group, PyTorch's convention): the gradient of a complex z is
+// dL/dRe(z) + i dL/dIm(z) for a real loss L, so g flows as conj(dL/dw) and a holomorphic f
+// gives grad_in = g * conj(f'(z)). The rules of the holomorphic rows are written once, for real
+// values: differentiate() hands them conj(inputs) and conj(output), and as every f here has real
+// coefficients, f'(conj z) = conj(f'(z)) makes the same formula the complex one. Rows that are not
+// holomorphic (abs, sign, real, imag, conj, complex, casts) and the linear ones with real
+// coefficients (add, sum, movement, ...) are differentiated as they are; complex_grad() says which.
 #include "autograd/autograd.h"
 
 #include "ir/derivatives.h"
@@ -20,6 +28,10 @@ void set(VjpCall& c, std::size_t i, Tensor g) {
   if (c.needs[i]) c.gin[i] = std::move(g);
 }
 Tensor zeros_like(const Tensor& t) { return zeros(t.shape(), t.dtype(), t.device()); }
+// 1 / sqrt(t): rsqrt for real values, 1 / sqrt for complex ones (rsqrt takes no complex dtype).
+Tensor inv_sqrt(const Tensor& t) { return is_complex(t.dtype()) ? 1.0 / cgrad::sqrt(t) : cgrad::rsqrt(t); }
+// i * t for a real t, as a complex tensor of t's precision.
+Tensor times_i(const Tensor& t) { return cgrad::complex(zeros_like(t), t); }
 }  // namespace
 
 namespace vjp {
@@ -30,13 +42,26 @@ void exp(VjpCall& c) { set(c, 0, c.g * c.out); }
 void log(VjpCall& c) { set(c, 0, c.g / x0(c)); }
 void sqrt(VjpCall& c) { set(c, 0, c.g * 0.5 / c.out); }
 void rsqrt(VjpCall& c) { set(c, 0, c.g * -0.5 * c.out * c.out * c.out); }
-void abs(VjpCall& c) { set(c, 0, cgrad::where(x0(c) > 0, c.g, cgrad::where(x0(c) < 0, -c.g, 0.0))); }
+void abs(VjpCall& c) {
+  const Tensor& x = x0(c);
+  if (is_complex(x.dtype())) {  // d|z| = Re(conj(z) dz) / |z|: the gradient g z / |z|, 0 at 0
+    const Tensor zero = c.out == 0;
+    set(c, 0, (cgrad::where(zero, 0.0, c.g / cgrad::where(zero, 1.0, c.out)) * x).cast(x.dtype()));
+    return;
+  }
+  set(c, 0, cgrad::where(x > 0, c.g, cgrad::where(x < 0, -c.g, 0.0)));
+}
 void sin(VjpCall& c) { set(c, 0, c.g * cgrad::cos(x0(c))); }
 void cos(VjpCall& c) { set(c, 0, -c.g * cgrad::sin(x0(c))); }
 void tanh(VjpCall& c) { set(c, 0, c.g * (1.0 - c.out * c.out)); }
 void sigmoid(VjpCall& c) { set(c, 0, c.g * c.out * (1.0 - c.out)); }
 void relu(VjpCall& c) { set(c, 0, cgrad::where(x0(c) > 0, c.g, 0.0)); }
-void cast(VjpCall& c) { set(c, 0, c.g.cast(x0(c).dtype())); }
+// A real -> complex cast takes the real part of the gradient back (the imaginary direction is not
+// the input's); every other cast casts the gradient back.
+void cast(VjpCall& c) {
+  const DType t = x0(c).dtype();
+  set(c, 0, (is_complex(c.g.dtype()) && !is_complex(t) ? cgrad::real(c.g) : c.g).cast(t));
+}
 // Piecewise-constant functions (floor, ceil, trunc, round, sign, floor_divide): zero almost
 // everywhere, taken as zero at the jumps (as PyTorch does), for every input.
 void zero(VjpCall& c) {
@@ -47,13 +72,20 @@ void expm1(VjpCall& c) { set(c, 0, c.g * (c.out + 1.0)); }
 void log2(VjpCall& c) { set(c, 0, c.g / (x0(c) * 0.69314718055994530942)); }
 void log10(VjpCall& c) { set(c, 0, c.g / (x0(c) * 2.30258509299404568402)); }
 void tan(VjpCall& c) { set(c, 0, c.g * (1.0 + c.out * c.out)); }
-void asin(VjpCall& c) { set(c, 0, c.g * cgrad::rsqrt(1.0 - x0(c) * x0(c))); }
-void acos(VjpCall& c) { set(c, 0, -c.g * cgrad::rsqrt(1.0 - x0(c) * x0(c))); }
+void asin(VjpCall& c) { set(c, 0, c.g * inv_sqrt(1.0 - x0(c) * x0(c))); }
+void acos(VjpCall& c) { set(c, 0, -c.g * inv_sqrt(1.0 - x0(c) * x0(c))); }
 void atan(VjpCall& c) { set(c, 0, c.g / (1.0 + x0(c) * x0(c))); }
 void sinh(VjpCall& c) { set(c, 0, c.g * cgrad::cosh(x0(c))); }
 void cosh(VjpCall& c) { set(c, 0, c.g * cgrad::sinh(x0(c))); }
-void asinh(VjpCall& c) { set(c, 0, c.g * cgrad::rsqrt(x0(c) * x0(c) + 1.0)); }
-void acosh(VjpCall& c) { set(c, 0, c.g * cgrad::rsqrt(x0(c) * x0(c) - 1.0)); }
+void asinh(VjpCall& c) { set(c, 0, c.g * inv_sqrt(x0(c) * x0(c) + 1.0)); }
+// For complex z, 1 / sqrt(z^2 - 1) has the wrong sign left of the imaginary axis: acosh's
+// principal branch has the derivative 1 / (sqrt(z - 1) sqrt(z + 1)).
+void acosh(VjpCall& c) {
+  const Tensor& x = x0(c);
+  set(c, 0,
+      is_complex(x.dtype()) ? c.g / (cgrad::sqrt(x - 1.0) * cgrad::sqrt(x + 1.0))
+                            : c.g * cgrad::rsqrt(x * x - 1.0));
+}
 void atanh(VjpCall& c) { set(c, 0, c.g / (1.0 - x0(c) * x0(c))); }
 // d erf/dx = 2/sqrt(pi) exp(-x^2)
 void erf(VjpCall& c) { set(c, 0, c.g * 1.12837916709551257390 * cgrad::exp(-(x0(c) * x0(c)))); }
@@ -109,11 +141,12 @@ void div(VjpCall& c) {
 void pow(VjpCall& c) {
   const Tensor &a = c.in[0], &b = c.in[1];
   // d/da = b a^(b-1), taken as 0 where b == 0 (so 0^0 has derivative 0, not NaN);
-  // d/db = a^b log a, taken as 0 where a == 0 and b >= 0 (the limit from the right).
+  // d/db = a^b log a, taken as 0 where a == 0 and b >= 0 (the limit from the right; Re(b) >= 0
+  // for a complex b, as PyTorch).
   if (c.needs[0]) set(c, 0, cgrad::where(b == 0, 0.0, c.g * b * cgrad::pow(a, b - 1.0)));
   if (c.needs[1]) {
     Tensor v = c.g * c.out * cgrad::log(a);
-    set(c, 1, cgrad::where(a == 0, cgrad::where(b >= 0, 0.0, v), v));
+    set(c, 1, cgrad::where(a == 0, cgrad::where(cgrad::real(b) >= 0, 0.0, v), v));
   }
 }
 namespace {
@@ -278,7 +311,37 @@ void sort(VjpCall& c) {
 // has g's shape (take's frontend broadcasts it), so the along-axis layout fits.
 void take(VjpCall& c) {
   const Tensor& x = x0(c);
-  set(c, 0, cgrad::scatter_add_along_axis(zeros_like(x), c.rec.attrs.axis, c.in[1], c.g));
+  auto scatter = [&](const Tensor& g) {
+    return cgrad::scatter_add_along_axis(zeros(x.shape(), g.dtype(), x.device()), c.rec.attrs.axis, c.in[1],
+                                         g);
+  };
+  // scatter_add takes no complex dtype: a complex gradient scatters its parts.
+  if (is_complex(x.dtype()))
+    set(c, 0, cgrad::complex(scatter(cgrad::real(c.g)), scatter(cgrad::imag(c.g))).cast(x.dtype()));
+  else
+    set(c, 0, scatter(c.g));
+}
+
+// complex group (issue #15): the rows that are not holomorphic, with PyTorch's convention
+// (g = dL/dRe(w) + i dL/dIm(w) for the output w). conj: dL/dRe(z) = Re(g), dL/dIm(z) = -Im(g).
+void conj(VjpCall& c) { set(c, 0, cgrad::conj(c.g)); }
+// real(z): only Re(z) moves the output; imag(z): only Im(z), so the gradient is i g.
+void real(VjpCall& c) { set(c, 0, c.g.cast(x0(c).dtype())); }
+void imag(VjpCall& c) { set(c, 0, times_i(c.g).cast(x0(c).dtype())); }
+// complex(re, im): the real and imaginary parts of the gradient.
+void complex(VjpCall& c) {
+  set(c, 0, cgrad::real(c.g).cast(c.in[0].dtype()));
+  set(c, 1, cgrad::imag(c.g).cast(c.in[1].dtype()));
+}
+// sign: piecewise constant for real values (0, as zero()); for complex z, w = z / |z| moves only
+// with arg z, so the gradient is g's component along i w, divided by |z|: i Im(g conj(w)) w / |z|
+// (PyTorch's sgn_backward), 0 at z = 0.
+void sign(VjpCall& c) {
+  const Tensor& x = x0(c);
+  if (!is_complex(x.dtype())) return zero(c);
+  const Tensor r = cgrad::abs(x), zero = r == 0;
+  const Tensor t = times_i(cgrad::imag(c.g * cgrad::conj(c.out))) * c.out / cgrad::where(zero, 1.0, r);
+  set(c, 0, cgrad::where(zero, 0.0, t).cast(x.dtype()));
 }
 
 // scatter group (issue #15). scatter_add(base, src, idx) is linear: base's gradient is g, src's is g
@@ -290,6 +353,73 @@ void scatter_add(VjpCall& c) {
 }
 
 }  // namespace vjp
+
+ComplexGrad complex_grad(ir::Op op) {
+  using ir::Op;
+  switch (op) {
+    // Holomorphic (f with real coefficients, in each input): the real rule at the conjugates.
+    case Op::Exp:
+    case Op::Log:
+    case Op::Sqrt:
+    case Op::Sin:
+    case Op::Cos:
+    case Op::Tanh:
+    case Op::Log1p:
+    case Op::Expm1:
+    case Op::Tan:
+    case Op::Sinh:
+    case Op::Cosh:
+    case Op::Mul:
+    case Op::Div:
+    case Op::Pow:
+    case Op::Prod:
+    case Op::Matmul:
+    case Op::CumProd:
+    // (complex inverse functions and log2/log10: holomorphic too, for when their rows take complex)
+    case Op::Log2:
+    case Op::Log10:
+    case Op::Asin:
+    case Op::Acos:
+    case Op::Atan:
+    case Op::Asinh:
+    case Op::Acosh:
+    case Op::Atanh: return ComplexGrad::Holomorphic;
+    // Linear with real coefficients (the rule never reads a value), or a rule written for complex.
+    case Op::Neg:
+    case Op::Add:
+    case Op::Sub:
+    case Op::Where:
+    case Op::Sum:
+    case Op::CumSum:
+    case Op::Reshape:
+    case Op::Permute:
+    case Op::Expand:
+    case Op::Slice:
+    case Op::Flip:
+    case Op::Cat:
+    case Op::Take:
+    case Op::Cast:
+    case Op::Abs:
+    case Op::Sign:
+    case Op::Round:  // piecewise constant in each part: zero() (once its row takes complex)
+    case Op::Conj:
+    case Op::Real:
+    case Op::Imag:
+    case Op::Complex: return ComplexGrad::AsIs;
+    default: return ComplexGrad::None;
+  }
+}
+
+void differentiate(VjpCall& c) {
+  const ir::VjpFn rule = ir::info(c.rec.op).vjp;
+  bool cplx = is_complex(c.out.dtype());
+  for (const Tensor& t : c.in) cplx = cplx || (t.defined() && is_complex(t.dtype()));
+  if (!cplx || complex_grad(c.rec.op) != ComplexGrad::Holomorphic) return rule(c);
+  VjpCall at_conj{c.rec, cgrad::conj(c.out), c.g, {}, c.needs, std::vector<Tensor>(c.gin.size()), {}};
+  for (const Tensor& t : c.in) at_conj.in.push_back(t.defined() ? cgrad::conj(t) : t);
+  rule(at_conj);
+  c.gin = std::move(at_conj.gin);
+}
 
 void composite_vjp(VjpCall& c) {
   const ir::GradRecord& r = c.rec;

@@ -158,7 +158,7 @@ std::vector<Tensor> backprop(const NodePtr& y, const Tensor& seed, const std::ve
     if (rec.composite != ir::Composite::None)
       composite_vjp(call);
     else
-      ir::info(rec.op).vjp(call);
+      differentiate(call);
     for (std::size_t k = 0; k < rec.inputs.size(); ++k) {
       Tensor& gk = call.gin[k];
       if (!gk.defined() || !call.needs[k]) continue;
@@ -187,6 +187,11 @@ const NodePtr& differentiable_output(const Tensor& y, const char* what) {
   if (n->numel() != 1)
     throw Error(ErrorCode::InvalidArgument, std::string(what) + ": needs a one-element tensor, got shape " +
                                                 shape_str(n->shape) + " (reduce it first, e.g. with sum)");
+  // complex group: as PyTorch, the seed 1 is only defined for a real loss (docs/autograd.md).
+  if (is_complex(n->dtype))
+    throw Error(ErrorCode::InvalidOperation,
+                std::string(what) + ": grad can be implicitly created only for real scalar outputs, got " +
+                    dtype_name(n->dtype) + " (differentiate a real function of it: real(y), abs(y), ...)");
   return n;
 }
 
@@ -206,11 +211,10 @@ Tensor& Tensor::requires_grad(bool on) {
     var_->requires_grad = false;
     return *this;
   }
-  if (!is_floating(n->dtype))
+  if (!is_floating(n->dtype) && !is_complex(n->dtype))
     throw Error(ErrorCode::DTypeMismatch,
-                std::string("requires_grad: only f32/f64 tensors can require a gradient, got ") +
-                    dtype_name(n->dtype) +
-                    (is_complex(n->dtype) ? " (autograd over complex tensors is not supported)" : ""));
+                std::string("requires_grad: only floating and complex tensors can require a gradient, got ") +
+                    dtype_name(n->dtype));
   if (n->grad && !n->grad->is_leaf)
     throw Error(ErrorCode::InvalidOperation,
                 "requires_grad(true): the tensor is computed from tensors that require a "

@@ -4,6 +4,7 @@
 #include "frontend/trace.h"
 
 #include "core/env.hpp"
+#include "ir/derivatives.h"
 #include "ir/graph.h"
 #include "ir/op_table.h"
 #include "runtime/backend.h"
@@ -53,15 +54,22 @@ namespace {
 // make's work after building the node: its gradient record and the pending-depth rule.
 NodePtr finish(NodePtr n, bool record) {
   const Op op = n->op;
-  // complex group: no derivative rule covers complex values; refusing here (the node is not yet
-  // referenced: every tensor is intact) beats gradients that silently stop at the complex node.
-  if (record && is_complex(n->dtype))
+  // complex group: a row without a complex derivative rule refuses here (the node is not yet
+  // referenced: every tensor is intact), rather than gradients that silently stop at the node.
+  bool cplx = false;
+  if (record) {
+    cplx = is_complex(n->dtype);
+    for (const NodePtr& in : n->inputs) cplx = cplx || (in && is_complex(in->dtype));
+  }
+  if (cplx && (is_floating(n->dtype) || is_complex(n->dtype)) &&
+      autograd::complex_grad(op) == autograd::ComplexGrad::None)
     throw Error(ErrorCode::InvalidOperation,
                 std::string(ir::op_name(op)) +
-                    ": autograd over complex tensors is not supported (docs/autograd.md); detach() the "
-                    "input or build under NoGradGuard");
-  // Only floating values carry gradients: comparisons, integer casts and integer sums stop them.
-  if (record && is_floating(n->dtype)) {
+                    ": no derivative rule for complex values (docs/autograd.md); detach() the input or "
+                    "build under NoGradGuard");
+  // Only floating and complex values carry gradients: comparisons, integer casts and integer sums
+  // stop them.
+  if (record && (is_floating(n->dtype) || is_complex(n->dtype))) {
     auto r = std::make_shared<ir::GradRecord>();
     r->op = op;
     r->attrs = n->attrs;

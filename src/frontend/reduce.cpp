@@ -104,8 +104,8 @@ Tensor scan(Op op, const Tensor& x, std::optional<int64_t> axis, std::optional<D
     out = *dtype;
   else if (is_unsigned(n->dtype))
     out = DType::u64;
-  else if (!is_floating(n->dtype))
-    out = DType::i64;  // signed integers and b8
+  else if (!is_floating(n->dtype) && !is_complex(n->dtype))
+    out = DType::i64;  // signed integers and b8 (complex keeps its dtype, as floats do)
   if (out == DType::b8)
     throw Error(ErrorCode::DTypeMismatch, std::string(name) + ": result dtype b8 is not numeric");
   const Tensor xc = n->dtype == out ? x : x.cast(out);

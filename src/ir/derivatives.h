@@ -71,4 +71,19 @@ void cumulative_prod(VjpCall&);
 void take(VjpCall&);
 // scatter group (issue #15)
 void scatter_add(VjpCall&);
+// complex group (issue #15)
+void conj(VjpCall&);
+void real(VjpCall&);
+void imag(VjpCall&);
+void complex(VjpCall&);
+void sign(VjpCall&);
 }  // namespace cgrad::autograd::vjp
+
+namespace cgrad::autograd {
+/// How a row's derivative rule applies to complex values (complex group, docs/autograd.md):
+/// Holomorphic: the real rule, evaluated at the conjugates of the inputs and the output;
+/// AsIs: the rule handles complex values itself (or never reads one); None: no complex rule, so
+/// building a complex node of the row from a tensor that requires a gradient raises.
+enum class ComplexGrad { Holomorphic, AsIs, None };
+ComplexGrad complex_grad(ir::Op op);
+}  // namespace cgrad::autograd

@@ -92,7 +92,7 @@ inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     ROW(Ceil, Unary, 1, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::zero),
     ROW(Trunc, Unary, 1, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::zero),
     ROW(Round, Unary, 1, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::zero),
-    ROW(Sign, Unary, 1, kNumeric | kComplex, SameAsIn, elementwise_shape, false, false, vjp::zero),
+    ROW(Sign, Unary, 1, kNumeric | kComplex, SameAsIn, elementwise_shape, false, false, vjp::sign),
     ROW(Signbit, Unary, 1, kNumeric, Bool, elementwise_shape, false, false, vjp::none),
     ROW(Isnan, Unary, 1, kAll | kComplex, Bool, elementwise_shape, false, false, vjp::none),
     ROW(Isinf, Unary, 1, kAll | kComplex, Bool, elementwise_shape, false, false, vjp::none),
@@ -159,7 +159,7 @@ inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     ROW(Flip, Movement, 1, kAll | kComplex, SameAsIn, flip_shape, false, false, vjp::flip),
     // concat, gemm
     ROW(Cat, Concat, -1, kAll | kComplex, SameAsIn, cat_shape, false, false, vjp::cat),
-    ROW(Matmul, Gemm, 2, kNumeric, SameAsIn, matmul_shape, false, false, vjp::matmul),
+    ROW(Matmul, Gemm, 2, kNumeric | kComplex, SameAsIn, matmul_shape, false, false, vjp::matmul),
     // collectives
     ROW(AllReduce, Collective, 1, kNumeric, SameAsIn, elementwise_shape, false, false, vjp::allreduce),
     // user element-wise functions (issue #23; the body decides int-to-float, ir/user_fn.h); a node
@@ -169,8 +169,8 @@ inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     ROW(Sort, Sort, 1, kAll, SameAsIn, elementwise_shape, false, false, vjp::sort),
     ROW(Argsort, Sort, 1, kAll, Given, elementwise_shape, false, false, vjp::none),
     // scans (scan group, issue #15)
-    SCAN(CumSum, kNumeric, vjp::cumulative_sum, Add, Zero, Wide),
-    SCAN(CumProd, kNumeric, vjp::cumulative_prod, Mul, One, Wide),
+    SCAN(CumSum, kNumeric | kComplex, vjp::cumulative_sum, Add, Zero, Wide),
+    SCAN(CumProd, kNumeric | kComplex, vjp::cumulative_prod, Mul, One, Wide),
     // index group (issue #15): a gather; its index input (i64) is not a value input
     ROW(Take, Gather, 2, kAll | kComplex, SameAsIn, take_shape, false, false, vjp::take),
     // scatter group (issue #15): an indirect accumulation; its index input (i64, the last) is not a
@@ -178,10 +178,10 @@ inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     ROW(ScatterAdd, Scatter, 3, kNumeric, SameAsIn, scatter_shape, false, false, vjp::scatter_add),
     // complex group (issue #15): conj keeps the dtype, real and imag give the real dtype (the
     // frontend returns a real input itself, or zeros, without a node)
-    ROW(Conj, Unary, 1, kComplex, SameAsIn, elementwise_shape, false, false, vjp::none),
-    ROW(Real, Unary, 1, kComplex, Real, elementwise_shape, false, false, vjp::none),
-    ROW(Imag, Unary, 1, kComplex, Real, elementwise_shape, false, false, vjp::none),
-    ROW(Complex, Binary, 2, kFloat, Complex, elementwise_shape, true, false, vjp::none),
+    ROW(Conj, Unary, 1, kComplex, SameAsIn, elementwise_shape, false, false, vjp::conj),
+    ROW(Real, Unary, 1, kComplex, Real, elementwise_shape, false, false, vjp::real),
+    ROW(Imag, Unary, 1, kComplex, Real, elementwise_shape, false, false, vjp::imag),
+    ROW(Complex, Binary, 2, kFloat, Complex, elementwise_shape, true, false, vjp::complex),
 }};
 #undef ROW
 #undef RED

@@ -39,7 +39,7 @@ void Adam::begin_step() {
 
 Tensor Adam::update(std::size_t i, const Tensor& grad, std::vector<Tensor>& outputs) {
   const Tensor& p = params_[i];
-  const bool f64 = p.dtype() == DType::f64;
+  const bool f64 = p.dtype() == DType::f64 || p.dtype() == DType::c128;
   Tensor g = grad;
   Tensor base = p;
   if (weight_decay_ != 0) {
@@ -48,12 +48,22 @@ Tensor Adam::update(std::size_t i, const Tensor& grad, std::vector<Tensor>& outp
     else
       g = g + weight_decay_ * p;
   }
-  m_[i].assign(beta1_ * m_[i] + (1 - beta1_) * g);
-  v_[i].assign(beta2_ * v_[i] + (1 - beta2_) * g * g);
-  outputs.push_back(m_[i]);
-  outputs.push_back(v_[i]);
   const Tensor& step = f64 ? step_size_f64_ : step_size_f32_;
   const Tensor& inv = f64 ? inv_sqrt_bc2_f64_ : inv_sqrt_bc2_f32_;
+  m_[i].assign(beta1_ * m_[i] + (1 - beta1_) * g);
+  outputs.push_back(m_[i]);
+  if (is_complex(p.dtype())) {
+    // A complex parameter is two real ones, as PyTorch's Adam (view_as_real): v holds the second
+    // moments of the real and the imaginary part of g in its parts, each part steps on its own.
+    const Tensor gr = real(g), gi = imag(g);
+    v_[i].assign(beta2_ * v_[i] + (1 - beta2_) * complex(gr * gr, gi * gi));
+    outputs.push_back(v_[i]);
+    const Tensor &m = m_[i], &v = v_[i];
+    return base -
+           step * complex(real(m) / (sqrt(real(v)) * inv + eps_), imag(m) / (sqrt(imag(v)) * inv + eps_));
+  }
+  v_[i].assign(beta2_ * v_[i] + (1 - beta2_) * g * g);
+  outputs.push_back(v_[i]);
   return base - step * m_[i] / (sqrt(v_[i]) * inv + eps_);
 }
 

@@ -26,10 +26,10 @@ Optimizer::Optimizer(std::vector<Tensor> params) : params_(std::move(params)) {
     const Tensor& p = params_[i];
     if (!p.defined())
       throw Error(ErrorCode::InvalidArgument, "optimizer: parameter " + std::to_string(i) + " is undefined");
-    if (!is_floating(p.dtype()))
+    if (!is_floating(p.dtype()) && !is_complex(p.dtype()))
       throw Error(ErrorCode::DTypeMismatch, "optimizer: parameter " + std::to_string(i) + " has dtype " +
                                                 dtype_name(p.dtype()) +
-                                                "; only f32/f64 parameters can be optimized");
+                                                "; only floating and complex parameters can be optimized");
   }
 }
 Optimizer::~Optimizer() = default;

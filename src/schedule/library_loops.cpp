@@ -49,17 +49,17 @@ KernelSpec copy_spec(const Schedule& s, int in, int out, const Shape& shape, int
   return k;
 }
 
-// A matmul as a reduction loop kernel, for what cuBLAS cannot take: integer GEMMs (cuBLAS has
-// none) and float operands whose rows BLAS cannot address (broadcast or sliced: no leading
-// dimension). Outer (batch..., i, j), inner p; each product is taken in the accumulator type
-// (int64 with wrap-around, or double) and summed there, then cast to the result type, exactly as
-// the interpreter's loop (interp_matmul).
+// A matmul as a reduction loop kernel, for what cuBLAS cannot take: integer and complex GEMMs
+// (the loader binds no integer or complex cuBLAS GEMM) and float operands whose rows BLAS cannot
+// address (broadcast or sliced: no leading dimension). Outer (batch..., i, j), inner p; each
+// product is taken in the accumulator type (int64 with wrap-around, double, or c128) and summed there, then
+// cast to the result type, exactly as the interpreter's loop (interp_matmul).
 KernelSpec gemm_loop_spec(const Schedule& s, const KernelSpec& g) {
   const Slot& as = s.slots[static_cast<std::size_t>(g.in_slots[0])];
   const Slot& bs = s.slots[static_cast<std::size_t>(g.in_slots[1])];
   const Slot& os = s.slots[static_cast<std::size_t>(g.out_slot)];
   const std::size_t r = as.shape.size();
-  const DType t = os.dtype, acc_t = is_floating(t) ? DType::f64 : DType::i64;
+  const DType t = os.dtype, acc_t = is_complex(t) ? DType::c128 : is_floating(t) ? DType::f64 : DType::i64;
   KernelSpec k;
   k.why = g.why + " (matmul cuBLAS cannot take: a loop kernel on the device)";
   k.outer = Shape(as.shape.begin(), as.shape.end() - 1);  // batch..., m

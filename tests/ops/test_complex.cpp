@@ -2,7 +2,8 @@
 // std::complex<long double> loops written here (so the reference is more precise than either
 // dtype), in several layouts and with broadcasting; promotion; casts; reductions; the special
 // cases of the Array API standard for the functions implemented; the rows that reject complex
-// raise at build time and leave their inputs intact; and on the JIT abs(a * b + c) is one kernel.
+// raise at build time and leave their inputs intact; on the JIT abs(a * b + c) is one kernel;
+// matmul and the scans against loops; gradients flow through complex values.
 #include "core/env.hpp"
 #include "ir/op_table.h"
 #include "util.h"
@@ -462,10 +463,6 @@ TEST(ComplexDTypes, UnsupportedRowsRaiseAtBuildTimeAndLeaveInputsIntact) {
         {"bitwise_and", [&] { return bitwise_and(x, y); }},
         {"max", [&] { return max(x); }},
         {"min", [&] { return min(x); }},
-        {"matmul",
-         [&] {
-           return matmul(x.reshape({1, 2}), y.reshape({2, 1}));
-         }},
         {"cast to f32", [&] { return x.cast(f32); }},
         {"complex of complex", [&] { return complex(x, y); }},
         {"rand", [&] { return rand({2}, t); }},
@@ -528,33 +525,111 @@ TEST(ComplexDTypes, MovementCatAndTakeMoveWholeValues) {
   }
 }
 
-TEST(ComplexDTypes, AutogradRefusesComplexValues) {
-  // No derivative rule covers complex values: a complex leaf cannot require a gradient, and a
-  // complex node built from a tensor that requires one raises at build time (docs/autograd.md).
-  Tensor z = make_c({{1, 2}}, c64, {1});
-  EXPECT_THROW(z.requires_grad(true), Error);
-  Tensor x = tensor(std::vector<float>{1.0f, 2.0f}, {2});
-  x.requires_grad(true);
-  for (const auto& f :
-       std::vector<std::function<Tensor()>>{[&] { return x.cast(c64); }, [&] { return complex(x, x); },
-                                            [&] {
-                                              return x * make_c({{0, 1}}, c64, {1});
-                                            }}) {
-    try {
-      (void)f();
-      ADD_FAILURE() << "no error";
-    } catch (const Error& e) {
-      EXPECT_EQ(e.code(), ErrorCode::InvalidOperation);
-      EXPECT_NE(std::string(e.what()).find("autograd over complex tensors is not supported"),
-                std::string::npos);
+// matmul (batched, broadcast, a transposed operand, matrix-vector, promotion with a real operand)
+// against a std::complex<long double> loop; on the CPU backends c64/c128 go through the BLAS's
+// cgemm/zgemm when it has them, else the interpreter's loop.
+TEST(ComplexDTypes, MatmulMatchesStdComplexLoops) {
+  Rng rng(7);
+  auto rand_c = [&](int64_t n) {
+    std::vector<std::complex<double>> v;
+    for (int64_t i = 0; i < n; ++i) v.emplace_back(rng.uniform(-2, 2), rng.uniform(-2, 2));
+    return v;
+  };
+  for (DType t : kComplexDTypes) {
+    struct Case {
+      Shape a, b;
+      bool transpose_a;
+    };
+    for (const Case& c :
+         {Case{{3, 4}, {4, 5}, false}, Case{{2, 3, 4}, {4, 2}, false}, Case{{4, 3}, {4, 6}, true},
+          Case{{5, 7}, {7}, false}, Case{{40, 33}, {33, 37}, false}, Case{{3, 0}, {0, 2}, false}}) {
+      const std::string what = dtype_name(t) + std::string(" ") + shape_str(c.a) + " @ " + shape_str(c.b);
+      const auto av = rand_c(core::numel(c.a)), bv = rand_c(core::numel(c.b));
+      Tensor a = make_c(av, t, c.a), b = make_c(bv, t, c.b);
+      if (c.transpose_a) a = a.transpose(0, 1);  // (3, 4) view of a (4, 3) buffer
+      Tensor y = matmul(a, b);
+      ASSERT_EQ(y.dtype(), t) << what;
+      // The reference reads the operands back (rounded to t) as contiguous (batch..., m, k), (k, n).
+      const std::vector<C> A = read_c(a), B = read_c(b);
+      const Shape as = a.shape();
+      const int64_t m = as[as.size() - 2], k = as[as.size() - 1];
+      const int64_t n = c.b.size() == 1 ? 1 : c.b[1];
+      const int64_t batch = core::numel(as) / std::max<int64_t>(m * k, 1);
+      const std::vector<C> got = read_c(y);
+      ASSERT_EQ(static_cast<int64_t>(got.size()), (c.a.size() == 3 ? c.a[0] : 1) * m * n) << what;
+      for (int64_t q = 0; q < (k == 0 ? 1 : batch); ++q)
+        for (int64_t i = 0; i < m; ++i)
+          for (int64_t j = 0; j < n; ++j) {
+            C want(0, 0);
+            long double scale = 0;
+            for (int64_t p = 0; p < k; ++p) {
+              want +=
+                  A[static_cast<std::size_t>(q * m * k + i * k + p)] * B[static_cast<std::size_t>(p * n + j)];
+              scale += std::abs(A[static_cast<std::size_t>(q * m * k + i * k + p)]) *
+                       std::abs(B[static_cast<std::size_t>(p * n + j)]);
+            }
+            const C g = got[static_cast<std::size_t>(q * m * n + i * n + j)];
+            EXPECT_LE(std::abs(g - want), 4 * tol_of(t) * std::max<long double>(scale, 1)) << what;
+          }
     }
   }
-  EXPECT_EQ(x.to_vector<float>(), (std::vector<float>{1.0f, 2.0f}));  // intact
-  {
-    NoGradGuard g;
-    EXPECT_EQ(read_c(complex(x, x))[1], C(2, 2));
-  }
-  EXPECT_EQ(read_c(complex(x.detach(), x.detach()))[0], C(1, 1));
+  // A real operand promotes: c64 @ f64 -> c128 (the Array API table).
+  Tensor z = make_c({{1, 2}, {3, -1}}, c64, {1, 2});
+  Tensor r = tensor(std::vector<double>{2.0, -1.0}, {2, 1});
+  Tensor y = matmul(z, r);
+  EXPECT_EQ(y.dtype(), c128);
+  EXPECT_EQ(read_c(y)[0], C(2 * 1 - 3, 2 * 2 + 1));
+}
+
+// cumulative_sum / cumulative_prod along either axis, contiguous and transposed, against loops.
+TEST(ComplexDTypes, ScansMatchStdComplexLoops) {
+  Rng rng(11);
+  for (DType t : kComplexDTypes)
+    for (bool transposed : {false, true})
+      for (int64_t axis : {0, 1})
+        for (bool prod : {false, true}) {
+          const std::string what = dtype_name(t) +
+                                   std::string(prod ? " cumulative_prod" : " cumulative_sum") + " axis " +
+                                   std::to_string(axis) + (transposed ? " transposed" : "");
+          std::vector<std::complex<double>> v;
+          for (int i = 0; i < 5 * 6; ++i) v.emplace_back(rng.uniform(-1.2, 1.2), rng.uniform(-1.2, 1.2));
+          Tensor x = make_c(v, t, {5, 6});
+          if (transposed) x = x.transpose(0, 1);  // (6, 5)
+          Tensor y = prod ? cumulative_prod(x, axis) : cumulative_sum(x, axis);
+          ASSERT_EQ(y.dtype(), t) << what;
+          const Shape s = x.shape();
+          const std::vector<C> X = read_c(x), got = read_c(y);
+          for (int64_t r = 0; r < s[static_cast<std::size_t>(1 - axis)]; ++r) {
+            C acc = prod ? C(1, 0) : C(0, 0);
+            for (int64_t j = 0; j < s[static_cast<std::size_t>(axis)]; ++j) {
+              const int64_t at = axis == 1 ? r * s[1] + j : j * s[1] + r;
+              acc = prod ? acc * X[static_cast<std::size_t>(at)] : acc + X[static_cast<std::size_t>(at)];
+              EXPECT_TRUE(near(got[static_cast<std::size_t>(at)], acc, 8 * tol_of(t)))
+                  << what << " at " << at;
+            }
+          }
+        }
+  // include_initial puts the identity in front; an integer input is not promoted to complex.
+  Tensor z = make_c({{1, 1}, {2, -1}}, c128, {2});
+  const auto with0 = read_c(cumulative_prod(z, 0, std::nullopt, true));
+  ASSERT_EQ(with0.size(), 3u);
+  EXPECT_EQ(with0[0], C(1, 0));
+  EXPECT_EQ(with0[2], C(3, 1));
+}
+
+TEST(ComplexDTypes, AutogradFlowsThroughComplexValues) {
+  // Complex leaves require gradients and real leaves' gradients flow through complex
+  // intermediates (docs/autograd.md; tests/autograd/test_gradcheck_complex.cpp checks every row):
+  // |complex(x, 2x)| = sqrt(5) |x|, so d/dx = sqrt(5) sign(x).
+  Tensor z = make_c({{1, 2}}, c64, {1});
+  EXPECT_NO_THROW(z.requires_grad(true));
+  Tensor x = tensor(std::vector<double>{1.5, -2.0}, {2});
+  x.requires_grad(true);
+  sum(abs(complex(x, 2.0 * x))).backward();
+  const std::vector<double> g = x.grad().to_vector<double>();
+  EXPECT_NEAR(g[0], std::sqrt(5.0), 1e-12);
+  EXPECT_NEAR(g[1], -std::sqrt(5.0), 1e-12);
+  EXPECT_EQ(x.to_vector<double>(), (std::vector<double>{1.5, -2.0}));  // intact
 }
 
 }  // namespace

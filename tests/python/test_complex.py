@@ -74,3 +74,40 @@ def test_functions_that_reject_complex_raise():
         x.astype(cg.float32)
     assert x.astype(cg.complex128).dtype is cg.complex128
     assert np.asarray(x.astype(cg.bool)).tolist() == [True, True]
+
+
+def test_matmul_vecdot_tensordot_and_scans_against_numpy():
+    rng = np.random.default_rng(3)
+    a = (rng.standard_normal((2, 3, 4)) + 1j * rng.standard_normal((2, 3, 4))).astype(np.complex128)
+    b = (rng.standard_normal((4, 5)) + 1j * rng.standard_normal((4, 5))).astype(np.complex64)
+    ca, cb = cg.asarray(a), cg.asarray(b)
+    np.testing.assert_allclose(np.asarray(cg.matmul(ca, cb)), a @ b.astype(np.complex128), rtol=1e-6)
+    assert (ca @ cb).dtype is cg.complex128
+    # vecdot conjugates its first argument (the standard): sum(conj(x1) * x2)
+    v = a[0, 0]
+    np.testing.assert_allclose(np.asarray(cg.vecdot(cg.asarray(v), cg.asarray(v))), np.vdot(v, v), rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(cg.tensordot(ca, cb, axes=1)), np.tensordot(a, b, axes=1), rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(cg.cumulative_sum(ca, axis=2)), np.cumsum(a, axis=2), rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(cg.cumulative_prod(ca, axis=1)), np.cumprod(a, axis=1), rtol=1e-12)
+
+
+def test_complex_autograd_follows_pytorch_convention():
+    zv = np.array([1.5 - 2j, 0.5 + 1j])
+    z = cg.asarray(zv, dtype=cg.complex128).requires_grad_()
+    cg.sum(cg.real(z * cg.conj(z))).backward()  # |z|^2: dL/dx + i dL/dy = 2z
+    assert z.grad.dtype is cg.complex128
+    np.testing.assert_allclose(np.asarray(z.grad), 2 * zv)
+    (g,) = cg.grad(cg.sum(cg.abs(cg.exp(z))), [z])  # |e^z| = e^x: the gradient e^x + 0i
+    np.testing.assert_allclose(np.asarray(g), np.exp(zv.real) + 0j, rtol=1e-12)
+    with pytest.raises(cg.Error, match="implicitly created only for real scalar outputs"):
+        cg.sum(z * z).backward()
+    target = cg.asarray([1 - 1j, 2j], dtype=cg.complex64)
+    p = cg.zeros(2, dtype=cg.complex64).requires_grad_()
+    opt = cg.optim.Adam([p], lr=0.1)
+    for _ in range(300):
+        opt.zero_grad()
+        d = p - target
+        loss = cg.sum(cg.real(d * cg.conj(d)))
+        loss.backward()
+        opt.step([loss])
+    np.testing.assert_allclose(np.asarray(p), [1 - 1j, 2j], atol=1e-3)

@@ -1,4 +1,5 @@
-// Batched GEMM over strided views with CBLAS row-major calls. An operand whose last two dims
+// Batched GEMM over strided views with CBLAS row-major calls (f32/f64, and c64/c128 through
+// cblas_cgemm/cblas_zgemm where the library has them). An operand whose last two dims
 // have unit stride in one of them is passed as is (transposed or not, with its leading
 // dimension); anything else (broadcast rows, sliced columns) is copied contiguous first.
 //
@@ -12,6 +13,7 @@
 
 #include "backends/cpu/interpreter.h"
 #include "backends/cpu/thread_pool.h"
+#include "core/dtype.hpp"
 #include "core/strided.hpp"
 #include "schedule/library_loops.h"
 
@@ -26,12 +28,17 @@ using Sgemm = void (*)(int, int, int, int, int, int, float, const float*, int, c
                        float*, int);
 using Dgemm = void (*)(int, int, int, int, int, int, double, const double*, int, const double*, int, double,
                        double*, int);
+// cblas_cgemm / cblas_zgemm: alpha, beta and the matrices as void pointers to (re, im) pairs,
+// the layout of complex_t (complex group).
+using Cgemm = void (*)(int, int, int, int, int, int, const void*, const void*, int, const void*, int,
+                       const void*, void*, int);
 using SetThreads = void (*)(int);
 using SetThreadsLong = void (*)(long);
 
 struct Blas {
   Sgemm sgemm = nullptr;
   Dgemm dgemm = nullptr;
+  Cgemm cgemm = nullptr, zgemm = nullptr;  // optional: complex GEMMs take the loops without them
   Blas() {
     for (const char* lib : {"libopenblas.so.0", "libopenblas.so", "libcblas.so.3", "libblas.so.3"}) {
       void* h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
@@ -39,6 +46,8 @@ struct Blas {
       sgemm = reinterpret_cast<Sgemm>(dlsym(h, "cblas_sgemm"));
       dgemm = reinterpret_cast<Dgemm>(dlsym(h, "cblas_dgemm"));
       if (sgemm && dgemm) {
+        cgemm = reinterpret_cast<Cgemm>(dlsym(h, "cblas_cgemm"));
+        zgemm = reinterpret_cast<Cgemm>(dlsym(h, "cblas_zgemm"));
         // One thread inside the BLAS: blas_matmul splits the work over the pool.
         if (auto set = reinterpret_cast<SetThreads>(dlsym(h, "openblas_set_num_threads"))) set(1);
         if (auto set = reinterpret_cast<SetThreadsLong>(dlsym(h, "bli_thread_set_num_threads"))) set(1);
@@ -58,7 +67,7 @@ const Blas& blas() {
 }  // namespace
 
 bool gemm_dims(const ir::Node& n, int64_t& m, int64_t& k, int64_t& nn) {
-  if (n.dtype != DType::f32 && n.dtype != DType::f64) return false;
+  if (n.dtype != DType::f32 && n.dtype != DType::f64 && !is_complex(n.dtype)) return false;
   const Shape& as = n.inputs[0]->shape;
   const std::size_t r = as.size();
   m = as[r - 2];
@@ -87,9 +96,15 @@ template <class T, class Gemm>
 void pooled_gemm(Gemm gemm, int ta, int tb, int64_t m, int64_t n, int64_t k, const T* A, int64_t lda,
                  int64_t a_row, const T* B, int64_t ldb, int64_t b_col, T* C, int64_t ldc) {
   auto call = [&](int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
-    gemm(kRowMajor, ta, tb, static_cast<int>(i1 - i0), static_cast<int>(j1 - j0), static_cast<int>(k), T(1),
-         A + i0 * a_row, static_cast<int>(lda), B + j0 * b_col, static_cast<int>(ldb), T(0),
-         C + i0 * ldc + j0, static_cast<int>(ldc));
+    const auto mi = static_cast<int>(i1 - i0), nj = static_cast<int>(j1 - j0), kk = static_cast<int>(k);
+    if constexpr (core::is_complex_v<T>) {  // alpha and beta by address
+      const T one(1, 0), zero(0, 0);
+      gemm(kRowMajor, ta, tb, mi, nj, kk, &one, A + i0 * a_row, static_cast<int>(lda), B + j0 * b_col,
+           static_cast<int>(ldb), &zero, C + i0 * ldc + j0, static_cast<int>(ldc));
+    } else {
+      gemm(kRowMajor, ta, tb, mi, nj, kk, T(1), A + i0 * a_row, static_cast<int>(lda), B + j0 * b_col,
+           static_cast<int>(ldb), T(0), C + i0 * ldc + j0, static_cast<int>(ldc));
+    }
   };
   const bool rows = m > kBand || n <= kBand;
   const int64_t dim = rows ? m : n;
@@ -113,6 +128,7 @@ void pooled_gemm(Gemm gemm, int ta, int tb, int64_t m, int64_t n, int64_t k, con
 bool blas_matmul(const ir::Node& n, const ir::View& a_in, const ir::View& b_in, ir::View& out) {
   int64_t m = 0, k = 0, nn = 0;
   if (!blas_available() || !gemm_dims(n, m, k, nn)) return false;
+  if ((n.dtype == DType::c64 && !blas().cgemm) || (n.dtype == DType::c128 && !blas().zgemm)) return false;
   const Shape& as = n.inputs[0]->shape;
   const Shape& bs = n.inputs[1]->shape;
   const std::size_t r = as.size();
@@ -148,10 +164,12 @@ bool blas_matmul(const ir::Node& n, const ir::View& a_in, const ir::View& b_in, 
                          static_cast<const T*>(b.storage->data) + bo, ldb, b_col, o, nn);
         });
   };
-  if (n.dtype == DType::f32)
-    run(0.0f, blas().sgemm);
-  else
-    run(0.0, blas().dgemm);
+  switch (n.dtype) {
+    case DType::f32: run(0.0f, blas().sgemm); break;
+    case DType::c64: run(complex64_t(0, 0), blas().cgemm); break;
+    case DType::c128: run(complex128_t(0, 0), blas().zgemm); break;
+    default: run(0.0, blas().dgemm); break;
+  }
   return true;
 }
 

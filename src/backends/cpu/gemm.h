@@ -1,13 +1,14 @@
 // GEMM through a BLAS found at run time (OpenBLAS from Debian: libopenblas.so.0, dlopen'ed, so the
-// library needs no BLAS to build or load). f32/f64 only; the caller falls back to the
-// interpreter's exact loops for integer dtypes or when no BLAS is there.
+// library needs no BLAS to build or load). f32/f64, and c64/c128 where the library has
+// cblas_cgemm/cblas_zgemm; the caller falls back to the interpreter's exact loops for integer
+// dtypes or when no BLAS is there.
 #pragma once
 
 #include "ir/node.h"
 
 namespace cgrad::backends::cpu {
 
-/// The (m, k, n) of a Matmul node; false unless its dtype is f32/f64 and the dims fit a BLAS int.
+/// The (m, k, n) of a Matmul node; false unless its dtype is f32/f64/c64/c128 and the dims fit a BLAS int.
 bool gemm_dims(const ir::Node& n, int64_t& m, int64_t& k, int64_t& nn);
 /// True when a CBLAS with sgemm/dgemm was loaded.
 bool blas_available();

@@ -9,6 +9,7 @@
 
 #include <cgrad/scalar.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -203,17 +204,26 @@ void interp_matmul_into(const ir::Node& n, const View& a, const View& b, View& o
       const T* x = static_cast<const T*>(a.storage->data);
       const T* y = static_cast<const T*>(b.storage->data);
       T* o = static_cast<T*>(out.storage->data);
-      core::for_each_strided<3>(
-          batch, st, {a.offset, b.offset, out.offset}, [&](int64_t ao, int64_t bo, int64_t oo) {
-            for (int64_t i = 0; i < m; ++i)
-              for (int64_t j = 0; j < nn; ++j) {
-                A acc = A(0);
-                for (int64_t p = 0; p < k; ++p)
-                  acc = scalar::add(acc, scalar::mul(static_cast<A>(x[ao + i * ar + p * ac]),
-                                                     static_cast<A>(y[bo + p * br + j * bc])));
-                o[oo + i * orow + j] = static_cast<T>(acc);
-              }
-          });
+      // Row i of the result accumulates in `acc` over p, then j: B is read along its rows (unit
+      // stride when contiguous) instead of down its columns, and each acc[j] still sums its
+      // products in the order p = 0, 1, ... (the same result as the dot-product order).
+      std::vector<A> acc(static_cast<std::size_t>(nn));
+      core::for_each_strided<3>(batch, st, {a.offset, b.offset, out.offset},
+                                [&](int64_t ao, int64_t bo, int64_t oo) {
+                                  for (int64_t i = 0; i < m; ++i) {
+                                    std::fill(acc.begin(), acc.end(), A(0));
+                                    for (int64_t p = 0; p < k; ++p) {
+                                      const A xv = static_cast<A>(x[ao + i * ar + p * ac]);
+                                      const T* yr = y + bo + p * br;
+                                      for (int64_t j = 0; j < nn; ++j) {
+                                        A& aj = acc[static_cast<std::size_t>(j)];
+                                        aj = scalar::add(aj, scalar::mul(xv, static_cast<A>(yr[j * bc])));
+                                      }
+                                    }
+                                    for (int64_t j = 0; j < nn; ++j)
+                                      o[oo + i * orow + j] = static_cast<T>(acc[static_cast<std::size_t>(j)]);
+                                  }
+                                });
     }
   });
 }

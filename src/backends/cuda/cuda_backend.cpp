@@ -232,7 +232,8 @@ void launch_loop(Launcher& launch, const KernelSpec& k, const CompiledKernel& c,
 // dtype or an operand's layout needs the host path.
 bool cublas_matmul(DeviceContext& d, const ir::Node& n, const ir::View& a, const ir::View& b, ir::View& out) {
   int64_t m = 0, k = 0, nn = 0;
-  if (!cublas() || !cpu::gemm_dims(n, m, k, nn)) return false;
+  // Complex GEMMs take schedule/library_loops' loop kernel (the loader binds no Cgemm/Zgemm).
+  if (!cublas() || is_complex(n.dtype) || !cpu::gemm_dims(n, m, k, nn)) return false;
   const Shape& as = n.inputs[0]->shape;
   const std::size_t r = as.size();
   bool tra = false, trb = false;
