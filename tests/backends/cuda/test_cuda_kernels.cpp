@@ -1,0 +1,183 @@
+// The device kernels of the rows that are not element-wise or reductions (issue #15): the block
+// scans of cumulative_sum/prod on long rows, and sort/argsort/scatter_add. Each result on
+// cuda:0 is compared with the same work on the CPU, which runs on the reference interpreter here
+// (CMake sets CGRAD_BACKEND=interpreter): integers, sorts and scatters exactly, float scans within
+// the bound of their summation order (docs/cuda.md). CMake also sets CGRAD_FP_CONTRACT=0, so a
+// fused element-wise input rounds each product on the device as the interpreter does and only
+// the scan's order is measured. Sizes are small (the emulated device of
+// tools/test.sh runs every instruction on the host) but cover rows of several blocks. Each test
+// skips (one line) without a GPU.
+#include "backends/cuda/loader.h"
+
+#include <gtest/gtest.h>
+#include <cgrad/cgrad.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace cgrad;
+namespace cu = cgrad::backends::cuda;
+
+#define REQUIRE_GPU() \
+  if (!cuda_available()) GTEST_SKIP() << "no CUDA device: " << cu::driver_status()
+
+// A deterministic generator (the tests' own; no dependence on cgrad's random sources).
+struct Lcg {
+  uint64_t s;
+  uint64_t next() {
+    s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return s >> 33;
+  }
+  double uniform(double lo, double hi) {
+    return lo + (hi - lo) * static_cast<double>(next() % 1000003) / 1000003.0;
+  }
+};
+
+// n values of dtype t: floats in [lo, hi], integers spread over a small range (many ties) or,
+// with `wide`, over the whole type (wrap-around in sums).
+Tensor values(DType t, const Shape& shape, uint64_t seed, double lo = -4, double hi = 4, bool wide = false) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  Lcg g{seed};
+  if (is_floating(t)) {
+    std::vector<double> v(static_cast<std::size_t>(n));
+    for (auto& x : v) x = g.uniform(lo, hi);
+    return tensor(v, shape).cast(t).eval();
+  }
+  std::vector<int64_t> v(static_cast<std::size_t>(n));
+  for (auto& x : v)
+    x = wide ? static_cast<int64_t>(g.next() * 2654435761ULL) : static_cast<int64_t>(g.next() % 19) - 9;
+  return tensor(v, shape).cast(t).eval();
+}
+
+// The device run of `f` on a copy of x on cuda:0, downloaded.
+template <class F>
+Tensor on_device(const F& f, const Tensor& x) {
+  return f(x.to(Device::cuda())).to(Device::cpu()).eval();
+}
+
+// Exact equality of two tensors of the same dtype and shape: every integer, and every float
+// bit pattern up to NaN payloads (NaN matches NaN; -0 and +0 differ).
+void expect_identical(const Tensor& got, const Tensor& want, const std::string& what) {
+  ASSERT_EQ(got.dtype(), want.dtype()) << what;
+  ASSERT_EQ(got.shape(), want.shape()) << what;
+  if (is_floating(want.dtype())) {
+    const auto g = got.to_vector<double>(), w = want.to_vector<double>();
+    for (std::size_t i = 0; i < w.size(); ++i) {
+      if (std::isnan(w[i])) {
+        ASSERT_TRUE(std::isnan(g[i])) << what << " element " << i;
+        continue;
+      }
+      ASSERT_EQ(g[i], w[i]) << what << " element " << i;
+      ASSERT_EQ(std::signbit(g[i]), std::signbit(w[i])) << what << " element " << i << " (sign of zero)";
+    }
+  } else if (want.dtype() == u64) {
+    ASSERT_EQ(got.to_vector<uint64_t>(), want.to_vector<uint64_t>()) << what;
+  } else {
+    ASSERT_EQ(got.to_vector<int64_t>(), want.to_vector<int64_t>()) << what;
+  }
+}
+
+// ---- scans -----------------------------------------------------------------------------------
+
+// The relative precision of a float dtype's storage (half an ulp rounds, one ulp bounds a flip).
+double eps_of(DType t) {
+  switch (t) {
+    case DType::f16: return 0x1p-10;
+    case DType::bf16: return 0x1p-7;
+    case DType::f32: return 0x1p-23;
+    default: return 0x1p-52;
+  }
+}
+
+// A float scan on the device against the interpreter's sequential one. Both run in f64, along
+// different trees (docs/cuda.md): the sequential value of element j of a row of n is within
+// (n - 1) u S_j of the exact one (u = 2^-53, S_j the running sum of |x|, or for products the
+// running product of |x|), the device's within L u S_j with L = log2(256) + ceil(n / 256) + 1
+// roundings on its path; so they differ by at most (n + L) u S_j, plus one ulp of the output
+// type when the two f64 values round to it apart.
+void expect_scan_close(const Tensor& got, const Tensor& want, const Tensor& x, int64_t axis, bool prod,
+                       const std::string& what, bool initial = false) {
+  ASSERT_EQ(got.dtype(), want.dtype()) << what;
+  ASSERT_EQ(got.shape(), want.shape()) << what;
+  const Tensor mag = prod ? cumulative_prod(abs(x.cast(f64)), axis, std::nullopt, initial)
+                          : cumulative_sum(abs(x.cast(f64)), axis, std::nullopt, initial);
+  const auto g = got.to_vector<double>(), w = want.to_vector<double>(), s = mag.to_vector<double>();
+  const int64_t n = x.shape()[static_cast<std::size_t>(axis < 0 ? axis + x.ndim() : axis)];
+  const double levels = static_cast<double>(n + 8 + (n + 255) / 256 + 1);
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    if (!std::isfinite(w[i])) {  // overflowed in the output type (the f64 running value did not)
+      ASSERT_TRUE(std::isnan(w[i]) ? std::isnan(g[i]) : g[i] == w[i]) << what << " element " << i;
+      continue;
+    }
+    const double tol = eps_of(want.dtype()) * std::fabs(w[i]) + levels * 0x1p-53 * s[i];
+    ASSERT_LE(std::fabs(g[i] - w[i]), tol) << what << " element " << i << ": " << g[i] << " vs " << w[i];
+  }
+}
+
+void check_scans(const Tensor& x, int64_t axis, const std::string& name) {
+  const bool flt = is_floating(x.dtype());
+  for (bool prod : {false, true}) {
+    auto f = [&](const Tensor& v) { return prod ? cumulative_prod(v, axis) : cumulative_sum(v, axis); };
+    const std::string what = name + (prod ? " cumulative_prod" : " cumulative_sum");
+    const Tensor want = f(x).eval(), got = on_device(f, x);
+    if (flt)
+      expect_scan_close(got, want, x, axis, prod, what);
+    else
+      expect_identical(got, want, what);
+  }
+}
+
+TEST(CudaKernels, ScansOfLongRowsMatchTheInterpreter) {
+  REQUIRE_GPU();
+  // Rows of 700 (three chunks of a 256-thread block, the last partial), along the last axis and
+  // along a strided first axis; a row of 1 block exactly; short rows (a thread per row).
+  struct Case {
+    Shape shape;
+    int64_t axis;
+  };
+  for (DType t : {f32, f64, f16, bf16, i32, i64, u8, i8, u64, b8}) {
+    for (const Case& c : {Case{{3, 700}, 1}, Case{{700, 2}, 0}, Case{{2, 256}, -1}, Case{{40, 20}, 1}}) {
+      // Factors near 1 keep the products finite; integer products wrap (exact in any order).
+      const bool flt = is_floating(t);
+      const std::string name = std::string(dtype_name(t)) + " " + std::to_string(c.shape[0]) + "x" +
+                               std::to_string(c.shape[1]) + " axis " + std::to_string(c.axis);
+      Tensor xs = values(t, c.shape, 11 + c.shape[0], -4, 4, true);
+      Tensor xp = flt ? values(t, c.shape, 13, 0.95, 1.05) : xs;
+      check_scans(xs, c.axis, name);
+      if (flt) {
+        auto f = [&](const Tensor& v) { return cumulative_prod(v, c.axis); };
+        expect_scan_close(on_device(f, xp), f(xp).eval(), xp, c.axis, true, name + " cumulative_prod near 1");
+      }
+    }
+  }
+}
+
+TEST(CudaKernels, ScansFuseTheirInputAndReadStridedViews) {
+  REQUIRE_GPU();
+  Tensor x = values(f32, {600, 5}, 3);
+  // A transposed view (rows of stride 5), a stepped slice, and an element-wise input fused in.
+  auto f = [](const Tensor& v) { return cumulative_sum(v.T() * 2.0f + 1.0f, 1); };
+  reset_stats();
+  Tensor got = on_device(f, x);
+  EXPECT_EQ(stats().kernels_launched, 1u) << "the element-wise input fuses into the scan kernel";
+  expect_scan_close(got, f(x).eval(), x.T() * 2.0f + 1.0f, 1, false, "fused transposed");
+  auto g = [](const Tensor& v) { return cumulative_sum(v.slice(0, 1, 600, 2), 0, f64, true); };
+  expect_scan_close(on_device(g, x), g(x).eval(), x.slice(0, 1, 600, 2).cast(f64), 0, false, "stepped, f64",
+                    true);
+  // Two scans of the same rows share one kernel (rule 10): each has its own block scan.
+  Tensor xd = x.to(Device::cuda());
+  Tensor a = cumulative_sum(xd, 0), b = cumulative_prod(xd * 0.01f + 1.0f, 0);
+  reset_stats();
+  eval({a, b});
+  EXPECT_EQ(stats().kernels_launched, 1u);
+  expect_scan_close(a.to(Device::cpu()), cumulative_sum(x, 0).eval(), x, 0, false, "two scans: sum");
+  expect_scan_close(b.to(Device::cpu()), cumulative_prod(x * 0.01f + 1.0f, 0).eval(), x * 0.01f + 1.0f, 0,
+                    true, "two scans: prod");
+}
+
+}  // namespace
