@@ -180,4 +180,62 @@ TEST(CudaKernels, ScansFuseTheirInputAndReadStridedViews) {
                     true, "two scans: prod");
 }
 
+// ---- sort and argsort ------------------------------------------------------------------------
+
+// Values of dtype t with many ties; floats also NaN, -0, +0 and infinities among them.
+Tensor sort_values(DType t, const Shape& shape, uint64_t seed) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  Lcg g{seed};
+  if (!is_floating(t)) return values(t, shape, seed, 0, 0, g.next() % 2 == 0);
+  std::vector<double> v(static_cast<std::size_t>(n));
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const uint64_t r = g.next() % 23;
+    v[i] = r == 0   ? std::nan("")
+           : r == 1 ? -0.0
+           : r == 2 ? 0.0
+           : r == 3 ? HUGE_VAL
+           : r == 4 ? -HUGE_VAL
+                    : std::round(g.uniform(-6, 6)) * 0.5 + (r == 5 ? 1e-3 : 0);
+  }
+  return tensor(v, shape).cast(t).eval();
+}
+
+TEST(CudaKernels, SortAndArgsortAreBitIdenticalToTheInterpreter) {
+  REQUIRE_GPU();
+  struct Case {
+    Shape shape;
+    int64_t axis;
+    bool transposed;
+  };
+  for (DType t : {f32, f64, f16, bf16, i8, i16, i32, i64, u8, u16, u32, u64, b8}) {
+    // Rows of 520 (three elements per thread), strided rows along axis 0, short rows (most
+    // threads idle), rows of a transposed view.
+    for (const Case& c : {Case{{2, 520}, 1, false}, Case{{300, 2}, 0, false}, Case{{3, 9}, -1, false},
+                          Case{{260, 2}, 1, true}}) {
+      Tensor x = sort_values(t, c.shape, 5 + c.shape[0]);
+      if (c.transposed) x = x.T();
+      for (bool desc : {false, true}) {
+        const std::string what = std::string(dtype_name(t)) + " " + std::to_string(c.shape[0]) + "x" +
+                                 std::to_string(c.shape[1]) + (c.transposed ? " transposed" : "") + " axis " +
+                                 std::to_string(c.axis) + (desc ? " descending" : "");
+        auto s = [&](const Tensor& v) { return sort(v, c.axis, desc); };
+        auto as = [&](const Tensor& v) { return argsort(v, c.axis, desc); };
+        expect_identical(on_device(s, x), s(x).eval(), "sort " + what);
+        expect_identical(on_device(as, x), as(x).eval(), "argsort " + what);
+      }
+    }
+  }
+}
+
+TEST(CudaKernels, SortRunsOnTheDeviceAsOneKernel) {
+  REQUIRE_GPU();
+  Tensor x = sort_values(f32, {4, 300}, 2).to(Device::cuda());
+  reset_stats();
+  Tensor y = sort(x * 2.0f, 1).eval();
+  // the element-wise producer, then the sort kernel; nothing comes back to the host
+  EXPECT_EQ(stats().kernels_launched, 2u);
+  EXPECT_TRUE(y.device().is_cuda());
+}
+
 }  // namespace

@@ -1,0 +1,88 @@
+// Device kernels of sort/argsort (device_kernels.h): the kernel source is the cuda_sort template
+// for the element type (one NVRTC program per dtype, cached like generated kernels), launched
+// with a block per row over scratch of two (key, position) buffers of the input's size.
+#include "backends/cuda/device_kernels.h"
+
+#include "backends/cuda/allocator.h"
+#include "backends/cuda/module_cache.h"
+#include "codegen/kernel_parts.h"
+#include "codegen/render_cpu.h"
+#include "codegen/render_scalar.h"
+#include "core/strided.hpp"
+#include "ir/op_table.h"
+
+#include <algorithm>
+
+namespace cgrad::backends::cuda {
+
+namespace {
+
+constexpr std::size_t kMaxRowDims = 16;  // dims besides the axis (the args struct's arrays)
+constexpr int64_t kMaxBlocksPerSm = 32;
+
+uint64_t word(int64_t v) { return static_cast<uint64_t>(v); }
+uint64_t ptr(const std::shared_ptr<ir::Storage>& s) { return reinterpret_cast<uint64_t>(s->data); }
+
+// The kernel of `name` (a cuda_*.inc row template) for element type t: the prelude (scalar.hpp)
+// and the template with its types filled in.
+CUfunction row_kernel(DeviceContext& d, const std::string& name, DType t, DType key) {
+  const std::string symbol = "cg_" + name + "_" + dtype_name(t);
+  std::string body = codegen::template_text("cuda_" + name);
+  codegen::fill(body, "T", codegen::storage_ctype(t));
+  codegen::fill(body, "K", codegen::storage_ctype(key));
+  codegen::fill(body, "NAME", symbol);
+  return kernel_function(d, codegen::template_text("cuda_prelude") + "\n" + body, symbol);
+}
+
+std::shared_ptr<ir::Storage> device_buffer(DeviceContext& d,
+                                           std::vector<std::shared_ptr<ir::Storage>>& scratch,
+                                           std::size_t nbytes) {
+  scratch.push_back(allocate_device(d.index, std::max<std::size_t>(nbytes, 1)));
+  return scratch.back();
+}
+
+}  // namespace
+
+bool sort_launches(DeviceContext& d, const ir::Node& n, const ir::View& in, ir::View& out,
+                   std::vector<std::shared_ptr<ir::Storage>>& scratch, std::vector<DeviceLaunch>& launches) {
+  const DType t = n.inputs[0]->dtype;
+  const Shape& shape = n.shape;
+  if (is_complex(t) || shape.size() > kMaxRowDims + 1) return false;  // complex: the host's order_before
+  if (!out.storage) {
+    out.storage =
+        allocate_device(d.index, static_cast<std::size_t>(core::numel(shape)) * dtype_size(n.dtype));
+    out.offset = 0;
+    out.strides = core::contiguous_strides(shape);
+  }
+  const int64_t total = core::numel(shape);
+  if (total == 0) return true;
+  const auto ax = static_cast<std::size_t>(n.attrs.axis);
+  const int64_t len = shape[ax], rows = total / len;
+  const DType key = dtype_size(t) > 4 ? DType::u64 : DType::u32;
+  const auto m = static_cast<std::size_t>(total);
+  auto k0 = device_buffer(d, scratch, m * dtype_size(key)),
+       k1 = device_buffer(d, scratch, m * dtype_size(key));
+  auto p0 = device_buffer(d, scratch, m * 8), p1 = device_buffer(d, scratch, m * 8);
+  DeviceLaunch l;
+  l.fn = row_kernel(d, "sort", t, key);
+  l.blocks = static_cast<unsigned>(std::min<int64_t>(rows, d.sm_count * kMaxBlocksPerSm));
+  std::vector<uint64_t>& w = l.words;
+  w = {ptr(in.storage), ptr(out.storage), ptr(k0), ptr(k1), ptr(p0), ptr(p1)};
+  const bool arg = n.op == ir::Op::Argsort;
+  for (int64_t v : {in.offset, out.offset, rows, len, in.strides[ax], out.strides[ax],
+                    static_cast<int64_t>(shape.size() - 1), n.attrs.ivalue != 0 ? int64_t{1} : int64_t{0},
+                    arg ? int64_t{1} : int64_t{0}})
+    w.push_back(word(v));
+  // size, in_st, out_st of the dims besides the axis, each array padded to kMaxRowDims
+  const std::vector<int64_t>* arrays[] = {&shape, &in.strides, &out.strides};
+  for (const std::vector<int64_t>* v : arrays) {
+    std::size_t put = 0;
+    for (std::size_t dim = 0; dim < shape.size(); ++dim)
+      if (dim != ax) w.push_back(word((*v)[dim])), ++put;
+    for (; put < kMaxRowDims; ++put) w.push_back(word(v == &shape ? 1 : 0));
+  }
+  launches.push_back(std::move(l));
+  return true;
+}
+
+}  // namespace cgrad::backends::cuda
