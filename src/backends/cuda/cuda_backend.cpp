@@ -400,11 +400,13 @@ void execute(CudaBackend& be, const CudaPlan& p, const std::vector<const ir::Nod
       const Slot& os = s.slots[out];
       const bool in_arena = arena && p.mem.offset[out] >= 0;
       if (in_arena) o = ir::View{arena, p.shift[out], core::contiguous_strides(os.shape)};
-      // devkern group: sort/argsort as a device kernel (device_kernels.h); complex rows stay on
-      // the host.
+      // devkern group: sort/argsort and scatter_add as device kernels (device_kernels.h);
+      // complex sorts stay on the host.
       std::vector<DeviceLaunch> dev;
-      const bool on_device =
-          k.kind == KernelSpec::Kind::Sort && sort_launches(d, *k.proto, *ins[0], o, launcher.scratch, dev);
+      const bool on_device = (k.kind == KernelSpec::Kind::Sort &&
+                              sort_launches(d, *k.proto, *ins[0], o, launcher.scratch, dev)) ||
+                             (k.kind == KernelSpec::Kind::Scatter &&
+                              scatter_launches(d, *k.proto, *ins[0], *ins[1], *ins[2], o, dev));
       for (DeviceLaunch& dl : dev) {
         Launch l;
         l.fn = dl.fn;
@@ -413,7 +415,6 @@ void execute(CudaBackend& be, const CudaPlan& p, const std::vector<const ir::Nod
         launcher(std::move(l));
       }
       // A collective runs on host copies (no GPU-aware MPI yet: docs/distributed.md).
-      // A scatter_add runs on the host too for now (docs/cuda.md: a slow path).
       if (!on_device &&
           (k.kind == KernelSpec::Kind::Collective || k.kind == KernelSpec::Kind::Sort ||
            k.kind == KernelSpec::Kind::Scatter || !cublas_matmul(d, *k.proto, *ins[0], *ins[1], o))) {

@@ -1,6 +1,6 @@
-// Device kernels of sort/argsort (device_kernels.h): the kernel source is the cuda_sort template
-// for the element type (one NVRTC program per dtype, cached like generated kernels), launched
-// with a block per row over scratch of two (key, position) buffers of the input's size.
+// Device kernels of sort/argsort and scatter_add (device_kernels.h): the kernel source is the
+// cuda_sort (cuda_scatter) template for the element type (one NVRTC program per dtype, cached like generated
+// kernels), launched with a block per row over scratch of two (key, position) buffers of the input's size.
 #include "backends/cuda/device_kernels.h"
 
 #include "backends/cuda/allocator.h"
@@ -25,13 +25,14 @@ uint64_t ptr(const std::shared_ptr<ir::Storage>& s) { return reinterpret_cast<ui
 
 // The kernel of `name` (a cuda_*.inc row template) for element type t: the prelude (scalar.hpp)
 // and the template with its types filled in.
-CUfunction row_kernel(DeviceContext& d, const std::string& name, DType t, DType key) {
+CUfunction row_kernel(DeviceContext& d, const std::string& name, DType t, DType key,
+                      const std::string& entry = "") {
   const std::string symbol = "cg_" + name + "_" + dtype_name(t);
   std::string body = codegen::template_text("cuda_" + name);
   codegen::fill(body, "T", codegen::storage_ctype(t));
   codegen::fill(body, "K", codegen::storage_ctype(key));
   codegen::fill(body, "NAME", symbol);
-  return kernel_function(d, codegen::template_text("cuda_prelude") + "\n" + body, symbol);
+  return kernel_function(d, codegen::template_text("cuda_prelude") + "\n" + body, symbol + entry);
 }
 
 std::shared_ptr<ir::Storage> device_buffer(DeviceContext& d,
@@ -82,6 +83,38 @@ bool sort_launches(DeviceContext& d, const ir::Node& n, const ir::View& in, ir::
     for (; put < kMaxRowDims; ++put) w.push_back(word(v == &shape ? 1 : 0));
   }
   launches.push_back(std::move(l));
+  return true;
+}
+
+bool scatter_launches(DeviceContext& d, const ir::Node& n, const ir::View& base, const ir::View& src,
+                      const ir::View& idx, ir::View& out, std::vector<DeviceLaunch>& launches) {
+  const DType t = n.dtype;
+  const Shape& shape = n.shape;
+  const Shape& s = n.inputs[1]->shape;
+  if (t == DType::b8 || shape.size() > kMaxRowDims || s.size() != shape.size()) return false;
+  if (!out.storage) {
+    out.storage = allocate_device(d.index, static_cast<std::size_t>(core::numel(shape)) * dtype_size(t));
+    out.offset = 0;
+    out.strides = core::contiguous_strides(shape);
+  }
+  const int64_t total = core::numel(shape);
+  if (total == 0) return true;
+  const auto ax = static_cast<std::size_t>(n.attrs.axis);
+  const int64_t m = s[ax], lines = m == 0 ? 0 : core::numel(s) / m;
+  std::vector<uint64_t> w = {ptr(base.storage), ptr(src.storage), ptr(idx.storage), ptr(out.storage)};
+  for (int64_t v : {base.offset, src.offset, idx.offset, out.offset, total, lines, m, shape[ax],
+                    static_cast<int64_t>(shape.size()), static_cast<int64_t>(ax)})
+    w.push_back(word(v));
+  const std::vector<int64_t>* arrays[] = {&shape,       &base.strides, &s,
+                                          &src.strides, &idx.strides,  &out.strides};
+  for (const std::vector<int64_t>* v : arrays)
+    for (std::size_t dim = 0; dim < kMaxRowDims; ++dim) w.push_back(word(dim < v->size() ? (*v)[dim] : 0));
+  const int64_t cap = d.sm_count * kMaxBlocksPerSm;
+  auto blocks = [&](int64_t threads) {
+    return static_cast<unsigned>(std::max<int64_t>(1, std::min<int64_t>((threads + 255) / 256, cap)));
+  };
+  launches.push_back({row_kernel(d, "scatter", t, t, "_copy"), blocks(total), w});
+  if (lines > 0) launches.push_back({row_kernel(d, "scatter", t, t, "_add"), blocks(lines), std::move(w)});
   return true;
 }
 

@@ -1,5 +1,6 @@
 // Device kernels of the library rows that are not loop kernels (devkern group, issue #15):
-// sort/argsort as a stable radix sort per row (templates/cuda_sort.inc). Each routine fills in
+// sort/argsort as a stable radix sort per row (templates/cuda_sort.inc), scatter_add as a thread
+// per line of src adding in the interpreter's order (templates/cuda_scatter.inc). Each routine fills in
 // the launches of one row kernel; cuda_backend.cpp queues them on the stream (or records them
 // into a CUDA graph) like its generated kernels. The scratch they need is handed back so that it
 // stays alive until the launches are queued (the allocator's stream rule, docs/devices.md).
@@ -26,5 +27,11 @@ struct DeviceLaunch {
 /// elements, or more than 17 dims.
 bool sort_launches(DeviceContext& d, const ir::Node& n, const ir::View& in, ir::View& out,
                    std::vector<std::shared_ptr<ir::Storage>>& scratch, std::vector<DeviceLaunch>& launches);
+
+/// The launches of scatter_add node `n` (base, src, indices: any strides) into `out` (as for
+/// sort): a copy of base, then a thread per line of src adding in increasing position; false when
+/// it stays on the host (more than 16 dims, or a dtype the row does not compute).
+bool scatter_launches(DeviceContext& d, const ir::Node& n, const ir::View& base, const ir::View& src,
+                      const ir::View& idx, ir::View& out, std::vector<DeviceLaunch>& launches);
 
 }  // namespace cgrad::backends::cuda

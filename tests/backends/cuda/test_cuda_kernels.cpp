@@ -1,5 +1,5 @@
-// The device kernels of the rows that are not element-wise or reductions (issue #15): the block
-// scans of cumulative_sum/prod on long rows, and sort/argsort/scatter_add. Each result on
+// The device kernels of the rows that are not element-wise or reductions (issue #15, devkern
+// group): the block scans of cumulative_sum/prod on long rows, sort/argsort and scatter_add. Each result on
 // cuda:0 is compared with the same work on the CPU, which runs on the reference interpreter here
 // (CMake sets CGRAD_BACKEND=interpreter): integers, sorts and scatters exactly, float scans within
 // the bound of their summation order (docs/cuda.md). CMake also sets CGRAD_FP_CONTRACT=0, so a
@@ -236,6 +236,44 @@ TEST(CudaKernels, SortRunsOnTheDeviceAsOneKernel) {
   // the element-wise producer, then the sort kernel; nothing comes back to the host
   EXPECT_EQ(stats().kernels_launched, 2u);
   EXPECT_TRUE(y.device().is_cuda());
+}
+
+// ---- scatter_add -----------------------------------------------------------------------------
+
+// n indices in [-len - 5, len + 5): negative ones wrap, some stay outside and add nothing; many
+// repeat (several values add into one element, in increasing position).
+Tensor indices(int64_t n, int64_t len, uint64_t seed) {
+  Lcg g{seed};
+  std::vector<int64_t> v(static_cast<std::size_t>(n));
+  for (auto& x : v) x = static_cast<int64_t>(g.next() % static_cast<uint64_t>(2 * len + 10)) - len - 5;
+  return tensor(v, {n});
+}
+
+TEST(CudaKernels, ScatterAddIsBitIdenticalToTheInterpreter) {
+  REQUIRE_GPU();
+  for (DType t : {f32, f64, f16, bf16, i8, i16, i32, i64, u8, u16, u32, u64}) {
+    const std::string name = dtype_name(t);
+    // Along the last axis: 300 values into rows of 40; along axis 0: 400 values into 50 rows
+    // (each line strided), src a transposed view there.
+    Tensor base1 = values(t, {5, 40}, 1), src1 = values(t, {5, 300}, 2), i1 = indices(300, 40, 3);
+    auto f1 = [&](const Tensor& b) { return scatter_add(b, 1, i1.to(b.device()), src1.to(b.device())); };
+    expect_identical(on_device(f1, base1), f1(base1).eval(), "scatter_add axis 1 " + name);
+    Tensor base0 = values(t, {50, 3}, 4), src0 = values(t, {3, 400}, 5).T(), i0 = indices(400, 50, 6);
+    auto f0 = [&](const Tensor& b) { return scatter_add(b, 0, i0.to(b.device()), src0.to(b.device())); };
+    expect_identical(on_device(f0, base0), f0(base0).eval(), "scatter_add axis 0 transposed src " + name);
+  }
+  // take_along_axis's inverse (indices of base's rank, per line), and into zeros of a shape.
+  Tensor base = values(f32, {6, 30}, 7), src = values(f32, {6, 80}, 8);
+  Tensor idx = values(i64, {6, 80}, 9);  // in [-9, 9]: negative ones wrap
+  auto g = [&](const Tensor& b) {
+    return scatter_add_along_axis(b, 1, idx.to(b.device()), src.to(b.device()));
+  };
+  expect_identical(on_device(g, base), g(base).eval(), "scatter_add_along_axis");
+  auto z = [&](const Tensor& v) { return scatter_add(Shape{4, 9}, 0, indices(64, 4, 10).to(v.device()), v); };
+  Tensor zs = values(f64, {64, 9}, 11);
+  expect_identical(on_device(z, zs), z(zs).eval(), "scatter_add into zeros");
+  Tensor dz = z(zs.to(Device::cuda())).eval();
+  EXPECT_TRUE(dz.device().is_cuda()) << "the result stays on the device";
 }
 
 }  // namespace
