@@ -23,16 +23,14 @@ constexpr int64_t kMaxBlocksPerSm = 32;
 uint64_t word(int64_t v) { return static_cast<uint64_t>(v); }
 uint64_t ptr(const std::shared_ptr<ir::Storage>& s) { return reinterpret_cast<uint64_t>(s->data); }
 
-// The kernel of `name` (a cuda_*.inc row template) for element type t: the prelude (scalar.hpp)
-// and the template with its types filled in.
-CUfunction row_kernel(DeviceContext& d, const std::string& name, DType t, DType key,
-                      const std::string& entry = "") {
-  const std::string symbol = "cg_" + name + "_" + dtype_name(t);
-  std::string body = codegen::template_text("cuda_" + name);
-  codegen::fill(body, "T", codegen::storage_ctype(t));
-  codegen::fill(body, "K", codegen::storage_ctype(key));
-  codegen::fill(body, "NAME", symbol);
-  return kernel_function(d, codegen::template_text("cuda_prelude") + "\n" + body, symbol + entry);
+// The sort keys: 32 bits for elements of at most 4 bytes, else 64.
+DType key_dtype(DType t) { return dtype_size(t) > 4 ? DType::u64 : DType::u32; }
+
+std::string symbol_of(const std::string& name, DType t) { return "cg_" + name + "_" + dtype_name(t); }
+
+// The function `entry` (appended to the kernel's name) of row kernel `name` for dtype t.
+CUfunction row_kernel(DeviceContext& d, const std::string& name, DType t, const std::string& entry = "") {
+  return kernel_function(d, row_kernel_source(name, t), symbol_of(name, t) + entry);
 }
 
 std::shared_ptr<ir::Storage> device_buffer(DeviceContext& d,
@@ -43,6 +41,14 @@ std::shared_ptr<ir::Storage> device_buffer(DeviceContext& d,
 }
 
 }  // namespace
+
+std::string row_kernel_source(const std::string& name, DType t) {
+  std::string body = codegen::template_text("cuda_" + name);
+  codegen::fill(body, "T", codegen::storage_ctype(t));
+  codegen::fill(body, "K", codegen::storage_ctype(key_dtype(t)));
+  codegen::fill(body, "NAME", symbol_of(name, t));
+  return codegen::template_text("cuda_prelude") + "\n" + body;
+}
 
 bool sort_launches(DeviceContext& d, const ir::Node& n, const ir::View& in, ir::View& out,
                    std::vector<std::shared_ptr<ir::Storage>>& scratch, std::vector<DeviceLaunch>& launches) {
@@ -59,13 +65,13 @@ bool sort_launches(DeviceContext& d, const ir::Node& n, const ir::View& in, ir::
   if (total == 0) return true;
   const auto ax = static_cast<std::size_t>(n.attrs.axis);
   const int64_t len = shape[ax], rows = total / len;
-  const DType key = dtype_size(t) > 4 ? DType::u64 : DType::u32;
+  const DType key = key_dtype(t);
   const auto m = static_cast<std::size_t>(total);
   auto k0 = device_buffer(d, scratch, m * dtype_size(key)),
        k1 = device_buffer(d, scratch, m * dtype_size(key));
   auto p0 = device_buffer(d, scratch, m * 8), p1 = device_buffer(d, scratch, m * 8);
   DeviceLaunch l;
-  l.fn = row_kernel(d, "sort", t, key);
+  l.fn = row_kernel(d, "sort", t);
   l.blocks = static_cast<unsigned>(std::min<int64_t>(rows, d.sm_count * kMaxBlocksPerSm));
   std::vector<uint64_t>& w = l.words;
   w = {ptr(in.storage), ptr(out.storage), ptr(k0), ptr(k1), ptr(p0), ptr(p1)};
@@ -113,8 +119,8 @@ bool scatter_launches(DeviceContext& d, const ir::Node& n, const ir::View& base,
   auto blocks = [&](int64_t threads) {
     return static_cast<unsigned>(std::max<int64_t>(1, std::min<int64_t>((threads + 255) / 256, cap)));
   };
-  launches.push_back({row_kernel(d, "scatter", t, t, "_copy"), blocks(total), w});
-  if (lines > 0) launches.push_back({row_kernel(d, "scatter", t, t, "_add"), blocks(lines), std::move(w)});
+  launches.push_back({row_kernel(d, "scatter", t, "_copy"), blocks(total), w});
+  if (lines > 0) launches.push_back({row_kernel(d, "scatter", t, "_add"), blocks(lines), std::move(w)});
   return true;
 }
 

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace cgrad::backends::cuda {
@@ -21,6 +22,11 @@ struct DeviceLaunch {
   unsigned blocks = 1;
   std::vector<uint64_t> words;
 };
+
+/// The CUDA source of row kernel `name` ("sort" or "scatter": templates/cuda_<name>.inc) for
+/// elements of dtype t (the prelude and the template, types filled in); its entry points are
+/// cg_<name>_<dtype> (sort) or cg_scatter_<dtype>_copy and _add. Compiled by NVRTC on first use.
+std::string row_kernel_source(const std::string& name, DType t);
 
 /// The launches of sort/argsort node `n` reading `in` (any strides) into `out` (contiguous; allocated
 /// when it has no storage); false (nothing done) when the row stays on the host: complex
