@@ -1,12 +1,12 @@
 // The device kernels of the rows that are not element-wise or reductions (issue #15, devkern
-// group): the block scans of cumulative_sum/prod on long rows, sort/argsort and scatter_add. Each result on
-// cuda:0 is compared with the same work on the CPU, which runs on the reference interpreter here
-// (CMake sets CGRAD_BACKEND=interpreter): integers, sorts and scatters exactly, float scans within
-// the bound of their summation order (docs/cuda.md). CMake also sets CGRAD_FP_CONTRACT=0, so a
-// fused element-wise input rounds each product on the device as the interpreter does and only
-// the scan's order is measured. Sizes are small (the emulated device of
-// tools/test.sh runs every instruction on the host) but cover rows of several blocks. Each test
-// skips (one line) without a GPU.
+// group): the block scans of cumulative_sum/prod on long rows, sort/argsort and scatter_add.
+// Each result on cuda:0 is compared with the same work on the CPU, which runs on the reference
+// interpreter here (the test sets CGRAD_BACKEND=interpreter): integers, sorts and scatters
+// exactly, float scans within the bound of their summation order (docs/cuda.md). It also sets
+// CGRAD_FP_CONTRACT=0, so a fused element-wise input rounds each product on the device as the
+// interpreter does and only the scan's order is measured. Sizes are small (the emulated device
+// of tools/test.sh runs every instruction on the host) but cover rows of several blocks. Each
+// test skips (one line) without a GPU.
 #include "backends/cuda/loader.h"
 
 #include <gtest/gtest.h>
@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,13 @@ namespace {
 
 using namespace cgrad;
 namespace cu = cgrad::backends::cuda;
+
+// Set before main(): cgrad reads its environment on first use.
+const bool g_env = [] {
+  setenv("CGRAD_BACKEND", "interpreter", 1);
+  setenv("CGRAD_FP_CONTRACT", "0", 1);
+  return true;
+}();
 
 #define REQUIRE_GPU() \
   if (!cuda_available()) GTEST_SKIP() << "no CUDA device: " << cu::driver_status()
