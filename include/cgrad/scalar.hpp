@@ -1336,4 +1336,62 @@ CGRAD_SCALAR_INLINE int64_t take(int64_t i, int64_t n) {
   return j >= 0 && j < n ? j : -1;
 }
 
+// ---- devkern group: the order keys of sort and argsort (issue #15) ----
+// The unsigned key of an element whose integer order is core/order.hpp's total order: NaN
+// after every number in both directions (every NaN the largest key), -0 == +0 (one key),
+// f16/bf16 ordered as float, bool false < true; with `descending` the complement reverses the
+// order and the NaN key stays above every other (a value's complement is all ones only when
+// its ascending key is 0, which no float has -- that would be a NaN's pattern -- and integers
+// have no NaN). 32-bit keys for elements of at most 4 bytes, 64-bit otherwise. One definition
+// for the interpreter's radix sort (interp_sort.cpp) and the CUDA sort kernel (cuda_sort.inc),
+// so the two sort identically.
+CGRAD_SCALAR_INLINE uint32_t order_key(float v, bool descending) {
+  if (v != v) return 0xFFFFFFFFu;
+  if (v == 0.0f) v = 0.0f;  // -0 -> +0
+  const uint32_t b = static_cast<uint32_t>(f32_to_bits(v)), sign = 0x80000000u;
+  const uint32_t key = (b & sign) ? ~b : (b | sign);  // negatives reversed below the positives
+  return descending ? ~key : key;
+}
+CGRAD_SCALAR_INLINE uint64_t order_key(double v, bool descending) {
+  if (v != v) return ~0ULL;
+  if (v == 0.0) v = 0.0;
+  const uint64_t b = static_cast<uint64_t>(f64_to_bits(v)), sign = 1ULL << 63;
+  const uint64_t key = (b & sign) ? ~b : (b | sign);
+  return descending ? ~key : key;
+}
+CGRAD_SCALAR_INLINE uint32_t order_key(float16_t v, bool descending) {
+  return order_key(static_cast<float>(v), descending);
+}
+CGRAD_SCALAR_INLINE uint32_t order_key(bfloat16_t v, bool descending) {
+  return order_key(static_cast<float>(v), descending);
+}
+CGRAD_SCALAR_INLINE uint32_t order_key_bits32(uint32_t key, bool descending) {
+  return descending ? ~key : key;
+}
+CGRAD_SCALAR_INLINE uint32_t order_key(bool v, bool descending) {
+  return order_key_bits32(v ? 1u : 0u, descending);
+}
+// Signed integers: the sign bit flipped in their own width maps them onto unsigned order.
+CGRAD_SCALAR_INLINE uint32_t order_key(int8_t v, bool descending) {
+  return order_key_bits32(static_cast<uint8_t>(static_cast<uint8_t>(v) ^ 0x80u), descending);
+}
+CGRAD_SCALAR_INLINE uint32_t order_key(int16_t v, bool descending) {
+  return order_key_bits32(static_cast<uint16_t>(static_cast<uint16_t>(v) ^ 0x8000u), descending);
+}
+CGRAD_SCALAR_INLINE uint32_t order_key(int32_t v, bool descending) {
+  return order_key_bits32(static_cast<uint32_t>(v) ^ 0x80000000u, descending);
+}
+CGRAD_SCALAR_INLINE uint64_t order_key(int64_t v, bool descending) {
+  const uint64_t key = static_cast<uint64_t>(v) ^ (1ULL << 63);
+  return descending ? ~key : key;
+}
+CGRAD_SCALAR_INLINE uint32_t order_key(uint8_t v, bool descending) { return order_key_bits32(v, descending); }
+CGRAD_SCALAR_INLINE uint32_t order_key(uint16_t v, bool descending) {
+  return order_key_bits32(v, descending);
+}
+CGRAD_SCALAR_INLINE uint32_t order_key(uint32_t v, bool descending) {
+  return order_key_bits32(v, descending);
+}
+CGRAD_SCALAR_INLINE uint64_t order_key(uint64_t v, bool descending) { return descending ? ~v : v; }
+
 }  // namespace cgrad::scalar

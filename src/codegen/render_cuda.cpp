@@ -200,9 +200,9 @@ std::size_t acc_struct_bytes(const KernelSpec& k) {
   return (off + align - 1) / align * align;
 }
 
-// A scan kernel (scan group): one thread per outer element, sequential along the inner dim (the
-// simplest correct kernel, slow for few long rows: docs/cuda.md). normalize() gives every
-// reduction kernel one inner dim.
+// A scan kernel (scan group, templates/cuda_scan.inc): short rows run sequentially on a thread
+// each, long rows on a block each as chunked block scans (the launch picks the mode from the
+// row length, as for reductions). normalize() gives every reduction kernel one inner dim.
 std::string cuda_scan_body(const KernelSpec& k, const CudaRenderer& r) {
   const std::size_t last = r.rank - 1;
   auto at = [&](int a) {
@@ -213,26 +213,60 @@ std::string cuda_scan_body(const KernelSpec& k, const CudaRenderer& r) {
       default: return "(" + b + " + j_ * a.st[" + std::to_string(a) + "][" + std::to_string(last) + "])";
     }
   };
-  std::string init;
-  for (std::size_t i = 0; i < k.reductions.size(); ++i)
-    init += "    " + acc_ctype(k.reductions[i]) + " acc" + std::to_string(i) + " = " +
-            acc_identity(k.reductions[i]) + ";\n";
+  auto addr = [&](int a) { return "p" + std::to_string(a) + "[" + at(a) + "]"; };
+  std::string init, carry, scans;
+  for (std::size_t i = 0; i < k.reductions.size(); ++i) {
+    const auto& red = k.reductions[i];
+    const std::string A = acc_ctype(red), n = str(i);
+    init += "      " + A + " acc" + n + " = " + acc_identity(red) + ";\n";
+    carry += "    " + A + " carry" + n + " = " + acc_identity(red) + ";\n";
+    // The inclusive scan of `v` over the block, in thread order; `total` gets the block's total.
+    scans += "__device__ __forceinline__ " + A + " {{NAME}}_scan" + n + "(" + A + " v, " + A +
+             "& total) {\n  __shared__ " + A +
+             " s_[256];\n"
+             "  const int t_ = static_cast<int>(threadIdx.x);\n"
+             "  s_[t_] = v;\n  __syncthreads();\n"
+             "  for (int d_ = 1; d_ < static_cast<int>(blockDim.x); d_ <<= 1) {\n"
+             "    " +
+             A +
+             " l_ = s_[t_ >= d_ ? t_ - d_ : t_];\n    __syncthreads();\n"
+             "    if (t_ >= d_) {\n      " +
+             acc_combine(red, "l_", "v") +
+             ";\n      v = l_;\n      s_[t_] = v;\n    }\n    __syncthreads();\n  }\n"
+             "  total = s_[blockDim.x - 1];\n  __syncthreads();  // s_ is reused by the next chunk\n"
+             "  return v;\n}\n";
+  }
+  // The block body: scan_body's order, each Acc instruction's combine replaced by the block scan
+  // of the thread's element with the carry on its left; stores only inside the row.
+  std::string block;
+  const std::string ind = "      ";
+  for (std::size_t i = 0; i < k.code.size(); ++i) {
+    const schedule::Instr& in = k.code[i];
+    if (in.kind == schedule::Instr::Kind::Acc) {
+      const auto& red = k.reductions[static_cast<std::size_t>(in.reduction)];
+      const std::string A = acc_ctype(red), n = std::to_string(in.reduction), acc = "acc" + n;
+      block += ind + A + " " + acc + " = " + acc_identity(red) + ";\n";
+      block += ind + "if (in_) " + acc_combine(red, acc, value_name(red.value)) + ";\n";
+      block += ind + "{\n" + ind + "  " + A + " t_;\n" + ind + "  " + acc + " = {{NAME}}_scan" + n + "(" +
+               acc + ", t_);\n" + ind + "  " + A + " s_ = carry" + n + ";\n" + ind + "  " +
+               acc_combine(red, "s_", acc) + ";\n" + ind + "  " + acc + " = s_;\n" + ind + "  " +
+               acc_combine(red, "carry" + n, "t_") + ";\n" + ind + "}\n";
+    }
+    block += emit_instrs(k, {static_cast<int>(i)}, ind, addr, [&](int a) { return at(a); });
+  }
+  for (auto& s : k.stores) block += ind + "if (in_) " + addr(s.access) + " = " + value_name(s.value) + ";\n";
   auto start = [](std::size_t a) { return "a.off[" + std::to_string(a) + "]"; };
-  return "// Scan kernel: one thread per outer element of " + str(r.ro) +
-         " dims, sequential along the inner dim.\n"
-         "extern \"C\" __global__ void __launch_bounds__(256) {{NAME}}(const {{NAME}}_args a) {\n" +
-         r.ptrs() + "  long long n_ = 1;\n  for (int d = 0; d < " + str(r.ro) +
-         "; ++d) n_ *= a.outer[d];\n"
-         "  const long long ni_ = a.inner[0];\n"
-         "  const long long step_ = static_cast<long long>(gridDim.x) * blockDim.x;\n"
-         "  const long long tid_ = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;\n"
-         "  for (long long e_ = tid_; e_ < n_; e_ += step_) {\n" +
-         r.offsets("e_", 0, r.ro, "a.outer", "b", start, "    ") + init +
-         "    for (long long j_ = 0; j_ < ni_; ++j_) {\n" +
-         scan_body(
-             k, "      ", [&](int a) { return "p" + std::to_string(a) + "[" + at(a) + "]"; },
-             [&](int a) { return at(a); }) +
-         "    }\n  }\n}\n";
+  std::string body = template_text("cuda_scan");
+  fill(body, "SCANS", scans);
+  fill(body, "PTRS", r.ptrs());
+  fill(body, "OFFSETS", r.offsets("e_", 0, r.ro, "a.outer", "b", start, "    "));
+  fill(body, "ACC_INIT", init);
+  fill(body, "SEQ_BODY", scan_body(k, "        ", addr, [&](int a) { return at(a); }));
+  fill(body, "CARRY_INIT", carry);
+  fill(body, "BLOCK_BODY", block);
+  fill(body, "NRED", str(k.reductions.size()));
+  fill(body, "RO", str(r.ro));
+  return body;
 }
 
 }  // namespace
@@ -242,7 +276,9 @@ CudaRendered render_cuda(const KernelSpec& k) {
   const KernelParts parts = split_kernel(k);
   CudaRendered out;
   const bool scan = is_scan(k);
-  out.has_reductions = !k.reductions.empty() && !scan;  // a scan launches as an element-wise kernel
+  // A scan launches as a reduction of whole rows (mode 1: a thread a row, mode 0: a block a row).
+  out.has_reductions = !k.reductions.empty();
+  out.whole_rows = scan;
   std::string args = template_text("cuda_args");
   fill(args, "NA", str(r.na));
   fill(args, "RANK", str(r.rank));

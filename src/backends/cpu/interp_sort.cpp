@@ -15,6 +15,8 @@
 #include "core/order.hpp"
 #include "ir/op_table.h"
 
+#include <cgrad/scalar.hpp>
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -34,30 +36,10 @@ template <class T>
 using Key = std::conditional_t<(sizeof(T) > 4), uint64_t, uint32_t>;
 
 // The key of `v`: a < b under core::order_before(a, b, descending) exactly when
-// order_key(a) < order_key(b); -0 and +0 get the same key, every NaN the largest key.
+// order_key(a) < order_key(b) (scalar::order_key, shared with the CUDA sort kernel).
 template <class T>
 Key<T> order_key(T v, bool descending) {
-  using K = Key<T>;
-  K key;
-  if constexpr (std::is_same_v<T, bool>) {
-    key = v ? 1 : 0;
-  } else if constexpr (core::is_floating_v<T>) {
-    if (core::order_isnan(v)) return ~K{0};  // last in both directions
-    using F = std::conditional_t<(sizeof(T) > 4), double, float>;
-    F f = static_cast<F>(v);  // f16/bf16: their float value
-    if (f == F(0)) f = F(0);  // -0 -> +0
-    const K b = std::bit_cast<K>(f), sign = K{1} << (sizeof(K) * 8 - 1);
-    key = (b & sign) ? ~b : (b | sign);  // negatives reversed below the positives
-  } else if constexpr (std::is_signed_v<T>) {
-    using U = std::make_unsigned_t<T>;
-    key = static_cast<K>(static_cast<U>(static_cast<U>(v) ^ (U{1} << (sizeof(T) * 8 - 1))));
-  } else {
-    key = static_cast<K>(v);
-  }
-  // Descending: the complement reverses the order. The NaN key stays above every other: a
-  // value's complement is ~0 only when its ascending key is 0, which no float has (that would be
-  // the all-ones pattern, a NaN) and integers have no NaN to collide with.
-  return descending ? ~key : key;
+  return scalar::order_key(v, descending);
 }
 
 // Sorts `pos` (positions 0..n-1) stably by `key` with LSD radix passes; `tmp_key`/`tmp_pos` are

@@ -5,6 +5,7 @@
 #include "backends/cpu/interpreter.h"
 #include "backends/cuda/allocator.h"
 #include "backends/cuda/device.h"
+#include "backends/cuda/device_kernels.h"
 #include "backends/cuda/module_cache.h"
 #include "codegen/render_cuda.h"
 #include "core/env.hpp"
@@ -400,10 +401,24 @@ void execute(CudaBackend& be, const CudaPlan& p, const std::vector<const ir::Nod
       const Slot& os = s.slots[out];
       const bool in_arena = arena && p.mem.offset[out] >= 0;
       if (in_arena) o = ir::View{arena, p.shift[out], core::contiguous_strides(os.shape)};
+      // devkern group: sort/argsort and scatter_add as device kernels (device_kernels.h);
+      // complex sorts stay on the host.
+      std::vector<DeviceLaunch> dev;
+      const bool on_device = (k.kind == KernelSpec::Kind::Sort &&
+                              sort_launches(d, *k.proto, *ins[0], o, launcher.scratch, dev)) ||
+                             (k.kind == KernelSpec::Kind::Scatter &&
+                              scatter_launches(d, *k.proto, *ins[0], *ins[1], *ins[2], o, dev));
+      for (DeviceLaunch& dl : dev) {
+        Launch l;
+        l.fn = dl.fn;
+        l.blocks = dl.blocks;
+        l.words = std::move(dl.words);
+        launcher(std::move(l));
+      }
       // A collective runs on host copies (no GPU-aware MPI yet: docs/distributed.md).
-      // A sort and a scatter_add run on the host too for now (docs/cuda.md: a slow path).
-      if (k.kind == KernelSpec::Kind::Collective || k.kind == KernelSpec::Kind::Sort ||
-          k.kind == KernelSpec::Kind::Scatter || !cublas_matmul(d, *k.proto, *ins[0], *ins[1], o)) {
+      if (!on_device &&
+          (k.kind == KernelSpec::Kind::Collective || k.kind == KernelSpec::Kind::Sort ||
+           k.kind == KernelSpec::Kind::Scatter || !cublas_matmul(d, *k.proto, *ins[0], *ins[1], o))) {
         ir::View h = host_kernel(be, k, ins, s);
         const std::size_t es = dtype_size(os.dtype),
                           bytes = static_cast<std::size_t>(core::numel(os.shape)) * es;

@@ -1,6 +1,7 @@
 // The CUDA renderer on the fused forms of API.md's fusion guarantees, through the internal entry
 // point kernel_sources() (passes and scheduler exactly as realize runs them, nothing evaluated):
 // how many kernels, of which kind, generic over sizes, and (where NVRTC loads) that each compiles.
+#include "backends/cuda/device_kernels.h"
 #include "backends/cuda/loader.h"
 #include "backends/cuda/nvrtc_compile.h"
 #include "backends/cuda/sources.h"
@@ -92,6 +93,22 @@ TEST(RenderCuda, ScatterAddKernelsAroundTheRoutineCompile) {
   for (const auto& k : src) {
     EXPECT_EQ(k.find("atomicAdd"), std::string::npos);
     expect_compiles(k);
+  }
+}
+
+// devkern group: the device kernels of sort/argsort and scatter_add (not generated from the SSA)
+// compile for every dtype they take, with their entry points.
+TEST(RenderCuda, SortAndScatterRowKernelsCompileForEveryDtype) {
+  for (DType t : {f32, f64, f16, bf16, i8, i16, i32, i64, u8, u16, u32, u64, b8}) {
+    const std::string sort_src = cu::row_kernel_source("sort", t);
+    EXPECT_NE(sort_src.find(std::string("cg_sort_") + dtype_name(t) + "("), std::string::npos);
+    EXPECT_NE(sort_src.find("cgrad::scalar::order_key"), std::string::npos) << "the interpreter's key";
+    expect_compiles(sort_src);
+    if (t == b8) continue;  // scatter_add takes numeric dtypes
+    const std::string scatter_src = cu::row_kernel_source("scatter", t);
+    EXPECT_NE(scatter_src.find(std::string("cg_scatter_") + dtype_name(t) + "_add("), std::string::npos);
+    EXPECT_EQ(scatter_src.find("atomicAdd"), std::string::npos);
+    expect_compiles(scatter_src);
   }
 }
 
