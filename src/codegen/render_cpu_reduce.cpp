@@ -74,12 +74,15 @@ class Reduce {
       ni_ += (d ? " * " : "") + std::string("a->inner[") + std::to_string(d) + "]";
     for (std::size_t i = 0; i < k.reductions.size(); ++i) {
       const auto& red = k.reductions[i];
-      std::string A = acc_ctype(red), n = "acc" + std::to_string(i);
-      acc_.fields += "  " + A + " " + n + ";\n";
-      acc_.init += "  " + A + " " + n + " = " + acc_identity(red) + ";\n";
-      acc_.save += "  r->" + n + " = " + n + ";\n";
-      acc_.load += "  const " + A + " " + n + " = r->" + n + ";\n";
-      acc_.merge += "  " + acc_combine(red, "dst->" + n, "src->" + n) + ";\n";
+      for (const AccVar& v : acc_vars(red)) {  // (an indexed reduction's index too: argmax group)
+        const std::string n = "acc" + std::to_string(i) + v.suffix;
+        acc_.fields += "  " + v.type + " " + n + ";\n";
+        acc_.init += "  " + v.type + " " + n + " = " + v.identity + ";\n";
+        acc_.save += "  r->" + n + " = " + n + ";\n";
+        acc_.load += "  const " + v.type + " " + n + " = r->" + n + ";\n";
+      }
+      acc_.merge +=
+          "  " + acc_combine(red, "dst->acc" + std::to_string(i), "src->acc" + std::to_string(i)) + ";\n";
     }
     sc_ = scratch_for(parts_.stage_loop.back());
   }
@@ -116,6 +119,30 @@ class Reduce {
         blocks.close += "      " + n + " = cgrad::scalar::add(" + n + ", (double)" + b + ");\n";
         combine += "        " + b + " = cgrad::scalar::add(" + b + ", " + v + ");\n";
         pragma += " reduction(+:" + b + ")";
+        continue;
+      }
+      if (indexed(red)) {  // argmax group
+        const std::string id = omp_reduction_id(red);
+        if (id.empty()) {  // (b8: no vector max declared) the pair in a scalar loop
+          combine += "        " + acc_combine(red, n, v, value_name(red.index)) + ";\n";
+          vector = false;
+          continue;
+        }
+        // Per block: the extreme in the vector loop (max/min's own reduction), then, only when
+        // it beats the pair so far, the block's first index reaching it (a second vector loop over
+        // the block, from L1). Ties with the pair keep it: its index is smaller.
+        const std::string bm = "bm" + std::to_string(i), at = "at" + std::to_string(i);
+        const std::string c = ir::op_name(rule.combine), A = acc_ctype(red);
+        blocks.open += "      " + A + " " + bm + " = " + acc_identity(red) + ";\n";
+        combine += "        " + bm + " = cgrad::scalar::" + c + "(" + bm + ", " + v + ");\n";
+        pragma += " reduction(" + id + ":" + bm + ")";
+        blocks.close += "      if (cgrad::scalar::beats_" + c + "(" + bm + ", " + n +
+                        ")) {\n        int64_t " + at +
+                        " = (int64_t)9223372036854775807LL;\n#pragma omp simd reduction(min:" + at +
+                        ")\n        for (int64_t j = jb_; j < je_; ++j) {\n" + loop + "        " + at +
+                        " = cgrad::scalar::ties(" + v + ", " + bm + ") && " + value_name(red.index) + " < " +
+                        at + " ? " + value_name(red.index) + " : " + at + ";\n        }\n        " + n +
+                        " = " + bm + ";\n        " + n + "i = " + at + ";\n      }\n";
         continue;
       }
       combine += "        " + acc_combine(red, n, v) + ";\n";
