@@ -108,6 +108,7 @@ class Reduce {
     std::string pragma = "#pragma omp simd", combine;
     Blocks blocks;
     bool vector = true;
+    const std::string blocks_jb = "jb_", blocks_je = "je_";  // (the block loop made below)
     for (std::size_t i = 0; i < k_.reductions.size(); ++i) {
       const auto& red = k_.reductions[i];
       if (stage >= 0 && parts_.red_stage[i] != stage) continue;
@@ -128,21 +129,30 @@ class Reduce {
           vector = false;
           continue;
         }
-        // Per block: the extreme in the vector loop (max/min's own reduction), then, only when
-        // it beats the pair so far, the block's first index reaching it (a second vector loop over
-        // the block, from L1). Ties with the pair keep it: its index is smaller.
-        const std::string bm = "bm" + std::to_string(i), at = "at" + std::to_string(i);
-        const std::string c = ir::op_name(rule.combine), A = acc_ctype(red);
+        // Per block: the extreme in the vector loop (max/min's own reduction); a block whose
+        // extreme beats the pair so far becomes the winner (its bounds and offsets kept). After
+        // the last block, one vector search of the winning block (from L1/L2) for its first index
+        // reaching the extreme: one extra pass over one block per row, whatever the data. Ties
+        // with the pair keep it: its index is smaller.
+        const std::string I = std::to_string(i), bm = "bm" + I, at = "at" + I, wb = "wb" + I, we = "we" + I,
+                          wo = "wo" + I;
+        const std::string c = ir::op_name(rule.combine), A = acc_ctype(red), idx = value_name(red.index);
+        blocks.start += "    int64_t " + wb + " = -1, " + we + " = 0, " + wo + "[NA];\n";
         blocks.open += "      " + A + " " + bm + " = " + acc_identity(red) + ";\n";
         combine += "        " + bm + " = cgrad::scalar::" + c + "(" + bm + ", " + v + ");\n";
         pragma += " reduction(" + id + ":" + bm + ")";
-        blocks.close += "      if (cgrad::scalar::beats_" + c + "(" + bm + ", " + n +
-                        ")) {\n        int64_t " + at +
-                        " = (int64_t)9223372036854775807LL;\n#pragma omp simd reduction(min:" + at +
-                        ")\n        for (int64_t j = jb_; j < je_; ++j) {\n" + loop + "        " + at +
-                        " = cgrad::scalar::ties(" + v + ", " + bm + ") && " + value_name(red.index) + " < " +
-                        at + " ? " + value_name(red.index) + " : " + at + ";\n        }\n        " + n +
-                        " = " + bm + ";\n        " + n + "i = " + at + ";\n      }\n";
+        blocks.close += "      if (cgrad::scalar::beats_" + c + "(" + bm + ", " + n + ")) {\n        " + n +
+                        " = " + bm + ";\n        " + wb + " = " + blocks_jb + ";\n        " + we + " = " +
+                        blocks_je + ";\n        for (int k = 0; k < NA; ++k) " + wo +
+                        "[k] = off_[k];\n      }\n";
+        // (the extreme is the block's: a NaN element there makes it NaN)
+        blocks.finish += "    if (" + wb + " >= 0) {\n      const int64_t* off_ = " + wo + ";\n{{HOIST}}" +
+                         "      int64_t " + at +
+                         " = (int64_t)9223372036854775807LL;\n#pragma omp simd reduction(min:" + at +
+                         ")\n      for (int64_t j = " + wb + "; j < " + we + "; ++j) {\n" + loop +
+                         "        " + at + " = (" + v + " == " + n + " || " + v + " != " + v + ") && " + idx +
+                         " < " + at + " ? " + idx + " : " + at + ";\n      }\n      " + n + "i = " + at +
+                         ";\n    }\n";
         continue;
       }
       combine += "        " + acc_combine(red, n, v) + ";\n";

@@ -230,6 +230,40 @@ TEST(ArgMinMaxLong, LongRowsSplitRowsAndFusedInputs) {
   EXPECT_EQ(argmin(ta * tc, 0).to_vector<int64_t>(), ref_arg(prod, {64, 700}, 0, false));
 }
 
+// Many ties spread over a row (values k % 7 and a late NaN): SIMD lanes, split rows and device
+// threads each hold a tie; merging them must keep the first. Sizes stay small enough for the
+// emulated device of the gpu mirror (a block per row, and a row split over blocks).
+TEST(ArgMinMaxTies, TiesAcrossLanesChunksAndThreads) {
+  for (DType t : {f32, i32, f16}) {
+    Data d;
+    d.dtype = t;
+    const int64_t rows = 4, len = 2500;
+    for (int64_t k = 0; k < rows * len; ++k) {
+      const int64_t v = (k * 5 + k / len) % 7;
+      if (is_floating(t))
+        d.push(static_cast<double>(v));
+      else
+        d.push_int(v);
+    }
+    if (is_floating(t))
+      d.f[static_cast<std::size_t>(3 * len + 2000)] = std::numeric_limits<double>::quiet_NaN();
+    Tensor x = make(d, Shape{rows, len});
+    const Data flat = read(x.slice(0, 0, 3));  // (3 rows: without the NaN)
+    for (bool is_max : {true, false}) {
+      const std::string what = std::string(dtype_name(t)) + (is_max ? " argmax" : " argmin");
+      EXPECT_EQ((is_max ? argmax(x, 1) : argmin(x, 1)).to_vector<int64_t>(),
+                ref_arg(d, {rows, len}, 1, is_max))
+          << what;
+      EXPECT_EQ((is_max ? argmax(x.slice(0, 0, 3)) : argmin(x.slice(0, 0, 3))).item<int64_t>(),
+                ref_arg(flat, {3 * len}, 0, is_max)[0])
+          << what << " flattened";
+      EXPECT_EQ((is_max ? argmax(x.T(), 0) : argmin(x.T(), 0)).to_vector<int64_t>(),
+                ref_arg(d, {rows, len}, 1, is_max))
+          << what << " transposed";
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryDType, ArgMinMax, ::testing::ValuesIn(kDTypes),
                          [](const ::testing::TestParamInfo<DType>& p) {
                            return std::string(dtype_name(p.param));
