@@ -26,6 +26,9 @@ constexpr std::size_t kMaxScratchValues = 2;
 constexpr int64_t kScratchElements = 8192;
 // f32 sums accumulate blocks of this many elements in float (Reduce::reduction_loop).
 constexpr int64_t kRedBlock = 512;
+// argmax/argmin search their winning block in pieces of this many elements, stopping at the first
+// piece holding the extreme (half the block on average).
+constexpr int64_t kArgPiece = 64;
 
 // The OpenMP reduction identifier that lets `#pragma omp simd` vectorize a reduction loop, from
 // the combining row of the reduction's op-table row; empty when none is declared (the loop stays
@@ -146,13 +149,17 @@ class Reduce {
                         blocks_je + ";\n        for (int k = 0; k < NA; ++k) " + wo +
                         "[k] = off_[k];\n      }\n";
         // (the extreme is the block's: a NaN element there makes it NaN)
-        blocks.finish += "    if (" + wb + " >= 0) {\n      const int64_t* off_ = " + wo + ";\n{{HOIST}}" +
-                         "      int64_t " + at +
-                         " = (int64_t)9223372036854775807LL;\n#pragma omp simd reduction(min:" + at +
-                         ")\n      for (int64_t j = " + wb + "; j < " + we + "; ++j) {\n" + loop +
-                         "        " + at + " = (" + v + " == " + n + " || " + v + " != " + v + ") && " + idx +
-                         " < " + at + " ? " + idx + " : " + at + ";\n      }\n      " + n + "i = " + at +
-                         ";\n    }\n";
+        // (searched in pieces of kArgPiece, stopping at the first piece that has it)
+        const std::string P = std::to_string(kArgPiece);
+        blocks.finish +=
+            "    if (" + wb + " >= 0) {\n      const int64_t* off_ = " + wo + ";\n{{HOIST}}" +
+            "      int64_t " + at + " = (int64_t)9223372036854775807LL;\n      for (int64_t pb_ = " + wb +
+            "; pb_ < " + we + " && " + at + " == (int64_t)9223372036854775807LL; pb_ += " + P +
+            ") {\n      const int64_t pe_ = " + we + " - pb_ < " + P + " ? " + we + " : pb_ + " + P +
+            ";\n#pragma omp simd reduction(min:" + at + ")\n      for (int64_t j = pb_; j < pe_; ++j) {\n" +
+            loop + "        " + at + " = (" + v + " == " + n + " || " + v + " != " + v + ") && " + idx +
+            " < " + at + " ? " + idx + " : " + at + ";\n      }\n      }\n      " + n + "i = " + at +
+            ";\n    }\n";
         continue;
       }
       combine += "        " + acc_combine(red, n, v) + ";\n";
