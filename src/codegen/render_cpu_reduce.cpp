@@ -26,9 +26,12 @@ constexpr std::size_t kMaxScratchValues = 2;
 constexpr int64_t kScratchElements = 8192;
 // f32 sums accumulate blocks of this many elements in float (Reduce::reduction_loop).
 constexpr int64_t kRedBlock = 512;
-// argmax/argmin search their winning block in pieces of this many elements, stopping at the first
-// piece holding the extreme (half the block on average).
-constexpr int64_t kArgPiece = 64;
+// argmax/argmin (argmax group): blocks of kArgBlock elements (a kernel with f32 sums too uses
+// kRedBlock for both), and the winning block searched in pieces of kArgPiece. Measured on
+// 4096 x 4096 f32, one thread (bench/RESULTS.md): 512-element blocks cost more in per-block
+// reductions, 2048 more in the search.
+constexpr int64_t kArgBlock = 1024;
+constexpr int64_t kArgPiece = 32;
 
 // The OpenMP reduction identifier that lets `#pragma omp simd` vectorize a reduction loop, from
 // the combining row of the reduction's op-table row; empty when none is declared (the loop stays
@@ -110,7 +113,7 @@ class Reduce {
                              const std::string& keep) const {
     std::string pragma = "#pragma omp simd", combine;
     Blocks blocks;
-    bool vector = true;
+    bool vector = true, sums = false;
     const std::string blocks_jb = "jb_", blocks_je = "je_";  // (the block loop made below)
     for (std::size_t i = 0; i < k_.reductions.size(); ++i) {
       const auto& red = k_.reductions[i];
@@ -123,6 +126,7 @@ class Reduce {
         blocks.close += "      " + n + " = cgrad::scalar::add(" + n + ", (double)" + b + ");\n";
         combine += "        " + b + " = cgrad::scalar::add(" + b + ", " + v + ");\n";
         pragma += " reduction(+:" + b + ")";
+        sums = true;
         continue;
       }
       if (indexed(red)) {  // argmax group
@@ -149,16 +153,19 @@ class Reduce {
                         blocks_je + ";\n        for (int k = 0; k < NA; ++k) " + wo +
                         "[k] = off_[k];\n      }\n";
         // (the extreme is the block's: a NaN element there makes it NaN)
-        // (searched in pieces of kArgPiece, stopping at the first piece that has it)
-        const std::string P = std::to_string(kArgPiece);
+        // (searched in pieces of kArgPiece: a vector test whether the piece holds it, then the
+        // first piece that does is scanned in order)
+        const std::string P = std::to_string(kArgPiece),
+                          hit = "(" + v + " == " + n + " || " + v + " != " + v + ")";
         blocks.finish +=
             "    if (" + wb + " >= 0) {\n      const int64_t* off_ = " + wo + ";\n{{HOIST}}" +
-            "      int64_t " + at + " = (int64_t)9223372036854775807LL;\n      for (int64_t pb_ = " + wb +
-            "; pb_ < " + we + " && " + at + " == (int64_t)9223372036854775807LL; pb_ += " + P +
-            ") {\n      const int64_t pe_ = " + we + " - pb_ < " + P + " ? " + we + " : pb_ + " + P +
-            ";\n#pragma omp simd reduction(min:" + at + ")\n      for (int64_t j = pb_; j < pe_; ++j) {\n" +
-            loop + "        " + at + " = (" + v + " == " + n + " || " + v + " != " + v + ") && " + idx +
-            " < " + at + " ? " + idx + " : " + at + ";\n      }\n      }\n      " + n + "i = " + at +
+            "      int64_t " + at + " = 0;\n      for (int64_t pb_ = " + wb + "; pb_ < " + we +
+            "; pb_ += " + P + ") {\n        const int64_t pe_ = " + we + " - pb_ < " + P + " ? " + we +
+            " : pb_ + " + P + ";\n        int hit_ = 0;\n#pragma omp simd reduction(|:hit_)\n" +
+            "        for (int64_t j = pb_; j < pe_; ++j) {\n" + loop + "        hit_ |= " + hit +
+            ";\n        }\n        if (!hit_) continue;\n        for (int64_t j = pb_; j < pe_; ++j) {\n" +
+            loop + "        if " + hit + " {\n          " + at + " = " + idx +
+            ";\n          break;\n        }\n        }\n        break;\n      }\n      " + n + "i = " + at +
             ";\n    }\n";
         continue;
       }
@@ -170,7 +177,7 @@ class Reduce {
         pragma += " reduction(" + id + ":" + n + ")";
     }
     if (!blocks.open.empty()) {
-      const std::string B = std::to_string(kRedBlock);
+      const std::string B = std::to_string(sums ? kRedBlock : kArgBlock);
       blocks.open = "      for (int64_t jb_ = 0; jb_ < len_; jb_ += " + B +
                     ") {\n      const int64_t je_ = len_ - jb_ < " + B + " ? len_ : jb_ + " + B + ";\n" +
                     blocks.open;
