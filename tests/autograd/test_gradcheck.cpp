@@ -201,9 +201,11 @@ std::vector<Case> cases_for(Op op) {
 bool passes_no_gradient(const ir::OpInfo& row) {
   // Sources, comparisons and classification (b8 results), bitwise and logical ops (no float input).
   // argsort: i64 positions (group sort). complex(re, im): a complex result, which autograd refuses
-  // (complex group, docs/autograd.md).
+  // (complex group, docs/autograd.md). argmax/argmin: i64 positions (argmax group: an indexed
+  // reduction's result is its index).
   return row.kind == ir::OpKind::Source || row.dtype_rule == ir::DTypeRule::Bool ||
-         (row.inputs & ir::kFloat) == 0 || row.op == Op::Argsort || row.dtype_rule == ir::DTypeRule::Complex;
+         (row.inputs & ir::kFloat) == 0 || row.op == Op::Argsort ||
+         row.dtype_rule == ir::DTypeRule::Complex || row.reduce.acc == ir::RedAcc::Indexed;
 }
 
 TEST(GradCheck, EveryRowIsCheckedOrPassesNoGradient) {
