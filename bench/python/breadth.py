@@ -34,7 +34,7 @@ def _inputs(np, name):
         return [rng.standard_normal((50000, 64)).astype(np.float32), rng.integers(0, 50000, 8192).astype(np.int64)]
     if name == "B4":  # row argmax
         return [rng.standard_normal((4096, 4096)).astype(np.float32)]
-    return [rng.standard_normal((4096, 4096)).astype(np.float32)]  # B5: row variance
+    return [rng.standard_normal((4096, 4096)).astype(np.float32)]  # B5: row variance, B6: flat argmax
 
 
 SIZES = {
@@ -43,8 +43,9 @@ SIZES = {
     "B3": "take(W, idx, axis=0) * 2, W 50000x64 f32, 8192 indices",
     "B4": "argmax(x, axis=1), 4096x4096 f32",
     "B5": "var(x, axis=1), 4096x4096 f32",
+    "B6": "argmax(x) (all axes: the flat index), 4096x4096 f32",
 }
-EXACT = {"B1", "B4"}
+EXACT = {"B1", "B4", "B6"}
 
 
 def _functions(name, m):
@@ -64,6 +65,8 @@ def _functions(name, m):
         return lambda w, i: m.take(w, i, axis=0) * 2.0
     if name == "B4":
         return lambda x: m.argmax(x, axis=1) if not torch_like else m.argmax(x, 1)
+    if name == "B6":
+        return lambda x: m.argmax(x)
     if torch_like:
         return lambda x: m.var(x, 1, correction=0)
     return lambda x: m.var(x, axis=1)

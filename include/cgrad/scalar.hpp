@@ -860,6 +860,37 @@ CGRAD_SCALAR_INLINE T minimum(T a, T b) {
   else
     return m;
 }
+// The (value, index) accumulators of argmax / argmin (ir::RedAcc::Indexed; the combining rows
+// maximum / minimum): the pair (a, ai) takes (x, xi) when x beats a (is strictly more extreme;
+// a NaN beats any number) or ties with it (equal, or NaN and NaN) at a smaller index. The rule is
+// commutative and associative, so the first extreme wins whatever order partial pairs merge in
+// (SIMD lanes, chunks of a split row, CUDA threads).
+template <class T>
+CGRAD_SCALAR_INLINE bool beats_maximum(T x, T a) {
+  return (x != x && a == a) || a < x;  // (x != x: false for integers and bools)
+}
+template <class T>
+CGRAD_SCALAR_INLINE bool beats_minimum(T x, T a) {
+  return (x != x && a == a) || x < a;
+}
+template <class T>
+CGRAD_SCALAR_INLINE bool ties(T x, T a) {
+  return x == a || (x != x && a != a);
+}
+template <class T>
+CGRAD_SCALAR_INLINE void arg_maximum(T& a, int64_t& ai, T x, int64_t xi) {
+  if (beats_maximum(x, a) || (ties(x, a) && xi < ai)) {
+    a = x;
+    ai = xi;
+  }
+}
+template <class T>
+CGRAD_SCALAR_INLINE void arg_minimum(T& a, int64_t& ai, T x, int64_t xi) {
+  if (beats_minimum(x, a) || (ties(x, a) && xi < ai)) {
+    a = x;
+    ai = xi;
+  }
+}
 template <class T>
 CGRAD_SCALAR_INLINE bool lt(T a, T b) {
   return a < b;

@@ -87,7 +87,10 @@ KernelParts split_kernel(const KernelSpec& k) {
       p.post[i] |= p.post[static_cast<std::size_t>(a)];
     }
   }
-  for (auto& red : k.reductions) p.reduce_roots.push_back(red.value);
+  for (auto& red : k.reductions) {
+    p.reduce_roots.push_back(red.value);
+    if (red.index >= 0) p.reduce_roots.push_back(red.index);  // argmax group: the position too
+  }
   for (auto& s : k.stores) (s.inner ? p.inner_roots : p.outer_roots).push_back(s.value);
   if (k.reductions.empty()) {
     p.elementwise = needed(k, concat(p.outer_roots, p.inner_roots));
@@ -109,7 +112,10 @@ KernelParts split_kernel(const KernelSpec& k) {
   auto roots_of = [&](int s) {
     std::vector<int> r;
     for (std::size_t j = 0; j < k.reductions.size(); ++j)
-      if (p.red_stage[j] == s) r.push_back(k.reductions[j].value);
+      if (p.red_stage[j] == s) {
+        r.push_back(k.reductions[j].value);
+        if (k.reductions[j].index >= 0) r.push_back(k.reductions[j].index);
+      }
     return r;
   };
   // outer-level values that do not need the accumulators: computed once per outer element

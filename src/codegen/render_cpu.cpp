@@ -77,6 +77,8 @@ std::string Loops::range(const std::string& what, std::size_t first, std::size_t
   std::string t = template_text(r == 1 ? "cpu_range1" : "cpu_range");
   fill(t, "BLOCK_OPEN", blocks.open);
   fill(t, "BLOCK_CLOSE", blocks.close);
+  fill(t, "BLOCK_START", blocks.start);
+  fill(t, "BLOCK_FINISH", blocks.finish);  // (before HOIST: `finish` may name it)
   fill(t, "JB", blocks.jb);
   fill(t, "JE", blocks.je);
   fill(t, "WHAT", what);

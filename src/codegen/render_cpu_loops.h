@@ -14,9 +14,11 @@
 namespace cgrad::codegen::cpu {
 
 // How the innermost loop of a range is split into blocks (reduction loops with blocked
-// accumulators, render_cpu_reduce.cpp): code opening and closing a block, and its bounds.
+// accumulators, render_cpu_reduce.cpp): code opening and closing a block, and its bounds; code
+// before the range's first block and after its last, each empty or whole lines (`finish` may name
+// {{HOIST}}: the hoisted offsets of `off_`); empty, the range's text is as without them.
 struct Blocks {
-  std::string open, close, jb = "0", je = "len_";
+  std::string open, close, jb = "0", je = "len_", start, finish;
 };
 
 // The loops of one kernel: `ro` outer dims (split over threads), then `ri` inner (reduced) dims.

@@ -26,6 +26,12 @@ constexpr std::size_t kMaxScratchValues = 2;
 constexpr int64_t kScratchElements = 8192;
 // f32 sums accumulate blocks of this many elements in float (Reduce::reduction_loop).
 constexpr int64_t kRedBlock = 512;
+// argmax/argmin (argmax group): blocks of kArgBlock elements (a kernel with f32 sums too uses
+// kRedBlock for both), and the winning block searched in pieces of kArgPiece. Measured on
+// 4096 x 4096 f32, one thread (bench/RESULTS.md): 512-element blocks cost more in per-block
+// reductions, 2048 more in the search.
+constexpr int64_t kArgBlock = 1024;
+constexpr int64_t kArgPiece = 32;
 
 // The OpenMP reduction identifier that lets `#pragma omp simd` vectorize a reduction loop, from
 // the combining row of the reduction's op-table row; empty when none is declared (the loop stays
@@ -74,12 +80,15 @@ class Reduce {
       ni_ += (d ? " * " : "") + std::string("a->inner[") + std::to_string(d) + "]";
     for (std::size_t i = 0; i < k.reductions.size(); ++i) {
       const auto& red = k.reductions[i];
-      std::string A = acc_ctype(red), n = "acc" + std::to_string(i);
-      acc_.fields += "  " + A + " " + n + ";\n";
-      acc_.init += "  " + A + " " + n + " = " + acc_identity(red) + ";\n";
-      acc_.save += "  r->" + n + " = " + n + ";\n";
-      acc_.load += "  const " + A + " " + n + " = r->" + n + ";\n";
-      acc_.merge += "  " + acc_combine(red, "dst->" + n, "src->" + n) + ";\n";
+      for (const AccVar& v : acc_vars(red)) {  // (an indexed reduction's index too: argmax group)
+        const std::string n = "acc" + std::to_string(i) + v.suffix;
+        acc_.fields += "  " + v.type + " " + n + ";\n";
+        acc_.init += "  " + v.type + " " + n + " = " + v.identity + ";\n";
+        acc_.save += "  r->" + n + " = " + n + ";\n";
+        acc_.load += "  const " + v.type + " " + n + " = r->" + n + ";\n";
+      }
+      acc_.merge +=
+          "  " + acc_combine(red, "dst->acc" + std::to_string(i), "src->acc" + std::to_string(i)) + ";\n";
     }
     sc_ = scratch_for(parts_.stage_loop.back());
   }
@@ -104,7 +113,8 @@ class Reduce {
                              const std::string& keep) const {
     std::string pragma = "#pragma omp simd", combine;
     Blocks blocks;
-    bool vector = true;
+    bool vector = true, sums = false;
+    const std::string blocks_jb = "jb_", blocks_je = "je_";  // (the block loop made below)
     for (std::size_t i = 0; i < k_.reductions.size(); ++i) {
       const auto& red = k_.reductions[i];
       if (stage >= 0 && parts_.red_stage[i] != stage) continue;
@@ -116,6 +126,47 @@ class Reduce {
         blocks.close += "      " + n + " = cgrad::scalar::add(" + n + ", (double)" + b + ");\n";
         combine += "        " + b + " = cgrad::scalar::add(" + b + ", " + v + ");\n";
         pragma += " reduction(+:" + b + ")";
+        sums = true;
+        continue;
+      }
+      if (indexed(red)) {  // argmax group
+        const std::string id = omp_reduction_id(red);
+        if (id.empty()) {  // (b8: no vector max declared) the pair in a scalar loop
+          combine += "        " + acc_combine(red, n, v, value_name(red.index)) + ";\n";
+          vector = false;
+          continue;
+        }
+        // Per block: the extreme in the vector loop (max/min's own reduction); a block whose
+        // extreme beats the pair so far becomes the winner (its bounds and offsets kept). After
+        // the last block, one vector search of the winning block (from L1/L2) for its first index
+        // reaching the extreme: one extra pass over one block per row, whatever the data. Ties
+        // with the pair keep it: its index is smaller.
+        const std::string I = std::to_string(i), bm = "bm" + I, at = "at" + I, wb = "wb" + I, we = "we" + I,
+                          wo = "wo" + I;
+        const std::string c = ir::op_name(rule.combine), A = acc_ctype(red), idx = value_name(red.index);
+        blocks.start += "    int64_t " + wb + " = -1, " + we + " = 0, " + wo + "[NA];\n";
+        blocks.open += "      " + A + " " + bm + " = " + acc_identity(red) + ";\n";
+        combine += "        " + bm + " = cgrad::scalar::" + c + "(" + bm + ", " + v + ");\n";
+        pragma += " reduction(" + id + ":" + bm + ")";
+        blocks.close += "      if (cgrad::scalar::beats_" + c + "(" + bm + ", " + n + ")) {\n        " + n +
+                        " = " + bm + ";\n        " + wb + " = " + blocks_jb + ";\n        " + we + " = " +
+                        blocks_je + ";\n        for (int k = 0; k < NA; ++k) " + wo +
+                        "[k] = off_[k];\n      }\n";
+        // (the extreme is the block's: a NaN element there makes it NaN)
+        // (searched in pieces of kArgPiece: a vector test whether the piece holds it, then the
+        // first piece that does is scanned in order)
+        const std::string P = std::to_string(kArgPiece),
+                          hit = "(" + v + " == " + n + " || " + v + " != " + v + ")";
+        blocks.finish +=
+            "    if (" + wb + " >= 0) {\n      const int64_t* off_ = " + wo + ";\n{{HOIST}}" +
+            "      int64_t " + at + " = 0;\n      for (int64_t pb_ = " + wb + "; pb_ < " + we +
+            "; pb_ += " + P + ") {\n        const int64_t pe_ = " + we + " - pb_ < " + P + " ? " + we +
+            " : pb_ + " + P + ";\n        int hit_ = 0;\n#pragma omp simd reduction(|:hit_)\n" +
+            "        for (int64_t j = pb_; j < pe_; ++j) {\n" + loop + "        hit_ |= " + hit +
+            ";\n        }\n        if (!hit_) continue;\n        for (int64_t j = pb_; j < pe_; ++j) {\n" +
+            loop + "        if " + hit + " {\n          " + at + " = " + idx +
+            ";\n          break;\n        }\n        }\n        break;\n      }\n      " + n + "i = " + at +
+            ";\n    }\n";
         continue;
       }
       combine += "        " + acc_combine(red, n, v) + ";\n";
@@ -126,7 +177,7 @@ class Reduce {
         pragma += " reduction(" + id + ":" + n + ")";
     }
     if (!blocks.open.empty()) {
-      const std::string B = std::to_string(kRedBlock);
+      const std::string B = std::to_string(sums ? kRedBlock : kArgBlock);
       blocks.open = "      for (int64_t jb_ = 0; jb_ < len_; jb_ += " + B +
                     ") {\n      const int64_t je_ = len_ - jb_ < " + B + " ? len_ : jb_ + " + B + ";\n" +
                     blocks.open;

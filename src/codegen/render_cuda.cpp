@@ -186,17 +186,17 @@ struct CudaRenderer {
 // sizeof of a struct of the accumulator fields, by the C layout rules (the partials buffer).
 std::size_t acc_struct_bytes(const KernelSpec& k) {
   std::size_t off = 0, align = 1;
-  for (const auto& red : k.reductions) {
-    const std::string t = acc_ctype(red);
-    std::size_t sz = 0, al = 0;  // the size and alignment of the dtype whose C type the accumulator has
-    for (int d = 0; d < kNumDTypes && !sz; ++d)
-      if (t == ctype(static_cast<DType>(d))) {
-        sz = dtype_size(static_cast<DType>(d));
-        al = is_complex(static_cast<DType>(d)) ? sz / 2 : sz;  // complex group: aligned as its parts
-      }
-    off = (off + al - 1) / al * al + sz;
-    align = std::max(align, al);
-  }
+  for (const auto& red : k.reductions)
+    for (const AccVar& v : acc_vars(red)) {  // (argmax group: the index field too)
+      std::size_t sz = 0, al = 0;            // the size and alignment of the dtype whose C type the field has
+      for (int d = 0; d < kNumDTypes && !sz; ++d)
+        if (v.type == ctype(static_cast<DType>(d))) {
+          sz = dtype_size(static_cast<DType>(d));
+          al = is_complex(static_cast<DType>(d)) ? sz / 2 : sz;  // complex group: aligned as its parts
+        }
+      off = (off + al - 1) / al * al + sz;
+      align = std::max(align, al);
+    }
   return (off + align - 1) / align * align;
 }
 
@@ -302,12 +302,14 @@ CudaRendered render_cuda(const KernelSpec& k) {
     std::string fields, init, merge, shfl, load;
     for (std::size_t i = 0; i < k.reductions.size(); ++i) {
       const auto& red = k.reductions[i];
-      const std::string A = acc_ctype(red), n = "acc" + str(i);
-      fields += "  " + A + " " + n + ";\n";
-      init += "  r." + n + " = " + acc_identity(red) + ";\n";
-      merge += "  " + acc_combine(red, "r." + n, "s." + n) + ";\n";
-      shfl += "  s." + n + " = cg_shfl_down(r." + n + ", d);\n";
-      load += "  const " + A + " " + n + " = r." + n + "; (void)" + n + ";\n";
+      for (const AccVar& v : acc_vars(red)) {  // (argmax group: the index too)
+        const std::string n = "acc" + str(i) + v.suffix;
+        fields += "  " + v.type + " " + n + ";\n";
+        init += "  r." + n + " = " + v.identity + ";\n";
+        shfl += "  s." + n + " = cg_shfl_down(r." + n + ", d);\n";
+        load += "  const " + v.type + " " + n + " = r." + n + "; (void)" + n + ";\n";
+      }
+      merge += "  " + acc_combine(red, "r.acc" + str(i), "s.acc" + str(i)) + ";\n";
     }
     // One accumulate function per stage: the finished accumulators of the stages before it
     // are read-only values, its own are combined over inner elements jb, jb + step, ... < je.
@@ -320,13 +322,19 @@ CudaRendered render_cuda(const KernelSpec& k) {
       std::string locals, back, combine, earlier;
       for (std::size_t i = 0; i < k.reductions.size(); ++i) {
         const auto& red = k.reductions[i];
-        const std::string A = acc_ctype(red), n = "acc" + str(i);
         const auto stage = static_cast<std::size_t>(parts.red_stage[i]);
-        if (stage < st) earlier += "  const " + A + " " + n + " = r." + n + "; (void)" + n + ";\n";
+        for (const AccVar& v : acc_vars(red)) {
+          const std::string n = "acc" + str(i) + v.suffix;
+          if (stage < st) earlier += "  const " + v.type + " " + n + " = r." + n + "; (void)" + n + ";\n";
+          if (stage != st) continue;
+          locals += "  " + v.type + " " + n + " = r." + n + ";\n";
+          back += "  r." + n + " = " + n + ";\n";
+        }
         if (stage != st) continue;
-        locals += "  " + A + " " + n + " = r." + n + ";\n";
-        back += "  r." + n + " = " + n + ";\n";
-        combine += "    " + acc_combine(red, n, value_name(red.value)) + ";\n";
+        combine += "    " +
+                   acc_combine(red, "acc" + str(i), value_name(red.value),
+                               red.index >= 0 ? value_name(red.index) : "") +
+                   ";\n";
       }
       upto += r.emit(parts.stage_pre[st], false, "  ");
       accumulate += "// Stage " + str(st) +
@@ -345,7 +353,8 @@ CudaRendered render_cuda(const KernelSpec& k) {
       std::string keep;
       for (std::size_t i = 0; i < k.reductions.size(); ++i)
         if (static_cast<std::size_t>(parts.red_stage[i]) < st)
-          keep += "    r.acc" + str(i) + " = kept.acc" + str(i) + ";\n";
+          for (const AccVar& v : acc_vars(k.reductions[i]))
+            keep += "    r.acc" + str(i) + v.suffix + " = kept.acc" + str(i) + v.suffix + ";\n";
       stages += "  if (block) {\n    const {{NAME}}_acc kept = r;\n    r = {{NAME}}_block_reduce(r);\n" +
                 keep + "  }\n";
     }

@@ -44,7 +44,9 @@ const ir::ReduceRule& rule_of(const schedule::Reduction& r) { return ir::info(r.
 DType acc_dtype(const schedule::Reduction& r) {
   switch (rule_of(r).acc) {
     // max/min/any/all: the element's compute dtype (f32 for f16 and bf16, as their values are).
-    case ir::RedAcc::Input: return compute_dtype(r.in_dtype);
+    case ir::RedAcc::Input:
+    case ir::RedAcc::Indexed:
+      return compute_dtype(r.in_dtype);  // argmax group: the pair's value
     // sum/prod: scalar::acc (f64 for every float dtype, i64 for integers and b8; unsigned sums
     // and products wrap in i64 arithmetic: the same bits as u64 arithmetic).
     case ir::RedAcc::Wide:
@@ -127,11 +129,25 @@ std::string acc_identity(const schedule::Reduction& r) {
   return "0";
 }
 
-std::string acc_combine(const schedule::Reduction& r, const std::string& acc, const std::string& x) {
+std::string acc_combine(const schedule::Reduction& r, const std::string& acc, const std::string& x,
+                        const std::string& xi) {
   // The combining row's scalar helper; a wide accumulator converts the element first.
   const std::string fn = std::string("cgrad::scalar::") + ir::op_name(rule_of(r).combine);
   const std::string xa = acc_dtype(r) == compute_dtype(r.in_dtype) ? x : "(" + acc_ctype(r) + ")(" + x + ")";
+  if (indexed(r))  // argmax group: the helper's pair form updates both accumulators in place
+    return "cgrad::scalar::arg_" + std::string(ir::op_name(rule_of(r).combine)) + "(" + acc + ", " + acc +
+           "i, " + xa + ", " + (xi.empty() ? x + "i" : xi) + ")";
   return acc + " = " + fn + "(" + acc + ", " + xa + ")";
+}
+
+bool indexed(const schedule::Reduction& r) { return rule_of(r).acc == ir::RedAcc::Indexed; }
+
+std::vector<AccVar> acc_vars(const schedule::Reduction& r) {
+  std::vector<AccVar> v{{acc_ctype(r), "", acc_identity(r)}};
+  // argmax group: the index starts at 0, the first element's (an extreme equal to the identity
+  // is only reached when every element equals it: then 0 is the answer)
+  if (indexed(r)) v.push_back({ctype(DType::i64), "i", "(int64_t)0"});
+  return v;
 }
 
 namespace {
@@ -184,7 +200,9 @@ std::string render_instr(const schedule::KernelSpec& k, int i, const std::functi
     case Instr::Kind::Const:
       if (in.arg >= 0) return "((" + T + ")c" + std::to_string(i) + ")";  // a kernel argument
       return literal(in.dtype, in.fvalue, in.ivalue);
-    case Instr::Kind::Acc: return "(" + S + ")(acc" + std::to_string(in.reduction) + ")";
+    case Instr::Kind::Acc:  // an indexed reduction's result is its index (argmax group)
+      return "(" + S + ")(acc" + std::to_string(in.reduction) +
+             (indexed(k.reductions[static_cast<std::size_t>(in.reduction)]) ? "i)" : ")");
     case Instr::Kind::Op: break;
   }
   auto a = [&](std::size_t j) { return var(in.args[j]); };

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace cgrad::codegen {
 
@@ -24,8 +25,19 @@ DType acc_dtype(const schedule::Reduction& r);
 std::string acc_ctype(const schedule::Reduction& r);
 /// Identity of a reduction (its row's ir::RedIdentity) as a literal of its accumulator type.
 std::string acc_identity(const schedule::Reduction& r);
-/// `acc = combine(acc, x)` for a reduction: the scalar helper of its row's combining op.
-std::string acc_combine(const schedule::Reduction& r, const std::string& acc, const std::string& x);
+/// `acc = combine(acc, x)` for a reduction: the scalar helper of its row's combining op. An
+/// indexed reduction (argmax group) combines the pairs (acc, acc + "i") and (x, xi), xi defaulting
+/// to x + "i" (merging two accumulators).
+std::string acc_combine(const schedule::Reduction& r, const std::string& acc, const std::string& x,
+                        const std::string& xi = "");
+/// Whether a reduction's accumulator is a (value, index) pair (ir::RedAcc::Indexed: argmax group).
+bool indexed(const schedule::Reduction& r);
+/// The variables of a reduction's accumulator: its value, and for an indexed one its index (named
+/// with the suffix "i"): C type, name suffix, start value.
+struct AccVar {
+  std::string type, suffix, identity;
+};
+std::vector<AccVar> acc_vars(const schedule::Reduction& r);
 /// A literal of dtype `t` (exact: floats in hex, non-finite values via builtins).
 std::string literal(DType t, double f, int64_t i);
 

@@ -159,49 +159,44 @@ Tensor all(const Tensor& x, std::vector<int64_t> axes, bool keepdim) {
 }
 
 namespace {
-// argmax/argmin as rows: m = max(x) over the reduced axes (keepdim), then the smallest index
-// where x reaches m, a min reduction over where(hit, index, n) whose element-wise part fuses into
-// its kernel (with m's reduction when the rows are whole: one kernel). A NaN counts as the
-// extreme (the first NaN's index, as NumPy and PyTorch): when m is NaN the hits are x's NaNs.
-// No axis: over all axes, the index being the row-major flat index built from one arange per
-// axis (a reshape to 1-D would materialize x first).
-Tensor arg_extreme(const Tensor& x, std::optional<int64_t> axis, bool keepdim, bool is_max,
-                   const char* name) {
-  const ir::NodePtr& n = node_of(x, name);
-  const Shape& s = n->shape;
+// argmax/argmin: one Argmax/Argmin row (argmax group), a one-pass reduction whose accumulator
+// pairs the extreme with its index (ir::RedAcc::Indexed), the index of an element being its
+// row-major position within the reduced axes. A NaN counts as the extreme (the first NaN's
+// index, as NumPy and PyTorch); among equal values the first wins. No axis: over all axes (the
+// row-major flat index), without reshaping x (that would materialize a strided x first).
+Tensor arg_extreme(const Tensor& x, std::optional<int64_t> axis, bool keepdim, Op op, const char* name) {
   std::vector<int64_t> axes;
-  if (axis)
-    axes = core::normalize_axes({*axis}, s, name);
-  else
-    for (std::size_t k = 0; k < s.size(); ++k) axes.push_back(static_cast<int64_t>(k));
+  if (axis) {
+    axes = {*axis};
+  } else {
+    for (std::size_t k = 0; k < node_of(x, name)->shape.size(); ++k) axes.push_back(static_cast<int64_t>(k));
+  }
+  const ir::NodePtr& n = node_of(x, name);
+  std::vector<int64_t> ax = core::normalize_axes(axes, n->shape, name);
   int64_t len = 1;
-  for (int64_t a : axes) len *= s[static_cast<std::size_t>(a)];
+  for (int64_t a : ax) len *= n->shape[static_cast<std::size_t>(a)];
   if (len == 0)
     throw Error(ErrorCode::InvalidArgument, std::string(name) +
                                                 ": reduction over a zero-size dimension of shape " +
-                                                shape_str(s) + " has no identity");
-  Tensor m = is_max ? max(x, axes, true) : min(x, axes, true);
-  Tensor hit = x == m;
-  if (is_floating(x.dtype())) hit = logical_or(hit, isnan(x));
-  // index = sum over the reduced axes of arange(size) * (row-major stride within them).
-  Tensor index = full({}, 0.0, DType::i64, x.device());
-  int64_t stride = 1;
-  for (std::size_t q = axes.size(); q-- > 0;) {
-    const auto a = static_cast<std::size_t>(axes[q]);
-    Shape is(s.size(), 1);
-    is[a] = s[a];
-    index = index + arange(s[a], DType::i64, x.device()).reshape(is) * stride;
-    stride *= s[a];
+                                                shape_str(n->shape) + " has no identity");
+  ir::Attrs a;
+  a.axes = ax;
+  a.dtype = DType::i64;
+  ir::NodePtr r = make(op, {n}, a, n->device);
+  Shape fin;
+  for (std::size_t d = 0; d < n->shape.size(); ++d) {
+    const bool reduced = std::find(ax.begin(), ax.end(), static_cast<int64_t>(d)) != ax.end();
+    if (!reduced || keepdim) fin.push_back(reduced ? 1 : n->shape[d]);
   }
-  return min(where(hit, index, len), axes, keepdim);
+  return Tensor(frontend::reshape_node(r, fin));
 }
 }  // namespace
 
 Tensor argmax(const Tensor& x, std::optional<int64_t> axis, bool keepdim) {
-  return arg_extreme(x, axis, keepdim, true, "argmax");
+  return arg_extreme(x, axis, keepdim, Op::Argmax, "argmax");
 }
 Tensor argmin(const Tensor& x, std::optional<int64_t> axis, bool keepdim) {
-  return arg_extreme(x, axis, keepdim, false, "argmin");
+  return arg_extreme(x, axis, keepdim, Op::Argmin, "argmin");
 }
 
 Tensor count_nonzero(const Tensor& x, std::vector<int64_t> axes, bool keepdim) {

@@ -66,7 +66,12 @@ enum class DTypeRule : uint8_t {
 enum class RedIdentity : uint8_t { Zero, One, Lowest, Highest };
 /// A reduction's accumulator type: Wide is scalar::acc<T> (f32 -> f64, integers and bools ->
 /// i64, what sums and products use); Input keeps the element type (max, min, any, all).
-enum class RedAcc : uint8_t { Wide, Input };
+/// Indexed (argmax group): a (value, index) pair, the value in the element's compute type and the
+/// index (i64) the element's row-major position within the reduced axes; the node's result is the
+/// index. A pair takes an element when the combining row would pick it strictly (a NaN beats a
+/// number) or when it is equal (NaN and NaN too) at a smaller position, so the first extreme wins
+/// whatever order partial pairs are merged in (scalar::arg_maximum / arg_minimum).
+enum class RedAcc : uint8_t { Wide, Input, Indexed };
 
 /// How a Reduce row combines (the columns read by the interpreter, both renderers and the
 /// printer, so no consumer has an "otherwise it is a min" branch): acc starts at `identity`

@@ -182,6 +182,10 @@ inline constexpr std::array<OpInfo, kNumOps> kTable = {{
     ROW(Real, Unary, 1, kComplex, Real, elementwise_shape, false, false, vjp::real),
     ROW(Imag, Unary, 1, kComplex, Real, elementwise_shape, false, false, vjp::imag),
     ROW(Complex, Binary, 2, kFloat, Complex, elementwise_shape, true, false, vjp::complex),
+    // argmax group (issue #15): one-pass reductions to an i64 position (dtype Given: the frontend's
+    // i64); the accumulator pairs the extreme with its index
+    RED(Argmax, kAll, Given, vjp::none, Maximum, Lowest, Indexed, false),
+    RED(Argmin, kAll, Given, vjp::none, Minimum, Highest, Indexed, false),
 }};
 #undef ROW
 #undef RED
@@ -226,10 +230,7 @@ constexpr bool reductions_combine_with_binary_rows() {
       const auto t = static_cast<DType>(d);
       if (!(r.inputs & bit(t))) continue;
       const bool flt = (kFloat & bit(t)) != 0, cplx = (kComplex & bit(t)) != 0;
-      const DType acc = r.reduce.acc == RedAcc::Input ? t
-                        : cplx                        ? DType::c128
-                        : flt                         ? DType::f64
-                                                      : DType::i64;
+      const DType acc = r.reduce.acc != RedAcc::Wide ? t : cplx ? DType::c128 : flt ? DType::f64 : DType::i64;
       if (!(c.inputs & bit(acc))) return false;
     }
   }

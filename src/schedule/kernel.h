@@ -51,6 +51,9 @@ struct Reduction {
   DType dtype = DType::f32;     ///< result dtype
   DType in_dtype = DType::f32;  ///< element dtype
   int value = -1;               ///< instruction giving each element
+  /// An indexed reduction (argmax group): the i64 instruction giving each element's row-major
+  /// position within the reduced axes (an Index of the inner loop dims); else -1.
+  int index = -1;
 };
 
 struct Store {

@@ -165,6 +165,24 @@ int KernelLowering::reduce(const Node* r, const Map& m) {
   red_spec.in_dtype = in.dtype;
   red_spec.value = value(&in, mi);
   if (failed) return 0;
+  if (ir::info(r->op).reduce.acc == ir::RedAcc::Indexed) {
+    // argmax group: each element's position, row-major over the reduced axes, is index math on
+    // the inner loop dims (an Index access, as arange's), so it fuses and vectorizes like one
+    Access pos;
+    pos.dtype = DType::i64;
+    pos.strides.assign(static_cast<std::size_t>(rank()), 0);
+    int64_t step = 1;
+    for (std::size_t q = red.size(); q-- > 0;) {
+      pos.strides[ro + q] = step;
+      step *= red[q];
+    }
+    k.accesses.push_back(std::move(pos));
+    Instr idx;
+    idx.kind = Instr::Kind::Index;
+    idx.dtype = DType::i64;
+    idx.access = static_cast<int>(k.accesses.size()) - 1;
+    red_spec.index = emit(std::move(idx));
+  }
   k.reductions.push_back(red_spec);
   Instr acc;
   acc.kind = Instr::Kind::Acc;

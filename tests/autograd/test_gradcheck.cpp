@@ -206,9 +206,11 @@ std::vector<Case> cases_for(Op op) {
 
 bool passes_no_gradient(const ir::OpInfo& row) {
   // Sources, comparisons and classification (b8 results), bitwise and logical ops (no float or
-  // complex input). argsort: i64 positions (group sort).
+  // complex input). argsort: i64 positions (group sort). argmax/argmin: i64 positions (argmax
+  // group: an indexed reduction's result is its index).
   return row.kind == ir::OpKind::Source || row.dtype_rule == ir::DTypeRule::Bool ||
-         (row.inputs & (ir::kFloat | ir::kComplex)) == 0 || row.op == Op::Argsort;
+         (row.inputs & (ir::kFloat | ir::kComplex)) == 0 || row.op == Op::Argsort ||
+         row.reduce.acc == ir::RedAcc::Indexed;
 }
 
 TEST(GradCheck, EveryRowIsCheckedOrPassesNoGradient) {

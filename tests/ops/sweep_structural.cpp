@@ -301,6 +301,7 @@ void expect_reduced(Op op, const Data& got, const Data& d, const Shape& s, const
 
 void sweep_reduce(int op_index, DType t) {
   const Op op = Op(op_index);
+  if (op == Op::Argmax || op == Op::Argmin) return sweep_arg(op_index, t);  // argmax group
   auto fn = [op](const Tensor& x, std::vector<int64_t> axes, bool keepdim) {
     switch (op) {
       case Op::Sum: return sum(x, axes, keepdim);

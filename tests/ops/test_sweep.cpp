@@ -130,6 +130,11 @@ const Coverage kCoverage[] = {
     {Op::Imag, "imag of a real dtype is zeros; of c64/c128 its imaginary part (test_complex)", sweep_complex},
     {Op::Complex, "complex(x, -x) for every real dtype, layouts; complex parts rejected (test_complex)",
      sweep_complex},
+    // argmax group (issue #15): one-pass reductions with a (value, index) accumulator
+    {Op::Argmax, "argmax over an axis or all axes, keepdim, layouts, ties, NaN, edges (test_argminmax)",
+     sweep_reduce},
+    {Op::Argmin, "argmin over an axis or all axes, keepdim, layouts, ties, NaN, edges (test_argminmax)",
+     sweep_reduce},
 };
 
 const Coverage* coverage_of(int op) {

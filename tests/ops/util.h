@@ -107,6 +107,8 @@ void sweep_binary(int op, DType t);
 void sweep_where(int op, DType t);
 void sweep_source(int op, DType t);
 void sweep_reduce(int op, DType t);
+/// argmax group: argmax/argmin (Reduce rows) through sweep_reduce, against loops (test_argminmax.cpp).
+void sweep_arg(int op, DType t);
 void sweep_scan(int op, DType t);  // sweep_scan.cpp (scan group)
 void sweep_movement(int op, DType t);
 void sweep_cat(int op, DType t);

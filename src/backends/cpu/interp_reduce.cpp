@@ -99,6 +99,53 @@ CombineFn<A> combine_fn(Op op) {
                                        " cannot combine a reduction of " + dtype_name(core::dtype_of_v<A>));
 }
 
+// The pair step of an indexed reduction (argmax group): the combining row's helper with an index
+// (scalar::arg_maximum / arg_minimum). An if-chain: only Maximum and Minimum pair with an index.
+template <class A>
+using ArgStepFn = void (*)(A&, int64_t&, A, int64_t);
+template <class A>
+ArgStepFn<A> arg_step_fn(Op op) {
+  if (op == Op::Maximum) return [](A& a, int64_t& ai, A x, int64_t xi) { scalar::arg_maximum(a, ai, x, xi); };
+  if (op == Op::Minimum) return [](A& a, int64_t& ai, A x, int64_t xi) { scalar::arg_minimum(a, ai, x, xi); };
+  throw Error(ErrorCode::Internal, std::string("interpreter: ") + ir::op_name(op) + " has no indexed form");
+}
+
+// argmax group: the (value, index) pairs, the index of an element being its row-major position
+// within the reduced axes (a third stride walk: those axes' row-major strides, 0 elsewhere).
+void interp_indexed(const ir::Node& n, const View& in, const core::Strides& acc_st, View& out) {
+  const Shape& ishape = n.inputs[0]->shape;
+  const ir::ReduceRule& rule = ir::info(n.op).reduce;
+  core::Strides pos_st(ishape.size(), 0);
+  int64_t step = 1;
+  for (std::size_t q = n.attrs.axes.size(); q-- > 0;) {
+    const auto a = static_cast<std::size_t>(n.attrs.axes[q]);
+    pos_st[a] = step;
+    step *= ishape[a];
+  }
+  const int64_t out_n = core::numel(n.shape);
+  core::dispatch(n.inputs[0]->dtype, [&](auto tin) {
+    using A = decltype(tin);
+    if constexpr (ir::accepts(Op::Argmax, core::dtype_of_v<A>)) {
+      const A* x = static_cast<const A*>(in.storage->data);
+      const ArgStepFn<A> step_fn = arg_step_fn<A>(rule.combine);
+      std::vector<A> acc(static_cast<std::size_t>(out_n), identity_of<A>(rule.identity));
+      std::vector<int64_t> idx(static_cast<std::size_t>(out_n), 0);
+      std::array<const int64_t*, 3> st{in.strides.data(), acc_st.data(), pos_st.data()};
+      core::for_each_strided<3>(ishape, st, {in.offset, 0, 0}, [&](int64_t i, int64_t k, int64_t p) {
+        const auto ku = static_cast<std::size_t>(k);
+        A a = acc[ku];  // (a copy: std::vector<bool> has no references for b8)
+        step_fn(a, idx[ku], x[i], p);
+        acc[ku] = a;
+      });
+      int64_t* o = ptr<int64_t>(out);
+      for (int64_t k = 0; k < out_n; ++k) o[k] = idx[static_cast<std::size_t>(k)];
+    } else {
+      throw Error(ErrorCode::Internal, std::string("interpreter: ") + ir::op_name(n.op) + " of " +
+                                           dtype_name(core::dtype_of_v<A>));
+    }
+  });
+}
+
 }  // namespace
 
 // Every reduction kind through its op-table row (ir::ReduceRule): the accumulator starts at the
@@ -112,6 +159,10 @@ View interp_reduce(const ir::Node& n, const View& in) {
   // Accumulator strides: the output's, with 0 on reduced axes.
   core::Strides acc_st = core::contiguous_strides(n.shape);
   for (int64_t a : n.attrs.axes) acc_st[static_cast<std::size_t>(a)] = 0;
+  if (rule.acc == ir::RedAcc::Indexed) {
+    interp_indexed(n, in, acc_st, out);
+    return out;
+  }
   core::dispatch(it, [&](auto tin) {
     using TI = decltype(tin);
     const TI* x = static_cast<const TI*>(in.storage->data);
@@ -134,6 +185,7 @@ View interp_reduce(const ir::Node& n, const View& in) {
     switch (rule.acc) {
       case ir::RedAcc::Wide: run(typename scalar::acc<TI>::type{}); return;
       case ir::RedAcc::Input: run(TI{}); return;
+      case ir::RedAcc::Indexed: break;  // (interp_indexed, above)
     }
   });
   return out;
@@ -174,7 +226,9 @@ View interp_scan(const ir::Node& n, const View& in) {
     switch (rule.acc) {
       case ir::RedAcc::Wide: run(typename scalar::acc<TI>::type{}); return;
       case ir::RedAcc::Input: run(TI{}); return;
+      case ir::RedAcc::Indexed: break;  // (no scan row pairs an index)
     }
+    throw Error(ErrorCode::Internal, "interpreter: indexed scan");
   });
   return out;
 }
