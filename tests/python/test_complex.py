@@ -65,7 +65,7 @@ def test_functions_against_numpy(dtype):
 
 def test_functions_that_reject_complex_raise():
     x = cg.asarray([1 + 1j, 2 - 1j])
-    for f in (cg.floor, cg.ceil, cg.log2, cg.asin, cg.max, cg.argmax):
+    for f in (cg.floor, cg.ceil, cg.trunc, cg.signbit, cg.max, cg.argmax):
         with pytest.raises((TypeError, ValueError)):
             f(x)
     with pytest.raises((TypeError, ValueError)):
