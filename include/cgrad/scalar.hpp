@@ -1328,6 +1328,13 @@ CGRAD_SCALAR_INLINE complex_t<R> pow(complex_t<R> a, complex_t<R> b) {
 // (odd, conj(f(z)) = f(conj z)) to work in one quadrant and give the signs back with copysign.
 // asin(z) = -i asinh(iz), atan(z) = -i atanh(iz) and acosh(z) = +-i acos(z), as the standard
 // defines them (the rotations by i are exact). docs/semantics.md "Complex numbers".
+// |x| with |-0| = +0, which the folds below rely on (the side of a cut): not fabs, because the
+// emulated device's abs.f64 returns -0 for -0 (docs/cuda.md), and compilers turn copysign(x, 1)
+// and a cleared sign bit back into that instruction; -0 + 0 is +0 in IEEE arithmetic.
+template <class R>
+CGRAD_SCALAR_INLINE R cplx_abs(R x) {
+  return x < R(0) ? -x : x + R(0);
+}
 template <class R>
 CGRAD_SCALAR_INLINE R cplx_big() {
   return sizeof(R) == 4 ? R(4096) : R(134217728);
@@ -1356,7 +1363,7 @@ CGRAD_SCALAR_INLINE complex_t<R> cplx_asin_kahan(complex_t<R> z) {
 }
 template <class R>
 CGRAD_SCALAR_INLINE complex_t<R> asinh(complex_t<R> z) {
-  const R x = z.re, y = z.im, ax = m_fabs(x), ay = m_fabs(y), nan = quiet_nan<R>();
+  const R x = z.re, y = z.im, ax = cplx_abs(x), ay = cplx_abs(y), nan = quiet_nan<R>();
   if (x != x) {
     if (y == R(0)) return {x, y};              // asinh(NaN +- 0i) = NaN +- 0i
     return {isinf_(y) ? inf<R>() : nan, nan};  // asinh(NaN + inf i) = +-inf + NaN i
@@ -1381,7 +1388,7 @@ CGRAD_SCALAR_INLINE complex_t<R> asin(complex_t<R> z) {
 // NaN - inf i, +-inf + NaN i gives NaN - inf i, so that acosh's real part is +inf).
 template <class R>
 CGRAD_SCALAR_INLINE complex_t<R> cplx_acos_upper(R x, R y) {
-  const R nan = quiet_nan<R>(), ax = m_fabs(x);
+  const R nan = quiet_nan<R>(), ax = cplx_abs(x);
   if (x != x) return {nan, isinf_(y) ? -y : nan};
   if (y != y) return {x == R(0) ? cplx_half_pi<R>() : nan, isinf_(x) ? -inf<R>() : nan};
   if (ax > cplx_big<R>() || y > cplx_big<R>())  // acos z = arg z - i log 2|z| + O(1/z^2)
@@ -1392,13 +1399,13 @@ CGRAD_SCALAR_INLINE complex_t<R> cplx_acos_upper(R x, R y) {
 }
 template <class R>
 CGRAD_SCALAR_INLINE complex_t<R> acos(complex_t<R> z) {
-  const complex_t<R> w = cplx_acos_upper(z.re, m_fabs(z.im));
+  const complex_t<R> w = cplx_acos_upper(z.re, cplx_abs(z.im));
   return {w.re, m_copysign(w.im, -z.im)};  // acos(conj z) = conj(acos z)
 }
 // acosh z = i acos z above the real axis (and on it with +0), -i acos z below: real part >= 0.
 template <class R>
 CGRAD_SCALAR_INLINE complex_t<R> acosh(complex_t<R> z) {
-  const complex_t<R> w = cplx_acos_upper(z.re, m_fabs(z.im));
+  const complex_t<R> w = cplx_acos_upper(z.re, cplx_abs(z.im));
   return {-w.im, m_copysign(w.re, z.im)};
 }
 // atanh(x + iy) = log1p(4x / ((1 - x)^2 + y^2)) / 4 + i atan2(2y, (1 - x)(1 + x) - y^2) / 2 (Hull
@@ -1406,7 +1413,7 @@ CGRAD_SCALAR_INLINE complex_t<R> acosh(complex_t<R> z) {
 // tiny y does not underflow the denominator); beyond cplx_big, 1/z + i pi/2.
 template <class R>
 CGRAD_SCALAR_INLINE complex_t<R> atanh(complex_t<R> z) {
-  const R x = z.re, y = z.im, ax = m_fabs(x), ay = m_fabs(y), nan = quiet_nan<R>();
+  const R x = z.re, y = z.im, ax = cplx_abs(x), ay = cplx_abs(y), nan = quiet_nan<R>();
   if (x != x)  // atanh(NaN + inf i) = +-0 + i pi/2
     return isinf_(y) ? complex_t<R>{R(0), m_copysign(cplx_half_pi<R>(), y)} : complex_t<R>{nan, nan};
   if (y != y) {  // atanh(+-inf + NaN i) = +-0 + NaN i, atanh(+-0 + NaN i) = +-0 + NaN i
