@@ -1205,7 +1205,7 @@ CGRAD_SCALAR_INLINE complex_t<R> exp(complex_t<R> z) {
 // expm1(x + iy) = (expm1(x) cos y - 2 sin^2(y/2)) + i e^x sin y: no cancellation near 0.
 template <class R>
 CGRAD_SCALAR_INLINE complex_t<R> expm1(complex_t<R> z) {
-  if (z.im == R(0)) return {m_expm1(z.re), z.im};
+  if (z.im == R(0)) return {z.re == R(0) ? R(0) : m_expm1(z.re), z.im};  // expm1(-0 + 0i) = +0 + 0i
   if (isinf_(z.re)) {
     if (z.re < R(0))
       return isfinite_(z.im) ? complex_t<R>{R(-1), R(0) * m_sin(z.im)} : complex_t<R>{R(-1), R(0)};
@@ -1286,7 +1286,7 @@ template <class R>
 CGRAD_SCALAR_INLINE complex_t<R> tanh(complex_t<R> z) {
   if (isinf_(z.re))
     return {m_copysign(R(1), z.re),
-            isfinite_(z.im) ? m_copysign(R(0), m_sin(R(2) * z.im)) : m_copysign(R(0), z.im)};
+            m_copysign(R(0), z.im)};  // the standard: 1 + 0i for y > 0 (C99: 0 sin 2y)
   if (z.im == R(0)) return {m_tanh(z.re), z.im};
   if (!isfinite_(z.im)) return {z.re == R(0) ? z.re : z.im - z.im, z.im - z.im};
   if (z.re != z.re) return {z.re, z.re};

@@ -539,7 +539,13 @@ NB_MODULE(_cgrad, m) {
     m.def(("_" + std::string(r.name)).c_str(),
           [row](const Tensor& x, nb::handle axis, bool keepdims) {
             std::vector<int64_t> axes = axes_of(axis);
-            if (!axis.is_none() && axes.empty()) return x;  // axis=(): nothing reduced
+            if (!axis.is_none() && axes.empty()) {
+              // axis=(): nothing reduced, but the result has the reduction's dtype (sum of int32
+              // is int64): reduce over a new trailing axis of size 1 (same values, fused)
+              Shape s = x.shape();
+              s.push_back(1);
+              return row->fn(x.reshape(s), {static_cast<int64_t>(s.size()) - 1}, false);
+            }
             return row->fn(x, std::move(axes), keepdims);
           },
           nb::arg("x"), nb::arg("axis").none(), nb::arg("keepdims"));

@@ -394,6 +394,7 @@ TEST(ComplexDTypes, SpecialCases) {
       {"cosh", {kInf, kInf}, {kInf, kNaN}, false},
       {"tanh", {0.0, 0.0}, {0, 0}, true},
       {"tanh", {kInf, 1.0}, {1, 0}, true},
+      {"tanh", {kInf, 2.0}, {1, 0}, true},  // +0 for every y > 0 (the standard), not C99's 0 sin 2y
       {"tanh", {kInf, kInf}, {1, 0}, false},
       {"tanh", {kInf, kNaN}, {1, 0}, false},
       {"tanh", {kNaN, 0.0}, {kNaN, 0}, true},
@@ -403,6 +404,7 @@ TEST(ComplexDTypes, SpecialCases) {
       {"sign", {kNaN, 1.0}, {kNaN, kNaN}, false},
       {"sign", {-3.0, 4.0}, {-0.6, 0.8}, false},
       {"expm1", {0.0, 0.0}, {0, 0}, true},
+      {"expm1", {-0.0, 0.0}, {0, 0}, true},  // the standard: +0 + 0i for either zero
       {"expm1", {-kInf, 1.0}, {-1, 0}, false},
       // cplxfn: asinh, acos, acosh, atanh (asin, atan through them), log2, log10, round
       {"asinh", {0.0, 0.0}, {0, 0}, true},
