@@ -1236,7 +1236,7 @@ CGRAD_SCALAR_INLINE complex_t<R> exp(complex_t<R> z) {
 // expm1(x + iy) = (expm1(x) cos y - 2 sin^2(y/2)) + i e^x sin y: no cancellation near 0.
 template <class R>
 CGRAD_SCALAR_INLINE complex_t<R> expm1(complex_t<R> z) {
-  if (z.im == R(0)) return {m_expm1(z.re), z.im};
+  if (z.im == R(0)) return {z.re == R(0) ? R(0) : m_expm1(z.re), z.im};  // expm1(-0 + 0i) = +0 + 0i
   if (isinf_(z.re)) {
     if (z.re < R(0))
       return isfinite_(z.im) ? complex_t<R>{R(-1), R(0) * m_sin(z.im)} : complex_t<R>{R(-1), R(0)};
@@ -1248,9 +1248,18 @@ CGRAD_SCALAR_INLINE complex_t<R> expm1(complex_t<R> z) {
 }
 // log(z) = log|z| + i arg(z): arg in [-pi, pi], the cut along the negative real axis
 // (log(-0 + 0i) = -inf + pi i, log(+0 + 0i) = -inf + 0i, as C99).
+// Near |z| = 1 the real part is log1p((m - 1)(m + 1) + n^2) / 2 (m = max(|x|, |y|), n = min;
+// m - 1 is exact there), not log of a hypot rounded near 1; above a quarter of the largest value
+// the parts are halved first, so |z| cannot overflow (log(max + max i) is finite).
 template <class R>
 CGRAD_SCALAR_INLINE complex_t<R> log(complex_t<R> z) {
-  return {m_log(m_hypot(z.re, z.im)), m_atan2(z.im, z.re)};
+  const R ax = m_fabs(z.re), ay = m_fabs(z.im), m = ax < ay ? ay : ax, n = ax < ay ? ax : ay;
+  const R arg = m_atan2(z.im, z.re);
+  if (m >= R(0.5) && m <= R(2)) return {R(0.5) * m_log1p((m - R(1)) * (m + R(1)) + n * n), arg};
+  const R big = sizeof(R) == 4 ? R(8.5e37) : R(4.4e307);
+  if (m > big && !isinf_(m))
+    return {m_log(m_hypot(ax * R(0.5), ay * R(0.5))) + R(0.693147180559945309417), arg};
+  return {m_log(m_hypot(z.re, z.im)), arg};
 }
 // log1p(z) = log(1 + z); near 0, its real part as log1p(x (2 + x) + y^2) / 2 (no cancellation).
 template <class R>
@@ -1308,7 +1317,7 @@ template <class R>
 CGRAD_SCALAR_INLINE complex_t<R> tanh(complex_t<R> z) {
   if (isinf_(z.re))
     return {m_copysign(R(1), z.re),
-            isfinite_(z.im) ? m_copysign(R(0), m_sin(R(2) * z.im)) : m_copysign(R(0), z.im)};
+            m_copysign(R(0), z.im)};  // the standard: 1 + 0i for y > 0 (C99: 0 sin 2y)
   if (z.im == R(0)) return {m_tanh(z.re), z.im};
   if (!isfinite_(z.im)) return {z.re == R(0) ? z.re : z.im - z.im, z.im - z.im};
   if (z.re != z.re) return {z.re, z.re};
@@ -1338,6 +1347,150 @@ CGRAD_SCALAR_INLINE complex_t<R> pow(complex_t<R> a, complex_t<R> b) {
   if (b.re == R(0) && b.im == R(0)) return {R(1), R(0)};
   if (a.re == R(0) && a.im == R(0) && b.im == R(0) && b.re > R(0)) return {R(0), R(0)};
   return exp(mul(b, log(a)));
+}
+// ---- complex group, cplxfn: the inverse trigonometric and hyperbolic functions, log2, log10, round ----
+// Kahan's formulas ("Branch cuts for complex elementary functions", 1987): the parts come from
+// the square roots of 1 - z and 1 + z, whose signed zeros put each side of a cut where C99 Annex G
+// puts it (casin(2 + 0i) = pi/2 + i acosh 2, casin(2 - 0i) = pi/2 - i acosh 2) with no
+// cancellation near +-1. Beyond cplx_big (2^12 in f32, 2^27 in f64: there the next term of the
+// asymptotic series is below half an ulp) each function is its asymptote (log 2z, arg z, 1/z)
+// computed without a square, so no finite input overflows. Special values (NaN, infinite parts)
+// are C99's and the Array API standard's tables; asinh, acos and atanh use their symmetries
+// (odd, conj(f(z)) = f(conj z)) to work in one quadrant and give the signs back with copysign.
+// asin(z) = -i asinh(iz), atan(z) = -i atanh(iz) and acosh(z) = +-i acos(z), as the standard
+// defines them (the rotations by i are exact). docs/semantics.md "Complex numbers".
+// |x| with |-0| = +0, which the folds below rely on (the side of a cut): not fabs, because the
+// emulated device's abs.f64 returns -0 for -0 (docs/cuda.md), and compilers turn copysign(x, 1)
+// and a cleared sign bit back into that instruction; -0 + 0 is +0 in IEEE arithmetic.
+template <class R>
+CGRAD_SCALAR_INLINE R cplx_abs(R x) {
+  return x < R(0) ? -x : x + R(0);
+}
+template <class R>
+CGRAD_SCALAR_INLINE R cplx_big() {
+  return sizeof(R) == 4 ? R(4096) : R(134217728);
+}
+template <class R>
+CGRAD_SCALAR_INLINE R cplx_half_pi() {
+  return R(1.57079632679489661923);
+}
+template <class R>
+CGRAD_SCALAR_INLINE R cplx_ln2() {
+  return R(0.693147180559945309417);
+}
+// log(2|z|) for m = max(|x|, |y|) >= n = min(|x|, |y|), with no square: the large-|z| real part.
+template <class R>
+CGRAD_SCALAR_INLINE R cplx_log_2abs(R m, R n) {
+  if (isinf_(m)) return m;
+  const R r = n / m;
+  return cplx_ln2<R>() + m_log(m) + R(0.5) * m_log1p(r * r);
+}
+// Kahan's asin for finite z of moderate size: atan2(x, Re(sqrt(1 - z) sqrt(1 + z))) +
+// i asinh(Im(conj(sqrt(1 - z)) sqrt(1 + z))).
+template <class R>
+CGRAD_SCALAR_INLINE complex_t<R> cplx_asin_kahan(complex_t<R> z) {
+  const complex_t<R> a = sqrt(complex_t<R>{R(1) - z.re, -z.im}), b = sqrt(complex_t<R>{R(1) + z.re, z.im});
+  return {m_atan2(z.re, a.re * b.re - a.im * b.im), m_asinh(a.re * b.im - a.im * b.re)};
+}
+template <class R>
+CGRAD_SCALAR_INLINE complex_t<R> asinh(complex_t<R> z) {
+  const R x = z.re, y = z.im, ax = cplx_abs(x), ay = cplx_abs(y), nan = quiet_nan<R>();
+  if (x != x) {
+    if (y == R(0)) return {x, y};              // asinh(NaN +- 0i) = NaN +- 0i
+    return {isinf_(y) ? inf<R>() : nan, nan};  // asinh(NaN + inf i) = +-inf + NaN i
+  }
+  if (y != y) return {isinf_(x) ? x : nan, nan};  // asinh(+-inf + NaN i) = +-inf + NaN i
+  R re, im;
+  if (ax > cplx_big<R>() || ay > cplx_big<R>()) {  // asinh z = log 2z + O(1/z^2)
+    re = ax < ay ? cplx_log_2abs(ay, ax) : cplx_log_2abs(ax, ay);
+    im = m_atan2(ay, ax);
+  } else {  // asinh z = i asin(-iz)
+    const complex_t<R> w = cplx_asin_kahan(complex_t<R>{ay, -ax});
+    re = -w.im, im = w.re;
+  }
+  return {m_copysign(re, x), m_copysign(im, y)};
+}
+template <class R>
+CGRAD_SCALAR_INLINE complex_t<R> asin(complex_t<R> z) {
+  const complex_t<R> w = asinh(complex_t<R>{-z.im, z.re});
+  return {w.im, -w.re};
+}
+// acos(x + iy) for y >= 0 (or NaN): real part in [0, pi], imaginary part <= 0 (NaN + inf i gives
+// NaN - inf i, +-inf + NaN i gives NaN - inf i, so that acosh's real part is +inf).
+template <class R>
+CGRAD_SCALAR_INLINE complex_t<R> cplx_acos_upper(R x, R y) {
+  const R nan = quiet_nan<R>(), ax = cplx_abs(x);
+  if (x != x) return {nan, isinf_(y) ? -y : nan};
+  if (y != y) return {x == R(0) ? cplx_half_pi<R>() : nan, isinf_(x) ? -inf<R>() : nan};
+  if (ax > cplx_big<R>() || y > cplx_big<R>())  // acos z = arg z - i log 2|z| + O(1/z^2)
+    return {m_atan2(y, x), -(ax < y ? cplx_log_2abs(y, ax) : cplx_log_2abs(ax, y))};
+  // Kahan: 2 atan2(Re sqrt(1 - z), Re sqrt(1 + z)) + i asinh(Im(conj(sqrt(1 + z)) sqrt(1 - z)))
+  const complex_t<R> a = sqrt(complex_t<R>{R(1) - x, -y}), b = sqrt(complex_t<R>{R(1) + x, y});
+  return {R(2) * m_atan2(a.re, b.re), m_asinh(b.re * a.im - b.im * a.re)};
+}
+template <class R>
+CGRAD_SCALAR_INLINE complex_t<R> acos(complex_t<R> z) {
+  const complex_t<R> w = cplx_acos_upper(z.re, cplx_abs(z.im));
+  return {w.re, m_copysign(w.im, -z.im)};  // acos(conj z) = conj(acos z)
+}
+// acosh z = i acos z above the real axis (and on it with +0), -i acos z below: real part >= 0.
+template <class R>
+CGRAD_SCALAR_INLINE complex_t<R> acosh(complex_t<R> z) {
+  const complex_t<R> w = cplx_acos_upper(z.re, cplx_abs(z.im));
+  return {-w.im, m_copysign(w.re, z.im)};
+}
+// atanh(x + iy) = log1p(4x / ((1 - x)^2 + y^2)) / 4 + i atan2(2y, (1 - x)(1 + x) - y^2) / 2 (Hull
+// et al.'s form; at |x| = 1 and |y| < 1 the real part as log(2/|y|) / 2 + log1p(y^2/4) / 4, so a
+// tiny y does not underflow the denominator); beyond cplx_big, 1/z + i pi/2.
+template <class R>
+CGRAD_SCALAR_INLINE complex_t<R> atanh(complex_t<R> z) {
+  const R x = z.re, y = z.im, ax = cplx_abs(x), ay = cplx_abs(y), nan = quiet_nan<R>();
+  if (x != x)  // atanh(NaN + inf i) = +-0 + i pi/2
+    return isinf_(y) ? complex_t<R>{R(0), m_copysign(cplx_half_pi<R>(), y)} : complex_t<R>{nan, nan};
+  if (y != y) {  // atanh(+-inf + NaN i) = +-0 + NaN i, atanh(+-0 + NaN i) = +-0 + NaN i
+    if (isinf_(x)) return {m_copysign(R(0), x), y};
+    return {x == R(0) ? x : nan, nan};
+  }
+  R re, im;
+  if (ax > cplx_big<R>() || ay > cplx_big<R>()) {
+    if (isinf_(ax) || isinf_(ay)) {
+      re = R(0), im = cplx_half_pi<R>();
+    } else {
+      const complex_t<R> w = div(complex_t<R>{R(1), R(0)}, complex_t<R>{ax, ay});
+      re = w.re, im = cplx_half_pi<R>() + w.im;
+    }
+  } else {
+    const R d = R(1) - ax;
+    if (ax == R(1) && ay < R(1))  // (both terms positive: no cancellation)
+      re = R(0.5) * (cplx_ln2<R>() - m_log(ay)) + R(0.25) * m_log1p(R(0.25) * ay * ay);
+    else
+      re = R(0.25) * m_log1p(R(4) * ax / (d * d + ay * ay));
+    im = R(0.5) * m_atan2(R(2) * ay, d * (R(1) + ax) - ay * ay);
+  }
+  return {m_copysign(re, x), m_copysign(im, y)};
+}
+template <class R>
+CGRAD_SCALAR_INLINE complex_t<R> atan(complex_t<R> z) {
+  const complex_t<R> w = atanh(complex_t<R>{-z.im, z.re});
+  return {w.im, -w.re};
+}
+// log2 z = log z / ln 2, log10 z = log z / ln 10: log's special cases, each part scaled.
+template <class R>
+CGRAD_SCALAR_INLINE complex_t<R> log2(complex_t<R> z) {
+  const complex_t<R> w = log(z);
+  const R k = R(1.44269504088896340736);
+  return {w.re * k, w.im * k};
+}
+template <class R>
+CGRAD_SCALAR_INLINE complex_t<R> log10(complex_t<R> z) {
+  const complex_t<R> w = log(z);
+  const R k = R(0.434294481903251827651);
+  return {w.re * k, w.im * k};
+}
+// round rounds each part, half to even (the standard: real and imaginary parts separately).
+template <class R>
+CGRAD_SCALAR_INLINE complex_t<R> round(complex_t<R> z) {
+  return {m_rint(z.re), m_rint(z.im)};
 }
 // complex(re, im): the complex value of two real parts (f16 and bf16 parts give c64).
 template <class T>

@@ -167,8 +167,16 @@ empty = zeros
 
 def full(shape, fill_value, *, dtype=None, device=None):
     if dtype is None:
-        dtype = dt.bool if isinstance(fill_value, builtins.bool) else dt.int64 if isinstance(fill_value, int) else dt.float32
+        dtype = (dt.bool if isinstance(fill_value, builtins.bool) else dt.int64 if isinstance(fill_value, int)
+                 else dt.complex64 if isinstance(fill_value, complex) else dt.float32)
     d = dt.as_dtype(dtype)
+    if d in dt.COMPLEX:  # cplxfn: its two parts as constants, joined by complex()
+        z = complex(fill_value)
+        r = dt._real_of(d)._c
+        return _cgrad._complex(_cgrad._full(_shape(shape), z.real, r, _dev(device)),
+                               _cgrad._full(_shape(shape), z.imag, r, _dev(device)))
+    if isinstance(fill_value, complex):
+        raise TypeError(f"full: a complex fill value needs a complex dtype, not {d.name}")
     if d in dt.INTEGRAL and not dt.iinfo(d).min <= fill_value <= dt.iinfo(d).max:
         raise OverflowError(f"full: {fill_value} does not fit in {d.name}")
     return _cgrad._full(_shape(shape), float(fill_value), d._c, _dev(device))
@@ -212,12 +220,18 @@ def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
 
 
 def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
-    d = _default_dtype(dtype)
+    cplx = isinstance(start, complex) or isinstance(stop, complex)  # cplxfn: computed in complex128
+    d = _default_dtype(dtype, dt.complex64 if cplx else None)
+    cplx = cplx or d in dt.COMPLEX
     div = (num - 1) if endpoint else num
     step = (stop - start) / div if div > 0 else 0.0
-    r = _cgrad._arange(num, dt.float64._c, _dev(device)) * step + start
+    r = _cgrad._arange(num, dt.float64._c, _dev(device))
+    if cplx:
+        r = r.astype(dt.complex128)
+    r = r * (complex(step) if cplx else step) + (complex(start) if cplx else start)
     if endpoint and num > 1:
-        r = _cgrad._where(_cgrad._arange(num, dt.int64._c, _dev(device)) == num - 1, float(stop), r)
+        r = _cgrad._where(_cgrad._arange(num, dt.int64._c, _dev(device)) == num - 1,
+                          complex(stop) if cplx else float(stop), r)
     return r.astype(d)
 
 

@@ -139,11 +139,36 @@ const Unary kUnary[] = {
 };
 // clang-format on
 
+// cplxfn: a Python complex operand beside an array `other` of dtype t, as a 0-d constant (two
+// full() parts joined by complex(): no buffer, it fuses like a real scalar). The Array API
+// standard (2024.12): with a complex array it takes the array's dtype, with a real floating one
+// the array's complex counterpart (f16, bf16, f32 -> c64; f64 -> c128), so the array's precision
+// decides, as for a Python float; with an integer or boolean array the standard leaves the result
+// unspecified and cgrad raises TypeError, as array-api-strict does (docs/python.md).
+std::optional<Tensor> complex_operand(nb::handle h, const Tensor& other, const char* fn) {
+  if (!PyComplex_Check(h.ptr())) return std::nullopt;
+  const DType t = other.dtype();
+  if (!is_complex(t) && !is_floating(t))
+    throw nb::type_error((std::string(fn) +
+                          ": a Python complex scalar needs a floating-point or complex array, got " +
+                          dtype_name(t) + " (cast the array first)")
+                             .c_str());
+  const DType r = real_dtype(is_complex(t) ? t : complex_dtype(t));
+  const Py_complex z = PyComplex_AsCComplex(h.ptr());
+  return cgrad::complex(full({}, z.real, r, other.device()), full({}, z.imag, r, other.device()));
+}
+
 // Applies row `b` to (lhs, rhs) where either may be a scalar; null when neither is an Array or
 // an operand is of another type (operators then return NotImplemented).
 std::optional<Tensor> apply(const Binary& b, nb::handle lhs, nb::handle rhs) {
   Tensor *a = nullptr, *c = nullptr;
   Scalar sa{0.0}, sc{0.0};
+  if (nb::try_cast<Tensor*>(lhs, a, false)) {  // cplxfn: x op 1j
+    if (auto z = complex_operand(rhs, *a, b.name)) return b.tt(*a, *z);
+  } else if (nb::try_cast<Tensor*>(rhs, c, false)) {  // 1j op x
+    if (auto z = complex_operand(lhs, *c, b.name)) return b.tt(*z, *c);
+  }
+  a = nullptr, c = nullptr;
   if (!nb::try_cast<Tensor*>(lhs, a, false) && !scalar_of(lhs, sa)) return std::nullopt;
   if (!nb::try_cast<Tensor*>(rhs, c, false) && !scalar_of(rhs, sc)) return std::nullopt;
   if (a && c) return b.tt(*a, *c);
@@ -479,6 +504,11 @@ NB_MODULE(_cgrad, m) {
     A.def(("__r" + d + "__").c_str(),
           [row](nb::handle a, nb::handle c) { return result(apply(*row, c, a)); });
     A.def(("__i" + d + "__").c_str(), [row](nb::handle a, nb::handle c) -> nb::object {
+      // cplxfn: an in-place operation keeps its array's dtype (the standard), so x *= 1j needs a
+      // complex x
+      if (PyComplex_Check(c.ptr()) && !is_complex(nb::cast<Tensor&>(a).dtype()))
+        throw nb::type_error(
+            (std::string(row->name) + ": in place, a Python complex scalar needs a complex array").c_str());
       auto r = apply(*row, a, c);
       if (!r) return nb::borrow(Py_NotImplemented);
       Tensor& self = nb::cast<Tensor&>(a);
@@ -509,7 +539,13 @@ NB_MODULE(_cgrad, m) {
     m.def(("_" + std::string(r.name)).c_str(),
           [row](const Tensor& x, nb::handle axis, bool keepdims) {
             std::vector<int64_t> axes = axes_of(axis);
-            if (!axis.is_none() && axes.empty()) return x;  // axis=(): nothing reduced
+            if (!axis.is_none() && axes.empty()) {
+              // axis=(): nothing reduced, but the result has the reduction's dtype (sum of int32
+              // is int64): reduce over a new trailing axis of size 1 (same values, fused)
+              Shape s = x.shape();
+              s.push_back(1);
+              return row->fn(x.reshape(s), {static_cast<int64_t>(s.size()) - 1}, false);
+            }
             return row->fn(x, std::move(axes), keepdims);
           },
           nb::arg("x"), nb::arg("axis").none(), nb::arg("keepdims"));
@@ -518,6 +554,11 @@ NB_MODULE(_cgrad, m) {
     Tensor *ta = nullptr, *tb = nullptr;
     Scalar sa{0.0}, sb{0.0};
     bool ia = nb::try_cast<Tensor*>(a, ta, false), ib = nb::try_cast<Tensor*>(b, tb, false);
+    // cplxfn: a Python complex beside an array (the rules of the binary operators)
+    if (ia && !ib)
+      if (auto z = complex_operand(b, *ta, "where")) return where(c, *ta, *z);
+    if (ib && !ia)
+      if (auto z = complex_operand(a, *tb, "where")) return where(c, *z, *tb);
     if ((!ia && !scalar_of(a, sa)) || (!ib && !scalar_of(b, sb)))
       throw nb::type_error("where: operands must be arrays or scalars");
     if (ia && ib) return where(c, *ta, *tb);
@@ -645,6 +686,7 @@ NB_MODULE(_cgrad, m) {
     return nb::make_tuple(f.bits, f.eps, f.max, f.min, f.smallest_normal);
   });
   m.def("_full", [](Shape s, double v, DType t, Device d) { return full(std::move(s), v, t, d); });
+  m.def("_complex", [](const Tensor& re, const Tensor& im) { return cgrad::complex(re, im); });  // cplxfn
   m.def("_arange", [](int64_t n, DType t, Device d) { return arange(n, t, d); });
   m.def("_rand", [](Shape s, DType t, Device d) { return rand(std::move(s), t, d); });
   m.def("_randn", [](Shape s, DType t, Device d) { return randn(std::move(s), t, d); });

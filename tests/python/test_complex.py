@@ -65,7 +65,7 @@ def test_functions_against_numpy(dtype):
 
 def test_functions_that_reject_complex_raise():
     x = cg.asarray([1 + 1j, 2 - 1j])
-    for f in (cg.floor, cg.ceil, cg.log2, cg.asin, cg.max, cg.argmax):
+    for f in (cg.floor, cg.ceil, cg.trunc, cg.signbit, cg.max, cg.argmax):
         with pytest.raises((TypeError, ValueError)):
             f(x)
     with pytest.raises((TypeError, ValueError)):
@@ -111,3 +111,61 @@ def test_complex_autograd_follows_pytorch_convention():
         loss.backward()
         opt.step([loss])
     np.testing.assert_allclose(np.asarray(p), [1 - 1j, 2j], atol=1e-3)
+
+
+# cplxfn: Python complex scalars as operands (the standard 2024.12: with a real floating array the
+# array's complex counterpart, with a complex array its dtype; cgrad raises TypeError with an
+# integer or boolean array, which the standard leaves unspecified).
+@pytest.mark.parametrize("dtype, want", [(cg.float32, cg.complex64), (cg.float64, cg.complex128),
+                                         (cg.complex64, cg.complex64), (cg.complex128, cg.complex128)])
+def test_python_complex_scalars_as_operands(dtype, want):
+    a = np.array([1.5, -2.0, 0.25], dtype=np.asarray(cg.zeros(1, dtype=dtype)).dtype)
+    x = cg.asarray(a)
+    s = 0.5 - 2j
+    tol = 1e-6 if want is cg.complex64 else 1e-14
+    for got, ref in [(x * s, a * s), (s * x, s * a), (x + s, a + s), (s - x, s - a), (x / s, a / s),
+                     (s / x, s / a), (x ** s, a.astype(np.complex128) ** s), (cg.multiply(x, s), a * s),
+                     (cg.add(s, x), s + a), (cg.where(cg.real(x) > 0, x, s), np.where(a.real > 0, a, s))]:
+        assert got.dtype is want
+        np.testing.assert_allclose(np.asarray(got), ref, rtol=tol * 10, atol=tol)
+    assert np.asarray(x == 1.5 + 0j).tolist() == [True, False, False]
+    assert np.asarray(x != 1j).tolist() == [True, True, True]
+    if dtype in (cg.complex64, cg.complex128):
+        y = cg.asarray(a.astype(np.complex128), dtype=dtype)
+        y *= 1j
+        assert y.dtype is dtype
+        np.testing.assert_allclose(np.asarray(y), a * 1j, rtol=tol)
+    else:
+        with pytest.raises(TypeError):
+            x *= 1j  # in place keeps x's real dtype
+
+
+def test_python_complex_scalars_with_integer_arrays_raise():
+    for x in (cg.asarray([1, 2]), cg.asarray([True, False]), cg.asarray([1], dtype=cg.uint8)):
+        for f in (lambda: x * 1j, lambda: 1j + x, lambda: x == 1j, lambda: cg.multiply(x, 2j)):
+            with pytest.raises(TypeError):
+                f()
+
+
+def test_complex_creation_full_linspace():
+    f = cg.full((2, 3), 1 - 2j)
+    assert f.dtype is cg.complex64
+    assert np.asarray(f).tolist() == [[1 - 2j] * 3] * 2
+    assert np.asarray(cg.full((2,), 3, dtype=cg.complex128)).tolist() == [3 + 0j, 3 + 0j]
+    with pytest.raises(TypeError):
+        cg.full((2,), 1j, dtype=cg.float32)
+    ls = cg.linspace(1j, 2 + 3j, 5, dtype=cg.complex128)
+    np.testing.assert_allclose(np.asarray(ls), np.linspace(1j, 2 + 3j, 5), rtol=1e-15)
+    assert cg.linspace(0, 1j, 3).dtype is cg.complex64
+    assert complex(cg.asarray(1 + 2j)) == 1 + 2j
+
+
+def test_inverse_functions_log2_log10_round_against_numpy():
+    rng = np.random.default_rng(6)
+    a = (rng.uniform(-3, 3, 32) + 1j * rng.uniform(-3, 3, 32)).astype(np.complex128)
+    x = cg.asarray(a, dtype=cg.complex128)
+    for f, g in [(cg.asin, np.arcsin), (cg.acos, np.arccos), (cg.atan, np.arctan), (cg.asinh, np.arcsinh),
+                 (cg.acosh, np.arccosh), (cg.atanh, np.arctanh), (cg.log2, np.log2), (cg.log10, np.log10)]:
+        np.testing.assert_allclose(np.asarray(f(x)), g(a), rtol=1e-13, atol=1e-15)
+    r = cg.asarray([2.5 - 0.5j, 3.5 + 1.5j], dtype=cg.complex64)
+    assert np.asarray(cg.round(r)).tolist() == [2 - 0j, 4 + 2j]
