@@ -16,6 +16,7 @@
 #include <optional>
 #include <sstream>
 #include <string_view>
+#include <utility>
 
 namespace cgrad::py {
 
@@ -158,6 +159,16 @@ std::optional<Tensor> complex_operand(nb::handle h, const Tensor& other, const c
   return cgrad::complex(full({}, z.real, r, other.device()), full({}, z.imag, r, other.device()));
 }
 
+// The standard promotes a 0-d array like any other (float32 array // float64 0-d array ->
+// float64); the C++ API ranks 0-d tensors below dimensioned ones (PyTorch's rule:
+// docs/semantics.md). So a 0-d operand of another dtype beside a dimensioned one takes part as a
+// one-element 1-D array: the same broadcast shape, the table's dtype.
+std::pair<Tensor, Tensor> promoted_as_arrays(const Tensor& a, const Tensor& b) {
+  if (a.dtype() != b.dtype() && a.ndim() == 0 && b.ndim() > 0) return {a.reshape({1}), b};
+  if (a.dtype() != b.dtype() && b.ndim() == 0 && a.ndim() > 0) return {a, b.reshape({1})};
+  return {a, b};
+}
+
 // Applies row `b` to (lhs, rhs) where either may be a scalar; null when neither is an Array or
 // an operand is of another type (operators then return NotImplemented).
 std::optional<Tensor> apply(const Binary& b, nb::handle lhs, nb::handle rhs) {
@@ -171,7 +182,10 @@ std::optional<Tensor> apply(const Binary& b, nb::handle lhs, nb::handle rhs) {
   a = nullptr, c = nullptr;
   if (!nb::try_cast<Tensor*>(lhs, a, false) && !scalar_of(lhs, sa)) return std::nullopt;
   if (!nb::try_cast<Tensor*>(rhs, c, false) && !scalar_of(rhs, sc)) return std::nullopt;
-  if (a && c) return b.tt(*a, *c);
+  if (a && c) {
+    auto [x, y] = promoted_as_arrays(*a, *c);
+    return b.tt(x, y);
+  }
   if (a) return b.ts(*a, sc);
   if (c) return b.st(sa, *c);
   return std::nullopt;
@@ -561,7 +575,10 @@ NB_MODULE(_cgrad, m) {
       if (auto z = complex_operand(a, *tb, "where")) return where(c, *z, *tb);
     if ((!ia && !scalar_of(a, sa)) || (!ib && !scalar_of(b, sb)))
       throw nb::type_error("where: operands must be arrays or scalars");
-    if (ia && ib) return where(c, *ta, *tb);
+    if (ia && ib) {
+      auto [x, y] = promoted_as_arrays(*ta, *tb);
+      return where(c, x, y);
+    }
     if (ia) return where(c, *ta, sb);
     if (ib) return where(c, sa, *tb);
     return where(c, sa, sb);

@@ -396,6 +396,21 @@ def test_promotion_follows_the_cpp_core():
     assert cg.can_cast(cg.float16, cg.float32) and not cg.can_cast(cg.int8, cg.float16)
 
 
+def test_zero_d_arrays_promote_like_any_array():
+    # The standard's table, whatever the ranks (the C++ API keeps PyTorch's rule: docs/python.md)
+    x = cg.asarray([7.0, -7.5, 3.0], dtype=cg.float32)
+    y = cg.asarray(2.0, dtype=cg.float64)
+    for got in (x // y, cg.floor_divide(x, y), y // x, x + y, cg.multiply(y, x), cg.where(x > 0, x, y)):
+        assert got.dtype == cg.float64 and got.shape == (3,)
+    np.testing.assert_array_equal(np.asarray(x // y), np.array([7.0, -7.5, 3.0]) // 2.0)
+    i = cg.asarray([1, 2], dtype=cg.int8)
+    assert (i + cg.asarray(3, dtype=cg.int64)).dtype == cg.int64
+    assert (cg.asarray(1.0, dtype=cg.float32) + cg.asarray(2.0, dtype=cg.float64)).shape == ()
+    assert (x + cg.asarray(2.0, dtype=cg.float32)).dtype == cg.float32  # same dtype: unchanged
+    z = cg.zeros((0, 3), dtype=cg.float32) + y  # an empty array keeps its shape
+    assert z.shape == (0, 3) and z.dtype == cg.float64
+
+
 def test_half_dtypes_store_rounded_and_compute_in_float32():
     for d, nd_eps, mx, tiny in [(cg.float16, 2.0**-10, 65504.0, 2.0**-14),
                                 (cg.bfloat16, 2.0**-7, 3.3895313892515355e38, 2.0**-126)]:
