@@ -18,6 +18,8 @@
 #include "schedule/library_loops.h"
 
 #include <dlfcn.h>
+#include <algorithm>
+#include <thread>
 
 namespace cgrad::backends::cpu {
 
@@ -84,6 +86,11 @@ namespace {
 // Below this many multiply-adds a GEMM runs on the calling thread: waking the pool costs
 // microseconds, as much as a GEMM of this size takes.
 constexpr double kParallelMacs = 1 << 17;
+// How many parts a large GEMM is cut into at most: the hardware threads (the pool's default size).
+int gemm_parts() {
+  static const int parts = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return parts;
+}
 // Bands of the split are multiples of this many rows or columns, so that every band but the
 // last fills the micro-kernels' register tiles (16 f32 lanes with AVX-512).
 constexpr int64_t kBand = 16;
@@ -109,17 +116,24 @@ void pooled_gemm(Gemm gemm, int ta, int tb, int64_t m, int64_t n, int64_t k, con
   const bool rows = m > kBand || n <= kBand;
   const int64_t dim = rows ? m : n;
   const int64_t bands = (dim + kBand - 1) / kBand;
-  if (static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) < kParallelMacs || bands < 2 ||
-      num_threads() < 2) {
+  // The BLAS's result depends on how C is cut (OpenBLAS picks other kernels for other sizes: a
+  // 1000x64x64 sgemm whole and as two 500-row calls differ in 8% of the elements), so the cut
+  // depends on the shape and the machine's hardware threads, never on the pool's size: with
+  // CGRAD_NUM_THREADS=1 the same parts run one after another and give the same bits.
+  const Partition parts = partition(bands, 1, gemm_parts());
+  if (static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) < kParallelMacs ||
+      parts.chunks < 2) {
     call(0, m, 0, n);
     return;
   }
-  parallel_for(bands, 1, [&](int64_t b0, int64_t b1) {
-    const int64_t lo = b0 * kBand, hi = b1 * kBand < dim ? b1 * kBand : dim;
-    if (rows)
-      call(lo, hi, 0, n);
-    else
-      call(0, m, lo, hi);
+  parallel_for(parts.chunks, 1, [&](int64_t p0, int64_t p1) {
+    for (int64_t p = p0; p < p1; ++p) {
+      const int64_t lo = parts.begin(p) * kBand, hi = std::min(parts.end(p) * kBand, dim);
+      if (rows)
+        call(lo, hi, 0, n);
+      else
+        call(0, m, lo, hi);
+    }
   });
 }
 
