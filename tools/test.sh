@@ -20,6 +20,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install_deps.sh
+# ccache (installed by install_deps.sh) makes rebuilding unchanged sources cheap in every preset
+# and in the Python wheel, also for a clone in another folder: paths are hashed relative to the
+# checkout. Macros holding absolute paths are still hashed as written, so no stale object is reused.
+if command -v ccache >/dev/null && [ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ]; then
+  export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_C_COMPILER_LAUNCHER=ccache
+  export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
+fi
 jobs="$(nproc)"
 presets="${CGRAD_TEST_PRESETS:-dev asan-ubsan clang tsan}"
 emu="${CGRAD_CUDA_EMU:-../shared/tools/cuda-emu}"
