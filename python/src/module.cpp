@@ -169,6 +169,24 @@ std::pair<Tensor, Tensor> promoted_as_arrays(const Tensor& a, const Tensor& b) {
   return {a, b};
 }
 
+// The value of `x op= y`: the standard and NumPy keep x's dtype and shape. A result of x's kind or
+// a lower one is cast back (int32 += int64 stays int32, float32 += float64 stays float32, as NumPy's
+// same-kind casting and PyTorch do); one of a higher kind (int //= float, int /= int, a real array
+// with a complex result) or of another shape (y broadcast x) raises, leaving x unchanged.
+Tensor in_place_result(const Binary& b, const Tensor& x, Tensor r) {
+  auto kind = [](DType d) { return d == DType::b8 ? 0 : is_integer(d) ? 1 : is_floating(d) ? 2 : 3; };
+  if (r.shape() != x.shape())
+    throw nb::value_error((std::string(b.name) + ": in place, the result's shape " + shape_str(r.shape()) +
+                           " is not the array's " + shape_str(x.shape()))
+                              .c_str());
+  if (r.dtype() == x.dtype()) return r;
+  if (kind(r.dtype()) > kind(x.dtype()))
+    throw nb::type_error((std::string(b.name) + ": in place, the result dtype " + dtype_name(r.dtype()) +
+                          " cannot be stored in a " + dtype_name(x.dtype()) + " array")
+                             .c_str());
+  return r.cast(x.dtype());
+}
+
 // Applies row `b` to (lhs, rhs) where either may be a scalar; null when neither is an Array or
 // an operand is of another type (operators then return NotImplemented).
 std::optional<Tensor> apply(const Binary& b, nb::handle lhs, nb::handle rhs) {
@@ -526,7 +544,7 @@ NB_MODULE(_cgrad, m) {
       auto r = apply(*row, a, c);
       if (!r) return nb::borrow(Py_NotImplemented);
       Tensor& self = nb::cast<Tensor&>(a);
-      self = std::move(*r);
+      self = in_place_result(*row, self, std::move(*r));
       return nb::borrow(a);
     });
   }

@@ -411,6 +411,21 @@ def test_zero_d_arrays_promote_like_any_array():
     assert z.shape == (0, 3) and z.dtype == cg.float64
 
 
+def test_in_place_keeps_the_arrays_dtype_and_shape():
+    x = cg.asarray([1, 2, 3], dtype=cg.int32)
+    x += cg.asarray(1)  # int64 0-d: the result is cast back, as NumPy's same-kind rule
+    assert x.dtype == cg.int32 and x.tolist() == [2, 3, 4]
+    f = cg.asarray([1.0, 2.0], dtype=cg.float32)
+    f *= cg.asarray([0.5, 4.0], dtype=cg.float64)
+    assert f.dtype == cg.float32 and f.tolist() == [0.5, 8.0]
+    before = x
+    for bad in (lambda: x.__itruediv__(2), lambda: x.__iadd__(cg.asarray(0.5)),
+                lambda: x.__imul__(cg.ones((2, 3), dtype=cg.int32))):
+        with pytest.raises((TypeError, ValueError)):
+            bad()
+    assert x is before and x.dtype == cg.int32 and x.tolist() == [2, 3, 4]  # unchanged
+
+
 def test_half_dtypes_store_rounded_and_compute_in_float32():
     for d, nd_eps, mx, tiny in [(cg.float16, 2.0**-10, 65504.0, 2.0**-14),
                                 (cg.bfloat16, 2.0**-7, 3.3895313892515355e38, 2.0**-126)]:
