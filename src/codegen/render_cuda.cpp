@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 namespace cgrad::codegen {
 
@@ -183,17 +184,22 @@ struct CudaRenderer {
   }
 };
 
+// The size and alignment of the dtype whose C type an accumulator field has.
+std::pair<std::size_t, std::size_t> field_layout(const AccVar& v) {
+  for (int d = 0; d < kNumDTypes; ++d)
+    if (v.type == ctype(static_cast<DType>(d))) {
+      const std::size_t sz = dtype_size(static_cast<DType>(d));
+      return {sz, is_complex(static_cast<DType>(d)) ? sz / 2 : sz};  // complex group: aligned as its parts
+    }
+  return {0, 1};
+}
+
 // sizeof of a struct of the accumulator fields, by the C layout rules (the partials buffer).
 std::size_t acc_struct_bytes(const KernelSpec& k) {
   std::size_t off = 0, align = 1;
   for (const auto& red : k.reductions)
     for (const AccVar& v : acc_vars(red)) {  // (argmax group: the index field too)
-      std::size_t sz = 0, al = 0;            // the size and alignment of the dtype whose C type the field has
-      for (int d = 0; d < kNumDTypes && !sz; ++d)
-        if (v.type == ctype(static_cast<DType>(d))) {
-          sz = dtype_size(static_cast<DType>(d));
-          al = is_complex(static_cast<DType>(d)) ? sz / 2 : sz;  // complex group: aligned as its parts
-        }
+      const auto [sz, al] = field_layout(v);
       off = (off + al - 1) / al * al + sz;
       align = std::max(align, al);
     }
@@ -214,16 +220,24 @@ std::string cuda_scan_body(const KernelSpec& k, const CudaRenderer& r) {
     }
   };
   auto addr = [&](int a) { return "p" + std::to_string(a) + "[" + at(a) + "]"; };
-  std::string init, carry, scans;
+  // The scans of a kernel run one after another (each ends at a barrier), so they share one
+  // shared-memory buffer of 256 of the largest accumulator: 48 KiB holds 24 c128 rows, whatever
+  // the number of scans fused into the kernel.
+  std::size_t widest = 1;
+  for (const auto& red : k.reductions)
+    for (const AccVar& v : acc_vars(red)) widest = std::max(widest, field_layout(v).first);
+  std::string init, carry;
+  std::string scans = "__shared__ __align__(16) unsigned char {{NAME}}_scan_s_[" + std::to_string(256 * widest) +
+                      "];\n";
   for (std::size_t i = 0; i < k.reductions.size(); ++i) {
     const auto& red = k.reductions[i];
     const std::string A = acc_ctype(red), n = str(i);
     init += "      " + A + " acc" + n + " = " + acc_identity(red) + ";\n";
     carry += "    " + A + " carry" + n + " = " + acc_identity(red) + ";\n";
     // The inclusive scan of `v` over the block, in thread order; `total` gets the block's total.
-    scans += "__device__ __forceinline__ " + A + " {{NAME}}_scan" + n + "(" + A + " v, " + A +
-             "& total) {\n  __shared__ " + A +
-             " s_[256];\n"
+    scans += "__device__ __forceinline__ " + A + " {{NAME}}_scan" + n + "(" + A + " v, " + A + "& total) {\n  " +
+             A + "* s_ = reinterpret_cast<" + A +
+             "*>({{NAME}}_scan_s_);\n"
              "  const int t_ = static_cast<int>(threadIdx.x);\n"
              "  s_[t_] = v;\n  __syncthreads();\n"
              "  for (int d_ = 1; d_ < static_cast<int>(blockDim.x); d_ <<= 1) {\n"

@@ -177,12 +177,18 @@ TEST(CudaKernels, ScansFuseTheirInputAndReadStridedViews) {
   auto g = [](const Tensor& v) { return cumulative_sum(v.slice(0, 1, 600, 2), 0, f64, true); };
   expect_scan_close(on_device(g, x), g(x).eval(), x.slice(0, 1, 600, 2).cast(f64), 0, false, "stepped, f64",
                     true);
-  // Two scans of the same rows share one kernel (rule 10): each has its own block scan.
+  // Three scans of the same rows share one kernel (rule 10): each has its own block scan, one
+  // after another through one shared buffer, sized for the widest (c128) accumulator.
   Tensor xd = x.to(Device::cuda());
   Tensor a = cumulative_sum(xd, 0), b = cumulative_prod(xd * 0.01f + 1.0f, 0);
+  Tensor c = cumulative_sum(complex(xd, xd * 2.0f).cast(c128), 0);
   reset_stats();
-  eval({a, b});
+  eval({a, b, c});
   EXPECT_EQ(stats().kernels_launched, 1u);
+  expect_scan_close(real(c).to(Device::cpu()), cumulative_sum(x.cast(f64), 0).eval(), x, 0, false,
+                    "three scans: c128 real part");
+  expect_scan_close(imag(c).to(Device::cpu()), cumulative_sum(x.cast(f64) * 2.0, 0).eval(), x * 2.0f, 0, false,
+                    "three scans: c128 imaginary part");
   expect_scan_close(a.to(Device::cpu()), cumulative_sum(x, 0).eval(), x, 0, false, "two scans: sum");
   expect_scan_close(b.to(Device::cpu()), cumulative_prod(x * 0.01f + 1.0f, 0).eval(), x * 0.01f + 1.0f, 0,
                     true, "two scans: prod");

@@ -96,6 +96,27 @@ TEST(RenderCuda, ScatterAddKernelsAroundTheRoutineCompile) {
   }
 }
 
+// Requested scans of one loop structure fuse into one kernel (rule 10), and their block scans share
+// one shared-memory buffer: 30 of them (c128 and f32 accumulators) stay under the 48 KiB that a
+// buffer each would pass (30 x 256 x 16 bytes).
+TEST(RenderCuda, FusedScansShareOneSharedBuffer) {
+  Tensor x = data({4, 100});
+  std::vector<Tensor> outs;
+  for (int i = 0; i < 30; ++i)
+    outs.push_back(i % 2 ? cumulative_sum(x * static_cast<double>(i), 1)
+                         : cumulative_sum(complex(x, x * static_cast<double>(i)), 1));
+  auto src = kernel_sources(outs);
+  ASSERT_EQ(src.size(), 1u) << "the scans of one row structure are one kernel";
+  EXPECT_EQ(count(src[0], "__shared__"), 1) << src[0];
+  EXPECT_NE(src[0].find("_scan_s_[4096]"), std::string::npos) << "256 c128 accumulators";
+  expect_compiles(src[0]);
+  if (cu::nvrtc()) {  // the cubin: ptxas checks the 48 KiB of static shared memory a block may use
+    cu::NvrtcOutput out;
+    EXPECT_NO_THROW(out = cu::nvrtc_compile(src[0], "test.cu", "sm_90"));
+    EXPECT_FALSE(out.cubin.empty());
+  }
+}
+
 // devkern group: the device kernels of sort/argsort and scatter_add (not generated from the SSA)
 // compile for every dtype they take, with their entry points.
 TEST(RenderCuda, SortAndScatterRowKernelsCompileForEveryDtype) {
