@@ -227,16 +227,16 @@ std::string cuda_scan_body(const KernelSpec& k, const CudaRenderer& r) {
   for (const auto& red : k.reductions)
     for (const AccVar& v : acc_vars(red)) widest = std::max(widest, field_layout(v).first);
   std::string init, carry;
-  std::string scans = "__shared__ __align__(16) unsigned char {{NAME}}_scan_s_[" + std::to_string(256 * widest) +
-                      "];\n";
+  std::string scans =
+      "__shared__ __align__(16) unsigned char {{NAME}}_scan_s_[" + std::to_string(256 * widest) + "];\n";
   for (std::size_t i = 0; i < k.reductions.size(); ++i) {
     const auto& red = k.reductions[i];
     const std::string A = acc_ctype(red), n = str(i);
     init += "      " + A + " acc" + n + " = " + acc_identity(red) + ";\n";
     carry += "    " + A + " carry" + n + " = " + acc_identity(red) + ";\n";
     // The inclusive scan of `v` over the block, in thread order; `total` gets the block's total.
-    scans += "__device__ __forceinline__ " + A + " {{NAME}}_scan" + n + "(" + A + " v, " + A + "& total) {\n  " +
-             A + "* s_ = reinterpret_cast<" + A +
+    scans += "__device__ __forceinline__ " + A + " {{NAME}}_scan" + n + "(" + A + " v, " + A +
+             "& total) {\n  " + A + "* s_ = reinterpret_cast<" + A +
              "*>({{NAME}}_scan_s_);\n"
              "  const int t_ = static_cast<int>(threadIdx.x);\n"
              "  s_[t_] = v;\n  __syncthreads();\n"

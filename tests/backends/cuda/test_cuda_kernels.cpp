@@ -187,8 +187,8 @@ TEST(CudaKernels, ScansFuseTheirInputAndReadStridedViews) {
   EXPECT_EQ(stats().kernels_launched, 1u);
   expect_scan_close(real(c).to(Device::cpu()), cumulative_sum(x.cast(f64), 0).eval(), x, 0, false,
                     "three scans: c128 real part");
-  expect_scan_close(imag(c).to(Device::cpu()), cumulative_sum(x.cast(f64) * 2.0, 0).eval(), x * 2.0f, 0, false,
-                    "three scans: c128 imaginary part");
+  expect_scan_close(imag(c).to(Device::cpu()), cumulative_sum(x.cast(f64) * 2.0, 0).eval(), x * 2.0f, 0,
+                    false, "three scans: c128 imaginary part");
   expect_scan_close(a.to(Device::cpu()), cumulative_sum(x, 0).eval(), x, 0, false, "two scans: sum");
   expect_scan_close(b.to(Device::cpu()), cumulative_prod(x * 0.01f + 1.0f, 0).eval(), x * 0.01f + 1.0f, 0,
                     true, "two scans: prod");
