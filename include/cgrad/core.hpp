@@ -125,6 +125,9 @@ struct Stats {
   uint64_t result_cache_hits = 0;  ///< evaluations answered by the result cache (nothing launched)
   uint64_t buffers_reused =
       0;  ///< outputs written over an input buffer nothing else could read (docs/plans.md)
+  /// kernels of a device's plan that ran on host copies of their inputs (collectives, and GEMMs,
+  /// sorts and scatters the device has no kernel for: docs/cuda.md); counted in kernels_launched too
+  uint64_t host_kernels = 0;
 };
 Stats stats();
 void reset_stats();

@@ -752,6 +752,7 @@ NB_MODULE(_cgrad, m) {
     d["traces"] = s.traces;
     d["result_cache_hits"] = s.result_cache_hits;
     d["buffers_reused"] = s.buffers_reused;
+    d["host_kernels"] = s.host_kernels;
     return d;
   });
   m.def("reset_stats", &reset_stats);

@@ -27,6 +27,7 @@ Stats stats() {
   s.traces = c.traces.load();
   s.result_cache_hits = c.result_cache_hits.load();
   s.buffers_reused = c.buffers_reused.load();
+  s.host_kernels = c.host_kernels.load();
   return s;
 }
 
@@ -34,7 +35,7 @@ void reset_stats() {
   auto& c = runtime::counters();
   for (auto* a : {&c.kernels_launched, &c.kernels_compiled, &c.kernel_cache_hits, &c.disk_cache_hits,
                   &c.plans_built, &c.plan_cache_hits, &c.bytes_allocated, &c.auto_realizes, &c.traces,
-                  &c.result_cache_hits, &c.buffers_reused})
+                  &c.result_cache_hits, &c.buffers_reused, &c.host_kernels})
     a->store(0);
   c.peak_bytes_in_use.store(c.bytes_in_use.load());  // live memory is not reset, its peak restarts
 }

@@ -429,6 +429,7 @@ void execute(CudaBackend& be, const CudaPlan& p, const std::vector<const ir::Nod
                                             d.stream),
                 "cuMemcpyDtoDAsync");
         launcher.scratch.push_back(h.storage);  // queued copies read it
+        runtime::counters().host_kernels.fetch_add(1, std::memory_order_relaxed);
       }
       runtime::counters().kernels_launched.fetch_add(1, std::memory_order_relaxed);
     }

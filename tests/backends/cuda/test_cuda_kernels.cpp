@@ -222,6 +222,7 @@ TEST(CudaKernels, SortAndArgsortAreBitIdenticalToTheInterpreter) {
     int64_t axis;
     bool transposed;
   };
+  reset_stats();
   for (DType t : {f32, f64, f16, bf16, i8, i16, i32, i64, u8, u16, u32, u64, b8}) {
     // Rows of 520 (three elements per thread), strided rows along axis 0, short rows (most
     // threads idle), rows of a transposed view.
@@ -240,6 +241,7 @@ TEST(CudaKernels, SortAndArgsortAreBitIdenticalToTheInterpreter) {
       }
     }
   }
+  EXPECT_EQ(stats().host_kernels, 0u) << "every sort ran on the device, none on host copies";
 }
 
 TEST(CudaKernels, SortRunsOnTheDeviceAsOneKernel) {
@@ -249,7 +251,26 @@ TEST(CudaKernels, SortRunsOnTheDeviceAsOneKernel) {
   Tensor y = sort(x * 2.0f, 1).eval();
   // the element-wise producer, then the sort kernel; nothing comes back to the host
   EXPECT_EQ(stats().kernels_launched, 2u);
+  EXPECT_EQ(stats().host_kernels, 0u);
   EXPECT_TRUE(y.device().is_cuda());
+  // A view made on the device (a transpose: rows of stride 4, and a slice: an offset) reaches the
+  // sort kernel as it is, not packed by an upload.
+  Tensor xc = x.to(Device::cpu()).eval();
+  reset_stats();
+  Tensor t = sort(x.T().slice(0, 3, 300), 0, true).eval();
+  EXPECT_EQ(stats().host_kernels, 0u);
+  expect_identical(t.to(Device::cpu()), sort(xc.T().slice(0, 3, 300), 0, true).eval(),
+                   "sort of a device view");
+  // Rows of more than 16 other dims do not fit the kernel's arguments: they sort on host copies,
+  // and the counter says so.
+  Shape deep(18, 1);
+  deep[0] = 4;
+  deep[17] = 300;
+  reset_stats();
+  Tensor zd = sort(x.reshape(deep), -1).eval();
+  EXPECT_EQ(stats().host_kernels, 1u);
+  EXPECT_TRUE(zd.device().is_cuda());
+  expect_identical(zd.to(Device::cpu()).reshape({4, 300}), sort(xc, 1).eval(), "sort of 18 dims");
 }
 
 // ---- scatter_add -----------------------------------------------------------------------------
@@ -265,6 +286,7 @@ Tensor indices(int64_t n, int64_t len, uint64_t seed) {
 
 TEST(CudaKernels, ScatterAddIsBitIdenticalToTheInterpreter) {
   REQUIRE_GPU();
+  reset_stats();
   for (DType t : {f32, f64, f16, bf16, i8, i16, i32, i64, u8, u16, u32, u64}) {
     const std::string name = dtype_name(t);
     // Along the last axis: 300 values into rows of 40; along axis 0: 400 values into 50 rows
@@ -288,6 +310,14 @@ TEST(CudaKernels, ScatterAddIsBitIdenticalToTheInterpreter) {
   expect_identical(on_device(z, zs), z(zs).eval(), "scatter_add into zeros");
   Tensor dz = z(zs.to(Device::cuda())).eval();
   EXPECT_TRUE(dz.device().is_cuda()) << "the result stays on the device";
+  // src transposed on the device (not packed by an upload), with an offset.
+  Tensor sd = values(f32, {5, 300}, 12).to(Device::cuda());
+  const Tensor iv = indices(300, 40, 13);
+  Tensor got = scatter_add(Shape{40, 4}, 0, iv.to(Device::cuda()), sd.T().slice(1, 1, 5)).eval();
+  expect_identical(got.to(Device::cpu()),
+                   scatter_add(Shape{40, 4}, 0, iv, values(f32, {5, 300}, 12).T().slice(1, 1, 5)).eval(),
+                   "scatter_add of a device view");
+  EXPECT_EQ(stats().host_kernels, 0u) << "every scatter ran on the device, none on host copies";
 }
 
 }  // namespace
