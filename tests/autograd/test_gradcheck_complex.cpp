@@ -116,6 +116,11 @@ std::vector<Case> complex_cases_for(Op op) {
   auto unary = [](Tensor (*g)(const Tensor&), double lo = -1.5, double hi = 1.5) {
     return std::vector<Case>{{[g](const std::vector<Tensor>& x) { return g(x[0]); }, {kC34}, lo, hi}};
   };
+  auto unary_twice = [&](Tensor (*g)(const Tensor&), double lo, double hi) {
+    std::vector<Case> c = unary(g, lo, hi), far = unary(g, -2.5, -1.2);
+    c.insert(c.end(), far.begin(), far.end());
+    return c;
+  };
   // Complex with complex, broadcast, and complex with a real operand (promoted by a cast).
   auto binary = [](Fn f, double lo = -1.5, double hi = 1.5) {
     return std::vector<Case>{
@@ -195,12 +200,14 @@ std::vector<Case> complex_cases_for(Op op) {
     // beyond +-i, acosh on the real axis below 1, log2 log10 on the negative real axis.) These
     // rows take complex values once their dtype masks name complex (FiniteDifferencesOfEveryRow
     // skips them before); their rules need nothing more (derivatives.cpp: complex_grad).
-    case Op::Asin: return unary(asin, -0.8, 0.8);
-    case Op::Acos: return unary(acos, -0.8, 0.8);
-    case Op::Atan: return unary(atan, -0.7, 0.7);
-    case Op::Asinh: return unary(asinh, -0.7, 0.7);
-    case Op::Acosh: return unary(acosh, 1.2, 2.5);
-    case Op::Atanh: return unary(atanh, -0.8, 0.8);
+    // Each also in the third quadrant, |parts| in [1.2, 2.5]: beyond |z| = 1, off every cut, and
+    // for acosh the left half-plane, where its rule differs from 1 / sqrt(z^2 - 1).
+    case Op::Asin: return unary_twice(asin, -0.8, 0.8);
+    case Op::Acos: return unary_twice(acos, -0.8, 0.8);
+    case Op::Atan: return unary_twice(atan, -0.7, 0.7);
+    case Op::Asinh: return unary_twice(asinh, -0.7, 0.7);
+    case Op::Acosh: return unary_twice(acosh, 1.2, 2.5);
+    case Op::Atanh: return unary_twice(atanh, -0.8, 0.8);
     case Op::Log2: return unary(log2, 0.3, 2);
     case Op::Log10: return unary(log10, 0.3, 2);
     case Op::Round: return unary(round);  // zero almost everywhere
