@@ -1,4 +1,4 @@
-"""The functions issue #15 added (sort, scans, gathers, arg-reductions, var), from Python, beside
+"""The functions issue #15 added (sort, scans, gathers, arg-reductions, var) and column sums, from Python, beside
 NumPy, torch eager, torch.compile and jax.jit, in one process.
 
 Each row is one call computing the result from realized inputs and returning it (cgrad: built and
@@ -34,7 +34,9 @@ def _inputs(np, name):
         return [rng.standard_normal((50000, 64)).astype(np.float32), rng.integers(0, 50000, 8192).astype(np.int64)]
     if name == "B4":  # row argmax
         return [rng.standard_normal((4096, 4096)).astype(np.float32)]
-    return [rng.standard_normal((4096, 4096)).astype(np.float32)]  # B5: row variance, B6: flat argmax
+    if name == "B8":  # the MLP step's bias gradient: a column sum of the batch
+        return [rng.standard_normal((256, 512)).astype(np.float32)]
+    return [rng.standard_normal((4096, 4096)).astype(np.float32)]  # B5, B6, B7
 
 
 SIZES = {
@@ -44,6 +46,8 @@ SIZES = {
     "B4": "argmax(x, axis=1), 4096x4096 f32",
     "B5": "var(x, axis=1), 4096x4096 f32",
     "B6": "argmax(x) (all axes: the flat index), 4096x4096 f32",
+    "B7": "sum(x, axis=0) (a column sum: the reduced axis leads), 4096x4096 f32",
+    "B8": "sum(x, axis=0), 256x512 f32 (a bias gradient of the MLP step)",
 }
 EXACT = {"B1", "B4", "B6"}
 
@@ -67,6 +71,8 @@ def _functions(name, m):
         return lambda x: m.argmax(x, axis=1) if not torch_like else m.argmax(x, 1)
     if name == "B6":
         return lambda x: m.argmax(x)
+    if name in ("B7", "B8"):
+        return (lambda x: m.sum(x, 0)) if torch_like else (lambda x: m.sum(x, axis=0))
     if torch_like:
         return lambda x: m.var(x, 1, correction=0)
     return lambda x: m.var(x, axis=1)

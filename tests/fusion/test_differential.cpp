@@ -125,6 +125,48 @@ TEST(Differential, MatmulLayoutsMatchInterpreter) {
   }
 }
 
+// Reductions over a leading axis run in column mode (render_cpu_reduce.cpp, Reduce::columns):
+// tiles of outer elements along the last outer dim, each with its own accumulator. The tiles stop
+// at the end of a run of that dim (3-D inputs, 1100 columns: a tile of 1024 and one of 76), the
+// loads may be fused, broadcast or strided along the tile, and every reduction kind with a vector
+// form takes part. Each element is combined in the interpreter's order in the accumulator dtype,
+// so the values are the same bits (no multiply-add here: the kernels contract those, docs/env.md).
+TEST(Differential, LeadingAxisReductionsMatchInterpreterExactly) {
+  auto build = [] {
+    manual_seed(9);
+    Tensor x = rand({37, 1100}, f32) - 0.5, y = rand({1100}, f32), w = rand({5, 37, 1100}, f64) - 0.5;
+    Tensor h = (rand({300, 40}, f32) * 4).cast(f16), i = (rand({64, 33}, f32) * 200 - 100).cast(i32);
+    Tensor s = rand({80, 1100}, f32).slice(0, 1, 80, 2);  // every other row, from the second
+    Tensor n = where(rand({20, 30}, f32) > 0.9, std::nan(""), rand({20, 30}, f32));
+    eval({x, y, w, h, i, s, n});
+    return std::vector<Tensor>{sum(x, {0}),        mean(x * y, {0}),
+                               sum(w, {1}),        max(w, {1}, true),
+                               min(h, {0}),        sum(h, {0}),
+                               prod(x + 1.0, {0}), sum(i, {0}),
+                               max(i, {0}),        any(i > 90, {0}),
+                               all(i > -95, {0}),  sum(s, {0}),
+                               max(n, {0}),        sum(abs(x), {0}) / sum(x * x, {0})};
+  };
+  auto jit = values(build());
+  auto ref = with_backend("interpreter", [&] { return values(build()); });
+  ASSERT_EQ(jit.size(), ref.size());
+  for (std::size_t o = 0; o < jit.size(); ++o) {
+    ASSERT_EQ(jit[o].size(), ref[o].size()) << o;
+    for (std::size_t k = 0; k < jit[o].size(); ++k) {
+      if (std::isnan(ref[o][k])) {
+        EXPECT_TRUE(std::isnan(jit[o][k])) << "output " << o << " element " << k;
+        continue;
+      }
+      ASSERT_EQ(jit[o][k], ref[o][k]) << "output " << o << " element " << k;
+    }
+  }
+  manual_seed(9);
+  Tensor x = rand({37, 1100}, f32).eval();
+  reset_stats();
+  sum(x * 2.0, {0}).eval();
+  EXPECT_EQ(stats().kernels_launched, 1u) << "the element-wise input fuses into the column kernel";
+}
+
 // GEMMs large enough to be split over the thread pool in bands of 16 rows (columns when there
 // are 16 rows or fewer; backends/cpu/gemm.cpp): sizes that are not multiples of the band,
 // transposed operands (the dW and dX GEMMs of a backward pass), batches and f64.
