@@ -10,6 +10,7 @@
 #include "codegen/render_scalar.h"
 #include "ir/op_table.h"
 
+#include <algorithm>
 #include <set>
 
 namespace cgrad::codegen::cpu {
@@ -32,8 +33,11 @@ constexpr int64_t kRedBlock = 512;
 // reductions, 2048 more in the search.
 constexpr int64_t kArgBlock = 1024;
 constexpr int64_t kArgPiece = 32;
-// Column mode (Reduce::columns): outer elements computed together, one accumulator each.
+// Column mode (Reduce::columns): outer elements computed together, one accumulator each: at most
+// kColTile, and at most kColStack bytes of accumulators on the stack (each output keeps its
+// accumulators twice, as arrays and as _acc structs, 8 bytes each at most).
 constexpr int64_t kColTile = 1024;
+constexpr int64_t kColStack = 65536;
 
 // The OpenMP reduction identifier that lets `#pragma omp simd` vectorize a reduction loop, from
 // the combining row of the reduction's op-table row; empty when none is declared (the loop stays
@@ -300,7 +304,7 @@ class Reduce {
   // Column mode (templates/cpu_reduce_cols.inc): when the rows of a one-stage reduction lie across
   // memory (a reduction over a leading axis: every load moves by 1 along the last outer dim and
   // none along the inner dim), the row loop reads one element per cache line, and a 4096 x 4096
-  // f32 sum(x, 0) took 65x NumPy's time. Then rows are computed kColTile at a time, vectorized
+  // f32 sum(x, 0) took 65x NumPy's time. Then rows are computed a tile at a time, vectorized
   // across them; the values of a row before its loop (a bias-like operand broadcast along the
   // reduced axis) are computed in the loop, as they differ along the tile. Not for: inner stores
   // (row kernels), several inner dims, reductions without a vector form (argmax pairs, complex).
@@ -318,6 +322,12 @@ class Reduce {
       across |= stride_class(acc, r_.ro - 1) == schedule::StrideClass::One;
     }
     return across;
+  }
+
+  // How many outputs a column-mode tile holds (a multiple of 64).
+  std::string col_tile() const {
+    const auto per = static_cast<int64_t>(16 * k_.reductions.size());
+    return std::to_string(std::max<int64_t>(64, std::min(kColTile, kColStack / per) / 64 * 64));
   }
 
   // The instructions of column mode's loop: the row's values before the loop, then the loop's.
@@ -340,7 +350,7 @@ class Reduce {
     for (std::size_t i = 0; i < k_.reductions.size(); ++i) {
       const auto& red = k_.reductions[i];
       const std::string n = "acc" + std::to_string(i);
-      init += "  " + acc_ctype(red) + " " + n + "[" + std::to_string(kColTile) +
+      init += "  " + acc_ctype(red) + " " + n + "[" + col_tile() +
               "];\n  for (int64_t t_ = 0; t_ < n_; ++t_) " + n + "[t_] = " + acc_identity(red) + ";\n";
       combine += "      " + acc_combine(red, n + "[t_]", "v" + std::to_string(red.value)) + ";\n";
       save += "    out[t_]." + n + " = " + n + "[t_];\n";
@@ -363,7 +373,7 @@ class Reduce {
     };
     auto addr = [&](int a) { return "p" + std::to_string(a) + "[" + index(a) + "]"; };
     std::string f = template_text("cpu_reduce_cols");
-    fill(f, "TILE", std::to_string(kColTile));
+    fill(f, "TILE", col_tile());
     fill(f, "NA", na_);
     fill(f, "PTRS", r_.ptrs());
     fill(f, "RANK", std::to_string(r_.rank));
@@ -377,7 +387,7 @@ class Reduce {
   // The entry of column mode: tiles of consecutive outer elements that stay within one run of the
   // last outer dim, then each element's epilogue and stores (_fin).
   std::string cols_entry() const {
-    const std::string T = std::to_string(kColTile);
+    const std::string T = col_tile();
     return "  {{NAME}}_acc accs_[" + T + "];\n  const int64_t run_ = a->outer[" + std::to_string(r_.ro - 1) +
            "];\n  for (int64_t o = begin; o < end;) {\n    int64_t n_ = end - o < " + T +
            " ? end - o : " + T +
