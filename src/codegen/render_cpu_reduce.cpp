@@ -38,6 +38,10 @@ constexpr int64_t kArgPiece = 32;
 // accumulators twice, as arrays and as _acc structs, 8 bytes each at most).
 constexpr int64_t kColTile = 1024;
 constexpr int64_t kColStack = 65536;
+// Column mode's f32 sums add kColBlock consecutive elements of an output in float (as many as a
+// SIMD lane adds in a block of the row loop: 512 / 16), then the block sum in double: the error
+// bound of the row loop's blocks, at the float loop's speed.
+constexpr int64_t kColBlock = 32;
 
 // The OpenMP reduction identifier that lets `#pragma omp simd` vectorize a reduction loop, from
 // the combining row of the reduction's op-table row; empty when none is declared (the loop stays
@@ -326,7 +330,7 @@ class Reduce {
 
   // How many outputs a column-mode tile holds (a multiple of 64).
   std::string col_tile() const {
-    const auto per = static_cast<int64_t>(16 * k_.reductions.size());
+    const auto per = static_cast<int64_t>(20 * k_.reductions.size());
     return std::to_string(std::max<int64_t>(64, std::min(kColTile, kColStack / per) / 64 * 64));
   }
 
@@ -340,7 +344,7 @@ class Reduce {
   // The column-mode function {{NAME}}_cols (see columns()).
   std::string cols_fn() const {
     const std::string last = std::to_string(r_.ro - 1), in = std::to_string(r_.ro);
-    std::string steps, init, combine, save;
+    std::string steps, init, combine, save, open, close;
     for (std::size_t a = 0; a < k_.accesses.size(); ++a) {
       const std::string A = std::to_string(a);
       steps += "  const int64_t kb" + A + " = base[" + A + "], kt" + A + " = st[" + A + "][" + last +
@@ -352,8 +356,19 @@ class Reduce {
       const std::string n = "acc" + std::to_string(i);
       init += "  " + acc_ctype(red) + " " + n + "[" + col_tile() +
               "];\n  for (int64_t t_ = 0; t_ < n_; ++t_) " + n + "[t_] = " + acc_identity(red) + ";\n";
-      combine += "      " + acc_combine(red, n + "[t_]", "v" + std::to_string(red.value)) + ";\n";
       save += "    out[t_]." + n + " = " + n + "[t_];\n";
+      const std::string v = "v" + std::to_string(red.value);
+      if (ir::info(red.op).reduce.combine == ir::Op::Add && red.in_dtype == DType::f32 &&
+          acc_dtype(red) == DType::f64) {
+        const std::string b = "blk" + std::to_string(i);  // (see kColBlock)
+        init += "  float " + b + "[" + col_tile() + "];\n";
+        open += "    for (int64_t t_ = 0; t_ < n_; ++t_) " + b + "[t_] = 0.0f;\n";
+        combine += "        " + b + "[t_] = cgrad::scalar::add(" + b + "[t_], " + v + ");\n";
+        close += "    for (int64_t t_ = 0; t_ < n_; ++t_) " + n + "[t_] = cgrad::scalar::add(" + n +
+                 "[t_], (double)" + b + "[t_]);\n";
+        continue;
+      }
+      combine += "        " + acc_combine(red, n + "[t_]", v) + ";\n";
     }
     auto index = [&](int a) {
       const Access& acc = k_.accesses[static_cast<std::size_t>(a)];
@@ -374,12 +389,15 @@ class Reduce {
     auto addr = [&](int a) { return "p" + std::to_string(a) + "[" + index(a) + "]"; };
     std::string f = template_text("cpu_reduce_cols");
     fill(f, "TILE", col_tile());
+    fill(f, "BLOCK", std::to_string(kColBlock));
+    fill(f, "BLOCK_OPEN", open);
+    fill(f, "BLOCK_CLOSE", close);
     fill(f, "NA", na_);
     fill(f, "PTRS", r_.ptrs());
     fill(f, "RANK", std::to_string(r_.rank));
     fill(f, "STEPS", steps);
     fill(f, "ACC_INIT", init);
-    fill(f, "BODY", emit_instrs(k_, cols_body(), "      ", addr, index) + combine);
+    fill(f, "BODY", emit_instrs(k_, cols_body(), "        ", addr, index) + combine);
     fill(f, "ACC_SAVE", save);
     return f;
   }
