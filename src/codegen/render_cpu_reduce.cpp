@@ -34,14 +34,21 @@ constexpr int64_t kRedBlock = 512;
 constexpr int64_t kArgBlock = 1024;
 constexpr int64_t kArgPiece = 32;
 // Column mode (Reduce::columns): outer elements computed together, one accumulator each: at most
-// kColTile, and at most kColStack bytes of accumulators on the stack (each output keeps its
-// accumulators twice, as arrays and as _acc structs, 8 bytes each at most).
+// kColTile, and at most kColStack bytes of accumulators on the stack (per output and reduction at
+// most 20 bytes: an 8-byte accumulator in an array and in an _acc struct, a 4-byte float block).
 constexpr int64_t kColTile = 1024;
 constexpr int64_t kColStack = 65536;
 // Column mode's f32 sums add kColBlock consecutive elements of an output in float (as many as a
 // SIMD lane adds in a block of the row loop: 512 / 16), then the block sum in double: the error
 // bound of the row loop's blocks, at the float loop's speed.
 constexpr int64_t kColBlock = 32;
+
+// Whether a reduction is an f32 sum into a double accumulator, which both loop forms add in float
+// blocks (kRedBlock in the row loop, kColBlock in column mode) and then in double.
+bool float_blocks(const schedule::Reduction& red) {
+  return ir::info(red.op).reduce.combine == ir::Op::Add && red.in_dtype == DType::f32 &&
+         acc_dtype(red) == DType::f64;
+}
 
 // The OpenMP reduction identifier that lets `#pragma omp simd` vectorize a reduction loop, from
 // the combining row of the reduction's op-table row; empty when none is declared (the loop stays
@@ -130,7 +137,7 @@ class Reduce {
       if (stage >= 0 && parts_.red_stage[i] != stage) continue;
       const std::string n = "acc" + std::to_string(i), v = "v" + std::to_string(red.value);
       const ir::ReduceRule& rule = ir::info(red.op).reduce;
-      if (rule.combine == ir::Op::Add && red.in_dtype == DType::f32 && acc_dtype(red) == DType::f64) {
+      if (float_blocks(red)) {
         const std::string b = "blk" + std::to_string(i);
         blocks.open += "      float " + b + " = 0.0f;\n";
         blocks.close += "      " + n + " = cgrad::scalar::add(" + n + ", (double)" + b + ");\n";
@@ -358,8 +365,7 @@ class Reduce {
               "];\n  for (int64_t t_ = 0; t_ < n_; ++t_) " + n + "[t_] = " + acc_identity(red) + ";\n";
       save += "    out[t_]." + n + " = " + n + "[t_];\n";
       const std::string v = "v" + std::to_string(red.value);
-      if (ir::info(red.op).reduce.combine == ir::Op::Add && red.in_dtype == DType::f32 &&
-          acc_dtype(red) == DType::f64) {
+      if (float_blocks(red)) {
         const std::string b = "blk" + std::to_string(i);  // (see kColBlock)
         init += "  float " + b + "[" + col_tile() + "];\n";
         open += "    for (int64_t t_ = 0; t_ < n_; ++t_) " + b + "[t_] = 0.0f;\n";

@@ -221,8 +221,8 @@ std::string cuda_scan_body(const KernelSpec& k, const CudaRenderer& r) {
   };
   auto addr = [&](int a) { return "p" + std::to_string(a) + "[" + at(a) + "]"; };
   // The scans of a kernel run one after another (each ends at a barrier), so they share one
-  // shared-memory buffer of 256 of the largest accumulator: 48 KiB holds 24 c128 rows, whatever
-  // the number of scans fused into the kernel.
+  // shared-memory buffer of 256 of the widest accumulator (at most 4 KiB, for c128), whatever the
+  // number of scans fused into the kernel.
   std::size_t widest = 1;
   for (const auto& red : k.reductions)
     for (const AccVar& v : acc_vars(red)) widest = std::max(widest, field_layout(v).first);
