@@ -38,6 +38,7 @@ Env load() {
   e.result_cache_bytes = read_int("CGRAD_RESULT_CACHE_BYTES", e.result_cache_bytes);
   e.fp_contract = read_int("CGRAD_FP_CONTRACT", 1) != 0;
   e.memory_plan = read_int("CGRAD_MEMORY_PLAN", 1) != 0;
+  if (auto g = read_str("CGRAD_GEMM"); !g.empty()) e.gemm = g;
   return e;
 }
 }  // namespace

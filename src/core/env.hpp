@@ -25,9 +25,11 @@ struct Env {
                                  ///< device lacks (f16 `cvt`, dp4a/dp2a; docs/cuda.md)
   int64_t cuda_pool_bytes = -1;  ///< CGRAD_CUDA_POOL_BYTES: freed device memory kept (-1 = no limit)
   int64_t result_cache_bytes = int64_t(64) << 20;  ///< CGRAD_RESULT_CACHE_BYTES: result cache bound, 0 = off
-  bool fp_contract = true;  ///< CGRAD_FP_CONTRACT: kernels may fuse a*b+c into one FMA (0 = never:
-                            ///< element-wise results bit-identical to the interpreter)
-  bool memory_plan = true;  ///< CGRAD_MEMORY_PLAN: plans reuse dead intermediates' memory (0 = off)
+  bool fp_contract = true;    ///< CGRAD_FP_CONTRACT: kernels may fuse a*b+c into one FMA (0 = never:
+                              ///< element-wise results bit-identical to the interpreter)
+  bool memory_plan = true;    ///< CGRAD_MEMORY_PLAN: plans reuse dead intermediates' memory (0 = off)
+  std::string gemm = "auto";  ///< CGRAD_GEMM: f32/f64 GEMMs on cgrad's kernels ("auto", "avx512",
+                              ///< "avx2") or the BLAS ("blas"); docs/jit.md, "GEMM"
 };
 
 /// The knobs, read from the environment on first use.

@@ -1,25 +1,32 @@
-// Batched GEMM over strided views with CBLAS row-major calls (f32/f64, and c64/c128 through
-// cblas_cgemm/cblas_zgemm where the library has them). An operand whose last two dims
-// have unit stride in one of them is passed as is (transposed or not, with its leading
-// dimension); anything else (broadcast rows, sliced columns) is copied contiguous first.
+// Batched GEMM over strided views. f32 and f64 run on cgrad's own kernels (gemm_kernel.inc) for
+// the best x86 instruction set the CPU has: they read operands at any strides (transposed,
+// sliced, broadcast) without a copy, and give the same bits on every thread count, cut and
+// instruction set. Elsewhere (another CPU, CGRAD_GEMM=blas) and for c64/c128, CBLAS row-major
+// calls (cblas_cgemm/cblas_zgemm where the library has them): an operand whose last two dims have
+// unit stride in one of them is passed as is (transposed or not, with its leading dimension);
+// anything else (broadcast rows, sliced columns) is copied contiguous first.
 //
-// The BLAS runs single-threaded, and a GEMM is split over cgrad's own thread pool instead: each
-// pool thread calls the BLAS on a band of rows (or columns) of the result. With a threaded BLAS,
-// its threads and the pool's took turns on the same cores: after a GEMM, the BLAS's workers
-// poll for more work while the pool runs the next element-wise kernel, and after a kernel the
-// pool's workers poll (500 us) while the BLAS runs, so on a 2-core machine three or four threads
-// wanted two cores through most of a training step (bench/NOTES.md, "MLP step").
+// A GEMM is split over cgrad's own thread pool: each pool thread computes a band of rows (or
+// columns) of the result, and the BLAS runs single-threaded. With a threaded BLAS, its threads
+// and the pool's took turns on the same cores: after a GEMM, the BLAS's workers poll for more work
+// while the pool runs the next element-wise kernel, and after a kernel the pool's workers poll
+// (500 us) while the BLAS runs, so on a 2-core machine three or four threads wanted two cores
+// through most of a training step (bench/NOTES.md, "MLP step").
 #include "backends/cpu/gemm.h"
 
+#include "backends/cpu/gemm_kernel.h"
 #include "backends/cpu/interpreter.h"
 #include "backends/cpu/thread_pool.h"
 #include "core/dtype.hpp"
+#include "core/env.hpp"
 #include "core/strided.hpp"
 #include "schedule/library_loops.h"
 
 #include <dlfcn.h>
 #include <algorithm>
 #include <thread>
+#include <type_traits>
+#include <vector>
 
 namespace cgrad::backends::cpu {
 
@@ -83,6 +90,29 @@ bool blas_available() { return blas().sgemm != nullptr; }
 
 namespace {
 
+// cgrad's kernels for f32/f64 on this CPU, as CGRAD_GEMM asks: "auto" (or any other value) the
+// best set the CPU has, "avx512" / "avx2" that set or the best below it, "blas" none.
+const GemmKernels* own_kernels() {
+  const std::string& want = core::env().gemm;
+  if (want == "blas") return nullptr;
+#if defined(__x86_64__)
+  static const bool avx512 = __builtin_cpu_supports("avx512f");
+  static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  if (avx512 && want != "avx2") return &gemm_avx512_kernels();
+  if (avx2) return &gemm_avx2_kernels();
+#endif
+  return nullptr;
+}
+
+// The calling thread's workspace for the kernels (packed blocks of A and B), grown as needed and
+// kept: pool threads live as long as the process.
+template <class T>
+T* own_work(int64_t elems) {
+  thread_local std::vector<T> buf;
+  if (static_cast<int64_t>(buf.size()) < elems) buf.resize(static_cast<std::size_t>(elems));
+  return buf.data();
+}
+
 // Below this many multiply-adds a GEMM runs on the calling thread: waking the pool costs
 // microseconds, as much as a GEMM of this size takes.
 constexpr double kParallelMacs = 1 << 17;
@@ -91,49 +121,76 @@ int gemm_parts() {
   static const int parts = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   return parts;
 }
-// Bands of the split are multiples of this many rows or columns, so that every band but the
-// last fills the micro-kernels' register tiles (16 f32 lanes with AVX-512).
-constexpr int64_t kBand = 16;
 
-// C (m x n, row stride ldc) = op(A) op(B) on the pool, in bands of rows of C (each band reads its
-// rows of op(A) and all of op(B)); in bands of columns only when there are too few rows for two
-// bands. Rows won on every GEMM of the MLP step, even where they make each thread pack the larger
-// operand in full (256x784 @ 784x512: 1.16 ms by rows, 1.33 ms by columns; bench/NOTES.md).
-template <class T, class Gemm>
-void pooled_gemm(Gemm gemm, int ta, int tb, int64_t m, int64_t n, int64_t k, const T* A, int64_t lda,
-                 int64_t a_row, const T* B, int64_t ldb, int64_t b_col, T* C, int64_t ldc) {
-  auto call = [&](int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
-    const auto mi = static_cast<int>(i1 - i0), nj = static_cast<int>(j1 - j0), kk = static_cast<int>(k);
-    if constexpr (core::is_complex_v<T>) {  // alpha and beta by address
-      const T one(1, 0), zero(0, 0);
-      gemm(kRowMajor, ta, tb, mi, nj, kk, &one, A + i0 * a_row, static_cast<int>(lda), B + j0 * b_col,
-           static_cast<int>(ldb), &zero, C + i0 * ldc + j0, static_cast<int>(ldc));
-    } else {
-      gemm(kRowMajor, ta, tb, mi, nj, kk, T(1), A + i0 * a_row, static_cast<int>(lda), B + j0 * b_col,
-           static_cast<int>(ldb), T(0), C + i0 * ldc + j0, static_cast<int>(ldc));
-    }
-  };
-  const bool rows = m > kBand || n <= kBand;
+// C (m x n) = op(A) op(B) on the pool: band(i0, i1, j0, j1) computes rows i0..i1 and columns j0..j1
+// of C. Bands of rows (each reads its rows of op(A) and all of op(B)), of columns only when there
+// are too few rows for two bands; their sizes are multiples of `unit` (the kernels' register
+// tile, so that every band but the last fills it). Rows won on every GEMM of the MLP step, even
+// where they make each thread pack the larger operand in full (256x784 @ 784x512: 1.16 ms by
+// rows, 1.33 ms by columns; bench/NOTES.md).
+template <class Band>
+void pooled(int64_t m, int64_t n, int64_t k, int64_t unit, const Band& band) {
+  const bool rows = m > unit || n <= unit;
   const int64_t dim = rows ? m : n;
-  const int64_t bands = (dim + kBand - 1) / kBand;
+  const int64_t bands = (dim + unit - 1) / unit;
   // The BLAS's result depends on how C is cut (OpenBLAS picks other kernels for other sizes: a
   // 1000x64x64 sgemm whole and as two 500-row calls differ in 8% of the elements), so the cut
   // depends on the shape and the machine's hardware threads, never on the pool's size: with
-  // CGRAD_NUM_THREADS=1 the same parts run one after another and give the same bits.
+  // CGRAD_NUM_THREADS=1 the same parts run one after another and give the same bits. (cgrad's
+  // kernels give the same bits for any cut.)
   const Partition parts = partition(bands, 1, gemm_parts());
   if (static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) < kParallelMacs ||
       parts.chunks < 2) {
-    call(0, m, 0, n);
+    band(0, m, 0, n);
     return;
   }
   parallel_for(parts.chunks, 1, [&](int64_t p0, int64_t p1) {
     for (int64_t p = p0; p < p1; ++p) {
-      const int64_t lo = parts.begin(p) * kBand, hi = std::min(parts.end(p) * kBand, dim);
+      const int64_t lo = parts.begin(p) * unit, hi = std::min(parts.end(p) * unit, dim);
       if (rows)
-        call(lo, hi, 0, n);
+        band(lo, hi, 0, n);
       else
-        call(0, m, lo, hi);
+        band(0, m, lo, hi);
     }
+  });
+}
+
+// Bands of the BLAS's split are multiples of this many rows or columns, so that every band but the
+// last fills its micro-kernels' register tiles (16 f32 lanes with AVX-512).
+constexpr int64_t kBlasBand = 16;
+
+// out = a @ b over the batch dims, each matrix by `one(a, b, c)` with the three element offsets.
+template <class T, class One>
+void for_each_matrix(const Shape& batch, const ir::View& a, const ir::View& b, ir::View& out,
+                     const One& one) {
+  std::array<const int64_t*, 3> st{a.strides.data(), b.strides.data(), out.strides.data()};
+  core::for_each_strided<3>(
+      batch, st, {a.offset, b.offset, out.offset}, [&](int64_t ao, int64_t bo, int64_t oo) {
+        one(static_cast<const T*>(a.storage->data) + ao, static_cast<const T*>(b.storage->data) + bo,
+            static_cast<T*>(out.storage->data) + oo);
+      });
+}
+
+// f32/f64 on cgrad's kernels: operands at their own strides, no copies.
+template <class T>
+void own_matmul(const GemmKernels& kern, const Shape& batch, int64_t m, int64_t k, int64_t nn,
+                const ir::View& a, const ir::View& b, ir::View& out) {
+  const std::size_t r = batch.size() + 2;
+  const int64_t ars = a.strides[r - 2], acs = a.strides[r - 1], brs = b.strides[r - 2],
+                bcs = b.strides[r - 1];
+  constexpr bool f64 = std::is_same_v<T, double>;
+  const OwnGemm<T> gemm = [&] {
+    if constexpr (f64)
+      return kern.f64;
+    else
+      return kern.f32;
+  }();
+  const int64_t unit = f64 ? kern.mr_f64 : kern.mr_f32;
+  for_each_matrix<T>(batch, a, b, out, [&](const T* A, const T* B, T* C) {
+    pooled(m, nn, k, unit, [&](int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
+      T* work = own_work<T>(f64 ? kern.work_f64(j1 - j0) : kern.work_f32(j1 - j0));
+      gemm(i1 - i0, j1 - j0, k, A + i0 * ars, ars, acs, B + j0 * bcs, brs, bcs, C + i0 * nn + j0, nn, work);
+    });
   });
 }
 
@@ -141,11 +198,37 @@ void pooled_gemm(Gemm gemm, int ta, int tb, int64_t m, int64_t n, int64_t k, con
 
 bool blas_matmul(const ir::Node& n, const ir::View& a_in, const ir::View& b_in, ir::View& out) {
   int64_t m = 0, k = 0, nn = 0;
-  if (!blas_available() || !gemm_dims(n, m, k, nn)) return false;
+  if (!gemm_dims(n, m, k, nn)) return false;
+  const GemmKernels* own = is_complex(n.dtype) ? nullptr : own_kernels();
+  if (!own && !blas_available()) return false;
   if ((n.dtype == DType::c64 && !blas().cgemm) || (n.dtype == DType::c128 && !blas().zgemm)) return false;
   const Shape& as = n.inputs[0]->shape;
   const Shape& bs = n.inputs[1]->shape;
   const std::size_t r = as.size();
+  const Shape batch(as.begin(), as.end() - 2);
+  if (!out.storage) out = alloc_contiguous(n.shape, n.dtype);  // else a contiguous buffer the plan gave
+  if (m == 0 || nn == 0) return true;
+  if (k == 0) {  // an empty sum: zeros (the BLAS leaves C alone when k == 0 on some builds)
+    auto zeros = [&](auto zero) {
+      using T = decltype(zero);
+      for_each_matrix<T>(batch, a_in, b_in, out,
+                         [&](const T*, const T*, T* o) { std::fill(o, o + m * nn, zero); });
+    };
+    switch (n.dtype) {
+      case DType::f32: zeros(0.0f); break;
+      case DType::c64: zeros(complex64_t(0, 0)); break;
+      case DType::c128: zeros(complex128_t(0, 0)); break;
+      default: zeros(0.0); break;
+    }
+    return true;
+  }
+  if (own) {
+    if (n.dtype == DType::f32)
+      own_matmul<float>(*own, batch, m, k, nn, a_in, b_in, out);
+    else
+      own_matmul<double>(*own, batch, m, k, nn, a_in, b_in, out);
+    return true;
+  }
   ir::View a = a_in, b = b_in;
   bool tra = false, trb = false;
   int64_t lda = 0, ldb = 0;
@@ -158,25 +241,24 @@ bool blas_matmul(const ir::Node& n, const ir::View& a_in, const ir::View& b_in, 
     schedule::blas_layout(k, nn, b.strides[r - 2], b.strides[r - 1], trb, ldb);
   }
   const int ta = tra ? kTrans : kNoTrans, tb = trb ? kTrans : kNoTrans;
-  if (!out.storage) out = alloc_contiguous(n.shape, n.dtype);  // else a contiguous buffer the plan gave
-  Shape batch(as.begin(), as.end() - 2);
-  std::array<const int64_t*, 3> st{a.strides.data(), b.strides.data(), out.strides.data()};
-  if (m == 0 || nn == 0) return true;
   // Row i of op(A) starts i * a_row elements in (its row stride, transposed or not); column j
   // of op(B) starts j * b_col elements in.
   const int64_t a_row = a.strides[r - 2], b_col = b.strides[r - 1];
   auto run = [&](auto zero, auto gemm) {
     using T = decltype(zero);
-    core::for_each_strided<3>(
-        batch, st, {a.offset, b.offset, out.offset}, [&](int64_t ao, int64_t bo, int64_t oo) {
-          T* o = static_cast<T*>(out.storage->data) + oo;
-          if (k == 0) {  // BLAS leaves C alone when k == 0 with beta == 0 on some builds: write zeros
-            for (int64_t i = 0; i < m * nn; ++i) o[i] = zero;
-            return;
-          }
-          pooled_gemm<T>(gemm, ta, tb, m, nn, k, static_cast<const T*>(a.storage->data) + ao, lda, a_row,
-                         static_cast<const T*>(b.storage->data) + bo, ldb, b_col, o, nn);
-        });
+    for_each_matrix<T>(batch, a, b, out, [&](const T* A, const T* B, T* C) {
+      pooled(m, nn, k, kBlasBand, [&](int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
+        const auto mi = static_cast<int>(i1 - i0), nj = static_cast<int>(j1 - j0), kk = static_cast<int>(k);
+        if constexpr (core::is_complex_v<T>) {  // alpha and beta by address
+          const T one(1, 0), zero0(0, 0);
+          gemm(kRowMajor, ta, tb, mi, nj, kk, &one, A + i0 * a_row, static_cast<int>(lda), B + j0 * b_col,
+               static_cast<int>(ldb), &zero0, C + i0 * nn + j0, static_cast<int>(nn));
+        } else {
+          gemm(kRowMajor, ta, tb, mi, nj, kk, T(1), A + i0 * a_row, static_cast<int>(lda), B + j0 * b_col,
+               static_cast<int>(ldb), T(0), C + i0 * nn + j0, static_cast<int>(nn));
+        }
+      });
+    });
   };
   switch (n.dtype) {
     case DType::f32: run(0.0f, blas().sgemm); break;

@@ -1,0 +1,101 @@
+// cgrad's own GEMM kernels (backends/cpu/gemm_kernel.inc) against the interpreter's loops, on
+// every instruction set this CPU has and on the BLAS (CGRAD_GEMM, docs/jit.md "GEMM"), and the
+// kernels of the two instruction sets against each other, bit for bit.
+#include <cgrad/cgrad.hpp>
+
+#include "oracle.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace cgrad;
+using namespace cgrad::test;
+
+namespace {
+
+// GEMMs that reach every edge of the kernels: tiles cut by m and n, depths past one packed panel
+// (384) and B panels past 2048 columns, one-vector strips (n <= 16), transposed, sliced,
+// broadcast (stride 0) and batched operands, k = 1, and the same in f64.
+std::vector<Tensor> gemms(DType dt) {
+  manual_seed(21);
+  auto r = [&](Shape s) { return (rand(std::move(s), dt) - 0.5).eval(); };
+  Tensor a = r({29, 385}), b = r({385, 33});
+  Tensor c = r({15, 800}), d = r({800, 17});
+  Tensor e = r({3, 50}), f = r({50, 2100});
+  Tensor g = r({300, 200}), h = r({200, 10});
+  Tensor x = r({1, 1}), y = r({1, 1}), u = r({37, 1}), v = r({1, 5});
+  Tensor bt = r({3, 40, 70}), bw = r({70, 90});
+  Tensor row = r({1, 200});
+  return {matmul(a, b),
+          matmul(c, d),
+          matmul(e, f),  // 3 rows: cut by columns
+          matmul(g, h),
+          matmul(x, y),
+          matmul(u, v),
+          matmul(a.T(), a.slice(1, 0, 40)),  // transposed left operand, sliced right one
+          matmul(g.slice(0, 100, 300).slice(1, 7, 107),
+                 c.slice(1, 0, 300).T().slice(0, 0, 100)),  // sliced, transposed
+          matmul(row.expand({64, 200}), g.T()),             // a broadcast row: stride 0
+          matmul(bt, bw),                                   // batched
+          matmul(g.T(), g)};                                // 200 x 200 from k = 300
+}
+
+std::vector<std::vector<double>> values_with(const char* gemm, DType dt) {
+  auto& e = core::env_mut();
+  const std::string saved = e.gemm;
+  e.gemm = gemm;
+  std::vector<std::vector<double>> out;
+  for (auto& t : gemms(dt)) out.push_back(t.to_vector<double>());
+  e.gemm = saved;
+  return out;
+}
+
+void expect_near(const std::vector<std::vector<double>>& got, const std::vector<std::vector<double>>& ref,
+                 double rel, const char* what) {
+  ASSERT_EQ(got.size(), ref.size());
+  for (std::size_t o = 0; o < got.size(); ++o) {
+    ASSERT_EQ(got[o].size(), ref[o].size()) << what << " output " << o;
+    for (std::size_t i = 0; i < got[o].size(); ++i)
+      ASSERT_NEAR(got[o][i], ref[o][i], rel * (1 + std::fabs(ref[o][i])))
+          << what << " output " << o << " elem " << i;
+  }
+}
+
+bool same_bits(const std::vector<std::vector<double>>& p, const std::vector<std::vector<double>>& q) {
+  if (p.size() != q.size()) return false;
+  for (std::size_t o = 0; o < p.size(); ++o)
+    if (p[o].size() != q[o].size() ||
+        std::memcmp(p[o].data(), q[o].data(), p[o].size() * sizeof(double)) != 0)
+      return false;
+  return true;
+}
+
+}  // namespace
+
+TEST(Gemm, EveryPathMatchesTheInterpreter) {
+  ResultCacheOff no_cache;
+  for (DType dt : {f32, f64}) {
+    const double rel = dt == f32 ? 2e-5 : 1e-12;
+    auto ref = with_backend("interpreter", [&] { return values_with("auto", dt); });
+    for (const char* path : {"avx512", "avx2", "blas"}) {
+      SCOPED_TRACE(std::string(path) + (dt == f32 ? " f32" : " f64"));
+      expect_near(values_with(path, dt), ref, rel, path);
+    }
+  }
+}
+
+// Each element is one chain of FMAs per block of depth 384, whatever the register tile: AVX2
+// (6 x 16 f32) and AVX-512 (14 x 32) give the same bits, and so does the default path. On a CPU
+// without AVX-512 both runs take the AVX2 kernels.
+TEST(Gemm, InstructionSetsGiveTheSameBits) {
+  ResultCacheOff no_cache;
+  for (DType dt : {f32, f64}) {
+    auto wide = values_with("avx512", dt), narrow = values_with("avx2", dt), def = values_with("auto", dt);
+    EXPECT_TRUE(same_bits(wide, narrow)) << (dt == f32 ? "f32" : "f64");
+    EXPECT_TRUE(same_bits(wide, def)) << (dt == f32 ? "f32" : "f64");
+  }
+}
