@@ -122,16 +122,19 @@ int gemm_parts() {
   return parts;
 }
 
+// How a GEMM is cut into bands: of rows or of columns of C, in multiples of a unit (the kernels'
+// register tile, so that every band but the last fills it).
+struct Cut {
+  bool rows;
+  int64_t unit;
+};
+
 // C (m x n) = op(A) op(B) on the pool: band(i0, i1, j0, j1) computes rows i0..i1 and columns j0..j1
-// of C. Bands of rows (each reads its rows of op(A) and all of op(B)), of columns only when there
-// are too few rows for two bands; their sizes are multiples of `unit` (the kernels' register
-// tile, so that every band but the last fills it). Rows won on every GEMM of the MLP step, even
-// where they make each thread pack the larger operand in full (256x784 @ 784x512: 1.16 ms by
-// rows, 1.33 ms by columns; bench/NOTES.md).
+// of C.
 template <class Band>
-void pooled(int64_t m, int64_t n, int64_t k, int64_t unit, const Band& band) {
-  const bool rows = m > unit || n <= unit;
-  const int64_t dim = rows ? m : n;
+void pooled(int64_t m, int64_t n, int64_t k, Cut cut, const Band& band) {
+  const bool rows = cut.rows;
+  const int64_t unit = cut.unit, dim = rows ? m : n;
   const int64_t bands = (dim + unit - 1) / unit;
   // The BLAS's result depends on how C is cut (OpenBLAS picks other kernels for other sizes: a
   // 1000x64x64 sgemm whole and as two 500-row calls differ in 8% of the elements), so the cut
@@ -185,9 +188,14 @@ void own_matmul(const GemmKernels& kern, const Shape& batch, int64_t m, int64_t 
     else
       return kern.f32;
   }();
-  const int64_t unit = f64 ? kern.mr_f64 : kern.mr_f32;
+  // Each band packs its part of op(A) or op(B) and all of the other: by rows, a thread packs
+  // m k / P + k n elements, by columns m k + k n / P, so C is cut across its longer side (columns
+  // in whole strips of B).
+  const int64_t mr = f64 ? kern.mr_f64 : kern.mr_f32, nr = f64 ? kern.nr_f64 : kern.nr_f32;
+  const bool rows = nn <= nr || (m >= nn && m > mr);
+  const Cut cut{rows, rows ? mr : nr};
   for_each_matrix<T>(batch, a, b, out, [&](const T* A, const T* B, T* C) {
-    pooled(m, nn, k, unit, [&](int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
+    pooled(m, nn, k, cut, [&](int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
       T* work = own_work<T>(f64 ? kern.work_f64(j1 - j0) : kern.work_f32(j1 - j0));
       gemm(i1 - i0, j1 - j0, k, A + i0 * ars, ars, acs, B + j0 * bcs, brs, bcs, C + i0 * nn + j0, nn, work);
     });
@@ -247,17 +255,19 @@ bool blas_matmul(const ir::Node& n, const ir::View& a_in, const ir::View& b_in, 
   auto run = [&](auto zero, auto gemm) {
     using T = decltype(zero);
     for_each_matrix<T>(batch, a, b, out, [&](const T* A, const T* B, T* C) {
-      pooled(m, nn, k, kBlasBand, [&](int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
-        const auto mi = static_cast<int>(i1 - i0), nj = static_cast<int>(j1 - j0), kk = static_cast<int>(k);
-        if constexpr (core::is_complex_v<T>) {  // alpha and beta by address
-          const T one(1, 0), zero0(0, 0);
-          gemm(kRowMajor, ta, tb, mi, nj, kk, &one, A + i0 * a_row, static_cast<int>(lda), B + j0 * b_col,
-               static_cast<int>(ldb), &zero0, C + i0 * nn + j0, static_cast<int>(nn));
-        } else {
-          gemm(kRowMajor, ta, tb, mi, nj, kk, T(1), A + i0 * a_row, static_cast<int>(lda), B + j0 * b_col,
-               static_cast<int>(ldb), T(0), C + i0 * nn + j0, static_cast<int>(nn));
-        }
-      });
+      pooled(m, nn, k, Cut{m > kBlasBand || nn <= kBlasBand, kBlasBand},
+             [&](int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
+               const auto mi = static_cast<int>(i1 - i0), nj = static_cast<int>(j1 - j0),
+                          kk = static_cast<int>(k);
+               if constexpr (core::is_complex_v<T>) {  // alpha and beta by address
+                 const T one(1, 0), zero0(0, 0);
+                 gemm(kRowMajor, ta, tb, mi, nj, kk, &one, A + i0 * a_row, static_cast<int>(lda),
+                      B + j0 * b_col, static_cast<int>(ldb), &zero0, C + i0 * nn + j0, static_cast<int>(nn));
+               } else {
+                 gemm(kRowMajor, ta, tb, mi, nj, kk, T(1), A + i0 * a_row, static_cast<int>(lda),
+                      B + j0 * b_col, static_cast<int>(ldb), T(0), C + i0 * nn + j0, static_cast<int>(nn));
+               }
+             });
     });
   };
   switch (n.dtype) {

@@ -37,8 +37,8 @@ struct F64 {
 
 #include "backends/cpu/gemm_kernel.inc"
 
-constexpr GemmKernels kKernels{"avx2",    F32::MR,         F64::MR,  work_elems<F32>,
-                               gemm<F32>, work_elems<F64>, gemm<F64>};
+constexpr GemmKernels kKernels{"avx2",          F32::MR,   F64::MR,         2 * F32::L, 2 * F64::L,
+                               work_elems<F32>, gemm<F32>, work_elems<F64>, gemm<F64>};
 
 }  // namespace
 

@@ -15,7 +15,8 @@ using OwnGemm = void (*)(int64_t m, int64_t n, int64_t k, const T* a, int64_t ar
 
 struct GemmKernels {
   const char* name;    ///< "avx512" or "avx2"
-  int mr_f32, mr_f64;  ///< rows of the register tile: bands of a split GEMM are multiples of it
+  int mr_f32, mr_f64;  ///< rows of the register tile: row bands of a split GEMM are multiples of it
+  int nr_f32, nr_f64;  ///< columns of a packed strip of B (2 vectors): column bands are multiples of it
   int64_t (*work_f32)(int64_t n);
   OwnGemm<float> f32;
   int64_t (*work_f64)(int64_t n);
