@@ -9,33 +9,10 @@ namespace cgrad::backends::cpu {
 
 namespace {
 
-struct F32 {
-  using T = float;
-  using R = __m512;
-  static constexpr int L = 16, MR = 14;
-  static R zero() { return _mm512_setzero_ps(); }
-  static R load(const T* p) { return _mm512_load_ps(p); }
-  static R loadu(const T* p) { return _mm512_loadu_ps(p); }
-  static void storeu(T* p, R v) { _mm512_storeu_ps(p, v); }
-  static R bcast(const T* p) { return _mm512_set1_ps(*p); }
-  static R fma(R a, R b, R c) { return _mm512_fmadd_ps(a, b, c); }
-  static R add(R a, R b) { return _mm512_add_ps(a, b); }
-};
-
-struct F64 {
-  using T = double;
-  using R = __m512d;
-  static constexpr int L = 8, MR = 14;
-  static R zero() { return _mm512_setzero_pd(); }
-  static R load(const T* p) { return _mm512_load_pd(p); }
-  static R loadu(const T* p) { return _mm512_loadu_pd(p); }
-  static void storeu(T* p, R v) { _mm512_storeu_pd(p, v); }
-  static R bcast(const T* p) { return _mm512_set1_pd(*p); }
-  static R fma(R a, R b, R c) { return _mm512_fmadd_pd(a, b, c); }
-  static R add(R a, R b) { return _mm512_add_pd(a, b); }
-};
-
 #include "backends/cpu/gemm_kernel.inc"
+
+CGRAD_GEMM_TRAITS(F32, float, __m512, 16, 14, _mm512, ps);
+CGRAD_GEMM_TRAITS(F64, double, __m512d, 8, 14, _mm512, pd);
 
 constexpr GemmKernels kKernels{"avx512",        F32::MR,   F64::MR,         2 * F32::L, 2 * F64::L,
                                work_elems<F32>, gemm<F32>, work_elems<F64>, gemm<F64>};
