@@ -18,8 +18,8 @@ using namespace cgrad::test;
 namespace {
 
 // GEMMs that reach every edge of the kernels: tiles cut by m and n, depths past one packed panel
-// (384) and B panels past 2048 columns, one-vector strips (n <= 16), transposed, sliced,
-// broadcast (stride 0) and batched operands, k = 1, and the same in f64.
+// (256) and B panels past 2048 columns, one-vector strips (n <= 16), transposed, sliced,
+// broadcast (stride 0), reversed and batched operands, k = 1, and the same in f64.
 std::vector<Tensor> gemms(DType dt) {
   manual_seed(21);
   auto r = [&](Shape s) { return (rand(std::move(s), dt) - 0.5).eval(); };
@@ -41,7 +41,8 @@ std::vector<Tensor> gemms(DType dt) {
                  c.slice(1, 0, 300).T().slice(0, 0, 100)),  // sliced, transposed
           matmul(row.expand({64, 200}), g.T()),             // a broadcast row: stride 0
           matmul(bt, bw),                                   // batched
-          matmul(g.T(), g)};                                // 200 x 200 from k = 300
+          matmul(g.T(), g),                                 // 200 x 200 from k = 300
+          matmul(flip(g, {1}), flip(h, {0, 1}))};           // reversed operands
 }
 
 std::vector<std::vector<double>> values_with(const char* gemm, DType dt) {
