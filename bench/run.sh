@@ -21,7 +21,9 @@
 #                          torch odeint python) and keep the other processes' rows of the last run
 #        BENCH_PYTHON      a Python interpreter with the cgrad wheel installed (and torch, jax when
 #                          they are to be compared): also run bench/python/workloads.py, process
-#                          `python` (docs/python.md, "Performance"); unset: not run
+#                          `python` (docs/python.md, "Performance"); unset: not run; `auto`:
+#                          bench/python/peers_venv.sh makes build/peers-venv (the wheel of this
+#                          checkout, NumPy, jax and torch from PyPI; BENCH_PEERS_TORCH=0: no torch)
 #        BENCH_PY_REPS     rounds per workload of that script (default 15)
 #        OMP_WAIT_POLICY   for the bench_cgrad processes' hand loops (default here: passive)
 #        BENCH_SUMMARY_ONLY=1  only rewrite bench/RESULTS.md from bench/results (e.g. after editing
@@ -151,6 +153,9 @@ proc_wanted host && run_one host CGRAD_NUM_THREADS=2 "$OMP_CGRAD" -- "$B/bench_c
 [ -x "$B/bench_eigen" ] && proc_wanted eigen && run_one eigen -- "$B/bench_eigen" --proc eigen
 [ -x "$B/bench_torch" ] && proc_wanted torch && run_one torch -- "$B/bench_torch" --proc torch
 # From Python: one process with cgrad, NumPy, torch and jax side by side; it prints markdown.
+if [ "${BENCH_PYTHON:-}" = auto ] && proc_wanted python; then
+  BENCH_PYTHON=$(bench/python/peers_venv.sh | tail -1) || { echo "bench/python/peers_venv.sh failed"; exit 1; }
+fi
 if [ -n "${BENCH_PYTHON:-}" ] && proc_wanted python; then
   run_one python -- "$BENCH_PYTHON" bench/python/workloads.py ${BENCH_ONLY:+--only "$BENCH_ONLY"} \
     --reps "${BENCH_PY_REPS:-15}"
