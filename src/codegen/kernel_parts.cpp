@@ -31,6 +31,15 @@ schedule::StrideClass stride_class(const schedule::Access& a, std::size_t dim) {
                   : schedule::StrideClass::Any;
 }
 
+std::string stride_term(const schedule::Access& a, std::size_t dim, const std::string& var,
+                        const std::string& step) {
+  switch (stride_class(a, dim)) {
+    case schedule::StrideClass::Zero: return "";
+    case schedule::StrideClass::One: return " + " + var;
+    default: return " + " + var + " * " + step;
+  }
+}
+
 std::string kernel_name(const KernelSpec& k, const std::string& body) {
   // Kind and ranks, plus a hash of the code; sizes are arguments, never part of the name.
   const bool red = !k.reductions.empty();

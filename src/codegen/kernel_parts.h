@@ -22,6 +22,10 @@ void fill(std::string& text, const std::string& key, const std::string& value);
 uint64_t fnv1a(const std::string& s);
 /// How access `a` moves along loop dim `dim`.
 schedule::StrideClass stride_class(const schedule::Access& a, std::size_t dim);
+/// What loop variable `var` adds to access `a`'s element offset along loop dim `dim`: nothing
+/// (stride 0), ` + var` (stride 1), or ` + var * step` (`step` names the stride).
+std::string stride_term(const schedule::Access& a, std::size_t dim, const std::string& var,
+                        const std::string& step);
 /// `E_r1_3f2a9c1b` (element-wise, ranks) or `R_r1i1_ec9c6422` (reduction), hashed over `body`.
 std::string kernel_name(const schedule::KernelSpec& k, const std::string& body);
 

@@ -11,7 +11,6 @@
 namespace cgrad::codegen {
 
 using schedule::KernelSpec;
-using schedule::StrideClass;
 
 namespace cpu {
 
@@ -24,21 +23,14 @@ std::string Loops::off(int a, int64_t lead) const {
 std::string Loops::addr(int a, bool loop, int64_t lead) const {
   std::string p = "p" + std::to_string(a), o = off(a, lead), s = "s" + std::to_string(a);
   if (!loop) return p + "[base[" + std::to_string(a) + "]]";
-  switch (stride_class(k.accesses[static_cast<std::size_t>(a)], rank - 1)) {
-    case StrideClass::Zero: return p + "[" + o + "]";
-    case StrideClass::One: return p + "[" + o + " + j]";
-    default: return p + "[" + o + " + j * " + s + "]";
-  }
+  return p + "[" + o + stride_term(k.accesses[static_cast<std::size_t>(a)], rank - 1, "j", s) + "]";
 }
 
 std::string Loops::index(int a, bool loop, int64_t lead) const {
   std::string o = off(a, lead), s = "s" + std::to_string(a);
   if (!loop) return "base[" + std::to_string(a) + "]";
-  switch (stride_class(k.accesses[static_cast<std::size_t>(a)], rank - 1)) {
-    case StrideClass::Zero: return o;
-    case StrideClass::One: return "(" + o + " + j)";
-    default: return "(" + o + " + j * " + s + ")";
-  }
+  const std::string t = stride_term(k.accesses[static_cast<std::size_t>(a)], rank - 1, "j", s);
+  return t.empty() ? o : "(" + o + t + ")";
 }
 
 std::string Loops::emit(const std::vector<int>& which, bool loop, const std::string& indent) const {

@@ -350,7 +350,7 @@ class Reduce {
 
   // The column-mode function {{NAME}}_cols (see columns()).
   std::string cols_fn() const {
-    const std::string last = std::to_string(r_.ro - 1), in = std::to_string(r_.ro);
+    const std::string last = std::to_string(r_.ro - 1), in = std::to_string(r_.ro), tile = col_tile();
     std::string steps, init, combine, save, open, close;
     for (std::size_t a = 0; a < k_.accesses.size(); ++a) {
       const std::string A = std::to_string(a);
@@ -361,13 +361,13 @@ class Reduce {
     for (std::size_t i = 0; i < k_.reductions.size(); ++i) {
       const auto& red = k_.reductions[i];
       const std::string n = "acc" + std::to_string(i);
-      init += "  " + acc_ctype(red) + " " + n + "[" + col_tile() +
-              "];\n  for (int64_t t_ = 0; t_ < n_; ++t_) " + n + "[t_] = " + acc_identity(red) + ";\n";
+      init += "  " + acc_ctype(red) + " " + n + "[" + tile + "];\n  for (int64_t t_ = 0; t_ < n_; ++t_) " +
+              n + "[t_] = " + acc_identity(red) + ";\n";
       save += "    out[t_]." + n + " = " + n + "[t_];\n";
       const std::string v = "v" + std::to_string(red.value);
       if (float_blocks(red)) {
         const std::string b = "blk" + std::to_string(i);  // (see kColBlock)
-        init += "  float " + b + "[" + col_tile() + "];\n";
+        init += "  float " + b + "[" + tile + "];\n";
         open += "    for (int64_t t_ = 0; t_ < n_; ++t_) " + b + "[t_] = 0.0f;\n";
         combine += "        " + b + "[t_] = cgrad::scalar::add(" + b + "[t_], " + v + ");\n";
         close += "    for (int64_t t_ = 0; t_ < n_; ++t_) " + n + "[t_] = cgrad::scalar::add(" + n +
@@ -379,22 +379,12 @@ class Reduce {
     auto index = [&](int a) {
       const Access& acc = k_.accesses[static_cast<std::size_t>(a)];
       const std::string A = std::to_string(a);
-      std::string e = "kb" + A;
-      switch (stride_class(acc, r_.ro - 1)) {
-        case schedule::StrideClass::Zero: break;
-        case schedule::StrideClass::One: e += " + t_"; break;
-        case schedule::StrideClass::Any: e += " + t_ * kt" + A; break;
-      }
-      switch (stride_class(acc, r_.rank - 1)) {
-        case schedule::StrideClass::Zero: break;
-        case schedule::StrideClass::One: e += " + j"; break;
-        case schedule::StrideClass::Any: e += " + j * kj" + A; break;
-      }
-      return "(" + e + ")";
+      return "(kb" + A + stride_term(acc, r_.ro - 1, "t_", "kt" + A) +
+             stride_term(acc, r_.rank - 1, "j", "kj" + A) + ")";
     };
     auto addr = [&](int a) { return "p" + std::to_string(a) + "[" + index(a) + "]"; };
     std::string f = template_text("cpu_reduce_cols");
-    fill(f, "TILE", col_tile());
+    fill(f, "TILE", tile);
     fill(f, "BLOCK", std::to_string(kColBlock));
     fill(f, "BLOCK_OPEN", open);
     fill(f, "BLOCK_CLOSE", close);

@@ -9,7 +9,6 @@
 namespace cgrad::codegen::cpu {
 
 using schedule::KernelSpec;
-using schedule::StrideClass;
 
 namespace {
 
@@ -26,11 +25,9 @@ Rendered render_scan(const KernelSpec& k) {
   const std::size_t last = r.rank - 1;
   auto at = [&](int a) {
     const std::string o = "off_[" + std::to_string(a) + "]";
-    switch (stride_class(k.accesses[static_cast<std::size_t>(a)], last)) {
-      case StrideClass::Zero: return o;
-      case StrideClass::One: return "(" + o + " + j)";
-      default: return "(" + o + " + j * st[" + std::to_string(a) + "][" + std::to_string(last) + "])";
-    }
+    const std::string t = stride_term(k.accesses[static_cast<std::size_t>(a)], last, "j",
+                                      "st[" + std::to_string(a) + "][" + std::to_string(last) + "]");
+    return t.empty() ? o : "(" + o + t + ")";
   };
   std::string init;
   for (std::size_t i = 0; i < k.reductions.size(); ++i)

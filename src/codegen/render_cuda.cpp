@@ -139,12 +139,8 @@ struct CudaRenderer {
     for (int l = 0; l < kLanes; ++l) {
       const std::string lane = "_" + std::to_string(l), e = "(e0_ + " + std::to_string(l) + ")";
       for (std::size_t a = 0; a < na; ++a) {
-        std::string x = "a.off[" + str(a) + "]";
-        switch (stride_class(k.accesses[a], 0)) {
-          case StrideClass::Zero: break;
-          case StrideClass::One: x += " + " + e; break;
-          default: x += " + " + e + " * a.st[" + str(a) + "][0]"; break;
-        }
+        const std::string x =
+            "a.off[" + str(a) + "]" + stride_term(k.accesses[a], 0, e, "a.st[" + str(a) + "][0]");
         out += "      const long long x" + str(a) + lane + " = " + x + "; (void)x" + str(a) + lane + ";\n";
       }
       out += emit_instrs(
@@ -213,11 +209,9 @@ std::string cuda_scan_body(const KernelSpec& k, const CudaRenderer& r) {
   const std::size_t last = r.rank - 1;
   auto at = [&](int a) {
     const std::string b = "b" + std::to_string(a);
-    switch (stride_class(k.accesses[static_cast<std::size_t>(a)], last)) {
-      case StrideClass::Zero: return b;
-      case StrideClass::One: return "(" + b + " + j_)";
-      default: return "(" + b + " + j_ * a.st[" + std::to_string(a) + "][" + std::to_string(last) + "])";
-    }
+    const std::string t = stride_term(k.accesses[static_cast<std::size_t>(a)], last, "j_",
+                                      "a.st[" + std::to_string(a) + "][" + std::to_string(last) + "]");
+    return t.empty() ? b : "(" + b + t + ")";
   };
   auto addr = [&](int a) { return "p" + std::to_string(a) + "[" + at(a) + "]"; };
   // The scans of a kernel run one after another (each ends at a barrier), so they share one
