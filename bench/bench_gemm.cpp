@@ -116,10 +116,10 @@ int main(int argc, char** argv) {
     for (int isa = 0; isa < 2; ++isa) {
       if (isa == 0 ? !avx512 : !avx2) continue;
       const GemmKernels& kern = isa == 0 ? gemm_avx512_kernels() : gemm_avx2_kernels();
-      std::vector<float> work(static_cast<std::size_t>(kern.work_f32(s.n)));
+      std::vector<float> work(static_cast<std::size_t>(kern.f32.work(s.n)));
       t[1 + isa] = median_s(reps, [&] {
-        kern.f32(s.m, s.n, s.k, A.data(), s.ta ? 1 : ac, s.ta ? ac : 1, B.data(), s.tb ? 1 : bc,
-                 s.tb ? bc : 1, c1.data(), s.n, work.data());
+        kern.f32.gemm(s.m, s.n, s.k, A.data(), s.ta ? 1 : ac, s.ta ? ac : 1, B.data(), s.tb ? 1 : bc,
+                      s.tb ? bc : 1, c1.data(), s.n, work.data());
       });
       if (sgemm && std::isnan(diff)) {  // the widest set's result against the BLAS's
         diff = 0;

@@ -25,7 +25,6 @@
 #include <dlfcn.h>
 #include <algorithm>
 #include <thread>
-#include <type_traits>
 #include <vector>
 
 namespace cgrad::backends::cpu {
@@ -57,7 +56,7 @@ struct Blas {
       if (sgemm && dgemm) {
         cgemm = reinterpret_cast<Cgemm>(dlsym(h, "cblas_cgemm"));
         zgemm = reinterpret_cast<Cgemm>(dlsym(h, "cblas_zgemm"));
-        // One thread inside the BLAS: blas_matmul splits the work over the pool.
+        // One thread inside the BLAS: fast_matmul splits the work over the pool.
         if (auto set = reinterpret_cast<SetThreads>(dlsym(h, "openblas_set_num_threads"))) set(1);
         if (auto set = reinterpret_cast<SetThreadsLong>(dlsym(h, "bli_thread_set_num_threads"))) set(1);
         return;
@@ -176,35 +175,28 @@ void for_each_matrix(const Shape& batch, const ir::View& a, const ir::View& b, i
 
 // f32/f64 on cgrad's kernels: operands at their own strides, no copies.
 template <class T>
-void own_matmul(const GemmKernels& kern, const Shape& batch, int64_t m, int64_t k, int64_t nn,
-                const ir::View& a, const ir::View& b, ir::View& out) {
+void own_matmul(const GemmFns<T>& fn, const Shape& batch, int64_t m, int64_t k, int64_t nn, const ir::View& a,
+                const ir::View& b, ir::View& out) {
   const std::size_t r = batch.size() + 2;
   const int64_t ars = a.strides[r - 2], acs = a.strides[r - 1], brs = b.strides[r - 2],
                 bcs = b.strides[r - 1];
-  constexpr bool f64 = std::is_same_v<T, double>;
-  const OwnGemm<T> gemm = [&] {
-    if constexpr (f64)
-      return kern.f64;
-    else
-      return kern.f32;
-  }();
   // Each band packs its part of op(A) or op(B) and all of the other: by rows, a thread packs
   // m k / P + k n elements, by columns m k + k n / P, so C is cut across its longer side (columns
   // in whole strips of B).
-  const int64_t mr = f64 ? kern.mr_f64 : kern.mr_f32, nr = f64 ? kern.nr_f64 : kern.nr_f32;
-  const bool rows = nn <= nr || (m >= nn && m > mr);
-  const Cut cut{rows, rows ? mr : nr};
+  const bool rows = nn <= fn.nr || (m >= nn && m > fn.mr);
+  const Cut cut{rows, rows ? fn.mr : fn.nr};
   for_each_matrix<T>(batch, a, b, out, [&](const T* A, const T* B, T* C) {
     pooled(m, nn, k, cut, [&](int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
-      T* work = own_work<T>(f64 ? kern.work_f64(j1 - j0) : kern.work_f32(j1 - j0));
-      gemm(i1 - i0, j1 - j0, k, A + i0 * ars, ars, acs, B + j0 * bcs, brs, bcs, C + i0 * nn + j0, nn, work);
+      T* work = own_work<T>(fn.work(j1 - j0));
+      fn.gemm(i1 - i0, j1 - j0, k, A + i0 * ars, ars, acs, B + j0 * bcs, brs, bcs, C + i0 * nn + j0, nn,
+              work);
     });
   });
 }
 
 }  // namespace
 
-bool blas_matmul(const ir::Node& n, const ir::View& a_in, const ir::View& b_in, ir::View& out) {
+bool fast_matmul(const ir::Node& n, const ir::View& a_in, const ir::View& b_in, ir::View& out) {
   int64_t m = 0, k = 0, nn = 0;
   if (!gemm_dims(n, m, k, nn)) return false;
   const GemmKernels* own = is_complex(n.dtype) ? nullptr : own_kernels();
@@ -232,9 +224,9 @@ bool blas_matmul(const ir::Node& n, const ir::View& a_in, const ir::View& b_in, 
   }
   if (own) {
     if (n.dtype == DType::f32)
-      own_matmul<float>(*own, batch, m, k, nn, a_in, b_in, out);
+      own_matmul<float>(own->f32, batch, m, k, nn, a_in, b_in, out);
     else
-      own_matmul<double>(*own, batch, m, k, nn, a_in, b_in, out);
+      own_matmul<double>(own->f64, batch, m, k, nn, a_in, b_in, out);
     return true;
   }
   ir::View a = a_in, b = b_in;

@@ -16,6 +16,6 @@ bool blas_available();
 /// out = a @ b for a Matmul node (batched, strided operands); false when neither cgrad's kernels
 /// nor a BLAS can do it.
 /// Writes into `out` when it already holds a contiguous buffer of the result's shape, else allocates it.
-bool blas_matmul(const ir::Node& n, const ir::View& a, const ir::View& b, ir::View& out);
+bool fast_matmul(const ir::Node& n, const ir::View& a, const ir::View& b, ir::View& out);
 
 }  // namespace cgrad::backends::cpu

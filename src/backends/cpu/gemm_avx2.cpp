@@ -14,8 +14,7 @@ namespace {
 CGRAD_GEMM_TRAITS(F32, float, __m256, 8, 6, _mm256, ps);
 CGRAD_GEMM_TRAITS(F64, double, __m256d, 4, 6, _mm256, pd);
 
-constexpr GemmKernels kKernels{"avx2",          F32::MR,   F64::MR,         2 * F32::L, 2 * F64::L,
-                               work_elems<F32>, gemm<F32>, work_elems<F64>, gemm<F64>};
+constexpr GemmKernels kKernels{"avx2", fns<F32>(), fns<F64>()};
 
 }  // namespace
 

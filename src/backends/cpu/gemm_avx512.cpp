@@ -14,8 +14,7 @@ namespace {
 CGRAD_GEMM_TRAITS(F32, float, __m512, 16, 14, _mm512, ps);
 CGRAD_GEMM_TRAITS(F64, double, __m512d, 8, 14, _mm512, pd);
 
-constexpr GemmKernels kKernels{"avx512",        F32::MR,   F64::MR,         2 * F32::L, 2 * F64::L,
-                               work_elems<F32>, gemm<F32>, work_elems<F64>, gemm<F64>};
+constexpr GemmKernels kKernels{"avx512", fns<F32>(), fns<F64>()};
 
 }  // namespace
 

@@ -7,20 +7,23 @@
 
 namespace cgrad::backends::cpu {
 
-/// C (m x n, row stride ldc) = A (m x k) B (k x n) with A(i, p) = a[i * ars + p * acs] and
-/// B(p, j) = b[p * brs + j * bcs]; k >= 1. `work` holds at least work_elems(n) elements.
+/// The kernels of one element type T.
 template <class T>
-using OwnGemm = void (*)(int64_t m, int64_t n, int64_t k, const T* a, int64_t ars, int64_t acs, const T* b,
-                         int64_t brs, int64_t bcs, T* c, int64_t ldc, T* work);
+struct GemmFns {
+  int mr;  ///< rows of the register tile: row bands of a split GEMM are multiples of it
+  int nr;  ///< columns of a packed strip of B (2 vectors): column bands are multiples of it
+  /// Elements of workspace `gemm` needs for a result of n columns.
+  int64_t (*work)(int64_t n);
+  /// C (m x n, row stride ldc) = A (m x k) B (k x n) with A(i, p) = a[i * ars + p * acs] and
+  /// B(p, j) = b[p * brs + j * bcs]; k >= 1. `work` holds at least work(n) elements.
+  void (*gemm)(int64_t m, int64_t n, int64_t k, const T* a, int64_t ars, int64_t acs, const T* b, int64_t brs,
+               int64_t bcs, T* c, int64_t ldc, T* work);
+};
 
 struct GemmKernels {
-  const char* name;    ///< "avx512" or "avx2"
-  int mr_f32, mr_f64;  ///< rows of the register tile: row bands of a split GEMM are multiples of it
-  int nr_f32, nr_f64;  ///< columns of a packed strip of B (2 vectors): column bands are multiples of it
-  int64_t (*work_f32)(int64_t n);
-  OwnGemm<float> f32;
-  int64_t (*work_f64)(int64_t n);
-  OwnGemm<double> f64;
+  const char* name;  ///< "avx512" or "avx2"
+  GemmFns<float> f32;
+  GemmFns<double> f64;
 };
 
 #if defined(__x86_64__)

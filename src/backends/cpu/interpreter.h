@@ -32,7 +32,7 @@ ir::View interp_reduce(const ir::Node& n, const ir::View& in);
 ir::View interp_scan(const ir::Node& n, const ir::View& in);  // scan group
 ir::View interp_matmul(const ir::Node& n, const ir::View& a, const ir::View& b);
 /// interp_matmul into `out` when it already holds a contiguous buffer of the result's shape (a
-/// memory plan's slot, at its offset), else into a fresh one: the contract of blas_matmul.
+/// memory plan's slot, at its offset), else into a fresh one: the contract of fast_matmul.
 void interp_matmul_into(const ir::Node& n, const ir::View& a, const ir::View& b, ir::View& out);
 ir::View interp_cat(const ir::Node& n, const std::vector<const ir::View*>& in);
 /// Sort / Argsort (group sort): stable row sort along attrs.axis into a contiguous output.

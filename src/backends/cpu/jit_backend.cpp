@@ -242,7 +242,7 @@ void execute(const JitPlan& p, const std::vector<const ir::Node*>& leaves,
         // Into `o`, the planned arena slot when there is one: consumers add that slot's arena
         // offset (`shift`), so a result in a fresh buffer would be read out of bounds. BLAS
         // does f32/f64; integer GEMMs (or no BLAS) take the interpreter's loops, same contract.
-        if (!blas_matmul(*k.proto, *ins[0], *ins[1], o)) interp_matmul_into(*k.proto, *ins[0], *ins[1], o);
+        if (!fast_matmul(*k.proto, *ins[0], *ins[1], o)) interp_matmul_into(*k.proto, *ins[0], *ins[1], o);
       } else {
         o = interpret_node(*k.proto, ins, &launched);
       }
