@@ -42,6 +42,25 @@ constexpr int64_t kColStack = 65536;
 // SIMD lane adds in a block of the row loop: 512 / 16), then the block sum in double: the error
 // bound of the row loop's blocks, at the float loop's speed.
 constexpr int64_t kColBlock = 32;
+// Column mode reads this many rows per vector loop over the tile (the order of each accumulator's
+// additions is unchanged). sum(x, 0) of 4096 x 4096 f32 on one thread of the Zen 5 VM, a C++ loop
+// of this shape: 3.4-3.6 ms for one row per loop, 2.3 for 2, 1.9-2.0 for 4, 2.2-2.3 for 8 (each row
+// of a 1024-wide tile is one 4 KiB page, and the prefetchers start again at every page).
+constexpr int64_t kColRows = 4;
+
+// `text` (whole lines) two spaces further in.
+std::string indented(const std::string& text) {
+  std::string out;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t end = text.find('\n', at);
+    const std::size_t stop = end == std::string::npos ? text.size() : end + 1;
+    if (stop - at > 1) out += "  ";
+    out.append(text, at, stop - at);
+    at = stop;
+  }
+  return out;
+}
 
 // Whether a reduction is an f32 sum into a double accumulator, which both loop forms add in float
 // blocks (kRedBlock in the row loop, kColBlock in column mode) and then in double.
@@ -393,7 +412,14 @@ class Reduce {
     fill(f, "RANK", std::to_string(r_.rank));
     fill(f, "STEPS", steps);
     fill(f, "ACC_INIT", init);
-    fill(f, "BODY", emit_instrs(k_, cols_body(), "        ", addr, index) + combine);
+    const std::string body = emit_instrs(k_, cols_body(), "        ", addr, index) + combine;
+    std::string rows;
+    for (int64_t u = 0; u < kColRows; ++u)
+      rows += "        {\n          const int64_t j = j0_ + " + std::to_string(u) + ";\n" + indented(body) +
+              "        }\n";
+    fill(f, "ROWS", std::to_string(kColRows));
+    fill(f, "BODY_ROWS", rows);
+    fill(f, "BODY", body);
     fill(f, "ACC_SAVE", save);
     return f;
   }
