@@ -24,6 +24,14 @@ Shape reduced_sizes(const Node& r) {
   return s;
 }
 
+bool along_last_axis(const Node& r) {
+  const Shape& in = r.inputs[0]->shape;
+  const int64_t last = *std::max_element(r.attrs.axes.begin(), r.attrs.axes.end());
+  for (std::size_t d = static_cast<std::size_t>(last) + 1; d < in.size(); ++d)
+    if (in[d] != 1) return false;
+  return true;
+}
+
 void Builder::reductions_below(const Node* root, std::vector<const Node*>& found) {
   std::vector<const Node*> stack{root};
   std::unordered_map<const Node*, bool> seen;
@@ -77,6 +85,13 @@ bool Builder::mode_of(const Node* root, Mode& m) {
       cand.outer = root->shape;
       cand.inner = reduced_sizes(*r);
     } else if (r->inputs[0]->shape == root->shape) {
+      if (!along_last_axis(*r)) {  // a row kernel would walk each row one element per cache line
+        changed |=
+            set(r, State::Mat,
+                "rule 5 (leading-axis): reduction over leading axes broadcast back: its own kernel, in "
+                "column mode");
+        continue;
+      }
       cand.kind = Mode::BroadcastBack;
       cand.axes = r->attrs.axes;
       for (std::size_t d = 0; d < root->shape.size(); ++d) {
@@ -114,8 +129,12 @@ bool Builder::stage_or_mat(const Node* r, int depth) {
   for (const Node* x : nested) {
     const bool same_rows = x->attrs.axes == r->attrs.axes && x->inputs[0]->shape == r->inputs[0]->shape &&
                            core::numel(x->shape) >= kMinStagedRows;
-    if (opt.staged_reductions && same_rows && depth < kMaxStages) {
+    if (opt.staged_reductions && same_rows && depth < kMaxStages && along_last_axis(*x)) {
       if (!stage_or_mat(x, depth + 1)) changed = true;
+    } else if (same_rows && !along_last_axis(*x)) {
+      changed |= set(x, State::Mat,
+                     "rule 6 (leading-axis): reduction over leading axes inside another's input: its own "
+                     "kernel, in column mode");
     } else {
       changed |= set(x, State::Mat, "rule 6 (nested-reduction): reduction inside another reduction's input");
     }

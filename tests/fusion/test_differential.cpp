@@ -259,6 +259,29 @@ TEST(Differential, RowKernelsWithScratchMatchInterpreter) {
   expect_close(jit, ref, 2e-6, "row kernels");
 }
 
+// Reductions over a leading axis that read another (var, softmax, a batch norm) run each
+// reduction as a kernel of its own in column mode (docs/fusion.md, rules 5 and 6 "leading-axis");
+// the values stay those of the interpreter. Sizes past one column tile, with a row count that is
+// no multiple of column mode's 4 rows per pass.
+TEST(Differential, LeadingAxisStagedReductionsMatchInterpreter) {
+  auto build = [] {
+    manual_seed(17);
+    Tensor x = rand({203, 1100}, f32) * 4.0 - 2.0, y = rand({3, 67, 50}, f64), w = rand({1100}, f32);
+    eval({x, y, w});
+    Tensor mu = mean(x, {0}, true);
+    Tensor va = mean((x - mu) * (x - mu), {0}, true);
+    return std::vector<Tensor>{var(x, {0}),
+                               var(y, {1}, 1.0),
+                               softmax(x, 0),
+                               log_softmax(y, 1),
+                               (x - mu) / sqrt(va + 1e-5) * w,  // a batch norm
+                               log(sum(exp(x - max(x, {0}, true)), {0}, true)) + max(x, {0}, true)};
+  };
+  auto jit = values(build());
+  auto ref = with_backend("interpreter", [&] { return values(build()); });
+  expect_close(jit, ref, 2e-6, "leading-axis staged reductions");
+}
+
 // Element-wise kernels with a small first dim that few values depend on run it unrolled (the
 // values that ignore it are computed once): a (3, N) state whose rows are picked with `where`,
 // as an odeint system writes it, at sizes that split over several tasks and leave remainders,
