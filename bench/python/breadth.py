@@ -1,4 +1,5 @@
-"""The functions issue #15 added (sort, scans, gathers, arg-reductions, var) and column sums, from Python, beside
+"""The functions issue #15 added (sort, scans, gathers, arg-reductions, var) and reductions over a leading axis
+(column sums, var, softmax, a batch norm), from Python, beside
 NumPy, torch eager, torch.compile and jax.jit, in one process.
 
 Each row is one call computing the result from realized inputs and returning it (cgrad: built and
@@ -48,6 +49,9 @@ SIZES = {
     "B6": "argmax(x) (all axes: the flat index), 4096x4096 f32",
     "B7": "sum(x, axis=0) (a column sum: the reduced axis leads), 4096x4096 f32",
     "B8": "sum(x, axis=0), 256x512 f32 (a bias gradient of the MLP step)",
+    "B9": "var(x, axis=0) (reductions over the leading axis, one reading the other), 4096x4096 f32",
+    "B10": "softmax over axis 0 (max, sum of exp, stores), 4096x4096 f32",
+    "B11": "batch norm: (x - mean(x, 0)) / sqrt(var(x, 0) + 1e-5), 4096x4096 f32",
 }
 EXACT = {"B1", "B4", "B6"}
 
@@ -73,6 +77,22 @@ def _functions(name, m):
         return lambda x: m.argmax(x)
     if name in ("B7", "B8"):
         return (lambda x: m.sum(x, 0)) if torch_like else (lambda x: m.sum(x, axis=0))
+    kw = (lambda keep: {"dim": 0, "keepdim": keep}) if torch_like else (lambda keep: {"axis": 0, "keepdims": keep})
+    if name == "B9":
+        return (lambda x: m.var(x, 0, correction=0)) if torch_like else (lambda x: m.var(x, axis=0))
+    if name == "B10":  # written out: NumPy has no softmax
+        def softmax0(x):
+            mx = m.max(x, **kw(True))
+            mx = mx.values if torch_like else mx
+            e = m.exp(x - mx)
+            return e / m.sum(e, **kw(True))
+        return softmax0
+    if name == "B11":
+        def batch_norm(x):
+            mu = m.mean(x, **kw(True))
+            d = x - mu
+            return d / m.sqrt(m.mean(d * d, **kw(True)) + 1e-5)
+        return batch_norm
     if torch_like:
         return lambda x: m.var(x, 1, correction=0)
     return lambda x: m.var(x, axis=1)
