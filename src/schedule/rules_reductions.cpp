@@ -26,6 +26,7 @@ Shape reduced_sizes(const Node& r) {
 
 bool along_last_axis(const Node& r) {
   const Shape& in = r.inputs[0]->shape;
+  if (r.attrs.axes.empty()) return true;  // (a 0-d input: nothing is reduced)
   const int64_t last = *std::max_element(r.attrs.axes.begin(), r.attrs.axes.end());
   for (std::size_t d = static_cast<std::size_t>(last) + 1; d < in.size(); ++d)
     if (in[d] != 1) return false;
