@@ -69,10 +69,6 @@ struct Mode {
 
 /// The sizes of the dims `r` reduces (its inner loop).
 Shape reduced_sizes(const Node& r);
-/// Whether reduction `r`'s rows run along the last axis of its input (only size-1 dims after its
-/// last reduced axis): along memory in a row-major layout. Rows over leading axes (`sum(x, 0)`)
-/// run in the CPU's column mode, which takes one-stage kernels without inner stores.
-bool along_last_axis(const Node& r);
 /// The length every input of a cat is a multiple of along its axis (the gcd of the lengths).
 int64_t cat_part(const Node& n);
 /// A cat of at most kMaxCatParts equal parts along its axis, each inside one input (rule 7).

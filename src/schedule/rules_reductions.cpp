@@ -24,6 +24,12 @@ Shape reduced_sizes(const Node& r) {
   return s;
 }
 
+namespace {
+
+// Whether reduction `r`'s rows run along the last axis of its input (only size-1 dims after its
+// last reduced axis): along memory in a row-major layout. Rows over leading axes (`sum(x, 0)`)
+// run in the CPU's column mode, which takes one-stage kernels without inner stores (rules 5, 6
+// "leading-axis").
 bool along_last_axis(const Node& r) {
   const Shape& in = r.inputs[0]->shape;
   if (r.attrs.axes.empty()) return true;  // (a 0-d input: nothing is reduced)
@@ -32,6 +38,8 @@ bool along_last_axis(const Node& r) {
     if (in[d] != 1) return false;
   return true;
 }
+
+}  // namespace
 
 void Builder::reductions_below(const Node* root, std::vector<const Node*>& found) {
   std::vector<const Node*> stack{root};
@@ -130,9 +138,10 @@ bool Builder::stage_or_mat(const Node* r, int depth) {
   for (const Node* x : nested) {
     const bool same_rows = x->attrs.axes == r->attrs.axes && x->inputs[0]->shape == r->inputs[0]->shape &&
                            core::numel(x->shape) >= kMinStagedRows;
-    if (opt.staged_reductions && same_rows && depth < kMaxStages && along_last_axis(*x)) {
+    const bool leading = same_rows && !along_last_axis(*x);
+    if (opt.staged_reductions && same_rows && !leading && depth < kMaxStages) {
       if (!stage_or_mat(x, depth + 1)) changed = true;
-    } else if (same_rows && !along_last_axis(*x)) {
+    } else if (leading) {
       changed |= set(x, State::Mat,
                      "rule 6 (leading-axis): reduction over leading axes inside another's input: its own "
                      "kernel, in column mode");

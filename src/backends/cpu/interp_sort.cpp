@@ -37,6 +37,9 @@ namespace {
 constexpr int64_t kRadixMin = 256;
 // Comparison sorts insertion-sort runs of this many elements, then merge them pairwise.
 constexpr std::size_t kRun = 16;
+// Rows of at most this many elements with 32-bit keys are sorted by a sorting network
+// (bitonic_sort has networks of up to 32).
+constexpr int64_t kNetworkMax = 32;
 // A task of the thread pool sorts whole rows, at least this many elements' worth.
 constexpr int64_t kGrainElements = 1 << 14;
 
@@ -98,10 +101,6 @@ void merge_sort(std::vector<P>& a, std::vector<P>& tmp) {
   }
 }
 
-// Rows of at most this many elements with 32-bit keys are sorted by a sorting network
-// (bitonic_sort below has networks of up to 32).
-constexpr int64_t kNetworkMax = 32;
-
 // Sorts c[0, P) ascending with a bitonic network of branch-free compare-exchanges, its loops of
 // constant length (unrolled): a short row's comparisons are as unpredictable as its data, and an
 // insertion sort of 16 random keys spent most of its time on mispredicted branches. The network
@@ -148,10 +147,11 @@ void sort_range(const ir::Node& n, const View& in, View& out, int64_t r0, int64_
   const std::size_t radix = len >= kRadixMin ? m : 0;
   std::vector<K> key(radix), tmp_key(radix);
   std::vector<int64_t> pos(m), tmp_pos(radix);
-  std::vector<std::pair<K, int64_t>> pairs(m - radix), tmp_pairs(m - radix);
   // the network's words: key << 32 | position, padded to a power of two with the largest word
   const bool network = sizeof(K) == 4 && len <= kNetworkMax;
   std::vector<uint64_t> words(network ? std::bit_ceil(m) : 0);
+  const std::size_t merged = radix || network ? 0 : m;  // the merge sort's pairs
+  std::vector<std::pair<K, int64_t>> pairs(merged), tmp_pairs(merged);
   std::vector<int64_t> at(shape.size(), 0);  // the row's index; at[ax] stays 0
   for (int64_t rest = r0, d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
     if (static_cast<std::size_t>(d) == ax) continue;
