@@ -33,9 +33,10 @@ constexpr int64_t kRedBlock = 512;
 // reductions, 2048 more in the search.
 constexpr int64_t kArgBlock = 1024;
 constexpr int64_t kArgPiece = 32;
-// Column mode (Reduce::columns): outer elements computed together, one accumulator each: at most
+// Column mode (Reduce::col_mode): outer elements computed together, one accumulator each: at most
 // kColTile, and at most kColStack bytes of accumulators on the stack (per output and reduction at
-// most 20 bytes: an 8-byte accumulator in an array and in an _acc struct, a 4-byte float block).
+// most 16 bytes: an 8-byte accumulator and a 4-byte float block, or an argmax group's value and
+// 8-byte index).
 constexpr int64_t kColTile = 1024;
 constexpr int64_t kColStack = 65536;
 // Column mode's f32 sums add kColBlock consecutive elements of an output in float (as many as a
@@ -47,6 +48,13 @@ constexpr int64_t kColBlock = 32;
 // of this shape: 3.4-3.6 ms for one row per loop, 2.3 for 2, 1.9-2.0 for 4, 2.2-2.3 for 8 (each row
 // of a 1024-wide tile is one 4 KiB page, and the prefetchers start again at every page).
 constexpr int64_t kColRows = 4;
+// argmax group over rows of at most this many elements, lying along memory: column mode too (its
+// loads then move by the row's length across the tile), since the row loop's fixed cost per row
+// (the vector loop's horizontal max, the search of the winning block) is most of a short row's
+// time. Measured on 2^24 f32, one thread of the Zen 5 VM, as rows of n: the row loop 88 / 26 /
+// 14 / 7.7 ms at n = 16 / 64 / 128 / 256, column mode in a C++ loop of the same shape 8.3 / 6.3 /
+// 8.8 / 12-15.
+constexpr int64_t kShortRow = 128;
 
 // `text` (whole lines) two spaces further in.
 std::string indented(const std::string& text) {
@@ -336,27 +344,37 @@ class Reduce {
   // none along the inner dim), the row loop reads one element per cache line, and a 4096 x 4096
   // f32 sum(x, 0) took 65x NumPy's time. Then rows are computed a tile at a time, vectorized
   // across them; the values of a row before its loop (a bias-like operand broadcast along the
-  // reduced axis) are computed in the loop, as they differ along the tile. Not for: inner stores
-  // (row kernels), several inner dims, reductions without a vector form (argmax pairs, complex).
-  bool columns() const {
+  // reduced axis) are computed in the loop, as they differ along the tile. An argmax group whose
+  // rows lie along memory uses column mode for short rows only (kShortRow, decided at run time):
+  // its result is an index, the same whichever way the row is walked. Not for: inner stores (row
+  // kernels), several inner dims, reductions without a vector form (complex), and other
+  // reductions along memory (the row loop's order of additions is theirs).
+  enum class ColMode { None, Always, ShortRows };
+  ColMode col_mode() const {
     if (parts_.stages() != 1 || r_.ri != 1 || r_.ro == 0 || !parts_.inner_roots.empty() || sc_.used)
-      return false;
-    for (const auto& red : k_.reductions)
-      if (indexed(red) || omp_reduction_id(red).empty()) return false;
-    bool across = false;
+      return ColMode::None;
+    bool all_indexed = true;
+    for (const auto& red : k_.reductions) {
+      if (is_complex(acc_dtype(red))) return ColMode::None;
+      all_indexed = all_indexed && indexed(red);
+      if (!indexed(red) && omp_reduction_id(red).empty()) return ColMode::None;
+    }
+    bool across = false, along = false;
     for (int i : cols_body()) {
       const Instr& in = k_.code[static_cast<std::size_t>(i)];
       if (in.kind != Instr::Kind::Load) continue;
       const Access& acc = k_.accesses[static_cast<std::size_t>(in.access)];
-      if (stride_class(acc, r_.rank - 1) == schedule::StrideClass::One) return false;
+      along |= stride_class(acc, r_.rank - 1) == schedule::StrideClass::One;
       across |= stride_class(acc, r_.ro - 1) == schedule::StrideClass::One;
     }
-    return across;
+    if (along) return all_indexed ? ColMode::ShortRows : ColMode::None;
+    return across ? ColMode::Always : ColMode::None;
   }
 
   // How many outputs a column-mode tile holds (a multiple of 64).
   std::string col_tile() const {
-    const auto per = static_cast<int64_t>(20 * k_.reductions.size());
+    int64_t per = 0;
+    for (const auto& red : k_.reductions) per += indexed(red) ? 16 : 12;
     return std::to_string(std::max<int64_t>(64, std::min(kColTile, kColStack / per) / 64 * 64));
   }
 
@@ -367,72 +385,106 @@ class Reduce {
     return body;
   }
 
-  // The column-mode function {{NAME}}_cols (see columns()).
+  // Column mode's text for the accumulators (arrays ca<i>, one element per output of the tile):
+  // their declarations, one row's combine, a block's opening and closing (f32 sums' float
+  // blocks), and the load of one output's accumulators as the scalars acc<i> its epilogue reads.
+  struct ColAccs {
+    std::string init, combine, open, close, load;
+    bool pairs = false;  // an argmax group's (value, index) pairs
+  };
+  ColAccs col_accumulators(const std::string& tile) const {
+    ColAccs c;
+    for (std::size_t i = 0; i < k_.reductions.size(); ++i) {
+      const auto& red = k_.reductions[i];
+      const std::string I = std::to_string(i), n = "ca" + I, v = "v" + std::to_string(red.value);
+      for (const AccVar& av : acc_vars(red)) {
+        const std::string m = n + av.suffix;
+        c.init += "  " + av.type + " " + m + "[" + tile + "];\n  for (int64_t t_ = 0; t_ < n_; ++t_) " + m +
+                  "[t_] = " + av.identity + ";\n";
+        c.load += "    const " + av.type + " acc" + I + av.suffix + " = " + m + "[t_];\n";
+      }
+      if (indexed(red)) {  // rows come in order: a tie keeps the earlier index
+        c.combine +=
+            "        " + acc_take_if_beats(red, n + "[t_]", n + "i[t_]", v, value_name(red.index)) + "\n";
+        c.pairs = true;
+      } else if (float_blocks(red)) {
+        const std::string b = "blk" + I;  // (see kColBlock)
+        c.init += "  float " + b + "[" + tile + "];\n";
+        c.open += "    for (int64_t t_ = 0; t_ < n_; ++t_) " + b + "[t_] = 0.0f;\n";
+        c.combine += "        " + b + "[t_] = cgrad::scalar::add(" + b + "[t_], " + v + ");\n";
+        c.close += "    for (int64_t t_ = 0; t_ < n_; ++t_) " + n + "[t_] = cgrad::scalar::add(" + n +
+                   "[t_], (double)" + b + "[t_]);\n";
+      } else {
+        c.combine += "        " + acc_combine(red, n + "[t_]", v) + ";\n";
+      }
+    }
+    return c;
+  }
+
+  // The column-mode function {{NAME}}_cols (see col_mode()): the tile's accumulators, then its
+  // epilogues and outer stores in one vector loop (an outer element's loads and stores move along
+  // the tile by their stride along the last outer dim).
   std::string cols_fn() const {
     const std::string last = std::to_string(r_.ro - 1), in = std::to_string(r_.ro), tile = col_tile();
-    std::string steps, init, combine, save, open, close;
+    std::string steps;
     for (std::size_t a = 0; a < k_.accesses.size(); ++a) {
       const std::string A = std::to_string(a);
       steps += "  const int64_t kb" + A + " = base[" + A + "], kt" + A + " = st[" + A + "][" + last +
                "], kj" + A + " = st[" + A + "][" + in + "];\n  (void)kb" + A + ";\n  (void)kt" + A +
                ";\n  (void)kj" + A + ";\n";
     }
-    for (std::size_t i = 0; i < k_.reductions.size(); ++i) {
-      const auto& red = k_.reductions[i];
-      const std::string n = "acc" + std::to_string(i);
-      init += "  " + acc_ctype(red) + " " + n + "[" + tile + "];\n  for (int64_t t_ = 0; t_ < n_; ++t_) " +
-              n + "[t_] = " + acc_identity(red) + ";\n";
-      save += "    out[t_]." + n + " = " + n + "[t_];\n";
-      const std::string v = "v" + std::to_string(red.value);
-      if (float_blocks(red)) {
-        const std::string b = "blk" + std::to_string(i);  // (see kColBlock)
-        init += "  float " + b + "[" + tile + "];\n";
-        open += "    for (int64_t t_ = 0; t_ < n_; ++t_) " + b + "[t_] = 0.0f;\n";
-        combine += "        " + b + "[t_] = cgrad::scalar::add(" + b + "[t_], " + v + ");\n";
-        close += "    for (int64_t t_ = 0; t_ < n_; ++t_) " + n + "[t_] = cgrad::scalar::add(" + n +
-                 "[t_], (double)" + b + "[t_]);\n";
-        continue;
-      }
-      combine += "        " + acc_combine(red, n + "[t_]", v) + ";\n";
-    }
-    auto index = [&](int a) {
+    const ColAccs accs = col_accumulators(tile);
+    // element `t_` of the tile along the last outer dim, `j` along the inner one (none: outer level)
+    auto index = [&](int a, bool inner) {
       const Access& acc = k_.accesses[static_cast<std::size_t>(a)];
       const std::string A = std::to_string(a);
       return "(kb" + A + stride_term(acc, r_.ro - 1, "t_", "kt" + A) +
-             stride_term(acc, r_.rank - 1, "j", "kj" + A) + ")";
+             (inner ? stride_term(acc, r_.rank - 1, "j", "kj" + A) : std::string()) + ")";
     };
-    auto addr = [&](int a) { return "p" + std::to_string(a) + "[" + index(a) + "]"; };
+    auto addr = [&](int a, bool inner) { return "p" + std::to_string(a) + "[" + index(a, inner) + "]"; };
+    auto in_loop = [&](bool inner) {
+      return std::make_pair([=](int a) { return addr(a, inner); }, [=](int a) { return index(a, inner); });
+    };
+    const auto [loop_addr, loop_index] = in_loop(true);
+    const auto [out_addr, out_index] = in_loop(false);
+    std::string finish = accs.load + emit_instrs(k_, parts_.pre, "    ", out_addr, out_index) +
+                         emit_instrs(k_, parts_.epilogue, "    ", out_addr, out_index);
+    for (const auto& st : k_.stores)  // (outer stores only: column mode has no inner ones)
+      finish += "    " + out_addr(st.access) + " = " + value_name(st.value) + ";\n";
     std::string f = template_text("cpu_reduce_cols");
     fill(f, "TILE", tile);
     fill(f, "BLOCK", std::to_string(kColBlock));
-    fill(f, "BLOCK_OPEN", open);
-    fill(f, "BLOCK_CLOSE", close);
+    fill(f, "BLOCK_OPEN", accs.open);
+    fill(f, "BLOCK_CLOSE", accs.close);
     fill(f, "NA", na_);
     fill(f, "PTRS", r_.ptrs());
     fill(f, "RANK", std::to_string(r_.rank));
     fill(f, "STEPS", steps);
-    fill(f, "ACC_INIT", init);
-    const std::string body = emit_instrs(k_, cols_body(), "        ", addr, index) + combine;
+    fill(f, "ACC_INIT", accs.init);
+    const std::string body = emit_instrs(k_, cols_body(), "        ", loop_addr, loop_index) + accs.combine;
+    // (an argmax group's pass takes one row: GCC 12 vectorizes no loop that chains two of its
+    // selects, whose condition combines two comparisons)
+    const int64_t per_pass = accs.pairs ? 1 : kColRows;
     std::string rows;
-    for (int64_t u = 0; u < kColRows; ++u)
+    for (int64_t u = 0; u < per_pass; ++u)
       rows += "        {\n          const int64_t j = j0_ + " + std::to_string(u) + ";\n" + indented(body) +
               "        }\n";
-    fill(f, "ROWS", std::to_string(kColRows));
+    fill(f, "ROWS", std::to_string(per_pass));
     fill(f, "BODY_ROWS", rows);
     fill(f, "BODY", body);
-    fill(f, "ACC_SAVE", save);
+    fill(f, "FINISH", finish);
     return f;
   }
 
   // The entry of column mode: tiles of consecutive outer elements that stay within one run of the
-  // last outer dim, then each element's epilogue and stores (_fin).
+  // last outer dim.
   std::string cols_entry() const {
     const std::string T = col_tile();
-    return "  {{NAME}}_acc accs_[" + T + "];\n  const int64_t run_ = a->outer[" + std::to_string(r_.ro - 1) +
+    return "  const int64_t run_ = a->outer[" + std::to_string(r_.ro - 1) +
            "];\n  for (int64_t o = begin; o < end;) {\n    int64_t n_ = end - o < " + T +
            " ? end - o : " + T +
-           ";\n    if (n_ > run_ - o % run_) n_ = run_ - o % run_;\n    {{NAME}}_cols(a, o, n_, ni, accs_);\n"
-           "    for (int64_t t_ = 0; t_ < n_; ++t_) {{NAME}}_fin(a, o + t_, &accs_[t_], 0, ni, 1);\n    o += "
+           ";\n    if (n_ > run_ - o % run_) n_ = run_ - o % run_;\n    {{NAME}}_cols(a, o, n_, ni);\n    o "
+           "+= "
            "n_;\n  }";
   }
 
@@ -462,13 +514,19 @@ class Reduce {
   // kernel of a softmax that is not staged: rule 5).
   Rendered one_stage() const {
     std::string rows = template_text("cpu_reduce_rows");
-    const bool cols = columns();
-    fill(rows, "ROW_FUNCTIONS", sc_.used ? row_fn("_row_kept", true) : cols ? cols_fn() : std::string());
+    const ColMode cols = col_mode();
+    fill(rows, "ROW_FUNCTIONS",
+         sc_.used                ? row_fn("_row_kept", true)
+         : cols != ColMode::None ? cols_fn()
+                                 : std::string());
+    const std::string by_rows = entry_with(
+        "  {{NAME}}_acc acc;\n  for (int64_t o = begin; o < end; ++o) {\n"
+        "    {{NAME}}_part(a, o, 0, ni, &acc);\n    {{NAME}}_fin(a, o, &acc, 0, ni, 1);\n  }");
     fill(rows, "ENTRY",
-         cols ? cols_entry()
-              : entry_with(
-                    "  {{NAME}}_acc acc;\n  for (int64_t o = begin; o < end; ++o) {\n"
-                    "    {{NAME}}_part(a, o, 0, ni, &acc);\n    {{NAME}}_fin(a, o, &acc, 0, ni, 1);\n  }"));
+         cols == ColMode::Always      ? cols_entry()
+         : cols == ColMode::ShortRows ? "  if (ni <= " + std::to_string(kShortRow) + ") {\n" +
+                                            indented(cols_entry()) + "\n    return;\n  }\n" + by_rows
+                                      : by_rows);
     std::string body = template_text("cpu_reduce");
     fill(body, "ROWS", rows);
     fill(body, "LOOP1",

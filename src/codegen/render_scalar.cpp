@@ -129,15 +129,32 @@ std::string acc_identity(const schedule::Reduction& r) {
   return "0";
 }
 
+namespace {
+
+// An element as the accumulator's type: a wide accumulator converts it first.
+std::string as_acc(const schedule::Reduction& r, const std::string& x) {
+  return acc_dtype(r) == compute_dtype(r.in_dtype) ? x : "(" + acc_ctype(r) + ")(" + x + ")";
+}
+
+}  // namespace
+
 std::string acc_combine(const schedule::Reduction& r, const std::string& acc, const std::string& x,
                         const std::string& xi) {
-  // The combining row's scalar helper; a wide accumulator converts the element first.
+  // The combining row's scalar helper.
   const std::string fn = std::string("cgrad::scalar::") + ir::op_name(rule_of(r).combine);
-  const std::string xa = acc_dtype(r) == compute_dtype(r.in_dtype) ? x : "(" + acc_ctype(r) + ")(" + x + ")";
+  const std::string xa = as_acc(r, x);
   if (indexed(r))  // argmax group: the helper's pair form updates both accumulators in place
     return "cgrad::scalar::arg_" + std::string(ir::op_name(rule_of(r).combine)) + "(" + acc + ", " + acc +
            "i, " + xa + ", " + (xi.empty() ? x + "i" : xi) + ")";
   return acc + " = " + fn + "(" + acc + ", " + xa + ")";
+}
+
+std::string acc_take_if_beats(const schedule::Reduction& r, const std::string& acc, const std::string& acc_i,
+                              const std::string& x, const std::string& xi) {
+  const std::string xa = as_acc(r, x);
+  return "{ const bool b_ = cgrad::scalar::beats_" + std::string(ir::op_name(rule_of(r).combine)) + "(" + xa +
+         ", " + acc + "); " + acc + " = b_ ? " + xa + " : " + acc + "; " + acc_i + " = b_ ? " + xi + " : " +
+         acc_i + "; }";
 }
 
 bool indexed(const schedule::Reduction& r) { return rule_of(r).acc == ir::RedAcc::Indexed; }

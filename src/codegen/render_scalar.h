@@ -30,6 +30,11 @@ std::string acc_identity(const schedule::Reduction& r);
 /// to x + "i" (merging two accumulators).
 std::string acc_combine(const schedule::Reduction& r, const std::string& acc, const std::string& x,
                         const std::string& xi = "");
+/// An indexed reduction's pair (acc, acc_i) taking (x, xi) when x beats it, as one branch-free
+/// statement: for elements that come in index order, where a tie keeps the earlier index without
+/// comparing indices (column mode, which a SIMD loop across outputs vectorizes).
+std::string acc_take_if_beats(const schedule::Reduction& r, const std::string& acc, const std::string& acc_i,
+                              const std::string& x, const std::string& xi);
 /// Whether a reduction's accumulator is a (value, index) pair (ir::RedAcc::Indexed: argmax group).
 bool indexed(const schedule::Reduction& r);
 /// The variables of a reduction's accumulator: its value, and for an indexed one its index (named

@@ -185,6 +185,35 @@ TEST(Differential, LeadingAxisReductionsMatchInterpreterExactly) {
   EXPECT_EQ(stats().kernels_launched, 1u) << "the element-wise input fuses into the column kernel";
 }
 
+// argmax and argmin in column mode (render_cpu_reduce.cpp): over a leading axis, and along short
+// rows that lie along memory (up to 128 elements: 128 takes column mode, 129 the row loop). Ties
+// (values on a coarse grid), -0 against +0, NaNs, rows of -inf only (index 0), tiles of more than
+// 1024 outputs, outer runs shorter than a tile (3-D), fused inputs and every kind of dtype: the
+// index is exact, so the same as the interpreter's.
+TEST(Differential, ArgmaxColumnModeMatchesInterpreter) {
+  auto build = [] {
+    manual_seed(13);
+    auto grid = [](Shape s) { return floor(rand(s, f32) * 7) - 3; };  // many ties
+    Tensor x = grid({37, 1100}), t = grid({2100, 16}), r128 = grid({50, 128}), r129 = grid({50, 129});
+    Tensor w = rand({5, 37, 300}, f64) - 0.5, y = rand({1100}, f32);
+    Tensor n = where(rand({40, 30}, f32) > 0.85, std::nan(""), grid({40, 30}));
+    Tensor z = where(rand({30, 40}, f32) > 0.5, 0.0, -0.0);
+    Tensor ninf = full({6, 9}, -INFINITY, f32);
+    Tensor h = grid({300, 40}).cast(f16), i = grid({64, 33}).cast(i32), u = (grid({20, 50}) + 3).cast(u8);
+    Tensor b = rand({24, 70}, f32) > 0.7;
+    eval({x, t, r128, r129, w, y, n, z, ninf, h, i, u, b});
+    return std::vector<Tensor>{
+        argmax(x, 0),    argmin(x, 0),    argmax(x * y, 0, true), argmax(t, 1),    argmin(t, 1), argmax(t, 0),
+        argmax(r128, 1), argmin(r129, 1), argmax(w, 1),           argmin(w, 2),    argmax(n, 0), argmin(n, 1),
+        argmax(z, 0),    argmin(z, 1),    argmax(ninf, 0),        argmax(ninf, 1), argmax(h, 0), argmin(h, 1),
+        argmax(i, 0),    argmin(i, 1),    argmax(u, 1),           argmax(b, 0),    argmin(b, 1)};
+  };
+  auto jit = values(build());
+  auto ref = with_backend("interpreter", [&] { return values(build()); });
+  ASSERT_EQ(jit.size(), ref.size());
+  for (std::size_t o = 0; o < jit.size(); ++o) EXPECT_EQ(jit[o], ref[o]) << "output " << o;
+}
+
 // GEMMs large enough to be split over the thread pool in bands of 16 rows (columns when there
 // are 16 rows or fewer; backends/cpu/gemm.cpp): sizes that are not multiples of the band,
 // transposed operands (the dW and dX GEMMs of a backward pass), batches and f64.
