@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 
 #include <cgrad/core.hpp>
@@ -36,6 +37,46 @@ TEST(JitCompiler, UnavailableCompilerNeverRuns) {
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::CompileError);
   }
+}
+
+// The probe memo: a second detection of the same driver file starts no process and gives the same
+// compiler; a driver rewritten in place, and a memo that is not whole, are probed again.
+TEST(JitCompiler, ProbeMemoSkipsTheProbesOfAnUnchangedDriver) {
+  TempDir tmp;
+  const std::string fake = tmp.path + "/fake-cxx", calls = tmp.path + "/calls", memo = tmp.path + "/memo";
+  auto make_fake = [&](const std::string& version) {
+    write(fake, "#!/bin/sh\necho \"$1\" >> " + calls + "\ncase \"$1\" in --version) echo '" + version +
+                    "'; echo 'Free Software Foundation';; -dumpmachine) echo test-target;; esac\n");
+    ::chmod(fake.c_str(), 0755);
+  };
+  auto count_calls = [&] {
+    std::ifstream in(calls);
+    return std::count(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), '\n');
+  };
+  make_fake("fake c++ 1.0");
+  const jit::Compiler first = jit::detect_compiler(fake, memo);
+  ASSERT_TRUE(first.available);
+  EXPECT_EQ(first.identity, "fake c++ 1.0 / test-target");
+  EXPECT_EQ(count_calls(), 2) << "--version and -dumpmachine";
+  const jit::Compiler again = jit::detect_compiler(fake, memo);
+  EXPECT_EQ(count_calls(), 2) << "the memo answers";
+  EXPECT_EQ(again.identity, first.identity);
+  EXPECT_EQ(again.flags, first.flags);
+  EXPECT_EQ(jit::toolchain_key(again), jit::toolchain_key(first));
+  EXPECT_EQ(jit::detect_compiler(fake).flags, first.flags)
+      << "the same compiler as without a memo (GCC flags)";
+  EXPECT_EQ(count_calls(), 4);
+
+  // upgraded in place: another size (file times may not tick within a test: coarse clocks)
+  make_fake("fake c++ 2.0.1");
+  EXPECT_EQ(jit::detect_compiler(fake, memo).identity, "fake c++ 2.0.1 / test-target");
+  EXPECT_EQ(count_calls(), 6);
+  for (const auto& e : std::filesystem::directory_iterator(memo)) write(e.path(), "cgrad-probe 1\ntorn");
+  EXPECT_EQ(jit::detect_compiler(fake, memo).identity, "fake c++ 2.0.1 / test-target");
+  EXPECT_EQ(count_calls(), 8) << "a memo that is not whole is probed again";
+  EXPECT_EQ(jit::detect_compiler(fake, memo).identity, "fake c++ 2.0.1 / test-target");
+  EXPECT_EQ(count_calls(), 8) << "and written again";
+  EXPECT_FALSE(jit::detect_compiler(tmp.path + "/none", memo).available);
 }
 
 TEST(JitCompiler, DetectsSystemCompiler) {

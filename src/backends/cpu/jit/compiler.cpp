@@ -1,6 +1,7 @@
 // Compiler discovery, the embedded scalar header, and compiling one kernel into a shared object.
 // Discovery runs the candidate with --version and -dumpmachine: a name on PATH that cannot run
-// (a broken symlink, a wrapper without its compiler) is not "available". The process-wide
+// (a broken symlink, a wrapper without its compiler) is not "available". The answer is kept in the
+// cache (the probe memo), so a process whose kernels are on disk starts no process at all. The process-wide
 // compiler is found once and never destroyed, so background compiles can use it during exit.
 #include "backends/cpu/jit/compiler.h"
 
@@ -149,26 +150,87 @@ std::string usable_include_dir(const Compiler& c, const std::string& so_path) {
   return heal_header(spare, runtime::disk::Where::Staging) ? spare : c.include_dir;
 }
 
+// What the probes of a driver tell: its identity, and whether it is GCC (kGccFlags).
+struct Probe {
+  std::string identity;
+  bool gcc = false;
+};
+
+// Runs `--version` and `-dumpmachine`; false when the driver does not answer `--version`.
+bool probe(const std::string& path, Probe* out) {
+  ProcessResult v = run_process({path, "--version"}, kProbeTimeoutMs);
+  if (v.exit_code != 0 || first_line(v.output).empty()) return false;
+  ProcessResult m = run_process({path, "-dumpmachine"}, kProbeTimeoutMs);
+  out->identity =
+      first_line(v.output) + " / " + (m.exit_code == 0 ? first_line(m.output) : std::string("unknown"));
+  out->gcc = v.output.find("Free Software Foundation") != std::string::npos &&
+             v.output.find("clang") == std::string::npos;
+  return true;
+}
+
+// The probe memo (docs/jit.md, "Compiler"): the file in `dir` that keeps the probes' answer for
+// the driver `path`, named by a hash of the path and of the file it resolves to (device, inode,
+// size, modification and change times), so that a driver replaced, upgraded or pointed elsewhere
+// (alternatives) is probed again. "" when the driver cannot be resolved.
+constexpr std::string_view kMemoMagic = "cgrad-probe 1";
+std::string memo_path(const std::string& dir, const std::string& path) {
+  char* real = ::realpath(path.c_str(), nullptr);
+  if (!real) return {};
+  const std::string target = real;
+  std::free(real);
+  struct stat st {};
+  if (::stat(target.c_str(), &st) != 0) return {};
+  std::string tag = path + "\n" + target;
+  for (auto v :
+       {static_cast<int64_t>(st.st_dev), static_cast<int64_t>(st.st_ino), static_cast<int64_t>(st.st_size),
+        static_cast<int64_t>(st.st_mtim.tv_sec), static_cast<int64_t>(st.st_mtim.tv_nsec),
+        static_cast<int64_t>(st.st_ctim.tv_sec), static_cast<int64_t>(st.st_ctim.tv_nsec)})
+    tag += " " + std::to_string(v);
+  return dir + "/" + runtime::content_hash(tag);
+}
+
+// The memo's answer; false when there is none, or it is not one whole memo (then it is probed and
+// written again).
+bool read_memo(const std::string& file, Probe* out) {
+  std::ifstream in(file);
+  std::string magic, identity, kind, rest;
+  if (!std::getline(in, magic) || magic != kMemoMagic || !std::getline(in, identity) || identity.empty() ||
+      !std::getline(in, kind) || (kind != "gcc" && kind != "other") || std::getline(in, rest))
+    return false;
+  out->identity = identity;
+  out->gcc = kind == "gcc";
+  return true;
+}
+
+// Keeps the answer (atomically: a concurrent reader sees the whole memo or none). A cache that
+// cannot be written only means probing again next time.
+void write_memo(const std::string& dir, const std::string& file, const Probe& p) {
+  if (runtime::disk::make_dirs(dir, runtime::disk::Where::Cache) != 0) return;
+  runtime::disk::write_atomically(
+      file, std::string(kMemoMagic) + "\n" + p.identity + "\n" + (p.gcc ? "gcc" : "other") + "\n",
+      runtime::disk::Where::Cache);
+}
+
 }  // namespace
 
-Compiler detect_compiler(const std::string& requested) {
+Compiler detect_compiler(const std::string& requested, const std::string& memo_dir) {
   std::vector<std::string> candidates = requested.empty() ? std::vector<std::string>{"c++", "g++", "clang++"}
                                                           : std::vector<std::string>{requested};
   for (const auto& name : candidates) {
     std::string path = resolve(name);
     if (path.empty()) continue;
-    ProcessResult v = run_process({path, "--version"}, kProbeTimeoutMs);
-    if (v.exit_code != 0 || first_line(v.output).empty()) continue;
-    ProcessResult m = run_process({path, "-dumpmachine"}, kProbeTimeoutMs);
+    const std::string memo = memo_dir.empty() ? std::string() : memo_path(memo_dir, path);
+    Probe p;
+    if (memo.empty() || !read_memo(memo, &p)) {
+      if (!probe(path, &p)) continue;
+      if (!memo.empty()) write_memo(memo_dir, memo, p);
+    }
     Compiler c;
     c.available = true;
     c.path = path;
-    c.identity =
-        first_line(v.output) + " / " + (m.exit_code == 0 ? first_line(m.output) : std::string("unknown"));
+    c.identity = p.identity;
     c.flags = kBaseFlags;
-    if (v.output.find("Free Software Foundation") != std::string::npos &&
-        v.output.find("clang") == std::string::npos)
-      c.flags.insert(c.flags.end(), kGccFlags.begin(), kGccFlags.end());
+    if (p.gcc) c.flags.insert(c.flags.end(), kGccFlags.begin(), kGccFlags.end());
     return c;
   }
   return Compiler{};
@@ -188,7 +250,9 @@ std::string prepare_include_dir(const Compiler& c, const std::string& root) {
 
 const Compiler& compiler() {
   static const Compiler* c = [] {
-    auto* found = new Compiler(detect_compiler(core::env().cxx));
+    const std::string root = runtime::default_cache_dir();
+    auto* found =
+        new Compiler(detect_compiler(core::env().cxx, root.empty() ? root : root + "/" + kProbeMemoDir));
     if (found->available) {
       // The path even when the header cannot be written there now (a read-only or full cache):
       // the -I flag, and so the toolchain key, must not depend on it. compile() heals the header

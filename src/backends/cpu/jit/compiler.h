@@ -34,12 +34,18 @@ int compile_timeout_ms();
 
 /// Finds a compiler without reading global state: `requested` (a path, or a name looked up on
 /// PATH) when not empty, else the first of c++, g++, clang++ on PATH. Runs `--version` and
-/// `-dumpmachine` (a few ms). A compiler that cannot be run gives `available == false`. The flags
-/// are the base flags, without the include dir.
-Compiler detect_compiler(const std::string& requested);
+/// `-dumpmachine` (2-2.5 ms), unless `memo_dir` (when not empty) keeps their answer for this very
+/// driver file; a new answer is written there. A compiler that cannot be run gives
+/// `available == false` (and is not remembered). The flags are the base flags, without the
+/// include dir.
+Compiler detect_compiler(const std::string& requested, const std::string& memo_dir = "");
 
-/// The process-wide compiler: detect_compiler(CGRAD_CXX) plus `-I` of prepare_include_dir() in
-/// the kernel cache root. Found on first call; never destroyed (usable while the process exits).
+/// The folder of the kernel cache root where compiler() keeps its probe memos.
+inline constexpr const char* kProbeMemoDir = "toolchain";
+
+/// The process-wide compiler: detect_compiler(CGRAD_CXX, <cache root>/kProbeMemoDir) plus `-I` of
+/// prepare_include_dir() in the kernel cache root. Found on first call; never destroyed (usable
+/// while the process exits).
 const Compiler& compiler();
 
 /// Everything but the source that decides the machine code: identity, flags (the include dir
