@@ -553,13 +553,130 @@ CGRAD_SCALAR_INLINE double exp_f64(double x) {
 
 CGRAD_SCALAR_INLINE float exp_(float x) { return exp_f32(x); }
 CGRAD_SCALAR_INLINE double exp_(double x) { return exp_f64(x); }
+
+// float log, log1p, expm1, tanh and erf of cgrad's own, written as exp_f32 is: straight-line code with
+// explicit FMAs, so that loops over them vectorize (glibc's scalar calls made `tanh` of f32 80x
+// slower than NumPy's) and every backend gives the same bits. Polynomials are Chebyshev fits
+// (near minimax) made for cgrad; the worst errors over every float (measured exhaustively
+// against glibc's double functions) are in docs/semantics.md. double keeps the C library's.
+
+// log(1 + f) for f in [sqrt(1/2) - 1, sqrt(2) - 1]: f - f^2/2 + f^3 P(f), P of degree 8 (relative
+// fit error 2.9e-8 of P, 6e-9 of the result).
+CGRAD_SCALAR_INLINE float log1p_reduced_f32(float f) {
+  const float z = f * f;
+  float p = 6.9716114714e-2f;
+  p = fma_(p, f, -1.1479733847e-1f);
+  p = fma_(p, f, 1.1685419923e-1f);
+  p = fma_(p, f, -1.2425687331e-1f);
+  p = fma_(p, f, 1.4249057646e-1f);
+  p = fma_(p, f, -1.6667802320e-1f);
+  p = fma_(p, f, 2.0000715749e-1f);
+  p = fma_(p, f, -2.4999996958e-1f);
+  p = fma_(p, f, 3.3333331180e-1f);
+  return f + fma_(f * z, p, -0.5f * z);
+}
+
+CGRAD_SCALAR_INLINE float log_f32(float x) {
+  // x = 2^e m with m in [sqrt(1/2), sqrt(2)): the bits' distance from sqrt(1/2)'s split at the
+  // exponent field; subnormals are scaled by 2^24 first
+  const bool sub = x < 1.17549435e-38f;
+  const int32_t k = f32_to_bits(sub ? x * 16777216.0f : x) - 0x3f3504f3;
+  const int32_t e = (k >> 23) - (sub ? 24 : 0);
+  const float f = bits_to_f32((k & 0x007fffff) + 0x3f3504f3) - 1.0f;  // exact
+  const float fe = static_cast<float>(e);
+  // e ln2 as 0.693359375 (9 bits: e times it is exact) + -2.12194440e-4
+  const float r = fma_(fe, 0.693359375f, fma_(fe, -2.12194440e-4f, log1p_reduced_f32(f)));
+  const float special = x == 0.0f ? -inf<float>() : x == inf<float>() ? x : quiet_nan<float>();
+  return x != x ? x : x > 0.0f && x < inf<float>() ? r : special;
+}
+
+// log1p(x) = log(u) + c / u, u = 1 + x rounded and c its rounding error (exact: Sterbenz below 1,
+// u - x exact above).
+CGRAD_SCALAR_INLINE float log1p_f32(float x) {
+  const float u = 1.0f + x;
+  const float c = x > 1.0f ? 1.0f - (u - x) : x - (u - 1.0f);
+  const float r = u == 1.0f ? x : log_f32(u) + c / u;  // (x tiny, or -0: x itself)
+  const float special = x == -1.0f ? -inf<float>() : x == inf<float>() ? x : quiet_nan<float>();
+  return x != x ? x : x > -1.0f && x < inf<float>() ? r : special;
+}
+
+// expm1(x): x + x^2/2 + x^3 P(x) on [-1/2, 1/2] (P of degree 5), exp(x) - 1 outside.
+CGRAD_SCALAR_INLINE float expm1_f32(float x) {
+  const float z = x * x;
+  float p = 2.4905147742e-5f;
+  p = fma_(p, x, 1.9944874442e-4f);
+  p = fma_(p, x, 1.3888791742e-3f);
+  p = fma_(p, x, 8.3332361335e-3f);
+  p = fma_(p, x, 4.1666666802e-2f);
+  p = fma_(p, x, 1.6666666802e-1f);
+  const float small = x + fma_(z * x, p, 0.5f * z);
+  const float big = exp_f32(x) - 1.0f;
+  return x == 0.0f || x != x ? x : m_fabs(x) <= 0.5f ? small : big;
+}
+
+// tanh(x): |x| + |x|^3 P(x^2) below 0.625 (P of degree 5), 1 - 2 / (e^2|x| + 1) above (|x| clamped
+// at 9.1, where it is 1 in float), with the sign of x (-0 stays -0).
+CGRAD_SCALAR_INLINE float tanh_f32(float x) {
+  const float a = m_fabs(x), s = a * a;
+  float p = 2.2927448162e-3f;
+  p = fma_(p, s, -8.3439455158e-3f);
+  p = fma_(p, s, 2.1768918651e-2f);
+  p = fma_(p, s, -5.3959259577e-2f);
+  p = fma_(p, s, 1.3333303557e-1f);
+  p = fma_(p, s, -3.3333333172e-1f);
+  const float small = fma_(a * s, p, a);
+  const float big = 1.0f - 2.0f / (exp_f32(2.0f * (a < 9.1f ? a : 9.1f)) + 1.0f);
+  const float r = a < 0.625f ? small : big;
+  return x != x ? x : bits_to_f32(f32_to_bits(r) | (f32_to_bits(x) & static_cast<int32_t>(0x80000000u)));
+}
+
+// erf(x), in double and rounded once: |x| (c0 + x^2 P(x^2)) below 1 (degree 6 in all; in float,
+// Horner's roundings reached 2.4 ulp); from 1 to 4, 1 - e^(R(|x|) - x^2), R(x) = log(erfc(x)) + x^2
+// fitted by a polynomial of degree 8 (the square of a float is exact in double; erfc's relative
+// error 2e-8 is 0.04 ulp of erf); 1 above (erf rounds to 1 in float from 3.92); the sign of x.
+CGRAD_SCALAR_INLINE float erf_f32(float x) {
+  const float a = m_fabs(x);
+  const double s = static_cast<double>(a) * a;
+  double p = 7.8758750627e-5;
+  p = fma_(p, s, -8.0168642872e-4);
+  p = fma_(p, s, 5.1890874234e-3);
+  p = fma_(p, s, -2.6854212011e-2);
+  p = fma_(p, s, 1.1283594715e-1);
+  p = fma_(p, s, -3.7612626667e-1);
+  p = fma_(p, s, 1.1283791658e+0);
+  const float small = static_cast<float>(a * p);
+  const double d = a < 4.0f ? a : 4.0f;
+  double r = 1.6371514145936436e-06;
+  r = fma_(r, d, -4.605804268918978e-05);
+  r = fma_(r, d, 0.0005968056256607798);
+  r = fma_(r, d, -0.004759596293266265);
+  r = fma_(r, d, 0.026421136005663898);
+  r = fma_(r, d, -0.11008008294882024);
+  r = fma_(r, d, 0.368173948440837);
+  r = fma_(r, d, -1.130233434841994);
+  r = fma_(r, d, 0.00032013804967769883);
+  const float big = static_cast<float>(1.0 - exp_f64(fma_(-d, d, r)));
+  const float e = a < 1.0f ? small : big;
+  return x != x ? x : bits_to_f32(f32_to_bits(e) | (f32_to_bits(x) & static_cast<int32_t>(0x80000000u)));
+}
+
+CGRAD_SCALAR_INLINE float log_(float x) { return log_f32(x); }
+CGRAD_SCALAR_INLINE double log_(double x) { return m_log(x); }
+CGRAD_SCALAR_INLINE float log1p_(float x) { return log1p_f32(x); }
+CGRAD_SCALAR_INLINE double log1p_(double x) { return m_log1p(x); }
+CGRAD_SCALAR_INLINE float expm1_(float x) { return expm1_f32(x); }
+CGRAD_SCALAR_INLINE double expm1_(double x) { return m_expm1(x); }
+CGRAD_SCALAR_INLINE float tanh_(float x) { return tanh_f32(x); }
+CGRAD_SCALAR_INLINE double tanh_(double x) { return m_tanh(x); }
+CGRAD_SCALAR_INLINE float erf_(float x) { return erf_f32(x); }
+CGRAD_SCALAR_INLINE double erf_(double x) { return m_erf(x); }
 template <class T>
 CGRAD_SCALAR_INLINE T exp(T x) {
   return exp_(x);
 }
 template <class T>
 CGRAD_SCALAR_INLINE T log(T x) {
-  return m_log(x);
+  return log_(x);
 }
 template <class T>
 CGRAD_SCALAR_INLINE T sqrt(T x) {
@@ -588,7 +705,7 @@ CGRAD_SCALAR_INLINE T cos(T x) {
 }
 template <class T>
 CGRAD_SCALAR_INLINE T tanh(T x) {
-  return m_tanh(x);
+  return tanh_(x);
 }
 template <class T>
 CGRAD_SCALAR_INLINE T sigmoid(T x) {
@@ -672,14 +789,15 @@ CGRAD_SCALAR_INLINE bool isfinite(T x) {
     return true;
 }
 // Transcendental functions of the standard (and erf, for GELU): the platform's libm (CUDA's
-// math library on the GPU), whose special cases follow C99 Annex F as the standard's do.
+// math library on the GPU), whose special cases follow C99 Annex F as the standard's do; float
+// exp, log, log1p, expm1, tanh and erf are cgrad's own (above), with the same special cases.
 template <class T>
 CGRAD_SCALAR_INLINE T log1p(T x) {
-  return m_log1p(x);
+  return log1p_(x);
 }
 template <class T>
 CGRAD_SCALAR_INLINE T expm1(T x) {
-  return m_expm1(x);
+  return expm1_(x);
 }
 template <class T>
 CGRAD_SCALAR_INLINE T log2(T x) {
@@ -727,7 +845,7 @@ CGRAD_SCALAR_INLINE T atanh(T x) {
 }
 template <class T>
 CGRAD_SCALAR_INLINE T erf(T x) {
-  return m_erf(x);
+  return erf_(x);
 }
 // Bitwise and logical: bitwise_invert of a bool is logical not; logical ops take bools.
 template <class T>
@@ -957,7 +1075,7 @@ CGRAD_SCALAR_INLINE T logaddexp(T a, T b) {
   const T m = a < b ? b : a;
   if (m_fabs(m) == inf<T>()) return m;
   const auto d = a < b ? a - b : b - a;  // -|a - b| (auto: f16 and bf16 keep it in float)
-  return m + m_log1p(exp_(d));
+  return m + log1p_(exp_(d));
 }
 // remainder: the sign of the divisor, like Python's %. Floats: fmod, moved into the divisor's
 // sign (a zero result takes the divisor's sign too). Integers: remainder by 0 gives 0 (the

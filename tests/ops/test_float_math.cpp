@@ -1,0 +1,92 @@
+// cgrad's own float transcendental functions (include/cgrad/scalar.hpp: exp, log, log1p, expm1,
+// tanh, erf), evaluated through the engine (the interpreter, and the JIT in the .jit run) on a sweep of
+// float bit patterns: every sign, exponent and spread of mantissas, and the edges where the
+// functions switch formulas. Each result must be within the bound docs/semantics.md states of
+// glibc's double result, and the special values (NaN, infinities, signed zeros, the poles) must be
+// C99 Annex F's. The bounds were measured over every float (docs/semantics.md); this sweep keeps
+// them from regressing.
+#include "util.h"
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <limits>
+
+namespace opt {
+namespace {
+
+float bits_to_float(uint32_t b) {
+  float f;
+  std::memcpy(&f, &b, 4);
+  return f;
+}
+
+// The inputs: every 4099th bit pattern (a prime stride: every exponent, varied mantissas), and
+// around the formulas' switch points.
+std::vector<float> sweep() {
+  std::vector<float> v;
+  for (uint64_t b = 0; b < (uint64_t{1} << 32); b += 4099)
+    v.push_back(bits_to_float(static_cast<uint32_t>(b)));
+  for (float edge : {0.5f, 0.625f, 9.1f, 3.92f, 4.0f, 0.70710678f, 1.41421356f, 1.0f, 1e-30f, 88.7f, 89.0f,
+                     -104.0f, 2.0f}) {
+    float lo = edge, hi = edge;
+    for (int k = 0; k < 200; ++k) {
+      v.push_back(lo), v.push_back(-lo), v.push_back(hi), v.push_back(-hi);
+      lo = std::nextafter(lo, 0.0f), hi = std::nextafter(hi, 1e30f);
+    }
+  }
+  return v;
+}
+
+// The ulp of the float nearest `ref` (the smallest subnormal's below the normals).
+double ulp_of(double ref) {
+  const double a = std::min<double>(std::fabs(ref), std::numeric_limits<float>::max());
+  if (a < std::numeric_limits<float>::min()) return std::ldexp(1.0, -149);
+  int e = 0;
+  std::frexp(a, &e);
+  return std::ldexp(1.0, e - 24);
+}
+
+struct Case {
+  const char* name;
+  std::function<Tensor(const Tensor&)> op;
+  double (*ref)(double);
+  double bound;  // ulps (docs/semantics.md)
+};
+
+TEST(FloatMath, OwnFunctionsWithinTheirBoundsAndSpecialValues) {
+  const std::vector<float> in = sweep();
+  const Tensor x = tensor(in, {static_cast<int64_t>(in.size())});
+  const std::vector<Case> cases = {
+      {"exp", [](const Tensor& t) { return exp(t); }, [](double v) { return std::exp(v); }, 1.0},
+      {"log", [](const Tensor& t) { return log(t); }, [](double v) { return std::log(v); }, 1.0},
+      {"log1p", [](const Tensor& t) { return log1p(t); }, [](double v) { return std::log1p(v); }, 1.5},
+      {"expm1", [](const Tensor& t) { return expm1(t); }, [](double v) { return std::expm1(v); }, 2.0},
+      {"tanh", [](const Tensor& t) { return tanh(t); }, [](double v) { return std::tanh(v); }, 1.5},
+      {"erf", [](const Tensor& t) { return erf(t); }, [](double v) { return std::erf(v); }, 1.0},
+  };
+  for (const Case& c : cases) {
+    const std::vector<float> got = c.op(x).to_vector<float>();
+    ASSERT_EQ(got.size(), in.size());
+    double worst = 0;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      const double want = c.ref(static_cast<double>(in[i]));
+      const float y = got[i];
+      if (std::isnan(want)) {
+        ASSERT_TRUE(std::isnan(y)) << c.name << "(" << in[i] << ") = " << y;
+      } else if (std::isinf(static_cast<float>(want)) || want == 0) {  // (poles, overflow, exact zeros)
+        ASSERT_EQ(y, static_cast<float>(want)) << c.name << "(" << in[i] << ")";
+        ASSERT_EQ(std::signbit(y), std::signbit(want)) << c.name << "(" << in[i] << ")";
+      } else {
+        const double err = std::fabs(static_cast<double>(y) - want) / ulp_of(want);
+        ASSERT_LE(err, c.bound) << c.name << "(" << std::hexfloat << in[i] << ") = " << y << ", want "
+                                << want;
+        worst = std::max(worst, err);
+      }
+    }
+    EXPECT_GT(worst, 0.0) << c.name << ": a sweep that never rounds checks nothing";
+  }
+}
+
+}  // namespace
+}  // namespace opt
