@@ -579,10 +579,11 @@ CGRAD_SCALAR_INLINE float log1p_reduced_f32(float f) {
 CGRAD_SCALAR_INLINE float log_f32(float x) {
   // x = 2^e m with m in [sqrt(1/2), sqrt(2)): the bits' distance from sqrt(1/2)'s split at the
   // exponent field; subnormals are scaled by 2^24 first
+  // (unsigned: the bits of a negative x, whose result is NaN, would overflow a signed difference)
   const bool sub = x < 1.17549435e-38f;
-  const int32_t k = f32_to_bits(sub ? x * 16777216.0f : x) - 0x3f3504f3;
-  const int32_t e = (k >> 23) - (sub ? 24 : 0);
-  const float f = bits_to_f32((k & 0x007fffff) + 0x3f3504f3) - 1.0f;  // exact
+  const uint32_t k = static_cast<uint32_t>(f32_to_bits(sub ? x * 16777216.0f : x)) - 0x3f3504f3u;
+  const int32_t e = (static_cast<int32_t>(k) >> 23) - (sub ? 24 : 0);
+  const float f = bits_to_f32(static_cast<int32_t>((k & 0x007fffffu) + 0x3f3504f3u)) - 1.0f;  // exact
   const float fe = static_cast<float>(e);
   // e ln2 as 0.693359375 (9 bits: e times it is exact) + -2.12194440e-4
   const float r = fma_(fe, 0.693359375f, fma_(fe, -2.12194440e-4f, log1p_reduced_f32(f)));
