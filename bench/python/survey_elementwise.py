@@ -9,21 +9,14 @@ Usage: CGRAD_RESULT_CACHE_BYTES=0 CGRAD_NUM_THREADS=1 OMP_NUM_THREADS=1 \
        python bench/python/survey_elementwise.py [name filter]
 """
 
+import os
 import sys
-import time
 
 import cgrad as cg
 import numpy as np
 
-
-def median_ms(f, reps=7):
-    f()
-    times = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        f()
-        times.append(time.perf_counter() - t0)
-    return sorted(times)[reps // 2] * 1e3
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from survey import median_ms  # noqa: E402  (the reductions' survey: one timing rule for both)
 
 
 def inputs():
@@ -127,7 +120,7 @@ def main():
                 t.eval()
 
         try:
-            tn, tc = median_ms(lambda: f(np, arrays)), median_ms(run_cgrad)
+            tn, tc = median_ms(lambda: f(np, arrays), 7), median_ms(run_cgrad, 7)
         except Exception as e:  # a row cgrad cannot run is reported, not fatal
             print(f"{name:18s} ERROR {type(e).__name__}: {str(e)[:150]}", flush=True)
             continue

@@ -558,7 +558,9 @@ CGRAD_SCALAR_INLINE double exp_(double x) { return exp_f64(x); }
 // explicit FMAs, so that loops over them vectorize (glibc's scalar calls made `tanh` of f32 80x
 // slower than NumPy's) and every backend gives the same bits. Polynomials are Chebyshev fits
 // (near minimax) made for cgrad; the worst errors over every float (measured exhaustively
-// against glibc's double functions) are in docs/semantics.md. double keeps the C library's.
+// against glibc's double functions) are in docs/semantics.md. double keeps the C library's. Each
+// Horner chain is written out: a helper looping over a coefficient array was not unrolled before
+// GCC 12's vectorizer ran ("control flow in loop"), and no loop over these functions vectorized.
 
 // log(1 + f) for f in [sqrt(1/2) - 1, sqrt(2) - 1]: f - f^2/2 + f^3 P(f), P of degree 8 (relative
 // fit error 2.9e-8 of P, 6e-9 of the result).
