@@ -26,23 +26,6 @@ View alloc_contiguous(const Shape& shape, DType t) {
   return v;
 }
 
-View contiguous_copy(const View& in, const Shape& shape, DType t) {
-  View out = alloc_contiguous(shape, t);
-  const std::size_t es = dtype_size(t);
-  auto* dst = static_cast<char*>(out.storage->data);
-  auto* src = static_cast<const char*>(in.storage->data);
-  if (in.strides == out.strides) {  // already contiguous: one copy, not one memcpy per element
-    const int64_t n = core::numel(shape);
-    if (n > 0) std::memcpy(dst, src + in.offset * static_cast<int64_t>(es), static_cast<std::size_t>(n) * es);
-    return out;
-  }
-  std::array<const int64_t*, 2> st{in.strides.data(), out.strides.data()};
-  core::for_each_strided<2>(shape, st, {in.offset, 0}, [&](int64_t i, int64_t o) {
-    std::memcpy(dst + o * static_cast<int64_t>(es), src + i * static_cast<int64_t>(es), es);
-  });
-  return out;
-}
-
 namespace {
 
 View movement(const ir::Node& n, const View& in, bool* launched) {

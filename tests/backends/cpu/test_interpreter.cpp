@@ -1,10 +1,14 @@
 // The reference interpreter driven directly: movement ops are views (no kernel, same storage,
-// strides and offsets as NumPy computes them), a reshape that no strides can express copies,
-// constants take one element, and Interpreter::run launches one kernel per computing node and
-// realizes exactly the requested outputs.
+// strides and offsets as NumPy computes them), a reshape that no strides can express copies (and
+// contiguous_copy itself against a reference loop), constants take one element, and
+// Interpreter::run launches one kernel per computing node and realizes exactly the requested
+// outputs.
 #include "backends/cpu/interpreter.h"
+#include "core/dtype.hpp"
+#include "core/strided.hpp"
 #include "ir/graph.h"
 #include "ir/node.h"
+#include "runtime/backend.h"
 #include "runtime/stats.h"
 
 #include <gtest/gtest.h>
@@ -12,6 +16,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <unordered_map>
 
 namespace {
@@ -238,3 +243,59 @@ TEST(Interpreter, AllocateCountsBytes) {
 }
 
 }  // namespace
+
+// contiguous_copy (backends/cpu/interp_copy.cpp) against a reference loop: every element size
+// (1, 2, 4, 8, 16 bytes), and layouts that take each of its paths: contiguous runs, broadcast dims
+// (tile, repeat), transposes (tiled), other strides, negative strides, dims of size 1 between
+// others, merged dims, blocks split over the pool, and an empty shape.
+TEST(ContiguousCopy, EveryLayoutAndElementSizeMatchesAReferenceLoop) {
+  struct Layout {
+    Shape shape;
+    core::Strides strides;  // in elements of the source
+    int64_t offset;
+  };
+  const std::vector<Layout> layouts = {
+      {{1000}, {1}, 0},                          // contiguous
+      {{3, 5000}, {0, 1}, 0},                    // tile
+      {{5000, 3}, {1, 0}, 0},                    // repeat
+      {{300, 257}, {1, 300}, 0},                 // transpose
+      {{257, 300, 1}, {1, 257, 5}, 0},           // transpose, a size-1 dim last
+      {{4, 1, 33, 70}, {70 * 33, 7, 70, 1}, 0},  // merges to one run
+      {{6, 40, 50}, {2000, 1, 40}, 0},           // transposed blocks
+      {{100, 99}, {-99, -1}, 100 * 99 - 1},      // flipped both ways
+      {{70, 80}, {160, 2}, 3},                   // every other element of every other row
+      {{2, 3, 0, 4}, {0, 0, 0, 0}, 0},           // empty
+      {{64, 1024}, {0, 0}, 5},                   // one element broadcast (blocks over the pool)
+  };
+  for (const std::size_t es : {1, 2, 4, 8, 16}) {
+    const DType t = es == 1   ? DType::u8
+                    : es == 2 ? DType::i16
+                    : es == 4 ? DType::f32
+                    : es == 8 ? DType::i64
+                              : DType::c128;
+    ASSERT_EQ(dtype_size(t), es);
+    for (const Layout& l : layouts) {
+      // a source big enough for every element the layout reaches, byte i holding i * 7 + 3
+      int64_t hi = l.offset;
+      for (std::size_t d = 0; d < l.shape.size(); ++d)
+        if (l.shape[d] > 0) hi += std::max<int64_t>(0, l.strides[d]) * (l.shape[d] - 1);
+      View in;
+      in.storage = runtime::allocate_host(static_cast<std::size_t>(hi + 1) * es);
+      auto* bytes = static_cast<unsigned char*>(in.storage->data);
+      for (std::size_t i = 0; i < static_cast<std::size_t>(hi + 1) * es; ++i)
+        bytes[i] = static_cast<unsigned char>(i * 7 + 3);
+      in.offset = l.offset;
+      in.strides = l.strides;
+      const View out = backends::cpu::contiguous_copy(in, l.shape, t);
+      const auto* got = static_cast<const unsigned char*>(out.storage->data);
+      int64_t k = 0;  // the reference: row-major over the shape
+      core::for_each_strided<1>(l.shape, {l.strides.data()}, {l.offset}, [&](int64_t src) {
+        ASSERT_EQ(std::memcmp(got + k * static_cast<int64_t>(es), bytes + src * static_cast<int64_t>(es), es),
+                  0)
+            << "element size " << es << ", shape " << shape_str(l.shape) << ", element " << k;
+        ++k;
+      });
+      EXPECT_EQ(k, core::numel(l.shape));
+    }
+  }
+}
