@@ -280,6 +280,11 @@ CGRAD_SCALAR_INLINE float f16_bits_to_f32(uint16_t h) {
 #if defined(__CUDA_ARCH__) && !defined(CGRAD_CUDA_EMULATOR)
   float f;
   asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+  // The hardware gives every NaN the canonical (positive) NaN: keep the sign and payload, as
+  // the integer path below does (copysign(x, -nan) and signbit read that sign; seen on an H200).
+  if ((h & 0x7fffu) > 0x7c00u)
+    f = bits_to_f32(static_cast<int32_t>(((static_cast<uint32_t>(h) & 0x8000u) << 16) | 0x7f800000u |
+                                         ((static_cast<uint32_t>(h) & 0x3ffu) << 13)));
   return f;
 #else
   const uint32_t em = static_cast<uint32_t>(h) & 0x7fffu;
@@ -294,6 +299,9 @@ CGRAD_SCALAR_INLINE uint16_t f32_to_f16_bits(float x) {
 #if defined(__CUDA_ARCH__) && !defined(CGRAD_CUDA_EMULATOR)
   unsigned short h;
   asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(x));
+  // NaN: the sign kept and the quiet NaN of the integer path below (the hardware's is canonical).
+  if (x != x)
+    h = static_cast<unsigned short>(0x7e00u | ((static_cast<uint32_t>(f32_to_bits(x)) >> 16) & 0x8000u));
   return h;
 #else
   const uint32_t b = static_cast<uint32_t>(f32_to_bits(x));

@@ -179,7 +179,12 @@ TEST(CudaDevice, KernelsCompileOncePerProcessAndAreReplayed) {
   EXPECT_EQ(stats().kernels_launched, 5u);
   for (std::size_t i = 0; i < ys.size(); ++i) {
     auto x = xs[i + 1].to_vector<float>(), y = ys[i].to_vector<float>();
-    for (std::size_t j = 0; j < x.size(); ++j) ASSERT_FLOAT_EQ(y[j], x[j] * 3.0f - 1.0f);
+    // The kernel may contract the multiply-add (docs/cuda.md: --fmad=true, as the CPU kernels):
+    // either rounding is right, and near x = 1/3 they differ by many ulps of the result.
+    for (std::size_t j = 0; j < x.size(); ++j) {
+      const float separate = x[j] * 3.0f - 1.0f, fused = std::fma(x[j], 3.0f, -1.0f);
+      ASSERT_TRUE(y[j] == separate || y[j] == fused) << y[j] << " for x = " << x[j];
+    }
   }
   reset_stats();
   Tensor again = (xs[1] * 3.0f - 1.0f).eval();
