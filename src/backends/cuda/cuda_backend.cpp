@@ -41,6 +41,10 @@ constexpr int64_t kShortRow = 32;
 // Inner elements per block of a split reduction, at least.
 constexpr int64_t kChunkMin = 8192;
 constexpr int64_t kMaxChunks = 1024;
+// Blocks per SM a reduction should have: rows are split into chunks until there are this many
+// (8 blocks of 256 threads fill an SM's 2048 threads; with 2, sum(a * b) over 2^28 f32 elements
+// kept too few loads in flight and read at 28% of the copy bandwidth of an H200).
+constexpr int64_t kReduceBlocksPerSm = 8;
 
 int64_t product(const Shape& s) {
   int64_t n = 1;
@@ -207,8 +211,8 @@ void launch_loop(Launcher& launch, const KernelSpec& k, const CompiledKernel& c,
     launch(std::move(l));
     return;
   }
-  l.chunks =
-      std::min<int64_t>({kMaxChunks, (2 * d.sm_count + no - 1) / no, (ni + kChunkMin - 1) / kChunkMin});
+  l.chunks = std::min<int64_t>(
+      {kMaxChunks, (kReduceBlocksPerSm * d.sm_count + no - 1) / no, (ni + kChunkMin - 1) / kChunkMin});
   if (l.chunks <= 1 || c.whole_rows) {
     l.chunks = 1;
     l.blocks = grid(std::min<int64_t>(no, grid_cap));
