@@ -1,6 +1,6 @@
 // cgrad's own float transcendental functions (include/cgrad/scalar.hpp: exp, log, log1p, expm1,
-// tanh, erf), evaluated through the engine (the interpreter, and the JIT in the .jit run) on a sweep of
-// float bit patterns: every sign, exponent and spread of mantissas, and the edges where the
+// tanh, erf, sin, cos, tan), evaluated through the engine (the interpreter, and the JIT in the .jit run) on a
+// sweep of float bit patterns: every sign, exponent and spread of mantissas, and the edges where the
 // functions switch formulas. Each result must be within the bound docs/semantics.md states of
 // glibc's double result, and the special values (NaN, infinities, signed zeros, the poles) must be
 // C99 Annex F's. The bounds were measured over every float (docs/semantics.md); this sweep keeps
@@ -28,7 +28,7 @@ std::vector<float> sweep() {
   for (uint64_t b = 0; b < (uint64_t{1} << 32); b += 4099)
     v.push_back(bits_to_float(static_cast<uint32_t>(b)));
   for (float edge : {0.5f, 0.625f, 9.1f, 3.92f, 4.0f, 0.70710678f, 1.41421356f, 1.0f, 1e-30f, 88.7f, 89.0f,
-                     -104.0f, 2.0f}) {
+                     -104.0f, 2.0f, 0.78539816f, 1.57079633f, 3.14159265f, 0x1.ccbdb8p+61f}) {
     float lo = edge, hi = edge;
     for (int k = 0; k < 200; ++k) {
       v.push_back(lo), v.push_back(-lo), v.push_back(hi), v.push_back(-hi);
@@ -64,6 +64,9 @@ TEST(FloatMath, OwnFunctionsWithinTheirBoundsAndSpecialValues) {
       {"expm1", [](const Tensor& t) { return expm1(t); }, [](double v) { return std::expm1(v); }, 2.0},
       {"tanh", [](const Tensor& t) { return tanh(t); }, [](double v) { return std::tanh(v); }, 1.5},
       {"erf", [](const Tensor& t) { return erf(t); }, [](double v) { return std::erf(v); }, 1.0},
+      {"sin", [](const Tensor& t) { return sin(t); }, [](double v) { return std::sin(v); }, 0.55},
+      {"cos", [](const Tensor& t) { return cos(t); }, [](double v) { return std::cos(v); }, 0.55},
+      {"tan", [](const Tensor& t) { return tan(t); }, [](double v) { return std::tan(v); }, 0.55},
   };
   for (const Case& c : cases) {
     const std::vector<float> got = c.op(x).to_vector<float>();
