@@ -10,7 +10,6 @@
 #include <cgrad/scalar.hpp>
 
 #include <algorithm>
-#include <cstring>
 #include <limits>
 
 namespace cgrad::backends::cpu {
@@ -285,18 +284,12 @@ void interp_matmul_into(const ir::Node& n, const View& a, const View& b, View& o
 View interp_cat(const ir::Node& n, const std::vector<const View*>& in) {
   View out = alloc_contiguous(n.shape, n.dtype);
   const auto ax = static_cast<std::size_t>(n.attrs.axis);
-  const std::size_t es = dtype_size(n.dtype);
   int64_t at = 0;
   for (std::size_t i = 0; i < in.size(); ++i) {
     const Shape& s = n.inputs[i]->shape;
-    View dst = out;
+    View dst = out;  // the part of the output this input fills
     dst.offset = at * out.strides[ax];
-    auto* d = static_cast<char*>(dst.storage->data);
-    auto* src = static_cast<const char*>(in[i]->storage->data);
-    std::array<const int64_t*, 2> st{in[i]->strides.data(), dst.strides.data()};
-    core::for_each_strided<2>(s, st, {in[i]->offset, dst.offset}, [&](int64_t p, int64_t q) {
-      std::memcpy(d + q * static_cast<int64_t>(es), src + p * static_cast<int64_t>(es), es);
-    });
+    copy_view(*in[i], s, n.dtype, dst);
     at += s[ax];
   }
   return out;

@@ -44,6 +44,9 @@ ir::View interp_scatter_add(const ir::Node& n, const ir::View& base, const ir::V
 ir::View interp_source(const ir::Node& n);
 /// A contiguous copy of `v` (shape `shape`, dtype `t`).
 ir::View contiguous_copy(const ir::View& v, const Shape& shape, DType t);
+/// Copies `v` (shape `shape`, dtype `t`) into `out`, a view of the same shape and any strides that
+/// do not overlap (a contiguous buffer, or a part of one); bits unchanged.
+void copy_view(const ir::View& v, const Shape& shape, DType t, const ir::View& out);
 /// A freshly allocated contiguous view for a node's output.
 ir::View alloc_contiguous(const Shape& shape, DType t);
 

@@ -299,3 +299,63 @@ TEST(ContiguousCopy, EveryLayoutAndElementSizeMatchesAReferenceLoop) {
     }
   }
 }
+
+// A part of a cat's output (interp_cat): every layout above copied into the elements [2, 2 + n)
+// of each axis of a buffer 5 longer along that axis; the rest of the buffer stays as it was.
+TEST(CopyView, IntoAPartOfALargerBufferMatchesAReferenceLoop) {
+  const std::vector<std::pair<Shape, core::Strides>> layouts = {
+      {{1000}, {1}},
+      {{3, 5000}, {0, 1}},
+      {{300, 257}, {1, 300}},
+      {{257, 300, 1}, {1, 257, 5}},
+      {{6, 40, 50}, {2000, 1, 40}},
+      {{70, 80}, {160, 2}},
+      {{64, 1024}, {0, 0}},
+      {{1, 7}, {7, 1}},
+  };
+  for (const std::size_t es : {1, 2, 4, 8, 16}) {
+    const DType t = es == 1   ? DType::u8
+                    : es == 2 ? DType::i16
+                    : es == 4 ? DType::f32
+                    : es == 8 ? DType::i64
+                              : DType::c128;
+    for (const auto& [shape, strides] : layouts) {
+      int64_t hi = 0;
+      for (std::size_t d = 0; d < shape.size(); ++d) hi += std::max<int64_t>(0, strides[d]) * (shape[d] - 1);
+      View in;
+      in.storage = runtime::allocate_host(static_cast<std::size_t>(hi + 1) * es);
+      auto* bytes = static_cast<unsigned char*>(in.storage->data);
+      for (std::size_t i = 0; i < static_cast<std::size_t>(hi + 1) * es; ++i)
+        bytes[i] = static_cast<unsigned char>(i * 7 + 3);
+      in.offset = 0;
+      in.strides = strides;
+      for (std::size_t ax = 0; ax < shape.size(); ++ax) {
+        Shape big = shape;
+        big[ax] += 5;
+        View out = backends::cpu::alloc_contiguous(big, t);
+        auto* o = static_cast<unsigned char*>(out.storage->data);
+        const auto total = static_cast<std::size_t>(core::numel(big)) * es;
+        std::memset(o, 0xA5, total);
+        View part = out;
+        part.offset = 2 * out.strides[ax];
+        backends::cpu::copy_view(in, shape, t, part);
+        std::vector<bool> written(static_cast<std::size_t>(core::numel(big)), false);
+        int64_t k = 0;  // the reference: the source row-major, the part's element by its strides
+        core::for_each_strided<2>(
+            shape, {strides.data(), out.strides.data()}, {0, part.offset}, [&](int64_t src, int64_t dst) {
+              ASSERT_EQ(
+                  std::memcmp(o + dst * static_cast<int64_t>(es), bytes + src * static_cast<int64_t>(es), es),
+                  0)
+                  << "element size " << es << ", shape " << shape_str(shape) << ", axis " << ax
+                  << ", element " << k;
+              written[static_cast<std::size_t>(dst)] = true;
+              ++k;
+            });
+        for (std::size_t b = 0; b < total; ++b)
+          if (!written[b / es]) {
+            ASSERT_EQ(o[b], 0xA5) << "byte " << b << " outside the part was written";
+          }
+      }
+    }
+  }
+}
