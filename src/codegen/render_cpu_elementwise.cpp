@@ -51,6 +51,15 @@ std::string lead_body(const Loops& r, const std::vector<int>& which, const std::
   return out;
 }
 
+// `#pragma omp simd` for the element loop, except where a value is complex: GCC 12 then keeps
+// each lane's complex_t in a per-lane array ("more than one data ref") and vectorizes nothing,
+// where left alone it vectorizes such loops (|z| of 2^22 c64: 26.8 -> 1.3 ms with the f32 hypot).
+std::string simd_pragma(const KernelSpec& k) {
+  for (const Instr& in : k.code)
+    if (is_complex(in.dtype)) return "";
+  return "#pragma omp simd";
+}
+
 }  // namespace
 
 Rendered render_elementwise(const KernelSpec& k) {
@@ -66,15 +75,14 @@ Rendered render_elementwise(const KernelSpec& k) {
     body = template_text("cpu_elementwise_lead");
     fill(body, "RANGE",
          r.range("elements of the other dims", 1, r.ro - 1, "(a->outer + 1)", "ib_", "ie_", lead,
-                 "#pragma omp simd"));
+                 simd_pragma(k)));
     fill(body, "LEAD_STRIDES", strides);
     fill(body, "LEAD", std::to_string(k.outer[0]));
     fill(body, "RO1", std::to_string(r.ro - 1));
   } else {
     std::string loop_body = r.emit(parts.elementwise, true, "        ") + r.stores(false, true, "        ");
     body = template_text("cpu_elementwise");
-    fill(body, "RANGE",
-         r.range("elements", 0, r.ro, "a->outer", "begin", "end", loop_body, "#pragma omp simd"));
+    fill(body, "RANGE", r.range("elements", 0, r.ro, "a->outer", "begin", "end", loop_body, simd_pragma(k)));
   }
   fill(body, "RO", std::to_string(r.ro));
   fill(body, "NA", std::to_string(k.accesses.size()));
