@@ -196,24 +196,37 @@ std::vector<Tensor> nonzero(const Tensor& x) {
   if (n->shape.empty())
     throw Error(ErrorCode::InvalidArgument,
                 "nonzero: x must have at least one dimension (the Array API's rule)");
-  // Data-dependent shape: evaluate the mask now (a synchronisation point), count on the host.
-  const std::vector<bool> mask = (n->dtype == DType::b8 ? x : x.cast(DType::b8)).to_vector<bool>();
+  // Data-dependent shape: evaluate the mask now (a synchronisation point), count on the host,
+  // then write the indices row by row of the last dim, without a branch per element (each
+  // element's indices are written to the next free place, which moves on only for a true one).
+  const Tensor b = n->dtype == DType::b8 ? x : x.cast(DType::b8);
+  const std::vector<uint8_t> mask = b.cast(DType::u8).to_vector<uint8_t>();
   const std::size_t r = n->shape.size();
-  std::vector<std::vector<int64_t>> idx(r);
-  std::vector<int64_t> pos(r, 0);
-  for (bool m : mask) {
-    if (m)
-      for (std::size_t d = 0; d < r; ++d) idx[d].push_back(pos[d]);
-    for (std::size_t d = r; d-- > 0;) {  // next multi-index, row-major
+  std::size_t count = 0;
+  for (uint8_t m : mask) count += m;
+  std::vector<std::vector<int64_t>> idx(r, std::vector<int64_t>(count + 1));  // (+1: the last write)
+  const int64_t last = n->shape[r - 1];
+  std::vector<int64_t> pos(r, 0);  // the row's multi-index (the last dim's stays 0)
+  std::size_t k = 0;
+  int64_t* __restrict out_last = idx[r - 1].data();  // (restrict: the mask's bytes are not indices)
+  for (std::size_t row = 0; last > 0 && row * static_cast<std::size_t>(last) < mask.size(); ++row) {
+    const uint8_t* __restrict m = mask.data() + row * static_cast<std::size_t>(last);
+    const std::size_t k0 = k;
+    for (int64_t j = 0; j < last; ++j) {
+      out_last[k] = j;
+      k += m[j];
+    }
+    for (std::size_t d = 0; d + 1 < r; ++d)
+      std::fill(idx[d].begin() + static_cast<std::ptrdiff_t>(k0),
+                idx[d].begin() + static_cast<std::ptrdiff_t>(k), pos[d]);
+    for (std::size_t d = r - 1; d-- > 0;) {  // next row, row-major
       if (++pos[d] < n->shape[d]) break;
       pos[d] = 0;
     }
   }
+  for (auto& v : idx) v.resize(count);
   std::vector<Tensor> out;
-  for (auto& v : idx) {
-    const auto k = static_cast<int64_t>(v.size());
-    out.push_back(tensor(std::move(v), {k}, n->device));
-  }
+  for (auto& v : idx) out.push_back(tensor(std::move(v), {static_cast<int64_t>(count)}, n->device));
   return out;
 }
 
