@@ -242,6 +242,31 @@ TEST(Interpreter, AllocateCountsBytes) {
   EXPECT_NE(empty->data, nullptr);
 }
 
+// The dtype whose elements are `es` bytes (the copies move bytes: one dtype per size).
+DType dtype_of_size(std::size_t es) {
+  return es == 1   ? DType::u8
+         : es == 2 ? DType::i16
+         : es == 4 ? DType::f32
+         : es == 8 ? DType::i64
+                   : DType::c128;
+}
+
+// A source view of `shape`, `strides` and `offset` over a buffer big enough for every element it
+// reaches, byte i holding i * 7 + 3.
+View patterned_source(const Shape& shape, const core::Strides& strides, int64_t offset, std::size_t es) {
+  int64_t hi = offset;
+  for (std::size_t d = 0; d < shape.size(); ++d)
+    if (shape[d] > 0) hi += std::max<int64_t>(0, strides[d]) * (shape[d] - 1);
+  View in;
+  in.storage = runtime::allocate_host(static_cast<std::size_t>(hi + 1) * es);
+  auto* bytes = static_cast<unsigned char*>(in.storage->data);
+  for (std::size_t i = 0; i < static_cast<std::size_t>(hi + 1) * es; ++i)
+    bytes[i] = static_cast<unsigned char>(i * 7 + 3);
+  in.offset = offset;
+  in.strides = strides;
+  return in;
+}
+
 }  // namespace
 
 // contiguous_copy (backends/cpu/interp_copy.cpp) against a reference loop: every element size
@@ -268,24 +293,11 @@ TEST(ContiguousCopy, EveryLayoutAndElementSizeMatchesAReferenceLoop) {
       {{64, 1024}, {0, 0}, 5},                   // one element broadcast (blocks over the pool)
   };
   for (const std::size_t es : {1, 2, 4, 8, 16}) {
-    const DType t = es == 1   ? DType::u8
-                    : es == 2 ? DType::i16
-                    : es == 4 ? DType::f32
-                    : es == 8 ? DType::i64
-                              : DType::c128;
+    const DType t = dtype_of_size(es);
     ASSERT_EQ(dtype_size(t), es);
     for (const Layout& l : layouts) {
-      // a source big enough for every element the layout reaches, byte i holding i * 7 + 3
-      int64_t hi = l.offset;
-      for (std::size_t d = 0; d < l.shape.size(); ++d)
-        if (l.shape[d] > 0) hi += std::max<int64_t>(0, l.strides[d]) * (l.shape[d] - 1);
-      View in;
-      in.storage = runtime::allocate_host(static_cast<std::size_t>(hi + 1) * es);
-      auto* bytes = static_cast<unsigned char*>(in.storage->data);
-      for (std::size_t i = 0; i < static_cast<std::size_t>(hi + 1) * es; ++i)
-        bytes[i] = static_cast<unsigned char>(i * 7 + 3);
-      in.offset = l.offset;
-      in.strides = l.strides;
+      const View in = patterned_source(l.shape, l.strides, l.offset, es);
+      const auto* bytes = static_cast<const unsigned char*>(in.storage->data);
       const View out = backends::cpu::contiguous_copy(in, l.shape, t);
       const auto* got = static_cast<const unsigned char*>(out.storage->data);
       int64_t k = 0;  // the reference: row-major over the shape
@@ -314,21 +326,10 @@ TEST(CopyView, IntoAPartOfALargerBufferMatchesAReferenceLoop) {
       {{1, 7}, {7, 1}},
   };
   for (const std::size_t es : {1, 2, 4, 8, 16}) {
-    const DType t = es == 1   ? DType::u8
-                    : es == 2 ? DType::i16
-                    : es == 4 ? DType::f32
-                    : es == 8 ? DType::i64
-                              : DType::c128;
+    const DType t = dtype_of_size(es);
     for (const auto& [shape, strides] : layouts) {
-      int64_t hi = 0;
-      for (std::size_t d = 0; d < shape.size(); ++d) hi += std::max<int64_t>(0, strides[d]) * (shape[d] - 1);
-      View in;
-      in.storage = runtime::allocate_host(static_cast<std::size_t>(hi + 1) * es);
-      auto* bytes = static_cast<unsigned char*>(in.storage->data);
-      for (std::size_t i = 0; i < static_cast<std::size_t>(hi + 1) * es; ++i)
-        bytes[i] = static_cast<unsigned char>(i * 7 + 3);
-      in.offset = 0;
-      in.strides = strides;
+      const View in = patterned_source(shape, strides, 0, es);
+      const auto* bytes = static_cast<const unsigned char*>(in.storage->data);
       for (std::size_t ax = 0; ax < shape.size(); ++ax) {
         Shape big = shape;
         big[ax] += 5;
