@@ -4,9 +4,8 @@
 # card first, then every test of the `gpu` label at once (the long mirror suites cut into gtest
 # shards), and compute-sanitizer's memcheck and racecheck over the device-kernel tests.
 #
-# The binaries are built on the developer's machine and carried, stripped, in one archive:
-#   cmake --preset release && cmake --build build/release --target <the gpu tests> bench_gpu
-#   (strip each into .devrun/bin/, then: tar cJf .devrun/bin.tar.xz -C .devrun bin)
+# The binaries are built on the developer's machine and carried, stripped, in one archive that
+# bench/gpu/device_pack.sh makes (.devrun/bin.tar.xz).
 # Run from the repository root: bash bench/gpu/device_check.sh [archive]. Writes under $OUT
 # (default /tmp/gpu-check): RESULTS-gpu.md, summary.txt, logs.tar.gz.
 set -u
