@@ -44,7 +44,7 @@ launch() {  # name env... -- command...
   local name=$1
   shift
   (
-    while [ "$1" != "--" ]; do export "$1"; shift; done
+    while [ "$1" != "--" ]; do export "${1?}"; shift; done
     shift
     export CGRAD_NUM_THREADS=2
     timeout "${TEST_TIMEOUT:-240}" "$@" > "$work/logs/$name.log" 2>&1
@@ -57,10 +57,10 @@ launch() {  # name env... -- command...
 # et sanitizer bench. OPS_SHARDS / FUSION_SHARDS: gtest shards of the two long mirror suites
 # (on the H200's 16 cores the whole ops suite took about 1000 s of one process: NVRTC compiles).
 for ((i = 0; i < ${OPS_SHARDS:-12}; ++i)); do
-  want ops && launch "gpu.ops.$i" CGRAD_BACKEND=interpreter GTEST_TOTAL_SHARDS=${OPS_SHARDS:-12} GTEST_SHARD_INDEX=$i -- "$bin/test_ops_gpu"
+  want ops && launch "gpu.ops.$i" CGRAD_BACKEND=interpreter GTEST_TOTAL_SHARDS="${OPS_SHARDS:-12}" GTEST_SHARD_INDEX=$i -- "$bin/test_ops_gpu"
 done
 for ((i = 0; i < ${FUSION_SHARDS:-4}; ++i)); do
-  want fusion && launch "gpu.fusion.$i" CGRAD_BACKEND=jit GTEST_TOTAL_SHARDS=${FUSION_SHARDS:-4} GTEST_SHARD_INDEX=$i -- "$bin/test_fusion_gpu"
+  want fusion && launch "gpu.fusion.$i" CGRAD_BACKEND=jit GTEST_TOTAL_SHARDS="${FUSION_SHARDS:-4}" GTEST_SHARD_INDEX=$i -- "$bin/test_fusion_gpu"
 done
 for s in plans autograd odeint gradcheck; do want $s && launch "gpu.$s" CGRAD_BACKEND=jit -- "$bin/test_${s}_gpu"; done
 for t in device runtime kernels; do want $t && launch "test_cuda_$t" -- "$bin/test_cuda_$t"; done

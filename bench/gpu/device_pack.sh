@@ -5,11 +5,11 @@
 # carry=[".devrun"]). .devrun/ must be ignored (.git/info/exclude) so that only `carry` moves it.
 set -eu
 cd "$(dirname "$0")/../.."
-targets="test_ops_gpu test_fusion_gpu test_plans_gpu test_autograd_gpu test_odeint_gpu test_gradcheck_gpu
-         test_cuda_device test_cuda_runtime test_cuda_kernels test_capi_cuda bench_gpu"
+targets=(test_ops_gpu test_fusion_gpu test_plans_gpu test_autograd_gpu test_odeint_gpu test_gradcheck_gpu
+         test_cuda_device test_cuda_runtime test_cuda_kernels test_capi_cuda bench_gpu)
 [ -d build/release ] || cmake --preset release > /dev/null
 # et_cuda_compile and odeint_cuda_compile exist where nvcc was found at configure time.
-cmake --build build/release -j"$(nproc)" --target $targets
+cmake --build build/release -j"$(nproc)" --target "${targets[@]}"
 nvcc_targets=""
 for t in et/et_cuda_compile odeint/odeint_cuda_compile; do
   cmake --build build/release --target "$(basename $t)" > /dev/null 2>&1 && nvcc_targets="$nvcc_targets tests/$t"
