@@ -327,7 +327,9 @@ TEST(CopyView, IntoAPartOfALargerBufferMatchesAReferenceLoop) {
   };
   for (const std::size_t es : {1, 2, 4, 8, 16}) {
     const DType t = dtype_of_size(es);
-    for (const auto& [shape, strides] : layouts) {
+    for (const auto& layout : layouts) {
+      const Shape& shape = layout.first;  // (not a structured binding: clang 14 cannot capture one)
+      const core::Strides& strides = layout.second;
       const View in = patterned_source(shape, strides, 0, es);
       const auto* bytes = static_cast<const unsigned char*>(in.storage->data);
       for (std::size_t ax = 0; ax < shape.size(); ++ax) {
