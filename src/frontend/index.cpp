@@ -197,8 +197,9 @@ std::vector<Tensor> nonzero(const Tensor& x) {
     throw Error(ErrorCode::InvalidArgument,
                 "nonzero: x must have at least one dimension (the Array API's rule)");
   // Data-dependent shape: evaluate the mask now (a synchronisation point), count on the host,
-  // then write the indices row by row of the last dim, without a branch per element (each
-  // element's indices are written to the next free place, which moves on only for a true one).
+  // then write the indices row by row of the last dim, without a branch per element: each
+  // element's last-dim index is written to the next free place, which moves on only for a true
+  // one; the other dims' indices are filled once per row over the places the row took.
   const Tensor b = n->dtype == DType::b8 ? x : x.cast(DType::b8);
   const std::vector<uint8_t> mask = b.cast(DType::u8).to_vector<uint8_t>();
   const std::size_t r = n->shape.size();
