@@ -798,6 +798,158 @@ CGRAD_SCALAR_INLINE float tanh_(float x) { return tanh_f32(x); }
 CGRAD_SCALAR_INLINE double tanh_(double x) { return m_tanh(x); }
 CGRAD_SCALAR_INLINE float erf_(float x) { return erf_f32(x); }
 CGRAD_SCALAR_INLINE double erf_(double x) { return m_erf(x); }
+
+// ---- f32 atan2, atan, asin, acos, asinh, acosh, atanh and pow: in double, rounded once ----
+// glibc's scalar calls kept every loop over them from vectorizing (atan2 of 2^22 f32: 92 ms
+// against NumPy's 2.2). Each is computed in double from exact or once-rounded double
+// operands, with a double logarithm and arctangent of cgrad's own (straight-line code, explicit
+// FMAs, one division each), and rounded once to float: within 0.50 ulp over every float
+// (docs/semantics.md). On a GPU, libdevice's functions.
+
+// log(1 + f) for f in [sqrt(1/2) - 1, sqrt(2) - 1]: 2 atanh(s), s = f / (2 + f), |s| <= 0.1716,
+// Taylor to s^19 (truncation under 3e-17 relative).
+CGRAD_SCALAR_INLINE double log1p_reduced_f64(double f) {
+  const double s = f / (2.0 + f), z = s * s;
+  double p = 1.0 / 19;
+  p = fma_(p, z, 1.0 / 17);
+  p = fma_(p, z, 1.0 / 15);
+  p = fma_(p, z, 1.0 / 13);
+  p = fma_(p, z, 1.0 / 11);
+  p = fma_(p, z, 1.0 / 9);
+  p = fma_(p, z, 1.0 / 7);
+  p = fma_(p, z, 1.0 / 5);
+  p = fma_(p, z, 1.0 / 3);
+  return fma_(2.0 * s * z, p, 2.0 * s);
+}
+// log(x) for a positive, finite, normal double (callers select their special values):
+// x = 2^e m, m in [sqrt(1/2), sqrt(2)), as log_f32 does; e ln2 in two parts (e times the first
+// is exact).
+CGRAD_SCALAR_INLINE double log_pos_f64(double x) {
+  const int64_t k = f64_to_bits(x) - 0x3fe6a09e667f3bcdLL;  // the bits of sqrt(1/2)
+  const double fe = static_cast<double>(k >> 52);
+  const double f = bits_to_f64((k & 0x000fffffffffffffLL) + 0x3fe6a09e667f3bcdLL) - 1.0;  // exact
+  return fma_(fe, 6.93147180369123816490e-01, fma_(fe, 1.90821492927058770002e-10, log1p_reduced_f64(f)));
+}
+// log(1 + w) for w >= 0: the reduced series directly below sqrt(2) - 1 (no rounding of 1 + w).
+CGRAD_SCALAR_INLINE double log1p_pos_f64(double w) {
+  return w < 0.41421356237309503 ? log1p_reduced_f64(w) : log_pos_f64(1.0 + w);
+}
+// atan(n / d) for 0 <= n <= d, 0 < d, with one division: t = n / d above 2 - sqrt(3) becomes
+// pi/6 + atan(u), u = (t sqrt(3) - 1) / (sqrt(3) + t) = (n sqrt(3) - d) / (d sqrt(3) + n), so
+// |u| <= 2 - sqrt(3); Taylor to u^25 (truncation under 5e-17 relative).
+CGRAD_SCALAR_INLINE double atan_ratio_f64(double n, double d) {
+  const bool big = n > 0.26794919243112270 * d;
+  const double u = (big ? fma_(n, 1.7320508075688772, -d) : n) / (big ? fma_(d, 1.7320508075688772, n) : d);
+  const double z = u * u;
+  double p = -1.0 / 25;
+  p = fma_(p, z, 1.0 / 23);
+  p = fma_(p, z, -1.0 / 21);
+  p = fma_(p, z, 1.0 / 19);
+  p = fma_(p, z, -1.0 / 17);
+  p = fma_(p, z, 1.0 / 15);
+  p = fma_(p, z, -1.0 / 13);
+  p = fma_(p, z, 1.0 / 11);
+  p = fma_(p, z, -1.0 / 9);
+  p = fma_(p, z, 1.0 / 7);
+  p = fma_(p, z, -1.0 / 5);
+  p = fma_(p, z, 1.0 / 3);
+  return (big ? 0.52359877559829887 : 0.0) + fma_(-u * z, p, u);
+}
+// atan2(y, x) of doubles that are floats or exact (or once-rounded) functions of them, with the
+// sign of y; C99 Annex F's special values (atan2(±0, -0) = ±pi, atan2(±inf, ±inf) = ±pi/4 or
+// ±3pi/4, NaN in, NaN out).
+CGRAD_SCALAR_INLINE double atan2_f64(double y, double x) {
+  double ax = m_fabs(x), ay = m_fabs(y);
+  const bool both_inf = ax == inf<double>() && ay == inf<double>();
+  ax = both_inf ? 1.0 : ax;
+  ay = both_inf ? 1.0 : ay;
+  const bool steep = ay > ax;
+  const double d = steep ? ay : ax;
+  double r = atan_ratio_f64(steep ? ax : ay, d == 0.0 ? 1.0 : d);
+  r = steep ? 1.5707963267948966 - r : r;
+  r = f64_to_bits(x) < 0 ? 3.1415926535897931 - r : r;  // x negative or -0
+  r = bits_to_f64(f64_to_bits(r) | (f64_to_bits(y) & static_cast<int64_t>(0x8000000000000000ULL)));
+  return x != x || y != y ? x + y : r;
+}
+CGRAD_SCALAR_INLINE float atan2_f32(float y, float x) {
+  return static_cast<float>(atan2_f64(static_cast<double>(y), static_cast<double>(x)));
+}
+CGRAD_SCALAR_INLINE float atan_f32(float x) { return atan2_f32(x, 1.0f); }
+// asin x = atan2(x, sqrt((1 - x)(1 + x))), acos x = atan2(sqrt((1 - x)(1 + x)), x): the product
+// is exact in double; |x| > 1 gives NaN through the square root.
+CGRAD_SCALAR_INLINE float asin_f32(float x) {
+  const double v = x;
+  return static_cast<float>(atan2_f64(v, m_sqrt((1.0 - v) * (1.0 + v))));
+}
+CGRAD_SCALAR_INLINE float acos_f32(float x) {
+  const double v = x;
+  return static_cast<float>(atan2_f64(m_sqrt((1.0 - v) * (1.0 + v)), v));
+}
+// asinh |x| = log1p(|x| + x^2 / (1 + sqrt(1 + x^2))) (x^2 exact in double), with the sign of x.
+CGRAD_SCALAR_INLINE float asinh_f32(float x) {
+  const double a = m_fabs(static_cast<double>(x)), s = a * a;
+  const float r = static_cast<float>(log1p_pos_f64(a + s / (1.0 + m_sqrt(1.0 + s))));
+  return finite_f32(x) ? with_sign_of(r, x) : x;  // ±inf, NaN: themselves
+}
+// acosh x = log1p(t + sqrt(t (x + 1))), t = x - 1 (exact, and so is the product); NaN below 1.
+CGRAD_SCALAR_INLINE float acosh_f32(float x) {
+  const double v = x, t = v - 1.0;
+  const float r = static_cast<float>(log1p_pos_f64(t + m_sqrt(t * (v + 1.0))));
+  return x >= 1.0f && x < inf<float>() ? r : x == inf<float>() ? x : quiet_nan<float>();
+}
+// atanh |x| = log1p(2|x| / (1 - |x|)) / 2, with the sign of x; ±inf at ±1, NaN beyond.
+CGRAD_SCALAR_INLINE float atanh_f32(float x) {
+  const double a = m_fabs(static_cast<double>(x));
+  const float r = static_cast<float>(0.5 * log1p_pos_f64(2.0 * a / (1.0 - a)));
+  const float e = m_fabs(x) < 1.0f ? r : m_fabs(x) == 1.0f ? inf<float>() : quiet_nan<float>();
+  return x != x ? x : with_sign_of(e, x);
+}
+// pow(x, y) = ±exp(y log|x|) in double (|y log|x|| below 746 where the result is not 0 or inf,
+// so log's 2e-16 relative error moves the result by under 2e-13 relative); the sign for a
+// negative x and an odd integer y; C99 Annex F's special values: pow(x, ±0) = 1 and pow(1, y) =
+// 1 even for NaN, pow(-1, ±inf) = 1, pow(x < 0 finite, y not an integer) = NaN, the poles and
+// limits at 0 and inf from log|x| = ∓inf.
+CGRAD_SCALAR_INLINE float pow_f32(float x, float y) {
+  const double a = m_fabs(static_cast<double>(x));
+  const double l = a == 0.0             ? -inf<double>()
+                   : a == inf<double>() ? a
+                                        : log_pos_f64(a == 0.0 || a == inf<double>() ? 1.0 : a);
+  const float e = static_cast<float>(exp_f64(static_cast<double>(y) * l));
+  const float h = 0.5f * y;
+  const bool integer = y == m_trunc(y), odd = integer && h != m_trunc(h);
+  float r = f32_to_bits(x) < 0 && odd ? -e : e;
+  r = x < 0.0f && x > -inf<float>() && !integer ? quiet_nan<float>() : r;
+  r = x != x || y != y ? x + y : r;
+  const bool one = y == 0.0f || x == 1.0f || (x == -1.0f && m_fabs(y) == inf<float>());
+  return one ? 1.0f : r;
+}
+#if defined(__CUDA_ARCH__)
+CGRAD_SCALAR_INLINE float atan2_(float y, float x) { return m_atan2(y, x); }
+CGRAD_SCALAR_INLINE float atan_(float x) { return m_atan(x); }
+CGRAD_SCALAR_INLINE float asin_(float x) { return m_asin(x); }
+CGRAD_SCALAR_INLINE float acos_(float x) { return m_acos(x); }
+CGRAD_SCALAR_INLINE float asinh_(float x) { return m_asinh(x); }
+CGRAD_SCALAR_INLINE float acosh_(float x) { return m_acosh(x); }
+CGRAD_SCALAR_INLINE float atanh_(float x) { return m_atanh(x); }
+CGRAD_SCALAR_INLINE float pow_(float x, float y) { return m_pow(x, y); }
+#else
+CGRAD_SCALAR_INLINE float atan2_(float y, float x) { return atan2_f32(y, x); }
+CGRAD_SCALAR_INLINE float atan_(float x) { return atan_f32(x); }
+CGRAD_SCALAR_INLINE float asin_(float x) { return asin_f32(x); }
+CGRAD_SCALAR_INLINE float acos_(float x) { return acos_f32(x); }
+CGRAD_SCALAR_INLINE float asinh_(float x) { return asinh_f32(x); }
+CGRAD_SCALAR_INLINE float acosh_(float x) { return acosh_f32(x); }
+CGRAD_SCALAR_INLINE float atanh_(float x) { return atanh_f32(x); }
+CGRAD_SCALAR_INLINE float pow_(float x, float y) { return pow_f32(x, y); }
+#endif
+CGRAD_SCALAR_INLINE double atan2_(double y, double x) { return m_atan2(y, x); }
+CGRAD_SCALAR_INLINE double atan_(double x) { return m_atan(x); }
+CGRAD_SCALAR_INLINE double asin_(double x) { return m_asin(x); }
+CGRAD_SCALAR_INLINE double acos_(double x) { return m_acos(x); }
+CGRAD_SCALAR_INLINE double asinh_(double x) { return m_asinh(x); }
+CGRAD_SCALAR_INLINE double acosh_(double x) { return m_acosh(x); }
+CGRAD_SCALAR_INLINE double atanh_(double x) { return m_atanh(x); }
+CGRAD_SCALAR_INLINE double pow_(double x, double y) { return m_pow(x, y); }
 template <class T>
 CGRAD_SCALAR_INLINE T exp(T x) {
   return exp_(x);
@@ -941,15 +1093,15 @@ CGRAD_SCALAR_INLINE T tan(T x) {
 }
 template <class T>
 CGRAD_SCALAR_INLINE T asin(T x) {
-  return m_asin(x);
+  return asin_(x);
 }
 template <class T>
 CGRAD_SCALAR_INLINE T acos(T x) {
-  return m_acos(x);
+  return acos_(x);
 }
 template <class T>
 CGRAD_SCALAR_INLINE T atan(T x) {
-  return m_atan(x);
+  return atan_(x);
 }
 template <class T>
 CGRAD_SCALAR_INLINE T sinh(T x) {
@@ -961,15 +1113,15 @@ CGRAD_SCALAR_INLINE T cosh(T x) {
 }
 template <class T>
 CGRAD_SCALAR_INLINE T asinh(T x) {
-  return m_asinh(x);
+  return asinh_(x);
 }
 template <class T>
 CGRAD_SCALAR_INLINE T acosh(T x) {
-  return m_acosh(x);
+  return acosh_(x);
 }
 template <class T>
 CGRAD_SCALAR_INLINE T atanh(T x) {
-  return m_atanh(x);
+  return atanh_(x);
 }
 template <class T>
 CGRAD_SCALAR_INLINE T erf(T x) {
@@ -1073,7 +1225,7 @@ CGRAD_SCALAR_INLINE T div(T a, T b) {
 template <class T>
 CGRAD_SCALAR_INLINE T pow(T a, T b) {
   if constexpr (is_float<T>::value)
-    return m_pow(a, b);
+    return pow_(a, b);
   else {
     if constexpr (is_signed_int<T>::value)
       if (b < 0) return a == T(1) ? T(1) : a == T(-1) ? ((b & 1) ? T(-1) : T(1)) : T(0);
@@ -1165,7 +1317,7 @@ CGRAD_SCALAR_INLINE bool ne(T a, T b) {
 // Floating binary functions of the standard: libm, special cases per C99 Annex F.
 template <class T>
 CGRAD_SCALAR_INLINE T atan2(T a, T b) {
-  return m_atan2(a, b);
+  return atan2_(a, b);
 }
 template <class T>
 CGRAD_SCALAR_INLINE T hypot(T a, T b) {

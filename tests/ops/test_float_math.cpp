@@ -1,5 +1,6 @@
 // cgrad's own float transcendental functions (include/cgrad/scalar.hpp: exp, log, log1p, expm1,
-// tanh, erf, sin, cos, tan), evaluated through the engine (the interpreter, and the JIT in the .jit run) on a
+// tanh, erf, sin, cos, tan, atan, asin, acos, asinh, acosh, atanh; atan2, hypot and pow of
+// pairs), evaluated through the engine (the interpreter, and the JIT in the .jit run) on a
 // sweep of float bit patterns: every sign, exponent and spread of mantissas, and the edges where the
 // functions switch formulas. Each result must be within the bound docs/semantics.md states of
 // glibc's double result, and the special values (NaN, infinities, signed zeros, the poles) must be
@@ -11,6 +12,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <sstream>
 
 namespace opt {
 namespace {
@@ -27,8 +29,10 @@ std::vector<float> sweep() {
   std::vector<float> v;
   for (uint64_t b = 0; b < (uint64_t{1} << 32); b += 4099)
     v.push_back(bits_to_float(static_cast<uint32_t>(b)));
-  for (float edge : {0.5f, 0.625f, 9.1f, 3.92f, 4.0f, 0.70710678f, 1.41421356f, 1.0f, 1e-30f, 88.7f, 89.0f,
-                     -104.0f, 2.0f, 0.78539816f, 1.57079633f, 3.14159265f, 0x1.ccbdb8p+61f}) {
+  for (float edge : {0.5f,        0.625f,          9.1f,        3.92f,       4.0f,
+                     0.70710678f, 1.41421356f,     1.0f,        1e-30f,      88.7f,
+                     89.0f,       -104.0f,         2.0f,        0.78539816f, 1.57079633f,
+                     3.14159265f, 0x1.ccbdb8p+61f, 0.26794919f, 0.57735027f, 0.41421356f}) {
     float lo = edge, hi = edge;
     for (int k = 0; k < 200; ++k) {
       v.push_back(lo), v.push_back(-lo), v.push_back(hi), v.push_back(-hi);
@@ -67,6 +71,12 @@ TEST(FloatMath, OwnFunctionsWithinTheirBoundsAndSpecialValues) {
       {"sin", [](const Tensor& t) { return sin(t); }, [](double v) { return std::sin(v); }, 0.55},
       {"cos", [](const Tensor& t) { return cos(t); }, [](double v) { return std::cos(v); }, 0.55},
       {"tan", [](const Tensor& t) { return tan(t); }, [](double v) { return std::tan(v); }, 0.55},
+      {"atan", [](const Tensor& t) { return atan(t); }, [](double v) { return std::atan(v); }, 0.51},
+      {"asin", [](const Tensor& t) { return asin(t); }, [](double v) { return std::asin(v); }, 0.51},
+      {"acos", [](const Tensor& t) { return acos(t); }, [](double v) { return std::acos(v); }, 0.51},
+      {"asinh", [](const Tensor& t) { return asinh(t); }, [](double v) { return std::asinh(v); }, 0.51},
+      {"acosh", [](const Tensor& t) { return acosh(t); }, [](double v) { return std::acosh(v); }, 0.51},
+      {"atanh", [](const Tensor& t) { return atanh(t); }, [](double v) { return std::atanh(v); }, 0.51},
   };
   for (const Case& c : cases) {
     const std::vector<float> got = c.op(x).to_vector<float>();
@@ -136,6 +146,60 @@ TEST(FloatMath, HypotRoundedOnceAndItsSpecialValues) {
   EXPECT_EQ(got[a.size() - 8], inf);  // hypot(inf, nan)
   EXPECT_EQ(got[a.size() - 7], inf);  // hypot(nan, -inf)
   EXPECT_GT(worst, 0.0);
+}
+
+// f32 atan2 and pow of pairs: in double, rounded once; within 0.51 ulp of the long double result
+// on random bit patterns and on moderate operands (where pow neither overflows nor underflows),
+// and C99 Annex F's special values, signed zeros included.
+TEST(FloatMath, Atan2AndPowRoundedOnceAndTheirSpecialValues) {
+  std::vector<float> a, b;
+  uint32_t s = 54321;
+  auto next = [&s] { return s = s * 1664525u + 1013904223u; };
+  for (int i = 0; i < 100000; ++i) a.push_back(bits_to_float(next())), b.push_back(bits_to_float(next()));
+  for (int i = 0; i < 100000; ++i)  // x in (0, 100), y in (-40, 40): results of every size
+    a.push_back(static_cast<float>(next() % 100000 + 1) / 1000.0f),
+        b.push_back(static_cast<float>(static_cast<int32_t>(next() % 8000) - 4000) / 100.0f);
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<float> special = {0.0f,  -0.0f, 1.0f,  -1.0f, 0.5f, -0.5f, 2.0f,
+                                      -2.0f, 3.0f,  -3.0f, inf,   -inf, nan};
+  for (float x : special)
+    for (float y : special) a.push_back(x), b.push_back(y);
+  const auto n = static_cast<int64_t>(a.size());
+  const Tensor ta = tensor(a, {n}), tb = tensor(b, {n});
+  struct Pair {
+    const char* name;
+    std::vector<float> got;
+    long double (*ref)(long double, long double);
+  };
+  const Pair pairs[] = {
+      {"atan2", atan2(ta, tb).to_vector<float>(),
+       [](long double y, long double x) { return std::atan2(y, x); }},
+      {"pow", pow(ta, tb).to_vector<float>(), [](long double x, long double y) { return std::pow(x, y); }}};
+  for (const Pair& p : pairs) {
+    double worst = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      const long double want = p.ref(a[i], b[i]);
+      const float y = p.got[i];
+      const auto what = [&] {
+        std::ostringstream o;
+        o << p.name << "(" << std::hexfloat << a[i] << ", " << b[i] << ") = " << y << ", want "
+          << static_cast<double>(want);
+        return o.str();
+      };
+      if (std::isnan(want)) {
+        ASSERT_TRUE(std::isnan(y)) << what();
+      } else if (std::isinf(static_cast<float>(want)) || want == 0) {
+        ASSERT_EQ(y, static_cast<float>(want)) << what();
+        ASSERT_EQ(std::signbit(y), std::signbit(want)) << what();
+      } else {
+        const double err = static_cast<double>(std::fabs(static_cast<long double>(y) - want)) /
+                           ulp_of(static_cast<double>(want));
+        ASSERT_LE(err, 0.51) << what();
+        worst = std::max(worst, err);
+      }
+    }
+    EXPECT_GT(worst, 0.0) << p.name;
+  }
 }
 
 }  // namespace
