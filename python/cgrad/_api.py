@@ -368,17 +368,17 @@ def unique_all(x, /):
 
 
 def unique_counts(x, /):
-    u = unique_all(x)
-    return UniqueCountsResult(u.values, u.counts)
+    return UniqueCountsResult(*_cgrad._unique_counts(x))
 
 
 def unique_inverse(x, /):
-    u = unique_all(x)
-    return UniqueInverseResult(u.values, u.inverse_indices)
+    return UniqueInverseResult(*_cgrad._unique_inverse(x))
 
 
 def unique_values(x, /):
-    return unique_all(x).values
+    return _cgrad._unique_values(x)
+
+
 # ---- indexing and searching (issue #15): take is a gather fused into its consumer; nonzero
 # evaluates its input (a data-dependent shape, docs/python.md) ----
 def take(x, indices, /, *, axis=None):

@@ -646,6 +646,16 @@ NB_MODULE(_cgrad, m) {
     cgrad::UniqueAll u = cgrad::unique_all(x);
     return std::vector<Tensor>{u.values, u.indices, u.inverse_indices, u.counts};
   });
+  // (each computes only what it returns: no positions for values and counts)
+  m.def("_unique_counts", [](const Tensor& x) {
+    cgrad::UniqueCounts u = cgrad::unique_counts(x);
+    return std::vector<Tensor>{u.values, u.counts};
+  });
+  m.def("_unique_inverse", [](const Tensor& x) {
+    cgrad::UniqueInverse u = cgrad::unique_inverse(x);
+    return std::vector<Tensor>{u.values, u.inverse_indices};
+  });
+  m.def("_unique_values", [](const Tensor& x) { return cgrad::unique_values(x); });
   // index group (issue #15): gathers, binary search, nonzero (evaluates: a data-dependent shape)
   m.def("_take",
         [](const Tensor& x, const Tensor& i, std::optional<int64_t> axis) { return take(x, i, axis); });
