@@ -7,7 +7,9 @@
 #include "util.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 
 namespace opt {
@@ -153,6 +155,42 @@ TEST(Sort, NanLastAndSignedZerosKeepTheirOrder) {
             (std::vector<bool>{false, true, true}));
 }
 
+// Long rows (the radix path, where Sort sorts keys alone and reads values back from them): the
+// elements the order ties but whose bits differ, -0 with +0 and NaNs of either sign and any
+// payload, come out in their input order, bit for bit, in f32 and f64, in both directions.
+template <class F, class B>
+void check_tied_bits() {
+  std::vector<B> bits;
+  for (int i = 0; i < 600; ++i) {
+    const int k = (i * 7) % 11;
+    const B sign = B{1} << (8 * sizeof(B) - 1);
+    const B nan = sizeof(B) == 4 ? B(0x7fc00000u) : B(0x7ff8000000000000ull);
+    bits.push_back(k < 3   ? (k == 1 ? sign : B{0})
+                   : k < 6 ? (nan | B(i)) ^ (k == 4 ? sign : B{0})
+                           : std::bit_cast<B>(static_cast<F>(i % 9) - F(4)));
+  }
+  std::vector<F> v(bits.size());
+  std::memcpy(v.data(), bits.data(), bits.size() * sizeof(B));
+  const Tensor x = tensor(v, {static_cast<int64_t>(v.size())});
+  for (bool desc : {false, true}) {
+    std::vector<std::size_t> p(v.size());
+    std::iota(p.begin(), p.end(), std::size_t{0});
+    std::stable_sort(p.begin(), p.end(), [&](std::size_t a, std::size_t b) {
+      if (std::isnan(v[a]) || std::isnan(v[b])) return !std::isnan(v[a]) && std::isnan(v[b]);
+      return desc ? v[b] < v[a] : v[a] < v[b];
+    });
+    const std::vector<F> got = sort(x, 0, desc).template to_vector<F>();
+    for (std::size_t j = 0; j < p.size(); ++j)
+      ASSERT_EQ(std::bit_cast<B>(got[j]), bits[p[j]])
+          << sizeof(F) << "-byte, position " << j << (desc ? " descending" : "");
+  }
+}
+
+TEST(Sort, LongRowsKeepTheBitsOfTiedZerosAndNans) {
+  check_tied_bits<float, uint32_t>();
+  check_tied_bits<double, uint64_t>();
+}
+
 TEST(Sort, IsItsOwnKernelAfterItsProducer) {
   Tensor a = tensor(std::vector<float>{3, 1, 2, 5, 4, 0}, {2, 3});
   Tensor y = sort(a * 2.0f + 1.0f, 1);
@@ -183,8 +221,18 @@ class Unique : public ::testing::TestWithParam<DType> {};
 TEST_P(Unique, MatchesAStableSortOracle) {
   const DType t = GetParam();
   const Data d = tie_values(t, 24, 3);
-  // Contiguous, transposed (non-contiguous) and empty.
-  for (const Tensor& x : {make(d, Shape{24}), make(d, Shape{6, 4}).T(), make(d, Shape{0})}) {
+  const Data l = tie_values(t, 600, 5);  // past kRadixMin: the row kernel's radix path
+  // Contiguous, transposed (non-contiguous) and empty; short and long.
+  std::vector<Tensor> xs = {make(d, Shape{24}), make(d, Shape{6, 4}).T(), make(d, Shape{0}),
+                            make(l, Shape{600}), make(l, Shape{20, 30}).T()};
+  if (!is_floating(t) && t != b8) {  // integers of a narrow span: the histogram path, any sign
+    Data k;
+    k.dtype = t;
+    for (int64_t j = 0; j < 700; ++j) k.push_int((j * 37) % 81 - 40);
+    xs.push_back(make(k, Shape{700}));
+    xs.push_back(make(k, Shape{35, 20}).T());
+  }
+  for (const Tensor& x : xs) {
     const Shape s = x.shape();
     const Data v = read(x);
     std::vector<std::size_t> p(v.size());

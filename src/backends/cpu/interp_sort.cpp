@@ -5,7 +5,8 @@
 // JIT backend and the CUDA backend's host path run this same routine (docs/semantics.md).
 //
 // How: each element gets an unsigned key whose integer order is that order (order_key), and the
-// (key, position) pairs are sorted by key. Long rows use a least-significant-digit radix sort
+// (key, position) pairs are sorted by key; Sort's long rows sort the keys alone and read the
+// values back from them (sort_values). Long rows use a least-significant-digit radix sort
 // (8-bit digits, a pass skipped when every key has the same digit): stable by construction and
 // O(n) -- a comparison sort of positions reading the values indirectly ran 6x slower than NumPy's
 // sort at 2^22 f32 (bench/python/breadth.py, B1). Rows of up to 32 elements with 32-bit keys use a
@@ -25,6 +26,7 @@
 #include <array>
 #include <bit>
 #include <cstring>
+#include <numeric>
 #include <type_traits>
 
 namespace cgrad::backends::cpu {
@@ -53,24 +55,99 @@ Key<T> order_key(T v, bool descending) {
   return scalar::order_key(v, descending);
 }
 
-// Sorts `pos` (positions 0..n-1) stably by `key` with LSD radix passes; `tmp_key`/`tmp_pos` are
-// scratch of n elements. The result is in `key`/`pos`.
+// The histograms of every 8-bit digit of `key`, in one pass over it.
+template <class K>
+std::array<std::array<std::size_t, 257>, sizeof(K)> digit_counts(const std::vector<K>& key) {
+  std::array<std::array<std::size_t, 257>, sizeof(K)> count{};
+  for (const K k : key)
+    for (std::size_t d = 0; d < sizeof(K); ++d) ++count[d][((k >> (8 * d)) & 0xFF) + 1];
+  return count;
+}
+
+// Sorts `key` with LSD radix passes (8-bit digits, a pass skipped when every key has the same
+// digit) and `pos`, when given, along with it (stable); `tmp_key`/`tmp_pos` are scratch of the
+// same sizes. The result is in `key`/`pos`.
 template <class K>
 void radix_sort(std::vector<K>& key, std::vector<int64_t>& pos, std::vector<K>& tmp_key,
                 std::vector<int64_t>& tmp_pos) {
   const std::size_t n = key.size();
-  for (std::size_t shift = 0; shift < sizeof(K) * 8; shift += 8) {
-    std::array<std::size_t, 257> count{};
-    for (std::size_t i = 0; i < n; ++i) ++count[((key[i] >> shift) & 0xFF) + 1];
-    if (std::find(count.begin() + 1, count.end(), n) != count.end()) continue;  // one digit: no-op
-    for (std::size_t d = 1; d < count.size(); ++d) count[d] += count[d - 1];
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::size_t at = count[(key[i] >> shift) & 0xFF]++;
-      tmp_key[at] = key[i];
-      tmp_pos[at] = pos[i];
+  const bool with_pos = !pos.empty();
+  auto count = digit_counts(key);
+  for (std::size_t d = 0; d < sizeof(K); ++d) {
+    auto& c = count[d];
+    if (std::find(c.begin() + 1, c.end(), n) != c.end()) continue;  // one digit: no-op
+    for (std::size_t b = 1; b < c.size(); ++b) c[b] += c[b - 1];
+    const std::size_t shift = 8 * d;
+    if (with_pos) {
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t at = c[(key[i] >> shift) & 0xFF]++;
+        tmp_key[at] = key[i];
+        tmp_pos[at] = pos[i];
+      }
+      pos.swap(tmp_pos);
+    } else {
+      for (std::size_t i = 0; i < n; ++i) tmp_key[c[(key[i] >> shift) & 0xFF]++] = key[i];
     }
     key.swap(tmp_key);
-    pos.swap(tmp_pos);
+  }
+}
+
+// The value whose order_key is `key`: order_key is one-to-one except that -0 and +0 share +0's
+// key and every NaN has the same key (sort_values puts those back).
+template <class T>
+T value_of_key(Key<T> key, bool descending) {
+  const Key<T> k = descending ? static_cast<Key<T>>(~key) : key;
+  if constexpr (std::is_same_v<T, bool>) {
+    return k != 0;
+  } else if constexpr (core::is_floating_v<T>) {
+    using F = std::conditional_t<sizeof(Key<T>) == 4, float, double>;
+    using S = std::conditional_t<sizeof(Key<T>) == 4, int32_t, int64_t>;
+    const Key<T> sign = Key<T>{1} << (8 * sizeof(Key<T>) - 1);
+    const Key<T> bits = (k & sign) ? static_cast<Key<T>>(k & ~sign) : static_cast<Key<T>>(~k);
+    return static_cast<T>(std::bit_cast<F>(static_cast<S>(bits)));
+  } else if constexpr (std::is_signed_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(static_cast<U>(k) ^ (U{1} << (8 * sizeof(T) - 1))));
+  } else {
+    return static_cast<T>(k);
+  }
+}
+
+// Sort (values only) of a long row: the keys alone are radix-sorted and each value is read
+// back from its key, half the memory traffic of sorting (key, position) pairs (a row of 2^22 f32, one
+// thread: 111 -> 42 ms; NumPy about 17). The elements the order ties but whose bits differ, -0 with +0 and
+// NaNs with other NaNs, are then written in their input order (their runs refilled from a scan of the row),
+// which is what the stable sort of positions gives.
+template <class T>
+void sort_values(const std::vector<T>& vals, bool desc, std::vector<Key<T>>& key, std::vector<Key<T>>& tmp,
+                 T* out, int64_t out_stride) {
+  const std::size_t m = vals.size();
+  // f16/bf16 compare as float
+  auto is_zero = [](T v) { return static_cast<std::conditional_t<sizeof(T) == 2, float, T>>(v) == 0; };
+  std::size_t zeros = 0, nans = 0;
+  for (std::size_t j = 0; j < m; ++j) {
+    key[j] = order_key(vals[j], desc);
+    if constexpr (core::is_floating_v<T>)
+      zeros += static_cast<std::size_t>(is_zero(vals[j])),
+          nans += static_cast<std::size_t>(core::order_isnan(vals[j]));
+  }
+  std::vector<int64_t> none;
+  radix_sort(key, none, tmp, none);
+  for (std::size_t j = 0; j < m; ++j)
+    out[static_cast<int64_t>(j) * out_stride] = value_of_key<T>(key[j], desc);
+  if constexpr (core::is_floating_v<T>) {
+    // refill a run of tied elements with the row's elements of the class, in input order
+    auto refill = [&](std::size_t from, std::size_t count, auto in_class) {
+      for (std::size_t j = 0, o = from; j < m && o < from + count; ++j)
+        if (in_class(vals[j])) out[static_cast<int64_t>(o++) * out_stride] = vals[j];
+    };
+    if (nans != 0) refill(m - nans, nans, [](T v) { return core::order_isnan(v); });  // NaNs go last
+    if (zeros != 0) {  // (one zero too: its key reads back as +0)
+      const Key<T> zero_key = order_key(static_cast<T>(0.0f), desc);
+      std::size_t from = 0;  // the zeros' run: where the first key of zero is
+      while (key[from] != zero_key) ++from;
+      refill(from, zeros, is_zero);
+    }
   }
 }
 
@@ -131,27 +208,70 @@ void bitonic_sort(uint64_t* c, std::size_t p) {
   }
 }
 
+// A row's scratch, sized for the path its length and op take: the network's words (rows of up
+// to kNetworkMax 32-bit keys), the radix sort's keys (rows of kRadixMin or more), the merge
+// sort's pairs (other short rows); positions except where Sort's keys are sorted alone.
+template <class T>
+struct RowScratch {
+  using K = Key<T>;
+  RowScratch(std::size_t m, bool arg)
+      : radix(m >= static_cast<std::size_t>(kRadixMin)),
+        network(sizeof(K) == 4 && m <= static_cast<std::size_t>(kNetworkMax)),
+        keys_only(radix && !arg && !core::is_complex_v<T>),
+        vals(m),
+        key(radix ? m : 0),
+        tmp_key(radix ? m : 0),
+        pos(keys_only ? 0 : m),
+        tmp_pos(radix && !keys_only ? m : 0),
+        words(network ? std::bit_ceil(m) : 0),  // key << 32 | position, padded with the largest word
+        pairs(radix || network ? 0 : m),
+        tmp_pairs(pairs.size()) {}
+  const bool radix, network, keys_only;
+  std::vector<T> vals;
+  std::vector<K> key, tmp_key;
+  std::vector<int64_t> pos, tmp_pos;
+  std::vector<uint64_t> words;
+  std::vector<std::pair<K, int64_t>> pairs, tmp_pairs;
+};
+
+// Sets s.pos to the positions of s.vals in stable sorted order.
+template <class T>
+void sort_positions(RowScratch<T>& s, bool desc) {
+  const std::size_t m = s.vals.size();
+  std::iota(s.pos.begin(), s.pos.end(), int64_t{0});
+  if constexpr (core::is_complex_v<T>) {
+    // complex group: core::order_before's lexicographic (re, im) order has no integer key
+    std::stable_sort(s.pos.begin(), s.pos.end(), [&](int64_t a, int64_t b) {
+      return core::order_before(s.vals[static_cast<std::size_t>(a)], s.vals[static_cast<std::size_t>(b)],
+                                desc);
+    });
+  } else if (s.network) {
+    for (std::size_t j = 0; j < m; ++j) s.words[j] = uint64_t{order_key(s.vals[j], desc)} << 32 | j;
+    std::fill(s.words.begin() + static_cast<std::ptrdiff_t>(m), s.words.end(), ~uint64_t{0});
+    bitonic_sort(s.words.data(), s.words.size());
+    for (std::size_t j = 0; j < m; ++j) s.pos[j] = static_cast<int64_t>(s.words[j] & 0xFFFFFFFFu);
+  } else if (s.radix) {
+    for (std::size_t j = 0; j < m; ++j) s.key[j] = order_key(s.vals[j], desc);
+    radix_sort(s.key, s.pos, s.tmp_key, s.tmp_pos);
+  } else {
+    for (std::size_t j = 0; j < m; ++j) s.pairs[j] = {order_key(s.vals[j], desc), s.pos[j]};
+    merge_sort(s.pairs, s.tmp_pairs);
+    for (std::size_t j = 0; j < m; ++j) s.pos[j] = s.pairs[j].second;
+  }
+}
+
 // Sorts rows [r0, r1) of the row-major order over the dims other than `ax`.
 template <class T>
 void sort_range(const ir::Node& n, const View& in, View& out, int64_t r0, int64_t r1) {
-  using K = Key<T>;
   const Shape& shape = n.shape;
   const auto ax = static_cast<std::size_t>(n.attrs.axis);
   const bool desc = n.attrs.ivalue != 0, arg = n.op == ir::Op::Argsort;
   const int64_t len = shape[ax];
   const core::Strides ost = core::contiguous_strides(shape);
   const auto* src = static_cast<const T*>(in.storage->data);
-  const auto m = static_cast<std::size_t>(len);
-  std::vector<T> vals(m);
-  // Scratch of the radix path (rows of kRadixMin or more) or of the comparison path (shorter).
-  const std::size_t radix = len >= kRadixMin ? m : 0;
-  std::vector<K> key(radix), tmp_key(radix);
-  std::vector<int64_t> pos(m), tmp_pos(radix);
-  // the network's words: key << 32 | position, padded to a power of two with the largest word
-  const bool network = sizeof(K) == 4 && len <= kNetworkMax;
-  std::vector<uint64_t> words(network ? std::bit_ceil(m) : 0);
-  const std::size_t merged = radix || network ? 0 : m;  // the merge sort's pairs
-  std::vector<std::pair<K, int64_t>> pairs(merged), tmp_pairs(merged);
+  auto* vout = static_cast<T*>(out.storage->data);
+  auto* iout = static_cast<int64_t*>(out.storage->data);
+  RowScratch<T> s(static_cast<std::size_t>(len), arg);
   std::vector<int64_t> at(shape.size(), 0);  // the row's index; at[ax] stays 0
   for (int64_t rest = r0, d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
     if (static_cast<std::size_t>(d) == ax) continue;
@@ -161,34 +281,18 @@ void sort_range(const ir::Node& n, const View& in, View& out, int64_t r0, int64_
   for (int64_t r = r0; r < r1; ++r) {
     int64_t ioff = in.offset, ooff = 0;
     for (std::size_t d = 0; d < shape.size(); ++d) ioff += at[d] * in.strides[d], ooff += at[d] * ost[d];
-    for (std::size_t j = 0; j < m; ++j) {
-      vals[j] = src[ioff + static_cast<int64_t>(j) * in.strides[ax]];
-      pos[j] = static_cast<int64_t>(j);
-    }
-    if constexpr (core::is_complex_v<T>) {
-      // complex group: core::order_before's lexicographic (re, im) order has no integer key
-      std::stable_sort(pos.begin(), pos.end(), [&](int64_t a, int64_t b) {
-        return core::order_before(vals[static_cast<std::size_t>(a)], vals[static_cast<std::size_t>(b)], desc);
-      });
-    } else if (network) {
-      for (std::size_t j = 0; j < m; ++j) words[j] = uint64_t{order_key(vals[j], desc)} << 32 | j;
-      std::fill(words.begin() + static_cast<std::ptrdiff_t>(m), words.end(), ~uint64_t{0});
-      bitonic_sort(words.data(), words.size());
-      for (std::size_t j = 0; j < m; ++j) pos[j] = static_cast<int64_t>(words[j] & 0xFFFFFFFFu);
-    } else if (len >= kRadixMin) {
-      for (std::size_t j = 0; j < m; ++j) key[j] = order_key(vals[j], desc);
-      radix_sort(key, pos, tmp_key, tmp_pos);
-    } else {
-      for (std::size_t j = 0; j < m; ++j) pairs[j] = {order_key(vals[j], desc), pos[j]};
-      merge_sort(pairs, tmp_pairs);
-      for (std::size_t j = 0; j < m; ++j) pos[j] = pairs[j].second;
-    }
-    for (int64_t j = 0; j < len; ++j) {
-      const int64_t k = pos[static_cast<std::size_t>(j)];
-      if (arg)
-        static_cast<int64_t*>(out.storage->data)[ooff + j * ost[ax]] = k;
-      else
-        static_cast<T*>(out.storage->data)[ooff + j * ost[ax]] = vals[static_cast<std::size_t>(k)];
+    for (int64_t j = 0; j < len; ++j) s.vals[static_cast<std::size_t>(j)] = src[ioff + j * in.strides[ax]];
+    if constexpr (!core::is_complex_v<T>)
+      if (s.keys_only) sort_values(s.vals, desc, s.key, s.tmp_key, vout + ooff, ost[ax]);
+    if (!s.keys_only) {
+      sort_positions(s, desc);
+      for (int64_t j = 0; j < len; ++j) {
+        const int64_t k = s.pos[static_cast<std::size_t>(j)];
+        if (arg)
+          iout[ooff + j * ost[ax]] = k;
+        else
+          vout[ooff + j * ost[ax]] = s.vals[static_cast<std::size_t>(k)];
+      }
     }
     for (std::size_t d = shape.size(); d-- > 0;) {  // next row: odometer over the dims but ax
       if (d == ax) continue;
