@@ -67,9 +67,8 @@ std::array<std::array<std::size_t, 257>, sizeof(K)> digit_counts(const std::vect
 // Sorts `key` with LSD radix passes (8-bit digits, a pass skipped when every key has the same
 // digit) and `pos`, when given, along with it (stable); `tmp_key`/`tmp_pos` are scratch of the
 // same sizes. The result is in `key`/`pos`.
-template <class K>
-void radix_sort(std::vector<K>& key, std::vector<int64_t>& pos, std::vector<K>& tmp_key,
-                std::vector<int64_t>& tmp_pos) {
+template <class K, class P>
+void radix_sort(std::vector<K>& key, std::vector<P>& pos, std::vector<K>& tmp_key, std::vector<P>& tmp_pos) {
   const std::size_t n = key.size();
   const bool with_pos = !pos.empty();
   auto count = digit_counts(key);
@@ -131,7 +130,7 @@ void sort_values(const std::vector<T>& vals, bool desc, std::vector<Key<T>>& key
       zeros += static_cast<std::size_t>(is_zero(vals[j])),
           nans += static_cast<std::size_t>(core::order_isnan(vals[j]));
   }
-  std::vector<int64_t> none;
+  std::vector<uint32_t> none;
   radix_sort(key, none, tmp, none);
   for (std::size_t j = 0; j < m; ++j)
     out[static_cast<int64_t>(j) * out_stride] = value_of_key<T>(key[j], desc);
@@ -211,7 +210,7 @@ void bitonic_sort(uint64_t* c, std::size_t p) {
 // A row's scratch, sized for the path its length and op take: the network's words (rows of up
 // to kNetworkMax 32-bit keys), the radix sort's keys (rows of kRadixMin or more), the merge
 // sort's pairs (other short rows); positions except where Sort's keys are sorted alone.
-template <class T>
+template <class T, class P>
 struct RowScratch {
   using K = Key<T>;
   RowScratch(std::size_t m, bool arg)
@@ -229,19 +228,19 @@ struct RowScratch {
   const bool radix, network, keys_only;
   std::vector<T> vals;
   std::vector<K> key, tmp_key;
-  std::vector<int64_t> pos, tmp_pos;
+  std::vector<P> pos, tmp_pos;
   std::vector<uint64_t> words;
-  std::vector<std::pair<K, int64_t>> pairs, tmp_pairs;
+  std::vector<std::pair<K, P>> pairs, tmp_pairs;
 };
 
 // Sets s.pos to the positions of s.vals in stable sorted order.
-template <class T>
-void sort_positions(RowScratch<T>& s, bool desc) {
+template <class T, class P>
+void sort_positions(RowScratch<T, P>& s, bool desc) {
   const std::size_t m = s.vals.size();
-  std::iota(s.pos.begin(), s.pos.end(), int64_t{0});
+  std::iota(s.pos.begin(), s.pos.end(), P{0});
   if constexpr (core::is_complex_v<T>) {
     // complex group: core::order_before's lexicographic (re, im) order has no integer key
-    std::stable_sort(s.pos.begin(), s.pos.end(), [&](int64_t a, int64_t b) {
+    std::stable_sort(s.pos.begin(), s.pos.end(), [&](P a, P b) {
       return core::order_before(s.vals[static_cast<std::size_t>(a)], s.vals[static_cast<std::size_t>(b)],
                                 desc);
     });
@@ -249,7 +248,7 @@ void sort_positions(RowScratch<T>& s, bool desc) {
     for (std::size_t j = 0; j < m; ++j) s.words[j] = uint64_t{order_key(s.vals[j], desc)} << 32 | j;
     std::fill(s.words.begin() + static_cast<std::ptrdiff_t>(m), s.words.end(), ~uint64_t{0});
     bitonic_sort(s.words.data(), s.words.size());
-    for (std::size_t j = 0; j < m; ++j) s.pos[j] = static_cast<int64_t>(s.words[j] & 0xFFFFFFFFu);
+    for (std::size_t j = 0; j < m; ++j) s.pos[j] = static_cast<P>(s.words[j] & 0xFFFFFFFFu);
   } else if (s.radix) {
     for (std::size_t j = 0; j < m; ++j) s.key[j] = order_key(s.vals[j], desc);
     radix_sort(s.key, s.pos, s.tmp_key, s.tmp_pos);
@@ -260,8 +259,9 @@ void sort_positions(RowScratch<T>& s, bool desc) {
   }
 }
 
-// Sorts rows [r0, r1) of the row-major order over the dims other than `ax`.
-template <class T>
+// Sorts rows [r0, r1) of the row-major order over the dims other than `ax`; positions within a
+// row are of type P (32 bits below 2^32 elements: less memory traffic in the radix passes).
+template <class T, class P>
 void sort_range(const ir::Node& n, const View& in, View& out, int64_t r0, int64_t r1) {
   const Shape& shape = n.shape;
   const auto ax = static_cast<std::size_t>(n.attrs.axis);
@@ -271,7 +271,7 @@ void sort_range(const ir::Node& n, const View& in, View& out, int64_t r0, int64_
   const auto* src = static_cast<const T*>(in.storage->data);
   auto* vout = static_cast<T*>(out.storage->data);
   auto* iout = static_cast<int64_t*>(out.storage->data);
-  RowScratch<T> s(static_cast<std::size_t>(len), arg);
+  RowScratch<T, P> s(static_cast<std::size_t>(len), arg);
   std::vector<int64_t> at(shape.size(), 0);  // the row's index; at[ax] stays 0
   for (int64_t rest = r0, d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
     if (static_cast<std::size_t>(d) == ax) continue;
@@ -287,7 +287,7 @@ void sort_range(const ir::Node& n, const View& in, View& out, int64_t r0, int64_
     if (!s.keys_only) {
       sort_positions(s, desc);
       for (int64_t j = 0; j < len; ++j) {
-        const int64_t k = s.pos[static_cast<std::size_t>(j)];
+        const auto k = static_cast<int64_t>(s.pos[static_cast<std::size_t>(j)]);
         if (arg)
           iout[ooff + j * ost[ax]] = k;
         else
@@ -309,8 +309,12 @@ void sort_rows(const ir::Node& n, const View& in, View& out) {
   const int64_t len = n.shape[static_cast<std::size_t>(n.attrs.axis)], total = core::numel(n.shape);
   if (total == 0) return;
   const int64_t rows = total / len;
-  parallel_for(rows, std::max<int64_t>(1, kGrainElements / len),
-               [&](int64_t r0, int64_t r1) { sort_range<T>(n, in, out, r0, r1); });
+  parallel_for(rows, std::max<int64_t>(1, kGrainElements / len), [&](int64_t r0, int64_t r1) {
+    if (len <= int64_t{UINT32_MAX})
+      sort_range<T, uint32_t>(n, in, out, r0, r1);
+    else
+      sort_range<T, int64_t>(n, in, out, r0, r1);
+  });
 }
 
 }  // namespace
