@@ -1,11 +1,10 @@
 // cgrad's own float transcendental functions (include/cgrad/scalar.hpp: exp, log, log1p, expm1,
-// tanh, erf, sin, cos, tan, atan, asin, acos, asinh, acosh, atanh; atan2, hypot and pow of
-// pairs), evaluated through the engine (the interpreter, and the JIT in the .jit run) on a
-// sweep of float bit patterns: every sign, exponent and spread of mantissas, and the edges where the
-// functions switch formulas. Each result must be within the bound docs/semantics.md states of
-// glibc's double result, and the special values (NaN, infinities, signed zeros, the poles) must be
-// C99 Annex F's. The bounds were measured over every float (docs/semantics.md); this sweep keeps
-// them from regressing.
+// tanh, erf, sin, cos, tan, atan, asin, acos, asinh, acosh, atanh; atan2, hypot, pow and the
+// fmod under remainder, of pairs), evaluated through the engine (the interpreter, and the JIT in the .jit
+// run) on a sweep of float bit patterns: every sign, exponent and spread of mantissas, and the edges where
+// the functions switch formulas. Each result must be within the bound docs/semantics.md states of glibc's
+// double result, and the special values (NaN, infinities, signed zeros, the poles) must be C99 Annex F's. The
+// bounds were measured over every float (docs/semantics.md); this sweep keeps them from regressing.
 #include "util.h"
 
 #include <cmath>
@@ -199,6 +198,41 @@ TEST(FloatMath, Atan2AndPowRoundedOnceAndTheirSpecialValues) {
       }
     }
     EXPECT_GT(worst, 0.0) << p.name;
+  }
+}
+
+// f32 remainder starts from cgrad's own fmod, which must be exact: the bits of the C library's
+// fmodf (moved into the divisor's sign as scalar::remainder does) on random bit patterns, on
+// moderate operands, and on every pair of special values.
+TEST(FloatMath, RemainderOfF32IsExact) {
+  std::vector<float> a, b;
+  uint32_t s = 2024;
+  auto next = [&s] { return s = s * 1664525u + 1013904223u; };
+  for (int i = 0; i < 100000; ++i) a.push_back(bits_to_float(next())), b.push_back(bits_to_float(next()));
+  for (int i = 0; i < 100000; ++i)
+    a.push_back(static_cast<float>(static_cast<int32_t>(next() % 20001) - 10000) / 7.0f),
+        b.push_back(static_cast<float>(static_cast<int32_t>(next() % 2001) - 1000) / 13.0f);
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<float> special = {0.0f,    -0.0f,   1.0f,     -1.0f, 0.75f, 1e-45f,
+                                      -1e-45f, 3.4e38f, -3.4e38f, inf,   -inf,  nan};
+  for (float x : special)
+    for (float y : special) a.push_back(x), b.push_back(y);
+  const auto n = static_cast<int64_t>(a.size());
+  const std::vector<float> got = remainder(tensor(a, {n}), tensor(b, {n})).to_vector<float>();
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    float want = std::fmod(a[i], b[i]);
+    if (want == 0)
+      want = std::copysign(0.0f, b[i]);
+    else if ((want < 0) != (b[i] < 0))
+      want += b[i];
+    if (std::isnan(want)) {
+      ASSERT_TRUE(std::isnan(got[i])) << std::hexfloat << a[i] << " % " << b[i];
+    } else {
+      uint32_t gb = 0, wb = 0;
+      std::memcpy(&gb, &got[i], 4);
+      std::memcpy(&wb, &want, 4);
+      ASSERT_EQ(gb, wb) << std::hexfloat << a[i] << " % " << b[i] << " = " << got[i] << ", want " << want;
+    }
   }
 }
 
