@@ -105,7 +105,8 @@ void group_by_sorting(const Tensor& flat, Want want, Groups<T>& g) {
 template <class T>
 UniqueAll unique_host(const Tensor& x, Want want, const char* name) {
   node_of(x, name);
-  const Tensor flat = x.reshape({x.numel()});
+  Tensor flat = x.reshape({x.numel()});
+  flat.eval();  // once, for the sorts and reads below (a copy when x is not contiguous)
   Groups<T> g;
   bool counted = false;
   if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
