@@ -31,6 +31,7 @@ def inputs():
         "x": x,
         "y": y,
         "xp": np.abs(x) + 0.1,  # positive: log, pow
+        "u": rng.uniform(-1, 1, n).astype(np.float32),  # asin, acos, atanh
         "xd": x.astype(np.float64),
         "i32": i32,
         "j32": j32,
@@ -62,6 +63,11 @@ ROWS = [
     ("tanh f32", lambda m, a: m.tanh(a["x"])),
     ("atan2 f32", lambda m, a: named(m, "atan2", "arctan2")(a["x"], a["y"])),
     ("asinh f32", lambda m, a: named(m, "asinh", "arcsinh")(a["x"])),
+    ("atan f32", lambda m, a: named(m, "atan", "arctan")(a["x"])),
+    ("asin f32", lambda m, a: named(m, "asin", "arcsin")(a["u"])),
+    ("acos f32", lambda m, a: named(m, "acos", "arccos")(a["u"])),
+    ("acosh f32", lambda m, a: named(m, "acosh", "arccosh")(a["xp"] + 1)),
+    ("atanh f32", lambda m, a: named(m, "atanh", "arctanh")(a["u"])),
     ("expm1 f32", lambda m, a: m.expm1(a["x"])),
     ("log1p f32", lambda m, a: m.log1p(a["xp"])),
     ("hypot f32", lambda m, a: m.hypot(a["x"], a["y"])),
@@ -99,6 +105,9 @@ ROWS = [
     ("diff", lambda m, a: m.diff(a["x"])),
     ("nonzero", lambda m, a: m.nonzero(a["x"] > 1.0)),
     ("unique i32", lambda m, a: cg.unique_values(a["j32"]) if m is cg else np.unique(a["j32"])),
+    ("unique_all i32", lambda m, a: cg.unique_all(a["j32"]) if m is cg else
+     np.unique(a["j32"], return_index=True, return_inverse=True, return_counts=True)),
+    ("unique f32", lambda m, a: cg.unique_values(a["x"]) if m is cg else np.unique(a["x"])),
     ("mul c64", lambda m, a: m.multiply(a["c64"], a["c64"])),
     ("abs c64", lambda m, a: m.abs(a["c64"])),
     ("exp c64", lambda m, a: m.exp(a["c64"])),
