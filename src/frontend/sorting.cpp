@@ -77,12 +77,14 @@ bool group_by_counting(const std::vector<T>& v, Want want, Groups<T>& g) {
 }
 
 // Any dtype: in the order of the row kernel, the sorted values alone when no positions are
-// wanted, else the stable argsort and the values gathered through it. Both sorts are the op
-// table's Sort rows (radix on long rows), so the order is the sort's by construction.
-template <class T>
-void group_by_sorting(const Tensor& flat, Want want, Groups<T>& g) {
+// wanted, else the stable argsort and the elements `elems` (flat's, read by the caller) gathered
+// through it. Both sorts are the op table's Sort rows (radix on long rows), so the order is the
+// sort's by construction.
+template <class T, class V>
+void group_by_sorting(const Tensor& flat, const V& elems, Want want, Groups<T>& g) {
   const bool positions = want == Want::All;
-  const auto v = positions ? flat.to_vector<T>() : sort(flat, 0).template to_vector<T>();
+  const V sorted = positions ? V{} : sort(flat, 0).template to_vector<T>();
+  const V& v = positions ? elems : sorted;
   const auto idx = positions ? argsort(flat, 0).to_vector<int64_t>() : std::vector<int64_t>{};
   const std::size_t n = v.size();
   if (positions) g.inverse.resize(n);
@@ -107,11 +109,13 @@ UniqueAll unique_host(const Tensor& x, Want want, const char* name) {
   node_of(x, name);
   Tensor flat = x.reshape({x.numel()});
   flat.eval();  // once, for the sorts and reads below (a copy when x is not contiguous)
+  constexpr bool integers = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+  // the elements, read once: for the histogram, or to gather through the argsort
+  const auto elems = integers || want == Want::All ? flat.to_vector<T>() : decltype(flat.to_vector<T>()){};
   Groups<T> g;
   bool counted = false;
-  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
-    counted = group_by_counting(flat.to_vector<T>(), want, g);
-  if (!counted) group_by_sorting(flat, want, g);
+  if constexpr (integers) counted = group_by_counting(elems, want, g);
+  if (!counted) group_by_sorting<T>(flat, elems, want, g);
   const Device d = x.device();
   const Shape m{static_cast<int64_t>(g.values.size())};
   UniqueAll u{tensor(std::move(g.values), m, d), Tensor(), Tensor(), Tensor()};
