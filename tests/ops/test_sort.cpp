@@ -172,6 +172,9 @@ void check_tied_bits() {
   std::vector<F> v(bits.size());
   std::memcpy(v.data(), bits.data(), bits.size() * sizeof(B));
   const Tensor x = tensor(v, {static_cast<int64_t>(v.size())});
+  std::vector<F> twice;  // (600, 2): each column a copy of v, its rows read at a stride of 2
+  for (const F e : v) twice.insert(twice.end(), {e, e});
+  const Tensor x2 = tensor(twice, {static_cast<int64_t>(v.size()), 2});
   for (bool desc : {false, true}) {
     std::vector<std::size_t> p(v.size());
     std::iota(p.begin(), p.end(), std::size_t{0});
@@ -183,6 +186,12 @@ void check_tied_bits() {
     for (std::size_t j = 0; j < p.size(); ++j)
       ASSERT_EQ(std::bit_cast<B>(got[j]), bits[p[j]])
           << sizeof(F) << "-byte, position " << j << (desc ? " descending" : "");
+    const std::vector<F> cols = sort(x2, 0, desc).template to_vector<F>();
+    for (std::size_t j = 0; j < p.size(); ++j)
+      for (std::size_t c = 0; c < 2; ++c)
+        ASSERT_EQ(std::bit_cast<B>(cols[2 * j + c]), bits[p[j]])
+            << sizeof(F) << "-byte, strided column " << c << ", position " << j
+            << (desc ? " descending" : "");
   }
 }
 
