@@ -842,9 +842,17 @@ CGRAD_SCALAR_INLINE double log_pos_f64(double x) {
   const double f = bits_to_f64((k & 0x000fffffffffffffLL) + 0x3fe6a09e667f3bcdLL) - 1.0;  // exact
   return fma_(fe, 6.93147180369123816490e-01, fma_(fe, 1.90821492927058770002e-10, log1p_reduced_f64(f)));
 }
-// log(1 + w) for w >= 0: the reduced series directly below sqrt(2) - 1 (no rounding of 1 + w).
+// log(1 + w) for w >= 0: the reduced series of w itself below sqrt(2) - 1 (no rounding of 1 + w),
+// else log_pos_f64(1 + w). One series and one division serve both cases (the operands are
+// selected first, the exponent 0 below, which adds exact zeros): asinh, acosh and atanh computed
+// both and selected afterwards (2^22 f32, one thread: asinh 5.3 -> 4.2 ms, acosh 4.5 -> 3.4, atanh
+// 4.0 -> 3.1; the same bits for every float).
 CGRAD_SCALAR_INLINE double log1p_pos_f64(double w) {
-  return w < 0.41421356237309503 ? log1p_reduced_f64(w) : log_pos_f64(1.0 + w);
+  const int64_t k = f64_to_bits(1.0 + w) - 0x3fe6a09e667f3bcdLL;  // as in log_pos_f64
+  const bool small = w < 0.41421356237309503;
+  const double fe = small ? 0.0 : static_cast<double>(k >> 52);
+  const double f = small ? w : bits_to_f64((k & 0x000fffffffffffffLL) + 0x3fe6a09e667f3bcdLL) - 1.0;
+  return fma_(fe, 6.93147180369123816490e-01, fma_(fe, 1.90821492927058770002e-10, log1p_reduced_f64(f)));
 }
 // atan(n / d) for 0 <= n <= d, 0 < d, with one division: t = n / d above 2 - sqrt(3) becomes
 // pi/6 + atan(u), u = (t sqrt(3) - 1) / (sqrt(3) + t) = (n sqrt(3) - d) / (d sqrt(3) + n), so
