@@ -19,6 +19,7 @@
 
 #include "core/order.hpp"
 #include "ir/op_table.h"
+#include "runtime/backend.h"
 
 #include <cgrad/scalar.hpp>
 
@@ -48,26 +49,48 @@ constexpr int64_t kGrainElements = 1 << 14;
 template <class T>
 using Key = std::conditional_t<(sizeof(T) > 4), uint64_t, uint32_t>;
 
-// Scratch whose elements are not value-initialized on resize: every element is written before
-// it is read, and zero-filling 16 MiB per buffer was 3% of a 2^22 f32 sort.
-template <class T>
-struct DefaultInit : std::allocator<T> {
-  template <class U>
-  struct rebind {
-    using other = DefaultInit<U>;
-  };
-  template <class U>
-  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
-    ::new (static_cast<void*>(p)) U;
-  }
-  template <class U, class... A>
-  void construct(U* p, A&&... a) {
-    ::new (static_cast<void*>(p)) U(std::forward<A>(a)...);
-  }
+// A (key, position) pair of the merge sort (std::pair is not trivially copyable).
+template <class K, class P>
+struct KeyPos {
+  K first;
+  P second;
 };
-template <class T>  // (std::vector<bool> packs bits: it keeps its allocator)
-using Scratch =
-    std::vector<T, std::conditional_t<std::is_same_v<T, bool>, std::allocator<T>, DefaultInit<T>>>;
+
+// A row's scratch array: memory from the runtime's host pool (runtime::allocate_host), so that
+// sorting again reuses pages instead of faulting fresh ones in, and its elements are not
+// initialized (every element is written before it is read). With std::vectors, a sort of 2^22
+// f32 faulted in 48 MiB of fresh pages per call: 39-42 -> 19-20 ms (argsort 80-93 -> 30, NumPy's
+// 14 and 133). T is trivially copyable.
+template <class T>
+class Scratch {
+  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+
+ public:
+  Scratch() = default;
+  explicit Scratch(std::size_t n)
+      : storage_(n != 0 ? runtime::allocate_host(n * sizeof(T)) : nullptr),
+        data_(n != 0 ? static_cast<T*>(storage_->data) : nullptr),
+        size_(n) {}
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  T& operator[](std::size_t i) { return data_[i]; }
+  const T& operator[](std::size_t i) const { return data_[i]; }
+  T* data() { return data_; }
+  T* begin() { return data_; }
+  T* end() { return data_ + size_; }
+  const T* begin() const { return data_; }
+  const T* end() const { return data_ + size_; }
+  void swap(Scratch& o) noexcept {
+    std::swap(storage_, o.storage_);
+    std::swap(data_, o.data_);
+    std::swap(size_, o.size_);
+  }
+
+ private:
+  std::shared_ptr<ir::Storage> storage_;
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+};
 
 // The key of `v`: a < b under core::order_before(a, b, descending) exactly when
 // order_key(a) < order_key(b) (scalar::order_key, shared with the CUDA sort kernel).
@@ -136,9 +159,9 @@ T value_of_key(Key<T> key, bool descending) {
 // Sort (values only) of a long row: the keys alone are radix-sorted and each value is read
 // back from its key, half the memory traffic of sorting (key, position) pairs (a row of 2^22 f32, one
 // thread: 111 -> 42 ms; NumPy 14). The keys are made from the row in place, at its stride, with no
-// copy of the row (medians 43-45 -> 39-42 ms, with the scratch left unfilled). The elements the order ties
-// but whose bits differ, -0 with +0 and NaNs with other NaNs, are then written in their input order (their
-// runs refilled from a scan of the row), which is what the stable sort of positions gives.
+// copy of the row (medians 43-45 -> 39-42 ms; then 19-20 with pooled scratch, above). The elements the order
+// ties but whose bits differ, -0 with +0 and NaNs with other NaNs, are then written in their input order
+// (their runs refilled from a scan of the row), which is what the stable sort of positions gives.
 template <class T>
 void sort_values(const T* row, int64_t stride, bool desc, Scratch<Key<T>>& key, Scratch<Key<T>>& tmp, T* out,
                  int64_t out_stride) {
@@ -253,7 +276,7 @@ struct RowScratch {
   Scratch<K> key, tmp_key;
   Scratch<P> pos, tmp_pos;
   Scratch<uint64_t> words;
-  Scratch<std::pair<K, P>> pairs, tmp_pairs;
+  Scratch<KeyPos<K, P>> pairs, tmp_pairs;
 };
 
 // Sets s.pos to the positions of s.vals in stable sorted order.
