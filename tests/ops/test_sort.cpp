@@ -124,6 +124,10 @@ void sweep_sort(int op, DType t) {
     for (bool desc : {false, true})
       check_sort(op, make(rd, Shape{3, len}), -1, desc, "rows of " + std::to_string(len));
   }
+  // The network sorts kNetworkLanes (8) rows at once: 19 strided rows of 13 fill two groups and
+  // part of a third.
+  for (bool desc : {false, true})
+    check_sort(op, make(tie_values(t, 13 * 19, 7), Shape{13, 19}), 0, desc, "19 strided rows of 13");
   check_sort(op, make(d, Shape{6, 1}), -1, false, "length-1 rows");
   check_sort(op, make(d, Shape{1}), 0, true, "one element");
   check_sort(op, flip(make(d, Shape{4, 5}), {1}), 1, false, "flipped view");

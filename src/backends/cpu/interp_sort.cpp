@@ -15,6 +15,7 @@
 // core::order_before. Rows are spread over the thread pool.
 #include "backends/cpu/interpreter.h"
 
+#include "backends/cpu/sort_network.h"
 #include "backends/cpu/thread_pool.h"
 
 #include "core/order.hpp"
@@ -41,7 +42,7 @@ constexpr int64_t kRadixMin = 256;
 // Comparison sorts insertion-sort runs of this many elements, then merge them pairwise.
 constexpr std::size_t kRun = 16;
 // Rows of at most this many elements with 32-bit keys are sorted by a sorting network
-// (bitonic_sort has networks of up to 32).
+// (sort_network.inc has networks of up to 32).
 constexpr int64_t kNetworkMax = 32;
 // A task of the thread pool sorts whole rows, at least this many elements' worth.
 constexpr int64_t kGrainElements = 1 << 14;
@@ -223,36 +224,6 @@ void merge_sort(Scratch<P>& a, Scratch<P>& tmp) {
   }
 }
 
-// Sorts c[0, P) ascending with a bitonic network of branch-free compare-exchanges, its loops of
-// constant length (unrolled): a short row's comparisons are as unpredictable as its data, and an
-// insertion sort of 16 random keys spent most of its time on mispredicted branches. The network
-// is not stable, so the caller makes every value distinct (the key, then the position, in one
-// word).
-template <std::size_t P>
-void bitonic_sort(uint64_t* c) {
-  for (std::size_t k = 2; k <= P; k <<= 1)
-    for (std::size_t j = k >> 1; j > 0; j >>= 1)
-      for (std::size_t b = 0; b < P; b += 2 * j)
-        for (std::size_t i = b; i < b + j; ++i) {
-          const uint64_t x = c[i], y = c[i + j];
-          const uint64_t lo = x < y ? x : y, hi = x < y ? y : x;
-          const bool up = (i & k) == 0;
-          c[i] = up ? lo : hi;
-          c[i + j] = up ? hi : lo;
-        }
-}
-
-void bitonic_sort(uint64_t* c, std::size_t p) {
-  switch (p) {
-    case 1: return;
-    case 2: return bitonic_sort<2>(c);
-    case 4: return bitonic_sort<4>(c);
-    case 8: return bitonic_sort<8>(c);
-    case 16: return bitonic_sort<16>(c);
-    default: return bitonic_sort<32>(c);  // p == kNetworkMax
-  }
-}
-
 // A row's scratch, sized for the path its length and op take: the network's words (rows of up
 // to kNetworkMax 32-bit keys), the radix sort's keys (rows of kRadixMin or more), the merge
 // sort's pairs (other short rows); positions except where Sort's keys are sorted alone.
@@ -263,12 +234,14 @@ struct RowScratch {
       : radix(m >= static_cast<std::size_t>(kRadixMin)),
         network(sizeof(K) == 4 && m <= static_cast<std::size_t>(kNetworkMax)),
         keys_only(radix && !arg && !core::is_complex_v<T>),
-        vals(keys_only ? 0 : m),  // Sort's long rows read their keys from the input itself
+        vals(keys_only ? 0
+             : network ? m * kNetworkLanes
+                       : m),  // Sort's long rows read the input itself
         key(radix ? m : 0),
         tmp_key(radix ? m : 0),
         pos(keys_only ? 0 : m),
         tmp_pos(radix && !keys_only ? m : 0),
-        words(network ? std::bit_ceil(m) : 0),  // key << 32 | position, padded with the largest word
+        words(network ? std::bit_ceil(m) * kNetworkLanes : 0),  // key << 32 | position, element-major
         pairs(radix || network ? 0 : m),
         tmp_pairs(pairs.size()) {}
   const bool radix, network, keys_only;
@@ -290,11 +263,6 @@ void sort_positions(RowScratch<T, P>& s, bool desc) {
       return core::order_before(s.vals[static_cast<std::size_t>(a)], s.vals[static_cast<std::size_t>(b)],
                                 desc);
     });
-  } else if (s.network) {
-    for (std::size_t j = 0; j < m; ++j) s.words[j] = uint64_t{order_key(s.vals[j], desc)} << 32 | j;
-    std::fill(s.words.begin() + static_cast<std::ptrdiff_t>(m), s.words.end(), ~uint64_t{0});
-    bitonic_sort(s.words.data(), s.words.size());
-    for (std::size_t j = 0; j < m; ++j) s.pos[j] = static_cast<P>(s.words[j] & 0xFFFFFFFFu);
   } else if (s.radix) {
     for (std::size_t j = 0; j < m; ++j) s.key[j] = order_key(s.vals[j], desc);
     radix_sort(s.key, s.pos, s.tmp_key, s.tmp_pos);
@@ -302,6 +270,85 @@ void sort_positions(RowScratch<T, P>& s, bool desc) {
     for (std::size_t j = 0; j < m; ++j) s.pairs[j] = {order_key(s.vals[j], desc), s.pos[j]};
     merge_sort(s.pairs, s.tmp_pairs);
     for (std::size_t j = 0; j < m; ++j) s.pos[j] = s.pairs[j].second;
+  }
+}
+
+// The offsets of consecutive rows, in the row-major order over the dims other than `ax`: in the
+// input at its strides, and in the contiguous output.
+class RowCursor {
+ public:
+  RowCursor(const Shape& shape, std::size_t ax, const View& in, const core::Strides& ost, int64_t r0)
+      : shape_(shape), ax_(ax), in_(in), ost_(ost), at_(shape.size(), 0) {
+    for (int64_t rest = r0, d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+      if (static_cast<std::size_t>(d) == ax) continue;
+      at_[static_cast<std::size_t>(d)] = rest % shape[static_cast<std::size_t>(d)];
+      rest /= shape[static_cast<std::size_t>(d)];
+    }
+  }
+  int64_t in_offset() const {
+    int64_t off = in_.offset;
+    for (std::size_t d = 0; d < shape_.size(); ++d) off += at_[d] * in_.strides[d];
+    return off;
+  }
+  int64_t out_offset() const {
+    int64_t off = 0;
+    for (std::size_t d = 0; d < shape_.size(); ++d) off += at_[d] * ost_[d];
+    return off;
+  }
+  void next() {  // odometer over the dims but ax (at_[ax] stays 0)
+    for (std::size_t d = shape_.size(); d-- > 0;) {
+      if (d == ax_) continue;
+      if (++at_[d] < shape_[d]) break;
+      at_[d] = 0;
+    }
+  }
+
+ private:
+  const Shape& shape_;
+  std::size_t ax_;
+  const View& in_;
+  const core::Strides& ost_;
+  std::vector<int64_t> at_;
+};
+
+// Rows [r0, r1) of up to kNetworkMax elements with 32-bit keys, by a bitonic network of
+// branch-free compare-exchanges: a short row's comparisons are as unpredictable as its data, and
+// an insertion sort of 16 random keys spent most of its time on mispredicted branches. The
+// network is not stable, so every word is made distinct: the key, then the position. It sorts
+// kNetworkLanes rows at once (sort_network.h), with AVX-512 where the CPU has it: each row's
+// words in its lane of s.words (the lanes past the last row and the words past a row's end are
+// the largest word, which sorts last), its values in its block of s.vals. 2^20 rows of 16 f32,
+// one thread: 107 -> 40 ms (one row at a time, scalar; NumPy 41).
+template <class T, class P>
+void network_range(RowScratch<T, P>& s, RowCursor& rows, const T* src, int64_t istride, int64_t ostride,
+                   bool desc, bool arg, void* out, int64_t r0, int64_t r1) {
+  const std::size_t m = s.vals.size() / kNetworkLanes, p = s.words.size() / kNetworkLanes;
+  auto* vout = static_cast<T*>(out);
+  auto* iout = static_cast<int64_t*>(out);
+  int64_t ooff[kNetworkLanes];
+  for (int64_t r = r0; r < r1; r += static_cast<int64_t>(kNetworkLanes)) {
+    const auto lanes =
+        static_cast<std::size_t>(std::min<int64_t>(static_cast<int64_t>(kNetworkLanes), r1 - r));
+    std::fill(s.words.begin(), s.words.end(), ~uint64_t{0});
+    for (std::size_t l = 0; l < lanes; ++l, rows.next()) {
+      const int64_t ioff = rows.in_offset();
+      ooff[l] = rows.out_offset();
+      T* vals = &s.vals[l * m];
+      for (std::size_t e = 0; e < m; ++e) {
+        vals[e] = src[ioff + static_cast<int64_t>(e) * istride];
+        s.words[e * kNetworkLanes + l] = uint64_t{order_key(vals[e], desc)} << 32 | e;
+      }
+    }
+    bitonic_lanes(s.words.data(), p);
+    for (std::size_t l = 0; l < lanes; ++l)
+      for (std::size_t e = 0; e < m; ++e) {
+        const std::size_t k = s.words[e * kNetworkLanes + l] & 0xFFFFFFFFu;
+        const int64_t o = ooff[l] + static_cast<int64_t>(e) * ostride;
+        if (arg)
+          iout[o] = static_cast<int64_t>(k);
+        else
+          vout[o] = s.vals[l * m + k];
+      }
   }
 }
 
@@ -318,15 +365,12 @@ void sort_range(const ir::Node& n, const View& in, View& out, int64_t r0, int64_
   auto* vout = static_cast<T*>(out.storage->data);
   auto* iout = static_cast<int64_t*>(out.storage->data);
   RowScratch<T, P> s(static_cast<std::size_t>(len), arg);
-  std::vector<int64_t> at(shape.size(), 0);  // the row's index; at[ax] stays 0
-  for (int64_t rest = r0, d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
-    if (static_cast<std::size_t>(d) == ax) continue;
-    at[static_cast<std::size_t>(d)] = rest % shape[static_cast<std::size_t>(d)];
-    rest /= shape[static_cast<std::size_t>(d)];
-  }
-  for (int64_t r = r0; r < r1; ++r) {
-    int64_t ioff = in.offset, ooff = 0;
-    for (std::size_t d = 0; d < shape.size(); ++d) ioff += at[d] * in.strides[d], ooff += at[d] * ost[d];
+  RowCursor rows(shape, ax, in, ost, r0);
+  if constexpr (!core::is_complex_v<T>)
+    if (s.network)
+      return network_range(s, rows, src, in.strides[ax], ost[ax], desc, arg, out.storage->data, r0, r1);
+  for (int64_t r = r0; r < r1; ++r, rows.next()) {
+    const int64_t ioff = rows.in_offset(), ooff = rows.out_offset();
     if constexpr (!core::is_complex_v<T>)
       if (s.keys_only) sort_values(src + ioff, in.strides[ax], desc, s.key, s.tmp_key, vout + ooff, ost[ax]);
     if (!s.keys_only) {
@@ -339,11 +383,6 @@ void sort_range(const ir::Node& n, const View& in, View& out, int64_t r0, int64_
         else
           vout[ooff + j * ost[ax]] = s.vals[static_cast<std::size_t>(k)];
       }
-    }
-    for (std::size_t d = shape.size(); d-- > 0;) {  // next row: odometer over the dims but ax
-      if (d == ax) continue;
-      if (++at[d] < shape[d]) break;
-      at[d] = 0;
     }
   }
 }

@@ -2,8 +2,9 @@
 // strides and offsets as NumPy computes them), a reshape that no strides can express copies (and
 // contiguous_copy itself against a reference loop), constants take one element, and
 // Interpreter::run launches one kernel per computing node and realizes exactly the requested
-// outputs.
+// outputs. The sorting networks of short rows: each build against std::sort.
 #include "backends/cpu/interpreter.h"
+#include "backends/cpu/sort_network.h"
 #include "core/dtype.hpp"
 #include "core/strided.hpp"
 #include "ir/graph.h"
@@ -14,9 +15,11 @@
 #include <gtest/gtest.h>
 #include <cgrad/cgrad.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <random>
 #include <unordered_map>
 
 namespace {
@@ -361,4 +364,37 @@ TEST(CopyView, IntoAPartOfALargerBufferMatchesAReferenceLoop) {
       }
     }
   }
+}
+
+// Sort networks (sort_network.h): every build the CPU runs sorts each of the kNetworkLanes rows of
+// a block on its own, as std::sort does, for every network length; keys with many ties, each word
+// made distinct by its position as interp_sort.cpp makes them.
+TEST(SortNetwork, EveryBuildSortsEachLaneAsStdSort) {
+  using cgrad::backends::cpu::kNetworkLanes;
+  using Fn = void (*)(uint64_t*, std::size_t);
+  std::vector<std::pair<const char*, Fn>> builds{{"baseline", cgrad::backends::cpu::bitonic_lanes_baseline},
+                                                 {"best", cgrad::backends::cpu::bitonic_lanes}};
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports("avx512f"))
+    builds.push_back({"avx512", cgrad::backends::cpu::bitonic_lanes_avx512});
+#endif
+  std::mt19937_64 rng(5);
+  for (std::size_t p : {1, 2, 4, 8, 16, 32})
+    for (int rep = 0; rep < 20; ++rep) {
+      std::vector<uint64_t> block(p * kNetworkLanes), want(block.size());
+      for (std::size_t e = 0; e < p; ++e)
+        for (std::size_t r = 0; r < kNetworkLanes; ++r)
+          block[e * kNetworkLanes + r] = (rng() % (rep < 10 ? 4 : 1u << 31)) << 32 | e;
+      for (std::size_t r = 0; r < kNetworkLanes; ++r) {
+        std::vector<uint64_t> lane(p);
+        for (std::size_t e = 0; e < p; ++e) lane[e] = block[e * kNetworkLanes + r];
+        std::sort(lane.begin(), lane.end());
+        for (std::size_t e = 0; e < p; ++e) want[e * kNetworkLanes + r] = lane[e];
+      }
+      for (const auto& [name, fn] : builds) {
+        std::vector<uint64_t> got = block;
+        fn(got.data(), p);
+        EXPECT_EQ(got, want) << name << ", length " << p << ", case " << rep;
+      }
+    }
 }
