@@ -226,7 +226,8 @@ void merge_sort(Scratch<P>& a, Scratch<P>& tmp) {
 
 // A row's scratch, sized for the path its length and op take: the network's words (rows of up
 // to kNetworkMax 32-bit keys), the radix sort's keys (rows of kRadixMin or more), the merge
-// sort's pairs (other short rows); positions except where Sort's keys are sorted alone.
+// sort's pairs (other short rows); positions where neither Sort's keys alone nor the network's
+// words (which carry them) are sorted.
 template <class T, class P>
 struct RowScratch {
   using K = Key<T>;
@@ -239,7 +240,7 @@ struct RowScratch {
                        : m),  // Sort's long rows read the input itself
         key(radix ? m : 0),
         tmp_key(radix ? m : 0),
-        pos(keys_only ? 0 : m),
+        pos(keys_only || network ? 0 : m),
         tmp_pos(radix && !keys_only ? m : 0),
         words(network ? std::bit_ceil(m) * kNetworkLanes : 0),  // key << 32 | position, element-major
         pairs(radix || network ? 0 : m),
@@ -329,7 +330,7 @@ void network_range(RowScratch<T, P>& s, RowCursor& rows, const T* src, int64_t i
   for (int64_t r = r0; r < r1; r += static_cast<int64_t>(kNetworkLanes)) {
     const auto lanes =
         static_cast<std::size_t>(std::min<int64_t>(static_cast<int64_t>(kNetworkLanes), r1 - r));
-    std::fill(s.words.begin(), s.words.end(), ~uint64_t{0});
+    if (lanes < kNetworkLanes || p > m) std::fill(s.words.begin(), s.words.end(), ~uint64_t{0});  // padding
     for (std::size_t l = 0; l < lanes; ++l, rows.next()) {
       const int64_t ioff = rows.in_offset();
       ooff[l] = rows.out_offset();
