@@ -29,6 +29,7 @@ Env load() {
   e.compile_timeout_s = read_int("CGRAD_COMPILE_TIMEOUT", e.compile_timeout_s);
   e.num_threads = static_cast<int>(read_int("CGRAD_NUM_THREADS", 0));
   e.pool_bytes = read_int("CGRAD_POOL_BYTES", e.pool_bytes);
+  e.huge_pages = read_int("CGRAD_HUGE_PAGES", 0) != 0;
   e.jit_async = read_int("CGRAD_JIT_ASYNC", 0) != 0;
   e.optimize = read_int("CGRAD_OPTIMIZE", 1) != 0;
   e.cuda_tf32 = read_int("CGRAD_CUDA_TF32", 0) != 0;

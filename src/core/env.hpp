@@ -17,10 +17,11 @@ struct Env {
   int64_t compile_timeout_s = 120;        ///< CGRAD_COMPILE_TIMEOUT: seconds per kernel compile, 0 = no limit
   int num_threads = 0;                    ///< CGRAD_NUM_THREADS (0 = all hardware threads)
   int64_t pool_bytes = int64_t(2) << 30;  ///< CGRAD_POOL_BYTES: freed host memory kept for reuse
-  bool jit_async = false;                 ///< CGRAD_JIT_ASYNC: interpret while a kernel compiles
-  bool optimize = true;                   ///< CGRAD_OPTIMIZE: run the graph passes on realize (0 = off)
-  bool cuda_tf32 = false;                 ///< CGRAD_CUDA_TF32: cuBLAS f32 GEMM may use TF32 tensor cores
-  bool cuda_graphs = false;               ///< CGRAD_CUDA_GRAPHS: replay plans as CUDA graphs
+  bool huge_pages = false;       ///< CGRAD_HUGE_PAGES: host blocks of 4 MiB+ in transparent huge pages
+  bool jit_async = false;        ///< CGRAD_JIT_ASYNC: interpret while a kernel compiles
+  bool optimize = true;          ///< CGRAD_OPTIMIZE: run the graph passes on realize (0 = off)
+  bool cuda_tf32 = false;        ///< CGRAD_CUDA_TF32: cuBLAS f32 GEMM may use TF32 tensor cores
+  bool cuda_graphs = false;      ///< CGRAD_CUDA_GRAPHS: replay plans as CUDA graphs
   bool cuda_emulator = false;    ///< CGRAD_CUDA_EMULATOR: kernels avoid the instructions the emulated
                                  ///< device lacks (f16 `cvt`, dp4a/dp2a; docs/cuda.md)
   int64_t cuda_pool_bytes = -1;  ///< CGRAD_CUDA_POOL_BYTES: freed device memory kept (-1 = no limit)

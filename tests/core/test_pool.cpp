@@ -1,11 +1,15 @@
 // core::PoolAllocator: blocks are reused on one thread, cross the threads that free them, and
-// graphs built and freed on different threads keep their values.
+// graphs built and freed on different threads keep their values. The runtime's host pool:
+// huge-page alignment on request.
+#include "core/env.hpp"
 #include "core/pool.hpp"
+#include "runtime/backend.h"
 
 #include <cgrad/cgrad.hpp>
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -69,4 +73,31 @@ TEST(Pool, GraphsBuiltAndFreedOnDifferentThreadsKeepTheirValues) {
     for (int i = 0; i < 8; ++i) EXPECT_DOUBLE_EQ(v[static_cast<std::size_t>(i)], i + 50.0 * 2.0 * t);
   }
   built.clear();  // freed here, built there
+}
+
+// CGRAD_HUGE_PAGES=1: host buffers of 4 MiB and more start on a 2 MiB boundary (the unit of a
+// transparent huge page) and hold what is written to them; smaller ones are unchanged.
+TEST(HostPool, LargeBuffersAreHugePageAlignedWhenAsked) {
+  const bool saved = core::env().huge_pages;
+  core::env_mut().huge_pages = true;
+  runtime::host_pool_trim();  // fresh blocks, not cached ones
+  constexpr std::size_t kHuge = std::size_t{2} << 20;
+  {
+    auto big = runtime::allocate_host(5 * (std::size_t{1} << 20) + 3);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(big->data) % kHuge, 0u);
+    auto* bytes = static_cast<unsigned char*>(big->data);
+    for (std::size_t i = 0; i < big->nbytes; i += 4096) bytes[i] = static_cast<unsigned char>(i >> 12);
+    EXPECT_EQ(bytes[big->nbytes - 1 - (big->nbytes - 1) % 4096],
+              static_cast<unsigned char>((big->nbytes - 1) >> 12));
+    auto small = runtime::allocate_host(1 << 20);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(small->data) % 64, 0u);
+  }
+  const int64_t n = int64_t{1} << 21;  // 8 MiB of f32
+  Tensor x = arange(n) * 0.5f + 1.0f;
+  const std::vector<float> v = x.to_vector<float>();
+  core::env_mut().huge_pages = saved;
+  runtime::host_pool_trim();
+  const std::vector<float> w = (arange(n) * 0.5f + 1.0f).to_vector<float>();
+  EXPECT_EQ(v, w);
+  EXPECT_EQ(v[static_cast<std::size_t>(n - 1)], static_cast<float>(n - 1) * 0.5f + 1.0f);
 }
