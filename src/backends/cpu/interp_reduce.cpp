@@ -43,12 +43,13 @@ A identity_of(ir::RedIdentity id) {
 }
 
 // acc = combine(acc, x) as a function pointer to the scalar helper of the combining Binary row,
-// looked up once per reduction (one indirect call per element: the interpreter is the reference,
-// not the fast path).
+// or nullptr where that row does not map A to A. constexpr, so the common rows (sum, max, min)
+// can be folded with a pointer the compiler knows and inlines (interp_reduce); the others make
+// one indirect call per element.
 template <class A>
 using CombineFn = A (*)(A, A);
 template <class A>
-CombineFn<A> combine_fn(Op op) {
+constexpr CombineFn<A> combine_or_null(Op op) {
   // Every op has a case (this file compiles with -Wswitch-enum): Binary rows give their helper
   // where it maps A to A, the rest fall to the error below.
   switch (op) {
@@ -94,8 +95,27 @@ CombineFn<A> combine_fn(Op op) {
 #undef CGRAD_RED_Gather
 #undef CGRAD_RED_Scatter
   }
+  return nullptr;
+}
+template <class A>
+CombineFn<A> combine_fn(Op op) {
+  if (const CombineFn<A> f = combine_or_null<A>(op)) return f;
   throw Error(ErrorCode::Internal, std::string("interpreter: ") + ir::op_name(op) +
                                        " cannot combine a reduction of " + dtype_name(core::dtype_of_v<A>));
+}
+
+// The fold of `x` into `acc` with the helper of row OP, known at compile time, when `op` is OP
+// (2^24 f32 `sum`, one thread: 43 -> 13 ms); false otherwise.
+template <Op OP, class A, class Fold>
+bool fold_inline(Op op, Fold& fold) {
+  static constexpr CombineFn<A> f = combine_or_null<A>(OP);
+  if constexpr (f != nullptr) {
+    if (op == OP) {
+      fold([](A a, A b) { return f(a, b); });
+      return true;
+    }
+  }
+  return false;
 }
 
 // The pair step of an indexed reduction (argmax group): the combining row's helper with an index
@@ -168,12 +188,24 @@ View interp_reduce(const ir::Node& n, const View& in) {
     std::array<const int64_t*, 2> st{in.strides.data(), acc_st.data()};
     auto run = [&](auto acc_tag) {
       using A = decltype(acc_tag);
-      const CombineFn<A> combine = combine_fn<A>(rule.combine);
       std::vector<A> acc(static_cast<std::size_t>(out_n), identity_of<A>(rule.identity));
-      core::for_each_strided<2>(ishape, st, {in.offset, 0}, [&](int64_t i, int64_t k) {
-        const auto ku = static_cast<std::size_t>(k);
-        acc[ku] = combine(acc[ku], static_cast<A>(x[i]));  // (std::vector<bool> for b8 max/min)
-      });
+      // Each accumulator takes its elements in row-major order. When the last axis is reduced,
+      // its rows are folded in a local (a row of 2^24 f32: 43 -> 13 ms; through acc[k], each
+      // step waited for the last one's store).
+      const bool row = !ishape.empty() && acc_st.back() == 0;
+      const Shape walked = row ? Shape(ishape.begin(), ishape.end() - 1) : ishape;
+      const int64_t len = row ? ishape.back() : 1, xs = row ? in.strides.back() : 0;
+      auto fold = [&](auto combine) {
+        core::for_each_strided<2>(walked, st, {in.offset, 0}, [&](int64_t i, int64_t k) {
+          const auto ku = static_cast<std::size_t>(k);
+          A a = acc[ku];  // (a copy: std::vector<bool> for b8 max/min has no references)
+          for (int64_t j = 0; j < len; ++j) a = combine(a, static_cast<A>(x[i + j * xs]));
+          acc[ku] = a;
+        });
+      };
+      if (!fold_inline<Op::Add, A>(rule.combine, fold) && !fold_inline<Op::Maximum, A>(rule.combine, fold) &&
+          !fold_inline<Op::Minimum, A>(rule.combine, fold))
+        fold(combine_fn<A>(rule.combine));
       core::dispatch(n.dtype, [&](auto tout) {
         using TO = decltype(tout);
         TO* o = ptr<TO>(out);
