@@ -31,14 +31,20 @@ namespace detail {
 
 // One row of `n` elements where every operand's stride is 1: the offsets are the row's start
 // plus the loop counter, so the compiler sees unit-stride accesses and can vectorize the callback.
+// (The callback is copied: see cloned_unit_row.)
 template <std::size_t N, class F, std::size_t... K>
-void unit_row(F& f, const std::array<int64_t, N>& o, int64_t n, std::index_sequence<K...>) {
-  for (int64_t i = 0; i < n; ++i) f((o[K] + i)...);
+void unit_row(const F& f, const std::array<int64_t, N>& o, int64_t n, std::index_sequence<K...>) {
+  F g = f;
+  for (int64_t i = 0; i < n; ++i) g((o[K] + i)...);
 }
+// The callback is copied into the clone: when it holds its pointers by value, they are then in a
+// local nothing else can reach, so a store of bytes (a comparison's bool) cannot change them and
+// the loop vectorizes (2^22 f32 `a > b`: 3.6 -> 0.6 ms).
 template <std::size_t N, class F, std::size_t... K>
-CGRAD_CLONES void cloned_unit_row(F& f, const std::array<int64_t, N>& o, int64_t n,
+CGRAD_CLONES void cloned_unit_row(const F& f, const std::array<int64_t, N>& o, int64_t n,
                                   std::index_sequence<K...>) {
-  for (int64_t i = 0; i < n; ++i) f((o[K] + i)...);  // (unit_row's loop: inlined into each clone)
+  F g = f;
+  for (int64_t i = 0; i < n; ++i) g((o[K] + i)...);  // (unit_row's loop: inlined into each clone)
 }
 
 template <bool Clones, std::size_t N, class F>

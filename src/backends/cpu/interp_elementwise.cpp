@@ -40,7 +40,7 @@ View unary(const ir::Node& n, const View& a, F f) {
         const TI* x = static_cast<const TI*>(a.storage->data);
         std::array<const int64_t*, 2> st{a.strides.data(), out.strides.data()};
         each<core::is_floating_v<TI> || core::is_floating_v<TO>, 2>(
-            n.shape, st, {a.offset, 0}, [&](int64_t i, int64_t k) { o[k] = scalar::cast<TO>(x[i]); });
+            n.shape, st, {a.offset, 0}, [o, x](int64_t i, int64_t k) { o[k] = scalar::cast<TO>(x[i]); });
       });
     } else if constexpr (ir::accepts(OP, core::dtype_of_v<TI>)) {
       using TO = decltype(f(TI{}));  // bool for isnan, signbit, ...
@@ -48,12 +48,19 @@ View unary(const ir::Node& n, const View& a, F f) {
       const TI* x = static_cast<const TI*>(a.storage->data);
       std::array<const int64_t*, 2> st{a.strides.data(), out.strides.data()};
       each<core::is_floating_v<TI>, 2>(n.shape, st, {a.offset, 0},
-                                       [&](int64_t i, int64_t k) { o[k] = f(x[i]); });
+                                       [o, x, f](int64_t i, int64_t k) { o[k] = f(x[i]); });
     } else {
       throw Error(ErrorCode::Internal, std::string("interpreter: bad dtype for ") + ir::op_name(OP));
     }
   });
   return out;
+}
+
+// One element seen at every index (every stride 0).
+bool broadcast(const View& v) {
+  for (int64_t s : v.strides)
+    if (s != 0) return false;
+  return true;
 }
 
 template <Op OP, class F>
@@ -66,9 +73,29 @@ View binary(const ir::Node& n, const View& a, const View& b, F f) {
       TO* o = ptr<TO>(out);
       const TI* x = static_cast<const TI*>(a.storage->data);
       const TI* y = static_cast<const TI*>(b.storage->data);
+      // x op c and c op x, c one element broadcast (a constant, a 0-d tensor): c is read once and
+      // the walk has two operands, so its rows have unit stride and vectorize (2^22 f32
+      // `x ** 2.5`: 134 -> 6 ms).
+      if constexpr (core::is_floating_v<TI>) {
+        std::array<const int64_t*, 2> st2{a.strides.data(), out.strides.data()};
+        if (broadcast(b)) {
+          const TI c = y[b.offset];
+          each<true, 2>(n.shape, st2, {a.offset, 0},
+                        [o, x, c, f](int64_t i, int64_t k) { o[k] = f(x[i], c); });
+          return;
+        }
+        if (broadcast(a)) {
+          const TI c = x[a.offset];
+          st2[0] = b.strides.data();
+          each<true, 2>(n.shape, st2, {b.offset, 0},
+                        [o, y, c, f](int64_t j, int64_t k) { o[k] = f(c, y[j]); });
+          return;
+        }
+      }
       std::array<const int64_t*, 3> st{a.strides.data(), b.strides.data(), out.strides.data()};
-      each<core::is_floating_v<TI>, 3>(n.shape, st, {a.offset, b.offset, 0},
-                                       [&](int64_t i, int64_t j, int64_t k) { o[k] = f(x[i], y[j]); });
+      each<core::is_floating_v<TI>, 3>(
+          n.shape, st, {a.offset, b.offset, 0},
+          [o, x, y, f](int64_t i, int64_t j, int64_t k) { o[k] = f(x[i], y[j]); });
     } else {
       throw Error(ErrorCode::Internal, std::string("interpreter: bad dtype for ") + ir::op_name(OP));
     }
@@ -86,9 +113,10 @@ View where(const ir::Node& n, const View& c, const View& a, const View& b) {
     const T* y = static_cast<const T*>(b.storage->data);
     std::array<const int64_t*, 4> st{c.strides.data(), a.strides.data(), b.strides.data(),
                                      out.strides.data()};
-    each<core::is_floating_v<T>, 4>(
-        n.shape, st, {c.offset, a.offset, b.offset, 0},
-        [&](int64_t h, int64_t i, int64_t j, int64_t k) { o[k] = scalar::where(cc[h], x[i], y[j]); });
+    each<core::is_floating_v<T>, 4>(n.shape, st, {c.offset, a.offset, b.offset, 0},
+                                    [o, cc, x, y](int64_t h, int64_t i, int64_t j, int64_t k) {
+                                      o[k] = scalar::where(cc[h], x[i], y[j]);
+                                    });
   });
   return out;
 }
