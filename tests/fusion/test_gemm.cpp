@@ -100,3 +100,16 @@ TEST(Gemm, InstructionSetsGiveTheSameBits) {
     EXPECT_TRUE(same_bits(wide, def)) << (dt == f32 ? "f32" : "f64");
   }
 }
+
+// The JIT backend's matmuls are its GEMM kernels' also where it interprets the rest of a graph:
+// without a compiler (the ctest entry Gemm.KernelsWithoutACompiler runs this test under
+// CGRAD_CXX=/nonexistent/c++) and while its kernels compile (CGRAD_JIT_ASYNC). The interpreter
+// backend keeps its reference loops, which accumulate in double and so round differently.
+TEST(Gemm, TheJitBackendsMatmulsAreTheKernelsEvenWhereItInterprets) {
+  ResultCacheOff no_cache;
+  const auto jit = values_with("avx2", f32);
+  const auto ref = with_backend("interpreter", [&] { return values_with("avx2", f32); });
+  expect_near(jit, ref, 2e-5, "jit against the reference");
+  EXPECT_FALSE(same_bits(jit, ref)) << "the reference loops ran, not the kernels";
+  EXPECT_TRUE(same_bits(jit, values_with("auto", f32))) << "each instruction set, the same bits";
+}

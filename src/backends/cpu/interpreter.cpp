@@ -2,6 +2,7 @@
 // its last consumer has run, and turns movement ops into views of their input's storage.
 #include "backends/cpu/interpreter.h"
 
+#include "backends/cpu/gemm.h"
 #include "core/dtype.hpp"
 #include "core/strided.hpp"
 #include "ir/op_table.h"
@@ -127,7 +128,12 @@ void Interpreter::run(const runtime::Subgraph& g) {
       ins.push_back(p >= 0 ? &vals[static_cast<std::size_t>(p)] : &node.inputs[k]->value);
     }
     bool launched = false;
-    vals[i] = interpret_node(node, ins, &launched);
+    if (library_gemm_ && ir::info(node.op).kind == OpKind::Gemm) {
+      launched = true;
+      if (!fast_matmul(node, *ins[0], *ins[1], vals[i])) vals[i] = interp_matmul(node, *ins[0], *ins[1]);
+    } else {
+      vals[i] = interpret_node(node, ins, &launched);
+    }
     if (launched) runtime::counters().kernels_launched.fetch_add(1, std::memory_order_relaxed);
     // Free intermediates whose last consumer just ran.
     for (int32_t p : g.in_pos[i]) {

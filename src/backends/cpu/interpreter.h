@@ -15,6 +15,11 @@ ir::View interpret_node(const ir::Node& n, const std::vector<const ir::View*>& i
 
 class Interpreter final : public runtime::Backend {
  public:
+  /// library_gemm: matmuls run on the GEMM kernels the JIT's plans call (fast_matmul) instead of
+  /// the reference loops. The JIT backend interprets this way when it has no compiler, or while
+  /// its kernels compile (CGRAD_JIT_ASYNC): its GEMMs are then those of its compiled plans, bit
+  /// for bit, at their speed. The reference backend (CGRAD_BACKEND=interpreter) keeps the loops.
+  explicit Interpreter(bool library_gemm = false) : library_gemm_(library_gemm) {}
   const char* name() const override { return "interpreter"; }
   std::shared_ptr<ir::Storage> allocate(std::size_t nbytes) override;
   runtime::Target target() const override { return {runtime::Target::Kind::Interpreter, "interpreter"}; }
@@ -22,6 +27,9 @@ class Interpreter final : public runtime::Backend {
   std::shared_ptr<runtime::Plan> run(runtime::Program& p) override;
   /// Computes every output of the verified subgraph `g` and stores it with ir::set_realized.
   void run(const runtime::Subgraph& g);
+
+ private:
+  bool library_gemm_;
 };
 
 // Kernels, split by kind across interp_*.cpp.

@@ -269,14 +269,14 @@ runtime::Target JitBackend::target() const {
 }
 
 std::shared_ptr<runtime::Plan> JitBackend::run(runtime::Program& p) {
-  if (p.target.kind == runtime::Target::Kind::Interpreter) return Interpreter().run(p);
+  if (p.target.kind == runtime::Target::Kind::Interpreter) return Interpreter(/*library_gemm=*/true).run(p);
   auto plan = std::make_shared<JitPlan>();
   plan->compiled = compile_kernels(p, core::env().jit_async);
   if (plan->compiled.empty() && !p.sched.kernels.empty()) {
     // CGRAD_JIT_ASYNC: the kernels compile in the background; interpret this time.
     runtime::dump(runtime::Stage::Run,
                   [] { return "kernels still compiling: interpreting this evaluation"; });
-    return Interpreter().run(p);
+    return Interpreter(/*library_gemm=*/true).run(p);
   }
   plan->sched = std::move(p.sched);
   plan->slots = std::move(p.slots);
