@@ -104,8 +104,8 @@ CombineFn<A> combine_fn(Op op) {
                                        " cannot combine a reduction of " + dtype_name(core::dtype_of_v<A>));
 }
 
-// The fold of `x` into `acc` with the helper of row OP, known at compile time, when `op` is OP
-// (2^24 f32 `sum`, one thread: 43 -> 13 ms); false otherwise.
+// The fold of `x` into `acc` with the helper of row OP, known at compile time, when `op` is OP;
+// false otherwise. (W3, `sum(a*b)` of 2^24 f32, one thread: 26 -> 15 ms, 10 of them the multiply.)
 template <Op OP, class A, class Fold>
 bool fold_inline(Op op, Fold& fold) {
   static constexpr CombineFn<A> f = combine_or_null<A>(OP);
@@ -190,8 +190,8 @@ View interp_reduce(const ir::Node& n, const View& in) {
       using A = decltype(acc_tag);
       std::vector<A> acc(static_cast<std::size_t>(out_n), identity_of<A>(rule.identity));
       // Each accumulator takes its elements in row-major order. When the last axis is reduced,
-      // its rows are folded in a local (a row of 2^24 f32: 43 -> 13 ms; through acc[k], each
-      // step waited for the last one's store).
+      // its rows are folded in a local: through acc[k], each step waited for the last one's store
+      // (W3 with fold_inline: 53 -> 15 ms; softmax of 4096x4096: 110 -> 33).
       const bool row = !ishape.empty() && acc_st.back() == 0;
       const Shape walked = row ? Shape(ishape.begin(), ishape.end() - 1) : ishape;
       const int64_t len = row ? ishape.back() : 1, xs = row ? in.strides.back() : 0;
