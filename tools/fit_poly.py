@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Near-minimax polynomials for include/cgrad/scalar.hpp: the fits its comments name.
+
+Usage: python3 tools/fit_poly.py atan|log1p DEGREE
+
+Needs mpmath and numpy (`pip install mpmath numpy`; a development tool, not a dependency of
+the library or its tests). Prints the worst relative error of the fitted function, evaluated
+in 40-digit arithmetic with the coefficients rounded to double, and the coefficients from the
+constant term up, as scalar.hpp's Horner chains take them in reverse.
+
+Method: Lawson's iteratively reweighted least squares on 4000 Chebyshev-distributed points
+(it converges to the minimax polynomial of the weighted error); function values in mpmath,
+the solves in numpy on the variable scaled to [0, 1].
+
+Fits (z = u^2 or s^2; the relative error is that of the whole function):
+  atan   atan(u) = u + u z P(z) for |u| <= 2 - sqrt(3): atan_ratio_f64 (degree 6: 2^-49.7)
+  log1p  log(1 + f) = 2 atanh(s) = 2s + 2s z Q(z), s = f / (2 + f), |s| <= (sqrt 2 - 1) /
+         (sqrt 2 + 1), f in [sqrt(1/2) - 1, sqrt(2) - 1]: log1p_reduced_f64 (degree 5: 2^-52.1)
+"""
+import sys
+
+import mpmath as mp
+import numpy as np
+
+mp.mp.dps = 40
+
+
+def fit(g, w, zmax, deg, n=4000, iters=60):
+    """Coefficients of P (degree deg, on [0, zmax]) minimizing max |(P - g) w|, and that max."""
+    zs = [zmax * (1 - mp.cos(mp.pi * (i + 0.5) / n)) / 2 for i in range(n)]
+    gv = np.array([float(g(z)) for z in zs])
+    wv = np.array([float(w(z)) for z in zs])
+    t = np.array([float(z / zmax) for z in zs])
+    v = np.vstack([t**k for k in range(deg + 1)]).T
+    lw = np.ones(n)
+    for _ in range(iters):
+        sw = np.sqrt(lw) * wv
+        c, *_ = np.linalg.lstsq(v * sw[:, None], gv * sw, rcond=None)
+        err = np.abs((v @ c - gv) * wv)
+        lw = lw * err
+        lw /= lw.sum()
+    coef = [float(mp.mpf(float(c[k])) / mp.mpf(zmax) ** k) for k in range(deg + 1)]
+    worst = mp.mpf(0)
+    for i in range(20001):
+        z = zmax * mp.mpf(i) / 20000
+        p = mp.mpf(0)
+        for cc in reversed(coef):
+            p = p * z + cc
+        worst = max(worst, abs((p - g(z)) * w(z)))
+    return coef, worst
+
+
+def main():
+    which, deg = sys.argv[1], int(sys.argv[2])
+    if which == "atan":
+        zmax = (2 - mp.sqrt(3)) ** 2
+        ratio = mp.atan  # f(u) / u = 1 + z P(z)
+        p0 = mp.mpf(-1) / 3
+    elif which == "log1p":
+        zmax = ((mp.sqrt(2) - 1) / (mp.sqrt(2) + 1)) ** 2
+        ratio = mp.atanh
+        p0 = mp.mpf(1) / 3
+    else:
+        sys.exit("usage: fit_poly.py atan|log1p DEGREE")
+
+    def g(z):
+        return (ratio(mp.sqrt(z)) / mp.sqrt(z) - 1) / z if z > 0 else p0
+
+    def w(z):  # the error of P, times z, relative to f(u) / u
+        return z / (ratio(mp.sqrt(z)) / mp.sqrt(z)) if z > 0 else mp.mpf(0)
+
+    coef, worst = fit(g, w, zmax, deg)
+    print(f"{which} degree {deg}: worst relative error {float(worst):.3e} = 2^{float(mp.log(worst, 2)):.1f}")
+    for c in coef:
+        print(f"  {c:.17g}")
+
+
+if __name__ == "__main__":
+    main()
