@@ -9,12 +9,15 @@
 // values back from them (sort_values). Long rows use a least-significant-digit radix sort
 // (8-bit digits, a pass skipped when every key has the same digit): stable by construction and
 // O(n) -- a comparison sort of positions reading the values indirectly ran 6x slower than NumPy's
-// sort at 2^22 f32 (bench/python/breadth.py, B1). Rows of up to 32 elements with 32-bit keys use a
-// sorting network on (key, position) words, other short rows a merge sort of the pairs
-// (insertion-sorted runs merged pairwise), complex rows a comparison sort under
-// core::order_before. Rows are spread over the thread pool.
+// sort at 2^22 f32 (bench/python/breadth.py, B1). Sort's rows of 33 to kQuickMax elements with
+// 32-bit keys sort their keys by a vectorized quicksort instead, where the CPU has AVX-512F
+// (sort_keys.h): sorted keys are the same array whichever sort made them. Rows of up to 32
+// elements with 32-bit keys use a sorting network on (key, position) words, other short rows a
+// merge sort of the pairs (insertion-sorted runs merged pairwise), complex rows a comparison
+// sort under core::order_before. Rows are spread over the thread pool.
 #include "backends/cpu/interpreter.h"
 
+#include "backends/cpu/sort_keys.h"
 #include "backends/cpu/sort_network.h"
 #include "backends/cpu/thread_pool.h"
 
@@ -44,6 +47,10 @@ constexpr std::size_t kRun = 16;
 // Rows of at most this many elements with 32-bit keys are sorted by a sorting network
 // (sort_network.inc has networks of up to 32).
 constexpr int64_t kNetworkMax = 32;
+// Sort's rows of 32-bit keys up to this long sort their keys by the AVX-512 quicksort
+// (sort_keys.h) where the CPU has it. Random keys, one thread, ns per key, quicksort / radix sort:
+// 0.7 / 4.9 at 256, 1.8 / 3.1 at 4096, 2.7 / 3.0 at 65536, 4.0 / 4.0 at 2^20.
+constexpr int64_t kQuickMax = 1 << 16;
 // A task of the thread pool sorts whole rows, at least this many elements' worth.
 constexpr int64_t kGrainElements = 1 << 14;
 
@@ -164,8 +171,8 @@ T value_of_key(Key<T> key, bool descending) {
 // ties but whose bits differ, -0 with +0 and NaNs with other NaNs, are then written in their input order
 // (their runs refilled from a scan of the row), which is what the stable sort of positions gives.
 template <class T>
-void sort_values(const T* row, int64_t stride, bool desc, Scratch<Key<T>>& key, Scratch<Key<T>>& tmp, T* out,
-                 int64_t out_stride) {
+void sort_values(const T* row, int64_t stride, bool desc, bool quick, Scratch<Key<T>>& key,
+                 Scratch<Key<T>>& tmp, T* out, int64_t out_stride) {
   const std::size_t m = key.size();
   auto vals = [&](std::size_t j) { return row[static_cast<int64_t>(j) * stride]; };
   // f16/bf16 compare as float
@@ -178,7 +185,9 @@ void sort_values(const T* row, int64_t stride, bool desc, Scratch<Key<T>>& key, 
       zeros += static_cast<std::size_t>(is_zero(v)), nans += static_cast<std::size_t>(core::order_isnan(v));
   }
   Scratch<uint32_t> none;
-  radix_sort(key, none, tmp, none);
+  if constexpr (sizeof(Key<T>) == 4)
+    if (quick) sort_keys32(key.data(), tmp.data(), m);
+  if (!quick) radix_sort(key, none, tmp, none);
   for (std::size_t j = 0; j < m; ++j)
     out[static_cast<int64_t>(j) * out_stride] = value_of_key<T>(key[j], desc);
   if constexpr (core::is_floating_v<T>) {
@@ -225,27 +234,30 @@ void merge_sort(Scratch<P>& a, Scratch<P>& tmp) {
 }
 
 // A row's scratch, sized for the path its length and op take: the network's words (rows of up
-// to kNetworkMax 32-bit keys), the radix sort's keys (rows of kRadixMin or more), the merge
-// sort's pairs (other short rows); positions where neither Sort's keys alone nor the network's
-// words (which carry them) are sorted.
+// to kNetworkMax 32-bit keys), the keys of Sort's longer rows (radix sort from kRadixMin, or the
+// quicksort: `quick`), the radix sort's keys (rows of kRadixMin or more), the merge sort's pairs
+// (other short rows); positions where neither Sort's keys alone nor the network's words (which
+// carry them) are sorted.
 template <class T, class P>
 struct RowScratch {
   using K = Key<T>;
   RowScratch(std::size_t m, bool arg)
       : radix(m >= static_cast<std::size_t>(kRadixMin)),
         network(sizeof(K) == 4 && m <= static_cast<std::size_t>(kNetworkMax)),
-        keys_only(radix && !arg && !core::is_complex_v<T>),
+        quick(sizeof(K) == 4 && !arg && !core::is_complex_v<T> && !network &&
+              m <= static_cast<std::size_t>(kQuickMax) && have_sort_keys32()),
+        keys_only((radix || quick) && !arg && !core::is_complex_v<T>),
         vals(keys_only ? 0
              : network ? m * kNetworkLanes
                        : m),  // Sort's long rows read the input itself
-        key(radix ? m : 0),
-        tmp_key(radix ? m : 0),
+        key(radix || quick ? m : 0),
+        tmp_key(radix || quick ? m : 0),
         pos(keys_only || network ? 0 : m),
         tmp_pos(radix && !keys_only ? m : 0),
         words(network ? std::bit_ceil(m) * kNetworkLanes : 0),  // key << 32 | position, element-major
-        pairs(radix || network ? 0 : m),
+        pairs(radix || network || quick ? 0 : m),
         tmp_pairs(pairs.size()) {}
-  const bool radix, network, keys_only;
+  const bool radix, network, quick, keys_only;
   Scratch<T> vals;
   Scratch<K> key, tmp_key;
   Scratch<P> pos, tmp_pos;
@@ -373,7 +385,8 @@ void sort_range(const ir::Node& n, const View& in, View& out, int64_t r0, int64_
   for (int64_t r = r0; r < r1; ++r, rows.next()) {
     const int64_t ioff = rows.in_offset(), ooff = rows.out_offset();
     if constexpr (!core::is_complex_v<T>)
-      if (s.keys_only) sort_values(src + ioff, in.strides[ax], desc, s.key, s.tmp_key, vout + ooff, ost[ax]);
+      if (s.keys_only)
+        sort_values(src + ioff, in.strides[ax], desc, s.quick, s.key, s.tmp_key, vout + ooff, ost[ax]);
     if (!s.keys_only) {
       for (int64_t j = 0; j < len; ++j) s.vals[static_cast<std::size_t>(j)] = src[ioff + j * in.strides[ax]];
       sort_positions(s, desc);

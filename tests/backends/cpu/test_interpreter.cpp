@@ -4,6 +4,7 @@
 // Interpreter::run launches one kernel per computing node and realizes exactly the requested
 // outputs. The sorting networks of short rows: each build against std::sort.
 #include "backends/cpu/interpreter.h"
+#include "backends/cpu/sort_keys.h"
 #include "backends/cpu/sort_network.h"
 #include "core/dtype.hpp"
 #include "core/strided.hpp"
@@ -396,5 +397,41 @@ TEST(SortNetwork, EveryBuildSortsEachLaneAsStdSort) {
         fn(got.data(), p);
         EXPECT_EQ(got, want) << name << ", length " << p << ", case " << rep;
       }
+    }
+}
+
+// The quicksort of 32-bit keys (sort_keys.h), where the CPU has AVX-512F: std::sort's array for
+// every length up to 600 and random longer ones, in shapes that test a quicksort's partitions and
+// its register networks (ties, one key, two keys, sorted, reversed, organ pipe, the extremes 0
+// and 2^32 - 1, which is also the networks' padding), and for one row of 2^17 of each.
+TEST(SortKeys, TheQuicksortGivesStdSortsArray) {
+  if (!cgrad::backends::cpu::have_sort_keys32()) GTEST_SKIP() << "no AVX-512F on this CPU";
+  std::mt19937 rng(11);
+  const int kShapes = 8;
+  auto fill = [&](std::vector<uint32_t>& a, int shape) {
+    const std::size_t n = a.size();
+    for (std::size_t i = 0; i < n; ++i) switch (shape) {
+        case 0: a[i] = static_cast<uint32_t>(rng()); break;
+        case 1: a[i] = static_cast<uint32_t>(rng() % 3); break;
+        case 2: a[i] = static_cast<uint32_t>(i); break;
+        case 3: a[i] = static_cast<uint32_t>(n - i); break;
+        case 4: a[i] = 7; break;
+        case 5: a[i] = (rng() & 1) ? 0xFFFFFFFFu : 0u; break;
+        case 6: a[i] = static_cast<uint32_t>(i < n / 2 ? i : n - i) * 1000u; break;
+        default: a[i] = 0xFFFFFFFFu - static_cast<uint32_t>(rng() % 40); break;
+      }
+  };
+  std::vector<std::size_t> lengths;
+  for (std::size_t n = 0; n <= 600; ++n) lengths.push_back(n);
+  for (int i = 0; i < 60; ++i) lengths.push_back(600 + rng() % 40000);
+  lengths.push_back(std::size_t{1} << 17);
+  for (std::size_t n : lengths)
+    for (int shape = 0; shape < kShapes; ++shape) {
+      std::vector<uint32_t> key(n), tmp(n);
+      fill(key, shape);
+      std::vector<uint32_t> want = key;
+      std::sort(want.begin(), want.end());
+      cgrad::backends::cpu::sort_keys32(key.data(), tmp.data(), n);
+      ASSERT_EQ(key, want) << "length " << n << ", shape " << shape;
     }
 }
