@@ -9,12 +9,14 @@
 // values back from them (sort_values). Long rows use a least-significant-digit radix sort
 // (8-bit digits, a pass skipped when every key has the same digit): stable by construction and
 // O(n) -- a comparison sort of positions reading the values indirectly ran 6x slower than NumPy's
-// sort at 2^22 f32 (bench/python/breadth.py, B1). Sort's rows of 33 to kQuickMax elements with
-// 32-bit keys sort their keys by a vectorized quicksort instead, where the CPU has AVX-512F
-// (sort_keys.h): sorted keys are the same array whichever sort made them. Rows of up to 32
-// elements with 32-bit keys use a sorting network on (key, position) words, other short rows a
-// merge sort of the pairs (insertion-sorted runs merged pairwise), complex rows a comparison
-// sort under core::order_before. Rows are spread over the thread pool.
+// sort at 2^22 f32 (bench/python/breadth.py, B1). Where the CPU has AVX-512F, rows of up to
+// kQuickMax elements go through a vectorized quicksort instead (sort_keys.h; not the rows the
+// network takes): Sort's keys alone, and Argsort's (key, position) words for 32-bit keys, which
+// are distinct, so the unstable sort gives the stable order; sorted keys are the same array
+// whichever sort made them. Rows of up to 32 elements with 32-bit keys use a sorting network on
+// (key, position) words, other short rows a merge sort of the pairs (insertion-sorted runs
+// merged pairwise), complex rows a comparison sort under core::order_before. Rows are spread
+// over the thread pool.
 #include "backends/cpu/interpreter.h"
 
 #include "backends/cpu/sort_keys.h"
@@ -47,9 +49,9 @@ constexpr std::size_t kRun = 16;
 // Rows of at most this many elements with 32-bit keys are sorted by a sorting network
 // (sort_network.inc has networks of up to 32).
 constexpr int64_t kNetworkMax = 32;
-// Sort's rows of 32-bit keys up to this long sort their keys by the AVX-512 quicksort
-// (sort_keys.h) where the CPU has it. Random keys, one thread, ns per key, quicksort / radix sort:
-// 0.7 / 4.9 at 256, 1.8 / 3.1 at 4096, 2.7 / 3.0 at 65536, 4.0 / 4.0 at 2^20.
+// Rows up to this long sort by the AVX-512 quicksort (sort_keys.h) where the CPU has it. Random
+// 32-bit keys, one thread, ns per key, quicksort / radix sort: 0.7 / 4.7 at 256, 1.7 / 3.0 at
+// 4096, 2.7 / 2.9 at 65536, 3.8 / 3.2 at 2^20; 64-bit words: 1.1 at 100, 3.1 at 4096.
 constexpr int64_t kQuickMax = 1 << 16;
 // A task of the thread pool sorts whole rows, at least this many elements' worth.
 constexpr int64_t kGrainElements = 1 << 14;
@@ -185,9 +187,10 @@ void sort_values(const T* row, int64_t stride, bool desc, bool quick, Scratch<Ke
       zeros += static_cast<std::size_t>(is_zero(v)), nans += static_cast<std::size_t>(core::order_isnan(v));
   }
   Scratch<uint32_t> none;
-  if constexpr (sizeof(Key<T>) == 4)
-    if (quick) sort_keys32(key.data(), tmp.data(), m);
-  if (!quick) radix_sort(key, none, tmp, none);
+  if (quick)
+    sort_keys(key.data(), tmp.data(), m);
+  else
+    radix_sort(key, none, tmp, none);
   for (std::size_t j = 0; j < m; ++j)
     out[static_cast<int64_t>(j) * out_stride] = value_of_key<T>(key[j], desc);
   if constexpr (core::is_floating_v<T>) {
@@ -204,6 +207,19 @@ void sort_values(const T* row, int64_t stride, bool desc, bool quick, Scratch<Ke
       refill(from, zeros, is_zero);
     }
   }
+}
+
+// Argsort of a row of 32-bit keys by the quicksort: the words key << 32 | position are distinct,
+// so their sorted order is the stable order (ties, -0 with +0 and NaNs, by position).
+template <class T>
+void argsort_words(const T* row, int64_t stride, bool desc, Scratch<uint64_t>& words, Scratch<uint64_t>& tmp,
+                   int64_t* out, int64_t out_stride) {
+  const std::size_t m = words.size();
+  for (std::size_t j = 0; j < m; ++j)
+    words[j] = uint64_t{order_key(row[static_cast<int64_t>(j) * stride], desc)} << 32 | j;
+  sort_keys(words.data(), tmp.data(), m);
+  for (std::size_t j = 0; j < m; ++j)
+    out[static_cast<int64_t>(j) * out_stride] = static_cast<int64_t>(words[j] & 0xFFFFFFFFu);
 }
 
 // Sorts the (key, position) pairs stably by key: insertion sort of runs of kRun, then bottom-up
@@ -234,34 +250,39 @@ void merge_sort(Scratch<P>& a, Scratch<P>& tmp) {
 }
 
 // A row's scratch, sized for the path its length and op take: the network's words (rows of up
-// to kNetworkMax 32-bit keys), the keys of Sort's longer rows (radix sort from kRadixMin, or the
-// quicksort: `quick`), the radix sort's keys (rows of kRadixMin or more), the merge sort's pairs
-// (other short rows); positions where neither Sort's keys alone nor the network's words (which
-// carry them) are sorted.
+// to kNetworkMax 32-bit keys); where the quicksort runs (`quick`, rows of up to kQuickMax), Sort's
+// keys or Argsort's (key, position) words; the radix sort's keys (rows of kRadixMin or more), the
+// merge sort's pairs (other short rows); positions where neither Sort's keys alone nor words
+// (which carry them) are sorted.
 template <class T, class P>
 struct RowScratch {
   using K = Key<T>;
   RowScratch(std::size_t m, bool arg)
       : radix(m >= static_cast<std::size_t>(kRadixMin)),
         network(sizeof(K) == 4 && m <= static_cast<std::size_t>(kNetworkMax)),
-        quick(sizeof(K) == 4 && !arg && !core::is_complex_v<T> && !network &&
-              m <= static_cast<std::size_t>(kQuickMax) && have_sort_keys32()),
+        quick(!core::is_complex_v<T> && !network && (!arg || sizeof(K) == 4) &&
+              m <= static_cast<std::size_t>(kQuickMax) && have_sort_keys()),
         keys_only((radix || quick) && !arg && !core::is_complex_v<T>),
-        vals(keys_only ? 0
-             : network ? m * kNetworkLanes
-                       : m),  // Sort's long rows read the input itself
-        key(radix || quick ? m : 0),
-        tmp_key(radix || quick ? m : 0),
-        pos(keys_only || network ? 0 : m),
-        tmp_pos(radix && !keys_only ? m : 0),
-        words(network ? std::bit_ceil(m) * kNetworkLanes : 0),  // key << 32 | position, element-major
+        vals(keys_only || (quick && arg) ? 0
+             : network                   ? m * kNetworkLanes
+                                         : m),  // Sort's long rows read the input itself
+        key(keys_only         ? m
+            : radix && !quick ? m
+                              : 0),
+        tmp_key(key.size()),
+        pos(keys_only || network || quick ? 0 : m),
+        tmp_pos(radix && !keys_only && !quick ? m : 0),
+        words(network        ? std::bit_ceil(m) * kNetworkLanes  // key << 32 | position, element-major
+              : quick && arg ? m
+                             : 0),
+        tmp_words(quick && arg ? m : 0),
         pairs(radix || network || quick ? 0 : m),
         tmp_pairs(pairs.size()) {}
   const bool radix, network, quick, keys_only;
   Scratch<T> vals;
   Scratch<K> key, tmp_key;
   Scratch<P> pos, tmp_pos;
-  Scratch<uint64_t> words;
+  Scratch<uint64_t> words, tmp_words;
   Scratch<KeyPos<K, P>> pairs, tmp_pairs;
 };
 
@@ -384,10 +405,17 @@ void sort_range(const ir::Node& n, const View& in, View& out, int64_t r0, int64_
       return network_range(s, rows, src, in.strides[ax], ost[ax], desc, arg, out.storage->data, r0, r1);
   for (int64_t r = r0; r < r1; ++r, rows.next()) {
     const int64_t ioff = rows.in_offset(), ooff = rows.out_offset();
-    if constexpr (!core::is_complex_v<T>)
-      if (s.keys_only)
+    if constexpr (!core::is_complex_v<T>) {
+      if (s.keys_only) {
         sort_values(src + ioff, in.strides[ax], desc, s.quick, s.key, s.tmp_key, vout + ooff, ost[ax]);
-    if (!s.keys_only) {
+        continue;
+      }
+      if (s.quick) {  // Argsort
+        argsort_words(src + ioff, in.strides[ax], desc, s.words, s.tmp_words, iout + ooff, ost[ax]);
+        continue;
+      }
+    }
+    {
       for (int64_t j = 0; j < len; ++j) s.vals[static_cast<std::size_t>(j)] = src[ioff + j * in.strides[ax]];
       sort_positions(s, desc);
       for (int64_t j = 0; j < len; ++j) {

@@ -1,6 +1,7 @@
-// Sorting a row's 32-bit order keys alone (Sort's values, interp_sort.cpp): a vectorized
-// quicksort for AVX-512F (sort_keys_avx512.cpp), where the CPU has it; elsewhere callers keep
-// their radix sort. Sorted keys are sorted keys: any algorithm gives the same array.
+// Sorting a row's order keys alone (Sort's values), or distinct (key, position) words (Argsort's),
+// interp_sort.cpp: a vectorized quicksort for AVX-512F (sort_keys_avx512.cpp), where the CPU has
+// it; elsewhere callers keep their radix and merge sorts. Sorted keys are sorted keys: any
+// algorithm gives the same array.
 #pragma once
 
 #include <cstddef>
@@ -8,15 +9,17 @@
 
 namespace cgrad::backends::cpu {
 
-/// Whether sort_keys32 runs here (the CPU has AVX-512F).
-bool have_sort_keys32();
+/// Whether sort_keys runs here (the CPU has AVX-512F).
+bool have_sort_keys();
 
-/// Sorts key[0, n) ascending, with tmp[0, n) as scratch. Call only where have_sort_keys32().
-void sort_keys32(uint32_t* key, uint32_t* tmp, std::size_t n);
+/// Sorts key[0, n) ascending, with tmp[0, n) as scratch. Call only where have_sort_keys().
+void sort_keys(uint32_t* key, uint32_t* tmp, std::size_t n);
+void sort_keys(uint64_t* key, uint64_t* tmp, std::size_t n);
 
 #if defined(__x86_64__)
-/// The build with -mavx512f (sort_keys_avx512.cpp).
+/// The builds with -mavx512f (sort_keys_avx512.cpp).
 void sort_keys32_avx512(uint32_t* key, uint32_t* tmp, std::size_t n);
+void sort_keys64_avx512(uint64_t* key, uint64_t* tmp, std::size_t n);
 #endif
 
 }  // namespace cgrad::backends::cpu

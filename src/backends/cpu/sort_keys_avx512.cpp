@@ -1,4 +1,4 @@
-// A quicksort of 32-bit keys for AVX-512F, 16 keys per instruction. Built with -mavx512f
+// A quicksort of 32-bit keys (16 per instruction) and of 64-bit ones (8) for AVX-512F. Built with -mavx512f
 // (src/CMakeLists.txt); nothing in it runs unless sort_keys.cpp found AVX-512F on the CPU.
 //
 // - Partition: out of place, from one buffer (the keys or the scratch) into the other, 16 keys at a
@@ -6,10 +6,10 @@
 //   front (vpcompressd into a register, then a masked store: Zen 4 runs vpcompressd with a memory
 //   operand slowly), the others to the back. Each level of the recursion reads one buffer and
 //   writes the other; a segment of at most 256 keys is sorted in up to 16 registers by bitonic
-//   networks and stored where the sorted keys belong (the keys' buffer). With 16 keys at the
-//   bottom instead, a row of 4096 random keys spent most of its time on the partitions'
-//   branches: 5.7 ns per key against the radix sort's 3.2; with 256, and every network's loops
-//   unrolled (an array of registers indexed at run time lives in memory), 1.8.
+//   networks and stored where the sorted keys belong (the keys' buffer); 64-bit keys, 128. With 16 keys at
+//   the bottom instead, a row of 4096 random keys spent most of its time on the partitions' branches: 5.7 ns
+//   per key against the radix sort's 3.2; with 256, and every network's loops unrolled (an array of registers
+//   indexed at run time lives in memory), 1.8.
 // - Pivot: the median of three keys (of three medians of three from 512 keys up).
 // - Equal keys: when no key is below the pivot, it is the least key; the keys equal to it are split
 //   off by a second partition (less than or equal), and a segment of one key is done.
@@ -26,22 +26,79 @@ namespace cgrad::backends::cpu {
 
 namespace {
 
-// The bitonic network over the 16 lanes of a register: 10 steps, each a permutation (every lane
-// with its partner) and the lanes that keep the larger key of their pair.
-constexpr int kSteps = 10;
+// The instructions for keys of type K: a register of kLanes keys, masks of kLanes bits. Only the
+// zero-masking forms of min, max and permute: the plain ones trip GCC 12's -Wmaybe-uninitialized
+// in its header.
+template <class K>
+struct Vec;
+template <>
+struct Vec<uint32_t> {
+  static constexpr int kLanes = 16;
+  using Mask = __mmask16;
+  static constexpr Mask kAll = 0xFFFF;
+  static __m512i permute(__m512i idx, __m512i v) { return _mm512_maskz_permutexvar_epi32(kAll, idx, v); }
+  static __m512i min(__m512i a, __m512i b) { return _mm512_maskz_min_epu32(kAll, a, b); }
+  static __m512i max(__m512i a, __m512i b) { return _mm512_maskz_max_epu32(kAll, a, b); }
+  static __m512i max_into(__m512i src, Mask m, __m512i a, __m512i b) {
+    return _mm512_mask_max_epu32(src, m, a, b);
+  }
+  static __m512i set1(uint32_t k) { return _mm512_set1_epi32(static_cast<int>(k)); }
+  static __m512i reverse() { return _mm512_set_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15); }
+  static Mask below(__m512i v, __m512i p, bool inclusive) {
+    return inclusive ? _mm512_cmple_epu32_mask(v, p) : _mm512_cmplt_epu32_mask(v, p);
+  }
+  static __m512i compress(Mask m, __m512i v) { return _mm512_maskz_compress_epi32(m, v); }
+  static __m512i load(Mask m, __m512i fill, const uint32_t* a) { return _mm512_mask_loadu_epi32(fill, m, a); }
+  static void store(uint32_t* a, Mask m, __m512i v) { _mm512_mask_storeu_epi32(a, m, v); }
+};
+template <>
+struct Vec<uint64_t> {
+  static constexpr int kLanes = 8;
+  using Mask = __mmask8;
+  static constexpr Mask kAll = 0xFF;
+  static __m512i permute(__m512i idx, __m512i v) { return _mm512_maskz_permutexvar_epi64(kAll, idx, v); }
+  static __m512i min(__m512i a, __m512i b) { return _mm512_maskz_min_epu64(kAll, a, b); }
+  static __m512i max(__m512i a, __m512i b) { return _mm512_maskz_max_epu64(kAll, a, b); }
+  static __m512i max_into(__m512i src, Mask m, __m512i a, __m512i b) {
+    return _mm512_mask_max_epu64(src, m, a, b);
+  }
+  static __m512i set1(uint64_t k) { return _mm512_set1_epi64(static_cast<long long>(k)); }
+  static __m512i reverse() { return _mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7); }
+  static Mask below(__m512i v, __m512i p, bool inclusive) {
+    return inclusive ? _mm512_cmple_epu64_mask(v, p) : _mm512_cmplt_epu64_mask(v, p);
+  }
+  static __m512i compress(Mask m, __m512i v) { return _mm512_maskz_compress_epi64(m, v); }
+  static __m512i load(Mask m, __m512i fill, const uint64_t* a) { return _mm512_mask_loadu_epi64(fill, m, a); }
+  static void store(uint64_t* a, Mask m, __m512i v) { _mm512_mask_storeu_epi64(a, m, v); }
+};
+
+// The first n of L lanes, n <= L (no branch: 1 << L still fits the unsigned).
+template <class K>
+typename Vec<K>::Mask first_lanes(std::size_t n) {
+  return static_cast<typename Vec<K>::Mask>((1u << n) - 1);
+}
+
+// The bitonic network over the L lanes of a register: log2(L) (log2(L) + 1) / 2 steps, each a
+// permutation (every lane with its partner) and the lanes that keep the larger key of their pair;
+// the last log2(L) steps (partners L/2, ..., 1 lanes away, every lane ascending) sort a bitonic
+// register.
+template <class K>
 struct Network {
-  alignas(64) uint32_t partner[kSteps][16];
+  static constexpr int L = Vec<K>::kLanes, kSteps = L == 16 ? 10 : 6, kMerge = L == 16 ? 4 : 3;
+  alignas(64) K partner[kSteps][L];
   uint16_t keeps_max[kSteps];
 };
-constexpr Network make_network() {
-  Network net{};
+template <class K>
+constexpr Network<K> make_network() {
+  constexpr int L = Network<K>::L;
+  Network<K> net{};
   int s = 0;
-  for (int k = 2; k <= 16; k *= 2)
+  for (int k = 2; k <= L; k *= 2)
     for (int j = k / 2; j >= 1; j /= 2, ++s) {
       uint16_t mask = 0;
-      for (int i = 0; i < 16; ++i) {
+      for (int i = 0; i < L; ++i) {
         const int p = i ^ j;
-        net.partner[s][i] = static_cast<uint32_t>(p);
+        net.partner[s][i] = static_cast<K>(p);
         const bool ascending = (i & k) == 0, lower = i < p;
         if (lower != ascending) mask = static_cast<uint16_t>(mask | (1u << i));
       }
@@ -49,35 +106,44 @@ constexpr Network make_network() {
     }
   return net;
 }
-constexpr Network kNetwork = make_network();
+constexpr Network<uint32_t> kNetwork32 = make_network<uint32_t>();
+constexpr Network<uint64_t> kNetwork64 = make_network<uint64_t>();
+template <class K>
+constexpr const Network<K>& network_of() {
+  if constexpr (sizeof(K) == 4)
+    return kNetwork32;
+  else
+    return kNetwork64;
+}
 
-// Network steps [from, to) on one register: all of them sort it; the last four (partners 8, 4,
-// 2, 1 lanes away, every lane ascending) sort a bitonic one.
-template <int From, int To>
+// Network steps [From, To) on one register.
+template <class K, int From, int To>
 inline __m512i network(__m512i v) {
+  using V = Vec<K>;
 #pragma GCC unroll 16
   for (int s = From; s < To; ++s) {
-    const __m512i w = _mm512_maskz_permutexvar_epi32(0xFFFF, _mm512_load_si512(kNetwork.partner[s]), v);
-    v = _mm512_mask_max_epu32(_mm512_maskz_min_epu32(0xFFFF, v, w), kNetwork.keeps_max[s], v, w);
+    const __m512i w = V::permute(_mm512_load_si512(network_of<K>().partner[s]), v);
+    v = V::max_into(V::min(v, w), static_cast<typename V::Mask>(network_of<K>().keeps_max[s]), v, w);
   }
   return v;
 }
 
+template <class K>
 inline void compare_exchange(__m512i& lo, __m512i& hi) {
-  const __m512i mn = _mm512_maskz_min_epu32(0xFFFF, lo, hi);
-  hi = _mm512_maskz_max_epu32(0xFFFF, lo, hi);
+  const __m512i mn = Vec<K>::min(lo, hi);
+  hi = Vec<K>::max(lo, hi);
   lo = mn;
 }
 
 // The register steps of a bitonic merge of v[g, g + 2 H): compare-exchanges H registers apart,
 // then H / 2 within each half, down to neighbours.
-template <int R, int H>
+template <class K, int R, int H>
 __attribute__((always_inline)) inline void compare_exchange_at(__m512i (&v)[R], int g) {
   if constexpr (H >= 1) {
 #pragma GCC unroll 16
-    for (int i = g; i < g + H; ++i) compare_exchange(v[i], v[i + H]);
-    compare_exchange_at<R, H / 2>(v, g);
-    compare_exchange_at<R, H / 2>(v, g + H);
+    for (int i = g; i < g + H; ++i) compare_exchange<K>(v[i], v[i + H]);
+    compare_exchange_at<K, R, H / 2>(v, g);
+    compare_exchange_at<K, R, H / 2>(v, g + H);
   }
 }
 
@@ -85,102 +151,98 @@ __attribute__((always_inline)) inline void compare_exchange_at(__m512i (&v)[R], 
 // the second run of a pair reversed, the two are a bitonic sequence, which compare-exchanges at
 // halving distances (registers, then lanes) sort. Every loop has constant bounds and is unrolled:
 // the registers must not become an array in memory.
-template <int R, int W>
+template <class K, int R, int W>
 __attribute__((always_inline)) inline void merge_runs(__m512i (&v)[R]) {
   if constexpr (W < R) {
-    const __m512i reverse = _mm512_set_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    constexpr int S = Network<K>::kSteps;
 #pragma GCC unroll 16
     for (int g = 0; g < R; g += 2 * W) {
 #pragma GCC unroll 16
       for (int i = 0; i < W / 2; ++i) std::swap(v[g + W + i], v[g + 2 * W - 1 - i]);
 #pragma GCC unroll 16
-      for (int i = 0; i < W; ++i)
-        v[g + W + i] = _mm512_maskz_permutexvar_epi32(0xFFFF, reverse, v[g + W + i]);
-      compare_exchange_at<R, W>(v, g);
+      for (int i = 0; i < W; ++i) v[g + W + i] = Vec<K>::permute(Vec<K>::reverse(), v[g + W + i]);
+      compare_exchange_at<K, R, W>(v, g);
 #pragma GCC unroll 16
-      for (int i = g; i < g + 2 * W; ++i) v[i] = network<kSteps - 4, kSteps>(v[i]);
+      for (int i = g; i < g + 2 * W; ++i) v[i] = network<K, S - Network<K>::kMerge, S>(v[i]);
     }
-    merge_runs<R, 2 * W>(v);
+    merge_runs<K, R, 2 * W>(v);
   }
 }
 
-// Sorts the 16 R keys of v[0, R) (R a power of two): each register by the network, then the
-// runs merged.
-template <int R>
-inline void sort_registers(__m512i (&v)[R]) {
-#pragma GCC unroll 16
-  for (int i = 0; i < R; ++i) v[i] = network<0, kSteps>(v[i]);
-  merge_runs<R, 1>(v);
-}
-
-// Sorts src[0, n), n <= 16 R, into out (lanes past n hold the largest key, which sorts last).
-template <int R>
-inline void sort_registers(const uint32_t* src, uint32_t* out, std::size_t n) {
+// Sorts src[0, n), n <= L R, into out: each register by the network, then the runs merged (lanes
+// past n hold the largest key, which sorts last).
+template <class K, int R>
+inline void sort_registers(const K* src, K* out, std::size_t n) {
+  constexpr std::size_t L = Vec<K>::kLanes;
   __m512i v[R];
   const __m512i ones = _mm512_set1_epi32(-1);
 #pragma GCC unroll 16
   for (int i = 0; i < R; ++i) {
-    const std::size_t at = 16 * static_cast<std::size_t>(i), left = n > at ? n - at : 0;
-    const auto m = static_cast<__mmask16>(left >= 16 ? 0xFFFFu : (1u << left) - 1);
-    v[i] = _mm512_mask_loadu_epi32(ones, m, src + at);
+    const std::size_t at = L * static_cast<std::size_t>(i);
+    v[i] = Vec<K>::load(first_lanes<K>(n > at ? std::min(n - at, L) : 0), ones, src + at);
   }
-  sort_registers<R>(v);
+#pragma GCC unroll 16
+  for (int i = 0; i < R; ++i) v[i] = network<K, 0, Network<K>::kSteps>(v[i]);
+  merge_runs<K, R, 1>(v);
 #pragma GCC unroll 16
   for (int i = 0; i < R; ++i) {
-    const std::size_t at = 16 * static_cast<std::size_t>(i), left = n > at ? n - at : 0;
-    const auto m = static_cast<__mmask16>(left >= 16 ? 0xFFFFu : (1u << left) - 1);
-    _mm512_mask_storeu_epi32(out + at, m, v[i]);
+    const std::size_t at = L * static_cast<std::size_t>(i);
+    Vec<K>::store(out + at, first_lanes<K>(n > at ? std::min(n - at, L) : 0), v[i]);
   }
 }
 
-// Segments of at most this many keys are sorted in registers.
-constexpr std::size_t kSmall = 16 * 16;
+// Segments of at most this many keys are sorted in registers (16 of them).
+template <class K>
+constexpr std::size_t kSmall = 16 * Vec<K>::kLanes;
 
-inline void sort_small(const uint32_t* src, uint32_t* out, std::size_t n) {
-  if (n <= 16)
-    sort_registers<1>(src, out, n);
-  else if (n <= 32)
-    sort_registers<2>(src, out, n);
-  else if (n <= 64)
-    sort_registers<4>(src, out, n);
-  else if (n <= 128)
-    sort_registers<8>(src, out, n);
+template <class K>
+inline void sort_small(const K* src, K* out, std::size_t n) {
+  constexpr std::size_t L = Vec<K>::kLanes;
+  if (n <= L)
+    sort_registers<K, 1>(src, out, n);
+  else if (n <= 2 * L)
+    sort_registers<K, 2>(src, out, n);
+  else if (n <= 4 * L)
+    sort_registers<K, 4>(src, out, n);
+  else if (n <= 8 * L)
+    sort_registers<K, 8>(src, out, n);
   else
-    sort_registers<16>(src, out, n);
+    sort_registers<K, 16>(src, out, n);
 }
 
 // Partitions src[0, n) into dst: the keys below the pivot (at most the pivot, when Inclusive)
 // from dst[0] up, the others from dst[n] down. Returns how many keys went first.
-template <bool Inclusive>
-std::size_t partition(const uint32_t* src, uint32_t* dst, std::size_t n, uint32_t pivot) {
-  const __m512i p = _mm512_set1_epi32(static_cast<int>(pivot));
+template <class K, bool Inclusive>
+std::size_t partition(const K* src, K* dst, std::size_t n, K pivot) {
+  using V = Vec<K>;
+  constexpr std::size_t L = V::kLanes;
+  const __m512i p = V::set1(pivot), zero = _mm512_setzero_si512();
   std::size_t l = 0, r = n, i = 0;
-  auto step = [&](__m512i v, __mmask16 valid) {
-    const __mmask16 below = static_cast<__mmask16>(
-        (Inclusive ? _mm512_cmple_epu32_mask(v, p) : _mm512_cmplt_epu32_mask(v, p)) & valid);
-    const __mmask16 above = static_cast<__mmask16>(~below & valid);
-    const auto nl = static_cast<unsigned>(std::popcount(static_cast<unsigned>(below)));
-    const auto nr = static_cast<unsigned>(std::popcount(static_cast<unsigned>(above)));
-    _mm512_mask_storeu_epi32(dst + l, static_cast<__mmask16>((1u << nl) - 1),
-                             _mm512_maskz_compress_epi32(below, v));
+  auto step = [&](__m512i v, typename V::Mask valid) {
+    const auto below = static_cast<typename V::Mask>(V::below(v, p, Inclusive) & valid);
+    const auto above = static_cast<typename V::Mask>(~below & valid);
+    const auto nl = static_cast<std::size_t>(std::popcount(static_cast<unsigned>(below)));
+    const auto nr = static_cast<std::size_t>(std::popcount(static_cast<unsigned>(above)));
+    V::store(dst + l, first_lanes<K>(nl), V::compress(below, v));
     r -= nr;
-    _mm512_mask_storeu_epi32(dst + r, static_cast<__mmask16>((1u << nr) - 1),
-                             _mm512_maskz_compress_epi32(above, v));
+    V::store(dst + r, first_lanes<K>(nr), V::compress(above, v));
     l += nl;
   };
-  for (; i + 16 <= n; i += 16) step(_mm512_loadu_si512(src + i), 0xFFFF);
+  for (; i + L <= n; i += L) step(_mm512_loadu_si512(src + i), V::kAll);
   if (i < n) {
-    const auto valid = static_cast<__mmask16>((1u << (n - i)) - 1);
-    step(_mm512_maskz_loadu_epi32(valid, src + i), valid);
+    const auto valid = first_lanes<K>(n - i);
+    step(V::load(valid, zero, src + i), valid);
   }
   return l;
 }
 
-inline uint32_t median3(uint32_t a, uint32_t b, uint32_t c) {
+template <class K>
+inline K median3(K a, K b, K c) {
   return std::max(std::min(a, b), std::min(std::max(a, b), c));
 }
 
-uint32_t choose_pivot(const uint32_t* a, std::size_t n) {
+template <class K>
+K choose_pivot(const K* a, std::size_t n) {
   if (n < 512) return median3(a[0], a[n / 2], a[n - 1]);
   const std::size_t e = n / 8;
   return median3(median3(a[0], a[e], a[2 * e]), median3(a[3 * e], a[4 * e], a[5 * e]),
@@ -190,20 +252,21 @@ uint32_t choose_pivot(const uint32_t* a, std::size_t n) {
 // Sorts a segment of n keys into k[0, n): they lie in k[0, n) (in_key) or in t[0, n), the same
 // segment of the scratch, and each partition moves them to the other buffer. Recurses on the
 // shorter part and loops on the longer one (the stack stays within log2(n) frames).
-void sort_segment(uint32_t* k, uint32_t* t, std::size_t n, bool in_key, int depth) {
-  while (n > kSmall) {
-    uint32_t* src = in_key ? k : t;
-    uint32_t* dst = in_key ? t : k;
+template <class K>
+void sort_segment(K* k, K* t, std::size_t n, bool in_key, int depth) {
+  while (n > kSmall<K>) {
+    K* src = in_key ? k : t;
+    K* dst = in_key ? t : k;
     if (depth-- == 0) {
       std::sort(src, src + n);
-      if (!in_key) std::memcpy(k, src, n * sizeof(uint32_t));
+      if (!in_key) std::memcpy(k, src, n * sizeof(K));
       return;
     }
-    const uint32_t pivot = choose_pivot(src, n);
-    std::size_t l = partition<false>(src, dst, n, pivot);
+    const K pivot = choose_pivot(src, n);
+    std::size_t l = partition<K, false>(src, dst, n, pivot);
     in_key = !in_key;  // both parts lie in dst now
     if (l == 0) {      // the pivot is the least key: split off the keys equal to it, which are done
-      l = partition<true>(src, dst, n, pivot);
+      l = partition<K, true>(src, dst, n, pivot);
       std::fill(k, k + l, pivot);
       k += l, t += l, n -= l;
       continue;
@@ -219,11 +282,15 @@ void sort_segment(uint32_t* k, uint32_t* t, std::size_t n, bool in_key, int dept
   sort_small(in_key ? k : t, k, n);
 }
 
-}  // namespace
-
-void sort_keys32_avx512(uint32_t* key, uint32_t* tmp, std::size_t n) {
+template <class K>
+void quicksort(K* key, K* tmp, std::size_t n) {
   if (n < 2) return;
   sort_segment(key, tmp, n, true, 2 * static_cast<int>(std::bit_width(n)) + 8);
 }
+
+}  // namespace
+
+void sort_keys32_avx512(uint32_t* key, uint32_t* tmp, std::size_t n) { quicksort(key, tmp, n); }
+void sort_keys64_avx512(uint64_t* key, uint64_t* tmp, std::size_t n) { quicksort(key, tmp, n); }
 
 }  // namespace cgrad::backends::cpu

@@ -400,25 +400,28 @@ TEST(SortNetwork, EveryBuildSortsEachLaneAsStdSort) {
     }
 }
 
-// The quicksort of 32-bit keys (sort_keys.h), where the CPU has AVX-512F: std::sort's array for
-// every length up to 600 and random longer ones, in shapes that test a quicksort's partitions and
-// its register networks (ties, one key, two keys, sorted, reversed, organ pipe, the extremes 0
-// and 2^32 - 1, which is also the networks' padding), and for one row of 2^17 of each.
-TEST(SortKeys, TheQuicksortGivesStdSortsArray) {
-  if (!cgrad::backends::cpu::have_sort_keys32()) GTEST_SKIP() << "no AVX-512F on this CPU";
-  std::mt19937 rng(11);
-  const int kShapes = 8;
-  auto fill = [&](std::vector<uint32_t>& a, int shape) {
+// The quicksort of keys (sort_keys.h), where the CPU has AVX-512F, 32- and 64-bit: std::sort's
+// array for every length up to 600 and random longer ones, in shapes that test a quicksort's
+// partitions and its register networks (ties, one key, two keys, sorted, reversed, organ pipe, the
+// extremes 0 and the largest key, which is also the networks' padding, Argsort's key << 32 |
+// position words), and for one row of 2^17 of each.
+template <class K>
+void expect_quicksort_sorts_as_std_sort() {
+  std::mt19937_64 rng(11);
+  const int kShapes = 9;
+  const K top = ~K{0};
+  auto fill = [&](std::vector<K>& a, int shape) {
     const std::size_t n = a.size();
     for (std::size_t i = 0; i < n; ++i) switch (shape) {
-        case 0: a[i] = static_cast<uint32_t>(rng()); break;
-        case 1: a[i] = static_cast<uint32_t>(rng() % 3); break;
-        case 2: a[i] = static_cast<uint32_t>(i); break;
-        case 3: a[i] = static_cast<uint32_t>(n - i); break;
+        case 0: a[i] = static_cast<K>(rng()); break;
+        case 1: a[i] = static_cast<K>(rng() % 3); break;
+        case 2: a[i] = static_cast<K>(i); break;
+        case 3: a[i] = static_cast<K>(n - i); break;
         case 4: a[i] = 7; break;
-        case 5: a[i] = (rng() & 1) ? 0xFFFFFFFFu : 0u; break;
-        case 6: a[i] = static_cast<uint32_t>(i < n / 2 ? i : n - i) * 1000u; break;
-        default: a[i] = 0xFFFFFFFFu - static_cast<uint32_t>(rng() % 40); break;
+        case 5: a[i] = (rng() & 1) ? top : K{0}; break;
+        case 6: a[i] = static_cast<K>(i < n / 2 ? i : n - i) * 1000u; break;
+        case 7: a[i] = static_cast<K>(top - rng() % 40); break;
+        default: a[i] = static_cast<K>((rng() % 4) << (4 * sizeof(K)) | i); break;
       }
   };
   std::vector<std::size_t> lengths;
@@ -427,11 +430,17 @@ TEST(SortKeys, TheQuicksortGivesStdSortsArray) {
   lengths.push_back(std::size_t{1} << 17);
   for (std::size_t n : lengths)
     for (int shape = 0; shape < kShapes; ++shape) {
-      std::vector<uint32_t> key(n), tmp(n);
+      std::vector<K> key(n), tmp(n);
       fill(key, shape);
-      std::vector<uint32_t> want = key;
+      std::vector<K> want = key;
       std::sort(want.begin(), want.end());
-      cgrad::backends::cpu::sort_keys32(key.data(), tmp.data(), n);
-      ASSERT_EQ(key, want) << "length " << n << ", shape " << shape;
+      cgrad::backends::cpu::sort_keys(key.data(), tmp.data(), n);
+      ASSERT_EQ(key, want) << sizeof(K) * 8 << "-bit keys, length " << n << ", shape " << shape;
     }
+}
+
+TEST(SortKeys, TheQuicksortGivesStdSortsArray) {
+  if (!cgrad::backends::cpu::have_sort_keys()) GTEST_SKIP() << "no AVX-512F on this CPU";
+  expect_quicksort_sorts_as_std_sort<uint32_t>();
+  expect_quicksort_sorts_as_std_sort<uint64_t>();
 }
