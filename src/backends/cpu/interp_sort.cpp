@@ -9,14 +9,14 @@
 // values back from them (sort_values). Long rows use a least-significant-digit radix sort
 // (8-bit digits, a pass skipped when every key has the same digit): stable by construction and
 // O(n) -- a comparison sort of positions reading the values indirectly ran 6x slower than NumPy's
-// sort at 2^22 f32 (bench/python/breadth.py, B1). Where the CPU has AVX-512F, rows of up to
-// kQuickMax elements go through a vectorized quicksort instead (sort_keys.h; not the rows the
-// network takes): Sort's keys alone, and Argsort's (key, position) words for 32-bit keys (rows
-// of up to kQuickArgMax), which are distinct, so the unstable sort gives the stable order;
-// sorted keys are the same array whichever sort made them. Rows of up to 32 elements with 32-bit
-// keys use a sorting network on (key, position) words, other short rows a merge sort of the
-// pairs (insertion-sorted runs merged pairwise), complex rows a comparison sort under
-// core::order_before. Rows are spread over the thread pool.
+// sort at 2^22 f32 (bench/python/breadth.py, B1). Where the CPU has AVX-512F, rows go through a
+// vectorized quicksort instead (sort_keys.h; not the rows the network takes): Sort's keys alone
+// (32-bit keys in rows of up to kQuickMax, 64-bit ones at any length), and Argsort's (key,
+// position) words for 32-bit keys (rows of up to kQuickArgMax), which are distinct, so the
+// unstable sort gives the stable order; sorted keys are the same array whichever sort made them.
+// Rows of up to 32 elements with 32-bit keys use a sorting network on (key, position) words,
+// other short rows a merge sort of the pairs (insertion-sorted runs merged pairwise), complex
+// rows a comparison sort under core::order_before. Rows are spread over the thread pool.
 #include "backends/cpu/interpreter.h"
 
 #include "backends/cpu/sort_keys.h"
@@ -49,9 +49,10 @@ constexpr std::size_t kRun = 16;
 // Rows of at most this many elements with 32-bit keys are sorted by a sorting network
 // (sort_network.inc has networks of up to 32).
 constexpr int64_t kNetworkMax = 32;
-// Rows up to this long sort by the AVX-512 quicksort (sort_keys.h) where the CPU has it. Random
-// 32-bit keys, one thread, ns per key, quicksort / radix sort: 0.7 / 4.7 at 256, 1.7 / 3.0 at
-// 4096, 2.7 / 2.9 at 65536, 3.8 / 3.2 at 2^20; 64-bit words: 1.1 at 100, 3.1 at 4096.
+// Sort's rows of 32-bit keys up to this long sort by the AVX-512 quicksort (sort_keys.h) where
+// the CPU has it. Random 32-bit keys, one thread, ns per key, quicksort / radix sort: 0.7 / 4.7 at
+// 256, 1.7 / 3.0 at 4096, 2.7 / 2.9 at 65536, 3.8 / 3.2 at 2^20. 64-bit keys (f64's of normal
+// values) take it at every length: 3.2 / 6.7 at 4096, 8.6 / 8.8 at 2^20, 11.1 / 17.7 at 2^22.
 constexpr int64_t kQuickMax = 1 << 16;
 // Argsort's rows (64-bit words) up to this long (f32, one thread, in the engine: 16384 rows of
 // 256 12.6 ms against the merge sort's 30; 4096 rows of 4096 82-117 ms against the radix sort's
@@ -265,7 +266,8 @@ struct RowScratch {
       : radix(m >= static_cast<std::size_t>(kRadixMin)),
         network(sizeof(K) == 4 && m <= static_cast<std::size_t>(kNetworkMax)),
         quick(!core::is_complex_v<T> && !network && (!arg || sizeof(K) == 4) &&
-              m <= static_cast<std::size_t>(arg ? kQuickArgMax : kQuickMax) && have_sort_keys()),
+              (sizeof(K) == 8 || m <= static_cast<std::size_t>(arg ? kQuickArgMax : kQuickMax)) &&
+              have_sort_keys()),
         keys_only((radix || quick) && !arg && !core::is_complex_v<T>),
         vals(keys_only || (quick && arg) ? 0
              : network                   ? m * kNetworkLanes
