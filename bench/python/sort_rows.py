@@ -1,0 +1,50 @@
+"""Sort and argsort by row length and dtype, cgrad beside NumPy in one process: rows of 100, 256,
+4096 and 65536 elements and one row of 2^22, f32, i32 and f64. Each row prints both medians (7
+calls after a warm-up) and checks that cgrad's result equals NumPy's stable one. Argsort is
+compared with NumPy's `kind="stable"` (cgrad's sorts are always stable; NumPy's default
+quicksort is not). Not a benchmark of record: run it after a change to the sort
+(backends/cpu/interp_sort.cpp, sort_keys_avx512.cpp).
+
+Usage: CGRAD_RESULT_CACHE_BYTES=0 CGRAD_NUM_THREADS=1 OMP_NUM_THREADS=1 \
+       python bench/python/sort_rows.py [sort|argsort ...]
+"""
+
+import sys
+import time
+
+import cgrad as cg
+import numpy as np
+
+
+def median_ms(f, reps=7):
+    f()
+    times = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        f()
+        times.append(time.perf_counter() - t0)
+    return sorted(times)[reps // 2] * 1e3
+
+
+def main():
+    ops = sys.argv[1:] or ["sort", "argsort"]
+    rng = np.random.default_rng(0)
+    for op in ops:
+        for shape in [(1 << 16, 100), (1 << 14, 256), (4096, 4096), (256, 1 << 16), (1 << 22,)]:
+            for dt in [np.float32, np.int32, np.float64]:
+                x = (rng.standard_normal(shape) * 1000).astype(dt)
+                c = cg.asarray(x)
+                c.eval()
+                cg_f, np_f = getattr(cg, op), getattr(np, op)
+                t_cg = median_ms(lambda: cg_f(c, axis=-1).eval())
+                t_np = median_ms(lambda: np_f(x, axis=-1, **({"kind": "stable"} if op == "argsort" else {})))
+                same = np.array_equal(np.asarray(cg_f(c, axis=-1)), np_f(x, axis=-1, kind="stable"))
+                print(
+                    f"{op:8s} {str(shape):14s} {np.dtype(dt).name:8s} numpy {t_np:8.2f} ms  cgrad {t_cg:8.2f} ms"
+                    f"  numpy/cgrad {t_np / t_cg:6.2f}  same {same}",
+                    flush=True,
+                )
+
+
+if __name__ == "__main__":
+    main()
