@@ -9,21 +9,14 @@ Usage: CGRAD_RESULT_CACHE_BYTES=0 CGRAD_NUM_THREADS=1 OMP_NUM_THREADS=1 \
        python bench/python/sort_rows.py [sort|argsort ...]
 """
 
+import os
 import sys
-import time
 
 import cgrad as cg
 import numpy as np
 
-
-def median_ms(f, reps=7):
-    f()
-    times = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        f()
-        times.append(time.perf_counter() - t0)
-    return sorted(times)[reps // 2] * 1e3
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from survey import median_ms  # noqa: E402  (one timing rule for the surveys)
 
 
 def main():
@@ -36,8 +29,8 @@ def main():
                 c = cg.asarray(x)
                 c.eval()
                 cg_f, np_f = getattr(cg, op), getattr(np, op)
-                t_cg = median_ms(lambda: cg_f(c, axis=-1).eval())
-                t_np = median_ms(lambda: np_f(x, axis=-1, **({"kind": "stable"} if op == "argsort" else {})))
+                t_cg = median_ms(lambda: cg_f(c, axis=-1).eval(), reps=7)
+                t_np = median_ms(lambda: np_f(x, axis=-1, **({"kind": "stable"} if op == "argsort" else {})), reps=7)
                 same = np.array_equal(np.asarray(cg_f(c, axis=-1)), np_f(x, axis=-1, kind="stable"))
                 print(
                     f"{op:8s} {str(shape):14s} {np.dtype(dt).name:8s} numpy {t_np:8.2f} ms  cgrad {t_cg:8.2f} ms"
