@@ -255,10 +255,10 @@ void merge_sort(Scratch<P>& a, Scratch<P>& tmp) {
 }
 
 // A row's scratch, sized for the path its length and op take: the network's words (rows of up
-// to kNetworkMax 32-bit keys); where the quicksort runs (`quick`, rows of up to kQuickMax), Sort's
-// keys or Argsort's (key, position) words; the radix sort's keys (rows of kRadixMin or more), the
-// merge sort's pairs (other short rows); positions where neither Sort's keys alone nor words
-// (which carry them) are sorted.
+// to kNetworkMax 32-bit keys); where the quicksort runs (`quick`: the rows kQuickMax and
+// kQuickArgMax describe), Sort's keys or Argsort's (key, position) words; the radix sort's keys
+// (rows of kRadixMin or more), the merge sort's pairs (other short rows); positions where neither
+// Sort's keys alone nor words (which carry them) are sorted.
 template <class T, class P>
 struct RowScratch {
   using K = Key<T>;
@@ -272,9 +272,7 @@ struct RowScratch {
         vals(keys_only || (quick && arg) ? 0
              : network                   ? m * kNetworkLanes
                                          : m),  // Sort's long rows read the input itself
-        key(keys_only         ? m
-            : radix && !quick ? m
-                              : 0),
+        key(keys_only || (radix && !quick) ? m : 0),
         tmp_key(key.size()),
         pos(keys_only || network || quick ? 0 : m),
         tmp_pos(radix && !keys_only && !quick ? m : 0),

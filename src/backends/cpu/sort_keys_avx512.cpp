@@ -1,15 +1,17 @@
-// A quicksort of 32-bit keys (16 per instruction) and of 64-bit ones (8) for AVX-512F. Built with -mavx512f
-// (src/CMakeLists.txt); nothing in it runs unless sort_keys.cpp found AVX-512F on the CPU.
+// A quicksort of 32-bit keys (16 per instruction) and of 64-bit ones (8) for AVX-512F. Built
+// with -mavx512f (src/CMakeLists.txt); nothing in it runs unless sort_keys.cpp found AVX-512F on
+// the CPU.
 //
-// - Partition: out of place, from one buffer (the keys or the scratch) into the other, 16 keys at a
-//   time: a compare against the pivot gives a mask, and the keys below it are compressed to the
-//   front (vpcompressd into a register, then a masked store: Zen 4 runs vpcompressd with a memory
-//   operand slowly), the others to the back. Each level of the recursion reads one buffer and
-//   writes the other; a segment of at most 256 keys is sorted in up to 16 registers by bitonic
-//   networks and stored where the sorted keys belong (the keys' buffer); 64-bit keys, 128. With 16 keys at
-//   the bottom instead, a row of 4096 random keys spent most of its time on the partitions' branches: 5.7 ns
-//   per key against the radix sort's 3.2; with 256, and every network's loops unrolled (an array of registers
-//   indexed at run time lives in memory), 1.8.
+// - Partition: out of place, from one buffer (the keys or the scratch) into the other, a
+//   register at a time: a compare against the pivot gives a mask, and the keys below it are
+//   compressed to the front (vpcompressd/q into a register, then a masked store: Zen 4 runs the
+//   compress with a memory operand slowly), the others to the back. Each level of the recursion
+//   reads one buffer and writes the other.
+// - Bottom: a segment of up to 16 registers of keys (256 32-bit, 128 64-bit) is sorted in
+//   registers by bitonic networks and stored where the sorted keys belong (the keys' buffer).
+//   With one register at the bottom, a row of 4096 random 32-bit keys spent most of its time on
+//   the partitions' branches: 5.7 ns per key against the radix sort's 3.2; with 16, and every
+//   network's loops unrolled (an array of registers indexed at run time lives in memory), 1.8.
 // - Pivot: the median of three keys (of three medians of three from 512 keys up).
 // - Equal keys: when no key is below the pivot, it is the least key; the keys equal to it are split
 //   off by a second partition (less than or equal), and a segment of one key is done.
