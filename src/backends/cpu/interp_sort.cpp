@@ -214,6 +214,14 @@ void sort_values(const T* row, int64_t stride, bool desc, bool quick, Scratch<Ke
   }
 }
 
+// The word of a 32-bit key and its position in the row (below 2^32): sorted words are sorted by
+// key, ties by position, so any sort of them gives the stable order. The network and Argsort's
+// quicksort both sort them.
+inline uint64_t key_position_word(uint32_t key, std::size_t position) {
+  return uint64_t{key} << 32 | position;
+}
+inline std::size_t position_of_word(uint64_t word) { return static_cast<std::size_t>(word & 0xFFFFFFFFu); }
+
 // Argsort of a row of 32-bit keys by the quicksort: the words key << 32 | position are distinct,
 // so their sorted order is the stable order (ties, -0 with +0 and NaNs, by position).
 template <class T>
@@ -221,10 +229,10 @@ void argsort_words(const T* row, int64_t stride, bool desc, Scratch<uint64_t>& w
                    int64_t* out, int64_t out_stride) {
   const std::size_t m = words.size();
   for (std::size_t j = 0; j < m; ++j)
-    words[j] = uint64_t{order_key(row[static_cast<int64_t>(j) * stride], desc)} << 32 | j;
+    words[j] = key_position_word(order_key(row[static_cast<int64_t>(j) * stride], desc), j);
   sort_keys(words.data(), tmp.data(), m);
   for (std::size_t j = 0; j < m; ++j)
-    out[static_cast<int64_t>(j) * out_stride] = static_cast<int64_t>(words[j] & 0xFFFFFFFFu);
+    out[static_cast<int64_t>(j) * out_stride] = static_cast<int64_t>(position_of_word(words[j]));
 }
 
 // Sorts the (key, position) pairs stably by key: insertion sort of runs of kRun, then bottom-up
@@ -374,13 +382,13 @@ void network_range(RowScratch<T, P>& s, RowCursor& rows, const T* src, int64_t i
       T* vals = &s.vals[l * m];
       for (std::size_t e = 0; e < m; ++e) {
         vals[e] = src[ioff + static_cast<int64_t>(e) * istride];
-        s.words[e * kNetworkLanes + l] = uint64_t{order_key(vals[e], desc)} << 32 | e;
+        s.words[e * kNetworkLanes + l] = key_position_word(order_key(vals[e], desc), e);
       }
     }
     bitonic_lanes(s.words.data(), p);
     for (std::size_t l = 0; l < lanes; ++l)
       for (std::size_t e = 0; e < m; ++e) {
-        const std::size_t k = s.words[e * kNetworkLanes + l] & 0xFFFFFFFFu;
+        const std::size_t k = position_of_word(s.words[e * kNetworkLanes + l]);
         const int64_t o = ooff[l] + static_cast<int64_t>(e) * ostride;
         if (arg)
           iout[o] = static_cast<int64_t>(k);

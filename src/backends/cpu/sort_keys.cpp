@@ -3,29 +3,18 @@
 
 namespace cgrad::backends::cpu {
 
-bool have_sort_keys() {
 #if defined(__x86_64__)
+bool have_sort_keys() {
   static const bool avx512 = __builtin_cpu_supports("avx512f");
   return avx512;
-#else
-  return false;
-#endif
 }
-
-void sort_keys(uint32_t* key, uint32_t* tmp, std::size_t n) {
-#if defined(__x86_64__)
-  sort_keys32_avx512(key, tmp, n);
+void sort_keys(uint32_t* key, uint32_t* tmp, std::size_t n) { sort_keys32_avx512(key, tmp, n); }
+void sort_keys(uint64_t* key, uint64_t* tmp, std::size_t n) { sort_keys64_avx512(key, tmp, n); }
 #else
-  (void)key, (void)tmp, (void)n;
+bool have_sort_keys() { return false; }
+// (never called: callers check have_sort_keys)
+void sort_keys(uint32_t*, uint32_t*, std::size_t) {}
+void sort_keys(uint64_t*, uint64_t*, std::size_t) {}
 #endif
-}
-
-void sort_keys(uint64_t* key, uint64_t* tmp, std::size_t n) {
-#if defined(__x86_64__)
-  sort_keys64_avx512(key, tmp, n);
-#else
-  (void)key, (void)tmp, (void)n;
-#endif
-}
 
 }  // namespace cgrad::backends::cpu
