@@ -2,6 +2,7 @@
 // against std::stable_sort oracles written here: every dtype (f16/bf16, u64 and b8 included),
 // NaN, +-0 and infinities, both directions (descending stays stable), negative axes, empty and
 // length-1 rows, non-contiguous inputs, the kernel count, the gradient of sort and the errors.
+#include "backends/cpu/sort_keys.h"
 #include "core/env.hpp"
 #include "ir/op.h"
 #include "util.h"
@@ -159,10 +160,10 @@ TEST(Sort, NanLastAndSignedZerosKeepTheirOrder) {
             (std::vector<bool>{false, true, true}));
 }
 
-// Long rows (where Sort sorts keys alone and reads values back from them: by the quicksort up to
-// 65536 where the CPU has AVX-512F, by the radix sort past that and elsewhere): the elements the
-// order ties but whose bits differ, -0 with +0 and NaNs of either sign and any payload, come out
-// in their input order, bit for bit, in f32 and f64, in both directions.
+// Long rows (where Sort sorts keys alone and reads values back from them: by the quicksort where
+// the CPU has AVX-512F, by the radix sort elsewhere): the elements the order ties but whose bits
+// differ, -0 with +0 and NaNs of either sign and any payload, come out in their input order, bit
+// for bit, in f32 and f64, in both directions.
 template <class F, class B>
 void check_tied_bits(int n) {
   std::vector<B> bits;
@@ -205,6 +206,24 @@ TEST(Sort, LongRowsKeepTheBitsOfTiedZerosAndNans) {
     check_tied_bits<float, uint32_t>(n);
     check_tied_bits<double, uint64_t>(n);
   }
+}
+
+// The sorts of CPUs without AVX-512F (the radix and merge sorts, the row loops' baseline build),
+// run where the CPU has it by turning the quicksort off for the test (sort_keys.h), so that every
+// path is tested on every machine: the sweep of 32- and 64-bit dtypes, and the tied bits of a
+// row past kRadixMin (the radix sort's length; 70000 takes the same path).
+TEST(Sort, PathsWithoutAvx512MatchTheOracle) {
+  if (!cgrad::backends::cpu::have_sort_keys()) GTEST_SKIP() << "the only paths this CPU has: tested above";
+  struct Portable {
+    Portable() { cgrad::backends::cpu::set_sort_keys_allowed(false); }
+    ~Portable() { cgrad::backends::cpu::set_sort_keys_allowed(true); }
+  } portable;
+  for (DType t : {f32, f64, i32}) {
+    sweep_sort(static_cast<int>(ir::Op::Sort), t);
+    sweep_sort(static_cast<int>(ir::Op::Argsort), t);
+  }
+  check_tied_bits<float, uint32_t>(600);
+  check_tied_bits<double, uint64_t>(600);
 }
 
 TEST(Sort, IsItsOwnKernelAfterItsProducer) {

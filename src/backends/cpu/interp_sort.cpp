@@ -11,8 +11,8 @@
 // O(n) -- a comparison sort of positions reading the values indirectly ran 6x slower than NumPy's
 // sort at 2^22 f32 (bench/python/breadth.py, B1). Where the CPU has AVX-512F, rows go through a
 // vectorized quicksort instead (sort_keys.h; not the rows the network takes): Sort's keys alone
-// (32-bit keys in rows of up to kQuickMax, 64-bit ones at any length), and Argsort's (key,
-// position) words for 32-bit keys (rows of up to kQuickArgMax), which are distinct, so the
+// (any length), and Argsort's (key, position) words for 32-bit keys (rows of up to
+// kQuickArgMax), which are distinct, so the
 // unstable sort gives the stable order; sorted keys are the same array whichever sort made them.
 // Rows of up to 32 elements with 32-bit keys use a sorting network on (key, position) words,
 // other short rows a merge sort of the pairs (insertion-sorted runs merged pairwise), complex
@@ -49,15 +49,19 @@ constexpr std::size_t kRun = 16;
 // Rows of at most this many elements with 32-bit keys are sorted by a sorting network
 // (sort_network.inc has networks of up to 32).
 constexpr int64_t kNetworkMax = 32;
-// Sort's rows of 32-bit keys up to this long sort by the AVX-512 quicksort (sort_keys.h) where
-// the CPU has it. Random 32-bit keys, one thread, ns per key, quicksort / radix sort: 0.7 / 4.7 at
-// 256, 1.7 / 3.0 at 4096, 2.7 / 2.9 at 65536, 3.8 / 3.2 at 2^20. 64-bit keys (f64's of normal
-// values) take it at every length: 3.2 / 6.7 at 4096, 8.6 / 8.8 at 2^20, 11.1 / 17.7 at 2^22.
-constexpr int64_t kQuickMax = 1 << 16;
+// Where the CPU has AVX-512F, Sort's rows (keys alone) sort by the quicksort (sort_keys.h) at
+// every length past the network's. Random 32-bit keys, one thread, ns per key, quicksort / radix
+// sort, before the register networks grew to 32 registers and the key loops were vectorized:
+// 0.7 / 4.7 at 256, 1.7 / 3.0 at 4096, 2.7 / 2.9 at 65536, 3.8 / 3.2 at 2^20. After them, in the
+// engine (f32, process CPU ms, the VM loaded, the two builds alternating): rows of 2^18 18 / 23,
+// 2^20 21 / 25, one row of 2^22 25 / 29, of 2^24 110-127 / 191-203 (the radix sort's scatters
+// leave the caches). 64-bit keys (f64's of normal values): 3.2 / 6.7 at 4096, 8.6 / 8.8 at
+// 2^20, 11.1 / 17.7 at 2^22.
 // Argsort's rows (64-bit words) up to this long (f32, one thread, in the engine: 16384 rows of
-// 256 12.6 ms against the merge sort's 30; 4096 rows of 4096 82-117 ms against the radix sort's
-// 88-93, 256 rows of 65536 117 against 87: those keep the radix sort).
-constexpr int64_t kQuickArgMax = 1 << 10;
+// 256 12.6 ms against the merge sort's 30; with the networks above, process CPU ms against the
+// radix sort: 4096 rows of 4096 97-107 / 115-125, 256 rows of 16384 28-30 / 29-31; 64 rows of
+// 65536 31-35 / 31-33 and one row of 2^22 keep the radix sort).
+constexpr int64_t kQuickArgMax = 1 << 14;
 // A task of the thread pool sorts whole rows, at least this many elements' worth.
 constexpr int64_t kGrainElements = 1 << 14;
 
@@ -171,6 +175,82 @@ T value_of_key(Key<T> key, bool descending) {
   }
 }
 
+// The loops over a row's elements around the sorts: its keys (with the counts of zeros and NaNs
+// sort_values needs), its values read back from sorted keys, Argsort's words and positions. Each
+// is one body (a lambda) built twice: for the library's baseline instruction set (SSE2 on
+// x86-64) and, where the CPU has AVX-512F (have_sort_keys()), in a function with that target,
+// which vectorizes it 16 f32 (8 f64) lanes wide instead of 4 (2). A target attribute rather than
+// a file built with -mavx512f: the inline functions the body calls (scalar::order_key) are
+// inlined into the AVX-512 function, while the copies other objects may call stay baseline code.
+// Sort, one thread, process CPU ms on the loaded VM, the two builds alternating: 65536 rows of
+// 100 f32 14.2 -> 11.9, f64 34 -> 22; 16384 rows of 256 f32 8.2 -> 6.4; Argsort of 65536 rows of
+// 100 f32 27.7 -> 21.1 (bench/NOTES.md has the figures of the quiet VM).
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define CGRAD_SORT_AVX512 1
+#define CGRAD_TARGET_AVX512 __attribute__((target("avx512f")))
+#else
+#define CGRAD_SORT_AVX512 0
+#define CGRAD_TARGET_AVX512
+#endif
+
+// body(args...) (a lambda without captures, marked always_inline: a loop's bounds and pointers
+// must be its parameters, as a capture by reference could alias the keys it writes and keep the
+// loop from vectorizing), in its AVX-512 build where the CPU has AVX-512F, else in the baseline
+// build.
+template <class Body, class... Args>
+CGRAD_TARGET_AVX512 auto run_avx512(Body body, Args... args) {
+  return body(args...);
+}
+template <class Body, class... Args>
+auto run_baseline(Body body, Args... args) {
+  return body(args...);
+}
+template <class Body, class... Args>
+auto run_widest(Body body, Args... args) {
+  if (CGRAD_SORT_AVX512 && have_sort_keys()) return run_avx512(body, args...);
+  return run_baseline(body, args...);
+}
+
+// Zero in the order (f16/bf16 compare as float): -0 and +0 share a key.
+template <class T>
+bool is_zero_value(T v) {
+  return static_cast<std::conditional_t<sizeof(T) == 2, float, T>>(v) == 0;
+}
+
+struct KeyCounts {
+  std::size_t zeros = 0, nans = 0;
+};
+
+// key[j] = order_key(row[j * stride]) for j < m, and how many of the row's elements are zeros
+// and NaNs (the elements whose bits their keys do not keep).
+template <class T>
+KeyCounts row_keys(const T* row, int64_t stride, bool desc, Key<T>* key, std::size_t m) {
+  return run_widest(
+      [](const T* r, int64_t st, bool d, Key<T>* k, std::size_t n) __attribute__((always_inline)) {
+        KeyCounts c;
+        for (std::size_t j = 0; j < n; ++j) {
+          const T v = r[static_cast<int64_t>(j) * st];
+          k[j] = order_key(v, d);
+          if constexpr (core::is_floating_v<T>) {
+            c.zeros += static_cast<std::size_t>(is_zero_value(v));
+            c.nans += static_cast<std::size_t>(core::order_isnan(v));
+          }
+        }
+        return c;
+      },
+      row, stride, desc, key, m);
+}
+
+// out[j * out_stride] = the value of key[j], for j < m.
+template <class T>
+void values_of_keys(const Key<T>* key, bool desc, T* out, int64_t out_stride, std::size_t m) {
+  run_widest(
+      [](const Key<T>* k, bool d, T* o, int64_t st, std::size_t n) __attribute__((always_inline)) {
+        for (std::size_t j = 0; j < n; ++j) o[static_cast<int64_t>(j) * st] = value_of_key<T>(k[j], d);
+      },
+      key, desc, out, out_stride, m);
+}
+
 // Sort (values only) of a long row: the keys alone are radix-sorted and each value is read
 // back from its key, half the memory traffic of sorting (key, position) pairs (a row of 2^22 f32, one
 // thread: 111 -> 42 ms; NumPy 14). The keys are made from the row in place, at its stride, with no
@@ -182,22 +262,14 @@ void sort_values(const T* row, int64_t stride, bool desc, bool quick, Scratch<Ke
                  Scratch<Key<T>>& tmp, T* out, int64_t out_stride) {
   const std::size_t m = key.size();
   auto vals = [&](std::size_t j) { return row[static_cast<int64_t>(j) * stride]; };
-  // f16/bf16 compare as float
-  auto is_zero = [](T v) { return static_cast<std::conditional_t<sizeof(T) == 2, float, T>>(v) == 0; };
-  std::size_t zeros = 0, nans = 0;
-  for (std::size_t j = 0; j < m; ++j) {
-    const T v = vals(j);
-    key[j] = order_key(v, desc);
-    if constexpr (core::is_floating_v<T>)
-      zeros += static_cast<std::size_t>(is_zero(v)), nans += static_cast<std::size_t>(core::order_isnan(v));
-  }
+  const KeyCounts counts = row_keys(row, stride, desc, key.data(), m);
+  const std::size_t zeros = counts.zeros, nans = counts.nans;
   Scratch<uint32_t> none;
   if (quick)
     sort_keys(key.data(), tmp.data(), m);
   else
     radix_sort(key, none, tmp, none);
-  for (std::size_t j = 0; j < m; ++j)
-    out[static_cast<int64_t>(j) * out_stride] = value_of_key<T>(key[j], desc);
+  values_of_keys(key.data(), desc, out, out_stride, m);
   if constexpr (core::is_floating_v<T>) {
     // refill a run of tied elements with the row's elements of the class, in input order
     auto refill = [&](std::size_t from, std::size_t count, auto in_class) {
@@ -209,7 +281,7 @@ void sort_values(const T* row, int64_t stride, bool desc, bool quick, Scratch<Ke
       const Key<T> zero_key = order_key(static_cast<T>(0.0f), desc);
       std::size_t from = 0;  // the zeros' run: where the first key of zero is
       while (key[from] != zero_key) ++from;
-      refill(from, zeros, is_zero);
+      refill(from, zeros, [](T v) { return is_zero_value(v); });
     }
   }
 }
@@ -228,11 +300,19 @@ template <class T>
 void argsort_words(const T* row, int64_t stride, bool desc, Scratch<uint64_t>& words, Scratch<uint64_t>& tmp,
                    int64_t* out, int64_t out_stride) {
   const std::size_t m = words.size();
-  for (std::size_t j = 0; j < m; ++j)
-    words[j] = key_position_word(order_key(row[static_cast<int64_t>(j) * stride], desc), j);
+  run_widest(
+      [](const T* r, int64_t st, bool d, uint64_t* w, std::size_t n) __attribute__((always_inline)) {
+        for (std::size_t j = 0; j < n; ++j)
+          w[j] = key_position_word(order_key(r[static_cast<int64_t>(j) * st], d), j);
+      },
+      row, stride, desc, words.data(), m);
   sort_keys(words.data(), tmp.data(), m);
-  for (std::size_t j = 0; j < m; ++j)
-    out[static_cast<int64_t>(j) * out_stride] = static_cast<int64_t>(position_of_word(words[j]));
+  run_widest(
+      [](const uint64_t* w, int64_t* o, int64_t st, std::size_t n) __attribute__((always_inline)) {
+        for (std::size_t j = 0; j < n; ++j)
+          o[static_cast<int64_t>(j) * st] = static_cast<int64_t>(position_of_word(w[j]));
+      },
+      words.data(), out, out_stride, m);
 }
 
 // Sorts the (key, position) pairs stably by key: insertion sort of runs of kRun, then bottom-up
@@ -263,9 +343,9 @@ void merge_sort(Scratch<P>& a, Scratch<P>& tmp) {
 }
 
 // A row's scratch, sized for the path its length and op take: the network's words (rows of up
-// to kNetworkMax 32-bit keys); where the quicksort runs (`quick`: the rows kQuickMax and
-// kQuickArgMax describe), Sort's keys or Argsort's (key, position) words; the radix sort's keys
-// (rows of kRadixMin or more), the merge sort's pairs (other short rows); positions where neither
+// to kNetworkMax 32-bit keys); where the quicksort runs (`quick`: Sort's rows past the network's,
+// Argsort's of 32-bit keys up to kQuickArgMax), Sort's keys or Argsort's (key, position) words; the radix
+// sort's keys (rows of kRadixMin or more), the merge sort's pairs (other short rows); positions where neither
 // Sort's keys alone nor words (which carry them) are sorted.
 template <class T, class P>
 struct RowScratch {
@@ -274,8 +354,7 @@ struct RowScratch {
       : radix(m >= static_cast<std::size_t>(kRadixMin)),
         network(sizeof(K) == 4 && m <= static_cast<std::size_t>(kNetworkMax)),
         quick(!core::is_complex_v<T> && !network && (!arg || sizeof(K) == 4) &&
-              (sizeof(K) == 8 || m <= static_cast<std::size_t>(arg ? kQuickArgMax : kQuickMax)) &&
-              have_sort_keys()),
+              (!arg || m <= static_cast<std::size_t>(kQuickArgMax)) && have_sort_keys()),
         keys_only((radix || quick) && !arg && !core::is_complex_v<T>),
         vals(keys_only || (quick && arg) ? 0
              : network                   ? m * kNetworkLanes

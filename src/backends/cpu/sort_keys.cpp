@@ -1,12 +1,20 @@
 // The choice of build for sort_keys (sort_keys.h): AVX-512F where the CPU has it.
 #include "backends/cpu/sort_keys.h"
 
+#include <atomic>
+
 namespace cgrad::backends::cpu {
+
+namespace {
+std::atomic<bool> allowed{true};
+}  // namespace
+
+void set_sort_keys_allowed(bool allow) { allowed.store(allow, std::memory_order_relaxed); }
 
 #if defined(__x86_64__)
 bool have_sort_keys() {
   static const bool avx512 = __builtin_cpu_supports("avx512f");
-  return avx512;
+  return avx512 && allowed.load(std::memory_order_relaxed);
 }
 void sort_keys(uint32_t* key, uint32_t* tmp, std::size_t n) { sort_keys32_avx512(key, tmp, n); }
 void sort_keys(uint64_t* key, uint64_t* tmp, std::size_t n) { sort_keys64_avx512(key, tmp, n); }

@@ -9,8 +9,14 @@
 
 namespace cgrad::backends::cpu {
 
-/// Whether sort_keys runs here (the CPU has AVX-512F).
+/// Whether sort_keys runs here: the CPU has AVX-512F (and set_sort_keys_allowed(false) is not
+/// in force). interp_sort.cpp also runs its vectorized row loops only where this holds.
 bool have_sort_keys();
+
+/// Tests only: false makes have_sort_keys() false in this process, so the sorts that CPUs without
+/// AVX-512F run (the radix and merge sorts, the baseline row loops) are tested on CPUs with it;
+/// true restores the CPU's answer. Set it while no sort runs.
+void set_sort_keys_allowed(bool allowed);
 
 /// Sorts key[0, n) ascending, with tmp[0, n) as scratch. Call only where have_sort_keys().
 void sort_keys(uint32_t* key, uint32_t* tmp, std::size_t n);

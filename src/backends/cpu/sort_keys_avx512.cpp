@@ -7,11 +7,16 @@
 //   compressed to the front (vpcompressd/q into a register, then a masked store: Zen 4 runs the
 //   compress with a memory operand slowly), the others to the back. Each level of the recursion
 //   reads one buffer and writes the other.
-// - Bottom: a segment of up to 16 registers of keys (256 32-bit, 128 64-bit) is sorted in
-//   registers by bitonic networks and stored where the sorted keys belong (the keys' buffer).
-//   With one register at the bottom, a row of 4096 random 32-bit keys spent most of its time on
-//   the partitions' branches: 5.7 ns per key against the radix sort's 3.2; with 16, and every
-//   network's loops unrolled (an array of registers indexed at run time lives in memory), 1.8.
+// - Bottom: a segment of up to 16 registers of keys (256 32-bit, 128 64-bit), or of 24 to 32
+//   (up to 512 32-bit, 256 64-bit), is sorted in registers by bitonic networks and stored where
+//   the sorted keys belong (the keys' buffer). With one register at the bottom, a row of 4096
+//   random 32-bit keys spent most of its time on the partitions' branches: 5.7 ns per key
+//   against the radix sort's 3.2; with 16, and every network's loops unrolled (an array of
+//   registers indexed at run time lives in memory), 1.8. The 32-register networks (zmm0-31)
+//   took random 64-bit rows of 256 keys from 3.6 to 2.4 ns per key, 32-bit rows of 512 from 2.2
+//   to 1.6; segments of 17 to 24 registers' worth are partitioned once more instead (a network
+//   pads its keys to a power of two of registers: 300 32-bit keys in 32 registers were slower
+//   than two networks of about 150).
 // - Pivot: the median of three keys (of three medians of three from 512 keys up).
 // - Equal keys: when no key is below the pivot, it is the least key; the keys equal to it are split
 //   off by a second partition (less than or equal), and a segment of one key is done.
@@ -80,14 +85,14 @@ typename Vec<K>::Mask first_lanes(std::size_t n) {
   return static_cast<typename Vec<K>::Mask>((1u << n) - 1);
 }
 
-// The bitonic network over the L lanes of a register: log2(L) (log2(L) + 1) / 2 steps, each a
-// permutation (every lane with its partner) and the lanes that keep the larger key of their pair;
-// the last log2(L) steps (partners L/2, ..., 1 lanes away, every lane ascending) sort a bitonic
-// register.
+// The bitonic network over the L lanes of a register: log2(L) (log2(L) + 1) / 2 steps, each
+// pairing every lane with the lane j away (a shuffle: partners, below) and keeping the larger key
+// of the pair in the lanes keeps_max marks; the last log2(L) steps (j = L/2, ..., 1, every lane
+// ascending) sort a bitonic register.
 template <class K>
 struct Network {
   static constexpr int L = Vec<K>::kLanes, kSteps = L == 16 ? 10 : 6, kMerge = L == 16 ? 4 : 3;
-  alignas(64) K partner[kSteps][L];
+  int distance[kSteps];
   uint16_t keeps_max[kSteps];
 };
 template <class K>
@@ -100,10 +105,10 @@ constexpr Network<K> make_network() {
       uint16_t mask = 0;
       for (int i = 0; i < L; ++i) {
         const int p = i ^ j;
-        net.partner[s][i] = static_cast<K>(p);
         const bool ascending = (i & k) == 0, lower = i < p;
         if (lower != ascending) mask = static_cast<uint16_t>(mask | (1u << i));
       }
+      net.distance[s] = j;
       net.keeps_max[s] = mask;
     }
   return net;
@@ -118,16 +123,34 @@ constexpr const Network<K>& network_of() {
     return kNetwork64;
 }
 
+// Each lane's partner J lanes away (J a power of two, within the register): an in-lane shuffle
+// with an immediate, which a permute with an index register (the general form) costs more than:
+// rows of 100 random keys, one thread, 32-bit 154 -> 142 ns per row, 64-bit 300 -> 255.
+template <class K, int J>
+inline __m512i partners(__m512i v) {
+  constexpr int bytes = J * static_cast<int>(sizeof(K));
+  static_assert(bytes == 4 || bytes == 8 || bytes == 16 || bytes == 32);
+  if constexpr (bytes == 4)  // the 32-bit words of each 64 bits swapped
+    return _mm512_maskz_shuffle_epi32(0xFFFF, v, _MM_PERM_CDAB);
+  else if constexpr (bytes == 8)  // the 64-bit halves of each 128 bits
+    return _mm512_maskz_shuffle_epi32(0xFFFF, v, _MM_PERM_BADC);
+  else if constexpr (bytes == 16)  // the 128-bit halves of each 256 bits
+    return _mm512_maskz_permutex_epi64(0xFF, v, 0x4E);
+  else  // the 256-bit halves
+    return _mm512_maskz_shuffle_i64x2(0xFF, v, v, 0x4E);
+}
+
 // Network steps [From, To) on one register.
 template <class K, int From, int To>
 inline __m512i network(__m512i v) {
   using V = Vec<K>;
-#pragma GCC unroll 16
-  for (int s = From; s < To; ++s) {
-    const __m512i w = V::permute(_mm512_load_si512(network_of<K>().partner[s]), v);
-    v = V::max_into(V::min(v, w), static_cast<typename V::Mask>(network_of<K>().keeps_max[s]), v, w);
+  if constexpr (From < To) {
+    const __m512i w = partners<K, network_of<K>().distance[From]>(v);
+    v = V::max_into(V::min(v, w), static_cast<typename V::Mask>(network_of<K>().keeps_max[From]), v, w);
+    return network<K, From + 1, To>(v);
+  } else {
+    return v;
   }
-  return v;
 }
 
 template <class K>
@@ -142,7 +165,7 @@ inline void compare_exchange(__m512i& lo, __m512i& hi) {
 template <class K, int R, int H>
 __attribute__((always_inline)) inline void compare_exchange_at(__m512i (&v)[R], int g) {
   if constexpr (H >= 1) {
-#pragma GCC unroll 16
+#pragma GCC unroll 32
     for (int i = g; i < g + H; ++i) compare_exchange<K>(v[i], v[i + H]);
     compare_exchange_at<K, R, H / 2>(v, g);
     compare_exchange_at<K, R, H / 2>(v, g + H);
@@ -157,14 +180,14 @@ template <class K, int R, int W>
 __attribute__((always_inline)) inline void merge_runs(__m512i (&v)[R]) {
   if constexpr (W < R) {
     constexpr int S = Network<K>::kSteps;
-#pragma GCC unroll 16
+#pragma GCC unroll 32
     for (int g = 0; g < R; g += 2 * W) {
-#pragma GCC unroll 16
+#pragma GCC unroll 32
       for (int i = 0; i < W / 2; ++i) std::swap(v[g + W + i], v[g + 2 * W - 1 - i]);
-#pragma GCC unroll 16
+#pragma GCC unroll 32
       for (int i = 0; i < W; ++i) v[g + W + i] = Vec<K>::permute(Vec<K>::reverse(), v[g + W + i]);
       compare_exchange_at<K, R, W>(v, g);
-#pragma GCC unroll 16
+#pragma GCC unroll 32
       for (int i = g; i < g + 2 * W; ++i) v[i] = network<K, S - Network<K>::kMerge, S>(v[i]);
     }
     merge_runs<K, R, 2 * W>(v);
@@ -178,24 +201,27 @@ inline void sort_registers(const K* src, K* out, std::size_t n) {
   constexpr std::size_t L = Vec<K>::kLanes;
   __m512i v[R];
   const __m512i ones = _mm512_set1_epi32(-1);
-#pragma GCC unroll 16
+#pragma GCC unroll 32
   for (int i = 0; i < R; ++i) {
     const std::size_t at = L * static_cast<std::size_t>(i);
     v[i] = Vec<K>::load(first_lanes<K>(n > at ? std::min(n - at, L) : 0), ones, src + at);
   }
-#pragma GCC unroll 16
+#pragma GCC unroll 32
   for (int i = 0; i < R; ++i) v[i] = network<K, 0, Network<K>::kSteps>(v[i]);
   merge_runs<K, R, 1>(v);
-#pragma GCC unroll 16
+#pragma GCC unroll 32
   for (int i = 0; i < R; ++i) {
     const std::size_t at = L * static_cast<std::size_t>(i);
     Vec<K>::store(out + at, first_lanes<K>(n > at ? std::min(n - at, L) : 0), v[i]);
   }
 }
 
-// Segments of at most this many keys are sorted in registers (16 of them).
+// Whether a segment of n keys is sorted in registers (by sort_small) rather than partitioned.
 template <class K>
-constexpr std::size_t kSmall = 16 * Vec<K>::kLanes;
+constexpr bool in_registers(std::size_t n) {
+  constexpr std::size_t L = Vec<K>::kLanes;
+  return n <= 16 * L || (n > 24 * L && n <= 32 * L);
+}
 
 template <class K>
 inline void sort_small(const K* src, K* out, std::size_t n) {
@@ -208,8 +234,10 @@ inline void sort_small(const K* src, K* out, std::size_t n) {
     sort_registers<K, 4>(src, out, n);
   else if (n <= 8 * L)
     sort_registers<K, 8>(src, out, n);
-  else
+  else if (n <= 16 * L)
     sort_registers<K, 16>(src, out, n);
+  else
+    sort_registers<K, 32>(src, out, n);
 }
 
 // Partitions src[0, n) into dst: the keys below the pivot (at most the pivot, when Inclusive)
@@ -256,7 +284,7 @@ K choose_pivot(const K* a, std::size_t n) {
 // shorter part and loops on the longer one (the stack stays within log2(n) frames).
 template <class K>
 void sort_segment(K* k, K* t, std::size_t n, bool in_key, int depth) {
-  while (n > kSmall<K>) {
+  while (!in_registers<K>(n)) {
     K* src = in_key ? k : t;
     K* dst = in_key ? t : k;
     if (depth-- == 0) {
