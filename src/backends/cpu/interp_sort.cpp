@@ -50,17 +50,18 @@ constexpr std::size_t kRun = 16;
 // (sort_network.inc has networks of up to 32).
 constexpr int64_t kNetworkMax = 32;
 // Where the CPU has AVX-512F, Sort's rows (keys alone) sort by the quicksort (sort_keys.h) at
-// every length past the network's. Random 32-bit keys, one thread, ns per key, quicksort / radix
-// sort, before the register networks grew to 32 registers and the key loops were vectorized:
-// 0.7 / 4.7 at 256, 1.7 / 3.0 at 4096, 2.7 / 2.9 at 65536, 3.8 / 3.2 at 2^20. After them, in the
-// engine (f32, process CPU ms, the VM loaded, the two builds alternating): rows of 2^18 18 / 23,
-// 2^20 21 / 25, one row of 2^22 25 / 29, of 2^24 110-127 / 191-203 (the radix sort's scatters
-// leave the caches). 64-bit keys (f64's of normal values): 3.2 / 6.7 at 4096, 8.6 / 8.8 at
-// 2^20, 11.1 / 17.7 at 2^22.
+// every length past the network's. One thread, quicksort / radix sort: on the Zen 5 VM, random
+// 32-bit keys, ns per key, with networks of 16 registers and the loops of this file at SSE2
+// width: 0.7 / 4.7 at 256, 1.7 / 3.0 at 4096, 2.7 / 2.9 at 65536, 3.8 / 3.2 at 2^20; 64-bit keys
+// (f64's of normal values) 3.2 / 6.7 at 4096, 8.6 / 8.8 at 2^20, 11.1 / 17.7 at 2^22. On the
+// Zen 4 VM, with networks of 32 registers and the loops at AVX-512 width, f32 in the engine,
+// process CPU ms (the VM loaded, the two builds alternating): rows of 2^18 18-23 / 23-32, 2^20
+// 21-24 / 25-30, one row of 2^22 25-26 / 29-34, of 2^24 110-127 / 192-203 (the radix sort's
+// scatters leave the caches).
 // Argsort's rows (64-bit words) up to this long (f32, one thread, in the engine: 16384 rows of
-// 256 12.6 ms against the merge sort's 30; with the networks above, process CPU ms against the
-// radix sort: 4096 rows of 4096 97-107 / 115-125, 256 rows of 16384 28-30 / 29-31; 64 rows of
-// 65536 31-35 / 31-33 and one row of 2^22 keep the radix sort).
+// 256 12.6 ms against the merge sort's 30; on the Zen 4, as above, against the radix sort: 4096
+// rows of 4096 103-110 / 123-127, 256 rows of 16384 29-33 / 31-34; 64 rows of 65536 35-36 /
+// 32-33 and one row of 2^22 49-61 / 49-57 keep the radix sort).
 constexpr int64_t kQuickArgMax = 1 << 14;
 // A task of the thread pool sorts whole rows, at least this many elements' worth.
 constexpr int64_t kGrainElements = 1 << 14;
@@ -184,7 +185,7 @@ T value_of_key(Key<T> key, bool descending) {
 // inlined into the AVX-512 function, while the copies other objects may call stay baseline code.
 // Sort, one thread, process CPU ms on the loaded VM, the two builds alternating: 65536 rows of
 // 100 f32 14.2 -> 11.9, f64 34 -> 22; 16384 rows of 256 f32 8.2 -> 6.4; Argsort of 65536 rows of
-// 100 f32 27.7 -> 21.1 (bench/NOTES.md has the figures of the quiet VM).
+// 100 f32 27.7 -> 21.1 (bench/RESULTS.md, "Sorts, second pass": the quiet VM).
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define CGRAD_SORT_AVX512 1
 #define CGRAD_TARGET_AVX512 __attribute__((target("avx512f")))
