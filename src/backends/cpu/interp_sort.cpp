@@ -186,11 +186,10 @@ T value_of_key(Key<T> key, bool descending) {
 // Sort, one thread, process CPU ms on the loaded VM, the two builds alternating: 65536 rows of
 // 100 f32 14.2 -> 11.9, f64 34 -> 22; 16384 rows of 256 f32 8.2 -> 6.4; Argsort of 65536 rows of
 // 100 f32 27.7 -> 21.1 (bench/RESULTS.md, "Sorts, second pass": the quiet VM).
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define CGRAD_SORT_AVX512 1
+// (Elsewhere have_sort_keys() is false, and the attribute is left out.)
+#if defined(__x86_64__)
 #define CGRAD_TARGET_AVX512 __attribute__((target("avx512f")))
 #else
-#define CGRAD_SORT_AVX512 0
 #define CGRAD_TARGET_AVX512
 #endif
 
@@ -208,7 +207,7 @@ auto run_baseline(Body body, Args... args) {
 }
 template <class Body, class... Args>
 auto run_widest(Body body, Args... args) {
-  if (CGRAD_SORT_AVX512 && have_sort_keys()) return run_avx512(body, args...);
+  if (have_sort_keys()) return run_avx512(body, args...);
   return run_baseline(body, args...);
 }
 
@@ -263,8 +262,7 @@ void sort_values(const T* row, int64_t stride, bool desc, bool quick, Scratch<Ke
                  Scratch<Key<T>>& tmp, T* out, int64_t out_stride) {
   const std::size_t m = key.size();
   auto vals = [&](std::size_t j) { return row[static_cast<int64_t>(j) * stride]; };
-  const KeyCounts counts = row_keys(row, stride, desc, key.data(), m);
-  const std::size_t zeros = counts.zeros, nans = counts.nans;
+  const auto [zeros, nans] = row_keys(row, stride, desc, key.data(), m);
   Scratch<uint32_t> none;
   if (quick)
     sort_keys(key.data(), tmp.data(), m);
