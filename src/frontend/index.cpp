@@ -7,8 +7,12 @@
 // Out-of-range positions: -n <= i < 0 wraps once (NumPy); anything else outside [0, n) reads 0
 // inside the kernel (JAX's fill mode), so a lazy index tensor never reads outside a buffer.
 #include "frontend/build.h"
+#include "runtime/backend.h"
+#include "runtime/realize.h"
 
 #include <algorithm>
+#include <array>
+#include <cstring>
 
 namespace cgrad {
 
@@ -191,43 +195,126 @@ Tensor searchsorted(const Tensor& x1, const Tensor& x2, std::string_view side) {
   return lo.reshape(out);
 }
 
+namespace {
+
+// The bytes of an evaluated b8 tensor, row-major, on the host: its own buffer when that is
+// contiguous there (no copy), else a contiguous copy (a strided view, or a device's value).
+struct HostBytes {
+  ir::View keep;              // holds the buffer read
+  std::vector<uint8_t> copy;  // the copy, when one was made
+  const uint8_t* data = nullptr;
+};
+HostBytes host_bytes(const Tensor& b) {
+  const ir::NodePtr& n = node_of(b, "nonzero");
+  runtime::realize({n});
+  HostBytes h;
+  h.keep = n->value.storage->device.is_cuda() ? runtime::transfer(*n, Device::cpu()) : n->value;
+  if (h.keep.strides == core::contiguous_strides(n->shape)) {
+    h.data = static_cast<const uint8_t*>(h.keep.storage->data) + h.keep.offset;
+  } else {
+    h.copy = b.to_vector<uint8_t>();
+    h.data = h.copy.data();
+  }
+  return h;
+}
+
+// kSetBits[b]: the positions of the set bits of the byte b, in order (then zeros), and their
+// number (a table: the library's baseline x86-64 has no popcount instruction).
+struct SetBits {
+  std::array<int32_t, 8> at{};  // (int32: loads that widen in vector registers; bytes took 1.7x as long)
+  uint8_t count = 0;
+};
+constexpr std::array<SetBits, 256> set_bits_of_bytes() {
+  std::array<SetBits, 256> t{};
+  for (unsigned b = 0; b < 256; ++b)
+    for (unsigned i = 0; i < 8; ++i)
+      if (b >> i & 1u) t[b].at[t[b].count++] = static_cast<int32_t>(i);
+  return t;
+}
+constexpr std::array<SetBits, 256> kSetBits = set_bits_of_bytes();
+
+// 0x01 in each byte of w that is nonzero, 0x00 in the others.
+uint64_t nonzero_bytes(uint64_t w) {
+  constexpr uint64_t kLow7 = 0x7f7f7f7f7f7f7f7full;
+  return ((((w & kLow7) + kLow7) | w) & ~kLow7) >> 7;  // each byte's top bit first: nonzero
+}
+
+// The number of nonzero bytes of m[0..len), eight at a time.
+std::size_t count_nonzero_bytes(const uint8_t* m, std::size_t len) {
+  std::size_t count = 0, i = 0;
+  for (; i + 8 <= len; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, m + i, 8);
+    count += (nonzero_bytes(w) * 0x0101010101010101ull) >> 56;  // the sum of the bytes
+  }
+  for (; i < len; ++i) count += m[i] != 0;
+  return count;
+}
+
+// Writes the positions j of the nonzero bytes m[0..len) to out from place k on; returns the
+// place after the last. Eight bytes at a time, without a branch on their values: their nonzero
+// ones make a byte of bits; the eight entries of its table row are written from place k on and
+// k moves on by its `count` (the next block writes over the rest: out has 8 places of slack).
+// The rest byte by byte: the position written to the next place, which moves on only for a
+// nonzero byte.
+std::size_t last_dim_positions(const uint8_t* __restrict m, int64_t len, int64_t* __restrict out,
+                               std::size_t k) {
+  int64_t j = 0;
+  for (; j + 8 <= len; j += 8) {
+    uint64_t w;
+    std::memcpy(&w, m + j, 8);
+    const unsigned bits =
+        static_cast<unsigned>((nonzero_bytes(w) * 0x0102040810204080ull) >> 56);  // bit i: byte i
+    const SetBits& set = kSetBits[bits];
+    for (std::size_t i = 0; i < 8; ++i) out[k + i] = j + set.at[i];
+    k += set.count;
+  }
+  for (; j < len; ++j) {
+    out[k] = j;
+    k += m[j] != 0;
+  }
+  return k;
+}
+
+}  // namespace
+
 std::vector<Tensor> nonzero(const Tensor& x) {
   const ir::NodePtr& n = node_of(x, "nonzero");
   if (n->shape.empty())
     throw Error(ErrorCode::InvalidArgument,
                 "nonzero: x must have at least one dimension (the Array API's rule)");
-  // Data-dependent shape: evaluate the mask now (a synchronisation point), count on the host,
-  // then write the indices row by row of the last dim, without a branch per element: each
-  // element's last-dim index is written to the next free place, which moves on only for a true
-  // one; the other dims' indices are filled once per row over the places the row took.
-  const Tensor b = n->dtype == DType::b8 ? x : x.cast(DType::b8);
-  const std::vector<uint8_t> mask = b.cast(DType::u8).to_vector<uint8_t>();
-  const std::size_t r = n->shape.size();
-  std::size_t count = 0;
-  for (uint8_t m : mask) count += m;
-  std::vector<std::vector<int64_t>> idx(r, std::vector<int64_t>(count + 1));  // (+1: the last write)
+  // Data-dependent shape: evaluate the mask now (a synchronisation point) and read its bytes in
+  // place, count them, then write the indices straight into the outputs' buffers, row by row of
+  // the last dim (last_dim_positions); the other dims' indices are filled once per row over the
+  // places the row took. (Before: the mask copied element by element into a std::vector, one
+  // branch-free write per element and the outputs copied once more; docs/semantics.md.)
+  const HostBytes mask = host_bytes(n->dtype == DType::b8 ? x : x.cast(DType::b8));
+  const std::size_t total = static_cast<std::size_t>(n->numel()), r = n->shape.size();
+  const std::size_t count = count_nonzero_bytes(mask.data, total);
+  std::vector<ir::View> idx(r);
+  for (ir::View& v : idx) {
+    v.storage = runtime::allocate_host((count + 8) * sizeof(int64_t));  // (+8: a block's last writes)
+    v.strides = core::contiguous_strides({static_cast<int64_t>(count)});
+  }
+  auto out_of = [&](std::size_t d) { return static_cast<int64_t*>(idx[d].storage->data); };
   const int64_t last = n->shape[r - 1];
   std::vector<int64_t> pos(r, 0);  // the row's multi-index (the last dim's stays 0)
   std::size_t k = 0;
-  int64_t* __restrict out_last = idx[r - 1].data();  // (restrict: the mask's bytes are not indices)
-  for (std::size_t row = 0; last > 0 && row * static_cast<std::size_t>(last) < mask.size(); ++row) {
-    const uint8_t* __restrict m = mask.data() + row * static_cast<std::size_t>(last);
+  for (std::size_t row = 0; last > 0 && row * static_cast<std::size_t>(last) < total; ++row) {
     const std::size_t k0 = k;
-    for (int64_t j = 0; j < last; ++j) {
-      out_last[k] = j;
-      k += m[j];
-    }
-    for (std::size_t d = 0; d + 1 < r; ++d)
-      std::fill(idx[d].begin() + static_cast<std::ptrdiff_t>(k0),
-                idx[d].begin() + static_cast<std::ptrdiff_t>(k), pos[d]);
+    k = last_dim_positions(mask.data + row * static_cast<std::size_t>(last), last, out_of(r - 1), k);
+    for (std::size_t d = 0; d + 1 < r; ++d) std::fill(out_of(d) + k0, out_of(d) + k, pos[d]);
     for (std::size_t d = r - 1; d-- > 0;) {  // next row, row-major
       if (++pos[d] < n->shape[d]) break;
       pos[d] = 0;
     }
   }
-  for (auto& v : idx) v.resize(count);
   std::vector<Tensor> out;
-  for (auto& v : idx) out.push_back(tensor(std::move(v), {static_cast<int64_t>(count)}, n->device));
+  for (ir::View& v : idx) {
+    const Tensor host(
+        ir::make_buffer({static_cast<int64_t>(count)}, DType::i64, Device::cpu(), std::move(v)));
+    out.push_back(n->device.is_cuda() ? host.to(n->device) : host);
+  }
   return out;
 }
 

@@ -9,6 +9,8 @@
 
 #include <cgrad/scalar.hpp>
 
+#include <cstring>
+
 namespace cgrad {
 
 namespace frontend {
@@ -73,6 +75,12 @@ void Tensor::read_into(void* dst, DType as, std::size_t count) const {
   // A device value comes over contiguous; the host waits here, and only here, for the device.
   const ir::View v = n->value.storage->device.is_cuda() ? runtime::transfer(*n, Device::cpu()) : n->value;
   core::Strides out_st = core::contiguous_strides(n->shape);
+  if (as == n->dtype && v.strides == out_st) {  // the elements as they lie: one copy
+    if (count)
+      std::memcpy(dst, static_cast<const char*>(v.storage->data) + v.offset * dtype_size(as),
+                  count * dtype_size(as));
+    return;
+  }
   core::dispatch(n->dtype, [&](auto tin) {
     using TI = decltype(tin);
     core::dispatch(as, [&](auto tout) {

@@ -4,9 +4,13 @@
 // broadcasting, empty arrays, index dtypes, errors; and the kernel count of a fused gather.
 #include "util.h"
 
+#include <cgrad/interop.hpp>
+
 #include "core/env.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <random>
 
 namespace opt {
 namespace {
@@ -237,6 +241,45 @@ TEST(Nonzero, MatchesLoops) {
   }
   EXPECT_EQ(nonzero(zeros({0, 3}))[1].shape(), Shape{0});
   EXPECT_EQ(error_code([&] { nonzero(ones({})); }), ErrorCode::InvalidArgument);
+}
+
+// Long rows go eight mask bytes at a time (frontend/index.cpp): every density from empty to
+// full, row lengths that are and are not multiples of 8, a strided mask (read through a copy)
+// and b8 bytes other than 0 and 1 (a buffer from outside: any nonzero byte is true).
+TEST(Nonzero, LongRowsEveryDensityAndAnyTrueByte) {
+  std::mt19937_64 g(5);
+  for (const Shape& s : {Shape{1001}, Shape{64}, Shape{3, 67}, Shape{5, 8, 16}})
+    for (int pct : {0, 3, 50, 97, 100})
+      for (bool strided : {false, true}) {
+        const int64_t n = core::numel(s);
+        std::vector<uint8_t> bytes(static_cast<std::size_t>(n));
+        for (uint8_t& b : bytes)
+          b = g() % 100 < static_cast<uint64_t>(pct) ? static_cast<uint8_t>(1 + g() % 255) : 0;
+        Shape fs = s;  // strided: the mask is the transpose of a buffer of the reversed shape
+        if (strided) std::reverse(fs.begin(), fs.end());
+        Tensor m =
+            from_blob(bytes.data(), fs, core::contiguous_strides(fs), DType::b8, Device::cpu(), nullptr);
+        if (strided) {
+          std::vector<int64_t> perm(s.size());
+          for (std::size_t a = 0; a < s.size(); ++a) perm[a] = static_cast<int64_t>(s.size() - 1 - a);
+          m = m.permute(perm);
+        }
+        const core::Strides ms = core::contiguous_strides(fs);
+        std::vector<std::vector<int64_t>> want(s.size());
+        for (int64_t k = 0; k < n; ++k) {  // row-major over s, read where the buffer has it
+          int64_t rem = k, at = 0;
+          std::vector<int64_t> ix(s.size());
+          for (std::size_t a = s.size(); a-- > 0;) ix[a] = rem % s[a], rem /= s[a];
+          for (std::size_t a = 0; a < s.size(); ++a) at += ix[a] * ms[strided ? s.size() - 1 - a : a];
+          if (bytes[static_cast<std::size_t>(at)] == 0) continue;
+          for (std::size_t a = 0; a < s.size(); ++a) want[a].push_back(ix[a]);
+        }
+        const std::vector<Tensor> got = nonzero(m);
+        ASSERT_EQ(got.size(), s.size());
+        for (std::size_t a = 0; a < s.size(); ++a)
+          EXPECT_EQ(got[a].to_vector<int64_t>(), want[a])
+              << shape_str(s) << " " << pct << "% strided " << strided << " dim " << a;
+      }
 }
 
 }  // namespace
