@@ -31,6 +31,7 @@ def inputs():
         "x": x,
         "y": y,
         "xp": np.abs(x) + 0.1,  # positive: log, pow
+        "xbig": x * np.float32(1e7),  # sin, cos, tan: mostly past the short reduction's 2^20
         "u": rng.uniform(-1, 1, n).astype(np.float32),  # asin, acos, atanh
         "xd": x.astype(np.float64),
         "i32": i32,
@@ -59,7 +60,9 @@ ROWS = [
     ("exp f32", lambda m, a: m.exp(a["x"])),
     ("log f32", lambda m, a: m.log(a["xp"])),
     ("sin f32", lambda m, a: m.sin(a["x"])),
+    ("cos f32", lambda m, a: m.cos(a["x"])),
     ("tan f32", lambda m, a: m.tan(a["x"])),
+    ("sin f32 |x|>2^20", lambda m, a: m.sin(a["xbig"])),
     ("tanh f32", lambda m, a: m.tanh(a["x"])),
     ("atan2 f32", lambda m, a: named(m, "atan2", "arctan2")(a["x"], a["y"])),
     ("asinh f32", lambda m, a: named(m, "asinh", "arcsinh")(a["x"])),

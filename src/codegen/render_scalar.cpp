@@ -240,7 +240,10 @@ std::string render_instr(const schedule::KernelSpec& k, int i, const std::functi
   // helper instantiated with the storage type (scalar.hpp).
   if (in.op == ir::Op::Nextafter && S != T)
     return "cgrad::scalar::nextafter<" + S + ">((" + S + ")(" + a(0) + "), (" + S + ")(" + a(1) + "))";
-  std::string r = std::string("cgrad::scalar::") + name + "(";
+  // sin, cos and tan computed in f32 by the name that has the unit compile their vector variants
+  // (include/cgrad/scalar.hpp, sin_lanes; render_cpu.cpp's translation_unit)
+  const bool lanes = (in.op == ir::Op::Sin || in.op == ir::Op::Cos || in.op == ir::Op::Tan) && T == "float";
+  std::string r = std::string("cgrad::scalar::") + name + (lanes ? "_lanes(" : "(");
   for (std::size_t j = 0; j < in.args.size(); ++j) r += (j ? ", " : "") + a(j);
   return r + ")";
 }

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <random>
 
 using namespace cgrad;
@@ -465,4 +466,50 @@ TEST(Differential, F32MeanIsTheRoundedSumDividedOnce) {
     else
       EXPECT_NEAR(got_all, want_all, jit_tol);
   }
+}
+
+// sin, cos and tan of f32 in a kernel (on x86-64 with GCC, through their vector variants:
+// include/cgrad/scalar.hpp) give the interpreter's bits: a sweep of bit patterns (every exponent,
+// inf and NaN), vectors of small arguments with one at or above 2^20 in each lane position (the
+// vector's other lanes take the short reduction, that one the exact one), a length that leaves
+// a scalar tail, and the functions fused into one expression and of f16 (computed in f32).
+TEST(Differential, TrigOfF32GivesTheInterpretersBits) {
+  std::vector<float> x;
+  for (uint64_t b = 0; b < (uint64_t{1} << 32); b += 65521) {
+    float f;
+    const auto u = static_cast<uint32_t>(b);
+    std::memcpy(&f, &u, 4);
+    x.push_back(f);
+  }
+  for (int lane = 0; lane < 32; ++lane)  // 32 lanes: every position of 16- and 8-lane vectors
+    for (int i = 0; i < 32; ++i)
+      x.push_back(i == lane ? (lane % 2 ? -0x1p20f : 0x1.5p40f) : 0.37f * static_cast<float>(i - 16));
+  x.push_back(0x1.fffffep19f), x.push_back(0x1p20f), x.push_back(-0x1.ccbdb8p+61f);  // (a tail)
+  const auto n = static_cast<int64_t>(x.size());
+  auto build = [&] {
+    const Tensor t = tensor(x, {n});
+    const Tensor h = t.cast(DType::f16);
+    return std::vector<Tensor>{sin(t), cos(t),
+                               tan(t), sin(t * 2.0) + cos(t) - tan(t),  // (no multiply-add: contracted)
+                               sin(h), tan(h)};  // (each stored as f16: fused, nothing rounds to 16 bits)
+  };
+  auto bits = [](const std::vector<Tensor>& outs) {
+    std::vector<std::vector<uint32_t>> v;
+    for (const Tensor& o : outs) {
+      std::vector<uint32_t> b;
+      for (float f : o.to_vector<float>()) {
+        uint32_t u;
+        std::memcpy(&u, &f, 4);
+        b.push_back(std::isnan(f) ? 0x7fc00000u : u);  // any NaN as one
+      }
+      v.push_back(b);
+    }
+    return v;
+  };
+  const auto jit = bits(build());
+  const auto ref = with_backend("interpreter", [&] { return bits(build()); });
+  ASSERT_EQ(jit.size(), ref.size());
+  for (std::size_t o = 0; o < jit.size(); ++o)
+    for (std::size_t i = 0; i < jit[o].size(); ++i)
+      ASSERT_EQ(jit[o][i], ref[o][i]) << "output " << o << " at " << std::hexfloat << x[i];
 }
