@@ -115,7 +115,8 @@ Rendered render_cpu(const KernelSpec& k) {
 // vector variant into the unit, and only then (each adds about 23 ms to a cold compile).
 std::string translation_unit(const std::vector<Rendered>& kernels) {
   std::string uses;
-  for (const char* f : {"sin", "cos", "tan"}) {
+  for (ir::Op op : kLanesOps) {
+    const char* f = ir::op_name(op);
     const std::string call = std::string("cgrad::scalar::") + f + "_lanes(";
     if (std::any_of(kernels.begin(), kernels.end(),
                     [&](const Rendered& r) { return r.source.find(call) != std::string::npos; })) {

@@ -5,9 +5,11 @@
 #include "ir/op_table.h"
 #include "ir/user_fn.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <iterator>
 
 namespace cgrad::codegen {
 
@@ -242,7 +244,8 @@ std::string render_instr(const schedule::KernelSpec& k, int i, const std::functi
     return "cgrad::scalar::nextafter<" + S + ">((" + S + ")(" + a(0) + "), (" + S + ")(" + a(1) + "))";
   // sin, cos and tan computed in f32 by the name that has the unit compile their vector variants
   // (include/cgrad/scalar.hpp, sin_lanes; render_cpu.cpp's translation_unit)
-  const bool lanes = (in.op == ir::Op::Sin || in.op == ir::Op::Cos || in.op == ir::Op::Tan) && T == "float";
+  const bool lanes =
+      std::find(std::begin(kLanesOps), std::end(kLanesOps), in.op) != std::end(kLanesOps) && T == "float";
   std::string r = std::string("cgrad::scalar::") + name + (lanes ? "_lanes(" : "(");
   for (std::size_t j = 0; j < in.args.size(); ++j) r += (j ? ", " : "") + a(j);
   return r + ")";

@@ -2,6 +2,7 @@
 // CPU and CUDA wrappers, so both backends compute exactly what cgrad/scalar.hpp defines.
 #pragma once
 
+#include "ir/op.h"
 #include "schedule/kernel.h"
 
 #include <functional>
@@ -18,6 +19,9 @@ const char* ctype(DType t);
 const char* storage_ctype(DType t);
 /// The dtype whose C++ type holds t's values in a kernel (cgrad/dtypes.def: f32 for f16, bf16).
 DType compute_dtype(DType t);
+/// The ops whose f32 calls render as `<name>_lanes` (include/cgrad/scalar.hpp's vector variants;
+/// translation_unit defines CGRAD_KERNEL_USES_<NAME> for those a unit calls).
+inline constexpr ir::Op kLanesOps[] = {ir::Op::Sin, ir::Op::Cos, ir::Op::Tan};
 /// Accumulator dtype of a reduction, from its op-table row (ir::RedAcc): f64 for float sums and
 /// products (f16, bf16 too), i64 for integer and bool ones, the compute dtype for max/min/any/all.
 DType acc_dtype(const schedule::Reduction& r);
