@@ -429,6 +429,72 @@ struct bfloat16_t {
   }
 };
 
+// ---- f16 blocks: the CPU kernels' conversions of contiguous f16 elements ----
+// The element-wise CPU kernels convert each block of contiguous f16 elements a loop reads to a
+// float array before the loop, and each block it writes from one after it
+// (codegen/render_cpu_elementwise.cpp), with the CPU's conversion instructions where it has them
+// (F16C: 16 lanes a vcvtph2ps or vcvtps2ph with AVX-512, 8 with AVX2; GCC 12 vectorizes no f16
+// conversion of a loop without AVX512-FP16). Same bits as float16_t's conversions above: the
+// hardware quiets a signalling NaN that the integer path passes on as it is, and keeps a NaN's
+// top payload bits where the integer path stores the quiet NaN, so both are set as the integer
+// path sets them. 2^22 f16, one thread of the Zen 4 VM (the kernels alone): exp 4.8 -> 3.3 ms,
+// x + x 1.96 -> 0.93.
+#if !defined(__CUDACC__)  // (CPU kernels only)
+namespace scalar {
+#if defined(__F16C__) && (defined(__AVX512F__) || defined(__AVX__))
+#if defined(__AVX512F__)
+#define CGRAD_F16_BLOCK_LANES 16
+#else
+#define CGRAD_F16_BLOCK_LANES 8
+#endif
+typedef float f16_block_f32 __attribute__((vector_size(4 * CGRAD_F16_BLOCK_LANES)));
+typedef int32_t f16_block_i32 __attribute__((vector_size(4 * CGRAD_F16_BLOCK_LANES)));
+typedef short f16_block_i16 __attribute__((vector_size(2 * CGRAD_F16_BLOCK_LANES)));
+#endif
+inline void f16_block_load(const float16_t* __restrict src, float* __restrict dst, int64_t n) {
+  int64_t i = 0;
+#if defined(CGRAD_F16_BLOCK_LANES)
+  for (; i + CGRAD_F16_BLOCK_LANES <= n; i += CGRAD_F16_BLOCK_LANES) {
+    f16_block_i16 h;
+    __builtin_memcpy(&h, src + i, sizeof h);
+#if CGRAD_F16_BLOCK_LANES == 16
+    f16_block_f32 f =
+        __builtin_ia32_vcvtph2ps512_mask(h, f16_block_f32{}, static_cast<unsigned short>(-1), 4);
+#else
+    f16_block_f32 f = __builtin_ia32_vcvtph2ps256(h);
+#endif
+    const f16_block_i32 m = __builtin_convertvector(h, f16_block_i32) & 0x7fff;  // |h|'s bits
+    const f16_block_i32 snan = (m > 0x7c00) & (m < 0x7e00);                      // -1 where signalling
+    f = reinterpret_cast<f16_block_f32>(reinterpret_cast<f16_block_i32>(f) ^ (snan & 0x400000));
+    __builtin_memcpy(dst + i, &f, sizeof f);
+  }
+#endif
+  for (; i < n; ++i) dst[i] = src[i];
+}
+inline void f16_block_store(const float* __restrict src, float16_t* __restrict dst, int64_t n) {
+  int64_t i = 0;
+#if defined(CGRAD_F16_BLOCK_LANES)
+  for (; i + CGRAD_F16_BLOCK_LANES <= n; i += CGRAD_F16_BLOCK_LANES) {
+    f16_block_f32 x;
+    __builtin_memcpy(&x, src + i, sizeof x);
+    // (8: round to nearest even, exceptions suppressed, whatever MXCSR says)
+#if CGRAD_F16_BLOCK_LANES == 16
+    f16_block_i16 h =
+        __builtin_ia32_vcvtps2ph512_mask(x, 8, f16_block_i16{}, static_cast<unsigned short>(-1));
+#else
+    f16_block_i16 h = __builtin_ia32_vcvtps2ph256(x, 8);
+#endif
+    const f16_block_i16 nan = __builtin_convertvector(x != x, f16_block_i16);
+    h = (h & ~nan) | (((h & static_cast<short>(0x8000)) | static_cast<short>(0x7e00)) & nan);
+    __builtin_memcpy(dst + i, &h, sizeof h);
+  }
+#endif
+  for (; i < n; ++i) dst[i] = src[i];
+}
+#undef CGRAD_F16_BLOCK_LANES
+}  // namespace scalar
+#endif
+
 // ---- complex group: complex64 and complex128 (issue #15) ----
 /// A complex element: real and imaginary parts, laid out as std::complex<R> and C99's
 /// `R _Complex` (re first), so host buffers, NumPy and DLPack exchange it as is. A plain struct

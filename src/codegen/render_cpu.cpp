@@ -25,6 +25,8 @@ std::string Loops::off(int a, int64_t lead) const {
 std::string Loops::addr(int a, bool loop, int64_t lead) const {
   std::string p = "p" + std::to_string(a), o = off(a, lead), s = "s" + std::to_string(a);
   if (!loop) return p + "[base[" + std::to_string(a) + "]]";
+  if (lead == 0 && static_cast<std::size_t>(a) < staged.size() && staged[static_cast<std::size_t>(a)])
+    return "f" + std::to_string(a) + "_[j - jb_]";
   return p + "[" + o + stride_term(k.accesses[static_cast<std::size_t>(a)], rank - 1, "j", s) + "]";
 }
 
@@ -90,8 +92,18 @@ std::string Loops::range(const std::string& what, std::size_t first, std::size_t
 
 std::string Loops::stores(bool inner_stores, bool loop, const std::string& indent) const {
   std::string out;
-  for (auto& s : k.stores)
-    if (s.inner == inner_stores) out += indent + addr(s.access, loop) + " = " + value_name(s.value) + ";\n";
+  for (auto& s : k.stores) {
+    if (s.inner != inner_stores) continue;
+    // A staged f16 store of a cast to f16 from a value held in float stores that value: the
+    // block's conversion rounds it once, as the cast does (the cast is then dead code).
+    int v = s.value;
+    const schedule::Instr& in = k.code[static_cast<std::size_t>(v)];
+    if (loop && static_cast<std::size_t>(s.access) < staged.size() &&
+        staged[static_cast<std::size_t>(s.access)] && in.kind == schedule::Instr::Kind::Op &&
+        in.op == ir::Op::Cast && in.dtype == DType::f16 && std::string(ctype(in.in_dtype)) == "float")
+      v = in.args[0];
+    out += indent + addr(s.access, loop) + " = " + value_name(v) + ";\n";
+  }
   return out;
 }
 

@@ -26,6 +26,10 @@ struct Loops {
   const schedule::KernelSpec& k;
   std::size_t ro, ri, rank;
 
+  /// Per access: read or written in the loop through a float array of its block, `f<a>_`
+  /// (f16 blocks of element-wise kernels, render_cpu_elementwise.cpp); empty: none is.
+  std::vector<char> staged;
+
   explicit Loops(const schedule::KernelSpec& ks)
       : k(ks), ro(ks.outer.size()), ri(ks.inner.size()), rank(ro + ri) {}
 

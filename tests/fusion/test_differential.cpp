@@ -3,6 +3,8 @@
 // patterns, shared subexpressions, several outputs.
 #include "oracle.h"
 
+#include <cgrad/scalar.hpp>
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -512,4 +514,70 @@ TEST(Differential, TrigOfF32GivesTheInterpretersBits) {
   for (std::size_t o = 0; o < jit.size(); ++o)
     for (std::size_t i = 0; i < jit[o].size(); ++i)
       ASSERT_EQ(jit[o][i], ref[o][i]) << "output " << o << " at " << std::hexfloat << x[i];
+}
+
+// Element-wise kernels convert blocks of contiguous f16 elements with the CPU's conversion
+// instructions where it has them (include/cgrad/scalar.hpp, f16_block_load / f16_block_store):
+// every f16 bit pattern read, and f32 values of every kind written, must give the interpreter's
+// bits, NaN payloads included (the hardware quiets signalling NaNs and keeps payload bits that
+// float16_t's conversions do not), through tails, runs of several dims and strided reads.
+TEST(Differential, F16BlocksGiveTheInterpretersBits) {
+  std::vector<float16_t> h;
+  for (uint32_t b = 0; b < 65536; ++b) h.push_back(float16_t::from_bits(static_cast<uint16_t>(b)));
+  for (uint32_t b = 0; b < 37; ++b) h.push_back(float16_t::from_bits(static_cast<uint16_t>(0x7c01 + 7 * b)));
+  std::vector<float> x;
+  auto from_bits = [](uint32_t u) {
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+  };
+  for (uint64_t b = 0; b < (uint64_t{1} << 32); b += 65521) x.push_back(from_bits(static_cast<uint32_t>(b)));
+  for (uint32_t u = 0; u < 0x7c00; u += 3) {  // f16 midpoints (exact in float) and their neighbours
+    const float mid = (static_cast<float>(float16_t::from_bits(static_cast<uint16_t>(u))) +
+                       static_cast<float>(float16_t::from_bits(static_cast<uint16_t>(u + 1)))) /
+                      2;
+    for (float m : {mid, std::nextafter(mid, 0.0f), std::nextafter(mid, 1e30f)})
+      x.push_back(m), x.push_back(-m);
+  }
+  for (uint32_t u : {0x7f800001u, 0xff800001u, 0x7fc00001u, 0x7fffe000u, 0xffbfe000u, 0x7f802000u,
+                     0x477ff000u, 0x477fefffu, 0x33000000u, 0x33000001u, 0x80000000u})
+    x.push_back(from_bits(u));
+  const auto nh = static_cast<int64_t>(h.size()), nx = static_cast<int64_t>(x.size());
+  auto build = [&] {
+    const Tensor H = tensor(h, {nh}), X = tensor(x, {nx});
+    const Tensor sq = H.slice(0, 0, 65536).reshape({256, 256});
+    return std::vector<Tensor>{H.cast(f32),
+                               X.cast(f16),
+                               -H,
+                               exp(H * 0.5),
+                               (X * 3.0).cast(f16),
+                               sq.slice(1, 1, 256) * 2.0,
+                               sq.T() + 1.0,
+                               sq.slice(1, 0, 256, 3).cast(f32)};
+  };
+  auto bits = [](const std::vector<Tensor>& outs) {
+    std::vector<std::vector<uint32_t>> v;
+    for (const Tensor& o : outs) {
+      std::vector<uint32_t> b;
+      if (o.dtype() == f16)
+        for (float16_t e : o.to_vector<float16_t>()) b.push_back(e.bits);
+      else
+        for (float f : o.to_vector<float>()) {
+          uint32_t u;
+          std::memcpy(&u, &f, 4);
+          b.push_back(u);
+        }
+      v.push_back(b);
+    }
+    return v;
+  };
+  const auto jit = bits(build());
+  const auto ref = with_backend("interpreter", [&] { return bits(build()); });
+  ASSERT_EQ(jit.size(), ref.size());
+  for (std::size_t o = 0; o < jit.size(); ++o) {
+    ASSERT_EQ(jit[o].size(), ref[o].size()) << "output " << o;
+    for (std::size_t i = 0; i < jit[o].size(); ++i)
+      ASSERT_EQ(jit[o][i], ref[o][i])
+          << "output " << o << " at " << i << std::hex << ": " << jit[o][i] << " != " << ref[o][i];
+  }
 }
