@@ -441,7 +441,6 @@ struct bfloat16_t {
 // x + x 1.96 -> 0.93.
 #if !defined(__CUDACC__)  // (CPU kernels only)
 namespace scalar {
-#if defined(__F16C__) && (defined(__AVX512F__) || defined(__AVX__))
 #if defined(__AVX512F__)
 #define CGRAD_F16_BLOCK_LANES 16
 #else
@@ -450,48 +449,56 @@ namespace scalar {
 typedef float f16_block_f32 __attribute__((vector_size(4 * CGRAD_F16_BLOCK_LANES)));
 typedef int32_t f16_block_i32 __attribute__((vector_size(4 * CGRAD_F16_BLOCK_LANES)));
 typedef short f16_block_i16 __attribute__((vector_size(2 * CGRAD_F16_BLOCK_LANES)));
-#endif
-inline void f16_block_load(const float16_t* __restrict src, float* __restrict dst, int64_t n) {
-  int64_t i = 0;
-#if defined(CGRAD_F16_BLOCK_LANES)
-  for (; i + CGRAD_F16_BLOCK_LANES <= n; i += CGRAD_F16_BLOCK_LANES) {
-    f16_block_i16 h;
-    __builtin_memcpy(&h, src + i, sizeof h);
+#if defined(__F16C__) && (defined(__AVX512F__) || defined(__AVX__))
+#define CGRAD_F16_BLOCK_F16C 1
+// A vector of f16 bits -> floats.
+inline f16_block_f32 f16_lanes(f16_block_i16 h) {
 #if CGRAD_F16_BLOCK_LANES == 16
-    f16_block_f32 f =
-        __builtin_ia32_vcvtph2ps512_mask(h, f16_block_f32{}, static_cast<unsigned short>(-1), 4);
+  const f16_block_f32 f =
+      __builtin_ia32_vcvtph2ps512_mask(h, f16_block_f32{}, static_cast<unsigned short>(-1), 4);
 #else
-    f16_block_f32 f = __builtin_ia32_vcvtph2ps256(h);
+  const f16_block_f32 f = __builtin_ia32_vcvtph2ps256(h);
 #endif
-    const f16_block_i32 m = __builtin_convertvector(h, f16_block_i32) & 0x7fff;  // |h|'s bits
-    const f16_block_i32 snan = (m > 0x7c00) & (m < 0x7e00);                      // -1 where signalling
-    f = reinterpret_cast<f16_block_f32>(reinterpret_cast<f16_block_i32>(f) ^ (snan & 0x400000));
-    __builtin_memcpy(dst + i, &f, sizeof f);
+  const f16_block_i32 m = __builtin_convertvector(h, f16_block_i32) & 0x7fff;  // |h|'s bits
+  const f16_block_i32 snan = (m > 0x7c00) & (m < 0x7e00);                      // -1 where signalling
+  return reinterpret_cast<f16_block_f32>(reinterpret_cast<f16_block_i32>(f) ^ (snan & 0x400000));
+}
+// A vector of floats -> f16 bits (8: round to nearest even, exceptions suppressed, whatever
+// MXCSR says).
+inline f16_block_i16 f16_lanes(f16_block_f32 x) {
+#if CGRAD_F16_BLOCK_LANES == 16
+  const f16_block_i16 h =
+      __builtin_ia32_vcvtps2ph512_mask(x, 8, f16_block_i16{}, static_cast<unsigned short>(-1));
+#else
+  const f16_block_i16 h = __builtin_ia32_vcvtps2ph256(x, 8);
+#endif
+  const f16_block_i16 nan = __builtin_convertvector(x != x, f16_block_i16);
+  return (h & ~nan) | (((h & static_cast<short>(0x8000)) | static_cast<short>(0x7e00)) & nan);
+}
+#endif
+// dst[i] = src[i] (f16 to float or back) for i < n: a vector V of src's elements at a time
+// through f16_lanes where the CPU has F16C, element by element the rest.
+template <class V, class From, class To>
+inline void f16_block_convert(const From* __restrict src, To* __restrict dst, int64_t n) {
+  int64_t i = 0;
+#if defined(CGRAD_F16_BLOCK_F16C)
+  for (; i + CGRAD_F16_BLOCK_LANES <= n; i += CGRAD_F16_BLOCK_LANES) {
+    V v;
+    __builtin_memcpy(&v, src + i, sizeof v);
+    const auto r = f16_lanes(v);
+    __builtin_memcpy(dst + i, &r, sizeof r);
   }
 #endif
   for (; i < n; ++i) dst[i] = src[i];
+}
+inline void f16_block_load(const float16_t* __restrict src, float* __restrict dst, int64_t n) {
+  f16_block_convert<f16_block_i16>(src, dst, n);
 }
 inline void f16_block_store(const float* __restrict src, float16_t* __restrict dst, int64_t n) {
-  int64_t i = 0;
-#if defined(CGRAD_F16_BLOCK_LANES)
-  for (; i + CGRAD_F16_BLOCK_LANES <= n; i += CGRAD_F16_BLOCK_LANES) {
-    f16_block_f32 x;
-    __builtin_memcpy(&x, src + i, sizeof x);
-    // (8: round to nearest even, exceptions suppressed, whatever MXCSR says)
-#if CGRAD_F16_BLOCK_LANES == 16
-    f16_block_i16 h =
-        __builtin_ia32_vcvtps2ph512_mask(x, 8, f16_block_i16{}, static_cast<unsigned short>(-1));
-#else
-    f16_block_i16 h = __builtin_ia32_vcvtps2ph256(x, 8);
-#endif
-    const f16_block_i16 nan = __builtin_convertvector(x != x, f16_block_i16);
-    h = (h & ~nan) | (((h & static_cast<short>(0x8000)) | static_cast<short>(0x7e00)) & nan);
-    __builtin_memcpy(dst + i, &h, sizeof h);
-  }
-#endif
-  for (; i < n; ++i) dst[i] = src[i];
+  f16_block_convert<f16_block_f32>(src, dst, n);
 }
 #undef CGRAD_F16_BLOCK_LANES
+#undef CGRAD_F16_BLOCK_F16C
 }  // namespace scalar
 #endif
 
