@@ -16,6 +16,12 @@ using schedule::KernelSpec;
 
 namespace cpu {
 
+// The bands of cpu_range_band.inc: rows per band and columns per tile. A tile's lines of a
+// transposed f32 access (64 lines of 32 elements) and its 32 x 64 elements written take 8 KiB
+// each, in L1, and 64 pages, within the first-level TLB.
+constexpr int kBandRows = 128;
+constexpr int kBandColumns = 16;
+
 std::string Loops::off(int a, int64_t lead) const {
   std::string o = "o" + std::to_string(a);
   if (lead == 0 || k.accesses[static_cast<std::size_t>(a)].strides[0] == 0) return o;
@@ -69,8 +75,11 @@ std::string Loops::hoist() const {
 
 std::string Loops::range(const std::string& what, std::size_t first, std::size_t r, const std::string& sizes,
                          const std::string& begin, const std::string& end, const std::string& body,
-                         const std::string& pragma, const Blocks& blocks) const {
+                         const std::string& pragma, const Blocks& blocks, bool band) const {
   std::string t = template_text(r == 1 ? "cpu_range1" : "cpu_range");
+  fill(t, "BAND", band && r >= 2 ? template_text("cpu_range_band") : "");  // (first: it has the fields below)
+  fill(t, "TR", std::to_string(kBandRows));
+  fill(t, "TC", std::to_string(kBandColumns));
   fill(t, "BLOCK_OPEN", blocks.open);
   fill(t, "BLOCK_CLOSE", blocks.close);
   fill(t, "BLOCK_START", blocks.start);
