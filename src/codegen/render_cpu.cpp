@@ -77,7 +77,8 @@ std::string Loops::range(const std::string& what, std::size_t first, std::size_t
                          const std::string& begin, const std::string& end, const std::string& body,
                          const std::string& pragma, const Blocks& blocks, bool band) const {
   std::string t = template_text(r == 1 ? "cpu_range1" : "cpu_range");
-  fill(t, "BAND", band && r >= 2 ? template_text("cpu_range_band") : "");  // (first: it has the fields below)
+  if (r >= 2)
+    fill(t, "RUNS", template_text(band ? "cpu_range_band" : "cpu_range_runs"));  // (first: it has fields)
   fill(t, "TR", std::to_string(kBandRows));
   fill(t, "TC", std::to_string(kBandColumns));
   fill(t, "BLOCK_OPEN", blocks.open);

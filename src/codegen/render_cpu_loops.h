@@ -44,8 +44,9 @@ struct Loops {
   /// Declarations of the buffer pointers p<a> and of the constants the kernel reads.
   std::string ptrs() const;
   /// A range loop (templates/cpu_range.inc, cpu_range1.inc for one dim) over dims
-  /// [first, first + r) running `body` per element of the innermost dim; with `band` (r >= 2),
-  /// whole rows go by bands of rows and tiles of columns (templates/cpu_range_band.inc).
+  /// [first, first + r) running `body` per element of the innermost dim, run by run
+  /// (cpu_range_runs.inc), or with `band` (r >= 2) by bands of rows and tiles of columns
+  /// (cpu_range_band.inc).
   std::string range(const std::string& what, std::size_t first, std::size_t r, const std::string& sizes,
                     const std::string& begin, const std::string& end, const std::string& body,
                     const std::string& pragma, const Blocks& blocks = Blocks(), bool band = false) const;
