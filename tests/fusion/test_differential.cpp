@@ -516,6 +516,17 @@ TEST(Differential, TrigOfF32GivesTheInterpretersBits) {
       ASSERT_EQ(jit[o][i], ref[o][i]) << "output " << o << " at " << std::hexfloat << x[i];
 }
 
+// Each output of the JIT equals the interpreter's, element by element (bits or values).
+template <class V>
+void expect_same_outputs(const std::vector<std::vector<V>>& jit, const std::vector<std::vector<V>>& ref) {
+  ASSERT_EQ(jit.size(), ref.size());
+  for (std::size_t o = 0; o < jit.size(); ++o) {
+    ASSERT_EQ(jit[o].size(), ref[o].size()) << "output " << o;
+    for (std::size_t i = 0; i < jit[o].size(); ++i)
+      ASSERT_EQ(jit[o][i], ref[o][i]) << "output " << o << " at " << i;
+  }
+}
+
 // Element-wise kernels convert blocks of contiguous f16 elements with the CPU's conversion
 // instructions where it has them (include/cgrad/scalar.hpp, f16_block_load / f16_block_store):
 // every f16 bit pattern read, and f32 values of every kind written, must give the interpreter's
@@ -571,15 +582,7 @@ TEST(Differential, F16BlocksGiveTheInterpretersBits) {
     }
     return v;
   };
-  const auto jit = bits(build());
-  const auto ref = with_backend("interpreter", [&] { return bits(build()); });
-  ASSERT_EQ(jit.size(), ref.size());
-  for (std::size_t o = 0; o < jit.size(); ++o) {
-    ASSERT_EQ(jit[o].size(), ref[o].size()) << "output " << o;
-    for (std::size_t i = 0; i < jit[o].size(); ++i)
-      ASSERT_EQ(jit[o][i], ref[o][i])
-          << "output " << o << " at " << i << std::hex << ": " << jit[o][i] << " != " << ref[o][i];
-  }
+  expect_same_outputs(bits(build()), with_backend("interpreter", [&] { return bits(build()); }));
 }
 
 // Element-wise kernels with a transposed access go by bands of whole rows and tiles of columns
@@ -603,12 +606,5 @@ TEST(Differential, TransposedKernelsByBandsMatchTheInterpreter) {
     for (const Tensor& o : outs) v.push_back(o.to_vector<double>());
     return v;
   };
-  const auto jit = values(build());
-  const auto ref = with_backend("interpreter", [&] { return values(build()); });
-  ASSERT_EQ(jit.size(), ref.size());
-  for (std::size_t o = 0; o < jit.size(); ++o) {
-    ASSERT_EQ(jit[o].size(), ref[o].size()) << "output " << o;
-    for (std::size_t i = 0; i < jit[o].size(); ++i)
-      ASSERT_EQ(jit[o][i], ref[o][i]) << "output " << o << " at " << i;
-  }
+  expect_same_outputs(values(build()), with_backend("interpreter", [&] { return values(build()); }));
 }
