@@ -16,9 +16,9 @@ using schedule::KernelSpec;
 
 namespace cpu {
 
-// The bands of cpu_range_band.inc: rows per band and columns per tile. A tile's lines of a
-// transposed f32 access (64 lines of 32 elements) and its 32 x 64 elements written take 8 KiB
-// each, in L1, and 64 pages, within the first-level TLB.
+// The bands of cpu_range_band.inc: rows per band and columns per tile. A transposed access then
+// reads 16 cache lines (and pages) for a row of the band, and the next rows read the same lines
+// (16 f32 rows to a line); the best of 32-128 rows by 8-64 columns measured (docs/fusion.md).
 constexpr int kBandRows = 128;
 constexpr int kBandColumns = 16;
 
@@ -110,7 +110,8 @@ std::string Loops::stores(bool inner_stores, bool loop, const std::string& inden
     const schedule::Instr& in = k.code[static_cast<std::size_t>(v)];
     if (loop && static_cast<std::size_t>(s.access) < staged.size() &&
         staged[static_cast<std::size_t>(s.access)] && in.kind == schedule::Instr::Kind::Op &&
-        in.op == ir::Op::Cast && in.dtype == DType::f16 && std::string(ctype(in.in_dtype)) == "float")
+        in.op == ir::Op::Cast && in.dtype == DType::f16 &&
+        (in.in_dtype == DType::f32 || in.in_dtype == DType::f16 || in.in_dtype == DType::bf16))
       v = in.args[0];
     out += indent + addr(s.access, loop) + " = " + value_name(v) + ";\n";
   }
