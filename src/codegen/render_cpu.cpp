@@ -31,8 +31,7 @@ std::string Loops::off(int a, int64_t lead) const {
 std::string Loops::addr(int a, bool loop, int64_t lead) const {
   std::string p = "p" + std::to_string(a), o = off(a, lead), s = "s" + std::to_string(a);
   if (!loop) return p + "[base[" + std::to_string(a) + "]]";
-  if (lead == 0 && static_cast<std::size_t>(a) < staged.size() && staged[static_cast<std::size_t>(a)])
-    return "f" + std::to_string(a) + "_[j - jb_]";
+  if (lead == 0 && is_staged(a)) return "f" + std::to_string(a) + "_[j - jb_]";
   return p + "[" + o + stride_term(k.accesses[static_cast<std::size_t>(a)], rank - 1, "j", s) + "]";
 }
 
@@ -108,10 +107,8 @@ std::string Loops::stores(bool inner_stores, bool loop, const std::string& inden
     // block's conversion rounds it once, as the cast does (the cast is then dead code).
     int v = s.value;
     const schedule::Instr& in = k.code[static_cast<std::size_t>(v)];
-    if (loop && static_cast<std::size_t>(s.access) < staged.size() &&
-        staged[static_cast<std::size_t>(s.access)] && in.kind == schedule::Instr::Kind::Op &&
-        in.op == ir::Op::Cast && in.dtype == DType::f16 &&
-        (in.in_dtype == DType::f32 || in.in_dtype == DType::f16 || in.in_dtype == DType::bf16))
+    if (loop && is_staged(s.access) && in.kind == schedule::Instr::Kind::Op && in.op == ir::Op::Cast &&
+        in.dtype == DType::f16 && compute_dtype(in.in_dtype) == DType::f32)
       v = in.args[0];
     out += indent + addr(s.access, loop) + " = " + value_name(v) + ";\n";
   }

@@ -29,6 +29,9 @@ struct Loops {
   /// Per access: read or written in the loop through a float array of its block, `f<a>_`
   /// (f16 blocks of element-wise kernels, render_cpu_elementwise.cpp); empty: none is.
   std::vector<char> staged;
+  bool is_staged(int a) const {
+    return static_cast<std::size_t>(a) < staged.size() && staged[static_cast<std::size_t>(a)];
+  }
 
   explicit Loops(const schedule::KernelSpec& ks)
       : k(ks), ro(ks.outer.size()), ri(ks.inner.size()), rank(ro + ri) {}
