@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Near-minimax polynomials for include/cgrad/scalar.hpp: the fits its comments name.
 
-Usage: python3 tools/fit_poly.py atan|log1p DEGREE
+Usage: python3 tools/fit_poly.py atan|log1p|tanh|sinh|expm1|log64|atan64|asin64 DEGREE
 
 Needs mpmath and numpy (`pip install mpmath numpy`; a development tool, not a dependency of
 the library or its tests). Prints the worst relative error of the fitted function, evaluated
@@ -16,6 +16,16 @@ Fits (z = u^2 or s^2; the relative error is that of the whole function):
   atan   atan(u) = u + u z P(z) for |u| <= 2 - sqrt(3): atan_ratio_f64 (degree 6: 2^-49.7)
   log1p  log(1 + f) = 2 atanh(s) = 2s + 2s z Q(z), s = f / (2 + f), |s| <= (sqrt 2 - 1) /
          (sqrt 2 + 1), f in [sqrt(1/2) - 1, sqrt(2) - 1]: log1p_reduced_f64 (degree 5: 2^-52.1)
+
+Higher degrees, where the double-precision solves above lose digits to conditioning: mpmath's
+chebyfit (Chebyshev interpolation in 50-digit arithmetic, near minimax), the same error measure:
+  tanh   tanh(u) = u + u z P(z) for |u| <= 0.55: tanh_f64 (degree 10: 2^-57.4)
+  sinh   sinh(u) = u + u z P(z) for |u| <= 1: sinh_f64 (degree 6: 2^-56.6)
+  expm1  e^x - 1 = x + x^2 P(x) for |x| <= 0.7, P in x itself: expm1_wide_f64 (degree 12: 2^-57.9)
+  log64  log1p's series, 2 atanh(s) = 2s + 2s z Q(z), to the f64 functions' accuracy: log_tail_f64
+         (degree 6: 2^-57.6)
+  atan64 atan(u) = u + u z P(z) for |u| <= 7/16: atan_ratio_f64's f64 form (degree 11: 2^-57.9)
+  asin64 asin(u) = u + u z P(z) for |u| <= 1/2: asin_small_f64 (degree 12: 2^-57.4)
 """
 import sys
 
@@ -50,8 +60,49 @@ def fit(g, w, zmax, deg, n=4000, iters=60):
     return coef, worst
 
 
+def fit_cheb(g, w, lo, hi, deg):
+    """mpmath's chebyfit of g on [lo, hi] (degree deg), coefficients rounded to double, and the
+    worst of |(P - g) w| on 20001 points."""
+    mp.mp.dps = 50
+    coef = [float(c) for c in reversed(mp.chebyfit(g, [lo, hi], deg + 1))]
+    worst = mp.mpf(0)
+    for i in range(20001):
+        x = lo + (hi - lo) * mp.mpf(i) / 20000
+        p = mp.mpf(0)
+        for cc in reversed(coef):
+            p = p * x + cc
+        worst = max(worst, abs((p - g(x)) * w(x)))
+    return coef, worst
+
+
+def odd_ratio(f, c3):
+    """g(z) = (f(u) / u - 1) / z and the weight z / (f(u) / u), z = u^2: f(u) = u + u z P(z)."""
+    return ((lambda z: (f(mp.sqrt(z)) / mp.sqrt(z) - 1) / z if z > 0 else c3),
+            (lambda z: z / (f(mp.sqrt(z)) / mp.sqrt(z)) if z > 0 else mp.mpf(0)))
+
+
 def main():
     which, deg = sys.argv[1], int(sys.argv[2])
+    cheb = None
+    if which == "tanh":
+        cheb = (*odd_ratio(mp.tanh, mp.mpf(-1) / 3), mp.mpf(0), mp.mpf("0.55") ** 2)
+    elif which == "sinh":
+        cheb = (*odd_ratio(mp.sinh, mp.mpf(1) / 6), mp.mpf(0), mp.mpf(1))
+    elif which == "log64":
+        cheb = (*odd_ratio(mp.atanh, mp.mpf(1) / 3), mp.mpf(0), ((mp.sqrt(2) - 1) / (mp.sqrt(2) + 1)) ** 2)
+    elif which == "atan64":
+        cheb = (*odd_ratio(mp.atan, mp.mpf(-1) / 3), mp.mpf(0), (mp.mpf(7) / 16) ** 2)
+    elif which == "asin64":
+        cheb = (*odd_ratio(mp.asin, mp.mpf(1) / 6), mp.mpf(0), mp.mpf(1) / 4)
+    elif which == "expm1":
+        cheb = ((lambda x: (mp.expm1(x) - x) / x**2 if x != 0 else mp.mpf(1) / 2),
+                (lambda x: x**2 / mp.expm1(x) if x != 0 else mp.mpf(0)), -mp.mpf("0.7"), mp.mpf("0.7"))
+    if cheb:
+        coef, worst = fit_cheb(*cheb, deg)
+        print(f"{which} degree {deg}: worst relative error {float(worst):.3e} = 2^{float(mp.log(worst, 2)):.1f}")
+        for c in coef:
+            print(f"  {c:.17g}")
+        return
     if which == "atan":
         zmax = (2 - mp.sqrt(3)) ** 2
         ratio = mp.atan  # f(u) / u = 1 + z P(z)
@@ -61,7 +112,7 @@ def main():
         ratio = mp.atanh
         p0 = mp.mpf(1) / 3
     else:
-        sys.exit("usage: fit_poly.py atan|log1p DEGREE")
+        sys.exit("usage: fit_poly.py atan|log1p|tanh|sinh|expm1|log64|atan64|asin64 DEGREE")
 
     def g(z):
         return (ratio(mp.sqrt(z)) / mp.sqrt(z) - 1) / z if z > 0 else p0

@@ -1,10 +1,13 @@
-// The errors of cgrad's own f32 functions (include/cgrad/scalar.hpp), the figures of
-// docs/semantics.md's table: every float through a one-argument function, or random pairs
-// through atan2 and pow, against the C library's double (pairs: long double) function.
+// The errors of cgrad's own f32 and f64 functions (include/cgrad/scalar.hpp), the figures of
+// docs/semantics.md's tables: every float through a one-argument function, or random pairs
+// through atan2 and pow, against the C library's double (pairs: long double) function; random
+// doubles through the f64 functions (`NAME_f64`) against the long double function.
 //
 //   g++ -O2 -march=native -std=c++20 -ffp-contract=off -Iinclude tools/ulp_sweep.cpp -o /tmp/ulp_sweep
 //   -lpthread /tmp/ulp_sweep atan          # every float: about 25 s on 2 cores /tmp/ulp_sweep pow 40000000
 //   # 3 sets of random pairs: any bits, [-8, 8)^2, x in [0, 4), y in [-30, 30)
+//   /tmp/ulp_sweep tanh_f64 40000000   # 5 sets of random doubles: any bits, |x| below 2^-20, 1,
+//   # 30 and 720; atan2_f64: 3 sets of random pairs
 //
 // Prints the worst error in ulps (of the float nearest the reference, as
 // tests/ops/test_float_math.cpp measures it), how many results differ from the reference rounded
@@ -46,32 +49,52 @@ uint32_t to_bits(float f) {
   return b;
 }
 
-struct Tally {
+// f64: the ulp of the double nearest the long double reference.
+double ulp_of_f64(long double ref) {
+  double d = static_cast<double>(ref);
+  if (std::isinf(d)) d = std::copysign(1.7976931348623157e308, d);
+  const double a = std::fabs(d);
+  if (a < 2.2250738585072014e-308) return 4.9406564584124654e-324;
+  return std::nextafter(a, INFINITY) - a;
+}
+uint64_t bits_of(float f) { return to_bits(f); }
+uint64_t bits_of(double d) {
+  uint64_t b;
+  std::memcpy(&b, &d, 8);
+  return b;
+}
+double ulp_in(float, long double ref) { return ulp_of(static_cast<double>(ref)); }
+double ulp_in(double, long double ref) { return ulp_of_f64(ref); }
+
+// The results of one function in F (float or double) against its long double reference.
+template <class F>
+struct TallyOf {
   double worst = 0;
-  float wx = 0, wy = 0;
+  F wx = 0, wy = 0;
   uint64_t off = 0, hash = 0;
   // One result `got` against the reference `want`; NaN must meet NaN, infinity its equal.
-  void add(float got, long double want, float x, float y) {
-    hash = hash * 1000003u + to_bits(got);
+  void add(F got, long double want, F x, F y) {
+    hash = hash * 1000003u + bits_of(got);
     const bool nan = std::isnan(got), nan_want = std::isnan(want);
-    const float rounded = static_cast<float>(want);
+    const F rounded = static_cast<F>(want);
     double e = 0;
     if (nan || nan_want)
       e = nan == nan_want ? 0 : 1e9;
     else if (std::isinf(got) || std::isinf(rounded))
       e = got == rounded ? 0 : 1e9;
     else
-      e = static_cast<double>(std::fabs(static_cast<long double>(got) - want)) /
-          ulp_of(static_cast<double>(want));
+      e = static_cast<double>(std::fabs(static_cast<long double>(got) - want)) / ulp_in(got, want);
     if (!nan_want && got != rounded) ++off;
     if (e > worst) worst = e, wx = x, wy = y;
   }
-  void merge(const Tally& o) {
+  void merge(const TallyOf& o) {
     if (o.worst > worst) worst = o.worst, wx = o.wx, wy = o.wy;
     off += o.off;
     hash = hash * 31 + o.hash;
   }
 };
+using Tally = TallyOf<float>;
+using TallyF64 = TallyOf<double>;
 
 using Fn1 = float (*)(float);
 using Ref1 = double (*)(double);
@@ -99,6 +122,30 @@ const One kOne[] = {
     {"asinh", [](float x) { return s::asinh_f32(x); }, [](double v) { return std::asinh(v); }},
     {"acosh", [](float x) { return s::acosh_f32(x); }, [](double v) { return std::acosh(v); }},
     {"atanh", [](float x) { return s::atanh_f32(x); }, [](double v) { return std::atanh(v); }},
+    {"sinh", [](float x) { return s::sinh_f32(x); }, [](double v) { return std::sinh(v); }},
+    {"cosh", [](float x) { return s::cosh_f32(x); }, [](double v) { return std::cosh(v); }},
+    {"log2", [](float x) { return s::log2_f32(x); }, [](double v) { return std::log2(v); }},
+    {"log10", [](float x) { return s::log10_f32(x); }, [](double v) { return std::log10(v); }},
+};
+
+struct OneF64 {
+  const char* name;
+  double (*own)(double);
+  long double (*ref)(long double);
+};
+const OneF64 kOneF64[] = {
+    {"expm1_f64", [](double x) { return s::expm1_f64(x); }, [](long double v) { return expm1l(v); }},
+    {"tanh_f64", [](double x) { return s::tanh_f64(x); }, [](long double v) { return tanhl(v); }},
+    {"sinh_f64", [](double x) { return s::sinh_f64(x); }, [](long double v) { return sinhl(v); }},
+    {"cosh_f64", [](double x) { return s::cosh_f64(x); }, [](long double v) { return coshl(v); }},
+    {"exp_f64", [](double x) { return s::exp_f64(x); }, [](long double v) { return expl(v); }},
+    {"log_f64", [](double x) { return s::log_f64(x); }, [](long double v) { return logl(v); }},
+    {"log1p_f64", [](double x) { return s::log1p_f64(x); }, [](long double v) { return log1pl(v); }},
+    {"log2_f64", [](double x) { return s::log2_f64(x); }, [](long double v) { return log2l(v); }},
+    {"log10_f64", [](double x) { return s::log10_f64(x); }, [](long double v) { return log10l(v); }},
+    {"atan_f64", [](double x) { return s::atan_f64(x); }, [](long double v) { return atanl(v); }},
+    {"asin_f64", [](double x) { return s::asin_f64(x); }, [](long double v) { return asinl(v); }},
+    {"acos_f64", [](double x) { return s::acos_f64(x); }, [](long double v) { return acosl(v); }},
 };
 
 struct Two {
@@ -113,14 +160,14 @@ const Two kTwo[] = {
      [](long double x, long double y) { return powl(x, y); }},
 };
 
-template <class Body>
-Tally in_threads(unsigned threads, Body body) {
-  std::vector<Tally> parts(threads);
+template <class T = Tally, class Body>
+T in_threads(unsigned threads, Body body) {
+  std::vector<T> parts(threads);
   std::vector<std::thread> pool;
   for (unsigned t = 0; t < threads; ++t) pool.emplace_back([&, t] { parts[t] = body(t); });
   for (auto& th : pool) th.join();
-  Tally all;
-  for (const Tally& p : parts) all.merge(p);
+  T all;
+  for (const T& p : parts) all.merge(p);
   return all;
 }
 
@@ -177,6 +224,62 @@ int main(int argc, char** argv) {
         return part;
       });
       print(f.name, sets[set], t, count / threads * threads);
+    }
+    return 0;
+  }
+  if (which == "atan2_f64") {  // pairs: any bits, [-8, 8)^2, y in [-1, 1) 2^-10 and x in [-1, 1)
+    const uint64_t count = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 40000000;
+    const char* sets[] = {"any bits", "[-8, 8)^2", "y small"};
+    for (int set = 0; set < 3; ++set) {
+      const TallyF64 t = in_threads<TallyF64>(threads, [&](unsigned i) {
+        std::mt19937_64 g(41 + i + 10 * set);
+        std::uniform_real_distribution<double> u8(-8.0, 8.0), u1(-1.0, 1.0);
+        TallyF64 part;
+        for (uint64_t k = 0; k < count / threads; ++k) {
+          double y, x;
+          if (set == 0) {
+            const uint64_t a = g(), b = g();
+            std::memcpy(&y, &a, 8), std::memcpy(&x, &b, 8);
+          } else if (set == 1) {
+            y = u8(g), x = u8(g);
+          } else {
+            y = u1(g) * 0x1p-10, x = u1(g);
+          }
+          part.add(s::atan2_f64<double>(y, x), atan2l(y, x), y, x);
+        }
+        return part;
+      });
+      std::printf("atan2_f64 %s: worst %.6f ulp at y = %a; %llu of %llu differ from the reference rounded\n",
+                  sets[set], t.worst, t.wx, static_cast<unsigned long long>(t.off),
+                  static_cast<unsigned long long>(count / threads * threads));
+    }
+    return 0;
+  }
+  for (const OneF64& f : kOneF64) {
+    if (which != f.name) continue;
+    const uint64_t count = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 40000000;
+    const char* sets[] = {"any bits", "|x| < 2^-20", "|x| < 1", "|x| < 30", "|x| < 720"};
+    const double bounds[] = {0, 0x1p-20, 1, 30, 720};
+    for (int set = 0; set < 5; ++set) {
+      const TallyF64 t = in_threads<TallyF64>(threads, [&](unsigned i) {
+        std::mt19937_64 g(29 + i + 10 * set);
+        std::uniform_real_distribution<double> u(-bounds[set], bounds[set]);
+        TallyF64 part;
+        for (uint64_t k = 0; k < count / threads; ++k) {
+          double x = u(g);
+          if (set == 0) {
+            const uint64_t b = g();
+            std::memcpy(&x, &b, 8);
+          }
+          part.add(f.own(x), f.ref(x), x, 0);
+        }
+        return part;
+      });
+      std::printf(
+          "%-9s %s: worst %.6f ulp at %a; %llu of %llu differ from the reference rounded; hash %016llx\n",
+          f.name, sets[set], t.worst, t.wx, static_cast<unsigned long long>(t.off),
+          static_cast<unsigned long long>(count / threads * threads),
+          static_cast<unsigned long long>(t.hash));
     }
     return 0;
   }

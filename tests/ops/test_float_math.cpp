@@ -1,16 +1,18 @@
 // cgrad's own float transcendental functions (include/cgrad/scalar.hpp: exp, log, log1p, expm1,
-// tanh, erf, sin, cos, tan, atan, asin, acos, asinh, acosh, atanh; atan2, hypot, pow and the
-// fmod under remainder, of pairs), evaluated through the engine (the interpreter, and the JIT in the .jit
-// run) on a sweep of float bit patterns: every sign, exponent and spread of mantissas, and the edges where
-// the functions switch formulas. Each result must be within the bound docs/semantics.md states of glibc's
-// double result, and the special values (NaN, infinities, signed zeros, the poles) must be C99 Annex F's. The
-// bounds were measured over every float (docs/semantics.md); this sweep keeps them from regressing.
+// tanh, erf, sin, cos, tan, atan, asin, acos, asinh, acosh, atanh, sinh, cosh, log2, log10; atan2,
+// hypot, pow and the fmod under remainder, of pairs; f64 expm1, tanh, sinh, cosh and the logarithms),
+// evaluated through the engine (the interpreter, and the JIT in the .jit run) on a sweep of float bit
+// patterns: every sign, exponent and spread of mantissas, and the edges where the functions switch formulas.
+// Each result must be within the bound docs/semantics.md states of glibc's double result, and the special
+// values (NaN, infinities, signed zeros, the poles) must be C99 Annex F's. The bounds were measured over
+// every float (docs/semantics.md); this sweep keeps them from regressing.
 #include "util.h"
 
 #include <cmath>
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <random>
 #include <sstream>
 
 namespace opt {
@@ -76,6 +78,10 @@ TEST(FloatMath, OwnFunctionsWithinTheirBoundsAndSpecialValues) {
       {"asinh", [](const Tensor& t) { return asinh(t); }, [](double v) { return std::asinh(v); }, 0.51},
       {"acosh", [](const Tensor& t) { return acosh(t); }, [](double v) { return std::acosh(v); }, 0.51},
       {"atanh", [](const Tensor& t) { return atanh(t); }, [](double v) { return std::atanh(v); }, 0.51},
+      {"sinh", [](const Tensor& t) { return sinh(t); }, [](double v) { return std::sinh(v); }, 0.51},
+      {"cosh", [](const Tensor& t) { return cosh(t); }, [](double v) { return std::cosh(v); }, 0.51},
+      {"log2", [](const Tensor& t) { return log2(t); }, [](double v) { return std::log2(v); }, 0.51},
+      {"log10", [](const Tensor& t) { return log10(t); }, [](double v) { return std::log10(v); }, 0.51},
   };
   for (const Case& c : cases) {
     const std::vector<float> got = c.op(x).to_vector<float>();
@@ -98,6 +104,141 @@ TEST(FloatMath, OwnFunctionsWithinTheirBoundsAndSpecialValues) {
     }
     EXPECT_GT(worst, 0.0) << c.name << ": a sweep that never rounds checks nothing";
   }
+}
+
+// The ulp of the double nearest `ref` (the smallest subnormal's below the normals).
+double ulp_of_f64(long double ref) {
+  const double a = std::min<double>(std::fabs(static_cast<double>(ref)), std::numeric_limits<double>::max());
+  if (a < std::numeric_limits<double>::min()) return std::numeric_limits<double>::denorm_min();
+  int e = 0;
+  std::frexp(a, &e);
+  return std::ldexp(1.0, e - 53);
+}
+
+// f64 expm1, tanh, sinh, cosh, log, log1p, log2, log10, atan, asin and acos are cgrad's own on the CPU
+// (docs/semantics.md): random bit patterns, random values of each magnitude,
+// and the switch points of their formulas, against the long double functions, within the bounds
+// docs/semantics.md states (measured on 2x10^8 random doubles by tools/ulp_sweep.cpp); special
+// values C99 Annex F's, signed zeros included.
+TEST(FloatMath, OwnF64FunctionsWithinTheirBoundsAndSpecialValues) {
+  std::vector<double> in;
+  std::mt19937_64 g(2026);
+  for (int i = 0; i < 100000; ++i) {
+    const uint64_t b = g();
+    double d;
+    std::memcpy(&d, &b, 8);
+    in.push_back(d);
+  }
+  for (double lim : {0x1p-20, 1.0, 30.0, 720.0}) {
+    std::uniform_real_distribution<double> u(-lim, lim);
+    for (int i = 0; i < 50000; ++i) in.push_back(u(g));
+  }
+  const double inf = std::numeric_limits<double>::infinity();
+  for (double edge : {0.7, 0.55, 1.0, 0.34657359027997264, 19.06, 20.0, 40.0, 709.78, 710.0, 710.47, 711.0,
+                      1.4142135623730951, 0.70710678118654757, 0.41421356237309503, 2.2250738585072014e-308,
+                      1.7976931348623157e308}) {
+    double lo = edge, hi = edge;
+    for (int k = 0; k < 100; ++k) {
+      in.push_back(lo), in.push_back(-lo), in.push_back(hi), in.push_back(-hi);
+      lo = std::nextafter(lo, 0.0), hi = std::nextafter(hi, inf);
+    }
+  }
+  for (double v : {0.0, -0.0, inf, -inf, std::numeric_limits<double>::quiet_NaN(), 4.9406564584124654e-324,
+                   -2.2250738585072014e-308, 1e-300})
+    in.push_back(v);
+  const Tensor x = tensor(in, {static_cast<int64_t>(in.size())});
+  struct F64Case {
+    const char* name;
+    std::function<Tensor(const Tensor&)> op;
+    long double (*ref)(long double);
+    double bound;  // ulps (docs/semantics.md)
+  };
+  const std::vector<F64Case> cases = {
+      {"expm1", [](const Tensor& t) { return expm1(t); }, [](long double v) { return expm1l(v); }, 1.2},
+      {"tanh", [](const Tensor& t) { return tanh(t); }, [](long double v) { return tanhl(v); }, 1.55},
+      {"sinh", [](const Tensor& t) { return sinh(t); }, [](long double v) { return sinhl(v); }, 1.65},
+      {"cosh", [](const Tensor& t) { return cosh(t); }, [](long double v) { return coshl(v); }, 1.55},
+      {"log", [](const Tensor& t) { return log(t); }, [](long double v) { return logl(v); }, 1.0},
+      {"log1p", [](const Tensor& t) { return log1p(t); }, [](long double v) { return log1pl(v); }, 1.0},
+      {"log2", [](const Tensor& t) { return log2(t); }, [](long double v) { return log2l(v); }, 1.05},
+      {"log10", [](const Tensor& t) { return log10(t); }, [](long double v) { return log10l(v); }, 1.05},
+      {"atan", [](const Tensor& t) { return atan(t); }, [](long double v) { return atanl(v); }, 1.35},
+      {"asin", [](const Tensor& t) { return asin(t); }, [](long double v) { return asinl(v); }, 1.9},
+      {"acos", [](const Tensor& t) { return acos(t); }, [](long double v) { return acosl(v); }, 1.2},
+  };
+  for (const F64Case& c : cases) {
+    const std::vector<double> got = c.op(x).to_vector<double>();
+    ASSERT_EQ(got.size(), in.size());
+    double worst = 0;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      const long double want = c.ref(in[i]);
+      const double y = got[i], rounded = static_cast<double>(want);
+      if (std::isnan(want)) {
+        ASSERT_TRUE(std::isnan(y)) << c.name << "(" << in[i] << ") = " << y;
+      } else if (std::isinf(rounded) || rounded == 0 ||
+                 std::fabs(rounded) == 1) {  // overflow, zeros, tanh's +-1
+        ASSERT_EQ(y, rounded) << c.name << "(" << std::hexfloat << in[i] << ")";
+        ASSERT_EQ(std::signbit(y), std::signbit(rounded)) << c.name << "(" << in[i] << ")";
+      } else {
+        const double err =
+            static_cast<double>(std::fabs(static_cast<long double>(y) - want)) / ulp_of_f64(want);
+        ASSERT_LE(err, c.bound) << c.name << "(" << std::hexfloat << in[i] << ") = " << y << ", want "
+                                << static_cast<double>(want);
+        worst = std::max(worst, err);
+      }
+    }
+    EXPECT_GT(worst, 0.5) << c.name << ": a sweep that never rounds checks nothing";
+  }
+}
+
+// f64 atan2 (cgrad's own on the CPU): random bit patterns, operands in [-8, 8), pairs near the
+// overflow and among the subnormals within 1.55 ulp of the long double result, and C99 Annex F's
+// special values bit for bit (signed zeros, the quadrants of the infinities, NaN).
+TEST(FloatMath, OwnF64Atan2WithinItsBoundAndSpecialValues) {
+  std::vector<double> a, b;
+  std::mt19937_64 g(77);
+  std::uniform_real_distribution<double> u(-8.0, 8.0);
+  for (int i = 0; i < 100000; ++i) {
+    const uint64_t p = g(), q = g();
+    double y, x;
+    std::memcpy(&y, &p, 8);
+    std::memcpy(&x, &q, 8);
+    a.push_back(y), b.push_back(x);
+    a.push_back(u(g)), b.push_back(u(g));
+  }
+  // near the overflow (the sums of the reduction would overflow unscaled) and among the subnormals
+  for (auto [y, x] : std::vector<std::pair<double, double>>{{1.7976931348623157e308, 1.7976931348623157e308},
+                                                            {1.7e308, 1.2e308},
+                                                            {-1.5e308, 1e308},
+                                                            {1e308, -1.7e308},
+                                                            {1.6e308, 1e308},
+                                                            {4.9406564584124654e-324, 1e-323},
+                                                            {2e-308, -3e-308}})
+    a.push_back(y), b.push_back(x);
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> special = {
+      0.0, -0.0, inf, -inf, 1.0, -1.0, std::numeric_limits<double>::quiet_NaN()};
+  for (double y : special)
+    for (double x : special) a.push_back(y), b.push_back(x);
+  const auto n = static_cast<int64_t>(a.size());
+  const std::vector<double> got = atan2(tensor(a, {n}), tensor(b, {n})).to_vector<double>();
+  double worst = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const long double want = atan2l(a[i], b[i]);
+    const double rounded = static_cast<double>(want);
+    if (std::isnan(want)) {
+      ASSERT_TRUE(std::isnan(got[i])) << a[i] << ", " << b[i];
+    } else if (i >= a.size() - special.size() * special.size() || rounded == 0) {
+      ASSERT_EQ(got[i], std::atan2(a[i], b[i])) << std::hexfloat << a[i] << ", " << b[i];
+      ASSERT_EQ(std::signbit(got[i]), std::signbit(rounded)) << a[i] << ", " << b[i];
+    } else {
+      const double err =
+          static_cast<double>(std::fabs(static_cast<long double>(got[i]) - want)) / ulp_of_f64(want);
+      ASSERT_LE(err, 1.55) << std::hexfloat << a[i] << ", " << b[i] << " = " << got[i];
+      worst = std::max(worst, err);
+    }
+  }
+  EXPECT_GT(worst, 0.5);
 }
 
 // f32 hypot (and |z| of c64, which calls it): in double, rounded once: within 0.51 ulp of the
