@@ -769,7 +769,7 @@ CGRAD_SCALAR_INLINE double cosh_f64(double x) {
 
 // ---- f64 log, log1p, log2, log10: straight-line code ----
 // glibc's scalar calls kept loops over log1p and log10 from vectorizing (2^22 f64, one thread:
-// log1p 45 ms against NumPy's 14). Worst errors in docs/semantics.md (tools/ulp_sweep.cpp).
+// log1p 44 ms against NumPy's 8). Worst errors in docs/semantics.md (tools/ulp_sweep.cpp).
 // x = 2^e m for a positive normal x: m in [sqrt(1/2), sqrt(2)), f = m - 1 (exact), e as a double.
 struct log_split_f64 {
   double e;
@@ -794,18 +794,19 @@ CGRAD_SCALAR_INLINE double log_tail_f64(double f) {
   q = fma_(q, z, 0.33333333333333348);
   return fma_(s, fma_(2.0 * z, q, h), -h);
 }
-// log x = e ln2 + f + tail (ln2 in two parts: e times the first is exact); C99's special values
-// (-inf at 0, NaN below, inf at inf). Subnormals are scaled by 2^54 first.
+// C99's special values of the logarithms (-inf at 0, NaN below, inf at inf, NaN itself) or r.
 CGRAD_SCALAR_INLINE double log_special_f64(double x, double r) {
   const double special = x == 0.0 ? -inf<double>() : x == inf<double>() ? x : quiet_nan<double>();
   return x != x ? x : x > 0.0 && x < inf<double>() ? r : special;
 }
+// log_split of any positive finite x: subnormals are scaled by 2^54 first.
 CGRAD_SCALAR_INLINE log_split_f64 log_split_any(double x) {
   const bool sub = x < 2.2250738585072014e-308;
   log_split_f64 s = log_split(sub ? x * 18014398509481984.0 : x);
   s.e = sub ? s.e - 54.0 : s.e;
   return s;
 }
+// log x = e ln2 + f + tail (ln2 in two parts: e times the first is exact).
 CGRAD_SCALAR_INLINE double log_f64(double x) {
   const log_split_f64 s = log_split_any(x);
   const double r =
@@ -1228,14 +1229,14 @@ CGRAD_SCALAR_INLINE double log1p_pos_f64(double w) {
   const double f = small ? w : bits_to_f64((k & 0x000fffffffffffffLL) + 0x3fe6a09e667f3bcdLL) - 1.0;
   return fma_(fe, 6.93147180369123816490e-01, fma_(fe, 1.90821492927058770002e-10, log1p_reduced_f64(f)));
 }
-// atan(n / d) for 0 <= n <= d, 0 < d, with one division: t = n / d above 2 - sqrt(3) becomes
-// pi/6 + atan(u), u = (t sqrt(3) - 1) / (sqrt(3) + t) = (n sqrt(3) - d) / (d sqrt(3) + n), so
-// |u| <= 2 - sqrt(3); atan(u) = u + u^3 P(u^2), P near minimax. R is the result's type: for f32,
-// P of degree 6 (tools/fit_poly.py atan 6: 2^-49.7 relative; the Taylor series needed degree 11
-// for 5e-17); for f64, degree 8 (tools/fit_poly.py atan64 8: 2^-59.5) and pi/6, pi/2 and pi in two
-// parts. 2^22 f32, one thread: atan 3.9 -> 2.7 ms, atan2 5.5 -> 4.6, asin 5.0 -> 3.9, acos 5.4 -> 4.2.
-// Over every float, atan and asin each round 2 results the other way from glibc's double function
-// rounded to float (none before), still within 0.50 ulp; atan2 kept its bits on 1.2x10^8 random pairs.
+// atan(n / d) for 0 <= n <= d, 0 < d, with one division; R is the result's type (f64's reduction:
+// the branch below). For f32: t = n / d above 2 - sqrt(3) becomes pi/6 + atan(u),
+// u = (t sqrt(3) - 1) / (sqrt(3) + t) = (n sqrt(3) - d) / (d sqrt(3) + n), so |u| <= 2 - sqrt(3);
+// atan(u) = u + u^3 P(u^2), P of degree 6, near minimax (tools/fit_poly.py atan 6: 2^-49.7
+// relative; the Taylor series needed degree 11 for 5e-17). 2^22 f32, one thread: atan 3.9 -> 2.7
+// ms, atan2 5.5 -> 4.6, asin 5.0 -> 3.9, acos 5.4 -> 4.2. Over every float, atan and asin each round
+// 2 results the other way from glibc's double function rounded to float (none before), still within
+// 0.50 ulp; atan2 kept its bits on 1.2x10^8 random pairs.
 template <class R = float>
 CGRAD_SCALAR_INLINE double atan_ratio_f64(double n, double d) {
   if constexpr (sizeof(R) == 4) {
@@ -1425,7 +1426,7 @@ CGRAD_SCALAR_INLINE float acosh_(float x) { return CGRAD_HOST_OWN(acosh_f32, m_a
 CGRAD_SCALAR_INLINE float atanh_(float x) { return CGRAD_HOST_OWN(atanh_f32, m_atanh)(x); }
 CGRAD_SCALAR_INLINE float pow_(float x, float y) { return CGRAD_HOST_OWN(pow_f32, m_pow)(x, y); }
 // f32 sinh, cosh, log2 and log10: the f64 functions above, rounded once (every float gives glibc's
-// double function rounded to float). glibc's scalar calls made them 8-50x slower than NumPy (2^22
+// double function rounded to float). glibc's scalar calls made them 9-48x slower than NumPy (2^22
 // f32, one thread: sinh 75 ms against 1.6).
 CGRAD_SCALAR_INLINE float sinh_f32(float x) { return static_cast<float>(sinh_f64(static_cast<double>(x))); }
 CGRAD_SCALAR_INLINE float cosh_f32(float x) { return static_cast<float>(cosh_f64(static_cast<double>(x))); }
