@@ -1255,8 +1255,9 @@ CGRAD_SCALAR_INLINE double atan_ratio_f64(double n, double d) {
     // f64: u = t below 7/16, (2t - 1) / (2 + t) to 11/16 (plus atan(1/2)), (t - 1) / (t + 1) above
     // (plus pi/4): the numerators 2n - d and n - d are exact (Sterbenz), so u rounds twice and
     // |u| <= 7/16; P of degree 11 (tools/fit_poly.py atan64 11: 2^-57.9); the bases in two parts.
-    // Operands past 2^1000 are scaled by 2^-4 first (exactly), so that 2d + n and n + d stay finite.
-    const double k = d > 0x1p1000 ? 0.0625 : 1.0;
+    // Operands past 2^1000 are scaled by 2^-4 first, so that 2d + n and n + d stay finite, and a d
+    // below 2^-1000 by 2^64, so that the thresholds' products keep their bits (both exact).
+    const double k = d > 0x1p1000 ? 0.0625 : d < 0x1p-1000 ? 0x1p64 : 1.0;
     n *= k, d *= k;
     const bool mid = n >= 0.4375 * d, top = n >= 0.6875 * d;
     const double u = (top ? n - d : mid ? 2.0 * n - d : n) / (top ? n + d : mid ? 2.0 * d + n : d);

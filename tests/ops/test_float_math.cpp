@@ -213,6 +213,9 @@ TEST(FloatMath, OwnF64Atan2WithinItsBoundAndSpecialValues) {
                                                             {1e308, -1.7e308},
                                                             {1.6e308, 1e308},
                                                             {4.9406564584124654e-324, 1e-323},
+                                                            {0.0, 4.9406564584124654e-324},
+                                                            {-4.9406564584124654e-324, 0.0},
+                                                            {1e-310, -3e-310},
                                                             {2e-308, -3e-308}})
     a.push_back(y), b.push_back(x);
   const double inf = std::numeric_limits<double>::infinity();

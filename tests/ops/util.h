@@ -27,6 +27,10 @@ struct Data {
   DType dtype = f32;
   std::vector<double> f;
   std::vector<int64_t> i;
+  /// For expected values only, optional: per element, a magnitude whose ulps also bound the error
+  /// (an op whose result cancels, such as logaddexp near 0: its rounding errors are ulps of the
+  /// operands, not of the result, in any implementation of its formula).
+  std::vector<double> scale = {};
   std::size_t size() const { return is_floating(dtype) ? f.size() : i.size(); }
   double fv(std::size_t k) const;
   void push(double v);
