@@ -776,8 +776,11 @@ struct log_split_f64 {
   double f;
 };
 CGRAD_SCALAR_INLINE log_split_f64 log_split(double x) {
-  const int64_t k = f64_to_bits(x) - 0x3fe6a09e667f3bcdLL;  // the bits of sqrt(1/2)
-  return {static_cast<double>(k >> 52), bits_to_f64((k & 0x000fffffffffffffLL) + 0x3fe6a09e667f3bcdLL) - 1.0};
+  // the bits' distance from sqrt(1/2)'s, unsigned: those of a negative x (a NaN result, selected
+  // away by the callers) would overflow a signed difference
+  const uint64_t k = static_cast<uint64_t>(f64_to_bits(x)) - 0x3fe6a09e667f3bcdULL;
+  return {static_cast<double>(static_cast<int64_t>(k) >> 52),
+          bits_to_f64(static_cast<int64_t>((k & 0x000fffffffffffffULL) + 0x3fe6a09e667f3bcdULL)) - 1.0};
 }
 // log(1 + f) - f for f in [sqrt(1/2) - 1, sqrt(2) - 1]: with s = f / (2 + f), 2s = f - s f, so
 // log(1 + f) = 2 atanh(s) = 2s + s R = f - (h - s (h + R)), h = f^2 / 2, R = 2z Q(z), z = s^2 (Q of
