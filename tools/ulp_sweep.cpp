@@ -171,12 +171,29 @@ T in_threads(unsigned threads, Body body) {
   return all;
 }
 
-void print(const char* name, const char* what, const Tally& t, uint64_t n) {
+template <class F>
+void print(const char* name, const char* what, const TallyOf<F>& t, uint64_t n) {
   std::printf(
       "%-6s %s: worst %.6f ulp at (%a, %a); %llu of %llu differ from the reference rounded; hash %016llx\n",
       name, what, t.worst, static_cast<double>(t.wx), static_cast<double>(t.wy),
       static_cast<unsigned long long>(t.off), static_cast<unsigned long long>(n),
       static_cast<unsigned long long>(t.hash));
+}
+
+// `count` random inputs (split among the threads) in each of the named sets: draw(g, set, part)
+// draws one input with g and adds its result to the tally `part`.
+template <class F, class Draw>
+void random_sets(const char* name, const std::vector<const char*>& sets, uint64_t seed, uint64_t count,
+                 unsigned threads, Draw draw) {
+  for (std::size_t set = 0; set < sets.size(); ++set) {
+    const TallyOf<F> t = in_threads<TallyOf<F>>(threads, [&](unsigned i) {
+      std::mt19937_64 g(seed + i + 10 * set);
+      TallyOf<F> part;
+      for (uint64_t k = 0; k < count / threads; ++k) draw(g, static_cast<int>(set), part);
+      return part;
+    });
+    print(name, sets[set], t, count / threads * threads);
+  }
 }
 
 }  // namespace
@@ -202,85 +219,57 @@ int main(int argc, char** argv) {
     print(f.name, "every float", t, n);
     return 0;
   }
+  const uint64_t count = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 40000000;
   for (const Two& f : kTwo) {
     if (which != f.name) continue;
-    const uint64_t count = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 40000000;
-    const char* sets[] = {"any bits", "[-8, 8)^2", "x in [0, 4), y in [-30, 30)"};
-    for (int set = 0; set < 3; ++set) {
-      const Tally t = in_threads(threads, [&](unsigned i) {
-        std::mt19937_64 g(17 + i + 10 * set);
-        std::uniform_real_distribution<float> u8(-8.f, 8.f), u4(0.f, 4.f), u30(-30.f, 30.f);
-        Tally part;
-        for (uint64_t k = 0; k < count / threads; ++k) {
-          float x, y;
-          if (set == 0)
-            x = from_bits(static_cast<uint32_t>(g())), y = from_bits(static_cast<uint32_t>(g()));
-          else if (set == 1)
-            x = u8(g), y = u8(g);
-          else
-            x = u4(g), y = u30(g);
-          part.add(f.own(x, y), f.ref(x, y), x, y);
-        }
-        return part;
-      });
-      print(f.name, sets[set], t, count / threads * threads);
-    }
+    random_sets<float>(f.name, {"any bits", "[-8, 8)^2", "x in [0, 4), y in [-30, 30)"}, 17, count, threads,
+                       [&](std::mt19937_64& g, int set, Tally& part) {
+                         float x, y;
+                         if (set == 0) {
+                           x = from_bits(static_cast<uint32_t>(g())),
+                           y = from_bits(static_cast<uint32_t>(g()));
+                         } else if (set == 1) {
+                           std::uniform_real_distribution<float> u8(-8.f, 8.f);
+                           x = u8(g), y = u8(g);
+                         } else {
+                           std::uniform_real_distribution<float> u4(0.f, 4.f), u30(-30.f, 30.f);
+                           x = u4(g), y = u30(g);
+                         }
+                         part.add(f.own(x, y), f.ref(x, y), x, y);
+                       });
     return 0;
   }
   if (which == "atan2_f64") {  // pairs: any bits, [-8, 8)^2, y in [-1, 1) 2^-10 and x in [-1, 1)
-    const uint64_t count = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 40000000;
-    const char* sets[] = {"any bits", "[-8, 8)^2", "y small"};
-    for (int set = 0; set < 3; ++set) {
-      const TallyF64 t = in_threads<TallyF64>(threads, [&](unsigned i) {
-        std::mt19937_64 g(41 + i + 10 * set);
-        std::uniform_real_distribution<double> u8(-8.0, 8.0), u1(-1.0, 1.0);
-        TallyF64 part;
-        for (uint64_t k = 0; k < count / threads; ++k) {
-          double y, x;
-          if (set == 0) {
-            const uint64_t a = g(), b = g();
-            std::memcpy(&y, &a, 8), std::memcpy(&x, &b, 8);
-          } else if (set == 1) {
-            y = u8(g), x = u8(g);
-          } else {
-            y = u1(g) * 0x1p-10, x = u1(g);
-          }
-          part.add(s::atan2_f64<double>(y, x), atan2l(y, x), y, x);
-        }
-        return part;
-      });
-      std::printf("atan2_f64 %s: worst %.6f ulp at y = %a; %llu of %llu differ from the reference rounded\n",
-                  sets[set], t.worst, t.wx, static_cast<unsigned long long>(t.off),
-                  static_cast<unsigned long long>(count / threads * threads));
-    }
+    random_sets<double>("atan2_f64", {"any bits", "[-8, 8)^2", "y small"}, 41, count, threads,
+                        [](std::mt19937_64& g, int set, TallyF64& part) {
+                          double y, x;
+                          if (set == 0) {
+                            const uint64_t a = g(), b = g();
+                            std::memcpy(&y, &a, 8), std::memcpy(&x, &b, 8);
+                          } else if (set == 1) {
+                            std::uniform_real_distribution<double> u8(-8.0, 8.0);
+                            y = u8(g), x = u8(g);
+                          } else {
+                            std::uniform_real_distribution<double> u1(-1.0, 1.0);
+                            y = u1(g) * 0x1p-10, x = u1(g);
+                          }
+                          part.add(s::atan2_f64<double>(y, x), atan2l(y, x), y, x);
+                        });
     return 0;
   }
   for (const OneF64& f : kOneF64) {
     if (which != f.name) continue;
-    const uint64_t count = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 40000000;
-    const char* sets[] = {"any bits", "|x| < 2^-20", "|x| < 1", "|x| < 30", "|x| < 720"};
-    const double bounds[] = {0, 0x1p-20, 1, 30, 720};
-    for (int set = 0; set < 5; ++set) {
-      const TallyF64 t = in_threads<TallyF64>(threads, [&](unsigned i) {
-        std::mt19937_64 g(29 + i + 10 * set);
-        std::uniform_real_distribution<double> u(-bounds[set], bounds[set]);
-        TallyF64 part;
-        for (uint64_t k = 0; k < count / threads; ++k) {
-          double x = u(g);
-          if (set == 0) {
-            const uint64_t b = g();
-            std::memcpy(&x, &b, 8);
-          }
-          part.add(f.own(x), f.ref(x), x, 0);
-        }
-        return part;
-      });
-      std::printf(
-          "%-9s %s: worst %.6f ulp at %a; %llu of %llu differ from the reference rounded; hash %016llx\n",
-          f.name, sets[set], t.worst, t.wx, static_cast<unsigned long long>(t.off),
-          static_cast<unsigned long long>(count / threads * threads),
-          static_cast<unsigned long long>(t.hash));
-    }
+    random_sets<double>(f.name, {"any bits", "|x| < 2^-20", "|x| < 1", "|x| < 30", "|x| < 720"}, 29, count,
+                        threads, [&](std::mt19937_64& g, int set, TallyF64& part) {
+                          const double bounds[] = {0, 0x1p-20, 1, 30, 720};
+                          std::uniform_real_distribution<double> u(-bounds[set], bounds[set]);
+                          double x = u(g);
+                          if (set == 0) {
+                            const uint64_t b = g();
+                            std::memcpy(&x, &b, 8);
+                          }
+                          part.add(f.own(x), f.ref(x), x, 0);
+                        });
     return 0;
   }
   std::fprintf(stderr, "ulp_sweep: no function %s\n", which.c_str());

@@ -741,6 +741,11 @@ CGRAD_SCALAR_INLINE double tanh_f64(double x) {
   const double r = a < 0.55 ? small : e / (e + 2.0);
   return x != x ? x : with_sign_of(r, x);
 }
+// e^a / 2 for a >= 0 (clamped at 711: inf past 710.47), the power of two in two factors.
+CGRAD_SCALAR_INLINE double half_exp_f64(double a) {
+  const exp_split_f64 s = exp_reduce(a < 711.0 ? a : 711.0);
+  return scale_f64(1.0 + expm1_reduced_f64(s.r), s.n - 1);
+}
 // sinh |x|: |x| + |x| z P(z) below 1 (P of degree 6: tools/fit_poly.py sinh 6, 2^-56.6 relative);
 // h - 1 / (4h) from 1 on, h = e^|x| / 2 (scaled in two factors: finite up to 710.47). With the sign
 // of x.
@@ -754,16 +759,13 @@ CGRAD_SCALAR_INLINE double sinh_f64(double x) {
   p = fma_(p, z, 0.0083333333333332985);
   p = fma_(p, z, 0.16666666666666666);
   const double small = fma_(a * z, p, a);
-  const exp_split_f64 s = exp_reduce(a < 711.0 ? a : 711.0);
-  const double h = scale_f64(1.0 + expm1_reduced_f64(s.r), s.n - 1);
+  const double h = half_exp_f64(a);
   const double r = a < 1.0 ? small : h - 0.25 / h;
   return x != x ? x : with_sign_of(r, x);
 }
 // cosh x = h + 1 / (4h), h = e^|x| / 2.
 CGRAD_SCALAR_INLINE double cosh_f64(double x) {
-  const double a = m_fabs(x);
-  const exp_split_f64 s = exp_reduce(a < 711.0 ? a : 711.0);
-  const double h = scale_f64(1.0 + expm1_reduced_f64(s.r), s.n - 1);
+  const double h = half_exp_f64(m_fabs(x));
   return x != x ? x : h + 0.25 / h;
 }
 
@@ -830,16 +832,17 @@ CGRAD_SCALAR_INLINE double log1p_f64(double x) {
 // log2 x = e + (f + tail) / ln2 and log10 x = e log10(2) + (f + tail) / ln10: f times the reciprocal
 // inside an FMA, whose error is added as the product of f and the reciprocal's rounding error;
 // log10(2) in two parts (e times the first is exact).
+// log(1 + f) c for c = c_hi + c_lo (c_hi the double nearest).
+CGRAD_SCALAR_INLINE double log1p_times_f64(double f, double c_hi, double c_lo) {
+  return fma_(f, c_hi, fma_(log_tail_f64(f), c_hi, f * c_lo));
+}
 CGRAD_SCALAR_INLINE double log2_f64(double x) {
   const log_split_f64 s = log_split_any(x);
-  const double l = fma_(s.f, 1.4426950408889634,
-                        fma_(log_tail_f64(s.f), 1.4426950408889634, s.f * 2.0355273740931033e-17));
-  return log_special_f64(x, s.e + l);
+  return log_special_f64(x, s.e + log1p_times_f64(s.f, 1.4426950408889634, 2.0355273740931033e-17));
 }
 CGRAD_SCALAR_INLINE double log10_f64(double x) {
   const log_split_f64 s = log_split_any(x);
-  const double l =
-      fma_(s.f, 0.4342944819032518, fma_(log_tail_f64(s.f), 0.4342944819032518, s.f * 1.098319650216765e-17));
+  const double l = log1p_times_f64(s.f, 0.4342944819032518, 1.098319650216765e-17);
   return log_special_f64(x, fma_(s.e, 0.3010299955494702, fma_(s.e, 1.1451100898021838e-10, l)));
 }
 
