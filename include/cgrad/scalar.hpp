@@ -564,6 +564,33 @@ struct is_arith<bfloat16_t> {
   static constexpr bool value = true;
 };
 
+// ---- the helpers' names: one set per kind of build ----
+// Everything below (the functions, and the traits they use) sits in an inline namespace named
+// after how the including code evaluates a * b + c: `exact` in the library (CMake defines
+// CGRAD_SCALAR_EXACT_FMA there and compiles with -ffp-contract=off), `fused` or `unfused` in
+// other code, after the fma_ it gets. Inline functions have one symbol per name, and where a build
+// does not inline them (Debug) the linker keeps one copy for the whole program: with a single
+// name, a user's copy of fma_ built without FMA instructions (a * b + c, two roundings) could
+// become the interpreter's. Found by the dev build of the tests, 2026-11-29: `f64` `expm1` 1.21
+// ulp off; tests/ops/test_scalar_names.cpp checks that each kind keeps its own copy. Callers
+// never name the inline namespace: `cgrad::scalar::exp_` finds it in either. The types above
+// (float16_t, complex_t, the traits) are the same in every build and keep one name, so that
+// they can appear in the library's interface.
+#if defined(CGRAD_SCALAR_FREESTANDING) || defined(CGRAD_SCALAR_EXACT_FMA) || defined(__CUDACC_RTC__) || \
+    defined(__CUDA_ARCH__) || defined(__FMA__) || defined(__aarch64__)
+#define CGRAD_SCALAR_FMA_FUSED 1  // fma_ (below) rounds once
+#else
+#define CGRAD_SCALAR_FMA_FUSED 0
+#endif
+#if defined(CGRAD_SCALAR_EXACT_FMA)
+#define CGRAD_SCALAR_NAMES exact
+#elif CGRAD_SCALAR_FMA_FUSED
+#define CGRAD_SCALAR_NAMES fused
+#else
+#define CGRAD_SCALAR_NAMES unfused
+#endif
+inline namespace CGRAD_SCALAR_NAMES {
+
 // Infinity and a quiet NaN of T from their bits: literals that generated code can use on every
 // compiler (NVRTC has no __builtin_inf).
 template <class T>
@@ -589,8 +616,7 @@ CGRAD_SCALAR_INLINE T quiet_nan() {
 // x86-64 and defines CGRAD_SCALAR_EXACT_FMA), so all agree bit for bit. Other code including
 // this header (et/) fuses only where the target has FMA: a call per operation would stop its
 // loops from vectorizing.
-#if defined(CGRAD_SCALAR_FREESTANDING) || defined(CGRAD_SCALAR_EXACT_FMA) || defined(__CUDACC_RTC__) || \
-    defined(__CUDA_ARCH__) || defined(__FMA__) || defined(__aarch64__)
+#if CGRAD_SCALAR_FMA_FUSED
 CGRAD_SCALAR_INLINE float fma_(float a, float b, float c) { return CGRAD_LIBM(fmaf)(a, b, c); }
 CGRAD_SCALAR_INLINE double fma_(double a, double b, double c) { return CGRAD_LIBM(fma)(a, b, c); }
 #else
@@ -2518,4 +2544,7 @@ CGRAD_SCALAR_INLINE uint32_t order_key(uint32_t v, bool descending) {
 }
 CGRAD_SCALAR_INLINE uint64_t order_key(uint64_t v, bool descending) { return descending ? ~v : v; }
 
+}  // namespace CGRAD_SCALAR_NAMES
+#undef CGRAD_SCALAR_NAMES
+#undef CGRAD_SCALAR_FMA_FUSED
 }  // namespace cgrad::scalar
