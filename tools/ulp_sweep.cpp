@@ -146,6 +146,9 @@ const OneF64 kOneF64[] = {
     {"atan_f64", [](double x) { return s::atan_f64(x); }, [](long double v) { return atanl(v); }},
     {"asin_f64", [](double x) { return s::asin_f64(x); }, [](long double v) { return asinl(v); }},
     {"acos_f64", [](double x) { return s::acos_f64(x); }, [](long double v) { return acosl(v); }},
+    {"sin_f64", [](double x) { return s::sin_f64(x); }, [](long double v) { return sinl(v); }},
+    {"cos_f64", [](double x) { return s::cos_f64(x); }, [](long double v) { return cosl(v); }},
+    {"tan_f64", [](double x) { return s::tan_f64(x); }, [](long double v) { return tanl(v); }},
 };
 
 struct Two {
@@ -259,17 +262,26 @@ int main(int argc, char** argv) {
   }
   for (const OneF64& f : kOneF64) {
     if (which != f.name) continue;
-    random_sets<double>(f.name, {"any bits", "|x| < 2^-20", "|x| < 1", "|x| < 30", "|x| < 720"}, 29, count,
-                        threads, [&](std::mt19937_64& g, int set, TallyF64& part) {
-                          const double bounds[] = {0, 0x1p-20, 1, 30, 720};
-                          std::uniform_real_distribution<double> u(-bounds[set], bounds[set]);
-                          double x = u(g);
-                          if (set == 0) {
-                            const uint64_t b = g();
-                            std::memcpy(&x, &b, 8);
-                          }
-                          part.add(f.own(x), f.ref(x), x, 0);
-                        });
+    // (the last two sets for sin, cos and tan: their reduction's range, and the doubles nearest
+    // multiples of pi/2 below 2^20, where r cancels most)
+    const bool trig = which == "sin_f64" || which == "cos_f64" || which == "tan_f64";
+    std::vector<const char*> sets = {"any bits", "|x| < 2^-20", "|x| < 1", "|x| < 30", "|x| < 720"};
+    if (trig) sets.insert(sets.end(), {"|x| < 2^20", "near k pi/2"});
+    random_sets<double>(f.name, sets, 29, count, threads, [&](std::mt19937_64& g, int set, TallyF64& part) {
+      const double bounds[] = {0, 0x1p-20, 1, 30, 720, 0x1p20};
+      double x = set < 6 ? std::uniform_real_distribution<double>(-bounds[set], bounds[set])(g) : 0;
+      if (set == 0) {  // (after a draw of x all the same: the hashes of earlier sweeps stay)
+        const uint64_t b = g();
+        std::memcpy(&x, &b, 8);
+      } else if (set == 6) {
+        const long double k = static_cast<long double>(g() % 667544),
+                          pio2 = 1.57079632679489661923132169163975144L;
+        x = std::nextafter(static_cast<double>(k * pio2), 0.0) +
+            static_cast<double>(static_cast<int>(g() % 5) - 2) *
+                std::ldexp(1.0, std::ilogb(k * pio2 + 1) - 52);
+      }
+      part.add(f.own(x), f.ref(x), x, 0);
+    });
     return 0;
   }
   std::fprintf(stderr, "ulp_sweep: no function %s\n", which.c_str());

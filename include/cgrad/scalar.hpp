@@ -706,9 +706,10 @@ CGRAD_SCALAR_INLINE double exp_(double x) { return exp_f64(x); }
 // tools/fit_poly.py), where the formulas through e^x would cancel; worst errors (tools/ulp_sweep.cpp,
 // random doubles against the long double functions) are in docs/semantics.md. f32 sinh and cosh are
 // these, rounded once.
-// The sign of x put on y >= 0.
+// The sign of x put on y (as the f32 one: y's sign flipped where x is negative; x's sign where
+// y >= 0, as for most callers; sin and tan, odd, flip their result computed on |x|).
 CGRAD_SCALAR_INLINE double with_sign_of(double y, double x) {
-  return bits_to_f64(f64_to_bits(y) | (f64_to_bits(x) & static_cast<int64_t>(0x8000000000000000ULL)));
+  return bits_to_f64(f64_to_bits(y) ^ (f64_to_bits(x) & static_cast<int64_t>(0x8000000000000000ULL)));
 }
 // e^x - 1 for |x| <= 0.7: x + x^2 P(x), P of degree 12 (tools/fit_poly.py expm1 12: 2^-57.8 relative).
 CGRAD_SCALAR_INLINE double expm1_wide_f64(double x) {
@@ -1105,69 +1106,222 @@ CGRAD_TRIG_F32(cos)
 CGRAD_TRIG_F32(tan)
 #undef CGRAD_TRIG_F32
 
+// ---- f64 sin, cos, tan below |x| = 2^20: Cody and Waite in two doubles ----
+// |x| = k pi/2 + r with k = round(|x| 2/pi) < 2^20 and pi/2 = P1 + P2 + P3 + P4 (P1, P2, P3 of 33
+// bits, so k P1, k P2 and k P3 are exact; P4 leaves out 7e-49): x - k P1 is exact (Sterbenz),
+// the two subtractions that follow keep their rounding errors (two_sum), and r = hi + lo to
+// about 2^-105 |r| + 2^-130, where no double below 2^20 comes closer to a multiple of pi/2 than
+// about 2^-60. sin and cos of hi + lo are Taylor polynomials (to r^17 and r^16; truncation below
+// 0.02 ulp at pi/4) whose leading terms are added last, with lo's first-order terms; tan is their
+// quotient, corrected once by its residual. From 2^20 on, and for inf and NaN, the C library's
+// functions (sin_f64 and so on below; the vector variants further down). Errors and speed in
+// docs/semantics.md.
+struct ReducedPio2F64 {
+  double hi, lo;  // r = hi + lo, |hi| <= pi/4 (a little more), |lo| <= ulp(hi) / 2
+  uint32_t q;     // quadrant of |x|: k mod 4
+};
+// s + e = a + b exactly (Knuth's two-sum: no order of magnitudes assumed).
+CGRAD_SCALAR_INLINE double two_sum(double a, double b, double& e) {
+  const double s = a + b, bb = s - a;
+  e = (a - (s - bb)) + (b - bb);
+  return s;
+}
+CGRAD_SCALAR_INLINE bool small_for_pio2_f64(double x) {
+  return (static_cast<uint64_t>(f64_to_bits(x)) & 0x7fffffffffffffffull) < 0x4130000000000000ull;  // 2^20
+}
+CGRAD_SCALAR_INLINE ReducedPio2F64 reduce_pio2_small_f64(double x) {
+  const double a = m_fabs(x);
+  const double k = fma_(a, 0.63661977236758134, 6755399441055744.0) - 6755399441055744.0;  // as exp's n
+  const double r1 = fma_(-k, 0x1.921fb544p+0, a);                                          // exact
+  double e2, e3;
+  const double r2 = two_sum(r1, -k * 0x1.0b4611a6p-34, e2);
+  const double r3 = two_sum(r2, -k * 0x1.3198a2ep-69, e3);
+  const double lo = fma_(-k, 0x1.b839a252049c1p-104, e2 + e3);
+  const double hi = r3 + lo;
+  return {hi, lo - (hi - r3), static_cast<uint32_t>(static_cast<int64_t>(k)) & 3u};
+}
+// sin(hi + lo) - hi and cos(hi + lo) - 1, each the part to add to its leading term last.
+CGRAD_SCALAR_INLINE double sin_tail_f64(double hi, double lo, double z) {
+  double p = 2.8114572543455206e-15;  // 1/17! (then 1/15!, ...)
+  p = fma_(p, z, -7.647163731819816e-13);
+  p = fma_(p, z, 1.6059043836821613e-10);
+  p = fma_(p, z, -2.5052108385441720e-08);
+  p = fma_(p, z, 2.7557319223985893e-06);
+  p = fma_(p, z, -1.9841269841269841e-04);
+  p = fma_(p, z, 8.3333333333333333e-03);
+  p = fma_(p, z, -1.6666666666666667e-01);
+  return fma_(hi * z, p, fma_(-0.5 * z, lo, lo));  // hi^3 p + lo (1 - z/2)
+}
+// cos(hi + lo) = w + tail with w = 1 - z/2 rounded: the tail holds w's rounding error, the
+// rounding error of z = hi^2 (zl), the polynomial from r^4 on and -hi lo.
+CGRAD_SCALAR_INLINE double cos_head_f64(double z) { return 1.0 - 0.5 * z; }
+CGRAD_SCALAR_INLINE double cos_tail_f64(double hi, double lo, double z, double w) {
+  const double zl = fma_(hi, hi, -z);
+  double p = 4.779477332387385e-14;  // 1/16! (then 1/14!, ...)
+  p = fma_(p, z, -1.1470745597729725e-11);
+  p = fma_(p, z, 2.0876756987868099e-09);
+  p = fma_(p, z, -2.7557319223985888e-07);
+  p = fma_(p, z, 2.4801587301587302e-05);
+  p = fma_(p, z, -1.3888888888888889e-03);
+  p = fma_(p, z, 4.1666666666666667e-02);
+  return ((1.0 - w) - 0.5 * z) + fma_(z * z, p, fma_(-hi, lo, -0.5 * zl));
+}
+CGRAD_SCALAR_INLINE double sin_of_reduced_f64(ReducedPio2F64 k, double x) {
+  const double z = k.hi * k.hi, w = cos_head_f64(z);
+  const double s = k.hi + sin_tail_f64(k.hi, k.lo, z), c = w + cos_tail_f64(k.hi, k.lo, z, w);
+  double v = (k.q & 1u) ? c : s;
+  v = (k.q & 2u) ? -v : v;
+  return with_sign_of(v, x);
+}
+CGRAD_SCALAR_INLINE double cos_of_reduced_f64(ReducedPio2F64 k, double) {
+  const double z = k.hi * k.hi, w = cos_head_f64(z);
+  const double s = k.hi + sin_tail_f64(k.hi, k.lo, z), c = w + cos_tail_f64(k.hi, k.lo, z, w);
+  double v = (k.q & 1u) ? s : c;
+  return ((k.q + 1u) & 2u) ? -v : v;
+}
+// tan = n / d with n + nt and d + dt the sine and cosine (cosine and minus sine in odd
+// quadrants) in two parts: q = n / d, then q + (n + nt - q (d + dt)) / d.
+CGRAD_SCALAR_INLINE double tan_of_reduced_f64(ReducedPio2F64 k, double x) {
+  const double z = k.hi * k.hi, w = cos_head_f64(z);
+  const double st = sin_tail_f64(k.hi, k.lo, z), ct = cos_tail_f64(k.hi, k.lo, z, w);
+  const bool odd = (k.q & 1u) != 0;
+  const double n = odd ? w : k.hi, nt = odd ? ct : st;
+  const double d = odd ? -k.hi : w, dt = odd ? -st : ct;
+  const double q = (n + nt) / (d + dt);
+  const double v = q + (fma_(-q, d, n) + fma_(-q, dt, nt)) / (d + dt);
+  return with_sign_of(v, x);
+}
+// A branch (the library and scalar code); the kernels' loops call the vector variants below.
+#define CGRAD_TRIG_F64(name)                                                              \
+  CGRAD_SCALAR_INLINE double name##_f64(double x) {                                       \
+    if (small_for_pio2_f64(x)) return name##_of_reduced_f64(reduce_pio2_small_f64(x), x); \
+    return m_##name(x);                                                                   \
+  }
+CGRAD_TRIG_F64(sin)
+CGRAD_TRIG_F64(cos)
+CGRAD_TRIG_F64(tan)
+#undef CGRAD_TRIG_F64
+
 // In the CPU kernels GCC compiles for x86-64 with AVX2 or AVX-512, a loop over sin, cos or tan
-// of f32 calls a function of a vector of lanes (its OpenMP `declare simd` variant, by the x86-64
-// vector function ABI's name), defined here: the short reduction for every lane when no lane is
-// at or above 2^20; when one is, both reductions for every lane, vectorized, selected per lane
-// as the scalar function selects, and the polynomials once. Every lane thus gets the scalar
-// function's bits, as the interpreter does. 2^22 f32, one thread of the
-// Zen 4 VM: sin 10.0 -> 5.3 ms (inline, a branch-free loop computes the exact reduction for
+// of f32 or f64 calls a function of a vector of lanes (its OpenMP `declare simd` variant, by the
+// x86-64 vector function ABI's name), defined here. A block of lanes takes the short reduction
+// for every lane when no lane is at or above 2^20. When one is: f32 computes both reductions for
+// every lane, vectorized, selected per lane as the scalar function selects, and the polynomials
+// once; f64 calls sin_f64 and so on lane by lane (the C library's functions from 2^20 on). Every
+// lane thus gets the scalar function's bits, as the interpreter does. 2^22 f32, one thread of
+// the Zen 4 VM: sin 10.0 -> 5.3 ms (inline, a branch-free loop computes the exact reduction for
 // every lane); past 2^20, 10.0 -> 11.6 (16.1 when such a vector computed the polynomials twice).
-// Compiled only into kernel units that call the function on f32 values (the renderer defines
-// CGRAD_KERNEL_USES_<NAME>, codegen/render_cpu.cpp): each adds about 23 ms to a cold compile.
+// The block is a ymm register's lanes (8 floats, 4 doubles). With AVX-512 a loop calls the
+// variant of a ymm's lanes or of a zmm's (two blocks), after the vector width GCC prefers for the
+// CPU: 512 bits on the Zen 4, 256 on Intel's AVX-512 cores (Rocket Lake), whose loops declared
+// only the zmm variant and so did not vectorize (2026-12-01).
+// Compiled only into kernel units that call the function (the renderer defines
+// CGRAD_KERNEL_USES_<NAME> for f32 and CGRAD_KERNEL_USES_<NAME>_F64, codegen/render_cpu.cpp):
+// each adds about 23 ms to a cold compile.
 #if defined(CGRAD_SCALAR_FREESTANDING) && defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
     (defined(__AVX512F__) || defined(__AVX2__))
 #define CGRAD_TRIG_LANES 1
-#if defined(__AVX512F__)
-#define CGRAD_TRIG_LANES_ABI(name) "_ZGVeN16v_" #name  // AVX-512: 16 floats in a zmm register
-#define CGRAD_TRIG_LANES_N 16
-#else
-#define CGRAD_TRIG_LANES_ABI(name) "_ZGVdN8v_" #name  // AVX2: 8 floats in a ymm register
-#define CGRAD_TRIG_LANES_N 8
-#endif
 #define CGRAD_PRAGMA(x) _Pragma(#x)
-#define CGRAD_PRAGMA_SIMD(n) CGRAD_PRAGMA(omp declare simd simdlen(n) notinbranch)
-typedef float lanes_f32 __attribute__((vector_size(4 * CGRAD_TRIG_LANES_N)));
-typedef int32_t lanes_i32 __attribute__((vector_size(4 * CGRAD_TRIG_LANES_N)));
-typedef uint64_t lanes_u64 __attribute__((vector_size(4 * CGRAD_TRIG_LANES_N)));
-// The function's declaration (the variants' interface, not its definition: a definition would
-// make GCC derive its own variants), its scalar entry and its vector variant under those names.
-#define CGRAD_TRIG_LANES_DEFINE(name)                                                                        \
-  CGRAD_PRAGMA_SIMD(CGRAD_TRIG_LANES_N)                                                                      \
-  extern "C" float cgrad_##name##_f32_lanes(float) __attribute__((const, nothrow));                          \
-  extern "C" __attribute__((noinline)) float name##_f32_entry(float x) __asm__("cgrad_" #name "_f32_lanes"); \
-  extern "C" __attribute__((noinline)) float name##_f32_entry(float x) { return name##_f32(x); }             \
-  extern "C" lanes_f32 name##_f32_vector(lanes_f32 x) __asm__(                                               \
-      CGRAD_TRIG_LANES_ABI(cgrad_##name##_f32_lanes));                                                       \
-  extern "C" lanes_f32 name##_f32_vector(lanes_f32 x) {                                                      \
-    const lanes_u64 large =                                                                                  \
-        reinterpret_cast<lanes_u64>((reinterpret_cast<lanes_i32>(x) & 0x7fffffff) >= 0x49800000);            \
-    uint64_t any = 0;                                                                                        \
-    for (int i = 0; i < CGRAD_TRIG_LANES_N / 2; ++i) any |= large[i];                                        \
-    float in[CGRAD_TRIG_LANES_N], out[CGRAD_TRIG_LANES_N];                                                   \
-    __builtin_memcpy(in, &x, sizeof in);                                                                     \
-    if (__builtin_expect(any == 0, 1))                                                                       \
-      for (int i = 0; i < CGRAD_TRIG_LANES_N; ++i)                                                           \
-        out[i] = name##_of_reduced(reduce_pio2_small_f32(in[i]), in[i]);                                     \
-    else                                                                                                     \
-      for (int i = 0; i < CGRAD_TRIG_LANES_N; ++i) {                                                         \
-        const ReducedPio2 a = reduce_pio2_small_f32(in[i]), b = reduce_pio2_f32(in[i]);                      \
-        out[i] = name##_of_reduced(small_for_pio2(in[i]) ? a : b, in[i]);                                    \
-      }                                                                                                      \
-    lanes_f32 y;                                                                                             \
-    __builtin_memcpy(&y, out, sizeof out);                                                                   \
-    return y;                                                                                                \
+#if defined(__AVX512F__)
+#define CGRAD_TRIG_LANES_ABI(n, name) "_ZGVeN" #n "v_" #name  // AVX-512 (either width)
+#define CGRAD_TRIG_LANES_SIMD(n, n2)                    \
+  CGRAD_PRAGMA(omp declare simd simdlen(n) notinbranch) \
+  CGRAD_PRAGMA(omp declare simd simdlen(n2) notinbranch)
+#else
+#define CGRAD_TRIG_LANES_ABI(n, name) "_ZGVdN" #n "v_" #name  // AVX2: a ymm register
+#define CGRAD_TRIG_LANES_SIMD(n, n2) CGRAD_PRAGMA(omp declare simd simdlen(n) notinbranch)
+#endif
+typedef float lanes_f32 __attribute__((vector_size(32)));
+typedef int32_t lanes_i32 __attribute__((vector_size(32)));
+typedef double lanes_f64 __attribute__((vector_size(32)));
+typedef int64_t lanes_i64 __attribute__((vector_size(32)));
+typedef uint64_t lanes_u64 __attribute__((vector_size(32)));
+typedef float lanes2_f32 __attribute__((vector_size(64)));
+typedef double lanes2_f64 __attribute__((vector_size(64)));
+// A block of f32 lanes (sizeof(lanes_f32) / 4 of them) from in to out.
+#define CGRAD_TRIG_LANES_BLOCK_f32(name)                                                           \
+  __attribute__((noinline)) static void name##_f32_block(const float* in, float* out) {            \
+    lanes_f32 x;                                                                                   \
+    __builtin_memcpy(&x, in, sizeof x);                                                            \
+    const lanes_u64 large =                                                                        \
+        reinterpret_cast<lanes_u64>((reinterpret_cast<lanes_i32>(x) & 0x7fffffff) >= 0x49800000);  \
+    const uint64_t any = large[0] | large[1] | large[2] | large[3];                                \
+    if (__builtin_expect(any == 0, 1))                                                             \
+      for (int i = 0; i < 8; ++i) out[i] = name##_of_reduced(reduce_pio2_small_f32(in[i]), in[i]); \
+    else                                                                                           \
+      for (int i = 0; i < 8; ++i) {                                                                \
+        const ReducedPio2 a = reduce_pio2_small_f32(in[i]), b = reduce_pio2_f32(in[i]);            \
+        out[i] = name##_of_reduced(small_for_pio2(in[i]) ? a : b, in[i]);                          \
+      }                                                                                            \
   }
+// A block of f64 lanes (4).
+#define CGRAD_TRIG_LANES_BLOCK_f64(name)                                                                     \
+  __attribute__((noinline)) static void name##_f64_block(const double* in, double* out) {                    \
+    lanes_f64 x;                                                                                             \
+    __builtin_memcpy(&x, in, sizeof x);                                                                      \
+    const lanes_i64 large = (reinterpret_cast<lanes_i64>(x) & 0x7fffffffffffffffLL) >= 0x4130000000000000LL; \
+    const int64_t any = large[0] | large[1] | large[2] | large[3];                                           \
+    if (__builtin_expect(any == 0, 1))                                                                       \
+      for (int i = 0; i < 4; ++i) out[i] = name##_of_reduced_f64(reduce_pio2_small_f64(in[i]), in[i]);       \
+    else                                                                                                     \
+      for (int i = 0; i < 4; ++i) out[i] = name##_f64(in[i]);                                                \
+  }
+// The function's declaration (the variants' interface, not its definition: a definition would
+// make GCC derive its own variants), its scalar entry and its vector variants under those names:
+// T the element, t its suffix, n the lanes of a block, n2 twice n.
+#define CGRAD_TRIG_LANES_DEFINE(name, T, t, n, n2)                                                         \
+  CGRAD_TRIG_LANES_BLOCK_##t(name) CGRAD_TRIG_LANES_SIMD(n, n2) extern "C" T cgrad_##name##_##t##_lanes(T) \
+      __attribute__((const, nothrow));                                                                     \
+  extern "C" __attribute__((noinline)) T name##_##t##_entry(T x) __asm__("cgrad_" #name "_" #t "_lanes");  \
+  extern "C" __attribute__((noinline)) T name##_##t##_entry(T x) { return name##_##t(x); }                 \
+  extern "C" lanes_##t name##_##t##_vector(lanes_##t x) __asm__(                                           \
+      CGRAD_TRIG_LANES_ABI(n, cgrad_##name##_##t##_lanes));                                                \
+  extern "C" lanes_##t name##_##t##_vector(lanes_##t x) {                                                  \
+    T in[n], out[n];                                                                                       \
+    __builtin_memcpy(in, &x, sizeof in);                                                                   \
+    name##_##t##_block(in, out);                                                                           \
+    __builtin_memcpy(&x, out, sizeof out);                                                                 \
+    return x;                                                                                              \
+  }                                                                                                        \
+  CGRAD_TRIG_LANES_WIDE(name, T, t, n, n2)
+#if defined(__AVX512F__)
+// The zmm variant: two blocks.
+#define CGRAD_TRIG_LANES_WIDE(name, T, t, n, n2)                    \
+  extern "C" lanes2_##t name##_##t##_vector2(lanes2_##t x) __asm__( \
+      CGRAD_TRIG_LANES_ABI(n2, cgrad_##name##_##t##_lanes));        \
+  extern "C" lanes2_##t name##_##t##_vector2(lanes2_##t x) {        \
+    T in[n2], out[n2];                                              \
+    __builtin_memcpy(in, &x, sizeof in);                            \
+    name##_##t##_block(in, out);                                    \
+    name##_##t##_block(in + n, out + n);                            \
+    __builtin_memcpy(&x, out, sizeof out);                          \
+    return x;                                                       \
+  }
+#else
+#define CGRAD_TRIG_LANES_WIDE(name, T, t, n, n2)
+#endif
 #if defined(CGRAD_KERNEL_USES_SIN)
-CGRAD_TRIG_LANES_DEFINE(sin)
+CGRAD_TRIG_LANES_DEFINE(sin, float, f32, 8, 16)
 #endif
 #if defined(CGRAD_KERNEL_USES_COS)
-CGRAD_TRIG_LANES_DEFINE(cos)
+CGRAD_TRIG_LANES_DEFINE(cos, float, f32, 8, 16)
 #endif
 #if defined(CGRAD_KERNEL_USES_TAN)
-CGRAD_TRIG_LANES_DEFINE(tan)
+CGRAD_TRIG_LANES_DEFINE(tan, float, f32, 8, 16)
+#endif
+#if defined(CGRAD_KERNEL_USES_SIN_F64)
+CGRAD_TRIG_LANES_DEFINE(sin, double, f64, 4, 8)
+#endif
+#if defined(CGRAD_KERNEL_USES_COS_F64)
+CGRAD_TRIG_LANES_DEFINE(cos, double, f64, 4, 8)
+#endif
+#if defined(CGRAD_KERNEL_USES_TAN_F64)
+CGRAD_TRIG_LANES_DEFINE(tan, double, f64, 4, 8)
 #endif
 #undef CGRAD_TRIG_LANES_DEFINE
+#undef CGRAD_TRIG_LANES_WIDE
+#undef CGRAD_TRIG_LANES_BLOCK_f32
+#undef CGRAD_TRIG_LANES_BLOCK_f64
 #endif
 // CGRAD_HOST_OWN(own, libm): cgrad's own function on CPUs, the library's on a GPU, where
 // libdevice's functions have their own reductions and vectorization is no concern.
@@ -1203,9 +1357,31 @@ CGRAD_TRIG_LANES_CALL(sin, SIN)
 CGRAD_TRIG_LANES_CALL(cos, COS)
 CGRAD_TRIG_LANES_CALL(tan, TAN)
 #undef CGRAD_TRIG_LANES_CALL
-CGRAD_SCALAR_INLINE double sin_(double x) { return m_sin(x); }
-CGRAD_SCALAR_INLINE double cos_(double x) { return m_cos(x); }
-CGRAD_SCALAR_INLINE double tan_(double x) { return m_tan(x); }
+CGRAD_SCALAR_INLINE double sin_(double x) { return CGRAD_HOST_OWN(sin_f64, m_sin)(x); }
+CGRAD_SCALAR_INLINE double cos_(double x) { return CGRAD_HOST_OWN(cos_f64, m_cos)(x); }
+CGRAD_SCALAR_INLINE double tan_(double x) { return CGRAD_HOST_OWN(tan_f64, m_tan)(x); }
+// f64 by the names sin_lanes_f64 and so on (CGRAD_KERNEL_USES_SIN_F64 ...).
+#define CGRAD_TRIG_LANES_CALL_F64(name, NAME) \
+  CGRAD_SCALAR_INLINE double name##_lanes_f64(double x) { return CGRAD_TRIG_LANES_##NAME##_F64(x); }
+#if defined(CGRAD_TRIG_LANES) && defined(CGRAD_KERNEL_USES_SIN_F64)
+#define CGRAD_TRIG_LANES_SIN_F64 cgrad_sin_f64_lanes
+#else
+#define CGRAD_TRIG_LANES_SIN_F64 sin_
+#endif
+#if defined(CGRAD_TRIG_LANES) && defined(CGRAD_KERNEL_USES_COS_F64)
+#define CGRAD_TRIG_LANES_COS_F64 cgrad_cos_f64_lanes
+#else
+#define CGRAD_TRIG_LANES_COS_F64 cos_
+#endif
+#if defined(CGRAD_TRIG_LANES) && defined(CGRAD_KERNEL_USES_TAN_F64)
+#define CGRAD_TRIG_LANES_TAN_F64 cgrad_tan_f64_lanes
+#else
+#define CGRAD_TRIG_LANES_TAN_F64 tan_
+#endif
+CGRAD_TRIG_LANES_CALL_F64(sin, SIN)
+CGRAD_TRIG_LANES_CALL_F64(cos, COS)
+CGRAD_TRIG_LANES_CALL_F64(tan, TAN)
+#undef CGRAD_TRIG_LANES_CALL_F64
 
 CGRAD_SCALAR_INLINE float log_(float x) { return log_f32(x); }
 CGRAD_SCALAR_INLINE double log_(double x) { return CGRAD_HOST_OWN(log_f64, m_log)(x); }

@@ -242,11 +242,12 @@ std::string render_instr(const schedule::KernelSpec& k, int i, const std::functi
   // helper instantiated with the storage type (scalar.hpp).
   if (in.op == ir::Op::Nextafter && S != T)
     return "cgrad::scalar::nextafter<" + S + ">((" + S + ")(" + a(0) + "), (" + S + ")(" + a(1) + "))";
-  // sin, cos and tan computed in f32 by the name that has the unit compile their vector variants
-  // (include/cgrad/scalar.hpp, sin_lanes; render_cpu.cpp's translation_unit)
-  const bool lanes =
-      std::find(std::begin(kLanesOps), std::end(kLanesOps), in.op) != std::end(kLanesOps) && T == "float";
-  std::string r = std::string("cgrad::scalar::") + name + (lanes ? "_lanes(" : "(");
+  // sin, cos and tan computed in f32 or f64 by the names that have the unit compile their vector
+  // variants (include/cgrad/scalar.hpp, sin_lanes and sin_lanes_f64; render_cpu.cpp's
+  // translation_unit)
+  const bool lanes = std::find(std::begin(kLanesOps), std::end(kLanesOps), in.op) != std::end(kLanesOps);
+  const char* call = lanes && T == "float" ? "_lanes(" : lanes && T == "double" ? "_lanes_f64(" : "(";
+  std::string r = std::string("cgrad::scalar::") + name + call;
   for (std::size_t j = 0; j < in.args.size(); ++j) r += (j ? ", " : "") + a(j);
   return r + ")";
 }
