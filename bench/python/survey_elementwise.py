@@ -35,6 +35,7 @@ def inputs():
         "u": rng.uniform(-1, 1, n).astype(np.float32),  # asin, acos, atanh
         "xd": x.astype(np.float64),
         "xdp": (np.abs(x) + 0.1).astype(np.float64),
+        "xbigd": (x * np.float32(1e7)).astype(np.float64),  # f64 sin, cos, tan past 2^20: the C library's
         "ud": rng.uniform(-1, 1, n),  # f64: asin, acos, atanh
         "i32": i32,
         "j32": j32,
@@ -93,7 +94,9 @@ ROWS = [
     ("log2 f64", lambda m, a: m.log2(a["xdp"])),
     ("log10 f64", lambda m, a: m.log10(a["xdp"])),
     ("sin f64", lambda m, a: m.sin(a["xd"])),
+    ("cos f64", lambda m, a: m.cos(a["xd"])),
     ("tan f64", lambda m, a: m.tan(a["xd"])),
+    ("sin f64 |x|>2^20", lambda m, a: m.sin(a["xbigd"])),
     ("atan f64", lambda m, a: named(m, "atan", "arctan")(a["xd"])),
     ("asin f64", lambda m, a: named(m, "asin", "arcsin")(a["ud"])),
     ("acos f64", lambda m, a: named(m, "acos", "arccos")(a["ud"])),

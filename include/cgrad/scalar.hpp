@@ -1116,80 +1116,131 @@ CGRAD_TRIG_F32(tan)
 // quotient, corrected once by its residual. From 2^20 on, and for inf and NaN, the C library's
 // functions (sin_f64 and so on below; the vector variants further down). Errors and speed in
 // docs/semantics.md.
+// Written once for T = double and for the kernels' vectors of doubles (the vector variants
+// below): the same operations in the same order, so every lane gets the scalar bits. Bits<T> is
+// the integer type of T's bits, fma_ and the bit casts are overloaded for both, and a select
+// `m ? a : b` takes a bool or a vector mask.
+template <class T>
+struct Bits {
+  using type = int64_t;
+};
+CGRAD_SCALAR_INLINE int64_t bits_of(double x) { return f64_to_bits(x); }
+CGRAD_SCALAR_INLINE double from_bits(int64_t b, double) { return bits_to_f64(b); }
+#if defined(CGRAD_SCALAR_FREESTANDING) && defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+    defined(__FMA__) && (defined(__AVX512F__) || defined(__AVX2__))
+#define CGRAD_TRIG_F64_LANES 1
+typedef double lanes4_f64 __attribute__((vector_size(32)));
+typedef int64_t lanes4_i64 __attribute__((vector_size(32)));
+template <>
+struct Bits<lanes4_f64> {
+  using type = lanes4_i64;
+};
+inline lanes4_f64 fma_(lanes4_f64 a, lanes4_f64 b, lanes4_f64 c) {
+  return __builtin_ia32_vfmaddpd256(a, b, c);
+}
+inline lanes4_i64 bits_of(lanes4_f64 x) { return reinterpret_cast<lanes4_i64>(x); }
+inline lanes4_f64 from_bits(lanes4_i64 b, lanes4_f64) { return reinterpret_cast<lanes4_f64>(b); }
+#if defined(__AVX512F__)
+typedef double lanes8_f64 __attribute__((vector_size(64)));
+typedef int64_t lanes8_i64 __attribute__((vector_size(64)));
+template <>
+struct Bits<lanes8_f64> {
+  using type = lanes8_i64;
+};
+inline lanes8_f64 fma_(lanes8_f64 a, lanes8_f64 b, lanes8_f64 c) {
+  return __builtin_ia32_vfmaddpd512_mask(a, b, c, static_cast<unsigned char>(-1), 4);
+}
+inline lanes8_i64 bits_of(lanes8_f64 x) { return reinterpret_cast<lanes8_i64>(x); }
+inline lanes8_f64 from_bits(lanes8_i64 b, lanes8_f64) { return reinterpret_cast<lanes8_f64>(b); }
+#endif
+#endif
+template <class T>
 struct ReducedPio2F64 {
-  double hi, lo;  // r = hi + lo, |hi| <= pi/4 (a little more), |lo| <= ulp(hi) / 2
-  uint32_t q;     // quadrant of |x|: k mod 4
+  T hi, lo;                  // r = hi + lo, |hi| <= pi/4 (a little more), |lo| <= ulp(hi) / 2
+  typename Bits<T>::type q;  // quadrant of |x|: k mod 4
 };
 // s + e = a + b exactly (Knuth's two-sum: no order of magnitudes assumed).
-CGRAD_SCALAR_INLINE double two_sum(double a, double b, double& e) {
-  const double s = a + b, bb = s - a;
+template <class T>
+CGRAD_SCALAR_INLINE T two_sum(T a, T b, T& e) {
+  const T s = a + b, bb = s - a;
   e = (a - (s - bb)) + (b - bb);
   return s;
 }
 CGRAD_SCALAR_INLINE bool small_for_pio2_f64(double x) {
   return (static_cast<uint64_t>(f64_to_bits(x)) & 0x7fffffffffffffffull) < 0x4130000000000000ull;  // 2^20
 }
-CGRAD_SCALAR_INLINE ReducedPio2F64 reduce_pio2_small_f64(double x) {
-  const double a = m_fabs(x);
-  const double k = fma_(a, 0.63661977236758134, 6755399441055744.0) - 6755399441055744.0;  // as exp's n
-  const double r1 = fma_(-k, 0x1.921fb544p+0, a);                                          // exact
-  double e2, e3;
-  const double r2 = two_sum(r1, -k * 0x1.0b4611a6p-34, e2);
-  const double r3 = two_sum(r2, -k * 0x1.3198a2ep-69, e3);
-  const double lo = fma_(-k, 0x1.b839a252049c1p-104, e2 + e3);
-  const double hi = r3 + lo;
-  return {hi, lo - (hi - r3), static_cast<uint32_t>(static_cast<int64_t>(k)) & 3u};
+// (k and its bits from the sum that rounds |x| 2/pi to an integer, as exp's n)
+template <class T>
+CGRAD_SCALAR_INLINE ReducedPio2F64<T> reduce_pio2_small_f64(T x) {
+  const T a = from_bits(bits_of(x) & 0x7fffffffffffffffLL, x);
+  const T t = fma_(a, T{} + 0.63661977236758134, T{} + 6755399441055744.0), k = t - 6755399441055744.0;
+  const T r1 = fma_(-k, T{} + 0x1.921fb544p+0, a);  // exact
+  T e2, e3;
+  const T r2 = two_sum(r1, -k * 0x1.0b4611a6p-34, e2);
+  const T r3 = two_sum(r2, -k * 0x1.3198a2ep-69, e3);
+  const T lo = fma_(-k, T{} + 0x1.b839a252049c1p-104, e2 + e3);
+  const T hi = r3 + lo;
+  return {hi, lo - (hi - r3), bits_of(t) & 3};
 }
 // sin(hi + lo) - hi and cos(hi + lo) - 1, each the part to add to its leading term last.
-CGRAD_SCALAR_INLINE double sin_tail_f64(double hi, double lo, double z) {
-  double p = 2.8114572543455206e-15;  // 1/17! (then 1/15!, ...)
-  p = fma_(p, z, -7.647163731819816e-13);
-  p = fma_(p, z, 1.6059043836821613e-10);
-  p = fma_(p, z, -2.5052108385441720e-08);
-  p = fma_(p, z, 2.7557319223985893e-06);
-  p = fma_(p, z, -1.9841269841269841e-04);
-  p = fma_(p, z, 8.3333333333333333e-03);
-  p = fma_(p, z, -1.6666666666666667e-01);
+template <class T>
+CGRAD_SCALAR_INLINE T sin_tail_f64(T hi, T lo, T z) {
+  T p = T{} + 2.8114572543455206e-15;  // 1/17! (then 1/15!, ...)
+  p = fma_(p, z, T{} - 7.647163731819816e-13);
+  p = fma_(p, z, T{} + 1.6059043836821613e-10);
+  p = fma_(p, z, T{} - 2.5052108385441720e-08);
+  p = fma_(p, z, T{} + 2.7557319223985893e-06);
+  p = fma_(p, z, T{} - 1.9841269841269841e-04);
+  p = fma_(p, z, T{} + 8.3333333333333333e-03);
+  p = fma_(p, z, T{} - 1.6666666666666667e-01);
   return fma_(hi * z, p, fma_(-0.5 * z, lo, lo));  // hi^3 p + lo (1 - z/2)
 }
 // cos(hi + lo) = w + tail with w = 1 - z/2 rounded: the tail holds w's rounding error, the
 // rounding error of z = hi^2 (zl), the polynomial from r^4 on and -hi lo.
-CGRAD_SCALAR_INLINE double cos_head_f64(double z) { return 1.0 - 0.5 * z; }
-CGRAD_SCALAR_INLINE double cos_tail_f64(double hi, double lo, double z, double w) {
-  const double zl = fma_(hi, hi, -z);
-  double p = 4.779477332387385e-14;  // 1/16! (then 1/14!, ...)
-  p = fma_(p, z, -1.1470745597729725e-11);
-  p = fma_(p, z, 2.0876756987868099e-09);
-  p = fma_(p, z, -2.7557319223985888e-07);
-  p = fma_(p, z, 2.4801587301587302e-05);
-  p = fma_(p, z, -1.3888888888888889e-03);
-  p = fma_(p, z, 4.1666666666666667e-02);
+template <class T>
+CGRAD_SCALAR_INLINE T cos_tail_f64(T hi, T lo, T z, T w) {
+  const T zl = fma_(hi, hi, -z);
+  T p = T{} + 4.779477332387385e-14;  // 1/16! (then 1/14!, ...)
+  p = fma_(p, z, T{} - 1.1470745597729725e-11);
+  p = fma_(p, z, T{} + 2.0876756987868099e-09);
+  p = fma_(p, z, T{} - 2.7557319223985888e-07);
+  p = fma_(p, z, T{} + 2.4801587301587302e-05);
+  p = fma_(p, z, T{} - 1.3888888888888889e-03);
+  p = fma_(p, z, T{} + 4.1666666666666667e-02);
   return ((1.0 - w) - 0.5 * z) + fma_(z * z, p, fma_(-hi, lo, -0.5 * zl));
 }
-CGRAD_SCALAR_INLINE double sin_of_reduced_f64(ReducedPio2F64 k, double x) {
-  const double z = k.hi * k.hi, w = cos_head_f64(z);
-  const double s = k.hi + sin_tail_f64(k.hi, k.lo, z), c = w + cos_tail_f64(k.hi, k.lo, z, w);
-  double v = (k.q & 1u) ? c : s;
-  v = (k.q & 2u) ? -v : v;
-  return with_sign_of(v, x);
+// The sign of x flipped into y (sin and tan are odd: computed on |x|).
+template <class T>
+CGRAD_SCALAR_INLINE T odd_f64(T y, T x) {
+  return from_bits(bits_of(y) ^ (bits_of(x) & static_cast<int64_t>(0x8000000000000000ULL)), x);
 }
-CGRAD_SCALAR_INLINE double cos_of_reduced_f64(ReducedPio2F64 k, double) {
-  const double z = k.hi * k.hi, w = cos_head_f64(z);
-  const double s = k.hi + sin_tail_f64(k.hi, k.lo, z), c = w + cos_tail_f64(k.hi, k.lo, z, w);
-  double v = (k.q & 1u) ? s : c;
-  return ((k.q + 1u) & 2u) ? -v : v;
+template <class T>
+CGRAD_SCALAR_INLINE T sin_of_reduced_f64(ReducedPio2F64<T> k, T x) {
+  const T z = k.hi * k.hi, w = 1.0 - 0.5 * z;
+  const T s = k.hi + sin_tail_f64(k.hi, k.lo, z), c = w + cos_tail_f64(k.hi, k.lo, z, w);
+  T v = (k.q & 1) != 0 ? c : s;
+  v = (k.q & 2) != 0 ? -v : v;
+  return odd_f64(v, x);
+}
+template <class T>
+CGRAD_SCALAR_INLINE T cos_of_reduced_f64(ReducedPio2F64<T> k, T) {
+  const T z = k.hi * k.hi, w = 1.0 - 0.5 * z;
+  const T s = k.hi + sin_tail_f64(k.hi, k.lo, z), c = w + cos_tail_f64(k.hi, k.lo, z, w);
+  const T v = (k.q & 1) != 0 ? s : c;
+  return ((k.q + 1) & 2) != 0 ? -v : v;
 }
 // tan = n / d with n + nt and d + dt the sine and cosine (cosine and minus sine in odd
 // quadrants) in two parts: q = n / d, then q + (n + nt - q (d + dt)) / d.
-CGRAD_SCALAR_INLINE double tan_of_reduced_f64(ReducedPio2F64 k, double x) {
-  const double z = k.hi * k.hi, w = cos_head_f64(z);
-  const double st = sin_tail_f64(k.hi, k.lo, z), ct = cos_tail_f64(k.hi, k.lo, z, w);
-  const bool odd = (k.q & 1u) != 0;
-  const double n = odd ? w : k.hi, nt = odd ? ct : st;
-  const double d = odd ? -k.hi : w, dt = odd ? -st : ct;
-  const double q = (n + nt) / (d + dt);
-  const double v = q + (fma_(-q, d, n) + fma_(-q, dt, nt)) / (d + dt);
-  return with_sign_of(v, x);
+template <class T>
+CGRAD_SCALAR_INLINE T tan_of_reduced_f64(ReducedPio2F64<T> k, T x) {
+  const T z = k.hi * k.hi, w = 1.0 - 0.5 * z;
+  const T st = sin_tail_f64(k.hi, k.lo, z), ct = cos_tail_f64(k.hi, k.lo, z, w);
+  const auto odd = (k.q & 1) != 0;
+  const T n = odd ? w : k.hi, nt = odd ? ct : st;
+  const T d = odd ? -k.hi : w, dt = odd ? -st : ct;
+  const T q = (n + nt) / (d + dt);
+  const T v = q + (fma_(-q, d, n) + fma_(-q, dt, nt)) / (d + dt);
+  return odd_f64(v, x);
 }
 // A branch (the library and scalar code); the kernels' loops call the vector variants below.
 #define CGRAD_TRIG_F64(name)                                                              \
@@ -1233,11 +1284,8 @@ CGRAD_TRIG_F64(tan)
 #endif
 typedef float lanes_f32 __attribute__((vector_size(32)));
 typedef int32_t lanes_i32 __attribute__((vector_size(32)));
-typedef double lanes_f64 __attribute__((vector_size(32)));
-typedef int64_t lanes_i64 __attribute__((vector_size(32)));
 typedef uint64_t lanes_u64 __attribute__((vector_size(32)));
 typedef float lanes2_f32 __attribute__((vector_size(64)));
-typedef double lanes2_f64 __attribute__((vector_size(64)));
 // A block of f32 lanes (sizeof(lanes_f32) / 4 of them) from in to out.
 #define CGRAD_TRIG_LANES_BLOCK_f32(name)                                                           \
   __attribute__((noinline)) static void name##_f32_block(const float* in, float* out) {            \
@@ -1253,18 +1301,6 @@ typedef double lanes2_f64 __attribute__((vector_size(64)));
         const ReducedPio2 a = reduce_pio2_small_f32(in[i]), b = reduce_pio2_f32(in[i]);            \
         out[i] = name##_of_reduced(small_for_pio2(in[i]) ? a : b, in[i]);                          \
       }                                                                                            \
-  }
-// A block of f64 lanes (4).
-#define CGRAD_TRIG_LANES_BLOCK_f64(name)                                                                     \
-  __attribute__((noinline)) static void name##_f64_block(const double* in, double* out) {                    \
-    lanes_f64 x;                                                                                             \
-    __builtin_memcpy(&x, in, sizeof x);                                                                      \
-    const lanes_i64 large = (reinterpret_cast<lanes_i64>(x) & 0x7fffffffffffffffLL) >= 0x4130000000000000LL; \
-    const int64_t any = large[0] | large[1] | large[2] | large[3];                                           \
-    if (__builtin_expect(any == 0, 1))                                                                       \
-      for (int i = 0; i < 4; ++i) out[i] = name##_of_reduced_f64(reduce_pio2_small_f64(in[i]), in[i]);       \
-    else                                                                                                     \
-      for (int i = 0; i < 4; ++i) out[i] = name##_f64(in[i]);                                                \
   }
 // The function's declaration (the variants' interface, not its definition: a definition would
 // make GCC derive its own variants), its scalar entry and its vector variants under those names:
@@ -1309,19 +1345,53 @@ CGRAD_TRIG_LANES_DEFINE(cos, float, f32, 8, 16)
 #if defined(CGRAD_KERNEL_USES_TAN)
 CGRAD_TRIG_LANES_DEFINE(tan, float, f32, 8, 16)
 #endif
+// f64 (with FMA: CGRAD_TRIG_F64_LANES): a variant computes on its vector itself, through the
+// functions above written for vectors too, and calls the C library's function for each lane at
+// or above 2^20 (or inf, NaN) if there is one. (Through a block
+// of lanes as for f32, GCC 12 vectorized the block's loop at 128 bits: 2^22 doubles, 24 ms
+// against 11 inline.)
+#if defined(CGRAD_TRIG_F64_LANES)
+#define CGRAD_TRIG_LANES_VARIANT_F64(name, V, I, n)                                                  \
+  extern "C" V name##_f64_vector##n(V x) __asm__(CGRAD_TRIG_LANES_ABI(n, cgrad_##name##_f64_lanes)); \
+  extern "C" V name##_f64_vector##n(V x) {                                                           \
+    const I large = (reinterpret_cast<I>(x) & 0x7fffffffffffffffLL) >= 0x4130000000000000LL;         \
+    int64_t any = 0;                                                                                 \
+    for (int i = 0; i < n; ++i) any |= large[i];                                                     \
+    V y = name##_of_reduced_f64(reduce_pio2_small_f64(x), x);                                        \
+    if (__builtin_expect(any != 0, 0))                                                               \
+      for (int i = 0; i < n; ++i)                                                                    \
+        if (large[i]) y[i] = m_##name(x[i]);                                                         \
+    return y;                                                                                        \
+  }
+#if defined(__AVX512F__)
+#define CGRAD_TRIG_LANES_WIDE_F64(name) CGRAD_TRIG_LANES_VARIANT_F64(name, lanes8_f64, lanes8_i64, 8)
+#else
+#define CGRAD_TRIG_LANES_WIDE_F64(name)
+#endif
+#define CGRAD_TRIG_LANES_DEFINE_F64(name)                                                               \
+  CGRAD_TRIG_LANES_SIMD(4, 8)                                                                           \
+  extern "C" double cgrad_##name##_f64_lanes(double) __attribute__((const, nothrow));                   \
+  extern "C"                                                                                            \
+      __attribute__((noinline)) double name##_f64_entry(double x) __asm__("cgrad_" #name "_f64_lanes"); \
+  extern "C" __attribute__((noinline)) double name##_f64_entry(double x) { return name##_f64(x); }      \
+  CGRAD_TRIG_LANES_VARIANT_F64(name, lanes4_f64, lanes4_i64, 4)                                         \
+  CGRAD_TRIG_LANES_WIDE_F64(name)
 #if defined(CGRAD_KERNEL_USES_SIN_F64)
-CGRAD_TRIG_LANES_DEFINE(sin, double, f64, 4, 8)
+CGRAD_TRIG_LANES_DEFINE_F64(sin)
 #endif
 #if defined(CGRAD_KERNEL_USES_COS_F64)
-CGRAD_TRIG_LANES_DEFINE(cos, double, f64, 4, 8)
+CGRAD_TRIG_LANES_DEFINE_F64(cos)
 #endif
 #if defined(CGRAD_KERNEL_USES_TAN_F64)
-CGRAD_TRIG_LANES_DEFINE(tan, double, f64, 4, 8)
+CGRAD_TRIG_LANES_DEFINE_F64(tan)
+#endif
+#undef CGRAD_TRIG_LANES_DEFINE_F64
+#undef CGRAD_TRIG_LANES_WIDE_F64
+#undef CGRAD_TRIG_LANES_VARIANT_F64
 #endif
 #undef CGRAD_TRIG_LANES_DEFINE
 #undef CGRAD_TRIG_LANES_WIDE
 #undef CGRAD_TRIG_LANES_BLOCK_f32
-#undef CGRAD_TRIG_LANES_BLOCK_f64
 #endif
 // CGRAD_HOST_OWN(own, libm): cgrad's own function on CPUs, the library's on a GPU, where
 // libdevice's functions have their own reductions and vectorization is no concern.
@@ -1363,17 +1433,17 @@ CGRAD_SCALAR_INLINE double tan_(double x) { return CGRAD_HOST_OWN(tan_f64, m_tan
 // f64 by the names sin_lanes_f64 and so on (CGRAD_KERNEL_USES_SIN_F64 ...).
 #define CGRAD_TRIG_LANES_CALL_F64(name, NAME) \
   CGRAD_SCALAR_INLINE double name##_lanes_f64(double x) { return CGRAD_TRIG_LANES_##NAME##_F64(x); }
-#if defined(CGRAD_TRIG_LANES) && defined(CGRAD_KERNEL_USES_SIN_F64)
+#if defined(CGRAD_TRIG_F64_LANES) && defined(CGRAD_KERNEL_USES_SIN_F64)
 #define CGRAD_TRIG_LANES_SIN_F64 cgrad_sin_f64_lanes
 #else
 #define CGRAD_TRIG_LANES_SIN_F64 sin_
 #endif
-#if defined(CGRAD_TRIG_LANES) && defined(CGRAD_KERNEL_USES_COS_F64)
+#if defined(CGRAD_TRIG_F64_LANES) && defined(CGRAD_KERNEL_USES_COS_F64)
 #define CGRAD_TRIG_LANES_COS_F64 cgrad_cos_f64_lanes
 #else
 #define CGRAD_TRIG_LANES_COS_F64 cos_
 #endif
-#if defined(CGRAD_TRIG_LANES) && defined(CGRAD_KERNEL_USES_TAN_F64)
+#if defined(CGRAD_TRIG_F64_LANES) && defined(CGRAD_KERNEL_USES_TAN_F64)
 #define CGRAD_TRIG_LANES_TAN_F64 cgrad_tan_f64_lanes
 #else
 #define CGRAD_TRIG_LANES_TAN_F64 tan_
