@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <type_traits>
 
 using namespace cgrad;
 using cgrad::test::with_backend;
@@ -470,6 +471,32 @@ TEST(Differential, F32MeanIsTheRoundedSumDividedOnce) {
   }
 }
 
+// Every output of build() on the JIT (the default backend) has the interpreter's bits, any NaN
+// counting as one; x (the input, of element type E) names the position of a difference.
+template <class E, class Build>
+void expect_interpreters_bits(const std::vector<E>& x, Build build) {
+  using U = std::conditional_t<sizeof(E) == 4, uint32_t, uint64_t>;
+  auto bits = [](const std::vector<Tensor>& outs) {
+    std::vector<std::vector<U>> v;
+    for (const Tensor& o : outs) {
+      std::vector<U> b;
+      for (E e : o.to_vector<E>()) {
+        U u;
+        std::memcpy(&u, &e, sizeof u);
+        b.push_back(std::isnan(e) ? U{0} : u);
+      }
+      v.push_back(b);
+    }
+    return v;
+  };
+  const auto jit = bits(build());
+  const auto ref = with_backend("interpreter", [&] { return bits(build()); });
+  ASSERT_EQ(jit.size(), ref.size());
+  for (std::size_t o = 0; o < jit.size(); ++o)
+    for (std::size_t i = 0; i < jit[o].size(); ++i)
+      ASSERT_EQ(jit[o][i], ref[o][i]) << "output " << o << " at " << std::hexfloat << x[i];
+}
+
 // sin, cos and tan of f32 in a kernel (on x86-64 with GCC, through their vector variants:
 // include/cgrad/scalar.hpp) give the interpreter's bits: a sweep of bit patterns (every exponent,
 // inf and NaN), vectors of small arguments with one at or above 2^20 in each lane position (the
@@ -495,25 +522,7 @@ TEST(Differential, TrigOfF32GivesTheInterpretersBits) {
                                tan(t), sin(t * 2.0) + cos(t) - tan(t),  // (no multiply-add: contracted)
                                sin(h), tan(h)};  // (each stored as f16: fused, nothing rounds to 16 bits)
   };
-  auto bits = [](const std::vector<Tensor>& outs) {
-    std::vector<std::vector<uint32_t>> v;
-    for (const Tensor& o : outs) {
-      std::vector<uint32_t> b;
-      for (float f : o.to_vector<float>()) {
-        uint32_t u;
-        std::memcpy(&u, &f, 4);
-        b.push_back(std::isnan(f) ? 0x7fc00000u : u);  // any NaN as one
-      }
-      v.push_back(b);
-    }
-    return v;
-  };
-  const auto jit = bits(build());
-  const auto ref = with_backend("interpreter", [&] { return bits(build()); });
-  ASSERT_EQ(jit.size(), ref.size());
-  for (std::size_t o = 0; o < jit.size(); ++o)
-    for (std::size_t i = 0; i < jit[o].size(); ++i)
-      ASSERT_EQ(jit[o][i], ref[o][i]) << "output " << o << " at " << std::hexfloat << x[i];
+  expect_interpreters_bits(x, build);
 }
 
 // The same for f64 (cgrad's own below 2^20, the C library's from there on: a vector with a lane
@@ -541,25 +550,7 @@ TEST(Differential, TrigOfF64GivesTheInterpretersBits) {
     const Tensor t = tensor(x, {n});
     return std::vector<Tensor>{sin(t), cos(t), tan(t), sin(t * 2.0) + cos(t) - tan(t)};
   };
-  auto bits = [](const std::vector<Tensor>& outs) {
-    std::vector<std::vector<uint64_t>> v;
-    for (const Tensor& o : outs) {
-      std::vector<uint64_t> b;
-      for (double d : o.to_vector<double>()) {
-        uint64_t u;
-        std::memcpy(&u, &d, 8);
-        b.push_back(std::isnan(d) ? 0x7ff8000000000000ull : u);  // any NaN as one
-      }
-      v.push_back(b);
-    }
-    return v;
-  };
-  const auto jit = bits(build());
-  const auto ref = with_backend("interpreter", [&] { return bits(build()); });
-  ASSERT_EQ(jit.size(), ref.size());
-  for (std::size_t o = 0; o < jit.size(); ++o)
-    for (std::size_t i = 0; i < jit[o].size(); ++i)
-      ASSERT_EQ(jit[o][i], ref[o][i]) << "output " << o << " at " << std::hexfloat << x[i];
+  expect_interpreters_bits(x, build);
 }
 
 // Each output of the JIT equals the interpreter's, element by element (bits or values).
