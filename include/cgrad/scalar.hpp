@@ -124,6 +124,34 @@ struct is_signed_int<int64_t> {
   static constexpr bool value = true;
 };
 
+// ---- the helpers' names: one set per kind of build ----
+// Every function of this header sits in an inline namespace named after how the including code
+// evaluates a * b + c: `exact` in the library (CMake defines CGRAD_SCALAR_EXACT_FMA there and
+// compiles with -ffp-contract=off), `fused` or `unfused` in other code, after the fma_ it gets. Inline
+// functions have one symbol per name, and where a build does not inline them (Debug) the linker keeps one
+// copy for the whole program: with a single name, a user's copy of fma_ built without FMA instructions (a * b
+// + c, two roundings) could become the interpreter's. Found by the dev build of the tests, 2026-11-29: `f64`
+// `expm1` 1.21 ulp off; tests/ops/test_scalar_names.cpp checks that each kind keeps its own copy. Callers
+// never name the inline namespace: `cgrad::scalar::exp_` finds it in either. All the functions
+// are in it, none outside: an unqualified call inside it would not see an overload outside it
+// (m_fmod(double, double) outside was hidden by m_fmod(float, float) inside, and remainder of
+// f64 computed in float). The types (float16_t, complex_t, the traits) are the same in every
+// build and keep one name, so that they can appear in the library's interface.
+#if defined(CGRAD_SCALAR_FREESTANDING) || defined(CGRAD_SCALAR_EXACT_FMA) || defined(__CUDACC_RTC__) || \
+    defined(__CUDA_ARCH__) || defined(__FMA__) || defined(__aarch64__)
+#define CGRAD_SCALAR_FMA_FUSED 1  // fma_ (below) rounds once
+#else
+#define CGRAD_SCALAR_FMA_FUSED 0
+#endif
+#if defined(CGRAD_SCALAR_EXACT_FMA)
+#define CGRAD_SCALAR_NAMES exact
+#elif CGRAD_SCALAR_FMA_FUSED
+#define CGRAD_SCALAR_NAMES fused
+#else
+#define CGRAD_SCALAR_NAMES unfused
+#endif
+inline namespace CGRAD_SCALAR_NAMES {
+
 // ---- math primitives, overloaded for float and double so `float` stays single precision ----
 CGRAD_SCALAR_INLINE float m_exp(float x) { return CGRAD_LIBM(expf)(x); }
 CGRAD_SCALAR_INLINE double m_exp(double x) { return CGRAD_LIBM(exp)(x); }
@@ -360,6 +388,7 @@ CGRAD_SCALAR_INLINE float f64_to_f32_odd(double d) {
   return bits_to_f32(bits | 1);
 }
 
+}  // namespace CGRAD_SCALAR_NAMES
 }  // namespace cgrad::scalar
 
 namespace cgrad {
@@ -441,6 +470,7 @@ struct bfloat16_t {
 // x + x 1.96 -> 0.93.
 #if !defined(__CUDACC__)  // (CPU kernels only)
 namespace scalar {
+inline namespace CGRAD_SCALAR_NAMES {
 #if defined(__AVX512F__)
 #define CGRAD_F16_BLOCK_LANES 16
 #else
@@ -499,6 +529,7 @@ inline void f16_block_store(const float* __restrict src, float16_t* __restrict d
 }
 #undef CGRAD_F16_BLOCK_LANES
 #undef CGRAD_F16_BLOCK_F16C
+}  // namespace CGRAD_SCALAR_NAMES
 }  // namespace scalar
 #endif
 
@@ -564,32 +595,7 @@ struct is_arith<bfloat16_t> {
   static constexpr bool value = true;
 };
 
-// ---- the helpers' names: one set per kind of build ----
-// Everything below (the functions, and the traits they use) sits in an inline namespace named
-// after how the including code evaluates a * b + c: `exact` in the library (CMake defines
-// CGRAD_SCALAR_EXACT_FMA there and compiles with -ffp-contract=off), `fused` or `unfused` in
-// other code, after the fma_ it gets. Inline functions have one symbol per name, and where a build
-// does not inline them (Debug) the linker keeps one copy for the whole program: with a single
-// name, a user's copy of fma_ built without FMA instructions (a * b + c, two roundings) could
-// become the interpreter's. Found by the dev build of the tests, 2026-11-29: `f64` `expm1` 1.21
-// ulp off; tests/ops/test_scalar_names.cpp checks that each kind keeps its own copy. Callers
-// never name the inline namespace: `cgrad::scalar::exp_` finds it in either. The types above
-// (float16_t, complex_t, the traits) are the same in every build and keep one name, so that
-// they can appear in the library's interface.
-#if defined(CGRAD_SCALAR_FREESTANDING) || defined(CGRAD_SCALAR_EXACT_FMA) || defined(__CUDACC_RTC__) || \
-    defined(__CUDA_ARCH__) || defined(__FMA__) || defined(__aarch64__)
-#define CGRAD_SCALAR_FMA_FUSED 1  // fma_ (below) rounds once
-#else
-#define CGRAD_SCALAR_FMA_FUSED 0
-#endif
-#if defined(CGRAD_SCALAR_EXACT_FMA)
-#define CGRAD_SCALAR_NAMES exact
-#elif CGRAD_SCALAR_FMA_FUSED
-#define CGRAD_SCALAR_NAMES fused
-#else
-#define CGRAD_SCALAR_NAMES unfused
-#endif
-inline namespace CGRAD_SCALAR_NAMES {
+inline namespace CGRAD_SCALAR_NAMES {  // (the helpers' names: above)
 
 // Infinity and a quiet NaN of T from their bits: literals that generated code can use on every
 // compiler (NVRTC has no __builtin_inf).
