@@ -1135,30 +1135,23 @@ CGRAD_SCALAR_INLINE double from_bits(int64_t b, double) { return bits_to_f64(b);
 #if defined(CGRAD_SCALAR_FREESTANDING) && defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
     defined(__FMA__) && (defined(__AVX512F__) || defined(__AVX2__))
 #define CGRAD_TRIG_F64_LANES 1
-typedef double lanes4_f64 __attribute__((vector_size(32)));
-typedef int64_t lanes4_i64 __attribute__((vector_size(32)));
-template <>
-struct Bits<lanes4_f64> {
-  using type = lanes4_i64;
-};
-inline lanes4_f64 fma_(lanes4_f64 a, lanes4_f64 b, lanes4_f64 c) {
-  return __builtin_ia32_vfmaddpd256(a, b, c);
-}
-inline lanes4_i64 bits_of(lanes4_f64 x) { return reinterpret_cast<lanes4_i64>(x); }
-inline lanes4_f64 from_bits(lanes4_i64 b, lanes4_f64) { return reinterpret_cast<lanes4_f64>(b); }
+// A vector of n doubles (V, its bits I): Bits, fma_ (the FMA builtin `fma`) and the bit casts.
+#define CGRAD_F64_VECTOR(V, I, n, fma)                     \
+  typedef double V __attribute__((vector_size(8 * n)));    \
+  typedef int64_t I __attribute__((vector_size(8 * n)));   \
+  template <>                                              \
+  struct Bits<V> {                                         \
+    using type = I;                                        \
+  };                                                       \
+  inline V fma_(V a, V b, V c) { return fma; }             \
+  inline I bits_of(V x) { return reinterpret_cast<I>(x); } \
+  inline V from_bits(I b, V) { return reinterpret_cast<V>(b); }
+CGRAD_F64_VECTOR(lanes4_f64, lanes4_i64, 4, __builtin_ia32_vfmaddpd256(a, b, c))
 #if defined(__AVX512F__)
-typedef double lanes8_f64 __attribute__((vector_size(64)));
-typedef int64_t lanes8_i64 __attribute__((vector_size(64)));
-template <>
-struct Bits<lanes8_f64> {
-  using type = lanes8_i64;
-};
-inline lanes8_f64 fma_(lanes8_f64 a, lanes8_f64 b, lanes8_f64 c) {
-  return __builtin_ia32_vfmaddpd512_mask(a, b, c, static_cast<unsigned char>(-1), 4);
-}
-inline lanes8_i64 bits_of(lanes8_f64 x) { return reinterpret_cast<lanes8_i64>(x); }
-inline lanes8_f64 from_bits(lanes8_i64 b, lanes8_f64) { return reinterpret_cast<lanes8_f64>(b); }
+CGRAD_F64_VECTOR(lanes8_f64, lanes8_i64, 8,
+                 __builtin_ia32_vfmaddpd512_mask(a, b, c, static_cast<unsigned char>(-1), 4))
 #endif
+#undef CGRAD_F64_VECTOR
 #endif
 template <class T>
 struct ReducedPio2F64 {
@@ -1220,18 +1213,24 @@ template <class T>
 CGRAD_SCALAR_INLINE T odd_f64(T y, T x) {
   return from_bits(bits_of(y) ^ (bits_of(x) & static_cast<int64_t>(0x8000000000000000ULL)), x);
 }
+// sin r and cos r, each of them rounded once.
+template <class T>
+CGRAD_SCALAR_INLINE void sin_cos_of_reduced_f64(ReducedPio2F64<T> k, T& s, T& c) {
+  const T z = k.hi * k.hi, w = 1.0 - 0.5 * z;
+  s = k.hi + sin_tail_f64(k.hi, k.lo, z), c = w + cos_tail_f64(k.hi, k.lo, z, w);
+}
 template <class T>
 CGRAD_SCALAR_INLINE T sin_of_reduced_f64(ReducedPio2F64<T> k, T x) {
-  const T z = k.hi * k.hi, w = 1.0 - 0.5 * z;
-  const T s = k.hi + sin_tail_f64(k.hi, k.lo, z), c = w + cos_tail_f64(k.hi, k.lo, z, w);
+  T s, c;
+  sin_cos_of_reduced_f64(k, s, c);
   T v = (k.q & 1) != 0 ? c : s;
   v = (k.q & 2) != 0 ? -v : v;
   return odd_f64(v, x);
 }
 template <class T>
 CGRAD_SCALAR_INLINE T cos_of_reduced_f64(ReducedPio2F64<T> k, T) {
-  const T z = k.hi * k.hi, w = 1.0 - 0.5 * z;
-  const T s = k.hi + sin_tail_f64(k.hi, k.lo, z), c = w + cos_tail_f64(k.hi, k.lo, z, w);
+  T s, c;
+  sin_cos_of_reduced_f64(k, s, c);
   const T v = (k.q & 1) != 0 ? s : c;
   return ((k.q + 1) & 2) != 0 ? -v : v;
 }
@@ -1292,8 +1291,17 @@ typedef float lanes_f32 __attribute__((vector_size(32)));
 typedef int32_t lanes_i32 __attribute__((vector_size(32)));
 typedef uint64_t lanes_u64 __attribute__((vector_size(32)));
 typedef float lanes2_f32 __attribute__((vector_size(64)));
-// A block of f32 lanes (sizeof(lanes_f32) / 4 of them) from in to out.
-#define CGRAD_TRIG_LANES_BLOCK_f32(name)                                                           \
+// The function's declaration (the variants' interface, not its definition: a definition would
+// make GCC derive its own variants) and its scalar entry under that name: T the element, t its
+// suffix, n the lanes of a ymm register, n2 of a zmm.
+#define CGRAD_TRIG_LANES_ENTRY(name, T, t, n, n2)                                                         \
+  CGRAD_TRIG_LANES_SIMD(n, n2)                                                                            \
+  extern "C" T cgrad_##name##_##t##_lanes(T) __attribute__((const, nothrow));                             \
+  extern "C" __attribute__((noinline)) T name##_##t##_entry(T x) __asm__("cgrad_" #name "_" #t "_lanes"); \
+  extern "C" __attribute__((noinline)) T name##_##t##_entry(T x) { return name##_##t(x); }
+// f32: a block of 8 lanes from in to out, and the vector variants through it (the zmm one: two
+// blocks).
+#define CGRAD_TRIG_LANES_DEFINE(name)                                                              \
   __attribute__((noinline)) static void name##_f32_block(const float* in, float* out) {            \
     lanes_f32 x;                                                                                   \
     __builtin_memcpy(&x, in, sizeof x);                                                            \
@@ -1307,55 +1315,37 @@ typedef float lanes2_f32 __attribute__((vector_size(64)));
         const ReducedPio2 a = reduce_pio2_small_f32(in[i]), b = reduce_pio2_f32(in[i]);            \
         out[i] = name##_of_reduced(small_for_pio2(in[i]) ? a : b, in[i]);                          \
       }                                                                                            \
+  }                                                                                                \
+  CGRAD_TRIG_LANES_ENTRY(name, float, f32, 8, 16)                                                  \
+  CGRAD_TRIG_LANES_VARIANT_F32(name, lanes_f32, 8)                                                 \
+  CGRAD_TRIG_LANES_WIDE_F32(name)
+#define CGRAD_TRIG_LANES_VARIANT_F32(name, V, n)                                                     \
+  extern "C" V name##_f32_vector##n(V x) __asm__(CGRAD_TRIG_LANES_ABI(n, cgrad_##name##_f32_lanes)); \
+  extern "C" V name##_f32_vector##n(V x) {                                                           \
+    float in[n], out[n];                                                                             \
+    __builtin_memcpy(in, &x, sizeof in);                                                             \
+    for (int b = 0; b < n; b += 8) name##_f32_block(in + b, out + b);                                \
+    __builtin_memcpy(&x, out, sizeof out);                                                           \
+    return x;                                                                                        \
   }
-// The function's declaration (the variants' interface, not its definition: a definition would
-// make GCC derive its own variants), its scalar entry and its vector variants under those names:
-// T the element, t its suffix, n the lanes of a block, n2 twice n.
-#define CGRAD_TRIG_LANES_DEFINE(name, T, t, n, n2)                                                         \
-  CGRAD_TRIG_LANES_BLOCK_##t(name) CGRAD_TRIG_LANES_SIMD(n, n2) extern "C" T cgrad_##name##_##t##_lanes(T) \
-      __attribute__((const, nothrow));                                                                     \
-  extern "C" __attribute__((noinline)) T name##_##t##_entry(T x) __asm__("cgrad_" #name "_" #t "_lanes");  \
-  extern "C" __attribute__((noinline)) T name##_##t##_entry(T x) { return name##_##t(x); }                 \
-  extern "C" lanes_##t name##_##t##_vector(lanes_##t x) __asm__(                                           \
-      CGRAD_TRIG_LANES_ABI(n, cgrad_##name##_##t##_lanes));                                                \
-  extern "C" lanes_##t name##_##t##_vector(lanes_##t x) {                                                  \
-    T in[n], out[n];                                                                                       \
-    __builtin_memcpy(in, &x, sizeof in);                                                                   \
-    name##_##t##_block(in, out);                                                                           \
-    __builtin_memcpy(&x, out, sizeof out);                                                                 \
-    return x;                                                                                              \
-  }                                                                                                        \
-  CGRAD_TRIG_LANES_WIDE(name, T, t, n, n2)
 #if defined(__AVX512F__)
-// The zmm variant: two blocks.
-#define CGRAD_TRIG_LANES_WIDE(name, T, t, n, n2)                    \
-  extern "C" lanes2_##t name##_##t##_vector2(lanes2_##t x) __asm__( \
-      CGRAD_TRIG_LANES_ABI(n2, cgrad_##name##_##t##_lanes));        \
-  extern "C" lanes2_##t name##_##t##_vector2(lanes2_##t x) {        \
-    T in[n2], out[n2];                                              \
-    __builtin_memcpy(in, &x, sizeof in);                            \
-    name##_##t##_block(in, out);                                    \
-    name##_##t##_block(in + n, out + n);                            \
-    __builtin_memcpy(&x, out, sizeof out);                          \
-    return x;                                                       \
-  }
+#define CGRAD_TRIG_LANES_WIDE_F32(name) CGRAD_TRIG_LANES_VARIANT_F32(name, lanes2_f32, 16)
 #else
-#define CGRAD_TRIG_LANES_WIDE(name, T, t, n, n2)
+#define CGRAD_TRIG_LANES_WIDE_F32(name)
 #endif
 #if defined(CGRAD_KERNEL_USES_SIN)
-CGRAD_TRIG_LANES_DEFINE(sin, float, f32, 8, 16)
+CGRAD_TRIG_LANES_DEFINE(sin)
 #endif
 #if defined(CGRAD_KERNEL_USES_COS)
-CGRAD_TRIG_LANES_DEFINE(cos, float, f32, 8, 16)
+CGRAD_TRIG_LANES_DEFINE(cos)
 #endif
 #if defined(CGRAD_KERNEL_USES_TAN)
-CGRAD_TRIG_LANES_DEFINE(tan, float, f32, 8, 16)
+CGRAD_TRIG_LANES_DEFINE(tan)
 #endif
 // f64 (with FMA: CGRAD_TRIG_F64_LANES): a variant computes on its vector itself, through the
 // functions above written for vectors too, and calls the C library's function for each lane at
-// or above 2^20 (or inf, NaN) if there is one. (Through a block
-// of lanes as for f32, GCC 12 vectorized the block's loop at 128 bits: 2^22 doubles, 24 ms
-// against 11 inline.)
+// or above 2^20 (or inf, NaN) if there is one. (Through a block of lanes as for f32, GCC 12
+// vectorized the block's loop at 128 bits: 2^22 doubles, 24 ms against 11 inline.)
 #if defined(CGRAD_TRIG_F64_LANES)
 #define CGRAD_TRIG_LANES_VARIANT_F64(name, V, I, n)                                                  \
   extern "C" V name##_f64_vector##n(V x) __asm__(CGRAD_TRIG_LANES_ABI(n, cgrad_##name##_f64_lanes)); \
@@ -1374,13 +1364,9 @@ CGRAD_TRIG_LANES_DEFINE(tan, float, f32, 8, 16)
 #else
 #define CGRAD_TRIG_LANES_WIDE_F64(name)
 #endif
-#define CGRAD_TRIG_LANES_DEFINE_F64(name)                                                               \
-  CGRAD_TRIG_LANES_SIMD(4, 8)                                                                           \
-  extern "C" double cgrad_##name##_f64_lanes(double) __attribute__((const, nothrow));                   \
-  extern "C"                                                                                            \
-      __attribute__((noinline)) double name##_f64_entry(double x) __asm__("cgrad_" #name "_f64_lanes"); \
-  extern "C" __attribute__((noinline)) double name##_f64_entry(double x) { return name##_f64(x); }      \
-  CGRAD_TRIG_LANES_VARIANT_F64(name, lanes4_f64, lanes4_i64, 4)                                         \
+#define CGRAD_TRIG_LANES_DEFINE_F64(name)                       \
+  CGRAD_TRIG_LANES_ENTRY(name, double, f64, 4, 8)               \
+  CGRAD_TRIG_LANES_VARIANT_F64(name, lanes4_f64, lanes4_i64, 4) \
   CGRAD_TRIG_LANES_WIDE_F64(name)
 #if defined(CGRAD_KERNEL_USES_SIN_F64)
 CGRAD_TRIG_LANES_DEFINE_F64(sin)
@@ -1396,8 +1382,9 @@ CGRAD_TRIG_LANES_DEFINE_F64(tan)
 #undef CGRAD_TRIG_LANES_VARIANT_F64
 #endif
 #undef CGRAD_TRIG_LANES_DEFINE
-#undef CGRAD_TRIG_LANES_WIDE
-#undef CGRAD_TRIG_LANES_BLOCK_f32
+#undef CGRAD_TRIG_LANES_VARIANT_F32
+#undef CGRAD_TRIG_LANES_WIDE_F32
+#undef CGRAD_TRIG_LANES_ENTRY
 #endif
 // CGRAD_HOST_OWN(own, libm): cgrad's own function on CPUs, the library's on a GPU, where
 // libdevice's functions have their own reductions and vectorization is no concern.

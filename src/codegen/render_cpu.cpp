@@ -133,22 +133,21 @@ Rendered render_cpu(const KernelSpec& k) {
 
 // The unit defines CGRAD_KERNEL_USES_SIN (COS, TAN) when a kernel calls that function on f32
 // values (sin_lanes: render_scalar.cpp), CGRAD_KERNEL_USES_SIN_F64 (...) on f64 values
-// (sin_lanes_f64): include/cgrad/scalar.hpp then compiles the function's vector variant into the
-// unit, and only then (each adds about 23 ms to a cold compile).
+// (sin_lanes_f64): include/cgrad/scalar.hpp then compiles the function's vector variants into the
+// unit, and only then (about 40 ms each in a cold compile: docs/jit.md).
 std::string translation_unit(const std::vector<Rendered>& kernels) {
   std::string uses;
-  for (ir::Op op : kLanesOps) {
-    for (const char* suffix : {"", "_f64"}) {
+  for (ir::Op op : kLanesOps)
+    for (const LanesName& l : kLanesNames) {
       const char* f = ir::op_name(op);
-      const std::string call = std::string("cgrad::scalar::") + f + "_lanes" + suffix + "(";
+      const std::string call = std::string("cgrad::scalar::") + f + l.suffix + "(";
       if (std::any_of(kernels.begin(), kernels.end(),
                       [&](const Rendered& r) { return r.source.find(call) != std::string::npos; })) {
-        std::string name = std::string(f) + suffix;
+        std::string name = f;
         for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-        uses += "#define CGRAD_KERNEL_USES_" + name + " 1\n";
+        uses += "#define CGRAD_KERNEL_USES_" + name + l.uses + " 1\n";
       }
     }
-  }
   return unique_sources(uses + template_text("cpu_prelude"), kernels);
 }
 

@@ -245,9 +245,11 @@ std::string render_instr(const schedule::KernelSpec& k, int i, const std::functi
   // sin, cos and tan computed in f32 or f64 by the names that have the unit compile their vector
   // variants (include/cgrad/scalar.hpp, sin_lanes and sin_lanes_f64; render_cpu.cpp's
   // translation_unit)
-  const bool lanes = std::find(std::begin(kLanesOps), std::end(kLanesOps), in.op) != std::end(kLanesOps);
-  const char* call = lanes && T == "float" ? "_lanes(" : lanes && T == "double" ? "_lanes_f64(" : "(";
-  std::string r = std::string("cgrad::scalar::") + name + call;
+  std::string r = std::string("cgrad::scalar::") + name;
+  if (std::find(std::begin(kLanesOps), std::end(kLanesOps), in.op) != std::end(kLanesOps))
+    for (const LanesName& l : kLanesNames)
+      if (T == l.type) r += l.suffix;
+  r += "(";
   for (std::size_t j = 0; j < in.args.size(); ++j) r += (j ? ", " : "") + a(j);
   return r + ")";
 }

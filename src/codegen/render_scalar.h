@@ -19,9 +19,16 @@ const char* ctype(DType t);
 const char* storage_ctype(DType t);
 /// The dtype whose C++ type holds t's values in a kernel (cgrad/dtypes.def: f32 for f16, bf16).
 DType compute_dtype(DType t);
-/// The ops whose f32 calls render as `<name>_lanes` (include/cgrad/scalar.hpp's vector variants;
-/// translation_unit defines CGRAD_KERNEL_USES_<NAME> for those a unit calls).
+/// The ops whose f32 and f64 calls render as `<name>_lanes` and `<name>_lanes_f64`
+/// (include/cgrad/scalar.hpp's vector variants; translation_unit defines
+/// CGRAD_KERNEL_USES_<NAME> and CGRAD_KERNEL_USES_<NAME>_F64 for those a unit calls).
 inline constexpr ir::Op kLanesOps[] = {ir::Op::Sin, ir::Op::Cos, ir::Op::Tan};
+struct LanesName {
+  const char* type;    ///< the C++ type the call computes in
+  const char* suffix;  ///< of the helper's name
+  const char* uses;    ///< of CGRAD_KERNEL_USES_<NAME>
+};
+inline constexpr LanesName kLanesNames[] = {{"float", "_lanes", ""}, {"double", "_lanes_f64", "_F64"}};
 /// Accumulator dtype of a reduction, from its op-table row (ir::RedAcc): f64 for float sums and
 /// products (f16, bf16 too), i64 for integer and bool ones, the compute dtype for max/min/any/all.
 DType acc_dtype(const schedule::Reduction& r);
