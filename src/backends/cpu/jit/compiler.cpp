@@ -36,6 +36,15 @@ const std::vector<std::string> kBaseFlags = {"-O3",           "-march=native",  
                                              "-shared",       "-nostdlib",          "-pipe",
                                              "-std=c++17",    "-fno-math-errno",    "-fno-trapping-math",
                                              "-fopenmp-simd", "-fvisibility=hidden"};
+// 512-bit vectors where the CPU has AVX-512 (on AVX2 the same code as without the flag). GCC's
+// tuning for Intel cores prefers 256 bits, which halves the lanes of every compute-bound loop
+// against the AVX-512 loops NumPy calls: on a Rocket Lake VM, f64 exp, log and tanh ran 1.6-2x
+// slower with it (2^22 elements, one thread; docs/jit.md). GCC's Zen 4 code used 512 already.
+#if defined(__x86_64__)
+const std::vector<std::string> kTargetFlags = {"-mprefer-vector-width=512"};
+#else
+const std::vector<std::string> kTargetFlags = {};
+#endif
 // Multiply-add contraction, chosen per compile by CGRAD_FP_CONTRACT (and part of the toolchain
 // key, so both kinds of kernel live side by side in the caches). On (the default, GCC's own):
 // `a * b + c` becomes one FMA where -march=native has one, rounding once where the interpreter
@@ -230,6 +239,7 @@ Compiler detect_compiler(const std::string& requested, const std::string& memo_d
     c.path = path;
     c.identity = p.identity;
     c.flags = kBaseFlags;
+    c.flags.insert(c.flags.end(), kTargetFlags.begin(), kTargetFlags.end());
     if (p.gcc) c.flags.insert(c.flags.end(), kGccFlags.begin(), kGccFlags.end());
     return c;
   }
