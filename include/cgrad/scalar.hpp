@@ -1073,11 +1073,14 @@ CGRAD_SCALAR_INLINE float with_sign_of(float y, float x) {
 // reduction for every lane, 3.9 with this one.
 CGRAD_SCALAR_INLINE ReducedPio2 reduce_pio2_small_f32(float x) {
   const double d = m_fabs(static_cast<double>(x));
-  const double k = fma_(d, 0.63661977236758134, 6755399441055744.0) - 6755399441055744.0;  // as exp's n
+  const double t = fma_(d, 0.63661977236758134, 6755399441055744.0),
+               k = t - 6755399441055744.0;  // as exp's n
   double r = fma_(-k, 1.5707963267341256, d);
   r = fma_(-k, 6.077100506303966e-11, r);
   r = fma_(-k, 2.0222662487959506e-21, r);
-  return {r, static_cast<uint32_t>(static_cast<int64_t>(k)) & 3u};
+  // k mod 4 from t's last bits: AVX2 has no vector conversion from double to a 64-bit integer, and
+  // with one (static_cast<int64_t>(k)) no loop over sin, cos, tan vectorized there.
+  return {r, static_cast<uint32_t>(f64_to_bits(t)) & 3u};
 }
 // The reductions' boundary: |x| below it takes reduce_pio2_small_f32 (inf and NaN do not).
 CGRAD_SCALAR_INLINE bool small_for_pio2(float x) {
@@ -1268,9 +1271,10 @@ CGRAD_TRIG_F64(tan)
 // the Zen 4 VM: sin 10.0 -> 5.3 ms (inline, a branch-free loop computes the exact reduction for
 // every lane); past 2^20, 10.0 -> 11.6 (16.1 when such a vector computed the polynomials twice).
 // The block is a ymm register's lanes (8 floats, 4 doubles). With AVX-512 a loop calls the
-// variant of a ymm's lanes or of a zmm's (two blocks), after the vector width GCC prefers for the
-// CPU: 512 bits on the Zen 4, 256 on Intel's AVX-512 cores (Rocket Lake), whose loops declared
-// only the zmm variant and so did not vectorize (2026-12-01).
+// variant of a ymm's lanes or of a zmm's (two blocks), after its vector width: 512 bits in kernels,
+// which prefer it (backends/cpu/jit/compiler.cpp), 256 in code built without that preference for
+// Intel's AVX-512 cores (Rocket Lake), whose loops declared only the zmm variant and so did not
+// vectorize (2026-12-01); GCC may also vectorize a loop's remainder at 256 bits.
 // Compiled only into kernel units that call the function (the renderer defines
 // CGRAD_KERNEL_USES_<NAME> for f32 and CGRAD_KERNEL_USES_<NAME>_F64, codegen/render_cpu.cpp):
 // each adds about 23 ms to a cold compile.
