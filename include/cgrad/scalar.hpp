@@ -689,6 +689,11 @@ CGRAD_SCALAR_INLINE exp_split_f64 exp_reduce(double xc) {
 }
 // 2^n for n in [-1022, 1023], from its bits.
 CGRAD_SCALAR_INLINE double pow2_f64(int64_t n) { return bits_to_f64((n + 1023) << 52); }
+// n as a double for |n| <= 2^51, from the bits of 1.5 * 2^52 + n: AVX2 has no vector conversion
+// from 64-bit integers, and with one (static_cast) no loop over log vectorized there.
+CGRAD_SCALAR_INLINE double small_i64_to_f64(int64_t n) {
+  return bits_to_f64(n + 0x4338000000000000LL) - 6755399441055744.0;
+}
 // v 2^n, the power in two factors, each normal for |n| up to 2044 (exp_f64's n reaches -1076).
 CGRAD_SCALAR_INLINE double scale_f64(double v, int64_t n) {
   const int64_t n1 = n >> 1, n2 = n - n1;  // floor(n/2): one shift
@@ -814,7 +819,7 @@ CGRAD_SCALAR_INLINE log_split_f64 log_split(double x) {
   // the bits' distance from sqrt(1/2)'s, unsigned: those of a negative x (a NaN result, selected
   // away by the callers) would overflow a signed difference
   const uint64_t k = static_cast<uint64_t>(f64_to_bits(x)) - 0x3fe6a09e667f3bcdULL;
-  return {static_cast<double>(static_cast<int64_t>(k) >> 52),
+  return {small_i64_to_f64(static_cast<int64_t>(k) >> 52),
           bits_to_f64(static_cast<int64_t>((k & 0x000fffffffffffffULL) + 0x3fe6a09e667f3bcdULL)) - 1.0};
 }
 // log(1 + f) - f for f in [sqrt(1/2) - 1, sqrt(2) - 1]: with s = f / (2 + f), 2s = f - s f, so
@@ -1488,7 +1493,7 @@ CGRAD_SCALAR_INLINE double log1p_reduced_f64(double f) {
 // is exact).
 CGRAD_SCALAR_INLINE double log_pos_f64(double x) {
   const int64_t k = f64_to_bits(x) - 0x3fe6a09e667f3bcdLL;  // the bits of sqrt(1/2)
-  const double fe = static_cast<double>(k >> 52);
+  const double fe = small_i64_to_f64(k >> 52);
   const double f = bits_to_f64((k & 0x000fffffffffffffLL) + 0x3fe6a09e667f3bcdLL) - 1.0;  // exact
   return fma_(fe, 6.93147180369123816490e-01, fma_(fe, 1.90821492927058770002e-10, log1p_reduced_f64(f)));
 }
@@ -1500,7 +1505,7 @@ CGRAD_SCALAR_INLINE double log_pos_f64(double x) {
 CGRAD_SCALAR_INLINE double log1p_pos_f64(double w) {
   const int64_t k = f64_to_bits(1.0 + w) - 0x3fe6a09e667f3bcdLL;  // as in log_pos_f64
   const bool small = w < 0.41421356237309503;
-  const double fe = small ? 0.0 : static_cast<double>(k >> 52);
+  const double fe = small ? 0.0 : small_i64_to_f64(k >> 52);
   const double f = small ? w : bits_to_f64((k & 0x000fffffffffffffLL) + 0x3fe6a09e667f3bcdLL) - 1.0;
   return fma_(fe, 6.93147180369123816490e-01, fma_(fe, 1.90821492927058770002e-10, log1p_reduced_f64(f)));
 }
