@@ -1,7 +1,8 @@
 // The errors of cgrad's own f32 and f64 functions (include/cgrad/scalar.hpp), the figures of
 // docs/semantics.md's tables: every float through a one-argument function, or random pairs
 // through atan2 and pow, against the C library's double (pairs: long double) function; random
-// doubles through the f64 functions (`NAME_f64`) against the long double function.
+// doubles through the f64 functions (`NAME_f64`; pairs for atan2_f64 and pow_f64) against the long
+// double function.
 //
 //   g++ -O2 -march=native -std=c++20 -ffp-contract=off -Iinclude tools/ulp_sweep.cpp -o /tmp/ulp_sweep
 //   -lpthread /tmp/ulp_sweep atan          # every float: about 25 s on 2 cores /tmp/ulp_sweep pow 40000000
@@ -149,6 +150,9 @@ const OneF64 kOneF64[] = {
     {"sin_f64", [](double x) { return s::sin_f64(x); }, [](long double v) { return sinl(v); }},
     {"cos_f64", [](double x) { return s::cos_f64(x); }, [](long double v) { return cosl(v); }},
     {"tan_f64", [](double x) { return s::tan_f64(x); }, [](long double v) { return tanl(v); }},
+    {"asinh_f64", [](double x) { return s::asinh_f64(x); }, [](long double v) { return asinhl(v); }},
+    {"acosh_f64", [](double x) { return s::acosh_f64(x); }, [](long double v) { return acoshl(v); }},
+    {"atanh_f64", [](double x) { return s::atanh_f64(x); }, [](long double v) { return atanhl(v); }},
 };
 
 struct Two {
@@ -260,13 +264,41 @@ int main(int argc, char** argv) {
                         });
     return 0;
   }
+  if (which == "pow_f64") {  // pairs: any bits; x in [0, 4), y in [-30, 30); x near 1 and |y| up to
+                             // 8192 (y log x near the overflow); x in [-8, 8), y an integer in [-60, 60]
+    random_sets<double>("pow_f64",
+                        {"any bits", "x in [0, 4), y in [-30, 30)", "x in [0.9, 1.1), |y| < 8192",
+                         "x in [-8, 8), y in [-60, 60] integer"},
+                        43, count, threads, [](std::mt19937_64& g, int set, TallyF64& part) {
+                          double x, y;
+                          if (set == 0) {
+                            const uint64_t a = g(), b = g();
+                            std::memcpy(&x, &a, 8), std::memcpy(&y, &b, 8);
+                          } else if (set == 1) {
+                            x = std::uniform_real_distribution<double>(0.0, 4.0)(g);
+                            y = std::uniform_real_distribution<double>(-30.0, 30.0)(g);
+                          } else if (set == 2) {
+                            x = std::uniform_real_distribution<double>(0.9, 1.1)(g);
+                            y = std::uniform_real_distribution<double>(-8192.0, 8192.0)(g);
+                          } else {
+                            x = std::uniform_real_distribution<double>(-8.0, 8.0)(g);
+                            y = static_cast<double>(static_cast<int>(g() % 121) - 60);
+                          }
+                          part.add(s::pow_f64(x, y), powl(x, y), x, y);
+                        });
+    return 0;
+  }
   for (const OneF64& f : kOneF64) {
     if (which != f.name) continue;
     // (the last two sets for sin, cos and tan: their reduction's range, and the doubles nearest
     // multiples of pi/2 below 2^20, where r cancels most)
+    // (acosh_f64: 1 + |x| in the sets of x within a bound; atanh_f64: also |x| within 2^-20 of 1)
     const bool trig = which == "sin_f64" || which == "cos_f64" || which == "tan_f64";
+    const bool acosh = which == "acosh_f64", atanh = which == "atanh_f64";
     std::vector<const char*> sets = {"any bits", "|x| < 2^-20", "|x| < 1", "|x| < 30", "|x| < 720"};
+    if (acosh) sets = {"any bits", "1 + [0, 2^-20)", "1 + [0, 1)", "1 + [0, 30)", "1 + [0, 720)"};
     if (trig) sets.insert(sets.end(), {"|x| < 2^20", "near k pi/2"});
+    if (atanh) sets.push_back("1 - |x| < 2^-20");
     random_sets<double>(f.name, sets, 29, count, threads, [&](std::mt19937_64& g, int set, TallyF64& part) {
       const double bounds[] = {0, 0x1p-20, 1, 30, 720, 0x1p20};
       double x = set < 6 ? std::uniform_real_distribution<double>(-bounds[set], bounds[set])(g) : 0;
@@ -280,6 +312,8 @@ int main(int argc, char** argv) {
             static_cast<double>(static_cast<int>(g() % 5) - 2) *
                 std::ldexp(1.0, std::ilogb(k * pio2 + 1) - 52);
       }
+      if (acosh && set > 0) x = 1 + std::fabs(x);
+      if (atanh && set == 5) x = std::copysign(1 - std::fabs(x) * 0x1p-40, x);  // (x drawn below 2^20)
       part.add(f.own(x), f.ref(x), x, 0);
     });
     return 0;

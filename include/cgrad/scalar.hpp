@@ -858,12 +858,19 @@ CGRAD_SCALAR_INLINE double log_f64(double x) {
 }
 // log1p x = log u + c / u, u = 1 + x rounded and c its rounding error (exact: Sterbenz below 1,
 // u - x exact above); x itself when u is 1.
+// log(1 + x + x_lo) + k ln2 for x > -1 finite, |x_lo| below an ulp of x, k an integer: x_lo is added
+// to u's rounding error c, k to u's exponent (so k = 1 gives log(2 (1 + x))).
+CGRAD_SCALAR_INLINE double log1p_sum_f64(double x, double x_lo, double k) {
+  const double u = 1.0 + x;
+  const double c = (x > 1.0 ? 1.0 - (u - x) : x - (u - 1.0)) + x_lo;
+  const log_split_f64 s = log_split(u > 0.0 ? u : 1.0);
+  const double e = s.e + k;
+  return fma_(e, 6.93147180369123816490e-01,
+              s.f + fma_(e, 1.9082149292705877e-10, log_tail_f64(s.f) + c / u));
+}
 CGRAD_SCALAR_INLINE double log1p_f64(double x) {
   const double u = 1.0 + x;
-  const double c = x > 1.0 ? 1.0 - (u - x) : x - (u - 1.0);
-  const log_split_f64 s = log_split(u > 0.0 ? u : 1.0);
-  const double r = fma_(s.e, 6.93147180369123816490e-01,
-                        s.f + fma_(s.e, 1.9082149292705877e-10, log_tail_f64(s.f) + c / u));
+  const double r = log1p_sum_f64(x, 0.0, 0.0);
   const double special = x == -1.0 ? -inf<double>() : x == inf<double>() ? x : quiet_nan<double>();
   return x != x || u == 1.0 ? x : x > -1.0 && x < inf<double>() ? r : special;
 }
@@ -1660,6 +1667,44 @@ CGRAD_SCALAR_INLINE double acos_f64(double x) {
   const double r = hi + (lo + (small ? -p : neg ? -2.0 * p : 2.0 * p));
   return x != x ? x : a <= 1.0 ? r : quiet_nan<double>();
 }
+// f64 asinh, acosh, atanh: log1p of an argument kept in two doubles (log1p_sum_f64), so that only
+// the smaller terms' roundings reach the result.
+// asinh |x| = log1p(w), w = |x| + x^2 / (1 + sqrt(1 + x^2)), w's own rounding kept; from 2^500 on
+// (x^2 would overflow), log(2|x|) = log1p(|x| - 1) + ln2. With the sign of x.
+CGRAD_SCALAR_INLINE double asinh_f64(double x) {
+  const double a = m_fabs(x);
+  const bool big = a > 3.2733906078961419e150;  // 2^500
+  const double b = big ? 0.0 : a, s = b * b, q = s / (1.0 + m_sqrt(1.0 + s)), w = b + q;
+  const double t = a - 1.0;  // (big: exact below 2^53, and a - t - 1 its error above)
+  const double r = log1p_sum_f64(big ? t : w, big ? (a - t) - 1.0 : q - (w - b), big ? 1.0 : 0.0);
+  return a < inf<double>() ? with_sign_of(r, x) : x;  // ±inf, NaN: themselves
+}
+// acosh x = log1p(w) for x >= 1, w = t + sqrt(t (x + 1)), t = x - 1 (exact up to 2^53): t x + t in
+// two doubles, its square root corrected by one Newton step and w's own rounding kept; from 2^28 on,
+// log(2x) = log1p(t) + ln2 (the next term, -1 / (4x^2), is below 2^-58 of it). NaN below 1.
+CGRAD_SCALAR_INLINE double acosh_f64(double x) {
+  const bool big = x > 268435456.0;  // 2^28
+  const double t = x - 1.0, ts = big ? 0.0 : t, xs = big ? 1.0 : x;
+  const double p = ts * xs, p_lo = fma_(ts, xs, -p);
+  double p_lo2;
+  const double ph = two_sum(p, ts, p_lo2), pl = p_lo + p_lo2;
+  const double root = m_sqrt(ph), root2 = root + root;
+  const double root_lo = (fma_(-root, root, ph) + pl) / (root2 > 0.0 ? root2 : 1.0);  // (0 at x = 1)
+  const double w = root + ts, w_lo = (root - w) + ts + root_lo;  // root >= t: the error exactly
+  const double r = log1p_sum_f64(big ? t : w, big ? (x - t) - 1.0 : w_lo, big ? 1.0 : 0.0);
+  return x >= 1.0 && x < inf<double>() ? r : x == inf<double>() || x != x ? x : quiet_nan<double>();
+}
+// atanh |x| = log1p(q) / 2, q = 2|x| / (1 - |x|): the denominator's rounding error d_lo and the
+// quotient's remainder give q's second part (below 2^-27, |x| itself: x^3 / 3 is below half its ulp).
+// ±inf at ±1, NaN beyond; with the sign of x.
+CGRAD_SCALAR_INLINE double atanh_f64(double x) {
+  const double a = m_fabs(x), as = a < 1.0 ? a : 0.0;
+  const double d = 1.0 - as, d_lo = (1.0 - d) - as, q = (as + as) / d;
+  const double q_lo = (fma_(-q, d, as + as) - q * d_lo) / d;
+  const double r = a < 7.450580596923828e-09 ? a : 0.5 * log1p_sum_f64(q, q_lo, 0.0);  // below 2^-27, |x|
+  const double e = a < 1.0 ? r : a == 1.0 ? inf<double>() : quiet_nan<double>();
+  return x != x ? x : with_sign_of(e, x);
+}
 // asinh |x| = log1p(|x| + x^2 / (1 + sqrt(1 + x^2))) (x^2 exact in double), with the sign of x.
 CGRAD_SCALAR_INLINE float asinh_f32(float x) {
   const double a = m_fabs(static_cast<double>(x)), s = a * a;
@@ -1698,6 +1743,80 @@ CGRAD_SCALAR_INLINE float pow_f32(float x, float y) {
   const bool one = y == 0.0f || x == 1.0f || (x == -1.0f && m_fabs(y) == inf<float>());
   return one ? 1.0f : r;
 }
+// f64 pow: e^(y log|x|) with log|x| = hi + lo to about 2^-66 relative, the product y (hi + lo) in two
+// doubles, and exp of that sum with its reduced argument in two doubles too, so that even where
+// |y log|x|| nears 709 the result is off by well under an ulp before its one rounding (an exact power
+// such as 10^3 comes out exact). log(1 + f) = 2 atanh(s) = 2s + s^3 P(s^2), s = f / (2 + f) (f as in
+// log_f64, |s| <= 0.172): s, s^3 and P in two doubles each, P = 2/3 + 2z/5 + z^2 Q(z) with Q the
+// atanh series to z^10 (its next term is below 2^-74 of the sum); e ln2 in two parts.
+struct dd_f64 {
+  double hi, lo;
+};
+CGRAD_SCALAR_INLINE dd_f64 log_dd_f64(double a) {  // a positive, finite (else garbage, no trap)
+  const log_split_f64 sp = log_split_any(a);
+  const double f = sp.f, u = 2.0 + f, u_lo = (2.0 - u) + f;                           // 2 + f in two parts
+  const double inv = 1.0 / u, s = f * inv, s_lo = (fma_(-s, u, f) - s * u_lo) * inv;  // (one division)
+  const double z = s * s, z_lo = fma_(s, s, -z);
+  const double c = s * z, c_lo = fma_(s, z, -c) + s * z_lo;  // s^3
+  // (Estrin's scheme: the chains of the log and exp below bound the loops' speed, not their length)
+  const double z2 = z * z, z4 = z2 * z2;
+  const double q01 = fma_(2.0 / 9.0, z, 2.0 / 7.0), q23 = fma_(2.0 / 13.0, z, 2.0 / 11.0);
+  const double q45 = fma_(2.0 / 17.0, z, 2.0 / 15.0), q67 = fma_(2.0 / 21.0, z, 2.0 / 19.0);
+  const double q89 = fma_(2.0 / 25.0, z, 2.0 / 23.0), q03 = fma_(q23, z2, q01);
+  const double q47 = fma_(q67, z2, q45), q8a = fma_(2.0 / 27.0, z2, q89);
+  const double q = fma_(fma_(q8a, z4, q47), z4, q03);
+  const double rest = z * fma_(z, q, 0.4), p = 0.66666666666666663 + rest;  // P: 2/3 + rest
+  const double p_lo =
+      ((0.66666666666666663 - p) + rest) + (3.700743415417188e-17 - 2.2204460492503132e-17 * z);
+  const double t = c * p, t_lo = fma_(c, p, -t) + (c * p_lo + c_lo * p);  // s^3 P
+  // s_lo through the derivative of 2 atanh(s), 2 / (1 - z) (to z^2)
+  const double small = fma_(2.0 * s_lo, z * (1.0 + z), 2.0 * s_lo) + t_lo;
+  const double e_hi = sp.e * 6.93147180369123816490e-01, e_lo = sp.e * 1.9082149292705877e-10;  // e_hi exact
+  double err1, err2;
+  const double a1 = two_sum(e_hi, 2.0 * s, err1), a2 = two_sum(a1, t, err2);
+  const double sum_lo = err1 + err2 + e_lo + small, hi = a2 + sum_lo;
+  return {hi, (a2 - hi) + sum_lo};
+}
+// e^(x + x_lo) for x in [-746, 710], |x_lo| below an ulp of x: the reduced argument r = x - n ln2 in
+// two doubles (x_lo and the reduction's rounding error added to r, whose own rounding error is r_lo),
+// e^(r + r_lo) = (1 + r) + r^2 p(r) + r_lo (1 + r), 1 + r in
+// two parts, p the Taylor polynomial to r^12 (the next term is below 2^-62), one rounding.
+CGRAD_SCALAR_INLINE double exp_dd_f64(double x, double x_lo) {
+  const double t = fma_(x, 1.4426950408889634073599, 6755399441055744.0), n = t - 6755399441055744.0;
+  const double r1 = fma_(-n, 6.93145751953125e-1, x);  // exact (16 bits of ln2 times at most 11)
+  const double m = n * 1.42860682030941723212e-6, m_lo = fma_(n, 1.42860682030941723212e-6, -m);
+  double r_err, r_lo;
+  const double r0 = two_sum(r1, -m, r_err), r = two_sum(r0, (r_err - m_lo) + x_lo, r_lo);
+  const double r2 = r * r, r4 = r2 * r2;
+  const double p01 = fma_(0.16666666666666666, r, 0.5),
+               p23 = fma_(0.008333333333333333, r, 0.041666666666666664);
+  const double p45 = fma_(0.0001984126984126984, r, 0.001388888888888889);
+  const double p67 = fma_(2.7557319223985893e-06, r, 2.48015873015873e-05);
+  const double p89 = fma_(2.505210838544172e-08, r, 2.755731922398589e-07);
+  const double pab = fma_(1.6059043836821613e-10, r, 2.08767569878681e-09);
+  const double p03 = fma_(p23, r2, p01), p47 = fma_(p67, r2, p45), p8b = fma_(pab, r2, p89);
+  const double p = fma_(fma_(fma_(1.1470745597729725e-11, r4, p8b), r4, p47), r4, p03);
+  const double one = 1.0 + r, one_lo = (1.0 - one) + r;  // |r| < 1
+  const double v = one + fma_(r2, p, one_lo + fma_(r_lo, r, r_lo));
+  return scale_f64(v, f64_to_bits(t) - 0x4338000000000000LL);
+}
+CGRAD_SCALAR_INLINE double pow_f64(double x, double y) {
+  const double a = m_fabs(x);
+  // (for 0, inf and NaN, l is garbage, which the selects below drop: selecting the operand instead
+  // made the loops 10-25% slower)
+  const dd_f64 l = log_dd_f64(a);
+  const double l_hi = a > 0.0 && a < inf<double>() ? l.hi : a == 0.0 ? -inf<double>() : a;  // (NaN: a)
+  const double p = y * l_hi;
+  // (outside [-746, 710], the result is 0 or inf: p clamped, its second part dropped)
+  double pc = p < -746.0 ? -746.0 : p;
+  pc = pc > 710.0 ? 710.0 : pc;
+  const double e = exp_dd_f64(pc, pc == p ? fma_(y, l_hi, -p) + y * l.lo : 0.0);
+  const double h = 0.5 * y, ty = m_trunc(y);
+  double r = f64_to_bits(x) < 0 && y == ty && h != m_trunc(h) ? -e : e;    // x negative (or -0), y odd
+  r = x < 0.0 && x > -inf<double>() && y != ty ? quiet_nan<double>() : r;  // (y NaN too: x + y below)
+  r = x != x || y != y ? x + y : r;
+  return y == 0.0 || x == 1.0 || (x == -1.0 && m_fabs(y) == inf<double>()) ? 1.0 : r;
+}
 CGRAD_SCALAR_INLINE float atan2_(float y, float x) { return CGRAD_HOST_OWN(atan2_f32, m_atan2)(y, x); }
 CGRAD_SCALAR_INLINE float atan_(float x) { return CGRAD_HOST_OWN(atan_f32, m_atan)(x); }
 CGRAD_SCALAR_INLINE float asin_(float x) { return CGRAD_HOST_OWN(asin_f32, m_asin)(x); }
@@ -1706,6 +1825,10 @@ CGRAD_SCALAR_INLINE float asinh_(float x) { return CGRAD_HOST_OWN(asinh_f32, m_a
 CGRAD_SCALAR_INLINE float acosh_(float x) { return CGRAD_HOST_OWN(acosh_f32, m_acosh)(x); }
 CGRAD_SCALAR_INLINE float atanh_(float x) { return CGRAD_HOST_OWN(atanh_f32, m_atanh)(x); }
 CGRAD_SCALAR_INLINE float pow_(float x, float y) { return CGRAD_HOST_OWN(pow_f32, m_pow)(x, y); }
+CGRAD_SCALAR_INLINE double asinh_(double x) { return CGRAD_HOST_OWN(asinh_f64, m_asinh)(x); }
+CGRAD_SCALAR_INLINE double acosh_(double x) { return CGRAD_HOST_OWN(acosh_f64, m_acosh)(x); }
+CGRAD_SCALAR_INLINE double atanh_(double x) { return CGRAD_HOST_OWN(atanh_f64, m_atanh)(x); }
+CGRAD_SCALAR_INLINE double pow_(double x, double y) { return CGRAD_HOST_OWN(pow_f64, m_pow)(x, y); }
 // f32 sinh, cosh, log2 and log10: the f64 functions above, rounded once (every float gives glibc's
 // double function rounded to float). glibc's scalar calls made them 9-48x slower than NumPy (2^22
 // f32, one thread: sinh 75 ms against 1.6).
@@ -1761,10 +1884,6 @@ CGRAD_SCALAR_INLINE float fmod_f32(float x, float y) {
 #if !defined(__CUDACC_RTC__) && !defined(__CUDA_ARCH__)
 CGRAD_SCALAR_INLINE float m_fmod(float x, float y) { return fmod_f32(x, y); }
 #endif
-CGRAD_SCALAR_INLINE double asinh_(double x) { return m_asinh(x); }
-CGRAD_SCALAR_INLINE double acosh_(double x) { return m_acosh(x); }
-CGRAD_SCALAR_INLINE double atanh_(double x) { return m_atanh(x); }
-CGRAD_SCALAR_INLINE double pow_(double x, double y) { return m_pow(x, y); }
 template <class T>
 CGRAD_SCALAR_INLINE T exp(T x) {
   return exp_(x);

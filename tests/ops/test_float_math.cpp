@@ -1,6 +1,7 @@
 // cgrad's own float transcendental functions (include/cgrad/scalar.hpp: exp, log, log1p, expm1,
 // tanh, erf, sin, cos, tan, atan, asin, acos, asinh, acosh, atanh, sinh, cosh, log2, log10; atan2,
-// hypot, pow and the fmod under remainder, of pairs; f64 expm1, tanh, sinh, cosh and the logarithms),
+// hypot, pow and the fmod under remainder, of pairs; f64 expm1, tanh, sinh, cosh, the logarithms, the
+// inverse trigonometric and hyperbolic functions, sin, cos and tan),
 // evaluated through the engine (the interpreter, and the JIT in the .jit run) on a sweep of float bit
 // patterns: every sign, exponent and spread of mantissas, and the edges where the functions switch formulas.
 // Each result must be within the bound docs/semantics.md states of glibc's double result, and the special
@@ -114,11 +115,15 @@ double ulp_of_f64(long double ref) {
   std::frexp(a, &e);
   return std::ldexp(1.0, e - 53);
 }
+// How many of those ulps `got` is from `want`.
+double ulps_off(double got, long double want) {
+  return static_cast<double>(std::fabs(static_cast<long double>(got) - want)) / ulp_of_f64(want);
+}
 
-// f64 expm1, tanh, sinh, cosh, log, log1p, log2, log10, atan, asin, acos, and sin, cos, tan below
-// 2^20, are cgrad's own on the CPU (docs/semantics.md): random bit patterns, random values of each
-// magnitude, the doubles nearest multiples of pi/2 and the switch points of the formulas, against
-// the long double functions, within the bounds docs/semantics.md states (measured on 2x10^8 random
+// f64 expm1, tanh, sinh, cosh, log, log1p, log2, log10, atan, asin, acos, asinh, acosh, atanh, and
+// sin, cos, tan below 2^20, are cgrad's own on the CPU (docs/semantics.md): random bit patterns, random
+// values of each magnitude, the doubles nearest multiples of pi/2 and the switch points of the formulas,
+// against the long double functions, within the bounds docs/semantics.md states (measured on 2x10^8 random
 // doubles by tools/ulp_sweep.cpp); special values C99 Annex F's, signed zeros included. sin, cos
 // and tan from 2^20 on are the C library's, bit for bit.
 TEST(FloatMath, OwnF64FunctionsWithinTheirBoundsAndSpecialValues) {
@@ -140,9 +145,28 @@ TEST(FloatMath, OwnF64FunctionsWithinTheirBoundsAndSpecialValues) {
     in.insert(in.end(), {d, std::nextafter(d, 0.0), std::nextafter(d, 1e300)});
   }
   const double inf = std::numeric_limits<double>::infinity();
-  for (double edge : {0.7, 0.55, 1.0, 0.34657359027997264, 19.06, 20.0, 40.0, 709.78, 710.0, 710.47, 711.0,
-                      1.4142135623730951, 0.70710678118654757, 0.41421356237309503, 2.2250738585072014e-308,
-                      1.7976931348623157e308, 0.78539816339744828, 0x1p20}) {
+  for (double edge : {0.7,
+                      0.55,
+                      1.0,
+                      0.34657359027997264,
+                      19.06,
+                      20.0,
+                      40.0,
+                      709.78,
+                      710.0,
+                      710.47,
+                      711.0,
+                      1.4142135623730951,
+                      0.70710678118654757,
+                      0.41421356237309503,
+                      2.2250738585072014e-308,
+                      1.7976931348623157e308,
+                      0.78539816339744828,
+                      0x1p20,
+                      0.5,
+                      7.450580596923828e-09,
+                      268435456.0,
+                      3.2733906078961419e150}) {
     double lo = edge, hi = edge;
     for (int k = 0; k < 100; ++k) {
       in.push_back(lo), in.push_back(-lo), in.push_back(hi), in.push_back(-hi);
@@ -180,6 +204,12 @@ TEST(FloatMath, OwnF64FunctionsWithinTheirBoundsAndSpecialValues) {
        [](double v) { return std::cos(v); }, false},
       {"tan", [](const Tensor& t) { return tan(t); }, [](long double v) { return tanl(v); }, 1.05,
        [](double v) { return std::tan(v); }, false},
+      {"asinh", [](const Tensor& t) { return asinh(t); }, [](long double v) { return asinhl(v); }, 1.3,
+       nullptr, false},
+      {"acosh", [](const Tensor& t) { return acosh(t); }, [](long double v) { return acoshl(v); }, 0.95,
+       nullptr, false},
+      {"atanh", [](const Tensor& t) { return atanh(t); }, [](long double v) { return atanhl(v); }, 0.95,
+       nullptr, false},
   };
   for (const F64Case& c : cases) {
     const std::vector<double> got = c.op(x).to_vector<double>();
@@ -199,8 +229,7 @@ TEST(FloatMath, OwnF64FunctionsWithinTheirBoundsAndSpecialValues) {
         ASSERT_EQ(y, rounded) << c.name << "(" << std::hexfloat << in[i] << ")";
         ASSERT_EQ(std::signbit(y), std::signbit(rounded)) << c.name << "(" << in[i] << ")";
       } else {
-        const double err =
-            static_cast<double>(std::fabs(static_cast<long double>(y) - want)) / ulp_of_f64(want);
+        const double err = ulps_off(y, want);
         ASSERT_LE(err, c.bound) << c.name << "(" << std::hexfloat << in[i] << ") = " << y << ", want "
                                 << static_cast<double>(want);
         worst = std::max(worst, err);
@@ -208,6 +237,78 @@ TEST(FloatMath, OwnF64FunctionsWithinTheirBoundsAndSpecialValues) {
     }
     EXPECT_GT(worst, 0.5) << c.name << ": a sweep that never rounds checks nothing";
   }
+}
+
+// f64 pow (cgrad's own on the CPU): random pairs (any bits; x in [0, 4) and y in [-30, 30); x near 1
+// and |y| up to 8192, where y log x nears the overflow; negative x and integer y) within 0.65 ulp of
+// the long double result (subnormal results: within one step of their grid); every result that is a
+// double exactly (2^k, 3^k, 10^k, exact roots: 9^0.5) exact, and the special values of every pair
+// of 13 as the C library's, bit for bit (C99 Annex F: signed zeros and infinities, NaN, pow(x, 0) = 1).
+TEST(FloatMath, OwnF64PowWithinItsBoundExactPowersAndSpecialValues) {
+  std::vector<double> a, b;
+  std::mt19937_64 g(91);
+  for (int i = 0; i < 40000; ++i) {
+    const uint64_t p = g(), q = g();
+    double x, y;
+    std::memcpy(&x, &p, 8);
+    std::memcpy(&y, &q, 8);
+    a.push_back(x), b.push_back(y);
+    a.push_back(std::uniform_real_distribution<double>(0.0, 4.0)(g));
+    b.push_back(std::uniform_real_distribution<double>(-30.0, 30.0)(g));
+    a.push_back(std::uniform_real_distribution<double>(0.9, 1.1)(g));
+    b.push_back(std::uniform_real_distribution<double>(-8192.0, 8192.0)(g));
+    a.push_back(std::uniform_real_distribution<double>(-8.0, 8.0)(g));
+    b.push_back(static_cast<double>(static_cast<int>(g() % 121) - 60));
+  }
+  const std::size_t exact_from = a.size();
+  for (int k = -60; k <= 60; ++k) {
+    for (double base : {2.0, -2.0, 0.5}) a.push_back(base), b.push_back(k);
+    for (double base : {3.0, -3.0, 10.0})  // (their negative powers are not doubles)
+      if (k >= 0 && k * std::log2(std::fabs(base)) < 52) a.push_back(base), b.push_back(k);
+  }
+  for (auto [x, y] : std::vector<std::pair<double, double>>{{9, 0.5}, {16, 0.25}, {4, 1.5}, {0.25, -1.5}})
+    a.push_back(x), b.push_back(y);
+  const std::size_t special_from = a.size();  // (from here: the results that are exact, or special)
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> special = {0.0,
+                                       -0.0,
+                                       inf,
+                                       -inf,
+                                       1.0,
+                                       -1.0,
+                                       2.0,
+                                       -2.0,
+                                       0.5,
+                                       -0.5,
+                                       3.0,
+                                       -3.0,
+                                       std::numeric_limits<double>::quiet_NaN()};
+  for (double x : special)
+    for (double y : special) a.push_back(x), b.push_back(y);
+  const auto n = static_cast<int64_t>(a.size());
+  const std::vector<double> got = pow(tensor(a, {n}), tensor(b, {n})).to_vector<double>();
+  double worst = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const long double want = powl(a[i], b[i]);
+    const double rounded = static_cast<double>(want), lib = std::pow(a[i], b[i]);
+    if (i >= exact_from && i < special_from) {  // (the exact powers: doubles)
+      ASSERT_EQ(static_cast<long double>(rounded), want) << a[i] << " ^ " << b[i];
+    }
+    if (static_cast<long double>(rounded) == want || std::isnan(want) || std::isinf(rounded) ||
+        rounded == 0) {
+      // exact results, special values
+      ASSERT_TRUE(std::memcmp(&got[i], &lib, 8) == 0 || (std::isnan(got[i]) && std::isnan(lib)))
+          << std::hexfloat << a[i] << " ^ " << b[i] << " = " << got[i] << ", the C library's " << lib;
+    } else if (std::fabs(rounded) < std::numeric_limits<double>::min()) {
+      ASSERT_LE(std::fabs(static_cast<long double>(got[i]) - want), std::numeric_limits<double>::denorm_min())
+          << std::hexfloat << a[i] << " ^ " << b[i] << " = " << got[i];
+    } else {
+      const double err = ulps_off(got[i], want);
+      ASSERT_LE(err, 0.65) << std::hexfloat << a[i] << " ^ " << b[i] << " = " << got[i];
+      worst = std::max(worst, err);
+    }
+  }
+  EXPECT_GT(worst, 0.5) << "a sweep that never rounds checks nothing";
 }
 
 // f64 atan2 (cgrad's own on the CPU): random bit patterns, operands in [-8, 8), pairs near the
@@ -254,8 +355,7 @@ TEST(FloatMath, OwnF64Atan2WithinItsBoundAndSpecialValues) {
       ASSERT_EQ(got[i], std::atan2(a[i], b[i])) << std::hexfloat << a[i] << ", " << b[i];
       ASSERT_EQ(std::signbit(got[i]), std::signbit(rounded)) << a[i] << ", " << b[i];
     } else {
-      const double err =
-          static_cast<double>(std::fabs(static_cast<long double>(got[i]) - want)) / ulp_of_f64(want);
+      const double err = ulps_off(got[i], want);
       ASSERT_LE(err, 1.55) << std::hexfloat << a[i] << ", " << b[i] << " = " << got[i];
       worst = std::max(worst, err);
     }
