@@ -1180,6 +1180,26 @@ CGRAD_SCALAR_INLINE T two_sum(T a, T b, T& e) {
   e = (a - (s - bb)) + (b - bb);
   return s;
 }
+// a b - p for p = a b rounded, exactly (barring overflow): an FMA where fma_ is one, else Dekker's
+// product of halves (code built without FMA, where fma_ rounds twice: et/ in a user's build).
+CGRAD_SCALAR_INLINE double two_prod_err(double a, double b, double p) {
+#if CGRAD_SCALAR_FMA_FUSED
+  return fma_(a, b, -p);
+#else
+  const double ta = 134217729.0 * a, ah = ta - (ta - a), al = a - ah;  // 2^27 + 1: halves of 26 bits
+  const double tb = 134217729.0 * b, bh = tb - (tb - b), bl = b - bh;
+  return ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+#endif
+}
+// c - a b where that is a double (a quotient's remainder, a root's residual), exactly.
+CGRAD_SCALAR_INLINE double exact_fms(double a, double b, double c) {
+#if CGRAD_SCALAR_FMA_FUSED
+  return fma_(-a, b, c);
+#else
+  const double p = a * b;
+  return (c - p) - two_prod_err(a, b, p);
+#endif
+}
 CGRAD_SCALAR_INLINE bool small_for_pio2_f64(double x) {
   return (static_cast<uint64_t>(f64_to_bits(x)) & 0x7fffffffffffffffull) < 0x4130000000000000ull;  // 2^20
 }
@@ -1685,11 +1705,11 @@ CGRAD_SCALAR_INLINE double asinh_f64(double x) {
 CGRAD_SCALAR_INLINE double acosh_f64(double x) {
   const bool big = x > 268435456.0;  // 2^28
   const double t = x - 1.0, ts = big ? 0.0 : t, xs = big ? 1.0 : x;
-  const double p = ts * xs, p_lo = fma_(ts, xs, -p);
+  const double p = ts * xs, p_lo = two_prod_err(ts, xs, p);
   double p_lo2;
   const double ph = two_sum(p, ts, p_lo2), pl = p_lo + p_lo2;
   const double root = m_sqrt(ph), root2 = root + root;
-  const double root_lo = (fma_(-root, root, ph) + pl) / (root2 > 0.0 ? root2 : 1.0);  // (0 at x = 1)
+  const double root_lo = (exact_fms(root, root, ph) + pl) / (root2 > 0.0 ? root2 : 1.0);  // (0 at x = 1)
   const double w = root + ts, w_lo = (root - w) + ts + root_lo;  // root >= t: the error exactly
   const double r = log1p_sum_f64(big ? t : w, big ? (x - t) - 1.0 : w_lo, big ? 1.0 : 0.0);
   return x >= 1.0 && x < inf<double>() ? r : x == inf<double>() || x != x ? x : quiet_nan<double>();
@@ -1700,7 +1720,7 @@ CGRAD_SCALAR_INLINE double acosh_f64(double x) {
 CGRAD_SCALAR_INLINE double atanh_f64(double x) {
   const double a = m_fabs(x), as = a < 1.0 ? a : 0.0;
   const double d = 1.0 - as, d_lo = (1.0 - d) - as, q = (as + as) / d;
-  const double q_lo = (fma_(-q, d, as + as) - q * d_lo) / d;
+  const double q_lo = (exact_fms(q, d, as + as) - q * d_lo) / d;
   const double r = a < 7.450580596923828e-09 ? a : 0.5 * log1p_sum_f64(q, q_lo, 0.0);  // below 2^-27, |x|
   const double e = a < 1.0 ? r : a == 1.0 ? inf<double>() : quiet_nan<double>();
   return x != x ? x : with_sign_of(e, x);
@@ -1743,7 +1763,7 @@ CGRAD_SCALAR_INLINE float pow_f32(float x, float y) {
   const bool one = y == 0.0f || x == 1.0f || (x == -1.0f && m_fabs(y) == inf<float>());
   return one ? 1.0f : r;
 }
-// f64 pow: e^(y log|x|) with log|x| = hi + lo to about 2^-66 relative, the product y (hi + lo) in two
+// f64 pow: e^(y log|x|) with log|x| = hi + lo to about 2^-65 relative, the product y (hi + lo) in two
 // doubles, and exp of that sum with its reduced argument in two doubles too, so that even where
 // |y log|x|| nears 709 the result is off by well under an ulp before its one rounding (an exact power
 // such as 10^3 comes out exact). log(1 + f) = 2 atanh(s) = 2s + s^3 P(s^2), s = f / (2 + f) (f as in
@@ -1754,10 +1774,10 @@ struct dd_f64 {
 };
 CGRAD_SCALAR_INLINE dd_f64 log_dd_f64(double a) {  // a positive, finite (else garbage, no trap)
   const log_split_f64 sp = log_split_any(a);
-  const double f = sp.f, u = 2.0 + f, u_lo = (2.0 - u) + f;                           // 2 + f in two parts
-  const double inv = 1.0 / u, s = f * inv, s_lo = (fma_(-s, u, f) - s * u_lo) * inv;  // (one division)
-  const double z = s * s, z_lo = fma_(s, s, -z);
-  const double c = s * z, c_lo = fma_(s, z, -c) + s * z_lo;  // s^3
+  const double f = sp.f, u = 2.0 + f, u_lo = (2.0 - u) + f;  // 2 + f in two parts
+  const double inv = 1.0 / u, s = f * inv, s_lo = (exact_fms(s, u, f) - s * u_lo) * inv;  // (one division)
+  const double z = s * s, z_lo = two_prod_err(s, s, z);
+  const double c = s * z, c_lo = two_prod_err(s, z, c) + s * z_lo;  // s^3
   // (Estrin's scheme: the chains of the log and exp below bound the loops' speed, not their length)
   const double z2 = z * z, z4 = z2 * z2;
   const double q01 = fma_(2.0 / 9.0, z, 2.0 / 7.0), q23 = fma_(2.0 / 13.0, z, 2.0 / 11.0);
@@ -1768,7 +1788,7 @@ CGRAD_SCALAR_INLINE dd_f64 log_dd_f64(double a) {  // a positive, finite (else g
   const double rest = z * fma_(z, q, 0.4), p = 0.66666666666666663 + rest;  // P: 2/3 + rest
   const double p_lo =
       ((0.66666666666666663 - p) + rest) + (3.700743415417188e-17 - 2.2204460492503132e-17 * z);
-  const double t = c * p, t_lo = fma_(c, p, -t) + (c * p_lo + c_lo * p);  // s^3 P
+  const double t = c * p, t_lo = two_prod_err(c, p, t) + (c * p_lo + c_lo * p);  // s^3 P
   // s_lo through the derivative of 2 atanh(s), 2 / (1 - z) (to z^2)
   const double small = fma_(2.0 * s_lo, z * (1.0 + z), 2.0 * s_lo) + t_lo;
   const double e_hi = sp.e * 6.93147180369123816490e-01, e_lo = sp.e * 1.9082149292705877e-10;  // e_hi exact
@@ -1779,12 +1799,12 @@ CGRAD_SCALAR_INLINE dd_f64 log_dd_f64(double a) {  // a positive, finite (else g
 }
 // e^(x + x_lo) for x in [-746, 710], |x_lo| below an ulp of x: the reduced argument r = x - n ln2 in
 // two doubles (x_lo and the reduction's rounding error added to r, whose own rounding error is r_lo),
-// e^(r + r_lo) = (1 + r) + r^2 p(r) + r_lo (1 + r), 1 + r in
-// two parts, p the Taylor polynomial to r^12 (the next term is below 2^-62), one rounding.
+// e^(r + r_lo) = (1 + r) + r^2 p(r) + r_lo (1 + r), 1 + r in two parts, p the Taylor polynomial
+// to r^12 (the next term is below 2^-62), one rounding.
 CGRAD_SCALAR_INLINE double exp_dd_f64(double x, double x_lo) {
   const double t = fma_(x, 1.4426950408889634073599, 6755399441055744.0), n = t - 6755399441055744.0;
   const double r1 = fma_(-n, 6.93145751953125e-1, x);  // exact (16 bits of ln2 times at most 11)
-  const double m = n * 1.42860682030941723212e-6, m_lo = fma_(n, 1.42860682030941723212e-6, -m);
+  const double m = n * 1.42860682030941723212e-6, m_lo = two_prod_err(n, 1.42860682030941723212e-6, m);
   double r_err, r_lo;
   const double r0 = two_sum(r1, -m, r_err), r = two_sum(r0, (r_err - m_lo) + x_lo, r_lo);
   const double r2 = r * r, r4 = r2 * r2;
@@ -1810,7 +1830,7 @@ CGRAD_SCALAR_INLINE double pow_f64(double x, double y) {
   // (outside [-746, 710], the result is 0 or inf: p clamped, its second part dropped)
   double pc = p < -746.0 ? -746.0 : p;
   pc = pc > 710.0 ? 710.0 : pc;
-  const double e = exp_dd_f64(pc, pc == p ? fma_(y, l_hi, -p) + y * l.lo : 0.0);
+  const double e = exp_dd_f64(pc, pc == p ? two_prod_err(y, l_hi, p) + y * l.lo : 0.0);
   const double h = 0.5 * y, ty = m_trunc(y);
   double r = f64_to_bits(x) < 0 && y == ty && h != m_trunc(h) ? -e : e;    // x negative (or -0), y odd
   r = x < 0.0 && x > -inf<double>() && y != ty ? quiet_nan<double>() : r;  // (y NaN too: x + y below)
