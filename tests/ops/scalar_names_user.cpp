@@ -11,6 +11,8 @@ namespace cgrad_test {
 
 ScalarFma user_fma() { return &cgrad::scalar::fma_; }
 
+ScalarPow user_pow() { return &cgrad::scalar::pow_f64; }
+
 bool user_build_fuses() {
 #if defined(__FMA__) || defined(__aarch64__)
   return true;
