@@ -856,10 +856,9 @@ CGRAD_SCALAR_INLINE double log_f64(double x) {
       fma_(s.e, 6.93147180369123816490e-01, s.f + fma_(s.e, 1.9082149292705877e-10, log_tail_f64(s.f)));
   return log_special_f64(x, r);
 }
-// log1p x = log u + c / u, u = 1 + x rounded and c its rounding error (exact: Sterbenz below 1,
-// u - x exact above); x itself when u is 1.
-// log(1 + x + x_lo) + k ln2 for x > -1 finite, |x_lo| below an ulp of x, k an integer: x_lo is added
-// to u's rounding error c, k to u's exponent (so k = 1 gives log(2 (1 + x))).
+// log(1 + x + x_lo) + k ln2 for x > -1 finite, |x_lo| below an ulp of x, k an integer: log u + c / u,
+// u = 1 + x rounded and c its rounding error (exact: Sterbenz below 1, u - x exact above) plus x_lo;
+// k is added to u's exponent (so k = 1 gives log(2 (1 + x))).
 CGRAD_SCALAR_INLINE double log1p_sum_f64(double x, double x_lo, double k) {
   const double u = 1.0 + x;
   const double c = (x > 1.0 ? 1.0 - (u - x) : x - (u - 1.0)) + x_lo;
@@ -868,6 +867,7 @@ CGRAD_SCALAR_INLINE double log1p_sum_f64(double x, double x_lo, double k) {
   return fma_(e, 6.93147180369123816490e-01,
               s.f + fma_(e, 1.9082149292705877e-10, log_tail_f64(s.f) + c / u));
 }
+// log1p x: x itself when 1 + x rounds to 1.
 CGRAD_SCALAR_INLINE double log1p_f64(double x) {
   const double u = 1.0 + x;
   const double r = log1p_sum_f64(x, 0.0, 0.0);
