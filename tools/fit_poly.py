@@ -25,7 +25,7 @@ chebyfit (Chebyshev interpolation in 50-digit arithmetic, near minimax), the sam
   log64  log1p's series, 2 atanh(s) = 2s + 2s z Q(z), to the f64 functions' accuracy: log_tail_f64
          (degree 6: 2^-57.6)
   atan64 atan(u) = u + u z P(z) for |u| <= 7/16: atan_ratio_f64's f64 form (degree 11: 2^-57.9)
-  asin64 asin(u) = u + u z P(z) for |u| <= 1/2: asin_small_f64 (degree 12: 2^-57.4)
+  asin64 asin(u) = u + u z P(z) for |u| <= 1/2: asin_poly_f64 (degree 12: 2^-57.4)
 """
 import sys
 

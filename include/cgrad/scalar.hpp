@@ -1563,10 +1563,14 @@ CGRAD_SCALAR_INLINE double atan_ratio_f64(double n, double d) {
     // (plus pi/4): the numerators 2n - d and n - d are exact (Sterbenz), so u rounds twice and
     // |u| <= 7/16; P of degree 11 (tools/fit_poly.py atan64 11: 2^-57.9); the bases in two parts.
     // Operands past 2^1000 are scaled by 2^-4 first, so that 2d + n and n + d stay finite, and a d
-    // below 2^-1000 by 2^64, so that the thresholds' products keep their bits (both exact).
+    // below 2^-1000 by 2^64, so that the thresholds' products keep their bits (both exact). The bases
+    // are selected before the polynomial: selected after it, on the same conditions as u, they let
+    // GCC's jump threading copy the division and the polynomial into each of the three paths (atan).
     const double k = d > 0x1p1000 ? 0.0625 : d < 0x1p-1000 ? 0x1p64 : 1.0;
     n *= k, d *= k;
     const bool mid = n >= 0.4375 * d, top = n >= 0.6875 * d;
+    const double b_hi = top ? 0.7853981633974483 : mid ? 0.4636476090008061 : 0.0;
+    const double b_lo = top ? 3.061616997868383e-17 : mid ? 2.2698777452961687e-17 : 0.0;
     const double u = (top ? n - d : mid ? 2.0 * n - d : n) / (top ? n + d : mid ? 2.0 * d + n : d);
     const double z = u * u;
     double p = 0.014773184616983806;
@@ -1581,13 +1585,7 @@ CGRAD_SCALAR_INLINE double atan_ratio_f64(double n, double d) {
     p = fma_(p, z, -0.14285714285566806);
     p = fma_(p, z, 0.1999999999999941);
     p = fma_(p, z, -0.33333333333333331);
-    return (top   ? 0.7853981633974483
-            : mid ? 0.4636476090008061
-                  : 0.0) +
-           ((top   ? 3.061616997868383e-17
-             : mid ? 2.2698777452961687e-17
-                   : 0.0) +
-            fma_(u * z, p, u));
+    return b_hi + (b_lo + fma_(u * z, p, u));
   }
 }
 // atan2(y, x) with the sign of y; C99 Annex F's special values (atan2(±0, -0) = ±pi,
@@ -1602,15 +1600,18 @@ CGRAD_SCALAR_INLINE double atan_ratio_f64(double n, double d) {
 template <class R = float>
 CGRAD_SCALAR_INLINE double atan_angle_f64(double a, double c, bool neg) {
   const bool steep = a > c;
-  const double t = atan_ratio_f64<R>(steep ? c : a, steep ? a : c);
   if constexpr (sizeof(R) == 4) {
+    const double t = atan_ratio_f64<R>(steep ? c : a, steep ? a : c);
     const double r = steep ? 1.5707963267948966 - t : t;
     return neg ? 3.1415926535897931 - r : r;
   } else {
+    // (selects before the ratio's polynomial, as in atan_ratio_f64)
     const double hi = steep ? 1.5707963267948966 : neg ? 3.1415926535897931 : 0.0;
     const double lo = steep ? 6.123233995736766e-17 : neg ? 1.2246467991473532e-16 : 0.0;
-    const double st = steep ? -t : t;  // (two selects: GCC 12 vectorizes no comparison of two masks)
-    return hi + (lo + (neg ? -st : st));
+    const double sg = steep ? -1.0 : 1.0;  // (two factors: GCC 12 vectorizes no comparison of two masks)
+    const double sg2 = neg ? -sg : sg;
+    const double t = atan_ratio_f64<R>(steep ? c : a, steep ? a : c);
+    return hi + (lo + sg2 * t);
   }
 }
 template <class R = float>
@@ -1626,33 +1627,26 @@ CGRAD_SCALAR_INLINE double atan2_f64(double y, double x) {
 CGRAD_SCALAR_INLINE float atan2_f32(float y, float x) {
   return static_cast<float>(atan2_f64(static_cast<double>(y), static_cast<double>(x)));
 }
-// atan, asin and acos take atan_angle_f64 directly: atan2's sign, infinity and NaN cases are
-// theirs to skip (2^22 f32, one thread, over the engine: asin 7.3 -> 5.1 ms, acos 7.3 -> 5.8, atan
-// 4.5 -> 3.9, and atan2 7.7 -> 5.6 with its zero guard moved; the same bits for every float but
-// NaN, whose payload now passes through).
+// atan takes atan_angle_f64 directly: atan2's sign, infinity and NaN cases are its to skip (2^22
+// f32, one thread, over the engine: atan 4.5 -> 3.9 ms, and atan2 7.7 -> 5.6 with its zero guard
+// moved; asin and acos, then atan_angle_f64 of their own, 7.3 -> 5.1 and 7.3 -> 5.8; the same bits
+// for every float but NaN, whose payload now passes through). asin and acos: below.
 CGRAD_SCALAR_INLINE float atan_f32(float x) {
   const float r = static_cast<float>(atan_angle_f64(m_fabs(static_cast<double>(x)), 1.0, false));
   return x != x ? x : with_sign_of(r, x);
 }
-// asin x = atan(|x| / c) with the sign of x, acos x = atan(c / |x|) (pi minus it for a negative x),
-// c = sqrt((1 - x)(1 + x)): the product is exact in double; NaN beyond [-1, 1].
-CGRAD_SCALAR_INLINE float asin_f32(float x) {
-  const double v = x, c = m_sqrt((1.0 - v) * (1.0 + v));
-  const float r = static_cast<float>(atan_angle_f64(m_fabs(v), c, false));
-  return x != x ? x : m_fabs(x) <= 1.0f ? with_sign_of(r, x) : quiet_nan<float>();
-}
-CGRAD_SCALAR_INLINE float acos_f32(float x) {
-  const double v = x, c = m_sqrt((1.0 - v) * (1.0 + v));
-  const double r = atan_angle_f64(c, m_fabs(v), f32_to_bits(x) < 0);  // x negative or -0
-  return x != x ? x : m_fabs(x) <= 1.0f ? static_cast<float>(r) : quiet_nan<float>();
-}
-// f64 atan, asin and acos, to f64 accuracy. atan: atan_angle_f64<double>. asin and acos below 1/2:
-// u + u z P(z), z = u^2, P of degree 12 (tools/fit_poly.py asin64 12: 2^-57.4), and pi/2 minus it;
-// asin above: atan(|x| / c), c = sqrt(1 - x^2) with 1 - x^2 rounded once (an FMA); acos above:
-// 2 asin(s) and pi - 2 asin(s), s = sqrt((1 - |x|) / 2) (1 - |x| is exact): the same polynomial, its
-// operand selected first.
-CGRAD_SCALAR_INLINE double asin_small_f64(double u) {
-  const double z = u * u;
+// f64 atan, asin and acos, to f64 accuracy. atan: atan_angle_f64<double>. asin u = u + u z P(z),
+// z = u^2, for |u| <= 1/2, P of degree 12 (tools/fit_poly.py asin64 12: 2^-57.4). Above 1/2,
+// asin |x| = pi/2 - 2 asin(s), acos x = 2 asin(s) or pi - 2 asin(s), s = sqrt(w), w = (1 - |x|) / 2
+// (exact), and s's rounding error c = (w - s^2) / 2s (exact_fms) added to the series' tail; below 1/2,
+// acos x = pi/2 - asin x. One polynomial, its operand selected first. Each result is k - m asin u,
+// k one of 0, pi/2, pi in two parts, m u exact (m = ±1, ±2): k - m u in two parts (Fast2Sum: |m u| <= 1
+// < k, or k = 0), so only the tail m (u z P + c), below 0.05, carries the rounding of the terms.
+// 2^22 f64 in [-1, 1), one thread of the Zen 4 VM, the kernel loop alone: asin 17.0 -> 5.9 ms (it
+// was atan(|x| / sqrt(1 - x^2)) above 1/2: a division and a second polynomial), acos 7.0 -> 5.7;
+// worst error on 2x10^8 random doubles (tools/ulp_sweep.cpp): asin 1.86 -> 0.69 ulp (1.16 without
+// c), acos 1.14 -> 0.68 (1.01 with c but without the two parts).
+CGRAD_SCALAR_INLINE double asin_poly_f64(double z) {
   double p = 0.028757851367421566;
   p = fma_(p, z, -0.014851887071247204);
   p = fma_(p, z, 0.017400879442694021);
@@ -1666,26 +1660,64 @@ CGRAD_SCALAR_INLINE double asin_small_f64(double u) {
   p = fma_(p, z, 0.044642857146355429);
   p = fma_(p, z, 0.074999999999984329);
   p = fma_(p, z, 0.16666666666666669);
-  return fma_(u * z, p, u);
+  return p;
+}
+// sqrt(w) - s for s = sqrt(w) rounded: (w - s^2) / 2s (0 at w = 0).
+CGRAD_SCALAR_INLINE double sqrt_error_f64(double w, double s) {
+  return exact_fms(s, s, w) / (2.0 * s + 0x1p-1000);
 }
 CGRAD_SCALAR_INLINE double atan_f64(double x) {
   const double r = atan_angle_f64<double>(m_fabs(x), 1.0, false);
   return x != x ? x : with_sign_of(r, x);
 }
+// (Every select comes before the polynomial: a select on `small` after it let GCC's jump threading
+// copy the polynomial into both paths, which cost asin f32 40% of its time.)
 CGRAD_SCALAR_INLINE double asin_f64(double x) {
-  const double a = m_fabs(x);
-  const double big = atan_angle_f64<double>(a, m_sqrt(fma_(-x, x, 1.0)), false);
-  const double r = a < 0.5 ? asin_small_f64(a) : big;
+  const double a = m_fabs(x), w = 0.5 * (1.0 - a), s = m_sqrt(w);
+  const bool small = a < 0.5;
+  const double u = small ? a : s, c = small ? 0.0 : sqrt_error_f64(w, s);
+  const double k = small ? 0.0 : 1.5707963267948966, k_lo = small ? 0.0 : 6.123233995736766e-17;
+  const double m = small ? -1.0 : 2.0;
+  const double t = fma_(u * (u * u), asin_poly_f64(u * u), c);
+  const double hi = k - m * u, e = (k - hi) - m * u;  // Fast2Sum: |m u| <= 1 < k, or k = 0
+  const double r = hi + ((k_lo + e) - m * t);
   return x != x ? x : a <= 1.0 ? with_sign_of(r, x) : quiet_nan<double>();
 }
 CGRAD_SCALAR_INLINE double acos_f64(double x) {
-  const double a = m_fabs(x);
+  const double a = m_fabs(x), w = 0.5 * (1.0 - a), s = m_sqrt(w);
   const bool small = a < 0.5, neg = f64_to_bits(x) < 0;
-  const double p = asin_small_f64(small ? x : m_sqrt(0.5 * (1.0 - a)));
-  const double hi = small ? 1.5707963267948966 : neg ? 3.1415926535897931 : 0.0;
-  const double lo = small ? 6.123233995736766e-17 : neg ? 1.2246467991473532e-16 : 0.0;
-  const double r = hi + (lo + (small ? -p : neg ? -2.0 * p : 2.0 * p));
+  const double u = small ? x : s, c = small ? 0.0 : sqrt_error_f64(w, s);
+  const double k = small ? 1.5707963267948966 : neg ? 3.1415926535897931 : 0.0;
+  const double k_lo = small ? 6.123233995736766e-17 : neg ? 1.2246467991473532e-16 : 0.0;
+  const double m = small ? 1.0 : neg ? 2.0 : -2.0;
+  const double t = fma_(u * (u * u), asin_poly_f64(u * u), c);
+  const double hi = k - m * u, e = (k - hi) - m * u;
+  const double r = hi + ((k_lo + e) - m * t);
   return x != x ? x : a <= 1.0 ? r : quiet_nan<double>();
+}
+// f32 asin and acos by the f64 ones' reflection, in double without their two-part sums and s's
+// rounding error (below 2^-52 relative, where a float's half ulp is 2^-24): asin |x| = u + u z P(z)
+// for u = |x| below 1/2, pi/2 - 2 asin(s) above; acos x = pi/2 - asin x, 2 asin(s) or pi - 2 asin(s);
+// NaN beyond [-1, 1]. They were atan(|x| / c) and atan(c / |x|), c = sqrt((1 - x)(1 + x)): a division
+// besides the square root (2^22 f32, one thread of the Zen 4 VM, the kernel loop alone: asin 6.4 ->
+// 4.3 ms, acos 6.5 -> 4.5). Over every float: acos the same bits as before, asin 2 others, now
+// glibc's double function rounded to float for every float (tools/ulp_sweep.cpp).
+CGRAD_SCALAR_INLINE double asin_reflected_f32(double u) { return fma_(u * (u * u), asin_poly_f64(u * u), u); }
+CGRAD_SCALAR_INLINE float asin_f32(float x) {
+  const double a = m_fabs(static_cast<double>(x)), s = m_sqrt(0.5 * (1.0 - a));
+  const bool small = a < 0.5;
+  const double u = small ? a : s, k = small ? 0.0 : 1.5707963267948966, m = small ? 1.0 : -2.0;
+  const float r = static_cast<float>(fma_(m, asin_reflected_f32(u), k));
+  return x != x ? x : m_fabs(x) <= 1.0f ? with_sign_of(r, x) : quiet_nan<float>();
+}
+CGRAD_SCALAR_INLINE float acos_f32(float x) {
+  const double v = x, a = m_fabs(v), s = m_sqrt(0.5 * (1.0 - a));
+  const bool small = a < 0.5, neg = f32_to_bits(x) < 0;
+  const double u = small ? v : s;
+  const double k = small ? 1.5707963267948966 : neg ? 3.1415926535897931 : 0.0;
+  const double m = small ? -1.0 : neg ? -2.0 : 2.0;
+  const float r = static_cast<float>(fma_(m, asin_reflected_f32(u), k));
+  return x != x ? x : m_fabs(x) <= 1.0f ? r : quiet_nan<float>();
 }
 // f64 asinh, acosh, atanh: log1p of an argument kept in two doubles (log1p_sum_f64), so that only
 // the smaller terms' roundings reach the result.
