@@ -1670,6 +1670,13 @@ CGRAD_SCALAR_INLINE double atan_f64(double x) {
   const double r = atan_angle_f64<double>(m_fabs(x), 1.0, false);
   return x != x ? x : with_sign_of(r, x);
 }
+// k + k_lo - m (asin u + c), asin u = u + u z P(z), with k - m u in two parts (Fast2Sum: |m u| <= 1 < k,
+// or k = 0); asin's and acos's every case.
+CGRAD_SCALAR_INLINE double asin_reflected_f64(double u, double c, double k, double k_lo, double m) {
+  const double t = fma_(u * (u * u), asin_poly_f64(u * u), c);
+  const double hi = k - m * u, e = (k - hi) - m * u;
+  return hi + ((k_lo + e) - m * t);
+}
 // (Every select comes before the polynomial: a select on `small` after it let GCC's jump threading
 // copy the polynomial into both paths, which cost asin f32 40% of its time.)
 CGRAD_SCALAR_INLINE double asin_f64(double x) {
@@ -1677,10 +1684,7 @@ CGRAD_SCALAR_INLINE double asin_f64(double x) {
   const bool small = a < 0.5;
   const double u = small ? a : s, c = small ? 0.0 : sqrt_error_f64(w, s);
   const double k = small ? 0.0 : 1.5707963267948966, k_lo = small ? 0.0 : 6.123233995736766e-17;
-  const double m = small ? -1.0 : 2.0;
-  const double t = fma_(u * (u * u), asin_poly_f64(u * u), c);
-  const double hi = k - m * u, e = (k - hi) - m * u;  // Fast2Sum: |m u| <= 1 < k, or k = 0
-  const double r = hi + ((k_lo + e) - m * t);
+  const double r = asin_reflected_f64(u, c, k, k_lo, small ? -1.0 : 2.0);
   return x != x ? x : a <= 1.0 ? with_sign_of(r, x) : quiet_nan<double>();
 }
 CGRAD_SCALAR_INLINE double acos_f64(double x) {
@@ -1689,10 +1693,7 @@ CGRAD_SCALAR_INLINE double acos_f64(double x) {
   const double u = small ? x : s, c = small ? 0.0 : sqrt_error_f64(w, s);
   const double k = small ? 1.5707963267948966 : neg ? 3.1415926535897931 : 0.0;
   const double k_lo = small ? 6.123233995736766e-17 : neg ? 1.2246467991473532e-16 : 0.0;
-  const double m = small ? 1.0 : neg ? 2.0 : -2.0;
-  const double t = fma_(u * (u * u), asin_poly_f64(u * u), c);
-  const double hi = k - m * u, e = (k - hi) - m * u;
-  const double r = hi + ((k_lo + e) - m * t);
+  const double r = asin_reflected_f64(u, c, k, k_lo, small ? 1.0 : neg ? 2.0 : -2.0);
   return x != x ? x : a <= 1.0 ? r : quiet_nan<double>();
 }
 // f32 asin and acos by the f64 ones' reflection, in double without their two-part sums and s's
