@@ -8,7 +8,7 @@
 //   -lpthread /tmp/ulp_sweep atan          # every float: about 25 s on 2 cores /tmp/ulp_sweep pow 40000000
 //   # 3 sets of random pairs: any bits, [-8, 8)^2, x in [0, 4), y in [-30, 30)
 //   /tmp/ulp_sweep tanh_f64 40000000   # 5 sets of random doubles: any bits, |x| below 2^-20, 1,
-//   # 30 and 720; atan2_f64: 3 sets of random pairs
+//   # 30 and 720 (erf_f64: also below 6, and subnormals); atan2_f64: 3 sets of random pairs
 //
 // Prints the worst error in ulps (of the float nearest the reference, as
 // tests/ops/test_float_math.cpp measures it), how many results differ from the reference rounded
@@ -84,7 +84,8 @@ struct TallyOf {
     else if (std::isinf(got) || std::isinf(rounded))
       e = got == rounded ? 0 : 1e9;
     else
-      e = static_cast<double>(std::fabs(static_cast<long double>(got) - want)) / ulp_in(got, want);
+      // (divided in long double: a difference below the subnormals' quantum would round to 0 or 1 of it)
+      e = static_cast<double>(std::fabs(static_cast<long double>(got) - want) / ulp_in(got, want));
     if (!nan_want && got != rounded) ++off;
     if (e > worst) worst = e, wx = x, wy = y;
   }
@@ -153,6 +154,7 @@ const OneF64 kOneF64[] = {
     {"asinh_f64", [](double x) { return s::asinh_f64(x); }, [](long double v) { return asinhl(v); }},
     {"acosh_f64", [](double x) { return s::acosh_f64(x); }, [](long double v) { return acoshl(v); }},
     {"atanh_f64", [](double x) { return s::atanh_f64(x); }, [](long double v) { return atanhl(v); }},
+    {"erf_f64", [](double x) { return s::erf_f64(x); }, [](long double v) { return erfl(v); }},
 };
 
 struct Two {
@@ -292,13 +294,15 @@ int main(int argc, char** argv) {
     if (which != f.name) continue;
     // (the last two sets for sin, cos and tan: their reduction's range, and the doubles nearest
     // multiples of pi/2 below 2^20, where r cancels most)
-    // (acosh_f64: 1 + |x| in the sets of x within a bound; atanh_f64: also |x| within 2^-20 of 1)
+    // (acosh_f64: 1 + |x| in the sets of x within a bound; atanh_f64: also |x| within 2^-20 of 1;
+    // erf_f64: also |x| < 6, where erf is below 1, and |x| < 2^-1022, subnormal)
     const bool trig = which == "sin_f64" || which == "cos_f64" || which == "tan_f64";
-    const bool acosh = which == "acosh_f64", atanh = which == "atanh_f64";
+    const bool acosh = which == "acosh_f64", atanh = which == "atanh_f64", erf = which == "erf_f64";
     std::vector<const char*> sets = {"any bits", "|x| < 2^-20", "|x| < 1", "|x| < 30", "|x| < 720"};
     if (acosh) sets = {"any bits", "1 + [0, 2^-20)", "1 + [0, 1)", "1 + [0, 30)", "1 + [0, 720)"};
     if (trig) sets.insert(sets.end(), {"|x| < 2^20", "near k pi/2"});
     if (atanh) sets.push_back("1 - |x| < 2^-20");
+    if (erf) sets.insert(sets.end(), {"|x| < 6", "|x| < 2^-1022"});
     random_sets<double>(f.name, sets, 29, count, threads, [&](std::mt19937_64& g, int set, TallyF64& part) {
       const double bounds[] = {0, 0x1p-20, 1, 30, 720, 0x1p20};
       double x = set < 6 ? std::uniform_real_distribution<double>(-bounds[set], bounds[set])(g) : 0;
@@ -314,6 +318,8 @@ int main(int argc, char** argv) {
       }
       if (acosh && set > 0) x = 1 + std::fabs(x);
       if (atanh && set == 5) x = std::copysign(1 - std::fabs(x) * 0x1p-40, x);  // (x drawn below 2^20)
+      if (erf && set == 5) x *= 6 * 0x1p-20;
+      if (erf && set == 6) x = std::uniform_real_distribution<double>(-0x1p-1022, 0x1p-1022)(g);
       part.add(f.own(x), f.ref(x), x, 0);
     });
     return 0;

@@ -16,7 +16,7 @@ if [ ${#fns[@]} -eq 0 ]; then
   fns=(exp_f64 expm1_f64 tanh_f64 sinh_f64 cosh_f64 log_f64 log1p_f64 log2_f64 log10_f64 atan_f64
        asin_f64 acos_f64 atan2_f64 asinh_f64 acosh_f64 atanh_f64 pow_f64 tanh_f32 erf_f32 expm1_f32
        log1p_f32 sinh_f32 cosh_f32 log2_f32 log10_f32 atan_f32 asin_f32 acos_f32 atan2_f32 asinh_f32
-       acosh_f32 atanh_f32 pow_f32)
+       acosh_f32 atanh_f32 pow_f32 erf_f64)
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

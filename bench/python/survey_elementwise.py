@@ -50,6 +50,12 @@ def inputs():
     }
 
 
+def _scipy_erf():
+    from scipy.special import erf  # (the erf rows only: an ImportError reports those rows)
+
+    return erf
+
+
 def named(m, cg_name, np_name):
     return getattr(m, cg_name if m is cg else np_name)
 
@@ -107,6 +113,9 @@ ROWS = [
     ("pow f64", lambda m, a: named(m, "pow", "power")(a["xdp"], a["xd"])),
     ("sqrt f64", lambda m, a: m.sqrt(m.abs(a["xd"]))),
     ("exp f64", lambda m, a: m.exp(a["xd"])),
+    # NumPy has no erf: SciPy's (scipy.special.erf, a scalar loop over the Cephes function) stands in
+    ("erf f64", lambda m, a: m.erf(a["xd"]) if m is cg else _scipy_erf()(a["xd"])),
+    ("erf f32", lambda m, a: m.erf(a["x"]) if m is cg else _scipy_erf()(a["x"])),
     ("round f32", lambda m, a: m.round(a["x"])),
     ("remainder f32", lambda m, a: m.remainder(a["x"], a["y"])),
     ("floor_divide i32", lambda m, a: m.floor_divide(a["i32"], a["j32"])),

@@ -52,6 +52,16 @@ typedef __UINT64_TYPE__ uint64_t;
 #endif
 
 #define CGRAD_SCALAR_INLINE CGRAD_HD inline
+// The longest functions (f64 erf and pow, and the entry points that call them), inlined wherever
+// an optimizing GCC or Clang compiles them: a loop vectorizes only over functions inlined into it,
+// and GCC 12's inliner left erf as a call where a loop called it twice (erf(x / sqrt 2) + erf(3x)
+// of 2^22 f64: 143 ms, one call 14), pow where a unit had four calls. NVRTC's code calls
+// libdevice's functions instead.
+#if defined(__GNUC__) && defined(__OPTIMIZE__) && !defined(__CUDACC__)
+#define CGRAD_SCALAR_INLINE_ALWAYS CGRAD_SCALAR_INLINE __attribute__((always_inline))
+#else
+#define CGRAD_SCALAR_INLINE_ALWAYS CGRAD_SCALAR_INLINE
+#endif
 #if defined(CGRAD_SCALAR_FREESTANDING)
 #define CGRAD_LIBM(f) __builtin_##f
 #else
@@ -1482,6 +1492,72 @@ CGRAD_TRIG_LANES_CALL_F64(cos, COS)
 CGRAD_TRIG_LANES_CALL_F64(tan, TAN)
 #undef CGRAD_TRIG_LANES_CALL_F64
 
+// ---- f64 erf: straight-line code ----
+// glibc's scalar erf kept loops over it from vectorizing (2^22 f64 through the engine, one thread
+// of the Zen 4 VM: 48-51 ms; now 13-14). Worst error 0.79 ulp (glibc's 1.20; docs/semantics.md).
+// erfc(a) e^(a^2) for a in [0.84375, 6]: one polynomial whose variable and coefficients are selected
+// per lane (both selected before it: one evaluation), P(a - 1.421875) below 2 (degree 18:
+// tools/fit_poly.py erfcn 18, 2^-55.5 relative) and Q(1/a - 1/3) / a from 2 (degree 16: erfcf 16,
+// 2^-53.0 relative, where erfc <= 0.0047: 2^-60.7 of erf). In 1/a the far piece's coefficients stay
+// small; fitted in a itself, rounded to double, they lost 20 bits.
+CGRAD_SCALAR_INLINE double erfc_scaled_f64(double a) {
+  const bool near = a < 2.0;
+  const double r = 1.0 / a;
+  const double t = near ? a - 1.421875 : r - 0.33333333333333331;
+  const double f = near ? 1.0 : r;
+  double p = near ? 1.3392188916359348e-09 : 0.0;
+  p = fma_(p, t, near ? -5.1689109491378317e-09 : 0.0);
+  p = fma_(p, t, near ? 1.7412962897342267e-08 : -3.5742179745031324);
+  p = fma_(p, t, near ? -6.4060178337626264e-08 : -3.7737377632016886);
+  p = fma_(p, t, near ? 2.3162796353273305e-07 : 5.2836048706419705);
+  p = fma_(p, t, near ? -8.1252905814326451e-07 : -2.5363263314900855);
+  p = fma_(p, t, near ? 2.7762910068468468e-06 : 0.15450996662654273);
+  p = fma_(p, t, near ? -9.2281128579767316e-06 : 0.92249794415831332);
+  p = fma_(p, t, near ? 2.9779052911275486e-05 : -0.95774912559477798);
+  p = fma_(p, t, near ? -9.3096870408630145e-05 : 0.4830832761246841);
+  p = fma_(p, t, near ? 0.00028126736710098446 : 0.018878689608398152);
+  p = fma_(p, t, near ? -0.00081886293738952598 : -0.28477039627404049);
+  p = fma_(p, t, near ? 0.002289390208208108 : 0.2759999813207441);
+  p = fma_(p, t, near ? -0.0061212469841806184 : -0.096657675177417496);
+  p = fma_(p, t, near ? 0.015571818680229799 : -0.10262206224969915);
+  p = fma_(p, t, near ? -0.037444297146372853 : 0.19568021008161385);
+  p = fma_(p, t, near ? 0.084384747365458937 : -0.11537284741573842);
+  p = fma_(p, t, near ? -0.17615100837982156 : -0.14295934043884373);
+  p = fma_(p, t, near ? 0.33484946240551772 : 0.5370034535441699);
+  return p * f;
+}
+// erf x: below 0.84375, |x| + |x| (E + z P(z)), z = x^2, E = 2/sqrt(pi) - 1 (P of degree 10:
+// tools/fit_poly.py erf64 10, 2^-56.4 relative); from there 1 - e^-(h + l) R, h + l = x^2 exactly
+// (two_prod_err), e^-l = 1 - l, e^-h = 2^n (1 + m) (exp_reduce), R = erfc_scaled_f64. 1 - w, w = 2^n R (1 -
+// l) in two parts (Fast2Sum), so that only the small terms round: erfc's relative error counts at most erfc /
+// erf = 0.3 of itself. |x| clamped at 6 (erf rounds to 1 from 5.92; inf gives no NaN). With the sign of x.
+CGRAD_SCALAR_INLINE_ALWAYS double erf_f64(double x) {
+  const double a = m_fabs(x), z = a * a;
+  double p = -9.1261399602283036e-10;
+  p = fma_(p, z, 1.4299936487892695e-08);
+  p = fma_(p, z, -1.6318643770584951e-07);
+  p = fma_(p, z, 1.6459357175748881e-06);
+  p = fma_(p, z, -1.4925546325816506e-05);
+  p = fma_(p, z, 0.0001205533045291504);
+  p = fma_(p, z, -0.00085483269850498284);
+  p = fma_(p, z, 0.0052239776251015333);
+  p = fma_(p, z, -0.026866170645115737);
+  p = fma_(p, z, 0.11283791670955098);
+  p = fma_(p, z, -0.37612638903183754);
+  const double z_lo = two_prod_err(a, a, z);
+  const double small = fma_(a, fma_(z_lo, p, fma_(z, p, 0.1283791670955126)), a);
+  const double ac = a < 6.0 ? a : 6.0;
+  const double h = ac * ac, l = two_prod_err(ac, ac, h);
+  const exp_split_f64 s = exp_reduce(-h);
+  const double m = expm1_reduced_f64(s.r);
+  const double ml = fma_(-l, 1.0 + m, m);                // e^-(h + l) = 2^n (1 + ml)
+  const double w = pow2_f64(s.n) * erfc_scaled_f64(ac);  // exact: a power of two times a normal double
+  const double one_minus_w = 1.0 - w;
+  const double big = one_minus_w + fma_(-w, ml, (1.0 - one_minus_w) - w);
+  const double r = a < 0.84375 ? small : big;
+  return x != x ? x : with_sign_of(r, x);
+}
+
 CGRAD_SCALAR_INLINE float log_(float x) { return log_f32(x); }
 CGRAD_SCALAR_INLINE double log_(double x) { return CGRAD_HOST_OWN(log_f64, m_log)(x); }
 CGRAD_SCALAR_INLINE float log1p_(float x) { return log1p_f32(x); }
@@ -1491,7 +1567,7 @@ CGRAD_SCALAR_INLINE double expm1_(double x) { return CGRAD_HOST_OWN(expm1_f64, m
 CGRAD_SCALAR_INLINE float tanh_(float x) { return tanh_f32(x); }
 CGRAD_SCALAR_INLINE double tanh_(double x) { return CGRAD_HOST_OWN(tanh_f64, m_tanh)(x); }
 CGRAD_SCALAR_INLINE float erf_(float x) { return erf_f32(x); }
-CGRAD_SCALAR_INLINE double erf_(double x) { return m_erf(x); }
+CGRAD_SCALAR_INLINE_ALWAYS double erf_(double x) { return CGRAD_HOST_OWN(erf_f64, m_erf)(x); }
 
 // ---- f32 atan2, atan, asin, acos, asinh, acosh, atanh and pow: in double, rounded once ----
 // glibc's scalar calls kept every loop over them from vectorizing (atan2 of 2^22 f32: 92 ms
@@ -1853,7 +1929,7 @@ CGRAD_SCALAR_INLINE double exp_dd_f64(double x, double x_lo) {
   const double v = one + fma_(r2, p, one_lo + fma_(r_lo, r, r_lo));
   return scale_f64(v, f64_to_bits(t) - 0x4338000000000000LL);
 }
-CGRAD_SCALAR_INLINE double pow_f64(double x, double y) {
+CGRAD_SCALAR_INLINE_ALWAYS double pow_f64(double x, double y) {
   const double a = m_fabs(x);
   // (for 0, inf and NaN, l is garbage, which the selects below drop: selecting the operand instead
   // made the loops 10-25% slower)
@@ -1881,7 +1957,7 @@ CGRAD_SCALAR_INLINE float pow_(float x, float y) { return CGRAD_HOST_OWN(pow_f32
 CGRAD_SCALAR_INLINE double asinh_(double x) { return CGRAD_HOST_OWN(asinh_f64, m_asinh)(x); }
 CGRAD_SCALAR_INLINE double acosh_(double x) { return CGRAD_HOST_OWN(acosh_f64, m_acosh)(x); }
 CGRAD_SCALAR_INLINE double atanh_(double x) { return CGRAD_HOST_OWN(atanh_f64, m_atanh)(x); }
-CGRAD_SCALAR_INLINE double pow_(double x, double y) { return CGRAD_HOST_OWN(pow_f64, m_pow)(x, y); }
+CGRAD_SCALAR_INLINE_ALWAYS double pow_(double x, double y) { return CGRAD_HOST_OWN(pow_f64, m_pow)(x, y); }
 // f32 sinh, cosh, log2 and log10: the f64 functions above, rounded once (every float gives glibc's
 // double function rounded to float). glibc's scalar calls made them 9-48x slower than NumPy (2^22
 // f32, one thread: sinh 75 ms against 1.6).
@@ -2111,7 +2187,7 @@ CGRAD_SCALAR_INLINE T atanh(T x) {
   return atanh_(x);
 }
 template <class T>
-CGRAD_SCALAR_INLINE T erf(T x) {
+CGRAD_SCALAR_INLINE_ALWAYS T erf(T x) {
   return erf_(x);
 }
 // Bitwise and logical: bitwise_invert of a bool is logical not; logical ops take bools.
@@ -2210,7 +2286,7 @@ CGRAD_SCALAR_INLINE T div(T a, T b) {
   }
 }
 template <class T>
-CGRAD_SCALAR_INLINE T pow(T a, T b) {
+CGRAD_SCALAR_INLINE_ALWAYS T pow(T a, T b) {
   if constexpr (is_float<T>::value)
     return pow_(a, b);
   else {
