@@ -1510,7 +1510,9 @@ CGRAD_TRIG_LANES_CALL_F64(tan, TAN)
 // glibc's scalar erf kept loops over it from vectorizing (2^22 f64 through the engine, one thread
 // of the Zen 4 VM: 48-51 ms; now 13-14). Worst error 0.79 ulp (glibc's 1.20; docs/semantics.md).
 // erfc(a) e^(a^2) for a in [0.84375, 6]: one polynomial whose variable and coefficients are selected
-// per lane (both selected before it: one evaluation), P(a - 1.421875) below 2 (degree 18:
+// per lane before it (in a vector loop GCC's jump threading still evaluates it once with each set of
+// constants: 64 vector FMAs for erf_f64's 48, faster than selecting by bit masks, which kept one
+// evaluation: bench/NOTES.md), P(a - 1.421875) below 2 (degree 18:
 // tools/fit_poly.py erfcn 18, 2^-55.5 relative) and Q(1/a - 1/3) / a from 2 (degree 16: erfcf 16,
 // 2^-53.0 relative, where erfc <= 0.0047: 2^-60.7 of erf). In 1/a the far piece's coefficients stay
 // small; fitted in a itself, rounded to double, they lost 20 bits.
@@ -1541,10 +1543,12 @@ CGRAD_SCALAR_INLINE double erfc_scaled_f64(double a) {
   return p * f;
 }
 // erf x: below 0.84375, |x| + |x| (E + z P(z)), z = x^2, E = 2/sqrt(pi) - 1 (P of degree 10:
-// tools/fit_poly.py erf64 10, 2^-56.4 relative); from there 1 - e^-(h + l) R, h + l = x^2 exactly
-// (two_prod_err), e^-l = 1 - l, e^-h = 2^n (1 + m) (exp_reduce), R = erfc_scaled_f64. 1 - w, w = 2^n R (1 -
-// l) in two parts (Fast2Sum), so that only the small terms round: erfc's relative error counts at most erfc /
-// erf = 0.3 of itself. |x| clamped at 6 (erf rounds to 1 from 5.92; inf gives no NaN). With the sign of x.
+// tools/fit_poly.py erf64 10, 2^-56.4 relative; z's rounding error added to its argument); from there
+// 1 - e^-(h + l) R, h + l = x^2 exactly (two_prod_err), e^-(h + l) = 2^n (1 + ml), ml = m - l (1 + m),
+// e^-h = 2^n (1 + m) (exp_reduce), R = erfc_scaled_f64: 1 - w - w ml, w = 2^n R exact, with 1 - w in
+// two parts (Fast2Sum), so that only the small terms round: erfc's relative error counts at most
+// erfc / erf = 0.3 of itself. |x| clamped at 6 (erf rounds to 1 from 5.92; inf gives no NaN). With
+// the sign of x.
 CGRAD_SCALAR_INLINE_ALWAYS double erf_f64(double x) {
   const double a = m_fabs(x), z = a * a;
   double p = -9.1261399602283036e-10;
