@@ -1613,10 +1613,8 @@ CGRAD_SCALAR_INLINE double log1p_reduced_f64(double f) {
 // x = 2^e m, m in [sqrt(1/2), sqrt(2)), as log_f32 does; e ln2 in two parts (e times the first
 // is exact).
 CGRAD_SCALAR_INLINE double log_pos_f64(double x) {
-  const int64_t k = f64_to_bits(x) - 0x3fe6a09e667f3bcdLL;  // the bits of sqrt(1/2)
-  const double fe = small_i64_to_f64(k >> 52);
-  const double f = bits_to_f64((k & 0x000fffffffffffffLL) + 0x3fe6a09e667f3bcdLL) - 1.0;  // exact
-  return fma_(fe, 6.93147180369123816490e-01, fma_(fe, 1.90821492927058770002e-10, log1p_reduced_f64(f)));
+  const log_split_f64 s = log_split(x);  // f exact
+  return fma_(s.e, 6.93147180369123816490e-01, fma_(s.e, 1.90821492927058770002e-10, log1p_reduced_f64(s.f)));
 }
 // log(1 + w) for w >= 0: the reduced series of w itself below sqrt(2) - 1 (no rounding of 1 + w),
 // else log_pos_f64(1 + w). One series and one division serve both cases (the operands are
@@ -1624,10 +1622,12 @@ CGRAD_SCALAR_INLINE double log_pos_f64(double x) {
 // both and selected afterwards (2^22 f32, one thread: asinh 5.3 -> 4.2 ms, acosh 4.5 -> 3.4, atanh
 // 4.0 -> 3.1; the same bits for every float).
 CGRAD_SCALAR_INLINE double log1p_pos_f64(double w) {
-  const int64_t k = f64_to_bits(1.0 + w) - 0x3fe6a09e667f3bcdLL;  // as in log_pos_f64
+  // (the callers compute every lane and select afterwards: 1 + w may be negative or NaN here,
+  // which log_split's unsigned difference allows)
+  const log_split_f64 s = log_split(1.0 + w);
   const bool small = w < 0.41421356237309503;
-  const double fe = small ? 0.0 : small_i64_to_f64(k >> 52);
-  const double f = small ? w : bits_to_f64((k & 0x000fffffffffffffLL) + 0x3fe6a09e667f3bcdLL) - 1.0;
+  const double fe = small ? 0.0 : s.e;
+  const double f = small ? w : s.f;
   return fma_(fe, 6.93147180369123816490e-01, fma_(fe, 1.90821492927058770002e-10, log1p_reduced_f64(f)));
 }
 // atan(n / d) for 0 <= n <= d, 0 < d, with one division; R is the result's type (f64's reduction:
