@@ -7,6 +7,7 @@ set -euo pipefail
 
 pkgs=(g++ cmake ninja-build libgtest-dev libgmock-dev libboost-dev clang clang-format graphviz libopenblas0 libopenmpi-dev openmpi-bin
       ccache  # tools/test.sh: rebuilds of unchanged sources
+      libclang-rt-dev  # clang's sanitizer runtimes (the asan-ubsan preset builds with clang++)
       python3-dev python3-venv)  # the last two: the Python package (tools/test_python.sh)
 if [[ "${1:-}" == "--bench" ]]; then
   pkgs+=(libeigen3-dev libbenchmark-dev)
