@@ -67,6 +67,20 @@ typedef __UINT64_TYPE__ uint64_t;
 #else
 #define CGRAD_LIBM(f) ::f
 #endif
+// The lean part. Parsing this whole header is about 20 ms of a generated CPU unit's cold compile
+// (a one-loop kernel: 47 ms against 26 without it; docs/jit.md). A unit defines CGRAD_SCALAR_LEAN
+// before including it when every helper it calls is named in CGRAD_SCALAR_LEAN_NAMES and it holds
+// no complex value (src/codegen/render_cpu.cpp decides, reading this list): the header then skips
+// the f32 and f64 trigonometric and inverse functions, erf, pow and the complex group's helpers.
+// Their entry points stay declared, so overloads resolve as in the whole header, and a call of
+// one from a lean unit is a compile error rather than a call of another overload.
+#define CGRAD_SCALAR_LEAN_NAMES                                                                  \
+  " neg exp log sqrt rsqrt abs tanh sigmoid relu cast floor ceil trunc round sign signbit isnan" \
+  " isinf isfinite log1p expm1 log2 log10 sinh cosh bitwise_invert logical_not add sub mul div"  \
+  " maximum minimum lt le gt ge eq ne hypot copysign nextafter logaddexp remainder floor_divide" \
+  " bitwise_and bitwise_or bitwise_xor bitwise_left_shift bitwise_right_shift logical_and"       \
+  " logical_or logical_xor where beats_maximum beats_minimum ties arg_maximum arg_minimum"       \
+  " rand_uniform rand_normal take order_key inf quiet_nan f16_block_load f16_block_store "
 
 namespace cgrad::scalar {
 
@@ -732,6 +746,12 @@ CGRAD_SCALAR_INLINE double exp_(double x) { return exp_f64(x); }
 CGRAD_SCALAR_INLINE double with_sign_of(double y, double x) {
   return bits_to_f64(f64_to_bits(y) ^ (f64_to_bits(x) & static_cast<int64_t>(0x8000000000000000ULL)));
 }
+CGRAD_SCALAR_INLINE float with_sign_of(float y, float x) {
+  return bits_to_f32(f32_to_bits(y) ^ (f32_to_bits(x) & static_cast<int32_t>(0x80000000u)));
+}
+CGRAD_SCALAR_INLINE bool finite_f32(float x) {
+  return (static_cast<uint32_t>(f32_to_bits(x)) & 0x7fffffffu) < 0x7f800000u;
+}
 // e^x - 1 for |x| <= 0.7: x + x^2 P(x), P of degree 12 (tools/fit_poly.py expm1 12: 2^-57.8 relative).
 CGRAD_SCALAR_INLINE double expm1_wide_f64(double x) {
   double p = 1.1547103037097898e-11;
@@ -1031,6 +1051,62 @@ CGRAD_SCALAR_INLINE float erf_f32(float x) {
   return x != x ? x : bits_to_f32(f32_to_bits(e) | (f32_to_bits(x) & static_cast<int32_t>(0x80000000u)));
 }
 
+// CGRAD_HOST_OWN(own, libm): cgrad's own function on CPUs, the library's on a GPU, where
+// libdevice's functions have their own reductions and vectorization is no concern.
+#if defined(__CUDA_ARCH__)
+#define CGRAD_HOST_OWN(own, libm) libm
+#else
+#define CGRAD_HOST_OWN(own, libm) own
+#endif
+CGRAD_SCALAR_INLINE float log_(float x) { return log_f32(x); }
+CGRAD_SCALAR_INLINE double log_(double x) { return CGRAD_HOST_OWN(log_f64, m_log)(x); }
+CGRAD_SCALAR_INLINE float log1p_(float x) { return log1p_f32(x); }
+CGRAD_SCALAR_INLINE double log1p_(double x) { return CGRAD_HOST_OWN(log1p_f64, m_log1p)(x); }
+CGRAD_SCALAR_INLINE float expm1_(float x) { return expm1_f32(x); }
+CGRAD_SCALAR_INLINE double expm1_(double x) { return CGRAD_HOST_OWN(expm1_f64, m_expm1)(x); }
+CGRAD_SCALAR_INLINE float tanh_(float x) { return tanh_f32(x); }
+CGRAD_SCALAR_INLINE double tanh_(double x) { return CGRAD_HOST_OWN(tanh_f64, m_tanh)(x); }
+// f32 sinh, cosh, log2 and log10: the f64 functions above, rounded once (every float gives glibc's
+// double function rounded to float). glibc's scalar calls made them 9-48x slower than NumPy (2^22
+// f32, one thread: sinh 75 ms against 1.6).
+CGRAD_SCALAR_INLINE float sinh_f32(float x) { return static_cast<float>(sinh_f64(static_cast<double>(x))); }
+CGRAD_SCALAR_INLINE float cosh_f32(float x) { return static_cast<float>(cosh_f64(static_cast<double>(x))); }
+CGRAD_SCALAR_INLINE float log2_f32(float x) { return static_cast<float>(log2_f64(static_cast<double>(x))); }
+CGRAD_SCALAR_INLINE float log10_f32(float x) { return static_cast<float>(log10_f64(static_cast<double>(x))); }
+CGRAD_SCALAR_INLINE float sinh_(float x) { return CGRAD_HOST_OWN(sinh_f32, m_sinh)(x); }
+CGRAD_SCALAR_INLINE double sinh_(double x) { return CGRAD_HOST_OWN(sinh_f64, m_sinh)(x); }
+CGRAD_SCALAR_INLINE float cosh_(float x) { return CGRAD_HOST_OWN(cosh_f32, m_cosh)(x); }
+CGRAD_SCALAR_INLINE double cosh_(double x) { return CGRAD_HOST_OWN(cosh_f64, m_cosh)(x); }
+CGRAD_SCALAR_INLINE float log2_(float x) { return CGRAD_HOST_OWN(log2_f32, m_log2)(x); }
+CGRAD_SCALAR_INLINE double log2_(double x) { return CGRAD_HOST_OWN(log2_f64, m_log2)(x); }
+CGRAD_SCALAR_INLINE float log10_(float x) { return CGRAD_HOST_OWN(log10_f32, m_log10)(x); }
+CGRAD_SCALAR_INLINE double log10_(double x) { return CGRAD_HOST_OWN(log10_f64, m_log10)(x); }
+
+#if defined(CGRAD_SCALAR_LEAN)
+// (the lean part: the entry points of the functions below, declared so that overloads resolve as
+// in the whole header, and an error wherever a lean unit still calls one)
+#define CGRAD_SCALAR_NOT_LEAN(f) \
+  __attribute__((error("cgrad: " #f " is outside scalar.hpp's lean part (CGRAD_SCALAR_LEAN_NAMES)")))
+#define CGRAD_SCALAR_NOT_LEAN_1(f)         \
+  float f(float) CGRAD_SCALAR_NOT_LEAN(f); \
+  double f(double) CGRAD_SCALAR_NOT_LEAN(f);
+CGRAD_SCALAR_NOT_LEAN_1(sin_)
+CGRAD_SCALAR_NOT_LEAN_1(cos_)
+CGRAD_SCALAR_NOT_LEAN_1(tan_)
+CGRAD_SCALAR_NOT_LEAN_1(erf_)
+CGRAD_SCALAR_NOT_LEAN_1(atan_)
+CGRAD_SCALAR_NOT_LEAN_1(asin_)
+CGRAD_SCALAR_NOT_LEAN_1(acos_)
+CGRAD_SCALAR_NOT_LEAN_1(asinh_)
+CGRAD_SCALAR_NOT_LEAN_1(acosh_)
+CGRAD_SCALAR_NOT_LEAN_1(atanh_)
+float atan2_(float, float) CGRAD_SCALAR_NOT_LEAN(atan2_);
+double atan2_(double, double) CGRAD_SCALAR_NOT_LEAN(atan2_);
+float pow_(float, float) CGRAD_SCALAR_NOT_LEAN(pow_);
+double pow_(double, double) CGRAD_SCALAR_NOT_LEAN(pow_);
+#undef CGRAD_SCALAR_NOT_LEAN_1
+#undef CGRAD_SCALAR_NOT_LEAN
+#else  // (from here to the #endif after acos_: the functions outside the lean part)
 // ---- f32 sin, cos, tan: an exact argument reduction and double polynomials ----
 // Below |x| = 2^20 the reduction is Cody and Waite's (reduce_pio2_small_f32), from 2^20 on the
 // one that follows; over every float the two give sin, cos and tan the same bits as the second
@@ -1093,13 +1169,6 @@ CGRAD_SCALAR_INLINE double cos_reduced(double r2) {
   p = fma_(p, r2, 4.1666666666666667e-02);
   p = fma_(p, r2, -0.5);
   return fma_(p, r2, 1.0);
-}
-CGRAD_SCALAR_INLINE bool finite_f32(float x) {
-  return (static_cast<uint32_t>(f32_to_bits(x)) & 0x7fffffffu) < 0x7f800000u;
-}
-// The sign of x put on y (sin and tan are odd: computed on |x|).
-CGRAD_SCALAR_INLINE float with_sign_of(float y, float x) {
-  return bits_to_f32(f32_to_bits(y) ^ (f32_to_bits(x) & static_cast<int32_t>(0x80000000u)));
 }
 // |x| modulo pi/2 for |x| < 2^20 (so k < 2^20): k = round(|x| 2/pi) and
 // r = |x| - k C1 - k C2 - k C3, pi/2 = C1 + C2 + C3 + 1e-37, C1 and C2 of 33 bits. The first
@@ -1446,13 +1515,6 @@ CGRAD_TRIG_LANES_DEFINE_F64(tan)
 #undef CGRAD_TRIG_LANES_WIDE_F32
 #undef CGRAD_TRIG_LANES_ENTRY
 #endif
-// CGRAD_HOST_OWN(own, libm): cgrad's own function on CPUs, the library's on a GPU, where
-// libdevice's functions have their own reductions and vectorization is no concern.
-#if defined(__CUDA_ARCH__)
-#define CGRAD_HOST_OWN(own, libm) libm
-#else
-#define CGRAD_HOST_OWN(own, libm) own
-#endif
 CGRAD_SCALAR_INLINE float sin_(float x) { return CGRAD_HOST_OWN(sin_f32, m_sin)(x); }
 CGRAD_SCALAR_INLINE float cos_(float x) { return CGRAD_HOST_OWN(cos_f32, m_cos)(x); }
 CGRAD_SCALAR_INLINE float tan_(float x) { return CGRAD_HOST_OWN(tan_f32, m_tan)(x); }
@@ -1576,14 +1638,6 @@ CGRAD_SCALAR_INLINE_ALWAYS double erf_f64(double x) {
   return x != x ? x : with_sign_of(r, x);
 }
 
-CGRAD_SCALAR_INLINE float log_(float x) { return log_f32(x); }
-CGRAD_SCALAR_INLINE double log_(double x) { return CGRAD_HOST_OWN(log_f64, m_log)(x); }
-CGRAD_SCALAR_INLINE float log1p_(float x) { return log1p_f32(x); }
-CGRAD_SCALAR_INLINE double log1p_(double x) { return CGRAD_HOST_OWN(log1p_f64, m_log1p)(x); }
-CGRAD_SCALAR_INLINE float expm1_(float x) { return expm1_f32(x); }
-CGRAD_SCALAR_INLINE double expm1_(double x) { return CGRAD_HOST_OWN(expm1_f64, m_expm1)(x); }
-CGRAD_SCALAR_INLINE float tanh_(float x) { return tanh_f32(x); }
-CGRAD_SCALAR_INLINE double tanh_(double x) { return CGRAD_HOST_OWN(tanh_f64, m_tanh)(x); }
 CGRAD_SCALAR_INLINE float erf_(float x) { return erf_f32(x); }
 CGRAD_SCALAR_INLINE_ALWAYS double erf_(double x) { return CGRAD_HOST_OWN(erf_f64, m_erf)(x); }
 
@@ -1976,27 +2030,13 @@ CGRAD_SCALAR_INLINE double asinh_(double x) { return CGRAD_HOST_OWN(asinh_f64, m
 CGRAD_SCALAR_INLINE double acosh_(double x) { return CGRAD_HOST_OWN(acosh_f64, m_acosh)(x); }
 CGRAD_SCALAR_INLINE double atanh_(double x) { return CGRAD_HOST_OWN(atanh_f64, m_atanh)(x); }
 CGRAD_SCALAR_INLINE_ALWAYS double pow_(double x, double y) { return CGRAD_HOST_OWN(pow_f64, m_pow)(x, y); }
-// f32 sinh, cosh, log2 and log10: the f64 functions above, rounded once (every float gives glibc's
-// double function rounded to float). glibc's scalar calls made them 9-48x slower than NumPy (2^22
-// f32, one thread: sinh 75 ms against 1.6).
-CGRAD_SCALAR_INLINE float sinh_f32(float x) { return static_cast<float>(sinh_f64(static_cast<double>(x))); }
-CGRAD_SCALAR_INLINE float cosh_f32(float x) { return static_cast<float>(cosh_f64(static_cast<double>(x))); }
-CGRAD_SCALAR_INLINE float log2_f32(float x) { return static_cast<float>(log2_f64(static_cast<double>(x))); }
-CGRAD_SCALAR_INLINE float log10_f32(float x) { return static_cast<float>(log10_f64(static_cast<double>(x))); }
-CGRAD_SCALAR_INLINE float sinh_(float x) { return CGRAD_HOST_OWN(sinh_f32, m_sinh)(x); }
-CGRAD_SCALAR_INLINE double sinh_(double x) { return CGRAD_HOST_OWN(sinh_f64, m_sinh)(x); }
-CGRAD_SCALAR_INLINE float cosh_(float x) { return CGRAD_HOST_OWN(cosh_f32, m_cosh)(x); }
-CGRAD_SCALAR_INLINE double cosh_(double x) { return CGRAD_HOST_OWN(cosh_f64, m_cosh)(x); }
-CGRAD_SCALAR_INLINE float log2_(float x) { return CGRAD_HOST_OWN(log2_f32, m_log2)(x); }
-CGRAD_SCALAR_INLINE double log2_(double x) { return CGRAD_HOST_OWN(log2_f64, m_log2)(x); }
-CGRAD_SCALAR_INLINE float log10_(float x) { return CGRAD_HOST_OWN(log10_f32, m_log10)(x); }
-CGRAD_SCALAR_INLINE double log10_(double x) { return CGRAD_HOST_OWN(log10_f64, m_log10)(x); }
 CGRAD_SCALAR_INLINE double atan2_(double y, double x) {
   return CGRAD_HOST_OWN(atan2_f64<double>, m_atan2)(y, x);
 }
 CGRAD_SCALAR_INLINE double atan_(double x) { return CGRAD_HOST_OWN(atan_f64, m_atan)(x); }
 CGRAD_SCALAR_INLINE double asin_(double x) { return CGRAD_HOST_OWN(asin_f64, m_asin)(x); }
 CGRAD_SCALAR_INLINE double acos_(double x) { return CGRAD_HOST_OWN(acos_f64, m_acos)(x); }
+#endif  // (CGRAD_SCALAR_LEAN)
 #undef CGRAD_HOST_OWN
 
 // f32 fmod, exact and with no call, so loops over it vectorize (glibc's fmodf is a call with a
@@ -2615,6 +2655,7 @@ CGRAD_SCALAR_INLINE T rand_normal(uint64_t key, uint64_t i) {
   return static_cast<T>(m_sqrt(-2.0 * m_log(u1)) * m_cos(6.283185307179586476925 * u2));
 }
 
+#if !defined(CGRAD_SCALAR_LEAN)  // (no complex value in a lean unit)
 // ---- complex group (issue #15): the helpers of the rows that accept c64 and c128 ----
 // Overloads of the element-wise helpers for complex_t<R> (more specialized than the generic
 // templates above, so `cgrad::scalar::add(x, y)` in generated code picks them). Formulas are the
@@ -2991,6 +3032,7 @@ template <>
 struct acc<complex64_t> {
   using type = complex128_t;
 };
+#endif  // (CGRAD_SCALAR_LEAN)
 
 // ---- index group (issue #15) ----
 /// take's position along its axis of length n: i wrapped once (-n <= i < 0 counts from the end,

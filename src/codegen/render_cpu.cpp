@@ -8,8 +8,11 @@
 #include "codegen/render_cpu_loops.h"
 #include "codegen/render_scalar.h"
 
+#include <cgrad/scalar.hpp>
+
 #include <algorithm>
 #include <cctype>
+#include <string_view>
 
 namespace cgrad::codegen {
 
@@ -131,24 +134,46 @@ Rendered render_cpu(const KernelSpec& k) {
   return cpu::render_reduce(k);
 }
 
+namespace {
+// Whether the unit may include scalar.hpp's lean part: every name it calls as cgrad::scalar::NAME
+// is in the header's own CGRAD_SCALAR_LEAN_NAMES, and it names no complex type (dtypes.def writes
+// them as cgrad::complex64_t and cgrad::complex128_t). About 10 ms less of each cold compile
+// (docs/jit.md, "The lean part of the header").
+bool lean_unit(const std::vector<std::string_view>& sources) {
+  constexpr std::string_view kLean = CGRAD_SCALAR_LEAN_NAMES, kScalar = "cgrad::scalar::";
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
+  for (const std::string_view src : sources) {
+    if (src.find("cgrad::complex") != std::string_view::npos) return false;
+    for (std::size_t p = src.find(kScalar); p != std::string_view::npos; p = src.find(kScalar, p + 1)) {
+      const std::size_t b = p + kScalar.size();
+      std::size_t e = b;
+      while (e < src.size() && word(src[e])) ++e;
+      if (kLean.find(" " + std::string(src.substr(b, e - b)) + " ") == std::string_view::npos) return false;
+    }
+  }
+  return true;
+}
+}  // namespace
+
 // The unit defines CGRAD_KERNEL_USES_SIN (COS, TAN) when a kernel calls that function on f32
 // values (sin_lanes: render_scalar.cpp), CGRAD_KERNEL_USES_SIN_F64 (...) on f64 values
 // (sin_lanes_f64): include/cgrad/scalar.hpp then compiles the function's vector variants into the
 // unit, and only then (about 40 ms each in a cold compile: docs/jit.md).
-std::string translation_unit(const std::vector<Rendered>& kernels) {
+std::string cpu_prelude(const std::vector<std::string_view>& sources) {
   std::string uses;
   for (ir::Op op : kLanesOps)
     for (const LanesName& l : kLanesNames) {
       const char* f = ir::op_name(op);
       const std::string call = std::string("cgrad::scalar::") + f + l.suffix + "(";
-      if (std::any_of(kernels.begin(), kernels.end(),
-                      [&](const Rendered& r) { return r.source.find(call) != std::string::npos; })) {
+      if (std::any_of(sources.begin(), sources.end(),
+                      [&](std::string_view src) { return src.find(call) != std::string_view::npos; })) {
         std::string name = f;
         for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
         uses += "#define CGRAD_KERNEL_USES_" + name + l.uses + " 1\n";
       }
     }
-  return unique_sources(uses + template_text("cpu_prelude"), kernels);
+  if (lean_unit(sources)) uses += "#define CGRAD_SCALAR_LEAN 1\n";
+  return uses + template_text("cpu_prelude");
 }
 
 }  // namespace cgrad::codegen

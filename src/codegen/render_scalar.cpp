@@ -244,7 +244,7 @@ std::string render_instr(const schedule::KernelSpec& k, int i, const std::functi
     return "cgrad::scalar::nextafter<" + S + ">((" + S + ")(" + a(0) + "), (" + S + ")(" + a(1) + "))";
   // sin, cos and tan computed in f32 or f64 by the names that have the unit compile their vector
   // variants (include/cgrad/scalar.hpp, sin_lanes and sin_lanes_f64; render_cpu.cpp's
-  // translation_unit)
+  // cpu_prelude)
   std::string r = std::string("cgrad::scalar::") + name;
   if (std::find(std::begin(kLanesOps), std::end(kLanesOps), in.op) != std::end(kLanesOps))
     for (const LanesName& l : kLanesNames)

@@ -36,7 +36,9 @@ struct Sources {
   std::string cpu, cuda;
 };
 
-Sources sources_of(const std::vector<Tensor>& outputs) {
+// Calls f(subgraph, schedule) with the schedule realize() would make for `outputs`.
+template <class F>
+void with_schedule(const std::vector<Tensor>& outputs, F f) {
   std::vector<ir::NodePtr> nodes;
   std::vector<ir::Node*> roots;
   for (const Tensor& t : outputs) {
@@ -46,8 +48,12 @@ Sources sources_of(const std::vector<Tensor>& outputs) {
   passes::optimize(nodes);  // as realize() does
   ir::Subgraph g = ir::make_subgraph(roots);
   ir::verify(g.order);
-  Sources out;
   schedule::Schedule s = schedule::make_schedule(g, schedule::Options{.staged_reductions = true});
+  f(g, s);
+}
+
+Sources sources_of(ir::Subgraph& g, schedule::Schedule& s) {
+  Sources out;
   std::ostringstream cpu;
   for (std::size_t i = 0; i < s.kernels.size(); ++i) {
     schedule::KernelSpec& k = s.kernels[i];
@@ -65,6 +71,12 @@ Sources sources_of(const std::vector<Tensor>& outputs) {
   for (const auto& r : backends::cuda::render_subgraph(g))
     cuda << "// ---- kernel " << r.symbol << "\n" << r.source;
   out.cuda = cuda.str();
+  return out;
+}
+
+Sources sources_of(const std::vector<Tensor>& outputs) {
+  Sources out;
+  with_schedule(outputs, [&](ir::Subgraph& g, schedule::Schedule& s) { out = sources_of(g, s); });
   return out;
 }
 
@@ -203,6 +215,34 @@ TEST(Golden, LeadDim) {
     Tensor w = input({256}), x = input({3, 256});
     return std::vector<Tensor>{x * exp(w) + sin(w) * cos(w)};
   });
+}
+
+// The CPU unit of a graph includes scalar.hpp's lean part (CGRAD_SCALAR_LEAN) when its kernels
+// call only the helpers the header lists for it and hold no complex value (render_cpu.cpp); the op
+// sweeps compile every op and dtype through both kinds of unit.
+bool lean_unit(const std::vector<Tensor>& outputs) {
+  std::vector<codegen::Rendered> kernels;
+  with_schedule(outputs, [&](ir::Subgraph&, schedule::Schedule& s) {
+    for (schedule::KernelSpec& k : s.kernels)
+      if (k.kind == schedule::KernelSpec::Kind::Loop) {
+        codegen::normalize(k);
+        kernels.push_back(codegen::render_cpu(k));
+      }
+  });
+  EXPECT_FALSE(kernels.empty());
+  return codegen::translation_unit(kernels).find("#define CGRAD_SCALAR_LEAN 1\n") != std::string::npos;
+}
+
+TEST(Golden, LeanUnits) {
+  Tensor a = input({64, 32}), b = input({64, 32});
+  EXPECT_TRUE(lean_unit({a * b + 1.0}));
+  EXPECT_TRUE(lean_unit({sum(exp(a) - b, {1}), max(abs(a.cast(f64)), {0})}));
+  EXPECT_TRUE(lean_unit({where(a > b, a.cast(f16), b.cast(f16))}));
+  EXPECT_TRUE(lean_unit({cumulative_sum(a * 2.0, 1)}));
+  EXPECT_FALSE(lean_unit({sin(a) * b}));
+  EXPECT_FALSE(lean_unit({exp(a) + pow(a, b)}));
+  EXPECT_FALSE(lean_unit({a.cast(f64) * 2.0, atan2(a, b)}));
+  EXPECT_FALSE(lean_unit({a.cast(c64) * b.cast(c64)}));
 }
 
 }  // namespace

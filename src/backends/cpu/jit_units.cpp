@@ -23,7 +23,7 @@ std::vector<Part> split_units(const runtime::Program& p) {
   std::vector<Part> parts;
   std::vector<runtime::KernelCode> run;  // copies: unique_sources takes values
   auto close = [&] {
-    Part part{n == 1 ? p.source : codegen::unique_sources(codegen::template_text("cpu_prelude"), run), {}};
+    Part part{n == 1 ? p.source : codegen::translation_unit(run), {}};
     for (const auto& c : run) part.symbols.push_back(c.symbol);
     parts.push_back(std::move(part));
     run.clear();

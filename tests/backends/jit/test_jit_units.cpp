@@ -78,3 +78,26 @@ TEST(JitUnits, EveryKernelOnceInOrderForManyShapes) {
     }
   }
 }
+
+// Each part of a split program has the prelude a unit of its own kernels would have: the defines
+// for trigonometric vector variants where its kernels call them, and scalar.hpp's lean part
+// where every helper they call is in it (codegen::translation_unit, as for a whole program).
+TEST(JitUnits, EachPartHasThePreludeOfItsKernels) {
+  runtime::Program p;
+  const char* calls[] = {"cgrad::scalar::sin_lanes(x)", "cgrad::scalar::add(x, cgrad::scalar::exp(y))"};
+  for (int i = 0; i < 2; ++i) {
+    runtime::KernelCode c;
+    c.symbol = "k" + std::to_string(i);
+    c.source = "// " + c.symbol + "\n" + calls[i] + ";\n" + std::string((2 - i) * kPartBytes, ' ') + "\n";
+    p.code.push_back(c);
+  }
+  p.source = "whole program";
+  const auto parts = split_units(p);
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_NE(parts[0].source.find("#define CGRAD_KERNEL_USES_SIN 1\n"), std::string::npos);
+  EXPECT_EQ(parts[0].source.find("#define CGRAD_SCALAR_LEAN 1\n"), std::string::npos);
+  EXPECT_EQ(parts[1].source.find("#define CGRAD_KERNEL_USES_SIN 1\n"), std::string::npos);
+  EXPECT_NE(parts[1].source.find("#define CGRAD_SCALAR_LEAN 1\n"), std::string::npos);
+  for (const auto& part : parts)
+    EXPECT_NE(part.source.find("#include \"cgrad/scalar.hpp\""), std::string::npos);
+}
