@@ -21,7 +21,7 @@ std::vector<Part> split_units(const runtime::Program& p) {
   if (distinct.empty()) return {};
   const std::size_t n = std::clamp<std::size_t>(total / kPartBytes, 1, std::min(kMaxParts, distinct.size()));
   std::vector<Part> parts;
-  std::vector<runtime::KernelCode> run;  // copies: unique_sources takes values
+  std::vector<runtime::KernelCode> run;  // copies: translation_unit takes values
   auto close = [&] {
     Part part{n == 1 ? p.source : codegen::translation_unit(run), {}};
     for (const auto& c : run) part.symbols.push_back(c.symbol);
