@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <set>
 #include <string_view>
 
 namespace cgrad::codegen {
@@ -135,44 +136,50 @@ Rendered render_cpu(const KernelSpec& k) {
 }
 
 namespace {
-// Whether the unit may include scalar.hpp's lean part: every name it calls as cgrad::scalar::NAME
-// is in the header's own CGRAD_SCALAR_LEAN_NAMES, and it names no complex type (dtypes.def writes
-// them as cgrad::complex64_t and cgrad::complex128_t). 6-9 ms less of a cold compile
-// (2026-12-02; docs/jit.md, "The lean part of the header").
-bool lean_unit(const std::vector<std::string_view>& sources) {
-  constexpr std::string_view kLean = CGRAD_SCALAR_LEAN_NAMES, kScalar = "cgrad::scalar::";
+// The names the kernels call as cgrad::scalar::NAME: what the unit's prelude is chosen by.
+std::set<std::string> called_helpers(const std::vector<std::string_view>& sources) {
+  constexpr std::string_view kScalar = "cgrad::scalar::";
   auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
-  for (const std::string_view src : sources) {
-    if (src.find("cgrad::complex") != std::string_view::npos) return false;
+  std::set<std::string> names;
+  for (const std::string_view src : sources)
     for (std::size_t p = src.find(kScalar); p != std::string_view::npos; p = src.find(kScalar, p + 1)) {
       const std::size_t b = p + kScalar.size();
       std::size_t e = b;
       while (e < src.size() && word(src[e])) ++e;
-      if (kLean.find(" " + std::string(src.substr(b, e - b)) + " ") == std::string_view::npos) return false;
+      names.emplace(src.substr(b, e - b));
     }
-  }
-  return true;
+  return names;
 }
 }  // namespace
 
 // The unit defines CGRAD_KERNEL_USES_SIN (COS, TAN) when a kernel calls that function on f32
 // values (sin_lanes: render_scalar.cpp), CGRAD_KERNEL_USES_SIN_F64 (...) on f64 values
 // (sin_lanes_f64): include/cgrad/scalar.hpp then compiles the function's vector variants into the
-// unit, and only then (about 40 ms each in a cold compile: docs/jit.md).
+// unit, and only then (about 40 ms each in a cold compile: docs/jit.md). It defines
+// CGRAD_SCALAR_LEAN when every helper called is in the header's own CGRAD_SCALAR_LEAN_NAMES and no
+// kernel names a complex type (dtypes.def writes them as cgrad::complex64_t and
+// cgrad::complex128_t): the header's lean part, 6-9 ms less of a cold compile (2026-12-02;
+// docs/jit.md, "The lean part of the header").
 std::string cpu_prelude(const std::vector<std::string_view>& sources) {
+  const std::set<std::string> called = called_helpers(sources);
   std::string uses;
   for (ir::Op op : kLanesOps)
     for (const LanesName& l : kLanesNames) {
       const char* f = ir::op_name(op);
-      const std::string call = std::string("cgrad::scalar::") + f + l.suffix + "(";
-      if (std::any_of(sources.begin(), sources.end(),
-                      [&](std::string_view src) { return src.find(call) != std::string_view::npos; })) {
+      if (called.count(std::string(f) + l.suffix)) {
         std::string name = f;
         for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
         uses += "#define CGRAD_KERNEL_USES_" + name + l.uses + " 1\n";
       }
     }
-  if (lean_unit(sources)) uses += "#define CGRAD_SCALAR_LEAN 1\n";
+  constexpr std::string_view kLean = CGRAD_SCALAR_LEAN_NAMES;
+  const bool lean =
+      std::none_of(
+          sources.begin(), sources.end(),
+          [](std::string_view src) { return src.find("cgrad::complex") != std::string_view::npos; }) &&
+      std::all_of(called.begin(), called.end(),
+                  [&](const std::string& n) { return kLean.find(" " + n + " ") != std::string_view::npos; });
+  if (lean) uses += "#define CGRAD_SCALAR_LEAN 1\n";
   return uses + template_text("cpu_prelude");
 }
 
