@@ -11,9 +11,11 @@
 #include "runtime/backend.h"
 #include "runtime/stats.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <thread>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -156,5 +158,67 @@ std::shared_ptr<ir::Storage> allocate_host(std::size_t nbytes) {
 
 std::size_t host_pool_cached_bytes() { return pool().cached(); }
 void host_pool_trim() { pool().trim(0); }
+
+struct HostPrefault::Impl {
+  std::vector<std::size_t> sizes;  // rounded, in the order the run takes them
+  std::vector<void*> blocks;       // taken from the pool by start()
+  std::atomic<bool> stop{false};
+  std::once_flag once;
+  std::thread thread;
+
+  // One write per 4 KiB page faults it in (the kernel zeroes it); `stop` is read every 64 KiB.
+  // madvise(MADV_POPULATE_WRITE) was no faster here (64 MiB: 20-24 ms either way, 2026-12-02).
+  void touch() noexcept {
+    constexpr std::size_t kPage = 4096, kCheck = std::size_t{64} << 10;
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+      auto* bytes = static_cast<volatile unsigned char*>(blocks[b]);
+      for (std::size_t off = 0; off < sizes[b]; off += kPage) {
+        if (off % kCheck == 0 && stop.load(std::memory_order_relaxed)) return;
+        bytes[off] = 0;
+      }
+    }
+  }
+};
+
+HostPrefault::HostPrefault(const std::vector<std::size_t>& nbytes) : impl_(std::make_unique<Impl>()) {
+  constexpr std::size_t kFrom = std::size_t{1} << 20;
+  const std::size_t budget = static_cast<std::size_t>(core::env().pool_bytes) / 2;
+  std::size_t total = 0;
+  for (std::size_t n : nbytes) {
+    if (n < kFrom) continue;
+    const std::size_t r = rounded(n);
+    if (total + r > budget) break;
+    total += r;
+    impl_->sizes.push_back(r);
+  }
+}
+
+// The blocks are taken here, on the calling thread (no page is touched: the allocator maps them),
+// so which blocks end in the pool does not depend on how far the thread gets.
+void HostPrefault::start() {
+  std::call_once(impl_->once, [this] {
+    Impl& s = *impl_;
+    try {
+      s.blocks.reserve(s.sizes.size());
+      for (std::size_t size : s.sizes) {
+        void* p = pool().take(size);
+        if (!p) break;
+        s.blocks.push_back(p);
+      }
+      s.sizes.resize(s.blocks.size());
+      std::size_t total = 0;
+      for (std::size_t size : s.sizes) total += size;
+      counters().bytes_prefaulted.fetch_add(total, std::memory_order_relaxed);
+      if (!s.blocks.empty()) s.thread = std::thread([&s] { s.touch(); });
+    } catch (...) {  // no memory for the list or no thread: the run faults its pages itself
+    }
+  });
+}
+
+HostPrefault::~HostPrefault() {
+  impl_->stop.store(true, std::memory_order_relaxed);
+  if (impl_->thread.joinable()) impl_->thread.join();
+  for (void* p : impl_->blocks) pool().give(p);
+}
 
 }  // namespace cgrad::runtime

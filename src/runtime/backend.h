@@ -81,4 +81,26 @@ std::shared_ptr<ir::Storage> allocate_host(std::size_t nbytes);
 std::size_t host_pool_cached_bytes();
 void host_pool_trim();
 
+/// Fresh host blocks faulted in ahead of their first use. A plan's first run writes buffers the
+/// pool has never handed out, and a first touch costs a page fault per 4 KiB (a 64 MiB output:
+/// 20-30 ms of CPU on the 2-vCPU VM, several times the run's arithmetic). While the plan's kernels
+/// compile (another process), start() takes blocks of the sizes the run will take from the pool
+/// and touches their pages on a thread of its own; the destructor stops that thread, joins it and
+/// gives the blocks back to the pool, where the run finds them (touched or not: the thread stops
+/// where the compile ends). Blocks under 1 MiB are left out, and so is what would exceed half the
+/// pool's limit (CGRAD_POOL_BYTES). Values never change: the run overwrites what it takes.
+class HostPrefault {
+ public:
+  explicit HostPrefault(const std::vector<std::size_t>& nbytes);
+  ~HostPrefault();
+  HostPrefault(const HostPrefault&) = delete;
+  HostPrefault& operator=(const HostPrefault&) = delete;
+  /// Takes the blocks and starts the touching thread; later calls, from any thread, do nothing.
+  void start();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
 }  // namespace cgrad::runtime

@@ -10,6 +10,8 @@ struct Counters {
   std::atomic<uint64_t> kernels_launched{0}, kernels_compiled{0}, kernel_cache_hits{0}, disk_cache_hits{0},
       plans_built{0}, plan_cache_hits{0}, bytes_allocated{0}, auto_realizes{0}, bytes_in_use{0},
       peak_bytes_in_use{0}, traces{0}, result_cache_hits{0}, buffers_reused{0}, host_kernels{0};
+  /// Not in cgrad::Stats: bytes of the blocks HostPrefault handed to the pool (runtime/backend.h).
+  std::atomic<uint64_t> bytes_prefaulted{0};
   void add_in_use(uint64_t n) {
     uint64_t now = bytes_in_use.fetch_add(n, std::memory_order_relaxed) + n;
     uint64_t peak = peak_bytes_in_use.load(std::memory_order_relaxed);

@@ -1,6 +1,6 @@
 // core::PoolAllocator: blocks are reused on one thread, cross the threads that free them, and
 // graphs built and freed on different threads keep their values. The runtime's host pool:
-// huge-page alignment on request.
+// huge-page alignment on request, blocks faulted in ahead of a first run (HostPrefault).
 #include "core/env.hpp"
 #include "core/pool.hpp"
 #include "runtime/backend.h"
@@ -100,4 +100,35 @@ TEST(HostPool, LargeBuffersAreHugePageAlignedWhenAsked) {
   const std::vector<float> w = (arange(n) * 0.5f + 1.0f).to_vector<float>();
   EXPECT_EQ(v, w);
   EXPECT_EQ(v[static_cast<std::size_t>(n - 1)], static_cast<float>(n - 1) * 0.5f + 1.0f);
+}
+
+// HostPrefault (runtime/backend.h): start() takes blocks of the sizes asked for, 1 MiB and more,
+// and the destructor leaves them in the pool, touched or not; without start() nothing is taken;
+// what exceeds half the pool's limit is left out. The pool then hands the blocks out as usual.
+TEST(HostPool, PrefaultedBlocksWaitInThePool) {
+  constexpr std::size_t kMiB = std::size_t{1} << 20;
+  runtime::host_pool_trim();
+  { runtime::HostPrefault unused({8 * kMiB}); }
+  EXPECT_EQ(runtime::host_pool_cached_bytes(), 0u) << "never started: nothing taken";
+  {
+    runtime::HostPrefault p({5 * kMiB + 3, kMiB / 2, 3 * kMiB});
+    p.start();
+    p.start();  // a second call does nothing
+  }
+  const std::size_t five = 5 * kMiB + 4096;  // rounded up to whole pages
+  EXPECT_EQ(runtime::host_pool_cached_bytes(), five + 3 * kMiB) << "the 512 KiB block is left out";
+  {
+    auto big = runtime::allocate_host(5 * kMiB + 3);  // one of them comes back
+    EXPECT_EQ(runtime::host_pool_cached_bytes(), 3 * kMiB);
+    auto* bytes = static_cast<unsigned char*>(big->data);
+    for (std::size_t i = 0; i < big->nbytes; i += 4096) bytes[i] = 7;
+    EXPECT_EQ(bytes[4096], 7);
+  }
+  runtime::host_pool_trim();
+  const auto limit = static_cast<std::size_t>(core::env().pool_bytes);
+  {
+    runtime::HostPrefault p({limit / 2 + kMiB, 2 * kMiB});
+    p.start();
+  }
+  EXPECT_EQ(runtime::host_pool_cached_bytes(), 0u) << "past half the pool's limit: nothing after it";
 }

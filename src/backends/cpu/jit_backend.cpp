@@ -23,6 +23,7 @@
 #include <exception>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <thread>
 
 namespace cgrad::backends::cpu {
@@ -83,15 +84,49 @@ void build_parts(const std::vector<Part>& parts, const std::string& tk, const ru
     if (e) std::rethrow_exception(e);
 }
 
+// Bytes of the host blocks a first run of `p` takes from the pool (execute): the arena, then
+// every kernel's output outside it, in kernel order. An estimate (a block released early is
+// taken again later), used only to fault pages in ahead of the run.
+std::vector<std::size_t> first_run_blocks(const runtime::Program& p) {
+  const bool planned = core::env().memory_plan;
+  std::vector<std::size_t> out;
+  if (planned && p.mem.arena_bytes > 0) out.push_back(static_cast<std::size_t>(p.mem.arena_bytes));
+  std::vector<char> seen(p.sched.slots.size(), 0);
+  auto add = [&](int slot) {
+    const auto i = static_cast<std::size_t>(slot);
+    if (slot < 0 || i >= seen.size() || seen[i]) return;
+    seen[i] = 1;
+    const Slot& sl = p.sched.slots[i];
+    if (sl.kind != Slot::Kind::Temp || (planned && i < p.mem.offset.size() && p.mem.offset[i] >= 0)) return;
+    out.push_back(static_cast<std::size_t>(core::numel(sl.shape)) * dtype_size(sl.dtype));
+  };
+  for (const KernelSpec& k : p.sched.kernels) {
+    if (k.kind == KernelSpec::Kind::Loop)
+      for (const auto& st : k.stores) add(k.accesses[static_cast<std::size_t>(st.access)].slot);
+    else
+      add(k.out_slot);
+  }
+  return out;
+}
+
 // Compiles the Program's kernels (kernel cache: memory, then disk, then the compiler), as one or
 // several translation units (split_units). With `async`, returns an empty vector at once when a
-// unit is not compiled yet (background compiles start for every such unit).
+// unit is not compiled yet (background compiles start for every such unit). Without it, the first
+// compile also starts faulting in the run's fresh buffers beside the compiler (HostPrefault).
 std::vector<Compiled> compile_kernels(const runtime::Program& p, bool async) {
   std::vector<Compiled> out(p.code.size());
   if (p.source.empty()) return out;  // only library kernels: nothing to compile
   auto& cache = runtime::kernel_cache();
   const auto& tk = jit::toolchain_key();
-  auto fn = jit::compile_fn();
+  std::optional<runtime::HostPrefault> prefault;
+  runtime::CompileFn fn = jit::compile_fn();
+  if (!async) {
+    prefault.emplace(first_run_blocks(p));
+    fn = [&prefault, compile = std::move(fn)](const std::string& src, const std::string& so) {
+      prefault->start();
+      compile(src, so);
+    };
+  }
   const std::vector<Part> parts = split_units(p);
   if (async) {
     bool ready = true;

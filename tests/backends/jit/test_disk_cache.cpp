@@ -1,8 +1,8 @@
 // The disk side of the kernel cache when the disk misbehaves (issue 17, items 4, 5, 7): a damaged
 // copy of cgrad/scalar.hpp heals, a cache that cannot be written (full, read-only) costs a warning
 // and never an error, a read-only cache is still read, the compile timeout comes from
-// CGRAD_COMPILE_TIMEOUT, and the size bound evicts least recently used entries, also with several
-// processes on one directory.
+// CGRAD_COMPILE_TIMEOUT, the size bound evicts least recently used entries, also with several
+// processes on one directory, and a first run's buffers are faulted in while its kernels compile.
 //
 // Write failures are injected (runtime::disk::inject_write_error) rather than produced with chmod
 // or a small filesystem: tests may run as root, whom permission bits do not stop, and mounting a
@@ -10,8 +10,10 @@
 #include "jit_test_util.h"
 
 #include "core/env.hpp"
+#include "runtime/backend.h"
 #include "runtime/disk_cache.h"
 #include "runtime/kernel_cache.h"
+#include "runtime/stats.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -291,6 +293,52 @@ TEST(KernelCacheFull, EvaluationWithAFullCacheIsCorrect) {
     if (log.find("cannot write the kernel cache") == std::string::npos) return 12;
     // exit(), not _exit(): the process-wide cache's destructor removes its staging dir.
     std::exit(disk::usage(tmp.path).entries == 0 ? 0 : 13);
+  });
+  EXPECT_EQ(rc, 0);
+}
+
+// While a plan's kernels compile, the fresh buffers its first run takes are faulted in beside the
+// compiler and reach the run through the pool (runtime::HostPrefault, docs/jit.md "First calls").
+// A replayed plan and a background compile (CGRAD_JIT_ASYNC) fault nothing in ahead.
+TEST(FirstRun, OutputsAreFaultedInWhileTheKernelsCompile) {
+  CGRAD_REQUIRE_COMPILER();
+  TempDir tmp;
+  int rc = run_in_child([&]() -> int {
+    core::env_mut().cache_dir = tmp.path;
+    core::env_mut().backend = "jit";
+    constexpr int64_t n = int64_t{1} << 20;  // 4 MiB of f32
+    std::vector<float> av(n), bv(n), cv(n);
+    for (int64_t i = 0; i < n; ++i) {  // a * b + c is exact: an FMA or not, the same bits
+      av[static_cast<std::size_t>(i)] = static_cast<float>(i % 7) * 0.5f;
+      bv[static_cast<std::size_t>(i)] = static_cast<float>(i % 5) - 2.0f;
+      cv[static_cast<std::size_t>(i)] = static_cast<float>(i % 3);
+    }
+    auto inputs = [&] { return std::vector<Tensor>{tensor(av, {n}), tensor(bv, {n}), tensor(cv, {n})}; };
+    auto expect = [&](const Tensor& y) {
+      const std::vector<float> got = y.to_vector<float>();
+      for (std::size_t i = 0; i < got.size(); ++i)
+        if (got[i] != av[i] * bv[i] + cv[i]) return false;
+      return got.size() == static_cast<std::size_t>(n);
+    };
+    auto& k = runtime::counters();
+    std::vector<Tensor> x = inputs();
+    runtime::host_pool_trim();
+    uint64_t f0 = k.bytes_prefaulted.load();
+    Delta d;
+    Tensor y = (x[0] * x[1] + x[2]).eval();
+    if (d.compiled() != 1) return 10;
+    if (k.bytes_prefaulted.load() - f0 != 4u << 20) return 11;
+    if (runtime::host_pool_cached_bytes() != 0) return 12;  // the run took the faulted-in block
+    if (!expect(y)) return 13;
+    std::vector<Tensor> x2 = inputs();  // new leaves: the plan replays
+    f0 = k.bytes_prefaulted.load();
+    Tensor y2 = (x2[0] * x2[1] + x2[2]).eval();
+    if (k.bytes_prefaulted.load() != f0 || !expect(y2)) return 14;
+    core::env_mut().jit_async = true;  // a new kernel, compiled in the background: interpreted
+    Tensor y3 = (x2[0] * x2[1] - x2[2]).eval();
+    if (k.bytes_prefaulted.load() != f0) return 15;
+    runtime::kernel_cache().wait_idle();
+    std::exit(0);
   });
   EXPECT_EQ(rc, 0);
 }
