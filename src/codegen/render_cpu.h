@@ -1,5 +1,6 @@
 // KernelSpec -> C++ source for the CPU JIT, from the templates in templates/ (embedded at build
-// time). The source depends only on ranks, dtypes, stride classes and the SSA: never on sizes.
+// time). The source depends only on ranks, dtypes, stride classes, the SSA and, for reductions,
+// whether a row is long enough to be split into chunks (kCpuSplitRowsFrom): on no other size.
 #pragma once
 
 #include "codegen/kernel_parts.h"
@@ -11,12 +12,21 @@
 
 namespace cgrad::codegen {
 
+/// Elements per task when the CPU backend spreads a kernel over its thread pool
+/// (backends/cpu/jit_backend.cpp).
+inline constexpr int64_t kCpuGrain = int64_t{1} << 15;
+/// The shortest reduction row the CPU backend splits into chunks (when too few rows share the
+/// threads): two tasks' worth. A reduction kernel whose rows are shorter always runs whole rows,
+/// so its chunk functions (_part, _merge, _fin, _acc_size, _acc_init) are not exported, and
+/// the compiler need not build them apart from the entry point (render_cpu_reduce.cpp).
+inline constexpr int64_t kCpuSplitRowsFrom = 2 * kCpuGrain;
+
 struct Rendered {
   std::string source;  ///< the kernel's functions, without the prelude
 
   std::string symbol;           ///< entry point: f(const cgrad_kargs*, int64_t begin, int64_t end)
   bool has_reductions = false;  ///< then also symbol_part/_merge/_fin/_acc_size/_acc_init ...
-  bool whole_rows = false;      ///< ... unless the reductions are staged: only the entry point
+  bool whole_rows = false;      ///< ... unless rows never split (staged, or short): only the entry
 };
 
 Rendered render_cpu(const schedule::KernelSpec& k);

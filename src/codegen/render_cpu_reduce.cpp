@@ -2,12 +2,15 @@
 // of an outer element (a row) come from one reduction loop per stage (templates/cpu_range*.inc
 // with OpenMP reduction clauses), then the epilogue and the stores: outer stores (sum, mean) and
 // inner stores of row kernels (softmax's second loop). Single-stage kernels (cpu_reduce.inc,
-// cpu_reduce_rows.inc) also export _part/_merge/_fin so the pool can split a long row; staged
-// ones (cpu_reduce_staged.inc, a reduction reading another's result) run whole rows only. The
+// cpu_reduce_rows.inc) also export _part/_merge/_fin so the pool can split a long row (rows of
+// kCpuSplitRowsFrom elements and more; shorter rows keep them static); staged ones
+// (cpu_reduce_staged.inc, a reduction reading another's result) run whole rows only. The
 // functions of whole rows come from cpu_row_fn.inc.
 #include "codegen/kernel_parts.h"
+#include "codegen/render_cpu.h"
 #include "codegen/render_cpu_loops.h"
 #include "codegen/render_scalar.h"
+#include "core/shape.hpp"
 #include "ir/op_table.h"
 
 #include <algorithm>
@@ -547,7 +550,12 @@ class Reduce {
     fill(body, "NA", na_);
     fill(body, "RANK", std::to_string(r_.rank));
     fill(body, "PTRS", r_.ptrs());
+    // Rows too short to split: the chunk functions serve only the entry (inlined there, or unused
+    // in column mode), so they are not exported and not compiled apart (2026-12-02: the MLP
+    // step's three units 504 -> 433 ms of compiler CPU).
     Rendered out;
+    out.whole_rows = core::numel(k_.inner) < kCpuSplitRowsFrom;
+    fill(body, "CHUNK_API", out.whole_rows ? "static inline" : "CGRAD_EXPORT");
     out.has_reductions = true;
     return named(k_, std::move(body), out);
   }

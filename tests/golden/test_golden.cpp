@@ -217,10 +217,8 @@ TEST(Golden, LeadDim) {
   });
 }
 
-// The CPU unit of a graph includes scalar.hpp's lean part (CGRAD_SCALAR_LEAN) when its kernels
-// call only the helpers the header lists for it and hold no complex value (render_cpu.cpp); the op
-// sweeps compile every op and dtype through both kinds of unit.
-bool lean_unit(const std::vector<Tensor>& outputs) {
+// The CPU kernels of the schedule realize() would make for `outputs`.
+std::vector<codegen::Rendered> cpu_kernels(const std::vector<Tensor>& outputs) {
   std::vector<codegen::Rendered> kernels;
   with_schedule(outputs, [&](ir::Subgraph&, schedule::Schedule& s) {
     for (schedule::KernelSpec& k : s.kernels)
@@ -230,7 +228,15 @@ bool lean_unit(const std::vector<Tensor>& outputs) {
       }
   });
   EXPECT_FALSE(kernels.empty());
-  return codegen::translation_unit(kernels).find("#define CGRAD_SCALAR_LEAN 1\n") != std::string::npos;
+  return kernels;
+}
+
+// The CPU unit of a graph includes scalar.hpp's lean part (CGRAD_SCALAR_LEAN) when its kernels
+// call only the helpers the header lists for it and hold no complex value (render_cpu.cpp); the op
+// sweeps compile every op and dtype through both kinds of unit.
+bool lean_unit(const std::vector<Tensor>& outputs) {
+  return codegen::translation_unit(cpu_kernels(outputs)).find("#define CGRAD_SCALAR_LEAN 1\n") !=
+         std::string::npos;
 }
 
 TEST(Golden, LeanUnits) {
@@ -243,6 +249,24 @@ TEST(Golden, LeanUnits) {
   EXPECT_FALSE(lean_unit({exp(a) + pow(a, b)}));
   EXPECT_FALSE(lean_unit({a.cast(f64) * 2.0, atan2(a, b)}));
   EXPECT_FALSE(lean_unit({a.cast(c64) * b.cast(c64)}));
+}
+
+// A reduction whose rows are shorter than codegen::kCpuSplitRowsFrom never has a row split into
+// chunks, so its chunk functions stay static (compiled only into the entry, if used there); rows
+// from that length on export them for the thread pool (render_cpu_reduce.cpp).
+TEST(Golden, ChunkFunctionsOnlyForRowsThatSplit) {
+  auto chunked = [](const Shape& shape) {
+    const std::vector<codegen::Rendered> ks = cpu_kernels({sum(input(shape) * 2.0, {1})});
+    EXPECT_EQ(ks.size(), 1u);
+    const codegen::Rendered& k = ks.front();
+    const bool exported = k.source.find("CGRAD_EXPORT void " + k.symbol + "_part(") != std::string::npos;
+    EXPECT_EQ(exported, !k.whole_rows) << k.source;
+    EXPECT_EQ(k.source.find("static inline void " + k.symbol + "_part(") != std::string::npos, k.whole_rows);
+    return exported;
+  };
+  EXPECT_FALSE(chunked({4, 1000}));
+  EXPECT_FALSE(chunked({2, codegen::kCpuSplitRowsFrom - 1}));
+  EXPECT_TRUE(chunked({2, codegen::kCpuSplitRowsFrom}));
 }
 
 }  // namespace

@@ -164,7 +164,7 @@ int64_t product(const Shape& s) {
 }
 
 // Elements per task: enough work to amortize a task, small enough to balance two cores.
-constexpr int64_t kGrain = 1 << 15;
+constexpr int64_t kGrain = codegen::kCpuGrain;
 // A reduction splits its inner loop into this many chunks at most when there are too few
 // outer elements to share: fixed, so results never depend on the thread count.
 constexpr int64_t kMaxChunks = 64;
@@ -193,7 +193,8 @@ void launch_loop(const KernelSpec& k, const Compiled& c, const std::vector<ir::V
   }
   const int64_t ni = product(k.inner);
   const int threads = num_threads();
-  if (no >= 2 * threads || ni < 2 * kGrain || !c.part) {  // staged reductions: whole rows only
+  // (staged reductions and rows under codegen::kCpuSplitRowsFrom have no `part`: whole rows only)
+  if (no >= 2 * threads || ni < codegen::kCpuSplitRowsFrom || !c.part) {
     parallel_for(no, std::max<int64_t>(1, kGrain / std::max<int64_t>(ni, 1)),
                  [&](int64_t b, int64_t e) { c.entry(&args, b, e); });
     return;
