@@ -37,7 +37,11 @@ Three sections (docs/python.md, "Performance"; results in bench/RESULTS.md, writ
 
 Threads: `--threads` (default 2) for cgrad (CGRAD_NUM_THREADS), torch (set_num_threads, also
 used by torch.compile's generated C++), OpenMP and XLA's CPU client (its pool takes one thread
-per core; the machine this was written for has 2). NumPy's ufuncs are single-threaded.
+per core; the machine this was written for has 2). NumPy's ufuncs are single-threaded. With as
+few cores as threads, the libraries in one process slow each other (their worker threads keep
+running between calls): on the 2-vCPU VM the MLP step took cgrad 6.4 ms and jax.jit 5.4 in one
+process, 2.5-2.6 ms each with `--impls` naming one implementation per process (bench/NOTES.md,
+2026-12-02). Compare the training step that way there.
 cgrad's result cache is off (CGRAD_RESULT_CACHE_BYTES=0, as in bench_cgrad): every call
 computes. Libraries that do not import are skipped with a note.
 
