@@ -9,7 +9,11 @@
 
 #include <cgrad/compile.hpp>
 
+#include <stdlib.h>
+
 #include <atomic>
+#include <filesystem>
+#include <string>
 
 namespace {
 
@@ -190,6 +194,54 @@ TEST(Threads, PrintWhileEvaluating) {
     });
     EXPECT_NE(dot.find("digraph"), std::string::npos);
   }
+}
+
+// First runs while kernels compile: each thread evaluates a graph of its own, with a 2 MiB output,
+// whose kernel the process has not compiled yet; the compile faults that output in on a thread of
+// its own (runtime::HostPrefault) while the other threads allocate and free host buffers.
+TEST(Threads, FirstRunsFaultInTheirBuffersWhileOthersAllocate) {
+  // A fresh kernel cache, so that the kernels compile here and not come from the disk (ctest runs
+  // each test in a process of its own, whose cache is not resolved yet at this point).
+  std::string dir = (std::filesystem::temp_directory_path() / "cgrad-threads-XXXXXX").string();
+  ASSERT_NE(::mkdtemp(dir.data()), nullptr);
+  core::env_mut().cache_dir = dir;
+  struct Remove {
+    std::string path;
+    ~Remove() {
+      std::error_code ec;
+      std::filesystem::remove_all(path, ec);
+    }
+  } remove{dir};
+  constexpr int n = 1 << 19;  // 2 MiB of f32
+  const std::vector<float> x0 = ramp(n, 0.25f, -1.0f);
+  auto build = [](const Tensor& x, int t) {
+    switch (t) {
+      case 0: return x * 3.0 + 1.0;
+      case 1: return (x - 0.5) * (x + 2.0);
+      case 2: return x * x - 2.0;
+      default: return (x + 0.25) * 0.5;
+    }
+  };
+  auto want = [&](int t) {
+    std::vector<float> v(x0.size());
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      const float x = x0[i];
+      v[i] = t == 0   ? x * 3.0f + 1.0f
+             : t == 1 ? (x - 0.5f) * (x + 2.0f)
+             : t == 2 ? x * x - 2.0f
+                      : (x + 0.25f) * 0.5f;
+    }
+    return v;
+  };
+  std::vector<std::vector<float>> got(4);
+  run_threads(4, [&](int t) {
+    for (int round = 0; round < 3; ++round) {  // the first round compiles, the others replay
+      Tensor x = tensor(x0, {n});
+      got[static_cast<std::size_t>(t)] = build(x, t).to_vector<float>();
+    }
+  });
+  for (int t = 0; t < 4; ++t)
+    expect_close(got[static_cast<std::size_t>(t)], want(t), "graph " + std::to_string(t));
 }
 
 }  // namespace
