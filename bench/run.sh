@@ -25,6 +25,8 @@
 #                          bench/python/peers_venv.sh makes build/peers-venv (the wheel of this
 #                          checkout, NumPy, jax and torch from PyPI; BENCH_PEERS_TORCH=0: no torch)
 #        BENCH_PY_REPS     rounds per workload of that script (default 15)
+#        BENCH_MLP_PROCS   its MLP step: rounds of one process per implementation (default 3; 0: all
+#                          in the one process, where on 2 cores the libraries' threads slow each other)
 #        OMP_WAIT_POLICY   for the bench_cgrad processes' hand loops (default here: passive)
 #        BENCH_SUMMARY_ONLY=1  only rewrite bench/RESULTS.md from bench/results (e.g. after editing
 #                          bench/NOTES.md, which is appended to it)
@@ -158,7 +160,7 @@ if [ "${BENCH_PYTHON:-}" = auto ] && proc_wanted python; then
 fi
 if [ -n "${BENCH_PYTHON:-}" ] && proc_wanted python; then
   run_one python -- "$BENCH_PYTHON" bench/python/workloads.py ${BENCH_ONLY:+--only "$BENCH_ONLY"} \
-    --reps "${BENCH_PY_REPS:-15}"
+    --reps "${BENCH_PY_REPS:-15}" --mlp-procs "${BENCH_MLP_PROCS:-3}"
   mv "$OUT/python.csv" "$OUT/python.md"
 fi
 fi

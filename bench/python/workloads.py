@@ -40,8 +40,9 @@ used by torch.compile's generated C++), OpenMP and XLA's CPU client (its pool ta
 per core; the machine this was written for has 2). NumPy's ufuncs are single-threaded. With as
 few cores as threads, the libraries in one process slow each other (their worker threads keep
 running between calls): on the 2-vCPU VM the MLP step took cgrad 6.4 ms and jax.jit 5.4 in one
-process, 2.5-2.6 ms each with `--impls` naming one implementation per process (bench/NOTES.md,
-2026-12-02). Compare the training step that way there.
+process, 2.4-2.6 ms each in processes of their own (bench/NOTES.md, 2026-12-02). `--mlp-procs N`
+measures the `mlp` section that way: N rounds of one fresh process per implementation
+(section_mlp_isolated); bench/run.sh passes 3.
 cgrad's result cache is off (CGRAD_RESULT_CACHE_BYTES=0, as in bench_cgrad): every call
 computes. Libraries that do not import are skipped with a note.
 
@@ -451,24 +452,25 @@ def mlp_implementations(libs):
     return impls
 
 
-def section_mlp(libs, reps, only_impls=()):
+def mlp_measure(libs, reps, only_impls=()):
     """Every implementation makes the same number of steps from the same weights, so the losses
     of the first step and of the step after timing are compared with NumPy's. `only_impls`
-    (--impls): time only these (NumPy still runs, untimed, for the check), e.g. one library per
-    process, so that no other library's polling threads share the process."""
+    (--impls): time only these (NumPy still runs, untimed, for the check). Returns, per timed
+    implementation: its step times, its first call, its two losses and whether they match."""
     np = libs["np"]
     impls = mlp_implementations(libs)
     names = [n for n in impls if not only_impls or n in only_impls]
-    check_only = "numpy" not in names
-    if check_only:  # NumPy's steps for the check run before and after the timed ones, not among them
-        names.insert(0, "numpy")
+    timed = list(names)
     first, loss0 = {}, {}
-    for name in names:
+
+    def first_two(name):  # the first call timed alone, and one more
         t0 = time.perf_counter()
         loss0[name] = impls[name]()
         first[name] = time.perf_counter() - t0
         impls[name]()
-    timed = [n for n in names if not (check_only and n == "numpy")]
+
+    for name in timed:
+        first_two(name)
     times = {n: [] for n in timed}
     for r in range(reps):
         order = timed[r % len(timed):] + timed[: r % len(timed)]
@@ -476,26 +478,85 @@ def section_mlp(libs, reps, only_impls=()):
             t0 = time.perf_counter()
             impls[name]()
             times[name].append(time.perf_counter() - t0)
-    if check_only:
+    if "numpy" not in timed:  # NumPy's steps for the check, after the timed ones: its BLAS threads
+        names.append("numpy")  # keep spinning for a while after a call, through what runs next
+        first_two("numpy")
         for _ in range(reps):
             impls["numpy"]()  # the same number of steps as the others
     loss1 = {name: impls[name]() for name in names}
-    # GEMMs: 3 forward, 3 weight gradients, 2 input gradients (the input x needs none).
+    return {
+        name: {
+            "times": times[name],
+            "first": first[name],
+            "losses": [loss0[name], loss1[name]],
+            "ok": bool(all(np.isclose(d[name], d["numpy"], rtol=2e-3, atol=1e-4) for d in (loss0, loss1))),
+        }
+        for name in timed
+    }
+
+
+def mlp_table(res, ratios, rounds):
+    """Prints the MLP table: `res` as mlp_measure returns it, `ratios[name]` the per-round ratios
+    to the base implementation (cgrad when timed), `rounds` how the rows were taken."""
     flops = 2 * MLP_B * (2 * MLP_IN * MLP_H + 3 * MLP_H * MLP_H + 3 * MLP_H * MLP_OUT)
     print(f"\n### MLP training step: 784-512-512-10, batch {MLP_B}, f32, ReLU, softmax cross-entropy, "
-          f"SGD momentum {MLP_MU} ({reps} rounds; {flops / 1e9:.3f} GFLOP of GEMM per step)\n")
-    print(f"| implementation | median ms | min ms | x {'cgrad' if 'cgrad' in times else timed[0]} [p25, p75] | GEMM GFLOP/s at median | first call ms "
+          f"SGD momentum {MLP_MU} ({rounds}; {flops / 1e9:.3f} GFLOP of GEMM per step)\n")
+    base = "cgrad" if "cgrad" in res else next(iter(res))
+    print(f"| implementation | median ms | min ms | x {base} [p25, p75] | GEMM GFLOP/s at median | first call ms "
           "| loss step 1, after timing (numpy) |")
     print("|---|---:|---:|---|---:|---:|---|")
-    base = times["cgrad" if "cgrad" in times else timed[0]]
-    for name in timed:
-        ratios = [t / b for t, b in zip(times[name], base)]
-        ok = all(np.isclose(d[name], d["numpy"], rtol=2e-3, atol=1e-4) for d in (loss0, loss1))
-        med = pct(times[name], 0.5)
-        print(f"| {name} | {med * 1e3:.2f} | {min(times[name]) * 1e3:.2f} | {pct(ratios, 0.5):.2f} "
-              f"[{pct(ratios, 0.25):.2f}, {pct(ratios, 0.75):.2f}] | {flops / med / 1e9:.0f} | {first[name] * 1e3:.0f} "
-              f"| {loss0[name]:.5f}, {loss1[name]:.5f} ({'ok' if ok else 'DIFF'}) |")
+    for name, r in res.items():
+        med = pct(r["times"], 0.5)
+        q = ratios[name]
+        print(f"| {name} | {med * 1e3:.2f} | {min(r['times']) * 1e3:.2f} | {pct(q, 0.5):.2f} "
+              f"[{pct(q, 0.25):.2f}, {pct(q, 0.75):.2f}] | {flops / med / 1e9:.0f} | {r['first'] * 1e3:.0f} "
+              f"| {r['losses'][0]:.5f}, {r['losses'][1]:.5f} ({'ok' if r['ok'] else 'DIFF'}) |")
     print(flush=True)
+
+
+def section_mlp(libs, reps, only_impls=()):
+    """All implementations in this process, their calls in rotated order: each ratio is the median
+    over the rounds of time / time of the base's call in the same round."""
+    res = mlp_measure(libs, reps, only_impls)
+    base = res["cgrad" if "cgrad" in res else next(iter(res))]["times"]
+    ratios = {name: [t / b for t, b in zip(r["times"], base)] for name, r in res.items()}
+    mlp_table(res, ratios, f"{reps} rounds")
+
+
+def section_mlp_isolated(libs, reps, procs, threads, only_impls=()):
+    """Each implementation in processes of its own (--mlp-procs), so that no other library's worker
+    threads run beside it: `procs` rounds, each one fresh process per implementation in rotated
+    order, each process timing `reps` steps (fresh cgrad and inductor caches: its first call
+    compiles). Times: all processes' steps; first call: the median over the processes; each ratio:
+    the median over the rounds of (median step in that round) / (the base's in that round)."""
+    import json
+    import shutil
+
+    names = ["cgrad", "numpy"] + [n for n, lib in (("torch eager", "torch"), ("torch.compile", "torch"),
+                                                   ("jax.jit", "jax")) if lib in libs]
+    names = [n for n in names if not only_impls or n in only_impls]
+    runs = {n: [] for n in names}
+    for k in range(procs):
+        for name in names[k % len(names):] + names[: k % len(names)]:
+            caches = [tempfile.mkdtemp(prefix="cgrad-pybench-"), tempfile.mkdtemp(prefix="inductor-pybench-")]
+            env = dict(os.environ, CGRAD_CACHE_DIR=caches[0], TORCHINDUCTOR_CACHE_DIR=caches[1])
+            cmd = [sys.executable, os.path.abspath(__file__), "--sections", "mlp", "--impls", name,
+                   "--reps", str(reps), "--threads", str(threads), "--mlp-json"]
+            out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
+            runs[name].append(json.loads(out.strip().splitlines()[-1])[name])
+            for c in caches:
+                shutil.rmtree(c, ignore_errors=True)
+    base = "cgrad" if "cgrad" in runs else names[0]
+    res, ratios = {}, {}
+    for name, rs in runs.items():
+        res[name] = {
+            "times": [t for r in rs for t in r["times"]],
+            "first": pct([r["first"] for r in rs], 0.5),
+            "losses": rs[-1]["losses"],
+            "ok": all(r["ok"] for r in rs),
+        }
+        ratios[name] = [pct(r["times"], 0.5) / pct(b["times"], 0.5) for r, b in zip(rs, runs[base])]
+    mlp_table(res, ratios, f"{procs} processes per implementation, {reps} steps each")
 
 
 # ---------------------------------------------------------------- import time
@@ -594,9 +655,18 @@ def main():
     ap.add_argument("--reps", type=int, default=15)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--impls", default="", help="mlp section: time only these, e.g. 'jax.jit' or 'cgrad,torch.compile'")
+    ap.add_argument("--mlp-procs", type=int, default=0,
+                    help="mlp section: this many rounds of one process per implementation (0: all in this one)")
+    ap.add_argument("--mlp-json", action="store_true", help=argparse.SUPPRESS)  # a child of --mlp-procs
     args = ap.parse_args()
     _env(args.threads)
     libs = _libs(args.threads)
+    impls = [n for n in args.impls.split(",") if n]
+    if args.mlp_json:
+        import json
+
+        print(json.dumps(mlp_measure(libs, args.reps, impls)))
+        return
     vers = [f"python {sys.version.split()[0]}", f"numpy {libs['np'].__version__}"]
     if "torch" in libs:
         vers.append(f"torch {libs['torch'].__version__}")
@@ -618,7 +688,10 @@ def main():
     if "wl" in sections and (not only or any(w != "MLP" for w in only)):
         section_wl(libs, only, args.reps)
     if "mlp" in sections and (not only or "MLP" in only):
-        section_mlp(libs, args.reps, [n for n in args.impls.split(",") if n])
+        if args.mlp_procs > 0:
+            section_mlp_isolated(libs, args.reps, args.mlp_procs, args.threads, impls)
+        else:
+            section_mlp(libs, args.reps, impls)
     print(f"- load average at the end: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
 
 
