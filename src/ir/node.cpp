@@ -116,6 +116,7 @@ NodePtr build_node(Op op, NodeList&& inputs, Attrs* attrs, Device device) {
     core::fail(ErrorCode::InvalidArgument, name() + ": needs at least one input");
   auto node = std::allocate_shared<Node>(core::PoolAllocator<Node>{});
   node->op = op;
+  node->built_as = op;
   node->device = device;
   if (attrs) node->attrs = std::move(*attrs);
   node->inputs = std::move(inputs);

@@ -98,7 +98,8 @@ struct GradRecord {
 
 /// Who may touch what (docs/semantics.md, "Threads"). A node is shared by every handle and
 /// every graph that reaches it, on any thread, so its fields fall into three groups:
-///  - immutable once make_node/make_buffer returns: id, dtype, device, shape (passes keep them);
+///  - immutable once make_node/make_buffer returns: id, built_as, dtype, device, shape (passes
+///    keep them);
 ///  - written only under the realize lock (runtime::realize_mutex()), read only under it:
 ///    op, attrs, inputs (passes rewrite them, set_realized drops them), walk_epoch, walk_index;
 ///    `value` is written once, under the lock, before `has_value` is set, and never again, so a
@@ -112,6 +113,10 @@ struct Node {
   uint64_t id =
       0;  ///< unique; creation order within a thread (node.cpp); deterministic for a deterministic program
   Op op = Op::Buffer;
+  /// The op the node was built as, which passes and realization never change (`op` may become
+  /// a Full, a reshape or a Buffer): a hint any thread may read without the lock, such as the
+  /// frontend's test for a pending permute before it takes the lock to read `op` and `inputs`.
+  Op built_as = Op::Buffer;
   DType dtype = DType::f32;
   std::atomic<bool> has_value{false};  ///< realized(): set (release) after `value`
   Device device;

@@ -94,6 +94,32 @@ TEST(Threads, BuildOnPendingValueWhileItIsRealized) {
   }
 }
 
+// An element-wise op of a pending permute is built on the permute's input (docs/semantics.md,
+// "The layout of a result"): reading the permute's op and input while another thread realizes it
+// (which drops its inputs) or folds it must take the realize lock.
+TEST(Threads, ElementwiseOfAPendingPermuteWhileItIsRealized) {
+  const std::vector<float> x0 = ramp(48, 1.0f, -7.0f);  // small integers: every result is exact
+  std::vector<float> ref_p, ref_q;
+  {
+    Tensor p = (tensor(x0, {6, 8}) * 2 + 1).T();
+    ref_p = p.to_vector<float>();
+    ref_q = (p * 3.0 - 1.0).to_vector<float>();
+  }
+  for (int round = 0; round < 150; ++round) {
+    Tensor p = (tensor(x0, {6, 8}) * 2 + 1).T();
+    std::vector<float> got_p, got_q;
+    run_threads(2, [&](int t) {
+      if (t == 0) {
+        got_p = Tensor(p).eval().to_vector<float>();
+      } else {
+        got_q = (p * 3.0 - 1.0).to_vector<float>();
+      }
+    });
+    ASSERT_EQ(got_p, ref_p) << "round " << round;
+    ASSERT_EQ(got_q, ref_q) << "round " << round;
+  }
+}
+
 // Several threads evaluate overlapping parts of one pending graph, by eval() of several outputs,
 // item() and to_vector(): each part is computed once, and everyone reads the same values.
 TEST(Threads, EvaluateSharedGraph) {

@@ -2,6 +2,8 @@
 // checked against the interpreter's values.
 #include "oracle.h"
 
+#include <cgrad/interop.hpp>
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -266,6 +268,56 @@ TEST(Fusion, EvaluatedTensorLaunchesNothing) {
 TEST(Fusion, ViewOutputsAreFree) {
   Tensor a = data({4, 6}, 17);
   EXPECT_EQ(check([&] { return std::vector<Tensor>{a.T(), a.slice(0, 1, 3)}; }), 0u);
+}
+
+// Element-wise ops whose tensor operands are all the same permute keep the operands' memory
+// order, as NumPy and PyTorch do: the kernel walks them in order and the result is a view.
+TEST(Fusion, ElementwiseOfPermutesKeepsTheirOrder) {
+  Tensor m = data({48, 40}, 30), n = data({48, 40}, 31), c = data({40, 48}, 32);
+  Tensor x = data({4, 5, 6}, 33);
+  auto strides = [](const Tensor& t) { return memory_view(t).strides; };
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{m.T() + 1.0}; }), 1u);
+  EXPECT_EQ(strides(m.T() + 1.0), (std::vector<int64_t>{1, 40}));
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{exp(m.T()) * n.T() - 0.5}; }), 1u);
+  EXPECT_EQ(strides(exp(m.T()) * n.T() - 0.5), (std::vector<int64_t>{1, 40}));
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{where(m.T() > 0.5, m.T(), 2.0)}; }), 1u);
+  EXPECT_EQ(strides(where(m.T() > 0.5, m.T(), 2.0)), (std::vector<int64_t>{1, 40}));
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{x.permute({2, 0, 1}) * 2.0 + 1.0}; }), 1u);
+  EXPECT_EQ(strides(x.permute({2, 0, 1}) * 2.0 + 1.0), (std::vector<int64_t>{1, 30, 6}));
+  Tensor one = tensor(std::vector<float>{3.0f}, {1});  // a broadcast one-element tensor
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{m.T() * one}; }), 1u);
+  EXPECT_EQ(strides(m.T() * one), (std::vector<int64_t>{1, 40}));
+  Tensor pending = m + n;  // a permute of a pending value
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{sqrt(pending.T()) + 1.0}; }), 1u);
+  EXPECT_EQ(strides(sqrt(pending.T()) + 1.0), (std::vector<int64_t>{1, 40}));
+  // Row order where the operands disagree: another layout, another permutation, a full operand.
+  EXPECT_EQ(strides(m.T() + c), (std::vector<int64_t>{48, 1}));
+  EXPECT_EQ(strides(x.permute({2, 0, 1}) + x.permute({2, 1, 0}).reshape({6, 4, 5})),
+            (std::vector<int64_t>{20, 5, 1}));
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{(m.T() + c) * 2.0}; }), 1u);
+  // Consumers see the values, whatever the layout: a reduction, a reshape (a copy), a matmul.
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{sum(m.T() * 2.0, std::vector<int64_t>{1})}; }), 1u);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{(m.T() * 2.0).reshape({1920})}; }), 2u);
+  check([&] { return std::vector<Tensor>{matmul(m.T() + 1.0, n)}; }, 1e-4);
+  Tensor r = (m.T() + 1.0).eval();
+  auto mv = m.to_vector<float>(), rv = r.to_vector<float>();
+  for (int64_t i = 0; i < 40; ++i)
+    for (int64_t j = 0; j < 48; ++j)
+      ASSERT_EQ(rv[static_cast<std::size_t>(i * 48 + j)], mv[static_cast<std::size_t>(j * 40 + i)] + 1.0f);
+}
+
+// With gradients recorded the op is built as written (the permute a handle holds stays on the
+// gradient's path), and the gradient is the same.
+TEST(Fusion, PermutesRecordingGradientsKeepTheirPlace) {
+  Tensor m = data({6, 5}, 34);
+  m.requires_grad(true);
+  Tensor t = m.T();
+  Tensor y = t * 3.0;
+  EXPECT_EQ(memory_view(y).strides, (std::vector<int64_t>{6, 1}));
+  sum(y).backward();
+  for (float g : m.grad().to_vector<float>()) EXPECT_EQ(g, 3.0f);
+  NoGradGuard off;
+  EXPECT_EQ(memory_view(m.T() * 3.0).strides, (std::vector<int64_t>{1, 5}));
 }
 
 TEST(Fusion, ReshapeOfStridedLeafCopiesOnce) {

@@ -43,6 +43,16 @@ def test_strided_views_import_without_copy():
     np.testing.assert_array_equal(np.asarray(t + 1), v + 1)
 
 
+def test_elementwise_of_a_transpose_keeps_its_layout_as_numpy_does():
+    a = np.arange(12, dtype=np.float32).reshape(3, 4)
+    t = cg.asarray(a)
+    for got, want in ((t.T + 1, a.T + 1), (cg.exp(t.T) * 2, np.exp(a.T) * 2)):
+        r = np.from_dlpack(got)
+        np.testing.assert_allclose(r, want, rtol=1e-6)
+        assert r.strides == want.strides and r.flags.f_contiguous
+    assert np.from_dlpack(t.T + cg.asarray(a.T.copy())).flags.c_contiguous  # operands disagree
+
+
 def test_unsupported_dtype_is_a_clear_error():
     # Every dtype NumPy exports over DLPack is a cgrad dtype now (complex64/128 included:
     # test_complex.py); a dtype name cgrad lacks is a clear TypeError.
