@@ -27,8 +27,37 @@ namespace {
 
 // A task copies at least this many elements.
 constexpr int64_t kGrainElements = 1 << 15;
-// A transposing block is copied in tiles of kTile x kTile elements.
+// A transposing block is copied in tiles of kTile x kTile elements, so that a tile's input lines
+// serve all its rows; but input rows a multiple of kSetStride bytes apart all fall in one or two
+// sets of the L1 cache (64 sets of 64 bytes on current x86 cores), which cannot hold a tile's
+// kTile lines. Such blocks go in bands of kBandRows output rows instead; in each band, tiles of
+// kTileCols output columns (input rows), the band's rows inner, as the banded element-wise kernels
+// do (docs/fusion.md, "Transposed accesses"). 2048^2 f32, one thread: 32 x 32 tiles 5.2-5.7 ms,
+// bands 3.0-3.9; 4096^2 34 -> 15. Bands everywhere lost elsewhere (1000^2 f32 0.29 -> 0.37 ms,
+// 64 x 256 x 256 2.8-3.4 -> 3.6-4.5), so the tiles stay there (bench/NOTES.md, 2026-12-03).
 constexpr int64_t kTile = 32;
+constexpr int64_t kSetStride = 2048;
+constexpr int64_t kBandRows = 128;
+constexpr int64_t kTileCols = 16;
+
+bool transposing(int64_t dj, int64_t rs, int64_t s) { return dj == 1 && rs == 1 && s != 0 && s != 1; }
+bool banded(int64_t dj, int64_t rs, int64_t s, int64_t e) {
+  return transposing(dj, rs, s) && s * e % kSetStride == 0;
+}
+
+// A transposing block (input rows along the output's columns): tiles of TR x TC elements, each
+// TR output rows of TC elements.
+template <std::size_t E, int64_t TR, int64_t TC>
+void transpose_tiles(unsigned char* dst, int64_t ds, const unsigned char* src, int64_t rows, int64_t n,
+                     int64_t s) {
+  const auto e = static_cast<int64_t>(E);
+  for (int64_t r0 = 0; r0 < rows; r0 += TR)
+    for (int64_t j0 = 0; j0 < n; j0 += TC) {
+      const int64_t r1 = std::min(rows, r0 + TR), j1 = std::min(n, j0 + TC);
+      for (int64_t r = r0; r < r1; ++r)
+        for (int64_t j = j0; j < j1; ++j) std::memcpy(dst + (r * ds + j) * e, src + (r + j * s) * e, E);
+    }
+}
 
 // One block: rows of the second-to-last dim (`rows` of them, input stride `rs`, output stride
 // `ds`), each `n` elements of input stride `s` and output stride `dj` (1 but for the parts of a
@@ -38,14 +67,11 @@ template <std::size_t E>
 void copy_block(unsigned char* dst, int64_t ds, int64_t dj, const unsigned char* src, int64_t rows,
                 int64_t rs, int64_t n, int64_t s) {
   const auto e = static_cast<int64_t>(E);
-  if (dj == 1 && rs == 1 && s != 0 &&
-      s != 1) {  // a transpose: tiles of kTile x kTile, so a tile's input lines are reused
-    for (int64_t r0 = 0; r0 < rows; r0 += kTile)
-      for (int64_t j0 = 0; j0 < n; j0 += kTile) {
-        const int64_t r1 = std::min(rows, r0 + kTile), j1 = std::min(n, j0 + kTile);
-        for (int64_t r = r0; r < r1; ++r)
-          for (int64_t j = j0; j < j1; ++j) std::memcpy(dst + (r * ds + j) * e, src + (r + j * s) * e, E);
-      }
+  if (transposing(dj, rs, s)) {  // tiles of kTile x kTile, or bands (kSetStride)
+    if (banded(dj, rs, s, e))
+      transpose_tiles<E, kBandRows, kTileCols>(dst, ds, src, rows, n, s);
+    else
+      transpose_tiles<E, kTile, kTile>(dst, ds, src, rows, n, s);
     return;
   }
   for (int64_t r = 0; r < rows; ++r, dst += ds * e, src += rs * e) {
@@ -94,10 +120,13 @@ void copy_dims(const Dims& d, const unsigned char* src, unsigned char* dst) {
   const int64_t rows = d.size[r - 2], n = d.size[r - 1], e = static_cast<int64_t>(E);
   int64_t blocks = 1;
   for (std::size_t i = 0; i + 2 < r; ++i) blocks *= d.size[i];
-  // Tasks: whole blocks, or with few blocks bands of about kGrainElements of a block's rows.
-  const int64_t band_rows = blocks >= 2 * num_threads()
-                                ? rows
-                                : std::clamp<int64_t>(kGrainElements / std::max<int64_t>(1, n), 1, rows);
+  // Tasks: whole blocks, or with few blocks bands of about kGrainElements of a block's rows (at
+  // least kBandRows of a banded block's).
+  const int64_t least = banded(d.dstride[r - 1], d.stride[r - 2], d.stride[r - 1], e) ? kBandRows : 1;
+  const int64_t band_rows =
+      blocks >= 2 * num_threads()
+          ? rows
+          : std::clamp<int64_t>(std::max(least, kGrainElements / std::max<int64_t>(1, n)), 1, rows);
   const int64_t bands = (rows + band_rows - 1) / band_rows;
   parallel_for(
       blocks * bands, std::max<int64_t>(1, kGrainElements / std::max<int64_t>(1, band_rows * n)),

@@ -275,8 +275,9 @@ View patterned_source(const Shape& shape, const core::Strides& strides, int64_t 
 
 // contiguous_copy (backends/cpu/interp_copy.cpp) against a reference loop: every element size
 // (1, 2, 4, 8, 16 bytes), and layouts that take each of its paths: contiguous runs, broadcast dims
-// (tile, repeat), transposes (tiled), other strides, negative strides, dims of size 1 between
-// others, merged dims, blocks split over the pool, and an empty shape.
+// (tile, repeat), transposes (tiled, or banded where input rows are 2 KiB-multiples apart), other strides,
+// negative strides, dims of size 1 between others, merged dims, blocks split over the pool, and an empty
+// shape.
 TEST(ContiguousCopy, EveryLayoutAndElementSizeMatchesAReferenceLoop) {
   struct Layout {
     Shape shape;
@@ -291,6 +292,8 @@ TEST(ContiguousCopy, EveryLayoutAndElementSizeMatchesAReferenceLoop) {
       {{257, 300, 1}, {1, 257, 5}, 0},           // transpose, a size-1 dim last
       {{4, 1, 33, 70}, {70 * 33, 7, 70, 1}, 0},  // merges to one run
       {{6, 40, 50}, {2000, 1, 40}, 0},           // transposed blocks
+      {{300, 37}, {1, 2048}, 0},                 // transpose, input rows 2 KiB-multiples apart: bands
+      {{3, 200, 21}, {50000, 1, 2048}, 7},       // banded blocks, a partial last band
       {{100, 99}, {-99, -1}, 100 * 99 - 1},      // flipped both ways
       {{70, 80}, {160, 2}, 3},                   // every other element of every other row
       {{2, 3, 0, 4}, {0, 0, 0, 0}, 0},           // empty
