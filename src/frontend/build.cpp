@@ -137,10 +137,55 @@ void attach_composite(const Tensor& out, ir::Composite kind, std::vector<NodePtr
   n->grad = std::move(r);
 }
 
+namespace {
+// An element-wise op whose tensor operands are all the same pending permute (`M.T + 1`,
+// `exp(M.T)`, `M.T * N.T`) is built on the permutes' inputs and permuted after, as NumPy and
+// PyTorch keep their operands' memory order: its kernel walks every operand in memory order
+// (where a row-order result reads `M` across rows: 2048^2 f32 `M.T + 1` took 3.4 ms against
+// NumPy's 0.8), and the result is a view of that buffer. Constants and broadcast scalars are
+// permuted back (index math). Not when the op records gradients, so that the gradient still
+// flows through the permute a handle may hold. Null when the op is built as it is. Casts too
+// (`cast_to`: `M.T.cast(f64)`, and `M_i32.T + 1.5`, whose operand is cast first).
+NodePtr sink_permute(Op op, const ir::NodeList& ins, const ir::Attrs& attrs, Device device) {
+  const ir::Node* first = nullptr;
+  for (const NodePtr& n : ins)
+    if (n->built_as == Op::Permute && !n->realized()) {
+      first = n.get();
+      break;
+    }
+  if (!first || records_grad(ins)) return nullptr;
+  // A pending node's op, attrs and inputs change only under the realize lock (passes rewrite
+  // them, a realize drops the inputs).
+  std::lock_guard<std::recursive_mutex> lock(runtime::realize_mutex());
+  if (first->op != Op::Permute || first->realized()) return nullptr;
+  const std::vector<int64_t> p = first->attrs.axes;
+  std::vector<int64_t> inv(p.size());
+  for (std::size_t i = 0; i < p.size(); ++i) inv[static_cast<std::size_t>(p[i])] = static_cast<int64_t>(i);
+  ir::NodeList inner;
+  for (const NodePtr& n : ins) {
+    const bool pending = !n->realized();
+    if (pending && n->op == Op::Permute && n->attrs.axes == p) {
+      inner.push_back(n->inputs[0]);
+      continue;
+    }
+    const bool scalar =
+        pending && (n->op == Op::Full || (n->op == Op::Expand && core::numel(n->inputs[0]->shape) == 1));
+    if (!scalar) return nullptr;
+    ir::Attrs a;
+    a.axes = inv;
+    inner.push_back(make(Op::Permute, {n}, a, device));
+  }
+  ir::Attrs a;
+  a.axes = p;
+  return make(Op::Permute, {make(op, std::move(inner), attrs, device)}, a, device);
+}
+}  // namespace
+
 NodePtr cast_to(const NodePtr& n, DType t) {
   if (n->dtype == t) return n;
   ir::Attrs a;
   a.dtype = t;
+  if (NodePtr s = sink_permute(Op::Cast, {n}, a, n->device)) return s;
   return make(Op::Cast, {n}, a, n->device);
 }
 
@@ -220,49 +265,6 @@ Device place(std::span<NodePtr* const> nodes, const char* name) {
   return target;
 }
 
-namespace {
-// An element-wise op whose tensor operands are all the same pending permute (`M.T + 1`,
-// `exp(M.T)`, `M.T * N.T`) is built on the permutes' inputs and permuted after, as NumPy and
-// PyTorch keep their operands' memory order: its kernel walks every operand in memory order
-// (where a row-order result reads `M` across rows: 2048^2 f32 `M.T + 1` took 3.4 ms against
-// NumPy's 0.8), and the result is a view of that buffer. Constants and broadcast scalars are
-// permuted back (index math). Not when the op records gradients, so that the gradient still
-// flows through the permute a handle may hold. Null when the op is built as it is.
-NodePtr sink_permute(Op op, const ir::NodeList& ins, Device device) {
-  const ir::Node* first = nullptr;
-  for (const NodePtr& n : ins)
-    if (n->built_as == Op::Permute && !n->realized()) {
-      first = n.get();
-      break;
-    }
-  if (!first || records_grad(ins)) return nullptr;
-  // A pending node's op, attrs and inputs change only under the realize lock (passes rewrite
-  // them, a realize drops the inputs).
-  std::lock_guard<std::recursive_mutex> lock(runtime::realize_mutex());
-  if (first->op != Op::Permute || first->realized()) return nullptr;
-  const std::vector<int64_t> p = first->attrs.axes;
-  std::vector<int64_t> inv(p.size());
-  for (std::size_t i = 0; i < p.size(); ++i) inv[static_cast<std::size_t>(p[i])] = static_cast<int64_t>(i);
-  ir::NodeList inner;
-  for (const NodePtr& n : ins) {
-    const bool pending = !n->realized();
-    if (pending && n->op == Op::Permute && n->attrs.axes == p) {
-      inner.push_back(n->inputs[0]);
-      continue;
-    }
-    const bool scalar =
-        pending && (n->op == Op::Full || (n->op == Op::Expand && core::numel(n->inputs[0]->shape) == 1));
-    if (!scalar) return nullptr;
-    ir::Attrs a;
-    a.axes = inv;
-    inner.push_back(make(Op::Permute, {n}, a, device));
-  }
-  ir::Attrs a;
-  a.axes = p;
-  return make(Op::Permute, {make(op, std::move(inner), device)}, a, device);
-}
-}  // namespace
-
 Tensor elementwise(Op op, std::initializer_list<Operand> operands) {
   const ir::OpInfo& row = ir::info(op);
   const char* name = row.name;
@@ -296,7 +298,7 @@ Tensor elementwise(Op op, std::initializer_list<Operand> operands) {
       ir::NodeList ins;
       for (i = 0; i < count; ++i) ins.push_back(*fast[i]);
       const Device device = first.device;
-      if (NodePtr s = sink_permute(op, ins, device)) return Tensor(std::move(s));
+      if (NodePtr s = sink_permute(op, ins, {}, device)) return Tensor(std::move(s));
       return Tensor(make(op, std::move(ins), device));
     }
   }
@@ -356,7 +358,7 @@ Tensor elementwise(Op op, std::initializer_list<Operand> operands) {
     }
     ins.push_back(broadcast_to(n, shape));
   }
-  if (NodePtr s = sink_permute(op, ins, device)) return Tensor(std::move(s));
+  if (NodePtr s = sink_permute(op, ins, {}, device)) return Tensor(std::move(s));
   return Tensor(make(op, std::move(ins), device));
 }
 

@@ -271,7 +271,8 @@ TEST(Fusion, ViewOutputsAreFree) {
 }
 
 // Element-wise ops whose tensor operands are all the same permute keep the operands' memory
-// order, as NumPy and PyTorch do: the kernel walks them in order and the result is a view.
+// order, as NumPy and PyTorch do: the kernel walks them in order and the result is a view. Casts
+// of a permute too.
 TEST(Fusion, ElementwiseOfPermutesKeepsTheirOrder) {
   Tensor m = data({48, 40}, 30), n = data({48, 40}, 31), c = data({40, 48}, 32);
   Tensor x = data({4, 5, 6}, 33);
@@ -287,6 +288,15 @@ TEST(Fusion, ElementwiseOfPermutesKeepsTheirOrder) {
   Tensor one = tensor(std::vector<float>{3.0f}, {1});  // a broadcast one-element tensor
   EXPECT_EQ(check([&] { return std::vector<Tensor>{m.T() * one}; }), 1u);
   EXPECT_EQ(strides(m.T() * one), (std::vector<int64_t>{1, 40}));
+  Tensor mi = (m * 100.0).cast(i32).eval();  // casts, and operands cast by promotion
+  EXPECT_EQ(check([&] {
+              return std::vector<Tensor>{m.T().cast(f64), mi.T() + 1.5};
+            }),
+            1u)
+      << "rule 10: outputs that are views of values nothing else reads share a kernel";
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{m.T() + 1.0, n.T() * 2.0, m + n}; }), 1u);
+  EXPECT_EQ(strides(m.T().cast(f64)), (std::vector<int64_t>{1, 40}));
+  EXPECT_EQ(strides(mi.T() + 1.5), (std::vector<int64_t>{1, 40}));
   Tensor pending = m + n;  // a permute of a pending value
   EXPECT_EQ(check([&] { return std::vector<Tensor>{sqrt(pending.T()) + 1.0}; }), 1u);
   EXPECT_EQ(strides(sqrt(pending.T()) + 1.0), (std::vector<int64_t>{1, 40}));
