@@ -229,12 +229,7 @@ void cumulative_prod(VjpCall& c) {
 }
 
 void reshape(VjpCall& c) { set(c, 0, c.g.reshape(x0(c).shape())); }
-void permute(VjpCall& c) {
-  const auto& p = c.rec.attrs.axes;
-  std::vector<int64_t> inv(p.size());
-  for (std::size_t i = 0; i < p.size(); ++i) inv[static_cast<std::size_t>(p[i])] = static_cast<int64_t>(i);
-  set(c, 0, c.g.permute(inv));
-}
+void permute(VjpCall& c) { set(c, 0, c.g.permute(core::inverse_permutation(c.rec.attrs.axes))); }
 void expand(VjpCall& c) {
   const Shape& in = x0(c).shape();
   const Shape& out = c.out.shape();

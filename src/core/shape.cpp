@@ -96,6 +96,12 @@ std::vector<int64_t> normalize_axes(const std::vector<int64_t>& axes, const Shap
   }
 }
 
+std::vector<int64_t> inverse_permutation(const std::vector<int64_t>& p) {
+  std::vector<int64_t> inv(p.size());
+  for (std::size_t i = 0; i < p.size(); ++i) inv[static_cast<std::size_t>(p[i])] = static_cast<int64_t>(i);
+  return inv;
+}
+
 Strides contiguous_strides(const Shape& s) {
   Strides st(s.size());
   int64_t acc = 1;

@@ -38,6 +38,8 @@ std::vector<int64_t> normalize_axes(const std::vector<int64_t>& axes, int64_t nd
 /// The same for a tensor of `shape`, whose shape the error message names.
 int64_t normalize_axis(int64_t axis, const Shape& shape, const char* op);
 std::vector<int64_t> normalize_axes(const std::vector<int64_t>& axes, const Shape& shape, const char* op);
+/// The permutation that undoes `p` (`x.permute(p).permute(inverse_permutation(p))` is `x`).
+std::vector<int64_t> inverse_permutation(const std::vector<int64_t>& p);
 /// Row-major contiguous strides (in elements).
 Strides contiguous_strides(const Shape& s);
 bool is_contiguous(const Shape& s, const Strides& st);

@@ -159,8 +159,7 @@ NodePtr sink_permute(Op op, const ir::NodeList& ins, const ir::Attrs& attrs, Dev
   std::lock_guard<std::recursive_mutex> lock(runtime::realize_mutex());
   if (first->op != Op::Permute || first->realized()) return nullptr;
   const std::vector<int64_t> p = first->attrs.axes;
-  std::vector<int64_t> inv(p.size());
-  for (std::size_t i = 0; i < p.size(); ++i) inv[static_cast<std::size_t>(p[i])] = static_cast<int64_t>(i);
+  const std::vector<int64_t> inv = core::inverse_permutation(p);
   ir::NodeList inner;
   for (const NodePtr& n : ins) {
     const bool pending = !n->realized();
