@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Near-minimax polynomials for include/cgrad/scalar.hpp: the fits its comments name.
 
-Usage: python3 tools/fit_poly.py atan|log1p|tanh|sinh|expm1|log64|atan64|asin64|expr|erf64|erfcn|erfcf DEGREE
+Usage: python3 tools/fit_poly.py atan|log1p|tanh|sinh|expm1|log64|atan64|asin64|erf64|erfcn|erfcf|erf32s|erf32b DEGREE
 
 Needs mpmath and numpy (`pip install mpmath numpy`; a development tool, not a dependency of
 the library or its tests). Prints the worst relative error of the fitted function, evaluated
@@ -26,10 +26,12 @@ chebyfit (Chebyshev interpolation in 50-digit arithmetic, near minimax), the sam
          (degree 6: 2^-57.6)
   atan64 atan(u) = u + u z P(z) for |u| <= 7/16: atan_ratio_f64's f64 form (degree 11: 2^-57.9)
   asin64 asin(u) = u + u z P(z) for |u| <= 1/2: asin_poly_f64 (degree 12: 2^-57.4)
-  expr   e^r = 1 + r + r^2 P(r) for |r| <= ln2/2, to erf_f32's accuracy: erf_f32 (degree 6: 2^-37.8)
   erf64  erf(u) = u + u (E + z P(z)), E = 2/sqrt(pi) - 1, for |u| < 0.84375: erf_f64
   erfcn  erfc(x) e^(x^2) in t = x - 1.421875 for x in [0.84375, 2]: erfc_scaled_f64
   erfcf  x erfc(x) e^(x^2) in t = 1/x - 1/3 for x in [2, 6]: erfc_scaled_f64
+  erf32s erf(u) = u + u (E + z P(z)) for |u| < 0.8125: erf_f32 (degree 5: 2^-30.9)
+  erf32b R(s) = log erfc(1 + s) + (1 + s)^2 for 1 + s in [0.8125, 3.92], absolute error (relative
+         to erfc): erf_f32 (degree 8: 2^-24.8)
 """
 import sys
 
@@ -98,11 +100,15 @@ def main():
         cheb = (*odd_ratio(mp.atan, mp.mpf(-1) / 3), mp.mpf(0), (mp.mpf(7) / 16) ** 2)
     elif which == "asin64":
         cheb = (*odd_ratio(mp.asin, mp.mpf(1) / 6), mp.mpf(0), mp.mpf(1) / 4)
-    elif which == "erf64":
+    elif which in ("erf64", "erf32s"):
         e = 2 / mp.sqrt(mp.pi) - 1
         ratio = (lambda z: mp.erf(mp.sqrt(z)) / mp.sqrt(z) if z > 0 else 1 + e)
+        top = mp.mpf("0.84375") if which == "erf64" else mp.mpf("0.8125")
         cheb = ((lambda z: (ratio(z) - 1 - e) / z if z > 0 else -2 / (3 * mp.sqrt(mp.pi))),
-                (lambda z: z / ratio(z)), mp.mpf(0), mp.mpf("0.84375") ** 2)
+                (lambda z: z / ratio(z)), mp.mpf(0), top**2)
+    elif which == "erf32b":
+        cheb = ((lambda s: mp.log(mp.erfc(1 + s)) + (1 + s) ** 2), (lambda s: mp.mpf(1)),
+                mp.mpf("0.8125") - 1, mp.mpf("3.92") - 1)
     elif which == "erfcn":
         r = (lambda t: mp.erfc(t + mp.mpf("1.421875")) * mp.exp((t + mp.mpf("1.421875")) ** 2))
         cheb = (r, (lambda t: 1 / r(t)), mp.mpf("0.84375") - mp.mpf("1.421875"), 2 - mp.mpf("1.421875"))
@@ -110,9 +116,6 @@ def main():
         third = mp.mpf(1.0 / 3.0)  # the shift as the code rounds it
         r = (lambda t: mp.erfc(1 / (t + third)) * mp.exp(1 / (t + third) ** 2) / (t + third))
         cheb = (r, (lambda t: 1 / r(t)), mp.mpf(1) / 6 - third, mp.mpf(1) / 2 - third)
-    elif which == "expr":
-        cheb = ((lambda x: (mp.exp(x) - 1 - x) / x**2 if x != 0 else mp.mpf(1) / 2),
-                (lambda x: x**2 / mp.exp(x)), -mp.log(2) / 2, mp.log(2) / 2)
     elif which == "expm1":
         cheb = ((lambda x: (mp.expm1(x) - x) / x**2 if x != 0 else mp.mpf(1) / 2),
                 (lambda x: x**2 / mp.expm1(x) if x != 0 else mp.mpf(0)), -mp.mpf("0.7"), mp.mpf("0.7"))
@@ -131,7 +134,7 @@ def main():
         ratio = mp.atanh
         p0 = mp.mpf(1) / 3
     else:
-        sys.exit("usage: fit_poly.py atan|log1p|tanh|sinh|expm1|log64|atan64|asin64|expr|erf64|erfcn|erfcf DEGREE")
+        sys.exit("usage: fit_poly.py atan|log1p|tanh|sinh|expm1|log64|atan64|asin64|erf64|erfcn|erfcf|erf32s|erf32b DEGREE")
 
     def g(z):
         return (ratio(mp.sqrt(z)) / mp.sqrt(z) - 1) / z if z > 0 else p0

@@ -1007,48 +1007,55 @@ CGRAD_SCALAR_INLINE float tanh_f32(float x) {
   return x != x ? x : bits_to_f32(f32_to_bits(r) | (f32_to_bits(x) & static_cast<int32_t>(0x80000000u)));
 }
 
-// erf(x), in double and rounded once: |x| (c0 + x^2 P(x^2)) below 1 (degree 6 in all; in float,
-// Horner's roundings reached 2.4 ulp); from 1 to 4, 1 - e^(R(|x|) - x^2), R(x) = log(erfc(x)) + x^2
-// fitted by a polynomial of degree 8 (the square of a float is exact in double; erfc's relative
-// error 2e-8 is 0.04 ulp of erf); 1 above (erf rounds to 1 in float from 3.92); the sign of x.
-// e^u = 2^n (1 + m) for u in [-16, 0] by exp_reduce and a polynomial of degree 8 (m = r + r^2 p(r),
-// tools/fit_poly.py expr 6: 2^-37.8 relative, far below R's error), and 1 - e^u = (1 - 2^n) - 2^n m in
-// one rounding; exp_f64 there (degree 11, clamps, a power of two in two factors) took half as much
-// time again (2^22 f32 kernel loop, one thread: 8.6-9.2 -> 5.7-6.4 ms). The same worst error (0.52
-// ulp); 8 of the 2^32 floats, each within 0.002 ulp of a tie, round the other way.
+// erf(x) in float arithmetic (until 2026-12-03 in double, rounded once: 0.52 ulp, 2^22 f32 kernel
+// loop 3.4-3.6 ms; now 0.85 ulp, 1.9-2.0 ms, tools/fit_poly.py's erf32 fits). Below 0.8125,
+// |x| + |x| (E + z P(z)), z = x^2, E = 2/sqrt(pi) - 1, P of degree 5 (erf32s 5: 2^-31.5 relative);
+// the term |x| is exact, so only the correction rounds. From 0.8125, 1 - erfc(b), b = |x| clamped
+// at 3.92 (erf rounds to 1 from there), erfc(b) = e^(R(s) - b^2) with s = b - 1 (exact for every
+// such float) and R(s) = log erfc(1 + s) + (1 + s)^2 of degree 8 (erf32b 8: 2^-24.6 relative to
+// erfc, near its largest where s reaches 2.9 and erfc is 2^-26 of erf; near s = 0, where erf's
+// error is made, Horner's roundings are at their smallest). The exponential: n = round((R - b^2)
+// / ln2), r = (-b^2 - n C1 + c0) + (R - c0) - n C2 - (b^2's rounding error) with the first three
+// terms summed exactly (C1 = ln2's 9 leading bits, c0 = R(0) rounded to float), e^r - 1 as
+// exp_f32_in_range's polynomial, and 1 - 2^n (1 + (e^r - 1)) in one FMA. The sign of x. Worst error
+// over every float 0.848 ulp (tools/ulp_sweep.cpp erf); every product feeding an addition is an
+// explicit FMA, so -ffp-contract=fast and off give the same bits.
 CGRAD_SCALAR_INLINE float erf_f32(float x) {
-  const float a = m_fabs(x);
-  const double s = static_cast<double>(a) * a;
-  double p = 7.8758750627e-5;
-  p = fma_(p, s, -8.0168642872e-4);
-  p = fma_(p, s, 5.1890874234e-3);
-  p = fma_(p, s, -2.6854212011e-2);
-  p = fma_(p, s, 1.1283594715e-1);
-  p = fma_(p, s, -3.7612626667e-1);
-  p = fma_(p, s, 1.1283791658e+0);
-  const float small = static_cast<float>(a * p);
-  const double d = a < 4.0f ? a : 4.0f;
-  double r = 1.6371514145936436e-06;
-  r = fma_(r, d, -4.605804268918978e-05);
-  r = fma_(r, d, 0.0005968056256607798);
-  r = fma_(r, d, -0.004759596293266265);
-  r = fma_(r, d, 0.026421136005663898);
-  r = fma_(r, d, -0.11008008294882024);
-  r = fma_(r, d, 0.368173948440837);
-  r = fma_(r, d, -1.130233434841994);
-  r = fma_(r, d, 0.00032013804967769883);
-  const exp_split_f64 u = exp_reduce(fma_(-d, d, r));
-  double q = 2.4859578222625295e-05;
-  q = fma_(q, u.r, 0.0001989927395864936);
-  q = fma_(q, u.r, 0.001388885404961482);
-  q = fma_(q, u.r, 0.008333298483754886);
-  q = fma_(q, u.r, 0.041666666718980845);
-  q = fma_(q, u.r, 0.16666666718997508);
-  q = fma_(q, u.r, 0.5);
-  const double pn = pow2_f64(u.n);
-  const float big = static_cast<float>(fma_(-pn, fma_(u.r * u.r, q, u.r), 1.0 - pn));
-  const float e = a < 1.0f ? small : big;
-  return x != x ? x : bits_to_f32(f32_to_bits(e) | (f32_to_bits(x) & static_cast<int32_t>(0x80000000u)));
+  const float a = m_fabs(x), z = a * a;
+  float p = 9.4658760645e-05f;
+  p = fma_(p, z, -8.3644100232e-04f);
+  p = fma_(p, z, 5.2178129554e-03f);
+  p = fma_(p, z, -2.6865227148e-02f);
+  p = fma_(p, z, 1.1283786595e-01f);
+  p = fma_(p, z, -3.7612637877e-01f);
+  p = fma_(p, z, 1.2837916613e-01f);
+  const float small = fma_(a, p, a);
+  const float b = a < 3.92f ? a : 3.92f, s = b - 1.0f;
+  float q = 1.6439099682e-06f;
+  q = fma_(q, s, -3.2971245673e-05f);
+  q = fma_(q, s, 3.1990651041e-04f);
+  q = fma_(q, s, -2.0523369312e-03f);
+  q = fma_(q, s, 1.0073170997e-02f);
+  q = fma_(q, s, -4.1570417583e-02f);
+  q = fma_(q, s, 1.5689238906e-01f);
+  q = fma_(q, s, -6.3896715641e-01f);  // R(s) = c0 + s q, c0 = -8.4960550070e-01f + -1.6930172819e-08f
+  const float h = b * b;
+  const float t = fma_(fma_(q, s, -8.4960550070e-01f) - h, 1.44269504088896341f, 12582912.0f);
+  const float n = t - 12582912.0f;
+  float r = fma_(-n, 0.693359375f, -h) + -8.4960550070e-01f;  // both sums exact
+  r = fma_(q, s, r);
+  r = fma_(-n, -2.12194440e-4f, r) + (-1.6930172819e-08f - fma_(b, b, -h));
+  float e = 1.9875691500e-4f;
+  e = fma_(e, r, 1.3981999507e-3f);
+  e = fma_(e, r, 8.3334519073e-3f);
+  e = fma_(e, r, 4.1665795894e-2f);
+  e = fma_(e, r, 1.6666665459e-1f);
+  e = fma_(e, r, 5.0000001201e-1f);
+  e = fma_(e, r * r, r);
+  const float p2n = bits_to_f32((f32_to_bits(t) - 0x4B400000 + 127) << 23);  // 2^n, n in [-25, -1]
+  const float big = fma_(-p2n, e, 1.0f - p2n);
+  const float res = a < 0.8125f ? small : big;
+  return x != x ? x : bits_to_f32(f32_to_bits(res) | (f32_to_bits(x) & static_cast<int32_t>(0x80000000u)));
 }
 
 // CGRAD_HOST_OWN(own, libm): cgrad's own function on CPUs, the library's on a GPU, where
