@@ -14,11 +14,10 @@ namespace cgrad::schedule::detail {
 
 // Horizontal fusion: outputs that nothing else reads, with the same loop structure, share one
 // kernel that runs at the position of the last of them. Every other loop root is a group of one.
-// An element-wise node "nothing else reads" may also be read only by views that are such outputs
-// themselves: `eval({M.T + 1, N.T * 2})` stores `M + 1` and `N * 2` (docs/semantics.md, "The
-// layout of a result"), each read only by its output's view. Not reductions (whose outputs are
-// views too, the reshape that drops the reduced dims): three row reductions of 4096^2 f32 in one
-// kernel took 6.3 ms against 5.0 as three kernels (bench/NOTES.md, 2026-12-03).
+// A node "nothing else reads" may also be read only by views that are such outputs themselves:
+// `eval({M.T + 1, N.T * 2})` stores `M + 1` and `N * 2` (docs/semantics.md, "The layout of a
+// result"), and `eval({x.sum(1), x.max(1)})` stores two rows of accumulators, each read only by
+// its output's view (the reshape that drops the reduced dim).
 void Builder::group_outputs(const std::vector<Mode>& modes, std::vector<int>& group_of,
                             std::vector<std::vector<int>>& groups) {
   const std::size_t n = g.order.size();
@@ -28,8 +27,7 @@ void Builder::group_outputs(const std::vector<Mode>& modes, std::vector<int>& gr
       for (int p : g.in_pos[j])
         if (p >= 0) ++view_outputs[static_cast<std::size_t>(p)];
   auto loose = [&](std::size_t i) {
-    return (g.is_output[i] && g.uses[i] == 0) ||
-           (modes[i].kind == Mode::Elementwise && view_outputs[i] > 0 && g.uses[i] == view_outputs[i]);
+    return (g.is_output[i] && g.uses[i] == 0) || (view_outputs[i] > 0 && g.uses[i] == view_outputs[i]);
   };
   for (std::size_t i = 0; i < n; ++i) {
     if (state[i] != State::Mat || library(g.order[i])) continue;

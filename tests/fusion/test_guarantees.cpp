@@ -258,6 +258,44 @@ TEST(Fusion, StagedRowReductionsAreOneKernelOnTheCpu) {
       << "fewer than 8 rows: the row max splits across threads in its own kernel";
 }
 
+// Reductions of one input over the same axes launch together, as requested outputs of one loop
+// structure (docs/fusion.md rule 10), with or without keepdim: one pass over the input. Max and
+// min of one value share a loop (`scalar::minimum`'s comment: a NaN row gives NaN in both).
+TEST(Fusion, ReductionsOfOneInputLaunchTogether) {
+  Tensor x = data({40, 300}, 40);
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{sum(x, {1}), max(x, {1}), min(x, {1})}; }), 1u);
+  EXPECT_EQ(check([&] {
+              return std::vector<Tensor>{sum(x, {1}, true), max(x, {1}, true), min(x, {1}, true)};
+            }),
+            1u);
+  EXPECT_EQ(check([&] {
+              return std::vector<Tensor>{sum(x, {0}), max(x, {0}), min(x, {0})};
+            }),
+            1u)
+      << "over a leading axis: one column-mode kernel";
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{sum(x, {1}), sum(x * x, {1})}; }), 1u);
+  EXPECT_EQ(check([&] {
+              return std::vector<Tensor>{sum(x, {1}), max(x, {0})};
+            }),
+            2u)
+      << "other loop structures";
+  std::vector<float> v = x.to_vector<float>();
+  v[3 * 300 + 7] = std::nanf("");  // a NaN early in a row, and last in another
+  v[10 * 300 + 299] = std::nanf("");
+  v[20 * 300 + 5] = INFINITY;
+  v[21 * 300 + 9] = -INFINITY;
+  Tensor sp = tensor(v, {40, 300});
+  EXPECT_EQ(check([&] { return std::vector<Tensor>{max(sp, {1}) - min(sp, {1})}; }), 1u);
+  EXPECT_EQ(check([&] {
+              return std::vector<Tensor>{min(sp, {1}), max(sp, {1}), min(sp, {0}), max(sp, {0})};
+            }),
+            2u);
+  const std::vector<float> lo = min(sp, {1}).to_vector<float>(), hi = max(sp, {1}).to_vector<float>();
+  EXPECT_TRUE(std::isnan(lo[3]) && std::isnan(hi[3]) && std::isnan(lo[10]) && std::isnan(hi[10]));
+  EXPECT_EQ(hi[20], INFINITY);
+  EXPECT_EQ(lo[21], -INFINITY);
+}
+
 TEST(Fusion, EvaluatedTensorLaunchesNothing) {
   Tensor a = data({10}, 16);
   Tensor y = exp(a) + 1.0;

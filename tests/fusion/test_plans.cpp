@@ -104,22 +104,25 @@ TEST(Plans, NewConstantsAndSeedsDoNotRecompile) {
   EXPECT_EQ(stats().kernels_compiled, 0u) << "constants and seeds are kernel arguments";
 }
 
-// The many-kernel schedule of the tests below: enough kernel source for several units.
+// The many-kernel schedule of the tests below: enough kernel source for several units. Each
+// reduction reads a slice of its own width, so no two share a loop structure (reductions of one
+// input over the same axes launch together, rule 10).
 static std::vector<Tensor> many_reductions(const Tensor& a) {
-  return std::vector<Tensor>{sum(a, {0}),
-                             sum(a, {1}),
-                             max(a, {0}),
-                             max(a, {1}),
-                             min(a, {0}),
-                             min(a, {1}),
-                             sum(a * a, {0}),
-                             sum(exp(a), {1}),
-                             max(a * 3.0, {0}),
-                             min(abs(a), {1}),
-                             sum(sqrt(abs(a)), {0}),
-                             mean(a, {1}),
-                             max(exp(-a), {0}),
-                             sum(tanh(a), {1})};
+  auto w = [&](int64_t k) { return a.slice(1, 0, 40 - k); };
+  return std::vector<Tensor>{sum(w(0), {0}),
+                             sum(w(1), {1}),
+                             max(w(2), {0}),
+                             max(w(3), {1}),
+                             min(w(4), {0}),
+                             min(w(5), {1}),
+                             sum(w(6) * w(6), {0}),
+                             sum(exp(w(7)), {1}),
+                             max(w(8) * 3.0, {0}),
+                             min(abs(w(9)), {1}),
+                             sum(sqrt(abs(w(10))), {0}),
+                             mean(w(11), {1}),
+                             max(exp(-w(12)), {0}),
+                             sum(tanh(w(13)), {1})};
 }
 
 // A schedule with much kernel source compiles as several translation units, several compilers at
