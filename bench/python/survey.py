@@ -51,6 +51,8 @@ def cases():
                 (f"cumsum {name} ax{ax}", lambda a, ax=ax: np.cumsum(a, axis=ax),
                  lambda a, ax=ax: cg.cumulative_sum(a, axis=ax), arr),
                 (f"sort {name} ax{ax}", lambda a, ax=ax: np.sort(a, axis=ax), lambda a, ax=ax: cg.sort(a, axis=ax), arr),
+                (f"ptp {name} ax{ax}", lambda a, ax=ax: np.ptp(a, axis=ax),
+                 lambda a, ax=ax: cg.max(a, axis=ax) - cg.min(a, axis=ax), arr),
                 (f"l2norm {name} ax{ax}", lambda a, ax=ax: np.sqrt(np.sum(a * a, axis=ax)),
                  lambda a, ax=ax: cg.sqrt(cg.sum(a * a, axis=ax)), arr),
                 (f"softmax {name} ax{ax}", lambda a, ax=ax: _softmax(np, a, ax), lambda a, ax=ax: _softmax(cg, a, ax), arr),
