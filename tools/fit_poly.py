@@ -29,9 +29,9 @@ chebyfit (Chebyshev interpolation in 50-digit arithmetic, near minimax), the sam
   erf64  erf(u) = u + u (E + z P(z)), E = 2/sqrt(pi) - 1, for |u| < 0.84375: erf_f64
   erfcn  erfc(x) e^(x^2) in t = x - 1.421875 for x in [0.84375, 2]: erfc_scaled_f64
   erfcf  x erfc(x) e^(x^2) in t = 1/x - 1/3 for x in [2, 6]: erfc_scaled_f64
-  erf32s erf(u) = u + u (E + z P(z)) for |u| < 0.8125: erf_f32 (degree 5: 2^-30.9)
+  erf32s erf(u) = u + u (E + z P(z)) for |u| < 0.8125: erf_f32 (degree 5: 2^-31.5)
   erf32b R(s) = log erfc(1 + s) + (1 + s)^2 for 1 + s in [0.8125, 3.92], absolute error (relative
-         to erfc): erf_f32 (degree 8: 2^-24.8)
+         to erfc): erf_f32 (degree 8: 2^-24.6)
 """
 import sys
 

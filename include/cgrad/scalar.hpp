@@ -1043,13 +1043,14 @@ CGRAD_SCALAR_INLINE float erf_f32(float x) {
   q = fma_(q, s, 1.0073170997e-02f);
   q = fma_(q, s, -4.1570417583e-02f);
   q = fma_(q, s, 1.5689238906e-01f);
-  q = fma_(q, s, -6.3896715641e-01f);  // R(s) = c0 + s q, c0 = -8.4960550070e-01f + -1.6930172819e-08f
+  q = fma_(q, s, -6.3896715641e-01f);
+  constexpr float c0 = -8.4960550070e-01f, c0_lo = -1.6930172819e-08f;  // R(s) = c0 + c0_lo + s q
   const float h = b * b;
-  const float t = fma_(fma_(q, s, -8.4960550070e-01f) - h, 1.44269504088896341f, 12582912.0f);
+  const float t = fma_(fma_(q, s, c0) - h, 1.44269504088896341f, 12582912.0f);
   const float n = t - 12582912.0f;
-  float r = fma_(-n, 0.693359375f, -h) + -8.4960550070e-01f;  // both sums exact
+  float r = fma_(-n, 0.693359375f, -h) + c0;  // both sums exact
   r = fma_(q, s, r);
-  r = fma_(-n, -2.12194440e-4f, r) + (-1.6930172819e-08f - fma_(b, b, -h));
+  r = fma_(-n, -2.12194440e-4f, r) + (c0_lo - fma_(b, b, -h));
   const float e = expm1_reduced_f32(r);
   const float p2n = bits_to_f32((f32_to_bits(t) - 0x4B400000 + 127) << 23);  // 2^n, n in [-25, -1]
   const float big = fma_(-p2n, e, 1.0f - p2n);
