@@ -936,8 +936,7 @@ CGRAD_SCALAR_INLINE double log10_f64(double x) {
 
 // log(1 + f) for f in [sqrt(1/2) - 1, sqrt(2) - 1]: f - f^2/2 + f^3 P(f), P of degree 8 (relative
 // fit error 2.9e-8 of P, 6e-9 of the result).
-CGRAD_SCALAR_INLINE float log1p_reduced_f32(float f) {
-  const float z = f * f;
+CGRAD_SCALAR_INLINE float log1p_poly_f32(float f) {
   float p = 6.9716114714e-2f;
   p = fma_(p, f, -1.1479733847e-1f);
   p = fma_(p, f, 1.1685419923e-1f);
@@ -946,8 +945,11 @@ CGRAD_SCALAR_INLINE float log1p_reduced_f32(float f) {
   p = fma_(p, f, -1.6667802320e-1f);
   p = fma_(p, f, 2.0000715749e-1f);
   p = fma_(p, f, -2.4999996958e-1f);
-  p = fma_(p, f, 3.3333331180e-1f);
-  return f + fma_(f * z, p, -0.5f * z);
+  return fma_(p, f, 3.3333331180e-1f);
+}
+CGRAD_SCALAR_INLINE float log1p_reduced_f32(float f) {
+  const float z = f * f;
+  return f + fma_(f * z, log1p_poly_f32(f), -0.5f * z);
 }
 
 // log x - e_adj ln2 for a positive, normal, finite x (log_f32 below scales subnormals by 2^24 and
@@ -970,6 +972,39 @@ CGRAD_SCALAR_INLINE float log_f32(float x) {
   const float r = log_f32_normal(sub ? x * 16777216.0f : x, sub ? 24 : 0);
   const float special = x == 0.0f ? -inf<float>() : x == inf<float>() ? x : quiet_nan<float>();
   return x != x ? x : x > 0.0f && x < inf<float>() ? r : special;
+}
+
+// log2 and log10 of f32 in float arithmetic (until 2026-12-03 the f64 functions rounded once: 0.50
+// ulp, and 2.2x NumPy's time, whose functions are SVML's). x = 2^e m as in log_f32 (subnormals
+// scaled by 2^24), f = m - 1, and log_b x = e K + log(1 + f) C, C = 1 / ln b and K = log_b 2 each
+// in two floats, K_hi short enough that e K_hi is exact (K = 1 for log2). The terms, largest first:
+// e K_hi + f C_hi, summed with its rounding error kept (f C_hi's exact error by an FMA, then
+// Fast2Sum: |e K_hi| >= |f C_hi| wherever e is not 0); -f^2/2 C_hi (f^2 rounded, its error kept);
+// f^3 P(f) C_hi; then the small ones (f C_lo, e K_lo, the two rounding errors). The small ones and
+// f^3 P(f) C_hi are summed first, -f^2/2 C_hi added in one FMA, the sum's error last: the result
+// rounds once more than the correctly rounded one, and every other rounding is below a fifth of
+// its ulp. Powers of two (f = 0) give e K_hi + e K_lo: log2 is exact there. Worst error over every
+// float in docs/semantics.md (tools/ulp_sweep.cpp log2, log10).
+CGRAD_SCALAR_INLINE float log_base_f32(float x, float c_hi, float c_lo, float k_hi, float k_lo) {
+  const bool sub = x < 1.17549435e-38f;
+  const uint32_t k = static_cast<uint32_t>(f32_to_bits(sub ? x * 16777216.0f : x)) - 0x3f3504f3u;
+  const float fe = static_cast<float>((static_cast<int32_t>(k) >> 23) - (sub ? 24 : 0));
+  const float f = bits_to_f32(static_cast<int32_t>((k & 0x007fffffu) + 0x3f3504f3u)) - 1.0f;  // exact
+  const float a = fe * k_hi, p = f * c_hi, p_err = fma_(f, c_hi, -p);                         // a exact
+  const float s = a + p, s_err = (a - s) + p;
+  const float z = f * f, z_err = fma_(f, f, -z);
+  float lo = fma_(z_err, -0.5f * c_hi, fma_(f, c_lo, fma_(fe, k_lo, p_err)));
+  lo = fma_(-0.5f * z, c_hi, fma_(f * z, log1p_poly_f32(f) * c_hi, lo));
+  const float r = s + (s_err + lo);
+  const float special = x == 0.0f ? -inf<float>() : x == inf<float>() ? x : quiet_nan<float>();
+  return x != x ? x : x > 0.0f && x < inf<float>() ? r : special;
+}
+CGRAD_SCALAR_INLINE float log2_f32(float x) {
+  return log_base_f32(x, 1.4426950216e+00f, 1.9259630335e-08f, 1.0f, 0.0f);
+}
+// K_hi = log10(2) to 16 bits (|e| <= 150 takes 8)
+CGRAD_SCALAR_INLINE float log10_f32(float x) {
+  return log_base_f32(x, 4.3429449201e-01f, -1.0103049952e-08f, 0.30103302001953125f, -3.0243554647e-06f);
 }
 
 // log1p(x) = log(u) + c / u, u = 1 + x rounded and c its rounding error (exact: Sterbenz below 1,
@@ -1073,13 +1108,11 @@ CGRAD_SCALAR_INLINE float expm1_(float x) { return expm1_f32(x); }
 CGRAD_SCALAR_INLINE double expm1_(double x) { return CGRAD_HOST_OWN(expm1_f64, m_expm1)(x); }
 CGRAD_SCALAR_INLINE float tanh_(float x) { return tanh_f32(x); }
 CGRAD_SCALAR_INLINE double tanh_(double x) { return CGRAD_HOST_OWN(tanh_f64, m_tanh)(x); }
-// f32 sinh, cosh, log2 and log10: the f64 functions above, rounded once (every float gives glibc's
-// double function rounded to float). glibc's scalar calls made them 9-48x slower than NumPy (2^22
-// f32, one thread: sinh 75 ms against 1.6).
+// f32 sinh and cosh: the f64 functions above, rounded once (every float gives glibc's double
+// function rounded to float). glibc's scalar calls made them 9-48x slower than NumPy (2^22 f32, one
+// thread: sinh 75 ms against 1.6).
 CGRAD_SCALAR_INLINE float sinh_f32(float x) { return static_cast<float>(sinh_f64(static_cast<double>(x))); }
 CGRAD_SCALAR_INLINE float cosh_f32(float x) { return static_cast<float>(cosh_f64(static_cast<double>(x))); }
-CGRAD_SCALAR_INLINE float log2_f32(float x) { return static_cast<float>(log2_f64(static_cast<double>(x))); }
-CGRAD_SCALAR_INLINE float log10_f32(float x) { return static_cast<float>(log10_f64(static_cast<double>(x))); }
 CGRAD_SCALAR_INLINE float sinh_(float x) { return CGRAD_HOST_OWN(sinh_f32, m_sinh)(x); }
 CGRAD_SCALAR_INLINE double sinh_(double x) { return CGRAD_HOST_OWN(sinh_f64, m_sinh)(x); }
 CGRAD_SCALAR_INLINE float cosh_(float x) { return CGRAD_HOST_OWN(cosh_f32, m_cosh)(x); }

@@ -81,8 +81,8 @@ TEST(FloatMath, OwnFunctionsWithinTheirBoundsAndSpecialValues) {
       {"atanh", [](const Tensor& t) { return atanh(t); }, [](double v) { return std::atanh(v); }, 0.51},
       {"sinh", [](const Tensor& t) { return sinh(t); }, [](double v) { return std::sinh(v); }, 0.51},
       {"cosh", [](const Tensor& t) { return cosh(t); }, [](double v) { return std::cosh(v); }, 0.51},
-      {"log2", [](const Tensor& t) { return log2(t); }, [](double v) { return std::log2(v); }, 0.51},
-      {"log10", [](const Tensor& t) { return log10(t); }, [](double v) { return std::log10(v); }, 0.51},
+      {"log2", [](const Tensor& t) { return log2(t); }, [](double v) { return std::log2(v); }, 0.9},
+      {"log10", [](const Tensor& t) { return log10(t); }, [](double v) { return std::log10(v); }, 0.8},
   };
   for (const Case& c : cases) {
     const std::vector<float> got = c.op(x).to_vector<float>();
