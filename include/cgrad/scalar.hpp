@@ -1147,19 +1147,19 @@ double pow_(double, double) CGRAD_SCALAR_NOT_LEAN(pow_);
 #undef CGRAD_SCALAR_NOT_LEAN_1
 #undef CGRAD_SCALAR_NOT_LEAN
 #else  // (from here to the #endif after acos_: the functions outside the lean part)
-// ---- f32 sin, cos, tan: an exact argument reduction and double polynomials ----
-// Below |x| = 2^20 the reduction is Cody and Waite's (reduce_pio2_small_f32), from 2^20 on the
-// one that follows; over every float the two give sin, cos and tan the same bits as the second
-// alone (tools/ulp_sweep.cpp's hashes). In the generated kernels a vector of lanes takes the
-// short one, and only a vector with a large lane the long one (the vector variants below).
+// ---- f32 sin, cos, tan: in float below |x| = 2^20, an exact reduction and double polynomials above ----
+// Below |x| = 2^20 (small_for_pio2), everything is in float arithmetic (reduce_pio2_small_f32 and
+// sin_small_f32 below; until 2026-12-03 Cody and Waite's reduction and the polynomials in double,
+// rounded once: 0.50 ulp, 2.2x NumPy's time for tan). From 2^20 on:
 // |x| = m 2^e (m a 24-bit integer) times 2/pi, modulo 4, is taken in 64-bit integers from a
 // 96-bit window of the bits of 2/pi that starts where they stop mattering (bits whose product
 // with m 2^e is a multiple of 4 are skipped; the window's truncation moves the result by less
 // than 2^-70): the quadrant and 62 bits of fraction, for every finite float, with no branch or
 // table lookup (the window's words are picked by masks: loops over it vectorize). The fraction
 // times pi/2 is r in [-pi/4, pi/4] in double, and sin r, cos r are Taylor polynomials in double
-// (truncation under 1e-11 relative). Over every float, against glibc's double functions: sin,
-// cos and tan within 0.50 ulp (docs/semantics.md). Below |x| = pi/4, r is x itself.
+// (truncation under 1e-11 relative), rounded once (0.50 ulp). Worst errors over every float in
+// docs/semantics.md. In the generated kernels a vector of lanes below 2^20 takes the float path
+// alone, and only a vector with a large lane both (the vector variants below).
 struct ReducedPio2 {
   double r;
   uint32_t q;  // quadrant of |x|: k mod 4 in |x| = k pi/2 + r
@@ -1210,24 +1210,7 @@ CGRAD_SCALAR_INLINE double cos_reduced(double r2) {
   p = fma_(p, r2, -0.5);
   return fma_(p, r2, 1.0);
 }
-// |x| modulo pi/2 for |x| < 2^20 (so k < 2^20): k = round(|x| 2/pi) and
-// r = |x| - k C1 - k C2 - k C3, pi/2 = C1 + C2 + C3 + 1e-37, C1 and C2 of 33 bits. The first
-// step is exact (k C1 has at most 53 bits; the difference is a multiple of 2^-32 below 1), the
-// second and third round once each, relative to r; what C3 leaves out, times k, is below 2^-102.
-// No 64-bit integer products: 2^22 f32 sin, one thread (the Zen 4 VM), 9.7 ms with the exact
-// reduction for every lane, 3.9 with this one.
-CGRAD_SCALAR_INLINE ReducedPio2 reduce_pio2_small_f32(float x) {
-  const double d = m_fabs(static_cast<double>(x));
-  const double t = fma_(d, 0.63661977236758134, 6755399441055744.0),
-               k = t - 6755399441055744.0;  // as exp's n
-  double r = fma_(-k, 1.5707963267341256, d);
-  r = fma_(-k, 6.077100506303966e-11, r);
-  r = fma_(-k, 2.0222662487959506e-21, r);
-  // k mod 4 from t's last bits: AVX2 has no vector conversion from double to a 64-bit integer, and
-  // with one (static_cast<int64_t>(k)) no loop over sin, cos, tan vectorized there.
-  return {r, static_cast<uint32_t>(f64_to_bits(t)) & 3u};
-}
-// The reductions' boundary: |x| below it takes reduce_pio2_small_f32 (inf and NaN do not).
+// The paths' boundary: |x| below it takes the float path (inf and NaN do not).
 CGRAD_SCALAR_INLINE bool small_for_pio2(float x) {
   return (static_cast<uint32_t>(f32_to_bits(x)) & 0x7fffffffu) < 0x49800000u;  // 2^20
 }
@@ -1248,12 +1231,83 @@ CGRAD_SCALAR_INLINE float tan_of_reduced(ReducedPio2 k, float x) {
   const double v = (k.q & 1u) ? -c / s : s / c;
   return finite_f32(x) ? with_sign_of(static_cast<float>(v), x) : x - x;
 }
-// One reduction or the other (a branch where the code stays scalar: the library, whose exact
-// fma() calls keep its loops over these scalar; both, selected, where a loop vectorizes).
-#define CGRAD_TRIG_F32(name)                                                      \
-  CGRAD_SCALAR_INLINE float name##_f32(float x) {                                 \
-    if (small_for_pio2(x)) return name##_of_reduced(reduce_pio2_small_f32(x), x); \
-    return name##_of_reduced(reduce_pio2_f32(x), x);                              \
+// Below |x| = 2^20, in float arithmetic: r = |x| - k pi/2 as hi + lo in two floats (k the integer
+// nearest |x| times 2/pi rounded to float, below 2^20: |r| <= pi/4 + 0.04; |x| - k C1 exact by an
+// FMA, C1 = pi/2 rounded to float; k C2 split into its rounded value and its exact error; their
+// difference by TwoSum, either may be the larger; k C3; pi/2 - C1 - C2 - C3 is 1e-23, times k
+// below 2^-57), then Taylor polynomials of hi
+// in float with lo's first-order terms: sin r = hi + (hi z S(z) + lo (1 - z/2)) and cos r = w +
+// (z^2 C(z) - z_err/2 - hi lo + w_err), z = hi^2 (z_err its rounding error), w = 1 - z/2 (w_err
+// its, Fast2Sum). Each result rounds once more than the correctly rounded one; tan divides two
+// such sums, each in two floats, with the quotient's remainder (an FMA) corrected for. Over every
+// float (tools/ulp_sweep.cpp): sin 0.79, cos 0.80, tan 0.92 ulp. No double and no 64-bit integer:
+// sixteen lanes to a zmm register.
+struct ReducedPio2F32 {
+  float hi, lo;
+  uint32_t q;  // quadrant of |x|
+};
+CGRAD_SCALAR_INLINE ReducedPio2F32 reduce_pio2_small_f32(float x) {
+  const float a = m_fabs(x);
+  const float t = fma_(a, 6.3661974669e-01f, 12582912.0f), k = t - 12582912.0f;
+  const float r1 = fma_(-k, 1.5707963705e+00f, a);  // exact
+  const float p = k * 4.3711388287e-08f, p_err = fma_(k, 4.3711388287e-08f, -p);
+  const float h = r1 + p, b = h - r1;  // r1 - k C2 (C2 < 0): TwoSum, either may be the larger
+  const float e = (r1 - (h - b)) + (p - b);
+  return {h, fma_(k, 1.7151245100e-15f, e + p_err), static_cast<uint32_t>(f32_to_bits(t)) & 3u};
+}
+// sin r and cos r of r = hi + lo, each as a leading part and a correction (their sum rounds once).
+struct SinCosF32 {
+  float s, s_corr, c, c_corr;
+};
+CGRAD_SCALAR_INLINE SinCosF32 sin_cos_small_f32(ReducedPio2F32 k) {
+  const float z = k.hi * k.hi, z_err = fma_(k.hi, k.hi, -z);
+  float ps = -2.5052108385e-08f;  // S and C: Taylor, to r^11 and r^12
+  ps = fma_(ps, z, 2.7557319224e-06f);
+  ps = fma_(ps, z, -1.9841269841e-04f);
+  ps = fma_(ps, z, 8.3333333333e-03f);
+  ps = fma_(ps, z, -1.6666666667e-01f);
+  float pc = 2.0876756988e-09f;
+  pc = fma_(pc, z, -2.7557319224e-07f);
+  pc = fma_(pc, z, 2.4801587302e-05f);
+  pc = fma_(pc, z, -1.3888888889e-03f);
+  pc = fma_(pc, z, 4.1666666667e-02f);
+  const float hz = 0.5f * z, w = 1.0f - hz, w_err = (1.0f - w) - hz;  // Fast2Sum
+  // sin: hi + (hi z S(z) + lo (1 - z/2)); cos: w + (z^2 C(z) - z_err/2 - hi lo + w_err)
+  return {k.hi, fma_(k.hi * z, ps, fma_(-hz, k.lo, k.lo)), w,
+          fma_(z * z, pc, fma_(-k.hi, k.lo, fma_(-0.5f, z_err, w_err)))};
+}
+CGRAD_SCALAR_INLINE float sin_small_f32(float x) {
+  const ReducedPio2F32 k = reduce_pio2_small_f32(x);
+  const SinCosF32 v = sin_cos_small_f32(k);
+  float r = (k.q & 1u) ? v.c + v.c_corr : v.s + v.s_corr;
+  r = (k.q & 2u) ? -r : r;
+  return with_sign_of(r, x);
+}
+CGRAD_SCALAR_INLINE float cos_small_f32(float x) {
+  const ReducedPio2F32 k = reduce_pio2_small_f32(x);
+  const SinCosF32 v = sin_cos_small_f32(k);
+  const float r = (k.q & 1u) ? v.s + v.s_corr : v.c + v.c_corr;
+  return ((k.q + 1u) & 2u) ? -r : r;
+}
+// tan r = sin r / cos r (or -cos r / sin r): each in two floats, the quotient rounded, then corrected
+// by its remainder (exact by an FMA) over the divisor.
+CGRAD_SCALAR_INLINE float tan_small_f32(float x) {
+  const ReducedPio2F32 k = reduce_pio2_small_f32(x);
+  const SinCosF32 v = sin_cos_small_f32(k);
+  const float s = v.s + v.s_corr, s_lo = (v.s - s) + v.s_corr;
+  const float c = v.c + v.c_corr, c_lo = (v.c - c) + v.c_corr;
+  const bool odd = k.q & 1u;
+  const float n = odd ? -c : s, n_lo = odd ? -c_lo : s_lo, d = odd ? s : c, d_lo = odd ? s_lo : c_lo;
+  const float inv = 1.0f / d, q = n * inv;
+  const float rem = fma_(-q, d_lo, fma_(-q, d, n) + n_lo);
+  return with_sign_of(fma_(rem, inv, q), x);
+}
+// One reduction or another (a branch where the code stays scalar: the library, whose exact
+// fma() calls keep its loops over these scalar; several, selected, where a loop vectorizes).
+#define CGRAD_TRIG_F32(name)                           \
+  CGRAD_SCALAR_INLINE float name##_f32(float x) {      \
+    if (small_for_pio2(x)) return name##_small_f32(x); \
+    return name##_of_reduced(reduce_pio2_f32(x), x);   \
   }
 CGRAD_TRIG_F32(sin)
 CGRAD_TRIG_F32(cos)
@@ -1457,9 +1511,16 @@ CGRAD_TRIG_F64(tan)
 #define CGRAD_TRIG_LANES_SIMD(n, n2) CGRAD_PRAGMA(omp declare simd simdlen(n) notinbranch)
 #endif
 typedef float lanes_f32 __attribute__((vector_size(32)));
-typedef int32_t lanes_i32 __attribute__((vector_size(32)));
-typedef uint64_t lanes_u64 __attribute__((vector_size(32)));
-typedef float lanes2_f32 __attribute__((vector_size(64)));
+// f32's widest vector: CGRAD_TRIG_LANES_W lanes, a zmm register's with AVX-512, else a ymm's
+#if defined(__AVX512F__)
+#define CGRAD_TRIG_LANES_W 16
+#define CGRAD_TRIG_LANES_ABI_W(name) CGRAD_TRIG_LANES_ABI(16, name)
+#else
+#define CGRAD_TRIG_LANES_W 8
+#define CGRAD_TRIG_LANES_ABI_W(name) CGRAD_TRIG_LANES_ABI(8, name)
+#endif
+typedef float lanesw_f32 __attribute__((vector_size(4 * CGRAD_TRIG_LANES_W)));
+typedef int32_t lanesw_i32 __attribute__((vector_size(4 * CGRAD_TRIG_LANES_W)));
 // The function's declaration (the variants' interface, not its definition: a definition would
 // make GCC derive its own variants) and its scalar entry under that name: T the element, t its
 // suffix, n the lanes of a ymm register, n2 of a zmm.
@@ -1468,39 +1529,60 @@ typedef float lanes2_f32 __attribute__((vector_size(64)));
   extern "C" T cgrad_##name##_##t##_lanes(T) __attribute__((const, nothrow));                             \
   extern "C" __attribute__((noinline)) T name##_##t##_entry(T x) __asm__("cgrad_" #name "_" #t "_lanes"); \
   extern "C" __attribute__((noinline)) T name##_##t##_entry(T x) { return name##_##t(x); }
-// f32: a block of 8 lanes from in to out, and the vector variants through it (the zmm one: two
-// blocks).
-#define CGRAD_TRIG_LANES_DEFINE(name)                                                              \
-  __attribute__((noinline)) static void name##_f32_block(const float* in, float* out) {            \
-    lanes_f32 x;                                                                                   \
-    __builtin_memcpy(&x, in, sizeof x);                                                            \
-    const lanes_u64 large =                                                                        \
-        reinterpret_cast<lanes_u64>((reinterpret_cast<lanes_i32>(x) & 0x7fffffff) >= 0x49800000);  \
-    const uint64_t any = large[0] | large[1] | large[2] | large[3];                                \
-    if (__builtin_expect(any == 0, 1))                                                             \
-      for (int i = 0; i < 8; ++i) out[i] = name##_of_reduced(reduce_pio2_small_f32(in[i]), in[i]); \
-    else                                                                                           \
-      for (int i = 0; i < 8; ++i) {                                                                \
-        const ReducedPio2 a = reduce_pio2_small_f32(in[i]), b = reduce_pio2_f32(in[i]);            \
-        out[i] = name##_of_reduced(small_for_pio2(in[i]) ? a : b, in[i]);                          \
-      }                                                                                            \
-  }                                                                                                \
-  CGRAD_TRIG_LANES_ENTRY(name, float, f32, 8, 16)                                                  \
-  CGRAD_TRIG_LANES_VARIANT_F32(name, lanes_f32, 8)                                                 \
-  CGRAD_TRIG_LANES_WIDE_F32(name)
-#define CGRAD_TRIG_LANES_VARIANT_F32(name, V, n)                                                     \
-  extern "C" V name##_f32_vector##n(V x) __asm__(CGRAD_TRIG_LANES_ABI(n, cgrad_##name##_f32_lanes)); \
-  extern "C" V name##_f32_vector##n(V x) {                                                           \
-    float in[n], out[n];                                                                             \
-    __builtin_memcpy(in, &x, sizeof in);                                                             \
-    for (int b = 0; b < n; b += 8) name##_f32_block(in + b, out + b);                                \
-    __builtin_memcpy(&x, out, sizeof out);                                                           \
-    return x;                                                                                        \
-  }
+// f32: the vector variants. The one of a zmm register's lanes (a ymm's without AVX-512) computes
+// lanes all below 2^20 (the common case) by the float path in line; otherwise every lane takes the
+// exact reduction (a function of its own), and where some lane is below 2^20 the float path too,
+// by the variant called again on the vector with the large lanes zeroed, selected per lane. The ymm
+// variant with AVX-512 pads to a zmm's lanes. So each path is compiled once per function: the cold
+// compile of a unit calling sin stays as it was (2026-12-03). 2^22 f32, one thread of the Zen 5 VM:
+// 1.8 ms below 2^20 (5.2 when the path below 2^20 was in double); past 2^20 13 -> 8.7-9.0 ms (10.4-10.8
+// where some lanes are below; the exact reduction at a zmm's lanes, where it took a ymm's).
+#define CGRAD_TRIG_LANES_DEFINE(name)                                                                        \
+  extern "C" lanesw_f32 name##_f32_vectorw(lanesw_f32 x) __asm__(                                            \
+      CGRAD_TRIG_LANES_ABI_W(cgrad_##name##_f32_lanes));                                                     \
+  __attribute__((noinline)) static lanesw_f32 name##_f32_large(lanesw_f32 x, lanesw_i32 large, bool mixed) { \
+    const lanesw_f32 s =                                                                                     \
+        mixed ? name##_f32_vectorw(reinterpret_cast<lanesw_f32>(reinterpret_cast<lanesw_i32>(x) & ~large))   \
+              : x;                                                                                           \
+    float in[CGRAD_TRIG_LANES_W], sm[CGRAD_TRIG_LANES_W], out[CGRAD_TRIG_LANES_W];                           \
+    __builtin_memcpy(in, &x, sizeof in);                                                                     \
+    __builtin_memcpy(sm, &s, sizeof sm);                                                                     \
+    for (int i = 0; i < CGRAD_TRIG_LANES_W; ++i) {                                                           \
+      const float b = name##_of_reduced(reduce_pio2_f32(in[i]), in[i]);                                      \
+      out[i] = small_for_pio2(in[i]) ? sm[i] : b;                                                            \
+    }                                                                                                        \
+    __builtin_memcpy(&x, out, sizeof out);                                                                   \
+    return x;                                                                                                \
+  }                                                                                                          \
+  extern "C" lanesw_f32 name##_f32_vectorw(lanesw_f32 x) {                                                   \
+    const lanesw_i32 large = (reinterpret_cast<lanesw_i32>(x) & 0x7fffffff) >= 0x49800000;                   \
+    uint64_t words[CGRAD_TRIG_LANES_W / 2], any = 0, all = ~uint64_t{0};                                     \
+    __builtin_memcpy(words, &large, sizeof words);                                                           \
+    for (int i = 0; i < CGRAD_TRIG_LANES_W / 2; ++i) any |= words[i], all &= words[i];                       \
+    if (__builtin_expect(any != 0, 0)) return name##_f32_large(x, large, ~all != 0);                         \
+    float in[CGRAD_TRIG_LANES_W], out[CGRAD_TRIG_LANES_W];                                                   \
+    __builtin_memcpy(in, &x, sizeof in);                                                                     \
+    for (int i = 0; i < CGRAD_TRIG_LANES_W; ++i) out[i] = name##_small_f32(in[i]);                           \
+    __builtin_memcpy(&x, out, sizeof out);                                                                   \
+    return x;                                                                                                \
+  }                                                                                                          \
+  CGRAD_TRIG_LANES_ENTRY(name, float, f32, 8, 16)                                                            \
+  CGRAD_TRIG_LANES_NARROW_F32(name)
 #if defined(__AVX512F__)
-#define CGRAD_TRIG_LANES_WIDE_F32(name) CGRAD_TRIG_LANES_VARIANT_F32(name, lanes2_f32, 16)
+#define CGRAD_TRIG_LANES_NARROW_F32(name)                       \
+  extern "C" lanes_f32 name##_f32_vector8(lanes_f32 x) __asm__( \
+      CGRAD_TRIG_LANES_ABI(8, cgrad_##name##_f32_lanes));       \
+  extern "C" lanes_f32 name##_f32_vector8(lanes_f32 x) {        \
+    float lanes[16] = {};                                       \
+    __builtin_memcpy(lanes, &x, sizeof x);                      \
+    lanesw_f32 w;                                               \
+    __builtin_memcpy(&w, lanes, sizeof w);                      \
+    w = name##_f32_vectorw(w);                                  \
+    __builtin_memcpy(&x, &w, sizeof x);                         \
+    return x;                                                   \
+  }
 #else
-#define CGRAD_TRIG_LANES_WIDE_F32(name)
+#define CGRAD_TRIG_LANES_NARROW_F32(name)
 #endif
 #if defined(CGRAD_KERNEL_USES_SIN)
 CGRAD_TRIG_LANES_DEFINE(sin)
@@ -1551,8 +1633,9 @@ CGRAD_TRIG_LANES_DEFINE_F64(tan)
 #undef CGRAD_TRIG_LANES_VARIANT_F64
 #endif
 #undef CGRAD_TRIG_LANES_DEFINE
-#undef CGRAD_TRIG_LANES_VARIANT_F32
-#undef CGRAD_TRIG_LANES_WIDE_F32
+#undef CGRAD_TRIG_LANES_NARROW_F32
+#undef CGRAD_TRIG_LANES_W
+#undef CGRAD_TRIG_LANES_ABI_W
 #undef CGRAD_TRIG_LANES_ENTRY
 #endif
 CGRAD_SCALAR_INLINE float sin_(float x) { return CGRAD_HOST_OWN(sin_f32, m_sin)(x); }
