@@ -952,26 +952,36 @@ CGRAD_SCALAR_INLINE float log1p_reduced_f32(float f) {
   return f + fma_(f * z, log1p_poly_f32(f), -0.5f * z);
 }
 
-// log x - e_adj ln2 for a positive, normal, finite x (log_f32 below scales subnormals by 2^24 and
-// handles the special values; log1p's argument 1 + x is always normal there, so it skips those
-// selects: log1p went from 2.8 to 1.6 ms on 2^22 f32, one thread).
-CGRAD_SCALAR_INLINE float log_f32_normal(float x, int32_t e_adj) {
-  // x = 2^e m with m in [sqrt(1/2), sqrt(2)): the bits' distance from sqrt(1/2)'s split at the
-  // exponent field
-  // (unsigned: the bits of a negative x, whose result is NaN, would overflow a signed difference)
+// x = 2^e m with m in [sqrt(1/2), sqrt(2)) for a positive, normal, finite x: e - e_adj and f = m - 1
+// (exact), as floats. The bits' distance from sqrt(1/2)'s, split at the exponent field (unsigned:
+// the bits of a negative x, whose result is NaN, would overflow a signed difference).
+struct LogSplitF32 {
+  float e, f;
+};
+CGRAD_SCALAR_INLINE LogSplitF32 log_split_f32(float x, int32_t e_adj) {
   const uint32_t k = static_cast<uint32_t>(f32_to_bits(x)) - 0x3f3504f3u;
-  const int32_t e = (static_cast<int32_t>(k) >> 23) - e_adj;
-  const float f = bits_to_f32(static_cast<int32_t>((k & 0x007fffffu) + 0x3f3504f3u)) - 1.0f;  // exact
-  const float fe = static_cast<float>(e);
-  // e ln2 as 0.693359375 (9 bits: e times it is exact) + -2.12194440e-4
-  return fma_(fe, 0.693359375f, fma_(fe, -2.12194440e-4f, log1p_reduced_f32(f)));
+  return {static_cast<float>((static_cast<int32_t>(k) >> 23) - e_adj),
+          bits_to_f32(static_cast<int32_t>((k & 0x007fffffu) + 0x3f3504f3u)) - 1.0f};
+}
+// log_split_f32 of any positive finite x: subnormals are scaled by 2^24 first.
+CGRAD_SCALAR_INLINE LogSplitF32 log_split_any_f32(float x) {
+  const bool sub = x < 1.17549435e-38f;
+  return log_split_f32(sub ? x * 16777216.0f : x, sub ? 24 : 0);
+}
+// C99's special values of the logarithms (-inf at 0, NaN below, inf at inf, NaN itself) or r.
+CGRAD_SCALAR_INLINE float log_special_f32(float x, float r) {
+  const float special = x == 0.0f ? -inf<float>() : x == inf<float>() ? x : quiet_nan<float>();
+  return x != x ? x : x > 0.0f && x < inf<float>() ? r : special;
+}
+// e ln2 + log(1 + f), ln2 as 0.693359375 (9 bits: e times it is exact) + -2.12194440e-4. log1p's
+// argument 1 + x is always normal, so it skips log_f32's subnormal and special-value selects (log1p
+// went from 2.8 to 1.6 ms on 2^22 f32, one thread).
+CGRAD_SCALAR_INLINE float log_of_split_f32(LogSplitF32 s) {
+  return fma_(s.e, 0.693359375f, fma_(s.e, -2.12194440e-4f, log1p_reduced_f32(s.f)));
 }
 
 CGRAD_SCALAR_INLINE float log_f32(float x) {
-  const bool sub = x < 1.17549435e-38f;
-  const float r = log_f32_normal(sub ? x * 16777216.0f : x, sub ? 24 : 0);
-  const float special = x == 0.0f ? -inf<float>() : x == inf<float>() ? x : quiet_nan<float>();
-  return x != x ? x : x > 0.0f && x < inf<float>() ? r : special;
+  return log_special_f32(x, log_of_split_f32(log_split_any_f32(x)));
 }
 
 // log2 and log10 of f32 in float arithmetic (until 2026-12-03 the f64 functions rounded once: 0.50
@@ -986,18 +996,14 @@ CGRAD_SCALAR_INLINE float log_f32(float x) {
 // its ulp. Powers of two (f = 0) give e K_hi + e K_lo: log2 is exact there. Worst error over every
 // float in docs/semantics.md (tools/ulp_sweep.cpp log2, log10).
 CGRAD_SCALAR_INLINE float log_base_f32(float x, float c_hi, float c_lo, float k_hi, float k_lo) {
-  const bool sub = x < 1.17549435e-38f;
-  const uint32_t k = static_cast<uint32_t>(f32_to_bits(sub ? x * 16777216.0f : x)) - 0x3f3504f3u;
-  const float fe = static_cast<float>((static_cast<int32_t>(k) >> 23) - (sub ? 24 : 0));
-  const float f = bits_to_f32(static_cast<int32_t>((k & 0x007fffffu) + 0x3f3504f3u)) - 1.0f;  // exact
-  const float a = fe * k_hi, p = f * c_hi, p_err = fma_(f, c_hi, -p);                         // a exact
+  const LogSplitF32 split = log_split_any_f32(x);
+  const float fe = split.e, f = split.f;
+  const float a = fe * k_hi, p = f * c_hi, p_err = fma_(f, c_hi, -p);  // a exact
   const float s = a + p, s_err = (a - s) + p;
   const float z = f * f, z_err = fma_(f, f, -z);
   float lo = fma_(z_err, -0.5f * c_hi, fma_(f, c_lo, fma_(fe, k_lo, p_err)));
   lo = fma_(-0.5f * z, c_hi, fma_(f * z, log1p_poly_f32(f) * c_hi, lo));
-  const float r = s + (s_err + lo);
-  const float special = x == 0.0f ? -inf<float>() : x == inf<float>() ? x : quiet_nan<float>();
-  return x != x ? x : x > 0.0f && x < inf<float>() ? r : special;
+  return log_special_f32(x, s + (s_err + lo));
 }
 CGRAD_SCALAR_INLINE float log2_f32(float x) {
   return log_base_f32(x, 1.4426950216e+00f, 1.9259630335e-08f, 1.0f, 0.0f);
@@ -1012,7 +1018,7 @@ CGRAD_SCALAR_INLINE float log10_f32(float x) {
 CGRAD_SCALAR_INLINE float log1p_f32(float x) {
   const float u = 1.0f + x;
   const float c = x > 1.0f ? 1.0f - (u - x) : x - (u - 1.0f);
-  const float r = u == 1.0f ? x : log_f32_normal(u, 0) + c / u;  // (x tiny, or -0: x itself)
+  const float r = u == 1.0f ? x : log_of_split_f32(log_split_f32(u, 0)) + c / u;  // (x tiny, or -0: x itself)
   const float special = x == -1.0f ? -inf<float>() : x == inf<float>() ? x : quiet_nan<float>();
   return x != x ? x : x > -1.0f && x < inf<float>() ? r : special;
 }
