@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Near-minimax polynomials for include/cgrad/scalar.hpp: the fits its comments name.
 
-Usage: python3 tools/fit_poly.py atan|log1p|tanh|sinh|expm1|log64|atan64|asin64|erf64|erfcn|erfcf|erf32s|erf32b DEGREE
+Usage: python3 tools/fit_poly.py atan|log1p|tanh|sinh|expm1|exppow|log64|atan64|asin64|erf64|erfcn|erfcf|erf32s|erf32b DEGREE
 
 Needs mpmath and numpy (`pip install mpmath numpy`; a development tool, not a dependency of
 the library or its tests). Prints the worst relative error of the fitted function, evaluated
@@ -15,13 +15,15 @@ the solves in numpy on the variable scaled to [0, 1].
 Fits (z = u^2 or s^2; the relative error is that of the whole function):
   atan   atan(u) = u + u z P(z) for |u| <= 2 - sqrt(3): atan_ratio_f64 (degree 6: 2^-49.7)
   log1p  log(1 + f) = 2 atanh(s) = 2s + 2s z Q(z), s = f / (2 + f), |s| <= (sqrt 2 - 1) /
-         (sqrt 2 + 1), f in [sqrt(1/2) - 1, sqrt(2) - 1]: log1p_reduced_f64 (degree 5: 2^-52.1)
+         (sqrt 2 + 1), f in [sqrt(1/2) - 1, sqrt(2) - 1]: log1p_reduced_f64 (degree 5: 2^-52.1),
+         log_for_pow_f32 (degree 4: 2^-44.9)
 
 Higher degrees, where the double-precision solves above lose digits to conditioning: mpmath's
 chebyfit (Chebyshev interpolation in 50-digit arithmetic, near minimax), the same error measure:
   tanh   tanh(u) = u + u z P(z) for |u| <= 0.55: tanh_f64 (degree 10: 2^-57.4)
   sinh   sinh(u) = u + u z P(z) for |u| <= 1: sinh_f64 (degree 6: 2^-56.6)
   expm1  e^x - 1 = x + x^2 P(x) for |x| <= 0.7, P in x itself: expm1_wide_f64 (degree 12: 2^-57.9)
+  exppow e^r = 1 + r + r^2 P(r) for |r| <= ln2/2, relative to e^r: exp_for_pow_f32 (degree 6: 2^-37.8)
   log64  log1p's series, 2 atanh(s) = 2s + 2s z Q(z), to the f64 functions' accuracy: log_tail_f64
          (degree 6: 2^-57.6)
   atan64 atan(u) = u + u z P(z) for |u| <= 7/16: atan_ratio_f64's f64 form (degree 11: 2^-57.9)
@@ -119,6 +121,10 @@ def main():
     elif which == "expm1":
         cheb = ((lambda x: (mp.expm1(x) - x) / x**2 if x != 0 else mp.mpf(1) / 2),
                 (lambda x: x**2 / mp.expm1(x) if x != 0 else mp.mpf(0)), -mp.mpf("0.7"), mp.mpf("0.7"))
+    elif which == "exppow":
+        h = mp.log(2) / 2
+        cheb = ((lambda x: (mp.expm1(x) - x) / x**2 if x != 0 else mp.mpf(1) / 2),
+                (lambda x: x**2 / mp.exp(x)), -h, h)
     if cheb:
         coef, worst = fit_cheb(*cheb, deg)
         print(f"{which} degree {deg}: worst relative error {float(worst):.3e} = 2^{float(mp.log(worst, 2)):.1f}")
@@ -134,7 +140,7 @@ def main():
         ratio = mp.atanh
         p0 = mp.mpf(1) / 3
     else:
-        sys.exit("usage: fit_poly.py atan|log1p|tanh|sinh|expm1|log64|atan64|asin64|erf64|erfcn|erfcf|erf32s|erf32b DEGREE")
+        sys.exit("usage: fit_poly.py atan|log1p|tanh|sinh|expm1|exppow|log64|atan64|asin64|erf64|erfcn|erfcf|erf32s|erf32b DEGREE")
 
     def g(z):
         return (ratio(mp.sqrt(z)) / mp.sqrt(z) - 1) / z if z > 0 else p0
