@@ -744,8 +744,7 @@ CGRAD_SCALAR_INLINE double exp_(double x) { return exp_f64(x); }
 // glibc's scalar calls kept loops over them from vectorizing (2^22 f64, one thread: tanh 68 ms
 // against NumPy's 11, sinh 72 against 10). Near zero each has a polynomial of its own (fitted by
 // tools/fit_poly.py), where the formulas through e^x would cancel; worst errors (tools/ulp_sweep.cpp,
-// random doubles against the long double functions) are in docs/semantics.md. f32 sinh and cosh are
-// these, rounded once.
+// random doubles against the long double functions) are in docs/semantics.md.
 // The sign of x put on y (as the f32 one: y's sign flipped where x is negative; x's sign where
 // y >= 0, as for most callers; sin and tan, odd, flip their result computed on |x|).
 CGRAD_SCALAR_INLINE double with_sign_of(double y, double x) {
@@ -1114,11 +1113,55 @@ CGRAD_SCALAR_INLINE float expm1_(float x) { return expm1_f32(x); }
 CGRAD_SCALAR_INLINE double expm1_(double x) { return CGRAD_HOST_OWN(expm1_f64, m_expm1)(x); }
 CGRAD_SCALAR_INLINE float tanh_(float x) { return tanh_f32(x); }
 CGRAD_SCALAR_INLINE double tanh_(double x) { return CGRAD_HOST_OWN(tanh_f64, m_tanh)(x); }
-// f32 sinh and cosh: the f64 functions above, rounded once (every float gives glibc's double
-// function rounded to float). glibc's scalar calls made them 9-48x slower than NumPy (2^22 f32, one
-// thread: sinh 75 ms against 1.6).
-CGRAD_SCALAR_INLINE float sinh_f32(float x) { return static_cast<float>(sinh_f64(static_cast<double>(x))); }
-CGRAD_SCALAR_INLINE float cosh_f32(float x) { return static_cast<float>(cosh_f64(static_cast<double>(x))); }
+// f32 sinh and cosh in float arithmetic (until 2026-12-03 the f64 functions rounded once: 0.50 ulp;
+// glibc's scalar calls before that made them 9-48x slower than NumPy). With h = e^a / 2, a = |x|
+// clamped at 90 (both are inf from 89.42): cosh = h + 1 / 4h and, from a = 1, sinh = h - 1 / 4h, as
+// 2^(n-1) (1 + r + (r^2 P(r) + r_lo e^r ± 2^-2n e^-r)) with a = n ln2 + r + r_lo (r_lo: the
+// reduction's rounding error), P exp_f32_in_range's polynomial, 1 + r in two parts (the smaller
+// joins the tail) and e^-r = 1 / e^r corrected for e^r's rounding: only the tail and the sum round;
+// the power in two factors (n reaches 130). Below 1, sinh a = a + a z P(z), z = a^2, P of degree 3
+// (tools/fit_poly.py sinh 3: 2^-32.5 relative; a is exact, only the correction rounds); below 0.34,
+// cosh a = 1 + (z/2 + z^2 P(z)), P the Taylor polynomial to z^4 / 8! (the next term is below 2^-35
+// there), where 2^-1 (e^r + e^-r) rounded e^-r and the tail a little too much (0.87 ulp near 0).
+// sign: +1 for cosh, -1 for sinh.
+CGRAD_SCALAR_INLINE float half_exp_pm_f32(float a, float sign) {
+  const float ac = a < 90.0f ? a : 90.0f;
+  const float t = fma_(ac, 1.44269504088896341f, 12582912.0f), n = t - 12582912.0f;
+  const float r1 = fma_(-n, 0.693359375f, ac);  // exact
+  const float r = fma_(-n, -2.12194440e-4f, r1), r_lo = fma_(-n, -2.12194440e-4f, r1 - r);
+  float p = 1.9875691500e-4f;
+  p = fma_(p, r, 1.3981999507e-3f);
+  p = fma_(p, r, 8.3334519073e-3f);
+  p = fma_(p, r, 4.1665795894e-2f);
+  p = fma_(p, r, 1.6666665459e-1f);
+  p = fma_(p, r, 5.0000001201e-1f);
+  const float u = 1.0f + r, u_lo = (1.0f - u) + r;                       // |r| < 1: exact
+  const float lo = fma_(r * r, p, u_lo), v = u + lo, dv = (u - v) + lo;  // e^r = v + dv
+  const int32_t ni = f32_to_bits(t) - 0x4B400000;                        // n in [0, 130]
+  const float p2 = bits_to_f32((127 - (ni < 40 ? ni : 40)) << 23);    // 2^-n (2^-2n is below 2^-80 past 40)
+  const float w0 = 1.0f / v, w = fma_(-w0 * dv, w0, w0) * (p2 * p2);  // 2^-2n e^-r
+  const float sum = u + fma_(sign, w, fma_(r_lo, v, lo));
+  const int32_t n1 = (ni - 1) >> 1, n2 = (ni - 1) - n1;
+  return sum * bits_to_f32((n1 + 127) << 23) * bits_to_f32((n2 + 127) << 23);
+}
+CGRAD_SCALAR_INLINE float sinh_f32(float x) {
+  const float a = m_fabs(x), z = a * a;
+  float p = 2.8062802583e-06f;
+  p = fma_(p, z, 1.9838101969e-04f);
+  p = fma_(p, z, 8.3333396759e-03f);
+  p = fma_(p, z, 1.6666666647e-01f);
+  const float small = fma_(a * z, p, a);
+  const float big = half_exp_pm_f32(a, -1.0f);
+  const float r = a < 1.0f ? small : big;
+  return x != x ? x : with_sign_of(r, x);
+}
+CGRAD_SCALAR_INLINE float cosh_f32(float x) {
+  const float a = m_fabs(x), z = a * a;
+  const float p = fma_(fma_(2.4801587642e-05f, z, 1.3888889225e-03f), z, 4.1666667908e-02f);
+  const float small = 1.0f + fma_(z * z, p, 0.5f * z);
+  const float r = a < 0.34f ? small : half_exp_pm_f32(a, 1.0f);
+  return x != x ? x : r;
+}
 CGRAD_SCALAR_INLINE float sinh_(float x) { return CGRAD_HOST_OWN(sinh_f32, m_sinh)(x); }
 CGRAD_SCALAR_INLINE double sinh_(double x) { return CGRAD_HOST_OWN(sinh_f64, m_sinh)(x); }
 CGRAD_SCALAR_INLINE float cosh_(float x) { return CGRAD_HOST_OWN(cosh_f32, m_cosh)(x); }
