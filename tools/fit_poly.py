@@ -27,7 +27,8 @@ chebyfit (Chebyshev interpolation in 50-digit arithmetic, near minimax), the sam
   log64  log1p's series, 2 atanh(s) = 2s + 2s z Q(z), to the f64 functions' accuracy: log_tail_f64
          (degree 6: 2^-57.6)
   atan64 atan(u) = u + u z P(z) for |u| <= 7/16: atan_ratio_f64's f64 form (degree 11: 2^-57.9)
-  asin64 asin(u) = u + u z P(z) for |u| <= 1/2: asin_poly_f64 (degree 12: 2^-57.4)
+  asin64 asin(u) = u + u z P(z) for |u| <= 1/2: asin_poly_f64 (degree 12: 2^-57.4),
+         asin_reflected_f32 (degree 8: 2^-42.0)
   erf64  erf(u) = u + u (E + z P(z)), E = 2/sqrt(pi) - 1, for |u| < 0.84375: erf_f64
   erfcn  erfc(x) e^(x^2) in t = x - 1.421875 for x in [0.84375, 2]: erfc_scaled_f64
   erfcf  x erfc(x) e^(x^2) in t = 1/x - 1/3 for x in [2, 6]: erfc_scaled_f64

@@ -269,7 +269,7 @@ int main(int argc, char** argv) {
                             std::uniform_real_distribution<double> u1(-1.0, 1.0);
                             y = u1(g) * 0x1p-10, x = u1(g);
                           }
-                          part.add(s::atan2_f64<double>(y, x), atan2l(y, x), y, x);
+                          part.add(s::atan2_f64(y, x), atan2l(y, x), y, x);
                         });
     return 0;
   }

@@ -1864,6 +1864,7 @@ template <class R = float>
 CGRAD_SCALAR_INLINE double atan_ratio_f64(double n, double d) {
   if constexpr (sizeof(R) == 4) {
     const bool big = n > 0.26794919243112270 * d;
+    const double base = big ? 0.52359877559829887 : 0.0;
     const double u = (big ? fma_(n, 1.7320508075688772, -d) : n) / (big ? fma_(d, 1.7320508075688772, n) : d);
     const double z = u * u;
     double p = -0.052212528203385726;
@@ -1873,7 +1874,7 @@ CGRAD_SCALAR_INLINE double atan_ratio_f64(double n, double d) {
     p = fma_(p, z, -0.14285709124295834);
     p = fma_(p, z, 0.19999999957401343);
     p = fma_(p, z, -0.33333333333214205);
-    return (big ? 0.52359877559829887 : 0.0) + fma_(u * z, p, u);
+    return base + fma_(u * z, p, u);
   } else {
     // f64: u = t below 7/16, (2t - 1) / (2 + t) to 11/16 (plus atan(1/2)), (t - 1) / (t + 1) above
     // (plus pi/4): the numerators 2n - d and n - d are exact (Sterbenz), so u rounds twice and
@@ -1907,12 +1908,12 @@ CGRAD_SCALAR_INLINE double atan_ratio_f64(double n, double d) {
 // atan2(y, x) with the sign of y; C99 Annex F's special values (atan2(±0, -0) = ±pi,
 // atan2(±inf, ±inf) = ±pi/4 or ±3pi/4, NaN in, NaN out). For f32 results, of doubles that are
 // floats or exact (or once-rounded) functions of them.
-// The angle of (a, c) for a, c >= 0, neither both zero nor both infinite, in [0, pi/2], or of (a, -c)
-// when `neg`, in [pi/2, pi]: t = atan_ratio_f64 of the smaller over the larger, then pi/2 - t when a
-// is the larger, and pi minus that when `neg`. For f64 results, one sum k + (k' + s t) with k + k' one
-// of 0, pi/2 and pi in two parts (so atan2(1, -0) is pi/2 rounded once, not pi - (pi/2 rounded)).
-// (A guard against a zero divisor here, `d == 0 ? 1 : d`, made asin 1.7x slower: atan2 sets its
-// operands up instead.)
+// The angle of (a, c) for a, c >= 0, neither both zero nor both infinite (there a NaN, which atan2_f64
+// selects away), in [0, pi/2], or of (a, -c) when `neg`, in [pi/2, pi]: t = atan_ratio_f64 of the smaller
+// over the larger, then pi/2 - t when a is the larger, and pi minus that when `neg`. For f64 results, one sum
+// k + (k' + s t) with k + k' one of 0, pi/2 and pi in two parts (so atan2(1, -0) is pi/2 rounded once, not pi
+// - (pi/2 rounded)). (A guard against a zero divisor here, `d == 0 ? 1 : d`, made asin 1.7x slower: atan2
+// sets its operands up instead.)
 template <class R = float>
 CGRAD_SCALAR_INLINE double atan_angle_f64(double a, double c, bool neg) {
   const bool steep = a > c;
@@ -1930,18 +1931,38 @@ CGRAD_SCALAR_INLINE double atan_angle_f64(double a, double c, bool neg) {
     return hi + (lo + sg2 * t);
   }
 }
-template <class R = float>
+// f64: the angle of (|y|, |x|) as it comes, both zero (0 / 0) and both infinite (inf / inf) selected
+// afterwards, on integer tests of the bits, as are NaNs. Selecting the operands first (1 for both, as
+// atan2_f32 once did) let GCC 12 thread jumps through the selects into masks it spilled (2^15 f64
+// pairs, one thread, the kernel loop alone: 0.42-0.47 -> 0.31-0.39 s for 4000 passes; the same bits
+// on 5x10^7 random pairs and every pair of special values).
 CGRAD_SCALAR_INLINE double atan2_f64(double y, double x) {
-  double ax = m_fabs(x), ay = m_fabs(y);
-  const bool both_inf = ax == inf<double>() && ay == inf<double>();
-  ax = both_inf || (ax == 0.0 && ay == 0.0) ? 1.0 : ax;  // both zero: atan(0 / 1) = 0
-  ay = both_inf ? 1.0 : ay;
-  double r = atan_angle_f64<R>(ay, ax, f64_to_bits(x) < 0);  // x negative or -0
-  r = bits_to_f64(f64_to_bits(r) | (f64_to_bits(y) & static_cast<int64_t>(0x8000000000000000ULL)));
-  return x != x || y != y ? x + y : r;
+  const int64_t bx = f64_to_bits(x) & 0x7fffffffffffffffLL, by = f64_to_bits(y) & 0x7fffffffffffffffLL;
+  const bool neg = f64_to_bits(x) < 0;  // x negative or -0
+  const double r = atan_angle_f64<double>(bits_to_f64(by), bits_to_f64(bx), neg);
+  const double at_zero = neg ? 3.1415926535897931 : 0.0,
+               at_inf = neg ? 2.3561944901923448 : 0.78539816339744828;
+  const double s = (bx | by) == 0 ? at_zero : (bx & by) == f64_to_bits(inf<double>()) ? at_inf : r;
+  return x != x || y != y ? x + y : with_sign_of(s, y);
+}
+// f32: |x| and |y| in double, clamped to [2^-600, 2^600] and [2^-900, 2^600] instead of atan2_f64's
+// selects: no float is outside [2^-149, 2^128], so a clamped operand's ratio to the other is 1 (both
+// infinite: pi/4, as there), below 2^-450, or above 2^450 (one zero or infinite: the angle is then
+// 0, pi/2 or pi rounded to float, as there), and both zero give 2^-300 (0 or pi). The clamps act on
+// the bits (non-negative doubles order as their bits): selects on the values let GCC 12 thread jumps
+// through them, and its if-converted masks spilled (2^22 f32 pairs, one thread, the kernel loop
+// alone: 0.29-0.38 -> 0.22 s for 4000 passes over 2^16 pairs; the same bits on 2x10^8 random bit
+// patterns and every pair of special values).
+CGRAD_SCALAR_INLINE double clamp_bits_f64(double a, double lo, double hi) {
+  const int64_t b = f64_to_bits(a), l = f64_to_bits(lo), h = f64_to_bits(hi);
+  const int64_t c = b < h ? b : h;
+  return bits_to_f64(c > l ? c : l);
 }
 CGRAD_SCALAR_INLINE float atan2_f32(float y, float x) {
-  return static_cast<float>(atan2_f64(static_cast<double>(y), static_cast<double>(x)));
+  const double ax = clamp_bits_f64(m_fabs(static_cast<double>(x)), 0x1p-600, 0x1p600);
+  const double ay = clamp_bits_f64(m_fabs(static_cast<double>(y)), 0x1p-900, 0x1p600);
+  const float r = static_cast<float>(atan_angle_f64(ay, ax, f32_to_bits(x) < 0));  // x negative or -0
+  return x != x || y != y ? x + y : with_sign_of(r, y);
 }
 // atan takes atan_angle_f64 directly: atan2's sign, infinity and NaN cases are its to skip (2^22
 // f32, one thread, over the engine: atan 4.5 -> 3.9 ms, and atan2 7.7 -> 5.6 with its zero guard
@@ -2017,9 +2038,23 @@ CGRAD_SCALAR_INLINE double acos_f64(double x) {
 // for u = |x| below 1/2, pi/2 - 2 asin(s) above; acos x = pi/2 - asin x, 2 asin(s) or pi - 2 asin(s);
 // NaN beyond [-1, 1]. They were atan(|x| / c) and atan(c / |x|), c = sqrt((1 - x)(1 + x)): a division
 // besides the square root (2^22 f32, one thread of the Zen 4 VM, the kernel loop alone: asin 6.4 ->
-// 4.3 ms, acos 6.5 -> 4.5). Over every float: acos the same bits as before, asin 2 others, now
-// glibc's double function rounded to float for every float (tools/ulp_sweep.cpp).
-CGRAD_SCALAR_INLINE double asin_reflected_f32(double u) { return fma_(u * (u * u), asin_poly_f64(u * u), u); }
+// 4.3 ms, acos 6.5 -> 4.5). P of degree 8 (tools/fit_poly.py asin64 8: 2^-42.0 relative), not
+// asin_poly_f64's 12, f64's accuracy (until 2026-12-03; 2^16 f32, one thread, the kernel loop
+// alone: 20% faster). Over every float (tools/ulp_sweep.cpp): glibc's double function rounded to
+// float but for 48 floats (asin) and 16 (acos), within 0.500003 ulp.
+CGRAD_SCALAR_INLINE double asin_reflected_f32(double u) {
+  const double z = u * u;
+  double p = 0.02834674523183333;
+  p = fma_(p, z, 0.0010675063150363119);
+  p = fma_(p, z, 0.01686409027396012);
+  p = fma_(p, z, 0.016902683886393575);
+  p = fma_(p, z, 0.022412417726695433);
+  p = fma_(p, z, 0.030379945210024933);
+  p = fma_(p, z, 0.044642906474584965);
+  p = fma_(p, z, 0.074999999534297118);
+  p = fma_(p, z, 0.16666666666738633);
+  return fma_(u * z, p, u);
+}
 CGRAD_SCALAR_INLINE float asin_f32(float x) {
   const double a = m_fabs(static_cast<double>(x)), s = m_sqrt(0.5 * (1.0 - a));
   const bool small = a < 0.5;
@@ -2227,9 +2262,7 @@ CGRAD_SCALAR_INLINE double asinh_(double x) { return CGRAD_HOST_OWN(asinh_f64, m
 CGRAD_SCALAR_INLINE double acosh_(double x) { return CGRAD_HOST_OWN(acosh_f64, m_acosh)(x); }
 CGRAD_SCALAR_INLINE double atanh_(double x) { return CGRAD_HOST_OWN(atanh_f64, m_atanh)(x); }
 CGRAD_SCALAR_INLINE_ALWAYS double pow_(double x, double y) { return CGRAD_HOST_OWN(pow_f64, m_pow)(x, y); }
-CGRAD_SCALAR_INLINE double atan2_(double y, double x) {
-  return CGRAD_HOST_OWN(atan2_f64<double>, m_atan2)(y, x);
-}
+CGRAD_SCALAR_INLINE double atan2_(double y, double x) { return CGRAD_HOST_OWN(atan2_f64, m_atan2)(y, x); }
 CGRAD_SCALAR_INLINE double atan_(double x) { return CGRAD_HOST_OWN(atan_f64, m_atan)(x); }
 CGRAD_SCALAR_INLINE double asin_(double x) { return CGRAD_HOST_OWN(asin_f64, m_asin)(x); }
 CGRAD_SCALAR_INLINE double acos_(double x) { return CGRAD_HOST_OWN(acos_f64, m_acos)(x); }
