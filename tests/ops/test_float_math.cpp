@@ -418,6 +418,67 @@ TEST(FloatMath, HypotRoundedOnceAndItsSpecialValues) {
   EXPECT_GT(worst, 0.0);
 }
 
+// f64 hypot (and |z| of c128): sqrt of the scaled squares, corrected by their exact residual: within
+// half an ulp (plus the long double reference's own error) of the long double result where it is
+// normal, 0.75 where it is subnormal (the scaling undone rounds a second time); C99's infinities.
+// Pairs of random bit patterns, of values in [-100, 100), and with exponents within 2^32 of each other.
+TEST(FloatMath, HypotF64CorrectedAndItsSpecialValues) {
+  std::vector<double> a, b;
+  uint64_t s = 987654321;
+  auto next = [&s] { return s = s * 6364136223846793005ULL + 1442695040888963407ULL; };
+  auto from_bits = [](uint64_t u) {
+    double d;
+    std::memcpy(&d, &u, sizeof d);
+    return d;
+  };
+  for (int i = 0; i < 100000; ++i) {
+    const uint64_t u = next(), v = next();
+    a.push_back(from_bits(u)), b.push_back(from_bits(v));
+    a.push_back(static_cast<double>(u >> 11) * 0x1p-53 * 200 - 100);
+    b.push_back(static_cast<double>(v >> 11) * 0x1p-53 * 200 - 100);
+    a.push_back(from_bits(u)),
+        b.push_back(from_bits((u & 0x7ff0000000000000ULL) ^ (v & 0x800fffffffffffffULL)));
+  }
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  for (auto [x, y] : std::vector<std::pair<double, double>>{{inf, nan},
+                                                            {nan, -inf},
+                                                            {-inf, 1},
+                                                            {nan, 1},
+                                                            {-0.0, -0.0},
+                                                            {1.7e308, 1.7e308},
+                                                            {4.9e-324, 4.9e-324},
+                                                            {3, 4}})
+    a.push_back(x), b.push_back(y);
+  const auto n = static_cast<int64_t>(a.size());
+  const std::vector<double> got = hypot(tensor(a, {n}), tensor(b, {n})).to_vector<double>();
+  std::vector<complex128_t> zs;
+  for (std::size_t i = 0; i < a.size(); ++i) zs.push_back({a[i], b[i]});
+  const std::vector<double> mag = abs(tensor(zs, {n})).to_vector<double>();
+  double worst = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const long double want = std::hypot(static_cast<long double>(a[i]), static_cast<long double>(b[i]));
+    ASSERT_TRUE(got[i] == mag[i] || (std::isnan(got[i]) && std::isnan(mag[i])))
+        << "|z| differs from hypot at " << i;
+    if (std::isnan(want)) {
+      ASSERT_TRUE(std::isnan(got[i])) << a[i] << ", " << b[i];
+    } else if (std::isinf(static_cast<double>(want))) {
+      ASSERT_EQ(got[i], inf) << a[i] << ", " << b[i];
+    } else {
+      const double err = ulps_off(got[i], want);
+      const double bound =
+          std::fabs(static_cast<double>(want)) < std::numeric_limits<double>::min() ? 0.75 : 0.5005;
+      ASSERT_LE(err, bound) << std::hexfloat << a[i] << ", " << b[i] << " = " << got[i];
+      worst = std::max(worst, err);
+    }
+  }
+  EXPECT_EQ(got[a.size() - 8], inf);  // hypot(inf, nan)
+  EXPECT_EQ(got[a.size() - 7], inf);  // hypot(nan, -inf)
+  EXPECT_EQ(got[a.size() - 4], 0.0);  // hypot(-0, -0) = +0
+  EXPECT_FALSE(std::signbit(got[a.size() - 4]));
+  EXPECT_EQ(got[a.size() - 1], 5.0);
+  EXPECT_GT(worst, 0.0);
+}
+
 // f32 atan2 and pow of pairs: in double, rounded once; within 0.51 ulp of the long double result
 // on random bit patterns and on moderate operands (where pow neither overflows nor underflows),
 // and C99 Annex F's special values, signed zeros included.
