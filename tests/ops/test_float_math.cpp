@@ -371,57 +371,72 @@ TEST(FloatMath, OwnF64Atan2WithinItsBoundAndSpecialValues) {
   EXPECT_GT(worst, 0.5);
 }
 
-// f32 hypot (and |z| of c64, which calls it): in double, rounded once: within 0.51 ulp of the
-// long double result on random bit patterns; +inf when either is infinite, even with a NaN.
+// hypot(a, b) and |a + bi| (c64 for float, c128 for double: both call hypot) for the pairs given
+// and C99's special pairs, against the long double hypot: |z| equal to hypot, each finite result
+// within bound(want) of it in ulps (`ulps`), +inf where either operand is infinite (even with a
+// NaN), hypot(-0, -0) = +0 and hypot(3, 4) = 5. Returns the worst error.
+template <class T>
+double check_hypot(std::vector<T> a, std::vector<T> b, double (*ulps)(T, long double),
+                   double (*bound)(long double)) {
+  const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
+  const T big = std::numeric_limits<T>::max() / 2, tiny = std::numeric_limits<T>::denorm_min();
+  const std::vector<std::pair<T, T>> special = {{inf, nan},   {nan, -inf}, {-inf, 1},    {nan, 1},
+                                                {-0.0, -0.0}, {big, big},  {tiny, tiny}, {3, 4}};
+  for (auto [x, y] : special) a.push_back(x), b.push_back(y);
+  const auto n = static_cast<int64_t>(a.size());
+  const std::vector<T> got = hypot(tensor(a, {n}), tensor(b, {n})).template to_vector<T>();
+  std::vector<complex_t<T>> zs;
+  for (std::size_t i = 0; i < a.size(); ++i) zs.push_back({a[i], b[i]});
+  const std::vector<T> mag = abs(tensor(zs, {n})).template to_vector<T>();
+  double worst = 0;
+  int failures = 0;  // (the first few reported, not one per element)
+  auto fail = [&](std::size_t i, const char* what) {
+    if (++failures <= 5)
+      ADD_FAILURE() << what << " at " << std::hexfloat << a[i] << ", " << b[i] << ": " << got[i];
+  };
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const long double want = std::hypot(static_cast<long double>(a[i]), static_cast<long double>(b[i]));
+    if (!(got[i] == mag[i] || (std::isnan(got[i]) && std::isnan(mag[i])))) fail(i, "|z| differs from hypot");
+    if (std::isnan(want)) {
+      if (!std::isnan(got[i])) fail(i, "not NaN");
+    } else if (std::isinf(static_cast<T>(want))) {
+      if (got[i] != inf) fail(i, "not inf");
+    } else {
+      const double err = ulps(got[i], want);
+      if (err > bound(want)) fail(i, "beyond the bound");
+      worst = std::max(worst, err);
+    }
+  }
+  EXPECT_EQ(failures, 0);
+  const std::size_t s0 = a.size() - special.size();
+  EXPECT_EQ(got[s0], inf);      // hypot(inf, nan)
+  EXPECT_EQ(got[s0 + 1], inf);  // hypot(nan, -inf)
+  EXPECT_EQ(got[s0 + 4], T(0));
+  EXPECT_FALSE(std::signbit(got[s0 + 4]));  // hypot(-0, -0) = +0
+  EXPECT_EQ(got[s0 + 7], T(5));
+  return worst;
+}
+
+// f32 hypot: in double, rounded once: within 0.51 ulp on random bit patterns.
 TEST(FloatMath, HypotRoundedOnceAndItsSpecialValues) {
   std::vector<float> a, b;
   uint32_t s = 12345;
   auto next = [&s] { return s = s * 1664525u + 1013904223u; };
   for (int i = 0; i < 200000; ++i) a.push_back(bits_to_float(next())), b.push_back(bits_to_float(next()));
-  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
-  for (auto [x, y] : std::vector<std::pair<float, float>>{{inf, nan},
-                                                          {nan, -inf},
-                                                          {-inf, 1},
-                                                          {nan, 1},
-                                                          {-0.0f, -0.0f},
-                                                          {3e38f, 3e38f},
-                                                          {1e-45f, 1e-45f},
-                                                          {3, 4}})
-    a.push_back(x), b.push_back(y);
-  const auto n = static_cast<int64_t>(a.size());
-  const std::vector<float> got = hypot(tensor(a, {n}), tensor(b, {n})).to_vector<float>();
-  const std::vector<complex64_t> zs = [&] {
-    std::vector<complex64_t> z;
-    for (int64_t i = 0; i < n; ++i)
-      z.push_back({a[static_cast<std::size_t>(i)], b[static_cast<std::size_t>(i)]});
-    return z;
-  }();
-  const std::vector<float> mag = abs(tensor(zs, {n})).to_vector<float>();
-  double worst = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    const long double want = std::hypot(static_cast<long double>(a[i]), static_cast<long double>(b[i]));
-    ASSERT_TRUE(got[i] == mag[i] || (std::isnan(got[i]) && std::isnan(mag[i])))
-        << "|z| differs from hypot at " << i;
-    if (std::isnan(want)) {
-      ASSERT_TRUE(std::isnan(got[i])) << a[i] << ", " << b[i];
-    } else if (std::isinf(static_cast<float>(want))) {
-      ASSERT_EQ(got[i], inf) << a[i] << ", " << b[i];
-    } else {
-      const double err = static_cast<double>(std::fabs(static_cast<long double>(got[i]) - want)) /
-                         ulp_of(static_cast<double>(want));
-      ASSERT_LE(err, 0.51) << std::hexfloat << a[i] << ", " << b[i] << " = " << got[i];
-      worst = std::max(worst, err);
-    }
-  }
-  EXPECT_EQ(got[a.size() - 8], inf);  // hypot(inf, nan)
-  EXPECT_EQ(got[a.size() - 7], inf);  // hypot(nan, -inf)
+  const double worst = check_hypot<float>(
+      a, b,
+      [](float got, long double want) {
+        return static_cast<double>(std::fabs(static_cast<long double>(got) - want)) /
+               ulp_of(static_cast<double>(want));
+      },
+      [](long double) { return 0.51; });
   EXPECT_GT(worst, 0.0);
 }
 
-// f64 hypot (and |z| of c128): sqrt of the scaled squares, corrected by their exact residual: within
-// half an ulp (plus the long double reference's own error) of the long double result where it is
-// normal, 0.75 where it is subnormal (the scaling undone rounds a second time); C99's infinities.
-// Pairs of random bit patterns, of values in [-100, 100), and with exponents within 2^32 of each other.
+// f64 hypot: sqrt of the scaled squares, corrected by their exact residual: within half an ulp
+// (plus the long double reference's own error) where the result is normal, 0.75 where it is
+// subnormal (the scaling undone rounds a second time). Pairs of random bit patterns, of values in
+// [-100, 100), and with exponents within 2^32 of each other.
 TEST(FloatMath, HypotF64CorrectedAndItsSpecialValues) {
   std::vector<double> a, b;
   uint64_t s = 987654321;
@@ -439,43 +454,9 @@ TEST(FloatMath, HypotF64CorrectedAndItsSpecialValues) {
     a.push_back(from_bits(u)),
         b.push_back(from_bits((u & 0x7ff0000000000000ULL) ^ (v & 0x800fffffffffffffULL)));
   }
-  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
-  for (auto [x, y] : std::vector<std::pair<double, double>>{{inf, nan},
-                                                            {nan, -inf},
-                                                            {-inf, 1},
-                                                            {nan, 1},
-                                                            {-0.0, -0.0},
-                                                            {1.7e308, 1.7e308},
-                                                            {4.9e-324, 4.9e-324},
-                                                            {3, 4}})
-    a.push_back(x), b.push_back(y);
-  const auto n = static_cast<int64_t>(a.size());
-  const std::vector<double> got = hypot(tensor(a, {n}), tensor(b, {n})).to_vector<double>();
-  std::vector<complex128_t> zs;
-  for (std::size_t i = 0; i < a.size(); ++i) zs.push_back({a[i], b[i]});
-  const std::vector<double> mag = abs(tensor(zs, {n})).to_vector<double>();
-  double worst = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    const long double want = std::hypot(static_cast<long double>(a[i]), static_cast<long double>(b[i]));
-    ASSERT_TRUE(got[i] == mag[i] || (std::isnan(got[i]) && std::isnan(mag[i])))
-        << "|z| differs from hypot at " << i;
-    if (std::isnan(want)) {
-      ASSERT_TRUE(std::isnan(got[i])) << a[i] << ", " << b[i];
-    } else if (std::isinf(static_cast<double>(want))) {
-      ASSERT_EQ(got[i], inf) << a[i] << ", " << b[i];
-    } else {
-      const double err = ulps_off(got[i], want);
-      const double bound =
-          std::fabs(static_cast<double>(want)) < std::numeric_limits<double>::min() ? 0.75 : 0.5005;
-      ASSERT_LE(err, bound) << std::hexfloat << a[i] << ", " << b[i] << " = " << got[i];
-      worst = std::max(worst, err);
-    }
-  }
-  EXPECT_EQ(got[a.size() - 8], inf);  // hypot(inf, nan)
-  EXPECT_EQ(got[a.size() - 7], inf);  // hypot(nan, -inf)
-  EXPECT_EQ(got[a.size() - 4], 0.0);  // hypot(-0, -0) = +0
-  EXPECT_FALSE(std::signbit(got[a.size() - 4]));
-  EXPECT_EQ(got[a.size() - 1], 5.0);
+  const double worst = check_hypot<double>(a, b, ulps_off, [](long double want) {
+    return std::fabs(static_cast<double>(want)) < std::numeric_limits<double>::min() ? 0.75 : 0.5005;
+  });
   EXPECT_GT(worst, 0.0);
 }
 
