@@ -118,6 +118,7 @@ ROWS = [
     ("erf f32", lambda m, a: m.erf(a["x"]) if m is cg else _scipy_erf()(a["x"])),
     ("round f32", lambda m, a: m.round(a["x"])),
     ("remainder f32", lambda m, a: m.remainder(a["x"], a["y"])),
+    ("remainder f64", lambda m, a: m.remainder(a["xd"], a["xdp"])),
     ("floor_divide i32", lambda m, a: m.floor_divide(a["i32"], a["j32"])),
     ("remainder i64", lambda m, a: m.remainder(a["i64"], a["j64"])),
     ("mul i64", lambda m, a: m.multiply(a["i64"], a["j64"])),

@@ -270,8 +270,8 @@ CGRAD_SCALAR_INLINE double m_copysign(double x, double y) { return CGRAD_LIBM(co
 CGRAD_SCALAR_INLINE float m_fmod(float x, float y) {
   return static_cast<float>(CGRAD_LIBM(fmod)(static_cast<double>(x), static_cast<double>(y)));
 }
-#endif  // (the host's f32 fmod is cgrad's own: fmod_f32, below)
 CGRAD_SCALAR_INLINE double m_fmod(double x, double y) { return CGRAD_LIBM(fmod)(x, y); }
+#endif  // (the host's f32 and f64 fmod are cgrad's own: fmod_f32 and fmod_f64, below)
 
 template <class T>
 CGRAD_SCALAR_INLINE bool isnan_(T x) {
@@ -649,6 +649,26 @@ CGRAD_SCALAR_INLINE double fma_(double a, double b, double c) { return CGRAD_LIB
 CGRAD_SCALAR_INLINE float fma_(float a, float b, float c) { return a * b + c; }
 CGRAD_SCALAR_INLINE double fma_(double a, double b, double c) { return a * b + c; }
 #endif
+// a b - p for p = a b rounded, exactly (barring overflow): an FMA where fma_ is one, else Dekker's
+// product of halves (code built without FMA, where fma_ rounds twice: et/ in a user's build).
+CGRAD_SCALAR_INLINE double two_prod_err(double a, double b, double p) {
+#if CGRAD_SCALAR_FMA_FUSED
+  return fma_(a, b, -p);
+#else
+  const double ta = 134217729.0 * a, ah = ta - (ta - a), al = a - ah;  // 2^27 + 1: halves of 26 bits
+  const double tb = 134217729.0 * b, bh = tb - (tb - b), bl = b - bh;
+  return ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+#endif
+}
+// c - a b where that is a double (a quotient's remainder, a root's residual), exactly.
+CGRAD_SCALAR_INLINE double exact_fms(double a, double b, double c) {
+#if CGRAD_SCALAR_FMA_FUSED
+  return fma_(-a, b, c);
+#else
+  const double p = a * b;
+  return (c - p) - two_prod_err(a, b, p);
+#endif
+}
 
 // CPU f64 hypot (until 2026-12-03 glibc's, a call, which kept loops over it from vectorizing: 2^22
 // pairs, one thread, the kernel loop alone 57-69 ms, now 4-7). m = max(|x|, |y|), n = min (on the
@@ -1439,26 +1459,6 @@ CGRAD_SCALAR_INLINE T two_sum(T a, T b, T& e) {
   const T s = a + b, bb = s - a;
   e = (a - (s - bb)) + (b - bb);
   return s;
-}
-// a b - p for p = a b rounded, exactly (barring overflow): an FMA where fma_ is one, else Dekker's
-// product of halves (code built without FMA, where fma_ rounds twice: et/ in a user's build).
-CGRAD_SCALAR_INLINE double two_prod_err(double a, double b, double p) {
-#if CGRAD_SCALAR_FMA_FUSED
-  return fma_(a, b, -p);
-#else
-  const double ta = 134217729.0 * a, ah = ta - (ta - a), al = a - ah;  // 2^27 + 1: halves of 26 bits
-  const double tb = 134217729.0 * b, bh = tb - (tb - b), bl = b - bh;
-  return ((ah * bh - p) + ah * bl + al * bh) + al * bl;
-#endif
-}
-// c - a b where that is a double (a quotient's remainder, a root's residual), exactly.
-CGRAD_SCALAR_INLINE double exact_fms(double a, double b, double c) {
-#if CGRAD_SCALAR_FMA_FUSED
-  return fma_(-a, b, c);
-#else
-  const double p = a * b;
-  return (c - p) - two_prod_err(a, b, p);
-#endif
 }
 CGRAD_SCALAR_INLINE bool small_for_pio2_f64(double x) {
   return (static_cast<uint64_t>(f64_to_bits(x)) & 0x7fffffffffffffffull) < 0x4130000000000000ull;  // 2^20
@@ -2326,8 +2326,57 @@ CGRAD_SCALAR_INLINE float fmod_f32(float x, float y) {
   const float nan = x != x || y != y ? x + y : quiet_nan<float>();
   return finite_f32(x) && y == y && y != 0.0f ? res : nan;
 }
+// f64 fmod, exact and with no call (until 2026-12-03 glibc's fmod, a call with a loop over the
+// quotient's bits: remainder of 2^22 f64 took 111 ms against NumPy's 77). |x| = X 2^ex and |y| = Y 2^ey
+// with X and Y in [1, 2) (subnormals scaled by 2^54 first), g = ex - ey; then R = X 2^g mod Y by 43
+// steps that each move up to 49 of the g bits into R (fmod_f64_step; 43 x 49 >= 2097, the widest g),
+// and the result R 2^ey with the sign of x. A step: u = R 2^k (exact; |u| < 2^50 Y since |R| < 2Y),
+// q = trunc(u inv) with inv = 1/Y rounded and then raised by 2^-51, so that |u inv| >= |u / Y| after
+// its roundings and exceeds it by under 7 |u / Y| 2^-53 < 1: q is the true quotient truncated, or one
+// further from zero. So u - q Y lies in (-Y, Y), a multiple of 2^-52 below 2 in magnitude (exact:
+// exact_fms); a negative R is moved up by Y once, at the end (exact). The final scaling is exact too:
+// the remainder is a multiple of y's grid below |y|. So the result is fmod's bit for bit: the sign of
+// x (zeros too), NaN for x infinite or NaN and for y zero or NaN, x itself where |x| < |y| (y
+// infinite too). Every lane takes all 43 steps (no loop, so loops over it vectorize), a chain of
+// three dependent operations each: 2^22 pairs, one thread, the kernel loop 11 ns a pair (glibc's
+// fmod 20 on small quotients), whatever g; remainder through the engine 111 -> 47-50 ms (NumPy 77;
+// 3800 where the gaps are 2000 bits). Inlined (always: a call would not vectorize), it makes a unit
+// that calls it compile about 70 ms longer (g++ 12: 110-120 ms against floor_divide's 40).
+CGRAD_SCALAR_INLINE_ALWAYS double fmod_f64_step(double r, int64_t& g, double ym, double inv) {
+  const int64_t k = g < 49 ? g : 49;
+  g -= k;
+  const double p = pow2_f64(k), q = m_trunc(r * (inv * p));  // (inv p off the chain through r)
+  return exact_fms(q, ym, r * p);
+}
+// |x| = 2^e X, X in [1, 2), for a finite nonzero x: X and e
+CGRAD_SCALAR_INLINE double fmod_f64_split(double a, int64_t& e) {
+  const bool sub = a < 2.2250738585072014e-308;
+  const int64_t b = f64_to_bits(sub ? a * 18014398509481984.0 : a);  // 2^54
+  e = (b >> 52) - (sub ? 1023 + 54 : 1023);
+  return bits_to_f64((b & 0x000fffffffffffffLL) | 0x3ff0000000000000LL);
+}
+CGRAD_SCALAR_INLINE_ALWAYS double fmod_f64(double x, double y) {
+  const double ax = m_fabs(x), ay = m_fabs(y);
+  int64_t ex, ey;
+  double r = fmod_f64_split(ax, ex);
+  const double ym = fmod_f64_split(ay, ey), inv = (1.0 / ym) * 1.0000000000000004;  // (1 + 2^-51)
+  int64_t g = ex - ey;
+  // (written out: GCC 12 vectorizes no loop with a loop inside)
+#define CGRAD_FMOD_STEPS4                                                                               \
+  r = fmod_f64_step(r, g, ym, inv), r = fmod_f64_step(r, g, ym, inv), r = fmod_f64_step(r, g, ym, inv), \
+  r = fmod_f64_step(r, g, ym, inv)
+  CGRAD_FMOD_STEPS4, CGRAD_FMOD_STEPS4, CGRAD_FMOD_STEPS4, CGRAD_FMOD_STEPS4, CGRAD_FMOD_STEPS4;
+  CGRAD_FMOD_STEPS4, CGRAD_FMOD_STEPS4, CGRAD_FMOD_STEPS4, CGRAD_FMOD_STEPS4, CGRAD_FMOD_STEPS4;
+  r = fmod_f64_step(r, g, ym, inv), r = fmod_f64_step(r, g, ym, inv), r = fmod_f64_step(r, g, ym, inv);
+#undef CGRAD_FMOD_STEPS4
+  r = r < 0.0 ? r + ym : r;
+  const double res = ax < ay ? x : with_sign_of(scale_f64(r, ey), x);
+  const double nan = x != x || y != y ? x + y : quiet_nan<double>();
+  return ax < inf<double>() && ay == ay && ay != 0.0 ? res : nan;
+}
 #if !defined(__CUDACC_RTC__) && !defined(__CUDA_ARCH__)
 CGRAD_SCALAR_INLINE float m_fmod(float x, float y) { return fmod_f32(x, y); }
+CGRAD_SCALAR_INLINE_ALWAYS double m_fmod(double x, double y) { return fmod_f64(x, y); }
 #endif
 template <class T>
 CGRAD_SCALAR_INLINE T exp(T x) {
@@ -2771,7 +2820,7 @@ CGRAD_SCALAR_INLINE T logaddexp(T a, T b) {
 // sign (a zero result takes the divisor's sign too). Integers: remainder by 0 gives 0 (the
 // standard leaves it unspecified); INT_MIN % -1 is 0.
 template <class T>
-CGRAD_SCALAR_INLINE T remainder(T a, T b) {
+CGRAD_SCALAR_INLINE_ALWAYS T remainder(T a, T b) {  // (f64: fmod_f64's 43 steps, inlined)
   if constexpr (is_float<T>::value) {
     using F = decltype(m_fmod(a, b));  // float for f16 and bf16, rounded once on return
     const F r = m_fmod(a, b), fb = static_cast<F>(b);

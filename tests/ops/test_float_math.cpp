@@ -15,6 +15,7 @@
 #include <limits>
 #include <random>
 #include <sstream>
+#include <type_traits>
 
 namespace opt {
 namespace {
@@ -514,39 +515,65 @@ TEST(FloatMath, Atan2AndPowRoundedOnceAndTheirSpecialValues) {
   }
 }
 
-// f32 remainder starts from cgrad's own fmod, which must be exact: the bits of the C library's
-// fmodf (moved into the divisor's sign as scalar::remainder does) on random bit patterns, on
-// moderate operands, and on every pair of special values.
-TEST(FloatMath, RemainderOfF32IsExact) {
-  std::vector<float> a, b;
-  uint32_t s = 2024;
-  auto next = [&s] { return s = s * 1664525u + 1013904223u; };
-  for (int i = 0; i < 100000; ++i) a.push_back(bits_to_float(next())), b.push_back(bits_to_float(next()));
+// remainder starts from cgrad's own fmod (f32 and f64), which must be exact: the bits of the C
+// library's fmod (moved into the divisor's sign as scalar::remainder does) on random bit patterns,
+// on moderate operands, on tiny divisors and wide exponent gaps (f64: up to the 2097 bits between
+// the largest double and the smallest subnormal, which take fmod_f64 all its steps), and on every
+// pair of special values.
+template <class T>
+void check_remainder_exact(const std::vector<T>& special) {
+  using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+  std::vector<T> a, b;
+  std::mt19937_64 g(2024);
+  auto from_bits = [](U u) {
+    T v;
+    std::memcpy(&v, &u, sizeof v);
+    return v;
+  };
+  constexpr int kMant = std::numeric_limits<T>::digits, kMin = std::numeric_limits<T>::min_exponent - kMant;
+  constexpr int kSpan = std::numeric_limits<T>::max_exponent - kMin;  // the exponents of every value
   for (int i = 0; i < 100000; ++i)
-    a.push_back(static_cast<float>(static_cast<int32_t>(next() % 20001) - 10000) / 7.0f),
-        b.push_back(static_cast<float>(static_cast<int32_t>(next() % 2001) - 1000) / 13.0f);
-  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
-  const std::vector<float> special = {0.0f,    -0.0f,   1.0f,     -1.0f, 0.75f, 1e-45f,
-                                      -1e-45f, 3.4e38f, -3.4e38f, inf,   -inf,  nan};
-  for (float x : special)
-    for (float y : special) a.push_back(x), b.push_back(y);
+    a.push_back(from_bits(static_cast<U>(g()))), b.push_back(from_bits(static_cast<U>(g())));
+  for (int i = 0; i < 100000; ++i)
+    a.push_back(static_cast<T>(static_cast<int64_t>(g() % 20001) - 10000) / T(7)),
+        b.push_back(static_cast<T>(static_cast<int64_t>(g() % 2001) - 1000) / T(13));
+  for (int i = 0; i < 50000; ++i) {  // any exponent over a divisor near the smallest ones
+    const auto m = static_cast<T>(g() >> (64 - kMant)), d = static_cast<T>((g() >> (64 - kMant)) | 1);
+    a.push_back(std::ldexp(m, static_cast<int>(g() % (kSpan - kMant + 1)) + kMin));  // finite
+    b.push_back(std::ldexp(g() & 1 ? -d : d, static_cast<int>(g() % 40) + kMin));
+  }
+  for (T x : special)
+    for (T y : special) a.push_back(x), b.push_back(y);
   const auto n = static_cast<int64_t>(a.size());
-  const std::vector<float> got = remainder(tensor(a, {n}), tensor(b, {n})).to_vector<float>();
+  const std::vector<T> got = remainder(tensor(a, {n}), tensor(b, {n})).template to_vector<T>();
   for (std::size_t i = 0; i < a.size(); ++i) {
-    float want = std::fmod(a[i], b[i]);
+    T want = std::fmod(a[i], b[i]);
     if (want == 0)
-      want = std::copysign(0.0f, b[i]);
+      want = std::copysign(T(0), b[i]);
     else if ((want < 0) != (b[i] < 0))
       want += b[i];
     if (std::isnan(want)) {
       ASSERT_TRUE(std::isnan(got[i])) << std::hexfloat << a[i] << " % " << b[i];
     } else {
-      uint32_t gb = 0, wb = 0;
-      std::memcpy(&gb, &got[i], 4);
-      std::memcpy(&wb, &want, 4);
+      U gb = 0, wb = 0;
+      std::memcpy(&gb, &got[i], sizeof gb);
+      std::memcpy(&wb, &want, sizeof wb);
       ASSERT_EQ(gb, wb) << std::hexfloat << a[i] << " % " << b[i] << " = " << got[i] << ", want " << want;
     }
   }
+}
+
+TEST(FloatMath, RemainderOfF32IsExact) {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  check_remainder_exact<float>(
+      {0.0f, -0.0f, 1.0f, -1.0f, 0.75f, 1e-45f, -1e-45f, 3.4e38f, -3.4e38f, inf, -inf, nan});
+}
+
+TEST(FloatMath, RemainderOfF64IsExact) {
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  const double max = std::numeric_limits<double>::max(), tiny = std::numeric_limits<double>::denorm_min();
+  check_remainder_exact<double>(
+      {0.0, -0.0, 1.0, -1.0, 0.75, tiny, -tiny, 0x1p-1022, 3 * tiny, max, -max, 0x1.8p1000, inf, -inf, nan});
 }
 
 }  // namespace
