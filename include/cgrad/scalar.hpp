@@ -271,7 +271,7 @@ CGRAD_SCALAR_INLINE float m_fmod(float x, float y) {
   return static_cast<float>(CGRAD_LIBM(fmod)(static_cast<double>(x), static_cast<double>(y)));
 }
 CGRAD_SCALAR_INLINE double m_fmod(double x, double y) { return CGRAD_LIBM(fmod)(x, y); }
-#endif  // (the host's f32 and f64 fmod are cgrad's own: fmod_f32 and fmod_f64, below)
+#endif  // (the host's f32 fmod is cgrad's own, fmod_f32, and so is the kernels' f64 one: below)
 
 template <class T>
 CGRAD_SCALAR_INLINE bool isnan_(T x) {
@@ -2337,9 +2337,9 @@ CGRAD_SCALAR_INLINE float fmod_f32(float x, float y) {
   const float nan = x != x || y != y ? x + y : quiet_nan<float>();
   return finite_f32(x) && y == y && y != 0.0f ? res : nan;
 }
-// f64 fmod, exact and with no call (until 2026-12-03 glibc's fmod, a call with a loop over the
-// quotient's bits: remainder of 2^22 f64 took 111 ms against NumPy's 77). |x| = X 2^ex and |y| = Y 2^ey
-// with X and Y in [1, 2) (subnormals scaled by 2^54 first), g = ex - ey; then R = X 2^g mod Y by 43
+// f64 fmod of the CPU kernels, exact and with no call (until 2026-12-03 glibc's fmod, a call with a
+// loop over the quotient's bits: remainder of 2^22 f64 took 111 ms against NumPy's 77). |x| = X 2^ex and |y|
+// = Y 2^ey with X and Y in [1, 2) (subnormals scaled by 2^54 first), g = ex - ey; then R = X 2^g mod Y by 43
 // steps that each move up to 49 of the g bits into R (fmod_f64_step; 43 x 49 >= 2097, the widest g),
 // and the result R 2^ey with the sign of x. A step: u = R 2^k (exact; |u| < 2^50 Y since |R| < 2Y),
 // q = trunc(u inv) with inv = 1/Y rounded and then raised by 2^-51, so that |u inv| >= |u / Y| after
@@ -2387,7 +2387,14 @@ CGRAD_SCALAR_INLINE_ALWAYS double fmod_f64(double x, double y) {
 }
 #if !defined(__CUDACC_RTC__) && !defined(__CUDA_ARCH__)
 CGRAD_SCALAR_INLINE float m_fmod(float x, float y) { return fmod_f32(x, y); }
+#if defined(CGRAD_SCALAR_FREESTANDING)
 CGRAD_SCALAR_INLINE_ALWAYS double m_fmod(double x, double y) { return fmod_f64(x, y); }
+#else
+// The library (the interpreter, constant folding) and other code including this header keep the C
+// library's fmod for f64: the same bits (both are exact), and the interpreter built for any x86-64
+// would take fmod_f64's 86 FMAs and truncations as calls (2^22 pairs: 1.2 s against glibc's 0.11).
+CGRAD_SCALAR_INLINE double m_fmod(double x, double y) { return CGRAD_LIBM(fmod)(x, y); }
+#endif
 #endif
 template <class T>
 CGRAD_SCALAR_INLINE T exp(T x) {
