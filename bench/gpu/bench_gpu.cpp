@@ -11,7 +11,9 @@
 // 10-op kernel (child processes with a fresh CGRAD_CACHE_DIR), NVRTC alone on the same source
 // (runs without a GPU too) and plan replay host overhead.
 //
-// usage: bench_gpu [--reps N] [--log2n N]      bench_gpu --compile-child   (internal)
+// usage: bench_gpu [--reps N] [--log2n N] [--only TEXT]      bench_gpu --compile-child   (internal)
+// --only TEXT runs the copy and the workloads whose label contains TEXT, and nothing else (for a
+// profiler: `ncu ... bench_gpu --only W4 --log2n 20 --reps 2`).
 #include "backends/cuda/device.h"
 #include "backends/cuda/loader.h"
 #include "backends/cuda/nvrtc_compile.h"
@@ -51,6 +53,9 @@ std::vector<std::string> kernel_sources(const std::vector<Tensor>& outputs) {
 using Clock = std::chrono::steady_clock;
 
 int g_reps = 20;
+const char* g_only = nullptr;  // --only: a substring of the workload labels to run
+
+bool wanted(const char* label) { return !g_only || std::strstr(label, g_only); }
 
 void device_sync() { cu::device_context(0).synchronize(); }
 
@@ -64,7 +69,10 @@ double time_per_call(const std::function<void()>& f) {
   return std::chrono::duration<double>(Clock::now() - t0).count() / g_reps;
 }
 
-void row(const char* what, double seconds, double bytes, double copy_gbs) {
+// Times f (time_per_call) and prints its row, unless --only leaves it out.
+void row(const char* what, const std::function<void()>& f, double bytes, double copy_gbs) {
+  if (!wanted(what)) return;
+  const double seconds = time_per_call(f);
   const double gbs = bytes / seconds / 1e9;
   std::printf("| %-28s | %9.3f | %8.1f | %5.1f%% |\n", what, seconds * 1e3, gbs,
               copy_gbs > 0 ? 100 * gbs / copy_gbs : 0.0);
@@ -142,9 +150,10 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--compile-child")) return compile_child();
     if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) g_reps = std::atoi(argv[++i]);
     if (!std::strcmp(argv[i], "--log2n") && i + 1 < argc) log2n = std::atoi(argv[++i]);
+    if (!std::strcmp(argv[i], "--only") && i + 1 < argc) g_only = argv[++i];
   }
   // NVRTC alone (no GPU needed): the 10-op kernel's source compiled to an sm_90 cubin.
-  if (cu::nvrtc()) {
+  if (cu::nvrtc() && !g_only) {
     Tensor x = cgrad::rand({1024}, cgrad::f32);
     const std::string src = kernel_sources({ten_op_chain(x)}).at(0);
     std::vector<double> ms;
@@ -173,12 +182,12 @@ int main(int argc, char** argv) {
   Tensor a = cgrad::rand({n}, cgrad::f32, Device::cuda()).eval();
   Tensor b = cgrad::rand({n}, cgrad::f32, Device::cuda()).eval();
   Tensor c = cgrad::rand({n}, cgrad::f32, Device::cuda()).eval();
-  row("W1 a*b+c", time_per_call([&] { (a * b + c).eval(); }), 4 * fb, copy);
-  row("W2 1/(1+exp(-x))", time_per_call([&] { (1.0f / (1.0f + cgrad::exp(-a))).eval(); }), 2 * fb, copy);
-  row("W3 sum(a*b)", time_per_call([&] { cgrad::sum(a * b).eval(); }), 2 * fb, copy);
+  row("W1 a*b+c", [&] { (a * b + c).eval(); }, 4 * fb, copy);
+  row("W2 1/(1+exp(-x))", [&] { (1.0f / (1.0f + cgrad::exp(-a))).eval(); }, 2 * fb, copy);
+  row("W3 sum(a*b)", [&] { cgrad::sum(a * b).eval(); }, 2 * fb, copy);
   {
     Tensor x = cgrad::randn({4096, 4096}, cgrad::f32, Device::cuda()).eval();
-    row("W4 softmax 4096x4096", time_per_call([&] { cgrad::softmax(x, -1).eval(); }), 2 * 4096.0 * 4096 * 4,
+    row("W4 softmax 4096x4096", [&] { cgrad::softmax(x, -1).eval(); }, 2 * 4096.0 * 4096 * 4,
         copy);
   }
   {
@@ -190,7 +199,7 @@ int main(int argc, char** argv) {
     auto f = [](const Tensor& x, const Tensor& y, const Tensor& z) {
       return std::vector<Tensor>{10.0f * (y - x), 28.0f * x - y - x * z, x * y - (8.0f / 3) * z};
     };
-    row("W5 RK4 Lorenz step", time_per_call([&] {
+    row("W5 RK4 Lorenz step", [&] {
           auto k1 = f(X, Y, Z);
           auto k2 = f(X + h2 * k1[0], Y + h2 * k1[1], Z + h2 * k1[2]);
           auto k3 = f(X + h2 * k2[0], Y + h2 * k2[1], Z + h2 * k2[2]);
@@ -198,10 +207,11 @@ int main(int argc, char** argv) {
           cgrad::eval({X + h6 * (k1[0] + 2.0f * k2[0] + 2.0f * k3[0] + k4[0]),
                        Y + h6 * (k1[1] + 2.0f * k2[1] + 2.0f * k3[1] + k4[1]),
                        Z + h6 * (k1[2] + 2.0f * k2[2] + 2.0f * k3[2] + k4[2])});
-        }),
+        },
         6.0 * 4 * static_cast<double>(m), copy);
   }
 
+  if (g_only) return 0;
   // Plan replay: host time per kernel of a replayed 1-kernel graph (no sync inside).
   {
     Tensor x = cgrad::rand({16}, cgrad::f32, Device::cuda()).eval();

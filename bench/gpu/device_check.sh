@@ -36,6 +36,16 @@ if want bench; then
   cp bench/RESULTS-gpu.md "$OUT/" 2>/dev/null
 fi
 
+# Nsight Compute's sections over the kernels of the workloads NCU_ONLY names (bench_gpu --only),
+# with the clocks left alone (the machine's METHOD.md); the report comes back as ncu.txt.
+if want ncu && command -v ncu > /dev/null; then
+  echo "== ncu (${NCU_ONLY:-W4})"
+  timeout 180 ncu --clock-control none --section SpeedOfLight --section MemoryWorkloadAnalysis \
+    --section Occupancy --section LaunchStats --section WarpStateStats --section SchedulerStats \
+    "$bin/bench_gpu" --only "${NCU_ONLY:-W4}" --log2n 20 --reps 2 > "$OUT/ncu.txt" 2>&1
+  echo "ncu rc=$?"
+fi
+
 echo "== tests"
 # name | command | environment (the ctest ENVIRONMENT of tests/backends/cuda/CMakeLists.txt)
 pids=()
@@ -54,7 +64,7 @@ launch() {  # name env... -- command...
   names+=("$name")
 }
 # SUITES: "all", or some of: ops fusion plans autograd odeint gradcheck device runtime kernels capi
-# et sanitizer bench. OPS_SHARDS / FUSION_SHARDS: gtest shards of the two long mirror suites
+# et sanitizer bench ncu. OPS_SHARDS / FUSION_SHARDS: gtest shards of the two long mirror suites
 # (on the H200's 16 cores the whole ops suite took about 1000 s of one process: NVRTC compiles).
 for ((i = 0; i < ${OPS_SHARDS:-12}; ++i)); do
   want ops && launch "gpu.ops.$i" CGRAD_BACKEND=interpreter GTEST_TOTAL_SHARDS="${OPS_SHARDS:-12}" GTEST_SHARD_INDEX=$i -- "$bin/test_ops_gpu"
