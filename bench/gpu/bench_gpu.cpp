@@ -182,13 +182,16 @@ int main(int argc, char** argv) {
   Tensor a = cgrad::rand({n}, cgrad::f32, Device::cuda()).eval();
   Tensor b = cgrad::rand({n}, cgrad::f32, Device::cuda()).eval();
   Tensor c = cgrad::rand({n}, cgrad::f32, Device::cuda()).eval();
-  row("W1 a*b+c", [&] { (a * b + c).eval(); }, 4 * fb, copy);
-  row("W2 1/(1+exp(-x))", [&] { (1.0f / (1.0f + cgrad::exp(-a))).eval(); }, 2 * fb, copy);
-  row("W3 sum(a*b)", [&] { cgrad::sum(a * b).eval(); }, 2 * fb, copy);
+  row(
+      "W1 a*b+c", [&] { (a * b + c).eval(); }, 4 * fb, copy);
+  row(
+      "W2 1/(1+exp(-x))", [&] { (1.0f / (1.0f + cgrad::exp(-a))).eval(); }, 2 * fb, copy);
+  row(
+      "W3 sum(a*b)", [&] { cgrad::sum(a * b).eval(); }, 2 * fb, copy);
   {
     Tensor x = cgrad::randn({4096, 4096}, cgrad::f32, Device::cuda()).eval();
-    row("W4 softmax 4096x4096", [&] { cgrad::softmax(x, -1).eval(); }, 2 * 4096.0 * 4096 * 4,
-        copy);
+    row(
+        "W4 softmax 4096x4096", [&] { cgrad::softmax(x, -1).eval(); }, 2 * 4096.0 * 4096 * 4, copy);
   }
   {
     const int64_t m = n / 4;
@@ -199,7 +202,9 @@ int main(int argc, char** argv) {
     auto f = [](const Tensor& x, const Tensor& y, const Tensor& z) {
       return std::vector<Tensor>{10.0f * (y - x), 28.0f * x - y - x * z, x * y - (8.0f / 3) * z};
     };
-    row("W5 RK4 Lorenz step", [&] {
+    row(
+        "W5 RK4 Lorenz step",
+        [&] {
           auto k1 = f(X, Y, Z);
           auto k2 = f(X + h2 * k1[0], Y + h2 * k1[1], Z + h2 * k1[2]);
           auto k3 = f(X + h2 * k2[0], Y + h2 * k2[1], Z + h2 * k2[2]);

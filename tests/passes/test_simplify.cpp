@@ -4,6 +4,7 @@
 
 #include "ir/node.h"
 
+#include <bit>
 #include <cmath>
 #include <limits>
 
@@ -197,6 +198,50 @@ TEST(Simplify, WhereOfConstantCondition) {
             "%3 = exp(%2) : f32(3,)\n"
             "%4 = reshape(%3) : f32(3,)\n"
             "%5 = reshape(%3) : f32(3,)\n");
+}
+
+TEST(Simplify, PowOfTwoIsASquareAndPowOfOneTheBase) {
+  Tensor x = input();
+  Tensor sq = pow(x, 2), one = exp(pow(x, 1.0)), cube = pow(x, 3), half = pow(x, 0.5);
+  Tensor wide = pow(x, full({2, 3}, 2.0));  // the frontend expands x first
+  passes::simplify(graph_of({sq, one, cube, half, wide}));
+  EXPECT_EQ(ir_of({sq, one, cube, half, wide}),
+            "%0 = buffer() : f32(3,) [realized]\n"
+            "%1 = mul(%0, %0) : f32(3,)\n"
+            "%2 = exp(%0) : f32(3,)\n"
+            "%3 = full() {value=3} : f32(3,)\n"
+            "%4 = pow(%0, %3) : f32(3,)\n"
+            "%5 = full() {value=0.5} : f32(3,)\n"
+            "%6 = pow(%0, %5) : f32(3,)\n"
+            "%7 = reshape(%0) : f32(1, 3)\n"
+            "%8 = expand(%7) : f32(2, 3)\n"
+            "%9 = mul(%8, %8) : f32(2, 3)\n");
+  // Complex powers are left alone (z * z is not pow's exp(2 log z)).
+  Tensor z = pow(tensor(std::vector<float>{1, 2}, {2}).cast(c64), 2);
+  const std::string complex_before = ir_of({z});
+  passes::simplify(graph_of({z}));
+  EXPECT_EQ(ir_of({z}), complex_before);
+
+  // The values are the correctly rounded square (the exact square, in double, rounded once) and
+  // the base itself, special values included. The squares of 2^-75, 1.5 x 2^-74 and 4097 are
+  // ties, which pow's kernels (and glibc's powf for the last two) rounded away from even.
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> v = {std::nanf(""), -0.0f,    0.0f,       -inf,    inf,   -3.0f,
+                                1e-30f,        0x1p-75f, 0x1.8p-74f, 4097.0f, 1e20f, -1.7f};
+  const Tensor t = tensor(v, {static_cast<int64_t>(v.size())});
+  const std::vector<float> got2 = pow(t, 2).to_vector<float>(), got1 = pow(t, 1).to_vector<float>();
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const float want = static_cast<float>(static_cast<double>(v[i]) * v[i]);
+    if (std::isnan(want)) {
+      EXPECT_TRUE(std::isnan(got2[i]) && std::isnan(got1[i]));
+      continue;
+    }
+    EXPECT_EQ(std::bit_cast<uint32_t>(got2[i]), std::bit_cast<uint32_t>(want)) << v[i];
+    EXPECT_EQ(std::bit_cast<uint32_t>(got1[i]), std::bit_cast<uint32_t>(v[i])) << v[i];
+  }
+  const std::vector<int32_t> n =
+      pow(tensor(std::vector<int32_t>{-7, 0, 3, 46340}, {4}), 2).to_vector<int32_t>();
+  EXPECT_EQ(n, (std::vector<int32_t>{49, 0, 9, 2147395600}));
 }
 
 TEST(Simplify, SameValuesAsWithoutPasses) {
