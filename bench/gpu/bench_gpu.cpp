@@ -70,7 +70,7 @@ double time_per_call(const std::function<void()>& f) {
 }
 
 // Times f (time_per_call) and prints its row, unless --only leaves it out.
-void row(const char* what, const std::function<void()>& f, double bytes, double copy_gbs) {
+void row(const char* what, double bytes, double copy_gbs, const std::function<void()>& f) {
   if (!wanted(what)) return;
   const double seconds = time_per_call(f);
   const double gbs = bytes / seconds / 1e9;
@@ -182,16 +182,12 @@ int main(int argc, char** argv) {
   Tensor a = cgrad::rand({n}, cgrad::f32, Device::cuda()).eval();
   Tensor b = cgrad::rand({n}, cgrad::f32, Device::cuda()).eval();
   Tensor c = cgrad::rand({n}, cgrad::f32, Device::cuda()).eval();
-  row(
-      "W1 a*b+c", [&] { (a * b + c).eval(); }, 4 * fb, copy);
-  row(
-      "W2 1/(1+exp(-x))", [&] { (1.0f / (1.0f + cgrad::exp(-a))).eval(); }, 2 * fb, copy);
-  row(
-      "W3 sum(a*b)", [&] { cgrad::sum(a * b).eval(); }, 2 * fb, copy);
+  row("W1 a*b+c", 4 * fb, copy, [&] { (a * b + c).eval(); });
+  row("W2 1/(1+exp(-x))", 2 * fb, copy, [&] { (1.0f / (1.0f + cgrad::exp(-a))).eval(); });
+  row("W3 sum(a*b)", 2 * fb, copy, [&] { cgrad::sum(a * b).eval(); });
   {
     Tensor x = cgrad::randn({4096, 4096}, cgrad::f32, Device::cuda()).eval();
-    row(
-        "W4 softmax 4096x4096", [&] { cgrad::softmax(x, -1).eval(); }, 2 * 4096.0 * 4096 * 4, copy);
+    row("W4 softmax 4096x4096", 2 * 4096.0 * 4096 * 4, copy, [&] { cgrad::softmax(x, -1).eval(); });
   }
   {
     const int64_t m = n / 4;
@@ -202,18 +198,15 @@ int main(int argc, char** argv) {
     auto f = [](const Tensor& x, const Tensor& y, const Tensor& z) {
       return std::vector<Tensor>{10.0f * (y - x), 28.0f * x - y - x * z, x * y - (8.0f / 3) * z};
     };
-    row(
-        "W5 RK4 Lorenz step",
-        [&] {
-          auto k1 = f(X, Y, Z);
-          auto k2 = f(X + h2 * k1[0], Y + h2 * k1[1], Z + h2 * k1[2]);
-          auto k3 = f(X + h2 * k2[0], Y + h2 * k2[1], Z + h2 * k2[2]);
-          auto k4 = f(X + h * k3[0], Y + h * k3[1], Z + h * k3[2]);
-          cgrad::eval({X + h6 * (k1[0] + 2.0f * k2[0] + 2.0f * k3[0] + k4[0]),
-                       Y + h6 * (k1[1] + 2.0f * k2[1] + 2.0f * k3[1] + k4[1]),
-                       Z + h6 * (k1[2] + 2.0f * k2[2] + 2.0f * k3[2] + k4[2])});
-        },
-        6.0 * 4 * static_cast<double>(m), copy);
+    row("W5 RK4 Lorenz step", 6.0 * 4 * static_cast<double>(m), copy, [&] {
+      auto k1 = f(X, Y, Z);
+      auto k2 = f(X + h2 * k1[0], Y + h2 * k1[1], Z + h2 * k1[2]);
+      auto k3 = f(X + h2 * k2[0], Y + h2 * k2[1], Z + h2 * k2[2]);
+      auto k4 = f(X + h * k3[0], Y + h * k3[1], Z + h * k3[2]);
+      cgrad::eval({X + h6 * (k1[0] + 2.0f * k2[0] + 2.0f * k3[0] + k4[0]),
+                   Y + h6 * (k1[1] + 2.0f * k2[1] + 2.0f * k3[1] + k4[1]),
+                   Z + h6 * (k1[2] + 2.0f * k2[2] + 2.0f * k3[2] + k4[2])});
+    });
   }
 
   if (g_only) return 0;
