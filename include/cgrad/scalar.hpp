@@ -51,7 +51,14 @@ typedef __UINT64_TYPE__ uint64_t;
 #endif
 #endif
 
+// In generated CPU kernels (freestanding units), every function is inlined: kernels are compiled
+// at -O2 (first calls), whose inliner leaves longer functions (sin, tanh, pow) as calls, and a loop
+// vectorizes only over functions inlined into it.
+#if defined(CGRAD_SCALAR_FREESTANDING) && defined(__GNUC__) && defined(__OPTIMIZE__)
+#define CGRAD_SCALAR_INLINE CGRAD_HD inline __attribute__((always_inline))
+#else
 #define CGRAD_SCALAR_INLINE CGRAD_HD inline
+#endif
 // The longest functions (f64 erf and pow, and the entry points that call them), inlined wherever
 // an optimizing GCC or Clang compiles them: a loop vectorizes only over functions inlined into it,
 // and GCC 12's inliner left erf as a call where a loop called it twice (erf(x / sqrt 2) + erf(3x)
