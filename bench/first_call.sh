@@ -11,7 +11,7 @@
 # env:   BENCH_FIRST_BIN  bench_first to run (default build/release/bench/bench_first)
 #        BENCH_PEERS_PY   a Python with numpy, torch and jax (default build/peers-venv/bin/python;
 #                         make it with: python3 -m venv build/peers-venv &&
-#                         build/peers-venv/bin/pip install numpy torch jax); missing: cgrad only
+#                         build/peers-venv/bin/pip install numpy torch jax); a peer whose library it lacks is left out
 #        BENCH_FIRST_WL   workloads of the first-call table (default W1,W2,W3,W4,MLP)
 #        BENCH_BIG_ROUNDS rounds of the 2^27 table (default 3; 0 skips it)
 #        BENCH_THREADS    threads for every library (default 2)
@@ -28,11 +28,11 @@ WLS=${BENCH_FIRST_WL:-W1,W2,W3,W4,MLP}
 BIG=${BENCH_BIG_ROUNDS:-3}
 export BENCH_THREADS=${BENCH_THREADS:-2} CGRAD_NUM_THREADS=${BENCH_THREADS:-2} OMP_NUM_THREADS=${BENCH_THREADS:-2}
 [ -x "$BIN" ] || { echo "no $BIN: cmake --preset release && cmake --build build/release --target bench_first" >&2; exit 1; }
-PEERS="numpy torch torch.compile jax.jit"
-if ! "$PY" -c 'import numpy, torch, jax' 2>/dev/null; then
-  echo "# $PY lacks numpy/torch/jax: cgrad only" >&2
-  PEERS=""
-fi
+# The peers whose library $PY imports (a venv without torch's 3 GB still compares NumPy and jax).
+PEERS=""
+for p in numpy torch torch.compile jax.jit; do
+  if "$PY" -c "import ${p%%.*}" 2>/dev/null; then PEERS="$PEERS $p"; else echo "# $PY lacks ${p%%.*}: no $p rows" >&2; fi
+done
 mkdir -p bench/results
 CSV=bench/results/first_call.csv
 echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) CPUs;" \
@@ -61,7 +61,7 @@ for r in $(seq 1 "$ROUNDS"); do
 done
 for r in $(seq 1 "$BIG"); do
   for wl in W1 W2 W3; do
-    for impl in ${BENCH_FIRST_BEFORE:+cgrad_before} cgrad ${PEERS:+numpy torch}; do sample big "$impl" "$r" "$wl" 27 7; done
+    for impl in ${BENCH_FIRST_BEFORE:+cgrad_before} cgrad $(for p in numpy torch; do [[ " $PEERS " != *" $p "* ]] || echo $p; done); do sample big "$impl" "$r" "$wl" 27 7; done
   done
 done
 
