@@ -8,8 +8,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include <cgrad/core.hpp>
 
@@ -184,6 +186,50 @@ TEST(JitCompiler, EmbeddedScalarHeaderKernel) {
   auto f = reinterpret_cast<double (*)(double)>(::dlsym(h, "s_exp"));
   ASSERT_NE(f, nullptr);
   EXPECT_DOUBLE_EQ(f(0.0), 1.0);
+}
+
+// Kernels compile at -O2, whose inliner would leave the longer scalar functions as calls, and a loop
+// vectorizes only over what is inlined into it (3-14x slower loops, docs/jit.md "Flags"): in a
+// freestanding unit every scalar.hpp function is always_inline. An out-of-line copy would be a
+// local function of the .so, its name in the symbol table; none of these may have one.
+TEST(JitCompiler, KernelUnitsInlineEveryScalarFunction) {
+  CGRAD_REQUIRE_COMPILER();
+  TempDir tmp;
+  jit::Compiler c = test_compiler();
+  c.include_dir = jit::prepare_include_dir(c, tmp.path);
+  ASSERT_FALSE(c.include_dir.empty());
+  c.flags.push_back("-I" + c.include_dir);
+  write(tmp.path + "/u.cpp",
+        "#define CGRAD_SCALAR_FREESTANDING 1\n"
+        "#include \"cgrad/scalar.hpp\"\n"
+        "namespace s = cgrad::scalar;\n"
+        "extern \"C\" __attribute__((visibility(\"default\")))\n"
+        "void u_loop(const float* x, float* y, const double* xd, double* yd, long n) {\n"
+        "#pragma omp simd\n"
+        "  for (long i = 0; i < n; ++i)\n"
+        "    y[i] = s::tanh(x[i]) + s::expm1(x[i]) + s::log2(x[i]) + s::sinh(x[i]) + s::pow(x[i], y[i]);\n"
+        "#pragma omp simd\n"
+        "  for (long i = 0; i < n; ++i)\n"
+        "    yd[i] = s::tanh(xd[i]) + s::atan(xd[i]) + s::acosh(xd[i]) + s::sinh(xd[i]) + s::pow(xd[i], "
+        "yd[i]);\n"
+        "}\n");
+  jit::compile(c, tmp.path + "/u.cpp", tmp.path + "/u.so");
+  std::ifstream in(tmp.path + "/u.so", std::ios::binary);
+  const std::string so((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(so.empty());
+  for (const char* f : {"tanh_f32", "expm1_f32", "log2_f32", "sinh_f32", "pow_f32", "tanh_f64", "atan_f64",
+                        "acosh_f64", "sinh_f64", "pow_f64"})
+    EXPECT_EQ(so.find(f), std::string::npos) << f << " was left as a call in a kernel unit";
+  void* h = ::dlopen((tmp.path + "/u.so").c_str(), RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(h, nullptr) << ::dlerror();
+  auto loop =
+      reinterpret_cast<void (*)(const float*, float*, const double*, double*, long)>(::dlsym(h, "u_loop"));
+  ASSERT_NE(loop, nullptr);
+  float x[2] = {0.0f, 1.0f}, y[2] = {1.0f, 2.0f};
+  double xd[2] = {1.0, 2.0}, yd[2] = {1.0, 2.0};
+  loop(x, y, xd, yd, 2);
+  EXPECT_EQ(y[0], -__builtin_inff());  // tanh, expm1, sinh of 0 are 0, pow(0, 1) = 0, log2(0) = -inf
+  EXPECT_NEAR(yd[1], std::tanh(2.0) + std::atan(2.0) + std::acosh(2.0) + std::sinh(2.0) + 4.0, 1e-12);
 }
 
 TEST(JitCompiler, NoCompilerWarningPrintedOnce) {
