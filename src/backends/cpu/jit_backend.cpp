@@ -59,8 +59,11 @@ struct Compiled {
   int64_t acc_size = 0;
 };
 
-// Builds (or loads) every part, up to the hardware threads at a time; the first error of the
-// lowest part is rethrown after all have finished, so which error surfaces is deterministic.
+// Builds (or loads) every part at once (up to kMaxCompileThreads), also where the machine has fewer
+// hardware threads: the compilers then share the cores, and no part waits for one to finish (the
+// MLP step's three parts on two cores: the third started only when the first ended, a core idle
+// meanwhile). The first error of the lowest part is rethrown after all have finished, so which
+// error surfaces is deterministic.
 void build_parts(const std::vector<Part>& parts, const std::string& tk, const runtime::CompileFn& fn) {
   auto& cache = runtime::kernel_cache();
   std::vector<std::exception_ptr> errors(parts.size());
@@ -74,8 +77,7 @@ void build_parts(const std::vector<Part>& parts, const std::string& tk, const ru
       }
     }
   };
-  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t helpers = std::min<std::size_t>(std::min(hw, kMaxCompileThreads), parts.size()) - 1;
+  const std::size_t helpers = std::min<std::size_t>(kMaxCompileThreads, parts.size()) - 1;
   std::vector<std::thread> threads;
   for (std::size_t t = 0; t < helpers; ++t) threads.emplace_back(work);
   work();

@@ -5,8 +5,8 @@
 // (kernel sources in schedule order), never on the machine: cache keys and `kernels_compiled`
 // are the same everywhere. Each part is the prelude and a run of distinct kernels of at least
 // kPartBytes of source; one kernel is never split, so a Program of one kernel (W1-W4) is one
-// unit, the same source as Program::source. How many compile at once depends on the machine
-// (kMaxCompileThreads, the hardware threads): that changes only the wall time.
+// unit, the same source as Program::source. All parts compile at once, up to kMaxCompileThreads,
+// also on a machine with fewer cores (the compilers share them): that changes only the wall time.
 #pragma once
 
 #include "runtime/lower.h"
