@@ -54,9 +54,10 @@ const std::vector<std::string> kTargetFlags = {};
 // the interpreter; free on memory-bound kernels (bench W1-W4), 15-25% slower on a compute-bound
 // one full of multiply-adds (the W5 Lorenz step). docs/semantics.md has the figures.
 const char* contract_flag() { return core::env().fp_contract ? "-ffp-contract=fast" : "-ffp-contract=off"; }
-// GCC only (clang rejects them): no vectorized epilogues (the remainder of a vector loop runs
+// GCC only (clang rejects them): -O3's vectorizer cost model (GCC 12's -O2 uses "very cheap", which
+// left W1's loop slower); no vectorized epilogues (the remainder of a vector loop runs
 // scalar; kernels' loops are long or short enough to have none) and no second scheduling pass
-// (out-of-order cores reorder anyway). Together they take about 10 ms (15%) off the cold
+// (out-of-order cores reorder anyway). These two take about 10 ms (15%) off the cold
 // compile of a small kernel with AVX-512; the kernels run at the same speed (bench W1-W5).
 const std::vector<std::string> kGccFlags = {"-fvect-cost-model=dynamic", "--param=vect-epilogues-nomask=0",
                                             "-fno-schedule-insns2"};
