@@ -31,13 +31,29 @@ namespace {
 // link libm only (after the source: compile()); what else they call (memcpy) resolves against
 // the process, which has libc, when the object is loaded. Not linking libstdc++ and libc into
 // every kernel object takes about a third off the cold compile of a small kernel (the link was
-// most of the difference). -pipe: no temporary files. -O2 (with -O3's vectorizer cost model among
-// the GCC flags below) compiles 5-20% faster than -O3 and gives the same kernels: scalar.hpp's
-// functions are always_inline in kernel units, which -O2's inliner needs (docs/jit.md, "Flags").
-const std::vector<std::string> kBaseFlags = {"-O2",           "-march=native",      "-fPIC",
-                                             "-shared",       "-nostdlib",          "-pipe",
-                                             "-std=c++17",    "-fno-math-errno",    "-fno-trapping-math",
-                                             "-fopenmp-simd", "-fvisibility=hidden"};
+// most of the difference). -pipe: no temporary files. The optimization level is the driver's
+// (kGccLevel, kOtherLevel below).
+const std::vector<std::string> kBaseFlags = {"-march=native",   "-fPIC",
+                                             "-shared",         "-nostdlib",
+                                             "-pipe",           "-std=c++17",
+                                             "-fno-math-errno", "-fno-trapping-math",
+                                             "-fopenmp-simd",   "-fvisibility=hidden"};
+// GCC: -O1 and the passes of -O2 that kernels need, which compiles 5-20% cheaper than -O2 and gives
+// the same code for the survey's loops (docs/jit.md, "Flags"): both vectorizers with -O3's cost
+// model (GCC 12's -O2 uses "very cheap", which left W1's loop slower), FMA contraction
+// (-fexpensive-optimizations), type-based aliasing, values kept in registers across the C library
+// calls of complex functions (-fcaller-saves: exp c64 10% slower without), and global common
+// subexpressions (-fgcse: asinh f32 8% slower without). scalar.hpp's functions are always_inline in
+// kernel units, which an inliner below -O3's needs. Other drivers: -O2.
+const std::vector<std::string> kGccLevel = {"-O1",
+                                            "-ftree-loop-vectorize",
+                                            "-ftree-slp-vectorize",
+                                            "-fvect-cost-model=dynamic",
+                                            "-fexpensive-optimizations",
+                                            "-fstrict-aliasing",
+                                            "-fcaller-saves",
+                                            "-fgcse"};
+const std::vector<std::string> kOtherLevel = {"-O2"};
 // 512-bit vectors where the CPU has AVX-512 (on AVX2 the same code as without the flag). GCC's
 // tuning for Intel cores prefers 256 bits, which halves the lanes of every compute-bound loop
 // against the AVX-512 loops NumPy calls: on a Rocket Lake VM, f64 exp, log and tanh ran 1.6-2x
@@ -54,13 +70,11 @@ const std::vector<std::string> kTargetFlags = {};
 // the interpreter; free on memory-bound kernels (bench W1-W4), 15-25% slower on a compute-bound
 // one full of multiply-adds (the W5 Lorenz step). docs/semantics.md has the figures.
 const char* contract_flag() { return core::env().fp_contract ? "-ffp-contract=fast" : "-ffp-contract=off"; }
-// GCC only (clang rejects them): -O3's vectorizer cost model (GCC 12's -O2 uses "very cheap", which
-// left W1's loop slower); no vectorized epilogues (the remainder of a vector loop runs
+// GCC only (clang rejects them): no vectorized epilogues (the remainder of a vector loop runs
 // scalar; kernels' loops are long or short enough to have none) and no second scheduling pass
-// (out-of-order cores reorder anyway). These two take about 10 ms (15%) off the cold
-// compile of a small kernel with AVX-512; the kernels run at the same speed (bench W1-W5).
-const std::vector<std::string> kGccFlags = {"-fvect-cost-model=dynamic", "--param=vect-epilogues-nomask=0",
-                                            "-fno-schedule-insns2"};
+// (out-of-order cores reorder anyway). Together they took about 10 ms (15%) off the cold
+// compile of a small kernel with AVX-512 at -O3; the kernels run at the same speed (bench W1-W5).
+const std::vector<std::string> kGccFlags = {"--param=vect-epilogues-nomask=0", "-fno-schedule-insns2"};
 constexpr int kProbeTimeoutMs = 10'000;
 
 bool is_executable_file(const std::string& p) {
@@ -242,7 +256,8 @@ Compiler detect_compiler(const std::string& requested, const std::string& memo_d
     c.available = true;
     c.path = path;
     c.identity = p.identity;
-    c.flags = kBaseFlags;
+    c.flags = p.gcc ? kGccLevel : kOtherLevel;
+    c.flags.insert(c.flags.end(), kBaseFlags.begin(), kBaseFlags.end());
     c.flags.insert(c.flags.end(), kTargetFlags.begin(), kTargetFlags.end());
     if (p.gcc) c.flags.insert(c.flags.end(), kGccFlags.begin(), kGccFlags.end());
     return c;
