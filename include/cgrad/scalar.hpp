@@ -52,8 +52,8 @@ typedef __UINT64_TYPE__ uint64_t;
 #endif
 
 // In generated CPU kernels (freestanding units), every function is inlined: kernels are compiled
-// at -O2 (first calls), whose inliner leaves longer functions (sin, tanh, pow) as calls, and a loop
-// vectorizes only over functions inlined into it.
+// below -O3 (GCC: -O1 and some -O2 passes; first calls), whose inliners leave longer functions
+// (sin, tanh, pow) as calls, and a loop vectorizes only over functions inlined into it.
 #if defined(CGRAD_SCALAR_FREESTANDING) && defined(__GNUC__) && defined(__OPTIMIZE__)
 #define CGRAD_SCALAR_INLINE CGRAD_HD inline __attribute__((always_inline))
 #else
