@@ -188,7 +188,7 @@ TEST(JitCompiler, EmbeddedScalarHeaderKernel) {
   EXPECT_DOUBLE_EQ(f(0.0), 1.0);
 }
 
-// Kernels compile at -O2, whose inliner would leave the longer scalar functions as calls, and a loop
+// Kernels compile below -O3, whose inliner would leave the longer scalar functions as calls, and a loop
 // vectorizes only over what is inlined into it (3-14x slower loops, docs/jit.md "Flags"): in a
 // freestanding unit every scalar.hpp function is always_inline. An out-of-line copy would be a
 // local function of the .so, its name in the symbol table; none of these may have one.
