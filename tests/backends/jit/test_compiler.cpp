@@ -23,6 +23,22 @@ bool exists(const std::string& p) {
   return ::stat(p.c_str(), &st) == 0;
 }
 void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+// Writes `source` to dir/name.cpp, compiles it with `c` to dir/name.so and opens that (nullptr:
+// dlerror() says why).
+void* compile_and_open(const jit::Compiler& c, const std::string& dir, const std::string& name,
+                       const std::string& source) {
+  write(dir + "/" + name + ".cpp", source);
+  jit::compile(c, dir + "/" + name + ".cpp", dir + "/" + name + ".so");
+  return ::dlopen((dir + "/" + name + ".so").c_str(), RTLD_NOW | RTLD_LOCAL);
+}
+// The test compiler with the embedded scalar header prepared under `root` on its include path
+// (include_dir empty when it could not be written).
+jit::Compiler with_scalar_header(const std::string& root) {
+  jit::Compiler c = test_compiler();
+  c.include_dir = jit::prepare_include_dir(c, root);
+  if (!c.include_dir.empty()) c.flags.push_back("-I" + c.include_dir);
+  return c;
+}
 
 TEST(JitCompiler, MissingCompilerIsUnavailable) {
   EXPECT_FALSE(jit::detect_compiler("/nonexistent/bin/c++").available);
@@ -156,9 +172,7 @@ TEST(JitCompiler, CompileErrorCarriesCompilerMessageAndSource) {
 TEST(JitCompiler, CompilesAndLoadsAKernel) {
   CGRAD_REQUIRE_COMPILER();
   TempDir tmp;
-  write(tmp.path + "/k.cpp", kernel_source("k_mul", 1));
-  jit::compile(test_compiler(), tmp.path + "/k.cpp", tmp.path + "/k.so");
-  void* h = ::dlopen((tmp.path + "/k.so").c_str(), RTLD_NOW | RTLD_LOCAL);
+  void* h = compile_and_open(test_compiler(), tmp.path, "k", kernel_source("k_mul", 1));
   ASSERT_NE(h, nullptr) << ::dlerror();
   auto f = reinterpret_cast<KernelFn>(::dlsym(h, "k_mul"));
   ASSERT_NE(f, nullptr);
@@ -169,58 +183,52 @@ TEST(JitCompiler, EmbeddedScalarHeaderKernel) {
   CGRAD_REQUIRE_COMPILER();
   TempDir tmp;
   EXPECT_NE(jit::scalar_header_text().find("namespace cgrad::scalar"), std::string_view::npos);
-  jit::Compiler c = test_compiler();
-  c.include_dir = jit::prepare_include_dir(c, tmp.path);
+  const jit::Compiler c = with_scalar_header(tmp.path);
   ASSERT_FALSE(c.include_dir.empty());
-  c.flags.push_back("-I" + c.include_dir);
   // Same header, compiler and flags: same directory; the key names the header by hash, not path.
   EXPECT_EQ(jit::prepare_include_dir(test_compiler(), tmp.path), c.include_dir);
   EXPECT_EQ(jit::toolchain_key(c).find(tmp.path), std::string::npos);
-  write(tmp.path + "/s.cpp",
-        "#include \"cgrad/scalar.hpp\"\n"
-        "extern \"C\" __attribute__((visibility(\"default\"))) double s_exp(double x) {\n"
-        "  return cgrad::scalar::m_exp(x);\n}\n");
-  jit::compile(c, tmp.path + "/s.cpp", tmp.path + "/s.so");
-  void* h = ::dlopen((tmp.path + "/s.so").c_str(), RTLD_NOW | RTLD_LOCAL);
+  void* h =
+      compile_and_open(c, tmp.path, "s",
+                       "#include \"cgrad/scalar.hpp\"\n"
+                       "extern \"C\" __attribute__((visibility(\"default\"))) double s_exp(double x) {\n"
+                       "  return cgrad::scalar::m_exp(x);\n}\n");
   ASSERT_NE(h, nullptr) << ::dlerror();
   auto f = reinterpret_cast<double (*)(double)>(::dlsym(h, "s_exp"));
   ASSERT_NE(f, nullptr);
   EXPECT_DOUBLE_EQ(f(0.0), 1.0);
 }
 
-// Kernels compile below -O3, whose inliner would leave the longer scalar functions as calls, and a loop
-// vectorizes only over what is inlined into it (3-14x slower loops, docs/jit.md "Flags"): in a
+// Kernels compile below -O3, whose inliner would leave the longer scalar functions as calls, and a
+// loop vectorizes only over what is inlined into it (3-14x slower loops, docs/jit.md "Flags"): in a
 // freestanding unit every scalar.hpp function is always_inline. An out-of-line copy would be a
 // local function of the .so, its name in the symbol table; none of these may have one.
 TEST(JitCompiler, KernelUnitsInlineEveryScalarFunction) {
   CGRAD_REQUIRE_COMPILER();
   TempDir tmp;
-  jit::Compiler c = test_compiler();
-  c.include_dir = jit::prepare_include_dir(c, tmp.path);
+  const jit::Compiler c = with_scalar_header(tmp.path);
   ASSERT_FALSE(c.include_dir.empty());
-  c.flags.push_back("-I" + c.include_dir);
-  write(tmp.path + "/u.cpp",
-        "#define CGRAD_SCALAR_FREESTANDING 1\n"
-        "#include \"cgrad/scalar.hpp\"\n"
-        "namespace s = cgrad::scalar;\n"
-        "extern \"C\" __attribute__((visibility(\"default\")))\n"
-        "void u_loop(const float* x, float* y, const double* xd, double* yd, long n) {\n"
-        "#pragma omp simd\n"
-        "  for (long i = 0; i < n; ++i)\n"
-        "    y[i] = s::tanh(x[i]) + s::expm1(x[i]) + s::log2(x[i]) + s::sinh(x[i]) + s::pow(x[i], y[i]);\n"
-        "#pragma omp simd\n"
-        "  for (long i = 0; i < n; ++i)\n"
-        "    yd[i] = s::tanh(xd[i]) + s::atan(xd[i]) + s::acosh(xd[i]) + s::sinh(xd[i]) + s::pow(xd[i], "
-        "yd[i]);\n"
-        "}\n");
-  jit::compile(c, tmp.path + "/u.cpp", tmp.path + "/u.so");
+  void* h = compile_and_open(
+      c, tmp.path, "u",
+      "#define CGRAD_SCALAR_FREESTANDING 1\n"
+      "#include \"cgrad/scalar.hpp\"\n"
+      "namespace s = cgrad::scalar;\n"
+      "extern \"C\" __attribute__((visibility(\"default\")))\n"
+      "void u_loop(const float* x, float* y, const double* xd, double* yd, long n) {\n"
+      "#pragma omp simd\n"
+      "  for (long i = 0; i < n; ++i)\n"
+      "    y[i] = s::tanh(x[i]) + s::expm1(x[i]) + s::log2(x[i]) + s::sinh(x[i]) + s::pow(x[i], y[i]);\n"
+      "#pragma omp simd\n"
+      "  for (long i = 0; i < n; ++i)\n"
+      "    yd[i] = s::tanh(xd[i]) + s::atan(xd[i]) + s::acosh(xd[i]) + s::sinh(xd[i]) + s::pow(xd[i], "
+      "yd[i]);\n"
+      "}\n");
   std::ifstream in(tmp.path + "/u.so", std::ios::binary);
   const std::string so((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   ASSERT_FALSE(so.empty());
   for (const char* f : {"tanh_f32", "expm1_f32", "log2_f32", "sinh_f32", "pow_f32", "tanh_f64", "atan_f64",
                         "acosh_f64", "sinh_f64", "pow_f64"})
     EXPECT_EQ(so.find(f), std::string::npos) << f << " was left as a call in a kernel unit";
-  void* h = ::dlopen((tmp.path + "/u.so").c_str(), RTLD_NOW | RTLD_LOCAL);
   ASSERT_NE(h, nullptr) << ::dlerror();
   auto loop =
       reinterpret_cast<void (*)(const float*, float*, const double*, double*, long)>(::dlsym(h, "u_loop"));

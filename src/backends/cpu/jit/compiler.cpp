@@ -38,9 +38,10 @@ const std::vector<std::string> kBaseFlags = {"-march=native",   "-fPIC",
                                              "-pipe",           "-std=c++17",
                                              "-fno-math-errno", "-fno-trapping-math",
                                              "-fopenmp-simd",   "-fvisibility=hidden"};
-// GCC: -O1 and the passes of -O2 that kernels need, which compiles 5-20% cheaper than -O2 and gives
-// the same code for the survey's loops (docs/jit.md, "Flags"): both vectorizers with -O3's cost
-// model (GCC 12's -O2 uses "very cheap", which left W1's loop slower), FMA contraction
+// GCC: -O1 and the passes of -O2 that kernels need, which compiles about 10% cheaper than -O2 (itself
+// 5-20% cheaper than -O3) and gives the same code for the survey's loops (docs/jit.md, "Flags"): both
+// vectorizers with -O3's cost model (GCC 12's -O2 uses "very cheap", which left W1's loop slower), FMA
+// contraction
 // (-fexpensive-optimizations), type-based aliasing, values kept in registers across the C library
 // calls of complex functions (-fcaller-saves: exp c64 10% slower without), and global common
 // subexpressions (-fgcse: asinh f32 8% slower without). scalar.hpp's functions are always_inline in
