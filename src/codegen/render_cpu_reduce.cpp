@@ -555,7 +555,7 @@ class Reduce {
     // step's three units 504 -> 433 ms of compiler CPU).
     Rendered out;
     out.whole_rows = core::numel(k_.inner) < kCpuSplitRowsFrom;
-    fill(body, "CHUNK_API", out.whole_rows ? "static inline" : "CGRAD_EXPORT");
+    fill(body, "CHUNK_API", out.whole_rows ? "CGRAD_KERNEL_HELPER" : "CGRAD_EXPORT");
     out.has_reductions = true;
     return named(k_, std::move(body), out);
   }
