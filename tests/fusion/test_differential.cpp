@@ -189,6 +189,48 @@ TEST(Differential, LeadingAxisReductionsMatchInterpreterExactly) {
   EXPECT_EQ(stats().kernels_launched, 1u) << "the element-wise input fuses into the column kernel";
 }
 
+// Scans over a leading axis run in column mode (render_cpu_scan.cpp): tiles of 512 outer elements
+// along the last outer dim, each element's running value combined in its row's order, so every
+// result is the interpreter's, bit for bit. Tiles cut by the end of a run of the last outer dim
+// (3-D, runs of 600 and 37), a partial last tile, thread chunks that start inside a run, a
+// transposed input (its rows along memory: the row kernel), fused producers, f32 (accumulated in
+// double), f64, f16, i32 and c64 sums, f64 products, include_initial. Plus the launch count of a fused one.
+TEST(Differential, LeadingAxisScansMatchInterpreterExactly) {
+  auto build = [] {
+    manual_seed(21);
+    Tensor x = rand({300, 1300}, f32) - 0.5, w = rand({4, 50, 600}, f64) - 0.5;
+    // (products by powers of two only: exact, so the kernels' FMAs round as the interpreter does)
+    Tensor h = (rand({90, 37}, f32) * 4).cast(f16), i = (rand({70, 900}, f32) * 256 - 128).cast(i32);
+    Tensor p = rand({60, 700}, f64) * 0.25 + 0.875, t = (rand({500, 40}, f32) - 0.5).transpose(0, 1);
+    Tensor c = complex(rand({30, 530}, f32), rand({30, 530}, f32));
+    eval({x, w, h, i, p, t, c});
+    return std::vector<Tensor>{cumulative_sum(x, 0),
+                               cumulative_sum(x * 2.0 + 1.0, 0, std::nullopt, true),
+                               cumulative_sum(w, 1),
+                               cumulative_sum(w, 0),
+                               cumulative_sum(h, 0),
+                               cumulative_sum(i, 0),
+                               cumulative_prod(p, 0),
+                               cumulative_sum(t, 0),
+                               cumulative_sum(t, 1),
+                               real(cumulative_sum(c, 0)),
+                               imag(cumulative_sum(c * 0.125 + 1.0, 0))};
+  };
+  auto jit = values(build());
+  auto ref = with_backend("interpreter", [&] { return values(build()); });
+  ASSERT_EQ(jit.size(), ref.size());
+  for (std::size_t o = 0; o < jit.size(); ++o) {
+    ASSERT_EQ(jit[o].size(), ref[o].size()) << o;
+    for (std::size_t k = 0; k < jit[o].size(); ++k)
+      ASSERT_EQ(jit[o][k], ref[o][k]) << "output " << o << " element " << k;
+  }
+  manual_seed(21);
+  Tensor x = rand({300, 1300}, f32).eval();
+  reset_stats();
+  cumulative_sum(x * 2.0, 0).eval();
+  EXPECT_EQ(stats().kernels_launched, 1u) << "the element-wise input fuses into the scan";
+}
+
 // argmax and argmin in column mode (render_cpu_reduce.cpp): over a leading axis, and along short
 // rows that lie along memory (up to 128 elements: 128 takes column mode, 129 the row loop). Ties
 // (values on a coarse grid), -0 against +0, NaNs, rows of -inf only (index 0), tiles of more than
