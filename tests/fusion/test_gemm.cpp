@@ -19,7 +19,10 @@ namespace {
 
 // GEMMs that reach every edge of the kernels: tiles cut by m and n, depths past one packed panel
 // (256) and B panels past 2048 columns, one-vector strips (n <= 16), transposed, sliced,
-// broadcast (stride 0), reversed and batched operands, k = 1, and the same in f64.
+// broadcast (stride 0), reversed and batched operands, k = 1, and the same in f64. Matrices times
+// vectors (n = 1: rows not a multiple of the four strips of lanes, a transposed matrix, a batch)
+// and vectors times matrices (m = 1: columns past whole groups of four vectors and a part of one,
+// and a transposed matrix, which takes the tiles).
 std::vector<Tensor> gemms(DType dt) {
   manual_seed(21);
   auto r = [&](Shape s) { return (rand(std::move(s), dt) - 0.5).eval(); };
@@ -30,7 +33,15 @@ std::vector<Tensor> gemms(DType dt) {
   Tensor x = r({1, 1}), y = r({1, 1}), u = r({37, 1}), v = r({1, 5});
   Tensor bt = r({3, 40, 70}), bw = r({70, 90});
   Tensor row = r({1, 200});
-  return {matmul(a, b),
+  Tensor mv = r({150, 700}), vk = r({700, 1}), vm = r({1, 600}), mw = r({600, 300});
+  return {matmul(mv, vk),
+          matmul(mv.slice(1, 100, 700), vk.slice(0, 0, 600)),  // rows 700 apart
+          matmul(mw.T(), vm.T()),                              // a transposed matrix times a vector
+          matmul(r({3, 40, 70}), r({70, 1})),                  // batched
+          matmul(vm, mw),
+          matmul(vm.slice(1, 0, 300), mw.T().slice(1, 0, 300)),  // columns of B contiguous: tiles
+          matmul(vm.slice(1, 0, 20), r({20, 5})),
+          matmul(a, b),
           matmul(c, d),
           matmul(e, f),  // 3 rows: cut by columns
           matmul(g, h),
@@ -99,6 +110,32 @@ TEST(Gemm, InstructionSetsGiveTheSameBits) {
     EXPECT_TRUE(same_bits(wide, narrow)) << (dt == f32 ? "f32" : "f64");
     EXPECT_TRUE(same_bits(wide, def)) << (dt == f32 ? "f32" : "f64");
   }
+}
+
+// A matrix times a vector and a vector times a matrix run on loops of their own (gemm_n1, gemm_m1),
+// whose elements are the same chains of FMAs as the tiles': each is bit for bit the column (row)
+// of a wider product that the tiles compute, on every instruction set.
+TEST(Gemm, VectorProductsGiveTheBitsOfTheWiderProduct) {
+  ResultCacheOff no_cache;
+  for (const char* set : {"avx512", "avx2"})
+    for (DType dt : {f32, f64}) {
+      SCOPED_TRACE(std::string(set) + (dt == f32 ? " f32" : " f64"));
+      auto& e = core::env_mut();
+      const std::string saved = e.gemm;
+      e.gemm = set;
+      manual_seed(5);
+      Tensor a = (rand({133, 900}, dt) - 0.5).eval(), v = (rand({900, 2}, dt) - 0.5).eval();
+      Tensor u = (rand({2, 900}, dt) - 0.5).eval(), b = (rand({900, 77}, dt) - 0.5).eval();
+      const auto narrow = matmul(a, v.slice(1, 0, 1)).to_vector<double>();
+      const auto wide = matmul(a, v).slice(1, 0, 1).to_vector<double>();
+      const auto row = matmul(u.slice(0, 0, 1), b).to_vector<double>();
+      const auto rows = matmul(u, b).slice(0, 0, 1).to_vector<double>();
+      e.gemm = saved;
+      ASSERT_EQ(narrow.size(), 133u);
+      EXPECT_EQ(std::memcmp(narrow.data(), wide.data(), narrow.size() * sizeof(double)), 0);
+      ASSERT_EQ(row.size(), 77u);
+      EXPECT_EQ(std::memcmp(row.data(), rows.data(), row.size() * sizeof(double)), 0);
+    }
 }
 
 // The JIT backend's matmuls are its GEMM kernels' also where it interprets the rest of a graph:
