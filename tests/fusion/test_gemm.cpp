@@ -34,7 +34,12 @@ std::vector<Tensor> gemms(DType dt) {
   Tensor bt = r({3, 40, 70}), bw = r({70, 90});
   Tensor row = r({1, 200});
   Tensor mv = r({150, 700}), vk = r({700, 1}), vm = r({1, 600}), mw = r({600, 300});
-  return {matmul(mv, vk),
+  Tensor s8 = r({300, 8, 8}), s3 = r({40, 3, 5}), s5 = r({5, 7});
+  return {matmul(s8, s8),  // a batch of small products
+          matmul(s3, s5),  // ... with a broadcast right operand
+          matmul(s8.slice(0, 0, 2).transpose(1, 2), s8.slice(0, 2, 4)),
+          matmul(r({20, 30}), r({30, 24})),  // small: one or two vectors of columns
+          matmul(mv, vk),
           matmul(mv.slice(1, 100, 700), vk.slice(0, 0, 600)),  // rows 700 apart
           matmul(mw.T(), vm.T()),                              // a transposed matrix times a vector
           matmul(r({3, 40, 70}), r({70, 1})),                  // batched
@@ -135,6 +140,28 @@ TEST(Gemm, VectorProductsGiveTheBitsOfTheWiderProduct) {
       EXPECT_EQ(std::memcmp(narrow.data(), wide.data(), narrow.size() * sizeof(double)), 0);
       ASSERT_EQ(row.size(), 77u);
       EXPECT_EQ(std::memcmp(row.data(), rows.data(), row.size() * sizeof(double)), 0);
+    }
+}
+
+// Small products (one block of depth, at most two vectors of columns and 64 rows) run without
+// packing, and a batch of them is split over the pool by whole matrices (gemm_small, own_matmul):
+// each element is still the tiles' chain, so the same bits as the columns of a product too wide
+// for that path, on every instruction set.
+TEST(Gemm, SmallProductsGiveTheBitsOfTheTiles) {
+  ResultCacheOff no_cache;
+  for (const char* set : {"avx512", "avx2"})
+    for (DType dt : {f32, f64}) {
+      SCOPED_TRACE(std::string(set) + (dt == f32 ? " f32" : " f64"));
+      auto& e = core::env_mut();
+      const std::string saved = e.gemm;
+      e.gemm = set;
+      manual_seed(6);
+      Tensor a = (rand({64, 9, 12}, dt) - 0.5).eval(), b = (rand({64, 12, 70}, dt) - 0.5).eval();
+      const auto small = matmul(a, b.slice(2, 0, 10)).to_vector<double>();
+      const auto wide = matmul(a, b).slice(2, 0, 10).to_vector<double>();
+      e.gemm = saved;
+      ASSERT_EQ(small.size(), 64u * 9 * 10);
+      EXPECT_EQ(std::memcmp(small.data(), wide.data(), small.size() * sizeof(double)), 0);
     }
 }
 
