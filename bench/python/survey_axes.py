@@ -9,21 +9,14 @@ Usage: CGRAD_RESULT_CACHE_BYTES=0 CGRAD_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 \\
        python bench/python/survey_axes.py [name filter]
 """
 
+import os
 import sys
-import time
 
 import cgrad as cg
 import numpy as np
 
-
-def median_ms(f, reps=5):
-    f()
-    times = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        f()
-        times.append(time.perf_counter() - t0)
-    return sorted(times)[reps // 2] * 1e3
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from survey import median_ms  # noqa: E402  (the reductions' survey: one timing rule for all three)
 
 
 def inputs():
