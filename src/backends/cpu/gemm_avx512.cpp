@@ -5,6 +5,8 @@
 
 #include <immintrin.h>
 
+#include <utility>
+
 namespace cgrad::backends::cpu {
 
 namespace {
