@@ -251,6 +251,19 @@ TEST(Golden, LeanUnits) {
   EXPECT_FALSE(lean_unit({a.cast(c64) * b.cast(c64)}));
 }
 
+// An element-wise loop over an access whose stride is known only at run time (a column of a
+// matrix) is vectorized only while the stride is under 32 bytes (render_cpu_elementwise.cpp); a
+// contiguous one, and the bands of a transposed operand, always.
+TEST(Golden, StridedLoopsVectorizeOnlyForShortStrides) {
+  Tensor x = input({64, 16});
+  const std::vector<codegen::Rendered> column = cpu_kernels({x.slice(1, 3, 4) + 1.0});
+  EXPECT_NE(column.front().source.find("#pragma omp simd if(simd: s0 > -8 && s0 < 8)"), std::string::npos)
+      << column.front().source;
+  const std::vector<codegen::Rendered> dense = cpu_kernels({x + 1.0});
+  EXPECT_EQ(dense.front().source.find("if(simd:"), std::string::npos);
+  EXPECT_NE(dense.front().source.find("#pragma omp simd\n"), std::string::npos);
+}
+
 // A reduction whose rows are shorter than codegen::kCpuSplitRowsFrom never has a row split into
 // chunks, so its chunk functions stay static (compiled only into the entry, if used there); rows
 // from that length on export them for the thread pool (render_cpu_reduce.cpp).
