@@ -77,6 +77,25 @@ std::string Loops::hoist() const {
   return out;
 }
 
+std::string Loops::tile_steps(const std::string& base, const std::string& indent) const {
+  const std::string last = std::to_string(ro - 1), in = std::to_string(rank - 1);
+  std::string out;
+  for (std::size_t a = 0; a < k.accesses.size(); ++a) {
+    const std::string A = std::to_string(a);
+    out += indent + "const int64_t kb" + A + " = " + base + "[" + A + "], kt" + A + " = st[" + A + "][" +
+           last + "], kj" + A + " = st[" + A + "][" + in + "];\n" + indent + "(void)kb" + A + ";\n" + indent +
+           "(void)kt" + A + ";\n" + indent + "(void)kj" + A + ";\n";
+  }
+  return out;
+}
+
+std::string Loops::tile_index(int a, bool inner) const {
+  const schedule::Access& acc = k.accesses[static_cast<std::size_t>(a)];
+  const std::string A = std::to_string(a);
+  return "(kb" + A + stride_term(acc, ro - 1, "t_", "kt" + A) +
+         (inner ? stride_term(acc, rank - 1, "j", "kj" + A) : std::string()) + ")";
+}
+
 std::string Loops::range(const std::string& what, std::size_t first, std::size_t r, const std::string& sizes,
                          const std::string& begin, const std::string& end, const std::string& body,
                          const std::string& pragma, const Blocks& blocks, bool band) const {

@@ -53,6 +53,13 @@ struct Loops {
   std::string range(const std::string& what, std::size_t first, std::size_t r, const std::string& sizes,
                     const std::string& begin, const std::string& end, const std::string& body,
                     const std::string& pragma, const Blocks& blocks = Blocks(), bool band = false) const;
+  /// Column mode (a tile of outer elements along the last outer dim, one inner dim; reductions and
+  /// scans over a leading axis): per access, its tile's start `kb<a>` (`base`[a]) and its steps
+  /// along the tile `kt<a>` and along the inner dim `kj<a>`, declared at `indent`.
+  std::string tile_steps(const std::string& base, const std::string& indent) const;
+  /// In column mode, the element index of access `a`: element `t_` of the tile, and `j` of the
+  /// inner dim when `inner` (else the outer level, an output's own element).
+  std::string tile_index(int a, bool inner) const;
   /// The stores at the inner level (`inner_stores`) or the outer one.
   std::string stores(bool inner_stores, bool loop, const std::string& indent) const;
 

@@ -428,25 +428,13 @@ class Reduce {
   // epilogues and outer stores in one vector loop (an outer element's loads and stores move along
   // the tile by their stride along the last outer dim).
   std::string cols_fn() const {
-    const std::string last = std::to_string(r_.ro - 1), in = std::to_string(r_.ro), tile = col_tile();
-    std::string steps;
-    for (std::size_t a = 0; a < k_.accesses.size(); ++a) {
-      const std::string A = std::to_string(a);
-      steps += "  const int64_t kb" + A + " = base[" + A + "], kt" + A + " = st[" + A + "][" + last +
-               "], kj" + A + " = st[" + A + "][" + in + "];\n  (void)kb" + A + ";\n  (void)kt" + A +
-               ";\n  (void)kj" + A + ";\n";
-    }
+    const std::string tile = col_tile();
     const ColAccs accs = col_accumulators(tile);
-    // element `t_` of the tile along the last outer dim, `j` along the inner one (none: outer level)
-    auto index = [&](int a, bool inner) {
-      const Access& acc = k_.accesses[static_cast<std::size_t>(a)];
-      const std::string A = std::to_string(a);
-      return "(kb" + A + stride_term(acc, r_.ro - 1, "t_", "kt" + A) +
-             (inner ? stride_term(acc, r_.rank - 1, "j", "kj" + A) : std::string()) + ")";
-    };
-    auto addr = [&](int a, bool inner) { return "p" + std::to_string(a) + "[" + index(a, inner) + "]"; };
-    auto in_loop = [&](bool inner) {
-      return std::make_pair([=](int a) { return addr(a, inner); }, [=](int a) { return index(a, inner); });
+    const Loops& r = r_;
+    auto in_loop = [&r](bool inner) {
+      return std::make_pair(
+          [&r, inner](int a) { return "p" + std::to_string(a) + "[" + r.tile_index(a, inner) + "]"; },
+          [&r, inner](int a) { return r.tile_index(a, inner); });
     };
     const auto [loop_addr, loop_index] = in_loop(true);
     const auto [out_addr, out_index] = in_loop(false);
@@ -462,7 +450,7 @@ class Reduce {
     fill(f, "NA", na_);
     fill(f, "PTRS", r_.ptrs());
     fill(f, "RANK", std::to_string(r_.rank));
-    fill(f, "STEPS", steps);
+    fill(f, "STEPS", r_.tile_steps("base", "  "));
     fill(f, "ACC_INIT", accs.init);
     const std::string body = emit_instrs(k_, cols_body(), "        ", loop_addr, loop_index) + accs.combine;
     // (an argmax group's pass takes one row: GCC 12 vectorizes no loop that chains two of its

@@ -39,20 +39,7 @@ bool scan_cols(const KernelSpec& k, const Loops& r) {
 }
 
 Rendered render_scan_cols(const KernelSpec& k, const Loops& r) {
-  const std::string last = std::to_string(r.ro - 1), in = std::to_string(r.rank - 1);
-  std::string steps;  // each access's tile start and its steps along the tile and the row
-  for (std::size_t a = 0; a < k.accesses.size(); ++a) {
-    const std::string A = std::to_string(a);
-    steps += "    const int64_t kb" + A + " = off_[" + A + "], kt" + A + " = st[" + A + "][" + last +
-             "], kj" + A + " = st[" + A + "][" + in + "];\n    (void)kb" + A + "; (void)kt" + A +
-             "; (void)kj" + A + ";\n";
-  }
-  auto index = [&](int a) {
-    const schedule::Access& acc = k.accesses[static_cast<std::size_t>(a)];
-    const std::string A = std::to_string(a);
-    return "(kb" + A + stride_term(acc, r.ro - 1, "t_", "kt" + A) +
-           stride_term(acc, r.rank - 1, "j", "kj" + A) + ")";
-  };
+  auto index = [&](int a) { return r.tile_index(a, true); };
   const std::string tile = std::to_string(kScanTile);
   std::string decl, init, load, save;
   for (std::size_t i = 0; i < k.reductions.size(); ++i)
@@ -69,7 +56,7 @@ Rendered render_scan_cols(const KernelSpec& k, const Loops& r) {
   fill(body, "RANK", std::to_string(r.rank));
   fill(body, "TILE", tile);
   fill(body, "PTRS", chomp(r.ptrs()));
-  fill(body, "STEPS", chomp(steps));
+  fill(body, "STEPS", chomp(r.tile_steps("off_", "    ")));
   fill(body, "ACC_DECL", chomp(decl));
   fill(body, "ACC_INIT", chomp(init));
   fill(body, "ACC_LOAD", chomp(load));

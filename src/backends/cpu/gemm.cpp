@@ -183,8 +183,6 @@ void own_matmul(const GemmFns<T>& fn, const Shape& batch, int64_t m, int64_t k, 
   // Each band packs its part of op(A) or op(B) and all of the other: by rows, a thread packs
   // m k / P + k n elements, by columns m k + k n / P, so C is cut across its longer side (columns
   // in whole strips of B).
-  const bool rows = nn <= fn.nr || (m >= nn && m > fn.mr);
-  const Cut cut{rows, rows ? fn.mr : fn.nr};
   const int64_t count = core::numel(batch);
   if (count > 1 &&
       static_cast<double>(m) * static_cast<double>(nn) * static_cast<double>(k) < kParallelMacs) {
@@ -210,6 +208,8 @@ void own_matmul(const GemmFns<T>& fn, const Shape& batch, int64_t m, int64_t k, 
     });
     return;
   }
+  const bool rows = nn <= fn.nr || (m >= nn && m > fn.mr);
+  const Cut cut{rows, rows ? fn.mr : fn.nr};
   for_each_matrix<T>(batch, a, b, out, [&](const T* A, const T* B, T* C) {
     pooled(m, nn, k, cut, [&](int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
       T* work = own_work<T>(fn.work(j1 - j0));

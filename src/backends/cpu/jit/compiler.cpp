@@ -41,11 +41,10 @@ const std::vector<std::string> kBaseFlags = {"-march=native",   "-fPIC",
 // GCC: -O1 and the passes of -O2 that kernels need, which compiles about 10% cheaper than -O2 (itself
 // 5-20% cheaper than -O3) and gives the same code for the survey's loops (docs/jit.md, "Flags"): both
 // vectorizers with -O3's cost model (GCC 12's -O2 uses "very cheap", which left W1's loop slower), FMA
-// contraction
-// (-fexpensive-optimizations), type-based aliasing, values kept in registers across the C library
-// calls of complex functions (-fcaller-saves: exp c64 10% slower without), and global common
-// subexpressions (-fgcse: asinh f32 8% slower without). scalar.hpp's functions are always_inline in
-// kernel units, which an inliner below -O3's needs. Other drivers: -O2.
+// contraction (-fexpensive-optimizations), type-based aliasing, values kept in registers across the C
+// library calls of complex functions (-fcaller-saves: exp c64 10% slower without), and global common
+// subexpressions (-fgcse: asinh f32 8% slower without). scalar.hpp's functions and each kernel's own
+// helpers (CGRAD_KERNEL_HELPER) are always_inline, which an inliner below -O3's needs. Other drivers: -O2.
 const std::vector<std::string> kGccLevel = {"-O1",
                                             "-ftree-loop-vectorize",
                                             "-ftree-slp-vectorize",
