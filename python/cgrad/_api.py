@@ -33,6 +33,16 @@ def _default_dtype(dtype, fallback=None):
 
 
 # ---- creation ----
+class _NumpyValues(Exception):
+    """Raised by _infer at a NumPy scalar: NumPy's own conversion keeps its dtype."""
+
+
+def _numpy_scalar(o):
+    # np.float64 is a Python float and np.int64 may pass for an int: a value of a NumPy dtype keeps
+    # it (np.float64(0.1) stays f64, as in NumPy), so NumPy scalars go through NumPy.
+    return type(o).__module__ == "numpy" and hasattr(o, "dtype")
+
+
 def _infer(obj):
     """(flat values, shape, dtype) of nested Python sequences of bools/ints/floats."""
     shape = []
@@ -51,6 +61,8 @@ def _infer(obj):
                 raise ValueError("asarray: ragged nested sequences")
             if isinstance(o, Array):
                 o = o.item()
+            if _numpy_scalar(o):
+                raise _NumpyValues
             if not isinstance(o, (builtins.bool, int, float, complex)):
                 raise TypeError(f"asarray: cgrad has no dtype for {type(o).__name__} values")
             kinds.add(builtins.bool if isinstance(o, builtins.bool) else int if isinstance(o, int)
@@ -89,6 +101,10 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
         elif copy:
             x = _copy(x)
         return x if device is None else x.to_device(_dev(device))
+    if _numpy_scalar(obj) and copy is not False:
+        import numpy as np
+
+        obj = np.asarray(obj)
     if hasattr(obj, "__dlpack__") and not isinstance(obj, (builtins.bool, int, float)):
         try:
             x = from_dlpack(obj)
@@ -114,7 +130,7 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
             flat, shape, d = _infer(obj)
         except (ValueError, TypeError):
             raise
-        except Exception:
+        except Exception:  # _NumpyValues, or a sequence type _infer does not walk
             import numpy as np
 
             return asarray(np.asarray(obj), dtype=dtype, device=device)

@@ -279,6 +279,26 @@ def test_asarray_from_python():
     np.testing.assert_array_equal(np.asarray(cg.eye(3, k=1)), np.eye(3, k=1))
 
 
+@pytest.mark.parametrize("value", [np.float64(0.1), np.float32(1.5), np.float16(0.5), np.int32(-7),
+                                   np.uint8(200), np.bool_(True), np.complex128(1 + 2j)])
+def test_asarray_keeps_a_numpy_scalars_dtype(value):
+    # np.float64 is a Python float: it used to become float32 (0.1 -> 0.10000000149), and an
+    # np.float32 was refused ("no dtype for float32 values")
+    x = cg.asarray(value)
+    assert x.shape == () and np.asarray(x).dtype == np.asarray(value).dtype
+    assert np.asarray(x) == value
+    wide = cg.complex128 if np.iscomplexobj(value) else cg.float64
+    assert cg.asarray(value, dtype=wide).dtype == wide
+    with pytest.raises(ValueError, match="copy=False"):
+        cg.asarray(value, copy=False)
+
+
+def test_asarray_of_a_list_of_numpy_scalars_converts_as_numpy_does():
+    assert cg.asarray([np.float64(0.1), 2.0]).dtype == cg.float64
+    assert cg.asarray([[np.int8(1), np.int8(2)]]).dtype == cg.int8
+    assert np.asarray(cg.asarray([np.float64(0.1)]))[0] == 0.1
+
+
 def test_eval_stats_and_fusion():
     x, y = arr(A), arr(B)
     z = cg.exp(x * y + 1) - y

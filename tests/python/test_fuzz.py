@@ -1,0 +1,21 @@
+"""Random graphs against NumPy (tools/fuzz_numpy.py): values on 60 seeds, gradients against finite
+differences on 30. The tool runs any number of seeds by hand (docs/testing.md)."""
+import importlib.util
+import pathlib
+
+import pytest
+
+_path = pathlib.Path(__file__).resolve().parents[2] / "tools" / "fuzz_numpy.py"
+_spec = importlib.util.spec_from_file_location("fuzz_numpy", _path)
+fuzz = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(fuzz)
+
+
+@pytest.mark.parametrize("start", range(0, 60, 10))
+def test_random_graphs_match_numpy(start):
+    assert sum(fuzz.run(seed, False) for seed in range(start, start + 10)) == 0
+
+
+@pytest.mark.parametrize("start", range(0, 30, 10))
+def test_random_gradients_match_finite_differences(start):
+    assert sum(fuzz.check_grad(seed, False) for seed in range(start, start + 10)) == 0

@@ -1,0 +1,429 @@
+#!/usr/bin/env python3
+"""Random lazy graphs evaluated by cgrad and by NumPy, compared value by value.
+
+Each seed builds a small graph of views (slices with steps, transposes, broadcasts, reshapes,
+flips), element-wise functions, reductions over random axes, scans, matmuls and joins over random
+shapes (odd sizes, ones, empty axes), evaluates some intermediate nodes early (so later kernels read
+realized buffers as well as fused producers) and checks every output against NumPy computed in
+float64 (floats) or the same dtype (integers, bools). A mismatch prints the seed and the expression.
+
+    python tools/fuzz_numpy.py [--seeds N] [--start S] [--verbose]
+
+Run with CGRAD_BACKEND=interpreter to fuzz the interpreter, CGRAD_NUM_THREADS=1 for one thread.
+"""
+import argparse
+import sys
+
+import numpy as np
+
+import cgrad as cg
+
+SIZES = [1, 2, 3, 5, 7, 8, 16, 17, 31, 33, 64, 100, 129, 257]
+FLOAT = ["float32", "float64"]
+INT = ["int32", "int64"]
+
+
+TOL = {np.dtype("float16"): 2e-2, np.dtype("float32"): 2e-3, np.dtype("float64"): 1e-9}
+
+
+class Node:
+    """A cgrad array, NumPy's value for it, and its expression. `tol`: the relative error its
+    value may carry, the loosest of its own dtype's and its operands' (f32 cast to f64 keeps f32's)."""
+
+    def __init__(self, c, n, text, *parents):
+        self.c, self.n, self.text = c, n, text
+        self.tol = max([TOL.get(n.dtype, 0.0)] + [p.tol for p in parents])
+
+    @property
+    def kind(self):
+        if self.n.dtype == np.bool_:
+            return "bool"
+        return "float" if self.n.dtype.kind == "f" else "int"
+
+
+def leaf(rng, shape, dtype):
+    if dtype == "bool":
+        a = rng.random(shape) < 0.5
+    elif dtype in INT:
+        a = rng.integers(-20, 20, size=shape).astype(dtype)
+    else:
+        a = (rng.random(shape) * 4 - 2).astype(dtype)
+    return Node(cg.asarray(a), a, f"leaf{list(shape)}:{dtype}")
+
+
+def rand_shape(rng, ndim=None):
+    ndim = int(rng.integers(1, 4)) if ndim is None else ndim
+    if rng.random() < 0.03:
+        return tuple(int(rng.choice(SIZES)) if i else 0 for i in range(ndim))
+    return tuple(int(rng.choice(SIZES[: 8 if ndim == 3 else 12])) for _ in range(ndim))
+
+
+UNARY_F = {
+    "exp": (lambda c: cg.exp(c), lambda n: np.exp(n)),
+    "tanh": (cg.tanh, np.tanh),
+    "sin": (cg.sin, np.sin),
+    "abs": (cg.abs, np.abs),
+    "neg": (lambda c: -c, lambda n: -n),
+    "sqrt_abs": (lambda c: cg.sqrt(cg.abs(c)), lambda n: np.sqrt(np.abs(n))),
+    "log1p_abs": (lambda c: cg.log1p(cg.abs(c)), lambda n: np.log1p(np.abs(n))),
+    "square": (cg.square, np.square),
+    "sigmoid": (cg.sigmoid, lambda n: 1 / (1 + np.exp(-n))),
+    "floor": (cg.floor, np.floor),
+    "relu": (cg.relu, lambda n: np.maximum(n, 0)),
+}
+UNARY_I = {
+    "abs": (cg.abs, np.abs),
+    "neg": (lambda c: -c, lambda n: -n),
+    "square": (cg.square, np.square),
+}
+BINARY = {
+    "add": (lambda a, b: a + b, lambda a, b: a + b),
+    "sub": (lambda a, b: a - b, lambda a, b: a - b),
+    "mul": (lambda a, b: a * b, lambda a, b: a * b),
+    "max": (cg.maximum, np.maximum),
+    "min": (cg.minimum, np.minimum),
+}
+
+
+def bounded(n):
+    """Keep values in range so exp, square and products stay finite and comparable."""
+    return n.kind != "float" or np.all(np.abs(n.n) < 1e3)
+
+
+class Fuzz:
+    """One seed's graph. With `grad`, float leaves are f64 and require gradients, and `shift`
+    moves the k-th one by shift * d_k (d_k from its own generator) for finite differences."""
+
+    def __init__(self, seed, grad=False, shift=0.0):
+        self.rng = np.random.default_rng(seed)
+        self.seed, self.grad, self.shift = seed, grad, shift
+        self.nodes, self.leaves = [], []
+
+    def leaf(self, shape, dtype):
+        if self.grad and dtype in FLOAT:
+            dtype = "float64"
+        x = leaf(self.rng, shape, dtype)
+        if self.grad and dtype == "float64":
+            d = np.random.default_rng((self.seed, len(self.leaves))).standard_normal(shape)
+            x.n = x.n + self.shift * d
+            x.c = cg.asarray(x.n)
+            x.c.requires_grad_()
+            self.leaves.append((x, d))
+        return x
+
+    def pick(self, pred=lambda n: True):
+        cands = [n for n in self.nodes if pred(n)]
+        return cands[int(self.rng.integers(len(cands)))] if cands else None
+
+    def add(self, node):
+        if node is not None and node.n.size <= 1 << 18:
+            self.nodes.append(node)
+
+    def fresh(self):
+        r = self.rng.random()
+        dt = "bool" if r < 0.05 else (self.rng.choice(INT) if r < 0.25 else self.rng.choice(FLOAT))
+        self.add(self.leaf(rand_shape(self.rng), str(dt)))
+
+    def view(self, x):
+        rng, s = self.rng, x.n.shape
+        r = rng.random()
+        if r < 0.25 and x.n.ndim >= 2:
+            perm = tuple(int(p) for p in rng.permutation(x.n.ndim))
+            return Node(cg.permute_dims(x.c, perm), np.transpose(x.n, perm), f"perm{perm}({x.text})", x)
+        if r < 0.5 and x.n.ndim >= 1:
+            key = []
+            for d in s:
+                if d <= 1:
+                    key.append(slice(None))
+                    continue
+                step = int(rng.choice([1, 1, 2, 3, -1, -2]))
+                a, b = sorted(int(v) for v in rng.integers(0, d + 1, size=2))
+                if a == b:
+                    b = min(d, a + 1)
+                key.append(slice(a, b, step) if step > 0 else slice(b - 1, (a - 1 if a > 0 else None), step))
+            key = tuple(key)
+            return Node(x.c[key], x.n[key], f"({x.text})[{key}]", x)
+        if r < 0.65:
+            ax = int(rng.integers(0, x.n.ndim + 1))
+            if x.n.ndim >= 3:
+                return None
+            return Node(cg.expand_dims(x.c, axis=ax), np.expand_dims(x.n, ax), f"expand({x.text},{ax})", x)
+        if r < 0.8 and x.n.ndim >= 1:
+            ax = int(rng.integers(0, x.n.ndim))
+            return Node(cg.flip(x.c, axis=ax), np.flip(x.n, ax), f"flip({x.text},{ax})", x)
+        if x.n.size > 0:
+            shape = (-1,) if rng.random() < 0.5 or x.n.size % 2 else (2, -1)
+            return Node(cg.reshape(x.c, shape), np.reshape(x.n, shape), f"reshape({x.text},{shape})", x)
+        return None
+
+    def unary(self, x):
+        table = UNARY_F if x.kind == "float" else UNARY_I if x.kind == "int" else None
+        if table is None:
+            return Node(cg.logical_not(x.c), np.logical_not(x.n), f"not({x.text})", x)
+        name = list(table)[int(self.rng.integers(len(table)))]
+        fc, fn = table[name]
+        if name in ("exp", "square", "sigmoid") and not np.all(np.abs(x.n.astype(np.float64)) < 30):
+            return None
+        with np.errstate(all="ignore"):
+            return Node(fc(x.c), fn(x.n), f"{name}({x.text})", x)
+
+    def binary(self, a):
+        # a partner that broadcasts with a: same shape, a trailing slice of it, or a fresh one
+        rng = self.rng
+        r = rng.random()
+        if r < 0.4:
+            b = self.pick(lambda n: n is not a and n.kind == a.kind and n.n.shape == a.n.shape)
+        elif r < 0.7 and a.n.ndim >= 1:
+            k = int(rng.integers(0, a.n.ndim + 1))
+            shape = tuple(1 if rng.random() < 0.3 else d for d in a.n.shape[k:])
+            dt = a.n.dtype.name if a.kind != "bool" else "bool"
+            b = self.leaf(shape, dt)
+        else:
+            b = None
+        if b is None:
+            return None
+        if a.kind == "bool":
+            return Node(cg.logical_xor(a.c, b.c), np.logical_xor(a.n, b.n), f"xor({a.text},{b.text})", a, b)
+        name = list(BINARY)[int(rng.integers(len(BINARY)))]
+        fc, fn = BINARY[name]
+        if rng.random() < 0.5:
+            a, b = b, a
+        try:
+            nres = fn(a.n, b.n)
+        except ValueError:
+            return None
+        if rng.random() < 0.15:  # where(a > b, a, b): a select with a fused condition
+            cond_c, cond_n = a.c > b.c, a.n > b.n
+            return Node(cg.where(cond_c, fc(a.c, b.c), a.c), np.where(cond_n, nres, a.n),
+                        f"where({a.text}>{b.text},{name}(..),a)", a, b)
+        return Node(fc(a.c, b.c), nres, f"{name}({a.text},{b.text})", a, b)
+
+    def reduce(self, x):
+        rng = self.rng
+        if x.n.ndim == 0:
+            return None
+        naxes = int(rng.integers(1, x.n.ndim + 1))
+        axes = tuple(sorted(int(v) for v in rng.choice(x.n.ndim, naxes, replace=False)))
+        keep = bool(rng.random() < 0.3)
+        if x.kind == "bool":
+            return Node(cg.any(x.c, axis=axes, keepdims=keep), np.any(x.n, axis=axes, keepdims=keep),
+                        f"any({x.text},{axes})", x)
+        names = ["sum", "max", "min", "mean", "prod", "argmax", "var"]
+        name = names[int(rng.integers(len(names)))]
+        if x.kind == "int" and name in ("mean", "var"):
+            name = "sum"
+        if name in ("max", "min", "argmax") and any(x.n.shape[a] == 0 for a in axes):
+            return None
+        if name == "prod" and (x.kind == "int" or not np.all(np.abs(x.n) < 2)):
+            return None
+        if name == "argmax":
+            ax = axes[0]
+            return Node(cg.argmax(x.c, axis=ax, keepdims=keep), np.argmax(x.n, axis=ax, keepdims=keep),
+                        f"argmax({x.text},{ax})", x)
+        fc, fn = getattr(cg, name), getattr(np, name)
+        if x.n.size == 0 and name in ("mean", "var"):
+            return None
+        nres = fn(x.n.astype(np.float64) if x.kind == "float" else x.n, axis=axes, keepdims=keep)
+        if x.kind == "float":
+            nres = nres.astype(x.n.dtype)
+        return Node(fc(x.c, axis=axes, keepdims=keep), nres, f"{name}({x.text},{axes},keep={keep})", x)
+
+    def scan(self, x):
+        if x.n.ndim == 0 or x.kind == "bool":
+            return None
+        ax = int(self.rng.integers(x.n.ndim))
+        return Node(cg.cumulative_sum(x.c, axis=ax), np.cumsum(x.n, axis=ax),
+                    f"cumsum({x.text},{ax})", x)
+
+    def matmul(self, a):
+        if a.kind != "float" or a.n.ndim < 1 or a.n.ndim > 2:
+            return None
+        k = a.n.shape[-1]
+        shape = (k,) if self.rng.random() < 0.3 else (k, int(self.rng.choice(SIZES[:10])))
+        b = self.leaf(shape, a.n.dtype.name)
+        if self.rng.random() < 0.3 and len(shape) == 2:  # a transposed right operand
+            bt = self.leaf(shape[::-1], a.n.dtype.name)
+            b = Node(cg.matrix_transpose(bt.c), bt.n.T, f"T({bt.text})")
+        return Node(a.c @ b.c, (a.n.astype(np.float64) @ b.n.astype(np.float64)).astype(a.n.dtype),
+                    f"matmul({a.text},{b.text})", a)
+
+    def join(self, a):
+        if a.n.ndim == 0:
+            return None
+        b = self.pick(lambda n: n is not a and n.n.dtype == a.n.dtype and n.n.ndim == a.n.ndim
+                      and n.n.shape[1:] == a.n.shape[1:])
+        if b is None:
+            return None
+        return Node(cg.concat([a.c, b.c], axis=0), np.concatenate([a.n, b.n], axis=0),
+                    f"concat({a.text},{b.text})", a, b)
+
+    def cast(self, x):
+        to = str(self.rng.choice(["float32", "float64", "int32", "int64", "bool", "float16"]))
+        if self.grad and to in ("float32", "float16"):
+            return None
+        if to == "float16" and (x.kind != "float" or not np.all(np.abs(x.n) < 1000)):
+            return None
+        if to in INT and x.kind == "float" and not np.all(np.abs(x.n.astype(np.float64)) < 1e6):
+            return None
+        with np.errstate(all="ignore"):
+            return Node(cg.astype(x.c, getattr(cg, to)), x.n.astype(to), f"astype({x.text},{to})", x)
+
+    def compare_op(self, x):
+        if x.kind == "bool":
+            return None
+        t = float(np.round(self.rng.random() * 2 - 1, 1)) if x.kind == "float" else int(self.rng.integers(-3, 3))
+        ops = [("lt", lambda a: a < t), ("ge", lambda a: a >= t), ("eq", lambda a: a == t),
+               ("ne", lambda a: a != t)]
+        name, f = ops[int(self.rng.integers(len(ops)))]
+        return Node(f(x.c), f(x.n), f"{name}({x.text},{t})", x)
+
+    def int_arith(self, x):
+        if x.kind != "int":
+            return None
+        d = int(self.rng.choice([-3, -2, 2, 3, 5, 7]))
+        ops = [("floordiv", lambda a: a // d), ("rem", lambda a: a % d), ("shl", lambda a: a * d)]
+        name, f = ops[int(self.rng.integers(len(ops)))]
+        return Node(f(x.c), f(x.n), f"{name}({x.text},{d})", x)
+
+    def scalar_arith(self, x):
+        if x.kind != "float":
+            return None
+        t = float(np.round(self.rng.random() * 4 - 2, 2))
+        ops = [("radd", lambda a: t + a), ("rsub", lambda a: t - a), ("div", lambda a: a / (abs(t) + 0.5)),
+               ("pow2", lambda a: a ** 2), ("clip", None)]
+        name, f = ops[int(self.rng.integers(len(ops)))]
+        if name == "clip":
+            return Node(cg.clip(x.c, -0.5, 0.7), np.clip(x.n, -0.5, 0.7).astype(x.n.dtype), f"clip({x.text})", x)
+        return Node(f(x.c), f(x.n).astype(x.n.dtype), f"{name}({x.text},{t})", x)
+
+    def rowop(self, x):
+        if x.n.ndim == 0 or x.n.size == 0:
+            return None
+        ax = int(self.rng.integers(x.n.ndim))
+        r = self.rng.random()
+        if r < 0.3 and x.kind != "bool":
+            return Node(cg.sort(x.c, axis=ax), np.sort(x.n, axis=ax, kind="stable"), f"sort({x.text},{ax})", x)
+        if r < 0.5:
+            sh = int(self.rng.integers(-5, 6))
+            return Node(cg.roll(x.c, sh, axis=ax), np.roll(x.n, sh, axis=ax), f"roll({x.text},{sh},{ax})", x)
+        if r < 0.75:
+            idx = self.rng.integers(0, x.n.shape[ax], size=int(self.rng.integers(1, 9)))
+            return Node(cg.take(x.c, cg.asarray(idx), axis=ax), np.take(x.n, idx, axis=ax),
+                        f"take({x.text},{list(idx)},{ax})", x)
+        if x.kind == "float":
+            n64 = x.n.astype(np.float64)
+            e = np.exp(n64 - n64.max(axis=ax, keepdims=True))
+            return Node(cg.softmax(x.c, axis=ax), (e / e.sum(axis=ax, keepdims=True)).astype(x.n.dtype),
+                        f"softmax({x.text},{ax})", x)
+        return None
+
+    def step(self):
+        r = self.rng.random()
+        x = self.pick()
+        if x is None or r < 0.1:
+            self.fresh()
+            return
+        ops = [(0.2, self.view), (0.33, self.unary), (0.5, self.binary), (0.6, self.reduce),
+               (0.65, self.scan), (0.7, self.matmul), (0.74, self.join), (0.8, self.cast),
+               (0.85, self.compare_op), (0.89, self.int_arith), (0.94, self.scalar_arith),
+               (1.0, self.rowop)]
+        for p, op in ops:
+            if r < p:
+                break
+        node = op(x)
+        if node is not None and bounded(node):
+            if self.rng.random() < 0.1:
+                node.c.eval() if hasattr(node.c, "eval") else cg.eval(node.c)
+            self.add(node)
+
+
+def compare(node):
+    got = np.asarray(node.c)
+    want = node.n
+    if got.shape != want.shape:
+        return f"shape {got.shape} != {want.shape}"
+    if got.dtype != want.dtype:
+        return f"dtype {got.dtype} != {want.dtype}"
+    if node.kind != "float":
+        bad = got != want
+    else:
+        tol = node.tol
+        scale = np.maximum(np.abs(want.astype(np.float64)), 1.0)
+        bad = ~(np.abs(got.astype(np.float64) - want) <= tol * scale) & ~(np.isnan(got) & np.isnan(want))
+    if np.any(bad):
+        i = np.argwhere(bad)[0]
+        return f"{int(bad.sum())} of {bad.size} differ; first at {tuple(i)}: {got[tuple(i)]} vs {want[tuple(i)]}"
+    return None
+
+
+def build(seed, grad=False, shift=0.0):
+    f = Fuzz(seed, grad, shift)
+    for _ in range(3):
+        f.fresh()
+    for _ in range(int(f.rng.integers(8, 30))):
+        f.step()
+    return f
+
+
+def check_grad(seed, verbose):
+    """<d L/d x, d> from cgrad.grad against NumPy's (L(x + h d) - L(x - h d)) / 2h, where L =
+    sum(out * W) for the graph's last f64 output of nonzero size."""
+    f = build(seed, grad=True)
+    outs = [i for i, n in enumerate(f.nodes) if n.n.dtype == np.float64 and n.n.size and n.c.requires_grad]
+    if not outs or not f.leaves:
+        return 0
+    i = outs[-1]
+    out = f.nodes[i]
+    w = np.random.default_rng((seed, 9999)).standard_normal(out.n.shape)
+    loss = cg.sum(out.c * cg.asarray(w))
+    gs = cg.grad(loss, [x.c for x, _ in f.leaves], create_graph=False)
+    got = sum(float(np.sum(np.asarray(g) * d)) for g, (_, d) in zip(gs, f.leaves) if g is not None)
+    h = 1e-6
+    ends = [build(seed, grad=True, shift=s) for s in (h, -h)]
+    if any(len(e.nodes) <= i or e.nodes[i].text != out.text for e in ends):
+        return 0  # the shifted values changed a decision: another graph
+    lp, lm = (float(np.sum(e.nodes[i].n * w)) for e in ends)
+    want = (lp - lm) / (2 * h)
+    scale = max(1.0, abs(want), float(np.sum(np.abs(out.n * w))))
+    if not abs(got - want) <= 1e-5 * scale:
+        print(f"seed {seed}: gradient {got} vs finite difference {want}\n  {out.text}", flush=True)
+        return 1
+    if verbose:
+        print(f"seed {seed}: grad ok {got:.6g} {out.text[:120]}")
+    return 0
+
+
+def run(seed, verbose):
+    f = build(seed)
+    fails = 0
+    outs = f.nodes[-4:]
+    for node in outs:
+        err = compare(node)
+        if err:
+            fails += 1
+            print(f"seed {seed}: {err}\n  {node.text}", flush=True)
+        elif verbose:
+            print(f"seed {seed}: ok {node.n.shape} {node.n.dtype} {node.text[:120]}")
+    return fails
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seeds", type=int, default=200)
+    ap.add_argument("--start", type=int, default=0)
+    ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--grad", action="store_true", help="check gradients against finite differences")
+    args = ap.parse_args()
+    bad = 0
+    for seed in range(args.start, args.start + args.seeds):
+        try:
+            bad += (check_grad if args.grad else run)(seed, args.verbose) > 0
+        except Exception as e:  # a cgrad error where NumPy gave a result is a failure too
+            bad += 1
+            print(f"seed {seed}: {type(e).__name__}: {e}", flush=True)
+    print(f"{bad} of {args.seeds} seeds failed")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
