@@ -20,10 +20,12 @@ import cgrad as cg
 
 SIZES = [1, 2, 3, 5, 7, 8, 16, 17, 31, 33, 64, 100, 129, 257]
 FLOAT = ["float32", "float64"]
-INT = ["int32", "int64"]
+COMPLEX = ["complex64", "complex128"]
+INT = ["int8", "uint8", "int16", "uint16", "int32", "uint32", "int64"]
 
 
-TOL = {np.dtype("float16"): 2e-2, np.dtype("float32"): 2e-3, np.dtype("float64"): 1e-9}
+TOL = {np.dtype("float16"): 2e-2, np.dtype("float32"): 2e-3, np.dtype("float64"): 1e-9,
+       np.dtype("complex64"): 2e-3, np.dtype("complex128"): 1e-9}
 
 
 class Node:
@@ -38,7 +40,7 @@ class Node:
     def kind(self):
         if self.n.dtype == np.bool_:
             return "bool"
-        return "float" if self.n.dtype.kind == "f" else "int"
+        return {"f": "float", "c": "complex"}.get(self.n.dtype.kind, "int")
 
 
 def leaf(rng, shape, dtype):
@@ -46,6 +48,8 @@ def leaf(rng, shape, dtype):
         a = rng.random(shape) < 0.5
     elif dtype in INT:
         a = rng.integers(-20, 20, size=shape).astype(dtype)
+    elif dtype in COMPLEX:
+        a = (rng.random(shape) * 4 - 2 + 1j * (rng.random(shape) * 4 - 2)).astype(dtype)
     else:
         a = (rng.random(shape) * 4 - 2).astype(dtype)
     return Node(cg.asarray(a), a, f"leaf{list(shape)}:{dtype}")
@@ -71,6 +75,15 @@ UNARY_F = {
     "floor": (cg.floor, np.floor),
     "relu": (cg.relu, lambda n: np.maximum(n, 0)),
 }
+UNARY_C = {
+    "exp": (cg.exp, np.exp),
+    "neg": (lambda c: -c, lambda n: -n),
+    "square": (cg.square, np.square),
+    "conj": (cg.conj, np.conj),
+    "abs": (cg.abs, np.abs),
+    "real": (cg.real, np.real),
+    "sin": (cg.sin, np.sin),
+}
 UNARY_I = {
     "abs": (cg.abs, np.abs),
     "neg": (lambda c: -c, lambda n: -n),
@@ -87,7 +100,7 @@ BINARY = {
 
 def bounded(n):
     """Keep values in range so exp, square and products stay finite and comparable."""
-    return n.kind != "float" or np.all(np.abs(n.n) < 1e3)
+    return n.kind not in ("float", "complex") or np.all(np.abs(n.n) < 1e3)
 
 
 class Fuzz:
@@ -121,7 +134,8 @@ class Fuzz:
 
     def fresh(self):
         r = self.rng.random()
-        dt = "bool" if r < 0.05 else (self.rng.choice(INT) if r < 0.25 else self.rng.choice(FLOAT))
+        dt = "bool" if r < 0.05 else self.rng.choice(INT) if r < 0.25 else self.rng.choice(COMPLEX) \
+            if r < 0.35 and not self.grad else self.rng.choice(FLOAT)
         self.add(self.leaf(rand_shape(self.rng), str(dt)))
 
     def view(self, x):
@@ -157,12 +171,12 @@ class Fuzz:
         return None
 
     def unary(self, x):
-        table = UNARY_F if x.kind == "float" else UNARY_I if x.kind == "int" else None
+        table = {"float": UNARY_F, "int": UNARY_I, "complex": UNARY_C}.get(x.kind)
         if table is None:
             return Node(cg.logical_not(x.c), np.logical_not(x.n), f"not({x.text})", x)
         name = list(table)[int(self.rng.integers(len(table)))]
         fc, fn = table[name]
-        if name in ("exp", "square", "sigmoid") and not np.all(np.abs(x.n.astype(np.float64)) < 30):
+        if name in ("exp", "square", "sigmoid", "sin") and not np.all(np.abs(x.n) < 30):
             return None
         with np.errstate(all="ignore"):
             return Node(fc(x.c), fn(x.n), f"{name}({x.text})", x)
@@ -184,7 +198,8 @@ class Fuzz:
             return None
         if a.kind == "bool":
             return Node(cg.logical_xor(a.c, b.c), np.logical_xor(a.n, b.n), f"xor({a.text},{b.text})", a, b)
-        name = list(BINARY)[int(rng.integers(len(BINARY)))]
+        names = list(BINARY)[:3] if a.kind == "complex" or b.kind == "complex" else list(BINARY)
+        name = names[int(rng.integers(len(names)))]
         fc, fn = BINARY[name]
         if rng.random() < 0.5:
             a, b = b, a
@@ -192,7 +207,7 @@ class Fuzz:
             nres = fn(a.n, b.n)
         except ValueError:
             return None
-        if rng.random() < 0.15:  # where(a > b, a, b): a select with a fused condition
+        if rng.random() < 0.15 and "complex" not in (a.kind, b.kind):  # where(a > b, ...): a fused condition
             cond_c, cond_n = a.c > b.c, a.n > b.n
             return Node(cg.where(cond_c, fc(a.c, b.c), a.c), np.where(cond_n, nres, a.n),
                         f"where({a.text}>{b.text},{name}(..),a)", a, b)
@@ -212,6 +227,8 @@ class Fuzz:
         name = names[int(rng.integers(len(names)))]
         if x.kind == "int" and name in ("mean", "var"):
             name = "sum"
+        if x.kind == "complex" and name not in ("sum", "mean", "prod"):
+            name = "sum"
         if name in ("max", "min", "argmax") and any(x.n.shape[a] == 0 for a in axes):
             return None
         if name == "prod" and (x.kind == "int" or not np.all(np.abs(x.n) < 2)):
@@ -223,8 +240,9 @@ class Fuzz:
         fc, fn = getattr(cg, name), getattr(np, name)
         if x.n.size == 0 and name in ("mean", "var"):
             return None
-        nres = fn(x.n.astype(np.float64) if x.kind == "float" else x.n, axis=axes, keepdims=keep)
-        if x.kind == "float":
+        wide = {"float": np.float64, "complex": np.complex128}.get(x.kind)
+        nres = fn(x.n.astype(wide) if wide else x.n, axis=axes, keepdims=keep)
+        if wide:
             nres = nres.astype(x.n.dtype)
         return Node(fc(x.c, axis=axes, keepdims=keep), nres, f"{name}({x.text},{axes},keep={keep})", x)
 
@@ -236,7 +254,7 @@ class Fuzz:
                     f"cumsum({x.text},{ax})", x)
 
     def matmul(self, a):
-        if a.kind != "float" or a.n.ndim < 1 or a.n.ndim > 2:
+        if a.kind not in ("float", "complex") or a.n.ndim < 1 or a.n.ndim > 2:
             return None
         k = a.n.shape[-1]
         shape = (k,) if self.rng.random() < 0.3 else (k, int(self.rng.choice(SIZES[:10])))
@@ -244,7 +262,8 @@ class Fuzz:
         if self.rng.random() < 0.3 and len(shape) == 2:  # a transposed right operand
             bt = self.leaf(shape[::-1], a.n.dtype.name)
             b = Node(cg.matrix_transpose(bt.c), bt.n.T, f"T({bt.text})")
-        return Node(a.c @ b.c, (a.n.astype(np.float64) @ b.n.astype(np.float64)).astype(a.n.dtype),
+        wide = np.float64 if a.kind == "float" else np.complex128
+        return Node(a.c @ b.c, (a.n.astype(wide) @ b.n.astype(wide)).astype(a.n.dtype),
                     f"matmul({a.text},{b.text})", a)
 
     def join(self, a):
@@ -258,7 +277,11 @@ class Fuzz:
                     f"concat({a.text},{b.text})", a, b)
 
     def cast(self, x):
-        to = str(self.rng.choice(["float32", "float64", "int32", "int64", "bool", "float16"]))
+        to = str(self.rng.choice(["float32", "float64", "int32", "int64", "bool", "float16", "complex64"]))
+        if x.kind == "complex" and to != "complex64":
+            return None  # cgrad refuses to drop an imaginary part (real(), imag() or abs() do)
+        if to == "complex64" and x.kind != "float":
+            return None
         if self.grad and to in ("float32", "float16"):
             return None
         if to == "float16" and (x.kind != "float" or not np.all(np.abs(x.n) < 1000)):
@@ -269,9 +292,10 @@ class Fuzz:
             return Node(cg.astype(x.c, getattr(cg, to)), x.n.astype(to), f"astype({x.text},{to})", x)
 
     def compare_op(self, x):
-        if x.kind == "bool":
+        if x.kind in ("bool", "complex"):
             return None
-        t = float(np.round(self.rng.random() * 2 - 1, 1)) if x.kind == "float" else int(self.rng.integers(-3, 3))
+        t = float(np.round(self.rng.random() * 2 - 1, 1)) if x.kind == "float" else \
+            int(self.rng.choice([-3, -2, -1, 0, 1, 2, -129, 128, 256, -(2**40), 2**70]))
         ops = [("lt", lambda a: a < t), ("ge", lambda a: a >= t), ("eq", lambda a: a == t),
                ("ne", lambda a: a != t)]
         name, f = ops[int(self.rng.integers(len(ops)))]
@@ -283,15 +307,25 @@ class Fuzz:
         d = int(self.rng.choice([-3, -2, 2, 3, 5, 7]))
         ops = [("floordiv", lambda a: a // d), ("rem", lambda a: a % d), ("shl", lambda a: a * d)]
         name, f = ops[int(self.rng.integers(len(ops)))]
-        return Node(f(x.c), f(x.n), f"{name}({x.text},{d})", x)
+        try:
+            want = f(x.n)
+        except OverflowError:  # NumPy 2 refuses a Python int the dtype cannot hold: so must cgrad
+            try:
+                f(x.c)
+            except OverflowError:
+                return None
+            raise AssertionError(f"{name}({x.text},{d}): no OverflowError") from None
+        return Node(f(x.c), want, f"{name}({x.text},{d})", x)
 
     def scalar_arith(self, x):
-        if x.kind != "float":
+        if x.kind not in ("float", "complex"):
             return None
         t = float(np.round(self.rng.random() * 4 - 2, 2))
         ops = [("radd", lambda a: t + a), ("rsub", lambda a: t - a), ("div", lambda a: a / (abs(t) + 0.5)),
                ("pow2", lambda a: a ** 2), ("clip", None)]
         name, f = ops[int(self.rng.integers(len(ops)))]
+        if name in ("clip", "pow2") and x.kind == "complex":
+            return None
         if name == "clip":
             return Node(cg.clip(x.c, -0.5, 0.7), np.clip(x.n, -0.5, 0.7).astype(x.n.dtype), f"clip({x.text})", x)
         return Node(f(x.c), f(x.n).astype(x.n.dtype), f"{name}({x.text},{t})", x)
@@ -301,7 +335,7 @@ class Fuzz:
             return None
         ax = int(self.rng.integers(x.n.ndim))
         r = self.rng.random()
-        if r < 0.3 and x.kind != "bool":
+        if r < 0.3 and x.kind not in ("bool", "complex"):
             return Node(cg.sort(x.c, axis=ax), np.sort(x.n, axis=ax, kind="stable"), f"sort({x.text},{ax})", x)
         if r < 0.5:
             sh = int(self.rng.integers(-5, 6))
@@ -317,6 +351,27 @@ class Fuzz:
                         f"softmax({x.text},{ax})", x)
         return None
 
+    def setitem(self, x):
+        """x[key] = v on x's own handle: x takes the new value, nodes derived from it keep theirs."""
+        if self.grad or x.n.ndim == 0:
+            return None
+        key = []
+        for n in x.n.shape:
+            if n and self.rng.random() < 0.2:
+                key.append(int(self.rng.integers(-n, n)))
+            else:
+                b, e = (int(v) for v in self.rng.integers(-n - 1, n + 2, size=2))
+                key.append(slice(b, e, int(self.rng.choice([1, 2, 3, -1, -2]))))
+        key = tuple(key)
+        target = x.n[key].shape
+        v = self.leaf(tuple(1 if self.rng.random() < 0.3 else d for d in target[int(self.rng.integers(len(target) + 1)):]),
+                      "bool" if x.kind == "bool" else x.n.dtype.name)
+        x.c[key] = v.c
+        n = x.n.copy()
+        n[key] = v.n
+        x.n, x.text = n, f"set({x.text},{key},{v.text})"
+        return None
+
     def step(self):
         r = self.rng.random()
         x = self.pick()
@@ -325,8 +380,8 @@ class Fuzz:
             return
         ops = [(0.2, self.view), (0.33, self.unary), (0.5, self.binary), (0.6, self.reduce),
                (0.65, self.scan), (0.7, self.matmul), (0.74, self.join), (0.8, self.cast),
-               (0.85, self.compare_op), (0.89, self.int_arith), (0.94, self.scalar_arith),
-               (1.0, self.rowop)]
+               (0.85, self.compare_op), (0.89, self.int_arith), (0.93, self.scalar_arith),
+               (0.97, self.rowop), (1.0, self.setitem)]
         for p, op in ops:
             if r < p:
                 break
@@ -344,12 +399,12 @@ def compare(node):
         return f"shape {got.shape} != {want.shape}"
     if got.dtype != want.dtype:
         return f"dtype {got.dtype} != {want.dtype}"
-    if node.kind != "float":
+    if node.kind not in ("float", "complex"):
         bad = got != want
     else:
-        tol = node.tol
-        scale = np.maximum(np.abs(want.astype(np.float64)), 1.0)
-        bad = ~(np.abs(got.astype(np.float64) - want) <= tol * scale) & ~(np.isnan(got) & np.isnan(want))
+        wide = np.complex128 if node.kind == "complex" else np.float64
+        scale = np.maximum(np.abs(want.astype(wide)), 1.0)
+        bad = ~(np.abs(got.astype(wide) - want) <= node.tol * scale) & ~(np.isnan(got) & np.isnan(want))
     if np.any(bad):
         i = np.argwhere(bad)[0]
         return f"{int(bad.sum())} of {bad.size} differ; first at {tuple(i)}: {got[tuple(i)]} vs {want[tuple(i)]}"

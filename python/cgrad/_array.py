@@ -38,30 +38,27 @@ def _mask_key(self, key):
         raise IndexError(f"boolean index of shape {key.shape} does not match the array's shape {self.shape}")
 
 
-def _gather(self, key):
-    """x[key] for integer arrays (broadcast together, ints count as 0-d arrays) or one boolean mask:
-    the flat position in the indexed dims, then one take along the flattened dims. A mask goes
-    through nonzero, which evaluates it (a synchronisation point)."""
+def _array_key(self, key):
+    """An integer-array key (a tuple of ints and integer arrays, broadcast together; ints count as
+    0-d arrays) as (flat, nk): the flat position in x's first nk dims, an int64 array of the
+    indices' shape. A position outside some dim's range (after one wrap of negatives) is made
+    prod(shape[:nk]), outside the flattened range too, so it reads 0 (take's fill mode) and writes
+    nothing rather than landing on another row."""
     from . import _api
 
-    if isinstance(key, Array) and key.dtype == dt.bool:
-        _mask_key(self, key)
-        if key.ndim == 0:
-            if builtins.bool(key):
-                return self._reshape([1, *self.shape])
-            return _api.zeros((0, *self.shape), dtype=self.dtype, device=self.device)
-        key = tuple(_cgrad._nonzero(key))
     if not isinstance(key, tuple):
         key = (key,)
     if len(key) > self.ndim:
         raise IndexError(f"too many indices: array is {self.ndim}-D, index has {len(key)}")
-    flat = 0
+    flat, valid = 0, None
     for d, k in enumerate(key):
         n = self.shape[d]
         if isinstance(k, Array):
             if k.dtype not in dt.INTEGRAL or k.dtype == dt.bool:
                 raise IndexError(f"cgrad: index arrays must have an integer dtype, got {k.dtype}")
             k = k.astype(dt.int64)
+            ok = _cgrad.logical_and(k >= -n, k < n)
+            valid = ok if valid is None else _cgrad.logical_and(valid, ok)
             k = _cgrad._where(k < 0, k + n, k)
         else:
             k = operator.index(k)
@@ -72,9 +69,79 @@ def _gather(self, key):
         flat = flat + k * stride
     if not isinstance(flat, Array):
         flat = _api.asarray(flat, dtype=dt.int64, device=self.device)
-    rest = list(self.shape[len(key):])
-    x = self._reshape([math.prod(self.shape[:len(key)]), *rest])
+    if valid is not None and len(key) > 1:
+        flat = _cgrad._where(valid, flat, math.prod(self.shape[:len(key)]))
+    return flat, len(key)
+
+
+def _gather(self, key):
+    """x[key] for integer arrays or one boolean mask: the flat position in the indexed dims, then
+    one take along the flattened dims. A mask goes through nonzero, which evaluates it (a
+    synchronisation point)."""
+    from . import _api
+
+    if isinstance(key, Array) and key.dtype == dt.bool:
+        _mask_key(self, key)
+        if key.ndim == 0:
+            if builtins.bool(key):
+                return self._reshape([1, *self.shape])
+            return _api.zeros((0, *self.shape), dtype=self.dtype, device=self.device)
+        key = tuple(_cgrad._nonzero(key))
+    flat, nk = _array_key(self, key)
+    x = self._reshape([math.prod(self.shape[:nk]), *self.shape[nk:]])
     return _cgrad._take(x, flat, 0)
+
+
+def _scatter_set(self, key, value):
+    """x[int arrays] = v: where an index repeats, its last value wins (as NumPy's loop leaves it).
+    The indices are sorted (stable), the last of each run of equal ones keeps its value and the
+    others add -0 (x + -0 is x for every x), one scatter_add of the values and one of the hits, and
+    a where keeps x where nothing landed. Out-of-range indices write nothing (take's fill mode)."""
+    from . import _api
+
+    flat, nk = _array_key(self, key)
+    rest = list(self.shape[nk:])
+    target = tuple(flat.shape) + tuple(rest)
+    v = _fit_value(value.astype(self.dtype), target, False)
+    count = math.prod(flat.shape)
+    if count == 0:
+        return
+    rows = math.prod(self.shape[:nk])
+    work = dt.uint8 if self.dtype == dt.bool else self.dtype  # scatter_add takes no bools
+    f = flat._reshape([count])
+    order = _api.argsort(f, stable=True)
+    fs = _cgrad._take(f, order, 0)
+    vs = _cgrad._take(v._reshape([count, *rest]).astype(work), order, 0)
+    if count > 1:
+        last = _api.concat([fs[:-1] != fs[1:], _api.ones((1,), dtype=dt.bool, device=self.device)])
+    else:
+        last = _api.ones((1,), dtype=dt.bool, device=self.device)
+    last_rows = last._reshape([count] + [1] * len(rest))
+
+    def scatter(part):  # a real dtype's values to their rows: -0 elsewhere and from the others
+        zero = -0.0 if part.dtype in dt.FLOATING else 0
+        base = _api.full((rows, *rest), zero, dtype=part.dtype, device=self.device)
+        return _cgrad._scatter_add(base, fs, _cgrad._where(last_rows, part, zero), 0)
+
+    if work in dt.COMPLEX:  # scatter_add takes real dtypes: each part on its own
+        vals = _cgrad._complex(scatter(_cgrad.real(vs)), scatter(_cgrad.imag(vs)))
+    else:
+        vals = scatter(vs)
+    hits = _cgrad._scatter_add(_api.zeros((rows,), dtype=dt.int32, device=self.device), fs,
+                               last.astype(dt.int32), 0)
+    hit_rows = (hits > 0)._reshape([rows] + [1] * len(rest))
+    out = _cgrad._where(hit_rows, vals.astype(self.dtype), self._reshape([rows, *rest]))
+    self.assign(out._reshape(list(self.shape)))
+
+
+def _fit_value(v, target, element):
+    """v broadcast to the shape it is assigned to; NumPy drops v's leading ones, except where the
+    key selects one element (ints alone)."""
+    from . import _api
+
+    while len(target) < v.ndim and not element and v.shape[0] == 1:
+        v = v._reshape(list(v.shape[1:]))
+    return _api.broadcast_to(v, tuple(target))
 
 
 def _normalize_key(self, key):
@@ -149,45 +216,54 @@ def _setitem(self, key, value):
         mask = _api.broadcast_to(key._reshape([*key.shape] + [1] * (self.ndim - key.ndim)), self.shape)
         self.assign(_cgrad._where(mask, _api.broadcast_to(value.astype(self.dtype), self.shape), self))
         return
-    key = _normalize_key(self, key)
-    if builtins.all(isinstance(k, slice) and k == slice(None) for k in key if k is not None):
-        self.assign(_api.broadcast_to(value.astype(self.dtype), self.shape))
+    if _is_array_key(key):
+        _scatter_set(self, key, value)
         return
-    # A box of unit-step slices and ints: pad the value to x's shape and select with a mask.
-    region = []
+    # x[i, j] = v (ints alone) writes one element: no leading ones of v are dropped there (NumPy 2)
+    element = builtins.all(not isinstance(k, slice) and k is not None and k is not Ellipsis
+                           for k in (key if isinstance(key, tuple) else (key,)))
+    key = _normalize_key(self, key)
+    # Slices (any step) and ints: along each dim the value's rows are gathered to the positions
+    # they land on (a take by an index computed from arange), and a mask keeps x elsewhere.
+    sel = []  # per dim of x: (first position, step, count)
+    target = []  # the shape the value broadcasts to: the selection's, ints dropped
     dim = 0
     for k in key:
         if k is None:
+            target.append(1)
             continue
         n = self.shape[dim]
         if isinstance(k, slice):
             start, stop, step = k.indices(n)
-            if step != 1:
-                raise IndexError("cgrad: assignment through a stepped slice is not supported yet (no scatter primitive)")
-            region.append((builtins.min(start, n), builtins.max(stop, start), False))
+            count = len(range(start, stop, step))
+            sel.append((start, step, count))
+            target.append(count)
         else:
             i = operator.index(k)
             if not -n <= i < n:
                 raise IndexError(f"index {i} is out of bounds for axis {dim} with size {n}")
-            region.append((i % n, i % n + 1, True))
+            sel.append((i % n, 1, 1))
         dim += 1
-    box = tuple(b - a for a, b, _ in region)
-    target = tuple(b - a for (a, b, is_int) in region if not is_int)
-    v = _api.broadcast_to(value.astype(self.dtype), target)._reshape(list(box)) if box else value
+    box = [count for _, _, count in sel]
+    v = _fit_value(value.astype(self.dtype), target, element)._reshape(box)
+    if 0 in box:
+        return  # nothing selected (the value was checked to broadcast to the empty selection)
     mask = None
-    for d, (a, b, _) in enumerate(region):
+    for d, (start, step, count) in enumerate(sel):
         n = self.shape[d]
-        parts = []
-        if a > 0:
-            parts.append(_api.zeros(v.shape[:d] + (a,) + v.shape[d + 1:], dtype=self.dtype))
-        parts.append(v)
-        if b < n:
-            parts.append(_api.zeros(v.shape[:d] + (n - b,) + v.shape[d + 1:], dtype=self.dtype))
-        v = _api.concat(parts, axis=d) if len(parts) > 1 else v
-        if a > 0 or b < n:
-            idx = _api.arange(n, dtype=dt.int64)._reshape([n if e == d else 1 for e in range(self.ndim)])
-            m = _cgrad.minimum(idx >= a, idx < b)
-            mask = m if mask is None else _cgrad.minimum(mask, m)
+        if (start, step, count) == (0, 1, n):
+            continue
+        along = [n if e == d else 1 for e in range(self.ndim)]
+        p = _api.arange(n, dtype=dt.int64, device=self.device)
+        off = p - start if step > 0 else start - p  # where position p falls in the selection
+        s = builtins.abs(step)
+        m = _cgrad.logical_and(off >= 0, off < count * s)
+        if s > 1:
+            m = _cgrad.logical_and(m, off % s == 0)
+        if count > 1:
+            v = _cgrad._take(v, _api.clip(off // s, 0, count - 1), d)
+        mask = m._reshape(along) if mask is None else _cgrad.logical_and(mask, m._reshape(along))
+    v = _api.broadcast_to(v, self.shape)
     self.assign(v if mask is None else _cgrad._where(_api.broadcast_to(mask, self.shape), v, self))
 
 

@@ -187,6 +187,33 @@ Tensor in_place_result(const Binary& b, const Tensor& x, Tensor r) {
   return r.cast(x.dtype());
 }
 
+// NumPy 2's rule (NEP 50) for a Python int that its integer array's dtype cannot hold (u8 + -1,
+// i8 < 300): a comparison has one answer for every element, which the C++ core gives
+// (docs/semantics.md; past the int64 range it is asked the same question of an i8 operand); any
+// other function raises OverflowError, where the C++ API wraps the scalar. u64 values past
+// INT64_MAX fit but reach scalar_of, which refuses them (a Scalar holds an int64).
+std::optional<Tensor> int_beyond_dtype(const Binary& b, nb::handle h, const Tensor& arr, bool scalar_left) {
+  if (!PyLong_Check(h.ptr()) || PyBool_Check(h.ptr()) || !is_integer(arr.dtype())) return std::nullopt;
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
+  const IInfo r = iinfo(arr.dtype());
+  const bool fits = overflow ? overflow > 0 && arr.dtype() == DType::u64
+                             : v >= r.min && (v < 0 || static_cast<uint64_t>(v) <= r.max);
+  if (fits) return std::nullopt;
+  const std::string_view name = b.name;
+  if (name != "less" && name != "less_equal" && name != "greater" && name != "greater_equal" &&
+      name != "equal" && name != "not_equal") {
+    const std::string msg = std::string("Python integer ") + nb::str(h).c_str() + " out of bounds for " +
+                            dtype_name(arr.dtype()) + " (" + b.name + ")";
+    PyErr_SetString(PyExc_OverflowError, msg.c_str());
+    throw nb::python_error();
+  }
+  if (!overflow) return std::nullopt;
+  const Scalar beyond_i8(static_cast<int64_t>(overflow > 0 ? 1000 : -1000));
+  const Tensor x = arr.cast(DType::i8);
+  return scalar_left ? b.st(beyond_i8, x) : b.ts(x, beyond_i8);
+}
+
 // Applies row `b` to (lhs, rhs) where either may be a scalar; null when neither is an Array or
 // an operand is of another type (operators then return NotImplemented).
 std::optional<Tensor> apply(const Binary& b, nb::handle lhs, nb::handle rhs) {
@@ -196,6 +223,12 @@ std::optional<Tensor> apply(const Binary& b, nb::handle lhs, nb::handle rhs) {
     if (auto z = complex_operand(rhs, *a, b.name)) return b.tt(*a, *z);
   } else if (nb::try_cast<Tensor*>(rhs, c, false)) {  // 1j op x
     if (auto z = complex_operand(lhs, *c, b.name)) return b.tt(*z, *c);
+  }
+  a = nullptr, c = nullptr;
+  if (nb::try_cast<Tensor*>(lhs, a, false)) {
+    if (auto z = int_beyond_dtype(b, rhs, *a, false)) return z;
+  } else if (nb::try_cast<Tensor*>(rhs, c, false)) {
+    if (auto z = int_beyond_dtype(b, lhs, *c, true)) return z;
   }
   a = nullptr, c = nullptr;
   if (!nb::try_cast<Tensor*>(lhs, a, false) && !scalar_of(lhs, sa)) return std::nullopt;

@@ -152,6 +152,8 @@ int64_t wrap_to(int64_t v, DType t) {
   });
 }
 
+bool holds(DType t, int64_t v) { return t == DType::u64 ? v >= 0 : wrap_to(v, t) == v; }
+
 DType scalar_dtype(const Scalar& s) {
   switch (s.kind) {
     case Scalar::Kind::Bool: return DType::b8;

@@ -32,6 +32,8 @@ DType sum_dtype(DType t);
 /// An integer value converted to integer or bool dtype `t` as integer arithmetic does (wrapped
 /// modulo 2^bits; != 0 for b8), held in int64 (u64 values above INT64_MAX as their bits).
 int64_t wrap_to(int64_t v, DType t);
+/// Whether integer dtype `t` holds the value `v` (for u64: v >= 0).
+bool holds(DType t, int64_t v);
 
 template <class T>
 inline constexpr DType dtype_of_v = cgrad::dtype_of<T>::value;

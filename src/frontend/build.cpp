@@ -264,6 +264,26 @@ Device place(std::span<NodePtr* const> nodes, const char* name) {
   return target;
 }
 
+namespace {
+// A comparison of integers with an integer scalar their dtype `t` cannot hold has one answer for
+// every element: u8 < -1 is false, u8 != 256 true (NumPy 2's rule), not the answer for the wrapped
+// scalar (-1 -> 255) that arithmetic uses. Null when the comparison needs computing.
+NodePtr comparison_out_of_range(Op op, const Operand* const* ops, DType t, const Shape& shape) {
+  const bool ordered = op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge;
+  if ((!ordered && op != Op::Eq && op != Op::Ne) || !is_integer(t)) return nullptr;
+  for (int i = 0; i < 2; ++i) {
+    const Operand& o = *ops[i];
+    if (o.tensor || o.scalar.kind != Scalar::Kind::Int || core::holds(t, o.scalar.i)) continue;
+    // lhs < rhs for every element: the scalar on the right above t's range, or on the left below
+    const bool lhs_less = (o.scalar.i > 0) == (i == 1);
+    const bool v = op == Op::Ne || (ordered && lhs_less == (op == Op::Lt || op == Op::Le));
+    const Device device = node_of(*ops[1 - i]->tensor, ir::info(op).name)->device;
+    return broadcast_to(full_node({}, Scalar(v), DType::b8, device), shape);
+  }
+  return nullptr;
+}
+}  // namespace
+
 Tensor elementwise(Op op, std::initializer_list<Operand> operands) {
   const ir::OpInfo& row = ir::info(op);
   const char* name = row.name;
@@ -339,6 +359,7 @@ Tensor elementwise(Op op, std::initializer_list<Operand> operands) {
       throw Error(ErrorCode::DTypeMismatch,
                   std::string("where: condition must be b8, got ") + dtype_name(n->dtype));
   }
+  if (NodePtr c = comparison_out_of_range(op, ops.data(), t, shape)) return Tensor(std::move(c));
   {
     std::array<NodePtr*, 3> operand_nodes{};  // no allocation: at most 3 operands
     for (i = 0; i < count; ++i) operand_nodes[i] = &nodes[i];

@@ -36,6 +36,32 @@ TEST(IntDTypes, MixedPromotionThroughOperators) {
   EXPECT_EQ((u / u).dtype(), f32);
 }
 
+// A comparison with an int scalar the dtype cannot hold compares values, as NumPy 2 does (the
+// scalar used to wrap: u8 < -2 compared with 254 and was true).
+TEST(IntDTypes, ComparisonsWithScalarsOutsideTheRangeCompareValues) {
+  const Tensor u = tensor(std::vector<uint8_t>{0, 200, 255}, {3});
+  const Tensor i = tensor(std::vector<int8_t>{-128, 0, 127}, {3});
+  const Tensor w = tensor(std::vector<int64_t>{INT64_MIN, 0, INT64_MAX}, {3});
+  const auto all = [](const Tensor& t, bool v) {
+    EXPECT_EQ(t.dtype(), b8);
+    EXPECT_EQ(t.shape(), (Shape{3}));
+    EXPECT_EQ(t.to_vector<bool>(), std::vector<bool>(3, v));
+  };
+  for (const Tensor& x : {u, i}) {
+    all(x < -200, false), all(x <= -200, false), all(x > -200, true), all(x >= -200, true);
+    all(x < 300, true), all(x <= 300, true), all(x > 300, false), all(x >= 300, false);
+    all(x == 300, false), all(x != 300, true), all(x == -200, false), all(x != -200, true);
+  }
+  all(u < -1, false), all(u >= -1, true), all(u != 256, true), all(u == 256, false);
+  all(i > 128, false), all(i < -129, false);
+  // Scalars the dtype holds still compare element by element (and i64 holds every int64).
+  EXPECT_EQ((u < 255).to_vector<bool>(), (std::vector<bool>{true, true, false}));
+  EXPECT_EQ((w >= INT64_MAX).to_vector<bool>(), (std::vector<bool>{false, false, true}));
+  EXPECT_EQ((tensor(std::vector<uint64_t>{UINT64_MAX}, {1}) > -1).item<bool>(), true);
+  // Arithmetic keeps wrapping the scalar (above): u + -1 is u - 1.
+  EXPECT_EQ((u + -1).to_vector<int64_t>(), (std::vector<int64_t>{255, 199, 254}));
+}
+
 TEST(IntDTypes, ArithmeticWraps) {
   EXPECT_EQ((tensor(std::vector<int8_t>{127, -128}, {2}) + int8_t{1}).to_vector<int64_t>(),
             (std::vector<int64_t>{-128, -127}));

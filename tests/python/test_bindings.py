@@ -246,8 +246,83 @@ def test_setitem_assigns_for_every_handle():
     np.testing.assert_array_equal(np.asarray(x), want)
     x[...] = 1.0
     np.testing.assert_array_equal(np.asarray(x), np.ones((3, 4)))
-    with pytest.raises(IndexError, match="stepped"):
-        x[::2] = 0.0
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int64, np.bool_])
+def test_setitem_with_steps_matches_numpy(dtype):
+    # stepped and negative-step slices, ints, None and ... in random keys, values that broadcast
+    rng = np.random.default_rng(3)
+    for _ in range(100):
+        shape = tuple(int(n) for n in rng.integers(1, 6, size=rng.integers(1, 4)))
+        key = []
+        for n in shape:
+            if rng.random() < 0.2:
+                key.append(int(rng.integers(-n, n)))
+            else:
+                b, e = (None if rng.random() < 0.3 else int(v) for v in rng.integers(-n - 1, n + 2, size=2))
+                key.append(slice(b, e, int(rng.choice([1, 2, 3, -1, -2, -3]))))
+        if rng.random() < 0.2:
+            key.insert(int(rng.integers(0, len(key) + 1)), None)
+        if rng.random() < 0.2:
+            key = key[: int(rng.integers(0, len(key) + 1))] + [Ellipsis]
+        key = tuple(key)
+        a = (rng.standard_normal(shape) * 5).astype(dtype)
+        target = a[key].shape
+        v = (rng.standard_normal(tuple(1 if rng.random() < 0.3 else d for d in
+                                       target[int(rng.integers(0, len(target) + 1)):])) * 5).astype(dtype)
+        x = arr(a.copy())
+        before = x * 1 if dtype != np.bool_ else ~x
+        x[key] = arr(v)
+        want = a.copy()
+        want[key] = v
+        np.testing.assert_array_equal(np.asarray(x), want, err_msg=f"{shape} {key} {v.shape}")
+        np.testing.assert_array_equal(np.asarray(before), a * 1 if dtype != np.bool_ else ~a)
+    x = arr(np.zeros(5, np.float32))
+    x[4:0:-2] = 7.0
+    np.testing.assert_array_equal(np.asarray(x), [0, 0, 7, 0, 7])
+    x[::2] = arr(np.array([1, 2, 3], np.float32))
+    np.testing.assert_array_equal(np.asarray(x), [1, 0, 2, 0, 3])
+    with pytest.raises(ValueError):
+        x[::2] = arr(np.ones(2, np.float32))  # 2 values for 3 places
+    np.testing.assert_array_equal(np.asarray(x), [1, 0, 2, 0, 3])  # left as it was
+
+
+def test_setitem_with_integer_arrays_matches_numpy():
+    # ints and integer arrays that broadcast together, negatives, repeats, every kind of dtype
+    rng = np.random.default_rng(1)
+    for dtype in (np.float32, np.float64, np.int32, np.uint8, np.bool_, np.complex64):
+        for _ in range(15):
+            shape = tuple(int(v) for v in rng.integers(1, 6, size=rng.integers(1, 4)))
+            a = (rng.standard_normal(shape) * 5).astype(dtype)
+            if dtype == np.complex64:
+                a = a + 1j * rng.standard_normal(shape).astype(np.float32)
+            ishape = tuple(int(v) for v in rng.integers(1, 5, size=rng.integers(0, 3)))
+            key = tuple(int(rng.integers(-n, n)) if d and rng.random() < 0.3 else rng.integers(-n, n, size=ishape)
+                        for d, n in enumerate(shape[: int(rng.integers(1, len(shape) + 1))]))
+            target = a[key].shape
+            v = (rng.standard_normal(target[int(rng.integers(0, len(target) + 1)):]) * 5).astype(dtype)
+            x = arr(a.copy())
+            x[tuple(cg.asarray(k) if isinstance(k, np.ndarray) else k for k in key)] = arr(v)
+            want = a.copy()
+            want[key] = v
+            np.testing.assert_array_equal(np.asarray(x), want, err_msg=f"{dtype} {shape} {key} {v.shape}")
+
+
+def test_setitem_with_repeated_indices_keeps_the_last_value():
+    x = arr(np.zeros(4, np.float32))
+    x[cg.asarray([1, 3, 1, -3])] = arr(np.array([5, 6, 7, -0.0], np.float32))
+    got = np.asarray(x)
+    np.testing.assert_array_equal(got, [0, -0.0, 0, 6])  # index 1 three times: the last, -0.0
+    assert np.signbit(got[1]) and not np.signbit(got[0])
+    x[cg.asarray([0, 9])] = 2.0  # an index out of range writes nothing (take's fill mode)
+    np.testing.assert_array_equal(np.asarray(x), [2, -0.0, 0, 6])
+
+
+def test_gather_with_one_index_out_of_range_reads_zero():
+    # each dim's index is checked on its own: [0, 5] of a 3 x 4 array used to read row 1, column 1
+    x = arr(np.arange(12, dtype=np.float32).reshape(3, 4))
+    got = x[cg.asarray([0, 0, 2, 3]), cg.asarray([5, -5, -1, 0])]
+    np.testing.assert_array_equal(np.asarray(got), [0, 0, 11, 0])
 
 
 def test_conversions_and_queries():
@@ -264,6 +339,32 @@ def test_conversions_and_queries():
         bool(x)
     with pytest.raises(TypeError):
         hash(x)
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.uint16, np.int32, np.int64])
+def test_python_ints_beyond_the_dtype_follow_numpy(dtype):
+    # comparisons answer by value (u8 < -2 wrapped -2 to 254 and was True), other functions raise
+    a = np.array([0, 1, np.iinfo(dtype).max], dtype)
+    x = arr(a)
+    for v in (-(2**70), -129, -2, 256, 300, 2**40, 2**70):
+        for f in (lambda p: p < v, lambda p: p <= v, lambda p: p > v, lambda p: p >= v, lambda p: p == v,
+                  lambda p: p != v, lambda p: v < p, lambda p: v >= p):
+            np.testing.assert_array_equal(np.asarray(f(x)), f(a), err_msg=f"{dtype} {v}")
+        for f in (lambda p: p + v, lambda p: v * p, lambda p: p // v):
+            try:
+                want = f(a)
+            except OverflowError:
+                with pytest.raises(OverflowError, match="out of bounds"):
+                    f(x)
+            else:
+                np.testing.assert_array_equal(np.asarray(f(x)), want)
+    if dtype == np.uint8:
+        y = arr(a)
+        with pytest.raises(OverflowError):
+            y += -1
+        np.testing.assert_array_equal(np.asarray(y), a)  # left as it was
+        with pytest.raises(OverflowError):
+            cg.maximum(x, -1)
 
 
 def test_asarray_from_python():
