@@ -420,7 +420,7 @@ def build(seed, grad=False, shift=0.0):
     return f
 
 
-def check_grad(seed, verbose):
+def check_grad(seed, verbose, second=False):
     """<d L/d x, d> from cgrad.grad against NumPy's (L(x + h d) - L(x - h d)) / 2h, where L =
     sum(out * W) for the graph's last f64 output of nonzero size."""
     f = build(seed, grad=True)
@@ -445,6 +445,42 @@ def check_grad(seed, verbose):
         return 1
     if verbose:
         print(f"seed {seed}: grad ok {got:.6g} {out.text[:120]}")
+    return check_grad2(seed, f, i, w, out.text) if second else 0
+
+
+def directional(f, i, w, create_graph):
+    """(sum over leaves of <d L/d x_k, d_k>, the gradients), L = sum(out * W), by cgrad.grad."""
+    loss = cg.sum(f.nodes[i].c * cg.asarray(w))
+    gs = cg.grad(loss, [x.c for x, _ in f.leaves], create_graph=create_graph)
+    terms = [cg.sum(g * cg.asarray(d)) for g, (_, d) in zip(gs, f.leaves) if g is not None]
+    total = terms[0]
+    for t in terms[1:]:
+        total = total + t
+    return total
+
+
+def check_grad2(seed, f, i, w, text):
+    """Second order: <H d, d> from grad of the first directional derivative (create_graph=True)
+    against a central difference of cgrad's first-order one (checked above) at x +- h d."""
+    s = directional(f, i, w, True)
+    if not s.requires_grad:
+        got = 0.0  # the first derivative does not depend on x: a linear graph
+    else:
+        hs = cg.grad(s, [x.c for x, _ in f.leaves], create_graph=False)
+        got = sum(float(np.sum(np.asarray(g) * d)) for g, (_, d) in zip(hs, f.leaves) if g is not None)
+    wants = []
+    for h in (1e-4, 5e-5):  # two steps: where they disagree the difference is no oracle (x near a pole)
+        ends = [build(seed, grad=True, shift=sh) for sh in (h, -h)]
+        if any(len(e.nodes) <= i or e.nodes[i].text != text for e in ends):
+            return 0
+        sp, sm = (float(directional(e, i, w, False)) for e in ends)
+        wants.append((sp - sm) / (2 * h))
+    want, tol = wants[1], 1e-4 * max(1.0, abs(wants[1]), abs(sp), abs(sm))
+    if abs(wants[0] - wants[1]) > tol:
+        return 0
+    if not abs(got - want) <= tol:
+        print(f"seed {seed}: second derivative {got} vs finite difference {want}\n  {text}", flush=True)
+        return 1
     return 0
 
 
@@ -468,11 +504,15 @@ def main():
     ap.add_argument("--start", type=int, default=0)
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--grad", action="store_true", help="check gradients against finite differences")
+    ap.add_argument("--grad2", action="store_true", help="and second derivatives (create_graph=True)")
     args = ap.parse_args()
     bad = 0
     for seed in range(args.start, args.start + args.seeds):
         try:
-            bad += (check_grad if args.grad else run)(seed, args.verbose) > 0
+            if args.grad or args.grad2:
+                bad += check_grad(seed, args.verbose, args.grad2) > 0
+            else:
+                bad += run(seed, args.verbose) > 0
         except Exception as e:  # a cgrad error where NumPy gave a result is a failure too
             bad += 1
             print(f"seed {seed}: {type(e).__name__}: {e}", flush=True)
