@@ -95,7 +95,7 @@ const GemmKernels* own_kernels() {
   const std::string& want = core::env().gemm;
   if (want == "blas") return nullptr;
 #if defined(__x86_64__)
-  static const bool avx512 = __builtin_cpu_supports("avx512f");
+  static const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma");
   static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   if (avx512 && want != "avx2") return &gemm_avx512_kernels();
   if (avx2) return &gemm_avx2_kernels();
