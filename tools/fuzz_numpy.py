@@ -107,15 +107,24 @@ class Fuzz:
     """One seed's graph. With `grad`, float leaves are f64 and require gradients, and `shift`
     moves the k-th one by shift * d_k (d_k from its own generator) for finite differences."""
 
-    def __init__(self, seed, grad=False, shift=0.0):
+    def __init__(self, seed, grad=False, shift=0.0, inputs=None, vary=False, traced=False):
         self.rng = np.random.default_rng(seed)
         self.seed, self.grad, self.shift = seed, grad, shift
         self.nodes, self.leaves = [], []
+        # compile mode (check_compile): `inputs`, the traced function's arguments, stand for the
+        # leaves in order; `vary` moves float leaves' values (another call's inputs); no setitem
+        self.inputs, self.vary, self.traced, self.values = inputs, vary, traced or inputs is not None, []
 
     def leaf(self, shape, dtype):
         if self.grad and dtype in FLOAT:
             dtype = "float64"
         x = leaf(self.rng, shape, dtype)
+        if self.vary and x.kind in ("float", "complex"):
+            x.n = (x.n * 0.9 + 0.05).astype(x.n.dtype)
+            x.c = cg.asarray(x.n)
+        if self.inputs is not None:
+            x.c = self.inputs[len(self.values)]
+        self.values.append(x.n)
         if self.grad and dtype == "float64":
             d = np.random.default_rng((self.seed, len(self.leaves))).standard_normal(shape)
             x.n = x.n + self.shift * d
@@ -353,7 +362,7 @@ class Fuzz:
 
     def setitem(self, x):
         """x[key] = v on x's own handle: x takes the new value, nodes derived from it keep theirs."""
-        if self.grad or x.n.ndim == 0:
+        if self.grad or self.traced or x.n.ndim == 0:
             return None
         key = []
         for n in x.n.shape:
@@ -392,8 +401,8 @@ class Fuzz:
             self.add(node)
 
 
-def compare(node):
-    got = np.asarray(node.c)
+def compare(node, got=None):
+    got = np.asarray(node.c if got is None else got)
     want = node.n
     if got.shape != want.shape:
         return f"shape {got.shape} != {want.shape}"
@@ -411,8 +420,8 @@ def compare(node):
     return None
 
 
-def build(seed, grad=False, shift=0.0):
-    f = Fuzz(seed, grad, shift)
+def build(seed, grad=False, shift=0.0, inputs=None, vary=False, traced=False):
+    f = Fuzz(seed, grad, shift, inputs, vary, traced)
     for _ in range(3):
         f.fresh()
     for _ in range(int(f.rng.integers(8, 30))):
@@ -484,6 +493,32 @@ def check_grad2(seed, f, i, w, text):
     return 0
 
 
+def check_compile(seed, verbose):
+    """The graph as a cg.compile'd function of its leaves: traced on one set of values, replayed on
+    another (float leaves moved) and on the first again, each output against NumPy's."""
+    plain = build(seed, traced=True)  # traced: no setitem (it would assign the caller's inputs)
+    other = build(seed, traced=True, vary=True)
+    if [n.text for n in plain.nodes] != [n.text for n in other.nodes]:
+        return 0  # the moved values changed a decision: another graph
+
+    def fn(*xs):
+        return tuple(n.c for n in build(seed, inputs=list(xs)).nodes[-4:])
+
+    cf = cg.compile(fn)
+    fails = 0
+    for ref in (plain, other, plain):
+        outs = cf(*[cg.asarray(v) for v in ref.values])
+        for node, got in zip(ref.nodes[-4:], outs):
+            err = compare(node, got)
+            if err:
+                fails += 1
+                print(f"seed {seed} (compiled, {'moved' if ref is other else 'first'} values): {err}\n  {node.text}",
+                      flush=True)
+    if verbose and not fails:
+        print(f"seed {seed}: compiled ok, {len(plain.values)} inputs, traces {cf.signatures}")
+    return fails
+
+
 def run(seed, verbose):
     f = build(seed)
     fails = 0
@@ -505,11 +540,14 @@ def main():
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--grad", action="store_true", help="check gradients against finite differences")
     ap.add_argument("--grad2", action="store_true", help="and second derivatives (create_graph=True)")
+    ap.add_argument("--compile", action="store_true", help="as cg.compile'd functions, replayed on new inputs")
     args = ap.parse_args()
     bad = 0
     for seed in range(args.start, args.start + args.seeds):
         try:
-            if args.grad or args.grad2:
+            if args.compile:
+                bad += check_compile(seed, args.verbose) > 0
+            elif args.grad or args.grad2:
                 bad += check_grad(seed, args.verbose, args.grad2) > 0
             else:
                 bad += run(seed, args.verbose) > 0

@@ -24,6 +24,18 @@ namespace cgrad {
 namespace detail {
 class PlanCompiler;
 
+/// What a thread does around a wait for the library's realize lock (the one lock evaluations,
+/// compiled calls and some op builders take) when another thread holds it: a host language's
+/// binding releases its interpreter lock there (the Python module: the GIL, if this thread holds
+/// it), so that the holder can take the interpreter lock if it needs it (a compiled function's
+/// trace runs Python under the realize lock). `release` returns what `reacquire` is given back.
+/// Set it before threads use the library; {nullptr, nullptr} (the default): nothing.
+struct LockWaitHook {
+  void* (*release)();
+  void (*reacquire)(void*);
+};
+void set_lock_wait_hook(LockWaitHook hook);
+
 /// The type-erased part of a compiled function (src/frontend/compile.cpp).
 class CompiledCore {
  public:

@@ -379,8 +379,8 @@ struct PyCompiled {
         throw nb::type_error("cgrad.compile: every argument of a compiled function must be a cgrad.Array");
       in.push_back(*t);
     }
-    // The GIL stays held: the trace calls Python while holding the realize lock, so releasing
-    // it here could deadlock against another thread that holds the GIL and waits for that lock.
+    // The GIL stays held: the trace calls Python while holding the realize lock. A thread that
+    // must wait for that lock releases the GIL while it waits (the lock-wait hook, below).
     std::vector<Tensor> outs = core.call(in, [&]() -> std::vector<Tensor> {
       nb::list py_in;
       for (const Tensor& t : in) py_in.append(nb::cast(t));
@@ -420,6 +420,13 @@ NB_MODULE(_cgrad, m) {
   // Module-level Python objects (dtypes, the default Device) still hold instances when the
   // interpreter tears the extension down; that is not a leak worth a warning at every exit.
   nb::set_leak_warnings(false);
+  // A thread waiting for the realize lock releases the GIL meanwhile, if it holds it: the holder
+  // may be tracing a compiled function, which runs Python (docs/python.md, "Threads and the GIL").
+  detail::set_lock_wait_hook(
+      {[]() -> void* { return PyGILState_Check() ? static_cast<void*>(PyEval_SaveThread()) : nullptr; },
+       [](void* state) {
+         if (state) PyEval_RestoreThread(static_cast<PyThreadState*>(state));
+       }});
 
   // ---- errors: cgrad::Error -> cgrad.Error subclasses that are also the matching builtins ----
   PyObject* base = PyErr_NewException("cgrad.Error", PyExc_Exception, nullptr);

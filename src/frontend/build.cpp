@@ -80,7 +80,7 @@ NodePtr finish(NodePtr n, bool record) {
   // common path nothing.
   const int64_t limit = core::env().max_pending_depth;
   if (limit > 0 && n->pending_depth() >= limit) {
-    std::lock_guard<std::recursive_mutex> lock(runtime::realize_mutex());
+    runtime::RealizeLock lock;
     refresh_depth(*n);
     if (n->pending_depth() >= limit) {
       runtime::realize({n});
@@ -156,7 +156,7 @@ NodePtr sink_permute(Op op, const ir::NodeList& ins, const ir::Attrs& attrs, Dev
   if (!first || records_grad(ins)) return nullptr;
   // A pending node's op, attrs and inputs change only under the realize lock (passes rewrite
   // them, a realize drops the inputs).
-  std::lock_guard<std::recursive_mutex> lock(runtime::realize_mutex());
+  runtime::RealizeLock lock;
   if (first->op != Op::Permute || first->realized()) return nullptr;
   const std::vector<int64_t> p = first->attrs.axes;
   const std::vector<int64_t> inv = core::inverse_permutation(p);

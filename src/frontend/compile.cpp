@@ -174,7 +174,7 @@ class PlanCompiler {
  public:
   std::vector<Tensor> call(const std::vector<Tensor>& args,
                            const std::function<std::vector<Tensor>()>& trace) {
-    std::lock_guard<std::recursive_mutex> lock(runtime::realize_mutex());
+    runtime::RealizeLock lock;
     std::vector<ir::NodePtr> pending;
     for (std::size_t i = 0; i < args.size(); ++i) {
       const ir::NodePtr& n = frontend::node_of(args[i], "compiled function");
@@ -206,7 +206,7 @@ class PlanCompiler {
   std::size_t signatures() const { return entries_.size(); }
 
   int64_t arena_bytes(const std::vector<Tensor>& args) {
-    std::lock_guard<std::recursive_mutex> lock(runtime::realize_mutex());
+    runtime::RealizeLock lock;
     for (auto& a : args)
       if (!a.defined() || !a.is_evaluated()) return -1;
     Signature sig = signature_of(args);

@@ -26,7 +26,7 @@ std::vector<ir::Node*> roots_of(const std::vector<Tensor>& ts, const char* op) {
 // realized nodes are drawn as filled boxes outside any cluster.
 // Both walk input lists, which a realize on another thread may rewrite: under the realize lock.
 std::string to_dot_string(const std::vector<Tensor>& outputs) {
-  std::lock_guard<std::recursive_mutex> lock(runtime::realize_mutex());
+  runtime::RealizeLock lock;
   std::vector<ir::Node*> roots = roots_of(outputs, "to_dot");
   std::vector<ir::Node*> pending;
   for (ir::Node* r : roots)
@@ -56,7 +56,7 @@ void to_dot(const std::vector<Tensor>& outputs, const std::string& path) {
 }
 
 void print_graph(const Tensor& t, std::ostream& os) {
-  std::lock_guard<std::recursive_mutex> lock(runtime::realize_mutex());
+  runtime::RealizeLock lock;
   ir::print(roots_of({t}, "print_graph"), os);
 }
 void print_graph(const Tensor& t) { print_graph(t, std::cout); }

@@ -100,7 +100,7 @@ struct GradRecord {
 /// every graph that reaches it, on any thread, so its fields fall into three groups:
 ///  - immutable once make_node/make_buffer returns: id, built_as, dtype, device, shape (passes
 ///    keep them);
-///  - written only under the realize lock (runtime::realize_mutex()), read only under it:
+///  - written only under the realize lock (runtime::RealizeLock), read only under it:
 ///    op, attrs, inputs (passes rewrite them, set_realized drops them), walk_epoch, walk_index;
 ///    `value` is written once, under the lock, before `has_value` is set, and never again, so a
 ///    thread that sees realized() may read it without the lock;

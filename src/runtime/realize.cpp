@@ -10,6 +10,8 @@
 #include "runtime/result_cache.h"
 #include "runtime/stats.h"
 
+#include <cgrad/compile.hpp>
+
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -22,6 +24,9 @@ namespace {
 // One realize at a time: node values are written in place, and graphs may be shared by
 // handles on several threads.
 std::recursive_mutex g_realize_mutex;
+// cgrad::detail::set_lock_wait_hook's functions (set once, before threads use the library)
+std::atomic<void* (*)()> g_wait_release{nullptr};
+std::atomic<void (*)(void*)> g_wait_reacquire{nullptr};
 std::atomic<SubgraphHook> g_subgraph_hook{nullptr};
 thread_local uint64_t t_realize_count = 0;
 thread_local const std::vector<char>* t_free_leaves = nullptr;
@@ -102,7 +107,7 @@ std::string run_line(uint64_t k0, std::chrono::steady_clock::time_point t0, Devi
 // hit replays the stored plan (or takes the result cache's values); a miss lowers the graph for
 // the backend's target and lets the backend compile and launch it.
 void realize_impl(const std::vector<ir::NodePtr>& outputs, Traced* traced) {
-  std::lock_guard<std::recursive_mutex> lock(g_realize_mutex);
+  RealizeLock lock;
   std::vector<ir::Node*> roots;
   for (auto& o : outputs)
     if (o && !o->realized()) roots.push_back(o.get());
@@ -186,7 +191,27 @@ Traced realize_traced(const std::vector<ir::NodePtr>& roots) {
   return t;
 }
 
-std::recursive_mutex& realize_mutex() { return g_realize_mutex; }
+RealizeLock::RealizeLock() {
+  if (g_realize_mutex.try_lock()) return;
+  // (a thread holding the GIL and waiting here while the holder, tracing a compiled function,
+  // waited for the GIL: tools/fuzz_numpy.py from 4 Python threads hung at once)
+  void* (*const release)() = g_wait_release.load();
+  void (*const reacquire)(void*) = g_wait_reacquire.load();
+  void* state = release ? release() : nullptr;
+  g_realize_mutex.lock();
+  if (reacquire) reacquire(state);
+}
+
+RealizeLock::~RealizeLock() { g_realize_mutex.unlock(); }
+
+void store_lock_wait_hook(cgrad::detail::LockWaitHook hook) {
+  g_wait_release.store(hook.release);
+  g_wait_reacquire.store(hook.reacquire);
+}
 uint64_t realize_count() { return t_realize_count; }
 
 }  // namespace cgrad::runtime
+
+namespace cgrad::detail {
+void set_lock_wait_hook(LockWaitHook hook) { runtime::store_lock_wait_hook(hook); }
+}  // namespace cgrad::detail

@@ -7,6 +7,8 @@
 #include "ir/node.h"
 #include "runtime/plan_cache.h"
 
+#include <cgrad/compile.hpp>
+
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -36,8 +38,18 @@ struct Traced {
 /// plan, not only the values). Every root must be unrealized.
 Traced realize_traced(const std::vector<ir::NodePtr>& roots);
 
-/// The lock realize() holds: node values are written under it.
-std::recursive_mutex& realize_mutex();
+/// Holds the realize lock, the one realize() holds (node values are written under it), for a
+/// scope (recursive). A thread that finds it taken waits with the
+/// lock-wait hook around the wait (cgrad::detail::set_lock_wait_hook: Python's GIL released).
+class RealizeLock {
+ public:
+  RealizeLock();
+  ~RealizeLock();
+  RealizeLock(const RealizeLock&) = delete;
+  RealizeLock& operator=(const RealizeLock&) = delete;
+};
+/// cgrad::detail::set_lock_wait_hook's body.
+void store_lock_wait_hook(cgrad::detail::LockWaitHook hook);
 /// realize() calls started on this thread so far (compile() notices realizes inside a trace).
 uint64_t realize_count();
 

@@ -1,6 +1,6 @@
 """Random graphs against NumPy (tools/fuzz_numpy.py): values on 60 seeds, gradients against finite
-differences on 30, second derivatives on 20. The tool runs any number of seeds by hand
-(docs/python.md, "Tests")."""
+differences on 30, second derivatives on 20, cg.compile'd graphs replayed on new inputs on 20. The
+tool runs any number of seeds by hand (docs/python.md, "Tests")."""
 import importlib.util
 import pathlib
 
@@ -25,3 +25,8 @@ def test_random_gradients_match_finite_differences(start):
 @pytest.mark.parametrize("start", range(100, 120, 10))
 def test_random_second_derivatives_match_finite_differences(start):
     assert sum(fuzz.check_grad(seed, False, second=True) for seed in range(start, start + 10)) == 0
+
+
+@pytest.mark.parametrize("start", range(200, 220, 10))
+def test_compiled_random_graphs_replay_on_new_inputs(start):
+    assert sum(fuzz.check_compile(seed, False) for seed in range(start, start + 10)) == 0

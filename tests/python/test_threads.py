@@ -56,3 +56,35 @@ def test_python_runs_while_another_thread_evaluates():
     ticks_during.append(n)
     t.join()
     assert ticks_during[0] > 0
+
+
+_TRACE_WAIT = """
+import threading, time, numpy as np, cgrad as cg
+started = threading.Event()
+def slow(x):
+    started.set()
+    time.sleep(0.2)  # releases the GIL: the other thread runs while this trace holds the realize lock
+    return x + 1
+f, g = cg.compile(slow), cg.compile(lambda x: x * 2)
+x = cg.asarray(np.ones(4, np.float32))
+cg.eval(x)
+out = {}
+def other():
+    started.wait()
+    out["g"] = np.asarray(g(x)).tolist()
+t = threading.Thread(target=other, daemon=True)
+t.start()
+out["f"] = np.asarray(f(x)).tolist()
+t.join(timeout=30)
+assert not t.is_alive() and out == {"f": [2.0] * 4, "g": [2.0] * 4}, out
+"""
+
+
+def test_a_thread_waiting_for_a_trace_lets_it_take_the_gil():
+    # A compiled call waited for the realize lock holding the GIL while the thread holding that
+    # lock (tracing, in Python) waited for the GIL: both hung (a subprocess, so a hang fails)
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-c", _TRACE_WAIT], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
