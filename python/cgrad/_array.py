@@ -218,13 +218,20 @@ def _setitem(self, key, value):
         return
     if _is_array_key(key):
         _scatter_set(self, key, value)
-        return
+    else:
+        _box_set(self, key, value)
+
+
+def _box_set(self, key, value):
+    """x[key] = v for ints, slices of any step, None and ...: along each dim the value's rows are
+    gathered to the positions they land on (a take by an index computed from arange), and a mask
+    keeps x elsewhere."""
+    from . import _api
+
     # x[i, j] = v (ints alone) writes one element: no leading ones of v are dropped there (NumPy 2)
     element = builtins.all(not isinstance(k, slice) and k is not None and k is not Ellipsis
                            for k in (key if isinstance(key, tuple) else (key,)))
     key = _normalize_key(self, key)
-    # Slices (any step) and ints: along each dim the value's rows are gathered to the positions
-    # they land on (a take by an index computed from arange), and a mask keeps x elsewhere.
     sel = []  # per dim of x: (first position, step, count)
     target = []  # the shape the value broadcasts to: the selection's, ints dropped
     dim = 0
