@@ -108,6 +108,14 @@ NodePtr make(Op op, ir::NodeList inputs, Device device) {
   return finish(ir::make_node(op, std::move(inputs), device), record);
 }
 
+Tensor same_value(const Tensor& x, const char* op) {
+  const NodePtr& n = node_of(x, op);
+  if (!n->grad || !grad_mode()) return Tensor(n);
+  ir::Attrs a;
+  a.shape = n->shape;
+  return Tensor(make(Op::Reshape, {n}, a, n->device));
+}
+
 void make_leaf(const std::shared_ptr<detail::Var>& v) {
   NodePtr n = v->node;
   if (n->grad && !(n->grad->is_leaf && n->grad->leaf.lock() == v)) {

@@ -35,6 +35,13 @@ void install_devices();
 
 /// The node behind `t`; throws InvalidArgument naming `op` for an undefined handle.
 const NodePtr& node_of(const Tensor& t, const char* op);
+/// A new handle on `x`'s value, for an op that leaves it as it is (`flip` of a length-1 axis,
+/// `permute` by the identity, a full slice, `roll` by 0). Returning `x` would return a copy of its
+/// handle, and an assign to the result would change `x` too (docs/semantics.md, "Value semantics
+/// and assign"). Where `x` records a gradient the handle is on a view node of `x` (a reshape to
+/// its own shape), a value computed from `x` as any op's result is: not a second handle on `x`'s
+/// leaf, whose grad() would stay empty.
+Tensor same_value(const Tensor& x, const char* op);
 /// Builds a node (op table checks) and realizes it at once when its pending depth reaches
 /// CGRAD_MAX_PENDING_DEPTH (docs/semantics.md, "Bounded graphs").
 /// When an input requires a gradient and grad mode is on, the node gets a GradRecord.

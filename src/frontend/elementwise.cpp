@@ -4,6 +4,7 @@
 namespace cgrad {
 
 using frontend::elementwise;
+using frontend::same_value;
 using ir::Op;
 
 #define CGRAD_BINARY_OPERATOR(sym, OP)                                                      \
@@ -117,14 +118,18 @@ CGRAD_SCALAR_FORMS(logical_xor, LogicalXor)
 Tensor negative(const Tensor& x) { return -x; }
 Tensor positive(const Tensor& x) {
   if (x.dtype() == DType::b8) throw Error(ErrorCode::DTypeMismatch, "positive: not supported for dtype b8");
-  return x;
+  return same_value(x, "positive");
 }
 Tensor square(const Tensor& x) { return x * x; }
 Tensor reciprocal(const Tensor& x) { return 1.0 / x; }
 // complex group: one row each for a complex x; a real x is its own conjugate and real part, and
 // its imaginary part is zeros of its dtype (no node).
-Tensor conj(const Tensor& x) { return is_complex(x.dtype()) ? elementwise(Op::Conj, {x}) : x; }
-Tensor real(const Tensor& x) { return is_complex(x.dtype()) ? elementwise(Op::Real, {x}) : x; }
+Tensor conj(const Tensor& x) {
+  return is_complex(x.dtype()) ? elementwise(Op::Conj, {x}) : same_value(x, "conj");
+}
+Tensor real(const Tensor& x) {
+  return is_complex(x.dtype()) ? elementwise(Op::Real, {x}) : same_value(x, "real");
+}
 Tensor imag(const Tensor& x) {
   return is_complex(x.dtype()) ? elementwise(Op::Imag, {x}) : zeros(x.shape(), x.dtype(), x.device());
 }

@@ -13,6 +13,7 @@
 namespace cgrad {
 
 using frontend::node_of;
+using frontend::same_value;
 
 namespace {
 
@@ -39,14 +40,14 @@ Scalar zero_of(DType t) {
 // Rolls along one normalized axis by a shift already reduced into [0, n).
 Tensor roll_axis(const Tensor& x, int64_t axis, int64_t s) {
   const int64_t n = x.shape()[idx(axis)];
-  if (s == 0) return x;
+  if (s == 0) return same_value(x, "roll");
   return cat({x.slice(axis, n - s, n), x.slice(axis, 0, n - s)}, axis);
 }
 
 // repeat with one count for every element, along a normalized axis: (.., d, ..) viewed as
 // (.., d, 1, ..), broadcast to (.., d, r, ..) and merged to (.., d * r, ..).
 Tensor repeat_axis(const Tensor& x, int64_t r, int64_t axis) {
-  if (r == 1) return x;
+  if (r == 1) return same_value(x, "repeat");
   Shape s = x.shape(), view = s, wide = s;
   view.insert(view.begin() + axis + 1, 1);
   wide.insert(wide.begin() + axis + 1, r);
@@ -93,7 +94,7 @@ Tensor roll(const Tensor& x, std::vector<int64_t> shifts, std::vector<int64_t> a
       throw bad("roll: without axes, one shift is needed, got " + core::vec_str(shifts));
     Tensor flat = x.reshape({-1});
     const int64_t n = flat.numel();
-    if (n == 0) return x;
+    if (n == 0) return same_value(x, "roll");
     // A shift by whole rows is a roll of the first axis: no reshape around the cat, so it fuses.
     const int64_t row = shape.empty() ? n : n / shape[0];
     if (shape.size() > 1 && shifts[0] % row == 0) return roll_axis(x, 0, mod(shifts[0] / row, shape[0]));
@@ -247,7 +248,7 @@ Tensor diff(const Tensor& x, int64_t axis, int64_t n, const Tensor& prepend, con
                                                 " except along axis " + std::to_string(a));
     parts.push_back(*p);
   }
-  Tensor y = parts.size() == 1 ? x : cat(parts, a);
+  Tensor y = parts.size() == 1 ? same_value(x, "diff") : cat(parts, a);
   for (int64_t step = 0; step < n; ++step) {
     const int64_t len = y.shape()[idx(a)];
     if (len == 0) break;

@@ -49,7 +49,7 @@ Tensor Tensor::permute(std::vector<int64_t> dims) const {
   a.axes = dims;
   if (identity) {
     ir::make_node(Op::Permute, {n}, a, n->device);  // still validates repeats
-    return *this;
+    return frontend::same_value(*this, "permute");  // a new handle: an assign to it leaves *this
   }
   return Tensor(make(Op::Permute, {n}, a, n->device));
 }
@@ -110,7 +110,7 @@ Tensor Tensor::slice(int64_t dim, int64_t start, int64_t stop, int64_t step) con
                                                 " of size " + std::to_string(d) + " in shape " +
                                                 shape_str(n->shape));
   if (e < s) e = s;
-  if (s == 0 && e == d && step == 1) return *this;
+  if (s == 0 && e == d && step == 1) return frontend::same_value(*this, "slice");  // as above
   ir::Attrs a;
   a.axis = dim;
   a.start = s;
@@ -124,7 +124,7 @@ Tensor flip(const Tensor& x, std::vector<int64_t> axes) {
   std::vector<int64_t> ax = core::normalize_axes(axes, n->shape, "flip");  // empty: every axis
   // Dims of size 0 or 1 read the same either way.
   std::erase_if(ax, [&](int64_t a) { return n->shape[static_cast<std::size_t>(a)] <= 1; });
-  if (ax.empty()) return x;
+  if (ax.empty()) return frontend::same_value(x, "flip");
   ir::Attrs a;
   a.axes = ax;
   return Tensor(make(Op::Flip, {n}, a, n->device));

@@ -6,6 +6,7 @@
 #include "util.h"
 
 #include <chrono>
+#include <functional>
 
 namespace ft {
 namespace {
@@ -96,6 +97,48 @@ TEST(Assign, CopiesOfTheHandleSeeIt) {
   EXPECT_EQ(&r, &x);
   EXPECT_EQ(x.shape(), (Shape{3}));
   EXPECT_EQ(x.dtype(), f32);
+}
+
+// An op that leaves the value as it is still returns a new tensor: an assign to the result never
+// changes its input (until 2026-12-05 flip of a length-1 axis, permute by the identity, a full
+// slice, roll by 0, repeat by 1, diff with n = 0, positive, real and conj of a real tensor returned
+// a copy of the input's handle, so x changed with them).
+TEST(Assign, ToTheResultOfAnOpThatKeepsTheValueLeavesTheInput) {
+  const std::vector<float> v{0, 1, 2, 3, 4, 5};
+  const std::vector<std::pair<const char*, std::function<Tensor(const Tensor&)>>> ops = {
+      {"flip of a length-1 axis", [](const Tensor& x) { return flip(x, std::vector<int64_t>{0}); }},
+      {"permute by the identity",
+       [](const Tensor& x) {
+         return x.permute({0, 1});
+       }},
+      {"moveaxis to its place", [](const Tensor& x) { return moveaxis(x, 1, 1); }},
+      {"a full slice", [](const Tensor& x) { return x.slice(1, 0, 6); }},
+      {"roll by 0",
+       [](const Tensor& x) { return roll(x, std::vector<int64_t>{0}, std::vector<int64_t>{1}); }},
+      {"roll by the length", [](const Tensor& x) { return roll(x, std::vector<int64_t>{6}, {}); }},
+      {"repeat by 1", [](const Tensor& x) { return repeat(x, int64_t{1}, 1); }},
+      {"diff with n = 0", [](const Tensor& x) { return diff(x, -1, 0, Tensor(), Tensor()); }},
+      {"positive", [](const Tensor& x) { return positive(x); }},
+      {"real", [](const Tensor& x) { return real(x); }},
+      {"conj", [](const Tensor& x) { return conj(x); }},
+      {"expand to its shape",
+       [](const Tensor& x) {
+         return x.expand({1, 6});
+       }},
+      {"reshape to its shape",
+       [](const Tensor& x) {
+         return x.reshape({1, 6});
+       }},
+      {"cast to its dtype", [](const Tensor& x) { return x.cast(f32); }},
+  };
+  for (const auto& [name, op] : ops) {
+    Tensor x = tensor(v, {1, 6});
+    Tensor y = op(x);
+    ASSERT_EQ(y.shape(), (Shape{1, 6})) << name;
+    y.assign(full({1, 6}, -1.0));
+    EXPECT_EQ(x.to_vector<float>(), v) << name;
+    EXPECT_EQ(y.to_vector<float>(), std::vector<float>(6, -1.0f)) << name;
+  }
 }
 
 TEST(Assign, OperatorEqualsAndCompoundOpsRebindOneHandle) {
