@@ -242,7 +242,7 @@ void Tensor::clear_grad() {
 
 void Tensor::backward() const {
   const ir::NodePtr& y = autograd::differentiable_output(*this, "backward");
-  if (frontend::TraceLog* log = frontend::active_trace()) log->side_effects = true;  // compile(fn): eager
+  if (frontend::TraceLog* log = frontend::active_trace()) log->side_effect = "calls backward()";  // eager
   NoGradGuard off;  // leaves' gradients carry no history: accumulating them never chains steps
   autograd::backprop(y, full(y->shape, 1.0, y->dtype, y->device), nullptr);
 }

@@ -8,7 +8,8 @@
 // returned), so a result of an earlier call never changes; the assigns fn made are repeated
 // on the same handles. A realize inside fn (eval, item, to_vector, or the pending-depth rule)
 // makes that signature eager: fn runs at every call and its outputs are evaluated, which is
-// correct, only slower. A backend that did not plan (the interpreter; CGRAD_JIT_ASYNC while
+// correct, only slower; so does backward() (grad() accumulation) or a random op built inside fn
+// (a replay would draw the same numbers). A backend that did not plan (the interpreter; CGRAD_JIT_ASYNC while
 // the kernels compile) keeps nothing: the next call traces again.
 #include "frontend/build.h"
 #include "frontend/trace.h"
@@ -364,12 +365,12 @@ class PlanCompiler {
       }
       e.outputs.push_back(std::move(o));
     }
-    if (runtime::realize_count() != realizes || log.side_effects) {
-      // fn evaluated something itself (its graph was cut where a plan cannot see), or it
-      // called backward(), whose accumulation into grad() a replay would not repeat.
+    if (runtime::realize_count() != realizes || log.side_effect) {
+      // fn evaluated something itself (its graph was cut where a plan cannot see), or did what a
+      // replay would not repeat (TraceLog::side_effect).
       if (dbg >= 2)
         std::fprintf(stderr, "[cgrad] compile: fn %s; this signature runs eagerly\n",
-                     log.side_effects ? "calls backward()" : "evaluates inside");
+                     log.side_effect ? log.side_effect : "evaluates inside");
       e.eager = true;
       std::vector<Tensor> all = outs;
       all.insert(all.end(), log.assigned.begin(), log.assigned.end());

@@ -1,5 +1,6 @@
 // Factories: tensors from host data, constants, ranges and counter-based random tensors.
 #include "frontend/build.h"
+#include "frontend/trace.h"
 #include "runtime/backend.h"
 
 #include <cgrad/scalar.hpp>
@@ -52,6 +53,9 @@ Tensor random(Op op, const Shape& shape, DType t, Device device, const char* nam
   check_device(device, name);
   ir::Attrs a = source_attrs(shape, t, name);
   a.seed = scalar::mix64(g_rng_seed.load() ^ scalar::mix64(g_rng_counter.fetch_add(1)));
+  // compile(fn): fresh numbers at every call, as eager code draws (torch.compile does too); a
+  // replay would repeat this seed, so the signature runs eagerly
+  if (frontend::TraceLog* log = frontend::active_trace()) log->side_effect = "draws random numbers";
   return Tensor(make(op, {}, a, device));
 }
 

@@ -21,9 +21,10 @@ struct TraceLog {
   std::vector<Tensor> assigned;         ///< handles assign() rebound (each once, in order)
   std::unordered_set<const void*> seen_assigned;
   std::unordered_set<const ir::Node*> seen_reads;
-  /// fn did something a plan cannot repeat (backward() accumulating into leaves' grad()):
-  /// the signature runs eagerly.
-  bool side_effects = false;
+  /// What fn did that a plan cannot repeat, or null: "calls backward()" (its accumulation into
+  /// leaves' grad()), "draws random numbers" (a replay would give the same ones again). The
+  /// signature then runs eagerly.
+  const char* side_effect = nullptr;
 };
 
 /// The log of the trace running on this thread, or nullptr.

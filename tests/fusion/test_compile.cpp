@@ -196,6 +196,25 @@ TEST(Compile, EvaluationInsideTheFunctionRunsEagerly) {
   EXPECT_EQ(calls, 2);
 }
 
+// Random numbers drawn inside fn are fresh at every call, as in eager code (until 2026-12-05 they
+// were constants of the plan: dropout in a compiled step kept one mask), and follow manual_seed.
+TEST(Compile, RandomNumbersInsideTheFunctionAreFreshAtEveryCall) {
+  int calls = 0;
+  auto f = compile([&](const Tensor& a) {
+    ++calls;
+    return a + rand({4});
+  });
+  Tensor z = vec({0, 0, 0, 0});
+  manual_seed(7);
+  const std::vector<float> first = f(z).to_vector<float>(), second = f(z).to_vector<float>();
+  EXPECT_NE(first, second);
+  EXPECT_EQ(calls, 2);
+  manual_seed(7);
+  EXPECT_EQ(f(z).to_vector<float>(), first);
+  manual_seed(7);
+  EXPECT_EQ((z + rand({4})).to_vector<float>(), first) << "the numbers eager code draws";
+}
+
 TEST(Compile, InterpreterBackendGivesTheSameValues) {
   auto fn = [](const Tensor& a, const Tensor& b) { return matmul(relu(a), b.T()) - 1.0; };
   auto f = compile(fn);
