@@ -1,6 +1,8 @@
 // The Optimizer base (step, zero_grad) and SGD with momentum.
 #include "optim/optimizer.h"
 
+#include "ir/node.h"
+
 namespace cgrad::optim {
 
 namespace detail {
@@ -30,6 +32,13 @@ Optimizer::Optimizer(std::vector<Tensor> params) : params_(std::move(params)) {
       throw Error(ErrorCode::DTypeMismatch, "optimizer: parameter " + std::to_string(i) + " has dtype " +
                                                 dtype_name(p.dtype()) +
                                                 "; only floating and complex parameters can be optimized");
+    // A value computed from leaves (w * 2, w.to(other device)) never gets a grad(): step() would
+    // skip it at every call, silently (PyTorch refuses it too).
+    if (p.node()->grad && !p.node()->grad->is_leaf)
+      throw Error(ErrorCode::InvalidArgument,
+                  "optimizer: parameter " + std::to_string(i) +
+                      " is computed from tensors that require a gradient (not a leaf), so its grad() "
+                      "is never filled; pass the leaf itself");
   }
 }
 Optimizer::~Optimizer() = default;

@@ -106,6 +106,15 @@ TEST(Optim, BadArgumentsAreRejected) {
   EXPECT_THROW(optim::SGD({i}, 0.1), Error);
   EXPECT_THROW(optim::Adam({p}, 0.1, 1.0), Error);
   EXPECT_THROW(optim::SGD({Tensor()}, 0.1), Error);
+  Tensor leaf = tensor(std::vector<float>{1, 2}, {2});
+  leaf.requires_grad(true);
+  EXPECT_THROW(optim::SGD({leaf * 2.0}, 0.1), Error) << "not a leaf: it would never move";
+  // an op that keeps the value returns a value computed from the leaf too, through which the
+  // gradient reaches the leaf
+  EXPECT_THROW(optim::SGD({leaf.permute({0})}, 0.1), Error);
+  EXPECT_THROW(optim::SGD({positive(leaf)}, 0.1), Error);
+  sum(positive(leaf) * flip(leaf.reshape({1, 2}), {0}).reshape({2})).backward();
+  EXPECT_EQ(leaf.grad().to_vector<float>(), (std::vector<float>{2, 4}));
   optim::SGD ok({p}, 0.1);
   ok.step();  // no gradient yet: nothing changes
   EXPECT_EQ(vec(p), (std::vector<double>{1}));
