@@ -24,6 +24,33 @@ def _T(self):
 
 
 # ---- indexing ----
+_BASIC_KEYS = frozenset((int, slice, type(None), type(Ellipsis), Array))
+
+
+def _arrays_in_key(self, key):
+    """NumPy arrays and lists in an index (`x[np.array([0, 2])]`, `x[[0, 2]]`, `x[[True, False]]`)
+    as cgrad arrays on x's device, as NumPy reads them (until 2026-12-05 they raised IndexError).
+    Ints, slices, None, ... and Arrays pass by a type check (the common case, every x[key])."""
+    if type(key) is tuple:
+        for k in key:
+            if type(k) not in _BASIC_KEYS:
+                return tuple(_array_in_key(self, k) for k in key)
+        return key
+    return key if type(key) in _BASIC_KEYS else _array_in_key(self, key)
+
+
+def _array_in_key(self, k):
+    if not isinstance(k, (Array, list)) and getattr(k, "ndim", None) == 0 and hasattr(k, "__index__"):
+        return operator.index(k)  # a 0-d NumPy integer array indexes as an int (NumPy's rule)
+    if isinstance(k, list) or (not isinstance(k, (Array, int, slice, builtins.bool)) and k is not None
+                               and k is not Ellipsis and hasattr(k, "__array__") and getattr(k, "ndim", 0) > 0):
+        from . import _api
+
+        # an empty list indexes with no positions (NumPy's intp), not an empty float array
+        return _api.asarray(k, dtype=dt.int64 if isinstance(k, list) and not k else None, device=self.device)
+    return k
+
+
 def _is_array_key(key):
     """A boolean mask, or a tuple of ints and integer arrays with at least one array."""
     if isinstance(key, Array):
@@ -144,6 +171,43 @@ def _fit_value(v, target, element):
     return _api.broadcast_to(v, tuple(target))
 
 
+def _take_in_basic(self, key):
+    """x[..., idx, ...]: one integer array among slices, ints, None and ... (NumPy's rules: the
+    index's dims replace that axis in place, or come first where a slice, None or ... separates the
+    array from an int of the key). The basic part is indexed first,
+    then a `take` along the array's axis; a negative index wraps once and one outside the axis
+    reads 0, as for every array index here (take's fill mode)."""
+    pos = next(i for i, k in enumerate(key) if isinstance(k, Array))
+    idx = key[pos]
+    if idx.dtype not in dt.INTEGRAL or idx.dtype == dt.bool:
+        raise IndexError("cgrad: a boolean array beside slices, None or ... is not supported yet; "
+                         "use an integer array (nonzero(mask)[0]) or the mask alone")
+    before = key[:pos]
+    n_real = builtins.sum(1 for k in key if k is not None and k is not Ellipsis)
+    if Ellipsis in before:  # the array's input axis counts from the end
+        axis = self.ndim - builtins.sum(1 for k in key[pos:] if k is not None and k is not Ellipsis)
+    else:
+        axis = builtins.sum(1 for k in before if k is not None)
+    # ints (np.int64 too) drop their dims before the array's; None adds one
+    ints_before = builtins.sum(1 for k in before if k is not None and k is not Ellipsis and not isinstance(k, slice))
+    if n_real > self.ndim:
+        raise IndexError(f"too many indices: array is {self.ndim}-D, index has {n_real}")
+    nones_before = builtins.sum(1 for k in before if k is None)
+    y = _getitem(self, key[:pos] + (slice(None),) + key[pos + 1:])
+    ax = axis - ints_before + nones_before  # where the full slice left that axis in y
+    n = self.shape[axis]
+    flat = idx._reshape([-1])
+    flat = _cgrad._where(flat < 0, flat + n, flat)
+    out = _cgrad._take(y, flat, ax)
+    out = out._reshape(list(y.shape[:ax]) + list(idx.shape) + list(y.shape[ax + 1:]))
+    # ints beside an array are advanced indices too: where a slice, None or ... separates them from
+    # the array, NumPy puts the index's dims first
+    adv = [i for i, k in enumerate(key) if k is not None and k is not Ellipsis and not isinstance(k, slice)]
+    if adv[-1] - adv[0] + 1 != len(adv) and idx.ndim and ax:
+        out = _cgrad._moveaxis(out, list(range(ax, ax + idx.ndim)), list(range(idx.ndim)))
+    return out
+
+
 def _normalize_key(self, key):
     if not isinstance(key, tuple):
         key = (key,)
@@ -171,8 +235,11 @@ def _normalize_key(self, key):
 
 
 def _getitem(self, key):
+    key = _arrays_in_key(self, key)
     if _is_array_key(key):
         return _gather(self, key)
+    if type(key) is tuple and builtins.sum(1 for k in key if isinstance(k, Array)) == 1:
+        return _take_in_basic(self, key)
     key = _normalize_key(self, key)
     x = self
     shape = []  # the result's shape, after ints drop and Nones insert dims
@@ -202,7 +269,8 @@ def _getitem(self, key):
             i %= n
             x = x._slice(dim, i, i + 1, 1)
         dim += 1
-    shape = tuple(shape)
+    if x is self:  # x[...], x[:]: a new array all the same (an assignment to it leaves self as it was)
+        return x._reshape(list(shape))
     return x if x.shape == shape else x._reshape(list(shape))
 
 
@@ -211,6 +279,7 @@ def _setitem(self, key, value):
     from . import _api
 
     value = value if isinstance(value, Array) else _api.asarray(value, dtype=self.dtype, device=self.device)
+    key = _arrays_in_key(self, key)
     if isinstance(key, Array) and key.dtype == dt.bool:  # x[mask] = v: where(mask, v, x)
         _mask_key(self, key)
         mask = _api.broadcast_to(key._reshape([*key.shape] + [1] * (self.ndim - key.ndim)), self.shape)
@@ -317,7 +386,8 @@ def _repr(self):
         return "cgrad." + str(self)
     a = np.asarray(self)
     body = np.array2string(a, separator=", ", prefix="Array(")
-    return f"Array({body}, dtype={self.dtype.name})"
+    where = "" if self.device == _cpu_device else f", device={self.device}"  # as PyTorch shows it
+    return f"Array({body}, dtype={self.dtype.name}{where})"
 
 
 def _str(self):
@@ -329,9 +399,57 @@ def _str(self):
 
 
 # ---- NumPy and DLPack ----
+_c_to_device = Array.to_device
+_cpu_device = Device.cpu()
+
+
+def _to_device(self, device, /, *, stream=None):
+    """A Device or a name: "cpu", "cuda", "cuda:1" (as asarray's `device`)."""
+    from . import _api
+
+    return _c_to_device(self, _api._dev(device), stream=stream)
+
+
+def _reduction_method(fn):
+    """x.sum(axis, keepdims) and the rest; NumPy's np.sum(x) calls x.sum(axis=, dtype=, out=): a dtype
+    casts first (out= is refused: cgrad arrays are values)."""
+    def method(self, axis=None, dtype=None, out=None, keepdims=False, **kwargs):
+        if out is not None:
+            raise TypeError("cgrad: out= is not supported (arrays are values; use the result)")
+        if kwargs:
+            raise TypeError(f"cgrad: unsupported arguments {sorted(kwargs)}")
+        x = self if dtype is None else self.astype(dtype)
+        return fn(x, axis, keepdims)
+    return method
+
+
+def _round(self, ndigits=None):
+    """round(x): a 0-d array gives a Python number (round(x.item())); other arrays cgrad.round
+    (half to even); ndigits is not supported for arrays."""
+    if self.ndim == 0:
+        return round(self.item(), ndigits) if ndigits is not None else round(self.item())
+    if ndigits is not None:
+        raise TypeError("cgrad: round(x, ndigits) is not supported for arrays")
+    return _cgrad.round(self)
+
+
+def _format(self, spec):
+    """f"{x:.3f}": a 0-d array formats its value; others their str() (spec empty)."""
+    if self.ndim == 0:
+        return format(self.item(), spec)
+    if spec:
+        raise TypeError(f"unsupported format string {spec!r} for a {self.ndim}-d cgrad array")
+    return str(self)
+
+
 def _array(self, dtype=None, copy=None):
+    """np.asarray(x): a read-only view of a CPU array's memory; a device array is copied to the
+    host first (as JAX does; NumPy cannot read device memory: np.asarray, print and tolist of a
+    CUDA array raised "Unsupported device in DLTensor" until 2026-12-05)."""
     import numpy as np
 
+    if self.device != _cpu_device:
+        self = self.to_device(_cpu_device)
     a = np.from_dlpack(self)
     if dtype is not None:
         a = a.astype(dtype, copy=False)
@@ -375,11 +493,16 @@ def _install():
     A.__array_namespace__ = _array_namespace
     A.astype = lambda self, dtype, copy=True, device=None: self._cast(dt.as_dtype(dtype)._c)
     A.reshape = lambda self, *shape: self._reshape(list(shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape))
-    A.sum = lambda self, axis=None, keepdims=False: _cgrad._sum(self, axis, keepdims)
-    A.mean = lambda self, axis=None, keepdims=False: _cgrad._mean(self, axis, keepdims)
-    A.max = lambda self, axis=None, keepdims=False: _cgrad._max(self, axis, keepdims)
-    A.min = lambda self, axis=None, keepdims=False: _cgrad._min(self, axis, keepdims)
+    A.sum = _reduction_method(_cgrad._sum)
+    A.mean = _reduction_method(_cgrad._mean)
+    A.max = _reduction_method(_cgrad._max)
+    A.min = _reduction_method(_cgrad._min)
+    A.__round__ = _round
+    A.__divmod__ = lambda self, other: (self // other, self % other)
+    A.__rdivmod__ = lambda self, other: (other // self, other % self)
+    A.__format__ = _format
     A.numpy = lambda self: _array(self, copy=True)
+    A.to_device = _to_device
     A.permute = lambda self, *dims: self._permute(list(dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims))
 
 

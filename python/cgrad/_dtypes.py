@@ -70,7 +70,10 @@ def as_dtype(d):
     """A cgrad dtype from a cgrad dtype, a name, or NumPy/PyTorch-like object with a name."""
     if isinstance(d, dtype):
         return d
-    name = d if isinstance(d, str) else getattr(d, "name", None) or str(d).split(".")[-1]
+    # a NumPy scalar type (np.float32: its `name` is a descriptor) by its __name__
+    name = d if isinstance(d, str) else d.__name__ if isinstance(d, type) else getattr(d, "name", None)
+    if not isinstance(name, str):
+        name = str(d).split(".")[-1]
     name = _ALIASES.get(name, name)
     if name in _BY_NAME:
         return _BY_NAME[name]

@@ -32,7 +32,10 @@ bool scalar_of(nb::handle h, Scalar& out) {
   if (PyLong_Check(p)) {
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(p, &overflow);
-    if (overflow) throw nb::value_error("cgrad: Python int out of the int64 range");
+    if (overflow) {  // the arrays that take one are served before (big_int_operand)
+      PyErr_SetString(PyExc_OverflowError, "cgrad: Python int too large for int64");
+      throw nb::python_error();
+    }
     out = Scalar(static_cast<int64_t>(v));
     return true;
   }
@@ -159,6 +162,46 @@ std::optional<Tensor> complex_operand(nb::handle h, const Tensor& other, const c
   return cgrad::complex(full({}, z.real, r, other.device()), full({}, z.imag, r, other.device()));
 }
 
+// A NumPy array or scalar (anything with __array__ or __dlpack__ but a Python number) beside an
+// Array: cgrad.asarray of it, on the Array's device, so the result is a cgrad Array whichever side
+// NumPy is on (until 2026-12-05 `numpy_array + x` raised and `x + numpy_array` gave a NumPy array).
+// It promotes as an array (a NumPy scalar as a 0-d array of its dtype: NumPy 2's rule).
+std::optional<Tensor> foreign_operand(nb::handle h, const Tensor& other) {
+  PyObject* p = h.ptr();
+  if (p == Py_None || PyLong_Check(p) || PyFloat_Check(p) || PyComplex_Check(p) || PyBool_Check(p))
+    return std::nullopt;
+  // an Array has __array__ too: the common case must stay a type check (x + y took 1.71 us per
+  // call instead of 0.53 while it went through cgrad.asarray)
+  if (nb::isinstance<Tensor>(h) || (!nb::hasattr(h, "__array__") && !nb::hasattr(h, "__dlpack__")))
+    return std::nullopt;
+  nb::object asarray = nb::module_::import_("cgrad").attr("asarray");
+  return nb::cast<Tensor>(asarray(h, nb::arg("device") = other.device()));
+}
+
+// A Python int past the int64 range beside an array that can hold it, as the 0-d array of that
+// array's dtype NumPy 2 converts it to: a float or complex array (rounded to the nearest float, inf
+// past the dtype's range; OverflowError past f64's), or a u64 array (up to 2^64 - 1). Integer and
+// boolean arrays are left to int_beyond_dtype and scalar_of.
+std::optional<Tensor> big_int_operand(nb::handle h, const Tensor& other) {
+  if (!PyLong_Check(h.ptr()) || PyBool_Check(h.ptr())) return std::nullopt;
+  int overflow = 0;
+  PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
+  const DType t = other.dtype();
+  if (!overflow) return std::nullopt;
+  if (is_floating(t) || is_complex(t)) {
+    const double v = PyLong_AsDouble(h.ptr());
+    if (v == -1.0 && PyErr_Occurred()) throw nb::python_error();
+    return full({}, v, t, other.device());
+  }
+  if (t != DType::u64 || overflow < 0) return std::nullopt;
+  const unsigned long long u = PyLong_AsUnsignedLongLong(h.ptr());
+  if (u == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
+    PyErr_Clear();  // past 2^64: int_beyond_dtype's rule
+    return std::nullopt;
+  }
+  return tensor(std::vector<uint64_t>{u}, {}, other.device());
+}
+
 // The standard promotes a 0-d array like any other (float32 array // float64 0-d array ->
 // float64); the C++ API ranks 0-d tensors below dimensioned ones (PyTorch's rule:
 // docs/semantics.md). So a 0-d operand of another dtype beside a dimensioned one takes part as a
@@ -191,18 +234,15 @@ Tensor in_place_result(const Binary& b, const Tensor& x, Tensor r) {
 // i8 < 300): a comparison has one answer for every element, which the C++ core gives
 // (docs/semantics.md; past the int64 range it is asked the same question of an i8 operand); any
 // other function raises OverflowError, where the C++ API wraps the scalar. u64 values past
-// INT64_MAX fit but reach scalar_of, which refuses them (a Scalar holds an int64).
+// INT64_MAX are big_int_operand's.
 std::optional<Tensor> int_beyond_dtype(const Binary& b, nb::handle h, const Tensor& arr, bool scalar_left) {
   if (!PyLong_Check(h.ptr()) || PyBool_Check(h.ptr()) || !is_integer(arr.dtype())) return std::nullopt;
   int overflow = 0;
   const long long v = PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
   const IInfo r = iinfo(arr.dtype());
-  const bool fits = overflow ? overflow > 0 && arr.dtype() == DType::u64
-                             : v >= r.min && (v < 0 || static_cast<uint64_t>(v) <= r.max);
+  const bool fits = !overflow && v >= r.min && (v < 0 || static_cast<uint64_t>(v) <= r.max);
   if (fits) return std::nullopt;
-  const std::string_view name = b.name;
-  if (name != "less" && name != "less_equal" && name != "greater" && name != "greater_equal" &&
-      name != "equal" && name != "not_equal") {
+  if (!is_comparison(b)) {
     const std::string msg = std::string("Python integer ") + nb::str(h).c_str() + " out of bounds for " +
                             dtype_name(arr.dtype()) + " (" + b.name + ")";
     PyErr_SetString(PyExc_OverflowError, msg.c_str());
@@ -217,28 +257,31 @@ std::optional<Tensor> int_beyond_dtype(const Binary& b, nb::handle h, const Tens
 // Applies row `b` to (lhs, rhs) where either may be a scalar; null when neither is an Array or
 // an operand is of another type (operators then return NotImplemented).
 std::optional<Tensor> apply(const Binary& b, nb::handle lhs, nb::handle rhs) {
+  if (lhs.is_none() || rhs.is_none()) return std::nullopt;  // (try_cast<Tensor*> takes None as null)
+  // Each operand is cast once: two Arrays (the common case) go straight to the table's row.
   Tensor *a = nullptr, *c = nullptr;
-  Scalar sa{0.0}, sc{0.0};
-  if (nb::try_cast<Tensor*>(lhs, a, false)) {  // cplxfn: x op 1j
-    if (auto z = complex_operand(rhs, *a, b.name)) return b.tt(*a, *z);
-  } else if (nb::try_cast<Tensor*>(rhs, c, false)) {  // 1j op x
-    if (auto z = complex_operand(lhs, *c, b.name)) return b.tt(*z, *c);
-  }
-  a = nullptr, c = nullptr;
-  if (nb::try_cast<Tensor*>(lhs, a, false)) {
-    if (auto z = int_beyond_dtype(b, rhs, *a, false)) return z;
-  } else if (nb::try_cast<Tensor*>(rhs, c, false)) {
-    if (auto z = int_beyond_dtype(b, lhs, *c, true)) return z;
-  }
-  a = nullptr, c = nullptr;
-  if (!nb::try_cast<Tensor*>(lhs, a, false) && !scalar_of(lhs, sa)) return std::nullopt;
-  if (!nb::try_cast<Tensor*>(rhs, c, false) && !scalar_of(rhs, sc)) return std::nullopt;
-  if (a && c) {
+  const bool la = nb::try_cast<Tensor*>(lhs, a, false), rc = nb::try_cast<Tensor*>(rhs, c, false);
+  if (la && rc) {
     auto [x, y] = promoted_as_arrays(*a, *c);
     return b.tt(x, y);
   }
-  if (a) return b.ts(*a, sc);
-  if (c) return b.st(sa, *c);
+  if (la || rc) {  // one Array: the other may be a complex, a NumPy operand or an int past its dtype
+    const Tensor& t = la ? *a : *c;
+    nb::handle other = la ? rhs : lhs;
+    auto both = [&](const Tensor& z) { return la ? b.tt(t, z) : b.tt(z, t); };
+    if (auto z = complex_operand(other, t, b.name)) return both(*z);  // cplxfn: x op 1j
+    if (auto z = foreign_operand(other, t)) {                         // x op numpy_array
+      auto [x, y] = la ? promoted_as_arrays(t, *z) : promoted_as_arrays(*z, t);
+      return b.tt(x, y);
+    }
+    if (auto z = big_int_operand(other, t)) return both(*z);
+    if (auto z = int_beyond_dtype(b, other, t, !la)) return z;
+  }
+  Scalar sa{0.0}, sc{0.0};
+  if (!la && !scalar_of(lhs, sa)) return std::nullopt;
+  if (!rc && !scalar_of(rhs, sc)) return std::nullopt;
+  if (la) return b.ts(*a, sc);
+  if (rc) return b.st(sa, *c);
   return std::nullopt;
 }
 
@@ -370,7 +413,14 @@ struct PyCompiled {
   nb::object fn;
   detail::CompiledCore core;
   bool single = true;  // fn returned one Array (not a tuple/list) when last traced
-  nb::object call(nb::args args) {
+  nb::object call(nb::args args, nb::kwargs kwargs) {
+    if (kwargs.size() != 0) {  // f(x=a, y=b): bound to fn's parameters, then called by position
+      nb::object bound = nb::module_::import_("inspect").attr("signature")(fn).attr("bind")(*args, **kwargs);
+      if (nb::len(nb::object(bound.attr("kwargs"))) != 0)
+        throw nb::type_error(
+            "cgrad.compile: keyword-only parameters are not supported (pass Arrays by position or name)");
+      return call(nb::borrow<nb::args>(nb::tuple(bound.attr("args"))), nb::kwargs());
+    }
     std::vector<Tensor> in;
     in.reserve(args.size());
     for (nb::handle a : args) {
@@ -571,10 +621,11 @@ NB_MODULE(_cgrad, m) {
     if (!b.dunder) continue;
     const Binary* row = &b;
     std::string d = b.dunder;
-    A.def(("__" + d + "__").c_str(), [row](nb::handle a, nb::handle c) { return result(apply(*row, a, c)); });
+    A.def(("__" + d + "__").c_str(), [row](nb::handle a, nb::handle c) { return result(apply(*row, a, c)); },
+          nb::arg("other").none());  // x == None: NotImplemented, then Python's False
     if (is_comparison(b)) continue;
-    A.def(("__r" + d + "__").c_str(),
-          [row](nb::handle a, nb::handle c) { return result(apply(*row, c, a)); });
+    A.def(("__r" + d + "__").c_str(), [row](nb::handle a, nb::handle c) { return result(apply(*row, c, a)); },
+          nb::arg("other").none());
     A.def(("__i" + d + "__").c_str(), [row](nb::handle a, nb::handle c) -> nb::object {
       // cplxfn: an in-place operation keeps its array's dtype (the standard), so x *= 1j needs a
       // complex x
@@ -589,11 +640,22 @@ NB_MODULE(_cgrad, m) {
     });
   }
   A.def("__neg__", [](const Tensor& x) { return -x; })
-      .def("__pos__", [](const Tensor& x) { return x; })
+      .def("__pos__", [](const Tensor& x) { return positive(x); })
       .def("__abs__", [](const Tensor& x) { return cgrad::abs(x); })
       .def("__invert__", [](const Tensor& x) { return bitwise_invert(x); })
-      .def("__matmul__", [](const Tensor& a, const Tensor& b) { return matmul(a, b); })
-      .def("__rmatmul__", [](const Tensor& a, const Tensor& b) { return matmul(b, a); });
+      .def("__matmul__",
+           [](const Tensor& a, nb::handle b) -> nb::object {
+             Tensor* t = nullptr;
+             if (nb::try_cast<Tensor*>(b, t, false)) return nb::cast(matmul(a, *t));
+             if (auto z = foreign_operand(b, a)) return nb::cast(matmul(a, *z));
+             return nb::borrow(Py_NotImplemented);
+           })
+      .def("__rmatmul__", [](const Tensor& a, nb::handle b) -> nb::object {
+        Tensor* t = nullptr;
+        if (nb::try_cast<Tensor*>(b, t, false)) return nb::cast(matmul(*t, a));
+        if (auto z = foreign_operand(b, a)) return nb::cast(matmul(*z, a));
+        return nb::borrow(Py_NotImplemented);
+      });
 
   for (const Binary& b : kBinary) {
     const Binary* row = &b;
@@ -631,6 +693,14 @@ NB_MODULE(_cgrad, m) {
       if (auto z = complex_operand(b, *ta, "where")) return where(c, *ta, *z);
     if (ib && !ia)
       if (auto z = complex_operand(a, *tb, "where")) return where(c, *z, *tb);
+    std::optional<Tensor> fa = ia ? std::nullopt : foreign_operand(a, c);  // NumPy arrays and scalars
+    std::optional<Tensor> fb = ib ? std::nullopt : foreign_operand(b, c);
+    if (fa) ta = &*fa, ia = true;
+    if (fb) tb = &*fb, ib = true;
+    if (ia && !ib)
+      if (auto z = big_int_operand(b, *ta)) return where(c, *ta, *z);
+    if (ib && !ia)
+      if (auto z = big_int_operand(a, *tb)) return where(c, *z, *tb);
     if ((!ia && !scalar_of(a, sa)) || (!ib && !scalar_of(b, sb)))
       throw nb::type_error("where: operands must be arrays or scalars");
     if (ia && ib) {
