@@ -9,7 +9,8 @@ float64 (floats) or the same dtype (integers, bools). A mismatch prints the seed
 
     python tools/fuzz_numpy.py [--seeds N] [--start S] [--verbose]
 
-Run with CGRAD_BACKEND=interpreter to fuzz the interpreter, CGRAD_NUM_THREADS=1 for one thread.
+Run with CGRAD_BACKEND=interpreter to fuzz the interpreter, CGRAD_NUM_THREADS=1 for one thread,
+--device cuda for the CUDA backend.
 """
 import argparse
 import sys
@@ -18,10 +19,17 @@ import numpy as np
 
 import cgrad as cg
 
+DEVICE = None  # --device: where leaves live (cgrad's default, the CPU, when None)
+
+
+def _as(a):
+    return cg.asarray(a, device=DEVICE)
+
+
 SIZES = [1, 2, 3, 5, 7, 8, 16, 17, 31, 33, 64, 100, 129, 257]
-FLOAT = ["float32", "float64"]
+FLOAT = ["float32", "float64", "float32", "float64", "float16"]  # f16 a fifth of the time
 COMPLEX = ["complex64", "complex128"]
-INT = ["int8", "uint8", "int16", "uint16", "int32", "uint32", "int64"]
+INT = ["int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"]
 
 
 TOL = {np.dtype("float16"): 2e-2, np.dtype("float32"): 2e-3, np.dtype("float64"): 1e-9,
@@ -35,6 +43,10 @@ class Node:
     def __init__(self, c, n, text, *parents):
         self.c, self.n, self.text = c, n, text
         self.tol = max([TOL.get(n.dtype, 0.0)] + [p.tol for p in parents])
+        # f16 in or above: NumPy rounds every f16 result, a fused cgrad kernel only what it stores,
+        # so values differ within tol, and a function with jumps (floor, //, a comparison) can
+        # differ by a step: those take no rough operands
+        self.rough = n.dtype == np.float16 or any(p.rough for p in parents)
 
     @property
     def kind(self):
@@ -43,7 +55,12 @@ class Node:
         return {"f": "float", "c": "complex"}.get(self.n.dtype.kind, "int")
 
 
-def leaf(rng, shape, dtype):
+SPECIAL = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-40, -1e-310, 1.0, -1.0, 0.5])
+
+
+def leaf(rng, shape, dtype, special=False):
+    """Random values of `dtype`; with `special`, a float leaf has a tenth of its elements (sometimes
+    all) drawn from NaN, +-inf, +-0, subnormals and exact halves and ones."""
     if dtype == "bool":
         a = rng.random(shape) < 0.5
     elif dtype in INT:
@@ -52,7 +69,12 @@ def leaf(rng, shape, dtype):
         a = (rng.random(shape) * 4 - 2 + 1j * (rng.random(shape) * 4 - 2)).astype(dtype)
     else:
         a = (rng.random(shape) * 4 - 2).astype(dtype)
-    return Node(cg.asarray(a), a, f"leaf{list(shape)}:{dtype}")
+        if special and a.size and rng.random() < 0.6:
+            a = np.array(a)  # a 0-d leaf's values are a NumPy scalar
+            pick = rng.random(shape) < (1.0 if rng.random() < 0.1 else 0.1)
+            with np.errstate(all="ignore"):
+                a[pick] = rng.choice(SPECIAL, size=int(pick.sum())).astype(dtype)
+    return Node(_as(a), a, f"leaf{list(shape)}:{dtype}{'*' if special else ''}")
 
 
 def rand_shape(rng, ndim=None):
@@ -74,7 +96,33 @@ UNARY_F = {
     "sigmoid": (cg.sigmoid, lambda n: 1 / (1 + np.exp(-n))),
     "floor": (cg.floor, np.floor),
     "relu": (cg.relu, lambda n: np.maximum(n, 0)),
+    "cos": (cg.cos, np.cos),
+    "tan": (cg.tan, np.tan),
+    "log": (cg.log, np.log),
+    "log2": (cg.log2, np.log2),
+    "log10": (cg.log10, np.log10),
+    "expm1": (cg.expm1, np.expm1),
+    "asin": (cg.asin, np.arcsin),
+    "acos": (cg.acos, np.arccos),
+    "atan": (cg.atan, np.arctan),
+    "asinh": (cg.asinh, np.arcsinh),
+    "acosh": (cg.acosh, np.arccosh),
+    "atanh": (cg.atanh, np.arctanh),
+    "sinh": (cg.sinh, np.sinh),
+    "cosh": (cg.cosh, np.cosh),
+    "ceil": (cg.ceil, np.ceil),
+    "trunc": (cg.trunc, np.trunc),
+    "round": (cg.round, np.round),
+    "sign": (cg.sign, np.sign),
+    "reciprocal": (cg.reciprocal, np.reciprocal),
+    "rsqrt": (cg.rsqrt, lambda n: 1 / np.sqrt(n)),
+    "isnan": (cg.isnan, np.isnan),
+    "isinf": (cg.isinf, np.isinf),
+    "isfinite": (cg.isfinite, np.isfinite),
+    # a NaN's sign bit depends on how it was made (0 * inf gives -NaN on x86): numbers only
+    "signbit": (lambda c: cg.signbit(c) & ~cg.isnan(c), lambda n: np.signbit(n) & ~np.isnan(n)),
 }
+GROWS = ("exp", "expm1", "square", "sigmoid", "sin", "cos", "tan", "sinh", "cosh")  # inputs below 30 only
 UNARY_C = {
     "exp": (cg.exp, np.exp),
     "neg": (lambda c: -c, lambda n: -n),
@@ -84,31 +132,65 @@ UNARY_C = {
     "real": (cg.real, np.real),
     "sin": (cg.sin, np.sin),
 }
+# functions with jumps or poles: a rough operand (below) may land on the other side
+JUMPS = {"floor", "ceil", "trunc", "round", "sign", "floordiv", "rem", "isnan", "isinf", "isfinite", "signbit", "tan"}
 UNARY_I = {
     "abs": (cg.abs, np.abs),
     "neg": (lambda c: -c, lambda n: -n),
     "square": (cg.square, np.square),
 }
-BINARY = {
+BINARY = {  # every numeric kind
     "add": (lambda a, b: a + b, lambda a, b: a + b),
     "sub": (lambda a, b: a - b, lambda a, b: a - b),
     "mul": (lambda a, b: a * b, lambda a, b: a * b),
+}
+BINARY_REAL = {  # floats and integers
     "max": (cg.maximum, np.maximum),
     "min": (cg.minimum, np.minimum),
 }
+BINARY_F = {
+    "div": (lambda a, b: a / b, lambda a, b: a / b),
+    "atan2": (cg.atan2, np.arctan2),
+    "hypot": (cg.hypot, np.hypot),
+    "logaddexp": (cg.logaddexp, np.logaddexp),
+    "nextafter": (cg.nextafter, np.nextafter),
+    "pow": (cg.pow, np.power),
+    # copysign from a NaN: its sign bit depends on how it was made
+    "copysign": (lambda a, b: cg.copysign(a, cg.where(cg.isnan(b), 1.0, b)),
+                 lambda a, b: np.copysign(a, np.where(np.isnan(b), 1.0, b))),
+    # floor_divide of and by +-inf and remainder by +-inf follow the standard's main text, not NumPy
+    # (docs/semantics.md): finite operands here
+    "floordiv": (lambda a, b: cg.where(cg.isinf(a), 1.0, a) // cg.where(cg.isinf(b), 1.0, b),
+                 lambda a, b: np.where(np.isinf(a), 1.0, a) // np.where(np.isinf(b), 1.0, b)),
+    "rem": (lambda a, b: a % cg.where(cg.isinf(b), 1.0, b), lambda a, b: a % np.where(np.isinf(b), 1.0, b)),
+}
+BINARY_I = {
+    "and": (cg.bitwise_and, np.bitwise_and),
+    "or": (cg.bitwise_or, np.bitwise_or),
+    "xor": (cg.bitwise_xor, np.bitwise_xor),
+    "floordiv": (lambda a, b: a // b, lambda a, b: a // b),  # by 0: 0 in both
+    "rem": (lambda a, b: a % b, lambda a, b: a % b),
+}
+
+
+def below(n, bound):
+    """Every finite value of n's array under `bound` in magnitude (NaN and inf pass)."""
+    with np.errstate(all="ignore"):
+        return bool(np.all(~np.isfinite(n.n) | (np.abs(n.n) < bound)))
 
 
 def bounded(n):
     """Keep values in range so exp, square and products stay finite and comparable."""
-    return n.kind not in ("float", "complex") or np.all(np.abs(n.n) < 1e3)
+    return n.kind not in ("float", "complex") or below(n, 1e3)
 
 
 class Fuzz:
     """One seed's graph. With `grad`, float leaves are f64 and require gradients, and `shift`
     moves the k-th one by shift * d_k (d_k from its own generator) for finite differences."""
 
-    def __init__(self, seed, grad=False, shift=0.0, inputs=None, vary=False, traced=False):
+    def __init__(self, seed, grad=False, shift=0.0, inputs=None, vary=False, traced=False, special=False):
         self.rng = np.random.default_rng(seed)
+        self.special = special and not grad
         self.seed, self.grad, self.shift = seed, grad, shift
         self.nodes, self.leaves = [], []
         # compile mode (check_compile): `inputs`, the traced function's arguments, stand for the
@@ -118,17 +200,17 @@ class Fuzz:
     def leaf(self, shape, dtype):
         if self.grad and dtype in FLOAT:
             dtype = "float64"
-        x = leaf(self.rng, shape, dtype)
+        x = leaf(self.rng, shape, dtype, self.special and dtype in FLOAT)
         if self.vary and x.kind in ("float", "complex"):
             x.n = (x.n * 0.9 + 0.05).astype(x.n.dtype)
-            x.c = cg.asarray(x.n)
+            x.c = _as(x.n)
         if self.inputs is not None:
             x.c = self.inputs[len(self.values)]
         self.values.append(x.n)
         if self.grad and dtype == "float64":
             d = np.random.default_rng((self.seed, len(self.leaves))).standard_normal(shape)
             x.n = x.n + self.shift * d
-            x.c = cg.asarray(x.n)
+            x.c = _as(x.n)
             x.c.requires_grad_()
             self.leaves.append((x, d))
         return x
@@ -185,7 +267,9 @@ class Fuzz:
             return Node(cg.logical_not(x.c), np.logical_not(x.n), f"not({x.text})", x)
         name = list(table)[int(self.rng.integers(len(table)))]
         fc, fn = table[name]
-        if name in ("exp", "square", "sigmoid", "sin") and not np.all(np.abs(x.n) < 30):
+        if name in JUMPS and x.rough:
+            return None
+        if name in GROWS and not below(x, 30):
             return None
         with np.errstate(all="ignore"):
             return Node(fc(x.c), fn(x.n), f"{name}({x.text})", x)
@@ -207,16 +291,26 @@ class Fuzz:
             return None
         if a.kind == "bool":
             return Node(cg.logical_xor(a.c, b.c), np.logical_xor(a.n, b.n), f"xor({a.text},{b.text})", a, b)
-        names = list(BINARY)[:3] if a.kind == "complex" or b.kind == "complex" else list(BINARY)
-        name = names[int(rng.integers(len(names)))]
-        fc, fn = BINARY[name]
+        kinds = {a.kind, b.kind}
+        table = dict(BINARY)
+        if "complex" not in kinds:
+            table.update(BINARY_REAL)
+            table.update(BINARY_F if "float" in kinds else BINARY_I)
+        name = list(table)[int(rng.integers(len(table)))]
+        fc, fn = table[name]
+        if name in JUMPS and (a.rough or b.rough):
+            return None
         if rng.random() < 0.5:
             a, b = b, a
         try:
-            nres = fn(a.n, b.n)
-        except ValueError:
+            with np.errstate(all="ignore"):
+                nres = fn(a.n, b.n)
+        except (ValueError, TypeError):  # shapes that do not broadcast; u64 with a signed dtype
             return None
-        if rng.random() < 0.15 and "complex" not in (a.kind, b.kind):  # where(a > b, ...): a fused condition
+        if self.grad and nres.dtype.kind == "f" and not np.all(np.isfinite(nres)):
+            return None  # where(c, NaN, a) has a NaN derivative (as in PyTorch and JAX)
+        if rng.random() < 0.15 and "complex" not in (a.kind, b.kind) and not (a.rough or b.rough):
+            # where(a > b, ...): a fused condition
             cond_c, cond_n = a.c > b.c, a.n > b.n
             return Node(cg.where(cond_c, fc(a.c, b.c), a.c), np.where(cond_n, nres, a.n),
                         f"where({a.text}>{b.text},{name}(..),a)", a, b)
@@ -230,27 +324,36 @@ class Fuzz:
         axes = tuple(sorted(int(v) for v in rng.choice(x.n.ndim, naxes, replace=False)))
         keep = bool(rng.random() < 0.3)
         if x.kind == "bool":
-            return Node(cg.any(x.c, axis=axes, keepdims=keep), np.any(x.n, axis=axes, keepdims=keep),
-                        f"any({x.text},{axes})", x)
-        names = ["sum", "max", "min", "mean", "prod", "argmax", "var"]
+            name = ["any", "all", "count_nonzero"][int(rng.integers(3))]
+            return Node(getattr(cg, name)(x.c, axis=axes, keepdims=keep),
+                        getattr(np, name)(x.n, axis=axes, keepdims=keep), f"{name}({x.text},{axes})", x)
+        names = ["sum", "max", "min", "mean", "prod", "argmax", "argmin", "var", "std"]
         name = names[int(rng.integers(len(names)))]
-        if x.kind == "int" and name in ("mean", "var"):
+        if name == "std" and self.grad:
+            name = "var"  # std's derivative where every element equals the mean is NaN (PyTorch's too)
+        if x.kind == "int" and name in ("mean", "var", "std"):
             name = "sum"
         if x.kind == "complex" and name not in ("sum", "mean", "prod"):
             name = "sum"
-        if name in ("max", "min", "argmax") and any(x.n.shape[a] == 0 for a in axes):
+        if name in ("max", "min", "argmax", "argmin") and any(x.n.shape[a] == 0 for a in axes):
             return None
-        if name == "prod" and (x.kind == "int" or not np.all(np.abs(x.n) < 2)):
+        if name == "prod" and (x.kind == "int" or not below(x, 2)):
             return None
-        if name == "argmax":
+        with np.errstate(all="ignore"):
+            if name == "prod" and np.any(np.isinf(x.n)) and np.any(np.abs(x.n) < 1e-30):
+                return None  # inf times a product that underflows to 0 or not: NaN or inf by the order
+        if name in ("argmax", "argmin"):
+            if x.rough:
+                return None
             ax = axes[0]
-            return Node(cg.argmax(x.c, axis=ax, keepdims=keep), np.argmax(x.n, axis=ax, keepdims=keep),
-                        f"argmax({x.text},{ax})", x)
+            return Node(getattr(cg, name)(x.c, axis=ax, keepdims=keep), getattr(np, name)(x.n, axis=ax, keepdims=keep),
+                        f"{name}({x.text},{ax})", x)
         fc, fn = getattr(cg, name), getattr(np, name)
-        if x.n.size == 0 and name in ("mean", "var"):
+        if x.n.size == 0 and name in ("mean", "var", "std"):
             return None
         wide = {"float": np.float64, "complex": np.complex128}.get(x.kind)
-        nres = fn(x.n.astype(wide) if wide else x.n, axis=axes, keepdims=keep)
+        with np.errstate(all="ignore"):
+            nres = fn(x.n.astype(wide) if wide else x.n, axis=axes, keepdims=keep)
         if wide:
             nres = nres.astype(x.n.dtype)
         return Node(fc(x.c, axis=axes, keepdims=keep), nres, f"{name}({x.text},{axes},keep={keep})", x)
@@ -259,8 +362,17 @@ class Fuzz:
         if x.n.ndim == 0 or x.kind == "bool":
             return None
         ax = int(self.rng.integers(x.n.ndim))
-        return Node(cg.cumulative_sum(x.c, axis=ax), np.cumsum(x.n, axis=ax),
-                    f"cumsum({x.text},{ax})", x)
+        # cgrad accumulates float scans in f64 and rounds each element once (NumPy: in the dtype);
+        # its running sum starts from +0, so a prefix of -0s sums to +0 (NumPy copies the first: -0)
+        wide = x.n.astype(np.float64) if x.kind == "float" else x.n
+        with np.errstate(all="ignore"):
+            if self.rng.random() < 0.3 and x.kind == "float" and below(x, 2):
+                want, name, fc = np.cumprod(wide, axis=ax), "cumprod", cg.cumulative_prod
+            else:
+                want, name, fc = np.cumsum(wide, axis=ax) + 0, "cumsum", cg.cumulative_sum
+        if x.kind == "float":
+            want = want.astype(x.n.dtype)
+        return Node(fc(x.c, axis=ax), want, f"{name}({x.text},{ax})", x)
 
     def matmul(self, a):
         if a.kind not in ("float", "complex") or a.n.ndim < 1 or a.n.ndim > 2:
@@ -272,8 +384,9 @@ class Fuzz:
             bt = self.leaf(shape[::-1], a.n.dtype.name)
             b = Node(cg.matrix_transpose(bt.c), bt.n.T, f"T({bt.text})")
         wide = np.float64 if a.kind == "float" else np.complex128
-        return Node(a.c @ b.c, (a.n.astype(wide) @ b.n.astype(wide)).astype(a.n.dtype),
-                    f"matmul({a.text},{b.text})", a)
+        with np.errstate(all="ignore"):
+            want = (a.n.astype(wide) @ b.n.astype(wide)).astype(a.n.dtype)
+        return Node(a.c @ b.c, want, f"matmul({a.text},{b.text})", a)
 
     def join(self, a):
         if a.n.ndim == 0:
@@ -293,15 +406,17 @@ class Fuzz:
             return None
         if self.grad and to in ("float32", "float16"):
             return None
-        if to == "float16" and (x.kind != "float" or not np.all(np.abs(x.n) < 1000)):
+        if to == "float16" and (x.kind != "float" or not below(x, 1000)):
             return None
         if to in INT and x.kind == "float" and not np.all(np.abs(x.n.astype(np.float64)) < 1e6):
+            return None
+        if to in INT + ["bool"] and x.rough:
             return None
         with np.errstate(all="ignore"):
             return Node(cg.astype(x.c, getattr(cg, to)), x.n.astype(to), f"astype({x.text},{to})", x)
 
     def compare_op(self, x):
-        if x.kind in ("bool", "complex"):
+        if x.kind in ("bool", "complex") or x.rough:
             return None
         t = float(np.round(self.rng.random() * 2 - 1, 1)) if x.kind == "float" else \
             int(self.rng.choice([-3, -2, -1, 0, 1, 2, -129, 128, 256, -(2**40), 2**70]))
@@ -344,21 +459,56 @@ class Fuzz:
             return None
         ax = int(self.rng.integers(x.n.ndim))
         r = self.rng.random()
-        if r < 0.3 and x.kind not in ("bool", "complex"):
+        if r < 0.2 and x.kind not in ("bool", "complex"):
             return Node(cg.sort(x.c, axis=ax), np.sort(x.n, axis=ax, kind="stable"), f"sort({x.text},{ax})", x)
+        if r < 0.3 and x.kind != "complex" and not x.rough:
+            return Node(cg.argsort(x.c, axis=ax), np.argsort(x.n, axis=ax, kind="stable"), f"argsort({x.text},{ax})", x)
+        if r < 0.35 and x.kind not in ("bool", "complex") and not x.rough:
+            # where each element of a fresh leaf falls in x's sorted flattening (NaN sorts last)
+            srt = np.sort(x.n.reshape(-1), kind="stable")
+            v = self.leaf(rand_shape(self.rng), x.n.dtype.name)
+            side = ["left", "right"][int(self.rng.integers(2))]
+            return Node(cg.searchsorted(cg.sort(cg.reshape(x.c, (-1,))), v.c, side=side),
+                        np.searchsorted(srt, v.n, side=side), f"searchsorted(sort({x.text}),{v.text},{side})", x, v)
+        if r < 0.45:
+            return self.shape_op(x, ax)
         if r < 0.5:
             sh = int(self.rng.integers(-5, 6))
             return Node(cg.roll(x.c, sh, axis=ax), np.roll(x.n, sh, axis=ax), f"roll({x.text},{sh},{ax})", x)
         if r < 0.75:
             idx = self.rng.integers(0, x.n.shape[ax], size=int(self.rng.integers(1, 9)))
-            return Node(cg.take(x.c, cg.asarray(idx), axis=ax), np.take(x.n, idx, axis=ax),
+            return Node(cg.take(x.c, _as(idx), axis=ax), np.take(x.n, idx, axis=ax),
                         f"take({x.text},{list(idx)},{ax})", x)
         if x.kind == "float":
             n64 = x.n.astype(np.float64)
-            e = np.exp(n64 - n64.max(axis=ax, keepdims=True))
-            return Node(cg.softmax(x.c, axis=ax), (e / e.sum(axis=ax, keepdims=True)).astype(x.n.dtype),
-                        f"softmax({x.text},{ax})", x)
+            with np.errstate(all="ignore"):
+                e = np.exp(n64 - n64.max(axis=ax, keepdims=True))
+                want = (e / e.sum(axis=ax, keepdims=True)).astype(x.n.dtype)
+            return Node(cg.softmax(x.c, axis=ax), want, f"softmax({x.text},{ax})", x)
         return None
+
+    def shape_op(self, x, ax):
+        """tril, triu, diff, repeat, tile, stack: NumPy's functions of the same names."""
+        r = self.rng.random()
+        if r < 0.25 and x.n.ndim >= 2:
+            k = int(self.rng.integers(-3, 4))
+            name = ["tril", "triu"][int(self.rng.integers(2))]
+            return Node(getattr(cg, name)(x.c, k=k), getattr(np, name)(x.n, k=k), f"{name}({x.text},{k})", x)
+        if r < 0.5 and x.kind != "bool":
+            n = int(self.rng.integers(1, 3))
+            with np.errstate(all="ignore"):
+                return Node(cg.diff(x.c, axis=ax, n=n), np.diff(x.n, axis=ax, n=n), f"diff({x.text},{ax},{n})", x)
+        if r < 0.7 and x.n.size <= 4096:
+            k = int(self.rng.integers(0, 4))
+            return Node(cg.repeat(x.c, k, axis=ax), np.repeat(x.n, k, axis=ax), f"repeat({x.text},{k},{ax})", x)
+        if r < 0.85 and x.n.size <= 4096:
+            reps = tuple(int(v) for v in self.rng.integers(1, 3, size=int(self.rng.integers(1, 4))))
+            return Node(cg.tile(x.c, reps), np.tile(x.n, reps), f"tile({x.text},{reps})", x)
+        b = self.pick(lambda n: n is not x and n.n.dtype == x.n.dtype and n.n.shape == x.n.shape)
+        if b is None:
+            return None
+        ax = int(self.rng.integers(x.n.ndim + 1))
+        return Node(cg.stack([x.c, b.c], axis=ax), np.stack([x.n, b.n], axis=ax), f"stack({x.text},{b.text},{ax})", x, b)
 
     def setitem(self, x):
         """x[key] = v on x's own handle: x takes the new value, nodes derived from it keep theirs."""
@@ -395,6 +545,8 @@ class Fuzz:
             if r < p:
                 break
         node = op(x)
+        if node is not None and self.grad and node.kind == "float" and not np.all(np.isfinite(node.n)):
+            return  # a NaN or inf, even one `where` or `max` drops later, makes a derivative NaN
         if node is not None and bounded(node):
             if self.rng.random() < 0.1:
                 node.c.eval() if hasattr(node.c, "eval") else cg.eval(node.c)
@@ -412,16 +564,18 @@ def compare(node, got=None):
         bad = got != want
     else:
         wide = np.complex128 if node.kind == "complex" else np.float64
-        scale = np.maximum(np.abs(want.astype(wide)), 1.0)
-        bad = ~(np.abs(got.astype(wide) - want) <= node.tol * scale) & ~(np.isnan(got) & np.isnan(want))
+        with np.errstate(all="ignore"):
+            scale = np.maximum(np.abs(want.astype(wide)), 1.0)
+            close = np.abs(got.astype(wide) - want) <= node.tol * scale
+        bad = ~(close | (got == want) | (np.isnan(got) & np.isnan(want)))
     if np.any(bad):
         i = np.argwhere(bad)[0]
         return f"{int(bad.sum())} of {bad.size} differ; first at {tuple(i)}: {got[tuple(i)]} vs {want[tuple(i)]}"
     return None
 
 
-def build(seed, grad=False, shift=0.0, inputs=None, vary=False, traced=False):
-    f = Fuzz(seed, grad, shift, inputs, vary, traced)
+def build(seed, grad=False, shift=0.0, inputs=None, vary=False, traced=False, special=False):
+    f = Fuzz(seed, grad, shift, inputs, vary, traced, special)
     for _ in range(3):
         f.fresh()
     for _ in range(int(f.rng.integers(8, 30))):
@@ -439,16 +593,20 @@ def check_grad(seed, verbose, second=False):
     i = outs[-1]
     out = f.nodes[i]
     w = np.random.default_rng((seed, 9999)).standard_normal(out.n.shape)
-    loss = cg.sum(out.c * cg.asarray(w))
+    loss = cg.sum(out.c * _as(w))
     gs = cg.grad(loss, [x.c for x, _ in f.leaves], create_graph=False)
     got = sum(float(np.sum(np.asarray(g) * d)) for g, (_, d) in zip(gs, f.leaves) if g is not None)
-    h = 1e-6
-    ends = [build(seed, grad=True, shift=s) for s in (h, -h)]
-    if any(len(e.nodes) <= i or e.nodes[i].text != out.text for e in ends):
-        return 0  # the shifted values changed a decision: another graph
-    lp, lm = (float(np.sum(e.nodes[i].n * w)) for e in ends)
-    want = (lp - lm) / (2 * h)
+    wants = []
+    for h in (1e-6, 5e-7):  # two steps: where they disagree, a jump (floor, remainder) is near
+        ends = [build(seed, grad=True, shift=s) for s in (h, -h)]
+        if any(len(e.nodes) <= i or e.nodes[i].text != out.text for e in ends):
+            return 0  # the shifted values changed a decision: another graph
+        lp, lm = (float(np.sum(e.nodes[i].n * w)) for e in ends)
+        wants.append((lp - lm) / (2 * h))
+    want = wants[1]
     scale = max(1.0, abs(want), float(np.sum(np.abs(out.n * w))))
+    if not abs(wants[0] - want) <= 1e-5 * scale:
+        return 0
     if not abs(got - want) <= 1e-5 * scale:
         print(f"seed {seed}: gradient {got} vs finite difference {want}\n  {out.text}", flush=True)
         return 1
@@ -459,9 +617,9 @@ def check_grad(seed, verbose, second=False):
 
 def directional(f, i, w, create_graph):
     """(sum over leaves of <d L/d x_k, d_k>, the gradients), L = sum(out * W), by cgrad.grad."""
-    loss = cg.sum(f.nodes[i].c * cg.asarray(w))
+    loss = cg.sum(f.nodes[i].c * _as(w))
     gs = cg.grad(loss, [x.c for x, _ in f.leaves], create_graph=create_graph)
-    terms = [cg.sum(g * cg.asarray(d)) for g, (_, d) in zip(gs, f.leaves) if g is not None]
+    terms = [cg.sum(g * _as(d)) for g, (_, d) in zip(gs, f.leaves) if g is not None]
     total = terms[0]
     for t in terms[1:]:
         total = total + t
@@ -493,21 +651,21 @@ def check_grad2(seed, f, i, w, text):
     return 0
 
 
-def check_compile(seed, verbose):
+def check_compile(seed, verbose, special=False):
     """The graph as a cg.compile'd function of its leaves: traced on one set of values, replayed on
     another (float leaves moved) and on the first again, each output against NumPy's."""
-    plain = build(seed, traced=True)  # traced: no setitem (it would assign the caller's inputs)
-    other = build(seed, traced=True, vary=True)
+    plain = build(seed, traced=True, special=special)  # traced: no setitem (it would assign the inputs)
+    other = build(seed, traced=True, vary=True, special=special)
     if [n.text for n in plain.nodes] != [n.text for n in other.nodes]:
         return 0  # the moved values changed a decision: another graph
 
     def fn(*xs):
-        return tuple(n.c for n in build(seed, inputs=list(xs)).nodes[-4:])
+        return tuple(n.c for n in build(seed, inputs=list(xs), special=special).nodes[-4:])
 
     cf = cg.compile(fn)
     fails = 0
     for ref in (plain, other, plain):
-        outs = cf(*[cg.asarray(v) for v in ref.values])
+        outs = cf(*[_as(v) for v in ref.values])
         for node, got in zip(ref.nodes[-4:], outs):
             err = compare(node, got)
             if err:
@@ -519,8 +677,8 @@ def check_compile(seed, verbose):
     return fails
 
 
-def run(seed, verbose):
-    f = build(seed)
+def run(seed, verbose, special=False):
+    f = build(seed, special=special)
     fails = 0
     outs = f.nodes[-4:]
     for node in outs:
@@ -541,16 +699,20 @@ def main():
     ap.add_argument("--grad", action="store_true", help="check gradients against finite differences")
     ap.add_argument("--grad2", action="store_true", help="and second derivatives (create_graph=True)")
     ap.add_argument("--compile", action="store_true", help="as cg.compile'd functions, replayed on new inputs")
+    ap.add_argument("--special", action="store_true", help="float leaves hold NaN, +-inf, +-0 and subnormals")
+    ap.add_argument("--device", default=None, help='"cuda" (with the emulator: docs/cuda.md) for the CUDA backend')
     args = ap.parse_args()
+    global DEVICE
+    DEVICE = args.device
     bad = 0
     for seed in range(args.start, args.start + args.seeds):
         try:
             if args.compile:
-                bad += check_compile(seed, args.verbose) > 0
+                bad += check_compile(seed, args.verbose, args.special) > 0
             elif args.grad or args.grad2:
                 bad += check_grad(seed, args.verbose, args.grad2) > 0
             else:
-                bad += run(seed, args.verbose) > 0
+                bad += run(seed, args.verbose, args.special) > 0
         except Exception as e:  # a cgrad error where NumPy gave a result is a failure too
             bad += 1
             print(f"seed {seed}: {type(e).__name__}: {e}", flush=True)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The Python package's tests: makes a venv (build/python-venv), builds and installs the wheel
-# from ./python, runs tests/python with pytest (default backend: the CPU JIT), then the Array
+# from ./python, runs tests/python with pytest (default backend: the CPU JIT), test_cuda.py again
+# on the emulated CUDA device where ../shared/tools/cuda-emu builds, then the Array
 # API conformance suite (the pinned copy in ../shared/tools/array-api-tests, or
 # $CGRAD_ARRAY_API_TESTS) with python/conformance/xfails.txt: a full pass on the interpreter and
 # a smaller pass on the JIT. docs/python.md explains the knobs:
@@ -32,6 +33,18 @@ run_pytest() {  # pytest's exit code 5 (nothing collected) is a failure too
   [ $rc -eq 0 ] || { echo "pytest exited with $rc"; return 1; }
 }
 (cd "$root/build" && run_pytest -q "$root/tests/python") || status=1
+
+# tests/python/test_cuda.py again on the emulated CUDA device (docs/cuda.md), where the emulator
+# builds (CGRAD_CUDA_EMU, as tools/test.sh): above it skips without a device.
+emu="${CGRAD_CUDA_EMU:-$root/../shared/tools/cuda-emu}"
+if [ -x "$emu/setup.sh" ] && lib=$("$emu/setup.sh"); then
+  t0=$(date +%s)
+  (cd "$root/build" && LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" CUDA_EMU_MEMCHECK=1 \
+    CGRAD_CUDA_EMULATOR=1 run_pytest -q "$root/tests/python/test_cuda.py") || status=1
+  echo "=== python: CUDA tests on the emulated device took $(( $(date +%s) - t0 )) s ==="
+else
+  echo "=== python: CUDA tests on the emulated device SKIPPED: no emulator at $emu ==="
+fi
 
 if [ "${CGRAD_PY_CONFORMANCE:-1}" != 0 ]; then
   tarball="${CGRAD_ARRAY_API_TESTS:-$root/../shared/tools/array-api-tests/array-api-tests-55fcc60.tar.xz}"

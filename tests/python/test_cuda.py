@@ -1,0 +1,49 @@
+"""The Python package on the CUDA backend: device placement and random graphs against NumPy.
+Skipped without a CUDA device; tools/test_python.sh runs this file again on the emulated device
+(docs/cuda.md) when the emulator is there, as CI does."""
+import importlib.util
+import pathlib
+
+import numpy as np
+import pytest
+
+import cgrad as cg
+
+pytestmark = pytest.mark.skipif(not cg.cuda_available(), reason="no CUDA device (real or emulated)")
+
+_path = pathlib.Path(__file__).resolve().parents[2] / "tools" / "fuzz_numpy.py"
+_spec = importlib.util.spec_from_file_location("fuzz_numpy_cuda", _path)
+fuzz = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(fuzz)
+
+
+def test_asarray_puts_every_kind_of_input_on_the_device():
+    # a NumPy array (the DLPack path) stayed on the CPU, silently, until 2026-12-05
+    a = np.arange(6.0).reshape(2, 3)
+    for obj in (a, a.astype(np.float32), np.float32(1.5), [1.0, 2.0], 3, cg.asarray(a)):
+        x = cg.asarray(obj, device="cuda")
+        assert str(x.device) == "cuda:0"
+        np.testing.assert_array_equal(np.asarray(x.to_device("cpu")), np.asarray(obj))
+    assert str(cg.asarray(a, dtype=cg.float32, device="cuda").device) == "cuda:0"
+    for obj in (a, cg.asarray(a)):
+        with pytest.raises(ValueError, match="copy=False"):
+            cg.asarray(obj, device="cuda", copy=False)
+    x = cg.asarray(a, device="cuda")
+    assert cg.asarray(x, device="cuda") is x
+    assert str(x.to_device(cg.Device.cpu()).device) == "cpu"
+    assert repr(cg.asarray([1.0, 2.0], device="cuda")) == "Array([1., 2.], dtype=float32, device=cuda:0)"
+
+
+def test_results_match_the_cpu():
+    x = cg.asarray(np.linspace(-3, 3, 40, dtype=np.float32).reshape(5, 8), device="cuda")
+    y = cg.softmax(cg.exp(x) * 0.5, axis=1) + cg.sum(x * x, axis=0)
+    xc = x.to_device("cpu")
+    want = cg.softmax(cg.exp(xc) * 0.5, axis=1) + cg.sum(xc * xc, axis=0)
+    assert str(y.device) == "cuda:0"
+    np.testing.assert_allclose(np.asarray(y.to_device("cpu")), np.asarray(want), rtol=1e-6)
+
+
+@pytest.mark.parametrize("special", [False, True])
+def test_random_graphs_on_the_device_match_numpy(special, monkeypatch):
+    monkeypatch.setattr(fuzz, "DEVICE", "cuda")
+    assert sum(fuzz.run(seed, False, special=special) for seed in range(500, 520)) == 0
