@@ -630,6 +630,14 @@ def matmul(x1, x2, /):
 
 
 def vecdot(x1, x2, /, *, axis=-1):
+    n = builtins.max(x1.ndim, x2.ndim)
+    s1, s2 = (1,) * (n - x1.ndim) + tuple(x1.shape), (1,) * (n - x2.ndim) + tuple(x2.shape)
+    if not -n <= axis < n:
+        raise _cgrad.InvalidArgumentError(f"vecdot: axis {axis} out of range for shapes {tuple(x1.shape)} and "
+                                          f"{tuple(x2.shape)}")
+    if s1[axis] != s2[axis]:  # the contracted axis does not broadcast (the standard; NumPy's vecdot too)
+        raise _cgrad.ShapeError(f"vecdot: axis {axis} has sizes {s1[axis]} and {s2[axis]} in shapes "
+                                f"{tuple(x1.shape)} and {tuple(x2.shape)}")
     if x1.dtype in dt.COMPLEX:  # the standard: sum over axis of conj(x1_i) * x2_i
         x1 = _cgrad.conj(x1)
     return sum(x1 * x2, axis=axis).astype(dt.result_type(x1, x2))

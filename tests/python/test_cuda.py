@@ -47,3 +47,15 @@ def test_results_match_the_cpu():
 def test_random_graphs_on_the_device_match_numpy(special, monkeypatch):
     monkeypatch.setattr(fuzz, "DEVICE", "cuda")
     assert sum(fuzz.run(seed, False, special=special) for seed in range(500, 520)) == 0
+
+
+def test_linalg_runs_on_the_device():
+    a = np.random.default_rng(3).standard_normal((2, 4, 4)).astype(np.float32)
+    x = cg.asarray(a, device="cuda")
+    got = [cg.linalg.trace(x, offset=1), cg.linalg.diagonal(x, offset=-1), cg.linalg.vector_norm(x, axis=(1, 2), ord=3),
+           cg.linalg.matrix_norm(x, ord=1), cg.linalg.matrix_power(x, 3), cg.linalg.cross(x[..., :3], x[..., 1:])]
+    want = [np.trace(a, 1, -2, -1), np.diagonal(a, -1, -2, -1), np.sum(np.abs(a) ** 3, axis=(1, 2)) ** (1 / 3),
+            np.linalg.norm(a, 1, axis=(-2, -1)), np.linalg.matrix_power(a, 3), np.cross(a[..., :3], a[..., 1:])]
+    for g, w in zip(got, want):
+        assert str(g.device) == "cuda:0"
+        np.testing.assert_allclose(np.asarray(g.to_device("cpu")), w, rtol=2e-5, atol=1e-5)

@@ -1,0 +1,181 @@
+"""cgrad.linalg: the Array API standard's linalg extension (2024.12), the part that is built from
+cgrad's own lazy ops. Each function here composes fused ops (views, element-wise functions,
+reductions, matmul): it builds a graph, stays lazy, fuses with what surrounds it, has gradients
+and runs on every device. The decompositions (cholesky, det, eigh, eigvalsh, inv, matrix_rank,
+pinv, qr, slogdet, solve, svd, svdvals) and the norms that need singular values
+(`matrix_norm` with ord 2, -2 or 'nuc') are not there yet: the C++ core has no op for them, and
+asking for one raises AttributeError / NotImplementedError saying so. docs/python.md, "linalg"."""
+import builtins
+import operator
+
+from . import _api
+from . import _cgrad
+from . import _dtypes as dt
+
+__all__ = ["cross", "diagonal", "matmul", "matrix_norm", "matrix_power", "matrix_transpose", "outer",
+           "tensordot", "trace", "vecdot", "vector_norm"]
+
+# The main namespace's functions, which the extension repeats (the standard's aliases).
+matmul = _api.matmul
+matrix_transpose = _api.matrix_transpose
+tensordot = _api.tensordot
+vecdot = _api.vecdot
+
+_NEEDS_DECOMPOSITION = ("cholesky", "det", "eigh", "eigvalsh", "inv", "matrix_rank", "pinv", "qr", "slogdet",
+                        "solve", "svd", "svdvals")
+
+
+def __getattr__(name):
+    if name in _NEEDS_DECOMPOSITION:
+        raise AttributeError(f"cgrad.linalg.{name} is not available yet: the C++ core has no matrix "
+                             "decomposition op (docs/python.md, \"linalg\")")
+    raise AttributeError(f"module 'cgrad.linalg' has no attribute {name!r}")
+
+
+def _matrices(x, fn):
+    if x.ndim < 2:
+        raise _cgrad.InvalidArgumentError(f"linalg.{fn}: needs an array of 2 or more dims, got shape {tuple(x.shape)}")
+
+
+def _floating(x, fn):
+    if x.dtype not in dt.FLOATING + dt.COMPLEX:
+        raise TypeError(f"linalg.{fn}: needs a floating-point array, got {x.dtype}")
+
+
+def diagonal(x, /, *, offset=0):
+    """The diagonal of each matrix (the last two dims) `offset` above (> 0) or below (< 0) the
+    main one: a view (the matrix flattened, then read with a step of n + 1)."""
+    _matrices(x, "diagonal")
+    offset = operator.index(offset)
+    m, n = x.shape[-2], x.shape[-1]
+    if offset >= 0:
+        size, start = builtins.max(0, builtins.min(m, n - offset)), offset
+    else:
+        size, start = builtins.max(0, builtins.min(m + offset, n)), -offset * n
+    flat = x._reshape(list(x.shape[:-2]) + [m * n])
+    if size == 0:
+        return flat[..., 0:0]
+    return flat[..., start:start + (size - 1) * (n + 1) + 1:n + 1]
+
+
+def trace(x, /, *, offset=0, dtype=None):
+    """The sum of each matrix's diagonal `offset` (the dtype rules of `sum`)."""
+    if x.dtype is dt.bool:
+        raise TypeError("linalg.trace: needs a numeric array, got bool")
+    return _api.sum(diagonal(x, offset=offset), axis=-1, dtype=dtype)
+
+
+def outer(x1, x2, /):
+    """The outer product of two vectors: (n,) and (m,) give (n, m)."""
+    if x1.ndim != 1 or x2.ndim != 1:
+        raise _cgrad.InvalidArgumentError(f"linalg.outer: needs two 1-D arrays, got shapes {tuple(x1.shape)} "
+                                          f"and {tuple(x2.shape)}")
+    return x1._reshape([x1.shape[0], 1]) * x2._reshape([1, x2.shape[0]])
+
+
+def cross(x1, x2, /, *, axis=-1):
+    """The cross product of 3-vectors along `axis` (negative, counted in the broadcast shape's
+    dims; both arrays need size 3 there), broadcasting the other dims."""
+    if x1.dtype is dt.bool or x2.dtype is dt.bool:
+        raise TypeError("linalg.cross: needs numeric arrays, got bool")
+    axis = operator.index(axis)
+    ndim = builtins.min(x1.ndim, x2.ndim)
+    if not -ndim <= axis < 0:
+        raise _cgrad.InvalidArgumentError(f"linalg.cross: axis {axis} is not in [-{ndim}, -1] for shapes "
+                                          f"{tuple(x1.shape)} and {tuple(x2.shape)}")
+    if x1.shape[axis] != 3 or x2.shape[axis] != 3:
+        raise _cgrad.ShapeError(f"linalg.cross: axis {axis} has sizes {x1.shape[axis]} and {x2.shape[axis]}, "
+                                "both must be 3")
+
+    def part(x, i):
+        key = [slice(None)] * x.ndim
+        key[axis] = i
+        return x[tuple(key)]
+
+    a, b = [part(x1, i) for i in range(3)], [part(x2, i) for i in range(3)]
+    return _api.stack([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]], axis=axis)
+
+
+def matrix_power(x, n, /):
+    """x @ x @ ... (n times) for square matrices, by repeated squaring; n = 0 gives the identity
+    (batched like x). A negative n needs the inverse, which cgrad does not have yet."""
+    _matrices(x, "matrix_power")
+    if x.shape[-1] != x.shape[-2]:
+        raise _cgrad.ShapeError(f"linalg.matrix_power: needs square matrices, got shape {tuple(x.shape)}")
+    n = operator.index(n)
+    if n < 0:
+        raise NotImplementedError("linalg.matrix_power: a negative power needs linalg.inv, which cgrad does not "
+                                  "have yet (docs/python.md, \"linalg\")")
+    if n == 0:
+        eye = _api.eye(x.shape[-1], dtype=x.dtype, device=x.device)
+        return _api.broadcast_to(eye, tuple(x.shape))
+    result, square = None, x
+    while True:
+        if n & 1:
+            result = square if result is None else result @ square
+        n >>= 1
+        if not n:
+            return result if result is not x else x._reshape(list(x.shape))  # n = 1: a new array
+        square = square @ square
+
+
+def _reduce_axes(x, axis):
+    """`axis` of vector_norm as a tuple of axes in [0, ndim) (None: every axis)."""
+    if axis is None:
+        return tuple(range(x.ndim))
+    return tuple(_api._axes_in(x, axis, "linalg.vector_norm"))
+
+
+def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
+    """The p-norm of the elements along `axis` (all axes by default): ord 2 (the default), 1,
+    inf (max |x|), -inf (min |x|), 0 (the number of nonzeros), any other real p
+    (sum(|x|^p)^(1/p), computed scaled). The result is real (complex x gives its real dtype).
+    Orders 1 and 2 are not scaled (NumPy, PyTorch and JAX do not scale them either): a float32
+    2-norm overflows where |x| passes about 1.8e19."""
+    _floating(x, "vector_norm")
+    axes = _reduce_axes(x, axis)
+    a = _cgrad.abs(x)  # real for complex x
+    kw = {"axis": axes, "keepdims": keepdims}
+    if ord == 2:
+        return _cgrad.sqrt(_api.sum(a * a, **kw))
+    if ord == 1:
+        return _api.sum(a, **kw)
+    if ord == float("inf"):
+        return _api.max(a, **kw)
+    if ord == -float("inf"):
+        return _api.min(a, **kw)
+    if ord == 0:
+        return _api.sum(a != 0, **kw).astype(a.dtype)
+    if isinstance(ord, str) or ord != ord:
+        raise ValueError(f"linalg.vector_norm: ord must be a real number, got {ord!r}")
+    p = float(ord)
+    if any(x.shape[i] == 0 for i in axes):  # nothing to scale by: sum() is 0 (NumPy: 0, or inf for p < 0)
+        return _api.sum(a**p, **kw) ** (1.0 / p)
+    # |x|^p under- or overflows for a large |p| (0.01^37 is 0 in float32): scale by the largest
+    # |x| (p > 0) or the smallest (p < 0), so every term is in [0, 1], as LAPACK's nrm2 does.
+    # Where that scale is 0, inf or NaN, it is the norm itself.
+    s = (_api.max if p > 0 else _api.min)(a, axis=axes, keepdims=True)
+    ok = (s > 0) & (s < float("inf"))
+    scale = _api.where(ok, s, 1.0)
+    r = _api.where(ok, scale * _api.sum((a / scale) ** p, axis=axes, keepdims=True) ** (1.0 / p), s)
+    return r if keepdims else r._reshape([d for i, d in enumerate(r.shape) if i not in axes])
+
+
+def matrix_norm(x, /, *, keepdims=False, ord="fro"):
+    """The norm of each matrix (the last two dims): 'fro' (the default), 1 / -1 (the largest /
+    smallest column sum of |x|), inf / -inf (the largest / smallest row sum). ord 2, -2 and
+    'nuc' need singular values, which cgrad does not have yet (NotImplementedError)."""
+    _matrices(x, "matrix_norm")
+    _floating(x, "matrix_norm")
+    a = _cgrad.abs(x)
+    if ord == "fro":
+        r = _cgrad.sqrt(_api.sum(a * a, axis=(-2, -1)))
+    elif ord in (1, -1, float("inf"), -float("inf")) and not isinstance(ord, bool):
+        sums = _api.sum(a, axis=-2 if abs(ord) == 1 else -1)  # column sums (1) or row sums (inf)
+        r = (_api.max if ord > 0 else _api.min)(sums, axis=-1)
+    elif ord in (2, -2, "nuc"):
+        raise NotImplementedError(f"linalg.matrix_norm: ord={ord!r} needs singular values (linalg.svdvals), "
+                                  "which cgrad does not have yet (docs/python.md, \"linalg\")")
+    else:
+        raise ValueError(f"linalg.matrix_norm: ord must be 'fro', 'nuc', 1, -1, 2, -2, inf or -inf, got {ord!r}")
+    return r._reshape(list(r.shape) + [1, 1]) if keepdims else r
