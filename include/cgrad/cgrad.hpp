@@ -5,5 +5,6 @@
 #include <cgrad/core.hpp>
 #include <cgrad/extend.hpp>
 #include <cgrad/interop.hpp>
+#include <cgrad/linalg.hpp>
 #include <cgrad/manipulation.hpp>  // manip group (issue #15)
 #include <cgrad/tensor.hpp>

@@ -1,10 +1,13 @@
-"""cgrad.linalg: the Array API standard's linalg extension (2024.12), the part that is built from
-cgrad's own lazy ops. Each function here composes fused ops (views, element-wise functions,
-reductions, matmul): it builds a graph, stays lazy, fuses with what surrounds it, has gradients
-and runs on every device. The decompositions (cholesky, det, eigh, eigvalsh, inv, matrix_rank,
-pinv, qr, slogdet, solve, svd, svdvals) and the norms that need singular values
-(`matrix_norm` with ord 2, -2 or 'nuc') are not there yet: the C++ core has no op for them, and
-asking for one raises AttributeError / NotImplementedError saying so. docs/python.md, "linalg"."""
+"""cgrad.linalg: the Array API standard's linalg extension (2024.12), every function of it.
+
+Two kinds (docs/linalg.md). The functions built from cgrad's own ops (`cross diagonal matmul
+matrix_norm matrix_power matrix_transpose outer tensordot trace vecdot vector_norm`) compose
+fused ops: they stay lazy, fuse with what surrounds them, have gradients and run on every device.
+The decompositions (`cholesky det eigh eigvalsh inv qr slogdet solve svd svdvals`, and
+`matrix_rank pinv`, the norms 2, -2 and 'nuc' and negative matrix powers built on them) call the
+C++ core's cgrad::linalg: each evaluates its input (a synchronisation point) and runs a host
+routine in double precision; gradients flow through all but `qr` and `svd`."""
+import collections
 import builtins
 import operator
 
@@ -12,8 +15,9 @@ from . import _api
 from . import _cgrad
 from . import _dtypes as dt
 
-__all__ = ["cross", "diagonal", "matmul", "matrix_norm", "matrix_power", "matrix_transpose", "outer",
-           "tensordot", "trace", "vecdot", "vector_norm"]
+__all__ = ["cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "matmul", "matrix_norm", "matrix_power",
+           "matrix_rank", "matrix_transpose", "outer", "pinv", "qr", "slogdet", "solve", "svd", "svdvals", "tensordot",
+           "trace", "vecdot", "vector_norm"]
 
 # The main namespace's functions, which the extension repeats (the standard's aliases).
 matmul = _api.matmul
@@ -21,15 +25,82 @@ matrix_transpose = _api.matrix_transpose
 tensordot = _api.tensordot
 vecdot = _api.vecdot
 
-_NEEDS_DECOMPOSITION = ("cholesky", "det", "eigh", "eigvalsh", "inv", "matrix_rank", "pinv", "qr", "slogdet",
-                        "solve", "svd", "svdvals")
+EighResult = collections.namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
+QRResult = collections.namedtuple("QRResult", ["Q", "R"])
+SlogdetResult = collections.namedtuple("SlogdetResult", ["sign", "logabsdet"])
+SVDResult = collections.namedtuple("SVDResult", ["U", "S", "Vh"])
 
 
-def __getattr__(name):
-    if name in _NEEDS_DECOMPOSITION:
-        raise AttributeError(f"cgrad.linalg.{name} is not available yet: the C++ core has no matrix "
-                             "decomposition op (docs/python.md, \"linalg\")")
-    raise AttributeError(f"module 'cgrad.linalg' has no attribute {name!r}")
+# ---- the decompositions: cgrad::linalg (C++), each evaluates its input ----
+def cholesky(x, /, *, upper=False):
+    return _cgrad._linalg_cholesky(x, builtins.bool(upper))
+
+
+def det(x, /):
+    return _cgrad._linalg_det(x)
+
+
+def eigh(x, /):
+    return EighResult(*_cgrad._linalg_eigh(x))
+
+
+def eigvalsh(x, /):
+    return _cgrad._linalg_eigvalsh(x)
+
+
+def inv(x, /):
+    return _cgrad._linalg_inv(x)
+
+
+def qr(x, /, *, mode="reduced"):
+    if mode not in ("reduced", "complete"):
+        raise ValueError(f"linalg.qr: mode must be 'reduced' or 'complete', got {mode!r}")
+    return QRResult(*_cgrad._linalg_qr(x, mode == "complete"))
+
+
+def slogdet(x, /):
+    return SlogdetResult(*_cgrad._linalg_slogdet(x))
+
+
+def solve(x1, x2, /):
+    return _cgrad._linalg_solve(x1, x2)
+
+
+def svd(x, /, *, full_matrices=True):
+    return SVDResult(*_cgrad._linalg_svd(x, builtins.bool(full_matrices)))
+
+
+def svdvals(x, /):
+    return _cgrad._linalg_svdvals(x)
+
+
+def _cutoff(x, s, rtol):
+    """The singular values of each matrix above rtol * the largest (rtol: the standard's default
+    max(M, N) * eps, a float, or an array broadcasting against the stack): a bool array like s."""
+    if rtol is None:
+        rtol = builtins.max(x.shape[-2], x.shape[-1]) * dt.finfo(s.dtype).eps
+    elif not isinstance(rtol, (int, float)):
+        rtol = rtol._reshape(list(rtol.shape) + [1])  # one per matrix: against each row of s
+    smax = _api.max(s, axis=-1, keepdims=True) if s.shape[-1] else s
+    return s > smax * rtol
+
+
+def matrix_rank(x, /, *, rtol=None):
+    """The number of singular values above rtol times the largest (int64)."""
+    _matrices(x, "matrix_rank")
+    s = svdvals(x)
+    return _api.sum(_cutoff(x, s, rtol), axis=-1)
+
+
+def pinv(x, /, *, rtol=None):
+    """The Moore-Penrose pseudo-inverse: V diag(1/s) U^H over the singular values above rtol
+    times the largest (the rest count as 0)."""
+    _matrices(x, "pinv")
+    u, s, vh = svd(x, full_matrices=False)
+    keep = _cutoff(x, s, rtol)
+    inv_s = _api.where(keep, 1.0 / _api.where(keep, s, 1.0), 0.0)
+    v_scaled = _cgrad.conj(vh).mT * inv_s._reshape(list(inv_s.shape[:-1]) + [1, inv_s.shape[-1]])
+    return v_scaled @ _cgrad.conj(u).mT
 
 
 def _matrices(x, fn):
@@ -98,14 +169,13 @@ def cross(x1, x2, /, *, axis=-1):
 
 def matrix_power(x, n, /):
     """x @ x @ ... (n times) for square matrices, by repeated squaring; n = 0 gives the identity
-    (batched like x). A negative n needs the inverse, which cgrad does not have yet."""
+    (batched like x), a negative n the power of the inverse."""
     _matrices(x, "matrix_power")
     if x.shape[-1] != x.shape[-2]:
         raise _cgrad.ShapeError(f"linalg.matrix_power: needs square matrices, got shape {tuple(x.shape)}")
     n = operator.index(n)
-    if n < 0:
-        raise NotImplementedError("linalg.matrix_power: a negative power needs linalg.inv, which cgrad does not "
-                                  "have yet (docs/python.md, \"linalg\")")
+    if n < 0:  # the inverse's power (inv evaluates x)
+        x, n = inv(x), -n
     if n == 0:
         eye = _api.eye(x.shape[-1], dtype=x.dtype, device=x.device)
         return _api.broadcast_to(eye, tuple(x.shape))
@@ -163,8 +233,8 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
 
 def matrix_norm(x, /, *, keepdims=False, ord="fro"):
     """The norm of each matrix (the last two dims): 'fro' (the default), 1 / -1 (the largest /
-    smallest column sum of |x|), inf / -inf (the largest / smallest row sum). ord 2, -2 and
-    'nuc' need singular values, which cgrad does not have yet (NotImplementedError)."""
+    smallest column sum of |x|), inf / -inf (the largest / smallest row sum), 2 / -2 (the
+    largest / smallest singular value) and 'nuc' (their sum): these three evaluate x (svdvals)."""
     _matrices(x, "matrix_norm")
     _floating(x, "matrix_norm")
     a = _cgrad.abs(x)
@@ -173,9 +243,9 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):
     elif ord in (1, -1, float("inf"), -float("inf")) and not isinstance(ord, bool):
         sums = _api.sum(a, axis=-2 if abs(ord) == 1 else -1)  # column sums (1) or row sums (inf)
         r = (_api.max if ord > 0 else _api.min)(sums, axis=-1)
-    elif ord in (2, -2, "nuc"):
-        raise NotImplementedError(f"linalg.matrix_norm: ord={ord!r} needs singular values (linalg.svdvals), "
-                                  "which cgrad does not have yet (docs/python.md, \"linalg\")")
+    elif ord in (2, -2, "nuc") and not isinstance(ord, bool):
+        sv = svdvals(x)
+        r = _api.sum(sv, axis=-1) if ord == "nuc" else (_api.max if ord == 2 else _api.min)(sv, axis=-1)
     else:
         raise ValueError(f"linalg.matrix_norm: ord must be 'fro', 'nuc', 1, -1, 2, -2, inf or -inf, got {ord!r}")
     return r._reshape(list(r.shape) + [1, 1]) if keepdims else r

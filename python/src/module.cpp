@@ -4,6 +4,7 @@
 // layer that is easier in Python (indexing, repr, the Array API signatures) is cgrad/*.py.
 #include "bindings.h"
 
+#include <cgrad/linalg.hpp>
 #include <cgrad/optim.hpp>
 #include <cgrad/scalar.hpp>
 
@@ -766,6 +767,29 @@ NB_MODULE(_cgrad, m) {
     return std::vector<Tensor>{u.values, u.inverse_indices};
   });
   m.def("_unique_values", [](const Tensor& x) { return cgrad::unique_values(x); });
+  // linalg decompositions (docs/linalg.md): each evaluates its input and runs a host routine
+  m.def("_linalg_solve", [](const Tensor& a, const Tensor& b) { return cgrad::linalg::solve(a, b); });
+  m.def("_linalg_inv", [](const Tensor& a) { return cgrad::linalg::inv(a); });
+  m.def("_linalg_det", [](const Tensor& a) { return cgrad::linalg::det(a); });
+  m.def("_linalg_slogdet", [](const Tensor& a) {
+    cgrad::linalg::Slogdet r = cgrad::linalg::slogdet(a);
+    return std::vector<Tensor>{r.sign, r.logabsdet};
+  });
+  m.def("_linalg_cholesky", [](const Tensor& a, bool upper) { return cgrad::linalg::cholesky(a, upper); });
+  m.def("_linalg_qr", [](const Tensor& a, bool complete) {
+    cgrad::linalg::QR r = cgrad::linalg::qr(a, complete);
+    return std::vector<Tensor>{r.Q, r.R};
+  });
+  m.def("_linalg_eigh", [](const Tensor& a) {
+    cgrad::linalg::Eigh r = cgrad::linalg::eigh(a);
+    return std::vector<Tensor>{r.eigenvalues, r.eigenvectors};
+  });
+  m.def("_linalg_eigvalsh", [](const Tensor& a) { return cgrad::linalg::eigvalsh(a); });
+  m.def("_linalg_svd", [](const Tensor& a, bool full_matrices) {
+    cgrad::linalg::SVD r = cgrad::linalg::svd(a, full_matrices);
+    return std::vector<Tensor>{r.U, r.S, r.Vh};
+  });
+  m.def("_linalg_svdvals", [](const Tensor& a) { return cgrad::linalg::svdvals(a); });
   // index group (issue #15): gathers, binary search, nonzero (evaluates: a data-dependent shape)
   m.def("_take",
         [](const Tensor& x, const Tensor& i, std::optional<int64_t> axis) { return take(x, i, axis); });

@@ -110,7 +110,8 @@ std::vector<Tensor> CustomOp::operator()(const std::vector<Tensor>& inputs) cons
     ir::Attrs a;
     a.shape = inner->shape;
     ir::NodePtr view = ir::make_node(ir::Op::Reshape, {inner}, a, inner->device);
-    if (is_floating(view->dtype)) {
+    if (is_floating(view->dtype) ||
+        is_complex(view->dtype)) {  // complex too: without a record until 2026-12-05
       auto r = std::make_shared<ir::GradRecord>();
       r->op = ir::Op::Reshape;
       r->composite = ir::Composite::Custom;

@@ -27,8 +27,6 @@ def rand(shape, dtype=np.float64):
 def test_the_namespace_has_the_extension():
     assert cg.linalg.matmul is cg.matmul and cg.linalg.vecdot is cg.vecdot
     assert cg.linalg.tensordot is cg.tensordot and cg.linalg.matrix_transpose is cg.matrix_transpose
-    with pytest.raises(AttributeError, match="not available yet"):
-        cg.linalg.solve
     with pytest.raises(AttributeError, match="no attribute"):
         cg.linalg.no_such_function
 
@@ -119,8 +117,12 @@ def test_matrix_power_matches_numpy(dtype):
     one = cg.linalg.matrix_power(x, 1)
     one[...] = 0
     np.testing.assert_array_equal(np.asarray(x), a)  # n = 1 is a new array too
-    with pytest.raises(NotImplementedError, match="inv"):
-        cg.linalg.matrix_power(x, -1)
+    if np.dtype(dtype).kind in "fc":  # negative powers: of the inverse
+        rtol = 1e-3 if dtype is np.float32 else 1e-9
+        for n in (-1, -2, -5):
+            want = np.linalg.matrix_power(a, n)
+            np.testing.assert_allclose(np.asarray(cg.linalg.matrix_power(x, n)), want, rtol=rtol,
+                                       atol=rtol * np.abs(want).max())
     with pytest.raises(cg.ShapeError):
         cg.linalg.matrix_power(arr(np.ones((2, 3))), 2)
 
@@ -169,16 +171,13 @@ def test_matrix_norm_matches_numpy(dtype):
     a = rand((2, 3, 4, 5), dtype)
     x = arr(a)
     rtol = 1e-5 if dtype is np.float32 else 1e-12
-    for ord_ in ("fro", 1, -1, math.inf, -math.inf):
+    for ord_ in ("fro", 1, -1, math.inf, -math.inf, 2, -2, "nuc"):
         for keepdims in (False, True):
             want = np.linalg.norm(a, ord=ord_, axis=(-2, -1), keepdims=keepdims)
             got = cg.linalg.matrix_norm(x, ord=ord_, keepdims=keepdims)
             assert got.dtype == cg.asarray(want.astype(np.abs(a).dtype)).dtype
             assert tuple(got.shape) == want.shape
             np.testing.assert_allclose(np.asarray(got), want, rtol=rtol)
-    for ord_ in (2, -2, "nuc"):
-        with pytest.raises(NotImplementedError, match="svdvals"):
-            cg.linalg.matrix_norm(x, ord=ord_)
     with pytest.raises(ValueError):
         cg.linalg.matrix_norm(x, ord=3)
     with pytest.raises(cg.InvalidArgumentError):
@@ -252,3 +251,209 @@ def test_vecdot_contracts_equal_sizes_only():
     for s1, s2, axis in [((3, 1), (3, 4), -1), ((4,), (1,), -1), ((2, 3), (3,), -2)]:
         with pytest.raises((cg.ShapeError, cg.InvalidArgumentError)):  # a length-1 axis does not broadcast
             cg.vecdot(arr(np.ones(s1)), arr(np.ones(s2)), axis=axis)
+
+
+# ---- the decompositions (cgrad::linalg: host routines; each evaluates its input) ----
+FLOATS = [np.float64, np.float32, np.complex128, np.complex64]
+
+
+def _tol(dtype):
+    return 2e-4 if dtype in (np.float32, np.complex64) else 1e-10
+
+
+def _close(got, want, dtype, what=""):
+    got = np.asarray(got)
+    scale = np.max(np.abs(want)) if np.size(want) else 1.0
+    np.testing.assert_allclose(got, want, rtol=0, atol=_tol(dtype) * builtins_max(scale, 1e-300), err_msg=what)
+
+
+def builtins_max(a, b):
+    return a if a > b else b
+
+
+def _hermitian(n, dtype, batch=()):
+    a = rand(batch + (n, n), dtype)
+    return (a @ np.conj(np.swapaxes(a, -1, -2)) + n * np.eye(n)).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_inv_solve_det_slogdet_match_numpy(dtype):
+    for batch in ((), (3,), (2, 2)):
+        a = rand(batch + (5, 5), dtype)
+        x = arr(a)
+        _close(cg.linalg.inv(x), np.linalg.inv(a), dtype, "inv")
+        _close(cg.linalg.det(x), np.linalg.det(a), dtype, "det")
+        sign, logabs = cg.linalg.slogdet(x)
+        s2, l2 = np.linalg.slogdet(a)
+        _close(sign, s2, dtype, "sign")
+        _close(logabs, l2, dtype, "logabsdet")
+        assert cg.linalg.det(x).dtype == x.dtype and logabs.dtype == cg.asarray(np.abs(a)).dtype
+        b = rand(batch + (5, 3), dtype)
+        _close(cg.linalg.solve(x, arr(b)), np.linalg.solve(a, b), dtype, "solve")
+    # b as a vector, and batch dims that broadcast
+    a, b = rand((4, 4), dtype), rand((4,), dtype)
+    _close(cg.linalg.solve(arr(a), arr(b)), np.linalg.solve(a, b), dtype, "vector b")
+    a, b = rand((2, 1, 4, 4), dtype), rand((3, 4, 2), dtype)
+    _close(cg.linalg.solve(arr(a), arr(b)), np.linalg.solve(a, b), dtype, "broadcast")
+    assert tuple(cg.linalg.det(arr(np.zeros((2, 0, 0), dtype))).shape) == (2,)
+    np.testing.assert_array_equal(np.asarray(cg.linalg.det(arr(np.zeros((2, 0, 0), dtype)))), [1, 1])
+
+
+def test_singular_matrices():
+    s = np.array([[1.0, 2.0], [2.0, 4.0]])
+    assert float(cg.linalg.det(arr(s))) == 0.0
+    sign, logabs = cg.linalg.slogdet(arr(s))
+    assert float(sign) == 0.0 and float(logabs) == -math.inf
+    x = arr(np.stack([np.eye(2), s]))
+    for f in (cg.linalg.inv, lambda v: cg.linalg.solve(v, arr(np.ones((2, 2, 1))))):
+        with pytest.raises(cg.InvalidArgumentError, match="singular.*matrix 1 of the stack"):
+            f(x)
+    np.testing.assert_array_equal(np.asarray(x), np.stack([np.eye(2), s]))  # left as it was
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_cholesky_matches_numpy(dtype):
+    h = _hermitian(6, dtype, (2,))
+    _close(cg.linalg.cholesky(arr(h)), np.linalg.cholesky(h), dtype, "lower")
+    _close(cg.linalg.cholesky(arr(h), upper=True), np.conj(np.swapaxes(np.linalg.cholesky(h), -1, -2)), dtype, "upper")
+    junk = np.triu(rand((6, 6), dtype), 1)  # only the lower triangle is read (NumPy's default)
+    _close(cg.linalg.cholesky(arr(h[0] + junk)), np.linalg.cholesky(h[0]), dtype, "lower triangle")
+    with pytest.raises(cg.InvalidArgumentError, match="not positive definite"):
+        cg.linalg.cholesky(arr(-np.eye(3, dtype=dtype)))
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape", [(4, 4), (2, 6, 3), (2, 3, 6), (1, 1), (5, 0), (0, 4)])
+def test_qr_and_svd_reconstruct_and_are_orthonormal(dtype, shape):
+    a = rand(shape, dtype)
+    x = arr(a)
+    m, n = shape[-2], shape[-1]
+    k = min(m, n)
+
+    def orthonormal(q, cols):
+        q = np.asarray(q)
+        _close(np.conj(np.swapaxes(q, -1, -2)) @ q, np.broadcast_to(np.eye(cols), q.shape[:-2] + (cols, cols)), dtype)
+
+    for mode, cols in (("reduced", k), ("complete", m)):
+        q, r = cg.linalg.qr(x, mode=mode)
+        assert tuple(q.shape) == shape[:-2] + (m, cols) and tuple(r.shape) == shape[:-2] + (cols, n)
+        orthonormal(q, cols)
+        _close(np.asarray(q) @ np.asarray(r), a, dtype, "QR")
+        rn = np.asarray(r)
+        np.testing.assert_array_equal(np.tril(rn, -1), 0)
+    want_s = np.linalg.svd(a, compute_uv=False) if a.size else np.zeros(shape[:-2] + (k,))
+    _close(cg.linalg.svdvals(x), want_s, dtype, "svdvals")
+    for full in (False, True):
+        u, s, vh = cg.linalg.svd(x, full_matrices=full)
+        uc, vr = (m, n) if full else (k, k)
+        assert tuple(u.shape) == shape[:-2] + (m, uc) and tuple(vh.shape) == shape[:-2] + (vr, n)
+        assert s.dtype == cg.asarray(np.abs(a)).dtype
+        _close(s, want_s, dtype, "S")
+        orthonormal(u, uc)
+        orthonormal(np.conj(np.swapaxes(np.asarray(vh), -1, -2)), vr)
+        _close((np.asarray(u)[..., :, :k] * np.asarray(s)[..., None, :]) @ np.asarray(vh)[..., :k, :], a, dtype, "USVh")
+
+
+def test_svd_of_rank_deficient_matrices_and_tiny_singular_values():
+    a = np.outer(np.arange(1.0, 6.0), np.arange(1.0, 4.0))  # rank 1
+    u, s, vh = cg.linalg.svd(arr(a))
+    np.testing.assert_allclose(np.asarray(s), np.linalg.svd(a, compute_uv=False), atol=1e-13)
+    un = np.asarray(u)
+    np.testing.assert_allclose(un.T @ un, np.eye(5), atol=1e-13)  # completed to an orthonormal basis
+    assert int(cg.linalg.matrix_rank(arr(a))) == 1
+    g = np.diag([1.0, 1e-10, 1e-20])  # Jacobi: each singular value to high relative accuracy
+    q1, _ = np.linalg.qr(rand((3, 3)))
+    q2, _ = np.linalg.qr(rand((3, 3)))
+    s = np.asarray(cg.linalg.svdvals(arr(np.diag([1.0, 1e-10, 1e-20]))))
+    np.testing.assert_allclose(s, [1.0, 1e-10, 1e-20], rtol=1e-14)
+    s = np.asarray(cg.linalg.svdvals(arr(q1 @ g @ q2)))
+    np.testing.assert_allclose(s[:2], [1.0, 1e-10], rtol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_eigh_matches_numpy(dtype):
+    h = _hermitian(7, dtype, (3,))
+    w, v = cg.linalg.eigh(arr(h))
+    _close(w, np.linalg.eigvalsh(h), dtype, "eigenvalues")
+    _close(cg.linalg.eigvalsh(arr(h)), np.linalg.eigvalsh(h), dtype, "eigvalsh")
+    vn, wn = np.asarray(v), np.asarray(w)
+    _close(h @ vn, vn * wn[..., None, :], dtype, "A V = V diag(w)")
+    _close(np.conj(np.swapaxes(vn, -1, -2)) @ vn, np.broadcast_to(np.eye(7), vn.shape), dtype, "unitary")
+    # repeated eigenvalues, a diagonal matrix, the lower triangle only
+    for m in (np.eye(4), np.diag([3.0, -1.0, 2.0]), np.array([[2.0, 99.0], [1.0, 2.0]])):
+        sym = np.tril(m) + np.tril(m, -1).T
+        np.testing.assert_allclose(np.asarray(cg.linalg.eigvalsh(arr(m.astype(dtype)))), np.linalg.eigvalsh(sym),
+                                   atol=_tol(dtype))
+
+
+def test_pinv_and_matrix_rank_match_numpy():
+    for shape in ((4, 4), (2, 5, 3), (3, 6)):
+        a = rand(shape)
+        np.testing.assert_allclose(np.asarray(cg.linalg.pinv(arr(a))), np.linalg.pinv(a), atol=1e-10)
+        np.testing.assert_array_equal(np.asarray(cg.linalg.matrix_rank(arr(a))), np.linalg.matrix_rank(a))
+    low = rand((4, 2)) @ rand((2, 5))
+    assert int(cg.linalg.matrix_rank(arr(low))) == 2
+    np.testing.assert_allclose(np.asarray(cg.linalg.pinv(arr(low))), np.linalg.pinv(low), atol=1e-10)
+    assert int(cg.linalg.matrix_rank(arr(np.diag([1.0, 1e-3])), rtol=1e-2)) == 1
+    np.testing.assert_array_equal(
+        np.asarray(cg.linalg.matrix_rank(arr(np.stack([np.diag([1.0, 1e-3])] * 2)), rtol=arr(np.array([1e-2, 1e-4])))),
+        [1, 2])
+
+
+def test_decompositions_check_their_input():
+    with pytest.raises(cg.ShapeError):
+        cg.linalg.inv(arr(np.ones((2, 3))))
+    with pytest.raises(cg.InvalidArgumentError):
+        cg.linalg.det(arr(np.ones(3)))
+    with pytest.raises(TypeError):
+        cg.linalg.eigh(arr(np.eye(2, dtype=np.int32)))
+    with pytest.raises(cg.ShapeError):
+        cg.linalg.solve(arr(np.eye(3)), arr(np.ones((2, 1))))
+    with pytest.raises(ValueError):
+        cg.linalg.qr(arr(np.eye(2)), mode="r")
+
+
+def _grad_check(f, a, rtol=1e-5, atol=1e-7):
+    """f's gradient at a (cgrad) against central differences; complex a: d/dRe + i d/dIm."""
+    w = arr(a).requires_grad_()
+    (g,) = cg.grad(f(w), [w])
+    want = _numeric_grad(lambda v: float(f(arr(v))), a.real.copy() if np.iscomplexobj(a) else a)
+    if np.iscomplexobj(a):
+        im = _numeric_grad(lambda v: float(f(arr(a.real + 1j * v))), a.imag.copy())
+        want = np.zeros(a.shape, complex)
+        want.real = _numeric_grad(lambda v: float(f(arr(v + 1j * a.imag))), a.real.copy())
+        want.imag = im
+    np.testing.assert_allclose(np.asarray(g), want, rtol=rtol, atol=atol)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128])
+def test_decomposition_gradients_match_central_differences(dtype):
+    a = rand((3, 3), dtype) + 3 * np.eye(3)
+    b = rand((3, 2), dtype)
+    c = rand((3, 3), dtype)
+
+    def real_loss(t):
+        return cg.sum(cg.real(t * arr(np.conj(c[: t.shape[0], : t.shape[1]]))) + cg.imag(t) * 0.5) \
+            if t.ndim == 2 else cg.sum(cg.real(t) * 0.7 + cg.imag(t) * 0.3)
+
+    _grad_check(lambda x: real_loss(cg.linalg.inv(x)), a)
+    _grad_check(lambda x: real_loss(cg.linalg.solve(x, arr(b))), a)
+    _grad_check(lambda x: real_loss(cg.linalg.solve(arr(a), x)), b)
+    _grad_check(lambda x: cg.sum(cg.real(cg.linalg.det(x)) + cg.imag(cg.linalg.det(x))), a)
+    _grad_check(lambda x: cg.sum(cg.linalg.slogdet(x).logabsdet), a)
+    if dtype is np.complex128:  # the sign's phase moves with x too
+        _grad_check(lambda x: cg.sum(cg.imag(cg.linalg.slogdet(x).sign) + cg.linalg.slogdet(x).logabsdet), a)
+    sym = lambda x: x @ cg.conj(x).mT + arr(3 * np.eye(3))  # noqa: E731  (Hermitian positive definite)
+    _grad_check(lambda x: real_loss(cg.linalg.cholesky(sym(x))), a)
+    _grad_check(lambda x: cg.sum(cg.linalg.eigvalsh(sym(x)) * arr(np.array([1.0, -2.0, 0.5]))), a)
+    _grad_check(lambda x: cg.sum(cg.linalg.svdvals(x) * arr(np.array([1.0, -2.0, 0.5]))), a)
+    _grad_check(lambda x: cg.linalg.matrix_norm(x, ord=2) + cg.linalg.matrix_norm(x, ord="nuc"), a)
+    # eigenvectors: a loss that does not depend on their phases (|v|^2 weighted)
+    _grad_check(lambda x: cg.sum(cg.abs(cg.linalg.eigh(sym(x)).eigenvectors) ** 2 * arr(np.abs(c))), a)
+
+
+def test_qr_and_svd_say_they_are_not_differentiable():
+    w = arr(rand((3, 3))).requires_grad_()
+    for f in (lambda x: cg.linalg.qr(x).R, lambda x: cg.linalg.svd(x).S):
+        with pytest.raises(cg.InvalidOperationError, match="not differentiable"):
+            cg.grad(cg.sum(f(w)), [w])

@@ -1,0 +1,322 @@
+// Host matrix routines (host.h): LU, Cholesky, Householder QR, Jacobi eigh and SVD, in double
+// and std::complex<double>.
+#include "linalg/host.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace cgrad::linalg::host {
+
+namespace {
+
+double abs2(double v) { return v * v; }
+double abs2(C v) { return std::norm(v); }
+double cj(double v) { return v; }
+C cj(C v) { return std::conj(v); }
+double re(double v) { return v; }
+double re(C v) { return v.real(); }
+
+// tan of the Jacobi rotation angle that zeroes the off-diagonal entry g of the symmetric 2 x 2
+// [[p, g], [g, q]] (the smaller root of t^2 + 2 zeta t - 1, zeta = (q - p) / 2g).
+double jacobi_tan(double p, double q, double g) {
+  const double zeta = (q - p) / (2 * g);
+  if (std::abs(zeta) > 1e150) return 0.5 / zeta;  // zeta^2 would overflow
+  return (zeta >= 0 ? 1.0 : -1.0) / (std::abs(zeta) + std::sqrt(zeta * zeta + 1));
+}
+
+// x := c x - s y, y := s x + c y over n elements `step` apart.
+template <class T>
+void rotate(T* x, T* y, int64_t n, int64_t step, double c, double s) {
+  for (int64_t k = 0; k < n; ++k) {
+    const T a = x[k * step], b = y[k * step];
+    x[k * step] = c * a - s * b;
+    y[k * step] = s * a + c * b;
+  }
+}
+
+// Columns `have` (unit, orthonormal, column-major m-vectors) completed to `want` columns by
+// Gram-Schmidt on the unit vectors, taking at each step the one with the most left over.
+template <class T>
+void complete_basis(std::vector<T>& cols, int64_t m, std::vector<bool>& set) {
+  std::vector<T> x(static_cast<std::size_t>(m));
+  for (std::size_t slot = 0; slot < set.size(); ++slot) {
+    if (set[slot]) continue;
+    double best = -1;
+    std::vector<T> pick;
+    for (int64_t e = 0; e < m; ++e) {
+      std::fill(x.begin(), x.end(), T(0));
+      x[static_cast<std::size_t>(e)] = T(1);
+      for (int pass = 0; pass < 2; ++pass)
+        for (std::size_t c = 0; c < set.size(); ++c) {
+          if (!set[c]) continue;
+          const T* u = cols.data() + c * static_cast<std::size_t>(m);
+          T d(0);
+          for (int64_t i = 0; i < m; ++i) d += cj(u[i]) * x[static_cast<std::size_t>(i)];
+          for (int64_t i = 0; i < m; ++i) x[static_cast<std::size_t>(i)] -= d * u[i];
+        }
+      double n2 = 0;
+      for (const T& v : x) n2 += abs2(v);
+      if (n2 > best) best = n2, pick = x;
+    }
+    const double inv = 1 / std::sqrt(best);
+    for (int64_t i = 0; i < m; ++i)
+      cols[slot * static_cast<std::size_t>(m) + static_cast<std::size_t>(i)] =
+          pick[static_cast<std::size_t>(i)] * inv;
+    set[slot] = true;
+  }
+}
+
+// a (m x n, m >= n) = U diag(s) Vh by one-sided Jacobi on a's columns (u: m x m or m x n).
+template <class T>
+void svd_tall(const T* a, int64_t m, int64_t n, T* u, double* s, T* vh, bool full) {
+  const auto M = static_cast<std::size_t>(m), N = static_cast<std::size_t>(n);
+  std::vector<T> w(M * N), v(N * N, T(0));  // column-major
+  for (std::size_t i = 0; i < M; ++i)
+    for (std::size_t j = 0; j < N; ++j) w[j * M + i] = a[i * N + j];
+  for (std::size_t j = 0; j < N; ++j) v[j * N + j] = T(1);
+  for (int sweep = 0; sweep < 80; ++sweep) {
+    bool rotated = false;
+    for (std::size_t i = 0; i < N; ++i)
+      for (std::size_t j = i + 1; j < N; ++j) {
+        T* wi = w.data() + i * M;
+        T* wj = w.data() + j * M;
+        double al = 0, be = 0;
+        T g(0);
+        for (std::size_t k = 0; k < M; ++k) al += abs2(wi[k]), be += abs2(wj[k]), g += cj(wi[k]) * wj[k];
+        const double gr = std::abs(g);
+        if (!(gr > 1e-15 * std::sqrt(al) * std::sqrt(be))) continue;  // orthogonal enough (or NaN)
+        rotated = true;
+        const T ph = g / gr;  // column j times conj(ph) makes wi^H wj real
+        for (std::size_t k = 0; k < M; ++k) wj[k] *= cj(ph);
+        for (std::size_t k = 0; k < N; ++k) v[j * N + k] *= cj(ph);
+        const double t = jacobi_tan(al, be, gr), c = 1 / std::sqrt(t * t + 1);
+        rotate(wi, wj, m, 1, c, t * c);
+        rotate(v.data() + i * N, v.data() + j * N, n, 1, c, t * c);
+      }
+    if (!rotated) break;
+  }
+  std::vector<double> norm(N);
+  for (std::size_t j = 0; j < N; ++j) {
+    double n2 = 0;
+    for (std::size_t k = 0; k < M; ++k) n2 += abs2(w[j * M + k]);
+    norm[j] = std::sqrt(n2);
+  }
+  std::vector<std::size_t> order(N);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t x, std::size_t y) { return norm[x] > norm[y]; });
+  for (std::size_t r = 0; r < N; ++r) s[r] = norm[order[r]];
+  if (u) {
+    const std::size_t ucols = full ? M : N;
+    std::vector<T> cols(ucols * M, T(0));
+    std::vector<bool> set(ucols, false);
+    for (std::size_t r = 0; r < N; ++r)
+      if (s[r] > 0 && std::isfinite(s[r])) {
+        for (std::size_t k = 0; k < M; ++k) cols[r * M + k] = w[order[r] * M + k] / s[r];
+        set[r] = true;
+      }
+    complete_basis(cols, m, set);
+    for (std::size_t i = 0; i < M; ++i)
+      for (std::size_t r = 0; r < ucols; ++r) u[i * ucols + r] = cols[r * M + i];
+  }
+  if (vh)
+    for (std::size_t r = 0; r < N; ++r)
+      for (std::size_t k = 0; k < N; ++k) vh[r * N + k] = cj(v[order[r] * N + k]);
+}
+
+}  // namespace
+
+template <class T>
+bool lu_factor(T* a, int64_t n, std::vector<int64_t>& perm, int& sign) {
+  perm.resize(static_cast<std::size_t>(n));
+  std::iota(perm.begin(), perm.end(), int64_t{0});
+  sign = 1;
+  bool regular = true;
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t p = k;
+    double best = std::abs(a[k * n + k]);
+    for (int64_t i = k + 1; i < n; ++i)
+      if (std::abs(a[i * n + k]) > best) best = std::abs(a[i * n + k]), p = i;
+    if (p != k) {
+      std::swap_ranges(a + k * n, a + k * n + n, a + p * n);
+      std::swap(perm[static_cast<std::size_t>(k)], perm[static_cast<std::size_t>(p)]);
+      sign = -sign;
+    }
+    const T pivot = a[k * n + k];
+    if (pivot == T(0)) {
+      regular = false;
+      continue;
+    }
+    for (int64_t i = k + 1; i < n; ++i) {
+      const T f = a[i * n + k] / pivot;
+      a[i * n + k] = f;
+      if (f != T(0))
+        for (int64_t j = k + 1; j < n; ++j) a[i * n + j] -= f * a[k * n + j];
+    }
+  }
+  return regular;
+}
+
+template <class T>
+void lu_solve(const T* lu, const std::vector<int64_t>& perm, int64_t n, T* b, int64_t k) {
+  std::vector<T> y(static_cast<std::size_t>(n * k));
+  for (int64_t i = 0; i < n; ++i)
+    std::copy_n(b + perm[static_cast<std::size_t>(i)] * k, k, y.begin() + i * k);
+  for (int64_t i = 0; i < n; ++i)  // L y = P b, L unit lower
+    for (int64_t j = 0; j < i; ++j)
+      if (lu[i * n + j] != T(0))
+        for (int64_t c = 0; c < k; ++c)
+          y[static_cast<std::size_t>(i * k + c)] -= lu[i * n + j] * y[static_cast<std::size_t>(j * k + c)];
+  for (int64_t i = n - 1; i >= 0; --i) {  // U x = y
+    for (int64_t j = i + 1; j < n; ++j)
+      if (lu[i * n + j] != T(0))
+        for (int64_t c = 0; c < k; ++c)
+          y[static_cast<std::size_t>(i * k + c)] -= lu[i * n + j] * y[static_cast<std::size_t>(j * k + c)];
+    for (int64_t c = 0; c < k; ++c) y[static_cast<std::size_t>(i * k + c)] /= lu[i * n + i];
+  }
+  std::copy(y.begin(), y.end(), b);
+}
+
+template <class T>
+bool cholesky(T* a, int64_t n) {
+  for (int64_t j = 0; j < n; ++j) {
+    double d = re(a[j * n + j]);
+    for (int64_t k = 0; k < j; ++k) d -= abs2(a[j * n + k]);
+    if (!(d > 0)) return false;
+    const double l = std::sqrt(d);
+    a[j * n + j] = T(l);
+    for (int64_t i = j + 1; i < n; ++i) {
+      T s = a[i * n + j];
+      for (int64_t k = 0; k < j; ++k) s -= a[i * n + k] * cj(a[j * n + k]);
+      a[i * n + j] = s / l;
+    }
+    for (int64_t i = 0; i < j; ++i) a[i * n + j] = T(0);
+  }
+  return true;
+}
+
+template <class T>
+void qr(const T* a, int64_t m, int64_t n, T* q, T* r, bool complete) {
+  const int64_t k = std::min(m, n);
+  std::vector<T> R(a, a + m * n), Q(static_cast<std::size_t>(m * m), T(0)), v(static_cast<std::size_t>(m));
+  for (int64_t i = 0; i < m; ++i) Q[static_cast<std::size_t>(i * m + i)] = T(1);
+  for (int64_t j = 0; j < k; ++j) {
+    double below = 0;
+    for (int64_t i = j + 1; i < m; ++i) below += abs2(R[static_cast<std::size_t>(i * n + j)]);
+    if (below == 0) continue;  // nothing to zero: no reflection (an inf on the diagonal stays inf)
+    const T x0 = R[static_cast<std::size_t>(j * n + j)];
+    const double alpha = std::sqrt(below + abs2(x0));
+    const T ph = std::abs(x0) > 0 ? x0 / std::abs(x0) : T(1);
+    // H = I - 2 v v^H / |v|^2 with v = x + ph |x| e1 maps x to -ph |x| e1
+    double vn2 = 0;
+    for (int64_t i = j; i < m; ++i) {
+      v[static_cast<std::size_t>(i)] = R[static_cast<std::size_t>(i * n + j)] + (i == j ? ph * alpha : T(0));
+      vn2 += abs2(v[static_cast<std::size_t>(i)]);
+    }
+    const double f = 2 / vn2;
+    for (int64_t c = j; c < n; ++c) {  // R := H R
+      T s(0);
+      for (int64_t i = j; i < m; ++i)
+        s += cj(v[static_cast<std::size_t>(i)]) * R[static_cast<std::size_t>(i * n + c)];
+      s *= f;
+      for (int64_t i = j; i < m; ++i)
+        R[static_cast<std::size_t>(i * n + c)] -= v[static_cast<std::size_t>(i)] * s;
+    }
+    for (int64_t row = 0; row < m; ++row) {  // Q := Q H
+      T s(0);
+      for (int64_t i = j; i < m; ++i)
+        s += Q[static_cast<std::size_t>(row * m + i)] * v[static_cast<std::size_t>(i)];
+      s *= f;
+      for (int64_t i = j; i < m; ++i)
+        Q[static_cast<std::size_t>(row * m + i)] -= s * cj(v[static_cast<std::size_t>(i)]);
+    }
+    for (int64_t i = j + 1; i < m; ++i) R[static_cast<std::size_t>(i * n + j)] = T(0);
+  }
+  const int64_t qcols = complete ? m : k, rrows = complete ? m : k;
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t c = 0; c < qcols; ++c) q[i * qcols + c] = Q[static_cast<std::size_t>(i * m + c)];
+  std::copy_n(R.begin(), rrows * n, r);
+}
+
+template <class T>
+void eigh(T* a, int64_t n, double* w, T* v) {
+  // Hermitian from the lower triangle (as LAPACK's and NumPy's default), scaled to max |a| = 1
+  double scale = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    a[i * n + i] = T(re(a[i * n + i]));
+    for (int64_t j = 0; j < i; ++j) a[j * n + i] = cj(a[i * n + j]);
+    for (int64_t j = 0; j <= i; ++j) scale = std::max(scale, std::abs(a[i * n + j]));
+  }
+  if (!(scale > 0) || !std::isfinite(scale)) scale = 1;  // zero matrix; NaN and inf go through
+  for (int64_t i = 0; i < n * n; ++i) a[i] /= scale;
+  // vt: V's transpose (each row an eigenvector), so that every update below reads and writes
+  // rows; a stays Hermitian, and the columns p, q are written as the conjugates of the rows.
+  std::vector<T> vt(static_cast<std::size_t>(n * n), T(0));
+  for (int64_t i = 0; i < n; ++i) vt[static_cast<std::size_t>(i * n + i)] = T(1);
+  for (int sweep = 0; sweep < 80; ++sweep) {
+    bool rotated = false;
+    for (int64_t p = 0; p < n; ++p)
+      for (int64_t q = p + 1; q < n; ++q) {
+        T* rp = a + p * n;
+        T* rq = a + q * n;
+        const double r = std::abs(rp[q]), app = re(rp[p]), aqq = re(rq[q]);
+        // negligible beside the diagonal (relative accuracy, as Demmel and Veselic's Jacobi); NaN too
+        if (!(r > 2.2e-16 * std::sqrt(std::abs(app) * std::abs(aqq)))) continue;
+        rotated = true;
+        if constexpr (!std::is_same_v<T, double>) {
+          const T ph = rp[q] / r;  // row q times ph (column q times conj(ph)): a_pq becomes r
+          for (int64_t k = 0; k < n; ++k) rq[k] *= ph, vt[static_cast<std::size_t>(q * n + k)] *= cj(ph);
+        }
+        const double g = std::is_same_v<T, double> ? re(rp[q]) : r;
+        const double t = jacobi_tan(app, aqq, g), c = 1 / std::sqrt(t * t + 1);
+        rotate(rp, rq, n, 1, c, t * c);
+        rotate(vt.data() + p * n, vt.data() + q * n, n, 1, c, t * c);
+        for (int64_t k = 0; k < n; ++k) a[k * n + p] = cj(rp[k]), a[k * n + q] = cj(rq[k]);
+        rp[q] = rq[p] = T(0);
+        rp[p] = T(app - t * g);
+        rq[q] = T(aqq + t * g);
+      }
+    if (!rotated) break;
+  }
+  std::vector<int64_t> order(static_cast<std::size_t>(n));
+  std::iota(order.begin(), order.end(), int64_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int64_t x, int64_t y) { return re(a[x * n + x]) < re(a[y * n + y]); });
+  for (int64_t c = 0; c < n; ++c) {
+    const int64_t o = order[static_cast<std::size_t>(c)];
+    w[c] = re(a[o * (n + 1)]) * scale;
+    for (int64_t i = 0; i < n; ++i) v[i * n + c] = vt[static_cast<std::size_t>(o * n + i)];
+  }
+}
+
+template <class T>
+void svd(const T* a, int64_t m, int64_t n, T* u, double* s, T* vh, bool full) {
+  if (m >= n) return svd_tall(a, m, n, u, s, vh, full);
+  // a^H (n x m) = U2 S V2h, so a = V2h^H S U2^H
+  const int64_t ucols2 = full ? n : m;
+  std::vector<T> b(static_cast<std::size_t>(m * n)), u2(static_cast<std::size_t>(n * ucols2)),
+      vh2(static_cast<std::size_t>(m * m));
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) b[static_cast<std::size_t>(j * m + i)] = cj(a[i * n + j]);
+  svd_tall(b.data(), n, m, vh ? u2.data() : nullptr, s, u ? vh2.data() : nullptr, full);
+  if (u)  // m x m (k = m)
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t r = 0; r < m; ++r) u[i * m + r] = cj(vh2[static_cast<std::size_t>(r * m + i)]);
+  if (vh)  // ucols2 x n
+    for (int64_t r = 0; r < ucols2; ++r)
+      for (int64_t i = 0; i < n; ++i) vh[r * n + i] = cj(u2[static_cast<std::size_t>(i * ucols2 + r)]);
+}
+
+#define CGRAD_LINALG_INSTANTIATE(T)                                                       \
+  template bool lu_factor<T>(T*, int64_t, std::vector<int64_t>&, int&);                   \
+  template void lu_solve<T>(const T*, const std::vector<int64_t>&, int64_t, T*, int64_t); \
+  template bool cholesky<T>(T*, int64_t);                                                 \
+  template void qr<T>(const T*, int64_t, int64_t, T*, T*, bool);                          \
+  template void eigh<T>(T*, int64_t, double*, T*);                                        \
+  template void svd<T>(const T*, int64_t, int64_t, T*, double*, T*, bool);
+CGRAD_LINALG_INSTANTIATE(double)
+CGRAD_LINALG_INSTANTIATE(C)
+#undef CGRAD_LINALG_INSTANTIATE
+
+}  // namespace cgrad::linalg::host

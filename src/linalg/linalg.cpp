@@ -1,0 +1,481 @@
+// cgrad::linalg (include/cgrad/linalg.hpp): each function evaluates its input, runs a host
+// routine (linalg/host.h) on every matrix of the stack in double or complex<double>, and
+// returns the result as a new tensor of the input's dtype on its device. Gradients: each
+// function is a CustomOp whose backward is built from lazy cgrad ops (and these functions),
+// with the formulas PyTorch uses (its complex convention, docs/autograd.md).
+#include <cgrad/extend.hpp>
+#include <cgrad/linalg.hpp>
+#include <cgrad/manipulation.hpp>
+#include <cgrad/scalar.hpp>
+
+#include "core/dtype.hpp"
+#include "core/shape.hpp"
+#include "linalg/host.h"
+
+#include <string>
+
+namespace cgrad::linalg {
+
+namespace {
+
+using host::C;
+
+// ---- checks and the host round trip ----
+
+// x is a stack of matrices of a floating or complex dtype (square ones where asked).
+void check(const Tensor& x, const char* fn, bool square) {
+  if (!x.defined()) throw Error(ErrorCode::InvalidArgument, std::string(fn) + ": undefined tensor");
+  if (x.ndim() < 2)
+    throw Error(
+        ErrorCode::InvalidArgument,
+        std::string(fn) + ": needs a matrix or a stack of matrices, got shape " + shape_str(x.shape()));
+  if (!is_floating(x.dtype()) && !is_complex(x.dtype()))
+    throw Error(ErrorCode::DTypeMismatch,
+                std::string(fn) + ": needs a floating-point or complex tensor, got " + dtype_name(x.dtype()));
+  const int64_t m = x.shape()[x.shape().size() - 2], n = x.shape().back();
+  if (square && m != n)
+    throw Error(ErrorCode::ShapeMismatch,
+                std::string(fn) + ": needs square matrices, got shape " + shape_str(x.shape()));
+}
+
+struct Dims {
+  Shape batch;
+  int64_t count, m, n;
+};
+
+Dims dims(const Tensor& x) {
+  Shape batch(x.shape().begin(), x.shape().end() - 2);
+  int64_t count = 1;
+  for (int64_t d : batch) count *= d;
+  return {batch, count, x.shape()[x.shape().size() - 2], x.shape().back()};
+}
+
+Shape with(Shape s, std::initializer_list<int64_t> tail) {
+  s.insert(s.end(), tail.begin(), tail.end());
+  return s;
+}
+
+template <class T>
+std::vector<T> read(const Tensor& x) {
+  if constexpr (std::is_same_v<T, double>) {
+    return x.to_vector<double>();
+  } else {
+    std::vector<complex128_t> v = x.cast(DType::c128).to_vector<complex128_t>();
+    std::vector<C> out;
+    out.reserve(v.size());
+    for (const complex128_t& z : v) out.emplace_back(z.re, z.im);
+    return out;
+  }
+}
+
+// A tensor of dtype `t` (cast from f64 / c128) on `d`.
+Tensor make(std::vector<double> data, Shape shape, DType t, Device d) {
+  Tensor r = tensor(std::move(data), std::move(shape), d);
+  return t == DType::f64 ? r : r.cast(t);
+}
+
+Tensor make(const std::vector<C>& data, Shape shape, DType t, Device d) {
+  std::vector<complex128_t> v;
+  v.reserve(data.size());
+  for (const C& z : data) v.emplace_back(z.real(), z.imag());
+  Tensor r = tensor(std::move(v), std::move(shape), d);
+  return t == DType::c128 ? r : r.cast(t);
+}
+
+// f(T{}) with T = complex<double> for complex dtypes, double otherwise.
+template <class F>
+auto by_type(DType t, F f) {
+  return is_complex(t) ? f(C{}) : f(double{});
+}
+
+std::string which(const Dims& d, int64_t b) {
+  return d.count > 1 ? " (matrix " + std::to_string(b) + " of the stack)" : "";
+}
+
+// ---- lazy helpers for the backward formulas ----
+
+Tensor mH(const Tensor& x) { return conj(x.transpose(-2, -1)); }
+
+Tensor eye_like(const Tensor& x, int64_t n) {
+  std::vector<double> id(static_cast<std::size_t>(n * n), 0.0);
+  for (int64_t i = 0; i < n; ++i) id[static_cast<std::size_t>(i * n + i)] = 1;
+  return make(std::move(id), {n, n}, real_dtype(x.dtype()), x.device());
+}
+
+// (..., n) -> (..., n, n) with v on the diagonal
+Tensor diag_embed(const Tensor& v) {
+  const int64_t n = v.shape().back();
+  Shape s = v.shape();
+  s.push_back(1);
+  return v.reshape(s) * eye_like(v, n);
+}
+
+// (...) -> (..., 1, 1)
+Tensor as_matrix_scale(const Tensor& x) { return x.reshape(with(x.shape(), {1, 1})); }
+
+// (..., n) -> (..., 1, n) (a row per matrix)
+Tensor as_row(const Tensor& x) {
+  Shape s = x.shape();
+  s.insert(s.end() - 1, 1);
+  return x.reshape(s);
+}
+
+// ---- forward routines: one host call per matrix ----
+
+template <class T>
+Tensor inv_host(const Tensor& a) {
+  const Dims d = dims(a);
+  std::vector<T> x = read<T>(a), out(x.size(), T(0));
+  std::vector<int64_t> perm;
+  int sign = 1;
+  for (int64_t b = 0; b < d.count; ++b) {
+    T* lu = x.data() + b * d.n * d.n;
+    if (!host::lu_factor(lu, d.n, perm, sign))
+      throw Error(ErrorCode::InvalidArgument, "inv: the matrix is singular" + which(d, b));
+    T* o = out.data() + b * d.n * d.n;
+    for (int64_t i = 0; i < d.n; ++i) o[i * d.n + i] = T(1);
+    host::lu_solve(lu, perm, d.n, o, d.n);
+  }
+  return make(out, a.shape(), a.dtype(), a.device());
+}
+
+template <class T>
+Tensor solve_host(const Tensor& a, const Tensor& b) {  // equal batch dims; b (..., n, k)
+  const Dims d = dims(a);
+  const int64_t k = b.shape().back();
+  std::vector<T> x = read<T>(a), rhs = read<T>(b);
+  std::vector<int64_t> perm;
+  int sign = 1;
+  for (int64_t i = 0; i < d.count; ++i) {
+    T* lu = x.data() + i * d.n * d.n;
+    if (!host::lu_factor(lu, d.n, perm, sign))
+      throw Error(ErrorCode::InvalidArgument, "solve: the matrix is singular" + which(d, i));
+    host::lu_solve(lu, perm, d.n, rhs.data() + i * d.n * k, k);
+  }
+  return make(rhs, b.shape(), b.dtype(), b.device());
+}
+
+// sign (a's dtype) and log|det| (its real dtype) of each matrix
+template <class T>
+std::pair<Tensor, Tensor> slogdet_host(const Tensor& a) {
+  const Dims d = dims(a);
+  std::vector<T> x = read<T>(a), sign(static_cast<std::size_t>(d.count));
+  std::vector<double> logabs(static_cast<std::size_t>(d.count));
+  std::vector<int64_t> perm;
+  for (int64_t b = 0; b < d.count; ++b) {
+    T* lu = x.data() + b * d.n * d.n;
+    int s = 1;
+    host::lu_factor(lu, d.n, perm, s);
+    T ph = T(s);
+    double la = 0;
+    for (int64_t i = 0; i < d.n; ++i) {
+      const T u = lu[i * d.n + i];
+      const double mag = std::abs(u);
+      la += std::log(mag);
+      ph *= mag > 0 ? u / mag : T(0);
+    }
+    sign[static_cast<std::size_t>(b)] = ph;
+    logabs[static_cast<std::size_t>(b)] = la;
+  }
+  return {make(sign, d.batch, a.dtype(), a.device()),
+          make(logabs, d.batch, real_dtype(a.dtype()), a.device())};
+}
+
+template <class T>
+Tensor det_host(const Tensor& a) {
+  const Dims d = dims(a);
+  std::vector<T> x = read<T>(a), det(static_cast<std::size_t>(d.count));
+  std::vector<int64_t> perm;
+  for (int64_t b = 0; b < d.count; ++b) {
+    T* lu = x.data() + b * d.n * d.n;
+    int s = 1;
+    host::lu_factor(lu, d.n, perm, s);
+    T p = T(s);
+    for (int64_t i = 0; i < d.n; ++i) p *= lu[i * d.n + i];
+    det[static_cast<std::size_t>(b)] = p;
+  }
+  return make(det, d.batch, a.dtype(), a.device());
+}
+
+template <class T>
+Tensor cholesky_host(const Tensor& a) {
+  const Dims d = dims(a);
+  std::vector<T> x = read<T>(a);
+  for (int64_t b = 0; b < d.count; ++b)
+    if (!host::cholesky(x.data() + b * d.n * d.n, d.n))
+      throw Error(ErrorCode::InvalidArgument, "cholesky: the matrix is not positive definite" + which(d, b));
+  return make(x, a.shape(), a.dtype(), a.device());
+}
+
+template <class T>
+std::pair<Tensor, Tensor> eigh_host(const Tensor& a) {
+  const Dims d = dims(a);
+  std::vector<T> x = read<T>(a), v(x.size());
+  std::vector<double> w(static_cast<std::size_t>(d.count * d.n));
+  for (int64_t b = 0; b < d.count; ++b)
+    host::eigh(x.data() + b * d.n * d.n, d.n, w.data() + b * d.n, v.data() + b * d.n * d.n);
+  return {make(w, with(d.batch, {d.n}), real_dtype(a.dtype()), a.device()),
+          make(v, a.shape(), a.dtype(), a.device())};
+}
+
+template <class T>
+SVD svd_host(const Tensor& a, bool full, bool vectors) {
+  const Dims d = dims(a);
+  const int64_t k = std::min(d.m, d.n), uc = full ? d.m : k, vr = full ? d.n : k;
+  std::vector<T> x = read<T>(a), u(vectors ? static_cast<std::size_t>(d.count * d.m * uc) : 0),
+                 vh(vectors ? static_cast<std::size_t>(d.count * vr * d.n) : 0);
+  std::vector<double> s(static_cast<std::size_t>(d.count * k));
+  for (int64_t b = 0; b < d.count; ++b)
+    host::svd(x.data() + b * d.m * d.n, d.m, d.n, vectors ? u.data() + b * d.m * uc : nullptr,
+              s.data() + b * k, vectors ? vh.data() + b * vr * d.n : nullptr, full);
+  SVD r{Tensor(), make(s, with(d.batch, {k}), real_dtype(a.dtype()), a.device()), Tensor()};
+  if (vectors) {
+    r.U = make(u, with(d.batch, {d.m, uc}), a.dtype(), a.device());
+    r.Vh = make(vh, with(d.batch, {vr, d.n}), a.dtype(), a.device());
+  }
+  return r;
+}
+
+template <class T>
+QR qr_host(const Tensor& a, bool complete) {
+  const Dims d = dims(a);
+  const int64_t k = std::min(d.m, d.n), qc = complete ? d.m : k;
+  std::vector<T> x = read<T>(a), q(static_cast<std::size_t>(d.count * d.m * qc)),
+                 r(static_cast<std::size_t>(d.count * qc * d.n));
+  for (int64_t b = 0; b < d.count; ++b)
+    host::qr(x.data() + b * d.m * d.n, d.m, d.n, q.data() + b * d.m * qc, r.data() + b * qc * d.n, complete);
+  return {make(q, with(d.batch, {d.m, qc}), a.dtype(), a.device()),
+          make(r, with(d.batch, {qc, d.n}), a.dtype(), a.device())};
+}
+
+// ---- the differentiable operators ----
+
+[[noreturn]] void not_differentiable(const char* fn) {
+  throw Error(ErrorCode::InvalidOperation,
+              std::string("backward: linalg.") + fn + " is not differentiable yet (docs/linalg.md)");
+}
+
+const CustomOp& inv_op() {
+  static const CustomOp op(
+      "linalg.inv",
+      [](CustomContext&, const std::vector<Tensor>& in) {
+        return std::vector<Tensor>{
+            by_type(in[0].dtype(), [&](auto t) { return inv_host<decltype(t)>(in[0]); })};
+      },
+      [](const CustomContext& c, const std::vector<Tensor>& g) {  // d(A^-1) = -A^-1 dA A^-1
+        const Tensor yh = mH(c.outputs[0]);
+        return std::vector<Tensor>{-matmul(matmul(yh, g[0]), yh)};
+      });
+  return op;
+}
+
+const CustomOp& solve_op() {  // inputs of equal batch dims, b (..., n, k)
+  static const CustomOp op(
+      "linalg.solve",
+      [](CustomContext&, const std::vector<Tensor>& in) {
+        return std::vector<Tensor>{
+            by_type(in[1].dtype(), [&](auto t) { return solve_host<decltype(t)>(in[0], in[1]); })};
+      },
+      [](const CustomContext& c, const std::vector<Tensor>& g) {  // x = A^-1 b
+        Tensor gb = solve_op()({mH(c.inputs[0]), g[0]})[0];
+        return std::vector<Tensor>{-matmul(gb, mH(c.outputs[0])), gb};
+      });
+  return op;
+}
+
+const CustomOp& slogdet_op() {
+  static const CustomOp op(
+      "linalg.slogdet",
+      [](CustomContext&, const std::vector<Tensor>& in) {
+        auto [s, l] = by_type(in[0].dtype(), [&](auto t) { return slogdet_host<decltype(t)>(in[0]); });
+        return std::vector<Tensor>{s, l};
+      },
+      [](const CustomContext& c, const std::vector<Tensor>& g) {
+        // d log|det| = Re tr(A^-1 dA); for complex A the sign's phase moves too: d sign = i sign
+        // Im tr(A^-1 dA). Both fold into one coefficient of A^-H.
+        Tensor coef = g[1];
+        if (is_complex(c.inputs[0].dtype())) coef = complex(g[1], -imag(conj(g[0]) * c.outputs[0]));
+        return std::vector<Tensor>{as_matrix_scale(coef) * mH(inv(c.inputs[0]))};
+      });
+  return op;
+}
+
+const CustomOp& det_op() {
+  static const CustomOp op(
+      "linalg.det",
+      [](CustomContext&, const std::vector<Tensor>& in) {
+        return std::vector<Tensor>{
+            by_type(in[0].dtype(), [&](auto t) { return det_host<decltype(t)>(in[0]); })};
+      },
+      [](const CustomContext& c, const std::vector<Tensor>& g) {  // d det = det tr(A^-1 dA)
+        return std::vector<Tensor>{as_matrix_scale(g[0] * conj(c.outputs[0])) * mH(inv(c.inputs[0]))};
+      });
+  return op;
+}
+
+const CustomOp& cholesky_op() {
+  static const CustomOp op(
+      "linalg.cholesky",
+      [](CustomContext&, const std::vector<Tensor>& in) {
+        return std::vector<Tensor>{
+            by_type(in[0].dtype(), [&](auto t) { return cholesky_host<decltype(t)>(in[0]); })};
+      },
+      [](const CustomContext& c, const std::vector<Tensor>& g) {
+        // gA = L^-H Phi(L^H gL) L^-1, Phi: the lower triangle with its diagonal halved; then
+        // the Hermitian part (a Hermitian A moves only Hermitian-ly)
+        const Tensor& l = c.outputs[0];
+        const Tensor p = matmul(mH(l), g[0]);
+        const Tensor phi = tril(p) - 0.5 * (p * eye_like(p, p.shape().back()));
+        const Tensor li = inv(l);
+        const Tensor ga = matmul(matmul(mH(li), phi), li);
+        return std::vector<Tensor>{0.5 * (ga + mH(ga))};
+      });
+  return op;
+}
+
+const CustomOp& eigh_op() {
+  static const CustomOp op(
+      "linalg.eigh",
+      [](CustomContext&, const std::vector<Tensor>& in) {
+        auto [w, v] = by_type(in[0].dtype(), [&](auto t) { return eigh_host<decltype(t)>(in[0]); });
+        return std::vector<Tensor>{w, v};
+      },
+      [](const CustomContext& c, const std::vector<Tensor>& g) {
+        // gA = V (diag(gw) + F o (V^H gV)) V^H, F_ij = 1 / (w_j - w_i) off the diagonal (inf
+        // where eigenvalues repeat, as in PyTorch), then the Hermitian part
+        const Tensor &w = c.outputs[0], &v = c.outputs[1];
+        const int64_t n = w.shape().back();
+        const Tensor e = as_row(w) - w.reshape(with(w.shape(), {1}));  // e_ij = w_j - w_i
+        const Tensor off = eye_like(w, n) == 0.0;
+        const Tensor f = where(off, 1.0 / where(off, e, 1.0), 0.0);
+        const Tensor inner = diag_embed(g[0]) + f * matmul(mH(v), g[1]);
+        const Tensor ga = matmul(matmul(v, inner), mH(v));
+        return std::vector<Tensor>{0.5 * (ga + mH(ga))};
+      });
+  return op;
+}
+
+const CustomOp& eigvalsh_op() {
+  static const CustomOp op(
+      "linalg.eigvalsh",
+      [](CustomContext& c, const std::vector<Tensor>& in) {
+        auto [w, v] = by_type(in[0].dtype(), [&](auto t) { return eigh_host<decltype(t)>(in[0]); });
+        c.saved = {v};
+        return std::vector<Tensor>{w};
+      },
+      [](const CustomContext& c, const std::vector<Tensor>& g) {  // d w_i = v_i^H dA v_i
+        const Tensor& v = c.saved[0];
+        return std::vector<Tensor>{matmul(v * as_row(g[0]), mH(v))};
+      });
+  return op;
+}
+
+const CustomOp& svdvals_op() {
+  static const CustomOp op(
+      "linalg.svdvals",
+      [](CustomContext& c, const std::vector<Tensor>& in) {
+        SVD r = by_type(in[0].dtype(), [&](auto t) { return svd_host<decltype(t)>(in[0], false, true); });
+        c.saved = {r.U, r.Vh};
+        return std::vector<Tensor>{r.S};
+      },
+      [](const CustomContext& c, const std::vector<Tensor>& g) {  // d s_i = Re(u_i^H dA v_i)
+        return std::vector<Tensor>{matmul(c.saved[0] * as_row(g[0]), c.saved[1])};
+      });
+  return op;
+}
+
+}  // namespace
+
+// ---- the API ----
+
+Tensor inv(const Tensor& a) {
+  check(a, "inv", true);
+  return inv_op()(a);
+}
+
+Tensor solve(const Tensor& a, const Tensor& b) {
+  check(a, "solve", true);
+  if (!b.defined() || b.ndim() < 1)
+    throw Error(ErrorCode::InvalidArgument, "solve: b must have 1 or more dims");
+  if (!is_floating(b.dtype()) && !is_complex(b.dtype()))
+    throw Error(ErrorCode::DTypeMismatch,
+                std::string("solve: needs a floating-point or complex b, got ") + dtype_name(b.dtype()));
+  const int64_t n = a.shape().back();
+  const bool vector = b.ndim() == 1;
+  const Tensor bm = vector ? b.reshape({b.shape()[0], 1}) : b;
+  if (bm.shape()[bm.shape().size() - 2] != n)
+    throw Error(ErrorCode::ShapeMismatch, "solve: a of shape " + shape_str(a.shape()) + " and b of shape " +
+                                              shape_str(b.shape()) + " do not match");
+  const Shape batch = core::broadcast_shapes(Shape(a.shape().begin(), a.shape().end() - 2),
+                                             Shape(bm.shape().begin(), bm.shape().end() - 2), "solve");
+  const DType t = core::promote(a.dtype(), b.dtype());
+  const Tensor am = a.cast(t).expand(with(batch, {n, n}));
+  const Tensor x = solve_op()({am, bm.cast(t).expand(with(batch, {n, bm.shape().back()}))})[0];
+  return vector ? x.reshape(with(batch, {n})) : x;
+}
+
+Slogdet slogdet(const Tensor& a) {
+  check(a, "slogdet", true);
+  std::vector<Tensor> r = slogdet_op()({a});
+  return {r[0], r[1]};
+}
+
+Tensor det(const Tensor& a) {
+  check(a, "det", true);
+  return det_op()(a);
+}
+
+Tensor cholesky(const Tensor& a, bool upper) {
+  check(a, "cholesky", true);
+  Tensor l = cholesky_op()(a);
+  return upper ? mH(l) : l;
+}
+
+QR qr(const Tensor& a, bool complete) {
+  check(a, "qr", false);
+  const CustomOp op(  // per call: forward captures `complete`
+      "linalg.qr",
+      [complete](CustomContext&, const std::vector<Tensor>& in) {
+        QR r = by_type(in[0].dtype(), [&](auto t) { return qr_host<decltype(t)>(in[0], complete); });
+        return std::vector<Tensor>{r.Q, r.R};
+      },
+      [](const CustomContext&, const std::vector<Tensor>&) -> std::vector<Tensor> {
+        not_differentiable("qr");
+      });
+  std::vector<Tensor> r = op({a});
+  return {r[0], r[1]};
+}
+
+Eigh eigh(const Tensor& a) {
+  check(a, "eigh", true);
+  std::vector<Tensor> r = eigh_op()({a});
+  return {r[0], r[1]};
+}
+
+Tensor eigvalsh(const Tensor& a) {
+  check(a, "eigvalsh", true);
+  return eigvalsh_op()(a);
+}
+
+SVD svd(const Tensor& a, bool full_matrices) {
+  check(a, "svd", false);
+  const CustomOp op(  // per call: forward captures `full_matrices`
+      "linalg.svd",
+      [full_matrices](CustomContext&, const std::vector<Tensor>& in) {
+        SVD r =
+            by_type(in[0].dtype(), [&](auto t) { return svd_host<decltype(t)>(in[0], full_matrices, true); });
+        return std::vector<Tensor>{r.U, r.S, r.Vh};
+      },
+      [](const CustomContext&, const std::vector<Tensor>&) -> std::vector<Tensor> {
+        not_differentiable("svd");
+      });
+  std::vector<Tensor> r = op({a});
+  return {r[0], r[1], r[2]};
+}
+
+Tensor svdvals(const Tensor& a) {
+  check(a, "svdvals", false);
+  return svdvals_op()(a);
+}
+
+}  // namespace cgrad::linalg
