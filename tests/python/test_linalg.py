@@ -457,3 +457,15 @@ def test_qr_and_svd_say_they_are_not_differentiable():
     for f in (lambda x: cg.linalg.qr(x).R, lambda x: cg.linalg.svd(x).S):
         with pytest.raises(cg.InvalidOperationError, match="not differentiable"):
             cg.grad(cg.sum(f(w)), [w])
+
+
+def test_decompositions_inside_compile_run_eagerly_and_stay_right():
+    @cg.compile
+    def f(a, b):
+        return cg.linalg.solve(a @ a.mT + 3 * cg.eye(3, dtype=cg.float64), b) * 2 + cg.linalg.trace(a)
+
+    for seed in range(3):
+        r = np.random.default_rng(seed)
+        a, b = r.standard_normal((3, 3)), r.standard_normal((3, 2))
+        want = 2 * np.linalg.solve(a @ a.T + 3 * np.eye(3), b) + np.trace(a)
+        np.testing.assert_allclose(np.asarray(f(arr(a), arr(b))), want, rtol=1e-12)
