@@ -257,6 +257,16 @@ def test_vecdot_contracts_equal_sizes_only():
 FLOATS = [np.float64, np.float32, np.complex128, np.complex64]
 
 
+@pytest.fixture(params=["lapack", "builtin"])
+def routines(request, monkeypatch):
+    """eigh and svd run LAPACK where the machine has it, else the built-in Jacobi routines
+    (CGRAD_LINALG_LAPACK=0 forces those, read at each call): the tests that take this fixture
+    run both."""
+    if request.param == "builtin":
+        monkeypatch.setenv("CGRAD_LINALG_LAPACK", "0")
+    return request.param
+
+
 def _tol(dtype):
     return 2e-4 if dtype in (np.float32, np.complex64) else 1e-10
 
@@ -324,7 +334,7 @@ def test_cholesky_matches_numpy(dtype):
 
 @pytest.mark.parametrize("dtype", FLOATS)
 @pytest.mark.parametrize("shape", [(4, 4), (2, 6, 3), (2, 3, 6), (1, 1), (5, 0), (0, 4)])
-def test_qr_and_svd_reconstruct_and_are_orthonormal(dtype, shape):
+def test_qr_and_svd_reconstruct_and_are_orthonormal(dtype, shape, routines):
     a = rand(shape, dtype)
     x = arr(a)
     m, n = shape[-2], shape[-1]
@@ -354,7 +364,7 @@ def test_qr_and_svd_reconstruct_and_are_orthonormal(dtype, shape):
         _close((np.asarray(u)[..., :, :k] * np.asarray(s)[..., None, :]) @ np.asarray(vh)[..., :k, :], a, dtype, "USVh")
 
 
-def test_svd_of_rank_deficient_matrices_and_tiny_singular_values():
+def test_svd_of_rank_deficient_matrices_and_tiny_singular_values(routines):
     a = np.outer(np.arange(1.0, 6.0), np.arange(1.0, 4.0))  # rank 1
     u, s, vh = cg.linalg.svd(arr(a))
     np.testing.assert_allclose(np.asarray(s), np.linalg.svd(a, compute_uv=False), atol=1e-13)
@@ -371,7 +381,7 @@ def test_svd_of_rank_deficient_matrices_and_tiny_singular_values():
 
 
 @pytest.mark.parametrize("dtype", FLOATS)
-def test_eigh_matches_numpy(dtype):
+def test_eigh_matches_numpy(dtype, routines):
     h = _hermitian(7, dtype, (3,))
     w, v = cg.linalg.eigh(arr(h))
     _close(w, np.linalg.eigvalsh(h), dtype, "eigenvalues")
@@ -386,7 +396,7 @@ def test_eigh_matches_numpy(dtype):
                                    atol=_tol(dtype))
 
 
-def test_pinv_and_matrix_rank_match_numpy():
+def test_pinv_and_matrix_rank_match_numpy(routines):
     for shape in ((4, 4), (2, 5, 3), (3, 6)):
         a = rand(shape)
         np.testing.assert_allclose(np.asarray(cg.linalg.pinv(arr(a))), np.linalg.pinv(a), atol=1e-10)
@@ -427,7 +437,7 @@ def _grad_check(f, a, rtol=1e-5, atol=1e-7):
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.complex128])
-def test_decomposition_gradients_match_central_differences(dtype):
+def test_decomposition_gradients_match_central_differences(dtype, routines):
     a = rand((3, 3), dtype) + 3 * np.eye(3)
     b = rand((3, 2), dtype)
     c = rand((3, 3), dtype)

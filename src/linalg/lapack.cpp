@@ -1,0 +1,157 @@
+// LAPACK loaded at run time (lapack.h). A row-major matrix is, to LAPACK (column-major), its
+// transpose: eigh hands it A's lower triangle as the upper one ('U') and reads the eigenvectors
+// back transposed (conjugated: the decomposition is of conj(A)); svd of the transpose A^T =
+// U' S V'^H gives A = conj(V') S U'^T, so LAPACK's VT buffer is our U and its U buffer our Vh,
+// each read as it lies.
+#include "linalg/lapack.h"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <type_traits>
+
+namespace cgrad::linalg::lapack {
+
+namespace {
+
+using host::C;
+using L = std::size_t;  // gfortran's hidden lengths of character arguments
+
+using Dsyevd = void (*)(const char*, const char*, const int*, double*, const int*, double*, double*,
+                        const int*, int*, const int*, int*, L, L);
+using Zheevd = void (*)(const char*, const char*, const int*, C*, const int*, double*, C*, const int*,
+                        double*, const int*, int*, const int*, int*, L, L);
+using Dgesdd = void (*)(const char*, const int*, const int*, double*, const int*, double*, double*,
+                        const int*, double*, const int*, double*, const int*, int*, int*, L);
+using Zgesdd = void (*)(const char*, const int*, const int*, C*, const int*, double*, C*, const int*, C*,
+                        const int*, C*, const int*, double*, int*, int*, L);
+
+struct Lapack {
+  Dsyevd dsyevd = nullptr;
+  Zheevd zheevd = nullptr;
+  Dgesdd dgesdd = nullptr;
+  Zgesdd zgesdd = nullptr;
+  Lapack() {
+    for (const char* lib : {"libopenblas.so.0", "libopenblas.so", "liblapack.so.3"}) {
+      void* h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+      if (!h) continue;
+      dsyevd = reinterpret_cast<Dsyevd>(dlsym(h, "dsyevd_"));
+      zheevd = reinterpret_cast<Zheevd>(dlsym(h, "zheevd_"));
+      dgesdd = reinterpret_cast<Dgesdd>(dlsym(h, "dgesdd_"));
+      zgesdd = reinterpret_cast<Zgesdd>(dlsym(h, "zgesdd_"));
+      if (dsyevd && zheevd && dgesdd && zgesdd) {
+        // one thread inside the library, as for GEMM (backends/cpu/gemm.cpp)
+        if (auto set = reinterpret_cast<void (*)(int)>(dlsym(h, "openblas_set_num_threads"))) set(1);
+        return;
+      }
+      dsyevd = nullptr;
+      zheevd = nullptr;
+      dgesdd = nullptr;
+      zgesdd = nullptr;
+    }
+  }
+};
+
+const Lapack* usable() {
+  static const Lapack lib;
+  const char* env = std::getenv("CGRAD_LINALG_LAPACK");  // read at each call: tests switch it
+  if (env && std::strcmp(env, "0") == 0) return nullptr;
+  return lib.dsyevd ? &lib : nullptr;
+}
+
+template <class T>
+bool finite(const T* a, int64_t count) {
+  for (int64_t i = 0; i < count; ++i)
+    if (!std::isfinite(std::abs(a[i]))) return false;
+  return true;
+}
+
+constexpr int64_t kMaxDim = 46340;  // n * n fits an int
+
+double cj(double v) { return v; }
+C cj(C v) { return std::conj(v); }
+
+}  // namespace
+
+template <class T>
+bool eigh(const T* a, int64_t n, double* w, T* v) {
+  const Lapack* lib = usable();
+  if (!lib || n == 0 || n > kMaxDim || !finite(a, n * n)) return false;
+  std::vector<T> z(a, a + n * n);
+  const int ni = static_cast<int>(n);
+  int info = 0, lwork = -1, liwork = -1, lrwork = -1, iwq = 0;
+  T wq{};
+  double rwq = 0;
+  if constexpr (std::is_same_v<T, double>) {
+    lib->dsyevd("V", "U", &ni, z.data(), &ni, w, &wq, &lwork, &iwq, &liwork, &info, 1, 1);
+  } else {
+    lib->zheevd("V", "U", &ni, z.data(), &ni, w, &wq, &lwork, &rwq, &lrwork, &iwq, &liwork, &info, 1, 1);
+  }
+  if (info != 0) return false;
+  lwork = static_cast<int>(std::abs(wq)) + 1;
+  liwork = iwq;
+  lrwork = static_cast<int>(rwq) + 1;
+  std::vector<T> work(static_cast<std::size_t>(lwork));
+  std::vector<int> iwork(static_cast<std::size_t>(std::max(liwork, 1)));
+  if constexpr (std::is_same_v<T, double>) {
+    lib->dsyevd("V", "U", &ni, z.data(), &ni, w, work.data(), &lwork, iwork.data(), &liwork, &info, 1, 1);
+  } else {
+    std::vector<double> rwork(static_cast<std::size_t>(lrwork));
+    lib->zheevd("V", "U", &ni, z.data(), &ni, w, work.data(), &lwork, rwork.data(), &lrwork, iwork.data(),
+                &liwork, &info, 1, 1);
+  }
+  if (info != 0) return false;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) v[i * n + j] = cj(z[static_cast<std::size_t>(j * n + i)]);
+  return true;
+}
+
+template <class T>
+bool svd(const T* a, int64_t m, int64_t n, T* u, double* s, T* vh, bool full) {
+  const Lapack* lib = usable();
+  const int64_t k = std::min(m, n);
+  if (!lib || k == 0 || m > kMaxDim || n > kMaxDim || !finite(a, m * n)) return false;
+  // LAPACK's matrix is A^T: n x m
+  std::vector<T> at(a, a + m * n);
+  const bool vectors = u || vh;
+  const char* jobz = !vectors ? "N" : full ? "A" : "S";
+  const int rows = static_cast<int>(n), cols = static_cast<int>(m);
+  const int ucols = full ? rows : static_cast<int>(k), vtrows = full ? cols : static_cast<int>(k);
+  std::vector<T> up(vectors ? static_cast<std::size_t>(rows) * static_cast<std::size_t>(ucols) : 1),
+      vtp(vectors ? static_cast<std::size_t>(vtrows) * static_cast<std::size_t>(cols) : 1);
+  const int ldu = rows, ldvt = vectors ? vtrows : 1;
+  std::vector<int> iwork(static_cast<std::size_t>(8 * k));
+  int info = 0, lwork = -1;
+  T wq{};
+  const auto mn = static_cast<std::size_t>(k), mx = static_cast<std::size_t>(std::max(m, n));
+  std::vector<double> rwork;
+  if constexpr (!std::is_same_v<T, double>)
+    rwork.resize(vectors ? mn * std::max(5 * mn + 7, 2 * mx + 2 * mn + 1) : 7 * mn);  // LAPACK 3.7's sizes
+  auto call = [&](T* work) {
+    if constexpr (std::is_same_v<T, double>)
+      lib->dgesdd(jobz, &rows, &cols, at.data(), &rows, s, up.data(), &ldu, vtp.data(), &ldvt, work, &lwork,
+                  iwork.data(), &info, 1);
+    else
+      lib->zgesdd(jobz, &rows, &cols, at.data(), &rows, s, up.data(), &ldu, vtp.data(), &ldvt, work, &lwork,
+                  rwork.data(), iwork.data(), &info, 1);
+  };
+  call(&wq);
+  if (info != 0) return false;
+  lwork = static_cast<int>(std::abs(wq)) + 1;
+  std::vector<T> work(static_cast<std::size_t>(lwork));
+  call(work.data());
+  if (info != 0) return false;
+  if (u) std::copy(vtp.begin(), vtp.end(), u);  // conj(V'): m x (full ? m : k), row-major
+  if (vh) std::copy(up.begin(), up.end(), vh);  // U'^T: (full ? n : k) x n, row-major
+  return true;
+}
+
+template bool eigh<double>(const double*, int64_t, double*, double*);
+template bool eigh<C>(const C*, int64_t, double*, C*);
+template bool svd<double>(const double*, int64_t, int64_t, double*, double*, double*, bool);
+template bool svd<C>(const C*, int64_t, int64_t, C*, double*, C*, bool);
+
+}  // namespace cgrad::linalg::lapack

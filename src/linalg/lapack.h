@@ -1,0 +1,22 @@
+// LAPACK, where the machine has it, for the decompositions whose textbook routines (host.h) are
+// slow on large matrices: eigh (?syevd / ?heevd) and svd (?gesdd). The library is loaded at run
+// time (libopenblas.so.0, which bundles LAPACK, or liblapack.so.3), as the CPU backend loads
+// OpenBLAS for GEMM; nothing is needed at build time. Each function returns false, having done
+// nothing, when LAPACK is not there, when CGRAD_LINALG_LAPACK=0 (docs/env.md), when the matrix
+// holds NaN or inf (some LAPACK builds loop on them), or when LAPACK reports a failure: the
+// caller then runs the textbook routine. Same layouts and results as host.h.
+#pragma once
+
+#include "linalg/host.h"
+
+namespace cgrad::linalg::lapack {
+
+/// As host::eigh (a is left as it was).
+template <class T>
+bool eigh(const T* a, int64_t n, double* w, T* v);
+
+/// As host::svd.
+template <class T>
+bool svd(const T* a, int64_t m, int64_t n, T* u, double* s, T* vh, bool full);
+
+}  // namespace cgrad::linalg::lapack
