@@ -29,7 +29,17 @@ using Dgesdd = void (*)(const char*, const int*, const int*, double*, const int*
 using Zgesdd = void (*)(const char*, const int*, const int*, C*, const int*, double*, C*, const int*, C*,
                         const int*, C*, const int*, double*, int*, int*, L);
 
+using Dgeqrf = void (*)(const int*, const int*, double*, const int*, double*, double*, const int*, int*);
+using Zgeqrf = void (*)(const int*, const int*, C*, const int*, C*, C*, const int*, int*);
+using Dorgqr = void (*)(const int*, const int*, const int*, double*, const int*, const double*, double*,
+                        const int*, int*);
+using Zungqr = void (*)(const int*, const int*, const int*, C*, const int*, const C*, C*, const int*, int*);
+
 struct Lapack {
+  Dgeqrf dgeqrf = nullptr;
+  Zgeqrf zgeqrf = nullptr;
+  Dorgqr dorgqr = nullptr;
+  Zungqr zungqr = nullptr;
   Dsyevd dsyevd = nullptr;
   Zheevd zheevd = nullptr;
   Dgesdd dgesdd = nullptr;
@@ -42,13 +52,21 @@ struct Lapack {
       zheevd = reinterpret_cast<Zheevd>(dlsym(h, "zheevd_"));
       dgesdd = reinterpret_cast<Dgesdd>(dlsym(h, "dgesdd_"));
       zgesdd = reinterpret_cast<Zgesdd>(dlsym(h, "zgesdd_"));
-      if (dsyevd && zheevd && dgesdd && zgesdd) {
+      dgeqrf = reinterpret_cast<Dgeqrf>(dlsym(h, "dgeqrf_"));
+      zgeqrf = reinterpret_cast<Zgeqrf>(dlsym(h, "zgeqrf_"));
+      dorgqr = reinterpret_cast<Dorgqr>(dlsym(h, "dorgqr_"));
+      zungqr = reinterpret_cast<Zungqr>(dlsym(h, "zungqr_"));
+      if (dsyevd && zheevd && dgesdd && zgesdd && dgeqrf && zgeqrf && dorgqr && zungqr) {
         // one thread inside the library, as for GEMM (backends/cpu/gemm.cpp)
         if (auto set = reinterpret_cast<void (*)(int)>(dlsym(h, "openblas_set_num_threads"))) set(1);
         return;
       }
       dsyevd = nullptr;
       zheevd = nullptr;
+      dgeqrf = nullptr;
+      zgeqrf = nullptr;
+      dorgqr = nullptr;
+      zungqr = nullptr;
       dgesdd = nullptr;
       zgesdd = nullptr;
     }
@@ -81,14 +99,15 @@ bool eigh(const T* a, int64_t n, double* w, T* v) {
   const Lapack* lib = usable();
   if (!lib || n == 0 || n > kMaxDim || !finite(a, n * n)) return false;
   std::vector<T> z(a, a + n * n);
+  const char* jobz = v ? "V" : "N";
   const int ni = static_cast<int>(n);
   int info = 0, lwork = -1, liwork = -1, lrwork = -1, iwq = 0;
   T wq{};
   double rwq = 0;
   if constexpr (std::is_same_v<T, double>) {
-    lib->dsyevd("V", "U", &ni, z.data(), &ni, w, &wq, &lwork, &iwq, &liwork, &info, 1, 1);
+    lib->dsyevd(jobz, "U", &ni, z.data(), &ni, w, &wq, &lwork, &iwq, &liwork, &info, 1, 1);
   } else {
-    lib->zheevd("V", "U", &ni, z.data(), &ni, w, &wq, &lwork, &rwq, &lrwork, &iwq, &liwork, &info, 1, 1);
+    lib->zheevd(jobz, "U", &ni, z.data(), &ni, w, &wq, &lwork, &rwq, &lrwork, &iwq, &liwork, &info, 1, 1);
   }
   if (info != 0) return false;
   lwork = static_cast<int>(std::abs(wq)) + 1;
@@ -97,15 +116,16 @@ bool eigh(const T* a, int64_t n, double* w, T* v) {
   std::vector<T> work(static_cast<std::size_t>(lwork));
   std::vector<int> iwork(static_cast<std::size_t>(std::max(liwork, 1)));
   if constexpr (std::is_same_v<T, double>) {
-    lib->dsyevd("V", "U", &ni, z.data(), &ni, w, work.data(), &lwork, iwork.data(), &liwork, &info, 1, 1);
+    lib->dsyevd(jobz, "U", &ni, z.data(), &ni, w, work.data(), &lwork, iwork.data(), &liwork, &info, 1, 1);
   } else {
     std::vector<double> rwork(static_cast<std::size_t>(lrwork));
-    lib->zheevd("V", "U", &ni, z.data(), &ni, w, work.data(), &lwork, rwork.data(), &lrwork, iwork.data(),
+    lib->zheevd(jobz, "U", &ni, z.data(), &ni, w, work.data(), &lwork, rwork.data(), &lrwork, iwork.data(),
                 &liwork, &info, 1, 1);
   }
   if (info != 0) return false;
-  for (int64_t i = 0; i < n; ++i)
-    for (int64_t j = 0; j < n; ++j) v[i * n + j] = cj(z[static_cast<std::size_t>(j * n + i)]);
+  if (v)
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) v[i * n + j] = cj(z[static_cast<std::size_t>(j * n + i)]);
   return true;
 }
 
@@ -149,8 +169,58 @@ bool svd(const T* a, int64_t m, int64_t n, T* u, double* s, T* vh, bool full) {
   return true;
 }
 
+template <class T>
+bool qr(const T* a, int64_t m, int64_t n, T* q, T* r, bool complete) {
+  const Lapack* lib = usable();
+  const int64_t k = std::min(m, n), qc = complete ? m : k;
+  if (!lib || k == 0 || m > kMaxDim || n > kMaxDim || !finite(a, m * n)) return false;
+  // column-major A, with room for Q's qc columns when they are more than n
+  const int64_t cols = std::max(n, qc);
+  std::vector<T> f(static_cast<std::size_t>(m * cols), T(0)), tau(static_cast<std::size_t>(k));
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) f[static_cast<std::size_t>(j * m + i)] = a[i * n + j];
+  const int mi = static_cast<int>(m), ni = static_cast<int>(n), ki = static_cast<int>(k),
+            qi = static_cast<int>(qc);
+  int info = 0, lwork = -1;
+  T wq{};
+  auto factor = [&](T* work) {
+    if constexpr (std::is_same_v<T, double>)
+      lib->dgeqrf(&mi, &ni, f.data(), &mi, tau.data(), work, &lwork, &info);
+    else
+      lib->zgeqrf(&mi, &ni, f.data(), &mi, tau.data(), work, &lwork, &info);
+  };
+  auto generate = [&](T* work) {
+    if constexpr (std::is_same_v<T, double>)
+      lib->dorgqr(&mi, &qi, &ki, f.data(), &mi, tau.data(), work, &lwork, &info);
+    else
+      lib->zungqr(&mi, &qi, &ki, f.data(), &mi, tau.data(), work, &lwork, &info);
+  };
+  factor(&wq);
+  if (info != 0) return false;
+  lwork = static_cast<int>(std::abs(wq)) + 1;
+  std::vector<T> work(static_cast<std::size_t>(lwork));
+  factor(work.data());
+  if (info != 0) return false;
+  const int64_t rr = complete ? m : k;  // R: its upper triangle, rows past k zero
+  for (int64_t i = 0; i < rr; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      r[i * n + j] = j >= i && i < k ? f[static_cast<std::size_t>(j * m + i)] : T(0);
+  lwork = -1;
+  generate(&wq);
+  if (info != 0) return false;
+  lwork = static_cast<int>(std::abs(wq)) + 1;
+  work.assign(static_cast<std::size_t>(lwork), T(0));
+  generate(work.data());
+  if (info != 0) return false;
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < qc; ++j) q[i * qc + j] = f[static_cast<std::size_t>(j * m + i)];
+  return true;
+}
+
 template bool eigh<double>(const double*, int64_t, double*, double*);
 template bool eigh<C>(const C*, int64_t, double*, C*);
+template bool qr<double>(const double*, int64_t, int64_t, double*, double*, bool);
+template bool qr<C>(const C*, int64_t, int64_t, C*, C*, bool);
 template bool svd<double>(const double*, int64_t, int64_t, double*, double*, double*, bool);
 template bool svd<C>(const C*, int64_t, int64_t, C*, double*, C*, bool);
 

@@ -1,5 +1,6 @@
 // LAPACK, where the machine has it, for the decompositions whose textbook routines (host.h) are
-// slow on large matrices: eigh (?syevd / ?heevd) and svd (?gesdd). The library is loaded at run
+// slow on large matrices: qr (?geqrf, then ?orgqr / ?ungqr), eigh (?syevd / ?heevd) and svd
+// (?gesdd). The library is loaded at run
 // time (libopenblas.so.0, which bundles LAPACK, or liblapack.so.3), as the CPU backend loads
 // OpenBLAS for GEMM; nothing is needed at build time. Each function returns false, having done
 // nothing, when LAPACK is not there, when CGRAD_LINALG_LAPACK=0 (docs/env.md), when the matrix
@@ -11,9 +12,13 @@
 
 namespace cgrad::linalg::lapack {
 
-/// As host::eigh (a is left as it was).
+/// As host::eigh (a is left as it was); v null: the eigenvalues only.
 template <class T>
 bool eigh(const T* a, int64_t n, double* w, T* v);
+
+/// As host::qr.
+template <class T>
+bool qr(const T* a, int64_t m, int64_t n, T* q, T* r, bool complete);
 
 /// As host::svd.
 template <class T>

@@ -208,18 +208,20 @@ Tensor cholesky_host(const Tensor& a) {
   return make(x, a.shape(), a.dtype(), a.device());
 }
 
+// eigenvalues (a's real dtype) and, where `vectors`, eigenvectors (else an undefined tensor)
 template <class T>
-std::pair<Tensor, Tensor> eigh_host(const Tensor& a) {
+std::pair<Tensor, Tensor> eigh_host(const Tensor& a, bool vectors) {
   const Dims d = dims(a);
   std::vector<T> x = read<T>(a), v(x.size());
   std::vector<double> w(static_cast<std::size_t>(d.count * d.n));
   for (int64_t b = 0; b < d.count; ++b) {
     T* ab = x.data() + b * d.n * d.n;
     T* vb = v.data() + b * d.n * d.n;
-    if (!lapack::eigh(ab, d.n, w.data() + b * d.n, vb)) host::eigh(ab, d.n, w.data() + b * d.n, vb);
+    double* wb = w.data() + b * d.n;
+    if (!lapack::eigh(ab, d.n, wb, vectors ? vb : nullptr)) host::eigh(ab, d.n, wb, vb);
   }
-  return {make(w, with(d.batch, {d.n}), real_dtype(a.dtype()), a.device()),
-          make(v, a.shape(), a.dtype(), a.device())};
+  Tensor values = make(w, with(d.batch, {d.n}), real_dtype(a.dtype()), a.device());
+  return {values, vectors ? make(v, a.shape(), a.dtype(), a.device()) : Tensor()};
 }
 
 template <class T>
@@ -250,8 +252,12 @@ QR qr_host(const Tensor& a, bool complete) {
   const int64_t k = std::min(d.m, d.n), qc = complete ? d.m : k;
   std::vector<T> x = read<T>(a), q(static_cast<std::size_t>(d.count * d.m * qc)),
                  r(static_cast<std::size_t>(d.count * qc * d.n));
-  for (int64_t b = 0; b < d.count; ++b)
-    host::qr(x.data() + b * d.m * d.n, d.m, d.n, q.data() + b * d.m * qc, r.data() + b * qc * d.n, complete);
+  for (int64_t b = 0; b < d.count; ++b) {
+    const T* ab = x.data() + b * d.m * d.n;
+    T* qb = q.data() + b * d.m * qc;
+    T* rb = r.data() + b * qc * d.n;
+    if (!lapack::qr(ab, d.m, d.n, qb, rb, complete)) host::qr(ab, d.m, d.n, qb, rb, complete);
+  }
   return {make(q, with(d.batch, {d.m, qc}), a.dtype(), a.device()),
           make(r, with(d.batch, {qc, d.n}), a.dtype(), a.device())};
 }
@@ -345,7 +351,7 @@ const CustomOp& eigh_op() {
   static const CustomOp op(
       "linalg.eigh",
       [](CustomContext&, const std::vector<Tensor>& in) {
-        auto [w, v] = by_type(in[0].dtype(), [&](auto t) { return eigh_host<decltype(t)>(in[0]); });
+        auto [w, v] = by_type(in[0].dtype(), [&](auto t) { return eigh_host<decltype(t)>(in[0], true); });
         return std::vector<Tensor>{w, v};
       },
       [](const CustomContext& c, const std::vector<Tensor>& g) {
@@ -367,8 +373,9 @@ const CustomOp& eigvalsh_op() {
   static const CustomOp op(
       "linalg.eigvalsh",
       [](CustomContext& c, const std::vector<Tensor>& in) {
-        auto [w, v] = by_type(in[0].dtype(), [&](auto t) { return eigh_host<decltype(t)>(in[0]); });
-        c.saved = {v};
+        const bool vectors = is_grad_enabled() && in[0].requires_grad();  // as svdvals
+        auto [w, v] = by_type(in[0].dtype(), [&](auto t) { return eigh_host<decltype(t)>(in[0], vectors); });
+        if (vectors) c.saved = {v};
         return std::vector<Tensor>{w};
       },
       [](const CustomContext& c, const std::vector<Tensor>& g) {  // d w_i = v_i^H dA v_i
