@@ -1,8 +1,8 @@
 """cgrad.linalg's decompositions beside NumPy's (OpenBLAS's LAPACK from PyPI), in one process:
 a stack of 64 8 x 8 matrices, one 64 x 64 and one 256 x 256, float64. Each row prints both
 median times (calls after a warm-up, interleaved: cgrad, NumPy, cgrad, ...) and the ratio; the
-eigh and svd rows run twice for cgrad, on LAPACK (where found) and on the built-in Jacobi
-routines (CGRAD_LINALG_LAPACK=0). cgrad's times include evaluating the input's graph (already
+qr, eigh and svd rows run twice for cgrad, on LAPACK (where found) and on the built-in
+Householder and Jacobi routines (CGRAD_LINALG_LAPACK=0). cgrad's times include evaluating the input's graph (already
 evaluated here) and the copy of the result into a new tensor. docs/linalg.md, "Speed".
 
 Usage: OPENBLAS_NUM_THREADS=1 CGRAD_NUM_THREADS=1 python bench/python/linalg.py
@@ -32,7 +32,7 @@ def rows(x, xh, a, h):
         ("det", lambda: cg.eval(cg.linalg.det(x)), lambda: np.linalg.det(a), False),
         ("solve", lambda: cg.eval(cg.linalg.solve(x, x)), lambda: np.linalg.solve(a, a), False),
         ("cholesky", lambda: cg.eval(cg.linalg.cholesky(xh)), lambda: np.linalg.cholesky(h), False),
-        ("qr", lambda: cg.eval(*cg.linalg.qr(x)), lambda: np.linalg.qr(a), False),
+        ("qr", lambda: cg.eval(*cg.linalg.qr(x)), lambda: np.linalg.qr(a), True),
         ("eigh", lambda: cg.eval(*cg.linalg.eigh(xh)), lambda: np.linalg.eigh(h), True),
         ("eigvalsh", lambda: cg.eval(cg.linalg.eigvalsh(xh)), lambda: np.linalg.eigvalsh(h), True),
         ("svd", lambda: cg.eval(*cg.linalg.svd(x)), lambda: np.linalg.svd(a), True),

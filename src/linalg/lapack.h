@@ -4,8 +4,9 @@
 // time (libopenblas.so.0, which bundles LAPACK, or liblapack.so.3), as the CPU backend loads
 // OpenBLAS for GEMM; nothing is needed at build time. Each function returns false, having done
 // nothing, when LAPACK is not there, when CGRAD_LINALG_LAPACK=0 (docs/env.md), when the matrix
-// holds NaN or inf (some LAPACK builds loop on them), or when LAPACK reports a failure: the
-// caller then runs the textbook routine. Same layouts and results as host.h.
+// holds NaN or inf (some LAPACK builds loop on them), for small matrices, where the textbook
+// routines are faster (lapack.cpp), or when LAPACK reports a failure: the caller then runs the
+// textbook routine. Same layouts and results as host.h.
 #pragma once
 
 #include "linalg/host.h"

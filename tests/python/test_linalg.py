@@ -479,3 +479,22 @@ def test_decompositions_inside_compile_run_eagerly_and_stay_right():
         a, b = r.standard_normal((3, 3)), r.standard_normal((3, 2))
         want = 2 * np.linalg.solve(a @ a.T + 3 * np.eye(3), b) + np.trace(a)
         np.testing.assert_allclose(np.asarray(f(arr(a), arr(b))), want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex64])
+def test_larger_matrices_match_numpy(dtype, routines):
+    # past the sizes under which LAPACK is skipped for the built-in routines (src/linalg/lapack.cpp)
+    for shape in ((40, 40), (2, 50, 36), (36, 50)):
+        a = rand(shape, dtype)
+        x = arr(a)
+        q, r = cg.linalg.qr(x)
+        _close(np.asarray(q) @ np.asarray(r), a, dtype, "QR")
+        np.testing.assert_array_equal(np.tril(np.asarray(r), -1), 0)
+        u, s, vh = cg.linalg.svd(x, full_matrices=False)
+        _close(s, np.linalg.svd(a, compute_uv=False), dtype, "S")
+        _close((np.asarray(u) * np.asarray(s)[..., None, :]) @ np.asarray(vh), a, dtype, "USVh")
+        if shape[-1] == shape[-2]:
+            h = _hermitian(shape[-1], dtype)
+            w, v = cg.linalg.eigh(arr(h))
+            _close(w, np.linalg.eigvalsh(h), dtype, "w")
+            _close(h @ np.asarray(v), np.asarray(v) * np.asarray(w)[None, :], dtype, "AV")
