@@ -35,7 +35,16 @@ using Dorgqr = void (*)(const int*, const int*, const int*, double*, const int*,
                         const int*, int*);
 using Zungqr = void (*)(const int*, const int*, const int*, C*, const int*, const C*, C*, const int*, int*);
 
+using Dgetrf = void (*)(const int*, const int*, double*, const int*, int*, int*);
+using Zgetrf = void (*)(const int*, const int*, C*, const int*, int*, int*);
+using Dpotrf = void (*)(const char*, const int*, double*, const int*, int*, L);
+using Zpotrf = void (*)(const char*, const int*, C*, const int*, int*, L);
+
 struct Lapack {
+  Dgetrf dgetrf = nullptr;
+  Zgetrf zgetrf = nullptr;
+  Dpotrf dpotrf = nullptr;
+  Zpotrf zpotrf = nullptr;
   Dgeqrf dgeqrf = nullptr;
   Zgeqrf zgeqrf = nullptr;
   Dorgqr dorgqr = nullptr;
@@ -52,17 +61,26 @@ struct Lapack {
       zheevd = reinterpret_cast<Zheevd>(dlsym(h, "zheevd_"));
       dgesdd = reinterpret_cast<Dgesdd>(dlsym(h, "dgesdd_"));
       zgesdd = reinterpret_cast<Zgesdd>(dlsym(h, "zgesdd_"));
+      dgetrf = reinterpret_cast<Dgetrf>(dlsym(h, "dgetrf_"));
+      zgetrf = reinterpret_cast<Zgetrf>(dlsym(h, "zgetrf_"));
+      dpotrf = reinterpret_cast<Dpotrf>(dlsym(h, "dpotrf_"));
+      zpotrf = reinterpret_cast<Zpotrf>(dlsym(h, "zpotrf_"));
       dgeqrf = reinterpret_cast<Dgeqrf>(dlsym(h, "dgeqrf_"));
       zgeqrf = reinterpret_cast<Zgeqrf>(dlsym(h, "zgeqrf_"));
       dorgqr = reinterpret_cast<Dorgqr>(dlsym(h, "dorgqr_"));
       zungqr = reinterpret_cast<Zungqr>(dlsym(h, "zungqr_"));
-      if (dsyevd && zheevd && dgesdd && zgesdd && dgeqrf && zgeqrf && dorgqr && zungqr) {
+      if (dsyevd && zheevd && dgesdd && zgesdd && dgeqrf && zgeqrf && dorgqr && zungqr && dgetrf && zgetrf &&
+          dpotrf && zpotrf) {
         // one thread inside the library, as for GEMM (backends/cpu/gemm.cpp)
         if (auto set = reinterpret_cast<void (*)(int)>(dlsym(h, "openblas_set_num_threads"))) set(1);
         return;
       }
       dsyevd = nullptr;
       zheevd = nullptr;
+      dgetrf = nullptr;
+      zgetrf = nullptr;
+      dpotrf = nullptr;
+      zpotrf = nullptr;
       dgeqrf = nullptr;
       zgeqrf = nullptr;
       dorgqr = nullptr;
@@ -93,7 +111,9 @@ constexpr int64_t kMaxDim = 46340;  // n * n fits an int
 // one thread, 2026-12-05: QR of 8 x 8 0.013 ms against 0.030, of 32 x 32 even, of 48 x 48 1.3
 // against 1.1; eigh and svd with vectors of 8 x 8 0.08-0.10 against 0.10-0.18, of 16 x 16
 // 0.56-0.78 against 0.38-0.57; singular values alone: LAPACK from 8 x 8 on).
-constexpr int64_t kQrSmall = 32, kVectorsSmall = 8;
+// LU and Cholesky: cgrad's unblocked loops match LAPACK to 64 x 64 (0.9-1.1x) and take
+// 1.6-2.4x its time at 256 x 256.
+constexpr int64_t kQrSmall = 32, kVectorsSmall = 8, kLuSmall = 96;
 
 double cj(double v) { return v; }
 C cj(C v) { return std::conj(v); }
@@ -177,6 +197,52 @@ bool svd(const T* a, int64_t m, int64_t n, T* u, double* s, T* vh, bool full) {
 }
 
 template <class T>
+bool lu_factor(T* a, int64_t n, std::vector<int64_t>& perm, int& sign, bool& regular) {
+  const Lapack* lib = usable();
+  if (!lib || n <= kLuSmall || n > kMaxDim || !finite(a, n * n)) return false;
+  std::vector<T> f(static_cast<std::size_t>(n * n));  // column-major A
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) f[static_cast<std::size_t>(j * n + i)] = a[i * n + j];
+  const int ni = static_cast<int>(n);
+  std::vector<int> ipiv(static_cast<std::size_t>(n));
+  int info = 0;
+  if constexpr (std::is_same_v<T, double>)
+    lib->dgetrf(&ni, &ni, f.data(), &ni, ipiv.data(), &info);
+  else
+    lib->zgetrf(&ni, &ni, f.data(), &ni, ipiv.data(), &info);
+  if (info < 0) return false;
+  regular = info == 0;  // info > 0: U(info, info) is exactly 0, the factorization completed
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) a[i * n + j] = f[static_cast<std::size_t>(j * n + i)];
+  perm.resize(static_cast<std::size_t>(n));
+  for (int64_t i = 0; i < n; ++i) perm[static_cast<std::size_t>(i)] = i;
+  sign = 1;
+  for (int64_t i = 0; i < n; ++i) {  // LAPACK's row interchanges, one after another (1-based)
+    const auto p = static_cast<std::size_t>(ipiv[static_cast<std::size_t>(i)] - 1);
+    if (p != static_cast<std::size_t>(i)) std::swap(perm[static_cast<std::size_t>(i)], perm[p]), sign = -sign;
+  }
+  return true;
+}
+
+template <class T>
+bool cholesky(T* a, int64_t n, bool& positive) {
+  const Lapack* lib = usable();
+  if (!lib || n <= kLuSmall || n > kMaxDim) return false;
+  // A's lower triangle is the upper one of the column-major view, whose factor U is L^T there
+  const int ni = static_cast<int>(n);
+  int info = 0;
+  if constexpr (std::is_same_v<T, double>)
+    lib->dpotrf("U", &ni, a, &ni, &info, 1);
+  else
+    lib->zpotrf("U", &ni, a, &ni, &info, 1);
+  if (info < 0) return false;
+  positive = info == 0;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = i + 1; j < n; ++j) a[i * n + j] = T(0);
+  return true;
+}
+
+template <class T>
 bool qr(const T* a, int64_t m, int64_t n, T* q, T* r, bool complete) {
   const Lapack* lib = usable();
   const int64_t k = std::min(m, n), qc = complete ? m : k;
@@ -226,6 +292,10 @@ bool qr(const T* a, int64_t m, int64_t n, T* q, T* r, bool complete) {
 
 template bool eigh<double>(const double*, int64_t, double*, double*);
 template bool eigh<C>(const C*, int64_t, double*, C*);
+template bool lu_factor<double>(double*, int64_t, std::vector<int64_t>&, int&, bool&);
+template bool lu_factor<C>(C*, int64_t, std::vector<int64_t>&, int&, bool&);
+template bool cholesky<double>(double*, int64_t, bool&);
+template bool cholesky<C>(C*, int64_t, bool&);
 template bool qr<double>(const double*, int64_t, int64_t, double*, double*, bool);
 template bool qr<C>(const C*, int64_t, int64_t, C*, C*, bool);
 template bool svd<double>(const double*, int64_t, int64_t, double*, double*, double*, bool);

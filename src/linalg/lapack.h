@@ -1,6 +1,6 @@
 // LAPACK, where the machine has it, for the decompositions whose textbook routines (host.h) are
-// slow on large matrices: qr (?geqrf, then ?orgqr / ?ungqr), eigh (?syevd / ?heevd) and svd
-// (?gesdd). The library is loaded at run
+// slow on large matrices: LU (?getrf), Cholesky (?potrf), qr (?geqrf, then ?orgqr / ?ungqr),
+// eigh (?syevd / ?heevd) and svd (?gesdd). The library is loaded at run
 // time (libopenblas.so.0, which bundles LAPACK, or liblapack.so.3), as the CPU backend loads
 // OpenBLAS for GEMM; nothing is needed at build time. Each function returns false, having done
 // nothing, when LAPACK is not there, when CGRAD_LINALG_LAPACK=0 (docs/env.md), when the matrix
@@ -16,6 +16,15 @@ namespace cgrad::linalg::lapack {
 /// As host::eigh (a is left as it was); v null: the eigenvalues only.
 template <class T>
 bool eigh(const T* a, int64_t n, double* w, T* v);
+
+/// As host::lu_factor, whose return value is `regular` here (the function returns whether it ran).
+template <class T>
+bool lu_factor(T* a, int64_t n, std::vector<int64_t>& perm, int& sign, bool& regular);
+
+/// As host::cholesky, whose return value is `positive` here (a is left in an unspecified state
+/// when it is false).
+template <class T>
+bool cholesky(T* a, int64_t n, bool& positive);
 
 /// As host::qr.
 template <class T>

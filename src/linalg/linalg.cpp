@@ -123,6 +123,20 @@ Tensor as_row(const Tensor& x) {
 
 // ---- forward routines: one host call per matrix ----
 
+// LU (host::lu_factor's contract) and Cholesky (host::cholesky's): LAPACK past the sizes where
+// it is faster, where the machine has it (linalg/lapack.h), else cgrad's own loops.
+template <class T>
+bool factor_lu(T* a, int64_t n, std::vector<int64_t>& perm, int& sign) {
+  bool regular = true;
+  return lapack::lu_factor(a, n, perm, sign, regular) ? regular : host::lu_factor(a, n, perm, sign);
+}
+
+template <class T>
+bool cholesky_factor(T* a, int64_t n) {
+  bool positive = true;
+  return lapack::cholesky(a, n, positive) ? positive : host::cholesky(a, n);
+}
+
 template <class T>
 Tensor inv_host(const Tensor& a) {
   const Dims d = dims(a);
@@ -131,7 +145,7 @@ Tensor inv_host(const Tensor& a) {
   int sign = 1;
   for (int64_t b = 0; b < d.count; ++b) {
     T* lu = x.data() + b * d.n * d.n;
-    if (!host::lu_factor(lu, d.n, perm, sign))
+    if (!factor_lu(lu, d.n, perm, sign))
       throw Error(ErrorCode::InvalidArgument, "inv: the matrix is singular" + which(d, b));
     T* o = out.data() + b * d.n * d.n;
     for (int64_t i = 0; i < d.n; ++i) o[i * d.n + i] = T(1);
@@ -149,7 +163,7 @@ Tensor solve_host(const Tensor& a, const Tensor& b) {  // equal batch dims; b (.
   int sign = 1;
   for (int64_t i = 0; i < d.count; ++i) {
     T* lu = x.data() + i * d.n * d.n;
-    if (!host::lu_factor(lu, d.n, perm, sign))
+    if (!factor_lu(lu, d.n, perm, sign))
       throw Error(ErrorCode::InvalidArgument, "solve: the matrix is singular" + which(d, i));
     host::lu_solve(lu, perm, d.n, rhs.data() + i * d.n * k, k);
   }
@@ -166,7 +180,7 @@ std::pair<Tensor, Tensor> slogdet_host(const Tensor& a) {
   for (int64_t b = 0; b < d.count; ++b) {
     T* lu = x.data() + b * d.n * d.n;
     int s = 1;
-    host::lu_factor(lu, d.n, perm, s);
+    factor_lu(lu, d.n, perm, s);
     T ph = T(s);
     double la = 0;
     for (int64_t i = 0; i < d.n; ++i) {
@@ -190,7 +204,7 @@ Tensor det_host(const Tensor& a) {
   for (int64_t b = 0; b < d.count; ++b) {
     T* lu = x.data() + b * d.n * d.n;
     int s = 1;
-    host::lu_factor(lu, d.n, perm, s);
+    factor_lu(lu, d.n, perm, s);
     T p = T(s);
     for (int64_t i = 0; i < d.n; ++i) p *= lu[i * d.n + i];
     det[static_cast<std::size_t>(b)] = p;
@@ -203,7 +217,7 @@ Tensor cholesky_host(const Tensor& a) {
   const Dims d = dims(a);
   std::vector<T> x = read<T>(a);
   for (int64_t b = 0; b < d.count; ++b)
-    if (!host::cholesky(x.data() + b * d.n * d.n, d.n))
+    if (!cholesky_factor(x.data() + b * d.n * d.n, d.n))
       throw Error(ErrorCode::InvalidArgument, "cholesky: the matrix is not positive definite" + which(d, b));
   return make(x, a.shape(), a.dtype(), a.device());
 }

@@ -498,3 +498,26 @@ def test_larger_matrices_match_numpy(dtype, routines):
             w, v = cg.linalg.eigh(arr(h))
             _close(w, np.linalg.eigvalsh(h), dtype, "w")
             _close(h @ np.asarray(v), np.asarray(v) * np.asarray(w)[None, :], dtype, "AV")
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128, np.float32])
+def test_lu_and_cholesky_past_the_lapack_threshold(dtype, routines):
+    # 100 x 100: LAPACK's getrf / potrf where found (src/linalg/lapack.cpp, kLuSmall), else ours
+    a = rand((2, 100, 100), dtype) + 10 * np.eye(100, dtype=dtype)
+    b = rand((2, 100, 3), dtype)
+    x = arr(a)
+    _close(cg.linalg.solve(x, arr(b)), np.linalg.solve(a, b), dtype, "solve")
+    _close(cg.linalg.inv(x), np.linalg.inv(a), dtype, "inv")
+    sign, logabs = cg.linalg.slogdet(x)
+    s2, l2 = np.linalg.slogdet(a)
+    _close(sign, s2, dtype, "sign")
+    _close(logabs, l2, dtype, "logabsdet")
+    h = _hermitian(100, dtype)
+    _close(cg.linalg.cholesky(arr(h)), np.linalg.cholesky(h), dtype, "cholesky")
+    singular = a[0].copy()
+    singular[7] = 0
+    assert complex(cg.linalg.det(arr(singular))) == 0
+    with pytest.raises(cg.InvalidArgumentError, match="singular"):
+        cg.linalg.inv(arr(singular))
+    with pytest.raises(cg.InvalidArgumentError, match="not positive definite"):
+        cg.linalg.cholesky(arr(h - 1000 * np.eye(100, dtype=dtype)))
