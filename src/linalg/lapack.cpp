@@ -40,9 +40,14 @@ using Zgetrf = void (*)(const int*, const int*, C*, const int*, int*, int*);
 using Dpotrf = void (*)(const char*, const int*, double*, const int*, int*, L);
 using Zpotrf = void (*)(const char*, const int*, C*, const int*, int*, L);
 
+using Dgetri = void (*)(const int*, double*, const int*, const int*, double*, const int*, int*);
+using Zgetri = void (*)(const int*, C*, const int*, const int*, C*, const int*, int*);
+
 struct Lapack {
   Dgetrf dgetrf = nullptr;
   Zgetrf zgetrf = nullptr;
+  Dgetri dgetri = nullptr;
+  Zgetri zgetri = nullptr;
   Dpotrf dpotrf = nullptr;
   Zpotrf zpotrf = nullptr;
   Dgeqrf dgeqrf = nullptr;
@@ -53,46 +58,39 @@ struct Lapack {
   Zheevd zheevd = nullptr;
   Dgesdd dgesdd = nullptr;
   Zgesdd zgesdd = nullptr;
-  Lapack() {
-    for (const char* lib : {"libopenblas.so.0", "libopenblas.so", "liblapack.so.3"}) {
-      void* h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
-      if (!h) continue;
-      dsyevd = reinterpret_cast<Dsyevd>(dlsym(h, "dsyevd_"));
-      zheevd = reinterpret_cast<Zheevd>(dlsym(h, "zheevd_"));
-      dgesdd = reinterpret_cast<Dgesdd>(dlsym(h, "dgesdd_"));
-      zgesdd = reinterpret_cast<Zgesdd>(dlsym(h, "zgesdd_"));
-      dgetrf = reinterpret_cast<Dgetrf>(dlsym(h, "dgetrf_"));
-      zgetrf = reinterpret_cast<Zgetrf>(dlsym(h, "zgetrf_"));
-      dpotrf = reinterpret_cast<Dpotrf>(dlsym(h, "dpotrf_"));
-      zpotrf = reinterpret_cast<Zpotrf>(dlsym(h, "zpotrf_"));
-      dgeqrf = reinterpret_cast<Dgeqrf>(dlsym(h, "dgeqrf_"));
-      zgeqrf = reinterpret_cast<Zgeqrf>(dlsym(h, "zgeqrf_"));
-      dorgqr = reinterpret_cast<Dorgqr>(dlsym(h, "dorgqr_"));
-      zungqr = reinterpret_cast<Zungqr>(dlsym(h, "zungqr_"));
-      if (dsyevd && zheevd && dgesdd && zgesdd && dgeqrf && zgeqrf && dorgqr && zungqr && dgetrf && zgetrf &&
-          dpotrf && zpotrf) {
-        // one thread inside the library, as for GEMM (backends/cpu/gemm.cpp)
-        if (auto set = reinterpret_cast<void (*)(int)>(dlsym(h, "openblas_set_num_threads"))) set(1);
-        return;
-      }
-      dsyevd = nullptr;
-      zheevd = nullptr;
-      dgetrf = nullptr;
-      zgetrf = nullptr;
-      dpotrf = nullptr;
-      zpotrf = nullptr;
-      dgeqrf = nullptr;
-      zgeqrf = nullptr;
-      dorgqr = nullptr;
-      zungqr = nullptr;
-      dgesdd = nullptr;
-      zgesdd = nullptr;
-    }
+  bool complete() const {
+    return dgetrf && zgetrf && dgetri && zgetri && dpotrf && zpotrf && dgeqrf && zgeqrf && dorgqr && zungqr &&
+           dsyevd && zheevd && dgesdd && zgesdd;
   }
 };
 
+template <class F>
+void find(void* h, F& fn, const char* name) {
+  fn = reinterpret_cast<F>(dlsym(h, name));
+}
+
+// The first library that has every routine, or none.
+Lapack load() {
+  for (const char* name : {"libopenblas.so.0", "libopenblas.so", "liblapack.so.3"}) {
+    void* h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (!h) continue;
+    Lapack l;
+    find(h, l.dgetrf, "dgetrf_"), find(h, l.zgetrf, "zgetrf_"), find(h, l.dgetri, "dgetri_");
+    find(h, l.zgetri, "zgetri_"), find(h, l.dpotrf, "dpotrf_"), find(h, l.zpotrf, "zpotrf_");
+    find(h, l.dgeqrf, "dgeqrf_"), find(h, l.zgeqrf, "zgeqrf_"), find(h, l.dorgqr, "dorgqr_");
+    find(h, l.zungqr, "zungqr_"), find(h, l.dsyevd, "dsyevd_"), find(h, l.zheevd, "zheevd_");
+    find(h, l.dgesdd, "dgesdd_"), find(h, l.zgesdd, "zgesdd_");
+    if (l.complete()) {
+      // one thread inside the library, as for GEMM (backends/cpu/gemm.cpp)
+      if (auto set = reinterpret_cast<void (*)(int)>(dlsym(h, "openblas_set_num_threads"))) set(1);
+      return l;
+    }
+  }
+  return {};
+}
+
 const Lapack* usable() {
-  static const Lapack lib;
+  static const Lapack lib = load();
   const char* env = std::getenv("CGRAD_LINALG_LAPACK");  // read at each call: tests switch it
   if (env && std::strcmp(env, "0") == 0) return nullptr;
   return lib.dsyevd ? &lib : nullptr;
@@ -225,6 +223,36 @@ bool lu_factor(T* a, int64_t n, std::vector<int64_t>& perm, int& sign, bool& reg
 }
 
 template <class T>
+bool inv(T* a, int64_t n, bool& regular) {
+  const Lapack* lib = usable();
+  if (!lib || n <= kLuSmall || n > kMaxDim || !finite(a, n * n)) return false;
+  // the column-major view is A^T, whose inverse is A^-1 transposed: the row-major A^-1
+  const int ni = static_cast<int>(n);
+  std::vector<int> ipiv(static_cast<std::size_t>(n));
+  int info = 0, lwork = -1;
+  if constexpr (std::is_same_v<T, double>)
+    lib->dgetrf(&ni, &ni, a, &ni, ipiv.data(), &info);
+  else
+    lib->zgetrf(&ni, &ni, a, &ni, ipiv.data(), &info);
+  if (info < 0) return false;
+  regular = info == 0;
+  if (!regular) return true;
+  T wq{};
+  auto invert = [&](T* work) {
+    if constexpr (std::is_same_v<T, double>)
+      lib->dgetri(&ni, a, &ni, ipiv.data(), work, &lwork, &info);
+    else
+      lib->zgetri(&ni, a, &ni, ipiv.data(), work, &lwork, &info);
+  };
+  invert(&wq);
+  lwork = static_cast<int>(std::abs(wq)) + 1;
+  std::vector<T> work(static_cast<std::size_t>(lwork));
+  invert(work.data());
+  regular = info == 0;
+  return true;
+}
+
+template <class T>
 bool cholesky(T* a, int64_t n, bool& positive) {
   const Lapack* lib = usable();
   if (!lib || n <= kLuSmall || n > kMaxDim) return false;
@@ -294,6 +322,8 @@ template bool eigh<double>(const double*, int64_t, double*, double*);
 template bool eigh<C>(const C*, int64_t, double*, C*);
 template bool lu_factor<double>(double*, int64_t, std::vector<int64_t>&, int&, bool&);
 template bool lu_factor<C>(C*, int64_t, std::vector<int64_t>&, int&, bool&);
+template bool inv<double>(double*, int64_t, bool&);
+template bool inv<C>(C*, int64_t, bool&);
 template bool cholesky<double>(double*, int64_t, bool&);
 template bool cholesky<C>(C*, int64_t, bool&);
 template bool qr<double>(const double*, int64_t, int64_t, double*, double*, bool);

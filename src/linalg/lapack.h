@@ -21,6 +21,10 @@ bool eigh(const T* a, int64_t n, double* w, T* v);
 template <class T>
 bool lu_factor(T* a, int64_t n, std::vector<int64_t>& perm, int& sign, bool& regular);
 
+/// a (n x n) := its inverse; regular false (a then unspecified) when it is singular.
+template <class T>
+bool inv(T* a, int64_t n, bool& regular);
+
 /// As host::cholesky, whose return value is `positive` here (a is left in an unspecified state
 /// when it is false).
 template <class T>

@@ -145,9 +145,15 @@ Tensor inv_host(const Tensor& a) {
   int sign = 1;
   for (int64_t b = 0; b < d.count; ++b) {
     T* lu = x.data() + b * d.n * d.n;
+    T* o = out.data() + b * d.n * d.n;
+    bool regular = true;
+    if (lapack::inv(lu, d.n, regular)) {  // LAPACK past small sizes: a becomes its inverse
+      if (!regular) throw Error(ErrorCode::InvalidArgument, "inv: the matrix is singular" + which(d, b));
+      std::copy(lu, lu + d.n * d.n, o);
+      continue;
+    }
     if (!factor_lu(lu, d.n, perm, sign))
       throw Error(ErrorCode::InvalidArgument, "inv: the matrix is singular" + which(d, b));
-    T* o = out.data() + b * d.n * d.n;
     for (int64_t i = 0; i < d.n; ++i) o[i * d.n + i] = T(1);
     host::lu_solve(lu, perm, d.n, o, d.n);
   }
