@@ -116,6 +116,20 @@ constexpr int64_t kQrSmall = 32, kVectorsSmall = 8, kLuSmall = 96;
 double cj(double v) { return v; }
 C cj(C v) { return std::conj(v); }
 
+// Runs a LAPACK routine that takes a workspace twice: a query (lwork = -1), then with the size
+// it asked for. `call(work)` passes `lwork` and sets `info`; false when either run fails.
+template <class T, class F>
+bool with_workspace(int& lwork, const int& info, F call) {
+  T size{};
+  lwork = -1;
+  call(&size);
+  if (info != 0) return false;
+  lwork = static_cast<int>(std::abs(size)) + 1;
+  std::vector<T> work(static_cast<std::size_t>(lwork));
+  call(work.data());
+  return info == 0;
+}
+
 }  // namespace
 
 template <class T>
@@ -170,7 +184,6 @@ bool svd(const T* a, int64_t m, int64_t n, T* u, double* s, T* vh, bool full) {
   const int ldu = rows, ldvt = vectors ? vtrows : 1;
   std::vector<int> iwork(static_cast<std::size_t>(8 * k));
   int info = 0, lwork = -1;
-  T wq{};
   const auto mn = static_cast<std::size_t>(k), mx = static_cast<std::size_t>(std::max(m, n));
   std::vector<double> rwork;
   if constexpr (!std::is_same_v<T, double>)
@@ -183,12 +196,7 @@ bool svd(const T* a, int64_t m, int64_t n, T* u, double* s, T* vh, bool full) {
       lib->zgesdd(jobz, &rows, &cols, at.data(), &rows, s, up.data(), &ldu, vtp.data(), &ldvt, work, &lwork,
                   rwork.data(), iwork.data(), &info, 1);
   };
-  call(&wq);
-  if (info != 0) return false;
-  lwork = static_cast<int>(std::abs(wq)) + 1;
-  std::vector<T> work(static_cast<std::size_t>(lwork));
-  call(work.data());
-  if (info != 0) return false;
+  if (!with_workspace<T>(lwork, info, call)) return false;
   if (u) std::copy(vtp.begin(), vtp.end(), u);  // conj(V'): m x (full ? m : k), row-major
   if (vh) std::copy(up.begin(), up.end(), vh);  // U'^T: (full ? n : k) x n, row-major
   return true;
@@ -237,18 +245,13 @@ bool inv(T* a, int64_t n, bool& regular) {
   if (info < 0) return false;
   regular = info == 0;
   if (!regular) return true;
-  T wq{};
   auto invert = [&](T* work) {
     if constexpr (std::is_same_v<T, double>)
       lib->dgetri(&ni, a, &ni, ipiv.data(), work, &lwork, &info);
     else
       lib->zgetri(&ni, a, &ni, ipiv.data(), work, &lwork, &info);
   };
-  invert(&wq);
-  lwork = static_cast<int>(std::abs(wq)) + 1;
-  std::vector<T> work(static_cast<std::size_t>(lwork));
-  invert(work.data());
-  regular = info == 0;
+  regular = with_workspace<T>(lwork, info, invert);  // info > 0 here: singular too
   return true;
 }
 
@@ -283,7 +286,6 @@ bool qr(const T* a, int64_t m, int64_t n, T* q, T* r, bool complete) {
   const int mi = static_cast<int>(m), ni = static_cast<int>(n), ki = static_cast<int>(k),
             qi = static_cast<int>(qc);
   int info = 0, lwork = -1;
-  T wq{};
   auto factor = [&](T* work) {
     if constexpr (std::is_same_v<T, double>)
       lib->dgeqrf(&mi, &ni, f.data(), &mi, tau.data(), work, &lwork, &info);
@@ -296,23 +298,12 @@ bool qr(const T* a, int64_t m, int64_t n, T* q, T* r, bool complete) {
     else
       lib->zungqr(&mi, &qi, &ki, f.data(), &mi, tau.data(), work, &lwork, &info);
   };
-  factor(&wq);
-  if (info != 0) return false;
-  lwork = static_cast<int>(std::abs(wq)) + 1;
-  std::vector<T> work(static_cast<std::size_t>(lwork));
-  factor(work.data());
-  if (info != 0) return false;
+  if (!with_workspace<T>(lwork, info, factor)) return false;
   const int64_t rr = complete ? m : k;  // R: its upper triangle, rows past k zero
   for (int64_t i = 0; i < rr; ++i)
     for (int64_t j = 0; j < n; ++j)
       r[i * n + j] = j >= i && i < k ? f[static_cast<std::size_t>(j * m + i)] : T(0);
-  lwork = -1;
-  generate(&wq);
-  if (info != 0) return false;
-  lwork = static_cast<int>(std::abs(wq)) + 1;
-  work.assign(static_cast<std::size_t>(lwork), T(0));
-  generate(work.data());
-  if (info != 0) return false;
+  if (!with_workspace<T>(lwork, info, generate)) return false;
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < qc; ++j) q[i * qc + j] = f[static_cast<std::size_t>(j * m + i)];
   return true;
