@@ -4,6 +4,7 @@
 #include <cgrad/compile.hpp>
 #include <cgrad/core.hpp>
 #include <cgrad/extend.hpp>
+#include <cgrad/fft.hpp>
 #include <cgrad/interop.hpp>
 #include <cgrad/linalg.hpp>
 #include <cgrad/manipulation.hpp>  // manip group (issue #15)

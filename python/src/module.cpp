@@ -4,6 +4,7 @@
 // layer that is easier in Python (indexing, repr, the Array API signatures) is cgrad/*.py.
 #include "bindings.h"
 
+#include <cgrad/fft.hpp>
 #include <cgrad/linalg.hpp>
 #include <cgrad/optim.hpp>
 #include <cgrad/scalar.hpp>
@@ -790,6 +791,45 @@ NB_MODULE(_cgrad, m) {
     return std::vector<Tensor>{r.U, r.S, r.Vh};
   });
   m.def("_linalg_svdvals", [](const Tensor& a) { return cgrad::linalg::svdvals(a); });
+  // fft extension (docs/fft.md): one host transform behind lazy ops; python/cgrad/fft.py
+  using Sizes = cgrad::fft::Sizes;
+  using Len = std::optional<int64_t>;
+  m.def("_fft_fft", [](const Tensor& x, Len n, int64_t a, const std::string& nm) {
+    return cgrad::fft::fft(x, n, a, nm);
+  });
+  m.def("_fft_ifft", [](const Tensor& x, Len n, int64_t a, const std::string& nm) {
+    return cgrad::fft::ifft(x, n, a, nm);
+  });
+  m.def("_fft_rfft", [](const Tensor& x, Len n, int64_t a, const std::string& nm) {
+    return cgrad::fft::rfft(x, n, a, nm);
+  });
+  m.def("_fft_irfft", [](const Tensor& x, Len n, int64_t a, const std::string& nm) {
+    return cgrad::fft::irfft(x, n, a, nm);
+  });
+  m.def("_fft_hfft", [](const Tensor& x, Len n, int64_t a, const std::string& nm) {
+    return cgrad::fft::hfft(x, n, a, nm);
+  });
+  m.def("_fft_ihfft", [](const Tensor& x, Len n, int64_t a, const std::string& nm) {
+    return cgrad::fft::ihfft(x, n, a, nm);
+  });
+  m.def("_fft_fftn", [](const Tensor& x, Sizes s, Sizes a, const std::string& nm) {
+    return cgrad::fft::fftn(x, s, a, nm);
+  });
+  m.def("_fft_ifftn", [](const Tensor& x, Sizes s, Sizes a, const std::string& nm) {
+    return cgrad::fft::ifftn(x, s, a, nm);
+  });
+  m.def("_fft_rfftn", [](const Tensor& x, Sizes s, Sizes a, const std::string& nm) {
+    return cgrad::fft::rfftn(x, s, a, nm);
+  });
+  m.def("_fft_irfftn", [](const Tensor& x, Sizes s, Sizes a, const std::string& nm) {
+    return cgrad::fft::irfftn(x, s, a, nm);
+  });
+  m.def("_fft_fftfreq",
+        [](int64_t n, double d, DType t, Device dev) { return cgrad::fft::fftfreq(n, d, t, dev); });
+  m.def("_fft_rfftfreq",
+        [](int64_t n, double d, DType t, Device dev) { return cgrad::fft::rfftfreq(n, d, t, dev); });
+  m.def("_fft_fftshift", [](const Tensor& x, Sizes a) { return cgrad::fft::fftshift(x, a); });
+  m.def("_fft_ifftshift", [](const Tensor& x, Sizes a) { return cgrad::fft::ifftshift(x, a); });
   // index group (issue #15): gathers, binary search, nonzero (evaluates: a data-dependent shape)
   m.def("_take",
         [](const Tensor& x, const Tensor& i, std::optional<int64_t> axis) { return take(x, i, axis); });

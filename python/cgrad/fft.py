@@ -1,0 +1,98 @@
+"""cgrad.fft: the Array API standard's fft extension (2024.12), every function of it.
+
+NumPy's semantics (docs/fft.md): `n` / `s` pad with zeros or cut the transformed axes, `norm` is
+"backward", "ortho" or "forward". The transform itself is cgrad::fft's one host operator (it
+evaluates its input, a synchronisation point, and computes in complex double precision, O(n log n)
+for every length); everything around it (padding, the Hermitian extension of irfft, scaling, the
+shifts and frequencies) is lazy fused ops. Every function is differentiable."""
+import operator
+
+from . import _api
+from . import _cgrad
+from . import _dtypes as dt
+
+__all__ = ["fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft", "ihfft", "fftfreq", "rfftfreq",
+           "fftshift", "ifftshift"]
+
+
+def _array(x):
+    return x if isinstance(x, _cgrad.Array) else _api.asarray(x)
+
+
+def _n(n):
+    return None if n is None else operator.index(n)
+
+
+def _ints(v):
+    if v is None:
+        return None
+    return [operator.index(v)] if isinstance(v, int) else [operator.index(a) for a in v]
+
+
+def _one_axis(name):
+    f = getattr(_cgrad, "_fft_" + name)
+
+    def transform(x, /, *, n=None, axis=-1, norm="backward"):
+        return f(_array(x), _n(n), operator.index(axis), norm)
+
+    transform.__name__ = transform.__qualname__ = name
+    return transform
+
+
+def _many_axes(name):
+    f = getattr(_cgrad, "_fft_" + name)
+
+    def transform(x, /, *, s=None, axes=None, norm="backward"):
+        return f(_array(x), _ints(s), _ints(axes), norm)
+
+    transform.__name__ = transform.__qualname__ = name
+    return transform
+
+
+fft = _one_axis("fft")
+fft.__doc__ = "The discrete Fourier transform along `axis` (n points: the input padded with zeros or cut)."
+ifft = _one_axis("ifft")
+ifft.__doc__ = "fft's inverse."
+rfft = _one_axis("rfft")
+rfft.__doc__ = "fft of real input: its n // 2 + 1 non-negative frequencies."
+irfft = _one_axis("irfft")
+irfft.__doc__ = "rfft's inverse: a real signal of n points (default 2 (m - 1)) from its non-negative frequencies."
+hfft = _one_axis("hfft")
+hfft.__doc__ = "The real spectrum of a Hermitian-symmetric signal given by its first half (irfft of conj(x))."
+ihfft = _one_axis("ihfft")
+ihfft.__doc__ = "hfft's inverse (conj of rfft)."
+fftn = _many_axes("fftn")
+fftn.__doc__ = "fft over `axes` (default every axis, or the last len(s)), s: the lengths along them."
+ifftn = _many_axes("ifftn")
+ifftn.__doc__ = "fftn's inverse."
+rfftn = _many_axes("rfftn")
+rfftn.__doc__ = "rfft over the last of `axes`, fft over the others."
+irfftn = _many_axes("irfftn")
+irfftn.__doc__ = "rfftn's inverse."
+
+
+def _freq_dtype(dtype):
+    d = dt.float32 if dtype is None else dt.as_dtype(dtype)
+    if d not in dt.FLOATING:
+        raise TypeError(f"fftfreq: dtype must be a real floating dtype, got {d}")
+    return d
+
+
+def fftfreq(n, /, *, d=1.0, dtype=None, device=None):
+    """The sample frequencies of an n-point transform with spacing d: [0, 1, ..., -1] / (d n)."""
+    return _cgrad._fft_fftfreq(operator.index(n), float(d), _freq_dtype(dtype)._c, _api._dev(device))
+
+
+def rfftfreq(n, /, *, d=1.0, dtype=None, device=None):
+    """fftfreq's non-negative n // 2 + 1 frequencies."""
+    return _cgrad._fft_rfftfreq(operator.index(n), float(d), _freq_dtype(dtype)._c, _api._dev(device))
+
+
+def fftshift(x, /, *, axes=None):
+    """The zero frequency moved to the middle of `axes` (default every axis)."""
+    return _cgrad._fft_fftshift(_array(x), _ints(axes))
+
+
+def ifftshift(x, /, *, axes=None):
+    """fftshift's inverse."""
+    return _cgrad._fft_ifftshift(_array(x), _ints(axes))

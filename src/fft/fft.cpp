@@ -1,0 +1,393 @@
+// cgrad::fft (include/cgrad/fft.hpp): every function is lazy cgrad ops around one operator, the
+// unnormalized complex-to-complex transform over some axes (a CustomOp whose forward evaluates
+// its input and runs fft/host.h's transform; its backward is the opposite transform, since
+// the DFT matrix F is symmetric and F^H = conj(F)). Real-input and real-output transforms, the
+// padding and cutting of n / s, the norm's scaling and the shifts are built around it, so their
+// gradients come from the ops they are made of.
+#include <cgrad/extend.hpp>
+#include <cgrad/fft.hpp>
+#include <cgrad/interop.hpp>
+#include <cgrad/manipulation.hpp>
+#include <cgrad/scalar.hpp>
+
+#include "core/shape.hpp"
+#include "fft/host.h"
+#include "frontend/build.h"
+
+#include <cmath>
+#include <string>
+
+namespace cgrad::fft {
+
+namespace {
+
+using host::C;
+
+enum class Norm { backward, ortho, forward };
+
+Error bad(const char* fn, const std::string& what) {
+  return Error(ErrorCode::InvalidArgument, std::string(fn) + ": " + what);
+}
+
+Norm parse_norm(std::string_view s, const char* fn) {
+  if (s == "backward") return Norm::backward;
+  if (s == "ortho") return Norm::ortho;
+  if (s == "forward") return Norm::forward;
+  throw bad(fn, "norm must be 'backward', 'ortho' or 'forward', got '" + std::string(s) + "'");
+}
+
+// hfft and ihfft are irfft and rfft with the scaling of the other direction
+Norm swapped(Norm n) { return n == Norm::ortho ? n : (n == Norm::forward ? Norm::backward : Norm::forward); }
+
+// the factor a transform over `count` points is scaled by
+double factor(Norm norm, bool inverse, double count) {
+  switch (norm) {
+    case Norm::backward: return inverse ? 1 / count : 1;
+    case Norm::ortho: return 1 / std::sqrt(count);
+    case Norm::forward: return inverse ? 1 : 1 / count;
+  }
+  return 1;
+}
+
+Tensor scaled(const Tensor& x, double f) { return f == 1 ? x : x * f; }
+
+void check_defined(const Tensor& x, const char* fn) {
+  if (!x.defined()) throw bad(fn, "undefined tensor");
+}
+
+// x as a complex tensor: a complex one as it is, a real floating one cast to its complex dtype
+Tensor as_complex(const Tensor& x, const char* fn) {
+  check_defined(x, fn);
+  if (is_complex(x.dtype())) return x;
+  if (!is_floating(x.dtype()))
+    throw Error(ErrorCode::DTypeMismatch,
+                std::string(fn) + ": needs a floating-point or complex tensor, got " + dtype_name(x.dtype()));
+  return x.cast(complex_dtype(x.dtype()));
+}
+
+void check_real_dtype(DType t, const char* fn) {
+  if (!is_floating(t))
+    throw Error(ErrorCode::DTypeMismatch,
+                std::string(fn) + ": needs a real floating-point dtype, got " + dtype_name(t));
+}
+
+void check_real(const Tensor& x, const char* fn) {
+  check_defined(x, fn);
+  check_real_dtype(x.dtype(), fn);
+}
+
+int64_t check_length(int64_t n, const char* fn) {
+  if (n < 1) throw bad(fn, "invalid number of data points (" + std::to_string(n) + "), needs at least 1");
+  return n;
+}
+
+// x with `axis` padded with zeros or cut to n
+Tensor resize(const Tensor& x, int64_t axis, int64_t n) {
+  const int64_t have = x.shape()[static_cast<std::size_t>(axis)];
+  if (have == n) return x;
+  if (have > n) return x.slice(axis, 0, n);
+  Shape pad = x.shape();
+  pad[static_cast<std::size_t>(axis)] = n - have;
+  return cat({x, zeros(pad, x.dtype(), x.device())}, axis);
+}
+
+// ---- the three host operators ----
+
+// An evaluated tensor's memory on the host (copied there first from another device); `owner`
+// keeps it alive.
+struct HostView {
+  host::Strided view;
+  std::shared_ptr<const void> owner;
+};
+
+HostView host_view(const Tensor& x) {
+  const MemoryView mv = memory_view(x.device().is_cuda() ? x.to(Device::cpu()) : x);
+  return {{mv.data, mv.dtype, mv.shape, mv.strides}, mv.owner};
+}
+
+// A tensor over `buf` (row-major, of dtype `stored`: c128 or f64) without a copy, then on
+// `device` and of dtype `want`.
+template <class T>
+Tensor wrap(std::shared_ptr<std::vector<T>> buf, const Shape& shape, DType stored, DType want,
+            Device device) {
+  if (buf->empty()) return zeros(shape, want, device);
+  void* data = buf->data();
+  Tensor r = from_blob(data, shape, core::contiguous_strides(shape), stored, Device::cpu(),
+                       [buf]() mutable { buf.reset(); });
+  if (device.is_cuda()) r = r.to(device);
+  return want == stored ? r : r.cast(want);
+}
+
+std::size_t numel_of(const Shape& s) {
+  std::size_t n = 1;
+  for (int64_t d : s) n *= static_cast<std::size_t>(d);
+  return n;
+}
+
+// The unnormalized DFT of complex x over `axes` (normalized, distinct): sign -1 forward, +1
+// inverse. Its backward is the opposite transform (F^H = conj(F), F symmetric).
+Tensor transform(const Tensor& x, const std::vector<int64_t>& axes, bool inverse) {
+  if (axes.empty()) return frontend::same_value(x, "fft");
+  const CustomOp op(  // per call: the forward captures the axes and the direction
+      inverse ? "fft.ifft" : "fft.fft",
+      [axes, inverse](CustomContext&, const std::vector<Tensor>& in) {
+        const HostView v = host_view(in[0]);
+        auto out = std::make_shared<std::vector<C>>(numel_of(v.view.shape));
+        if (!out->empty()) {
+          host::c2c(v.view, axes[0], inverse, out->data());
+          for (std::size_t i = 1; i < axes.size(); ++i)
+            host::c2c(out->data(), v.view.shape, axes[i], inverse);
+        }
+        return std::vector<Tensor>{wrap(out, v.view.shape, DType::c128, in[0].dtype(), in[0].device())};
+      },
+      [axes, inverse](const CustomContext&, const std::vector<Tensor>& g) {
+        return std::vector<Tensor>{transform(g[0], axes, !inverse)};
+      });
+  return op(x);
+}
+
+// The weights of the c2r transform's gradient: 2 for the frequencies that stand for two (k and
+// n - k), 1 for 0 and n / 2; shaped to broadcast along `axis` of an ndim-dim tensor.
+Tensor pair_weights(int64_t n, int64_t axis, int64_t ndim, DType t, Device d) {
+  std::vector<double> w(static_cast<std::size_t>(n / 2 + 1), 2.0);
+  w[0] = 1;
+  if (n % 2 == 0) w.back() = 1;
+  Shape s(static_cast<std::size_t>(ndim), 1);
+  s[static_cast<std::size_t>(axis)] = n / 2 + 1;
+  return tensor(std::move(w), s, d).cast(t);
+}
+
+Tensor real_to_complex(const Tensor& x, int64_t axis);
+
+// The real signal of length n along `axis` whose first n / 2 + 1 frequencies (exactly that many)
+// are x's, unnormalized. Its gradient is rfft's, doubled where a frequency stands for two.
+Tensor complex_to_real(const Tensor& x, int64_t axis, int64_t n) {
+  const CustomOp op(
+      "fft.irfft",
+      [axis, n](CustomContext&, const std::vector<Tensor>& in) {
+        const HostView v = host_view(in[0]);
+        Shape shape = v.view.shape;
+        shape[static_cast<std::size_t>(axis)] = n;
+        auto out = std::make_shared<std::vector<double>>(numel_of(shape));
+        if (!out->empty()) host::c2r(v.view, axis, n, out->data());
+        return std::vector<Tensor>{wrap(out, shape, DType::f64, real_dtype(in[0].dtype()), in[0].device())};
+      },
+      [axis, n](const CustomContext& c, const std::vector<Tensor>& g) {
+        const Tensor& in = c.inputs[0];
+        return std::vector<Tensor>{real_to_complex(g[0], axis) *
+                                   pair_weights(n, axis, in.ndim(), real_dtype(in.dtype()), in.device())};
+      });
+  return op(x);
+}
+
+// The first n / 2 + 1 outputs of the forward DFT of real x (n long along `axis`). Its gradient:
+// the real part of the inverse transform of the gradient padded with zeros to n.
+Tensor real_to_complex(const Tensor& x, int64_t axis) {
+  const CustomOp op(
+      "fft.rfft",
+      [axis](CustomContext&, const std::vector<Tensor>& in) {
+        const HostView v = host_view(in[0]);
+        Shape shape = v.view.shape;
+        shape[static_cast<std::size_t>(axis)] = shape[static_cast<std::size_t>(axis)] / 2 + 1;
+        auto out = std::make_shared<std::vector<C>>(numel_of(shape));
+        if (!out->empty()) host::r2c(v.view, axis, out->data());
+        return std::vector<Tensor>{
+            wrap(out, shape, DType::c128, complex_dtype(in[0].dtype()), in[0].device())};
+      },
+      [axis](const CustomContext& c, const std::vector<Tensor>& g) {
+        const int64_t n = c.inputs[0].shape()[static_cast<std::size_t>(axis)];
+        return std::vector<Tensor>{real(transform(resize(g[0], axis, n), {axis}, true))};
+      });
+  return op(x);
+}
+
+// x as f32 or f64 (the host reads those): f16 and bf16 widened
+Tensor host_real(const Tensor& x) {
+  return x.dtype() == DType::f64 || x.dtype() == DType::f32 ? x : x.cast(DType::f32);
+}
+
+// The real signal of length n along `axis` whose first n / 2 + 1 frequencies are x's (complex;
+// padded or cut to that many), unnormalized.
+Tensor hermitian_inverse(const Tensor& x, int64_t axis, int64_t n) {
+  return complex_to_real(resize(x, axis, n / 2 + 1), axis, n);
+}
+
+// ---- one axis ----
+
+Tensor c2c(const Tensor& x, std::optional<int64_t> n, int64_t axis, std::string_view norm, bool inverse,
+           const char* fn) {
+  const Norm nm = parse_norm(norm, fn);
+  const Tensor xc = as_complex(x, fn);
+  const int64_t a = core::normalize_axis(axis, xc.shape(), fn);
+  const int64_t len = check_length(n.value_or(xc.shape()[static_cast<std::size_t>(a)]), fn);
+  return scaled(transform(resize(xc, a, len), {a}, inverse), factor(nm, inverse, static_cast<double>(len)));
+}
+
+Tensor r2c(const Tensor& x, std::optional<int64_t> n, int64_t axis, Norm nm, const char* fn) {
+  check_real(x, fn);
+  const int64_t a = core::normalize_axis(axis, x.shape(), fn);
+  const int64_t len = check_length(n.value_or(x.shape()[static_cast<std::size_t>(a)]), fn);
+  return scaled(real_to_complex(resize(host_real(x), a, len), a),
+                factor(nm, false, static_cast<double>(len)));
+}
+
+Tensor c2r(const Tensor& x, std::optional<int64_t> n, int64_t axis, Norm nm, const char* fn) {
+  const int64_t a = core::normalize_axis(axis, x.shape(), fn);
+  const int64_t len = check_length(n.value_or(2 * (x.shape()[static_cast<std::size_t>(a)] - 1)), fn);
+  return scaled(hermitian_inverse(x, a, len), factor(nm, true, static_cast<double>(len)));
+}
+
+// ---- several axes ----
+
+struct Axes {
+  std::vector<int64_t> axes, lengths;
+  double count = 1;  // the number of points transformed
+};
+
+// The axes (default: every one, or the last s.size()) and their lengths (default: x's).
+Axes plan_axes(const Tensor& x, const Sizes& s, const Sizes& axes, const char* fn) {
+  const int64_t nd = x.ndim();
+  Axes r;
+  if (axes) {
+    for (int64_t a : *axes) {
+      const int64_t na = core::normalize_axis(a, x.shape(), fn);
+      for (int64_t b : r.axes)
+        if (b == na) throw bad(fn, "axes " + core::vec_str(*axes) + " repeat an axis");
+      r.axes.push_back(na);
+    }
+  } else {  // every axis; s then gives each one's length (NumPy 2 deprecates its old rule: the last s.size())
+    if (s && static_cast<int64_t>(s->size()) != nd)
+      throw bad(fn, "s " + core::vec_str(*s) + " without axes must give the length of each of the " +
+                        std::to_string(nd) + " axes of x (pass axes to transform fewer)");
+    for (int64_t a = 0; a < nd; ++a) r.axes.push_back(a);
+  }
+  if (s && s->size() != r.axes.size())
+    throw bad(fn, "s " + core::vec_str(*s) + " and axes " + core::vec_str(r.axes) + " differ in length");
+  for (std::size_t i = 0; i < r.axes.size(); ++i) {
+    const int64_t len = s ? (*s)[i] : x.shape()[static_cast<std::size_t>(r.axes[i])];
+    r.lengths.push_back(check_length(len, fn));
+    r.count *= static_cast<double>(len);
+  }
+  return r;
+}
+
+Tensor resize_all(Tensor x, const Axes& p, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) x = resize(x, p.axes[i], p.lengths[i]);
+  return x;
+}
+
+Tensor c2c_n(const Tensor& x, const Sizes& s, const Sizes& axes, std::string_view norm, bool inverse,
+             const char* fn) {
+  const Norm nm = parse_norm(norm, fn);
+  const Tensor xc = as_complex(x, fn);
+  const Axes p = plan_axes(xc, s, axes, fn);
+  return scaled(transform(resize_all(xc, p, p.axes.size()), p.axes, inverse), factor(nm, inverse, p.count));
+}
+
+void check_some_axes(const Axes& p, const char* fn) {
+  if (p.axes.empty()) throw bad(fn, "needs at least one axis");
+}
+
+}  // namespace
+
+// ---- the API ----
+
+Tensor fft(const Tensor& x, std::optional<int64_t> n, int64_t axis, std::string_view norm) {
+  return c2c(x, n, axis, norm, false, "fft");
+}
+
+Tensor ifft(const Tensor& x, std::optional<int64_t> n, int64_t axis, std::string_view norm) {
+  return c2c(x, n, axis, norm, true, "ifft");
+}
+
+Tensor fftn(const Tensor& x, const Sizes& s, const Sizes& axes, std::string_view norm) {
+  return c2c_n(x, s, axes, norm, false, "fftn");
+}
+
+Tensor ifftn(const Tensor& x, const Sizes& s, const Sizes& axes, std::string_view norm) {
+  return c2c_n(x, s, axes, norm, true, "ifftn");
+}
+
+Tensor rfft(const Tensor& x, std::optional<int64_t> n, int64_t axis, std::string_view norm) {
+  return r2c(x, n, axis, parse_norm(norm, "rfft"), "rfft");
+}
+
+Tensor irfft(const Tensor& x, std::optional<int64_t> n, int64_t axis, std::string_view norm) {
+  const Norm nm = parse_norm(norm, "irfft");
+  return c2r(as_complex(x, "irfft"), n, axis, nm, "irfft");
+}
+
+Tensor hfft(const Tensor& x, std::optional<int64_t> n, int64_t axis, std::string_view norm) {
+  const Norm nm = parse_norm(norm, "hfft");
+  return c2r(conj(as_complex(x, "hfft")), n, axis, swapped(nm), "hfft");
+}
+
+Tensor ihfft(const Tensor& x, std::optional<int64_t> n, int64_t axis, std::string_view norm) {
+  return conj(r2c(x, n, axis, swapped(parse_norm(norm, "ihfft")), "ihfft"));
+}
+
+Tensor rfftn(const Tensor& x, const Sizes& s, const Sizes& axes, std::string_view norm) {
+  const Norm nm = parse_norm(norm, "rfftn");
+  check_real(x, "rfftn");
+  const Axes p = plan_axes(x, s, axes, "rfftn");
+  check_some_axes(p, "rfftn");
+  const std::vector<int64_t> others(p.axes.begin(), p.axes.end() - 1);
+  const Tensor half = real_to_complex(resize_all(host_real(x), p, p.axes.size()), p.axes.back());
+  return scaled(transform(half, others, false), factor(nm, false, p.count));
+}
+
+Tensor irfftn(const Tensor& x, const Sizes& s, const Sizes& axes, std::string_view norm) {
+  const Norm nm = parse_norm(norm, "irfftn");
+  const Tensor xc = as_complex(x, "irfftn");
+  Axes p = plan_axes(xc, s, axes, "irfftn");
+  check_some_axes(p, "irfftn");
+  if (!s) {  // the last axis' default length is that of the signal whose half x is
+    p.count /= static_cast<double>(p.lengths.back());
+    p.lengths.back() = check_length(2 * (p.lengths.back() - 1), "irfftn");
+    p.count *= static_cast<double>(p.lengths.back());
+  }
+  const std::vector<int64_t> others(p.axes.begin(), p.axes.end() - 1);
+  const Tensor y = transform(resize_all(xc, p, others.size()), others, true);
+  return scaled(hermitian_inverse(y, p.axes.back(), p.lengths.back()), factor(nm, true, p.count));
+}
+
+Tensor fftfreq(int64_t n, double d, DType dtype, Device device) {
+  if (n < 1) throw bad("fftfreq", "n must be at least 1, got " + std::to_string(n));
+  check_real_dtype(dtype, "fftfreq");
+  const Tensor i = arange(n, DType::f64, device);
+  const Tensor k = where(i < static_cast<double>((n - 1) / 2 + 1), i, i - static_cast<double>(n));
+  return (k * (1 / (d * static_cast<double>(n)))).cast(dtype);
+}
+
+Tensor rfftfreq(int64_t n, double d, DType dtype, Device device) {
+  if (n < 1) throw bad("rfftfreq", "n must be at least 1, got " + std::to_string(n));
+  check_real_dtype(dtype, "rfftfreq");
+  return (arange(n / 2 + 1, DType::f64, device) * (1 / (d * static_cast<double>(n)))).cast(dtype);
+}
+
+namespace {
+
+Tensor shift(const Tensor& x, const Sizes& axes, bool inverse, const char* fn) {
+  check_defined(x, fn);
+  std::vector<int64_t> ax;
+  if (axes) {
+    for (int64_t a : *axes) ax.push_back(core::normalize_axis(a, x.shape(), fn));
+  } else {
+    for (int64_t a = 0; a < x.ndim(); ++a) ax.push_back(a);
+  }
+  if (ax.empty()) return frontend::same_value(x, fn);
+  std::vector<int64_t> shifts;
+  for (int64_t a : ax) {
+    const int64_t half = x.shape()[static_cast<std::size_t>(a)] / 2;
+    shifts.push_back(inverse ? -half : half);
+  }
+  return roll(x, shifts, ax);
+}
+
+}  // namespace
+
+Tensor fftshift(const Tensor& x, const Sizes& axes) { return shift(x, axes, false, "fftshift"); }
+
+Tensor ifftshift(const Tensor& x, const Sizes& axes) { return shift(x, axes, true, "ifftshift"); }
+
+}  // namespace cgrad::fft

@@ -1,0 +1,442 @@
+// The mixed-radix and Bluestein DFT of fft/host.h. The recursion is the textbook decimation in
+// time: a length n = p m transform is p transforms of length m (over every p-th input) combined
+// by radix-p butterflies with the roots exp(-2 pi i k / n). Inverse transforms conjugate input
+// and output around the forward one.
+#include "fft/host.h"
+
+#include "backends/cpu/thread_pool.h"
+
+#include <cgrad/tensor.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <numbers>
+#include <string>
+#include <vector>
+
+namespace cgrad::fft::host {
+
+namespace {
+
+// a b without std::complex's NaN/inf recovery (a library call per product under GCC): a NaN in
+// gives NaNs out, as in every FFT library
+inline C mul(C a, C b) {
+  return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
+}
+
+struct Plan {
+  int64_t n = 0;
+  std::vector<int64_t> stages;           // (radix, length left) pairs, outermost first
+  std::vector<C> roots;                  // exp(-2 pi i k / n), k < n
+  std::vector<std::vector<C>> twiddles;  // per stage, in the order its butterfly reads them
+  // Bluestein (a prime factor past kLargestRadix): X_k = w_k sum_j (x_j w_j) conj(w_{k-j})
+  std::shared_ptr<const Plan> pow2;  // the plan of the convolution's length
+  std::vector<C> chirp;              // w_k = exp(-i pi k^2 / n), k < n
+  std::vector<C> kernel;             // the transform of conj(w), wrapped, over the length
+};
+
+std::shared_ptr<const Plan> plan_for(int64_t n);
+
+// ---- butterflies: f holds p transforms of length m one after the other; w the stage's
+// twiddles, w[(q - 1) m + k] = exp(-2 pi i q k / (p m)); fs = n / (p m) ----
+
+void butterfly2(C* f, const C* w, int64_t m) {
+  for (int64_t k = 0; k < m; ++k) {
+    const C t = mul(f[k + m], w[k]);
+    f[k + m] = f[k] - t;
+    f[k] += t;
+  }
+}
+
+void butterfly3(C* f, const C* w, int64_t m) {
+  const double h = -std::sin(2 * std::numbers::pi / 3);  // Im exp(-2 pi i / 3)
+  for (int64_t k = 0; k < m; ++k) {
+    const C s1 = mul(f[k + m], w[k]), s2 = mul(f[k + 2 * m], w[m + k]);
+    const C s3 = s1 + s2, s0 = (s1 - s2) * h;
+    const C mid = f[k] - s3 * 0.5;
+    f[k] += s3;
+    f[k + m] = {mid.real() - s0.imag(), mid.imag() + s0.real()};
+    f[k + 2 * m] = {mid.real() + s0.imag(), mid.imag() - s0.real()};
+  }
+}
+
+void butterfly4(C* f, const C* w, int64_t m) {
+  for (int64_t k = 0; k < m; ++k) {
+    const C s0 = mul(f[k + m], w[k]), s1 = mul(f[k + 2 * m], w[m + k]), s2 = mul(f[k + 3 * m], w[2 * m + k]);
+    const C s5 = f[k] - s1, s6 = f[k] + s1, s3 = s0 + s2, s4 = s0 - s2;
+    f[k] = s6 + s3;
+    f[k + 2 * m] = s6 - s3;
+    f[k + m] = {s5.real() + s4.imag(), s5.imag() - s4.real()};      // s5 - i s4
+    f[k + 3 * m] = {s5.real() - s4.imag(), s5.imag() + s4.real()};  // s5 + i s4
+  }
+}
+
+void butterfly5(C* f, const C* w, int64_t m) {
+  const C ya = std::polar(1.0, -2 * std::numbers::pi / 5), yb = std::polar(1.0, -4 * std::numbers::pi / 5);
+  for (int64_t k = 0; k < m; ++k) {
+    const C s0 = f[k], s1 = mul(f[k + m], w[k]), s2 = mul(f[k + 2 * m], w[m + k]),
+            s3 = mul(f[k + 3 * m], w[2 * m + k]), s4 = mul(f[k + 4 * m], w[3 * m + k]);
+    const C s7 = s1 + s4, s10 = s1 - s4, s8 = s2 + s3, s9 = s2 - s3;
+    f[k] = s0 + s7 + s8;
+    const C s5 = s0 + s7 * ya.real() + s8 * yb.real();
+    const C s6 = {s10.imag() * ya.imag() + s9.imag() * yb.imag(),
+                  -(s10.real() * ya.imag() + s9.real() * yb.imag())};
+    f[k + m] = s5 - s6;
+    f[k + 4 * m] = s5 + s6;
+    const C s11 = s0 + s7 * yb.real() + s8 * ya.real();
+    const C s12 = {-s10.imag() * yb.imag() + s9.imag() * ya.imag(),
+                   s10.real() * yb.imag() - s9.real() * ya.imag()};
+    f[k + 2 * m] = s11 + s12;
+    f[k + 3 * m] = s11 - s12;
+  }
+}
+
+// any radix p <= kLargestRadix: p^2 products per p outputs
+void butterfly(C* f, const Plan& pl, int64_t fs, int64_t m, int64_t p) {
+  std::array<C, kLargestRadix> s{};
+  const int64_t n = pl.n;
+  for (int64_t u = 0; u < m; ++u) {
+    for (int64_t q = 0; q < p; ++q) s[static_cast<std::size_t>(q)] = f[u + q * m];
+    for (int64_t q1 = 0; q1 < p; ++q1) {
+      const int64_t k = u + q1 * m, step = fs * k;  // step < n
+      int64_t at = 0;
+      C acc = s[0];
+      for (int64_t q = 1; q < p; ++q) {
+        at += step;
+        if (at >= n) at -= n;
+        acc += mul(s[static_cast<std::size_t>(q)], pl.roots[static_cast<std::size_t>(at)]);
+      }
+      f[k] = acc;
+    }
+  }
+}
+
+// out[0, p m) := the transform of in[0], in[fs stride], ... by stages s, s + 1, ...
+void work(const Plan& pl, C* out, const C* in, int64_t fs, int64_t stride, std::size_t s) {
+  const int64_t p = pl.stages[2 * s], m = pl.stages[2 * s + 1];
+  if (m == 1 && p == 4) {  // a leaf: the 4-point DFT of the inputs (every twiddle is 1)
+    const int64_t d = fs * stride;
+    const C a = in[0], b = in[d], c = in[2 * d], e = in[3 * d];
+    const C s0 = a + c, s1 = a - c, s2 = b + e, s3 = b - e;
+    out[0] = s0 + s2;
+    out[2] = s0 - s2;
+    out[1] = {s1.real() + s3.imag(), s1.imag() - s3.real()};  // s1 - i s3
+    out[3] = {s1.real() - s3.imag(), s1.imag() + s3.real()};  // s1 + i s3
+    return;
+  }
+  if (m == 1 && p == 2) {
+    const C a = in[0], b = in[fs * stride];
+    out[0] = a + b;
+    out[1] = a - b;
+    return;
+  }
+  if (m == 1) {
+    for (int64_t q = 0; q < p; ++q) out[q] = in[q * fs * stride];
+  } else {
+    for (int64_t q = 0; q < p; ++q) work(pl, out + q * m, in + q * fs * stride, fs * p, stride, s + 1);
+  }
+  const C* w = pl.twiddles[s].data();
+  switch (p) {
+    case 2: butterfly2(out, w, m); break;
+    case 3: butterfly3(out, w, m); break;
+    case 4: butterfly4(out, w, m); break;
+    case 5: butterfly5(out, w, m); break;
+    default: butterfly(out, pl, fs, m, p); break;
+  }
+}
+
+// out[0, n) := the forward transform of in[0], in[stride], ...; out must not overlap in
+void forward(const Plan& pl, const C* in, int64_t stride, C* out) {
+  if (pl.n == 1) {
+    out[0] = in[0];
+    return;
+  }
+  if (!pl.pow2) {
+    work(pl, out, in, 1, stride, 0);
+    return;
+  }
+  const Plan& p2 = *pl.pow2;
+  std::vector<C> a(static_cast<std::size_t>(p2.n)), b(a.size());
+  for (int64_t k = 0; k < pl.n; ++k) a[static_cast<std::size_t>(k)] = mul(in[k * stride], pl.chirp[k]);
+  forward(p2, a.data(), 1, b.data());
+  for (std::size_t k = 0; k < b.size(); ++k) b[k] = std::conj(mul(b[k], pl.kernel[k]));
+  forward(p2, b.data(), 1, a.data());  // the inverse transform, conjugated around
+  for (int64_t k = 0; k < pl.n; ++k) out[k] = mul(std::conj(a[static_cast<std::size_t>(k)]), pl.chirp[k]);
+}
+
+std::shared_ptr<const Plan> build(int64_t n) {
+  auto pl = std::make_shared<Plan>();
+  pl->n = n;
+  std::vector<int64_t> radices;
+  int64_t left = n;
+  while (left % 4 == 0) radices.push_back(4), left /= 4;
+  while (left % 2 == 0) radices.push_back(2), left /= 2;
+  for (int64_t p = 3; p * p <= left; p += 2)
+    while (left % p == 0) radices.push_back(p), left /= p;
+  if (left > 1) radices.push_back(left);
+  const int64_t largest = radices.empty() ? 1 : *std::max_element(radices.begin(), radices.end());
+  if (largest <= kLargestRadix) {
+    pl->roots.resize(static_cast<std::size_t>(n));
+    for (int64_t k = 0; k < n; ++k)
+      pl->roots[static_cast<std::size_t>(k)] =
+          std::polar(1.0, -2 * std::numbers::pi * static_cast<double>(k) / static_cast<double>(n));
+    left = n;
+    int64_t fs = 1;
+    for (int64_t p : radices) {
+      left /= p;
+      pl->stages.insert(pl->stages.end(), {p, left});
+      std::vector<C>& w = pl->twiddles.emplace_back(static_cast<std::size_t>((p - 1) * left));
+      for (int64_t q = 1; q < p; ++q)
+        for (int64_t k = 0; k < left; ++k)  // q k fs < p left fs = n
+          w[static_cast<std::size_t>((q - 1) * left + k)] = pl->roots[static_cast<std::size_t>(q * k * fs)];
+      fs *= p;
+    }
+    return pl;
+  }
+  int64_t len = 1;
+  while (len < 2 * n - 1) len *= 2;
+  pl->pow2 = plan_for(len);
+  pl->chirp.resize(static_cast<std::size_t>(n));
+  int64_t k2 = 0;  // k^2 mod 2n keeps the angle small and exact
+  for (int64_t k = 0; k < n; ++k) {
+    pl->chirp[static_cast<std::size_t>(k)] =
+        std::polar(1.0, -std::numbers::pi * static_cast<double>(k2) / static_cast<double>(n));
+    k2 = (k2 + 2 * k + 1) % (2 * n);
+  }
+  std::vector<C> b(static_cast<std::size_t>(len));
+  for (int64_t k = 0; k < n; ++k) {
+    b[static_cast<std::size_t>(k)] = std::conj(pl->chirp[static_cast<std::size_t>(k)]);
+    if (k > 0) b[static_cast<std::size_t>(len - k)] = b[static_cast<std::size_t>(k)];
+  }
+  pl->kernel.resize(b.size());
+  forward(*pl->pow2, b.data(), 1, pl->kernel.data());
+  for (C& z : pl->kernel) z /= static_cast<double>(len);  // the inverse transform's 1 / len
+  return pl;
+}
+
+// One plan per length, shared by threads; built outside the lock (a Bluestein plan asks for its
+// power-of-two plan), the cache emptied past 64 lengths.
+std::shared_ptr<const Plan> plan_for(int64_t n) {
+  static std::mutex mu;
+  static std::map<int64_t, std::shared_ptr<const Plan>> cache;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (auto it = cache.find(n); it != cache.end()) return it->second;
+  }
+  std::shared_ptr<const Plan> pl = build(n);
+  std::lock_guard<std::mutex> lock(mu);
+  if (cache.size() >= 64) cache.clear();
+  return cache.emplace(n, pl).first->second;
+}
+
+// ---- lines: the 1-D sequences along one axis ----
+
+// f(in offset, out offset) for every line along `axis`: input offsets from `strides`, output
+// offsets in the row-major layout of out_shape (which differs from `shape` along `axis` only).
+template <class F>
+void for_each_line(const Shape& shape, const std::vector<int64_t>& strides, const Shape& out_shape,
+                   int64_t axis, F f) {
+  const auto nd = static_cast<int64_t>(shape.size());
+  std::vector<int64_t> out_strides(shape.size(), 1);
+  for (int64_t d = nd - 2; d >= 0; --d) out_strides[d] = out_strides[d + 1] * out_shape[d + 1];
+  for (int64_t d = 0; d < nd; ++d)
+    if (d != axis && shape[d] == 0) return;
+  std::vector<int64_t> idx(shape.size(), 0);
+  int64_t in_off = 0, out_off = 0;
+  for (;;) {
+    f(in_off, out_off);
+    int64_t d = nd - 1;
+    for (; d >= 0; --d) {  // the odometer, skipping `axis`
+      if (d == axis) continue;
+      if (++idx[d] < shape[d]) {
+        in_off += strides[d];
+        out_off += out_strides[d];
+        break;
+      }
+      in_off -= strides[d] * (shape[d] - 1);
+      out_off -= out_strides[d] * (shape[d] - 1);
+      idx[d] = 0;
+    }
+    if (d < 0) return;
+  }
+}
+
+// f(read) with read(offset) -> C for the view's element type
+template <class F>
+void with_reader(const Strided& v, F f) {
+  switch (v.dtype) {
+    case DType::c128: {
+      const auto* p = static_cast<const double*>(v.data);
+      return f([p](int64_t o) { return C(p[2 * o], p[2 * o + 1]); });
+    }
+    case DType::c64: {
+      const auto* p = static_cast<const float*>(v.data);
+      return f([p](int64_t o) { return C(p[2 * o], p[2 * o + 1]); });
+    }
+    case DType::f64: {
+      const auto* p = static_cast<const double*>(v.data);
+      return f([p](int64_t o) { return C(p[o], 0.0); });
+    }
+    case DType::f32: {
+      const auto* p = static_cast<const float*>(v.data);
+      return f([p](int64_t o) { return C(p[o], 0.0); });
+    }
+    default: throw Error(ErrorCode::Internal, std::string("fft: cannot read ") + dtype_name(v.dtype));
+  }
+}
+
+std::vector<int64_t> contiguous(const Shape& shape) {
+  std::vector<int64_t> strides(shape.size(), 1);
+  for (auto d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+Shape with_length(Shape s, int64_t axis, int64_t n) {
+  s[static_cast<std::size_t>(axis)] = n;
+  return s;
+}
+
+// exp(-2 pi i k / n), k <= n / 2: the twiddles of the half-length real transforms
+std::vector<C> half_roots(int64_t n) {
+  std::vector<C> w(static_cast<std::size_t>(n / 2 + 1));
+  for (std::size_t k = 0; k < w.size(); ++k)
+    w[k] = std::polar(1.0, -2 * std::numbers::pi * static_cast<double>(k) / static_cast<double>(n));
+  return w;
+}
+
+// Per-thread buffers of the line functions.
+struct Scratch {
+  std::vector<C> a, b, c;
+};
+
+// line(read, in offset, out offset, scratch) for every line along `axis` (of `in`; `out_shape`
+// as for_each_line), the lines split among the CPU backend's threads in chunks of about
+// kLineGrain points of `work` each; lines are independent, so the split never changes a bit.
+constexpr int64_t kLineGrain = 1 << 15;
+
+template <class Line>
+void run_lines(const Strided& in, const Shape& out_shape, int64_t axis, int64_t work, Line line) {
+  std::vector<int64_t> ins, outs;
+  for_each_line(in.shape, in.strides, out_shape, axis, [&](int64_t i0, int64_t o0) {
+    ins.push_back(i0);
+    outs.push_back(o0);
+  });
+  const auto count = static_cast<int64_t>(ins.size());
+  const int64_t grain = std::max<int64_t>(1, kLineGrain / std::max<int64_t>(work, 1));
+  with_reader(in, [&](auto read) {
+    backends::cpu::parallel_for(count, grain, [&](int64_t begin, int64_t end) {
+      Scratch s;
+      for (int64_t i = begin; i < end; ++i)
+        line(read, ins[static_cast<std::size_t>(i)], outs[static_cast<std::size_t>(i)], s);
+    });
+  });
+}
+
+int64_t inner_of(const Shape& shape, int64_t axis) {
+  int64_t inner = 1;
+  for (auto d = static_cast<std::size_t>(axis) + 1; d < shape.size(); ++d) inner *= shape[d];
+  return inner;
+}
+
+}  // namespace
+
+void c2c(const Strided& in, int64_t axis, bool inverse, C* out) {
+  const int64_t n = in.shape[static_cast<std::size_t>(axis)],
+                step = in.strides[static_cast<std::size_t>(axis)];
+  const int64_t inner = inner_of(in.shape, axis);
+  const std::shared_ptr<const Plan> pl = plan_for(std::max<int64_t>(n, 1));
+  run_lines(in, in.shape, axis, n, [&](auto read, int64_t i0, int64_t o0, Scratch& s) {
+    s.a.resize(static_cast<std::size_t>(n));
+    s.b.resize(static_cast<std::size_t>(n));
+    for (int64_t i = 0; i < n; ++i) {
+      const C z = read(i0 + i * step);
+      s.a[static_cast<std::size_t>(i)] = inverse ? std::conj(z) : z;
+    }
+    forward(*pl, s.a.data(), 1, s.b.data());
+    for (int64_t i = 0; i < n; ++i) {
+      const C z = s.b[static_cast<std::size_t>(i)];
+      out[o0 + i * inner] = inverse ? std::conj(z) : z;
+    }
+  });
+}
+
+void c2c(C* data, const Shape& shape, int64_t axis, bool inverse) {
+  c2c(Strided{data, DType::c128, shape, contiguous(shape)}, axis, inverse,
+      data);  // a line is read, then written
+}
+
+void r2c(const Strided& in, int64_t axis, C* out) {
+  const int64_t n = in.shape[static_cast<std::size_t>(axis)], half = n / 2;
+  const int64_t step = in.strides[static_cast<std::size_t>(axis)];
+  const Shape out_shape = with_length(in.shape, axis, half + 1);
+  const int64_t inner = inner_of(in.shape, axis);
+  const bool packed = n % 2 == 0;  // x_2m + i x_2m+1: a complex transform of n / 2 points
+  const std::shared_ptr<const Plan> pl = plan_for(packed ? half : n);
+  const std::vector<C> w = packed ? half_roots(n) : std::vector<C>();
+  run_lines(in, out_shape, axis, n, [&](auto read, int64_t i0, int64_t o0, Scratch& s) {
+    s.a.resize(static_cast<std::size_t>(pl->n));
+    s.b.resize(static_cast<std::size_t>(pl->n));
+    if (!packed) {
+      for (int64_t i = 0; i < n; ++i) s.a[static_cast<std::size_t>(i)] = read(i0 + i * step);
+      forward(*pl, s.a.data(), 1, s.b.data());
+      for (int64_t k = 0; k <= half; ++k) out[o0 + k * inner] = s.b[static_cast<std::size_t>(k)];
+      return;
+    }
+    for (int64_t m = 0; m < half; ++m)
+      s.a[static_cast<std::size_t>(m)] = {read(i0 + 2 * m * step).real(),
+                                          read(i0 + (2 * m + 1) * step).real()};
+    forward(*pl, s.a.data(), 1, s.b.data());
+    const C* z = s.b.data();
+    out[o0] = z[0].real() + z[0].imag();  // X_0 = E_0 + O_0 and X_h = E_0 - O_0, both real
+    out[o0 + half * inner] = z[0].real() - z[0].imag();
+    for (int64_t k = 1; k < half; ++k) {  // X_k = E_k + w^k O_k, E and O from Z_k and conj Z_{h-k}
+      const C zk = z[k], zc = std::conj(z[half - k]);
+      const C e = (zk + zc) * 0.5, o = mul(zk - zc, C(0, -0.5));
+      out[o0 + k * inner] = e + mul(w[static_cast<std::size_t>(k)], o);
+    }
+  });
+}
+
+void c2r(const Strided& in, int64_t axis, int64_t n, double* out) {
+  const int64_t half = n / 2;
+  const int64_t step = in.strides[static_cast<std::size_t>(axis)];
+  const Shape out_shape = with_length(in.shape, axis, n);
+  const int64_t inner = inner_of(out_shape, axis);
+  const bool packed = n % 2 == 0;
+  const std::shared_ptr<const Plan> pl = plan_for(packed ? half : n);
+  const std::vector<C> w = packed ? half_roots(n) : std::vector<C>();
+  run_lines(in, out_shape, axis, n, [&](auto read, int64_t i0, int64_t o0, Scratch& s) {
+    s.a.resize(static_cast<std::size_t>(half + 1));
+    s.b.resize(static_cast<std::size_t>(pl->n));
+    s.c.resize(static_cast<std::size_t>(pl->n));
+    std::vector<C>& x = s.a;
+    for (int64_t k = 0; k <= half; ++k) x[static_cast<std::size_t>(k)] = read(i0 + k * step);
+    x[0].imag(0);
+    if (packed) x[static_cast<std::size_t>(half)].imag(0);
+    if (!packed) {  // the full spectrum, conjugated (the inverse transform as a forward one)
+      for (int64_t k = 0; k < n; ++k)
+        s.b[static_cast<std::size_t>(k)] =
+            k <= half ? std::conj(x[static_cast<std::size_t>(k)]) : x[static_cast<std::size_t>(n - k)];
+      forward(*pl, s.b.data(), 1, s.c.data());
+      for (int64_t j = 0; j < n; ++j) out[o0 + j * inner] = s.c[static_cast<std::size_t>(j)].real();
+      return;
+    }
+    for (int64_t k = 0; k < half; ++k) {  // Z_k = 2 (E_k + i O_k), conjugated
+      const C xk = x[static_cast<std::size_t>(k)], xc = std::conj(x[static_cast<std::size_t>(half - k)]);
+      s.b[static_cast<std::size_t>(k)] =
+          std::conj(xk + xc + mul(C(0, 1), mul(std::conj(w[static_cast<std::size_t>(k)]), xk - xc)));
+    }
+    forward(*pl, s.b.data(), 1, s.c.data());
+    for (int64_t m = 0; m < half; ++m) {  // the conjugate of the transform: even samples real, odd imaginary
+      out[o0 + 2 * m * inner] = s.c[static_cast<std::size_t>(m)].real();
+      out[o0 + (2 * m + 1) * inner] = -s.c[static_cast<std::size_t>(m)].imag();
+    }
+  });
+}
+
+}  // namespace cgrad::fft::host

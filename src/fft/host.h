@@ -1,0 +1,46 @@
+// The host discrete Fourier transforms behind cgrad::fft (include/cgrad/fft.hpp): unnormalized,
+// in std::complex<double> whatever the tensor's dtype. Mixed radix (Cooley-Tukey, decimation in
+// time, radices 4, 2, 3, 5 and any other prime up to kLargestRadix through a generic butterfly);
+// a length with a larger prime factor goes through Bluestein's chirp-z algorithm on a power-of-two
+// length, so every length costs O(n log n). Real input and real output of even length take a
+// complex transform of half the length. Plans (the factorization and roots of unity of one
+// length) are cached per process and shared by threads.
+#pragma once
+
+#include <cgrad/core.hpp>
+
+#include <complex>
+#include <cstdint>
+#include <vector>
+
+namespace cgrad::fft::host {
+
+using C = std::complex<double>;
+
+/// The largest prime factor handled by a butterfly of its own (O(p) per element); lengths with a
+/// larger one use Bluestein's algorithm.
+inline constexpr int64_t kLargestRadix = 31;
+
+/// A read-only strided array in host memory of f32, f64, c64 or c128 elements: element (i0, i1,
+/// ...) at data + sum(i_k strides[k]) elements.
+struct Strided {
+  const void* data = nullptr;
+  DType dtype = DType::c128;
+  Shape shape;
+  std::vector<int64_t> strides;
+};
+
+/// out (row-major, in.shape) := the DFT of `in` along `axis`: X_k = sum_j x_j exp(-+2 pi i j k /
+/// n), the sign + where `inverse`; no scaling.
+void c2c(const Strided& in, int64_t axis, bool inverse, C* out);
+/// The same in place on a row-major array of `shape`.
+void c2c(C* data, const Shape& shape, int64_t axis, bool inverse);
+/// out (row-major, in.shape with `axis` n / 2 + 1 long) := the first n / 2 + 1 outputs of the
+/// forward DFT of the real `in` (n long along `axis`).
+void r2c(const Strided& in, int64_t axis, C* out);
+/// out (row-major real, in.shape with `axis` n long) := the inverse DFT of the Hermitian spectrum
+/// whose first n / 2 + 1 values `in` holds along `axis` (the imaginary parts of the zero and, for
+/// even n, the n / 2 frequency are ignored).
+void c2r(const Strided& in, int64_t axis, int64_t n, double* out);
+
+}  // namespace cgrad::fft::host
