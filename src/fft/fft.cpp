@@ -15,7 +15,9 @@
 #include "frontend/build.h"
 
 #include <cmath>
+#include <complex>
 #include <string>
+#include <type_traits>
 
 namespace cgrad::fft {
 
@@ -105,23 +107,37 @@ HostView host_view(const Tensor& x) {
   return {{mv.data, mv.dtype, mv.shape, mv.strides}, mv.owner};
 }
 
-// A tensor over `buf` (row-major, of dtype `stored`: c128 or f64) without a copy, then on
-// `device` and of dtype `want`.
-template <class T>
-Tensor wrap(std::shared_ptr<std::vector<T>> buf, const Shape& shape, DType stored, DType want,
-            Device device) {
-  if (buf->empty()) return zeros(shape, want, device);
-  void* data = buf->data();
-  Tensor r = from_blob(data, shape, core::contiguous_strides(shape), stored, Device::cpu(),
-                       [buf]() mutable { buf.reset(); });
-  if (device.is_cuda()) r = r.to(device);
-  return want == stored ? r : r.cast(want);
-}
-
 std::size_t numel_of(const Shape& s) {
   std::size_t n = 1;
   for (int64_t d : s) n *= static_cast<std::size_t>(d);
   return n;
+}
+
+// A new row-major tensor of `shape` and dtype t on `device`: fill(T*) writes its elements into a
+// host buffer of T, which the tensor then owns (no copy on the CPU; copied to another device).
+template <class T, class Fill>
+Tensor host_result(const Shape& shape, DType t, Device device, Fill fill) {
+  auto buf = std::make_shared<std::vector<T>>(numel_of(shape));
+  if (buf->empty()) return zeros(shape, t, device);
+  fill(buf->data());
+  void* data = buf->data();
+  Tensor r = from_blob(data, shape, core::contiguous_strides(shape), t, Device::cpu(),
+                       [buf]() mutable { buf.reset(); });
+  return device.is_cuda() ? r.to(device) : r;
+}
+
+// host_result for a c128 or c64 tensor (fill gets C* or std::complex<float>*)
+template <class Fill>
+Tensor complex_result(const Shape& shape, DType t, Device device, Fill fill) {
+  return t == DType::c128 ? host_result<C>(shape, t, device, fill)
+                          : host_result<std::complex<float>>(shape, DType::c64, device, fill);
+}
+
+// host_result for an f64 or f32 tensor
+template <class Fill>
+Tensor real_result(const Shape& shape, DType t, Device device, Fill fill) {
+  return t == DType::f64 ? host_result<double>(shape, t, device, fill)
+                         : host_result<float>(shape, DType::f32, device, fill);
 }
 
 // The unnormalized DFT of complex x over `axes` (normalized, distinct): sign -1 forward, +1
@@ -132,13 +148,23 @@ Tensor transform(const Tensor& x, const std::vector<int64_t>& axes, bool inverse
       inverse ? "fft.ifft" : "fft.fft",
       [axes, inverse](CustomContext&, const std::vector<Tensor>& in) {
         const HostView v = host_view(in[0]);
-        auto out = std::make_shared<std::vector<C>>(numel_of(v.view.shape));
-        if (!out->empty()) {
-          host::c2c(v.view, axes[0], inverse, out->data());
-          for (std::size_t i = 1; i < axes.size(); ++i)
-            host::c2c(out->data(), v.view.shape, axes[i], inverse);
-        }
-        return std::vector<Tensor>{wrap(out, v.view.shape, DType::c128, in[0].dtype(), in[0].device())};
+        const Shape& shape = v.view.shape;
+        auto fill = [&](auto* out) {
+          using T = std::remove_pointer_t<decltype(out)>;
+          if (axes.size() == 1) return host::c2c(v.view, axes[0], inverse, out);
+          // several axes: the first from the input, the others in place, in double precision
+          std::vector<C> tmp(std::is_same_v<T, C> ? 0 : numel_of(shape));
+          C* work = nullptr;
+          if constexpr (std::is_same_v<T, C>)
+            work = out;
+          else
+            work = tmp.data();
+          host::c2c(v.view, axes[0], inverse, work);
+          for (std::size_t i = 1; i < axes.size(); ++i) host::c2c(work, shape, axes[i], inverse);
+          if constexpr (!std::is_same_v<T, C>)
+            for (std::size_t k = 0; k < tmp.size(); ++k) out[k] = T(tmp[k]);
+        };
+        return std::vector<Tensor>{complex_result(shape, in[0].dtype(), in[0].device(), fill)};
       },
       [axes, inverse](const CustomContext&, const std::vector<Tensor>& g) {
         return std::vector<Tensor>{transform(g[0], axes, !inverse)};
@@ -168,9 +194,8 @@ Tensor complex_to_real(const Tensor& x, int64_t axis, int64_t n) {
         const HostView v = host_view(in[0]);
         Shape shape = v.view.shape;
         shape[static_cast<std::size_t>(axis)] = n;
-        auto out = std::make_shared<std::vector<double>>(numel_of(shape));
-        if (!out->empty()) host::c2r(v.view, axis, n, out->data());
-        return std::vector<Tensor>{wrap(out, shape, DType::f64, real_dtype(in[0].dtype()), in[0].device())};
+        return std::vector<Tensor>{real_result(shape, real_dtype(in[0].dtype()), in[0].device(),
+                                               [&](auto* out) { host::c2r(v.view, axis, n, out); })};
       },
       [axis, n](const CustomContext& c, const std::vector<Tensor>& g) {
         const Tensor& in = c.inputs[0];
@@ -189,10 +214,8 @@ Tensor real_to_complex(const Tensor& x, int64_t axis) {
         const HostView v = host_view(in[0]);
         Shape shape = v.view.shape;
         shape[static_cast<std::size_t>(axis)] = shape[static_cast<std::size_t>(axis)] / 2 + 1;
-        auto out = std::make_shared<std::vector<C>>(numel_of(shape));
-        if (!out->empty()) host::r2c(v.view, axis, out->data());
-        return std::vector<Tensor>{
-            wrap(out, shape, DType::c128, complex_dtype(in[0].dtype()), in[0].device())};
+        return std::vector<Tensor>{complex_result(shape, complex_dtype(in[0].dtype()), in[0].device(),
+                                                  [&](auto* out) { host::r2c(v.view, axis, out); })};
       },
       [axis](const CustomContext& c, const std::vector<Tensor>& g) {
         const int64_t n = c.inputs[0].shape()[static_cast<std::size_t>(axis)];

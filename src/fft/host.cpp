@@ -22,11 +22,34 @@ namespace cgrad::fft::host {
 
 namespace {
 
+// ---- the values a transform runs on: one line's (C) or kLanes lines' at once (Lanes) ----
+
 // a b without std::complex's NaN/inf recovery (a library call per product under GCC): a NaN in
 // gives NaNs out, as in every FFT library
 inline C mul(C a, C b) {
   return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
 }
+inline C times_minus_i(C a) { return {a.imag(), -a.real()}; }
+inline C times_i(C a) { return {-a.imag(), a.real()}; }
+
+// The same element of kLanes lines, real and imaginary parts apart: the butterflies run on
+// vectors of lines (a batch's lines are transformed kLanes at a time). Lane l computes exactly
+// what the scalar code computes for its line (the same operations in the same order, no
+// contraction), so batching never changes a bit.
+constexpr int kLanes = 2;
+using Lane = double __attribute__((vector_size(kLanes * sizeof(double))));
+struct Lanes {
+  Lane re, im;
+};
+inline Lanes operator+(Lanes a, Lanes b) { return {a.re + b.re, a.im + b.im}; }
+inline Lanes operator-(Lanes a, Lanes b) { return {a.re - b.re, a.im - b.im}; }
+inline Lanes operator*(Lanes a, double s) { return {a.re * s, a.im * s}; }
+inline Lanes& operator+=(Lanes& a, Lanes b) { return a = a + b; }
+inline Lanes mul(Lanes a, C w) {
+  return {a.re * w.real() - a.im * w.imag(), a.re * w.imag() + a.im * w.real()};
+}
+inline Lanes times_minus_i(Lanes a) { return {a.im, -a.re}; }
+inline Lanes times_i(Lanes a) { return {-a.im, a.re}; }
 
 struct Plan {
   int64_t n = 0;
@@ -42,69 +65,72 @@ struct Plan {
 std::shared_ptr<const Plan> plan_for(int64_t n);
 
 // ---- butterflies: f holds p transforms of length m one after the other; w the stage's
-// twiddles, w[(q - 1) m + k] = exp(-2 pi i q k / (p m)); fs = n / (p m) ----
+// twiddles, w[(q - 1) m + k] = exp(-2 pi i q k / (p m)); fs = n / (p m); V: C or Lanes ----
 
-void butterfly2(C* f, const C* w, int64_t m) {
+template <class V>
+void butterfly2(V* f, const C* w, int64_t m) {
   for (int64_t k = 0; k < m; ++k) {
-    const C t = mul(f[k + m], w[k]);
+    const V t = mul(f[k + m], w[k]);
     f[k + m] = f[k] - t;
     f[k] += t;
   }
 }
 
-void butterfly3(C* f, const C* w, int64_t m) {
+template <class V>
+void butterfly3(V* f, const C* w, int64_t m) {
   const double h = -std::sin(2 * std::numbers::pi / 3);  // Im exp(-2 pi i / 3)
   for (int64_t k = 0; k < m; ++k) {
-    const C s1 = mul(f[k + m], w[k]), s2 = mul(f[k + 2 * m], w[m + k]);
-    const C s3 = s1 + s2, s0 = (s1 - s2) * h;
-    const C mid = f[k] - s3 * 0.5;
+    const V s1 = mul(f[k + m], w[k]), s2 = mul(f[k + 2 * m], w[m + k]);
+    const V s3 = s1 + s2, s0 = (s1 - s2) * h;
+    const V mid = f[k] - s3 * 0.5;
     f[k] += s3;
-    f[k + m] = {mid.real() - s0.imag(), mid.imag() + s0.real()};
-    f[k + 2 * m] = {mid.real() + s0.imag(), mid.imag() - s0.real()};
+    f[k + m] = mid + times_i(s0);
+    f[k + 2 * m] = mid + times_minus_i(s0);
   }
 }
 
-void butterfly4(C* f, const C* w, int64_t m) {
+template <class V>
+void butterfly4(V* f, const C* w, int64_t m) {
   for (int64_t k = 0; k < m; ++k) {
-    const C s0 = mul(f[k + m], w[k]), s1 = mul(f[k + 2 * m], w[m + k]), s2 = mul(f[k + 3 * m], w[2 * m + k]);
-    const C s5 = f[k] - s1, s6 = f[k] + s1, s3 = s0 + s2, s4 = s0 - s2;
+    const V s0 = mul(f[k + m], w[k]), s1 = mul(f[k + 2 * m], w[m + k]), s2 = mul(f[k + 3 * m], w[2 * m + k]);
+    const V s5 = f[k] - s1, s6 = f[k] + s1, s3 = s0 + s2, s4 = s0 - s2;
     f[k] = s6 + s3;
     f[k + 2 * m] = s6 - s3;
-    f[k + m] = {s5.real() + s4.imag(), s5.imag() - s4.real()};      // s5 - i s4
-    f[k + 3 * m] = {s5.real() - s4.imag(), s5.imag() + s4.real()};  // s5 + i s4
+    f[k + m] = s5 + times_minus_i(s4);
+    f[k + 3 * m] = s5 + times_i(s4);
   }
 }
 
-void butterfly5(C* f, const C* w, int64_t m) {
+template <class V>
+void butterfly5(V* f, const C* w, int64_t m) {
   const C ya = std::polar(1.0, -2 * std::numbers::pi / 5), yb = std::polar(1.0, -4 * std::numbers::pi / 5);
   for (int64_t k = 0; k < m; ++k) {
-    const C s0 = f[k], s1 = mul(f[k + m], w[k]), s2 = mul(f[k + 2 * m], w[m + k]),
+    const V s0 = f[k], s1 = mul(f[k + m], w[k]), s2 = mul(f[k + 2 * m], w[m + k]),
             s3 = mul(f[k + 3 * m], w[2 * m + k]), s4 = mul(f[k + 4 * m], w[3 * m + k]);
-    const C s7 = s1 + s4, s10 = s1 - s4, s8 = s2 + s3, s9 = s2 - s3;
+    const V s7 = s1 + s4, s10 = s1 - s4, s8 = s2 + s3, s9 = s2 - s3;
     f[k] = s0 + s7 + s8;
-    const C s5 = s0 + s7 * ya.real() + s8 * yb.real();
-    const C s6 = {s10.imag() * ya.imag() + s9.imag() * yb.imag(),
-                  -(s10.real() * ya.imag() + s9.real() * yb.imag())};
+    const V s5 = s0 + s7 * ya.real() + s8 * yb.real();
+    const V s6 = times_minus_i(s10 * ya.imag() + s9 * yb.imag());
     f[k + m] = s5 - s6;
     f[k + 4 * m] = s5 + s6;
-    const C s11 = s0 + s7 * yb.real() + s8 * ya.real();
-    const C s12 = {-s10.imag() * yb.imag() + s9.imag() * ya.imag(),
-                   s10.real() * yb.imag() - s9.real() * ya.imag()};
+    const V s11 = s0 + s7 * yb.real() + s8 * ya.real();
+    const V s12 = times_i(s10 * yb.imag() - s9 * ya.imag());
     f[k + 2 * m] = s11 + s12;
     f[k + 3 * m] = s11 - s12;
   }
 }
 
 // any radix p <= kLargestRadix: p^2 products per p outputs
-void butterfly(C* f, const Plan& pl, int64_t fs, int64_t m, int64_t p) {
-  std::array<C, kLargestRadix> s{};
+template <class V>
+void butterfly(V* f, const Plan& pl, int64_t fs, int64_t m, int64_t p) {
+  std::array<V, kLargestRadix> s{};
   const int64_t n = pl.n;
   for (int64_t u = 0; u < m; ++u) {
     for (int64_t q = 0; q < p; ++q) s[static_cast<std::size_t>(q)] = f[u + q * m];
     for (int64_t q1 = 0; q1 < p; ++q1) {
       const int64_t k = u + q1 * m, step = fs * k;  // step < n
       int64_t at = 0;
-      C acc = s[0];
+      V acc = s[0];
       for (int64_t q = 1; q < p; ++q) {
         at += step;
         if (at >= n) at -= n;
@@ -116,20 +142,21 @@ void butterfly(C* f, const Plan& pl, int64_t fs, int64_t m, int64_t p) {
 }
 
 // out[0, p m) := the transform of in[0], in[fs stride], ... by stages s, s + 1, ...
-void work(const Plan& pl, C* out, const C* in, int64_t fs, int64_t stride, std::size_t s) {
+template <class V>
+void work(const Plan& pl, V* out, const V* in, int64_t fs, int64_t stride, std::size_t s) {
   const int64_t p = pl.stages[2 * s], m = pl.stages[2 * s + 1];
   if (m == 1 && p == 4) {  // a leaf: the 4-point DFT of the inputs (every twiddle is 1)
     const int64_t d = fs * stride;
-    const C a = in[0], b = in[d], c = in[2 * d], e = in[3 * d];
-    const C s0 = a + c, s1 = a - c, s2 = b + e, s3 = b - e;
+    const V a = in[0], b = in[d], c = in[2 * d], e = in[3 * d];
+    const V s0 = a + c, s1 = a - c, s2 = b + e, s3 = b - e;
     out[0] = s0 + s2;
     out[2] = s0 - s2;
-    out[1] = {s1.real() + s3.imag(), s1.imag() - s3.real()};  // s1 - i s3
-    out[3] = {s1.real() - s3.imag(), s1.imag() + s3.real()};  // s1 + i s3
+    out[1] = s1 + times_minus_i(s3);
+    out[3] = s1 + times_i(s3);
     return;
   }
   if (m == 1 && p == 2) {
-    const C a = in[0], b = in[fs * stride];
+    const V a = in[0], b = in[fs * stride];
     out[0] = a + b;
     out[1] = a - b;
     return;
@@ -166,6 +193,23 @@ void forward(const Plan& pl, const C* in, int64_t stride, C* out) {
   for (std::size_t k = 0; k < b.size(); ++k) b[k] = std::conj(mul(b[k], pl.kernel[k]));
   forward(p2, b.data(), 1, a.data());  // the inverse transform, conjugated around
   for (int64_t k = 0; k < pl.n; ++k) out[k] = mul(std::conj(a[static_cast<std::size_t>(k)]), pl.chirp[k]);
+}
+
+// out[l][0, n) := the forward transforms of the kLanes lines in[l][0, n) at once (a plan
+// without Bluestein's convolution, n > 1); a and b hold the lines interleaved.
+void forward_lanes(const Plan& pl, const C* const* in, C* const* out, std::vector<Lanes>& a,
+                   std::vector<Lanes>& b) {
+  const auto n = static_cast<std::size_t>(pl.n);
+  a.resize(n);
+  b.resize(n);
+  for (std::size_t i = 0; i < n; ++i)
+    for (int l = 0; l < kLanes; ++l) {
+      a[i].re[l] = in[l][i].real();
+      a[i].im[l] = in[l][i].imag();
+    }
+  work(pl, b.data(), a.data(), 1, 1, 0);
+  for (std::size_t i = 0; i < n; ++i)
+    for (int l = 0; l < kLanes; ++l) out[l][i] = {b[i].re[l], b[i].im[l]};
 }
 
 std::shared_ptr<const Plan> build(int64_t n) {
@@ -309,18 +353,23 @@ std::vector<C> half_roots(int64_t n) {
   return w;
 }
 
-// Per-thread buffers of the line functions.
+// Per-thread buffers: kLanes lines in and out, the interleaved lines, a line function's own.
 struct Scratch {
-  std::vector<C> a, b, c;
+  std::array<std::vector<C>, kLanes> in, out;
+  std::vector<Lanes> a, b;
+  std::vector<C> tmp;
 };
 
-// line(read, in offset, out offset, scratch) for every line along `axis` (of `in`; `out_shape`
-// as for_each_line), the lines split among the CPU backend's threads in chunks of about
-// kLineGrain points of `work` each; lines are independent, so the split never changes a bit.
+// For every line along `axis` (of `in`; `out_shape` as for_each_line): load(read, in offset,
+// buf, tmp) fills buf with pl.n values, the forward transform of pl runs, store(out offset, z)
+// writes the result. Lines go kLanes at a time where the plan allows (no Bluestein) and are split
+// among the CPU backend's threads in chunks of about kLineGrain points of `work` each; a line's
+// result does not depend on either.
 constexpr int64_t kLineGrain = 1 << 15;
 
-template <class Line>
-void run_lines(const Strided& in, const Shape& out_shape, int64_t axis, int64_t work, Line line) {
+template <class Load, class Store>
+void run_lines(const Strided& in, const Shape& out_shape, int64_t axis, int64_t work, const Plan& pl,
+               Load load, Store store) {
   std::vector<int64_t> ins, outs;
   for_each_line(in.shape, in.strides, out_shape, axis, [&](int64_t i0, int64_t o0) {
     ins.push_back(i0);
@@ -328,11 +377,29 @@ void run_lines(const Strided& in, const Shape& out_shape, int64_t axis, int64_t 
   });
   const auto count = static_cast<int64_t>(ins.size());
   const int64_t grain = std::max<int64_t>(1, kLineGrain / std::max<int64_t>(work, 1));
+  const bool lanes = !pl.pow2 && pl.n > 1;
   with_reader(in, [&](auto read) {
     backends::cpu::parallel_for(count, grain, [&](int64_t begin, int64_t end) {
       Scratch s;
-      for (int64_t i = begin; i < end; ++i)
-        line(read, ins[static_cast<std::size_t>(i)], outs[static_cast<std::size_t>(i)], s);
+      std::array<C*, kLanes> ip{}, op{};
+      const int used = lanes && end - begin >= kLanes ? kLanes : 1;
+      for (int l = 0; l < used; ++l) {
+        s.in[l].resize(static_cast<std::size_t>(pl.n));
+        s.out[l].resize(static_cast<std::size_t>(pl.n));
+        ip[l] = s.in[l].data();
+        op[l] = s.out[l].data();
+      }
+      int64_t i = begin;
+      for (; lanes && i + kLanes <= end; i += kLanes) {
+        for (int l = 0; l < kLanes; ++l) load(read, ins[static_cast<std::size_t>(i + l)], ip[l], s.tmp);
+        forward_lanes(pl, ip.data(), op.data(), s.a, s.b);
+        for (int l = 0; l < kLanes; ++l) store(outs[static_cast<std::size_t>(i + l)], op[l]);
+      }
+      for (; i < end; ++i) {
+        load(read, ins[static_cast<std::size_t>(i)], ip[0], s.tmp);
+        forward(pl, ip[0], 1, op[0]);
+        store(outs[static_cast<std::size_t>(i)], op[0]);
+      }
     });
   });
 }
@@ -345,98 +412,123 @@ int64_t inner_of(const Shape& shape, int64_t axis) {
 
 }  // namespace
 
-void c2c(const Strided& in, int64_t axis, bool inverse, C* out) {
+template <class Out>
+void c2c(const Strided& in, int64_t axis, bool inverse, Out* out) {
   const int64_t n = in.shape[static_cast<std::size_t>(axis)],
                 step = in.strides[static_cast<std::size_t>(axis)];
   const int64_t inner = inner_of(in.shape, axis);
   const std::shared_ptr<const Plan> pl = plan_for(std::max<int64_t>(n, 1));
-  run_lines(in, in.shape, axis, n, [&](auto read, int64_t i0, int64_t o0, Scratch& s) {
-    s.a.resize(static_cast<std::size_t>(n));
-    s.b.resize(static_cast<std::size_t>(n));
-    for (int64_t i = 0; i < n; ++i) {
-      const C z = read(i0 + i * step);
-      s.a[static_cast<std::size_t>(i)] = inverse ? std::conj(z) : z;
-    }
-    forward(*pl, s.a.data(), 1, s.b.data());
-    for (int64_t i = 0; i < n; ++i) {
-      const C z = s.b[static_cast<std::size_t>(i)];
-      out[o0 + i * inner] = inverse ? std::conj(z) : z;
-    }
-  });
+  run_lines(
+      in, in.shape, axis, n, *pl,
+      [&](auto read, int64_t i0, C* buf, std::vector<C>&) {  // inverse: conjugated around the forward one
+        for (int64_t i = 0; i < n; ++i) {
+          const C z = read(i0 + i * step);
+          buf[i] = inverse ? std::conj(z) : z;
+        }
+      },
+      [&](int64_t o0, const C* z) {
+        for (int64_t i = 0; i < n; ++i) out[o0 + i * inner] = Out(inverse ? std::conj(z[i]) : z[i]);
+      });
 }
 
 void c2c(C* data, const Shape& shape, int64_t axis, bool inverse) {
-  c2c(Strided{data, DType::c128, shape, contiguous(shape)}, axis, inverse,
-      data);  // a line is read, then written
+  // in place: each line is read whole before it is written
+  c2c(Strided{data, DType::c128, shape, contiguous(shape)}, axis, inverse, data);
 }
 
-void r2c(const Strided& in, int64_t axis, C* out) {
+template <class Out>
+void r2c(const Strided& in, int64_t axis, Out* out) {
   const int64_t n = in.shape[static_cast<std::size_t>(axis)], half = n / 2;
   const int64_t step = in.strides[static_cast<std::size_t>(axis)];
-  const Shape out_shape = with_length(in.shape, axis, half + 1);
   const int64_t inner = inner_of(in.shape, axis);
-  const bool packed = n % 2 == 0;  // x_2m + i x_2m+1: a complex transform of n / 2 points
-  const std::shared_ptr<const Plan> pl = plan_for(packed ? half : n);
-  const std::vector<C> w = packed ? half_roots(n) : std::vector<C>();
-  run_lines(in, out_shape, axis, n, [&](auto read, int64_t i0, int64_t o0, Scratch& s) {
-    s.a.resize(static_cast<std::size_t>(pl->n));
-    s.b.resize(static_cast<std::size_t>(pl->n));
-    if (!packed) {
-      for (int64_t i = 0; i < n; ++i) s.a[static_cast<std::size_t>(i)] = read(i0 + i * step);
-      forward(*pl, s.a.data(), 1, s.b.data());
-      for (int64_t k = 0; k <= half; ++k) out[o0 + k * inner] = s.b[static_cast<std::size_t>(k)];
-      return;
-    }
-    for (int64_t m = 0; m < half; ++m)
-      s.a[static_cast<std::size_t>(m)] = {read(i0 + 2 * m * step).real(),
-                                          read(i0 + (2 * m + 1) * step).real()};
-    forward(*pl, s.a.data(), 1, s.b.data());
-    const C* z = s.b.data();
-    out[o0] = z[0].real() + z[0].imag();  // X_0 = E_0 + O_0 and X_h = E_0 - O_0, both real
-    out[o0 + half * inner] = z[0].real() - z[0].imag();
-    for (int64_t k = 1; k < half; ++k) {  // X_k = E_k + w^k O_k, E and O from Z_k and conj Z_{h-k}
-      const C zk = z[k], zc = std::conj(z[half - k]);
-      const C e = (zk + zc) * 0.5, o = mul(zk - zc, C(0, -0.5));
-      out[o0 + k * inner] = e + mul(w[static_cast<std::size_t>(k)], o);
-    }
-  });
+  if (n % 2 != 0) {  // odd: the complex transform, cut
+    const std::shared_ptr<const Plan> pl = plan_for(n);
+    run_lines(
+        in, with_length(in.shape, axis, half + 1), axis, n, *pl,
+        [&](auto read, int64_t i0, C* buf, std::vector<C>&) {
+          for (int64_t i = 0; i < n; ++i) buf[i] = read(i0 + i * step);
+        },
+        [&](int64_t o0, const C* z) {
+          for (int64_t k = 0; k <= half; ++k) out[o0 + k * inner] = Out(z[k]);
+        });
+    return;
+  }
+  // even: z_m = x_2m + i x_2m+1, a complex transform of n / 2 points; then X_k = E_k + w^k O_k
+  // with E_k = (Z_k + conj Z_{h-k}) / 2 and O_k = (Z_k - conj Z_{h-k}) / 2i
+  const std::shared_ptr<const Plan> pl = plan_for(half);
+  const std::vector<C> w = half_roots(n);
+  run_lines(
+      in, with_length(in.shape, axis, half + 1), axis, n, *pl,
+      [&](auto read, int64_t i0, C* buf, std::vector<C>&) {
+        for (int64_t m = 0; m < half; ++m)
+          buf[m] = {read(i0 + 2 * m * step).real(), read(i0 + (2 * m + 1) * step).real()};
+      },
+      [&](int64_t o0, const C* z) {
+        out[o0] = Out(z[0].real() + z[0].imag());  // X_0 = E_0 + O_0 and X_h = E_0 - O_0, both real
+        out[o0 + half * inner] = Out(z[0].real() - z[0].imag());
+        for (int64_t k = 1; k < half; ++k) {
+          const C zk = z[k], zc = std::conj(z[half - k]);
+          const C e = (zk + zc) * 0.5, o = mul(zk - zc, C(0, -0.5));
+          out[o0 + k * inner] = Out(e + mul(w[static_cast<std::size_t>(k)], o));
+        }
+      });
 }
 
-void c2r(const Strided& in, int64_t axis, int64_t n, double* out) {
+template <class Out>
+void c2r(const Strided& in, int64_t axis, int64_t n, Out* out) {
   const int64_t half = n / 2;
   const int64_t step = in.strides[static_cast<std::size_t>(axis)];
   const Shape out_shape = with_length(in.shape, axis, n);
   const int64_t inner = inner_of(out_shape, axis);
-  const bool packed = n % 2 == 0;
-  const std::shared_ptr<const Plan> pl = plan_for(packed ? half : n);
-  const std::vector<C> w = packed ? half_roots(n) : std::vector<C>();
-  run_lines(in, out_shape, axis, n, [&](auto read, int64_t i0, int64_t o0, Scratch& s) {
-    s.a.resize(static_cast<std::size_t>(half + 1));
-    s.b.resize(static_cast<std::size_t>(pl->n));
-    s.c.resize(static_cast<std::size_t>(pl->n));
-    std::vector<C>& x = s.a;
+  // x[0, half]: the input line, the imaginary parts of X_0 (and X_h for even n) dropped
+  auto read_line = [&](auto read, int64_t i0, std::vector<C>& x) {
+    x.resize(static_cast<std::size_t>(half + 1));
     for (int64_t k = 0; k <= half; ++k) x[static_cast<std::size_t>(k)] = read(i0 + k * step);
     x[0].imag(0);
-    if (packed) x[static_cast<std::size_t>(half)].imag(0);
-    if (!packed) {  // the full spectrum, conjugated (the inverse transform as a forward one)
-      for (int64_t k = 0; k < n; ++k)
-        s.b[static_cast<std::size_t>(k)] =
-            k <= half ? std::conj(x[static_cast<std::size_t>(k)]) : x[static_cast<std::size_t>(n - k)];
-      forward(*pl, s.b.data(), 1, s.c.data());
-      for (int64_t j = 0; j < n; ++j) out[o0 + j * inner] = s.c[static_cast<std::size_t>(j)].real();
-      return;
-    }
-    for (int64_t k = 0; k < half; ++k) {  // Z_k = 2 (E_k + i O_k), conjugated
-      const C xk = x[static_cast<std::size_t>(k)], xc = std::conj(x[static_cast<std::size_t>(half - k)]);
-      s.b[static_cast<std::size_t>(k)] =
-          std::conj(xk + xc + mul(C(0, 1), mul(std::conj(w[static_cast<std::size_t>(k)]), xk - xc)));
-    }
-    forward(*pl, s.b.data(), 1, s.c.data());
-    for (int64_t m = 0; m < half; ++m) {  // the conjugate of the transform: even samples real, odd imaginary
-      out[o0 + 2 * m * inner] = s.c[static_cast<std::size_t>(m)].real();
-      out[o0 + (2 * m + 1) * inner] = -s.c[static_cast<std::size_t>(m)].imag();
-    }
-  });
+    if (n % 2 == 0) x[static_cast<std::size_t>(half)].imag(0);
+  };
+  if (n % 2 != 0) {  // odd: the full spectrum's inverse transform (conjugated around a forward one)
+    const std::shared_ptr<const Plan> pl = plan_for(n);
+    run_lines(
+        in, out_shape, axis, n, *pl,
+        [&](auto read, int64_t i0, C* buf, std::vector<C>& x) {
+          read_line(read, i0, x);
+          for (int64_t k = 0; k < n; ++k)
+            buf[k] =
+                k <= half ? std::conj(x[static_cast<std::size_t>(k)]) : x[static_cast<std::size_t>(n - k)];
+        },
+        [&](int64_t o0, const C* z) {
+          for (int64_t j = 0; j < n; ++j) out[o0 + j * inner] = static_cast<Out>(z[j].real());
+        });
+    return;
+  }
+  // even: Z_k = 2 (E_k + i O_k) = (X_k + conj X_{h-k}) + i w^-k (X_k - conj X_{h-k}), whose
+  // inverse transform of n / 2 points holds the even samples in its real parts, the odd ones in
+  // its imaginary parts
+  const std::shared_ptr<const Plan> pl = plan_for(half);
+  const std::vector<C> w = half_roots(n);
+  run_lines(
+      in, out_shape, axis, n, *pl,
+      [&](auto read, int64_t i0, C* buf, std::vector<C>& x) {
+        read_line(read, i0, x);
+        for (int64_t k = 0; k < half; ++k) {
+          const C xk = x[static_cast<std::size_t>(k)], xc = std::conj(x[static_cast<std::size_t>(half - k)]);
+          buf[k] = std::conj(xk + xc + times_i(mul(std::conj(w[static_cast<std::size_t>(k)]), xk - xc)));
+        }
+      },
+      [&](int64_t o0, const C* z) {  // z: the conjugate of the inverse transform
+        for (int64_t m = 0; m < half; ++m) {
+          out[o0 + 2 * m * inner] = static_cast<Out>(z[m].real());
+          out[o0 + (2 * m + 1) * inner] = static_cast<Out>(-z[m].imag());
+        }
+      });
 }
+
+template void c2c(const Strided&, int64_t, bool, C*);
+template void c2c(const Strided&, int64_t, bool, std::complex<float>*);
+template void r2c(const Strided&, int64_t, C*);
+template void r2c(const Strided&, int64_t, std::complex<float>*);
+template void c2r(const Strided&, int64_t, int64_t, double*);
+template void c2r(const Strided&, int64_t, int64_t, float*);
 
 }  // namespace cgrad::fft::host

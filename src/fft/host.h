@@ -30,17 +30,23 @@ struct Strided {
   std::vector<int64_t> strides;
 };
 
+/// The functions that write `out` take C or std::complex<float> (double or float for c2r): the
+/// result rounded once to the output's precision.
+///
 /// out (row-major, in.shape) := the DFT of `in` along `axis`: X_k = sum_j x_j exp(-+2 pi i j k /
 /// n), the sign + where `inverse`; no scaling.
-void c2c(const Strided& in, int64_t axis, bool inverse, C* out);
+template <class Out>
+void c2c(const Strided& in, int64_t axis, bool inverse, Out* out);
 /// The same in place on a row-major array of `shape`.
 void c2c(C* data, const Shape& shape, int64_t axis, bool inverse);
 /// out (row-major, in.shape with `axis` n / 2 + 1 long) := the first n / 2 + 1 outputs of the
 /// forward DFT of the real `in` (n long along `axis`).
-void r2c(const Strided& in, int64_t axis, C* out);
+template <class Out>
+void r2c(const Strided& in, int64_t axis, Out* out);
 /// out (row-major real, in.shape with `axis` n long) := the inverse DFT of the Hermitian spectrum
 /// whose first n / 2 + 1 values `in` holds along `axis` (the imaginary parts of the zero and, for
 /// even n, the n / 2 frequency are ignored).
-void c2r(const Strided& in, int64_t axis, int64_t n, double* out);
+template <class Out>
+void c2r(const Strided& in, int64_t axis, int64_t n, Out* out);
 
 }  // namespace cgrad::fft::host

@@ -71,6 +71,33 @@ TEST(Fft, MatchesTheDefinitionForEveryPath) {
   }
 }
 
+// the values of a and b, each evaluated on its own (a fused a - b may contract a product into
+// an FMA: docs/semantics.md), read as c128
+std::vector<complex128_t> values(const Tensor& t) { return t.cast(DType::c128).to_vector<complex128_t>(); }
+bool same_bits(const Tensor& a, const Tensor& b) {
+  const std::vector<complex128_t> x = values(a), y = values(b);
+  if (x.size() != y.size()) return false;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    if (x[i].re != y[i].re || x[i].im != y[i].im) return false;
+  return true;
+}
+
+TEST(Fft, ABatchGivesEachLineTheBitsOfItsOwnTransform) {
+  // lines are transformed two at a time where the plan allows and split among threads; neither
+  // may change a bit of any line's result
+  for (int64_t n : {1000, 64, 97, 15}) {
+    const Tensor x = random_complex({7, n}, static_cast<unsigned>(n) + 7);
+    const Tensor r = random_real({7, 2 * n}, static_cast<unsigned>(n) + 8);
+    const Tensor all = fft::fft(x), rall = fft::rfft(r), iall = fft::irfft(x, 2 * n - 2);
+    for (int64_t i = 0; i < 7; ++i) {
+      EXPECT_TRUE(same_bits(all.slice(0, i, i + 1), fft::fft(x.slice(0, i, i + 1)))) << n << " row " << i;
+      EXPECT_TRUE(same_bits(rall.slice(0, i, i + 1), fft::rfft(r.slice(0, i, i + 1)))) << n << " row " << i;
+      EXPECT_TRUE(same_bits(iall.slice(0, i, i + 1), fft::irfft(x.slice(0, i, i + 1), 2 * n - 2)))
+          << n << " row " << i;
+    }
+  }
+}
+
 TEST(Fft, InversesUndoTheirTransforms) {
   const Tensor z = random_complex({3, 10, 7}, 1);
   const Tensor r = random_real({3, 10, 7}, 2);

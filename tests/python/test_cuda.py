@@ -72,3 +72,21 @@ def test_linalg_runs_on_the_device():
     ai = np.linalg.inv(a.astype(np.float64))
     want_g = -np.swapaxes(ai, -1, -2) @ np.ones_like(ai) @ np.swapaxes(ai, -1, -2)
     np.testing.assert_allclose(np.asarray(g.to_device("cpu")), want_g, rtol=1e-3, atol=1e-3)
+
+
+def test_fft_runs_on_the_device():
+    a = np.random.default_rng(4).standard_normal((3, 16)).astype(np.float32)
+    x = cg.asarray(a, device="cuda")
+    # the transforms run on the host and hand their results back to the device
+    got = [cg.fft.fft(x), cg.fft.rfft(x, norm="ortho"), cg.fft.irfft(cg.fft.rfft(x), n=16),
+           cg.fft.fftn(x, s=(4, 9), axes=(0, 1)), cg.fft.hfft(cg.fft.ifft(x)[:, :9]), cg.fft.fftshift(x),
+           cg.fft.fftfreq(8, d=0.5, device="cuda")]
+    want = [np.fft.fft(a), np.fft.rfft(a, norm="ortho"), a, np.fft.fftn(a, s=(4, 9), axes=(0, 1)),
+            np.fft.hfft(np.fft.ifft(a)[:, :9]), np.fft.fftshift(a), np.fft.fftfreq(8, d=0.5)]
+    for g, w in zip(got, want):
+        assert str(g.device) == "cuda:0"
+        np.testing.assert_allclose(np.asarray(g.to_device("cpu")), w, rtol=1e-4, atol=1e-4)
+    w = cg.asarray(a, device="cuda").requires_grad_()  # Parseval: d/dx sum |fft(x)|^2 = 2 n x
+    (g,) = cg.grad(cg.sum(cg.abs(cg.fft.fft(w)) ** 2), [w])
+    assert str(g.device) == "cuda:0"
+    np.testing.assert_allclose(np.asarray(g.to_device("cpu")), 2 * 16 * a, rtol=1e-4, atol=1e-3)
