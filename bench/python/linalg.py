@@ -9,21 +9,10 @@ Usage: OPENBLAS_NUM_THREADS=1 CGRAD_NUM_THREADS=1 python bench/python/linalg.py
 """
 
 import os
-import time
 
 import cgrad as cg
 import numpy as np
-
-
-def median_pair(f, g, reps):
-    f(), g()
-    tf, tg = [], []
-    for _ in range(reps):
-        for fn, acc in ((f, tf), (g, tg)):
-            t0 = time.perf_counter()
-            fn()
-            acc.append(time.perf_counter() - t0)
-    return sorted(tf)[reps // 2] * 1e3, sorted(tg)[reps // 2] * 1e3
+from timing import median_pair
 
 
 def rows(x, xh, a, h):

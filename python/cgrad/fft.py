@@ -29,46 +29,40 @@ def _ints(v):
     return [operator.index(v)] if isinstance(v, int) else [operator.index(a) for a in v]
 
 
-def _one_axis(name):
+def _named(transform, name, doc):
+    transform.__name__ = transform.__qualname__ = name
+    transform.__doc__ = doc
+    return transform
+
+
+def _one_axis(name, doc):
     f = getattr(_cgrad, "_fft_" + name)
 
     def transform(x, /, *, n=None, axis=-1, norm="backward"):
         return f(_array(x), _n(n), operator.index(axis), norm)
 
-    transform.__name__ = transform.__qualname__ = name
-    return transform
+    return _named(transform, name, doc)
 
 
-def _many_axes(name):
+def _many_axes(name, doc):
     f = getattr(_cgrad, "_fft_" + name)
 
     def transform(x, /, *, s=None, axes=None, norm="backward"):
         return f(_array(x), _ints(s), _ints(axes), norm)
 
-    transform.__name__ = transform.__qualname__ = name
-    return transform
+    return _named(transform, name, doc)
 
 
-fft = _one_axis("fft")
-fft.__doc__ = "The discrete Fourier transform along `axis` (n points: the input padded with zeros or cut)."
-ifft = _one_axis("ifft")
-ifft.__doc__ = "fft's inverse."
-rfft = _one_axis("rfft")
-rfft.__doc__ = "fft of real input: its n // 2 + 1 non-negative frequencies."
-irfft = _one_axis("irfft")
-irfft.__doc__ = "rfft's inverse: a real signal of n points (default 2 (m - 1)) from its non-negative frequencies."
-hfft = _one_axis("hfft")
-hfft.__doc__ = "The real spectrum of a Hermitian-symmetric signal given by its first half (irfft of conj(x))."
-ihfft = _one_axis("ihfft")
-ihfft.__doc__ = "hfft's inverse (conj of rfft)."
-fftn = _many_axes("fftn")
-fftn.__doc__ = "fft over `axes` (default every axis, or the last len(s)), s: the lengths along them."
-ifftn = _many_axes("ifftn")
-ifftn.__doc__ = "fftn's inverse."
-rfftn = _many_axes("rfftn")
-rfftn.__doc__ = "rfft over the last of `axes`, fft over the others."
-irfftn = _many_axes("irfftn")
-irfftn.__doc__ = "rfftn's inverse."
+fft = _one_axis("fft", "The discrete Fourier transform along `axis` (n points: the input padded with zeros or cut).")
+ifft = _one_axis("ifft", "fft's inverse.")
+rfft = _one_axis("rfft", "fft of real input: its n // 2 + 1 non-negative frequencies.")
+irfft = _one_axis("irfft", "rfft's inverse: a real signal of n points (default 2 (m - 1)) from its first half.")
+hfft = _one_axis("hfft", "The real spectrum of a Hermitian-symmetric signal given by its first half.")
+ihfft = _one_axis("ihfft", "hfft's inverse (conj of rfft).")
+fftn = _many_axes("fftn", "fft over `axes` (default every axis), s: the lengths along them.")
+ifftn = _many_axes("ifftn", "fftn's inverse.")
+rfftn = _many_axes("rfftn", "rfft over the last of `axes`, fft over the others.")
+irfftn = _many_axes("irfftn", "rfftn's inverse.")
 
 
 def _freq_dtype(dtype):
