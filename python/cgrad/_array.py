@@ -180,8 +180,7 @@ def _take_in_basic(self, key):
     pos = next(i for i, k in enumerate(key) if isinstance(k, Array))
     idx = key[pos]
     if idx.dtype not in dt.INTEGRAL or idx.dtype == dt.bool:
-        raise IndexError("cgrad: a boolean array beside slices, None or ... is not supported yet; "
-                         "use an integer array (nonzero(mask)[0]) or the mask alone")
+        raise IndexError(f"cgrad: index arrays must have an integer or boolean dtype, got {idx.dtype}")
     before = key[:pos]
     n_real = builtins.sum(1 for k in key if k is not None and k is not Ellipsis)
     if Ellipsis in before:  # the array's input axis counts from the end
@@ -205,6 +204,69 @@ def _take_in_basic(self, key):
     adv = [i for i, k in enumerate(key) if k is not None and k is not Ellipsis and not isinstance(k, slice)]
     if adv[-1] - adv[0] + 1 != len(adv) and idx.ndim and ax:
         out = _cgrad._moveaxis(out, list(range(ax, ax + idx.ndim)), list(range(idx.ndim)))
+    return out
+
+
+def _masks_as_arrays(self, key):
+    """A key tuple with each boolean array among other entries replaced by the integer arrays of
+    its nonzero positions (NumPy's rule: a k-dim mask indexes k dims). nonzero evaluates the mask
+    (a synchronisation point)."""
+    if not builtins.any(isinstance(k, Array) and k.dtype == dt.bool for k in key):
+        return key
+    n_ell = builtins.sum(1 for k in key if k is Ellipsis)
+    used = builtins.sum(k.ndim if isinstance(k, Array) and k.dtype == dt.bool else 1
+                        for k in key if k is not None and k is not Ellipsis)
+    out, dim = [], 0
+    for k in key:
+        if k is Ellipsis and n_ell == 1:
+            dim += builtins.max(self.ndim - used, 0)
+        elif isinstance(k, Array) and k.dtype == dt.bool:
+            if k.ndim == 0:
+                raise IndexError("cgrad: a 0-d boolean index beside other indices is not supported")
+            covered = tuple(self.shape[dim:dim + k.ndim])
+            if tuple(k.shape) != covered:
+                raise IndexError(f"boolean index of shape {tuple(k.shape)} does not match the indexed dims "
+                                 f"{covered} of the array's shape {tuple(self.shape)}")
+            out.extend(_cgrad._nonzero(k))
+            dim += k.ndim
+            continue
+        elif k is not None:
+            dim += 1
+        out.append(k)
+    return tuple(out)
+
+
+def _take_many_in_basic(self, key):
+    """x[..., i, ..., j, ...]: two or more integer arrays among slices, ints, None and ... (NumPy's
+    rules: the arrays, and the ints beside them, broadcast together; the broadcast shape replaces
+    their dims where they are adjacent in the key, and comes first where a slice, None or ...
+    separates them). The basic part is indexed first with full slices at the arrays, the arrays'
+    axes are moved to the front and flattened, and one `take` reads the flat positions
+    (_array_key's: a position outside its axis reads 0, as for every array index here)."""
+    n_real = builtins.sum(1 for k in key if k is not None and k is not Ellipsis)
+    if n_real > self.ndim:
+        raise IndexError(f"too many indices: array is {self.ndim}-D, index has {n_real}")
+    y = _getitem(self, tuple(slice(None) if isinstance(k, Array) else k for k in key))
+    axes, adv, at = [], [], 0  # the arrays' axes in y; the key positions of arrays and ints
+    for pos, k in enumerate(key):
+        if k is Ellipsis:
+            at += self.ndim - n_real
+        elif k is None or isinstance(k, slice):
+            at += 1
+        elif isinstance(k, Array):
+            axes.append(at)
+            adv.append(pos)
+            at += 1
+        else:  # an int: its dim is gone from y
+            adv.append(pos)
+    m = len(axes)
+    yt = _cgrad._moveaxis(y, axes, list(range(m)))
+    flat, _ = _array_key(yt, tuple(k for k in key if isinstance(k, Array)))
+    rest = list(yt.shape[m:])
+    out = _cgrad._take(yt._reshape([math.prod(yt.shape[:m]), *rest]), flat, 0)
+    nb = flat.ndim
+    if adv[-1] - adv[0] + 1 == len(adv) and axes[0] and nb:  # adjacent: where the first one was
+        out = _cgrad._moveaxis(out, list(range(nb)), list(range(axes[0], axes[0] + nb)))
     return out
 
 
@@ -236,10 +298,15 @@ def _normalize_key(self, key):
 
 def _getitem(self, key):
     key = _arrays_in_key(self, key)
+    arrays = type(key) is tuple and builtins.any(isinstance(k, Array) for k in key)
+    if arrays:
+        key = _masks_as_arrays(self, key)
     if _is_array_key(key):
         return _gather(self, key)
-    if type(key) is tuple and builtins.sum(1 for k in key if isinstance(k, Array)) == 1:
-        return _take_in_basic(self, key)
+    if arrays:
+        if builtins.sum(1 for k in key if isinstance(k, Array)) == 1:
+            return _take_in_basic(self, key)
+        return _take_many_in_basic(self, key)
     key = _normalize_key(self, key)
     x = self
     shape = []  # the result's shape, after ints drop and Nones insert dims
@@ -285,10 +352,27 @@ def _setitem(self, key, value):
         mask = _api.broadcast_to(key._reshape([*key.shape] + [1] * (self.ndim - key.ndim)), self.shape)
         self.assign(_cgrad._where(mask, _api.broadcast_to(value.astype(self.dtype), self.shape), self))
         return
+    if type(key) is tuple and builtins.any(isinstance(k, Array) for k in key):
+        key = _masks_as_arrays(self, key)
     if _is_array_key(key):
         _scatter_set(self, key, value)
+    elif type(key) is tuple and builtins.any(isinstance(k, Array) for k in key):
+        _positions_set(self, key, value)
     else:
         _box_set(self, key, value)
+
+
+def _positions_set(self, key, value):
+    """x[key] = v for a key mixing integer arrays with slices, ints, None or ...: the flat
+    positions the key selects (x's positions, indexed by the same key) and one scatter of v to
+    them, with _scatter_set's rules (the last of repeated positions wins; a position outside its
+    axis writes nothing)."""
+    n = math.prod(self.shape)
+    pos = (_cgrad._arange(n, dt.int64._c, self.device) + 1)._reshape(list(self.shape))
+    sel = _getitem(pos, key) - 1  # an index outside its axis reads 0 there: -1 here
+    flat = self._reshape([n])
+    _scatter_set(flat, (_cgrad._where(sel < 0, n, sel),), value)
+    self.assign(flat._reshape(list(self.shape)))
 
 
 def _box_set(self, key, value):

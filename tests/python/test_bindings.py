@@ -226,10 +226,14 @@ def test_scatter_add_matches_numpy_add_at():
         cg.scatter_add(arr(X), arr(i), arr(V))
 
 
-def test_unsupported_indexing_names_the_missing_feature():
+def test_bad_indexing_raises():
     x = arr(A)
-    with pytest.raises(IndexError, match="mixing arrays"):
-        x[arr([0, 1]), arr([0, 1]), None]  # two arrays among None or slices (one is supported)
+    with pytest.raises(IndexError, match="integer or boolean"):
+        x[:, arr(np.array([0.0, 1.0]))]
+    with pytest.raises(IndexError, match="0-d boolean"):
+        x[arr(np.array(True)), :, arr([0])]
+    with pytest.raises(IndexError, match="does not match"):
+        x[:, np.array([True, False])]
     with pytest.raises(IndexError, match="out of bounds"):
         x[5]
     with pytest.raises(IndexError, match="too many"):
@@ -558,8 +562,83 @@ def test_one_index_array_among_slices_ints_none_and_ellipsis_matches_numpy():
     assert checked > 400
     m = np.arange(12.0).reshape(3, 4)
     np.testing.assert_array_equal(np.asarray(arr(m)[:, [0, 2]]), m[:, [0, 2]])
-    with pytest.raises(IndexError, match="boolean"):
-        arr(m)[:, np.array([True, False, True, False])]
+    b = np.array([True, False, True, False])  # a mask beside slices raised until 2026-12-06
+    np.testing.assert_array_equal(np.asarray(arr(m)[:, b]), m[:, b])
+
+
+def _random_advanced_key(rng, shape):
+    """A NumPy key with two or more integer arrays (broadcasting together) or a mask, among
+    slices, ints, None and ...; None when the draw has no room for one."""
+    nd = len(shape)
+    common = tuple(int(v) for v in rng.integers(1, 4, size=int(rng.integers(0, 3))))
+    key, arrays = [], 0
+    d = 0
+    ell_at = int(rng.integers(nd + 1)) if rng.random() < 0.3 else -1
+    while d < nd:
+        if d == ell_at:
+            key.append(Ellipsis)
+            skip = int(rng.integers(0, nd - d + 1))
+            d += skip
+            ell_at = -1
+            continue
+        if rng.random() < 0.15:
+            key.append(None)
+        n = shape[d]
+        r = rng.random()
+        if r < 0.1 and d + 1 < nd:  # a 2-d mask over this dim and the next
+            key.append(rng.random((n, shape[d + 1])) < 0.5)
+            arrays += 1
+            d += 2
+            continue
+        if r < 0.55:
+            s = tuple(c if rng.random() < 0.7 else 1 for c in common)[int(rng.integers(0, len(common) + 1)):]
+            key.append(rng.integers(-n, n, size=s))
+            arrays += 1
+        elif r < 0.7:
+            key.append(int(rng.integers(-n, n)))
+        else:
+            b, e = sorted(int(v) for v in rng.integers(-n - 1, n + 2, size=2))
+            key.append(slice(b, e, int(rng.choice([1, 2, -1]))))
+        d += 1
+    if ell_at == nd:
+        key.append(Ellipsis)
+    basic = any(k is None or k is Ellipsis or isinstance(k, slice) for k in key)
+    return tuple(key) if arrays >= 2 and basic else None
+
+
+def test_several_index_arrays_and_masks_among_slices_match_numpy():
+    # two or more arrays (or a mask) beside slices, None or ... raised IndexError until 2026-12-06;
+    # now NumPy's rules: broadcast together, their dims in place where adjacent, first otherwise
+    rng = np.random.default_rng(8)
+    checked = 0
+    for _ in range(400):
+        shape = tuple(int(v) for v in rng.integers(1, 5, size=int(rng.integers(2, 5))))
+        key = _random_advanced_key(rng, shape)
+        if key is None:
+            continue
+        a = rng.standard_normal(shape)
+        try:
+            want = a[key]
+        except IndexError:  # masks' nonzero counts that do not broadcast with the other arrays
+            continue
+        for k in (key, tuple(arr(v) if isinstance(v, np.ndarray) else v for v in key)):
+            got = np.asarray(arr(a)[k])
+            assert got.shape == want.shape and np.array_equal(got, want), (shape, key)
+        v = rng.standard_normal(want.shape)
+        b = a.copy()
+        b[key] = v  # repeated positions: the last value wins, in NumPy and here
+        x = arr(a)
+        x[key] = arr(v)
+        np.testing.assert_array_equal(np.asarray(x), b, err_msg=str((shape, key)))
+        checked += 1
+    assert checked > 80
+    # the gradient flows through the gather
+    a = rng.standard_normal((3, 4, 5))
+    w = arr(a).requires_grad_()
+    (g,) = cg.grad(cg.sum(w[:, [0, 2, 2], [1, 3, 4]] * 2.0), [w])
+    want = np.zeros_like(a)
+    np.add.at(want, (slice(None), [0, 2, 2], [1, 3, 4]), 2.0)
+    np.testing.assert_array_equal(np.asarray(g), want)
 
 
 def test_asarray_from_python():
