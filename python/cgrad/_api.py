@@ -94,15 +94,7 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
     scalar or nested sequences. `copy=True` always copies; `copy=False` never does."""
     want = dt.as_dtype(dtype) if dtype is not None else None
     if isinstance(obj, Array):
-        x = obj
-        moves = _moves(x, device, copy)
-        if want is not None and want is not x.dtype:
-            if copy is False:
-                raise ValueError("asarray: a dtype change needs a copy and copy=False")
-            x = x.astype(want)
-        elif copy and not moves:
-            x = _copy(x)
-        return _to(x, device)
+        return _finish(obj, want, device, copy)
     if _numpy_scalar(obj) and copy is not False:
         import numpy as np
 
@@ -116,14 +108,7 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
             import numpy as np
 
             x = from_dlpack(_native(np.asarray(obj)))
-        moves = _moves(x, device, copy)
-        if want is not None and want is not x.dtype:
-            if copy is False:
-                raise ValueError("asarray: a dtype change needs a copy and copy=False")
-            x = x.astype(want)
-        elif copy and not moves:
-            x = _copy(x)
-        return _to(x, device)  # (the device was ignored here until 2026-12-05: NumPy input stayed on the CPU)
+        return _finish(x, want, device, copy)  # (the device was ignored here until 2026-12-05)
     if copy is False:
         raise ValueError("asarray: copy=False needs an object that shares memory (an Array or DLPack)")
     if isinstance(obj, range):
@@ -154,6 +139,18 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
     if d not in dt.FLOATING + dt.COMPLEX and builtins.any(isinstance(v, float) for v in flat):
         flat = [int(v) for v in flat]
     return _cgrad._from_flat_list(flat, shape, d._c, _dev(device))
+
+
+def _finish(x, want, device, copy):
+    """x (an Array) with asarray's dtype, device and copy arguments applied."""
+    moves = _moves(x, device, copy)
+    if want is not None and want is not x.dtype:
+        if copy is False:
+            raise ValueError("asarray: a dtype change needs a copy and copy=False")
+        x = x.astype(want)
+    elif copy and not moves:
+        x = _copy(x)
+    return _to(x, device)
 
 
 def _holds_array(obj):
@@ -587,10 +584,10 @@ def roll(x, /, shift, *, axis=None):
         if not isinstance(shift, int):
             raise ValueError("roll: without axis, shift must be an int")
         return _cgrad._roll(x, [shift], [])
-    axes = _axes(axis)
-    if not axes and not _axes(shift):
+    axes, shifts = _axes(axis), _axes(shift)
+    if not axes and not shifts:
         return x._reshape(list(x.shape))  # no axes and no shifts: nothing moves (a new array)
-    return _cgrad._roll(x, _axes(shift), axes)
+    return _cgrad._roll(x, shifts, axes)
 
 
 def tile(x, repetitions, /):

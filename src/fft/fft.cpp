@@ -267,7 +267,7 @@ struct Axes {
   double count = 1;  // the number of points transformed
 };
 
-// The axes (default: every one, or the last s.size()) and their lengths (default: x's).
+// The axes (default: every one) and their lengths (default: x's).
 Axes plan_axes(const Tensor& x, const Sizes& s, const Sizes& axes, const char* fn) {
   const int64_t nd = x.ndim();
   Axes r;
