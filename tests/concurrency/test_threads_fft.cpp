@@ -27,7 +27,7 @@ TEST(ThreadsFft, TransformsFromSeveralThreadsMatchTheSingleThreadedOnes) {
     im[i] = std::cos(0.11 * static_cast<double>(i));
   }
   const Tensor base = complex(tensor(re, {4, 300}), tensor(im, {4, 300}));
-  const Tensor x = base * 2.0;  // shared and pending: every thread's first use evaluates it
+  const Tensor x = base * 2.0;                // shared and pending: every thread's first use evaluates it
   constexpr int kThreads = 6, kLengths = 80;  // lengths 100 .. 179: past the cache's 64 plans
   auto run = [&](int64_t len) {
     const Tensor y = fft::fft(x, len) + fft::irfft(fft::rfft(real(x), len), len).cast(DType::c128);
@@ -39,7 +39,8 @@ TEST(ThreadsFft, TransformsFromSeveralThreadsMatchTheSingleThreadedOnes) {
     for (int k = 0; k < kLengths; ++k) {
       const int j = (k * 7 + t * 13) % kLengths;  // threads walk the lengths in different orders
       if (!same(run(100 + j), want[static_cast<std::size_t>(j)]))
-        throw std::runtime_error("thread " + std::to_string(t) + ": length " + std::to_string(100 + j) + " differs");
+        throw std::runtime_error("thread " + std::to_string(t) + ": length " + std::to_string(100 + j) +
+                                 " differs");
     }
   });
 }
