@@ -1,13 +1,14 @@
 /// The Array API's manipulation and creation functions that rearrange or select existing values:
-/// moveaxis, roll, tile, repeat, unstack, meshgrid, tril/triu and diff. Each is a composite of
-/// fused ops (permute, slice, cat, expand, reshape, where, arange, subtraction), so it fuses into
-/// its consumers and differentiates through its parts (docs/semantics.md, "Manipulation").
+/// moveaxis, roll, tile, repeat, unstack, meshgrid, tril/triu and diff; and NumPy's einsum. Each is a
+/// composite of fused ops (permute, slice, cat, expand, reshape, where, arange, subtraction), so it fuses
+/// into its consumers and differentiates through its parts (docs/semantics.md, "Manipulation").
 #pragma once
 
 #include <cgrad/tensor.hpp>
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cgrad {
@@ -39,6 +40,12 @@ std::vector<Tensor> meshgrid(const std::vector<Tensor>& xs, const std::string& i
 /// the rest is zero. where() with an index comparison: fuses into one kernel with its consumers.
 Tensor tril(const Tensor& x, int64_t k = 0);
 Tensor triu(const Tensor& x, int64_t k = 0);
+/// NumPy's einsum: `subscripts` names each operand's dims with letters ("ij,jk->ik"), `...` for
+/// broadcast dims; without "->" the output is the broadcast dims, then the letters used once, in
+/// alphabetical order. A letter repeated in one operand takes its diagonal ("ii->i"); letters
+/// missing from the output are summed. Composed of permute/reshape views, sums and one batched
+/// matmul per pair of operands (contracted left to right): it fuses and differentiates.
+Tensor einsum(std::string_view subscripts, const std::vector<Tensor>& operands);
 /// n-th forward difference along `axis` (out[i] = x[i+1] - x[i], n times), after concatenating
 /// `prepend` and `append` (optional; x's shape except along `axis`) around x. b8: x[i+1] != x[i].
 Tensor diff(const Tensor& x, int64_t axis = -1, int64_t n = 1, const Tensor& prepend = Tensor(),

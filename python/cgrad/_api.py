@@ -575,6 +575,15 @@ def _axes(a):
     return [int(a)] if isinstance(a, int) else [int(v) for v in a]
 
 
+def einsum(subscripts, /, *operands):
+    """NumPy's einsum ("ij,jk->ik", `...` for broadcast dims, implicit output without "->"):
+    C++ cgrad::einsum, composed of views, sums and batched matmuls (lazy, fused, differentiable).
+    Operands that are not arrays go through asarray."""
+    if not isinstance(subscripts, str):
+        raise TypeError("einsum: the subscripts come first, as a string (NumPy's sublist form is not supported)")
+    return _cgrad._einsum(subscripts, [o if isinstance(o, Array) else asarray(o) for o in operands])
+
+
 def moveaxis(x, source, destination, /):
     return _cgrad._moveaxis(x, _axes(source), _axes(destination))
 

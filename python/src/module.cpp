@@ -866,6 +866,9 @@ NB_MODULE(_cgrad, m) {
   m.def("_cat", [](const std::vector<Tensor>& xs, int64_t dim) { return cat(xs, dim); });
   // manip group (issue #15): the manipulation composites; cgrad/_api.py gives them the
   // standard's signatures.
+  m.def("_einsum", [](const std::string& subscripts, const std::vector<Tensor>& operands) {
+    return einsum(subscripts, operands);
+  });
   m.def("_moveaxis",
         [](const Tensor& x, std::vector<int64_t> s, std::vector<int64_t> d) { return moveaxis(x, s, d); });
   m.def("_roll", [](const Tensor& x, std::vector<int64_t> shifts, std::vector<int64_t> axes) {

@@ -341,6 +341,77 @@ TEST(Manipulation, Diff) {
   EXPECT_THROW(diff(tensor(std::vector<double>{1.0}, {}), 0), Error);
 }
 
+// einsum against loops over its definition: products of the operands' elements summed over the
+// labels the output lacks. Reference sums are of small integers (exact in any order).
+TEST(Manipulation, Einsum) {
+  const Ref a = iota({2, 3, 4}), b = iota({2, 4, 5}, 2.0), m = iota({4, 4}), v = iota({4}, 3.0);
+  expect_eq(einsum("bij,bjk->bik", {as_tensor(a), as_tensor(b)}),
+            build({2, 3, 5},
+                  [&](const Index& i) {
+                    double acc = 0;
+                    for (int64_t j = 0; j < 4; ++j) acc += a.at({i[0], i[1], j}) * b.at({i[0], j, i[2]});
+                    return acc;
+                  }),
+            "batched matmul");
+  expect_eq(einsum("ii->i", {as_tensor(m)}),
+            build({4},
+                  [&](const Index& i) {
+                    return m.at({i[0], i[0]});
+                  }),
+            "diagonal");
+  expect_eq(einsum("ii", {as_tensor(m)}),
+            build({},
+                  [&](const Index&) {
+                    double t = 0;
+                    for (int64_t i = 0; i < 4; ++i) t += m.at({i, i});
+                    return t;
+                  }),
+            "trace (implicit output)");
+  expect_eq(einsum("ij,j", {as_tensor(m), as_tensor(v)}),
+            build({4},
+                  [&](const Index& i) {
+                    double acc = 0;
+                    for (int64_t j = 0; j < 4; ++j) acc += m.at({i[0], j}) * v.at({j});
+                    return acc;
+                  }),
+            "matrix-vector");
+  expect_eq(einsum("kji", {as_tensor(a)}),
+            build({4, 3, 2},
+                  [&](const Index& i) {
+                    return a.at({i[2], i[1], i[0]});
+                  }),
+            "implicit output: letters sorted");
+  expect_eq(einsum("i,j->ij", {as_tensor(v), as_tensor(v)}),
+            build({4, 4}, [&](const Index& i) { return v.at({i[0]}) * v.at({i[1]}); }), "outer");
+  expect_eq(einsum("...j,j->...", {as_tensor(a), as_tensor(v)}),
+            build({2, 3},
+                  [&](const Index& i) {
+                    double acc = 0;
+                    for (int64_t j = 0; j < 4; ++j) acc += a.at({i[0], i[1], j}) * v.at({j});
+                    return acc;
+                  }),
+            "broadcast dims");
+  expect_eq(einsum("bij,bjk,k->i", {as_tensor(a), as_tensor(b), as_tensor(iota({5}))}),
+            build({3},
+                  [&](const Index& i) {
+                    double acc = 0;
+                    for (int64_t q = 0; q < 2; ++q)
+                      for (int64_t j = 0; j < 4; ++j)
+                        for (int64_t k = 0; k < 5; ++k)
+                          acc += a.at({q, i[0], j}) * b.at({q, j, k}) * iota({5}).at({k});
+                    return acc;
+                  }),
+            "three operands, batch summed");
+  const Tensor x = as_tensor(a);
+  EXPECT_THROW(einsum("ij,jk", {as_tensor(m), x}), Error);    // 2 terms, ranks differ
+  EXPECT_THROW(einsum("ijk,ijk", {x, as_tensor(b)}), Error);  // j: 3 against 4
+  EXPECT_THROW(einsum("ijk->il", {x}), Error);                // l names no input dim
+  EXPECT_THROW(einsum("ijk->ii", {x}), Error);                // a repeated output label
+  EXPECT_THROW(einsum("ij", {x}), Error);                     // too few letters
+  EXPECT_THROW(einsum("ijk,ijk", {x}), Error);                // one operand for two terms
+  EXPECT_THROW(einsum("i2k", {x}), Error);                    // not a letter
+}
+
 // The promise of composites: they are index math over fused ops, so an element-wise consumer
 // of each is one kernel on the JIT (the interpreter runs node by node). Limits of the design
 // (docs/fusion.md rule 7 and the reshape rule): a roll is a cat of two slices, which fuses when

@@ -76,3 +76,61 @@ def test_errors():
         cg.repeat(arr(X), arr(np.array([1, 2, 3])), axis=0)
     with pytest.raises(ValueError):
         cg.meshgrid(arr(np.arange(3.0)), indexing="yx")
+
+
+EINSUM_CASES = [
+    ("ij,jk->ik", [(3, 4), (4, 5)]), ("ij,jk", [(3, 4), (4, 5)]), ("ii->i", [(4, 4)]), ("ii", [(4, 4)]),
+    ("ij->ji", [(3, 4)]), ("ij->", [(3, 4)]), ("ji", [(3, 4)]), ("bij,bjk->bik", [(2, 3, 4), (2, 4, 5)]),
+    ("...ij,...jk->...ik", [(2, 1, 3, 4), (5, 4, 6)]), ("i,i->", [(5,), (5,)]), ("i,j->ij", [(3,), (4,)]),
+    ("ijk,ikl,ilm->ijm", [(2, 3, 4), (2, 4, 5), (2, 5, 3)]), ("iij->ij", [(3, 3, 2)]), ("iii->i", [(3, 3, 3)]),
+    ("ij,ij->ij", [(3, 4), (3, 4)]), ("bhqd,bhkd->bhqk", [(2, 3, 4, 5), (2, 3, 6, 5)]),
+    ("...i,...i->...", [(2, 3, 4), (3, 4)]), ("i...->...", [(3, 4, 5)]), ("...", [(2, 3)]),
+    ("a,b,c->abc", [(2,), (3,), (4,)]), ("abc,cd,db->a", [(2, 3, 4), (4, 5), (5, 3)]),
+    ("ij,jk,kl->il", [(2, 3), (3, 4), (4, 5)]), ("i,i,i->i", [(4,), (4,), (4,)]), (" ij , jk -> ik ", [(3, 4), (4, 5)]),
+    ("ij...,jk...->ik...", [(2, 3, 4), (3, 5, 4)]), ("i,->i", [(3,), ()]), ("->", [()]), ("ij,kl->", [(2, 0), (3, 4)]),
+    ("Ab,bC->AC", [(2, 3), (3, 4)]),
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.complex128])
+def test_einsum_matches_numpy(dtype):
+    rng = np.random.default_rng(4)
+    for subscripts, shapes in EINSUM_CASES:
+        ops = [rng.standard_normal(s) * 3 for s in shapes]
+        if np.dtype(dtype).kind == "c":
+            ops = [o + 1j * rng.standard_normal(o.shape) for o in ops]
+        ops = [o.astype(dtype) for o in ops]
+        want = np.einsum(subscripts, *ops)
+        got = cg.einsum(subscripts, *[cg.asarray(o) for o in ops])
+        assert tuple(got.shape) == want.shape, subscripts
+        single = dtype in (np.float32,)
+        np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5 if single else 1e-12,
+                                   atol=1e-4 if single else 1e-12, err_msg=subscripts)
+
+
+def test_einsum_gradients_and_errors():
+    rng = np.random.default_rng(5)
+    a, b = rng.standard_normal((2, 3, 4)), rng.standard_normal((2, 4, 3))
+    x, y = cg.asarray(a).requires_grad_(), cg.asarray(b).requires_grad_()
+    # sum_bik (sum_j a_bij b_bjk) w_ik and the trace of each batch's product
+    w = rng.standard_normal((3, 3))
+    gx, gy = cg.grad(cg.sum(cg.einsum("bij,bjk->ik", x, y) * cg.asarray(w)) + cg.einsum("bij,bji->", x, y), [x, y])
+    np.testing.assert_allclose(np.asarray(gx), np.einsum("ik,bjk->bij", w, b) + np.swapaxes(b, 1, 2), rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(gy), np.einsum("bij,ik->bjk", a, w) + np.swapaxes(a, 1, 2), rtol=1e-12)
+    z = cg.asarray(rng.standard_normal((3, 4)))
+    with pytest.raises(cg.ShapeError, match="subscript 'j'"):
+        cg.einsum("ij,jk", z, z)
+    with pytest.raises(cg.InvalidArgumentError, match="names 3 dims"):
+        cg.einsum("ijk", z)
+    with pytest.raises(cg.InvalidArgumentError, match="no operand has"):
+        cg.einsum("ij->ik", z)
+    with pytest.raises(cg.InvalidArgumentError, match="repeats"):
+        cg.einsum("ij->jj", z)
+    with pytest.raises(cg.InvalidArgumentError, match="2 operands"):
+        cg.einsum("ij,jk", z)
+    with pytest.raises(TypeError, match="sublist"):
+        cg.einsum(z, [0, 1])
+    np.testing.assert_array_equal(np.asarray(cg.einsum("ij->ij", z)), np.asarray(z))
+    c = cg.einsum("ij", z)  # the identity: a new array, not z itself
+    c[...] = 0.0
+    assert float(cg.sum(cg.abs(z))) > 0
