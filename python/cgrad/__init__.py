@@ -132,6 +132,7 @@ from ._api import *  # noqa: F401,F403
 from ._api import all, any, max, min, sum, compile  # noqa: F401  (shadow builtins on purpose)
 from . import _api as _api_module
 from . import fft  # noqa: F401  (the fft extension: cgrad.fft)
+from ._numpy import *  # noqa: F401,F403  (NumPy's functions beyond the standard)
 from . import linalg  # noqa: F401  (the linalg extension: cgrad.linalg)
 
 __array_api_version__ = "2024.12"

@@ -1,0 +1,667 @@
+"""NumPy functions beyond the Array API standard (docs/python.md, "Beyond the standard"), each
+composed of cgrad's own ops: lazy, fused and differentiable where their parts are. A function
+whose result's shape depends on the data (`bincount`, `histogram` with a number of bins and no
+range, `digitize`'s monotonicity check, `tril_indices`/`triu_indices`) evaluates what it needs
+first, a synchronisation point, as `nonzero` does. Arguments follow NumPy's names and defaults."""
+import builtins
+import math
+import operator
+
+from . import _api
+from . import _cgrad
+from . import _dtypes as dt
+from . import linalg as _linalg
+from ._cgrad import Array
+
+__all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "average", "bincount", "column_stack", "convolve", "corrcoef",
+           "cov", "cumprod", "cumsum", "diag", "digitize", "dot", "dstack", "fliplr", "flipud", "geomspace",
+           "histogram", "hstack", "identity", "inner", "interp", "kron", "logspace", "logsumexp", "median", "nan_to_num",
+           "nanmax", "nanmean", "nanmin", "nansum", "outer", "pad", "percentile", "ptp", "quantile", "ravel", "rot90",
+           "split", "array_split", "swapaxes", "trapezoid", "tril_indices", "triu_indices", "unravel_index", "vdot",
+           "vstack"]
+
+
+def _arr(x):
+    return x if isinstance(x, Array) else _api.asarray(x)
+
+
+def _float(x):
+    """x itself when floating or complex, else as float64 (NumPy's rule for statistics of integers)."""
+    return x if x.dtype in dt.FLOATING + dt.COMPLEX else x.astype(dt.float64)
+
+
+def _along(x, axis, sl):
+    """x[..., sl, ...] with the slice at `axis`."""
+    axis = operator.index(axis) % x.ndim
+    return x[(slice(None),) * axis + (sl,)]
+
+
+# ---- NumPy's names and shapes for the standard's functions ----
+def cumsum(a, axis=None, dtype=None):
+    """Cumulative sum along `axis`; without one, of the flattened array (NumPy's rule)."""
+    a = _arr(a)
+    return _api.cumulative_sum(ravel(a) if axis is None else a, axis=0 if axis is None else axis, dtype=dtype)
+
+
+def cumprod(a, axis=None, dtype=None):
+    a = _arr(a)
+    return _api.cumulative_prod(ravel(a) if axis is None else a, axis=0 if axis is None else axis, dtype=dtype)
+
+
+def ravel(a):
+    return _api.reshape(_arr(a), (-1,))
+
+
+def swapaxes(a, axis1, axis2):
+    a = _arr(a)
+    perm = list(range(a.ndim))
+    i, j = operator.index(axis1) % a.ndim, operator.index(axis2) % a.ndim
+    perm[i], perm[j] = perm[j], perm[i]
+    return _api.permute_dims(a, perm)
+
+
+def identity(n, dtype=None, device=None):
+    return _api.eye(n, dtype=dtype, device=device)
+
+
+def _atleast(n, arrays):
+    out = []
+    for a in arrays:
+        a = _arr(a)
+        if a.ndim < n:
+            if a.ndim == 0:
+                shape = [1] * n
+            elif a.ndim == 1:  # n is 2 or 3: (1, k) or (1, k, 1)
+                shape = [1, a.shape[0]] + [1] * (n - 2)
+            else:  # (m, k) -> (m, k, 1)
+                shape = list(a.shape) + [1]
+            a = _api.reshape(a, tuple(shape))
+        out.append(a)
+    return out[0] if len(out) == 1 else out
+
+
+def atleast_1d(*arrays):
+    return _atleast(1, arrays)
+
+
+def atleast_2d(*arrays):
+    return _atleast(2, arrays)
+
+
+def atleast_3d(*arrays):
+    return _atleast(3, arrays)
+
+
+def vstack(tup):
+    return _api.concat([atleast_2d(a) for a in tup], axis=0)
+
+
+def hstack(tup):
+    arrays = [atleast_1d(a) for a in tup]
+    return _api.concat(arrays, axis=0 if arrays and arrays[0].ndim == 1 else 1)
+
+
+def dstack(tup):
+    return _api.concat([atleast_3d(a) for a in tup], axis=2)
+
+
+def column_stack(tup):
+    cols = []
+    for a in tup:
+        a = _arr(a)
+        cols.append(_api.reshape(a, (a.shape[0], 1)) if a.ndim < 2 else a)
+    return _api.concat(cols, axis=1)
+
+
+def array_split(ary, indices_or_sections, axis=0):
+    """Views of ary along `axis`: at the given indices, or in that many parts (the first n % k
+    one longer)."""
+    a = _arr(ary)
+    n = a.shape[operator.index(axis) % a.ndim]
+    if isinstance(indices_or_sections, int):
+        k = indices_or_sections
+        if k <= 0:
+            raise ValueError("array_split: the number of sections must be larger than 0")
+        sizes = [n // k + 1] * (n % k) + [n // k] * (k - n % k)
+        bounds = [0]
+        for s in sizes:
+            bounds.append(bounds[-1] + s)
+    else:
+        bounds = [0] + [operator.index(i) for i in indices_or_sections] + [n]
+    return [_along(a, axis, slice(b, builtins.max(b, e))) for b, e in zip(bounds[:-1], bounds[1:])]
+
+
+def split(ary, indices_or_sections, axis=0):
+    a = _arr(ary)
+    if isinstance(indices_or_sections, int) and a.shape[operator.index(axis) % a.ndim] % indices_or_sections:
+        raise ValueError("split: array split does not result in an equal division (array_split allows it)")
+    return array_split(a, indices_or_sections, axis)
+
+
+def fliplr(m):
+    m = _arr(m)
+    if m.ndim < 2:
+        raise ValueError("fliplr: needs an array of 2 or more dims")
+    return _api.flip(m, axis=1)
+
+
+def flipud(m):
+    m = _arr(m)
+    if m.ndim < 1:
+        raise ValueError("flipud: needs an array of 1 or more dims")
+    return _api.flip(m, axis=0)
+
+
+def rot90(m, k=1, axes=(0, 1)):
+    """m rotated by 90 degrees k times in the plane of `axes`, from the first towards the second."""
+    m = _arr(m)
+    a0, a1 = (operator.index(a) % m.ndim for a in axes)
+    if a0 == a1 or len(axes) != 2:
+        raise ValueError("rot90: axes must be two different axes")
+    k = operator.index(k) % 4
+    if k == 0:
+        return m[...]
+    if k == 2:
+        return _api.flip(m, axis=(a0, a1))
+    perm = list(range(m.ndim))
+    perm[a0], perm[a1] = perm[a1], perm[a0]
+    if k == 1:
+        return _api.permute_dims(_api.flip(m, axis=a1), perm)
+    return _api.flip(_api.permute_dims(m, perm), axis=a1)
+
+
+def diag(v, k=0):
+    """A 1-D v on the k-th diagonal of a square matrix; a 2-D v's k-th diagonal."""
+    v = _arr(v)
+    k = operator.index(k)
+    if v.ndim == 2:
+        return _linalg.diagonal(v, offset=k)
+    if v.ndim != 1:
+        raise ValueError("diag: the input must be 1-D or 2-D")
+    n = v.shape[0] + builtins.abs(k)
+    r = _api.arange(n, device=v.device)._reshape([n, 1])
+    c = _api.arange(n, device=v.device)._reshape([1, n])
+    at = r if k >= 0 else c  # the element of v on row r (k >= 0) or column c
+    vals = _api.take(v, _api.clip(at, 0, builtins.max(v.shape[0] - 1, 0)), axis=0) if v.shape[0] else _api.zeros((n, n), dtype=v.dtype, device=v.device)
+    return _api.where(c - r == k, vals, _api.zeros((), dtype=v.dtype, device=v.device))
+
+
+# ---- products ----
+def outer(a, b):
+    a, b = ravel(a), ravel(b)
+    return a._reshape([a.shape[0], 1]) * b._reshape([1, b.shape[0]])
+
+
+def inner(a, b):
+    """The sum over the last axes of a and b (a.shape[:-1] + b.shape[:-1]); 0-d operands multiply."""
+    a, b = _arr(a), _arr(b)
+    if a.ndim == 0 or b.ndim == 0:
+        return a * b
+    return _api.tensordot(a, b, axes=([-1], [-1]))
+
+
+def dot(a, b):
+    """NumPy's dot: 0-d operands multiply, 1-D and 2-D ones are matmul, otherwise the sum over the
+    last axis of a and the second-to-last of b."""
+    a, b = _arr(a), _arr(b)
+    if a.ndim == 0 or b.ndim == 0:
+        return a * b
+    if a.ndim <= 2 and b.ndim <= 2:
+        return _api.matmul(a, b)
+    return _api.tensordot(a, b, axes=([-1], [-1 if b.ndim == 1 else -2]))
+
+
+def vdot(a, b):
+    """sum(conj(a) * b) over the flattened arrays."""
+    return _api.sum(_cgrad.conj(ravel(a)) * ravel(b))
+
+
+def kron(a, b):
+    a, b = _arr(a), _arr(b)
+    nd = builtins.max(a.ndim, b.ndim)
+    sa, sb = [1] * (nd - a.ndim) + list(a.shape), [1] * (nd - b.ndim) + list(b.shape)
+    x = a._reshape([d for s in sa for d in (s, 1)])
+    y = b._reshape([d for s in sb for d in (1, s)])
+    return (x * y)._reshape([p * q for p, q in zip(sa, sb)])
+
+
+# ---- creation ----
+def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+    if axis != 0:
+        raise ValueError("logspace: only axis=0 is supported")
+    y = _api.linspace(float(start), float(stop), num, endpoint=endpoint, dtype=dt.float64)
+    r = _api.asarray(float(base), dtype=dt.float64) ** y
+    return r.astype(dtype) if dtype is not None else r.astype(dt.float32)
+
+
+def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
+    """A geometric sequence from start to stop (both nonzero, of one sign); the ends are exact."""
+    if axis != 0:
+        raise ValueError("geomspace: only axis=0 is supported")
+    start, stop = float(start), float(stop)
+    if start == 0 or stop == 0:
+        raise ValueError("geomspace: geometric sequence cannot include zero")
+    if (start < 0) != (stop < 0):
+        raise ValueError("geomspace: start and stop must have the same sign")
+    sign = -1.0 if start < 0 else 1.0
+    y = _api.linspace(math.log(abs(start)), math.log(abs(stop)), num, endpoint=endpoint, dtype=dt.float64)
+    r = _cgrad.exp(y) * sign
+    i = _api.arange(num, dtype=dt.int64)
+    r = _api.where(i == 0, start, r)
+    if endpoint and num > 1:
+        r = _api.where(i == num - 1, stop, r)
+    return r.astype(dtype if dtype is not None else dt.float32)
+
+
+def tril_indices(n, k=0, m=None):
+    """The row and column indices of the lower triangle of an n x m matrix (evaluated: nonzero)."""
+    return tuple(_api.nonzero(_api.tril(_api.ones((n, n if m is None else m), dtype=dt.bool), k=k)))
+
+
+def triu_indices(n, k=0, m=None):
+    return tuple(_api.nonzero(_api.triu(_api.ones((n, n if m is None else m), dtype=dt.bool), k=k)))
+
+
+def unravel_index(indices, shape):
+    """The coordinates in an array of `shape` of flat (row-major) indices, one array per dim."""
+    idx = _arr(indices).astype(dt.int64)
+    out, stride = [], math.prod(shape)
+    for d in shape:
+        stride //= d
+        out.append((idx // stride) % d if d else idx * 0)
+    return tuple(out)
+
+
+# ---- statistics ----
+def ptp(a, axis=None, keepdims=False):
+    a = _arr(a)
+    return _api.max(a, axis=axis, keepdims=keepdims) - _api.min(a, axis=axis, keepdims=keepdims)
+
+
+def average(a, axis=None, weights=None, returned=False, keepdims=False):
+    """The mean, or the weighted mean sum(a w) / sum(w); 1-D weights lie along `axis`."""
+    a = _float(_arr(a))
+    if weights is None:
+        avg = _api.mean(a, axis=axis, keepdims=keepdims)
+        count = _api.asarray(a.size / builtins.max(avg.size, 1), dtype=avg.dtype)
+        return (avg, _api.broadcast_to(count, avg.shape)) if returned else avg
+    w = _arr(weights).astype(a.dtype)
+    if w.shape != a.shape:
+        if axis is None or w.ndim != 1:
+            raise TypeError("average: weights of another shape than a need an axis and one dim")
+        shape = [1] * a.ndim
+        shape[operator.index(axis) % a.ndim] = w.shape[0]
+        w = w._reshape(shape)
+    wsum = _api.sum(_api.broadcast_to(w, a.shape), axis=axis, keepdims=keepdims)
+    avg = _api.sum(a * w, axis=axis, keepdims=keepdims) / wsum
+    return (avg, wsum) if returned else avg
+
+
+def _nan_where(a, fill):
+    return _api.where(_cgrad.isnan(a), fill, a) if a.dtype in dt.FLOATING + dt.COMPLEX else a
+
+
+def nansum(a, axis=None, keepdims=False):
+    a = _arr(a)
+    return _api.sum(_nan_where(a, 0.0), axis=axis, keepdims=keepdims)
+
+
+def nanmean(a, axis=None, keepdims=False):
+    a = _float(_arr(a))
+    count = _api.sum((~_cgrad.isnan(a)).astype(a.dtype), axis=axis, keepdims=keepdims)
+    return nansum(a, axis=axis, keepdims=keepdims) / count  # all NaN: 0 / 0 = NaN, as NumPy's
+
+
+def _nan_extreme(a, axis, keepdims, reduce, fill):
+    a = _arr(a)
+    if a.dtype not in dt.FLOATING:
+        return reduce(a, axis=axis, keepdims=keepdims)
+    r = reduce(_nan_where(a, fill), axis=axis, keepdims=keepdims)
+    every = _api.all(_cgrad.isnan(a), axis=axis, keepdims=keepdims)
+    return _api.where(every, float("nan"), r)  # an all-NaN slice gives NaN (NumPy warns)
+
+
+def nanmax(a, axis=None, keepdims=False):
+    return _nan_extreme(a, axis, keepdims, _api.max, float("-inf"))
+
+
+def nanmin(a, axis=None, keepdims=False):
+    return _nan_extreme(a, axis, keepdims, _api.min, float("inf"))
+
+
+def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
+    """NaN, +inf and -inf replaced (by 0 and the dtype's largest and smallest finite values by
+    default); complex: each part."""
+    x = _arr(x)
+    if x.dtype in dt.COMPLEX:
+        return _cgrad._complex(nan_to_num(_cgrad.real(x), nan=nan, posinf=posinf, neginf=neginf),
+                               nan_to_num(_cgrad.imag(x), nan=nan, posinf=posinf, neginf=neginf))
+    if x.dtype not in dt.FLOATING:
+        return x[...]
+    info = dt.finfo(x.dtype)
+    big = info.max if posinf is None else posinf
+    small = info.min if neginf is None else neginf
+    y = _api.where(_cgrad.isnan(x), nan, x)
+    y = _api.where(y == float("inf"), big, y)
+    return _api.where(y == float("-inf"), small, y)
+
+
+def logsumexp(a, axis=None, keepdims=False):
+    """log(sum(exp(a))) without overflow: the largest element is taken out first."""
+    a = _float(_arr(a))
+    m = _api.max(a, axis=axis, keepdims=True)
+    m = _api.where(_cgrad.isfinite(m), m, 0.0)
+    r = _cgrad.log(_api.sum(_cgrad.exp(a - m), axis=axis, keepdims=True)) + m
+    if not keepdims:
+        r = _api.squeeze(r, axis=tuple(range(a.ndim)) if axis is None else axis)
+    return r
+
+
+_METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
+
+
+def quantile(a, q, axis=None, method="linear", keepdims=False):
+    """The q-th quantiles (q in [0, 1], a number or an array) along `axis` (all axes by default):
+    the sorted values interpolated as NumPy's `method` says ("linear", "lower", "higher",
+    "nearest", "midpoint"). q's dims come first. A NaN in a slice makes its quantiles NaN."""
+    if method not in _METHODS:
+        raise ValueError(f"quantile: method must be one of {_METHODS}, got {method!r}")
+    a = _float(_arr(a))
+    qa = _arr(q).astype(dt.float64) if not isinstance(q, (int, float)) else None
+    qs = [float(q)] if qa is None else [float(v) for v in _api.unstack(_api.reshape(qa, (-1,)))]
+    if builtins.any(not 0 <= v <= 1 for v in qs):
+        raise ValueError("quantile: q must be in [0, 1]")
+    if axis is None:
+        x, ax = ravel(a), 0
+    else:
+        x, ax = a, operator.index(axis) % a.ndim
+    n = x.shape[ax]
+    if n == 0:
+        raise ValueError("quantile: an empty slice has no quantiles")
+    s = _api.sort(x, axis=ax)
+    nan = _api.any(_cgrad.isnan(x), axis=ax, keepdims=True) if x.dtype in dt.FLOATING else None
+    outs = []
+    for v in qs:
+        pos = v * (n - 1)
+        lo, hi = math.floor(pos), math.ceil(pos)
+        frac = pos - lo
+        if method == "lower" or (method == "nearest" and frac < 0.5) or (method == "nearest" and frac == 0.5 and lo % 2 == 0):
+            r = _along(s, ax, slice(lo, lo + 1))
+        elif method in ("higher", "nearest"):
+            r = _along(s, ax, slice(hi, hi + 1))
+        else:
+            t = 0.5 if method == "midpoint" and hi != lo else frac
+            a0, a1 = _along(s, ax, slice(lo, lo + 1)), _along(s, ax, slice(hi, hi + 1))
+            # NumPy's lerp: from the nearer end, so t = 1 gives a1 exactly
+            r = a0 + (a1 - a0) * t if t < 0.5 else a1 - (a1 - a0) * (1 - t)
+        if nan is not None:
+            r = _api.where(nan, float("nan"), r)
+        if not keepdims:
+            r = _api.squeeze(r, axis=ax)
+        elif axis is None:
+            r = _api.reshape(r, (1,) * a.ndim)
+        outs.append(r)
+    if qa is None:
+        return outs[0]
+    return _api.reshape(_api.stack(outs), tuple(qa.shape) + tuple(outs[0].shape))
+
+
+def percentile(a, q, axis=None, method="linear", keepdims=False):
+    if isinstance(q, (int, float)):
+        return quantile(a, q / 100, axis=axis, method=method, keepdims=keepdims)
+    return quantile(a, _arr(q).astype(dt.float64) / 100, axis=axis, method=method, keepdims=keepdims)
+
+
+def median(a, axis=None, keepdims=False):
+    return quantile(a, 0.5, axis=axis, keepdims=keepdims)
+
+
+def cov(m, y=None, rowvar=True, bias=False, ddof=None):
+    """The covariance matrix of the variables in m's rows (columns with rowvar=False), divided by
+    N - 1 (N with bias, N - ddof with ddof); one variable gives a 0-d array."""
+    x = _float(atleast_2d(m))
+    if not rowvar and x.shape[0] != 1:
+        x = x.mT
+    if y is not None:
+        yy = _float(atleast_2d(y))
+        if not rowvar and yy.shape[0] != 1:
+            yy = yy.mT
+        x = _api.concat([x, yy.astype(dt.result_type(x, yy))], axis=0)
+    n = x.shape[1]
+    dof = n - (ddof if ddof is not None else (0 if bias else 1))
+    xc = x - _api.mean(x, axis=1, keepdims=True)
+    c = (xc @ _cgrad.conj(xc).mT) / dof
+    return _api.squeeze(c, axis=(0, 1)) if c.shape == (1, 1) else c
+
+
+def corrcoef(x, y=None, rowvar=True):
+    c = cov(x, y, rowvar=rowvar)
+    if c.ndim == 0:
+        return c / c
+    d = _cgrad.real(_linalg.diagonal(c))
+    s = _cgrad.sqrt(d)
+    r = c / s._reshape([-1, 1]) / s._reshape([1, -1])
+    if r.dtype in dt.COMPLEX:
+        return _cgrad._complex(_api.clip(_cgrad.real(r), -1, 1), _api.clip(_cgrad.imag(r), -1, 1))
+    return _api.clip(r, -1, 1)
+
+
+def trapezoid(y, x=None, dx=1.0, axis=-1):
+    """The integral of y along `axis` by the trapezoidal rule, at points x (or spacing dx)."""
+    y = _float(_arr(y))
+    mid = (_along(y, axis, slice(1, None)) + _along(y, axis, slice(None, -1))) / 2
+    if x is None:
+        return _api.sum(mid, axis=axis) * dx
+    x = _arr(x)
+    d = _api.diff(x) if x.ndim == 1 else _api.diff(x, axis=axis)
+    if x.ndim == 1:
+        shape = [1] * y.ndim
+        shape[operator.index(axis) % y.ndim] = d.shape[0]
+        d = d._reshape(shape)
+    return _api.sum(mid * d, axis=axis)
+
+
+# ---- counting, binning, interpolation ----
+def bincount(x, weights=None, minlength=0):
+    """How often each value 0, 1, ..., max(x) occurs in the 1-D non-negative integer x (the sum
+    of the weights at its positions). The length depends on max(x): x is evaluated."""
+    x = _arr(x)
+    if x.ndim != 1 or x.dtype not in dt.INTEGRAL or x.dtype == dt.bool:
+        raise TypeError("bincount: needs a 1-D array of integers")
+    lo = int(_api.min(x)) if x.size else 0
+    if lo < 0:
+        raise ValueError("bincount: x must be non-negative")
+    length = builtins.max(int(_api.max(x)) + 1 if x.size else 0, operator.index(minlength))
+    if weights is None:
+        vals, dtype = _api.ones(x.shape, dtype=dt.int64, device=x.device), dt.int64
+    else:
+        vals, dtype = _arr(weights).astype(dt.float64), dt.float64
+    return _api.scatter_add(_api.zeros((length,), dtype=dtype, device=x.device), x, vals)
+
+
+def digitize(x, bins, right=False):
+    """The index of the bin each x falls in (bins monotonic, 1-D): NumPy's searchsorted rule."""
+    x, b = _arr(x), _arr(bins)
+    if b.ndim != 1:
+        raise ValueError("digitize: bins must be 1-D")
+    side = "left" if right else "right"
+    if b.shape[0] > 1 and bool(b[0] > b[-1]):  # decreasing: search the reversed bins
+        return b.shape[0] - _api.searchsorted(_api.flip(b), x, side=side)
+    return _api.searchsorted(b, x, side=side)
+
+
+def interp(x, xp, fp, left=None, right=None):
+    """Piecewise-linear interpolation of the points (xp, fp) (xp increasing) at x; fp[0] (or left)
+    below xp[0], fp[-1] (or right) above xp[-1]."""
+    x, xp, fp = _arr(x), _arr(xp), _arr(fp)
+    if xp.ndim != 1 or fp.ndim != 1 or xp.shape != fp.shape or xp.shape[0] == 0:
+        raise ValueError("interp: xp and fp must be 1-D of one nonzero length")
+    x = _float(x)
+    n = xp.shape[0]
+    lval = fp[0] if left is None else left
+    rval = fp[-1] if right is None else right
+    if n == 1:
+        y = _api.broadcast_to(fp[0].astype(dt.result_type(x, fp)), x.shape)
+    else:
+        i = _api.clip(_api.searchsorted(xp, x, side="right") - 1, 0, n - 2)
+        x0, x1 = _api.take(xp, i), _api.take(xp, i + 1)
+        y0, y1 = _api.take(fp, i), _api.take(fp, i + 1)
+        y = y0 + (y1 - y0) * ((x - x0) / (x1 - x0))
+        y = _api.where(x == xp[-1], fp[-1], y)
+    y = _api.where(x < xp[0], lval, y)
+    return _api.where(x > xp[-1], rval, y)
+
+
+def histogram(a, bins=10, range=None, weights=None, density=False):  # noqa: A002 (NumPy's name)
+    """(counts, bin edges) of the flattened a: `bins` equal bins over `range` (default the data's
+    min and max: evaluated) or the given edges; the last bin includes its right edge."""
+    a = _float(ravel(a))
+    if isinstance(bins, int):
+        if range is None:
+            lo, hi = (float(_api.min(a)), float(_api.max(a))) if a.size else (0.0, 1.0)
+        else:
+            lo, hi = (float(v) for v in range)
+        if not (math.isfinite(lo) and math.isfinite(hi)):
+            raise ValueError(f"histogram: the range [{lo}, {hi}] is not finite")
+        if lo > hi:
+            raise ValueError("histogram: max must be larger than min in range")
+        if lo == hi:
+            lo, hi = lo - 0.5, hi + 0.5
+        edges = _api.linspace(lo, hi, bins + 1, dtype=dt.float64)
+        nb = bins
+        idx = _cgrad.floor((a.astype(dt.float64) - lo) * (nb / (hi - lo))).astype(dt.int64)
+        idx = _api.clip(idx, 0, nb)
+        idx = _api.where(idx == nb, nb - 1, idx)  # the range's maximum: in the last bin
+        # NumPy's corrections where rounding put a value in the next or previous bin
+        e_lo = _api.take(edges, idx)
+        idx = _api.where(_cgrad.logical_and(a < e_lo, idx > 0), idx - 1, idx)
+        e_hi = _api.take(edges, _api.clip(idx + 1, 0, nb))
+        idx = _api.where(_cgrad.logical_and(a >= e_hi, idx < nb - 1), idx + 1, idx)
+        inside = _cgrad.logical_and(a >= lo, a <= hi)
+    else:
+        edges = _float(_arr(bins)).astype(dt.float64)
+        nb = edges.shape[0] - 1
+        idx = _api.searchsorted(edges, a.astype(dt.float64), side="right") - 1
+        idx = _api.where(a == edges[-1], nb - 1, idx)
+        inside = _cgrad.logical_and(a >= edges[0], a <= edges[-1])
+    idx = _api.where(inside, idx, nb)  # outside the range: past the last bin, added nowhere
+    if weights is None:
+        vals, dtype = _api.ones(a.shape, dtype=dt.int64), dt.int64
+    else:
+        vals = _float(ravel(weights))
+        dtype = vals.dtype
+    hist = _api.scatter_add(_api.zeros((nb,), dtype=dtype), idx, vals.astype(dtype))
+    if density:
+        hist = hist.astype(dt.float64) / _api.sum(hist).astype(dt.float64) / _api.diff(edges)
+    return hist, edges
+
+
+def convolve(a, v, mode="full"):
+    """The discrete linear convolution of two 1-D arrays ("full", "same" or "valid"): a gather of
+    the sliding windows times the reversed kernel, summed."""
+    a, v = _arr(a), _arr(v)
+    if a.ndim != 1 or v.ndim != 1:
+        raise ValueError("convolve: a and v must be 1-D")
+    if a.shape[0] == 0 or v.shape[0] == 0:
+        raise ValueError("convolve: a and v cannot be empty")
+    if v.shape[0] > a.shape[0]:
+        a, v = v, a
+    n, m = a.shape[0], v.shape[0]
+    if mode == "full":
+        start, length = 0, n + m - 1
+    elif mode == "same":
+        start, length = (m - 1) // 2, n
+    elif mode == "valid":
+        start, length = m - 1, n - m + 1
+    else:
+        raise ValueError(f"convolve: mode must be 'full', 'same' or 'valid', got {mode!r}")
+    dtype = dt.result_type(a, v)
+    zeros = _api.zeros((m - 1,), dtype=dtype, device=a.device)
+    padded = _api.concat([zeros, a.astype(dtype), zeros])  # out[k] = sum_j padded[k + j] v[m - 1 - j]
+    pos = _api.arange(start, start + length, dtype=dt.int64)._reshape([length, 1]) + \
+        _api.arange(m, dtype=dt.int64)._reshape([1, m])
+    return _api.sum(_api.take(padded, _api.reshape(pos, (-1,)))._reshape([length, m]) * _api.flip(v.astype(dtype)),
+                    axis=1)
+
+
+# ---- padding ----
+_PAD_MODES = ("constant", "edge", "reflect", "symmetric", "wrap")
+
+
+def _per_axis(spec, ndim, what):
+    """NumPy's (before, after) per axis: one value, one (before, after) pair, or a pair per axis."""
+    if not isinstance(spec, (list, tuple)):
+        return [(spec, spec)] * ndim
+    spec = list(spec)
+    if len(spec) == 2 and not builtins.any(isinstance(p, (list, tuple)) for p in spec):
+        return [tuple(spec)] * ndim
+    pairs = [tuple(p) if isinstance(p, (list, tuple)) else (p, p) for p in spec]
+    if len(pairs) == 1:
+        pairs = pairs * ndim
+    if len(pairs) != ndim or builtins.any(len(p) != 2 for p in pairs):
+        raise ValueError(f"pad: {what} does not give (before, after) for each of {ndim} axes")
+    return pairs
+
+
+def _pad_widths(pad_width, ndim):
+    widths = [(operator.index(b), operator.index(e)) for b, e in _per_axis(pad_width, ndim, "pad_width")]
+    if builtins.any(b < 0 or e < 0 for b, e in widths):
+        raise ValueError("pad: widths cannot be negative")
+    return widths
+
+
+def pad(array, pad_width, mode="constant", constant_values=0):
+    """NumPy's pad for the modes "constant" (constant_values: one number or per-axis (before,
+    after) pairs), "edge", "reflect", "symmetric" and "wrap": each axis in turn, a `cat` of
+    slices (flipped for the mirror modes) and the array, or of constants."""
+    x = _arr(array)
+    if mode not in _PAD_MODES:
+        raise ValueError(f"pad: mode must be one of {_PAD_MODES}, got {mode!r}")
+    widths = _pad_widths(pad_width, x.ndim)
+    for ax, (b, e) in enumerate(widths):
+        if b == 0 and e == 0:
+            continue
+        n = x.shape[ax]
+        if n == 0 and mode != "constant":
+            raise ValueError(f"pad: can't extend an empty axis with mode {mode!r}")
+        if mode == "constant":
+            cb, ce = _per_axis(constant_values, x.ndim, "constant_values")[ax]
+
+            def fill(width, value):
+                shape = list(x.shape)
+                shape[ax] = width
+                return _api.full(tuple(shape), value, dtype=x.dtype, device=x.device)
+
+            parts = [fill(b, cb), x, fill(e, ce)]
+        else:
+            parts = [_pad_side(x, ax, b, n, mode, True), x, _pad_side(x, ax, e, n, mode, False)]
+        x = _api.concat([p for p in parts if p.shape[ax]], axis=ax)
+    return x if x is not array else x[...]
+
+
+def _pad_side(x, ax, width, n, mode, before):
+    """The `width` elements that pad one side of axis `ax` (length n) in a non-constant mode."""
+    if width == 0:
+        return _along(x, ax, slice(0, 0))
+    if mode == "edge":
+        edge = _along(x, ax, slice(0, 1) if before else slice(n - 1, n))
+        shape = list(x.shape)
+        shape[ax] = width
+        return _api.broadcast_to(edge, tuple(shape))
+    # the index of each padded element in the original axis, periodic as NumPy's modes extend
+    if before:
+        offsets = list(builtins.range(-width, 0))
+    else:
+        offsets = list(builtins.range(n, n + width))
+    if mode == "wrap":
+        src = [o % n for o in offsets]
+    else:  # reflect (edge not repeated) or symmetric (edge repeated)
+        period = 2 * (n - 1) if mode == "reflect" else 2 * n
+        src = []
+        for o in offsets:
+            if mode == "reflect" and n == 1:
+                src.append(0)
+                continue
+            r = o % period
+            src.append(r if r < n else period - r - (1 if mode == "symmetric" else 0))
+    return _api.take(x, _api.asarray(src, dtype=dt.int64, device=x.device), axis=ax)

@@ -1,0 +1,189 @@
+"""NumPy's functions beyond the Array API standard (python/cgrad/_numpy.py) against NumPy: values,
+shapes and dtypes over arguments, errors, and gradients where the composition has them."""
+import warnings
+
+import numpy as np
+import pytest
+
+import cgrad as cg
+
+rng = np.random.default_rng(21)
+
+
+def arr(a):
+    return cg.asarray(np.asarray(a))
+
+
+def check(got, want, rtol=1e-12, atol=1e-12):
+    if isinstance(want, (tuple, list)):
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            check(g, w, rtol, atol)
+        return
+    want = np.asarray(want)
+    got = np.asarray(got)
+    assert got.shape == want.shape, (got.shape, want.shape)
+    np.testing.assert_allclose(got, want, rtol=rtol, atol=atol)
+
+
+A = rng.standard_normal((3, 4))
+B3 = rng.standard_normal((2, 3, 4))
+V = rng.standard_normal(5)
+
+
+@pytest.mark.parametrize("name,args,kwargs", [
+    ("cumsum", (B3,), {}), ("cumsum", (B3,), {"axis": 1}), ("cumprod", (A,), {"axis": 0}), ("cumprod", (V,), {}),
+    ("ravel", (B3,), {}), ("swapaxes", (B3, 0, 2), {}), ("identity", (3,), {"dtype": np.float64}),
+    ("fliplr", (A,), {}), ("flipud", (B3,), {}), ("rot90", (A,), {}), ("rot90", (B3, 2), {}),
+    ("rot90", (B3, 3, (0, 2)), {}), ("rot90", (B3, -1, (2, 1)), {}), ("diag", (V,), {}), ("diag", (V, 2), {}),
+    ("diag", (V, -1), {}), ("diag", (A,), {}), ("diag", (A, 1), {}), ("diag", (A, -2), {}),
+    ("outer", (V, A), {}), ("inner", (A, B3), {}), ("inner", (V, V), {}), ("dot", (A, A.T), {}), ("dot", (V, V), {}),
+    ("dot", (B3, A.T), {}), ("dot", (B3, V[:4]), {}), ("dot", (A, rng.standard_normal((2, 4, 3))), {}),
+    ("vdot", (A + 1j * A, A), {}), ("kron", (A, V), {}), ("kron", (np.eye(2), A), {}),
+    ("ptp", (B3,), {}), ("ptp", (B3,), {"axis": 1}), ("average", (B3,), {"axis": 2}),
+    ("average", (B3,), {"axis": 1, "weights": np.array([1.0, 2.0, 3.0])}), ("average", (A,), {"weights": np.abs(A)}),
+    ("trapezoid", (B3,), {}), ("trapezoid", (B3,), {"dx": 0.5, "axis": 1}),
+    ("trapezoid", (A,), {"x": np.array([0.0, 0.5, 2.0, 3.5])}), ("logsumexp", (B3,), {}),
+    ("logsumexp", (B3,), {"axis": 1, "keepdims": True}), ("cov", (A,), {}), ("cov", (A,), {"rowvar": False}),
+    ("cov", (V,), {}), ("cov", (A, A[::-1]), {}), ("cov", (A,), {"ddof": 0}), ("corrcoef", (A,), {}),
+    ("corrcoef", (A + 1j * A[::-1],), {}), ("convolve", (V, A[0]), {}), ("convolve", (A[0], V, "same"), {}),
+    ("convolve", (V, A[0][:3], "valid"), {}), ("convolve", (V, A[0][:2], "same"), {}),
+])
+def test_functions_match_numpy(name, args, kwargs):
+    want = getattr(np, name) if name != "logsumexp" else (
+        lambda a, axis=None, keepdims=False: np.log(np.sum(np.exp(a), axis=axis, keepdims=keepdims)))
+    got = getattr(cg, name)(*[arr(a) if isinstance(a, np.ndarray) else a for a in args], **kwargs)
+    check(got, want(*args, **kwargs))
+
+
+def test_stacking_and_splitting_match_numpy():
+    a, b = rng.standard_normal(3), rng.standard_normal((2, 3))
+    for f in ("vstack", "hstack", "dstack", "column_stack"):
+        pairs = [(a, a), (b, b)] if f != "column_stack" else [(a, a), (b.T, a)]
+        for p in pairs:
+            check(getattr(cg, f)([arr(x) for x in p]), getattr(np, f)(p))
+    for f in ("atleast_1d", "atleast_2d", "atleast_3d"):
+        for x in (np.float64(2.0), a, b, B3):
+            check(getattr(cg, f)(arr(x)), getattr(np, f)(x))
+        check(getattr(cg, f)(arr(a), arr(b)), getattr(np, f)(a, b))
+    for args in ((7,), (3,), ([1, 4],), ([2, 2, 9],)):
+        x = np.arange(10.0)
+        check(cg.array_split(arr(x), *args), np.array_split(x, *args))
+    check(cg.split(arr(B3), 2, axis=2), np.split(B3, 2, axis=2))
+    with pytest.raises(ValueError, match="equal division"):
+        cg.split(arr(np.arange(10.0)), 3)
+
+
+@pytest.mark.parametrize("method", ["linear", "lower", "higher", "nearest", "midpoint"])
+def test_quantiles_match_numpy(method):
+    x = rng.standard_normal((4, 7, 5))
+    for q in (0.0, 0.3, 0.5, 0.75, 1.0, np.array([0.1, 0.9]), np.array([[0.25], [0.5]])):
+        for axis in (None, 0, 1, -1):
+            for keepdims in (False, True):
+                got = cg.quantile(arr(x), q if not isinstance(q, np.ndarray) else arr(q), axis=axis, method=method,
+                                  keepdims=keepdims)
+                check(got, np.quantile(x, q, axis=axis, method=method, keepdims=keepdims))
+    check(cg.percentile(arr(x), 30, axis=1, method=method), np.percentile(x, 30, axis=1, method=method))
+    check(cg.median(arr(x), axis=2), np.median(x, axis=2))
+    check(cg.median(arr(np.arange(7))), 3.0)  # integers: float64, as NumPy
+    assert cg.median(arr(np.arange(7))).dtype == cg.float64
+    y = x.copy()
+    y[1, 2, 3] = np.nan
+    check(cg.median(arr(y), axis=2), np.median(y, axis=2))  # a NaN makes its slice NaN
+    with pytest.raises(ValueError):
+        cg.quantile(arr(x), 1.5)
+
+
+def test_nan_functions_and_nan_to_num_match_numpy():
+    x = rng.standard_normal((3, 4))
+    x[0, 1] = x[2, 2] = np.nan
+    x[1, :] = np.nan
+    for f in ("nansum", "nanmean", "nanmax", "nanmin"):
+        for axis in (None, 0, 1):
+            with warnings.catch_warnings():  # NumPy warns of the all-NaN row
+                warnings.simplefilter("ignore", RuntimeWarning)
+                want = getattr(np, f)(x, axis=axis)
+            check(getattr(cg, f)(arr(x), axis=axis), want)
+    y = np.array([np.nan, np.inf, -np.inf, 1.5], np.float32)
+    check(cg.nan_to_num(arr(y)), np.nan_to_num(y))
+    check(cg.nan_to_num(arr(y), nan=-1.0, posinf=9.0), np.nan_to_num(y, nan=-1.0, posinf=9.0))
+    with np.errstate(invalid="ignore"):
+        z = y + 1j * y[::-1]
+    check(cg.nan_to_num(arr(z)), np.nan_to_num(z))
+    check(cg.nan_to_num(arr(np.arange(3))), np.arange(3))
+
+
+def test_counting_binning_and_interpolation_match_numpy():
+    x = rng.integers(0, 7, size=20)
+    check(cg.bincount(arr(x)), np.bincount(x))
+    check(cg.bincount(arr(x), minlength=10), np.bincount(x, minlength=10))
+    w = rng.standard_normal(20)
+    check(cg.bincount(arr(x), weights=arr(w)), np.bincount(x, weights=w))
+    with pytest.raises(ValueError):
+        cg.bincount(arr(np.array([1, -1])))
+    bins = np.array([-1.0, 0.0, 0.5, 2.0])
+    v = np.array([-3.0, -1.0, 0.2, 0.5, 1.0, 2.0, 5.0])
+    for right in (False, True):
+        check(cg.digitize(arr(v), arr(bins), right=right), np.digitize(v, bins, right=right))
+        check(cg.digitize(arr(v), arr(bins[::-1]), right=right), np.digitize(v, bins[::-1], right=right))
+    xp, fp = np.array([0.0, 1.0, 2.5, 4.0]), np.array([1.0, -2.0, 0.5, 3.0])
+    q = np.array([-1.0, 0.0, 0.3, 1.0, 2.0, 3.9, 4.0, 7.0])
+    check(cg.interp(arr(q), arr(xp), arr(fp)), np.interp(q, xp, fp))
+    check(cg.interp(arr(q), arr(xp), arr(fp), left=-9.0, right=9.0), np.interp(q, xp, fp, left=-9.0, right=9.0))
+    check(cg.interp(arr(q), arr(xp[:1]), arr(fp[:1])), np.interp(q, xp[:1], fp[:1]))
+    data = rng.standard_normal(500)
+    for kwargs in ({}, {"bins": 7}, {"bins": 5, "range": (-1.0, 1.0)}, {"bins": np.array([-2.0, -0.5, 0.0, 3.0])},
+                   {"bins": 6, "weights": np.abs(data)}, {"bins": 4, "density": True}):
+        got = cg.histogram(arr(data), **{k: arr(v) if isinstance(v, np.ndarray) else v for k, v in kwargs.items()})
+        check(got, np.histogram(data, **kwargs))
+    edge = np.array([0.0, 0.1, 0.2, 0.3, 1.0])  # values on edges, the maximum in the last bin
+    check(cg.histogram(arr(edge), bins=10), np.histogram(edge, bins=10))
+    check(cg.histogram(arr(np.ones(4)), bins=3), np.histogram(np.ones(4), bins=3))
+
+
+@pytest.mark.parametrize("mode", ["constant", "edge", "reflect", "symmetric", "wrap"])
+def test_pad_matches_numpy(mode):
+    x = rng.standard_normal((3, 4))
+    for width in (1, (2, 3), ((1, 0), (3, 5)), ((0, 0), (7, 9)), 0):
+        if mode == "reflect" or mode == "symmetric" or mode == "wrap" or mode == "edge" or mode == "constant":
+            check(cg.pad(arr(x), width, mode=mode), np.pad(x, width, mode=mode))
+    check(cg.pad(arr(x), 2, constant_values=7.5), np.pad(x, 2, constant_values=7.5))
+    check(cg.pad(arr(x), ((1, 2), (2, 1)), constant_values=((1, 2), (3, 4))),
+          np.pad(x, ((1, 2), (2, 1)), constant_values=((1, 2), (3, 4))))
+    check(cg.pad(arr(np.arange(1.0, 2.0)), 3, mode=mode), np.pad(np.arange(1.0, 2.0), 3, mode=mode))
+    with pytest.raises(ValueError):
+        cg.pad(arr(x), -1)
+
+
+def test_creation_and_index_helpers_match_numpy():
+    check(cg.logspace(0, 3, 4, dtype=cg.float64), np.logspace(0, 3, 4))
+    check(cg.logspace(1, 2, 5, base=2.0, endpoint=False, dtype=cg.float64), np.logspace(1, 2, 5, base=2.0, endpoint=False))
+    check(cg.geomspace(1, 1000, 4, dtype=cg.float64), np.geomspace(1, 1000, 4))
+    check(cg.geomspace(-2, -32, 5, dtype=cg.float64), np.geomspace(-2, -32, 5))
+    with pytest.raises(ValueError):
+        cg.geomspace(0, 1)
+    for n, k, m in ((4, 0, None), (4, 1, None), (3, -1, 5)):
+        check(cg.tril_indices(n, k, m), np.tril_indices(n, k, m))
+        check(cg.triu_indices(n, k, m), np.triu_indices(n, k, m))
+    idx = np.array([0, 5, 11, 23])
+    check(cg.unravel_index(arr(idx), (2, 3, 4)), np.unravel_index(idx, (2, 3, 4)))
+
+
+def test_gradients_flow_through_the_compositions():
+    x0 = rng.standard_normal((3, 4))
+    x = arr(x0).requires_grad_()
+    loss = (cg.sum(cg.pad(x, 1, mode="reflect") ** 2) + cg.logsumexp(x) + cg.sum(cg.diag(x) * 3.0)
+            + cg.sum(cg.kron(x, arr(np.ones((2, 1))))) + cg.quantile(x, 0.3) + cg.sum(cg.convolve(x[0], x[1])))
+    (g,) = cg.grad(loss, [x])
+    eps, num = 1e-6, np.zeros_like(x0)
+
+    def f(v):
+        p = np.pad(v, 1, mode="reflect")
+        return (np.sum(p ** 2) + np.log(np.sum(np.exp(v))) + np.sum(np.diag(v) * 3.0) + 2 * np.sum(v)
+                + np.quantile(v, 0.3) + np.sum(np.convolve(v[0], v[1])))
+    for i in np.ndindex(x0.shape):
+        up, dn = x0.copy(), x0.copy()
+        up[i] += eps
+        dn[i] -= eps
+        num[i] = (f(up) - f(dn)) / (2 * eps)
+    np.testing.assert_allclose(np.asarray(g), num, rtol=1e-5, atol=1e-6)
