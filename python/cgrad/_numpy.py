@@ -665,3 +665,128 @@ def _pad_side(x, ax, width, n, mode, before):
             r = o % period
             src.append(r if r < n else period - r - (1 if mode == "symmetric" else 0))
     return _api.take(x, _api.asarray(src, dtype=dt.int64, device=x.device), axis=ax)
+
+
+# ---- more of NumPy's: differences, polynomials, sorting helpers, selection ----
+def gradient(f, *varargs, axis=None, edge_order=1):
+    """NumPy's gradient: second-order central differences inside, one-sided differences of
+    `edge_order` (1 or 2) at the ends; spacing per axis a scalar (uniform) or the coordinates
+    (edge_order 1). One array per axis, or one array for one axis."""
+    f = _float(_arr(f))
+    axes = list(range(f.ndim)) if axis is None else [operator.index(a) % f.ndim for a in (
+        axis if isinstance(axis, (list, tuple)) else (axis,))]
+    if edge_order not in (1, 2):
+        raise ValueError("gradient: edge_order must be 1 or 2")
+    if len(varargs) == 0:
+        spacing = [1.0] * len(axes)
+    elif len(varargs) == 1 and len(axes) > 1 and not isinstance(varargs[0], Array) and \
+            not hasattr(varargs[0], "__len__"):
+        spacing = [varargs[0]] * len(axes)
+    elif len(varargs) == len(axes):
+        spacing = list(varargs)
+    else:
+        raise TypeError(f"gradient: {len(varargs)} spacings for {len(axes)} axes")
+    out = []
+    for ax, h in zip(axes, spacing):
+        n = f.shape[ax]
+        if n < edge_order + 1:
+            raise ValueError(f"gradient: an axis of length {n} needs at least edge_order + 1 = {edge_order + 1} points")
+        sl = lambda s: _along(f, ax, s)  # noqa: E731
+        if isinstance(h, (int, float)):
+            h = float(h)
+            mid = (sl(slice(2, None)) - sl(slice(None, -2))) / (2 * h)
+            if edge_order == 1:
+                first = (sl(slice(1, 2)) - sl(slice(0, 1))) / h
+                last = (sl(slice(n - 1, n)) - sl(slice(n - 2, n - 1))) / h
+            else:
+                first = (-1.5 * sl(slice(0, 1)) + 2 * sl(slice(1, 2)) - 0.5 * sl(slice(2, 3))) / h
+                last = (0.5 * sl(slice(n - 3, n - 2)) - 2 * sl(slice(n - 2, n - 1)) + 1.5 * sl(slice(n - 1, n))) / h
+        else:
+            x = _float(_arr(h))
+            if x.ndim != 1 or x.shape[0] != n:
+                raise ValueError("gradient: coordinates must be 1-D of the axis' length")
+            if edge_order != 1:
+                raise ValueError("gradient: coordinates take edge_order=1 only")
+            d = _api.diff(x)
+            shape = [1] * f.ndim
+            shape[ax] = n - 2
+            hd, hs = d[:-1]._reshape(shape), d[1:]._reshape(shape)  # the steps before and after
+            mid = (hd * hd * sl(slice(2, None)) + (hs * hs - hd * hd) * sl(slice(1, -1))
+                   - hs * hs * sl(slice(None, -2))) / (hd * hs * (hd + hs))
+            first = (sl(slice(1, 2)) - sl(slice(0, 1))) / d[0]
+            last = (sl(slice(n - 1, n)) - sl(slice(n - 2, n - 1))) / d[-1]
+        out.append(_api.concat([first, mid, last], axis=ax))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def correlate(a, v, mode="valid"):
+    """c[k] = sum_n a[n + k] conj(v[n]) ("valid" by default, "same", "full"), as NumPy's."""
+    a, v = _arr(a), _arr(v)
+    if a.ndim != 1 or v.ndim != 1:
+        raise ValueError("correlate: a and v must be 1-D")
+    if v.shape[0] > a.shape[0]:  # c_av[k] = conj(c_va[-k])
+        return _cgrad.conj(_api.flip(correlate(v, a, mode)))
+    return convolve(a, _cgrad.conj(_api.flip(v)), mode)
+
+
+def polyval(p, x):
+    """p[0] x^(n-1) + ... + p[n-1] by Horner's rule."""
+    p, x = _arr(p), _arr(x)
+    if p.ndim != 1:
+        raise ValueError("polyval: p must be 1-D")
+    r = _api.zeros_like(x) + p[0] if p.shape[0] else _api.zeros_like(x)
+    for i in range(1, p.shape[0]):
+        r = r * x + p[i]
+    return r
+
+
+def polyfit(x, y, deg):
+    """The least-squares polynomial of degree `deg` through (x, y), highest power first."""
+    x, y = _float(_arr(x)), _float(_arr(y))
+    vander = _api.stack([x ** (deg - i) for i in range(deg + 1)], axis=1)
+    return _linalg.lstsq(vander, y)[0]
+
+
+def partition(a, kth, axis=-1):
+    """A partition of a around kth: here fully sorted along `axis` (a valid partition)."""
+    return _api.sort(_arr(a), axis=axis)
+
+
+def argpartition(a, kth, axis=-1):
+    """Indices that partition a around kth: here the stable argsort (a valid partition)."""
+    return _api.argsort(_arr(a), axis=axis)
+
+
+def lexsort(keys):
+    """The stable order that sorts by the last key, then the one before, ...: 1-D keys."""
+    keys = [_arr(k) for k in keys]
+    if not keys or builtins.any(k.ndim != 1 for k in keys):
+        raise ValueError("lexsort: needs one or more 1-D keys of one length")
+    order = _api.argsort(keys[0], stable=True)
+    for k in keys[1:]:
+        order = _api.take(order, _api.argsort(_api.take(k, order), stable=True))
+    return order
+
+
+def select(condlist, choicelist, default=0):
+    """The choice of the first true condition, element by element; `default` where none is."""
+    if len(condlist) != len(choicelist):
+        raise ValueError("select: condlist and choicelist must have the same length")
+    choices = [_arr(c) for c in choicelist]
+    out = default
+    for cond, choice in zip(reversed(condlist), reversed(choices)):
+        out = _api.where(_arr(cond), choice, out)
+    return out if isinstance(out, Array) else _api.asarray(out)
+
+
+def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """NumPy's cross product of 3-vectors along the given axes (the 2-vectors NumPy 2 deprecates
+    are refused, as linalg.cross refuses them)."""
+    a, b = _arr(a), _arr(b)
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    r = _linalg.cross(_api.moveaxis(a, axisa, -1), _api.moveaxis(b, axisb, -1))
+    return _api.moveaxis(r, -1, axisc)
+
+
+__all__ += ["gradient", "correlate", "polyval", "polyfit", "partition", "argpartition", "lexsort", "select", "cross"]

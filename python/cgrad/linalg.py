@@ -249,3 +249,99 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):
     else:
         raise ValueError(f"linalg.matrix_norm: ord must be 'fro', 'nuc', 1, -1, 2, -2, inf or -inf, got {ord!r}")
     return r._reshape(list(r.shape) + [1, 1]) if keepdims else r
+
+
+# ---- NumPy's linalg functions beyond the standard ----
+def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002 (NumPy's name)
+    """NumPy's norm: the 2-norm of the flattened x (no ord, no axis), a vector norm along one
+    axis or of a 1-D x, a matrix norm over two axes or of a 2-D x."""
+    if axis is None:
+        if ord is None:
+            r = vector_norm(_api.reshape(x, (-1,)), ord=2)
+            return _api.reshape(r, (1,) * x.ndim) if keepdims else r
+        axis = tuple(range(x.ndim))
+        if x.ndim not in (1, 2):
+            raise ValueError("linalg.norm: an order needs a 1-D or 2-D x, or an axis")
+    if isinstance(axis, int) or len(axis) == 1:
+        return vector_norm(x, axis=axis, keepdims=keepdims, ord=2 if ord is None else ord)
+    if len(axis) != 2:
+        raise ValueError("linalg.norm: axis takes one or two axes")
+    a0, a1 = (operator.index(a) % x.ndim for a in axis)
+    y = _api.moveaxis(x, (a0, a1), (-2, -1))
+    r = matrix_norm(y, keepdims=keepdims, ord="fro" if ord is None else ord)
+    if keepdims:
+        r = _api.moveaxis(r, (-2, -1), (a0, a1))
+    return r
+
+
+def multi_dot(arrays):
+    """a @ b @ c @ ... in the order of fewest multiplications (NumPy's chain-order DP); a 1-D
+    first (last) operand is a row (column) vector."""
+    arrays = [a if isinstance(a, _cgrad.Array) else _api.asarray(a) for a in arrays]
+    if len(arrays) < 2:
+        raise ValueError("linalg.multi_dot: needs at least two arrays")
+    first, last = arrays[0].ndim == 1, arrays[-1].ndim == 1
+    if first:
+        arrays[0] = arrays[0]._reshape([1, arrays[0].shape[0]])
+    if last:
+        arrays[-1] = arrays[-1]._reshape([arrays[-1].shape[0], 1])
+    dims = [a.shape[0] for a in arrays] + [arrays[-1].shape[1]]
+    n = len(arrays)
+    cost = [[0] * n for _ in range(n)]
+    split = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            cost[i][j] = None
+            for k in range(i, j):
+                c = cost[i][k] + cost[k + 1][j] + dims[i] * dims[k + 1] * dims[j + 1]
+                if cost[i][j] is None or c < cost[i][j]:
+                    cost[i][j], split[i][j] = c, k
+
+    def chain(i, j):
+        return arrays[i] if i == j else chain(i, split[i][j]) @ chain(split[i][j] + 1, j)
+
+    r = chain(0, n - 1)
+    if first and last:
+        return _api.reshape(r, ())
+    if first:
+        return r[0]
+    return r[:, 0] if last else r
+
+
+def cond(x, p=None):
+    """The condition number: largest / smallest singular value, or norm(x, p) norm(inv(x), p)."""
+    if p is None or p in (2, -2):
+        s = svdvals(x)
+        r = s[..., 0] / s[..., -1]
+        return r if p != -2 else 1 / r
+    return matrix_norm(x, ord=p) * matrix_norm(inv(x), ord=p)
+
+
+LstsqResult = collections.namedtuple("LstsqResult", ["x", "residuals", "rank", "s"])
+
+
+def lstsq(a, b, rcond=None):
+    """The least-squares solution of a x = b (a: M x N) by the SVD, as NumPy's: (x, the residuals'
+    squared norms per column (empty unless rank N < M), the rank, the singular values). rcond:
+    singular values below rcond times the largest count as 0 (default: eps max(M, N))."""
+    _matrices(a, "lstsq")
+    if a.ndim != 2:
+        raise ValueError("linalg.lstsq: a must be 2-D")
+    m, n = a.shape
+    vec = b.ndim == 1
+    bm = b._reshape([m, 1]) if vec else b
+    u, s, vh = svd(a, full_matrices=False)
+    tol = (rcond if rcond is not None else dt.finfo(s.dtype).eps * builtins.max(m, n))
+    keep = _cutoff(a, s, tol) if s.shape[-1] else s > 0
+    inv_s = _api.where(keep, 1.0 / _api.where(keep, s, 1.0), 0.0)
+    x = _cgrad.conj(vh).mT @ ((_cgrad.conj(u).mT @ bm) * inv_s._reshape([-1, 1]))
+    rank = int(_api.sum(keep)) if s.shape[-1] else 0
+    if rank == n and m > n:
+        res = _api.sum(_cgrad.abs(bm - a @ x) ** 2, axis=0)
+    else:
+        res = _api.zeros((0,), dtype=s.dtype, device=a.device)
+    return LstsqResult(x[:, 0] if vec else x, res, rank, s)
+
+
+__all__ += ["cond", "lstsq", "multi_dot", "norm"]

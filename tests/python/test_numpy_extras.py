@@ -187,3 +187,63 @@ def test_gradients_flow_through_the_compositions():
         dn[i] -= eps
         num[i] = (f(up) - f(dn)) / (2 * eps)
     np.testing.assert_allclose(np.asarray(g), num, rtol=1e-5, atol=1e-6)
+
+
+def test_gradient_correlate_polynomials_and_selection_match_numpy():
+    f = rng.standard_normal((5, 6))
+    check(cg.gradient(arr(f)), np.gradient(f))
+    check(cg.gradient(arr(f), 0.5, axis=1), np.gradient(f, 0.5, axis=1))
+    check(cg.gradient(arr(f), 2.0, 0.5), np.gradient(f, 2.0, 0.5))
+    check(cg.gradient(arr(f), edge_order=2), np.gradient(f, edge_order=2))
+    xs = np.array([0.0, 0.3, 1.0, 1.2, 2.0, 3.5])
+    check(cg.gradient(arr(f), arr(xs), axis=1), np.gradient(f, xs, axis=1))
+    a, v = rng.standard_normal(7), rng.standard_normal(3)
+    for mode in ("valid", "same", "full"):
+        check(cg.correlate(arr(a), arr(v), mode), np.correlate(a, v, mode))
+        check(cg.correlate(arr(v), arr(a), mode), np.correlate(v, a, mode))
+        check(cg.correlate(arr(a + 1j * a[::-1]), arr(v), mode), np.correlate(a + 1j * a[::-1], v, mode))
+    x = np.linspace(-1, 2, 11)
+    check(cg.polyval(arr(np.array([2.0, -1.0, 0.5])), arr(x)), np.polyval([2.0, -1.0, 0.5], x))
+    y = 0.5 * x ** 3 - x + 2 + 0.01 * rng.standard_normal(11)
+    check(cg.polyfit(arr(x), arr(y), 3), np.polyfit(x, y, 3), rtol=1e-9, atol=1e-9)
+    p = rng.standard_normal((4, 9))
+    check(cg.partition(arr(p), 3), np.sort(p))  # a full sort is a valid partition
+    check(cg.argpartition(arr(p), 3, axis=0), np.argsort(p, axis=0, kind="stable"))
+    k1, k2 = rng.integers(0, 3, 12), rng.integers(0, 3, 12)
+    check(cg.lexsort((arr(k1), arr(k2))), np.lexsort((k1, k2)))
+    c = rng.standard_normal(8)
+    check(cg.select([arr(c < -0.5), arr(c > 0.5)], [arr(c * 10), arr(c * 100)], default=-1.0),
+          np.select([c < -0.5, c > 0.5], [c * 10, c * 100], default=-1.0))
+    u, w = rng.standard_normal((4, 3)), rng.standard_normal((4, 3))
+    check(cg.cross(arr(u), arr(w)), np.cross(u, w))
+    with pytest.raises(ValueError):
+        cg.cross(arr(u[:, :2]), arr(w[:, :2]))
+    check(cg.cross(arr(u.T), arr(w.T), axis=0), np.cross(u.T, w.T, axis=0))
+
+
+def test_numpy_linalg_extras_match_numpy():
+    a = rng.standard_normal((6, 3))
+    for b in (rng.standard_normal(6), rng.standard_normal((6, 2))):
+        got, want = cg.linalg.lstsq(arr(a), arr(b)), np.linalg.lstsq(a, b, rcond=None)
+        check(got.x, want[0])
+        check(got.residuals, want[1])
+        assert got.rank == want[2]
+        check(got.s, want[3])
+    low = a[:, [0, 1, 0]]  # rank 2: no residuals, NumPy's minimum-norm solution
+    got, want = cg.linalg.lstsq(arr(low), arr(b)), np.linalg.lstsq(low, b, rcond=None)
+    check(got.x, want[0], rtol=1e-9, atol=1e-9)
+    assert got.rank == 2 and tuple(got.residuals.shape) == (0,)
+    x = rng.standard_normal((3, 4, 5))
+    for kwargs in ({}, {"ord": 1, "axis": 1}, {"axis": (0, 2)}, {"ord": "nuc", "axis": (2, 1)},
+                   {"ord": np.inf, "axis": (0, 1), "keepdims": True}, {"axis": -1, "keepdims": True}):
+        check(cg.linalg.norm(arr(x), **kwargs), np.linalg.norm(x, **kwargs))
+    m = x[0]
+    for o in (None, 1, -1, 2, -2, np.inf, "fro", "nuc"):
+        check(cg.linalg.norm(arr(m), ord=o), np.linalg.norm(m, ord=o))
+    check(cg.linalg.norm(arr(m[0]), ord=3), np.linalg.norm(m[0], ord=3))
+    chain = [rng.standard_normal(s) for s in ((10,), (10, 3), (3, 40), (40, 2), (2,))]
+    check(cg.linalg.multi_dot([arr(c) for c in chain]), np.linalg.multi_dot(chain))
+    check(cg.linalg.multi_dot([arr(c) for c in chain[1:4]]), np.linalg.multi_dot(chain[1:4]))
+    s = rng.standard_normal((2, 4, 4))
+    for p in (None, 2, -2, 1, np.inf, "fro"):
+        check(cg.linalg.cond(arr(s), p), np.linalg.cond(s, p), rtol=1e-9)
