@@ -134,6 +134,7 @@ from . import _api as _api_module
 from . import fft  # noqa: F401  (the fft extension: cgrad.fft)
 from ._numpy import *  # noqa: F401,F403  (NumPy's functions beyond the standard)
 from . import linalg  # noqa: F401  (the linalg extension: cgrad.linalg)
+from . import random  # noqa: F401  (NumPy's sampling functions: cgrad.random)
 
 __array_api_version__ = "2024.12"
 __version__ = "0.1.0"
