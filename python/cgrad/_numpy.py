@@ -790,3 +790,100 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
 
 
 __all__ += ["gradient", "correlate", "polyval", "polyfit", "partition", "argpartition", "lexsort", "select", "cross"]
+
+
+# ---- sets, searching and editing ----
+def isin(element, test_elements, invert=False):
+    """Whether each element of `element` is among test_elements (any shape; NaN never is): a
+    binary search of the sorted test elements, lazy."""
+    e, t = _arr(element), ravel(test_elements)
+    if t.shape[0] == 0:
+        r = _api.zeros(e.shape, dtype=dt.bool, device=e.device)
+    else:
+        s = _api.sort(t)
+        i = _cgrad.minimum(_api.searchsorted(s, e), t.shape[0] - 1)
+        r = _api.take(s, _api.reshape(i, (-1,)))._reshape(list(e.shape)) == e
+    return ~r if invert else r
+
+
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, equal_nan=True):
+    """NumPy's unique of the flattened array: the sorted distinct values and, as asked, the first
+    positions, the inverse (of ar's shape) and the counts. Evaluates ar (a data-dependent shape).
+    NaNs are each distinct (the standard's rule; NumPy merges them by default)."""
+    if axis is not None:
+        raise NotImplementedError("cgrad.unique: axis is not supported (the flattened array only)")
+    a = _arr(ar)
+    u = _api.unique_all(a)
+    extra = [r for r, want in ((u.indices, return_index), (u.inverse_indices, return_inverse),
+                               (u.counts, return_counts)) if want]
+    return u.values if not extra else (u.values, *extra)
+
+
+def intersect1d(ar1, ar2):
+    """The sorted distinct values in both (evaluated: a data-dependent length)."""
+    u = _api.unique_values(_arr(ar1))
+    return u[isin(u, ar2)]
+
+
+def union1d(ar1, ar2):
+    return _api.unique_values(_api.concat([ravel(ar1), ravel(ar2)]))
+
+
+def setdiff1d(ar1, ar2):
+    """The sorted distinct values of ar1 not in ar2."""
+    u = _api.unique_values(_arr(ar1))
+    return u[isin(u, ar2, invert=True)]
+
+
+def argwhere(a):
+    """The indices of the nonzero elements, one row each (evaluated)."""
+    a = _arr(a)
+    if a.ndim == 0:
+        raise ValueError("argwhere: a 0-d array has no index rows (use atleast_1d)")
+    return _api.stack(_api.nonzero(a), axis=1)
+
+
+def flatnonzero(a):
+    return _api.nonzero(ravel(a))[0]
+
+
+def array_equal(a1, a2, equal_nan=False):
+    """True when both have one shape and equal elements (NaN equal to NaN with equal_nan)."""
+    a1, a2 = _arr(a1), _arr(a2)
+    if a1.shape != a2.shape:
+        return False
+    eq = a1 == a2
+    if equal_nan and a1.dtype in dt.FLOATING + dt.COMPLEX:
+        eq = _cgrad.logical_or(eq, _cgrad.logical_and(_cgrad.isnan(a1), _cgrad.isnan(a2)))
+    return builtins.bool(_api.all(eq))
+
+
+def append(arr, values, axis=None):
+    if axis is None:
+        return _api.concat([ravel(arr), ravel(values)])
+    return _api.concat([_arr(arr), _arr(values)], axis=axis)
+
+
+def delete(arr, obj, axis=None):
+    """arr without the elements (axis None: of the flattened array) or slices at obj (an int, a
+    slice or a sequence of ints): a take of the positions kept."""
+    a = _arr(arr)
+    if axis is None:
+        a, axis = ravel(a), 0
+    axis = operator.index(axis) % a.ndim
+    n = a.shape[axis]
+    if isinstance(obj, slice):
+        drop = set(builtins.range(*obj.indices(n)))
+    else:
+        items = [obj] if isinstance(obj, int) else [operator.index(i) for i in (
+            obj.tolist() if hasattr(obj, "tolist") else obj)]
+        for i in items:
+            if not -n <= i < n:
+                raise IndexError(f"delete: index {i} is out of bounds for axis {axis} with size {n}")
+        drop = {i % n for i in items}
+    keep = [i for i in builtins.range(n) if i not in drop]
+    return _api.take(a, _api.asarray(keep, dtype=dt.int64, device=a.device), axis=axis)
+
+
+__all__ += ["isin", "unique", "intersect1d", "union1d", "setdiff1d", "argwhere", "flatnonzero", "array_equal",
+            "append", "delete"]

@@ -247,3 +247,30 @@ def test_numpy_linalg_extras_match_numpy():
     s = rng.standard_normal((2, 4, 4))
     for p in (None, 2, -2, 1, np.inf, "fro"):
         check(cg.linalg.cond(arr(s), p), np.linalg.cond(s, p), rtol=1e-9)
+
+
+def test_sets_searching_and_editing_match_numpy():
+    a = rng.integers(0, 10, size=(4, 5))
+    b = np.array([3, 7, 7, 11, -1])
+    check(cg.isin(arr(a), arr(b)), np.isin(a, b))
+    check(cg.isin(arr(a), arr(b), invert=True), np.isin(a, b, invert=True))
+    check(cg.isin(arr(a), arr(np.array([], np.int64))), np.isin(a, np.array([], np.int64)))
+    f = np.array([1.5, np.nan, 2.0, -0.0])
+    check(cg.isin(arr(f), arr(np.array([np.nan, 0.0, 2.0]))), np.isin(f, np.array([np.nan, 0.0, 2.0])))
+    got = cg.unique(arr(a), return_index=True, return_inverse=True, return_counts=True)
+    want = np.unique(a, return_index=True, return_inverse=True, return_counts=True)
+    check(got, want)
+    check(cg.unique(arr(a)), np.unique(a))
+    check(cg.intersect1d(arr(a), arr(b)), np.intersect1d(a, b))
+    check(cg.union1d(arr(a), arr(b)), np.union1d(a, b))
+    check(cg.setdiff1d(arr(a), arr(b)), np.setdiff1d(a, b))
+    check(cg.argwhere(arr(a > 6)), np.argwhere(a > 6))
+    check(cg.flatnonzero(arr(a > 6)), np.flatnonzero(a > 6))
+    assert cg.array_equal(arr(a), arr(a.copy())) and not cg.array_equal(arr(a), arr(a[:2]))
+    assert cg.array_equal(arr(f), arr(f), equal_nan=True) and not cg.array_equal(arr(f), arr(f))
+    check(cg.append(arr(a), arr(b)), np.append(a, b))
+    check(cg.append(arr(a), arr(a[:1]), axis=0), np.append(a, a[:1], axis=0))
+    for obj, axis in ((1, 0), ([0, -1], 1), (slice(1, 4, 2), 1), (3, None), ([], 0)):
+        check(cg.delete(arr(a), obj, axis=axis), np.delete(a, obj, axis=axis))
+    with pytest.raises(IndexError):
+        cg.delete(arr(a), 9, axis=0)
