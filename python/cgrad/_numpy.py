@@ -246,7 +246,7 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     sign = -1.0 if start < 0 else 1.0
     y = _api.linspace(math.log(abs(start)), math.log(abs(stop)), num, endpoint=endpoint, dtype=dt.float64)
     r = _cgrad.exp(y) * sign
-    i = _api.arange(num, dtype=dt.int64)
+    i = _api.arange(num, dtype=dt.int64, device=r.device)
     r = _api.where(i == 0, start, r)
     if endpoint and num > 1:
         r = _api.where(i == num - 1, stop, r)
@@ -283,7 +283,7 @@ def average(a, axis=None, weights=None, returned=False, keepdims=False):
     a = _float(_arr(a))
     if weights is None:
         avg = _api.mean(a, axis=axis, keepdims=keepdims)
-        count = _api.asarray(a.size / builtins.max(avg.size, 1), dtype=avg.dtype)
+        count = _api.asarray(a.size / builtins.max(avg.size, 1), dtype=avg.dtype, device=avg.device)
         return (avg, _api.broadcast_to(count, avg.shape)) if returned else avg
     w = _arr(weights).astype(a.dtype)
     if w.shape != a.shape:
@@ -527,7 +527,7 @@ def histogram(a, bins=10, range=None, weights=None, density=False):  # noqa: A00
             raise ValueError("histogram: max must be larger than min in range")
         if lo == hi:
             lo, hi = lo - 0.5, hi + 0.5
-        edges = _api.linspace(lo, hi, bins + 1, dtype=dt.float64)
+        edges = _api.linspace(lo, hi, bins + 1, dtype=dt.float64, device=a.device)
         nb = bins
         idx = _cgrad.floor((a.astype(dt.float64) - lo) * (nb / (hi - lo))).astype(dt.int64)
         idx = _api.clip(idx, 0, nb)
@@ -546,11 +546,11 @@ def histogram(a, bins=10, range=None, weights=None, density=False):  # noqa: A00
         inside = _cgrad.logical_and(a >= edges[0], a <= edges[-1])
     idx = _api.where(inside, idx, nb)  # outside the range: past the last bin, added nowhere
     if weights is None:
-        vals, dtype = _api.ones(a.shape, dtype=dt.int64), dt.int64
+        vals, dtype = _api.ones(a.shape, dtype=dt.int64, device=a.device), dt.int64
     else:
         vals = _float(ravel(weights))
         dtype = vals.dtype
-    hist = _api.scatter_add(_api.zeros((nb,), dtype=dtype), idx, vals.astype(dtype))
+    hist = _api.scatter_add(_api.zeros((nb,), dtype=dtype, device=a.device), idx, vals.astype(dtype))
     if density:
         hist = hist.astype(dt.float64) / _api.sum(hist).astype(dt.float64) / _api.diff(edges)
     return hist, edges
@@ -578,8 +578,8 @@ def convolve(a, v, mode="full"):
     dtype = dt.result_type(a, v)
     zeros = _api.zeros((m - 1,), dtype=dtype, device=a.device)
     padded = _api.concat([zeros, a.astype(dtype), zeros])  # out[k] = sum_j padded[k + j] v[m - 1 - j]
-    pos = _api.arange(start, start + length, dtype=dt.int64)._reshape([length, 1]) + \
-        _api.arange(m, dtype=dt.int64)._reshape([1, m])
+    pos = _api.arange(start, start + length, dtype=dt.int64, device=a.device)._reshape([length, 1]) + \
+        _api.arange(m, dtype=dt.int64, device=a.device)._reshape([1, m])
     return _api.sum(_api.take(padded, _api.reshape(pos, (-1,)))._reshape([length, m]) * _api.flip(v.astype(dtype)),
                     axis=1)
 

@@ -90,3 +90,21 @@ def test_fft_runs_on_the_device():
     (g,) = cg.grad(cg.sum(cg.abs(cg.fft.fft(w)) ** 2), [w])
     assert str(g.device) == "cuda:0"
     np.testing.assert_allclose(np.asarray(g.to_device("cpu")), 2 * 16 * a, rtol=1e-4, atol=1e-3)
+
+
+def test_einsum_indexing_and_numpy_functions_run_on_the_device():
+    rng = np.random.default_rng(5)
+    a, b = rng.standard_normal((2, 3, 4)).astype(np.float32), rng.standard_normal((2, 4, 5)).astype(np.float32)
+    x, y = cg.asarray(a, device="cuda"), cg.asarray(b, device="cuda")
+    v = rng.standard_normal(40).astype(np.float32)
+    xv = cg.asarray(v, device="cuda")
+    got = [cg.einsum("bij,bjk->bik", x, y), x[:, [0, 2], [1, 3]], cg.pad(x, 1, mode="reflect"),
+           cg.quantile(xv, 0.3), cg.histogram(xv, bins=5)[0], cg.convolve(xv, xv[:5]), cg.isin(x, x[0, 0])]
+    want = [np.einsum("bij,bjk->bik", a, b), a[:, [0, 2], [1, 3]], np.pad(a, 1, mode="reflect"),
+            np.quantile(v, 0.3), np.histogram(v, bins=5)[0], np.convolve(v, v[:5]), np.isin(a, a[0, 0])]
+    for g, w in zip(got, want):
+        assert str(g.device) == "cuda:0"
+        np.testing.assert_allclose(np.asarray(g.to_device("cpu")), w, rtol=1e-4, atol=1e-4)
+    x[:, [0, 2], [1, 3]] = 0.0  # a write through a mixed key, on the device
+    a[:, [0, 2], [1, 3]] = 0.0
+    np.testing.assert_array_equal(np.asarray(x.to_device("cpu")), a)
