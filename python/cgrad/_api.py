@@ -363,12 +363,13 @@ def prod(x, /, *, axis=None, dtype=None, keepdims=False):
     return r if dtype is None else r.astype(dtype)
 
 
-def var(x, /, *, axis=None, correction=0.0, keepdims=False):
-    return _cgrad._var(x, axis, float(correction), keepdims)
+def var(x, /, *, axis=None, correction=0.0, keepdims=False, ddof=None):
+    """ddof: NumPy's name for `correction` (either may be given)."""
+    return _cgrad._var(x, axis, float(correction if ddof is None else ddof), keepdims)
 
 
-def std(x, /, *, axis=None, correction=0.0, keepdims=False):
-    return _cgrad._std(x, axis, float(correction), keepdims)
+def std(x, /, *, axis=None, correction=0.0, keepdims=False, ddof=None):
+    return _cgrad._std(x, axis, float(correction if ddof is None else ddof), keepdims)
 
 
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):

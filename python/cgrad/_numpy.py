@@ -887,3 +887,181 @@ def delete(arr, obj, axis=None):
 
 __all__ += ["isin", "unique", "intersect1d", "union1d", "setdiff1d", "argwhere", "flatnonzero", "array_equal",
             "append", "delete"]
+
+
+# ---- NumPy's names for the standard's functions, and functions close to them ----
+def concatenate(arrays, axis=0, dtype=None):
+    """concat; axis=None concatenates the flattened arrays (NumPy's rule)."""
+    arrays = [ravel(a) for a in arrays] if axis is None else [_arr(a) for a in arrays]
+    r = _api.concat(arrays, axis=0 if axis is None else axis)
+    return r if dtype is None else r.astype(dtype)
+
+
+def transpose(a, axes=None):
+    """permute_dims; without axes, the dims reversed."""
+    a = _arr(a)
+    return _api.permute_dims(a, tuple(reversed(range(a.ndim))) if axes is None else tuple(axes))
+
+
+def around(a, decimals=0):
+    """Rounded to `decimals` places (half to even), as NumPy's: round(a 10^d) / 10^d."""
+    a = _arr(a)
+    decimals = operator.index(decimals)
+    if decimals == 0:
+        return _cgrad.round(a)
+    if a.dtype in dt.INTEGRAL:
+        if decimals > 0:
+            return a[...]
+        scale = 10 ** -decimals
+        return (_cgrad.round(a.astype(dt.float64) / scale) * scale).astype(a.dtype)
+    scale = 10.0 ** decimals
+    return _cgrad.round(a * scale) / scale
+
+
+round_ = around
+
+
+def deg2rad(x):
+    return _float(_arr(x)) * (math.pi / 180)
+
+
+def rad2deg(x):
+    return _float(_arr(x)) * (180 / math.pi)
+
+
+radians, degrees = deg2rad, rad2deg
+
+
+def sinc(x):
+    """sin(pi x) / (pi x), 1 at 0."""
+    x = _float(_arr(x))
+    zero = x == 0
+    px = math.pi * _api.where(zero, 1.0, x)
+    return _api.where(zero, 1.0, _cgrad.sin(px) / px)
+
+
+def heaviside(x1, x2):
+    """0 below zero, x2 at zero, 1 above (NaN stays NaN)."""
+    x1 = _float(_arr(x1))
+    r = _api.where(x1 < 0, 0.0, _api.where(x1 > 0, 1.0, x2))
+    return _api.where(_cgrad.isnan(x1), x1, r)
+
+
+def cbrt(x):
+    """The real cube root: |x|^(1/3) with x's sign, one Newton step to the nearest value."""
+    x = _float(_arr(x))
+    y = _cgrad.sign(x) * _cgrad.abs(x) ** (1.0 / 3.0)
+    ok = _cgrad.logical_and(y != 0, _cgrad.isfinite(y))
+    ys = _api.where(ok, y, 1.0)
+    return _api.where(ok, ys - (ys * ys * ys - x) / (3.0 * ys * ys), y)
+
+
+def exp2(x):
+    return 2.0 ** _float(_arr(x))
+
+
+def logaddexp2(x1, x2):
+    """log2(2^x1 + 2^x2) without overflow."""
+    x1, x2 = _float(_arr(x1)), _float(_arr(x2))
+    m = _cgrad.maximum(x1, x2)
+    d = _cgrad.abs(x1 - x2)
+    r = m + _cgrad.log1p(2.0 ** -_api.where(_cgrad.isnan(d), 0.0, d)) / math.log(2)
+    return _api.where(x1 == x2, x1 + 1.0, _api.where(_cgrad.isnan(d), x1 + x2, r))
+
+
+def float_power(x1, x2):
+    """x1 ** x2 in float64 (complex128 for complex operands)."""
+    x1 = _arr(x1)
+    return x1.astype(dt.complex128 if x1.dtype in dt.COMPLEX else dt.float64) ** x2
+
+
+def fmax(x1, x2):
+    """maximum ignoring NaN: the other operand where one is NaN."""
+    x1, x2 = _arr(x1), _arr(x2)
+    return _api.where(_cgrad.isnan(x1), x2, _api.where(_cgrad.isnan(x2), x1, _cgrad.maximum(x1, x2)))
+
+
+def fmin(x1, x2):
+    x1, x2 = _arr(x1), _arr(x2)
+    return _api.where(_cgrad.isnan(x1), x2, _api.where(_cgrad.isnan(x2), x1, _cgrad.minimum(x1, x2)))
+
+
+def divmod(x1, x2):  # noqa: A001 (NumPy's name)
+    return _cgrad.floor_divide(x1, x2), _cgrad.remainder(x1, x2)
+
+
+power = _cgrad.pow
+absolute = _cgrad.abs
+arccos, arcsin, arctan = _cgrad.acos, _cgrad.asin, _cgrad.atan
+arccosh, arcsinh, arctanh = _cgrad.acosh, _cgrad.asinh, _cgrad.atanh
+invert, left_shift, right_shift = _cgrad.bitwise_invert, _cgrad.bitwise_left_shift, _cgrad.bitwise_right_shift
+conjugate, true_divide, mod = _cgrad.conj, _cgrad.divide, _cgrad.remainder
+amax, amin = _api.max, _api.min
+rint, fix = _cgrad.round, _cgrad.trunc
+
+__all__ += ["concatenate", "transpose", "around", "round_", "deg2rad", "rad2deg", "radians", "degrees", "sinc",
+            "heaviside", "cbrt", "exp2", "logaddexp2", "float_power", "fmax", "fmin", "divmod", "power", "absolute",
+            "arccos", "arcsin", "arctan", "arccosh", "arcsinh", "arctanh", "invert", "left_shift", "right_shift",
+            "conjugate", "true_divide", "mod", "amax", "amin", "rint", "fix"]
+
+
+# ---- NumPy's ndarray methods on cgrad arrays ----
+def _diagonal(a, offset=0, axis1=0, axis2=1):
+    """NumPy's diagonal: over axis1 and axis2 (default the first two), the result's last dim."""
+    a = _arr(a)
+    return _linalg.diagonal(_api.moveaxis(a, (axis1, axis2), (-2, -1)), offset=offset)
+
+
+def _squeeze(a, axis=None):
+    if axis is None:
+        axis = tuple(i for i, n in enumerate(a.shape) if n == 1)
+    return _api.squeeze(a, axis=axis) if axis != () else a[...]
+
+
+def _install_methods():
+    A = Array
+    A.transpose = lambda self, *axes: transpose(
+        self, axes[0] if len(axes) == 1 and isinstance(axes[0], (tuple, list)) else (axes or None))
+    A.flatten = A.ravel = lambda self: ravel(self)
+    A.copy = lambda self: self[...]
+    A.argmax = lambda self, axis=None, keepdims=False: _api.argmax(self, axis=axis, keepdims=keepdims)
+    A.argmin = lambda self, axis=None, keepdims=False: _api.argmin(self, axis=axis, keepdims=keepdims)
+    A.cumsum = lambda self, axis=None, dtype=None: cumsum(self, axis, dtype)
+    A.cumprod = lambda self, axis=None, dtype=None: cumprod(self, axis, dtype)
+    A.std = lambda self, axis=None, dtype=None, ddof=0, keepdims=False: _api.std(self, axis=axis, correction=ddof,
+                                                                                 keepdims=keepdims)
+    A.var = lambda self, axis=None, dtype=None, ddof=0, keepdims=False: _api.var(self, axis=axis, correction=ddof,
+                                                                                 keepdims=keepdims)
+    A.prod = lambda self, axis=None, dtype=None, keepdims=False: _api.prod(self, axis=axis, dtype=dtype,
+                                                                           keepdims=keepdims)
+    A.any = lambda self, axis=None, keepdims=False: _api.any(self, axis=axis, keepdims=keepdims)
+    A.all = lambda self, axis=None, keepdims=False: _api.all(self, axis=axis, keepdims=keepdims)
+    A.clip = lambda self, min=None, max=None: _api.clip(self, min, max)  # noqa: A002
+    A.round = lambda self, decimals=0: around(self, decimals)
+    A.dot = lambda self, b: dot(self, b)
+    A.squeeze = lambda self, axis=None: _squeeze(self, axis)
+    A.conj = A.conjugate = lambda self: _cgrad.conj(self)
+    A.real = property(lambda self: _cgrad.real(self))
+    A.imag = property(lambda self: _cgrad.imag(self))
+    A.itemsize = property(lambda self: self.dtype.itemsize)
+    A.nbytes = property(lambda self: self.size * self.dtype.itemsize)
+    A.argsort = lambda self, axis=-1: _api.argsort(self, axis=axis, stable=True)
+    A.nonzero = lambda self: tuple(_api.nonzero(self))
+    A.swapaxes = lambda self, axis1, axis2: swapaxes(self, axis1, axis2)
+    A.repeat = lambda self, repeats, axis=None: _api.repeat(self, repeats, axis=axis)
+    A.take = lambda self, indices, axis=None: _api.take(ravel(self) if axis is None else self, _arr(indices),
+                                                        axis=0 if axis is None else axis)
+    A.diagonal = lambda self, offset=0, axis1=0, axis2=1: _diagonal(self, offset, axis1, axis2)
+    A.trace = lambda self, offset=0, axis1=0, axis2=1, dtype=None: _api.sum(
+        _diagonal(self, offset, axis1, axis2), axis=-1, dtype=dtype)
+
+    def sort(self, axis=-1):  # in place, as NumPy's (every handle on the array sees it)
+        self.assign(_api.sort(self, axis=axis))
+
+    def fill(self, value):  # in place
+        self.assign(_api.full_like(self, value))
+
+    A.sort, A.fill = sort, fill
+
+
+_install_methods()

@@ -274,3 +274,73 @@ def test_sets_searching_and_editing_match_numpy():
         check(cg.delete(arr(a), obj, axis=axis), np.delete(a, obj, axis=axis))
     with pytest.raises(IndexError):
         cg.delete(arr(a), 9, axis=0)
+
+
+def test_numpy_names_of_standard_functions_match_numpy():
+    x = rng.standard_normal((3, 4))
+    y = rng.standard_normal((3, 4))
+    u = rng.uniform(-0.9, 0.9, (3, 4))
+    for name in ("absolute", "arctan", "arcsinh", "rint", "fix", "deg2rad", "rad2deg", "radians", "degrees", "sinc",
+                 "cbrt", "exp2", "conjugate", "amax", "amin", "transpose"):
+        check(getattr(cg, name)(arr(x)), getattr(np, name)(x), rtol=4e-16, atol=1e-15)
+    for name in ("arccos", "arcsin", "arctanh"):
+        check(getattr(cg, name)(arr(u)), getattr(np, name)(u), rtol=1e-15, atol=1e-15)
+    check(cg.arccosh(arr(np.abs(x) + 1)), np.arccosh(np.abs(x) + 1), rtol=1e-15)
+    for name in ("power", "true_divide", "mod", "logaddexp2", "fmax", "fmin", "float_power", "divmod"):
+        a, b = (np.abs(x) + 0.1, y) if name in ("power", "float_power") else (x, y)
+        check(getattr(cg, name)(arr(a), arr(b)), getattr(np, name)(a, b), rtol=1e-14, atol=1e-15)
+    n = np.array([np.nan, 1.0, np.nan, -np.inf])
+    m = np.array([2.0, np.nan, np.nan, -np.inf])
+    check(cg.fmax(arr(n), arr(m)), np.fmax(n, m))
+    with np.errstate(invalid="ignore"):
+        check(cg.logaddexp2(arr(m), arr(m)), np.logaddexp2(m, m))
+    check(cg.heaviside(arr(np.array([-1.0, 0.0, 2.0, np.nan])), 0.5), np.heaviside(np.array([-1.0, 0.0, 2.0, np.nan]), 0.5))
+    check(cg.cbrt(arr(np.array([27.0, -8.0, 0.0, 1e-300, np.inf]))), np.cbrt(np.array([27.0, -8.0, 0.0, 1e-300, np.inf])))
+    for d in (0, 1, 2, -1):
+        check(cg.around(arr(x * 100), d), np.around(x * 100, d))
+    check(cg.around(arr(np.array([15, 25, -35])), -1), np.around(np.array([15, 25, -35]), -1))
+    check(cg.invert(arr(np.arange(4))), np.invert(np.arange(4)))
+    check(cg.left_shift(arr(np.arange(4)), 2), np.left_shift(np.arange(4), 2))
+    check(cg.concatenate([arr(x), arr(y)], axis=1), np.concatenate([x, y], axis=1))
+    check(cg.concatenate([arr(x), arr(y)], axis=None), np.concatenate([x, y], axis=None))
+    check(cg.transpose(arr(B3), (1, 0, 2)), np.transpose(B3, (1, 0, 2)))
+    check(cg.std(arr(x), ddof=1, axis=0), np.std(x, ddof=1, axis=0))
+    check(cg.var(arr(x), ddof=1), np.var(x, ddof=1))
+
+
+def test_ndarray_methods_match_numpy():
+    a = rng.standard_normal((2, 3, 4))
+    x = arr(a)
+    for name, args, kwargs in [("transpose", (), {}), ("transpose", (1, 0, 2), {}), ("transpose", ((2, 0, 1),), {}),
+                               ("flatten", (), {}), ("ravel", (), {}), ("copy", (), {}), ("argmax", (), {"axis": 1}),
+                               ("argmin", (), {}), ("cumsum", (), {}), ("cumsum", (), {"axis": 2}),
+                               ("cumprod", (), {"axis": 0}), ("std", (), {"ddof": 1}), ("var", (), {"axis": 1}),
+                               ("prod", (), {"axis": 2}), ("any", (), {"axis": 0}), ("all", (), {}),
+                               ("clip", (-0.5, 0.5), {}), ("round", (2,), {}), ("squeeze", (), {}),
+                               ("conj", (), {}), ("argsort", (), {"axis": 1}), ("swapaxes", (0, 2), {}),
+                               ("repeat", (2,), {"axis": 1}), ("take", (np.array([0, 5, 7]),), {}),
+                               ("take", (np.array([2, 0]),), {"axis": 2}), ("diagonal", (), {}),
+                               ("diagonal", (1,), {"axis1": 1, "axis2": 2}), ("trace", (), {}),
+                               ("trace", (-1, 2, 1), {})]:
+        got = getattr(x, name)(*[arr(v) if isinstance(v, np.ndarray) and name != "take" else v for v in args], **kwargs)
+        want = getattr(a, name)(*args, **kwargs)
+        if name == "argsort":
+            want = np.argsort(a, axis=1, kind="stable")
+        check(got, want)
+    check(x.dot(arr(a[0].T)), a.dot(a[0].T))
+    check(x[0].dot(arr(a[0, 0])), a[0].dot(a[0, 0]))
+    assert x.itemsize == 8 and x.nbytes == a.nbytes
+    check(x.nonzero(), (a > 10).nonzero() if False else a.nonzero())
+    z = arr(a + 1j * a[::-1])
+    check(z.real, (a + 1j * a[::-1]).real)
+    check(z.imag, (a + 1j * a[::-1]).imag)
+    check(arr(np.ones((1, 3, 1))).squeeze(), np.ones((1, 3, 1)).squeeze())
+    s = arr(a.copy())
+    h = s  # the same array: sort() and fill() work in place, as NumPy's
+    s.sort(axis=1)
+    check(h, np.sort(a, axis=1))
+    s.fill(2.5)
+    check(h, np.full_like(a, 2.5))
+    c = x.copy()
+    c[...] = 0
+    check(x, a)  # copy() is a new array
