@@ -1065,3 +1065,110 @@ def _install_methods():
 
 
 _install_methods()
+
+
+# ---- index helpers and constructors ----
+def indices(dimensions, dtype=None, sparse=False):
+    """The coordinate grids of an array of shape `dimensions`: (ndim, *dimensions), or with sparse
+    one broadcastable array per dim."""
+    d = dt.int64 if dtype is None else dt.as_dtype(dtype)
+    grids = []
+    for i, n in enumerate(dimensions):
+        shape = [1] * len(dimensions)
+        shape[i] = n
+        grids.append(_api.arange(n, dtype=d)._reshape(shape))
+    if sparse:
+        return tuple(grids)
+    return _api.stack([_api.broadcast_to(g, tuple(dimensions)) for g in grids]) if grids else \
+        _api.zeros((0,), dtype=d)
+
+
+def ix_(*args):
+    """Open-mesh index arrays: the k-th 1-D argument shaped to broadcast along dim k (boolean
+    arguments become their nonzero positions)."""
+    out = []
+    for k, a in enumerate(args):
+        a = _arr(a)
+        if a.ndim != 1:
+            raise ValueError("ix_: cross index must be 1 dimensional")
+        if a.dtype == dt.bool:
+            a = _api.nonzero(a)[0]
+        shape = [1] * len(args)
+        shape[k] = a.shape[0]
+        out.append(a._reshape(shape))
+    return tuple(out)
+
+
+def ravel_multi_index(multi_index, dims):
+    """The flat (row-major) positions of coordinate arrays in an array of shape `dims`; a
+    coordinate out of range raises only when it is known (ints), as the indices are lazy."""
+    idx = [_arr(i).astype(dt.int64) for i in multi_index]
+    if len(idx) != len(dims):
+        raise ValueError("ravel_multi_index: one index array per dim")
+    flat, stride = 0, 1
+    for i, n in zip(reversed(idx), reversed(dims)):
+        flat = flat + i * stride
+        stride *= n
+    return flat
+
+
+def vander(x, N=None, increasing=False):
+    """The Vandermonde matrix of the 1-D x: columns x^(N-1), ..., x^0 (reversed with increasing)."""
+    x = _arr(x)
+    if x.ndim != 1:
+        raise ValueError("vander: x must be 1-D")
+    n = x.shape[0] if N is None else operator.index(N)
+    powers = range(n) if increasing else range(n - 1, -1, -1)
+    if n == 0:
+        return _api.zeros((x.shape[0], 0), dtype=x.dtype, device=x.device)
+    return _api.stack([x ** p if p else _api.ones_like(x) for p in powers], axis=1)
+
+
+def tri(N, M=None, k=0, dtype=None):
+    """Ones on and below the k-th diagonal of an N x M matrix, zeros above."""
+    d = dt.float32 if dtype is None else dt.as_dtype(dtype)
+    return _api.tril(_api.ones((N, N if M is None else M), dtype=d), k=k)
+
+
+def insert(arr, obj, values, axis=None):
+    """arr with `values` inserted before position obj (an int: values broadcast to one slice, or
+    a sequence of ints: one slice each) along axis (None: the flattened array)."""
+    a = _arr(arr)
+    if axis is None:
+        a, axis = ravel(a), 0
+    axis = operator.index(axis) % a.ndim
+    n = a.shape[axis]
+    vals = _arr(values).astype(a.dtype)
+    if isinstance(obj, int):
+        i = obj + n if obj < 0 else obj
+        if not 0 <= i <= n:
+            raise IndexError(f"insert: index {obj} is out of bounds for axis {axis} with size {n}")
+        shape = list(a.shape)
+        if vals.ndim == a.ndim and vals.shape[axis] != 1 and vals.ndim:
+            shape[axis] = vals.shape[axis]  # a block of slices
+        else:
+            shape[axis] = 1
+            if vals.ndim == a.ndim - 1 or vals.ndim == 0:
+                vals = _api.expand_dims(vals, axis=axis) if vals.ndim else vals
+        block = _api.broadcast_to(vals, tuple(shape))
+        return _api.concat([_along(a, axis, slice(0, i)), block, _along(a, axis, slice(i, n))], axis=axis)
+    positions = [operator.index(p) for p in obj]
+    positions = [p + n if p < 0 else p for p in positions]
+    if builtins.any(not 0 <= p <= n for p in positions):
+        raise IndexError(f"insert: an index of {list(obj)} is out of bounds for axis {axis} with size {n}")
+    shape = list(a.shape)
+    shape[axis] = len(positions)
+    if vals.ndim == 1 and a.ndim > 1:  # one value per inserted slice, along the axis
+        vals = vals._reshape([len(positions) if d == axis else 1 for d in range(a.ndim)])
+    block = _api.broadcast_to(vals, tuple(shape))
+    order = sorted(range(len(positions)), key=lambda j: positions[j])  # stable: NumPy's order
+    parts, prev = [], 0
+    for j in order:
+        p = positions[j]
+        parts += [_along(a, axis, slice(prev, p)), _along(block, axis, slice(j, j + 1))]
+        prev = p
+    parts.append(_along(a, axis, slice(prev, n)))
+    return _api.concat([q for q in parts if q.shape[axis]], axis=axis)
+
+
+__all__ += ["indices", "ix_", "ravel_multi_index", "vander", "tri", "insert"]

@@ -344,3 +344,25 @@ def test_ndarray_methods_match_numpy():
     c = x.copy()
     c[...] = 0
     check(x, a)  # copy() is a new array
+
+
+def test_index_helpers_and_constructors_match_numpy():
+    check(cg.indices((2, 3)), np.indices((2, 3)))
+    check(cg.indices((2, 3, 4), sparse=True), np.indices((2, 3, 4), sparse=True))
+    a = rng.standard_normal((4, 5))
+    rows, cols = cg.ix_(arr(np.array([0, 3])), arr(np.array([True, False, True, False, True])))
+    check(arr(a)[rows, cols], a[np.ix_(np.array([0, 3]), np.array([True, False, True, False, True]))])
+    mi = (np.array([0, 1, 2]), np.array([3, 0, 4]))
+    check(cg.ravel_multi_index(tuple(arr(m) for m in mi), (3, 5)), np.ravel_multi_index(mi, (3, 5)))
+    x = np.array([1.0, 2.0, 3.0, -0.5])
+    check(cg.vander(arr(x)), np.vander(x))
+    check(cg.vander(arr(x), 3, increasing=True), np.vander(x, 3, increasing=True))
+    check(cg.tri(3, 5, k=1, dtype=cg.float64), np.tri(3, 5, k=1))
+    b = np.arange(12.0).reshape(3, 4)
+    for obj, values, axis in ((1, 9.0, 0), (2, np.array([7.0, 8.0, 9.0]), 1), (-1, 5.0, None), ([0, 2], 7.0, 1),
+                              ([3, 0, 3], np.array([1.0, 2.0, 3.0]), None), ([1], np.array([[5.0, 6.0, 7.0, 8.0]]), 0),
+                              (4, np.array([1.0, 2.0, 3.0]), 1)):
+        check(cg.insert(arr(b), obj, arr(values) if isinstance(values, np.ndarray) else values, axis=axis),
+              np.insert(b, obj, values, axis=axis))
+    with pytest.raises(IndexError):
+        cg.insert(arr(b), 9, 1.0, axis=0)
