@@ -1,25 +1,15 @@
 """cgrad.einsum beside NumPy's (optimize=False, its default, and optimize=True) in one process:
 an attention score (bhqd,bhkd->bhqk), a batched matrix-vector product, a bilinear form, a trace
-and a three-operand chain; float32. Each row prints the median times (after a warm-up,
-interleaved) and cgrad's time over NumPy's best. docs/semantics.md, "einsum".
+and a three-operand chain; float32. Each row prints the median times (after a warm-up, one
+function after the other) and cgrad's time over NumPy's best. docs/semantics.md, "einsum".
 
-Usage: OPENBLAS_NUM_THREADS=1 CGRAD_NUM_THREADS=1 python bench/python/einsum.py
+Usage: OPENBLAS_NUM_THREADS=1 CGRAD_NUM_THREADS=1 CGRAD_RESULT_CACHE_BYTES=0 python bench/python/einsum.py
+(the result cache off: a repeated einsum of unchanged inputs is otherwise answered from it)
 """
-
-import time
 
 import cgrad as cg
 import numpy as np
-
-
-def median(f, reps):
-    f()
-    ts = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        f()
-        ts.append(time.perf_counter() - t0)
-    return sorted(ts)[reps // 2] * 1e3
+from timing import median
 
 
 def main():

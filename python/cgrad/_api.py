@@ -141,6 +141,12 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
     return _cgrad._from_flat_list(flat, shape, d._c, _dev(device))
 
 
+def _as_array_arg(x):
+    """x itself when it is an Array, else asarray(x): how functions beyond the standard take
+    NumPy arrays, lists and scalars."""
+    return x if isinstance(x, Array) else asarray(x)
+
+
 def _finish(x, want, device, copy):
     """x (an Array) with asarray's dtype, device and copy arguments applied."""
     moves = _moves(x, device, copy)
@@ -582,7 +588,7 @@ def einsum(subscripts, /, *operands):
     Operands that are not arrays go through asarray."""
     if not isinstance(subscripts, str):
         raise TypeError("einsum: the subscripts come first, as a string (NumPy's sublist form is not supported)")
-    return _cgrad._einsum(subscripts, [o if isinstance(o, Array) else asarray(o) for o in operands])
+    return _cgrad._einsum(subscripts, [_as_array_arg(o) for o in operands])
 
 
 def moveaxis(x, source, destination, /):

@@ -82,7 +82,7 @@ def _array_key(self, key):
         n = self.shape[d]
         if isinstance(k, Array):
             if k.dtype not in dt.INTEGRAL or k.dtype == dt.bool:
-                raise IndexError(f"cgrad: index arrays must have an integer dtype, got {k.dtype}")
+                raise IndexError(f"cgrad: index arrays must have an integer or boolean dtype, got {k.dtype}")
             k = k.astype(dt.int64)
             ok = _cgrad.logical_and(k >= -n, k < n)
             valid = ok if valid is None else _cgrad.logical_and(valid, ok)
@@ -171,42 +171,6 @@ def _fit_value(v, target, element):
     return _api.broadcast_to(v, tuple(target))
 
 
-def _take_in_basic(self, key):
-    """x[..., idx, ...]: one integer array among slices, ints, None and ... (NumPy's rules: the
-    index's dims replace that axis in place, or come first where a slice, None or ... separates the
-    array from an int of the key). The basic part is indexed first,
-    then a `take` along the array's axis; a negative index wraps once and one outside the axis
-    reads 0, as for every array index here (take's fill mode)."""
-    pos = next(i for i, k in enumerate(key) if isinstance(k, Array))
-    idx = key[pos]
-    if idx.dtype not in dt.INTEGRAL or idx.dtype == dt.bool:
-        raise IndexError(f"cgrad: index arrays must have an integer or boolean dtype, got {idx.dtype}")
-    before = key[:pos]
-    n_real = builtins.sum(1 for k in key if k is not None and k is not Ellipsis)
-    if Ellipsis in before:  # the array's input axis counts from the end
-        axis = self.ndim - builtins.sum(1 for k in key[pos:] if k is not None and k is not Ellipsis)
-    else:
-        axis = builtins.sum(1 for k in before if k is not None)
-    # ints (np.int64 too) drop their dims before the array's; None adds one
-    ints_before = builtins.sum(1 for k in before if k is not None and k is not Ellipsis and not isinstance(k, slice))
-    if n_real > self.ndim:
-        raise IndexError(f"too many indices: array is {self.ndim}-D, index has {n_real}")
-    nones_before = builtins.sum(1 for k in before if k is None)
-    y = _getitem(self, key[:pos] + (slice(None),) + key[pos + 1:])
-    ax = axis - ints_before + nones_before  # where the full slice left that axis in y
-    n = self.shape[axis]
-    flat = idx._reshape([-1])
-    flat = _cgrad._where(flat < 0, flat + n, flat)
-    out = _cgrad._take(y, flat, ax)
-    out = out._reshape(list(y.shape[:ax]) + list(idx.shape) + list(y.shape[ax + 1:]))
-    # ints beside an array are advanced indices too: where a slice, None or ... separates them from
-    # the array, NumPy puts the index's dims first
-    adv = [i for i, k in enumerate(key) if k is not None and k is not Ellipsis and not isinstance(k, slice)]
-    if adv[-1] - adv[0] + 1 != len(adv) and idx.ndim and ax:
-        out = _cgrad._moveaxis(out, list(range(ax, ax + idx.ndim)), list(range(idx.ndim)))
-    return out
-
-
 def _masks_as_arrays(self, key):
     """A key tuple with each boolean array among other entries replaced by the integer arrays of
     its nonzero positions (NumPy's rule: a k-dim mask indexes k dims). nonzero evaluates the mask
@@ -236,13 +200,14 @@ def _masks_as_arrays(self, key):
     return tuple(out)
 
 
-def _take_many_in_basic(self, key):
-    """x[..., i, ..., j, ...]: two or more integer arrays among slices, ints, None and ... (NumPy's
-    rules: the arrays, and the ints beside them, broadcast together; the broadcast shape replaces
-    their dims where they are adjacent in the key, and comes first where a slice, None or ...
-    separates them). The basic part is indexed first with full slices at the arrays, the arrays'
-    axes are moved to the front and flattened, and one `take` reads the flat positions
-    (_array_key's: a position outside its axis reads 0, as for every array index here)."""
+def _take_in_basic(self, key):
+    """x[..., i, ..., j, ...]: integer arrays among slices, ints, None and ... (NumPy's rules: the
+    arrays, and the ints beside them, broadcast together; the broadcast shape replaces their dims
+    where they are adjacent in the key, and comes first where a slice, None or ... separates
+    them; until 2026-12-06 one array only). The basic part is indexed first with full slices at
+    the arrays, the arrays' axes are moved to the front and flattened, and one `take` reads the
+    flat positions (_array_key's: a position outside its axis reads 0, as for every array index
+    here)."""
     n_real = builtins.sum(1 for k in key if k is not None and k is not Ellipsis)
     if n_real > self.ndim:
         raise IndexError(f"too many indices: array is {self.ndim}-D, index has {n_real}")
@@ -304,9 +269,7 @@ def _getitem(self, key):
     if _is_array_key(key):
         return _gather(self, key)
     if arrays:
-        if builtins.sum(1 for k in key if isinstance(k, Array)) == 1:
-            return _take_in_basic(self, key)
-        return _take_many_in_basic(self, key)
+        return _take_in_basic(self, key)
     key = _normalize_key(self, key)
     x = self
     shape = []  # the result's shape, after ints drop and Nones insert dims

@@ -21,8 +21,7 @@ __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "average", "bincount", "col
            "vstack"]
 
 
-def _arr(x):
-    return x if isinstance(x, Array) else _api.asarray(x)
+_arr = _api._as_array_arg
 
 
 def _float(x):

@@ -15,8 +15,7 @@ __all__ = ["fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "
            "fftshift", "ifftshift"]
 
 
-def _array(x):
-    return x if isinstance(x, _cgrad.Array) else _api.asarray(x)
+_array = _api._as_array_arg
 
 
 def _n(n):

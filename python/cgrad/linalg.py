@@ -277,7 +277,7 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002 (NumPy's name)
 def multi_dot(arrays):
     """a @ b @ c @ ... in the order of fewest multiplications (NumPy's chain-order DP); a 1-D
     first (last) operand is a row (column) vector."""
-    arrays = [a if isinstance(a, _cgrad.Array) else _api.asarray(a) for a in arrays]
+    arrays = [_api._as_array_arg(a) for a in arrays]
     if len(arrays) < 2:
         raise ValueError("linalg.multi_dot: needs at least two arrays")
     first, last = arrays[0].ndim == 1, arrays[-1].ndim == 1

@@ -121,14 +121,17 @@ def randint(low, high=None, size=None, dtype=None, device=None):
     return integers(low, high, size, dtype, device=device)
 
 
+def _order(n, device):
+    """A uniformly random permutation of range(n): the argsort of n uniform keys."""
+    return _api.argsort(_uniform((n,), dt.float64, device))
+
+
 def permutation(x, device=None):
     """A random permutation of arange(x) (x an int) or of x's first axis (a new array)."""
     if isinstance(x, int):
-        order = _api.argsort(_uniform((x,), dt.float64, device))
-        return order
-    x = x if isinstance(x, Array) else _api.asarray(x)
-    order = _api.argsort(_uniform((x.shape[0],), dt.float64, x.device))
-    return _api.take(x, order, axis=0)
+        return _order(x, device)
+    x = _api._as_array_arg(x)
+    return _api.take(x, _order(x.shape[0], x.device), axis=0)
 
 
 def shuffle(x):
@@ -142,7 +145,7 @@ def choice(a, size=None, replace=True, p=None, device=None):
     """Samples of a (an array's first axis, or arange(a) for an int): uniformly or with
     probabilities p, with or without replacement (then p-weighted draws use the Gumbel top-k
     rule). p is evaluated to check it."""
-    pool = None if isinstance(a, int) else (a if isinstance(a, Array) else _api.asarray(a))
+    pool = None if isinstance(a, int) else _api._as_array_arg(a)
     n = a if pool is None else pool.shape[0]
     shape = _size(size)
     count = math.prod(shape)

@@ -5,6 +5,7 @@
 #include "fft/host.h"
 
 #include "backends/cpu/thread_pool.h"
+#include "core/shape.hpp"
 
 #include <cgrad/tensor.hpp>
 
@@ -285,8 +286,7 @@ template <class F>
 void for_each_line(const Shape& shape, const std::vector<int64_t>& strides, const Shape& out_shape,
                    int64_t axis, F f) {
   const auto nd = static_cast<int64_t>(shape.size());
-  std::vector<int64_t> out_strides(shape.size(), 1);
-  for (int64_t d = nd - 2; d >= 0; --d) out_strides[d] = out_strides[d + 1] * out_shape[d + 1];
+  const std::vector<int64_t> out_strides = core::contiguous_strides(out_shape);
   for (int64_t d = 0; d < nd; ++d)
     if (d != axis && shape[d] == 0) return;
   std::vector<int64_t> idx(shape.size(), 0);
@@ -331,13 +331,6 @@ void with_reader(const Strided& v, F f) {
     }
     default: throw Error(ErrorCode::Internal, std::string("fft: cannot read ") + dtype_name(v.dtype));
   }
-}
-
-std::vector<int64_t> contiguous(const Shape& shape) {
-  std::vector<int64_t> strides(shape.size(), 1);
-  for (auto d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * shape[d + 1];
-  return strides;
 }
 
 Shape with_length(Shape s, int64_t axis, int64_t n) {
@@ -433,7 +426,7 @@ void c2c(const Strided& in, int64_t axis, bool inverse, Out* out) {
 
 void c2c(C* data, const Shape& shape, int64_t axis, bool inverse) {
   // in place: each line is read whole before it is written
-  c2c(Strided{data, DType::c128, shape, contiguous(shape)}, axis, inverse, data);
+  c2c(Strided{data, DType::c128, shape, core::contiguous_strides(shape)}, axis, inverse, data);
 }
 
 template <class Out>

@@ -130,6 +130,21 @@ bool with_workspace(int& lwork, const int& info, F call) {
   return info == 0;
 }
 
+// dst (column-major, leading dimension ld) := the row-major rows x cols matrix src
+template <class T>
+void to_columns(const T* src, int64_t rows, int64_t cols, T* dst, int64_t ld) {
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j) dst[j * ld + i] = src[i * cols + j];
+}
+
+// dst (row-major rows x cols) := the first rows x cols of the column-major src (leading
+// dimension ld)
+template <class T>
+void from_columns(const T* src, int64_t ld, int64_t rows, int64_t cols, T* dst) {
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j) dst[i * cols + j] = src[j * ld + i];
+}
+
 }  // namespace
 
 template <class T>
@@ -207,8 +222,7 @@ bool lu_factor(T* a, int64_t n, std::vector<int64_t>& perm, int& sign, bool& reg
   const Lapack* lib = usable();
   if (!lib || n <= kLuSmall || n > kMaxDim || !finite(a, n * n)) return false;
   std::vector<T> f(static_cast<std::size_t>(n * n));  // column-major A
-  for (int64_t i = 0; i < n; ++i)
-    for (int64_t j = 0; j < n; ++j) f[static_cast<std::size_t>(j * n + i)] = a[i * n + j];
+  to_columns(a, n, n, f.data(), n);
   const int ni = static_cast<int>(n);
   std::vector<int> ipiv(static_cast<std::size_t>(n));
   int info = 0;
@@ -218,8 +232,7 @@ bool lu_factor(T* a, int64_t n, std::vector<int64_t>& perm, int& sign, bool& reg
     lib->zgetrf(&ni, &ni, f.data(), &ni, ipiv.data(), &info);
   if (info < 0) return false;
   regular = info == 0;  // info > 0: U(info, info) is exactly 0, the factorization completed
-  for (int64_t i = 0; i < n; ++i)
-    for (int64_t j = 0; j < n; ++j) a[i * n + j] = f[static_cast<std::size_t>(j * n + i)];
+  from_columns(f.data(), n, n, n, a);
   perm.resize(static_cast<std::size_t>(n));
   for (int64_t i = 0; i < n; ++i) perm[static_cast<std::size_t>(i)] = i;
   sign = 1;
@@ -281,8 +294,7 @@ bool qr(const T* a, int64_t m, int64_t n, T* q, T* r, bool complete) {
   // column-major A, with room for Q's qc columns when they are more than n
   const int64_t cols = std::max(n, qc);
   std::vector<T> f(static_cast<std::size_t>(m * cols), T(0)), tau(static_cast<std::size_t>(k));
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t j = 0; j < n; ++j) f[static_cast<std::size_t>(j * m + i)] = a[i * n + j];
+  to_columns(a, m, n, f.data(), m);
   const int mi = static_cast<int>(m), ni = static_cast<int>(n), ki = static_cast<int>(k),
             qi = static_cast<int>(qc);
   int info = 0, lwork = -1;
@@ -304,8 +316,7 @@ bool qr(const T* a, int64_t m, int64_t n, T* q, T* r, bool complete) {
     for (int64_t j = 0; j < n; ++j)
       r[i * n + j] = j >= i && i < k ? f[static_cast<std::size_t>(j * m + i)] : T(0);
   if (!with_workspace<T>(lwork, info, generate)) return false;
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t j = 0; j < qc; ++j) q[i * qc + j] = f[static_cast<std::size_t>(j * m + i)];
+  from_columns(f.data(), m, m, qc, q);
   return true;
 }
 
