@@ -99,6 +99,35 @@ TEST(JitCompiler, ProbeMemoSkipsTheProbesOfAnUnchangedDriver) {
   EXPECT_FALSE(jit::detect_compiler(tmp.path + "/none", memo).available);
 }
 
+// GCC 12 and later get the 512-bit move limits on x86-64 (older GCCs reject the flags); the
+// version is the last word of the driver's first line.
+TEST(JitCompiler, MoveWidthFlagsOnlyFromGcc12) {
+  TempDir tmp;
+  const std::string fake = tmp.path + "/fake-gcc";
+  auto flags_of = [&](const std::string& version) {
+    write(fake, "#!/bin/sh\ncase \"$1\" in --version) echo '" + version +
+                    "'; echo 'Free Software Foundation';; -dumpmachine) echo test-target;; esac\n");
+    ::chmod(fake.c_str(), 0755);
+    return jit::detect_compiler(fake).flags;
+  };
+  auto has = [](const std::vector<std::string>& f, const char* flag) {
+    return std::find(f.begin(), f.end(), flag) != f.end();
+  };
+  const auto old_gcc = flags_of("g++ (Debian 11.3.0-1) 11.3.0");
+  const auto gcc12 = flags_of("g++ (Debian 12.2.0-14+deb12u1) 12.2.0");
+  const auto gcc13 = flags_of("c++ (GCC) 13.1.1 20230614");
+  const auto rhel_gcc11 = flags_of("gcc (GCC) 11.4.1 20230605");
+  EXPECT_FALSE(has(old_gcc, "-mmove-max=512"));
+  EXPECT_TRUE(has(old_gcc, "-fno-schedule-insns2")) << "still GCC";
+#if defined(__x86_64__)
+  EXPECT_TRUE(has(gcc12, "-mmove-max=512") && has(gcc12, "-mstore-max=512"));
+  EXPECT_TRUE(has(gcc13, "-mmove-max=512"));
+  EXPECT_FALSE(has(rhel_gcc11, "-mmove-max=512")) << "the last word is a date there, not the version";
+#else
+  EXPECT_FALSE(has(gcc12, "-mmove-max=512"));
+#endif
+}
+
 TEST(JitCompiler, DetectsSystemCompiler) {
   CGRAD_REQUIRE_COMPILER();
   const jit::Compiler& c = test_compiler();

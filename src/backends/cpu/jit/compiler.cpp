@@ -75,6 +75,17 @@ const char* contract_flag() { return core::env().fp_contract ? "-ffp-contract=fa
 // (out-of-order cores reorder anyway). Together they took about 10 ms (15%) off the cold
 // compile of a small kernel with AVX-512 at -O3; the kernels run at the same speed (bench W1-W5).
 const std::vector<std::string> kGccFlags = {"--param=vect-epilogues-nomask=0", "-fno-schedule-insns2"};
+// GCC 12 and later on x86-64: copies of vectors through memory at a zmm register's width. GCC's
+// tuning for Intel cores moves at most 256 bits at a time (AMD's: 512), so a 64-byte vector that
+// a kernel copies into an array (the f32 sin, cos and tan variants' lanes, scalar.hpp) went as
+// two 32-byte stores read back by one 64-byte load, a store-forwarding failure on every call: on
+// a Rocket Lake VM, 2^18 f32, one thread, sin 0.50 -> 0.28 ms, tan 0.90 -> 0.37 (NumPy 0.18, 0.21;
+// bench/RESULTS.md, 2026-12-06). Older GCCs and clang reject the flags; on AVX2 they change nothing.
+#if defined(__x86_64__)
+const std::vector<std::string> kGcc12TargetFlags = {"-mmove-max=512", "-mstore-max=512"};
+#else
+const std::vector<std::string> kGcc12TargetFlags = {};
+#endif
 constexpr int kProbeTimeoutMs = 10'000;
 
 bool is_executable_file(const std::string& p) {
@@ -183,6 +194,17 @@ struct Probe {
   bool gcc = false;
 };
 
+// The major version in a GCC driver's identity: the first number of the first line's last word
+// that starts with a digit and has a dot ("g++ (Debian 12.2.0-14) 12.2.0" and "gcc (GCC) 11.4.1
+// 20230605" give 12 and 11); 0 when there is none.
+int gcc_major(const std::string& identity) {
+  std::istringstream words(identity.substr(0, identity.find(" / ")));
+  int major = 0;
+  for (std::string w; words >> w;)
+    if (w[0] >= '0' && w[0] <= '9' && w.find('.') != std::string::npos) major = std::atoi(w.c_str());
+  return major;
+}
+
 // Runs `--version` and `-dumpmachine`; false when the driver does not answer `--version`.
 bool probe(const std::string& path, Probe* out) {
   ProcessResult v = run_process({path, "--version"}, kProbeTimeoutMs);
@@ -260,6 +282,8 @@ Compiler detect_compiler(const std::string& requested, const std::string& memo_d
     c.flags.insert(c.flags.end(), kBaseFlags.begin(), kBaseFlags.end());
     c.flags.insert(c.flags.end(), kTargetFlags.begin(), kTargetFlags.end());
     if (p.gcc) c.flags.insert(c.flags.end(), kGccFlags.begin(), kGccFlags.end());
+    if (p.gcc && gcc_major(p.identity) >= 12)
+      c.flags.insert(c.flags.end(), kGcc12TargetFlags.begin(), kGcc12TargetFlags.end());
     return c;
   }
   return Compiler{};
