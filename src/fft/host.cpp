@@ -353,23 +353,36 @@ struct Scratch {
   std::vector<C> tmp;
 };
 
-// For every line along `axis` (of `in`; `out_shape` as for_each_line): load(read, in offset,
-// buf, tmp) fills buf with pl.n values, the forward transform of pl runs, store(out offset, z)
-// writes the result. Lines go kLanes at a time where the plan allows (no Bluestein) and are split
-// among the CPU backend's threads in chunks of about kLineGrain points of `work` each; a line's
-// result does not depend on either.
+// For every line along `axis` (of `in`; `out_shape` as for_each_line): load(read, in offset, step,
+// buf, tmp) fills buf with pl.n values from read(offset + i step), the forward transform of pl
+// runs, store(dst, out offset, stride, z) writes the result to dst[offset + j stride]. Lines go
+// kLanes at a time where the plan allows (no Bluestein) and are split among the CPU backend's
+// threads in chunks of about kLineGrain points of `work` each. Where the lines are strided (an
+// axis other than the last, in the input or the output), blocks of up to kBlock neighbouring
+// lines are first copied element by element across the block into contiguous lines and written
+// back the same way, so that each cache line and page a block touches serves all its lines (each
+// line alone read one element per cache line, and for a 1024-row c128 array one per page: axis 0
+// of 1024 x 1024 ran 3.9x slower than axis 1). A line's result depends on none of this.
 constexpr int64_t kLineGrain = 1 << 15;
+constexpr int64_t kBlock = 16;
+constexpr int64_t kBlockElements = 1 << 17;  // a block's lines at most (2 MiB of C in, as much out)
 
-template <class Load, class Store>
+template <class Out, class Load, class Store>
 void run_lines(const Strided& in, const Shape& out_shape, int64_t axis, int64_t work, const Plan& pl,
-               Load load, Store store) {
+               Out* out, Load load, Store store) {
   std::vector<int64_t> ins, outs;
   for_each_line(in.shape, in.strides, out_shape, axis, [&](int64_t i0, int64_t o0) {
     ins.push_back(i0);
     outs.push_back(o0);
   });
+  const auto ax = static_cast<std::size_t>(axis);
+  const int64_t n_in = in.shape[ax], n_out = out_shape[ax], step = in.strides[ax];
+  const int64_t inner = core::contiguous_strides(out_shape)[ax];
   const auto count = static_cast<int64_t>(ins.size());
-  const int64_t grain = std::max<int64_t>(1, kLineGrain / std::max<int64_t>(work, 1));
+  const int64_t block = std::min(kBlock, kBlockElements / std::max<int64_t>({n_in, n_out, 1}));
+  const bool staged = (step != 1 || inner != 1) && block >= 4 && count >= 4;
+  int64_t grain = std::max<int64_t>(1, kLineGrain / std::max<int64_t>(work, 1));
+  if (staged) grain = std::max(grain, block);
   const bool lanes = !pl.pow2 && pl.n > 1;
   with_reader(in, [&](auto read) {
     backends::cpu::parallel_for(count, grain, [&](int64_t begin, int64_t end) {
@@ -382,45 +395,64 @@ void run_lines(const Strided& in, const Shape& out_shape, int64_t axis, int64_t 
         ip[l] = s.in[l].data();
         op[l] = s.out[l].data();
       }
-      int64_t i = begin;
-      for (; lanes && i + kLanes <= end; i += kLanes) {
-        for (int l = 0; l < kLanes; ++l) load(read, ins[static_cast<std::size_t>(i + l)], ip[l], s.tmp);
-        forward_lanes(pl, ip.data(), op.data(), s.a, s.b);
-        for (int l = 0; l < kLanes; ++l) store(outs[static_cast<std::size_t>(i + l)], op[l]);
+      // the k lines read by rd at in_off[l] + i st, written to dst at out_off[l] + j ost
+      auto lines = [&](auto rd, const int64_t* in_off, int64_t st, Out* dst, const int64_t* out_off,
+                       int64_t ost, int64_t k) {
+        int64_t l = 0;
+        for (; lanes && l + kLanes <= k; l += kLanes) {
+          for (int j = 0; j < kLanes; ++j) load(rd, in_off[l + j], st, ip[j], s.tmp);
+          forward_lanes(pl, ip.data(), op.data(), s.a, s.b);
+          for (int j = 0; j < kLanes; ++j) store(dst, out_off[l + j], ost, op[j]);
+        }
+        for (; l < k; ++l) {
+          load(rd, in_off[l], st, ip[0], s.tmp);
+          forward(pl, ip[0], 1, op[0]);
+          store(dst, out_off[l], ost, op[0]);
+        }
+      };
+      if (!staged) {
+        lines(read, ins.data() + begin, step, out, outs.data() + begin, inner, end - begin);
+        return;
       }
-      for (; i < end; ++i) {
-        load(read, ins[static_cast<std::size_t>(i)], ip[0], s.tmp);
-        forward(pl, ip[0], 1, op[0]);
-        store(outs[static_cast<std::size_t>(i)], op[0]);
+      std::vector<C> block_in(static_cast<std::size_t>(block * n_in));
+      std::vector<Out> block_out(static_cast<std::size_t>(block * n_out));
+      std::array<int64_t, kBlock> in_off{}, out_off{};
+      for (int64_t l = 0; l < block; ++l) in_off[l] = l * n_in, out_off[l] = l * n_out;
+      const C* bi = block_in.data();
+      auto read_block = [bi](int64_t o) { return bi[o]; };
+      for (int64_t i = begin; i < end; i += block) {
+        const int64_t k = std::min(block, end - i);
+        const int64_t* li = ins.data() + i;
+        const int64_t* lo = outs.data() + i;
+        for (int64_t j = 0; j < n_in; ++j)
+          for (int64_t l = 0; l < k; ++l)
+            block_in[static_cast<std::size_t>(l * n_in + j)] = read(li[l] + j * step);
+        lines(read_block, in_off.data(), 1, block_out.data(), out_off.data(), 1, k);
+        for (int64_t j = 0; j < n_out; ++j)
+          for (int64_t l = 0; l < k; ++l)
+            out[lo[l] + j * inner] = block_out[static_cast<std::size_t>(l * n_out + j)];
       }
     });
   });
-}
-
-int64_t inner_of(const Shape& shape, int64_t axis) {
-  int64_t inner = 1;
-  for (auto d = static_cast<std::size_t>(axis) + 1; d < shape.size(); ++d) inner *= shape[d];
-  return inner;
 }
 
 }  // namespace
 
 template <class Out>
 void c2c(const Strided& in, int64_t axis, bool inverse, Out* out) {
-  const int64_t n = in.shape[static_cast<std::size_t>(axis)],
-                step = in.strides[static_cast<std::size_t>(axis)];
-  const int64_t inner = inner_of(in.shape, axis);
+  const int64_t n = in.shape[static_cast<std::size_t>(axis)];
   const std::shared_ptr<const Plan> pl = plan_for(std::max<int64_t>(n, 1));
   run_lines(
-      in, in.shape, axis, n, *pl,
-      [&](auto read, int64_t i0, C* buf, std::vector<C>&) {  // inverse: conjugated around the forward one
+      in, in.shape, axis, n, *pl, out,
+      [&](auto read, int64_t i0, int64_t step, C* buf,
+          std::vector<C>&) {  // inverse: conjugated around the forward one
         for (int64_t i = 0; i < n; ++i) {
           const C z = read(i0 + i * step);
           buf[i] = inverse ? std::conj(z) : z;
         }
       },
-      [&](int64_t o0, const C* z) {
-        for (int64_t i = 0; i < n; ++i) out[o0 + i * inner] = Out(inverse ? std::conj(z[i]) : z[i]);
+      [&](Out* dst, int64_t o0, int64_t stride, const C* z) {
+        for (int64_t i = 0; i < n; ++i) dst[o0 + i * stride] = Out(inverse ? std::conj(z[i]) : z[i]);
       });
 }
 
@@ -432,17 +464,16 @@ void c2c(C* data, const Shape& shape, int64_t axis, bool inverse) {
 template <class Out>
 void r2c(const Strided& in, int64_t axis, Out* out) {
   const int64_t n = in.shape[static_cast<std::size_t>(axis)], half = n / 2;
-  const int64_t step = in.strides[static_cast<std::size_t>(axis)];
-  const int64_t inner = inner_of(in.shape, axis);
+  const Shape out_shape = with_length(in.shape, axis, half + 1);
   if (n % 2 != 0) {  // odd: the complex transform, cut
     const std::shared_ptr<const Plan> pl = plan_for(n);
     run_lines(
-        in, with_length(in.shape, axis, half + 1), axis, n, *pl,
-        [&](auto read, int64_t i0, C* buf, std::vector<C>&) {
+        in, out_shape, axis, n, *pl, out,
+        [&](auto read, int64_t i0, int64_t step, C* buf, std::vector<C>&) {
           for (int64_t i = 0; i < n; ++i) buf[i] = read(i0 + i * step);
         },
-        [&](int64_t o0, const C* z) {
-          for (int64_t k = 0; k <= half; ++k) out[o0 + k * inner] = Out(z[k]);
+        [&](Out* dst, int64_t o0, int64_t stride, const C* z) {
+          for (int64_t k = 0; k <= half; ++k) dst[o0 + k * stride] = Out(z[k]);
         });
     return;
   }
@@ -451,18 +482,18 @@ void r2c(const Strided& in, int64_t axis, Out* out) {
   const std::shared_ptr<const Plan> pl = plan_for(half);
   const std::vector<C> w = half_roots(n);
   run_lines(
-      in, with_length(in.shape, axis, half + 1), axis, n, *pl,
-      [&](auto read, int64_t i0, C* buf, std::vector<C>&) {
+      in, out_shape, axis, n, *pl, out,
+      [&](auto read, int64_t i0, int64_t step, C* buf, std::vector<C>&) {
         for (int64_t m = 0; m < half; ++m)
           buf[m] = {read(i0 + 2 * m * step).real(), read(i0 + (2 * m + 1) * step).real()};
       },
-      [&](int64_t o0, const C* z) {
-        out[o0] = Out(z[0].real() + z[0].imag());  // X_0 = E_0 + O_0 and X_h = E_0 - O_0, both real
-        out[o0 + half * inner] = Out(z[0].real() - z[0].imag());
+      [&](Out* dst, int64_t o0, int64_t stride, const C* z) {
+        dst[o0] = Out(z[0].real() + z[0].imag());  // X_0 = E_0 + O_0 and X_h = E_0 - O_0, both real
+        dst[o0 + half * stride] = Out(z[0].real() - z[0].imag());
         for (int64_t k = 1; k < half; ++k) {
           const C zk = z[k], zc = std::conj(z[half - k]);
           const C e = (zk + zc) * 0.5, o = mul(zk - zc, C(0, -0.5));
-          out[o0 + k * inner] = Out(e + mul(w[static_cast<std::size_t>(k)], o));
+          dst[o0 + k * stride] = Out(e + mul(w[static_cast<std::size_t>(k)], o));
         }
       });
 }
@@ -470,11 +501,9 @@ void r2c(const Strided& in, int64_t axis, Out* out) {
 template <class Out>
 void c2r(const Strided& in, int64_t axis, int64_t n, Out* out) {
   const int64_t half = n / 2;
-  const int64_t step = in.strides[static_cast<std::size_t>(axis)];
   const Shape out_shape = with_length(in.shape, axis, n);
-  const int64_t inner = inner_of(out_shape, axis);
   // x[0, half]: the input line, the imaginary parts of X_0 (and X_h for even n) dropped
-  auto read_line = [&](auto read, int64_t i0, std::vector<C>& x) {
+  auto read_line = [&](auto read, int64_t i0, int64_t step, std::vector<C>& x) {
     x.resize(static_cast<std::size_t>(half + 1));
     for (int64_t k = 0; k <= half; ++k) x[static_cast<std::size_t>(k)] = read(i0 + k * step);
     x[0].imag(0);
@@ -483,15 +512,15 @@ void c2r(const Strided& in, int64_t axis, int64_t n, Out* out) {
   if (n % 2 != 0) {  // odd: the full spectrum's inverse transform (conjugated around a forward one)
     const std::shared_ptr<const Plan> pl = plan_for(n);
     run_lines(
-        in, out_shape, axis, n, *pl,
-        [&](auto read, int64_t i0, C* buf, std::vector<C>& x) {
-          read_line(read, i0, x);
+        in, out_shape, axis, n, *pl, out,
+        [&](auto read, int64_t i0, int64_t step, C* buf, std::vector<C>& x) {
+          read_line(read, i0, step, x);
           for (int64_t k = 0; k < n; ++k)
             buf[k] =
                 k <= half ? std::conj(x[static_cast<std::size_t>(k)]) : x[static_cast<std::size_t>(n - k)];
         },
-        [&](int64_t o0, const C* z) {
-          for (int64_t j = 0; j < n; ++j) out[o0 + j * inner] = static_cast<Out>(z[j].real());
+        [&](Out* dst, int64_t o0, int64_t stride, const C* z) {
+          for (int64_t j = 0; j < n; ++j) dst[o0 + j * stride] = static_cast<Out>(z[j].real());
         });
     return;
   }
@@ -501,18 +530,18 @@ void c2r(const Strided& in, int64_t axis, int64_t n, Out* out) {
   const std::shared_ptr<const Plan> pl = plan_for(half);
   const std::vector<C> w = half_roots(n);
   run_lines(
-      in, out_shape, axis, n, *pl,
-      [&](auto read, int64_t i0, C* buf, std::vector<C>& x) {
-        read_line(read, i0, x);
+      in, out_shape, axis, n, *pl, out,
+      [&](auto read, int64_t i0, int64_t step, C* buf, std::vector<C>& x) {
+        read_line(read, i0, step, x);
         for (int64_t k = 0; k < half; ++k) {
           const C xk = x[static_cast<std::size_t>(k)], xc = std::conj(x[static_cast<std::size_t>(half - k)]);
           buf[k] = std::conj(xk + xc + times_i(mul(std::conj(w[static_cast<std::size_t>(k)]), xk - xc)));
         }
       },
-      [&](int64_t o0, const C* z) {  // z: the conjugate of the inverse transform
+      [&](Out* dst, int64_t o0, int64_t stride, const C* z) {  // z: the conjugate of the inverse transform
         for (int64_t m = 0; m < half; ++m) {
-          out[o0 + 2 * m * inner] = static_cast<Out>(z[m].real());
-          out[o0 + (2 * m + 1) * inner] = static_cast<Out>(-z[m].imag());
+          dst[o0 + 2 * m * stride] = static_cast<Out>(z[m].real());
+          dst[o0 + (2 * m + 1) * stride] = static_cast<Out>(-z[m].imag());
         }
       });
 }
