@@ -1,11 +1,11 @@
 /// Matrix decompositions and what is built on them: the Array API linalg extension's solve, inv,
-/// det, slogdet, cholesky, qr, eigh, eigvalsh, svd and svdvals (docs/linalg.md). Each takes a
-/// matrix or a stack of them (the last two dims; floating or complex dtypes) and returns tensors
+/// det, slogdet, cholesky, qr, eigh, eigvalsh, svd and svdvals, and NumPy's eig and eigvals (docs/linalg.md).
+/// Each takes a matrix or a stack of them (the last two dims; floating or complex dtypes) and returns tensors
 /// of the input's dtype (eigenvalues, singular values and log|det| of its real dtype) on its
 /// device. Unlike the rest of the API these are not lazy: each evaluates its input (a
 /// synchronisation point, as unique_* and nonzero) and runs a host routine in double or
 /// complex<double> (LU with partial pivoting, Cholesky, Householder QR, Jacobi), then hands
-/// the result back to the graph. Gradients flow through all but qr and svd (their backward
+/// the result back to the graph. Gradients flow through all but qr, svd and eig (their backward
 /// raises); the backward graphs are lazy cgrad ops.
 #pragma once
 
@@ -47,6 +47,17 @@ struct Eigh {
 /// The eigen-decomposition of each Hermitian matrix, read from its lower triangle.
 Eigh eigh(const Tensor& a);
 Tensor eigvalsh(const Tensor& a);
+
+struct Eig {
+  Tensor eigenvalues;   ///< (..., n), of a's complex dtype (c64 for f32 and c64, else c128), unordered
+  Tensor eigenvectors;  ///< (..., n, n), column j for eigenvalue j: unit 2-norm, largest component real
+};
+/// The eigen-decomposition of each general square matrix, a V = V diag(eigenvalues), always complex
+/// (as PyTorch's and JAX's; NumPy returns real arrays when every eigenvalue is real). LAPACK's ?geev
+/// where the machine has it (its order of eigenvalues), else Hessenberg reduction and the shifted QR
+/// algorithm. eig's backward raises; eigvals' gradient is V^-H diag(g) V^H.
+Eig eig(const Tensor& a);
+Tensor eigvals(const Tensor& a);
 
 struct SVD {
   Tensor U, S, Vh;

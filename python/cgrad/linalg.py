@@ -3,10 +3,11 @@
 Two kinds (docs/linalg.md). The functions built from cgrad's own ops (`cross diagonal matmul
 matrix_norm matrix_power matrix_transpose outer tensordot trace vecdot vector_norm`) compose
 fused ops: they stay lazy, fuse with what surrounds them, have gradients and run on every device.
-The decompositions (`cholesky det eigh eigvalsh inv qr slogdet solve svd svdvals`, and
+The decompositions (`cholesky det eigh eigvalsh inv qr slogdet solve svd svdvals`, NumPy's `eig
+eigvals`, and
 `matrix_rank pinv`, the norms 2, -2 and 'nuc' and negative matrix powers built on them) call the
 C++ core's cgrad::linalg: each evaluates its input (a synchronisation point) and runs a host
-routine in double precision; gradients flow through all but `qr` and `svd`."""
+routine in double precision; gradients flow through all but `qr`, `svd` and `eig`."""
 import collections
 import builtins
 import operator
@@ -15,7 +16,7 @@ from . import _api
 from . import _cgrad
 from . import _dtypes as dt
 
-__all__ = ["cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "matmul", "matrix_norm", "matrix_power",
+__all__ = ["cholesky", "cross", "det", "diagonal", "eig", "eigh", "eigvals", "eigvalsh", "inv", "matmul", "matrix_norm", "matrix_power",
            "matrix_rank", "matrix_transpose", "outer", "pinv", "qr", "slogdet", "solve", "svd", "svdvals", "tensordot",
            "trace", "vecdot", "vector_norm"]
 
@@ -26,6 +27,7 @@ tensordot = _api.tensordot
 vecdot = _api.vecdot
 
 EighResult = collections.namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
+EigResult = collections.namedtuple("EigResult", ["eigenvalues", "eigenvectors"])
 QRResult = collections.namedtuple("QRResult", ["Q", "R"])
 SlogdetResult = collections.namedtuple("SlogdetResult", ["sign", "logabsdet"])
 SVDResult = collections.namedtuple("SVDResult", ["U", "S", "Vh"])
@@ -46,6 +48,19 @@ def eigh(x, /):
 
 def eigvalsh(x, /):
     return _cgrad._linalg_eigvalsh(x)
+
+
+def eig(x, /):
+    """NumPy's (and PyTorch's) eig of general square matrices: EigResult(eigenvalues, eigenvectors),
+    always complex (complex64 for float32 and complex64 input, else complex128), where NumPy gives
+    real arrays when every eigenvalue is real (a dtype that depends on the values). Eigenvectors are
+    the columns, of unit norm with the largest component real, as LAPACK's."""
+    return EigResult(*_cgrad._linalg_eig(x))
+
+
+def eigvals(x, /):
+    """The eigenvalues of eig (the same dtype rule); differentiable."""
+    return _cgrad._linalg_eigvals(x)
 
 
 def inv(x, /):

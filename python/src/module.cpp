@@ -786,6 +786,11 @@ NB_MODULE(_cgrad, m) {
     return std::vector<Tensor>{r.eigenvalues, r.eigenvectors};
   });
   m.def("_linalg_eigvalsh", [](const Tensor& a) { return cgrad::linalg::eigvalsh(a); });
+  m.def("_linalg_eig", [](const Tensor& a) {
+    cgrad::linalg::Eig r = cgrad::linalg::eig(a);
+    return std::vector<Tensor>{r.eigenvalues, r.eigenvectors};
+  });
+  m.def("_linalg_eigvals", [](const Tensor& a) { return cgrad::linalg::eigvals(a); });
   m.def("_linalg_svd", [](const Tensor& a, bool full_matrices) {
     cgrad::linalg::SVD r = cgrad::linalg::svd(a, full_matrices);
     return std::vector<Tensor>{r.U, r.S, r.Vh};

@@ -1,5 +1,5 @@
-// Host matrix routines (host.h): LU, Cholesky, Householder QR, Jacobi eigh and SVD, in double
-// and std::complex<double>.
+// Host matrix routines (host.h): LU, Cholesky, Householder QR, Jacobi eigh and SVD, QR-algorithm eig, in
+// double and std::complex<double>.
 #include "linalg/host.h"
 
 #include <algorithm>
@@ -308,12 +308,173 @@ void svd(const T* a, int64_t m, int64_t n, T* u, double* s, T* vh, bool full) {
       for (int64_t i = 0; i < n; ++i) vh[r * n + i] = cj(u2[static_cast<std::size_t>(i * ucols2 + r)]);
 }
 
+// ---- general eigenproblems: Hessenberg, shifted QR, back-substitution (complex throughout) ----
+
+namespace {
+
+// v := v / ||v|| times the phase that makes its largest component real and positive
+void normalize_eigenvector(C* v, int64_t n) {
+  double norm = 0, big = -1;
+  int64_t at = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    norm += std::norm(v[i]);
+    if (std::abs(v[i]) > big) big = std::abs(v[i]), at = i;
+  }
+  if (!(norm > 0)) return;  // (0 or NaN: left as it is)
+  const C scale = std::conj(v[at]) / (std::abs(v[at]) * std::sqrt(norm));
+  for (int64_t i = 0; i < n; ++i) v[i] *= scale;
+  v[at] = C(v[at].real(), 0.0);
+}
+
+// h (n x n, row-major) := Q^H h Q upper Hessenberg by Householder reflections; z := Q.
+void hessenberg(C* h, int64_t n, C* z) {
+  std::vector<C> u(static_cast<std::size_t>(n));
+  for (int64_t k = 0; k + 2 < n; ++k) {
+    double tail = 0;
+    for (int64_t i = k + 1; i < n; ++i) tail += std::norm(h[i * n + k]);
+    if (tail == std::norm(h[(k + 1) * n + k])) continue;  // already zero below the subdiagonal
+    const C x0 = h[(k + 1) * n + k];
+    const double xn = std::sqrt(tail);
+    const C alpha = -(std::abs(x0) > 0 ? x0 / std::abs(x0) : C(1)) * xn;
+    double un = 0;
+    for (int64_t i = k + 1; i < n; ++i) {
+      u[static_cast<std::size_t>(i)] = h[i * n + k] - (i == k + 1 ? alpha : C(0));
+      un += std::norm(u[static_cast<std::size_t>(i)]);
+    }
+    if (!(un > 0)) continue;
+    const double f = 2 / un;           // P = I - f u u^H
+    for (int64_t j = k; j < n; ++j) {  // h := P h (rows k + 1 ..)
+      C d = 0;
+      for (int64_t i = k + 1; i < n; ++i) d += std::conj(u[static_cast<std::size_t>(i)]) * h[i * n + j];
+      d *= f;
+      for (int64_t i = k + 1; i < n; ++i) h[i * n + j] -= u[static_cast<std::size_t>(i)] * d;
+    }
+    for (C* m : {h, z})  // h := h P, z := z P (columns k + 1 ..)
+      for (int64_t i = 0; i < n; ++i) {
+        C d = 0;
+        for (int64_t j = k + 1; j < n; ++j) d += m[i * n + j] * u[static_cast<std::size_t>(j)];
+        d *= f;
+        for (int64_t j = k + 1; j < n; ++j) m[i * n + j] -= d * std::conj(u[static_cast<std::size_t>(j)]);
+      }
+    for (int64_t i = k + 2; i < n; ++i) h[i * n + k] = 0;
+  }
+}
+
+// The eigenvalue of [[a, b], [c, d]] nearer d (Wilkinson's shift).
+C wilkinson_shift(C a, C b, C c, C d) {
+  const C t = 0.5 * (a - d), r = std::sqrt(t * t + b * c);
+  const C m1 = 0.5 * (a + d) + r, m2 = 0.5 * (a + d) - r;
+  return std::abs(m1 - d) < std::abs(m2 - d) ? m1 : m2;
+}
+
+// h (upper Hessenberg) := T upper triangular with h = Z T Z^H, z := z Z: single-shift QR steps on
+// the active window [lo, hi], by Givens rotations (the whole rows and columns, for the Schur
+// form), deflating where a subdiagonal entry is below eps of its neighbours. False when an
+// eigenvalue takes more than 30 steps (LAPACK's bound); NaN entries deflate at once (no
+// comparison holds).
+bool schur(C* h, int64_t n, C* z) {
+  constexpr double eps = 2.220446049250313e-16;
+  int64_t hi = n - 1, steps = 0;
+  while (hi > 0) {
+    int64_t lo = hi;
+    for (; lo > 0; --lo) {
+      const double nb = std::abs(h[lo * n + lo]) + std::abs(h[(lo - 1) * n + lo - 1]);
+      if (!(std::abs(h[lo * n + lo - 1]) > eps * nb)) break;
+    }
+    if (lo > 0) h[lo * n + lo - 1] = 0;
+    if (lo == hi) {  // a 1 x 1 block: an eigenvalue
+      --hi, steps = 0;
+      continue;
+    }
+    if (steps == 30) return false;
+    ++steps;
+    C mu =
+        wilkinson_shift(h[(hi - 1) * n + hi - 1], h[(hi - 1) * n + hi], h[hi * n + hi - 1], h[hi * n + hi]);
+    if (steps % 10 == 0)  // an exceptional shift, as LAPACK's, against cycles
+      mu = h[hi * n + hi] + 0.75 * std::abs(h[hi * n + hi - 1].real()) + std::abs(h[hi * n + hi - 1].imag());
+    C x = h[lo * n + lo] - mu, y = h[(lo + 1) * n + lo];
+    for (int64_t k = lo; k < hi; ++k) {
+      // G = [c s; -conj(s) c] with G [x; y] = [r; 0]
+      const double ax = std::abs(x), norm = std::hypot(ax, std::abs(y));
+      double c = 1;
+      C s = 0;
+      if (norm > 0) {
+        c = ax / norm;
+        s = (ax > 0 ? x / ax : C(1)) * std::conj(y) / norm;
+      }
+      for (int64_t j = k > lo ? k - 1 : lo; j < n; ++j) {  // rows k, k + 1 := G rows
+        const C p = h[k * n + j], q = h[(k + 1) * n + j];
+        h[k * n + j] = c * p + s * q;
+        h[(k + 1) * n + j] = -std::conj(s) * p + c * q;
+      }
+      const int64_t last = std::min(k + 2, hi);
+      for (int64_t i = 0; i <= last; ++i) {  // columns k, k + 1 := columns G^H
+        const C p = h[i * n + k], q = h[i * n + k + 1];
+        h[i * n + k] = p * c + q * std::conj(s);
+        h[i * n + k + 1] = -p * s + q * c;
+      }
+      for (int64_t i = 0; i < n; ++i) {
+        const C p = z[i * n + k], q = z[i * n + k + 1];
+        z[i * n + k] = p * c + q * std::conj(s);
+        z[i * n + k + 1] = -p * s + q * c;
+      }
+      if (k + 1 < hi) x = h[(k + 1) * n + k], y = h[(k + 2) * n + k];
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+template <class T>
+bool eig(const T* a, int64_t n, C* w, C* v) {
+  if (n == 0) return true;
+  std::vector<C> h(a, a + n * n), z(static_cast<std::size_t>(n * n), C(0));
+  for (int64_t i = 0; i < n; ++i) z[static_cast<std::size_t>(i * n + i)] = 1;
+  hessenberg(h.data(), n, z.data());
+  if (!schur(h.data(), n, z.data())) return false;
+  for (int64_t i = 0; i < n; ++i) w[i] = h[static_cast<std::size_t>(i * n + i)];
+  if (!v) return true;
+  // eigenvector k of T: x_k = 1, x_j (j < k) by back-substitution, a zero divisor (a repeated
+  // eigenvalue) replaced by eps ||T||, as LAPACK's ztrevc does; then v_k = Z x, normalized
+  double tnorm = 0;
+  for (const C& e : h) tnorm = std::max(tnorm, std::abs(e));
+  const double small = std::max(tnorm * 2.220446049250313e-16, 1e-300);
+  std::vector<C> x(static_cast<std::size_t>(n));
+  for (int64_t k = 0; k < n; ++k) {
+    const C lambda = h[static_cast<std::size_t>(k * n + k)];
+    x[static_cast<std::size_t>(k)] = 1;
+    for (int64_t j = k - 1; j >= 0; --j) {
+      C sum = 0;
+      for (int64_t m = j + 1; m <= k; ++m)
+        sum += h[static_cast<std::size_t>(j * n + m)] * x[static_cast<std::size_t>(m)];
+      C d = h[static_cast<std::size_t>(j * n + j)] - lambda;
+      if (std::abs(d) < small) d = small;
+      x[static_cast<std::size_t>(j)] = -sum / d;
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      C sum = 0;
+      for (int64_t m = 0; m <= k; ++m)
+        sum += z[static_cast<std::size_t>(i * n + m)] * x[static_cast<std::size_t>(m)];
+      v[i * n + k] = sum;
+    }
+  }
+  std::vector<C> col(static_cast<std::size_t>(n));
+  for (int64_t k = 0; k < n; ++k) {
+    for (int64_t i = 0; i < n; ++i) col[static_cast<std::size_t>(i)] = v[i * n + k];
+    normalize_eigenvector(col.data(), n);
+    for (int64_t i = 0; i < n; ++i) v[i * n + k] = col[static_cast<std::size_t>(i)];
+  }
+  return true;
+}
+
 #define CGRAD_LINALG_INSTANTIATE(T)                                                       \
   template bool lu_factor<T>(T*, int64_t, std::vector<int64_t>&, int&);                   \
   template void lu_solve<T>(const T*, const std::vector<int64_t>&, int64_t, T*, int64_t); \
   template bool cholesky<T>(T*, int64_t);                                                 \
   template void qr<T>(const T*, int64_t, int64_t, T*, T*, bool);                          \
   template void eigh<T>(T*, int64_t, double*, T*);                                        \
+  template bool eig<T>(const T*, int64_t, C*, C*);                                        \
   template void svd<T>(const T*, int64_t, int64_t, T*, double*, T*, bool);
 CGRAD_LINALG_INSTANTIATE(double)
 CGRAD_LINALG_INSTANTIATE(C)

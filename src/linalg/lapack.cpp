@@ -1,8 +1,8 @@
-// LAPACK loaded at run time (lapack.h). A row-major matrix is, to LAPACK (column-major), its
-// transpose: eigh hands it A's lower triangle as the upper one ('U') and reads the eigenvectors
-// back transposed (conjugated: the decomposition is of conj(A)); svd of the transpose A^T =
-// U' S V'^H gives A = conj(V') S U'^T, so LAPACK's VT buffer is our U and its U buffer our Vh,
-// each read as it lies.
+// LAPACK loaded at run time (lapack.h). eig hands LAPACK the matrix in columns (a copy). A row-major matrix
+// is, to LAPACK (column-major), its transpose: eigh hands it A's lower triangle as the upper one ('U') and
+// reads the eigenvectors back transposed (conjugated: the decomposition is of conj(A)); svd of the transpose
+// A^T = U' S V'^H gives A = conj(V') S U'^T, so LAPACK's VT buffer is our U and its U buffer our Vh, each
+// read as it lies.
 #include "linalg/lapack.h"
 
 #include <dlfcn.h>
@@ -40,6 +40,11 @@ using Zgetrf = void (*)(const int*, const int*, C*, const int*, int*, int*);
 using Dpotrf = void (*)(const char*, const int*, double*, const int*, int*, L);
 using Zpotrf = void (*)(const char*, const int*, C*, const int*, int*, L);
 
+using Dgeev = void (*)(const char*, const char*, const int*, double*, const int*, double*, double*, double*,
+                       const int*, double*, const int*, double*, const int*, int*, L, L);
+using Zgeev = void (*)(const char*, const char*, const int*, C*, const int*, C*, C*, const int*, C*,
+                       const int*, C*, const int*, double*, int*, L, L);
+
 using Dgetri = void (*)(const int*, double*, const int*, const int*, double*, const int*, int*);
 using Zgetri = void (*)(const int*, C*, const int*, const int*, C*, const int*, int*);
 
@@ -58,9 +63,11 @@ struct Lapack {
   Zheevd zheevd = nullptr;
   Dgesdd dgesdd = nullptr;
   Zgesdd zgesdd = nullptr;
+  Dgeev dgeev = nullptr;
+  Zgeev zgeev = nullptr;
   bool complete() const {
     return dgetrf && zgetrf && dgetri && zgetri && dpotrf && zpotrf && dgeqrf && zgeqrf && dorgqr && zungqr &&
-           dsyevd && zheevd && dgesdd && zgesdd;
+           dsyevd && zheevd && dgesdd && zgesdd && dgeev && zgeev;
   }
 };
 
@@ -79,7 +86,8 @@ Lapack load() {
     find(h, l.zgetri, "zgetri_"), find(h, l.dpotrf, "dpotrf_"), find(h, l.zpotrf, "zpotrf_");
     find(h, l.dgeqrf, "dgeqrf_"), find(h, l.zgeqrf, "zgeqrf_"), find(h, l.dorgqr, "dorgqr_");
     find(h, l.zungqr, "zungqr_"), find(h, l.dsyevd, "dsyevd_"), find(h, l.zheevd, "zheevd_");
-    find(h, l.dgesdd, "dgesdd_"), find(h, l.zgesdd, "zgesdd_");
+    find(h, l.dgesdd, "dgesdd_"), find(h, l.zgesdd, "zgesdd_"), find(h, l.dgeev, "dgeev_");
+    find(h, l.zgeev, "zgeev_");
     if (l.complete()) {
       // one thread inside the library, as for GEMM (backends/cpu/gemm.cpp)
       if (auto set = reinterpret_cast<void (*)(int)>(dlsym(h, "openblas_set_num_threads"))) set(1);
@@ -179,6 +187,47 @@ bool eigh(const T* a, int64_t n, double* w, T* v) {
   if (v)
     for (int64_t i = 0; i < n; ++i)
       for (int64_t j = 0; j < n; ++j) v[i * n + j] = cj(z[static_cast<std::size_t>(j * n + i)]);
+  return true;
+}
+
+template <class T>
+bool eig(const T* a, int64_t n, C* w, C* v) {
+  const Lapack* lib = usable();
+  if (!lib || n == 0 || n > kMaxDim || !finite(a, n * n)) return false;
+  std::vector<T> f(static_cast<std::size_t>(n * n)), vr(v ? static_cast<std::size_t>(n * n) : 1);
+  to_columns(a, n, n, f.data(), n);
+  const char* jobvr = v ? "V" : "N";
+  const int ni = static_cast<int>(n), ldvr = v ? ni : 1, one = 1;
+  int info = 0, lwork = -1;
+  T vl{};
+  if constexpr (std::is_same_v<T, double>) {
+    std::vector<double> wr(static_cast<std::size_t>(n)), wi(wr.size());
+    auto call = [&](double* work) {
+      lib->dgeev("N", jobvr, &ni, f.data(), &ni, wr.data(), wi.data(), &vl, &one, vr.data(), &ldvr, work,
+                 &lwork, &info, 1, 1);
+    };
+    if (!with_workspace<double>(lwork, info, call)) return false;
+    for (int64_t j = 0; j < n; ++j) w[j] = {wr[static_cast<std::size_t>(j)], wi[static_cast<std::size_t>(j)]};
+    // a complex pair's vectors: columns j and j + 1 hold the real and imaginary parts of the first
+    for (int64_t j = 0; v && j < n; ++j) {
+      const bool pair = wi[static_cast<std::size_t>(j)] != 0 && j + 1 < n;
+      for (int64_t i = 0; i < n; ++i) {
+        const double re = vr[static_cast<std::size_t>(j * n + i)];
+        const double im = pair ? vr[static_cast<std::size_t>((j + 1) * n + i)] : 0.0;
+        v[i * n + j] = {re, im};
+        if (pair) v[i * n + j + 1] = {re, -im};
+      }
+      j += pair ? 1 : 0;
+    }
+  } else {
+    std::vector<double> rwork(static_cast<std::size_t>(2 * n));
+    auto call = [&](C* work) {
+      lib->zgeev("N", jobvr, &ni, f.data(), &ni, w, &vl, &one, vr.data(), &ldvr, work, &lwork, rwork.data(),
+                 &info, 1, 1);
+    };
+    if (!with_workspace<C>(lwork, info, call)) return false;
+    if (v) from_columns(vr.data(), n, n, n, v);
+  }
   return true;
 }
 
@@ -322,6 +371,8 @@ bool qr(const T* a, int64_t m, int64_t n, T* q, T* r, bool complete) {
 
 template bool eigh<double>(const double*, int64_t, double*, double*);
 template bool eigh<C>(const C*, int64_t, double*, C*);
+template bool eig<double>(const double*, int64_t, C*, C*);
+template bool eig<C>(const C*, int64_t, C*, C*);
 template bool lu_factor<double>(double*, int64_t, std::vector<int64_t>&, int&, bool&);
 template bool lu_factor<C>(C*, int64_t, std::vector<int64_t>&, int&, bool&);
 template bool inv<double>(double*, int64_t, bool&);

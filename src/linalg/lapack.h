@@ -1,6 +1,6 @@
 // LAPACK, where the machine has it, for the decompositions whose textbook routines (host.h) are
 // slow on large matrices: LU (?getrf), Cholesky (?potrf), qr (?geqrf, then ?orgqr / ?ungqr),
-// eigh (?syevd / ?heevd) and svd (?gesdd). The library is loaded at run
+// eigh (?syevd / ?heevd), eig (?geev) and svd (?gesdd). The library is loaded at run
 // time (libopenblas.so.0, which bundles LAPACK, or liblapack.so.3), as the CPU backend loads
 // OpenBLAS for GEMM; nothing is needed at build time. Each function returns false, having done
 // nothing, when LAPACK is not there, when CGRAD_LINALG_LAPACK=0 (docs/env.md), when the matrix
@@ -16,6 +16,11 @@ namespace cgrad::linalg::lapack {
 /// As host::eigh (a is left as it was); v null: the eigenvalues only.
 template <class T>
 bool eigh(const T* a, int64_t n, double* w, T* v);
+
+/// As host::eig (LAPACK's order of the eigenvalues; a real matrix's complex ones in conjugate pairs,
+/// the one with the positive imaginary part first).
+template <class T>
+bool eig(const T* a, int64_t n, host::C* w, host::C* v);
 
 /// As host::lu_factor, whose return value is `regular` here (the function returns whether it ran).
 template <class T>

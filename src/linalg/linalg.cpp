@@ -244,6 +244,23 @@ std::pair<Tensor, Tensor> eigh_host(const Tensor& a, bool vectors) {
   return {values, vectors ? make(v, a.shape(), a.dtype(), a.device()) : Tensor()};
 }
 
+// eigenvalues and, where `vectors`, eigenvectors (else an undefined tensor), both of a's complex dtype
+template <class T>
+std::pair<Tensor, Tensor> eig_host(const Tensor& a, bool vectors) {
+  const Dims d = dims(a);
+  const std::vector<T> x = read<T>(a);
+  std::vector<C> w(static_cast<std::size_t>(d.count * d.n)), v(vectors ? x.size() : 0);
+  for (int64_t b = 0; b < d.count; ++b) {
+    const T* ab = x.data() + b * d.n * d.n;
+    C* vb = vectors ? v.data() + b * d.n * d.n : nullptr;
+    if (!lapack::eig(ab, d.n, w.data() + b * d.n, vb) && !host::eig(ab, d.n, w.data() + b * d.n, vb))
+      throw Error(ErrorCode::InvalidArgument, "eig: the QR algorithm did not converge" + which(d, b));
+  }
+  const DType t = complex_dtype(a.dtype());
+  return {make(w, with(d.batch, {d.n}), t, a.device()),
+          vectors ? make(v, a.shape(), t, a.device()) : Tensor()};
+}
+
 template <class T>
 SVD svd_host(const Tensor& a, bool full, bool vectors) {
   const Dims d = dims(a);
@@ -405,6 +422,38 @@ const CustomOp& eigvalsh_op() {
   return op;
 }
 
+const CustomOp& eig_op() {
+  static const CustomOp op(
+      "linalg.eig",
+      [](CustomContext&, const std::vector<Tensor>& in) {
+        auto [w, v] = by_type(in[0].dtype(), [&](auto t) { return eig_host<decltype(t)>(in[0], true); });
+        return std::vector<Tensor>{w, v};
+      },
+      [](const CustomContext&, const std::vector<Tensor>&) -> std::vector<Tensor> {
+        not_differentiable("eig");
+      });
+  return op;
+}
+
+const CustomOp& eigvals_op() {
+  static const CustomOp op(
+      "linalg.eigvals",
+      [](CustomContext& c, const std::vector<Tensor>& in) {
+        const bool vectors = is_grad_enabled() && in[0].requires_grad();  // as svdvals
+        auto [w, v] = by_type(in[0].dtype(), [&](auto t) { return eig_host<decltype(t)>(in[0], vectors); });
+        if (vectors) c.saved = {v};
+        return std::vector<Tensor>{w};
+      },
+      [](const CustomContext& c, const std::vector<Tensor>& g) {
+        // d w_i = u_i^H dA v_i with the left eigenvectors u_i^H the rows of V^-1: gA = V^-H diag(gw) V^H
+        // (PyTorch's formula), real for a real A
+        const Tensor& v = c.saved[0];
+        const Tensor ga = matmul(mH(inv(v)) * as_row(g[0]), mH(v));
+        return std::vector<Tensor>{is_complex(c.inputs[0].dtype()) ? ga : real(ga)};
+      });
+  return op;
+}
+
 const CustomOp& svdvals_op() {
   static const CustomOp op(
       "linalg.svdvals",
@@ -493,6 +542,17 @@ Eigh eigh(const Tensor& a) {
 Tensor eigvalsh(const Tensor& a) {
   check(a, "eigvalsh", true);
   return eigvalsh_op()(a);
+}
+
+Eig eig(const Tensor& a) {
+  check(a, "eig", true);
+  std::vector<Tensor> r = eig_op()({a});
+  return {r[0], r[1]};
+}
+
+Tensor eigvals(const Tensor& a) {
+  check(a, "eigvals", true);
+  return eigvals_op()(a);
 }
 
 SVD svd(const Tensor& a, bool full_matrices) {

@@ -9,6 +9,7 @@
 #include <cgrad/scalar.hpp>
 
 #include <cmath>
+#include <cstdlib>
 #include <vector>
 
 namespace cgrad {
@@ -76,6 +77,31 @@ TEST_P(Linalg, DecompositionsReproduceTheirMatrices) {
     EXPECT_LT(max_diff(linalg::svdvals(m), sv.S), tol);
     EXPECT_EQ(sv.S.dtype(), real_dtype(t));
   }
+}
+
+// A V = V diag(w) for general matrices, by LAPACK where it is there and by the built-in QR
+// algorithm (CGRAD_LINALG_LAPACK=0); complex results; eigvals gives eig's eigenvalues.
+TEST_P(Linalg, EigReproducesGeneralMatrices) {
+  const DType t = GetParam();
+  const double tol = t == DType::f32 || t == DType::c64 ? 1e-4 : 1e-11;
+  const Tensor a = random_matrix({3, 7, 7}, t, 5);
+  for (const char* lapack : {"1", "0"}) {
+    ::setenv("CGRAD_LINALG_LAPACK", lapack, 1);
+    linalg::Eig e = linalg::eig(a);
+    EXPECT_EQ(e.eigenvalues.dtype(), complex_dtype(t));
+    EXPECT_EQ(e.eigenvectors.shape(), a.shape());
+    Shape row = e.eigenvalues.shape();
+    row.insert(row.end() - 1, 1);
+    EXPECT_LT(max_diff(matmul(a.cast(complex_dtype(t)), e.eigenvectors),
+                       e.eigenvectors * e.eigenvalues.reshape(row)),
+              tol * 10)
+        << "CGRAD_LINALG_LAPACK=" << lapack;
+    EXPECT_LT(max_diff(linalg::eigvals(a), e.eigenvalues), tol) << "CGRAD_LINALG_LAPACK=" << lapack;
+    // the sum of the eigenvalues is the trace
+    EXPECT_LT(max_diff(sum(e.eigenvalues, {-1}), sum(a * identity(7, t), {-2, -1}).cast(complex_dtype(t))),
+              tol * 10);
+  }
+  ::unsetenv("CGRAD_LINALG_LAPACK");
 }
 
 INSTANTIATE_TEST_SUITE_P(Dtypes, Linalg, ::testing::Values(DType::f32, DType::f64, DType::c64, DType::c128),

@@ -396,6 +396,66 @@ def test_eigh_matches_numpy(dtype, routines):
                                    atol=_tol(dtype))
 
 
+def _match_eigenvalues(got, want):
+    """The permutation of `want` nearest to `got` (eig's order is LAPACK's, or the QR algorithm's)."""
+    order, free = [], list(range(len(want)))
+    for z in got:
+        k = min(free, key=lambda j: abs(z - want[j]))
+        order.append(k)
+        free.remove(k)
+    return np.asarray(order)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_eig_matches_numpy(dtype, routines):
+    cdt = np.complex64 if dtype in (np.float32, np.complex64) else np.complex128
+    mats = [rand((3, 6, 6), dtype), np.array([[0.0, -1.0], [1.0, 0.0]]), np.array([[2.0, 1.0], [0.0, 2.0]]),
+            np.eye(6)[[1, 2, 3, 4, 5, 0]], np.zeros((3, 3)), np.triu(rand((5, 5))), rand((1, 1)),
+            np.diag(np.ones(7), -1) + np.diag(np.arange(8.0))]
+    for a in mats:
+        a = a.astype(dtype)
+        w, v = cg.linalg.eig(arr(a))
+        assert w.dtype == cg.asarray(np.zeros(1, cdt)).dtype and v.dtype == w.dtype
+        wn, vn = np.asarray(w), np.asarray(v)
+        ws = np.asarray(cg.linalg.eigvals(arr(a)))
+        for b in np.ndindex(a.shape[:-2]):
+            want = np.linalg.eigvals(a[b].astype(cdt))
+            _close(wn[b], want[_match_eigenvalues(wn[b], want)], dtype, "eigenvalues")
+            _close(ws[b], want[_match_eigenvalues(ws[b], want)], dtype, "eigvals")
+        _close(a @ vn, vn * wn[..., None, :], dtype, "A V = V diag(w)")
+        _close(np.linalg.norm(vn, axis=-2), np.ones(wn.shape), dtype, "unit columns")
+        biggest = np.abs(vn) >= np.abs(vn).max(axis=-2, keepdims=True) * (1 - 1e-3)  # (ties: a permutation's)
+        assert np.any(biggest & (np.abs(vn.imag) <= _tol(dtype) * 10), axis=-2).all(), "largest component real"
+    # distinct eigenvalues: the vectors are unique under LAPACK's normalization, NumPy's too
+    a = np.diag([1.0, 2.0, 4.0]) + np.triu(rand((3, 3)), 1)
+    w, v = cg.linalg.eig(arr(a))
+    wn, vn = np.linalg.eig(a)
+    k = _match_eigenvalues(np.asarray(w), wn)
+    _close(v, vn[:, k], np.float64, "eigenvectors")
+    # NaN goes through; an empty matrix gives empty results
+    assert np.isnan(np.asarray(cg.linalg.eigvals(arr(np.full((2, 2), np.nan))))).all()
+    assert cg.linalg.eig(arr(np.zeros((2, 0, 0)))).eigenvectors.shape == (2, 0, 0)
+
+
+def test_eigvals_gradient_and_eig_refusal(routines):
+    for dtype in (np.float64, np.complex128):
+        a = rand((4, 4), dtype)
+        wts = arr(np.array([1.0, -2.0, 0.5, 0.25]))
+
+        def loss(x):  # symmetric in the eigenvalues' order: the sorted real and imaginary parts
+            w = cg.linalg.eigvals(x)
+            return cg.sum(cg.sort(cg.real(w)) * wts) + cg.sum(cg.sort(cg.imag(w)) * wts)
+
+        _grad_check(loss, a, rtol=1e-4, atol=1e-6)
+    w = arr(rand((3, 3))).requires_grad_()
+    with pytest.raises(cg.InvalidOperationError, match="not differentiable"):
+        cg.grad(cg.sum(cg.abs(cg.linalg.eig(w).eigenvectors)), [w])
+    with pytest.raises(cg.ShapeError):
+        cg.linalg.eig(arr(np.ones((2, 3))))
+    with pytest.raises(TypeError):
+        cg.linalg.eigvals(arr(np.eye(2, dtype=np.int32)))
+
+
 def test_pinv_and_matrix_rank_match_numpy(routines):
     for shape in ((4, 4), (2, 5, 3), (3, 6)):
         a = rand(shape)
