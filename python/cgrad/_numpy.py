@@ -746,6 +746,33 @@ def polyfit(x, y, deg):
     return _linalg.lstsq(vander, y)[0]
 
 
+def roots(p):
+    """The roots of p[0] x^(n-1) + ... + p[n-1]: the eigenvalues of its companion matrix, as NumPy
+    computes them, always complex (NumPy gives a real array when every root is real). Leading zeros
+    are dropped and trailing ones give roots at 0, so p is read first (the result's length depends
+    on its values)."""
+    import numpy as np  # the coefficients' zeros decide the shape: on the host
+
+    c = np.asarray(_arr(p))
+    if c.ndim != 1:
+        raise ValueError("roots: p must be 1-D")
+    nz = np.flatnonzero(c)
+    cdt = "complex64" if c.dtype in (np.float32, np.complex64) else "complex128"
+    if nz.size == 0:
+        return _api.asarray(np.zeros(0, cdt))
+    c = c[nz[0]:nz[-1] + 1]
+    zeros_at_end = len(np.asarray(_arr(p))) - 1 - nz[-1]
+    n = c.shape[0] - 1
+    r = _api.asarray(np.zeros(0, cdt))
+    if n > 0:
+        comp = np.diag(np.ones(n - 1, c.dtype if c.dtype.kind in "fc" else np.float64), -1)
+        comp[0, :] = -c[1:] / c[0]
+        r = _linalg.eigvals(_api.asarray(comp))
+    if zeros_at_end:
+        r = _api.concat([r, _api.asarray(np.zeros(zeros_at_end, cdt))])
+    return r
+
+
 def partition(a, kth, axis=-1):
     """A partition of a around kth: here fully sorted along `axis` (a valid partition)."""
     return _api.sort(_arr(a), axis=axis)
@@ -788,7 +815,7 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     return _api.moveaxis(r, -1, axisc)
 
 
-__all__ += ["gradient", "correlate", "polyval", "polyfit", "partition", "argpartition", "lexsort", "select", "cross"]
+__all__ += ["gradient", "correlate", "polyval", "polyfit", "roots", "partition", "argpartition", "lexsort", "select", "cross"]
 
 
 # ---- sets, searching and editing ----

@@ -206,6 +206,11 @@ def test_gradient_correlate_polynomials_and_selection_match_numpy():
     check(cg.polyval(arr(np.array([2.0, -1.0, 0.5])), arr(x)), np.polyval([2.0, -1.0, 0.5], x))
     y = 0.5 * x ** 3 - x + 2 + 0.01 * rng.standard_normal(11)
     check(cg.polyfit(arr(x), arr(y), 3), np.polyfit(x, y, 3), rtol=1e-9, atol=1e-9)
+    for coeffs in ([1.0, -6.0, 11.0, -6.0], [0.0, 0.0, 2.0, 0.0, 8.0, 0.0, 0.0], [1.0, 0.0, 1.0], [3.0], [0.0, 0.0],
+                   [1 + 1j, 2.0, -1j]):
+        got, want = np.asarray(cg.roots(arr(np.array(coeffs)))), np.roots(coeffs)
+        assert got.dtype.kind == "c" and got.shape == want.shape, coeffs
+        np.testing.assert_allclose(np.sort_complex(np.round(got, 9)), np.sort_complex(np.round(want, 9)), atol=1e-9)
     p = rng.standard_normal((4, 9))
     check(cg.partition(arr(p), 3), np.sort(p))  # a full sort is a valid partition
     check(cg.argpartition(arr(p), 3, axis=0), np.argsort(p, axis=0, kind="stable"))
