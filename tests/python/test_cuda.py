@@ -66,6 +66,10 @@ def test_linalg_runs_on_the_device():
     for g, w in zip(got, want):
         assert str(g.device) == "cuda:0"
         np.testing.assert_allclose(np.asarray(g.to_device("cpu")), w, rtol=2e-4, atol=2e-4)
+    ev, vec = cg.linalg.eig(x)  # general eigenproblems: complex results, back on the device
+    assert str(ev.device) == "cuda:0" and str(vec.device) == "cuda:0"
+    evn, vecn = np.asarray(ev.to_device("cpu")), np.asarray(vec.to_device("cpu"))
+    np.testing.assert_allclose(a @ vecn, vecn * evn[..., None, :], atol=1e-4)
     w = cg.asarray(a, device="cuda").requires_grad_()  # a gradient through a host routine, on the device
     (g,) = cg.grad(cg.sum(cg.linalg.inv(w)), [w])
     assert str(g.device) == "cuda:0"
