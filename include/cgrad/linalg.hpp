@@ -5,7 +5,7 @@
 /// device. Unlike the rest of the API these are not lazy: each evaluates its input (a
 /// synchronisation point, as unique_* and nonzero) and runs a host routine in double or
 /// complex<double> (LU with partial pivoting, Cholesky, Householder QR, Jacobi), then hands
-/// the result back to the graph. Gradients flow through all but qr, svd and eig (their backward
+/// the result back to the graph. Gradients flow through all but qr and svd (their backward
 /// raises); the backward graphs are lazy cgrad ops.
 #pragma once
 
@@ -55,7 +55,8 @@ struct Eig {
 /// The eigen-decomposition of each general square matrix, a V = V diag(eigenvalues), always complex
 /// (as PyTorch's and JAX's; NumPy returns real arrays when every eigenvalue is real). LAPACK's ?geev
 /// where the machine has it (its order of eigenvalues), else Hessenberg reduction and the shifted QR
-/// algorithm. eig's backward raises; eigvals' gradient is V^-H diag(g) V^H.
+/// algorithm. Differentiable (PyTorch's formulas; through the eigenvectors only for losses that do
+/// not depend on their phases).
 Eig eig(const Tensor& a);
 Tensor eigvals(const Tensor& a);
 

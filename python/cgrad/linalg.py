@@ -7,7 +7,7 @@ The decompositions (`cholesky det eigh eigvalsh inv qr slogdet solve svd svdvals
 eigvals`, and
 `matrix_rank pinv`, the norms 2, -2 and 'nuc' and negative matrix powers built on them) call the
 C++ core's cgrad::linalg: each evaluates its input (a synchronisation point) and runs a host
-routine in double precision; gradients flow through all but `qr`, `svd` and `eig`."""
+routine in double precision; gradients flow through all but `qr` and `svd`."""
 import collections
 import builtins
 import operator
@@ -54,7 +54,8 @@ def eig(x, /):
     """NumPy's (and PyTorch's) eig of general square matrices: EigResult(eigenvalues, eigenvectors),
     always complex (complex64 for float32 and complex64 input, else complex128), where NumPy gives
     real arrays when every eigenvalue is real (a dtype that depends on the values). Eigenvectors are
-    the columns, of unit norm with the largest component real, as LAPACK's."""
+    the columns, of unit norm with the largest component real, as LAPACK's. Differentiable through
+    the eigenvectors for losses that do not depend on their phases (PyTorch's rule)."""
     return EigResult(*_cgrad._linalg_eig(x))
 
 

@@ -429,8 +429,22 @@ const CustomOp& eig_op() {
         auto [w, v] = by_type(in[0].dtype(), [&](auto t) { return eig_host<decltype(t)>(in[0], true); });
         return std::vector<Tensor>{w, v};
       },
-      [](const CustomContext&, const std::vector<Tensor>&) -> std::vector<Tensor> {
-        not_differentiable("eig");
+      [](const CustomContext& c, const std::vector<Tensor>& g) {
+        // PyTorch's formula: gA = V^-H (diag(gw) + P / conj(E)) V^H with E_ij = w_j - w_i (1 on
+        // the diagonal) and P = V^H gV - V^H V diag(Re diag(V^H gV)), the part of gV a change of
+        // the eigenvectors' phases leaves alone (a loss that depends on their phases has no
+        // gradient; their normalization fixes them); real for a real A
+        const Tensor &w = c.outputs[0], &v = c.outputs[1];
+        const int64_t n = w.shape().back();
+        const Tensor vh = mH(v), vhgv = matmul(vh, g[1]);
+        const Tensor eye = eye_like(w, n);
+        const Tensor re_diag = real(sum(vhgv * eye, {-2}));  // (..., n)
+        const Tensor p = vhgv - matmul(vh, v * as_row(re_diag));
+        const Tensor e = as_row(w) - w.reshape(with(w.shape(), {1}));  // e_ij = w_j - w_i
+        const Tensor off = eye == 0.0;
+        const Tensor inner = diag_embed(g[0]) + where(off, p / conj(where(off, e, 1.0)), 0.0);
+        const Tensor ga = matmul(matmul(inv(vh), inner), vh);
+        return std::vector<Tensor>{is_complex(c.inputs[0].dtype()) ? ga : real(ga)};
       });
   return op;
 }
