@@ -196,22 +196,9 @@ void forward(const Plan& pl, const C* in, int64_t stride, C* out) {
   for (int64_t k = 0; k < pl.n; ++k) out[k] = mul(std::conj(a[static_cast<std::size_t>(k)]), pl.chirp[k]);
 }
 
-// out[l][0, n) := the forward transforms of the kLanes lines in[l][0, n) at once (a plan
-// without Bluestein's convolution, n > 1); a and b hold the lines interleaved.
-void forward_lanes(const Plan& pl, const C* const* in, C* const* out, std::vector<Lanes>& a,
-                   std::vector<Lanes>& b) {
-  const auto n = static_cast<std::size_t>(pl.n);
-  a.resize(n);
-  b.resize(n);
-  for (std::size_t i = 0; i < n; ++i)
-    for (int l = 0; l < kLanes; ++l) {
-      a[i].re[l] = in[l][i].real();
-      a[i].im[l] = in[l][i].imag();
-    }
-  work(pl, b.data(), a.data(), 1, 1, 0);
-  for (std::size_t i = 0; i < n; ++i)
-    for (int l = 0; l < kLanes; ++l) out[l][i] = {b[i].re[l], b[i].im[l]};
-}
+// b[0, n) := the forward transforms of the kLanes lines interleaved in a[0, n) at once (a plan
+// without Bluestein's convolution, n > 1)
+void forward_lanes(const Plan& pl, const Lanes* a, Lanes* b) { work(pl, b, a, 1, 1, 0); }
 
 std::shared_ptr<const Plan> build(int64_t n) {
   auto pl = std::make_shared<Plan>();
@@ -346,17 +333,29 @@ std::vector<C> half_roots(int64_t n) {
   return w;
 }
 
-// Per-thread buffers: kLanes lines in and out, the interleaved lines, a line function's own.
+// Per-thread buffers, kept between calls up to kKeepScratch bytes (allocating them per call cost 7%
+// of a batch of 1024-point lines in page faults): one line in and out, kLanes lines interleaved in
+// and out, a line function's own, a block of lines in and out (the Out type's bytes).
 struct Scratch {
-  std::array<std::vector<C>, kLanes> in, out;
+  std::vector<C> in, out, tmp, block_in;
   std::vector<Lanes> a, b;
-  std::vector<C> tmp;
+  std::vector<unsigned char> block_out;
+  // frees what a long line took, so that a thread does not keep it
+  void trim() {
+    constexpr std::size_t kKeepScratch = std::size_t{8} << 20;
+    const std::size_t bytes =
+        (in.capacity() + out.capacity() + tmp.capacity() + block_in.capacity()) * sizeof(C) +
+        (a.capacity() + b.capacity()) * sizeof(Lanes) + block_out.capacity();
+    if (bytes > kKeepScratch) *this = Scratch{};
+  }
 };
 
-// For every line along `axis` (of `in`; `out_shape` as for_each_line): load(read, in offset, step,
-// buf, tmp) fills buf with pl.n values from read(offset + i step), the forward transform of pl
-// runs, store(dst, out offset, stride, z) writes the result to dst[offset + j stride]. Lines go
-// kLanes at a time where the plan allows (no Bluestein) and are split among the CPU backend's
+// For every line along `axis` (of `in`; `out_shape` as for_each_line): load(read, in offset,
+// step, put, tmp) calls put(i, z) for the pl.n values of the line (read from read(offset + j
+// step)), the forward transform of pl runs, and store(dst, out offset, stride, get) writes the
+// result to dst[offset + j stride] from get(i), the transform's value i. The values go straight
+// into and out of the butterflies' buffers: kLanes lines at a time, interleaved, where the plan
+// allows (no Bluestein), one at a time otherwise. Lines are split among the CPU backend's
 // threads in chunks of about kLineGrain points of `work` each. Where the lines are strided (an
 // axis other than the last, in the input or the output), blocks of up to kBlock neighbouring
 // lines are first copied element by element across the block into contiguous lines and written
@@ -384,54 +383,60 @@ void run_lines(const Strided& in, const Shape& out_shape, int64_t axis, int64_t 
   int64_t grain = std::max<int64_t>(1, kLineGrain / std::max<int64_t>(work, 1));
   if (staged) grain = std::max(grain, block);
   const bool lanes = !pl.pow2 && pl.n > 1;
+  const auto n = static_cast<std::size_t>(pl.n);
   with_reader(in, [&](auto read) {
     backends::cpu::parallel_for(count, grain, [&](int64_t begin, int64_t end) {
-      Scratch s;
-      std::array<C*, kLanes> ip{}, op{};
-      const int used = lanes && end - begin >= kLanes ? kLanes : 1;
-      for (int l = 0; l < used; ++l) {
-        s.in[l].resize(static_cast<std::size_t>(pl.n));
-        s.out[l].resize(static_cast<std::size_t>(pl.n));
-        ip[l] = s.in[l].data();
-        op[l] = s.out[l].data();
-      }
+      thread_local Scratch s;
+      const bool two = lanes && end - begin >= kLanes;  // (a lone long line must not fault in four buffers)
+      if (two) s.a.resize(n), s.b.resize(n);
+      if (!two || staged || (end - begin) % kLanes != 0) s.in.resize(n), s.out.resize(n);
       // the k lines read by rd at in_off[l] + i st, written to dst at out_off[l] + j ost
       auto lines = [&](auto rd, const int64_t* in_off, int64_t st, Out* dst, const int64_t* out_off,
                        int64_t ost, int64_t k) {
         int64_t l = 0;
-        for (; lanes && l + kLanes <= k; l += kLanes) {
-          for (int j = 0; j < kLanes; ++j) load(rd, in_off[l + j], st, ip[j], s.tmp);
-          forward_lanes(pl, ip.data(), op.data(), s.a, s.b);
-          for (int j = 0; j < kLanes; ++j) store(dst, out_off[l + j], ost, op[j]);
+        for (; two && l + kLanes <= k; l += kLanes) {
+          Lanes* a = s.a.data();
+          const Lanes* b = s.b.data();
+          for (int j = 0; j < kLanes; ++j)
+            load(
+                rd, in_off[l + j], st,
+                [a, j](int64_t i, C z) { a[i].re[j] = z.real(), a[i].im[j] = z.imag(); }, s.tmp);
+          forward_lanes(pl, a, s.b.data());
+          for (int j = 0; j < kLanes; ++j)
+            store(dst, out_off[l + j], ost, [b, j](int64_t i) { return C(b[i].re[j], b[i].im[j]); });
         }
-        for (; l < k; ++l) {
-          load(rd, in_off[l], st, ip[0], s.tmp);
-          forward(pl, ip[0], 1, op[0]);
-          store(dst, out_off[l], ost, op[0]);
+        for (; l < k; ++l) {  // one at a time (Bluestein's lengths, a line left over)
+          C* x = s.in.data();
+          C* y = s.out.data();
+          load(
+              rd, in_off[l], st, [x](int64_t i, C z) { x[i] = z; }, s.tmp);
+          forward(pl, x, 1, y);
+          store(dst, out_off[l], ost, [y](int64_t i) { return y[i]; });
         }
       };
       if (!staged) {
         lines(read, ins.data() + begin, step, out, outs.data() + begin, inner, end - begin);
+        s.trim();
         return;
       }
-      std::vector<C> block_in(static_cast<std::size_t>(block * n_in));
-      std::vector<Out> block_out(static_cast<std::size_t>(block * n_out));
+      s.block_in.resize(static_cast<std::size_t>(block * n_in));
+      s.block_out.resize(static_cast<std::size_t>(block * n_out) * sizeof(Out));
+      C* block_in = s.block_in.data();
+      Out* block_out = reinterpret_cast<Out*>(s.block_out.data());
       std::array<int64_t, kBlock> in_off{}, out_off{};
       for (int64_t l = 0; l < block; ++l) in_off[l] = l * n_in, out_off[l] = l * n_out;
-      const C* bi = block_in.data();
-      auto read_block = [bi](int64_t o) { return bi[o]; };
+      auto read_block = [block_in](int64_t o) { return block_in[o]; };
       for (int64_t i = begin; i < end; i += block) {
         const int64_t k = std::min(block, end - i);
         const int64_t* li = ins.data() + i;
         const int64_t* lo = outs.data() + i;
         for (int64_t j = 0; j < n_in; ++j)
-          for (int64_t l = 0; l < k; ++l)
-            block_in[static_cast<std::size_t>(l * n_in + j)] = read(li[l] + j * step);
-        lines(read_block, in_off.data(), 1, block_out.data(), out_off.data(), 1, k);
+          for (int64_t l = 0; l < k; ++l) block_in[l * n_in + j] = read(li[l] + j * step);
+        lines(read_block, in_off.data(), 1, block_out, out_off.data(), 1, k);
         for (int64_t j = 0; j < n_out; ++j)
-          for (int64_t l = 0; l < k; ++l)
-            out[lo[l] + j * inner] = block_out[static_cast<std::size_t>(l * n_out + j)];
+          for (int64_t l = 0; l < k; ++l) out[lo[l] + j * inner] = block_out[l * n_out + j];
       }
+      s.trim();
     });
   });
 }
@@ -444,15 +449,14 @@ void c2c(const Strided& in, int64_t axis, bool inverse, Out* out) {
   const std::shared_ptr<const Plan> pl = plan_for(std::max<int64_t>(n, 1));
   run_lines(
       in, in.shape, axis, n, *pl, out,
-      [&](auto read, int64_t i0, int64_t step, C* buf,
-          std::vector<C>&) {  // inverse: conjugated around the forward one
-        for (int64_t i = 0; i < n; ++i) {
+      [&](auto read, int64_t i0, int64_t step, auto put, std::vector<C>&) {
+        for (int64_t i = 0; i < n; ++i) {  // inverse: conjugated around the forward one
           const C z = read(i0 + i * step);
-          buf[i] = inverse ? std::conj(z) : z;
+          put(i, inverse ? std::conj(z) : z);
         }
       },
-      [&](Out* dst, int64_t o0, int64_t stride, const C* z) {
-        for (int64_t i = 0; i < n; ++i) dst[o0 + i * stride] = Out(inverse ? std::conj(z[i]) : z[i]);
+      [&](Out* dst, int64_t o0, int64_t stride, auto z) {
+        for (int64_t i = 0; i < n; ++i) dst[o0 + i * stride] = Out(inverse ? std::conj(z(i)) : z(i));
       });
 }
 
@@ -469,11 +473,11 @@ void r2c(const Strided& in, int64_t axis, Out* out) {
     const std::shared_ptr<const Plan> pl = plan_for(n);
     run_lines(
         in, out_shape, axis, n, *pl, out,
-        [&](auto read, int64_t i0, int64_t step, C* buf, std::vector<C>&) {
-          for (int64_t i = 0; i < n; ++i) buf[i] = read(i0 + i * step);
+        [&](auto read, int64_t i0, int64_t step, auto put, std::vector<C>&) {
+          for (int64_t i = 0; i < n; ++i) put(i, read(i0 + i * step));
         },
-        [&](Out* dst, int64_t o0, int64_t stride, const C* z) {
-          for (int64_t k = 0; k <= half; ++k) dst[o0 + k * stride] = Out(z[k]);
+        [&](Out* dst, int64_t o0, int64_t stride, auto z) {
+          for (int64_t k = 0; k <= half; ++k) dst[o0 + k * stride] = Out(z(k));
         });
     return;
   }
@@ -483,15 +487,15 @@ void r2c(const Strided& in, int64_t axis, Out* out) {
   const std::vector<C> w = half_roots(n);
   run_lines(
       in, out_shape, axis, n, *pl, out,
-      [&](auto read, int64_t i0, int64_t step, C* buf, std::vector<C>&) {
+      [&](auto read, int64_t i0, int64_t step, auto put, std::vector<C>&) {
         for (int64_t m = 0; m < half; ++m)
-          buf[m] = {read(i0 + 2 * m * step).real(), read(i0 + (2 * m + 1) * step).real()};
+          put(m, C(read(i0 + 2 * m * step).real(), read(i0 + (2 * m + 1) * step).real()));
       },
-      [&](Out* dst, int64_t o0, int64_t stride, const C* z) {
-        dst[o0] = Out(z[0].real() + z[0].imag());  // X_0 = E_0 + O_0 and X_h = E_0 - O_0, both real
-        dst[o0 + half * stride] = Out(z[0].real() - z[0].imag());
+      [&](Out* dst, int64_t o0, int64_t stride, auto z) {
+        dst[o0] = Out(z(0).real() + z(0).imag());  // X_0 = E_0 + O_0 and X_h = E_0 - O_0, both real
+        dst[o0 + half * stride] = Out(z(0).real() - z(0).imag());
         for (int64_t k = 1; k < half; ++k) {
-          const C zk = z[k], zc = std::conj(z[half - k]);
+          const C zk = z(k), zc = std::conj(z(half - k));
           const C e = (zk + zc) * 0.5, o = mul(zk - zc, C(0, -0.5));
           dst[o0 + k * stride] = Out(e + mul(w[static_cast<std::size_t>(k)], o));
         }
@@ -513,14 +517,14 @@ void c2r(const Strided& in, int64_t axis, int64_t n, Out* out) {
     const std::shared_ptr<const Plan> pl = plan_for(n);
     run_lines(
         in, out_shape, axis, n, *pl, out,
-        [&](auto read, int64_t i0, int64_t step, C* buf, std::vector<C>& x) {
+        [&](auto read, int64_t i0, int64_t step, auto put, std::vector<C>& x) {
           read_line(read, i0, step, x);
           for (int64_t k = 0; k < n; ++k)
-            buf[k] =
-                k <= half ? std::conj(x[static_cast<std::size_t>(k)]) : x[static_cast<std::size_t>(n - k)];
+            put(k,
+                k <= half ? std::conj(x[static_cast<std::size_t>(k)]) : x[static_cast<std::size_t>(n - k)]);
         },
-        [&](Out* dst, int64_t o0, int64_t stride, const C* z) {
-          for (int64_t j = 0; j < n; ++j) dst[o0 + j * stride] = static_cast<Out>(z[j].real());
+        [&](Out* dst, int64_t o0, int64_t stride, auto z) {
+          for (int64_t j = 0; j < n; ++j) dst[o0 + j * stride] = static_cast<Out>(z(j).real());
         });
     return;
   }
@@ -531,17 +535,17 @@ void c2r(const Strided& in, int64_t axis, int64_t n, Out* out) {
   const std::vector<C> w = half_roots(n);
   run_lines(
       in, out_shape, axis, n, *pl, out,
-      [&](auto read, int64_t i0, int64_t step, C* buf, std::vector<C>& x) {
+      [&](auto read, int64_t i0, int64_t step, auto put, std::vector<C>& x) {
         read_line(read, i0, step, x);
         for (int64_t k = 0; k < half; ++k) {
           const C xk = x[static_cast<std::size_t>(k)], xc = std::conj(x[static_cast<std::size_t>(half - k)]);
-          buf[k] = std::conj(xk + xc + times_i(mul(std::conj(w[static_cast<std::size_t>(k)]), xk - xc)));
+          put(k, std::conj(xk + xc + times_i(mul(std::conj(w[static_cast<std::size_t>(k)]), xk - xc))));
         }
       },
-      [&](Out* dst, int64_t o0, int64_t stride, const C* z) {  // z: the conjugate of the inverse transform
+      [&](Out* dst, int64_t o0, int64_t stride, auto z) {  // z: the conjugate of the inverse transform
         for (int64_t m = 0; m < half; ++m) {
-          dst[o0 + 2 * m * stride] = static_cast<Out>(z[m].real());
-          dst[o0 + (2 * m + 1) * stride] = static_cast<Out>(-z[m].imag());
+          dst[o0 + 2 * m * stride] = static_cast<Out>(z(m).real());
+          dst[o0 + (2 * m + 1) * stride] = static_cast<Out>(-z(m).imag());
         }
       });
 }
