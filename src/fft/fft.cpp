@@ -13,6 +13,8 @@
 #include "core/shape.hpp"
 #include "fft/host.h"
 #include "frontend/build.h"
+#include "ir/node.h"
+#include "runtime/backend.h"
 
 #include <cmath>
 #include <complex>
@@ -114,13 +116,16 @@ std::size_t numel_of(const Shape& s) {
 }
 
 // A new row-major tensor of `shape` and dtype t on `device`: fill(T*) writes its elements into a
-// host buffer of T, which the tensor then owns (no copy on the CPU; copied to another device).
+// host buffer of T, which the tensor then owns (no copy on the CPU; copied to another device). The
+// buffer comes from the CPU backend's host pool, where a repeated transform finds its pages
+// already faulted in, and is not zeroed first (fill writes every element).
 template <class T, class Fill>
 Tensor host_result(const Shape& shape, DType t, Device device, Fill fill) {
-  auto buf = std::make_shared<std::vector<T>>(numel_of(shape));
-  if (buf->empty()) return zeros(shape, t, device);
-  fill(buf->data());
-  void* data = buf->data();
+  const std::size_t n = numel_of(shape);
+  if (n == 0) return zeros(shape, t, device);
+  std::shared_ptr<ir::Storage> buf = runtime::allocate_host(n * sizeof(T));
+  void* data = buf->data;
+  fill(static_cast<T*>(data));
   Tensor r = from_blob(data, shape, core::contiguous_strides(shape), t, Device::cpu(),
                        [buf]() mutable { buf.reset(); });
   return device.is_cuda() ? r.to(device) : r;

@@ -6,6 +6,8 @@
 
 #include "backends/cpu/thread_pool.h"
 #include "core/shape.hpp"
+#include "ir/node.h"
+#include "runtime/backend.h"
 
 #include <cgrad/tensor.hpp>
 
@@ -51,6 +53,22 @@ inline Lanes mul(Lanes a, C w) {
 }
 inline Lanes times_minus_i(Lanes a) { return {a.im, -a.re}; }
 inline Lanes times_i(Lanes a) { return {-a.im, a.re}; }
+
+// Scratch memory from the CPU backend's host pool, which keeps freed blocks (their pages already
+// faulted in) for the next call: a long transform's buffers cost page faults only the first time
+// (a fresh 16 MiB buffer: 4096 of them). Not initialized.
+template <class T>
+class Buffer {
+ public:
+  T* get(std::size_t n) {
+    if (n > size_) storage_ = runtime::allocate_host(n * sizeof(T)), size_ = n;
+    return static_cast<T*>(storage_->data);
+  }
+
+ private:
+  std::shared_ptr<ir::Storage> storage_;
+  std::size_t size_ = 0;
+};
 
 struct Plan {
   int64_t n = 0;
@@ -188,17 +206,24 @@ void forward(const Plan& pl, const C* in, int64_t stride, C* out) {
     return;
   }
   const Plan& p2 = *pl.pow2;
-  std::vector<C> a(static_cast<std::size_t>(p2.n)), b(a.size());
-  for (int64_t k = 0; k < pl.n; ++k) a[static_cast<std::size_t>(k)] = mul(in[k * stride], pl.chirp[k]);
-  forward(p2, a.data(), 1, b.data());
-  for (std::size_t k = 0; k < b.size(); ++k) b[k] = std::conj(mul(b[k], pl.kernel[k]));
-  forward(p2, b.data(), 1, a.data());  // the inverse transform, conjugated around
-  for (int64_t k = 0; k < pl.n; ++k) out[k] = mul(std::conj(a[static_cast<std::size_t>(k)]), pl.chirp[k]);
+  const auto len = static_cast<std::size_t>(p2.n);
+  Buffer<C> ab, bb;
+  C* a = ab.get(len);
+  C* b = bb.get(len);
+  for (int64_t k = 0; k < pl.n; ++k) a[k] = mul(in[k * stride], pl.chirp[k]);
+  std::fill(a + pl.n, a + len, C(0));
+  forward(p2, a, 1, b);
+  for (std::size_t k = 0; k < len; ++k) b[k] = std::conj(mul(b[k], pl.kernel[k]));
+  forward(p2, b, 1, a);  // the inverse transform, conjugated around
+  for (int64_t k = 0; k < pl.n; ++k) out[k] = mul(std::conj(a[k]), pl.chirp[k]);
 }
 
 // b[0, n) := the forward transforms of the kLanes lines interleaved in a[0, n) at once (a plan
-// without Bluestein's convolution, n > 1)
+// without Bluestein's convolution: lanes_fit)
 void forward_lanes(const Plan& pl, const Lanes* a, Lanes* b) { work(pl, b, a, 1, 1, 0); }
+
+// Whether forward_lanes takes pl's lines (no Bluestein).
+bool lanes_fit(const Plan& pl) { return !pl.pow2 && pl.n > 1; }
 
 std::shared_ptr<const Plan> build(int64_t n) {
   auto pl = std::make_shared<Plan>();
@@ -333,21 +358,13 @@ std::vector<C> half_roots(int64_t n) {
   return w;
 }
 
-// Per-thread buffers, kept between calls up to kKeepScratch bytes (allocating them per call cost 7%
-// of a batch of 1024-point lines in page faults): one line in and out, kLanes lines interleaved in
-// and out, a line function's own, a block of lines in and out (the Out type's bytes).
+// A chunk's buffers (from the host pool: Buffer): one line in and out, kLanes lines interleaved in
+// and out, a block of lines in and out (the Out type's bytes); a line function's own.
 struct Scratch {
-  std::vector<C> in, out, tmp, block_in;
-  std::vector<Lanes> a, b;
-  std::vector<unsigned char> block_out;
-  // frees what a long line took, so that a thread does not keep it
-  void trim() {
-    constexpr std::size_t kKeepScratch = std::size_t{8} << 20;
-    const std::size_t bytes =
-        (in.capacity() + out.capacity() + tmp.capacity() + block_in.capacity()) * sizeof(C) +
-        (a.capacity() + b.capacity()) * sizeof(Lanes) + block_out.capacity();
-    if (bytes > kKeepScratch) *this = Scratch{};
-  }
+  Buffer<C> in, out, block_in;
+  Buffer<Lanes> a, b;
+  Buffer<unsigned char> block_out;
+  std::vector<C> tmp;
 };
 
 // For every line along `axis` (of `in`; `out_shape` as for_each_line): load(read, in offset,
@@ -382,32 +399,30 @@ void run_lines(const Strided& in, const Shape& out_shape, int64_t axis, int64_t 
   const bool staged = (step != 1 || inner != 1) && block >= 4 && count >= 4;
   int64_t grain = std::max<int64_t>(1, kLineGrain / std::max<int64_t>(work, 1));
   if (staged) grain = std::max(grain, block);
-  const bool lanes = !pl.pow2 && pl.n > 1;
+  const bool lanes = lanes_fit(pl);
   const auto n = static_cast<std::size_t>(pl.n);
   with_reader(in, [&](auto read) {
     backends::cpu::parallel_for(count, grain, [&](int64_t begin, int64_t end) {
-      thread_local Scratch s;
-      const bool two = lanes && end - begin >= kLanes;  // (a lone long line must not fault in four buffers)
-      if (two) s.a.resize(n), s.b.resize(n);
-      if (!two || staged || (end - begin) % kLanes != 0) s.in.resize(n), s.out.resize(n);
+      Scratch s;
+      const bool two = lanes && end - begin >= kLanes;
+      Lanes* a = two ? s.a.get(n) : nullptr;
+      Lanes* b = two ? s.b.get(n) : nullptr;
+      C* x = !two || staged || (end - begin) % kLanes != 0 ? s.in.get(n) : nullptr;
+      C* y = x ? s.out.get(n) : nullptr;
       // the k lines read by rd at in_off[l] + i st, written to dst at out_off[l] + j ost
       auto lines = [&](auto rd, const int64_t* in_off, int64_t st, Out* dst, const int64_t* out_off,
                        int64_t ost, int64_t k) {
         int64_t l = 0;
         for (; two && l + kLanes <= k; l += kLanes) {
-          Lanes* a = s.a.data();
-          const Lanes* b = s.b.data();
           for (int j = 0; j < kLanes; ++j)
             load(
                 rd, in_off[l + j], st,
                 [a, j](int64_t i, C z) { a[i].re[j] = z.real(), a[i].im[j] = z.imag(); }, s.tmp);
-          forward_lanes(pl, a, s.b.data());
+          forward_lanes(pl, a, b);
           for (int j = 0; j < kLanes; ++j)
             store(dst, out_off[l + j], ost, [b, j](int64_t i) { return C(b[i].re[j], b[i].im[j]); });
         }
         for (; l < k; ++l) {  // one at a time (Bluestein's lengths, a line left over)
-          C* x = s.in.data();
-          C* y = s.out.data();
           load(
               rd, in_off[l], st, [x](int64_t i, C z) { x[i] = z; }, s.tmp);
           forward(pl, x, 1, y);
@@ -416,13 +431,11 @@ void run_lines(const Strided& in, const Shape& out_shape, int64_t axis, int64_t 
       };
       if (!staged) {
         lines(read, ins.data() + begin, step, out, outs.data() + begin, inner, end - begin);
-        s.trim();
         return;
       }
-      s.block_in.resize(static_cast<std::size_t>(block * n_in));
-      s.block_out.resize(static_cast<std::size_t>(block * n_out) * sizeof(Out));
-      C* block_in = s.block_in.data();
-      Out* block_out = reinterpret_cast<Out*>(s.block_out.data());
+      C* block_in = s.block_in.get(static_cast<std::size_t>(block * n_in));
+      Out* block_out =
+          reinterpret_cast<Out*>(s.block_out.get(static_cast<std::size_t>(block * n_out) * sizeof(Out)));
       std::array<int64_t, kBlock> in_off{}, out_off{};
       for (int64_t l = 0; l < block; ++l) in_off[l] = l * n_in, out_off[l] = l * n_out;
       auto read_block = [block_in](int64_t o) { return block_in[o]; };
@@ -436,7 +449,6 @@ void run_lines(const Strided& in, const Shape& out_shape, int64_t axis, int64_t 
         for (int64_t j = 0; j < n_out; ++j)
           for (int64_t l = 0; l < k; ++l) out[lo[l] + j * inner] = block_out[l * n_out + j];
       }
-      s.trim();
     });
   });
 }
