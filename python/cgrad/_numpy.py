@@ -751,26 +751,22 @@ def roots(p):
     computes them, always complex (NumPy gives a real array when every root is real). Leading zeros
     are dropped and trailing ones give roots at 0, so p is read first (the result's length depends
     on its values)."""
-    import numpy as np  # the coefficients' zeros decide the shape: on the host
-
-    c = np.asarray(_arr(p))
+    c = _float(_arr(p))
     if c.ndim != 1:
         raise ValueError("roots: p must be 1-D")
-    nz = np.flatnonzero(c)
-    cdt = "complex64" if c.dtype in (np.float32, np.complex64) else "complex128"
-    if nz.size == 0:
-        return _api.asarray(np.zeros(0, cdt))
-    c = c[nz[0]:nz[-1] + 1]
-    zeros_at_end = len(np.asarray(_arr(p))) - 1 - nz[-1]
+    cdt = dt.complex64 if c.dtype in (dt.float32, dt.complex64) else dt.complex128
+    nz = _api.nonzero(c != 0)[0]  # evaluates
+    if nz.shape[0] == 0:
+        return _api.zeros((0,), dtype=cdt)
+    first, last = builtins.int(nz[0]), builtins.int(nz[-1])
+    trailing = c.shape[0] - 1 - last
+    c = c[first:last + 1]
     n = c.shape[0] - 1
-    r = _api.asarray(np.zeros(0, cdt))
-    if n > 0:
-        comp = np.diag(np.ones(n - 1, c.dtype if c.dtype.kind in "fc" else np.float64), -1)
-        comp[0, :] = -c[1:] / c[0]
-        r = _linalg.eigvals(_api.asarray(comp))
-    if zeros_at_end:
-        r = _api.concat([r, _api.asarray(np.zeros(zeros_at_end, cdt))])
-    return r
+    r = _api.zeros((0,), dtype=cdt)
+    if n > 0:  # the first row -c[1:] / c[0], the identity below it, shifted right by one
+        comp = _api.concat([_api.reshape(-c[1:] / c[0], (1, n)), _api.eye(n - 1, n, dtype=c.dtype)], axis=0)
+        r = _linalg.eigvals(comp)
+    return _api.concat([r, _api.zeros((trailing,), dtype=cdt)]) if trailing else r
 
 
 def partition(a, kth, axis=-1):
@@ -833,16 +829,49 @@ def isin(element, test_elements, invert=False):
 
 
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, equal_nan=True):
-    """NumPy's unique of the flattened array: the sorted distinct values and, as asked, the first
-    positions, the inverse (of ar's shape) and the counts. Evaluates ar (a data-dependent shape).
-    NaNs are each distinct (the standard's rule; NumPy merges them by default)."""
+    """NumPy's unique: of the flattened array, the sorted distinct values and, as asked, the first
+    positions, the inverse (of ar's shape) and the counts; with `axis`, the distinct slices along
+    it (the inverse 1-D). Evaluates ar (a data-dependent shape). NaNs are each distinct (the
+    standard's rule; NumPy merges them by default)."""
     if axis is not None:
-        raise NotImplementedError("cgrad.unique: axis is not supported (the flattened array only)")
+        return _unique_along(_arr(ar), axis, return_index, return_inverse, return_counts)
     a = _arr(ar)
     u = _api.unique_all(a)
     extra = [r for r, want in ((u.indices, return_index), (u.inverse_indices, return_inverse),
                                (u.counts, return_counts)) if want]
     return u.values if not extra else (u.values, *extra)
+
+
+def _unique_along(a, axis, return_index, return_inverse, return_counts):
+    """unique(a, axis=...): the distinct slices along `axis`, sorted lexicographically (the first
+    element of a slice the most significant, as NumPy), by stable sorts from the last element to
+    the first; the first positions, the inverse (1-D) and the counts as asked."""
+    axis = operator.index(axis)
+    if not -a.ndim <= axis < a.ndim:
+        raise ValueError(f"unique: axis {axis} is out of bounds for an array of {a.ndim} dims")
+    axis %= a.ndim
+    moved = _api.moveaxis(a, axis, 0)
+    n = moved.shape[0]
+    rows = _api.reshape(moved, (n, math.prod(moved.shape[1:])))
+    perm = _api.arange(n, dtype=dt.int64)
+    for col in builtins.range(rows.shape[1] - 1, -1, -1):
+        perm = _api.take(perm, _api.argsort(_api.take(rows[:, col], perm), stable=True))
+    srt = _api.take(rows, perm, axis=0)
+    first = _api.concat([_api.ones((builtins.min(n, 1),), dtype=dt.bool),
+                         _api.any(srt[1:] != srt[:-1], axis=1)]) if rows.shape[1] else \
+        _api.arange(n) == 0
+    keep = _api.nonzero(first)[0]  # evaluates: the number of distinct slices
+    k = keep.shape[0]
+    values = _api.moveaxis(_api.reshape(_api.take(srt, keep, axis=0), (k,) + moved.shape[1:]), 0, axis)
+    extra = []
+    if return_index:
+        extra.append(_api.take(perm, keep))
+    if return_inverse:
+        group = _api.cumulative_sum(_api.astype(first, dt.int64)) - 1
+        extra.append(_api.take(group, _api.argsort(perm)))
+    if return_counts:
+        extra.append(_api.diff(_api.concat([keep, _api.asarray([n], dtype=keep.dtype)])))
+    return values if not extra else (values, *extra)
 
 
 def intersect1d(ar1, ar2):

@@ -266,6 +266,14 @@ def test_sets_searching_and_editing_match_numpy():
     want = np.unique(a, return_index=True, return_inverse=True, return_counts=True)
     check(got, want)
     check(cg.unique(arr(a)), np.unique(a))
+    # along an axis: distinct rows (slices), sorted lexicographically; empty and 3-D cases
+    for m in (rng.integers(0, 3, (12, 3)), rng.integers(0, 2, (4, 10, 2)), np.array([[1.0, 2.0], [1.0, 2.0], [0.0, 5.0]]),
+              rng.integers(0, 3, (5, 0)), np.zeros((0, 3))):
+        for ax in range(-m.ndim, m.ndim):
+            check(cg.unique(arr(m), return_index=True, return_inverse=True, return_counts=True, axis=ax),
+                  np.unique(m, return_index=True, return_inverse=True, return_counts=True, axis=ax))
+    with pytest.raises(ValueError):
+        cg.unique(arr(a), axis=2)
     check(cg.intersect1d(arr(a), arr(b)), np.intersect1d(a, b))
     check(cg.union1d(arr(a), arr(b)), np.union1d(a, b))
     check(cg.setdiff1d(arr(a), arr(b)), np.setdiff1d(a, b))
