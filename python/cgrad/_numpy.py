@@ -584,7 +584,9 @@ def convolve(a, v, mode="full"):
 
 
 # ---- padding ----
-_PAD_MODES = ("constant", "edge", "reflect", "symmetric", "wrap")
+_PAD_MODES = ("constant", "edge", "reflect", "symmetric", "wrap", "maximum", "minimum", "mean", "median",
+              "linear_ramp", "empty")
+_PAD_STATS = {"maximum": "max", "minimum": "min", "mean": "mean", "median": "median"}
 
 
 def _per_axis(spec, ndim, what):
@@ -609,10 +611,12 @@ def _pad_widths(pad_width, ndim):
     return widths
 
 
-def pad(array, pad_width, mode="constant", constant_values=0):
-    """NumPy's pad for the modes "constant" (constant_values: one number or per-axis (before,
-    after) pairs), "edge", "reflect", "symmetric" and "wrap": each axis in turn, a `cat` of
-    slices (flipped for the mirror modes) and the array, or of constants."""
+def pad(array, pad_width, mode="constant", constant_values=0, stat_length=None, end_values=0):
+    """NumPy's pad, every mode: "constant" (constant_values: one number or per-axis (before, after)
+    pairs), "edge", "reflect", "symmetric", "wrap", the statistics "maximum", "minimum", "mean" and
+    "median" of the stat_length elements nearest each side (all by default; rounded for integers,
+    as NumPy), "linear_ramp" from end_values to the edge, and "empty" (zeros here). Each axis in
+    turn, a `cat` of slices (flipped for the mirror modes), statistics or constants and the array."""
     x = _arr(array)
     if mode not in _PAD_MODES:
         raise ValueError(f"pad: mode must be one of {_PAD_MODES}, got {mode!r}")
@@ -623,8 +627,8 @@ def pad(array, pad_width, mode="constant", constant_values=0):
         n = x.shape[ax]
         if n == 0 and mode != "constant":
             raise ValueError(f"pad: can't extend an empty axis with mode {mode!r}")
-        if mode == "constant":
-            cb, ce = _per_axis(constant_values, x.ndim, "constant_values")[ax]
+        if mode in ("constant", "empty"):
+            cb, ce = _per_axis(constant_values if mode == "constant" else 0, x.ndim, "constant_values")[ax]
 
             def fill(width, value):
                 shape = list(x.shape)
@@ -632,10 +636,67 @@ def pad(array, pad_width, mode="constant", constant_values=0):
                 return _api.full(tuple(shape), value, dtype=x.dtype, device=x.device)
 
             parts = [fill(b, cb), x, fill(e, ce)]
+        elif mode in _PAD_STATS:
+            lb, le = _per_axis(stat_length, x.ndim, "stat_length")[ax]
+            parts = [_pad_stat(x, ax, b, n, mode, lb, True), x, _pad_stat(x, ax, e, n, mode, le, False)]
+        elif mode == "linear_ramp":
+            vb, ve = _per_axis(end_values, x.ndim, "end_values")[ax]
+            parts = [_pad_ramp(x, ax, b, n, vb, True), x, _pad_ramp(x, ax, e, n, ve, False)]
         else:
             parts = [_pad_side(x, ax, b, n, mode, True), x, _pad_side(x, ax, e, n, mode, False)]
         x = _api.concat([p for p in parts if p.shape[ax]], axis=ax)
     return x if x is not array else x[...]
+
+
+def _widened(part, ax, width):
+    """part (length 1 along ax) repeated `width` times along ax."""
+    shape = list(part.shape)
+    shape[ax] = width
+    return _api.broadcast_to(part, tuple(shape))
+
+
+def _pad_stat(x, ax, width, n, mode, length, before):
+    """The statistic of the `length` elements of axis `ax` nearest one side (all for None), repeated
+    `width` times; integers get the statistic rounded half to even, as NumPy's."""
+    if width == 0:
+        return _along(x, ax, slice(0, 0))
+    length = n if length is None else builtins.min(operator.index(length), n)
+    if length <= 0:
+        raise ValueError(f"pad: stat_length of {length} gives no value for mode {mode!r}")
+    part = _along(x, ax, slice(0, length) if before else slice(n - length, n))
+    stat = _PAD_STATS[mode]
+    if stat in ("max", "min"):
+        v = getattr(_api, stat)(part, axis=ax, keepdims=True)
+    else:
+        v = (_api.mean if stat == "mean" else median)(_float(part), axis=ax, keepdims=True)
+        if x.dtype not in dt.FLOATING + dt.COMPLEX:
+            v = _api.astype(_cgrad.round(v), x.dtype)
+        elif v.dtype != x.dtype:
+            v = _api.astype(v, x.dtype)
+    return _widened(v, ax, width)
+
+
+def _pad_ramp(x, ax, width, n, end, before):
+    """`width` values from `end` (the outer one) towards the edge element, the edge excluded: step i
+    of `width` is end + i (edge - end) / width (NumPy's linspace with endpoint=False), exact for
+    integers (then floored, as NumPy's integer linspace floors)."""
+    if width == 0:
+        return _along(x, ax, slice(0, 0))
+    edge = _along(x, ax, slice(0, 1) if before else slice(n - 1, n))
+    steps = list(builtins.range(width) if before else builtins.range(width - 1, -1, -1))
+    shape = [1] * x.ndim
+    shape[ax] = width
+    exact = x.dtype not in dt.FLOATING + dt.COMPLEX and isinstance(end, int)
+    if not exact:
+        edge = _float(edge)
+    i = _api.reshape(_api.asarray(steps, dtype=dt.int64 if exact else edge.dtype, device=x.device), tuple(shape))
+    if exact:  # floor(end + i d / w) = end + (i d) // w for integers
+        ramp = end + _cgrad.floor_divide((_api.astype(edge, dt.int64) - end) * i, width)
+    else:
+        ramp = end + i * ((edge - end) / width)
+        if x.dtype not in dt.FLOATING + dt.COMPLEX:
+            ramp = _cgrad.floor(ramp)
+    return _api.astype(ramp, x.dtype)
 
 
 def _pad_side(x, ax, width, n, mode, before):

@@ -155,6 +155,24 @@ def test_pad_matches_numpy(mode):
         cg.pad(arr(x), -1)
 
 
+@pytest.mark.parametrize("mode", ["maximum", "minimum", "mean", "median", "linear_ramp"])
+def test_pad_statistics_and_ramps_match_numpy(mode):
+    arrays = [rng.standard_normal((4, 5)), rng.integers(-9, 10, (4, 5)), rng.integers(0, 10, (2, 3, 4)).astype(np.int32),
+              rng.standard_normal((3, 4)).astype(np.float32), rng.standard_normal(3)]
+    extras = [{}, {"stat_length": 2}, {"stat_length": ((1, 3),)}] if mode != "linear_ramp" else \
+        [{}, {"end_values": (5, -3)}, {"end_values": 2.5}]
+    for a in arrays:
+        for kw in extras:
+            for width in (2, (1, 3), ((0, 2),) * a.ndim):
+                got, want = cg.pad(arr(a), width, mode=mode, **kw), np.pad(a, width, mode=mode, **kw)
+                assert got.dtype == arr(want).dtype
+                check(got, want, rtol=1e-6, atol=1e-6)
+    if mode != "linear_ramp":  # a statistic of nothing: an error (NumPy pads with NaN or garbage)
+        with pytest.raises(ValueError):
+            cg.pad(arr(arrays[0]), 1, mode=mode, stat_length=0)
+    assert cg.pad(arr(arrays[0]), 2, mode="empty").shape == (8, 9)
+
+
 def test_creation_and_index_helpers_match_numpy():
     check(cg.logspace(0, 3, 4, dtype=cg.float64), np.logspace(0, 3, 4))
     check(cg.logspace(1, 2, 5, base=2.0, endpoint=False, dtype=cg.float64), np.logspace(1, 2, 5, base=2.0, endpoint=False))
