@@ -555,6 +555,72 @@ def histogram(a, bins=10, range=None, weights=None, density=False):  # noqa: A00
     return hist, edges
 
 
+def histogramdd(sample, bins=10, range=None, density=False, weights=None):  # noqa: A002 (NumPy's name)
+    """(counts, [edges per dimension]) of N points in D dimensions: sample (N, D) or D arrays of N.
+    Per dimension `bins` is a count of equal bins over `range` (default the data's min and max:
+    evaluated) or the edges; a value on a last edge counts in the last bin; counts are float64, as
+    NumPy's."""
+    if isinstance(sample, (list, tuple)):
+        cols = [_float(ravel(c)).astype(dt.float64) for c in sample]
+    else:
+        x = _float(_arr(sample)).astype(dt.float64)
+        if x.ndim != 2:
+            raise ValueError("histogramdd: sample must be (N, D) or a sequence of D arrays")
+        cols = [x[:, d] for d in builtins.range(x.shape[1])]
+    ndim = len(cols)
+    bins = list(bins) if isinstance(bins, (list, tuple)) else [bins] * ndim
+    ranges = list(range) if range is not None else [None] * ndim
+    if len(bins) != ndim or len(ranges) != ndim:
+        raise ValueError(f"histogramdd: bins and range need one entry for each of {ndim} dimensions")
+    flat, edges, sizes = None, [], []
+    outside = None
+    for c, b, r in zip(cols, bins, ranges):
+        if isinstance(b, int):
+            if b < 1:
+                raise ValueError("histogramdd: the number of bins must be positive")
+            lo, hi = (float(r[0]), float(r[1])) if r is not None else \
+                ((float(_api.min(c)), float(_api.max(c))) if c.shape[0] else (0.0, 1.0))
+            if lo > hi:
+                raise ValueError("histogramdd: max must be larger than min in range")
+            if lo == hi:
+                lo, hi = lo - 0.5, hi + 0.5
+            e = _api.linspace(lo, hi, b + 1, dtype=dt.float64, device=c.device)
+        else:
+            e = _float(_arr(b)).astype(dt.float64)
+        nb = e.shape[0] - 1
+        idx = _api.searchsorted(e, c, side="right") - 1
+        idx = _api.where(c == e[-1], nb - 1, idx)
+        out = _cgrad.logical_or(c < e[0], c > e[-1])
+        outside = out if outside is None else _cgrad.logical_or(outside, out)
+        idx = _api.clip(idx, 0, nb - 1)
+        flat = idx if flat is None else flat * nb + idx
+        edges.append(e)
+        sizes.append(nb)
+    total = math.prod(sizes)
+    flat = _api.where(outside, total, flat)  # past the last cell: added nowhere
+    vals = _api.ones(flat.shape, dtype=dt.float64, device=flat.device) if weights is None else \
+        _float(ravel(weights)).astype(dt.float64)
+    hist = _api.scatter_add(_api.zeros((total,), dtype=dt.float64, device=flat.device), flat, vals)
+    hist = _api.reshape(hist, tuple(sizes))
+    if density:
+        volume = None
+        for d, e in enumerate(edges):
+            shape = [1] * ndim
+            shape[d] = sizes[d]
+            w = _api.reshape(_api.diff(e), tuple(shape))
+            volume = w if volume is None else volume * w
+        hist = hist / _api.sum(hist) / volume
+    return hist, edges
+
+
+def histogram2d(x, y, bins=10, range=None, density=False, weights=None):  # noqa: A002 (NumPy's name)
+    """(counts, x edges, y edges): histogramdd of the points (x[i], y[i])."""
+    if not isinstance(bins, int) and len(bins) not in (1, 2):  # one array of edges: for both (NumPy's rule)
+        bins = [bins, bins]
+    h, (ex, ey) = histogramdd([x, y], bins=bins, range=range, density=density, weights=weights)
+    return h, ex, ey
+
+
 def convolve(a, v, mode="full"):
     """The discrete linear convolution of two 1-D arrays ("full", "same" or "valid"): a gather of
     the sliding windows times the reversed kernel, summed."""
@@ -872,7 +938,7 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     return _api.moveaxis(r, -1, axisc)
 
 
-__all__ += ["gradient", "correlate", "polyval", "polyfit", "roots", "partition", "argpartition", "lexsort", "select", "cross"]
+__all__ += ["histogramdd", "histogram2d", "gradient", "correlate", "polyval", "polyfit", "roots", "partition", "argpartition", "lexsort", "select", "cross"]
 
 
 # ---- sets, searching and editing ----

@@ -141,6 +141,24 @@ def test_counting_binning_and_interpolation_match_numpy():
     check(cg.histogram(arr(np.ones(4)), bins=3), np.histogram(np.ones(4), bins=3))
 
 
+def test_histogram2d_and_histogramdd_match_numpy():
+    x, y, w = rng.standard_normal(500), rng.standard_normal(500) * 2 + 1, rng.random(500)
+    for kw in ({}, {"bins": 5}, {"bins": [3, 7]}, {"range": [[-1, 1], [0, 2]]}, {"density": True}, {"weights": w},
+               {"bins": 4, "range": [[-1, 1], [0, 2]], "density": True, "weights": w}):
+        ours = {k: arr(v) if isinstance(v, np.ndarray) else v for k, v in kw.items()}
+        check(cg.histogram2d(arr(x), arr(y), **ours), np.histogram2d(x, y, **kw))
+    edges = np.array([-3.0, -1.0, 0.0, 1.0, 3.0])
+    check(cg.histogram2d(arr(x), arr(y), bins=arr(edges)), np.histogram2d(x, y, bins=edges))
+    check(cg.histogram2d(arr(x), arr(y), bins=[arr(edges), 4]), np.histogram2d(x, y, bins=[edges, 4]))
+    on_edges = np.array([0.0, 1.0, 1.0, 2.0, 3.0, 3.0])  # the last edge counts in the last bin
+    check(cg.histogram2d(arr(on_edges), arr(on_edges), bins=3), np.histogram2d(on_edges, on_edges, bins=3))
+    s = rng.standard_normal((300, 3))
+    for kw in ({}, {"bins": (2, 3, 4)}, {"density": True}, {"range": [(-1, 1), (-2, 2), (0, 1)]}):
+        check(cg.histogramdd(arr(s), **kw), np.histogramdd(s, **kw))
+    check(cg.histogramdd([arr(x), arr(y)], bins=4), np.histogramdd([x, y], bins=4))
+    assert cg.histogram2d(arr(x), arr(y))[0].dtype == cg.float64
+
+
 @pytest.mark.parametrize("mode", ["constant", "edge", "reflect", "symmetric", "wrap"])
 def test_pad_matches_numpy(mode):
     x = rng.standard_normal((3, 4))
