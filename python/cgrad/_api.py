@@ -582,13 +582,73 @@ def _axes(a):
     return [int(a)] if isinstance(a, int) else [int(v) for v in a]
 
 
-def einsum(subscripts, /, *operands):
-    """NumPy's einsum ("ij,jk->ik", `...` for broadcast dims, implicit output without "->"):
-    C++ cgrad::einsum, composed of views, sums and batched matmuls (lazy, fused, differentiable).
-    Operands that are not arrays go through asarray."""
-    if not isinstance(subscripts, str):
-        raise TypeError("einsum: the subscripts come first, as a string (NumPy's sublist form is not supported)")
-    return _cgrad._einsum(subscripts, [_as_array_arg(o) for o in operands])
+def einsum(*operands, optimize=False, dtype=None):
+    """NumPy's einsum: subscripts ("ij,jk->ik", `...` for broadcast dims, implicit output without
+    "->") then the operands, or NumPy's sublist form (op0, [0, 1], op1, [1, 2], [0, 2]). C++
+    cgrad::einsum, composed of views, sums and batched matmuls (lazy, fused, differentiable). Pairs
+    are contracted in the operands' order; with `optimize` (True, "greedy" or "optimal") three or more
+    operands without `...` go in the greedy order instead: at each step the pair whose result is
+    smallest. `dtype` casts the operands first. Operands that are not arrays go through asarray."""
+    if not operands:
+        raise TypeError("einsum: needs subscripts and operands")
+    if isinstance(operands[0], str):
+        subscripts, arrays = operands[0], list(operands[1:])
+    else:
+        subscripts, arrays = _einsum_sublists(operands)
+    arrays = [_as_array_arg(o) for o in arrays]
+    if dtype is not None:
+        arrays = [astype(a, dtype) for a in arrays]
+    if optimize not in (False, None, "no") and len(arrays) > 2 and "." not in subscripts:
+        return _einsum_greedy(subscripts.replace(" ", ""), arrays)
+    return _cgrad._einsum(subscripts, arrays)
+
+
+def _einsum_letter(k):
+    if not isinstance(k, int) or isinstance(k, builtins.bool) or not 0 <= k < 52:
+        raise ValueError(f"einsum: a sublist holds integers in [0, 52) or Ellipsis, got {k!r}")
+    return chr(ord("a") + k) if k < 26 else chr(ord("A") + k - 26)
+
+
+def _einsum_sublists(args):
+    """NumPy's sublist form (op, sublist, op, sublist, ..., [output sublist]) as subscripts."""
+    args = list(args)
+    out = args.pop() if len(args) % 2 == 1 else None
+    def word(sub):
+        return "".join("..." if k is Ellipsis else _einsum_letter(k) for k in sub)
+    inputs = [word(args[i + 1]) for i in builtins.range(0, len(args), 2)]
+    subscripts = ",".join(inputs) + ("" if out is None else "->" + word(out))
+    return subscripts, args[0::2]
+
+
+def _einsum_greedy(subscripts, arrays):
+    """Three or more operands contracted pairwise, the pair with the smallest result first (the
+    letters a pair keeps: those the other operands or the output still need)."""
+    inputs, _, output = subscripts.partition("->")
+    words = inputs.split(",")
+    if len(words) != len(arrays):
+        return _cgrad._einsum(subscripts, arrays)  # the C++ parser says what is wrong
+    if "->" not in subscripts:
+        counts = collections.Counter("".join(words))
+        output = "".join(sorted(c for c, k in counts.items() if k == 1))
+    size = {}
+    for w, a in zip(words, arrays):
+        for c, d in zip(w, a.shape):
+            size[c] = builtins.max(size.get(c, 1), d)
+    words, arrays = list(words), list(arrays)
+    while len(arrays) > 1:
+        best = None
+        for i in builtins.range(len(words)):
+            for j in builtins.range(i + 1, len(words)):
+                others = set(output).union(*(words[k] for k in builtins.range(len(words)) if k not in (i, j)))
+                kept = "".join(dict.fromkeys(c for c in words[i] + words[j] if c in others))
+                cost = math.prod(size[c] for c in kept)
+                if best is None or cost < best[0]:
+                    best = (cost, i, j, kept)
+        _, i, j, kept = best
+        r = _cgrad._einsum(f"{words[i]},{words[j]}->{kept}", [arrays[i], arrays[j]])
+        words = [w for k, w in enumerate(words) if k not in (i, j)] + [kept]
+        arrays = [a for k, a in enumerate(arrays) if k not in (i, j)] + [r]
+    return _cgrad._einsum(f"{words[0]}->{output}", arrays)
 
 
 def moveaxis(x, source, destination, /):
