@@ -384,6 +384,13 @@ const CustomOp& cholesky_op() {
   return op;
 }
 
+// The eigenvalue gaps of the eigen-decompositions' gradients, e_ij = w_j - w_i off the diagonal and 1
+// on it (a divisor), with the off-diagonal mask.
+std::pair<Tensor, Tensor> eigen_gaps(const Tensor& w) {
+  const Tensor off = eye_like(w, w.shape().back()) == 0.0;
+  return {where(off, as_row(w) - w.reshape(with(w.shape(), {1})), 1.0), off};
+}
+
 const CustomOp& eigh_op() {
   static const CustomOp op(
       "linalg.eigh",
@@ -395,11 +402,8 @@ const CustomOp& eigh_op() {
         // gA = V (diag(gw) + F o (V^H gV)) V^H, F_ij = 1 / (w_j - w_i) off the diagonal (inf
         // where eigenvalues repeat, as in PyTorch), then the Hermitian part
         const Tensor &w = c.outputs[0], &v = c.outputs[1];
-        const int64_t n = w.shape().back();
-        const Tensor e = as_row(w) - w.reshape(with(w.shape(), {1}));  // e_ij = w_j - w_i
-        const Tensor off = eye_like(w, n) == 0.0;
-        const Tensor f = where(off, 1.0 / where(off, e, 1.0), 0.0);
-        const Tensor inner = diag_embed(g[0]) + f * matmul(mH(v), g[1]);
+        const auto [e, off] = eigen_gaps(w);
+        const Tensor inner = diag_embed(g[0]) + where(off, 1.0 / e, 0.0) * matmul(mH(v), g[1]);
         const Tensor ga = matmul(matmul(v, inner), mH(v));
         return std::vector<Tensor>{0.5 * (ga + mH(ga))};
       });
@@ -435,14 +439,11 @@ const CustomOp& eig_op() {
         // the eigenvectors' phases leaves alone (a loss that depends on their phases has no
         // gradient; their normalization fixes them); real for a real A
         const Tensor &w = c.outputs[0], &v = c.outputs[1];
-        const int64_t n = w.shape().back();
         const Tensor vh = mH(v), vhgv = matmul(vh, g[1]);
-        const Tensor eye = eye_like(w, n);
-        const Tensor re_diag = real(sum(vhgv * eye, {-2}));  // (..., n)
+        const Tensor re_diag = real(sum(vhgv * eye_like(w, w.shape().back()), {-2}));  // (..., n)
         const Tensor p = vhgv - matmul(vh, v * as_row(re_diag));
-        const Tensor e = as_row(w) - w.reshape(with(w.shape(), {1}));  // e_ij = w_j - w_i
-        const Tensor off = eye == 0.0;
-        const Tensor inner = diag_embed(g[0]) + where(off, p / conj(where(off, e, 1.0)), 0.0);
+        const auto [e, off] = eigen_gaps(w);
+        const Tensor inner = diag_embed(g[0]) + where(off, p / conj(e), 0.0);
         const Tensor ga = matmul(matmul(inv(vh), inner), vh);
         return std::vector<Tensor>{is_complex(c.inputs[0].dtype()) ? ga : real(ga)};
       });
