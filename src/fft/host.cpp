@@ -61,6 +61,7 @@ template <class T>
 class Buffer {
  public:
   T* get(std::size_t n) {
+    if (n == 0) return nullptr;
     if (n > size_) storage_ = runtime::allocate_host(n * sizeof(T)), size_ = n;
     return static_cast<T*>(storage_->data);
   }
