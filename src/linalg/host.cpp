@@ -326,7 +326,7 @@ void normalize_eigenvector(C* v, int64_t n) {
   v[at] = C(v[at].real(), 0.0);
 }
 
-// h (n x n, row-major) := Q^H h Q upper Hessenberg by Householder reflections; z := Q.
+// h (n x n, row-major) := Q^H h Q upper Hessenberg by Householder reflections; z := Q (unless null).
 void hessenberg(C* h, int64_t n, C* z) {
   std::vector<C> u(static_cast<std::size_t>(n));
   for (int64_t k = 0; k + 2 < n; ++k) {
@@ -350,7 +350,7 @@ void hessenberg(C* h, int64_t n, C* z) {
       for (int64_t i = k + 1; i < n; ++i) h[i * n + j] -= u[static_cast<std::size_t>(i)] * d;
     }
     for (C* m : {h, z})  // h := h P, z := z P (columns k + 1 ..)
-      for (int64_t i = 0; i < n; ++i) {
+      for (int64_t i = 0; m && i < n; ++i) {
         C d = 0;
         for (int64_t j = k + 1; j < n; ++j) d += m[i * n + j] * u[static_cast<std::size_t>(j)];
         d *= f;
@@ -367,7 +367,8 @@ C wilkinson_shift(C a, C b, C c, C d) {
   return std::abs(m1 - d) < std::abs(m2 - d) ? m1 : m2;
 }
 
-// h (upper Hessenberg) := T upper triangular with h = Z T Z^H, z := z Z: single-shift QR steps on
+// h (upper Hessenberg) := T upper triangular with h = Z T Z^H, z := z Z (unless null: eigenvalues
+// only, the same ones): single-shift QR steps on
 // the active window [lo, hi], by Givens rotations (the whole rows and columns, for the Schur
 // form), deflating where a subdiagonal entry is below eps of its neighbours. False when an
 // eigenvalue takes more than 30 steps (LAPACK's bound); NaN entries deflate at once (no
@@ -413,7 +414,7 @@ bool schur(C* h, int64_t n, C* z) {
         h[i * n + k] = p * c + q * std::conj(s);
         h[i * n + k + 1] = -p * s + q * c;
       }
-      for (int64_t i = 0; i < n; ++i) {
+      for (int64_t i = 0; z && i < n; ++i) {
         const C p = z[i * n + k], q = z[i * n + k + 1];
         z[i * n + k] = p * c + q * std::conj(s);
         z[i * n + k + 1] = -p * s + q * c;
@@ -429,10 +430,11 @@ bool schur(C* h, int64_t n, C* z) {
 template <class T>
 bool eig(const T* a, int64_t n, C* w, C* v) {
   if (n == 0) return true;
-  std::vector<C> h(a, a + n * n), z(static_cast<std::size_t>(n * n), C(0));
-  for (int64_t i = 0; i < n; ++i) z[static_cast<std::size_t>(i * n + i)] = 1;
-  hessenberg(h.data(), n, z.data());
-  if (!schur(h.data(), n, z.data())) return false;
+  std::vector<C> h(a, a + n * n), z(v ? static_cast<std::size_t>(n * n) : 0, C(0));
+  for (int64_t i = 0; v && i < n; ++i) z[static_cast<std::size_t>(i * n + i)] = 1;
+  C* zp = v ? z.data() : nullptr;  // eigenvalues only: no Schur vectors
+  hessenberg(h.data(), n, zp);
+  if (!schur(h.data(), n, zp)) return false;
   for (int64_t i = 0; i < n; ++i) w[i] = h[static_cast<std::size_t>(i * n + i)];
   if (!v) return true;
   // eigenvector k of T: x_k = 1, x_j (j < k) by back-substitution, a zero divisor (a repeated
