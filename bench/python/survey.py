@@ -9,20 +9,15 @@ Usage: CGRAD_RESULT_CACHE_BYTES=0 CGRAD_NUM_THREADS=1 python bench/python/survey
 """
 
 import sys
-import time
 
 import cgrad as cg
 import numpy as np
+from timing import median
 
 
 def median_ms(f, reps=5):
-    f()
-    times = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        f()
-        times.append(time.perf_counter() - t0)
-    return sorted(times)[reps // 2] * 1e3
+    """Median time in ms of `reps` calls of f after a warm-up (timing.median)."""
+    return median(f, reps)
 
 
 def _softmax(m, a, axis):

@@ -13,8 +13,7 @@
 #include "core/shape.hpp"
 #include "fft/host.h"
 #include "frontend/build.h"
-#include "ir/node.h"
-#include "runtime/backend.h"
+#include "runtime/host_scratch.h"
 
 #include <cmath>
 #include <complex>
@@ -123,9 +122,9 @@ template <class T, class Fill>
 Tensor host_result(const Shape& shape, DType t, Device device, Fill fill) {
   const std::size_t n = numel_of(shape);
   if (n == 0) return zeros(shape, t, device);
-  std::shared_ptr<ir::Storage> buf = runtime::allocate_host(n * sizeof(T));
-  void* data = buf->data;
-  fill(static_cast<T*>(data));
+  auto buf = std::make_shared<runtime::HostScratch<T>>(n);
+  void* data = buf->data();
+  fill(buf->data());
   Tensor r = from_blob(data, shape, core::contiguous_strides(shape), t, Device::cpu(),
                        [buf]() mutable { buf.reset(); });
   return device.is_cuda() ? r.to(device) : r;

@@ -6,8 +6,7 @@
 
 #include "backends/cpu/thread_pool.h"
 #include "core/shape.hpp"
-#include "ir/node.h"
-#include "runtime/backend.h"
+#include "runtime/host_scratch.h"
 
 #include <cgrad/tensor.hpp>
 
@@ -53,23 +52,6 @@ inline Lanes mul(Lanes a, C w) {
 }
 inline Lanes times_minus_i(Lanes a) { return {a.im, -a.re}; }
 inline Lanes times_i(Lanes a) { return {-a.im, a.re}; }
-
-// Scratch memory from the CPU backend's host pool, which keeps freed blocks (their pages already
-// faulted in) for the next call: a long transform's buffers cost page faults only the first time
-// (a fresh 16 MiB buffer: 4096 of them). Not initialized.
-template <class T>
-class Buffer {
- public:
-  T* get(std::size_t n) {
-    if (n == 0) return nullptr;
-    if (n > size_) storage_ = runtime::allocate_host(n * sizeof(T)), size_ = n;
-    return static_cast<T*>(storage_->data);
-  }
-
- private:
-  std::shared_ptr<ir::Storage> storage_;
-  std::size_t size_ = 0;
-};
 
 struct Plan {
   int64_t n = 0;
@@ -208,9 +190,9 @@ void forward(const Plan& pl, const C* in, int64_t stride, C* out) {
   }
   const Plan& p2 = *pl.pow2;
   const auto len = static_cast<std::size_t>(p2.n);
-  Buffer<C> ab, bb;
-  C* a = ab.get(len);
-  C* b = bb.get(len);
+  runtime::HostScratch<C> ab(len), bb(len);  // (pooled: a long transform faults no fresh pages)
+  C* a = ab.data();
+  C* b = bb.data();
   for (int64_t k = 0; k < pl.n; ++k) a[k] = mul(in[k * stride], pl.chirp[k]);
   std::fill(a + pl.n, a + len, C(0));
   forward(p2, a, 1, b);
@@ -359,15 +341,6 @@ std::vector<C> half_roots(int64_t n) {
   return w;
 }
 
-// A chunk's buffers (from the host pool: Buffer): one line in and out, kLanes lines interleaved in
-// and out, a block of lines in and out (the Out type's bytes); a line function's own.
-struct Scratch {
-  Buffer<C> in, out, block_in;
-  Buffer<Lanes> a, b;
-  Buffer<unsigned char> block_out;
-  std::vector<C> tmp;
-};
-
 // For every line along `axis` (of `in`; `out_shape` as for_each_line): load(read, in offset,
 // step, put, tmp) calls put(i, z) for the pl.n values of the line (read from read(offset + j
 // step)), the forward transform of pl runs, and store(dst, out offset, stride, get) writes the
@@ -404,12 +377,15 @@ void run_lines(const Strided& in, const Shape& out_shape, int64_t axis, int64_t 
   const auto n = static_cast<std::size_t>(pl.n);
   with_reader(in, [&](auto read) {
     backends::cpu::parallel_for(count, grain, [&](int64_t begin, int64_t end) {
-      Scratch s;
+      // the chunk's buffers, from the host pool: kLanes lines interleaved in and out, one line in and
+      // out (where a line goes alone), a line function's own
       const bool two = lanes && end - begin >= kLanes;
-      Lanes* a = two ? s.a.get(n) : nullptr;
-      Lanes* b = two ? s.b.get(n) : nullptr;
-      C* x = !two || staged || (end - begin) % kLanes != 0 ? s.in.get(n) : nullptr;
-      C* y = x ? s.out.get(n) : nullptr;
+      const bool one = !two || staged || (end - begin) % kLanes != 0;
+      runtime::HostScratch<Lanes> ab(two ? n : 0), bb(two ? n : 0);
+      runtime::HostScratch<C> xb(one ? n : 0), yb(one ? n : 0);
+      Lanes *a = ab.data(), *b = bb.data();
+      C *x = xb.data(), *y = yb.data();
+      std::vector<C> tmp;
       // the k lines read by rd at in_off[l] + i st, written to dst at out_off[l] + j ost
       auto lines = [&](auto rd, const int64_t* in_off, int64_t st, Out* dst, const int64_t* out_off,
                        int64_t ost, int64_t k) {
@@ -418,14 +394,14 @@ void run_lines(const Strided& in, const Shape& out_shape, int64_t axis, int64_t 
           for (int j = 0; j < kLanes; ++j)
             load(
                 rd, in_off[l + j], st,
-                [a, j](int64_t i, C z) { a[i].re[j] = z.real(), a[i].im[j] = z.imag(); }, s.tmp);
+                [a, j](int64_t i, C z) { a[i].re[j] = z.real(), a[i].im[j] = z.imag(); }, tmp);
           forward_lanes(pl, a, b);
           for (int j = 0; j < kLanes; ++j)
             store(dst, out_off[l + j], ost, [b, j](int64_t i) { return C(b[i].re[j], b[i].im[j]); });
         }
         for (; l < k; ++l) {  // one at a time (Bluestein's lengths, a line left over)
           load(
-              rd, in_off[l], st, [x](int64_t i, C z) { x[i] = z; }, s.tmp);
+              rd, in_off[l], st, [x](int64_t i, C z) { x[i] = z; }, tmp);
           forward(pl, x, 1, y);
           store(dst, out_off[l], ost, [y](int64_t i) { return y[i]; });
         }
@@ -434,21 +410,22 @@ void run_lines(const Strided& in, const Shape& out_shape, int64_t axis, int64_t 
         lines(read, ins.data() + begin, step, out, outs.data() + begin, inner, end - begin);
         return;
       }
-      C* block_in = s.block_in.get(static_cast<std::size_t>(block * n_in));
-      Out* block_out =
-          reinterpret_cast<Out*>(s.block_out.get(static_cast<std::size_t>(block * n_out) * sizeof(Out)));
+      runtime::HostScratch<C> block_in(static_cast<std::size_t>(block * n_in));
+      runtime::HostScratch<Out> block_out(static_cast<std::size_t>(block * n_out));
       std::array<int64_t, kBlock> in_off{}, out_off{};
       for (int64_t l = 0; l < block; ++l) in_off[l] = l * n_in, out_off[l] = l * n_out;
-      auto read_block = [block_in](int64_t o) { return block_in[o]; };
+      auto read_block = [bi = block_in.data()](int64_t o) { return bi[o]; };
       for (int64_t i = begin; i < end; i += block) {
         const int64_t k = std::min(block, end - i);
         const int64_t* li = ins.data() + i;
         const int64_t* lo = outs.data() + i;
         for (int64_t j = 0; j < n_in; ++j)
-          for (int64_t l = 0; l < k; ++l) block_in[l * n_in + j] = read(li[l] + j * step);
-        lines(read_block, in_off.data(), 1, block_out, out_off.data(), 1, k);
+          for (int64_t l = 0; l < k; ++l)
+            block_in[static_cast<std::size_t>(l * n_in + j)] = read(li[l] + j * step);
+        lines(read_block, in_off.data(), 1, block_out.data(), out_off.data(), 1, k);
         for (int64_t j = 0; j < n_out; ++j)
-          for (int64_t l = 0; l < k; ++l) out[lo[l] + j * inner] = block_out[l * n_out + j];
+          for (int64_t l = 0; l < k; ++l)
+            out[lo[l] + j * inner] = block_out[static_cast<std::size_t>(l * n_out + j)];
       }
     });
   });

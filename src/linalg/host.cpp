@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace cgrad::linalg::host {
@@ -374,7 +375,7 @@ C wilkinson_shift(C a, C b, C c, C d) {
 // eigenvalue takes more than 30 steps (LAPACK's bound); NaN entries deflate at once (no
 // comparison holds).
 bool schur(C* h, int64_t n, C* z) {
-  constexpr double eps = 2.220446049250313e-16;
+  constexpr double eps = std::numeric_limits<double>::epsilon();
   int64_t hi = n - 1, steps = 0;
   while (hi > 0) {
     int64_t lo = hi;
@@ -441,7 +442,7 @@ bool eig(const T* a, int64_t n, C* w, C* v) {
   // eigenvalue) replaced by eps ||T||, as LAPACK's ztrevc does; then v_k = Z x, normalized
   double tnorm = 0;
   for (const C& e : h) tnorm = std::max(tnorm, std::abs(e));
-  const double small = std::max(tnorm * 2.220446049250313e-16, 1e-300);
+  const double small = std::max(tnorm * std::numeric_limits<double>::epsilon(), 1e-300);
   std::vector<C> x(static_cast<std::size_t>(n));
   for (int64_t k = 0; k < n; ++k) {
     const C lambda = h[static_cast<std::size_t>(k * n + k)];

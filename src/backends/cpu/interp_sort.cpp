@@ -26,6 +26,7 @@
 #include "core/order.hpp"
 #include "ir/op_table.h"
 #include "runtime/backend.h"
+#include "runtime/host_scratch.h"
 
 #include <cgrad/scalar.hpp>
 
@@ -76,41 +77,11 @@ struct KeyPos {
   P second;
 };
 
-// A row's scratch array: memory from the runtime's host pool (runtime::allocate_host), so that
-// sorting again reuses pages instead of faulting fresh ones in, and its elements are not
-// initialized (every element is written before it is read). With std::vectors, a sort of 2^22
-// f32 faulted in 48 MiB of fresh pages per call: 39-42 -> 19-20 ms (argsort 80-93 -> 30, NumPy's
-// 14 and 133). T is trivially copyable.
+// A row's scratch arrays (runtime::HostScratch: pooled, uninitialized). With std::vectors, a sort
+// of 2^22 f32 faulted in 48 MiB of fresh pages per call: 39-42 -> 19-20 ms (argsort 80-93 -> 30,
+// NumPy's 14 and 133).
 template <class T>
-class Scratch {
-  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
-
- public:
-  Scratch() = default;
-  explicit Scratch(std::size_t n)
-      : storage_(n != 0 ? runtime::allocate_host(n * sizeof(T)) : nullptr),
-        data_(n != 0 ? static_cast<T*>(storage_->data) : nullptr),
-        size_(n) {}
-  std::size_t size() const { return size_; }
-  bool empty() const { return size_ == 0; }
-  T& operator[](std::size_t i) { return data_[i]; }
-  const T& operator[](std::size_t i) const { return data_[i]; }
-  T* data() { return data_; }
-  T* begin() { return data_; }
-  T* end() { return data_ + size_; }
-  const T* begin() const { return data_; }
-  const T* end() const { return data_ + size_; }
-  void swap(Scratch& o) noexcept {
-    std::swap(storage_, o.storage_);
-    std::swap(data_, o.data_);
-    std::swap(size_, o.size_);
-  }
-
- private:
-  std::shared_ptr<ir::Storage> storage_;
-  T* data_ = nullptr;
-  std::size_t size_ = 0;
-};
+using Scratch = runtime::HostScratch<T>;
 
 // The key of `v`: a < b under core::order_before(a, b, descending) exactly when
 // order_key(a) < order_key(b) (scalar::order_key, shared with the CUDA sort kernel).
