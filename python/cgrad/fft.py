@@ -1,4 +1,6 @@
-"""cgrad.fft: the Array API standard's fft extension (2024.12), every function of it.
+"""cgrad.fft: the Array API standard's fft extension (2024.12), every function of it, and NumPy's
+two-axis forms (`fft2 ifft2 rfft2 irfft2`). The arguments may also be passed by position, and
+`norm=None` means "backward", as in NumPy.
 
 NumPy's semantics (docs/fft.md): `n` / `s` pad with zeros or cut the transformed axes, `norm` is
 "backward", "ortho" or "forward". The transform itself is cgrad::fft's one host operator (it
@@ -12,7 +14,7 @@ from . import _cgrad
 from . import _dtypes as dt
 
 __all__ = ["fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft", "ihfft", "fftfreq", "rfftfreq",
-           "fftshift", "ifftshift"]
+           "fftshift", "ifftshift", "fft2", "ifft2", "rfft2", "irfft2"]
 
 
 _array = _api._as_array_arg
@@ -28,6 +30,10 @@ def _ints(v):
     return [operator.index(v)] if isinstance(v, int) else [operator.index(a) for a in v]
 
 
+def _norm(norm):
+    return "backward" if norm is None else norm
+
+
 def _named(transform, name, doc):
     transform.__name__ = transform.__qualname__ = name
     transform.__doc__ = doc
@@ -37,17 +43,17 @@ def _named(transform, name, doc):
 def _one_axis(name, doc):
     f = getattr(_cgrad, "_fft_" + name)
 
-    def transform(x, /, *, n=None, axis=-1, norm="backward"):
-        return f(_array(x), _n(n), operator.index(axis), norm)
+    def transform(x, /, n=None, axis=-1, norm="backward"):
+        return f(_array(x), _n(n), operator.index(axis), _norm(norm))
 
     return _named(transform, name, doc)
 
 
-def _many_axes(name, doc):
-    f = getattr(_cgrad, "_fft_" + name)
+def _many_axes(name, doc, default_axes=None, core=None):
+    f = getattr(_cgrad, "_fft_" + (core or name))
 
-    def transform(x, /, *, s=None, axes=None, norm="backward"):
-        return f(_array(x), _ints(s), _ints(axes), norm)
+    def transform(x, /, s=None, axes=default_axes, norm="backward"):
+        return f(_array(x), _ints(s), _ints(axes), _norm(norm))
 
     return _named(transform, name, doc)
 
@@ -62,6 +68,10 @@ fftn = _many_axes("fftn", "fft over `axes` (default every axis), s: the lengths 
 ifftn = _many_axes("ifftn", "fftn's inverse.")
 rfftn = _many_axes("rfftn", "rfft over the last of `axes`, fft over the others.")
 irfftn = _many_axes("irfftn", "rfftn's inverse.")
+fft2 = _many_axes("fft2", "fftn over the last two axes (NumPy's).", (-2, -1), "fftn")
+ifft2 = _many_axes("ifft2", "fft2's inverse.", (-2, -1), "ifftn")
+rfft2 = _many_axes("rfft2", "rfftn over the last two axes.", (-2, -1), "rfftn")
+irfft2 = _many_axes("irfft2", "rfft2's inverse.", (-2, -1), "irfftn")
 
 
 def _freq_dtype(dtype):

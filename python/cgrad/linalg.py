@@ -361,3 +361,47 @@ def lstsq(a, b, rcond=None):
 
 
 __all__ += ["cond", "lstsq", "multi_dot", "norm"]
+
+
+# NumPy's error class for a failed decomposition: cgrad raises InvalidArgumentError (a ValueError,
+# as LinAlgError is), so `except linalg.LinAlgError` catches a singular matrix as in NumPy.
+LinAlgError = _cgrad.InvalidArgumentError
+
+
+def _product(dims):
+    p = 1
+    for d in dims:
+        p *= d
+    return p
+
+
+def tensorinv(a, ind=2):
+    """NumPy's tensorinv: the inverse of `a` for tensordot over its first `ind` axes; the result's
+    shape is a.shape[ind:] + a.shape[:ind] (the two products must be equal)."""
+    ind = operator.index(ind)
+    if ind <= 0:
+        raise ValueError("linalg.tensorinv: ind must be a positive integer")
+    a = _api._as_array_arg(a)
+    rows, cols = a.shape[:ind], a.shape[ind:]
+    if _product(rows) != _product(cols):
+        raise ValueError(f"linalg.tensorinv: the product of a.shape[:{ind}] must equal that of the rest, "
+                         f"got {tuple(a.shape)}")
+    return inv(_api.reshape(a, (_product(rows), -1)))._reshape(list(cols) + list(rows))
+
+
+def tensorsolve(a, b, axes=None):
+    """NumPy's tensorsolve: x with tensordot(a, x, axes=x.ndim) == b; `axes` of a are moved to the
+    end first. a's trailing shape after b's dimensions is x's shape."""
+    a, b = _api._as_array_arg(a), _api._as_array_arg(b)
+    if axes is not None:
+        moved = [operator.index(k) % a.ndim for k in axes]
+        a = _api.permute_dims(a, [k for k in range(a.ndim) if k not in moved] + moved)
+    shape = a.shape[b.ndim:]
+    n = _product(shape)
+    if _product(a.shape) != n * n or _product(a.shape[:b.ndim]) != n:
+        raise ValueError(f"linalg.tensorsolve: prod(a.shape[b.ndim:]) must equal prod(a.shape[:b.ndim]), got "
+                         f"a {tuple(a.shape)} and b {tuple(b.shape)}")
+    return solve(_api.reshape(a, (n, n)), _api.reshape(b, (n, 1)))._reshape(list(shape))
+
+
+__all__ += ["LinAlgError", "tensorinv", "tensorsolve"]

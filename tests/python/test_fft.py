@@ -264,3 +264,24 @@ def test_other_inputs_go_through_asarray():
     a = rand((6,), np.complex128)
     close(cg.fft.fft(a), np.fft.fft(a), np.complex128)
     close(cg.fft.fft([1.0, 2.0, 3.0]), np.fft.fft([1.0, 2.0, 3.0]).astype(np.complex64), np.complex64)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.complex128])
+def test_numpys_two_axis_forms_and_positional_arguments_match_numpy(dtype):
+    x = rand((3, 5, 6), dtype)
+    for name in ["fft2", "ifft2"]:
+        for args in [(), ((4, 8),), (None, (0, 2)), ((4, 7), (2, 0), "ortho"), (None, (-2, -1), None)]:
+            want = getattr(np.fft, name)(x, *args)
+            close(getattr(cg.fft, name)(arr(x), *args), want, dtype, f"{name}{args}")
+    if np.dtype(dtype).kind == "f":
+        spec = np.fft.rfft2(x)
+        close(cg.fft.rfft2(arr(x)), spec, dtype)
+        close(cg.fft.rfft2(arr(x), (4, 6), (0, 1), "forward"), np.fft.rfft2(x, (4, 6), (0, 1), "forward"), dtype)
+        close(cg.fft.irfft2(arr(spec.astype(np.complex64))), np.fft.irfft2(spec), dtype)
+        close(cg.fft.irfft2(arr(spec), (5, 6)), np.fft.irfft2(spec, (5, 6)), dtype)
+    close(cg.fft.fft(arr(x), 7, 1, None), np.fft.fft(x, 7, 1, None), dtype)
+    close(cg.fft.fftn(arr(x), None, (1,), "ortho"), np.fft.fftn(x, None, (1,), "ortho"), dtype)
+    with pytest.raises(ValueError):
+        cg.fft.fft2(arr(x), norm="sideways")
+    with pytest.raises((ValueError, IndexError)):
+        cg.fft.fft2(arr(x), axes=(0, 3))

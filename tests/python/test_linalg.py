@@ -583,3 +583,40 @@ def test_lu_and_cholesky_past_the_lapack_threshold(dtype, routines):
         cg.linalg.inv(arr(singular))
     with pytest.raises(cg.InvalidArgumentError, match="not positive definite"):
         cg.linalg.cholesky(arr(h - 1000 * np.eye(100, dtype=dtype)))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128, np.float32])
+def test_tensorinv_and_tensorsolve_match_numpy(dtype):
+    tol = 2e-3 if dtype == np.float32 else 1e-9
+    for shape, ind in [((4, 6, 8, 3), 2), ((24, 8, 3), 1), ((2, 3, 6), 2), ((5, 5), 1)]:
+        a = rand(shape, dtype)
+        got = cg.linalg.tensorinv(arr(a), ind)
+        want = np.linalg.tensorinv(a, ind)
+        assert got.shape == want.shape and np.asarray(got).dtype == want.dtype
+        np.testing.assert_allclose(np.asarray(got), want, rtol=tol, atol=tol)
+    for ashape, bshape, axes in [((6, 4, 2, 3, 4), (6, 4), None), ((2, 3, 6, 4, 4), (6, 4), (0, 1)),
+                                 ((3, 3), (3,), None), ((2, 3, 6), (6,), (0, 1))]:
+        a, b = rand(ashape, dtype), rand(bshape, dtype)
+        got = cg.linalg.tensorsolve(arr(a), arr(b), axes)
+        want = np.linalg.tensorsolve(a, b, axes)
+        assert got.shape == want.shape
+        np.testing.assert_allclose(np.asarray(got), want, rtol=tol, atol=tol)
+    # the gradient flows through inv and solve
+    a = rand((2, 3, 6), np.float64)
+    t = arr(a).requires_grad_()
+    (g,) = cg.grad(cg.sum(cg.linalg.tensorinv(t) ** 2), [t])
+    eps, d = 1e-6, rng.standard_normal(a.shape)
+    num = (np.sum(np.linalg.tensorinv(a + eps * d) ** 2) - np.sum(np.linalg.tensorinv(a - eps * d) ** 2)) / (2 * eps)
+    assert abs(float(np.sum(np.asarray(g) * d)) - num) < 1e-5 * max(1.0, abs(num))
+
+
+def test_tensorinv_and_tensorsolve_errors_follow_numpy():
+    with pytest.raises(ValueError, match="product"):
+        cg.linalg.tensorinv(arr(rand((4, 6, 8))), 1)
+    with pytest.raises(ValueError):
+        cg.linalg.tensorinv(arr(rand((4, 4))), 0)
+    with pytest.raises(ValueError, match="prod"):
+        cg.linalg.tensorsolve(arr(rand((6, 4, 3))), arr(rand((6, 4))))
+    with pytest.raises(cg.linalg.LinAlgError, match="singular"):
+        cg.linalg.tensorinv(cg.zeros((2, 2, 4)), 2)
+    assert issubclass(cg.linalg.LinAlgError, ValueError)
