@@ -150,6 +150,13 @@ TEST(Gemm, VectorProductsGiveTheBitsOfTheWiderProduct) {
     Tensor u = (rand({2, 900}, dt) - 0.5).eval(), b = (rand({900, 77}, dt) - 0.5).eval();
     expect_same_bits(matmul(a, v.slice(1, 0, 1)), matmul(a, v).slice(1, 0, 1));
     expect_same_bits(matmul(u.slice(0, 0, 1), b), matmul(u, b).slice(0, 0, 1));
+    // rows 8 KiB apart (AVX-512's f32 reads them 8 at a time, not 16: rows_fit_l1_sets), and 16
+    // rows plus a block of 8 to 15 (f32 rows 3600 bytes apart: 16 at a time, the rest copied)
+    Tensor w = (rand({45, static_cast<int64_t>(8192 / dtype_size(dt))}, dt) - 0.5).eval();
+    Tensor x = (rand({w.shape()[1], 2}, dt) - 0.5).eval();
+    expect_same_bits(matmul(w, x.slice(1, 0, 1)), matmul(w, x).slice(1, 0, 1));
+    expect_same_bits(matmul(a.slice(0, 0, 27), v.slice(1, 1, 2)),
+                     matmul(a.slice(0, 0, 27), v).slice(1, 1, 2));
   });
 }
 
