@@ -103,6 +103,10 @@ class Tensor {
   }
   /// A copy of this tensor on `device` (the same handle's value when it is already there).
   Tensor to(Device device) const;
+  /// A copy of this tensor's value in a buffer of its own on the same device, bit for bit (-0.0
+  /// and NaN payloads kept): evaluates the tensor first. Later writes to memory the tensor was
+  /// imported from (DLPack) do not reach the copy. Gradients flow through it as through `to`.
+  Tensor clone() const;
   Tensor cast(DType dtype) const;
 
   // ---- reductions as methods ----

@@ -136,7 +136,9 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
                 raise OverflowError(f"asarray: {v} does not fit in {d.name}")
     if d not in dt.COMPLEX and builtins.any(isinstance(v, complex) for v in flat):
         raise TypeError(f"asarray: complex values need a complex dtype, not {d.name}")
-    if d not in dt.FLOATING + dt.COMPLEX and builtins.any(isinstance(v, float) for v in flat):
+    if d is dt.bool:  # NumPy's truth of each value (0.5 is True)
+        flat = [builtins.bool(v) for v in flat]
+    elif d not in dt.FLOATING + dt.COMPLEX and builtins.any(isinstance(v, float) for v in flat):
         flat = [int(v) for v in flat]
     return _cgrad._from_flat_list(flat, shape, d._c, _dev(device))
 
@@ -196,7 +198,7 @@ def _to(x, device):
 
 
 def _copy(x):
-    return _cgrad._from_capsule(_cgrad._dlpack(x, None, (1, 0), None, True))
+    return x._clone()
 
 
 def from_dlpack(x, /, *, device=None, copy=None):

@@ -1205,7 +1205,7 @@ def _install_methods():
     A.transpose = lambda self, *axes: transpose(
         self, axes[0] if len(axes) == 1 and isinstance(axes[0], (tuple, list)) else (axes or None))
     A.flatten = A.ravel = lambda self: ravel(self)
-    A.copy = lambda self: self[...]
+    A.copy = lambda self: self._clone()  # evaluates: a buffer of its own, as NumPy's copy
     A.argmax = lambda self, axis=None, keepdims=False: _api.argmax(self, axis=axis, keepdims=keepdims)
     A.argmin = lambda self, axis=None, keepdims=False: _api.argmin(self, axis=axis, keepdims=keepdims)
     A.cumsum = lambda self, axis=None, dtype=None: cumsum(self, axis, dtype)

@@ -115,7 +115,7 @@ nb::object dlpack(const Tensor& self, nb::handle stream, nb::handle max_version,
     }
   }
   if (!copied && !copy.is_none() && nb::cast<bool>(copy)) {
-    t = (t.dtype() == DType::b8 ? where(t, true, false) : t + Scalar(0)).eval();  // a fresh buffer
+    t = t.clone();  // a fresh buffer, the same bits
     copied = true;
   }
   bool versioned = false;

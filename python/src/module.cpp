@@ -570,6 +570,12 @@ NB_MODULE(_cgrad, m) {
             return t.to(d);
           },
           nb::arg("device"), nb::kw_only(), nb::arg("stream").none() = nb::none())
+      .def("_clone",
+           [](const Tensor& t) {
+             eval_released({t});  // (user ops' deferred Python work drained with the GIL held)
+             nb::gil_scoped_release release;
+             return t.clone();
+           })
       .def("_cast", &Tensor::cast)
       .def("_reshape", &Tensor::reshape)
       .def("_permute", &Tensor::permute)

@@ -43,6 +43,14 @@ class Registry final : public runtime::Devices {
     return cuda::cuda_backend(to.index).upload(host, n.shape, n.dtype);
   }
 
+  ir::View duplicate(const ir::Node& n) override {
+    const ir::View& v = n.value;
+    const Device at = v.storage->device;
+    if (!at.is_cuda()) return cpu::contiguous_copy(v, n.shape, n.dtype);
+    cuda::CudaBackend& cuda = cuda::cuda_backend(at.index);  // through the host, as between two devices
+    return cuda.upload(cuda.download(v, n.shape, n.dtype), n.shape, n.dtype);
+  }
+
  private:
   cpu::Interpreter interpreter_;
   cpu::JitBackend jit_;

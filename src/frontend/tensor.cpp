@@ -114,6 +114,15 @@ Tensor Tensor::to(Device device) const {
   return moved;
 }
 
+Tensor Tensor::clone() const {
+  const ir::NodePtr& n = node_of(*this, "clone");
+  frontend::install_devices();
+  runtime::realize({n});
+  Tensor copy(ir::make_buffer(n->shape, n->dtype, n->device, runtime::duplicate(*n)));
+  frontend::attach_composite(copy, ir::Composite::ToDevice, {n}, {});  // gradients flow back
+  return copy;
+}
+
 Tensor Tensor::cast(DType dtype) const {
   const ir::NodePtr& n = node_of(*this, "cast");
   // complex group: complex -> real would drop the imaginary part silently (the Array API standard

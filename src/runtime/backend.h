@@ -59,6 +59,8 @@ class Devices {
   virtual void check(Device device, const std::string& what) = 0;
   /// A contiguous copy of the realized value of `n` on `to`.
   virtual ir::View transfer(const ir::Node& n, Device to) = 0;
+  /// A contiguous copy of the realized value of `n` in new memory on its own device.
+  virtual ir::View duplicate(const ir::Node& n) = 0;
 };
 /// Makes `d` the table the functions below use (the last call wins; `d` must outlive its use).
 void install_devices(Devices& d);
@@ -71,6 +73,8 @@ void check_device(Device device, const std::string& what);
 /// A contiguous copy of the realized value of `n` on `to` (host <-> CUDA device, or between
 /// devices). Reading a device value on the host waits for the work that computes it.
 ir::View transfer(const ir::Node& n, Device to);
+/// A contiguous copy of the realized value of `n` in new memory on its own device (Tensor::clone).
+ir::View duplicate(const ir::Node& n);
 /// The value of the realized CPU leaf `n` on CUDA device `to`, copied once: later calls for the
 /// same storage and layout return the same copy while the CPU storage lives (docs/devices.md).
 ir::NodePtr cached_copy(const ir::NodePtr& n, Device to);

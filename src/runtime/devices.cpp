@@ -33,6 +33,7 @@ Backend& backend_for(Device device) { return devices().backend_for(device); }
 void check_device(Device device, const std::string& what) { devices().check(device, what); }
 
 ir::View transfer(const ir::Node& n, Device to) { return devices().transfer(n, to); }
+ir::View duplicate(const ir::Node& n) { return devices().duplicate(n); }
 
 ir::NodePtr cached_copy(const ir::NodePtr& n, Device to) {
   struct Entry {

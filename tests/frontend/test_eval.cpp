@@ -273,5 +273,36 @@ TEST(Eval, ZeroDimAndEmptyEverywhere) {
   EXPECT_EQ(max(zeros({2, 0}), {0}).shape(), (Shape{0}));
 }
 
+// clone: the value bit for bit (-0.0, a NaN's payload, integers past 2^53), in memory of its own,
+// row-major, for every kind of value (an imported buffer, a transposed view, a lazy result, an
+// empty tensor), and gradients through it.
+TEST(Eval, CloneCopiesTheBitsIntoMemoryOfItsOwn) {
+  std::vector<float> data{-0.0f, std::numeric_limits<float>::quiet_NaN(), 1.5f, -2.0f, 3.0f, 4.0f};
+  std::vector<float> outside = data;
+  Tensor x = from_blob(outside.data(), {2, 3}, {3, 1}, f32, Device::cpu(), [] {});
+  Tensor c = x.clone();
+  EXPECT_TRUE(c.is_evaluated());
+  EXPECT_NE(memory_view(c).data, memory_view(x).data);
+  outside[2] = 99.0f;  // a write to the imported memory does not reach the copy
+  std::vector<float> got = c.to_vector<float>();
+  EXPECT_TRUE(std::signbit(got[0]) && got[0] == 0.0f);
+  EXPECT_TRUE(std::isnan(got[1]));
+  EXPECT_EQ(got[2], 1.5f);
+  std::vector<int64_t> big{(int64_t{1} << 60) + 1, -7};
+  Tensor i = from_blob(big.data(), {2}, {1}, i64, Device::cpu(), [] {});
+  Tensor ic = i.clone();
+  big[0] = 0;
+  EXPECT_EQ(ic.to_vector<int64_t>(), (std::vector<int64_t>{(int64_t{1} << 60) + 1, -7}));
+  Tensor t = c.T().clone();  // a transposed view comes out row-major
+  EXPECT_EQ(memory_view(t).strides, (std::vector<int64_t>{2, 1}));
+  EXPECT_EQ(t.to_vector<float>()[1], -2.0f);
+  EXPECT_EQ((exp(zeros({3})) * 2.0f).clone().to_vector<float>(), std::vector<float>(3, 2.0f));
+  EXPECT_EQ(zeros({0, 4}).clone().shape(), (Shape{0, 4}));
+  Tensor w = tensor(std::vector<float>{1, 2, 3}, {3});
+  w.requires_grad(true);
+  Tensor g = grad(sum(w.clone() * w), {w})[0];
+  EXPECT_EQ(g.to_vector<float>(), (std::vector<float>{2, 4, 6}));
+}
+
 }  // namespace
 }  // namespace ft

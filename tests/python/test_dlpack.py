@@ -105,6 +105,35 @@ def test_versioned_and_legacy_capsules():
         cg.from_dlpack(versioned)  # a capsule is consumed once
 
 
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.uint8, np.bool_, np.float32, np.float64, np.complex64])
+def test_copies_own_their_memory_and_keep_the_bits(dtype):
+    # asarray(copy=True), x.copy() and __dlpack__(copy=True) copied through x + 0 until 2026-12-06:
+    # the simplifier dropped it for integers (the copy still read NumPy's memory) and it made -0.0 0.0
+    a = np.array([1, 0, 1, 1], dtype=dtype)
+    if np.dtype(dtype).kind in "fc":
+        a[1] = -0.0
+        a[3] = np.nan
+    want = a.copy()
+    x = cg.asarray(a)
+    copies = [cg.asarray(a, copy=True), x.copy(), cg.from_dlpack(x.__dlpack__(max_version=(1, 0), copy=True)),
+              cg.asarray(x, copy=True), x[1:].copy()]
+    a[0] = 0  # the caller writes to its array afterwards (documented as not allowed while x lives)
+    for c in copies[:4]:
+        got = np.asarray(c)
+        np.testing.assert_array_equal(got, want)
+        assert np.array_equal(np.signbit(got.real), np.signbit(want.real)) if got.dtype.kind in "fc" else True
+        assert ptr(got) != ptr(a)
+    np.testing.assert_array_equal(np.asarray(copies[4]), want[1:])
+
+
+def test_bool_arrays_from_python_numbers_take_their_truth():
+    assert cg.asarray(0, dtype=cg.bool).item() is False
+    np.testing.assert_array_equal(np.asarray(cg.asarray([0.5, 0, -2, 0.0], dtype=cg.bool)), [True, False, True, False])
+    x = cg.asarray(np.array([True, True]))
+    x[0] = 0
+    np.testing.assert_array_equal(np.asarray(x), [False, True])
+
+
 def test_a_cgrad_result_never_overwrites_the_producer():
     a = np.arange(8, dtype=np.float32)
     keep = a.copy()
