@@ -359,6 +359,14 @@ def logsumexp(a, axis=None, keepdims=False):
 _METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
 
 
+def _lerp(a0, a1, t):
+    """NumPy's lerp a0 + (a1 - a0) t, from the nearer end (t = 1 gives a1 exactly); t a number or
+    an array."""
+    if not isinstance(t, Array):
+        return a0 + (a1 - a0) * t if t < 0.5 else a1 - (a1 - a0) * (1 - t)
+    return _api.where(t < 0.5, a0 + (a1 - a0) * t, a1 - (a1 - a0) * (1 - t))
+
+
 def quantile(a, q, axis=None, method="linear", keepdims=False):
     """The q-th quantiles (q in [0, 1], a number or an array) along `axis` (all axes by default):
     the sorted values interpolated as NumPy's `method` says ("linear", "lower", "higher",
@@ -390,9 +398,7 @@ def quantile(a, q, axis=None, method="linear", keepdims=False):
             r = _along(s, ax, slice(hi, hi + 1))
         else:
             t = 0.5 if method == "midpoint" and hi != lo else frac
-            a0, a1 = _along(s, ax, slice(lo, lo + 1)), _along(s, ax, slice(hi, hi + 1))
-            # NumPy's lerp: from the nearer end, so t = 1 gives a1 exactly
-            r = a0 + (a1 - a0) * t if t < 0.5 else a1 - (a1 - a0) * (1 - t)
+            r = _lerp(_along(s, ax, slice(lo, lo + 1)), _along(s, ax, slice(hi, hi + 1)), t)
         if nan is not None:
             r = _api.where(nan, float("nan"), r)
         if not keepdims:
@@ -511,23 +517,38 @@ def interp(x, xp, fp, left=None, right=None):
     return _api.where(x > xp[-1], rval, y)
 
 
+def _bin_edges(a, bins, range, fn):  # noqa: A002 (NumPy's name)
+    """(float64 edges, lo, hi) of the flattened floating a: `bins` equal bins over `range` (default
+    the data's min and max: evaluated; lo and hi the range), or the given edges (lo, hi None)."""
+    if isinstance(bins, str):
+        raise ValueError(f"{fn}: bin estimators ({bins!r}) are not supported; give a number of bins or edges")
+    if not isinstance(bins, int):
+        edges = _float(_arr(bins)).astype(dt.float64)
+        if edges.ndim != 1 or edges.shape[0] < 2:
+            raise ValueError(f"{fn}: bins must be a positive integer or a 1-D array of two or more edges")
+        return edges, None, None
+    if bins < 1:
+        raise ValueError(f"{fn}: the number of bins must be positive")
+    if range is None:
+        lo, hi = (float(_api.min(a)), float(_api.max(a))) if a.size else (0.0, 1.0)
+    else:
+        lo, hi = (float(v) for v in range)
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        raise ValueError(f"{fn}: the range [{lo}, {hi}] is not finite")
+    if lo > hi:
+        raise ValueError(f"{fn}: max must be larger than min in range")
+    if lo == hi:
+        lo, hi = lo - 0.5, hi + 0.5
+    return _api.linspace(lo, hi, bins + 1, dtype=dt.float64, device=a.device), lo, hi
+
+
 def histogram(a, bins=10, range=None, weights=None, density=False):  # noqa: A002 (NumPy's name)
     """(counts, bin edges) of the flattened a: `bins` equal bins over `range` (default the data's
     min and max: evaluated) or the given edges; the last bin includes its right edge."""
     a = _float(ravel(a))
-    if isinstance(bins, int):
-        if range is None:
-            lo, hi = (float(_api.min(a)), float(_api.max(a))) if a.size else (0.0, 1.0)
-        else:
-            lo, hi = (float(v) for v in range)
-        if not (math.isfinite(lo) and math.isfinite(hi)):
-            raise ValueError(f"histogram: the range [{lo}, {hi}] is not finite")
-        if lo > hi:
-            raise ValueError("histogram: max must be larger than min in range")
-        if lo == hi:
-            lo, hi = lo - 0.5, hi + 0.5
-        edges = _api.linspace(lo, hi, bins + 1, dtype=dt.float64, device=a.device)
-        nb = bins
+    edges, lo, hi = _bin_edges(a, bins, range, "histogram")
+    nb = edges.shape[0] - 1
+    if lo is not None:
         idx = _cgrad.floor((a.astype(dt.float64) - lo) * (nb / (hi - lo))).astype(dt.int64)
         idx = _api.clip(idx, 0, nb)
         idx = _api.where(idx == nb, nb - 1, idx)  # the range's maximum: in the last bin
@@ -538,8 +559,6 @@ def histogram(a, bins=10, range=None, weights=None, density=False):  # noqa: A00
         idx = _api.where(_cgrad.logical_and(a >= e_hi, idx < nb - 1), idx + 1, idx)
         inside = _cgrad.logical_and(a >= lo, a <= hi)
     else:
-        edges = _float(_arr(bins)).astype(dt.float64)
-        nb = edges.shape[0] - 1
         idx = _api.searchsorted(edges, a.astype(dt.float64), side="right") - 1
         idx = _api.where(a == edges[-1], nb - 1, idx)
         inside = _cgrad.logical_and(a >= edges[0], a <= edges[-1])
