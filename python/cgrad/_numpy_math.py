@@ -41,10 +41,14 @@ def _ufloat(x, fn):
     return x.astype(dt.float16 if x.dtype.itemsize == 1 else dt.float32 if x.dtype.itemsize == 2 else dt.float64)
 
 
-def _integers(x, fn):
-    if x.dtype not in dt.INTEGRAL:
-        raise TypeError(f"{fn}: needs integer arrays, got {x.dtype}")
-    return x
+def _promoted(x1, x2):
+    """Two operands as arrays of the dtype an element-wise op gives them (a Python scalar beside an
+    array is weak, as in the ops: fmod(int8 array, 3) stays int8)."""
+    scalar = (builtins.bool, int, float, complex)
+    x1 = x1 if isinstance(x1, scalar) and isinstance(x2, Array) else _arr(x1)
+    x2 = x2 if isinstance(x2, scalar) else _arr(x2)
+    d = dt.result_type(x1, x2)
+    return tuple(x.astype(d) if isinstance(x, Array) else _api.asarray(x, dtype=d) for x in (x1, x2))
 
 
 def _real_kind(x, fn):
@@ -71,7 +75,8 @@ def bitwise_count(x):
     x = _arr(x)
     if x.dtype is dt.bool:
         return x.astype(dt.uint8)
-    x = _integers(x, "bitwise_count")
+    if x.dtype not in dt.INTEGRAL:
+        raise TypeError(f"bitwise_count: needs integers, got {x.dtype}")
     u = (_cgrad.abs(x) if x.dtype.kind == "signed integer" else x).astype(_UNSIGNED[x.dtype.itemsize])
     u = u.astype(dt.uint64)  # |int64 min| wraps to itself: 2^63 as unsigned, one bit, as NumPy
     u = u - ((u >> 1) & 0x5555555555555555)
@@ -85,12 +90,12 @@ def bitwise_count(x):
 def fmod(x1, x2):
     """The C remainder x1 - trunc(x1 / x2) x2, with x1's sign (NumPy's fmod); integers: 0 where x2
     is 0, as NumPy gives. Floats: |x1| mod |x2| with x1's sign."""
-    x1, x2 = _arr(x1), _arr(x2)
-    d = dt.result_type(x1, x2)
+    x1, x2 = _promoted(x1, x2)
+    d = x1.dtype
     if d in dt.COMPLEX:
         raise TypeError("fmod: complex input is not supported")
     if d in dt.FLOATING:
-        return _cgrad.copysign(_cgrad.remainder(_cgrad.abs(x1).astype(d), _cgrad.abs(x2).astype(d)), x1.astype(d))
+        return _cgrad.copysign(_cgrad.remainder(_cgrad.abs(x1), _cgrad.abs(x2)), x1)
     r = _cgrad.remainder(x1, x2)  # floor's remainder, x2's sign: move it to x1's side
     if d.kind == "unsigned integer" or d is dt.bool:
         return r
@@ -110,11 +115,11 @@ def _euclid_steps(d):
 def gcd(x1, x2):
     """The greatest common divisor of |x1| and |x2| (0 with 0: the other's magnitude): Euclid's
     algorithm unrolled for its worst case in the dtype (93 steps for 64-bit operands)."""
-    x1, x2 = _integers(_arr(x1), "gcd"), _integers(_arr(x2), "gcd")
-    d = dt.result_type(x1, x2)
+    x1, x2 = _promoted(x1, x2)
+    d = x1.dtype
     if d is dt.bool or d not in dt.INTEGRAL:
-        raise TypeError(f"gcd: needs integer arrays, got {x1.dtype} and {x2.dtype}")
-    a, b = _cgrad.abs(x1.astype(d)), _cgrad.abs(x2.astype(d))
+        raise TypeError(f"gcd: needs integers, got {d}")
+    a, b = _cgrad.abs(x1), _cgrad.abs(x2)
     for _ in range(_euclid_steps(d)):  # a % 0 is 0 (docs/semantics.md): a finished pair stays
         a, b = _api.where(b != 0, b, a), _cgrad.remainder(a, b)
     return a
@@ -122,9 +127,9 @@ def gcd(x1, x2):
 
 def lcm(x1, x2):
     """The least common multiple |x1 / gcd x2| (0 when either is 0: x // 0 is 0)."""
-    x1, x2 = _arr(x1), _arr(x2)
+    x1, x2 = _promoted(x1, x2)
     g = gcd(x1, x2)
-    return _cgrad.floor_divide(_cgrad.abs(x1.astype(g.dtype)), g) * _cgrad.abs(x2.astype(g.dtype))
+    return _cgrad.floor_divide(_cgrad.abs(x1), g) * _cgrad.abs(x2)
 
 
 def _scale2(x, n):
@@ -206,6 +211,7 @@ def isneginf(x):
 
 
 def isposinf(x):
+    """Whether x is +inf (complex raises TypeError, as NumPy's)."""
     return _is_inf_signed(x, False, "isposinf")
 
 
@@ -218,6 +224,7 @@ def isreal(x):
 
 
 def iscomplex(x):
+    """Whether each element's imaginary part is nonzero (always false for real dtypes)."""
     x = _arr(x)
     if x.dtype in dt.COMPLEX:
         return _cgrad.imag(x) != 0
@@ -230,6 +237,7 @@ def iscomplexobj(x):
 
 
 def isrealobj(x):
+    """Whether x has a real dtype (a Python bool; the values are not looked at)."""
     return not iscomplexobj(x)
 
 
@@ -327,24 +335,34 @@ def unwrap(p, discont=None, axis=-1, period=2 * math.pi):
     return _api.concat([first, _along(p, axis, slice(1, None)) + _np.cumsum(correct, axis=axis)], axis=axis)
 
 
-# ---- NaN-ignoring reductions ----
-def nanprod(a, axis=None, dtype=None, keepdims=False):
+# ---- NaN-ignoring reductions (NumPy's signatures; out= raises TypeError: arrays are values) ----
+def _no_out(out, fn):
+    if out is not None:
+        raise TypeError(f"{fn}: out= is not supported (arrays are values; use the result)")
+
+
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=False):
     """The product with NaNs as 1."""
+    _no_out(out, "nanprod")
     return _api.prod(_nan_where(_arr(a), 1.0), axis=axis, dtype=dtype, keepdims=keepdims)
 
 
-def nancumsum(a, axis=None, dtype=None):
+def nancumsum(a, axis=None, dtype=None, out=None):
     """The cumulative sum with NaNs as 0 (of the flattened array without axis)."""
+    _no_out(out, "nancumsum")
     return _np.cumsum(_nan_where(_arr(a), 0.0), axis=axis, dtype=dtype)
 
 
-def nancumprod(a, axis=None, dtype=None):
+def nancumprod(a, axis=None, dtype=None, out=None):
+    """The cumulative product with NaNs as 1 (of the flattened array without axis)."""
+    _no_out(out, "nancumprod")
     return _np.cumprod(_nan_where(_arr(a), 1.0), axis=axis, dtype=dtype)
 
 
-def nanvar(a, axis=None, dtype=None, ddof=0, keepdims=False, *, correction=None):
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
     """The variance of the non-NaN elements, divided by their count - ddof (NaN where that is not
     positive); real for complex a; integers as float64."""
+    _no_out(out, "nanvar")
     a = _float(_arr(a))
     if dtype is not None:
         a = a.astype(dtype)
@@ -360,9 +378,9 @@ def nanvar(a, axis=None, dtype=None, ddof=0, keepdims=False, *, correction=None)
                       float("nan"))
 
 
-def nanstd(a, axis=None, dtype=None, ddof=0, keepdims=False, *, correction=None):
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
     """The square root of nanvar."""
-    return _cgrad.sqrt(nanvar(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims, correction=correction))
+    return _cgrad.sqrt(nanvar(a, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims, correction=correction))
 
 
 def _nanarg(a, axis, keepdims, arg, fill, fn):
@@ -372,22 +390,31 @@ def _nanarg(a, axis, keepdims, arg, fill, fn):
         if a.size and builtins.bool(_api.any(_api.all(nan, axis=axis))):  # evaluates the check
             raise ValueError(f"{fn}: All-NaN slice encountered")
         a = _api.where(nan, fill, a)
+    if a.dtype in dt.COMPLEX:  # NumPy's order: by real part, then imaginary part
+        re, im = _cgrad.real(a), _cgrad.imag(a)
+        best = (_api.max if fill < 0 else _api.min)(re, axis=axis, keepdims=True)
+        a = _api.where(re == best, im, fill)
     return arg(a, axis=axis, keepdims=keepdims)
 
 
-def nanargmax(a, axis=None, keepdims=False):
+def nanargmax(a, axis=None, out=None, *, keepdims=False):
     """The index of the largest non-NaN element; an all-NaN slice raises ValueError (as NumPy's),
     which evaluates a check (a synchronisation point)."""
+    _no_out(out, "nanargmax")
     return _nanarg(a, axis, keepdims, _api.argmax, float("-inf"), "nanargmax")
 
 
-def nanargmin(a, axis=None, keepdims=False):
+def nanargmin(a, axis=None, out=None, *, keepdims=False):
+    """The index of the smallest non-NaN element; an all-NaN slice raises ValueError (evaluated)."""
+    _no_out(out, "nanargmin")
     return _nanarg(a, axis, keepdims, _api.argmin, float("inf"), "nanargmin")
 
 
-def nanquantile(a, q, axis=None, method="linear", keepdims=False):
+def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False):
     """quantile over the non-NaN elements of each slice (an all-NaN slice gives NaN): the sort puts
-    NaNs last, and each slice's count of the others places its positions."""
+    NaNs last, and each slice's count of the others places its positions. overwrite_input is moot
+    (arrays are values)."""
+    _no_out(out, "nanquantile")
     a = _float(_arr(a))
     if a.dtype not in dt.FLOATING:
         return _np.quantile(a, q, axis=axis, method=method, keepdims=keepdims)
@@ -429,13 +456,15 @@ def nanquantile(a, q, axis=None, method="linear", keepdims=False):
     return _api.reshape(_api.stack(outs), tuple(qa.shape) + tuple(outs[0].shape))
 
 
-def nanpercentile(a, q, axis=None, method="linear", keepdims=False):
+def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False):
+    """nanquantile of q / 100."""
     q = q / 100 if isinstance(q, (int, float)) else _arr(q).astype(dt.float64) / 100
-    return nanquantile(a, q, axis=axis, method=method, keepdims=keepdims)
+    return nanquantile(a, q, axis=axis, out=out, method=method, keepdims=keepdims)
 
 
-def nanmedian(a, axis=None, keepdims=False):
-    return nanquantile(a, 0.5, axis=axis, keepdims=keepdims)
+def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """nanquantile of 0.5."""
+    return nanquantile(a, 0.5, axis=axis, out=out, keepdims=keepdims)
 
 
 # ---- differences, sets, trimming, bins ----
@@ -530,14 +559,17 @@ def bartlett(M, *, dtype=None):
 
 
 def blackman(M, *, dtype=None):
+    """The Blackman window of M points: 0.42 + 0.5 cos(pi n / (M-1)) + 0.08 cos(2 pi n / (M-1))."""
     return _window(M, dtype, lambda M: 0.42 + 0.5 * _cgrad.cos(_centered(M)) + 0.08 * _cgrad.cos(2 * _centered(M)))
 
 
 def hamming(M, *, dtype=None):
+    """The Hamming window of M points: 0.54 + 0.46 cos(pi n / (M - 1)), n = 1-M, 3-M, ..., M-1."""
     return _window(M, dtype, lambda M: 0.54 + 0.46 * _cgrad.cos(_centered(M)))
 
 
 def hanning(M, *, dtype=None):
+    """The Hann window of M points: 0.5 + 0.5 cos(pi n / (M - 1)), n = 1-M, 3-M, ..., M-1."""
     return _window(M, dtype, lambda M: 0.5 + 0.5 * _cgrad.cos(_centered(M)))
 
 
@@ -595,6 +627,7 @@ def polyadd(a1, a2):
 
 
 def polysub(a1, a2):
+    """The difference of two polynomials (the shorter padded with leading zeros)."""
     x, y = _aligned(a1, a2, "polysub")
     return x - y
 

@@ -118,6 +118,8 @@ def test_gcd_lcm_match_numpy(d):
     check(cg.gcd(arr(a), arr(b)), np.gcd(a, b))
     with np.errstate(all="ignore"):
         check(cg.lcm(arr(a % 50), arr(b % 50)), np.lcm(a % 50, b % 50))
+    check(cg.gcd(arr(a), 6), np.gcd(a, 6))  # a Python int is weak: a's dtype
+    check(cg.fmod(arr(a), 7), np.fmod(a, 7))
     if d is np.int8:  # broadcasting, and int8 with int16 promoting
         x, y = np.array([[12], [-18]], np.int8), np.array([8, 27, 0], np.int16)
         check(cg.gcd(arr(x), arr(y)), np.gcd(x, y))
@@ -157,6 +159,7 @@ def test_ldexp_frexp_modf_spacing_match_numpy():
     check(cg.frexp(arr(ints)), np.frexp(ints))
     check(cg.modf(arr(ints)), np.modf(ints))
     check(cg.ldexp(arr(ints), arr(np.array([1, 2, 3]))), np.ldexp(ints, [1, 2, 3]))
+    check(cg.ldexp(arr(m[:4]), 3), np.ldexp(m[:4], 3))
     check(cg.fabs(arr(np.array([3], np.uint16))), np.fabs(np.array([3], np.uint16)))
     with pytest.raises(TypeError):
         cg.ldexp(arr(m), arr(m))
@@ -270,6 +273,9 @@ def test_nan_reductions_match_numpy(d):
     check(cg.nancumsum(arr(i)), np.nancumsum(i))
     check(cg.nanstd(arr(i), axis=0, ddof=1), np.nanstd(i, axis=0, ddof=1))
     check(cg.nanvar(arr(x), axis=1, correction=1), np.nanvar(x, axis=1, correction=1), rtol=tol, atol=tol)
+    for f in ("nanprod", "nancumsum", "nancumprod", "nanvar", "nanstd"):
+        with pytest.raises(TypeError):
+            getattr(cg, f)(arr(x), 0, None, arr(x))  # out=, positional as NumPy's
     e = np.zeros((0, 3))
     check(cg.nanprod(arr(e), axis=0), np.nanprod(e, axis=0))
     check(cg.nancumsum(arr(e)), np.nancumsum(e))
@@ -288,6 +294,11 @@ def test_nanargmax_nanargmin_match_numpy():
         with pytest.raises(ValueError, match="All-NaN"):
             getattr(cg, f)(arr(np.full(3, np.nan)))
         check(getattr(cg, f)(arr(y), axis=1), getattr(np, f)(y, axis=1))  # no all-NaN slice along axis 1
+        z = np.array([[1 + 2j, 3 - 1j, 3 + 1j, np.nan + 9j], [2 + 0j, 2 - 5j, 1j * np.nan, -1 + 0j]])
+        for axis in (None, 0, 1):
+            check(getattr(cg, f)(arr(z), axis=axis), getattr(np, f)(z, axis=axis))
+        with pytest.raises(TypeError):
+            getattr(cg, f)(arr(x), out=arr(x))
 
 
 @pytest.mark.parametrize("method", ["linear", "lower", "higher", "nearest", "midpoint"])
@@ -310,6 +321,8 @@ def test_nanquantiles_match_numpy(method):
         check(cg.nanmedian(arr(np.zeros((0, 3))), axis=0), np.nanmedian(np.zeros((0, 3)), axis=0))
     with pytest.raises(ValueError):
         cg.nanquantile(arr(x), 1.5)
+    with pytest.raises(TypeError):
+        cg.nanmedian(arr(x), out=arr(x))
     with pytest.raises(ValueError):
         cg.nanquantile(arr(x), 0.5, method="bogus")
 
