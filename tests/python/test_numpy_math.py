@@ -360,6 +360,8 @@ def test_ediff1d_setxor1d_trim_zeros_match_numpy():
     check(cg.setxor1d(arr(x.astype(np.float64)), arr(y)), np.setxor1d(x.astype(np.float64), y))
     check(cg.setxor1d(arr(np.zeros(0)), arr(np.zeros(0))), np.setxor1d(np.zeros(0), np.zeros(0)))
     check(cg.setxor1d(arr(x), arr(x)), np.setxor1d(x, x))
+    n1, n2 = np.array([np.nan, 3.0, np.nan, 1.0]), np.array([np.nan, 2.0, 3.0])
+    check(cg.setxor1d(arr(n1), arr(n2)), np.setxor1d(n1, n2))  # each side's NaNs as one, as NumPy's unique
     t = np.array([0, 0, 3, 0, 2, 0])
     for trim in ("fb", "f", "b", "BF"):
         check(cg.trim_zeros(arr(t), trim), np.trim_zeros(t, trim))
