@@ -367,28 +367,41 @@ def _lerp(a0, a1, t):
     return _api.where(t < 0.5, a0 + (a1 - a0) * t, a1 - (a1 - a0) * (1 - t))
 
 
+def _quantiles(a, q, axis, method, keepdims, fn, picker):
+    """The frame of quantile and nanquantile: q (a number or an array in [0, 1]) and method
+    checked, the slices along `axis` (the flattened a without one) sorted, and for each q value
+    picker(sorted, axis, q) -> that quantile with the axis kept; q's dims come first."""
+    if method not in _METHODS:
+        raise ValueError(f"{fn}: method must be one of {_METHODS}, got {method!r}")
+    qa = _arr(q).astype(dt.float64) if not isinstance(q, (int, float)) else None
+    qs = [float(q)] if qa is None else [float(v) for v in _api.unstack(_api.reshape(qa, (-1,)))]
+    if builtins.any(not 0 <= v <= 1 for v in qs):
+        raise ValueError(f"{fn}: q must be in [0, 1]")
+    x, ax = (ravel(a), 0) if axis is None else (a, operator.index(axis) % a.ndim)
+    s = _api.sort(x, axis=ax)
+    outs = []
+    for v in qs:
+        r = picker(s, ax, v)
+        if not keepdims:
+            r = _api.squeeze(r, axis=ax)
+        elif axis is None:
+            r = _api.reshape(r, (1,) * a.ndim)
+        outs.append(r)
+    if qa is None:
+        return outs[0]
+    return _api.reshape(_api.stack(outs), tuple(qa.shape) + tuple(outs[0].shape))
+
+
 def quantile(a, q, axis=None, method="linear", keepdims=False):
     """The q-th quantiles (q in [0, 1], a number or an array) along `axis` (all axes by default):
     the sorted values interpolated as NumPy's `method` says ("linear", "lower", "higher",
     "nearest", "midpoint"). q's dims come first. A NaN in a slice makes its quantiles NaN."""
-    if method not in _METHODS:
-        raise ValueError(f"quantile: method must be one of {_METHODS}, got {method!r}")
     a = _float(_arr(a))
-    qa = _arr(q).astype(dt.float64) if not isinstance(q, (int, float)) else None
-    qs = [float(q)] if qa is None else [float(v) for v in _api.unstack(_api.reshape(qa, (-1,)))]
-    if builtins.any(not 0 <= v <= 1 for v in qs):
-        raise ValueError("quantile: q must be in [0, 1]")
-    if axis is None:
-        x, ax = ravel(a), 0
-    else:
-        x, ax = a, operator.index(axis) % a.ndim
-    n = x.shape[ax]
-    if n == 0:
-        raise ValueError("quantile: an empty slice has no quantiles")
-    s = _api.sort(x, axis=ax)
-    nan = _api.any(_cgrad.isnan(x), axis=ax, keepdims=True) if x.dtype in dt.FLOATING else None
-    outs = []
-    for v in qs:
+
+    def pick(s, ax, v):
+        n = s.shape[ax]
+        if n == 0:
+            raise ValueError("quantile: an empty slice has no quantiles")
         pos = v * (n - 1)
         lo, hi = math.floor(pos), math.ceil(pos)
         frac = pos - lo
@@ -399,16 +412,11 @@ def quantile(a, q, axis=None, method="linear", keepdims=False):
         else:
             t = 0.5 if method == "midpoint" and hi != lo else frac
             r = _lerp(_along(s, ax, slice(lo, lo + 1)), _along(s, ax, slice(hi, hi + 1)), t)
-        if nan is not None:
-            r = _api.where(nan, float("nan"), r)
-        if not keepdims:
-            r = _api.squeeze(r, axis=ax)
-        elif axis is None:
-            r = _api.reshape(r, (1,) * a.ndim)
-        outs.append(r)
-    if qa is None:
-        return outs[0]
-    return _api.reshape(_api.stack(outs), tuple(qa.shape) + tuple(outs[0].shape))
+        if s.dtype in dt.FLOATING:  # the sort puts NaNs last: the last element says whether there is one
+            r = _api.where(_cgrad.isnan(_along(s, ax, slice(n - 1, n))), float("nan"), r)
+        return r
+
+    return _quantiles(a, q, axis, method, keepdims, "quantile", pick)
 
 
 def percentile(a, q, axis=None, method="linear", keepdims=False):

@@ -418,42 +418,26 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear
     a = _float(_arr(a))
     if a.dtype not in dt.FLOATING:
         return _np.quantile(a, q, axis=axis, method=method, keepdims=keepdims)
-    if method not in _np._METHODS:
-        raise ValueError(f"nanquantile: method must be one of {_np._METHODS}, got {method!r}")
-    qa = _arr(q).astype(dt.float64) if not isinstance(q, (int, float)) else None
-    qs = [float(q)] if qa is None else [float(v) for v in _api.unstack(_api.reshape(qa, (-1,)))]
-    if builtins.any(not 0 <= v <= 1 for v in qs):
-        raise ValueError("nanquantile: q must be in [0, 1]")
-    x, ax = (_np.ravel(a), 0) if axis is None else (a, operator.index(axis) % a.ndim)
-    n = x.shape[ax]
-    s = _api.sort(x, axis=ax)
-    count = _api.sum((~_cgrad.isnan(x)).astype(dt.float64), axis=ax, keepdims=True)
 
-    def at(i):
-        i = _api.clip(i.astype(dt.int64), 0, n - 1)
-        return _api.take_along_axis(s, i, axis=ax)
-
-    outs = []
-    for v in qs:
+    def pick(s, ax, v):
+        n = s.shape[ax]
         if n == 0:
-            r = _api.full(tuple(1 if d == ax else k for d, k in enumerate(x.shape)), float("nan"), dtype=x.dtype)
+            return _api.full(tuple(1 if d == ax else k for d, k in enumerate(s.shape)), float("nan"), dtype=s.dtype)
+        count = _api.sum((~_cgrad.isnan(s)).astype(dt.float64), axis=ax, keepdims=True)
+        pos = v * (count - 1)
+        lo, hi = _cgrad.floor(pos), _cgrad.ceil(pos)
+
+        def at(i):
+            return _api.take_along_axis(s, _api.clip(i.astype(dt.int64), 0, n - 1), axis=ax)
+
+        if method in ("lower", "higher", "nearest"):
+            r = at({"lower": lo, "higher": hi, "nearest": _cgrad.round(pos)}[method])
         else:
-            pos = v * (count - 1)
-            lo, hi = _cgrad.floor(pos), _cgrad.ceil(pos)
-            if method in ("lower", "higher", "nearest"):
-                r = at({"lower": lo, "higher": hi, "nearest": _cgrad.round(pos)}[method])
-            else:
-                t = _api.where(hi != lo, 0.5, 0.0) if method == "midpoint" else (pos - lo).astype(x.dtype)
-                r = _np._lerp(at(lo), at(hi), t)
-            r = _api.where(count == 0, float("nan"), r)
-        if not keepdims:
-            r = _api.squeeze(r, axis=ax)
-        elif axis is None:
-            r = _api.reshape(r, (1,) * a.ndim)
-        outs.append(r)
-    if qa is None:
-        return outs[0]
-    return _api.reshape(_api.stack(outs), tuple(qa.shape) + tuple(outs[0].shape))
+            t = _api.where(hi != lo, 0.5, 0.0) if method == "midpoint" else (pos - lo).astype(s.dtype)
+            r = _np._lerp(at(lo), at(hi), t)
+        return _api.where(count == 0, float("nan"), r)
+
+    return _np._quantiles(a, q, axis, method, keepdims, "nanquantile", pick)
 
 
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False):

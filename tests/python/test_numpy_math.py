@@ -268,6 +268,10 @@ def test_nan_reductions_match_numpy(d):
     check(cg.nanprod(arr(z), axis=1), np.nanprod(z, axis=1), rtol=tol)
     check(cg.nanvar(arr(z), axis=0), np.nanvar(z, axis=0), rtol=tol)
     check(cg.nancumsum(arr(z), axis=1), np.nancumsum(z, axis=1), rtol=tol, atol=tol)
+    for small in (np.int8, np.uint8, np.bool_):  # integer products and sums widen as NumPy's
+        v = np.array([1, 0, 1], small)
+        check((cg.nanprod(arr(v)), cg.nancumsum(arr(v)), cg.nancumprod(arr(v))),
+              (np.nanprod(v), np.nancumsum(v), np.nancumprod(v)))
     i = np.arange(12).reshape(3, 4)
     check(cg.nanprod(arr(i), axis=1), np.nanprod(i, axis=1))
     check(cg.nancumsum(arr(i)), np.nancumsum(i))
