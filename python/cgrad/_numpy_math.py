@@ -34,9 +34,7 @@ def _ufloat(x, fn):
     """x as NumPy's float-only ufuncs take it: floating kept; bool and 8-bit integers as float16,
     16-bit ones as float32, wider ones as float64 (the smallest float that holds them); complex
     raises TypeError."""
-    if x.dtype in dt.COMPLEX:
-        raise TypeError(f"{fn}: complex input is not supported")
-    if x.dtype in dt.FLOATING:
+    if _real_kind(x, fn).dtype in dt.FLOATING:
         return x
     return x.astype(dt.float16 if x.dtype.itemsize == 1 else dt.float32 if x.dtype.itemsize == 2 else dt.float64)
 
