@@ -359,28 +359,49 @@ def logsumexp(a, axis=None, keepdims=False):
 _METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
 
 
+def _lerp(a0, a1, t):
+    """NumPy's lerp a0 + (a1 - a0) t, from the nearer end (t = 1 gives a1 exactly); t a number or
+    an array."""
+    if not isinstance(t, Array):
+        return a0 + (a1 - a0) * t if t < 0.5 else a1 - (a1 - a0) * (1 - t)
+    return _api.where(t < 0.5, a0 + (a1 - a0) * t, a1 - (a1 - a0) * (1 - t))
+
+
+def _quantiles(a, q, axis, method, keepdims, fn, picker):
+    """The frame of quantile and nanquantile: q (a number or an array in [0, 1]) and method
+    checked, the slices along `axis` (the flattened a without one) sorted, and for each q value
+    picker(sorted, axis, q) -> that quantile with the axis kept; q's dims come first."""
+    if method not in _METHODS:
+        raise ValueError(f"{fn}: method must be one of {_METHODS}, got {method!r}")
+    qa = _arr(q).astype(dt.float64) if not isinstance(q, (int, float)) else None
+    qs = [float(q)] if qa is None else [float(v) for v in _api.unstack(_api.reshape(qa, (-1,)))]
+    if builtins.any(not 0 <= v <= 1 for v in qs):
+        raise ValueError(f"{fn}: q must be in [0, 1]")
+    x, ax = (ravel(a), 0) if axis is None else (a, operator.index(axis) % a.ndim)
+    s = _api.sort(x, axis=ax)
+    outs = []
+    for v in qs:
+        r = picker(s, ax, v)
+        if not keepdims:
+            r = _api.squeeze(r, axis=ax)
+        elif axis is None:
+            r = _api.reshape(r, (1,) * a.ndim)
+        outs.append(r)
+    if qa is None:
+        return outs[0]
+    return _api.reshape(_api.stack(outs), tuple(qa.shape) + tuple(outs[0].shape))
+
+
 def quantile(a, q, axis=None, method="linear", keepdims=False):
     """The q-th quantiles (q in [0, 1], a number or an array) along `axis` (all axes by default):
     the sorted values interpolated as NumPy's `method` says ("linear", "lower", "higher",
     "nearest", "midpoint"). q's dims come first. A NaN in a slice makes its quantiles NaN."""
-    if method not in _METHODS:
-        raise ValueError(f"quantile: method must be one of {_METHODS}, got {method!r}")
     a = _float(_arr(a))
-    qa = _arr(q).astype(dt.float64) if not isinstance(q, (int, float)) else None
-    qs = [float(q)] if qa is None else [float(v) for v in _api.unstack(_api.reshape(qa, (-1,)))]
-    if builtins.any(not 0 <= v <= 1 for v in qs):
-        raise ValueError("quantile: q must be in [0, 1]")
-    if axis is None:
-        x, ax = ravel(a), 0
-    else:
-        x, ax = a, operator.index(axis) % a.ndim
-    n = x.shape[ax]
-    if n == 0:
-        raise ValueError("quantile: an empty slice has no quantiles")
-    s = _api.sort(x, axis=ax)
-    nan = _api.any(_cgrad.isnan(x), axis=ax, keepdims=True) if x.dtype in dt.FLOATING else None
-    outs = []
-    for v in qs:
+
+    def pick(s, ax, v):
+        n = s.shape[ax]
+        if n == 0:
+            raise ValueError("quantile: an empty slice has no quantiles")
         pos = v * (n - 1)
         lo, hi = math.floor(pos), math.ceil(pos)
         frac = pos - lo
@@ -390,19 +411,12 @@ def quantile(a, q, axis=None, method="linear", keepdims=False):
             r = _along(s, ax, slice(hi, hi + 1))
         else:
             t = 0.5 if method == "midpoint" and hi != lo else frac
-            a0, a1 = _along(s, ax, slice(lo, lo + 1)), _along(s, ax, slice(hi, hi + 1))
-            # NumPy's lerp: from the nearer end, so t = 1 gives a1 exactly
-            r = a0 + (a1 - a0) * t if t < 0.5 else a1 - (a1 - a0) * (1 - t)
-        if nan is not None:
-            r = _api.where(nan, float("nan"), r)
-        if not keepdims:
-            r = _api.squeeze(r, axis=ax)
-        elif axis is None:
-            r = _api.reshape(r, (1,) * a.ndim)
-        outs.append(r)
-    if qa is None:
-        return outs[0]
-    return _api.reshape(_api.stack(outs), tuple(qa.shape) + tuple(outs[0].shape))
+            r = _lerp(_along(s, ax, slice(lo, lo + 1)), _along(s, ax, slice(hi, hi + 1)), t)
+        if s.dtype in dt.FLOATING:  # the sort puts NaNs last: the last element says whether there is one
+            r = _api.where(_cgrad.isnan(_along(s, ax, slice(n - 1, n))), float("nan"), r)
+        return r
+
+    return _quantiles(a, q, axis, method, keepdims, "quantile", pick)
 
 
 def percentile(a, q, axis=None, method="linear", keepdims=False):
@@ -511,23 +525,38 @@ def interp(x, xp, fp, left=None, right=None):
     return _api.where(x > xp[-1], rval, y)
 
 
+def _bin_edges(a, bins, range, fn):  # noqa: A002 (NumPy's name)
+    """(float64 edges, lo, hi) of the flattened floating a: `bins` equal bins over `range` (default
+    the data's min and max: evaluated; lo and hi the range), or the given edges (lo, hi None)."""
+    if isinstance(bins, str):
+        raise ValueError(f"{fn}: bin estimators ({bins!r}) are not supported; give a number of bins or edges")
+    if not isinstance(bins, int):
+        edges = _float(_arr(bins)).astype(dt.float64)
+        if edges.ndim != 1 or edges.shape[0] < 2:
+            raise ValueError(f"{fn}: bins must be a positive integer or a 1-D array of two or more edges")
+        return edges, None, None
+    if bins < 1:
+        raise ValueError(f"{fn}: the number of bins must be positive")
+    if range is None:
+        lo, hi = (float(_api.min(a)), float(_api.max(a))) if a.size else (0.0, 1.0)
+    else:
+        lo, hi = (float(v) for v in range)
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        raise ValueError(f"{fn}: the range [{lo}, {hi}] is not finite")
+    if lo > hi:
+        raise ValueError(f"{fn}: max must be larger than min in range")
+    if lo == hi:
+        lo, hi = lo - 0.5, hi + 0.5
+    return _api.linspace(lo, hi, bins + 1, dtype=dt.float64, device=a.device), lo, hi
+
+
 def histogram(a, bins=10, range=None, weights=None, density=False):  # noqa: A002 (NumPy's name)
     """(counts, bin edges) of the flattened a: `bins` equal bins over `range` (default the data's
     min and max: evaluated) or the given edges; the last bin includes its right edge."""
     a = _float(ravel(a))
-    if isinstance(bins, int):
-        if range is None:
-            lo, hi = (float(_api.min(a)), float(_api.max(a))) if a.size else (0.0, 1.0)
-        else:
-            lo, hi = (float(v) for v in range)
-        if not (math.isfinite(lo) and math.isfinite(hi)):
-            raise ValueError(f"histogram: the range [{lo}, {hi}] is not finite")
-        if lo > hi:
-            raise ValueError("histogram: max must be larger than min in range")
-        if lo == hi:
-            lo, hi = lo - 0.5, hi + 0.5
-        edges = _api.linspace(lo, hi, bins + 1, dtype=dt.float64, device=a.device)
-        nb = bins
+    edges, lo, hi = _bin_edges(a, bins, range, "histogram")
+    nb = edges.shape[0] - 1
+    if lo is not None:
         idx = _cgrad.floor((a.astype(dt.float64) - lo) * (nb / (hi - lo))).astype(dt.int64)
         idx = _api.clip(idx, 0, nb)
         idx = _api.where(idx == nb, nb - 1, idx)  # the range's maximum: in the last bin
@@ -538,8 +567,6 @@ def histogram(a, bins=10, range=None, weights=None, density=False):  # noqa: A00
         idx = _api.where(_cgrad.logical_and(a >= e_hi, idx < nb - 1), idx + 1, idx)
         inside = _cgrad.logical_and(a >= lo, a <= hi)
     else:
-        edges = _float(_arr(bins)).astype(dt.float64)
-        nb = edges.shape[0] - 1
         idx = _api.searchsorted(edges, a.astype(dt.float64), side="right") - 1
         idx = _api.where(a == edges[-1], nb - 1, idx)
         inside = _cgrad.logical_and(a >= edges[0], a <= edges[-1])
