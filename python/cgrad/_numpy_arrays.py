@@ -130,7 +130,7 @@ def fromiter(iter, dtype, count=-1):  # noqa: A002 (NumPy's name)
     if 0 <= count != len(items):
         raise ValueError(f"iterator too short: Expected {count} but iterator had only {len(items)} items.")
     d = _dtype_of(dtype)
-    return _api.asarray(items, dtype=d) if items else _api.zeros((0,), dtype=d)
+    return _as(items, d) if items else _api.zeros((0,), dtype=d)
 
 
 def frombuffer(buffer, dtype=float, count=-1, offset=0):
@@ -235,21 +235,22 @@ def _memory_view(x):
 
 def may_share_memory(a, b, /, max_work=None):
     """Whether a write to one may change the other. Two cgrad arrays: only handles of one array see
-    each other's writes (an assignment rebinds the handles; no buffer is written in place), so
-    distinct shapes, dtypes, devices or evaluation states give False, and the same object True;
-    other pairs True (Python cannot tell handles of one array from equal arrays). With a NumPy
-    array: whether an evaluated array's memory overlaps it, True for a lazy one (it may read it)."""
+    each other's writes (an assignment rebinds every handle; no buffer is written in place), and
+    handles of one array agree in shape, dtype, device, evaluation and (evaluated) buffer: False
+    where these differ, True otherwise (Python cannot tell such handles from equal arrays). With a
+    NumPy array: whether an evaluated array's memory overlaps it; True for a lazy one (it may read
+    it when evaluated)."""
     import numpy as np
 
-    if isinstance(a, Array) and isinstance(b, Array):
-        if a is b:
-            return a.size > 0
-        return (a.size > 0 and (a.shape, a.dtype, a.device) == (b.shape, b.dtype, b.device)
-                and a.is_evaluated() == b.is_evaluated())
+    if not builtins.all(isinstance(x, Array) or hasattr(x, "__array__") for x in (a, b)):
+        return False  # a list or a scalar: NumPy converts it to new memory
+    if size(a) == 0 or size(b) == 0:
+        return False
+    if isinstance(a, Array) and isinstance(b, Array) and (a is not b) and (
+            (a.shape, a.dtype, a.device, a.is_evaluated()) != (b.shape, b.dtype, b.device, b.is_evaluated())):
+        return False
     va, vb = _memory_view(a), _memory_view(b)
-    if va is None or vb is None:
-        return shape(a if va is None else b) != () and size(a) > 0 and size(b) > 0
-    return builtins.bool(np.may_share_memory(va, vb))
+    return True if va is None or vb is None else builtins.bool(np.may_share_memory(va, vb))
 
 
 def shares_memory(a, b, /, max_work=None):
@@ -428,10 +429,12 @@ def _mode_index(idx, n, mode, fn):
     raise ValueError(f"{fn}: clipmode must be one of 'clip', 'raise', or 'wrap', got {mode!r}")
 
 
-def _int_index(ind, fn):
+def _int_index(ind, fn, accept=dt.INTEGRAL + (dt.bool,), error=TypeError):
+    """ind as int64 indices; a dtype outside `accept` raises `error` (NumPy: choose casts safely,
+    put unsafely, put_along_axis takes integers only)."""
     ind = _api.asarray(ind, dtype=dt.int64) if isinstance(ind, (list, tuple)) and not ind else _arr(ind)
-    if ind.dtype not in dt.INTEGRAL or ind.dtype is dt.bool:
-        raise TypeError(f"{fn}: indices must be integers, not {ind.dtype}")
+    if ind.dtype not in accept:
+        raise error(f"{fn}: cannot take indices of dtype {ind.dtype.name}")
     return ind.astype(dt.int64)
 
 
@@ -502,7 +505,7 @@ def put_along_axis(arr, indices, values, axis):
     """arr[i..., indices[i..., j, k...], k...] = values, in place (the last of repeated indices
     wins); an index outside the axis raises IndexError (evaluating the indices)."""
     _inplace_target(arr, "put_along_axis")
-    idx = _int_index(indices, "put_along_axis")
+    idx = _int_index(indices, "put_along_axis", dt.INTEGRAL, IndexError)
     target = ravel(arr) if axis is None else arr
     if axis is None:
         axis = 0
@@ -523,7 +526,7 @@ def put(a, ind, v, mode="raise"):
     """a.flat[ind] = v in place (v repeated to the indices' count; the last of repeated indices
     wins); `mode` as choose's ('raise' evaluates the indices)."""
     _inplace_target(a, "put")
-    idx = ravel(_int_index(ind, "put"))
+    idx = ravel(_int_index(ind, "put", dt.INTEGRAL + dt.FLOATING + (dt.bool,)))  # floats truncate, as NumPy's
     vals = _arr(v)
     if idx.size == 0 or vals.size == 0:
         return

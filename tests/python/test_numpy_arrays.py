@@ -190,6 +190,8 @@ def test_memory_sharing_answers():
     assert cg.may_share_memory(lazy, x * 2)  # both lazy, one shape: not knowable, so True
     h = x.to_device(x.device)  # another object, a handle of x (writes through it are seen by x)
     assert cg.may_share_memory(x, h)
+    assert not cg.may_share_memory(x, arr(n.copy()))  # both evaluated: other buffers
+    assert not cg.may_share_memory(x, [0.0] * 6) and not cg.may_share_memory(x, 1.0)
     assert not cg.shares_memory(x, x.copy())
     c = x.copy()
     c[0] = 100.0
@@ -414,12 +416,17 @@ def test_put_along_axis_matches_numpy():
     cg.put_along_axis(x, arr(np.array([[0], [2]])), 7.9, axis=1)  # cast to the array's dtype
     check(x, np.array([[7, 1, 2], [3, 4, 7]]))
     before = np.arange(6.0).reshape(2, 3)
-    for bad, err in ((np.array([[3], [0]]), IndexError), (np.array([0, 1]), ValueError),
-                     (np.array([[0.5], [1.0]]), TypeError)):
+    for bad, err in ((np.array([[3], [0]]), IndexError), (np.array([[-4], [0]]), IndexError),
+                     (np.array([0, 1]), ValueError), (np.array([[0.5], [1.0]]), IndexError),
+                     (np.array([[True], [False]]), IndexError)):
         x = arr(before)
         with pytest.raises(err):
             cg.put_along_axis(x, arr(bad), 1.0, axis=1)
+        with pytest.raises(err):
+            np.put_along_axis(before.copy(), bad, 1.0, axis=1)
         check(x, before)
+    with pytest.raises(ValueError):
+        cg.put_along_axis(x, arr(np.array([[0, 1]])), 1.0, axis=None)
     with pytest.raises(TypeError):
         cg.put_along_axis(before.copy(), arr(np.array([[0], [1]])), 1.0, axis=1)  # not a cgrad array
 
@@ -448,10 +455,17 @@ def test_put_errors_leave_the_array_unchanged():
     a = np.arange(6.0)
     x = arr(a)
     for ind, v, mode, err in (([6], 1.0, "raise", IndexError), ([-7], 1.0, "raise", IndexError),
-                              ([0.5], 1.0, "raise", TypeError), ([0], 1.0, "nope", ValueError)):
+                              ([0], 1.0, "nope", ValueError)):
         with pytest.raises(err):
             cg.put(x, ind, v, mode=mode)
+        with pytest.raises(err):
+            np.put(a.copy(), ind, v, mode=mode)
         check(x, a)
+    for ind in ([1.7, 0.2], np.array([True, False])):  # NumPy casts indices unsafely: floats truncate
+        x, want = arr(a), a.copy()
+        cg.put(x, arr(np.asarray(ind)), [8.0, 9.0])
+        np.put(want, ind, [8.0, 9.0])
+        check(x, want)
     with pytest.raises(IndexError):
         cg.put(arr(np.zeros(0)), [0], 1.0)
     with pytest.raises(TypeError):
@@ -656,3 +670,30 @@ def test_bit_errors_match_numpy():
         cg.packbits(arr(np.ones(3, np.uint8)), bitorder="middle")
     with pytest.raises(ValueError):
         cg.unpackbits(arr(np.ones((2, 2), np.uint8)), axis=2)
+
+
+def test_gradients_flow_through_in_place_writes_to_their_values():
+    v0, d0 = rng.standard_normal(3), rng.standard_normal((3, 3))
+    w = rng.standard_normal((3, 3))
+    v, d = arr(v0).requires_grad_(), arr(d0).requires_grad_()
+    y = d * 1.0
+    cg.fill_diagonal(y, v)  # the diagonal comes from v, the rest from d
+    ys = d * 1.0
+    cg.put_along_axis(ys, arr(np.array([[2], [0], [1]])), cg.reshape(v, (3, 1)), axis=1)
+    yc = d * 1.0
+    mask = np.array([True, False, True])
+    cg.copyto(yc, v, where=arr(mask))  # v broadcast along the rows, where the column is chosen
+    yp = d * 1.0
+    cg.place(yp, arr(np.eye(3, dtype=bool)), v)
+    loss = cg.sum((y + ys + yc + yp) * arr(w))
+    gv, gd = cg.grad(loss, [v, d])
+    eye, at = np.eye(3, dtype=bool), np.zeros((3, 3), bool)
+    at[[0, 1, 2], [2, 0, 1]] = True
+    cols = np.broadcast_to(mask, (3, 3))
+    check(gv, 2 * np.diag(w) + w[at] + (w * cols).sum(axis=0))
+    check(gd, w * (~eye) * 2 + w * (~at) + w * (~cols))
+
+
+def test_choose_takes_boolean_indices():
+    sel = np.array([True, False, True])
+    check(cg.choose(arr(sel), [arr(np.zeros(3)), arr(np.ones(3))]), np.choose(sel, [np.zeros(3), np.ones(3)]))
