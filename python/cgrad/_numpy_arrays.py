@@ -91,7 +91,7 @@ def array(object, dtype=None, copy=True, ndmin=0):  # noqa: A002 (NumPy's names)
         x = _api.asarray(np.array(object) if hasattr(object, "__array__") else np.from_dlpack(object).copy(),
                          dtype=dtype)
     else:
-        x = _api.asarray(object, dtype=dtype, copy=copy if copy is False else None if not copy else True)
+        x = _api.asarray(object, dtype=dtype, copy=copy)
     return x._reshape([1] * (ndmin - x.ndim) + list(x.shape)) if x.ndim < ndmin else x
 
 
