@@ -21,9 +21,9 @@ from ._numpy import _arr, atleast_1d, diag, indices, ravel, split, tril_indices,
 __all__ = ["array", "copy", "asanyarray", "ascontiguousarray", "asarray_chkfinite", "fromfunction", "fromiter",
            "frombuffer", "diagflat", "diag_indices", "diag_indices_from", "tril_indices_from", "triu_indices_from",
            "mask_indices", "shape", "size", "ndim", "isscalar", "iterable", "may_share_memory", "shares_memory",
-           "promote_types", "issubdtype", "common_type", "block", "hsplit", "vsplit", "dsplit", "row_stack",
-           "rollaxis", "resize", "diagonal", "trace", "choose", "compress", "extract", "piecewise", "put_along_axis",
-           "put", "place", "putmask", "copyto", "fill_diagonal", "apply_along_axis", "apply_over_axes", "matvec",
+           "promote_types", "issubdtype", "common_type", "min_scalar_type", "block", "hsplit", "vsplit", "dsplit",
+           "row_stack", "rollaxis", "resize", "diagonal", "trace", "choose", "compress", "extract", "piecewise",
+           "put_along_axis", "put", "place", "putmask", "copyto", "fill_diagonal", "apply_along_axis", "apply_over_axes", "matvec",
            "vecmat", "packbits", "unpackbits"]
 
 _PY_TYPES = {builtins.bool: dt.bool, int: dt.int64, float: dt.float64, complex: dt.complex128}
@@ -304,6 +304,27 @@ def common_type(*arrays):
         d = dt.float64 if d in dt.INTEGRAL else d
         out = d if out is None else dt._promote(out, d)
     return dt.float16 if out is None else out
+
+
+def min_scalar_type(a):
+    """The smallest dtype of a's kind that holds a scalar's value (unsigned for a non-negative int;
+    float16 for floats in its range); an array with dims keeps its dtype."""
+    if getattr(a, "ndim", 0) > 0:
+        return _dtype_of(a)
+    v = a.item() if hasattr(a, "item") else a
+    if isinstance(v, builtins.bool):
+        return dt.bool
+    if isinstance(v, int):
+        for d in ((dt.uint8, dt.uint16, dt.uint32, dt.uint64) if v >= 0 else (dt.int8, dt.int16, dt.int32, dt.int64)):
+            if dt.iinfo(d).min <= v <= dt.iinfo(d).max:
+                return d
+        raise OverflowError(f"min_scalar_type: no cgrad dtype holds {v}")
+    z = complex(v)
+    fits = [d for d, bound in ((dt.float16, 65000.0), (dt.float32, 3.4e38)) if builtins.all(  # NumPy's bounds
+        math.isnan(p) or math.isinf(p) or builtins.abs(p) < bound for p in (z.real, z.imag))]
+    if isinstance(v, complex):
+        return dt.complex64 if dt.float32 in fits else dt.complex128
+    return fits[0] if fits else dt.float64
 
 
 # ---- joining, splitting, reshaping ----

@@ -234,6 +234,14 @@ def test_dtype_queries_match_numpy():
         cg.common_type(arr(np.zeros(2, bool)))
     with pytest.raises(TypeError):
         np.common_type(np.zeros(2, bool))
+    for v in (0, 255, 256, -1, -129, 2**40, -2**40, 2**64 - 1, True, 1.5, 65504.0, 70000.0, 1e39, -1e300, np.inf,
+              np.nan, 1 + 2j, 1e39j, np.float64(3.0), np.int64(-3), np.uint16(5)):
+        assert cg.min_scalar_type(v).name == np.min_scalar_type(v).name, v
+        if not isinstance(v, complex) and not (isinstance(v, int) and abs(v) > 2**62):
+            assert cg.min_scalar_type(arr(np.asarray(v))).name == np.min_scalar_type(np.asarray(v)).name, v
+    assert cg.min_scalar_type(arr(np.ones(3, np.int32))) is cg.int32
+    with pytest.raises(OverflowError):
+        cg.min_scalar_type(2**64)
 
 
 # ---- joining, splitting, reshaping ----
