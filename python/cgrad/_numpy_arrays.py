@@ -23,8 +23,8 @@ __all__ = ["array", "copy", "asanyarray", "ascontiguousarray", "asarray_chkfinit
            "mask_indices", "shape", "size", "ndim", "isscalar", "iterable", "may_share_memory", "shares_memory",
            "promote_types", "issubdtype", "common_type", "min_scalar_type", "block", "hsplit", "vsplit", "dsplit",
            "row_stack", "rollaxis", "resize", "diagonal", "trace", "choose", "compress", "extract", "piecewise",
-           "put_along_axis", "put", "place", "putmask", "copyto", "fill_diagonal", "apply_along_axis", "apply_over_axes", "matvec",
-           "vecmat", "packbits", "unpackbits"]
+           "put_along_axis", "put", "place", "putmask", "copyto", "fill_diagonal", "apply_along_axis",
+           "apply_over_axes", "matvec", "vecmat", "packbits", "unpackbits"]
 
 _PY_TYPES = {builtins.bool: dt.bool, int: dt.int64, float: dt.float64, complex: dt.complex128}
 
@@ -155,6 +155,7 @@ def diag_indices(n, ndim=2):
 
 
 def diag_indices_from(arr):
+    """diag_indices of arr's size and ndim (all its dims equal)."""
     arr = _arr(arr)
     if arr.ndim < 2:
         raise ValueError("input array must be at least 2-d")
@@ -177,6 +178,7 @@ def tril_indices_from(arr, k=0):
 
 
 def triu_indices_from(arr, k=0):
+    """triu_indices of arr's shape (evaluated: nonzero)."""
     arr = _matrix(arr)
     return triu_indices(arr.shape[0], k=k, m=arr.shape[1])
 
@@ -189,6 +191,7 @@ def mask_indices(n, mask_func, k=0):
 
 # ---- shapes and queries ----
 def shape(a):
+    """a's shape as a tuple (a sequence is converted first)."""
     return tuple(a.shape) if isinstance(a, Array) or hasattr(a, "shape") else tuple(_arr(a).shape)
 
 
@@ -205,6 +208,7 @@ def size(a, axis=None):
 
 
 def ndim(a):
+    """a's number of dims."""
     return len(shape(a))
 
 
@@ -216,6 +220,7 @@ def isscalar(element):
 
 
 def iterable(y):
+    """Whether iter(y) works (a 0-d array is not iterable)."""
     if isinstance(y, Array):
         return y.ndim > 0
     try:
@@ -385,7 +390,9 @@ def dsplit(ary, indices_or_sections):
     return _split_from(ary, indices_or_sections, 2, 3, "dsplit")
 
 
-row_stack = vstack
+def row_stack(tup):
+    """vstack (NumPy's older name)."""
+    return vstack(tup)
 
 
 def rollaxis(a, axis, start=0):
