@@ -82,16 +82,7 @@ def _cyclic(values, index, dtype):
 def array(object, dtype=None, copy=True, ndmin=0):  # noqa: A002 (NumPy's names)
     """A new array from `object` (NumPy's copy semantics: copy=None copies only where needed, copy=False
     never), with at least `ndmin` dims (ones prepended)."""
-    if isinstance(object, Array) and copy:
-        x = _api.asarray(object, dtype=dtype)
-        x = x[...] if x is object else x  # a new array: writes to it leave `object` as it was
-    elif copy and hasattr(object, "__dlpack__"):  # NumPy copies (asarray's copy=True keeps an integer
-        import numpy as np  # array's memory: its x + 0 is folded away), then an import without one
-
-        x = _api.asarray(np.array(object) if hasattr(object, "__array__") else np.from_dlpack(object).copy(),
-                         dtype=dtype)
-    else:
-        x = _api.asarray(object, dtype=dtype, copy=copy)
+    x = _api.asarray(object, dtype=dtype, copy=copy)
     return x._reshape([1] * (ndmin - x.ndim) + list(x.shape)) if x.ndim < ndmin else x
 
 
