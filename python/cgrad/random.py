@@ -42,10 +42,10 @@ _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
 # log k! - ((k + 1/2) log(k + 1) - (k + 1) + log(2 pi) / 2), k < 16: the Stirling tail below the series' range
 _STIRLING_TAIL = [math.lgamma(k + 1.0) - ((k + 0.5) * math.log(k + 1.0) - (k + 1.0) + _HALF_LOG_2PI)
                   for k in range(16)]
-# NumPy's random_loggam: the series of log Gamma(x) - ((x - 1/2) log x - x + log(2 pi) / 2), x >= 7
+# The series of log Gamma(x) - ((x - 1/2) log x - x + log(2 pi) / 2) in 1/x (NumPy's random_loggam's
+# first six terms: at x >= 16 the seventh is below 2e-18)
 _LOGGAM_COEF = [8.333333333333333e-02, -2.777777777777778e-03, 7.936507936507937e-04, -5.952380952380952e-04,
-                8.417508417508418e-04, -1.917526917526918e-03, 6.410256410256410e-03, -2.955065359477124e-02,
-                1.796443723688307e-01, -1.39243221690590e+00]
+                8.417508417508418e-04, -1.917526917526918e-03]
 
 
 # ---- arguments ----
@@ -114,7 +114,7 @@ def _where(c, x, y):
 def _stirling_tail(k):
     """log k! - ((k + 1/2) log(k + 1) - (k + 1) + log(2 pi) / 2) of a float64 array of whole numbers
     k >= 0 (a small number, so the rejection tests built on it do not cancel large log-factorials):
-    a table below 16, NumPy's random_loggam series above."""
+    a table below 16, the Stirling series above."""
     table = _api.asarray(_STIRLING_TAIL, dtype=_F64, device=k.device)
     small = _api.take(table, _cgrad.minimum(k, 15.0).astype(dt.int64))
     x = _cgrad.maximum(k, 15.0) + 1.0
@@ -185,6 +185,7 @@ class _Sampler:
             out = _api.scatter_add(out, todo, _cgrad._where(ok, value, 0.0))
             _cgrad.eval(out, ok)
             todo = _api.take(todo, _api.nonzero(_cgrad.logical_not(ok))[0])
+            _cgrad.eval(todo)  # a value, not a chain of takes growing round by round
         return out
 
     def _by_case(self, n, cond, params, when_true, when_false):
@@ -221,6 +222,7 @@ class _Sampler:
             todo = left if todo is None else _api.take(todo, left)
             u, pmf, cdf = (_api.take(x, left) for x in (u, pmf, cdf))
             params = [_take(p, left) for p in params]
+            _cgrad.eval(todo, u, pmf, cdf, *[p for p in params if isinstance(p, Array)])
 
     # ---- uniform and normal ----
     def random(self, size=None, dtype=None, device=None):
