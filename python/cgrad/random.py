@@ -37,7 +37,7 @@ __all__ = ["seed", "default_rng", "Generator", "random", "random_sample", "sampl
            "logseries", "vonmises", "integers", "randint", "permutation", "permuted", "shuffle", "choice"]
 
 _F64 = dt.float64
-_TERMS = 24  # cdf terms per pass of the discrete inversion (one fused kernel)
+_TERMS = 16  # cdf terms per pass of the discrete inversion (one fused kernel)
 _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
 # log k! - ((k + 1/2) log(k + 1) - (k + 1) + log(2 pi) / 2), k < 16: the Stirling tail below the series' range
 _STIRLING_TAIL = [math.lgamma(k + 1.0) - ((k + 0.5) * math.log(k + 1.0) - (k + 1.0) + _HALF_LOG_2PI)
@@ -206,23 +206,23 @@ class _Sampler:
         _TERMS comparisons per pass, unrolled into one fused kernel; the elements whose u is still
         above F go on from where they stopped (evaluated, as nonzero) until none is left, so no
         tail is cut. The search stops where the pmf is 0 (the support's end, or its underflow)."""
-        out, todo, j, cdf = None, None, 0, pmf
+        out, todo, cdf, j = None, None, pmf, 0.0 * u  # j: an array, so every pass runs one kernel
         while True:
             dk = 0.0 * u
             for _ in range(_TERMS):
-                nxt = pmf * ratio(float(j), params)
+                nxt = pmf * ratio(j, params)
                 dk = dk + _cgrad._where((u >= cdf) & (nxt > 0.0), 1.0, 0.0)
-                pmf, cdf, j = nxt, cdf + nxt, j + 1
+                pmf, cdf, j = nxt, cdf + nxt, j + 1.0
             more = (u >= cdf) & (pmf > 0.0)
             out = dk if todo is None else _api.scatter_add(out, todo, dk)
-            _cgrad.eval(out, more, pmf, cdf)
+            _cgrad.eval(out, more, pmf, cdf, j)
             left = _api.nonzero(more)[0]
             if not left.shape[0]:
                 return out
             todo = left if todo is None else _api.take(todo, left)
-            u, pmf, cdf = (_api.take(x, left) for x in (u, pmf, cdf))
+            u, pmf, cdf, j = (_api.take(x, left) for x in (u, pmf, cdf, j))
             params = [_take(p, left) for p in params]
-            _cgrad.eval(todo, u, pmf, cdf, *[p for p in params if isinstance(p, Array)])
+            _cgrad.eval(todo, u, pmf, cdf, j, *[p for p in params if isinstance(p, Array)])
 
     # ---- uniform and normal ----
     def random(self, size=None, dtype=None, device=None):
