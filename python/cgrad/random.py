@@ -33,8 +33,8 @@ __all__ = ["seed", "default_rng", "Generator", "random", "random_sample", "sampl
            "uniform", "normal", "standard_normal", "lognormal", "exponential", "standard_exponential", "laplace",
            "logistic", "gumbel", "standard_cauchy", "rayleigh", "weibull", "pareto", "power", "triangular", "wald",
            "standard_gamma", "gamma", "beta", "chisquare", "noncentral_chisquare", "standard_t", "f", "dirichlet",
-           "multivariate_normal", "geometric", "poisson", "binomial", "negative_binomial", "multinomial", "zipf",
-           "logseries", "vonmises", "integers", "randint", "permutation", "permuted", "shuffle", "choice"]
+           "multivariate_normal", "geometric", "poisson", "binomial", "negative_binomial", "hypergeometric",
+           "multinomial", "zipf", "logseries", "vonmises", "integers", "randint", "permutation", "permuted", "shuffle", "choice"]
 
 _F64 = dt.float64
 _TERMS = 16  # cdf terms per pass of the discrete inversion (one fused kernel)
@@ -122,6 +122,11 @@ def _stirling_tail(k):
     for c in reversed(_LOGGAM_COEF[:-1]):
         series = series * x2 + c
     return _cgrad._where(k < 16.0, small, series / x)
+
+
+def _log_factorial(k):
+    """log k! of a float64 array of whole numbers k >= 0 (Stirling's form and its tail)."""
+    return (k + 0.5) * _cgrad.log(k + 1.0) - (k + 1.0) + _HALF_LOG_2PI + _stirling_tail(k)
 
 
 def _seed64(seed):
@@ -573,6 +578,64 @@ class _Sampler:
             left, rest = left - x, rest - pi
         return _api.stack(cols + [left], axis=-1).astype(dt.int64)
 
+    def hypergeometric(self, ngood, nbad, nsample, size=None, device=None):
+        """Good items among nsample drawn without replacement from ngood good and nbad bad ones, as
+        NumPy: where min(nsample, total - nsample) < 10, that many draws one by one (unrolled);
+        elsewhere Stadlober's HRUA ratio-of-uniforms rejection."""
+        ngood, nbad, nsample = (_param(x, _F64) for x in (ngood, nbad, nsample))
+        for x, name in ((ngood, "ngood"), (nbad, "nbad"), (nsample, "nsample")):
+            _check(x, lambda v: v >= 0, f"{name} < 0")
+        _check(ngood + nbad - nsample, lambda v: v >= 0, "ngood + nbad < nsample")
+        shape, dev = _shape_of(size, ngood, nbad, nsample), _device(device, ngood, nbad, nsample)
+        g, b, s = (_flat(_cgrad.floor(x) if isinstance(x, Array) else float(math.floor(x)), shape)
+                   for x in (ngood, nbad, nsample))
+        cs = _cgrad.minimum(s, g + b - s) if isinstance(s - g - b, Array) else builtins.min(s, g + b - s)  # drawn
+        k = self._by_case(math.prod(shape), cs < 10.0, [g, b, s],
+                          lambda ps, m: self._hypergeometric_draws(*ps, m, dev),
+                          lambda ps, m: self._redraw(m, ps, lambda qs, r: self._hrua(*qs, r, dev)))
+        return _api.reshape(k, shape).astype(dt.int64)
+
+    def _hypergeometric_draws(self, good, bad, sample, m, device):
+        """min(sample, total - sample) < 10 draws one by one, each good with probability (good left) /
+        (total left): the good ones drawn, or, for the complement, the good ones left."""
+        u = self._uniform((10, m), _F64, device)
+        good, total, sample = good + 0.0 * u[0], good + bad + 0.0 * u[0], sample + 0.0 * u[0]
+        comp = sample > total - sample
+        left = _cgrad._where(comp, total - sample, sample)
+        rg, rt = good, total
+        for i in range(10):
+            active = (left > 0.0) & (rg > 0.0) & (rt > rg)
+            rg = rg - _cgrad._where(active & (u[i] * rt < rg), 1.0, 0.0)
+            step = _cgrad._where(active, 1.0, 0.0)
+            rt, left = rt - step, left - step
+        rg = _cgrad._where(rt == rg, rg - left, rg)  # only good ones were left
+        return _cgrad._where(comp, rg, good - rg)
+
+    def _hrua(self, good, bad, sample, m, device):
+        """One round of HRUA (Stadlober 1989, as NumPy's hypergeometric_hrua), min(sample, total -
+        sample) >= 10: candidates and their acceptance."""
+        u, v = self._uniform((m,), _F64, device), self._uniform((m,), _F64, device)
+        good, bad, sample = good + 0.0 * u, bad + 0.0 * u, sample + 0.0 * u
+        total = good + bad
+        cs = _cgrad.minimum(sample, total - sample)
+        lo, hi = _cgrad.minimum(good, bad), _cgrad.maximum(good, bad)
+        p, q = lo / total, hi / total
+        a = cs * p + 0.5
+        c = _cgrad.sqrt((total - cs) * cs * p * q / (total - 1.0) + 0.5)
+        h = 1.7155277699214135 * c + 0.8989161620588988
+        mode = _cgrad.floor((cs + 1.0) * (lo + 1.0) / (total + 2.0))
+
+        def lf4(k):
+            return _log_factorial(k) + _log_factorial(lo - k) + _log_factorial(cs - k) + _log_factorial(hi - cs + k)
+        bound = _cgrad.minimum(_cgrad.minimum(cs, lo) + 1.0, _cgrad.floor(a + 16.0 * c))
+        x = a + h * (v - 0.5) / u
+        valid = (x >= 0.0) & (x < bound)
+        k = _cgrad.floor(_cgrad.minimum(_cgrad.maximum(x, 0.0), bound - 1.0))
+        t = lf4(mode) - lf4(k)
+        ok = valid & ((u * (4.0 - u) - 3.0 <= t) | ((u * (u - t) < 1.0) & (2.0 * _cgrad.log(u) <= t)))
+        k = _cgrad._where(good > bad, cs - k, k)
+        return _cgrad._where(cs < sample, good - k, k), ok
+
     def zipf(self, a, size=None, device=None):
         """Devroye's rejection (as NumPy): X = floor(U^(-1 / (a - 1))), accepted with T = (1 + 1/X)^(a-1)
         when V X (T - 1) / (b - 1) <= T / b, b = 2^(a - 1)."""
@@ -774,7 +837,8 @@ for _name in ("random", "uniform", "normal", "standard_normal", "lognormal", "ex
               "laplace", "logistic", "gumbel", "standard_cauchy", "rayleigh", "weibull", "pareto", "power",
               "triangular", "wald", "standard_gamma", "gamma", "beta", "chisquare", "noncentral_chisquare",
               "standard_t", "f", "dirichlet", "multivariate_normal", "geometric", "poisson", "binomial",
-              "negative_binomial", "multinomial", "zipf", "logseries", "vonmises", "integers", "permutation",
+              "negative_binomial", "hypergeometric", "multinomial", "zipf", "logseries", "vonmises", "integers",
+              "permutation",
               "permuted", "shuffle", "choice"):
     globals()[_name] = getattr(_global, _name)
 random_sample = sample = ranf = _global.random  # NumPy's legacy aliases

@@ -214,6 +214,12 @@ def log_binom(n, k):
     return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
 
 
+def hyper_pmf(good, bad, sample, k):
+    if k > good or sample - k > bad or k < 0:
+        return 0.0
+    return math.exp(log_binom(good, k) + log_binom(bad, sample - k) - log_binom(good + bad, sample))
+
+
 ZETA_2_5 = sum(j ** -2.5 for j in range(1, 10000)) + 10000 ** -1.5 / 1.5 - 0.5 * 10000 ** -2.5  # Euler-Maclaurin
 
 
@@ -232,6 +238,10 @@ ZETA_2_5 = sum(j ** -2.5 for j in range(1, 10000)) + 10000 ** -1.5 / 1.5 - 0.5 *
                                                          + 2.5 * math.log(0.4) + j * math.log(0.6)), 0),
     ("zipf", (2.5,), lambda j: j ** -2.5 / ZETA_2_5, 1),
     ("logseries", (0.7,), lambda j: -0.7 ** j / (j * math.log(0.3)), 1),
+    ("hypergeometric", (7, 13, 5), lambda j: hyper_pmf(7, 13, 5, j), 0),  # draws one by one
+    ("hypergeometric", (13, 7, 17), lambda j: hyper_pmf(13, 7, 17, j), 10),  # their complement
+    ("hypergeometric", (100, 200, 60), lambda j: hyper_pmf(100, 200, 60, j), 0),  # HRUA
+    ("hypergeometric", (300, 200, 400), lambda j: hyper_pmf(300, 200, 400, j), 200),  # HRUA, mapped
 ])
 def test_discrete_distributions_follow_their_pmf(name, args, pmf, lo):
     k = np.asarray(getattr(cg.random.default_rng(23), name)(*args, size=N))
@@ -251,6 +261,10 @@ def test_array_parameters_broadcast_and_draw_per_element():
     for j, (n, p) in enumerate([(3, 0.9), (50, 0.5), (1000, 0.002)]):
         close_mean(b[:, j], n * p, n * p * (1 - p))
     assert b[:, 0].max() <= 3
+    h = np.asarray(g.hypergeometric([5, 100], [5, 200], [3, 50], size=(N // 4, 2)))  # both methods
+    for j, (gd, bd, sm) in enumerate([(5, 5, 3), (100, 200, 50)]):
+        t = gd + bd
+        close_mean(h[:, j], sm * gd / t, sm * gd / t * bd / t * (t - sm) / (t - 1))
     x = g.normal(cg.asarray(np.array([0.0, 100.0])), 1.0)
     assert x.shape == (2,) and abs(float(x[1]) - 100) < 8
     s = np.asarray(g.standard_gamma(cg.asarray(np.array([0.2, 5.0])), size=(N // 4, 2), dtype=cg.float64))
@@ -332,7 +346,7 @@ def test_vonmises_concentration():
     lambda g: g.geometric(1.5), lambda g: g.poisson(-1), lambda g: g.poisson(np.array([1.0, -1.0])),
     lambda g: g.binomial(-1, 0.5), lambda g: g.binomial(5, 1.5), lambda g: g.negative_binomial(0, 0.5),
     lambda g: g.negative_binomial(1, 0), lambda g: g.multinomial(5, [0.5, 0.7, 0.1]), lambda g: g.zipf(1.0),
-    lambda g: g.logseries(1.0), lambda g: g.vonmises(0, -1), lambda g: g.laplace(0, -1),
+    lambda g: g.logseries(1.0), lambda g: g.hypergeometric(-1, 5, 2), lambda g: g.hypergeometric(2, 3, 6), lambda g: g.vonmises(0, -1), lambda g: g.laplace(0, -1),
     lambda g: g.normal(0, float("nan")),
 ])
 def test_parameter_errors(call):
