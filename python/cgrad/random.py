@@ -241,15 +241,18 @@ class _Sampler:
         return low + (high - low) * self._uniform(_shape_of(size, low, high), d, _device(device, low, high))
 
     def standard_normal(self, size=None, dtype=None, device=None):
+        """Standard normal (randn)."""
         return self._normal(_size(size), _float_dtype(dtype), device)
 
     def normal(self, loc=0.0, scale=1.0, size=None, dtype=None, device=None):
+        """Normal of mean loc and standard deviation scale."""
         d = _float_dtype(dtype)
         loc, scale = _param(loc, d), _param(scale, d)
         _check(scale, lambda s: s >= 0, "scale < 0")
         return loc + scale * self._normal(_shape_of(size, loc, scale), d, _device(device, loc, scale))
 
     def lognormal(self, mean=0.0, sigma=1.0, size=None, dtype=None, device=None):
+        """exp of a normal of mean mean and standard deviation sigma."""
         return _cgrad.exp(self.normal(mean, sigma, size, dtype, device))
 
     # ---- exact transforms of one uniform (inversion) ----
@@ -262,26 +265,33 @@ class _Sampler:
         return loc + scale * transform(u)
 
     def standard_exponential(self, size=None, dtype=None, device=None):
+        """Exponential of mean 1, by inversion."""
         return self._exp1(_size(size), _float_dtype(dtype), device)
 
     def exponential(self, scale=1.0, size=None, dtype=None, device=None):
+        """Exponential of mean scale: -scale log(1 - u)."""
         return self._scaled(lambda u: -_cgrad.log(1.0 - u), 0.0, scale, size, dtype, device)
 
     def laplace(self, loc=0.0, scale=1.0, size=None, dtype=None, device=None):
+        """Double exponential, by inversion."""
         def t(u):  # u - 0.5 in [-0.5, 0.5): the inverse of the two exponential halves
             return -_cgrad.sign(u - 0.5) * _cgrad.log(1.0 - 2.0 * _cgrad.abs(u - 0.5))
         return self._scaled(t, loc, scale, size, dtype, device)
 
     def logistic(self, loc=0.0, scale=1.0, size=None, dtype=None, device=None):
+        """Logistic, by inversion: loc + scale log((1 - u) / u)."""
         return self._scaled(lambda u: _cgrad.log((1.0 - u) / u), loc, scale, size, dtype, device)
 
     def gumbel(self, loc=0.0, scale=1.0, size=None, dtype=None, device=None):
+        """Gumbel (maximum), by inversion: loc - scale log(-log(1 - u))."""
         return self._scaled(lambda u: -_cgrad.log(-_cgrad.log(1.0 - u)), loc, scale, size, dtype, device)
 
     def rayleigh(self, scale=1.0, size=None, dtype=None, device=None):
+        """Rayleigh, by inversion: scale sqrt(-2 log(1 - u))."""
         return self._scaled(lambda u: _cgrad.sqrt(-2.0 * _cgrad.log(1.0 - u)), 0.0, scale, size, dtype, device)
 
     def standard_cauchy(self, size=None, dtype=None, device=None):
+        """Cauchy of median 0 and scale 1, by inversion: tan(pi (u - 1/2))."""
         return _cgrad.tan(math.pi * (self._uniform(_size(size), _float_dtype(dtype), device) - 0.5))
 
     def _shaped(self, name, a, size, dtype, device, transform, valid=lambda a: a > 0, message="<= 0"):
@@ -363,10 +373,12 @@ class _Sampler:
         return self._log_gamma(_flat(a, shape), math.prod(shape), _device(device, a)), shape
 
     def standard_gamma(self, shape, size=None, dtype=None, device=None):
+        """Gamma of scale 1 (Marsaglia-Tsang, redrawn; see _log_gamma)."""
         lg, out = self._gamma_flat("shape", shape, size, device)
         return _api.reshape(_cgrad.exp(lg), out).astype(_float_dtype(dtype))
 
     def gamma(self, shape, scale=1.0, size=None, dtype=None, device=None):
+        """scale standard_gamma(shape)."""
         d = _float_dtype(dtype)
         scale = _param(scale, d)
         _check(scale, lambda s: s >= 0, "scale < 0")
@@ -374,6 +386,7 @@ class _Sampler:
         return scale * self.standard_gamma(shape, size, d, device)
 
     def chisquare(self, df, size=None, dtype=None, device=None):
+        """2 standard_gamma(df / 2)."""
         df = _param(df, _F64)
         _check(df, lambda k: k > 0, "df <= 0")
         return 2.0 * self.standard_gamma(df / 2.0, size, dtype, device)
@@ -833,14 +846,47 @@ def seed(s):
 
 
 _global = _GlobalStream()
-for _name in ("random", "uniform", "normal", "standard_normal", "lognormal", "exponential", "standard_exponential",
-              "laplace", "logistic", "gumbel", "standard_cauchy", "rayleigh", "weibull", "pareto", "power",
-              "triangular", "wald", "standard_gamma", "gamma", "beta", "chisquare", "noncentral_chisquare",
-              "standard_t", "f", "dirichlet", "multivariate_normal", "geometric", "poisson", "binomial",
-              "negative_binomial", "hypergeometric", "multinomial", "zipf", "logseries", "vonmises", "integers",
-              "permutation",
-              "permuted", "shuffle", "choice"):
-    globals()[_name] = getattr(_global, _name)
+# the module-level functions: the global stream's methods
+random = _global.random
+uniform = _global.uniform
+normal = _global.normal
+standard_normal = _global.standard_normal
+lognormal = _global.lognormal
+exponential = _global.exponential
+standard_exponential = _global.standard_exponential
+laplace = _global.laplace
+logistic = _global.logistic
+gumbel = _global.gumbel
+standard_cauchy = _global.standard_cauchy
+rayleigh = _global.rayleigh
+weibull = _global.weibull
+pareto = _global.pareto
+power = _global.power
+triangular = _global.triangular
+wald = _global.wald
+standard_gamma = _global.standard_gamma
+gamma = _global.gamma
+beta = _global.beta
+chisquare = _global.chisquare
+noncentral_chisquare = _global.noncentral_chisquare
+standard_t = _global.standard_t
+f = _global.f
+dirichlet = _global.dirichlet
+multivariate_normal = _global.multivariate_normal
+geometric = _global.geometric
+poisson = _global.poisson
+binomial = _global.binomial
+negative_binomial = _global.negative_binomial
+hypergeometric = _global.hypergeometric
+multinomial = _global.multinomial
+zipf = _global.zipf
+logseries = _global.logseries
+vonmises = _global.vonmises
+integers = _global.integers
+permutation = _global.permutation
+permuted = _global.permuted
+shuffle = _global.shuffle
+choice = _global.choice
 random_sample = sample = ranf = _global.random  # NumPy's legacy aliases
 
 
