@@ -710,18 +710,26 @@ class _Sampler:
     # ---- integers, permutations, choices ----
     def integers(self, low, high=None, size=None, dtype=None, endpoint=False, device=None):
         """Uniform integers in [low, high) ([low, high] with endpoint; high None: [0, low)), drawn as
-        floor(u (high - low)) + low with a float64 u of 53 random bits."""
+        floor(u (high - low)) + low with a float64 u of 53 random bits; low and high: ints or
+        integer arrays (broadcast, checked: evaluated)."""
         if high is None:
             low, high = 0, low
-        low, high = operator.index(low), operator.index(high) + (1 if endpoint else 0)
-        if high <= low:
-            raise ValueError(f"cgrad.random.integers: low ({low}) must be below high ({high})")
         d = dt.int64 if dtype is None else dt.as_dtype(dtype)
         if d not in dt.INTEGRAL or d == dt.bool:
             raise TypeError(f"cgrad.random.integers: needs an integer dtype, got {d}")
-        u = self._uniform(_size(size), _F64, device)
-        k = _cgrad.floor(u * float(high - low)).astype(dt.int64)
-        return (_cgrad.minimum(k, high - low - 1) + low).astype(d)  # the min guards a rounded-up product
+        if isinstance(low, numbers.Integral) and isinstance(high, numbers.Integral):
+            low, high = operator.index(low), operator.index(high) + (1 if endpoint else 0)
+            if high <= low:
+                raise ValueError(f"cgrad.random.integers: low ({low}) must be below high ({high})")
+            u = self._uniform(_size(size), _F64, device)
+            k = _cgrad.floor(u * float(high - low)).astype(dt.int64)
+            return (_cgrad.minimum(k, high - low - 1) + low).astype(d)  # the min guards a rounded-up product
+        low, high = (_api._as_array_arg(x).astype(dt.int64) for x in (low, high))
+        width = high - low + (1 if endpoint else 0)
+        _check(width, lambda w: w > 0, "low >= high")
+        u = self._uniform(_shape_of(size, low, high), _F64, _device(device, low, high))
+        k = _cgrad.floor(u * width.astype(_F64)).astype(dt.int64)
+        return (_cgrad.minimum(k, width - 1) + low).astype(d)
 
     def _order(self, shape, axis, device):
         """Uniformly random permutations along axis: the argsort of uniform keys."""
@@ -826,6 +834,14 @@ class Generator(_Sampler):
 
     def __deepcopy__(self, memo):
         return self.__copy__()
+
+    def spawn(self, n_children):
+        """n_children new Generators, independent of this one and of each other: their seeds fold
+        this stream's seed, its draw count and the child's index. It counts as a draw (an empty
+        one), so a second spawn gives other children (NumPy's Generator.spawn)."""
+        before = self._gen.counter
+        self._uniform((0,), _F64, None)
+        return [Generator([self._gen.seed, before, i, 0x5BA3]) for i in range(operator.index(n_children))]
 
     def _uniform(self, shape, dtype, device):
         return _cgrad._rand_gen(_api._shape(shape), dtype._c, _api._dev(device), self._gen)

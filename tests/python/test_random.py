@@ -134,6 +134,23 @@ def test_default_rng_seeds():
     assert cg.random.random_sample is cg.random.sample or cg.random.ranf(3).shape == (3,)
 
 
+def test_spawn_and_array_bounds_of_integers():
+    g = cg.random.default_rng(12)
+    kids = g.spawn(3)
+    a, b, c = (np.asarray(k.random(64, dtype=cg.float64)) for k in kids)
+    assert not np.array_equal(a, b) and not np.array_equal(b, c)
+    np.testing.assert_array_equal(np.asarray(cg.random.default_rng(12).spawn(3)[0].random(64, dtype=cg.float64)), a)
+    assert not np.array_equal(np.asarray(g.spawn(1)[0].random(64, dtype=cg.float64)), a)  # a second spawn: others
+    k = np.asarray(g.integers([0, 10, -5], [2, 20, 5], size=(N // 4, 3)))
+    assert k.shape == (N // 4, 3) and k.dtype == np.int64
+    for j, (lo, hi) in enumerate([(0, 2), (10, 20), (-5, 5)]):
+        assert k[:, j].min() == lo and k[:, j].max() == hi - 1
+        close_mean(k[:, j], (lo + hi - 1) / 2, ((hi - lo) ** 2 - 1) / 12)
+    assert np.asarray(g.integers(0, cg.asarray(np.array([1, 3])), endpoint=True, size=(100, 2)))[:, 0].max() <= 1
+    with pytest.raises(ValueError):
+        g.integers([0, 5], [1, 5])
+
+
 def test_generator_and_module_share_the_distributions():
     g = cg.random.default_rng(0)
     for name in ("normal", "gamma", "poisson", "binomial", "beta", "choice", "permuted", "multivariate_normal"):
