@@ -4,6 +4,8 @@
 #include "util.h"
 
 #include <cmath>
+#include <set>
+#include <thread>
 
 namespace opt {
 namespace {
@@ -159,6 +161,26 @@ TEST(Random, GeneratorsAreIndependentOfEachOtherAndOfTheGlobalStream) {
   EXPECT_NEAR(z.mean, 0.0, 0.02);
   EXPECT_NEAR(z.var, 1.0, 0.02);
   EXPECT_EQ(error_code([&] { rand({2}, i32, Device::cpu(), m); }), ErrorCode::DTypeMismatch);
+}
+
+// Concurrent draws from one generator get distinct counters, hence distinct seeds.
+TEST(Random, GeneratorIsThreadSafe) {
+  Generator g(5);
+  std::vector<std::vector<uint64_t>> seeds(4);
+  std::vector<std::thread> threads;
+  for (auto& s : seeds)
+    threads.emplace_back([&g, &s] {
+      for (int i = 0; i < 1000; ++i) s.push_back(g.next_seed());
+    });
+  for (auto& t : threads) t.join();
+  std::set<uint64_t> all;
+  for (const auto& s : seeds) all.insert(s.begin(), s.end());
+  EXPECT_EQ(all.size(), 4000u);
+  EXPECT_EQ(g.counter(), 4000u);
+  Generator h(5);
+  std::set<uint64_t> serial;
+  for (int i = 0; i < 4000; ++i) serial.insert(h.next_seed());
+  EXPECT_EQ(all, serial) << "the same seeds as drawn one after another, in some order";
 }
 
 TEST(Random, ShapesAndErrors) {
