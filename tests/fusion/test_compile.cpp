@@ -224,7 +224,8 @@ TEST(Compile, GeneratorNumbersInsideTheFunctionAreFreshAtEveryCall) {
   EXPECT_NE(first, second);
   EXPECT_EQ(g.counter(), 2u);
   Generator h(7);
-  EXPECT_EQ((z + randn({4}, f32, Device::cpu(), h)).to_vector<float>(), first) << "the numbers eager code draws";
+  EXPECT_EQ((z + randn({4}, f32, Device::cpu(), h)).to_vector<float>(), first)
+      << "the numbers eager code draws";
 }
 
 TEST(Compile, InterpreterBackendGivesTheSameValues) {
