@@ -3,6 +3,7 @@
 
 #include <cgrad/core.hpp>
 
+#include <atomic>
 #include <initializer_list>
 #include <iosfwd>
 #include <memory>
@@ -191,10 +192,37 @@ Tensor zeros(Shape shape, DType dtype = f32, Device device = Device::cpu());
 Tensor ones(Shape shape, DType dtype = f32, Device device = Device::cpu());
 Tensor full(Shape shape, double value, DType dtype = f32, Device device = Device::cpu());
 Tensor arange(int64_t n, DType dtype = f32, Device device = Device::cpu());
+/// A random stream of its own: a seed and a draw counter. Each rand/randn that takes it draws
+/// with the seed mix64(seed ^ mix64(counter++)), as the global stream (manual_seed) does from its
+/// own pair, so a Generator is deterministic for its seed and call order and independent of the
+/// global stream and of other generators. Thread-safe (the counter is atomic). A copy snapshots
+/// the (seed, counter) pair and then advances on its own: it repeats the original's next draws.
+class Generator {
+ public:
+  explicit constexpr Generator(uint64_t seed = 0x5eedULL) noexcept : seed_(seed) {}
+  Generator(const Generator& o) noexcept : seed_(o.seed()), counter_(o.counter()) {}
+  Generator& operator=(const Generator& o) noexcept;
+  /// Restarts the stream: seed s, counter 0.
+  void manual_seed(uint64_t s) noexcept;
+  uint64_t seed() const noexcept { return seed_.load(); }
+  /// How many tensors it has drawn since seeded.
+  uint64_t counter() const noexcept { return counter_.load(); }
+  /// The seed of the next tensor drawn (advances the counter).
+  uint64_t next_seed() noexcept;
+
+ private:
+  std::atomic<uint64_t> seed_;
+  std::atomic<uint64_t> counter_{0};
+};
+
 /// Uniform in [0, 1). Deterministic for a given manual_seed and call order.
 Tensor rand(Shape shape, DType dtype = f32, Device device = Device::cpu());
 /// Standard normal.
 Tensor randn(Shape shape, DType dtype = f32, Device device = Device::cpu());
+/// rand and randn from gen's stream (the global stream does not move).
+Tensor rand(Shape shape, DType dtype, Device device, Generator& gen);
+Tensor randn(Shape shape, DType dtype, Device device, Generator& gen);
+/// Restarts the global stream: seed, counter 0.
 void manual_seed(uint64_t seed);
 
 // ---- element-wise ----

@@ -15,8 +15,8 @@ using ir::Op;
 
 namespace {
 
-std::atomic<uint64_t> g_rng_counter{0};
-std::atomic<uint64_t> g_rng_seed{0x5eedULL};
+// The global stream (manual_seed, rand and randn without a Generator): constant-initialized.
+constinit Generator g_rng{0x5eedULL};
 
 void check_device(Device d, const char* op) {
   frontend::install_devices();
@@ -46,13 +46,13 @@ ir::Attrs source_attrs(const Shape& shape, DType t, const char* op) {
   return a;
 }
 
-Tensor random(Op op, const Shape& shape, DType t, Device device, const char* name) {
+Tensor random(Op op, const Shape& shape, DType t, Device device, Generator& gen, const char* name) {
   if (!is_floating(t))
     throw Error(ErrorCode::DTypeMismatch,
                 std::string(name) + ": dtype must be f32 or f64, got " + dtype_name(t));
   check_device(device, name);
   ir::Attrs a = source_attrs(shape, t, name);
-  a.seed = scalar::mix64(g_rng_seed.load() ^ scalar::mix64(g_rng_counter.fetch_add(1)));
+  a.seed = gen.next_seed();
   // compile(fn): fresh numbers at every call, as eager code draws (torch.compile does too); a
   // replay would repeat this seed, so the signature runs eagerly
   if (frontend::TraceLog* log = frontend::active_trace()) log->side_effect = "draws random numbers";
@@ -131,16 +131,33 @@ Tensor arange(int64_t n, DType dtype, Device device) {
   return Tensor(make(Op::Arange, {}, source_attrs({n}, dtype, "arange"), device));
 }
 
-Tensor rand(Shape shape, DType dtype, Device device) {
-  return random(Op::Rand, shape, dtype, device, "rand");
+Generator& Generator::operator=(const Generator& o) noexcept {
+  seed_.store(o.seed());
+  counter_.store(o.counter());
+  return *this;
 }
-Tensor randn(Shape shape, DType dtype, Device device) {
-  return random(Op::Randn, shape, dtype, device, "randn");
+void Generator::manual_seed(uint64_t s) noexcept {
+  seed_.store(s);
+  counter_.store(0);
+}
+// The one derivation of a draw's seed, for the global stream and every Generator.
+uint64_t Generator::next_seed() noexcept {
+  return scalar::mix64(seed_.load() ^ scalar::mix64(counter_.fetch_add(1)));
 }
 
-void manual_seed(uint64_t seed) {
-  g_rng_seed.store(seed);
-  g_rng_counter.store(0);
+Tensor rand(Shape shape, DType dtype, Device device) {
+  return random(Op::Rand, shape, dtype, device, g_rng, "rand");
 }
+Tensor randn(Shape shape, DType dtype, Device device) {
+  return random(Op::Randn, shape, dtype, device, g_rng, "randn");
+}
+Tensor rand(Shape shape, DType dtype, Device device, Generator& gen) {
+  return random(Op::Rand, shape, dtype, device, gen, "rand");
+}
+Tensor randn(Shape shape, DType dtype, Device device, Generator& gen) {
+  return random(Op::Randn, shape, dtype, device, gen, "randn");
+}
+
+void manual_seed(uint64_t seed) { g_rng.manual_seed(seed); }
 
 }  // namespace cgrad

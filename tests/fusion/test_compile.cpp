@@ -215,6 +215,19 @@ TEST(Compile, RandomNumbersInsideTheFunctionAreFreshAtEveryCall) {
   EXPECT_EQ((z + rand({4})).to_vector<float>(), first) << "the numbers eager code draws";
 }
 
+// The same with a Generator of its own: fresh numbers at every call, from the generator's stream.
+TEST(Compile, GeneratorNumbersInsideTheFunctionAreFreshAtEveryCall) {
+  Generator g(7);
+  auto f = compile([&](const Tensor& a) { return a + randn({4}, f32, Device::cpu(), g); });
+  Tensor z = vec({0, 0, 0, 0});
+  const std::vector<float> first = f(z).to_vector<float>(), second = f(z).to_vector<float>();
+  EXPECT_NE(first, second);
+  EXPECT_EQ(g.counter(), 2u);
+  Generator h(7);
+  EXPECT_EQ((z + randn({4}, f32, Device::cpu(), h)).to_vector<float>(), first)
+      << "the numbers eager code draws";
+}
+
 TEST(Compile, InterpreterBackendGivesTheSameValues) {
   auto fn = [](const Tensor& a, const Tensor& b) { return matmul(relu(a), b.T()) - 1.0; };
   auto f = compile(fn);

@@ -4,6 +4,8 @@
 #include "util.h"
 
 #include <cmath>
+#include <set>
+#include <thread>
 
 namespace opt {
 namespace {
@@ -107,6 +109,78 @@ TEST(Random, ConsecutiveTensorsAreUncorrelated) {
   EXPECT_NEAR(cab / 50000 * 12, 0.0, 0.03);
   EXPECT_NEAR(can / 50000 * std::sqrt(12.0), 0.0, 0.03);
   EXPECT_NEAR(lag / 50000 * 12, 0.0, 0.03);
+}
+
+// Generator: a stream of its own, derived from its (seed, counter) as the global stream is.
+TEST(Random, GeneratorIsDeterministicForItsSeed) {
+  for (DType t : {f32, f64}) {
+    Generator g(42), h(42);
+    auto a = rand({64}, t, Device::cpu(), g).to_vector<double>();
+    auto b = randn({3, 5}, t, Device::cpu(), g).to_vector<double>();
+    EXPECT_EQ(g.counter(), 2u);
+    EXPECT_EQ(rand({64}, t, Device::cpu(), h).to_vector<double>(), a) << "same seed, same numbers";
+    EXPECT_EQ(randn({3, 5}, t, Device::cpu(), h).to_vector<double>(), b);
+    EXPECT_NE(rand({64}, t, Device::cpu(), g).to_vector<double>(), a) << "a draw advances the stream";
+    g.manual_seed(42);
+    EXPECT_EQ(g.counter(), 0u);
+    EXPECT_EQ(rand({64}, t, Device::cpu(), g).to_vector<double>(), a) << "manual_seed restarts it";
+    // A copy repeats the original's next draws, then both go on alone.
+    Generator c = g;
+    EXPECT_EQ(c.seed(), 42u);
+    EXPECT_EQ(c.counter(), 1u);
+    EXPECT_EQ(randn({3, 5}, t, Device::cpu(), c).to_vector<double>(), b);
+    EXPECT_EQ(g.counter(), 1u);
+    EXPECT_EQ(randn({3, 5}, t, Device::cpu(), g).to_vector<double>(), b);
+  }
+}
+
+TEST(Random, GeneratorsAreIndependentOfEachOtherAndOfTheGlobalStream) {
+  Generator g(1), h(2);
+  auto a = rand({256}, f32, Device::cpu(), g).to_vector<double>();
+  EXPECT_NE(rand({256}, f32, Device::cpu(), h).to_vector<double>(), a) << "another seed, other numbers";
+  // The global stream with the same seed draws the same numbers (one derivation of seeds)...
+  manual_seed(1);
+  EXPECT_EQ(rand({256}).to_vector<double>(), a);
+  // ...and generator draws do not move it, nor does it move them.
+  manual_seed(9);
+  auto global = rand({256}).to_vector<double>();
+  manual_seed(9);
+  Generator k(1);
+  for (int i = 0; i < 3; ++i) randn({8}, f32, Device::cpu(), k);
+  EXPECT_EQ(rand({256}).to_vector<double>(), global) << "generator draws leave the global stream";
+  Generator g2(1);
+  rand({4});
+  randn({4});
+  EXPECT_EQ(rand({256}, f32, Device::cpu(), g2).to_vector<double>(), a) << "global draws leave a generator";
+  // Moments: a generator's numbers are as good as the global stream's.
+  Generator m(123);
+  Moments u = moments(rand({100000}, f64, Device::cpu(), m).to_vector<double>());
+  EXPECT_NEAR(u.mean, 0.5, 0.005);
+  EXPECT_NEAR(u.var, 1.0 / 12, 0.002);
+  Moments z = moments(randn({100000}, f64, Device::cpu(), m).to_vector<double>());
+  EXPECT_NEAR(z.mean, 0.0, 0.02);
+  EXPECT_NEAR(z.var, 1.0, 0.02);
+  EXPECT_EQ(error_code([&] { rand({2}, i32, Device::cpu(), m); }), ErrorCode::DTypeMismatch);
+}
+
+// Concurrent draws from one generator get distinct counters, hence distinct seeds.
+TEST(Random, GeneratorIsThreadSafe) {
+  Generator g(5);
+  std::vector<std::vector<uint64_t>> seeds(4);
+  std::vector<std::thread> threads;
+  for (auto& s : seeds)
+    threads.emplace_back([&g, &s] {
+      for (int i = 0; i < 1000; ++i) s.push_back(g.next_seed());
+    });
+  for (auto& t : threads) t.join();
+  std::set<uint64_t> all;
+  for (const auto& s : seeds) all.insert(s.begin(), s.end());
+  EXPECT_EQ(all.size(), 4000u);
+  EXPECT_EQ(g.counter(), 4000u);
+  Generator h(5);
+  std::set<uint64_t> serial;
+  for (int i = 0; i < 4000; ++i) serial.insert(h.next_seed());
+  EXPECT_EQ(all, serial) << "the same seeds as drawn one after another, in some order";
 }
 
 TEST(Random, ShapesAndErrors) {
