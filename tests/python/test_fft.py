@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import cgrad as cg
+from _compare import numeric_grad as _numeric_grad
 
 rng = np.random.default_rng(11)
 
@@ -196,16 +197,6 @@ def test_bad_arguments_raise_and_leave_the_input():
     with pytest.raises(cg.InvalidArgumentError):
         cg.fft.fft(arr(np.float64(1.0)))  # a 0-d array has no axis
     np.testing.assert_array_equal(np.asarray(x), a)
-
-
-def _numeric_grad(f, a, eps=1e-6):
-    g = np.zeros_like(a)
-    for i in np.ndindex(a.shape):
-        up, down = a.copy(), a.copy()
-        up[i] += eps
-        down[i] -= eps
-        g[i] = (f(up) - f(down)) / (2 * eps)
-    return g
 
 
 def _grad_check(f, a):

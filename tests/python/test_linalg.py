@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import cgrad as cg
+from _compare import numeric_grad as _numeric_grad
 
 rng = np.random.default_rng(7)
 
@@ -192,16 +193,6 @@ def test_the_functions_stay_lazy_and_fuse():
     assert cg.stats()["kernels_launched"] == 0  # nothing ran yet
     float(r)
     assert cg.stats()["kernels_launched"] >= 1
-
-
-def _numeric_grad(f, a, eps=1e-6):
-    g = np.zeros_like(a)
-    for i in np.ndindex(a.shape):
-        up, down = a.copy(), a.copy()
-        up[i] += eps
-        down[i] -= eps
-        g[i] = (f(up) - f(down)) / (2 * eps)
-    return g
 
 
 @pytest.mark.parametrize("name", ["trace", "diagonal", "vector_norm", "vector_norm3", "matrix_norm_fro",

@@ -6,35 +6,13 @@ import numpy as np
 import pytest
 
 import cgrad as cg
+from _compare import check
 
 rng = np.random.default_rng(7)
 
 
 def arr(a):
     return cg.asarray(np.asarray(a))
-
-
-def check(got, want, rtol=1e-12, atol=1e-12, dtype=True):
-    if isinstance(want, (tuple, list)):
-        assert isinstance(got, (tuple, list)) and len(got) == len(want)
-        for g, w in zip(got, want):
-            check(g, w, rtol, atol, dtype)
-        return
-    want, got = np.asarray(want), np.asarray(got)
-    assert got.shape == want.shape, (got.shape, want.shape)
-    if dtype:
-        assert got.dtype == want.dtype, (got.dtype, want.dtype)
-    np.testing.assert_allclose(got, want, rtol=rtol, atol=atol)
-
-
-def numeric_grad(f, x0, eps=1e-6):
-    num = np.zeros_like(x0)
-    for i in np.ndindex(x0.shape):
-        up, dn = x0.copy(), x0.copy()
-        up[i] += eps
-        dn[i] -= eps
-        num[i] = (f(up) - f(dn)) / (2 * eps)
-    return num
 
 
 DTYPES = [np.float64, np.float32, np.int32, np.int64, np.uint8, np.bool_, np.complex128]

@@ -8,37 +8,13 @@ import numpy as np
 import pytest
 
 import cgrad as cg
+from _compare import check, numeric_grad as numgrad
 
 rng = np.random.default_rng(7)
 
 
 def arr(a):
     return cg.asarray(np.asarray(a))
-
-
-def check(got, want, rtol=1e-12, atol=1e-12, dtype=True):
-    """got (an Array or a tuple of them) equal to NumPy's want: shape, dtype (unless dtype=False)
-    and values (NaNs in the same places; signed zeros as equal)."""
-    if isinstance(want, (tuple, list)):
-        assert isinstance(got, (tuple, list)) and len(got) == len(want)
-        for g, w in zip(got, want):
-            check(g, w, rtol, atol, dtype)
-        return
-    want, got = np.asarray(want), np.asarray(got)
-    assert got.shape == want.shape, (got.shape, want.shape)
-    if dtype:
-        assert got.dtype == want.dtype, (got.dtype, want.dtype)
-    np.testing.assert_allclose(got, want, rtol=rtol, atol=atol)
-
-
-def numgrad(f, x0, eps=1e-6):
-    num = np.zeros_like(x0)
-    for i in np.ndindex(x0.shape):
-        up, dn = x0.copy(), x0.copy()
-        up[i] += eps
-        dn[i] -= eps
-        num[i] = (f(up) - f(dn)) / (2 * eps)
-    return num
 
 
 def grad_of(fn, x0):
@@ -124,8 +100,6 @@ def test_gcd_lcm_match_numpy(d):
         x, y = np.array([[12], [-18]], np.int8), np.array([8, 27, 0], np.int16)
         check(cg.gcd(arr(x), arr(y)), np.gcd(x, y))
         check(cg.lcm(arr(x), arr(y)), np.lcm(x, y))
-
-
 
 
 def test_gcd_errors():
