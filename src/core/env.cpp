@@ -25,6 +25,7 @@ Env load() {
   if (auto b = read_str("CGRAD_BACKEND"); !b.empty()) e.backend = b;
   e.cxx = read_str("CGRAD_CXX");
   e.cache_dir = read_str("CGRAD_CACHE_DIR");
+  e.prebuilt_kernels = read_str("CGRAD_PREBUILT_KERNELS");
   e.cache_bytes = read_int("CGRAD_CACHE_BYTES", e.cache_bytes);
   e.compile_timeout_s = read_int("CGRAD_COMPILE_TIMEOUT", e.compile_timeout_s);
   e.num_threads = static_cast<int>(read_int("CGRAD_NUM_THREADS", 0));

@@ -12,6 +12,8 @@ struct Env {
   std::string backend = "jit";      ///< CGRAD_BACKEND: "jit" (fused, compiled) or "interpreter"
   std::string cxx;                  ///< CGRAD_CXX: compiler for CPU kernels ("" = search PATH)
   std::string cache_dir;            ///< CGRAD_CACHE_DIR ("" = $XDG_CACHE_HOME/cgrad or ~/.cache/cgrad)
+  std::string
+      prebuilt_kernels;  ///< CGRAD_PREBUILT_KERNELS ("" = cgrad-kernels beside cgrad's binary, "0" = none)
   int64_t cache_bytes =
       int64_t(1) << 30;                   ///< CGRAD_CACHE_BYTES: disk kernel cache bound (LRU), 0 = unbounded
   int64_t compile_timeout_s = 120;        ///< CGRAD_COMPILE_TIMEOUT: seconds per kernel compile, 0 = no limit

@@ -40,6 +40,7 @@
 #include <exception>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -243,6 +244,26 @@ bool make_private_dirs(const std::string& path) {
   return is_dir_writable(path);
 }
 
+const std::string& default_prebuilt_dir() {
+  static const std::string* dir = new std::string([] {
+    const std::string& e = core::env().prebuilt_kernels;
+    if (e == "0") return std::string();
+    if (!e.empty()) return e;
+    Dl_info info{};  // the binary that holds this function: the Python extension, libcgrad.so or a program
+    if (::dladdr(reinterpret_cast<void*>(&default_prebuilt_dir), &info) == 0 || !info.dli_fname)
+      return std::string();
+    std::string bin = info.dli_fname;
+    if (bin.empty() ||
+        bin[0] != '/') {  // a program's own name as it was started: never the working directory's
+      std::error_code ec;
+      bin = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+      if (ec || bin.empty() || bin[0] != '/') return std::string();
+    }
+    return bin.substr(0, bin.rfind('/')) + "/cgrad-kernels";
+  }());
+  return *dir;
+}
+
 const std::string& default_cache_dir() {
   static const std::string* dir = new std::string(resolve_cache_dir());  // leaked: valid during exit
   return *dir;
@@ -268,6 +289,7 @@ struct KernelCache::Impl {
   bool lookup(const std::string& mk, const std::string& symbol, bool wait, std::shared_ptr<Entry>& e,
               void*& addr);
   std::string requested_dir;
+  std::string prebuilt;  // read-only kernels looked at after a miss ("" = none)
   mutable std::once_flag dir_once;
   mutable std::string dir;
 
@@ -296,12 +318,21 @@ struct KernelCache::Impl {
   std::string shard(const std::string& key) const { return root() + "/" + key.substr(0, 2); }
   std::string so_path(const std::string& key) const { return shard(key) + "/" + key + ".so"; }
 
-  // A verified entry from disk, loaded and holding `symbol`; nullptr (and the file deleted) otherwise.
+  // A verified entry from disk (this cache's, else the prebuilt directory's), loaded and holding
+  // `symbol`; nullptr otherwise.
   void* load(const std::string& key, const std::string& symbol) {
-    if (root().empty()) return nullptr;
-    const std::string path = so_path(key);
+    if (void* h = root().empty() ? nullptr : load_file(so_path(key), key, symbol, /*own=*/true)) return h;
+    if (prebuilt.empty()) return nullptr;
+    return load_file(prebuilt + "/" + key.substr(0, 2) + "/" + key + ".so", key, symbol, /*own=*/false);
+  }
+
+  // The entry at `path`, verified (trailer, dlopen, dlsym) and loaded; nullptr otherwise. An entry
+  // of this cache (`own`) is read under the eviction lock, touched on a hit and deleted when it
+  // fails a check; a prebuilt one is only read.
+  void* load_file(const std::string& path, const std::string& key, const std::string& symbol, bool own) {
     if (::access(path.c_str(), F_OK) != 0) return nullptr;  // a miss costs no lock
-    disk::Lock lock(root(), /*exclusive=*/false);           // not evicted until dlopen is done
+    std::optional<disk::Lock> lock;
+    if (own) lock.emplace(root(), /*exclusive=*/false);  // not evicted until dlopen is done
     int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return nullptr;
     std::string bytes;
@@ -326,11 +357,11 @@ struct KernelCache::Impl {
         h = nullptr;
       }
     }
-    if (h) disk::touch(fd);  // the LRU clock of eviction
+    if (h && own) disk::touch(fd);  // the LRU clock of eviction
     ::close(fd);
     if (!h) {
       debug_note(path, why);
-      ::unlink(path.c_str());
+      if (own) ::unlink(path.c_str());
       return nullptr;
     }
     counters().disk_cache_hits.fetch_add(1);
@@ -536,8 +567,9 @@ struct KernelCache::Impl {
   }
 };
 
-KernelCache::KernelCache(std::string dir) : impl_(std::make_unique<Impl>()) {
+KernelCache::KernelCache(std::string dir, std::string prebuilt) : impl_(std::make_unique<Impl>()) {
   impl_->requested_dir = std::move(dir);
+  impl_->prebuilt = std::move(prebuilt);
   // Construct the statics the worker threads use before this object, so they outlive it at exit.
   (void)counters();
   (void)core::env();
@@ -665,7 +697,7 @@ void KernelCache::wait_idle() {
 }
 
 KernelCache& kernel_cache() {
-  static KernelCache cache;
+  static KernelCache cache({}, default_prebuilt_dir());
   return cache;
 }
 

@@ -30,6 +30,12 @@ std::string content_hash(std::string_view data);
 /// be created or written. Created on first call with mode 0700; resolved once per process.
 const std::string& default_cache_dir();
 
+/// Prebuilt kernels the process-wide cache reads after a miss in its own directory (read-only, the
+/// same layout; a wheel ships the kernels of common graphs there, docs/jit.md "Prebuilt kernels"):
+/// CGRAD_PREBUILT_KERNELS, else the directory `cgrad-kernels` beside the binary that holds cgrad
+/// (the Python package's directory); "" when CGRAD_PREBUILT_KERNELS is 0. Resolved once.
+const std::string& default_prebuilt_dir();
+
 /// Creates `path` and its missing parents with mode 0700; true when it is a writable directory.
 bool make_private_dirs(const std::string& path);
 
@@ -38,8 +44,9 @@ std::string cache_trailer(std::string_view key, std::string_view payload);
 
 class KernelCache {
  public:
-  /// `dir` is the on-disk root; "" means default_cache_dir(), resolved on first use.
-  explicit KernelCache(std::string dir = {});
+  /// `dir` is the on-disk root; "" means default_cache_dir(), resolved on first use. `prebuilt`,
+  /// when not "", is a read-only directory of the same layout looked at after a miss in `dir`.
+  explicit KernelCache(std::string dir = {}, std::string prebuilt = {});
   /// Waits for background compiles still running (a queued one that has not started is dropped).
   ~KernelCache();
   KernelCache(const KernelCache&) = delete;
@@ -73,7 +80,8 @@ class KernelCache {
   std::unique_ptr<Impl> impl_;
 };
 
-/// The process-wide cache over default_cache_dir(); destroyed (threads joined) at exit.
+/// The process-wide cache over default_cache_dir() and default_prebuilt_dir(); destroyed (threads
+/// joined) at exit.
 KernelCache& kernel_cache();
 
 }  // namespace cgrad::runtime

@@ -403,6 +403,80 @@ TEST(KernelCacheReadOnly, ReadOnlyCacheDirIsKept) {
   EXPECT_EQ(rc, 0);
 }
 
+// ---- prebuilt kernels (docs/jit.md, "Prebuilt kernels") ------------------------------------
+
+// A cache with a prebuilt directory loads a kernel found there instead of compiling it, keeps its
+// own directory untouched by the hit, never deletes or rewrites a prebuilt entry (a damaged one is
+// passed over and the kernel compiled into the cache's own directory), and a miss in both compiles.
+TEST(PrebuiltKernels, AHitLoadsADamagedEntryIsPassedOverAMissCompiles) {
+  CGRAD_REQUIRE_COMPILER();
+  TempDir tmp;
+  const std::string prebuilt = tmp.path + "/prebuilt", own = tmp.path + "/own";
+  const std::string src1 = kernel_source("k_pre", 1), src2 = kernel_source("k_pre", 2);
+  ASSERT_EQ(run_in_child([&] {
+              KernelCache c(prebuilt);
+              return c.get(src1, "k_pre", kTool, test_compile_fn()) &&
+                             c.get(src2, "k_pre", kTool, test_compile_fn())
+                         ? 0
+                         : 1;
+            }),
+            0);
+  // damage the second entry's payload (its trailer no longer matches)
+  const std::string damaged = KernelCache(prebuilt).so_path(KernelCache::key(src2, kTool));
+  std::string bytes = read_bytes(damaged);
+  bytes[bytes.size() / 2] ^= 0x5a;
+  write_bytes(damaged, bytes);
+  const std::set<std::string> before = files_under(prebuilt);
+  {
+    KernelCache cache(own, prebuilt);
+    Delta d;
+    auto f = reinterpret_cast<KernelFn>(cache.get(src1, "k_pre", kTool, test_compile_fn()));
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f(3, 4), 13);
+    EXPECT_EQ(d.disk_hits(), 1u);
+    EXPECT_EQ(d.compiled(), 0u);
+    EXPECT_EQ(count_matching(own, ".so"), 0) << "a prebuilt hit is loaded where it is";
+    auto g = reinterpret_cast<KernelFn>(cache.get(src2, "k_pre", kTool, test_compile_fn()));
+    ASSERT_NE(g, nullptr);
+    EXPECT_EQ(g(3, 4), 14);
+    EXPECT_EQ(d.compiled(), 1u) << "the damaged prebuilt entry is not loaded";
+    auto h =
+        reinterpret_cast<KernelFn>(cache.get(kernel_source("k_pre", 3), "k_pre", kTool, test_compile_fn()));
+    ASSERT_NE(h, nullptr);
+    EXPECT_EQ(h(3, 4), 15);
+    EXPECT_EQ(d.compiled(), 2u);
+    EXPECT_EQ(count_matching(own, ".so"), 2) << "what was compiled went into the cache's own directory";
+  }
+  EXPECT_EQ(files_under(prebuilt), before) << "nothing in the prebuilt directory written or deleted";
+  EXPECT_EQ(read_bytes(damaged), bytes);
+}
+
+// CGRAD_PREBUILT_KERNELS names the directory, 0 turns it off, and without it the default is
+// cgrad-kernels beside the binary that holds cgrad (here the test program).
+TEST(PrebuiltKernels, TheDirectoryComesFromTheEnvironmentOrBesideTheBinary) {
+  EXPECT_EQ(run_in_child([] {
+              core::env_mut().prebuilt_kernels = "/some/where";
+              return runtime::default_prebuilt_dir() == "/some/where" ? 0 : 1;
+            }),
+            0);
+  EXPECT_EQ(run_in_child([] {
+              core::env_mut().prebuilt_kernels = "0";
+              return runtime::default_prebuilt_dir().empty() ? 0 : 1;
+            }),
+            0);
+  EXPECT_EQ(run_in_child([] {
+              core::env_mut().prebuilt_kernels = "";
+              const std::string exe = fs::read_symlink("/proc/self/exe").string();
+              const std::string want = exe.substr(0, exe.rfind('/')) + "/cgrad-kernels";
+              return fs::equivalent(fs::path(runtime::default_prebuilt_dir()).parent_path(),
+                                    fs::path(want).parent_path()) &&
+                             fs::path(runtime::default_prebuilt_dir()).filename() == "cgrad-kernels"
+                         ? 0
+                         : 1;
+            }),
+            0);
+}
+
 // ---- item 7b: CGRAD_COMPILE_TIMEOUT ---------------------------------------------------------
 
 // Runs in a process started by CompileTimeout.FromTheEnvironment with the variables set; skipped
