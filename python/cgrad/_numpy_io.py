@@ -174,7 +174,7 @@ class _Bag:
 
 def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="ASCII", *, max_header_size=10000):
     """NumPy's load: an .npy as a cgrad array, an .npz as an NpzFile of cgrad arrays, a pickle
-    (with allow_pickle=True) as what it holds (NumPy arrays in it become cgrad arrays)."""
+    (with allow_pickle=True) as what it holds (a NumPy array as a cgrad array)."""
     np = _np()
     r = np.load(file, mmap_mode=mmap_mode, allow_pickle=allow_pickle, fix_imports=fix_imports, encoding=encoding,
                 max_header_size=max_header_size)
