@@ -423,3 +423,13 @@ def test_show_config_and_runtime(capsys):
     assert ("not available" in out) is (not cg.cuda_available())
     cg.show_runtime()
     assert "kernels_launched" in capsys.readouterr().out
+
+
+def test_names_exported_with_docstrings():
+    import cgrad._numpy_io as m
+
+    for name in m.__all__:
+        assert getattr(cg, name) is getattr(m, name), name
+        assert getattr(m, name).__doc__, name
+    for meth in ("tofile", "tobytes", "dump", "dumps"):
+        assert getattr(cg.Array, meth).__doc__, meth
