@@ -135,6 +135,7 @@ from . import fft  # noqa: F401  (the fft extension: cgrad.fft)
 from ._numpy import *  # noqa: F401,F403  (NumPy's functions beyond the standard)
 from ._numpy_math import *  # noqa: F401,F403
 from ._numpy_arrays import *  # noqa: F401,F403
+from ._numpy_io import *  # noqa: F401,F403  (NumPy I/O, printing, error state)
 from . import linalg  # noqa: F401  (the linalg extension: cgrad.linalg)
 from . import random  # noqa: F401  (NumPy's sampling functions: cgrad.random)
 

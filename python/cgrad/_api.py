@@ -623,21 +623,37 @@ def _einsum_sublists(args):
 
 
 def _einsum_greedy(subscripts, arrays):
-    """Three or more operands contracted pairwise, the pair with the smallest result first (the
-    letters a pair keeps: those the other operands or the output still need)."""
+    """Three or more operands contracted pairwise in _einsum_greedy_path's order."""
     inputs, _, output = subscripts.partition("->")
     words = inputs.split(",")
     if len(words) != len(arrays):
         return _cgrad._einsum(subscripts, arrays)  # the C++ parser says what is wrong
     if "->" not in subscripts:
-        counts = collections.Counter("".join(words))
-        output = "".join(sorted(c for c, k in counts.items() if k == 1))
-    size = {}
-    for w, a in zip(words, arrays):
-        for c, d in zip(w, a.shape):
-            size[c] = builtins.max(size.get(c, 1), d)
+        output = _einsum_implicit_output(words)
     words, arrays = list(words), list(arrays)
-    while len(arrays) > 1:
+    for i, j, kept in _einsum_greedy_path(words, output, [a.shape for a in arrays]):
+        r = _cgrad._einsum(f"{words[i]},{words[j]}->{kept}", [arrays[i], arrays[j]])
+        words = [w for k, w in enumerate(words) if k not in (i, j)] + [kept]
+        arrays = [a for k, a in enumerate(arrays) if k not in (i, j)] + [r]
+    return _cgrad._einsum(f"{words[0]}->{output}", arrays)
+
+
+def _einsum_implicit_output(words):
+    counts = collections.Counter("".join(words))
+    return "".join(sorted(c for c, k in counts.items() if k == 1))
+
+
+def _einsum_greedy_path(words, output, shapes):
+    """The greedy order (also einsum_path's): at each step the pair whose result is smallest (the
+    letters a pair keeps: those the other operands or the output still need). Steps (i, j, kept):
+    positions in the current list, from which i and j go and to whose end their result comes
+    (NumPy's path convention)."""
+    size = {}
+    for w, shape in zip(words, shapes):
+        for c, d in zip(w, shape):
+            size[c] = builtins.max(size.get(c, 1), d)
+    words, steps = list(words), []
+    while len(words) > 1:
         best = None
         for i in builtins.range(len(words)):
             for j in builtins.range(i + 1, len(words)):
@@ -647,10 +663,9 @@ def _einsum_greedy(subscripts, arrays):
                 if best is None or cost < best[0]:
                     best = (cost, i, j, kept)
         _, i, j, kept = best
-        r = _cgrad._einsum(f"{words[i]},{words[j]}->{kept}", [arrays[i], arrays[j]])
+        steps.append((i, j, kept))
         words = [w for k, w in enumerate(words) if k not in (i, j)] + [kept]
-        arrays = [a for k, a in enumerate(arrays) if k not in (i, j)] + [r]
-    return _cgrad._einsum(f"{words[0]}->{output}", arrays)
+    return steps
 
 
 def moveaxis(x, source, destination, /):

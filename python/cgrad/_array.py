@@ -426,23 +426,50 @@ def _tolist(self):
     return nest(0, 0)
 
 
-def _repr(self):
+def _host(self):
+    """NumPy's view of the values for printing: bfloat16, which NumPy lacks, as float32 (exact;
+    np.asarray of a bfloat16 array raised "Unsupported dtype in DLTensor", and so did print, until
+    2026-12-06)."""
+    import numpy as np
+
+    return np.asarray(self.astype(dt.float32) if self.dtype == dt.bfloat16 else self)
+
+
+def _repr(self, max_line_width=None, precision=None, suppress_small=None):
+    """NumPy's array_repr with cgrad's prefix, `Array([...], dtype=float32)`, under NumPy's print
+    options (cgrad.set_printoptions sets them): the dtype always (NumPy leaves out float64, int64
+    and bool), the device where it is not the CPU, the shape where the array is empty and not 1-D or
+    summarised (NumPy's rules), on a new line where the last one would pass the line width."""
     try:
         import numpy as np
     except ImportError:
         return "cgrad." + str(self)
-    a = np.asarray(self)
-    body = np.array2string(a, separator=", ", prefix="Array(")
-    where = "" if self.device == _cpu_device else f", device={self.device}"  # as PyTorch shows it
-    return f"Array({body}, dtype={self.dtype.name}{where})"
+    opts = np.get_printoptions()
+    a = _host(self)
+    body = np.array2string(a, max_line_width, precision, suppress_small, separator=", ", prefix="Array(",
+                           suffix=")")
+    extras = []
+    if (a.size == 0 and a.shape != (0,)) or a.size > opts["threshold"]:
+        extras.append(f"shape={a.shape}")
+    extras.append(f"dtype={self.dtype.name}")
+    if self.device != _cpu_device:
+        extras.append(f"device={self.device}")  # as PyTorch shows it
+    head = "Array(" + body + ","
+    extra = ", ".join(extras) + ")"
+    width = opts["linewidth"] if max_line_width is None else max_line_width
+    spacer = " "
+    if len(head) - (head.rfind("\n") + 1) + len(extra) + 1 > width:
+        spacer = "\n" + " " * len("Array(")
+    return head + spacer + extra
 
 
-def _str(self):
+def _str(self, max_line_width=None, precision=None, suppress_small=None):
+    """NumPy's array_str of the values, under NumPy's print options."""
     try:
         import numpy as np
     except ImportError:
         return _c_str(self)
-    return np.array2string(np.asarray(self))
+    return np.array_str(_host(self), max_line_width, precision, suppress_small)
 
 
 # ---- NumPy and DLPack ----
