@@ -3,7 +3,7 @@
 (`partition`, `choose`, `compress`, `put`, `searchsorted`...); the in-place ones assign, as
 `x[key] = v` does, so every handle on the array sees the change, and leave it unchanged when they
 raise. The memory-layout ones (`strides`, `flags`, `data`, `view(dtype)`, `byteswap`,
-`getfield`/`setfield`) read the evaluated value through NumPy: they evaluate (a synchronisation
+`getfield`/`setfield`, `tobytes`/`tofile`) read the evaluated value through NumPy: they evaluate (a synchronisation
 point), and a reinterpreted result is a new array (cgrad has no bitcast op and no shared-memory
 views)."""
 import builtins
@@ -100,11 +100,11 @@ def _searchsorted_method(self, v, side="left", sorter=None):
 def _resize_method(self, *new_shape, refcheck=True):
     """NumPy's x.resize(new_shape) (zero-padded, in place): only the same shape is accepted; a
     new shape would change the shape every handle sees, which cgrad's assign does not do."""
-    if len(new_shape) == 1 and not isinstance(new_shape[0], int):
-        new_shape = new_shape[0]
-    if new_shape == () or new_shape is None:
+    if not new_shape or new_shape == (None,):  # x.resize(): NumPy's no-op
         return
-    shape = tuple(operator.index(s) for s in ((new_shape,) if isinstance(new_shape, int) else new_shape))
+    if len(new_shape) == 1 and not isinstance(new_shape[0], int) and not hasattr(new_shape[0], "__index__"):
+        new_shape = new_shape[0]
+    shape = tuple(operator.index(s) for s in new_shape)
     if builtins.any(s < 0 for s in shape):
         raise ValueError("negative dimensions not allowed")
     if shape != tuple(self.shape):
@@ -316,6 +316,16 @@ def _setfield(self, val, dtype, offset=0):
     self.assign(_back(a, self))
 
 
+def _tobytes(self, order="C"):
+    """The evaluated value's bytes in C (or "F", "A", "K") order, as NumPy's tobytes."""
+    return _host(self, "tobytes").tobytes(order)
+
+
+def _tofile(self, fid, sep="", format="%s"):  # noqa: A002 (NumPy's name)
+    """The evaluated value written to a file (name or open file) as NumPy's tofile writes it."""
+    _host(self, "tofile").tofile(fid, sep=sep, format=format)
+
+
 def _install():
     A = Array
     A.partition = _partition_method
@@ -336,6 +346,8 @@ def _install():
     A.byteswap = _byteswap
     A.getfield = _getfield
     A.setfield = _setfield
+    A.tobytes = _tobytes
+    A.tofile = _tofile
 
 
 _install()

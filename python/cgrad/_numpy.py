@@ -935,12 +935,15 @@ def _partition_args(a, kth, axis, kind, order, fn):
     if a.ndim == 0:
         raise _cgrad.InvalidArgumentError(f"{fn}: axis {axis} is out of bounds for array of dimension 0")
     (axis,) = _api._axes_in(a, axis, fn)
-    kth = _arr(kth) if isinstance(kth, Array) else kth
-    if getattr(kth, "dtype", None) is not None and (kth.dtype not in dt.INTEGRAL or kth.dtype == dt.bool) \
-            or isinstance(kth, (builtins.bool, float)):
+    ks = _arr(kth)  # an int, a sequence or an array of ints
+    if ks.ndim > 1:
+        raise ValueError("object too deep for desired array")
+    if ks.dtype == dt.bool:
+        raise ValueError("Booleans unacceptable as partition index")
+    if ks.dtype not in dt.INTEGRAL:
         raise TypeError("Partition index must be integer")
     n = a.shape[axis]
-    for k in ([int(kth)] if getattr(kth, "ndim", None) == 0 or isinstance(kth, int) else [int(k) for k in kth]):
+    for k in ks.tolist() if ks.ndim else [ks.item()]:
         if not -n <= k < n:
             raise ValueError(f"kth(={k}) out of bounds ({n})")
     return a, axis

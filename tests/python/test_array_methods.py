@@ -55,13 +55,13 @@ def test_partition_is_in_place_and_partitions_as_numpy(dtype):
     for shape in [(6,), (3, 5), (2, 3, 4)]:
         a = sample(shape, dtype)
         for axis in range(-len(shape), len(shape)):
-            for kth in (0, shape[axis] - 1, -1, [0, 1]):
+            for kth in (0, shape[axis] - 1, -1, [0, 1], np.array([1, 0])):
                 x = arr(a)
                 y = handle(x)
                 assert x.partition(kth, axis=axis) is None
                 got = np.asarray(y)  # the second handle sees the new value
                 want = np.partition(a, kth, axis=axis)
-                ks = [kth] if isinstance(kth, int) else kth
+                ks = [kth] if isinstance(kth, int) else list(kth)
                 for k in ks:
                     check(np.take(got, k, axis=axis), np.take(want, k, axis=axis))
                 check(np.sort(got, axis=axis), np.sort(a, axis=axis))
@@ -79,7 +79,9 @@ def test_partition_errors_leave_the_array_unchanged():
     a = sample((3, 4), np.float64)
     x = arr(a)
     for kth, axis, err in [(4, -1, ValueError), (-5, -1, ValueError), (3, 0, ValueError), (0, 2, ValueError),
-                           ([0, 4], -1, ValueError), (1.0, -1, TypeError), (0, None, TypeError)]:
+                           ([0, 4], -1, ValueError), (1.0, -1, TypeError), (0, None, TypeError),
+                           (np.array([[0]]), -1, ValueError), (np.array([0.0]), -1, TypeError),
+                           (True, -1, ValueError)]:
         with pytest.raises(err):  # NumPy: AxisError (a ValueError) for the axis
             a.copy().partition(kth, axis=axis)
         with pytest.raises(err):
@@ -174,10 +176,15 @@ def test_searchsorted_errors_match_numpy():
 def test_resize_keeps_the_shape_every_handle_sees(shape):
     a = sample(shape, np.int32)
     x = arr(a)
-    assert x.resize(shape) is None and x.resize(*shape) is None
+    assert x.resize(shape) is None and x.resize(*shape) is None and x.resize() is None
     check(x, a)
     with pytest.raises(NotImplementedError, match="in place"):
         x.resize((7, 2))
+    with pytest.raises(NotImplementedError, match="in place"):
+        x.resize(7, 2)
+    if shape != ():
+        with pytest.raises(NotImplementedError, match="in place"):
+            x.resize(())
     with pytest.raises(ValueError):
         x.resize((-1,))
     check(x, a)
@@ -279,7 +286,6 @@ def test_view_without_dtype_is_a_handle_on_the_same_array():
     for v in (x.view(), x.view(cg.float64), x.view(np.float64), x.view("float64")):
         assert v is not x
         v[0, 0] = 50.0  # a write through the view reaches x, as a NumPy view's does
-        x[1, 1] += 0  # noqa
         assert x[0, 0].item() == 50.0
         x[0, 0] = 0.0
         assert v[0, 0].item() == 0.0
@@ -409,3 +415,18 @@ def test_as_strided_matches_numpy_within_the_array(dtype):
     if s > 1:
         with pytest.raises(ValueError, match="multiple of the itemsize"):  # NumPy reads across elements
             cg.lib.stride_tricks.as_strided(arr(a), (3,), (s + 1,))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_tobytes_tofile_match_numpy(dtype, tmp_path):
+    a = sample((3, 4), dtype)
+    x = arr(a)
+    for order in ("C", "F", "A", "K"):
+        assert x.tobytes(order) == a.tobytes(order)
+    assert x.T.tobytes() == a.T.tobytes() and x.T.tobytes("A") == a.T.tobytes("A")
+    x.tofile(tmp_path / "x.bin")
+    assert (tmp_path / "x.bin").read_bytes() == a.tobytes()
+    if dtype != np.bool_:
+        x.tofile(str(tmp_path / "x.txt"), sep=",")
+        a.tofile(str(tmp_path / "a.txt"), sep=",")
+        assert (tmp_path / "x.txt").read_text() == (tmp_path / "a.txt").read_text()
