@@ -7,7 +7,6 @@ raise. The memory-layout ones (`strides`, `flags`, `data`, `view(dtype)`, `bytes
 point), and a reinterpreted result is a new array (cgrad has no bitcast op and no shared-memory
 views)."""
 import builtins
-import math
 import operator
 
 from . import _api
@@ -217,7 +216,7 @@ class flagsobj:
         object.__setattr__(self, "_x", x)
 
     def __setattr__(self, name, value):
-        raise AttributeError(f"cgrad: x.flags is read-only (x.setflags changes what cgrad allows)")
+        raise AttributeError("cgrad: x.flags is read-only (x.setflags changes what cgrad allows)")
 
     def _layout(self):
         f = _host(self._x, "flags").flags
