@@ -136,8 +136,10 @@ from ._numpy import *  # noqa: F401,F403  (NumPy's functions beyond the standard
 from ._numpy_math import *  # noqa: F401,F403
 from ._numpy_arrays import *  # noqa: F401,F403
 from ._numpy_io import *  # noqa: F401,F403  (NumPy I/O, printing, error state)
+from . import _array_methods  # noqa: F401  (NumPy's ndarray methods: partition, flat, view...)
 from . import linalg  # noqa: F401  (the linalg extension: cgrad.linalg)
 from . import random  # noqa: F401  (NumPy's sampling functions: cgrad.random)
+from . import lib  # noqa: F401  (cgrad.lib.stride_tricks)
 
 __array_api_version__ = "2024.12"
 __version__ = "0.1.0"

@@ -923,14 +923,43 @@ def roots(p):
     return _api.concat([r, _api.zeros((trailing,), dtype=cdt)]) if trailing else r
 
 
-def partition(a, kth, axis=-1):
-    """A partition of a around kth: here fully sorted along `axis` (a valid partition)."""
-    return _api.sort(_arr(a), axis=axis)
+def _partition_args(a, kth, axis, kind, order, fn):
+    """a (flattened for axis=None) and its axis, with NumPy's checks of kth, kind and order."""
+    a = _arr(a)
+    if kind != "introselect":
+        raise ValueError(f"{fn}: kind must be 'introselect', got {kind!r}")
+    if order is not None:
+        raise ValueError("Cannot specify order when the array has no fields.")
+    if axis is None:
+        a, axis = ravel(a), 0
+    if a.ndim == 0:
+        raise _cgrad.InvalidArgumentError(f"{fn}: axis {axis} is out of bounds for array of dimension 0")
+    (axis,) = _api._axes_in(a, axis, fn)
+    ks = _arr(kth)  # an int, a sequence or an array of ints
+    if ks.ndim > 1:
+        raise ValueError("object too deep for desired array")
+    if ks.dtype == dt.bool:
+        raise ValueError("Booleans unacceptable as partition index")
+    if ks.dtype not in dt.INTEGRAL:
+        raise TypeError("Partition index must be integer")
+    n = a.shape[axis]
+    for k in ks.tolist() if ks.ndim else [ks.item()]:
+        if not -n <= k < n:
+            raise ValueError(f"kth(={k}) out of bounds ({n})")
+    return a, axis
 
 
-def argpartition(a, kth, axis=-1):
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    """A partition of a around kth: here fully sorted along `axis` (a valid partition; None: the
+    flattened a)."""
+    a, axis = _partition_args(a, kth, axis, kind, order, "partition")
+    return _api.sort(a, axis=axis)
+
+
+def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     """Indices that partition a around kth: here the stable argsort (a valid partition)."""
-    return _api.argsort(_arr(a), axis=axis)
+    a, axis = _partition_args(a, kth, axis, kind, order, "argpartition")
+    return _api.argsort(a, axis=axis)
 
 
 def lexsort(keys):
