@@ -7,8 +7,10 @@ call alone (it compiles for torch.compile and jax.jit; torch.compile gets a fres
 dir from first_call.sh), the second, and the median of `reps` more (the steady state).
 The workloads and the MLP step are those of workloads.py (same code, same inputs).
 
-usage: python first_call.py numpy|torch|torch.compile|jax.jit W1|W2|W3|W4|MLP [log2 n] [reps]
+usage: python first_call.py cgrad|numpy|torch|torch.compile|jax.jit W1|W2|W3|W4|MLP [log2 n] [reps]
 output: one line `workload,n,first_ms,second_ms,steady_ms`
+cgrad: from Python, with an empty kernel cache (workloads._env makes one per process unless
+CGRAD_CACHE_DIR is set) and the wheel's prebuilt kernels (CGRAD_PREBUILT_KERNELS=0: without them).
 """
 import os
 import sys
@@ -27,6 +29,10 @@ def main():
     import numpy as np
 
     libs = {"np": np}
+    if impl == "cgrad":
+        import cgrad as cg
+
+        libs["cg"] = cg
     if impl.startswith("torch"):
         import torch
 

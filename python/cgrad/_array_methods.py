@@ -3,9 +3,9 @@
 (`partition`, `choose`, `compress`, `put`, `searchsorted`...); the in-place ones assign, as
 `x[key] = v` does, so every handle on the array sees the change, and leave it unchanged when they
 raise. The memory-layout ones (`strides`, `flags`, `data`, `view(dtype)`, `byteswap`,
-`getfield`/`setfield`, `tobytes`/`tofile`) read the evaluated value through NumPy: they evaluate (a synchronisation
+`getfield`/`setfield`) read the evaluated value through NumPy: they evaluate (a synchronisation
 point), and a reinterpreted result is a new array (cgrad has no bitcast op and no shared-memory
-views)."""
+views). `tobytes`/`tofile`/`dump` are _numpy_io.py's."""
 import builtins
 import operator
 
@@ -315,16 +315,6 @@ def _setfield(self, val, dtype, offset=0):
     self.assign(_back(a, self))
 
 
-def _tobytes(self, order="C"):
-    """The evaluated value's bytes in C (or "F", "A", "K") order, as NumPy's tobytes."""
-    return _host(self, "tobytes").tobytes(order)
-
-
-def _tofile(self, fid, sep="", format="%s"):  # noqa: A002 (NumPy's name)
-    """The evaluated value written to a file (name or open file) as NumPy's tofile writes it."""
-    _host(self, "tofile").tofile(fid, sep=sep, format=format)
-
-
 def _install():
     A = Array
     A.partition = _partition_method
@@ -345,8 +335,6 @@ def _install():
     A.byteswap = _byteswap
     A.getfield = _getfield
     A.setfield = _setfield
-    A.tobytes = _tobytes
-    A.tofile = _tofile
 
 
 _install()
