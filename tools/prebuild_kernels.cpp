@@ -8,6 +8,7 @@
 // usage: CGRAD_CACHE_DIR=<out> CGRAD_PREBUILT_KERNELS=0 prebuild_kernels
 // (cmake/prebuilt_kernels.cmake runs it; the Python wheel ships <out>/??/*.so as cgrad/cgrad-kernels)
 #include <cgrad/cgrad.hpp>
+#include <cgrad/optim.hpp>
 
 #include <cstdio>
 #include <functional>
@@ -122,11 +123,43 @@ void casts(std::vector<Tensor>& out) {
       if (from != to) out.push_back(leaf({4096}, from, 0, 3).cast(to));
 }
 
+// Training steps of small dense networks (two hidden layers of one width, ReLU, softmax
+// cross-entropy on class labels) with SGD and momentum and with Adam: forward, backward and the
+// update evaluated as one schedule, as optimizers do. The kernels depend on which parameters share
+// a shape, not on the sizes.
+void training_steps(std::vector<Tensor>& out) {
+  const int64_t b = 16, in = 40, h = 24, classes = 10;
+  std::vector<int64_t> labels;
+  for (int64_t i = 0; i < b; ++i) labels.push_back(i % classes);
+  const Tensor x = leaf({b, in}, f32, -1, 1), y = tensor(labels, {b});
+  for (int which = 0; which < 2; ++which) {
+    std::vector<Tensor> p = {leaf({in, h}, f32, -0.1, 0.1), leaf({h}, f32, -0.1, 0.1), leaf({h, h}, f32, -0.1, 0.1),
+                             leaf({h}, f32, -0.1, 0.1),      leaf({h, classes}, f32, -0.1, 0.1),
+                             leaf({classes}, f32, -0.1, 0.1)};
+    for (Tensor& t : p) t.requires_grad(true);
+    std::unique_ptr<optim::Optimizer> opt;
+    if (which == 0)
+      opt = std::make_unique<optim::SGD>(p, 0.01, 0.9);
+    else
+      opt = std::make_unique<optim::Adam>(p, 1e-3);
+    for (int step = 0; step < 2; ++step) {  // the first step and the ones after it (momentum buffers)
+      opt->zero_grad();
+      const Tensor h1 = relu(matmul(x, p[0]) + p[1]);
+      const Tensor h2 = relu(matmul(h1, p[2]) + p[3]);
+      Tensor loss = cross_entropy(matmul(h2, p[4]) + p[5], y);
+      loss.backward();
+      opt->step({loss});
+      out.push_back(loss);
+    }
+  }
+}
+
 }  // namespace
 
 int main() {
   manual_seed(0);
   std::vector<Tensor> out;
+  training_steps(out);  // (evaluated by the optimizers' steps)
   for (auto add : {float_functions, binary_ops, fused_patterns, reductions, casts}) {
     std::vector<Tensor> part;
     add(part);
