@@ -17,9 +17,10 @@ function(cgrad_prebuilt_kernels target dir)
   add_custom_target(${target} ALL DEPENDS ${dir}/.complete)
 endfunction()
 
-# install(...) of the kernels a cgrad_prebuilt_kernels() target compiled: only the shared objects
-# (not the cache's header copy, toolchain memo or lock files).
+# install(...) of the kernels a cgrad_prebuilt_kernels() target compiled: the shared objects and the
+# compiler's probe memo (toolchain/: read when the user's cache has none, valid for the very
+# driver file that made it), not the cache's header copy or lock files.
 function(cgrad_install_prebuilt_kernels dir destination component)
   install(DIRECTORY ${dir}/ DESTINATION ${destination} COMPONENT ${component}
-          FILES_MATCHING PATTERN "*.so" PATTERN "include" EXCLUDE PATTERN "toolchain" EXCLUDE)
+          FILES_MATCHING PATTERN "*.so" PATTERN "toolchain/*" PATTERN "include" EXCLUDE)
 endfunction()

@@ -133,9 +133,9 @@ void training_steps(std::vector<Tensor>& out) {
   for (int64_t i = 0; i < b; ++i) labels.push_back(i % classes);
   const Tensor x = leaf({b, in}, f32, -1, 1), y = tensor(labels, {b});
   for (int which = 0; which < 2; ++which) {
-    std::vector<Tensor> p = {leaf({in, h}, f32, -0.1, 0.1), leaf({h}, f32, -0.1, 0.1), leaf({h, h}, f32, -0.1, 0.1),
-                             leaf({h}, f32, -0.1, 0.1),      leaf({h, classes}, f32, -0.1, 0.1),
-                             leaf({classes}, f32, -0.1, 0.1)};
+    std::vector<Tensor> p = {leaf({in, h}, f32, -0.1, 0.1),      leaf({h}, f32, -0.1, 0.1),
+                             leaf({h, h}, f32, -0.1, 0.1),       leaf({h}, f32, -0.1, 0.1),
+                             leaf({h, classes}, f32, -0.1, 0.1), leaf({classes}, f32, -0.1, 0.1)};
     for (Tensor& t : p) t.requires_grad(true);
     std::unique_ptr<optim::Optimizer> opt;
     if (which == 0)

@@ -97,6 +97,16 @@ TEST(JitCompiler, ProbeMemoSkipsTheProbesOfAnUnchangedDriver) {
   EXPECT_EQ(jit::detect_compiler(fake, memo).identity, "fake c++ 2.0.1 / test-target");
   EXPECT_EQ(count_calls(), 8) << "and written again";
   EXPECT_FALSE(jit::detect_compiler(tmp.path + "/none", memo).available);
+
+  // a spare memo directory (the prebuilt kernels') answers where the cache's own has no memo, and
+  // is only read: the answer is written to the cache's own directory
+  const std::string own = tmp.path + "/own-memo";
+  EXPECT_EQ(jit::detect_compiler(fake, own, memo).identity, "fake c++ 2.0.1 / test-target");
+  EXPECT_EQ(count_calls(), 8) << "the spare memo answers";
+  EXPECT_FALSE(std::filesystem::exists(own)) << "nothing written for an answer from the spare memo";
+  EXPECT_EQ(jit::detect_compiler(fake, own, tmp.path + "/no-memo").identity, "fake c++ 2.0.1 / test-target");
+  EXPECT_EQ(count_calls(), 10) << "neither has one: probed, and written to the cache's own";
+  EXPECT_TRUE(std::filesystem::exists(own));
 }
 
 // GCC 12 and later get the 512-bit move limits on x86-64 (older GCCs reject the flags); the

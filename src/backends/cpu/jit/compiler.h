@@ -35,17 +35,21 @@ int compile_timeout_ms();
 /// Finds a compiler without reading global state: `requested` (a path, or a name looked up on
 /// PATH) when not empty, else the first of c++, g++, clang++ on PATH. Runs `--version` and
 /// `-dumpmachine` (2-2.5 ms), unless `memo_dir` (when not empty) keeps their answer for this very
-/// driver file; a new answer is written there. A compiler that cannot be run gives
+/// driver file; a new answer is written there. `spare_memo_dir` (read only) is looked at when
+/// `memo_dir` has no answer: the prebuilt kernels' memos (runtime::default_prebuilt_dir()), made
+/// by the same driver file when they were built. A compiler that cannot be run gives
 /// `available == false` (and is not remembered). The flags are the base flags, without the
 /// include dir.
-Compiler detect_compiler(const std::string& requested, const std::string& memo_dir = "");
+Compiler detect_compiler(const std::string& requested, const std::string& memo_dir = "",
+                         const std::string& spare_memo_dir = "");
 
 /// The folder of the kernel cache root where compiler() keeps its probe memos.
 inline constexpr const char* kProbeMemoDir = "toolchain";
 
-/// The process-wide compiler: detect_compiler(CGRAD_CXX, <cache root>/kProbeMemoDir) plus `-I` of
-/// prepare_include_dir() in the kernel cache root. Found on first call; never destroyed (usable
-/// while the process exits).
+/// The process-wide compiler: detect_compiler(CGRAD_CXX, <cache root>/kProbeMemoDir, <prebuilt
+/// kernels>/kProbeMemoDir) plus `-I` of include_dir_path() in the kernel cache root (the header is
+/// written there by the first compile: a process that only loads kernels never writes it). Found on
+/// first call; never destroyed (usable while the process exits).
 const Compiler& compiler();
 
 /// Everything but the source that decides the machine code: identity, flags (the include dir
