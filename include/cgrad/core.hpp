@@ -85,6 +85,19 @@ struct Device {
 /// True when a CUDA driver and at least one GPU are present; never throws or crashes.
 bool cuda_available();
 
+/// Where cgrad runs and keeps its CPU kernels, as this process resolved it (Python's
+/// cgrad.show_config() prints it; docs/env.md has the variables).
+struct Config {
+  std::string backend;               ///< CGRAD_BACKEND: "jit" or "interpreter"
+  std::string compiler;              ///< the CPU kernels' C++ compiler ("" when none works)
+  std::string compiler_identity;     ///< its --version and -dumpmachine, as the kernel keys hold them
+  std::string kernel_cache_dir;      ///< the on-disk kernel cache (CGRAD_CACHE_DIR or its default)
+  std::string prebuilt_kernels_dir;  ///< read after a miss there ("" for none: docs/jit.md)
+  int threads = 0;                   ///< the CPU thread pool's threads
+};
+/// Config of this process (finds the compiler on first use).
+Config config();
+
 enum class ErrorCode {
   ShapeMismatch,
   InvalidArgument,

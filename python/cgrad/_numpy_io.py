@@ -693,26 +693,24 @@ def show_runtime():
 
 def _facts():
     import platform
-    import shutil
     import sys
 
     import cgrad
 
-    env = os.environ
-    cxx = env.get("CGRAD_CXX") or next((c for c in ("c++", "g++", "clang++") if shutil.which(c)), None)
-    cache = env.get("CGRAD_CACHE_DIR") or os.path.join(
-        env.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "cgrad")
-    cuda = _cgrad.cuda_available()
+    c = _cgrad._config()  # the C++ core's own answers (cgrad::config)
+    prebuilt = c["prebuilt_kernels_dir"]
     info = cgrad.__array_namespace_info__()
     rows = [
         ("cgrad", cgrad.__version__),
         ("Array API version", cgrad.__array_api_version__),
         ("python", sys.version.split()[0] + " " + platform.machine()),
-        ("backend", env.get("CGRAD_BACKEND", "jit") + " (CGRAD_BACKEND: jit or interpreter)"),
-        ("CPU compiler", (shutil.which(cxx) or cxx) if cxx else "none found (the interpreter runs everything)"),
-        ("kernel cache", cache),
-        ("threads", env.get("CGRAD_NUM_THREADS", f"default ({os.cpu_count()} CPUs)")),
-        ("CUDA", "available" if cuda else "not available"),
+        ("backend", c["backend"] + " (CGRAD_BACKEND: jit or interpreter)"),
+        ("CPU compiler", f"{c['compiler']} ({c['compiler_identity']})" if c["compiler"]
+         else "none found (the interpreter runs everything)"),
+        ("kernel cache", c["kernel_cache_dir"]),
+        ("prebuilt kernels", prebuilt + ("" if os.path.isdir(prebuilt) else " (absent)") if prebuilt else "off"),
+        ("threads", str(c["threads"])),
+        ("CUDA", "available" if _cgrad.cuda_available() else "not available"),
         ("devices", ", ".join(str(d) for d in info.devices())),
         ("default dtypes", ", ".join(f"{k}: {v.name}" for k, v in info.default_dtypes().items())),
     ]

@@ -544,6 +544,17 @@ NB_MODULE(_cgrad, m) {
       .def("__repr__", [](const Device& d) { return "cgrad.Device('" + d.str() + "')"; })
       .def("__str__", &Device::str);
   m.def("cuda_available", &cuda_available);
+  m.def("_config", [] {
+    const Config c = config();
+    nb::dict d;
+    d["backend"] = c.backend;
+    d["compiler"] = c.compiler;
+    d["compiler_identity"] = c.compiler_identity;
+    d["kernel_cache_dir"] = c.kernel_cache_dir;
+    d["prebuilt_kernels_dir"] = c.prebuilt_kernels_dir;
+    d["threads"] = c.threads;
+    return d;
+  });
 
   auto A = nb::class_<Tensor>(m, "Array", "A lazy n-dimensional array (a cgrad::Tensor handle).");
   A.def_prop_ro("shape",

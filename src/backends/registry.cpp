@@ -6,7 +6,9 @@
 #include "backends/registry.h"
 
 #include "backends/cpu/interpreter.h"
+#include "backends/cpu/jit/compiler.h"
 #include "backends/cpu/jit_backend.h"
+#include "backends/cpu/thread_pool.h"
 #include "backends/cuda/cuda_backend.h"
 #include "backends/cuda/loader.h"
 #include "core/env.hpp"
@@ -14,6 +16,13 @@
 namespace cgrad {
 
 bool cuda_available() { return backends::cuda::driver() != nullptr; }
+
+Config config() {
+  const backends::cpu::jit::Compiler& c = backends::cpu::jit::compiler();
+  return Config{
+      core::env().backend,          c.available ? c.path : std::string(), c.identity,
+      runtime::default_cache_dir(), runtime::default_prebuilt_dir(),      backends::cpu::num_threads()};
+}
 
 namespace backends {
 

@@ -59,6 +59,18 @@ TEST(JitCompiler, UnavailableCompilerNeverRuns) {
   }
 }
 
+// cgrad::config() reports what the JIT resolved: its compiler, cache and prebuilt directories, threads.
+TEST(JitCompiler, ConfigReportsWhatTheJitUses) {
+  const Config c = config();
+  const jit::Compiler& used = jit::compiler();
+  EXPECT_EQ(c.compiler, used.available ? used.path : std::string());
+  EXPECT_EQ(c.compiler_identity, used.identity);
+  EXPECT_EQ(c.kernel_cache_dir, runtime::default_cache_dir());
+  EXPECT_EQ(c.prebuilt_kernels_dir, runtime::default_prebuilt_dir());
+  EXPECT_GE(c.threads, 1);
+  EXPECT_TRUE(c.backend == "jit" || c.backend == "interpreter") << c.backend;
+}
+
 // The probe memo: a second detection of the same driver file starts no process and gives the same
 // compiler; a driver rewritten in place, and a memo that is not whole, are probed again.
 TEST(JitCompiler, ProbeMemoSkipsTheProbesOfAnUnchangedDriver) {
