@@ -27,3 +27,16 @@ def numeric_grad(f, x0, eps=1e-6):
         dn[i] -= eps
         num[i] = (f(up) - f(dn)) / (2 * eps)
     return num
+
+
+def random_array(rng, shape, dtype):
+    """Random values of `dtype` from the generator `rng`: normal (times 4) floats, complex with a
+    normal imaginary part, the signs of normals as bools, magnitudes for unsigned integers."""
+    a = rng.standard_normal(shape) * 4
+    if np.dtype(dtype).kind == "c":
+        return (a + 1j * rng.standard_normal(shape)).astype(dtype)
+    if dtype == np.bool_:
+        return a > 0
+    if np.dtype(dtype).kind == "u":
+        a = np.abs(a)
+    return a.astype(dtype)

@@ -2,10 +2,13 @@
 cgrad.lib.stride_tricks against NumPy: values, shapes and dtypes over arguments, errors (a failed
 in-place call leaves the array unchanged), in-place visibility through a second handle, and
 gradients where the composition has them."""
+import functools
+
 import numpy as np
 import pytest
 
 import cgrad as cg
+from _compare import random_array
 
 rng = np.random.default_rng(11)
 swv = np.lib.stride_tricks.sliding_window_view
@@ -32,15 +35,7 @@ FEW = [np.float32, np.int64, np.bool_, np.complex128]  # where each dtype compil
 SHAPES = [(), (0,), (5,), (3, 4), (2, 0, 3), (2, 3, 4)]
 
 
-def sample(shape, dtype):
-    a = rng.standard_normal(shape) * 4
-    if np.dtype(dtype).kind == "c":
-        return (a + 1j * rng.standard_normal(shape)).astype(dtype)
-    if dtype == np.bool_:
-        return a > 0
-    if np.dtype(dtype).kind == "u":
-        a = np.abs(a)
-    return a.astype(dtype)
+sample = functools.partial(random_array, rng)
 
 
 def grad_of(f, x0):

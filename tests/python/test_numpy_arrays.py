@@ -2,11 +2,13 @@
 against NumPy: values, shapes and dtypes over arguments, errors (a failed in-place call leaves the
 array unchanged), in-place visibility through every handle, and gradients where the composition
 has them."""
+import functools
+
 import numpy as np
 import pytest
 
 import cgrad as cg
-from _compare import check
+from _compare import check, random_array
 
 rng = np.random.default_rng(7)
 
@@ -18,15 +20,7 @@ def arr(a):
 DTYPES = [np.float64, np.float32, np.int32, np.int64, np.uint8, np.bool_, np.complex128]
 
 
-def sample(shape, dtype):
-    a = rng.standard_normal(shape) * 4
-    if np.dtype(dtype).kind == "c":
-        return (a + 1j * rng.standard_normal(shape)).astype(dtype)
-    if dtype == np.bool_:
-        return a > 0
-    if np.dtype(dtype).kind == "u":
-        a = np.abs(a)
-    return a.astype(dtype)
+sample = functools.partial(random_array, rng)
 
 
 # ---- creation and conversion ----
