@@ -112,3 +112,18 @@ def test_einsum_indexing_and_numpy_functions_run_on_the_device():
     x[:, [0, 2], [1, 3]] = 0.0  # a write through a mixed key, on the device
     a[:, [0, 2], [1, 3]] = 0.0
     np.testing.assert_array_equal(np.asarray(x.to_device("cpu")), a)
+
+
+def test_copies_and_generators_on_the_device():
+    # Tensor::clone on CUDA goes through the host: the bits (-0.0 included) and the device kept
+    a = np.array([[-0.0, 1.5], [np.nan, -2.0]], dtype=np.float32)
+    x = cg.asarray(a, device="cuda")
+    for c in (x.copy(), cg.asarray(x, copy=True), cg.array(x)):
+        assert str(c.device) == "cuda:0"
+        got = np.asarray(c.to_device("cpu"))
+        np.testing.assert_array_equal(got, a)
+        assert np.signbit(got[0, 0])
+    g, h = cg.random.default_rng(3), cg.random.default_rng(3)
+    u = g.standard_normal((64,), device="cuda")
+    assert str(u.device) == "cuda:0"
+    np.testing.assert_array_equal(np.asarray(u.to_device("cpu")), np.asarray(h.standard_normal((64,))))
