@@ -10,6 +10,7 @@ import builtins
 import operator
 
 from . import _api
+from ._numpy_io import _to_np
 from . import _cgrad
 from . import _dtypes as dt
 from ._cgrad import Array
@@ -29,13 +30,6 @@ def _np_dtype(dtype, fn):
     return np.dtype(d.name)
 
 
-def _host(x, fn):
-    """x's evaluated value as a NumPy array (read-only; a device array is copied to the host)."""
-    import numpy as np
-
-    if x.dtype is dt.bfloat16:
-        raise TypeError(f"{fn}: bfloat16 arrays have no NumPy counterpart")
-    return np.asarray(x)
 
 
 def _back(a, like):
@@ -219,7 +213,7 @@ class flagsobj:
         raise AttributeError("cgrad: x.flags is read-only (x.setflags changes what cgrad allows)")
 
     def _layout(self):
-        f = _host(self._x, "flags").flags
+        f = _to_np(self._x, "flags").flags
         return f.c_contiguous, f.f_contiguous
 
     c_contiguous = contiguous = property(lambda self: self._layout()[0])
@@ -256,13 +250,13 @@ def _setflags(self, write=None, align=None, uic=None):
 
 def _strides(self):
     """x.strides: the byte steps of the evaluated value's layout (np.asarray(x).strides; evaluates)."""
-    return _host(self, "strides").strides
+    return _to_np(self, "strides").strides
 
 
 def _data(self):
     """x.data: a read-only memoryview of the evaluated value (a snapshot: an assignment to x rebinds
     it to new memory)."""
-    return memoryview(_host(self, "data"))
+    return memoryview(_to_np(self, "data"))
 
 
 def _ctypes(self):
@@ -279,7 +273,7 @@ def _view(self, dtype=None, type=None):  # noqa: A002 (NumPy's names)
     if dtype is None or _dtype_of(dtype) is self.dtype:
         return _handle(self, self.device)
     np_dtype = _np_dtype(dtype, "view")
-    return _back(_host(self, "view").view(np_dtype), self)
+    return _back(_to_np(self, "view").view(np_dtype), self)
 
 
 def _is_dtype_like(t):
@@ -293,7 +287,7 @@ def _is_dtype_like(t):
 def _byteswap(self, inplace=False):
     """The array with each element's bytes reversed (evaluates, through NumPy); inplace=True
     assigns it to x (every handle sees it) and returns x."""
-    swapped = _back(_host(self, "byteswap").byteswap(), self)
+    swapped = _back(_to_np(self, "byteswap").byteswap(), self)
     if inplace:
         self.assign(swapped)
         return self
@@ -302,7 +296,7 @@ def _byteswap(self, inplace=False):
 
 def _getfield(self, dtype, offset=0):
     """The bytes at `offset` of each element read as `dtype` (evaluates, through NumPy; a new array)."""
-    return _back(_host(self, "getfield").getfield(_np_dtype(dtype, "getfield"), offset), self)
+    return _back(_to_np(self, "getfield").getfield(_np_dtype(dtype, "getfield"), offset), self)
 
 
 def _setfield(self, val, dtype, offset=0):
@@ -310,7 +304,7 @@ def _setfield(self, val, dtype, offset=0):
     through NumPy; every handle sees it)."""
     import numpy as np
 
-    a = np.array(_host(self, "setfield"), copy=True)
+    a = np.array(_to_np(self, "setfield"), copy=True)
     a.setfield(np.asarray(val), _np_dtype(dtype, "setfield"), offset)
     self.assign(_back(a, self))
 

@@ -52,14 +52,15 @@ def _np_dtype(d):
     return d if d is None else np.dtype(d)
 
 
-def _to_np(x):
-    """A NumPy array for NumPy's writers: a cgrad array evaluated (a view of its memory on the CPU);
-    anything else as NumPy reads it."""
+def _to_np(x, fn="cgrad"):
+    """A NumPy array for NumPy's writers and the methods that read through NumPy: a cgrad array
+    evaluated (a view of its memory on the CPU; a device array copied to the host); anything else
+    as NumPy reads it. bfloat16 raises TypeError naming `fn`."""
     np = _np()
     if isinstance(x, Array):
         if x.dtype is dt.bfloat16:
-            raise TypeError("cgrad: NumPy cannot hold bfloat16, so its formats cannot store it; cast with "
-                            "x.astype(cgrad.float32) first (exact), or write the raw bits with x.tofile/x.tobytes")
+            raise TypeError(f"{fn}: NumPy has no bfloat16, so it cannot hold this array; cast with "
+                            "x.astype(cgrad.float32) first (exact), or take the raw bits with x.tobytes/x.tofile")
         return np.asarray(x)
     return np.asanyarray(x)
 
