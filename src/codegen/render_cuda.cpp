@@ -372,9 +372,11 @@ CudaRendered render_cuda(const KernelSpec& k) {
     std::string base;
     for (std::size_t a = 0; a < r.na; ++a) base += "  base[" + str(a) + "] = a.off[" + str(a) + "];\n";
     base += "  long long r_ = o;\n";
+    // (the outermost dim's index is what is left of o: no division there)
     for (std::size_t d = r.ro; d-- > 0;) {
-      base +=
-          "  {\n    const long long id = r_ % a.outer[" + str(d) + "];\n    r_ /= a.outer[" + str(d) + "];\n";
+      base += d > 0 ? "  {\n    const long long id = r_ % a.outer[" + str(d) + "];\n    r_ /= a.outer[" +
+                          str(d) + "];\n"
+                    : std::string("  {\n    const long long id = r_;\n");
       for (std::size_t a = 0; a < r.na; ++a)
         base += "    base[" + str(a) + "] += id * a.st[" + str(a) + "][" + str(d) + "];\n";
       base += "  }\n";
