@@ -160,6 +160,26 @@ TEST(Gemm, VectorProductsGiveTheBitsOfTheWiderProduct) {
   });
 }
 
+// A Gram product (X^T X, X X^T: one matrix on both sides, one side transposed) computes the upper
+// triangle and copies it below (gram_matmul): the bits of the full product, which a copy of X on
+// one side computes, for one band or many, on one thread or split over the pool, batched, sliced.
+TEST(Gemm, GramProductsGiveTheBitsOfTheFullProduct) {
+  ResultCacheOff no_cache;
+  for_each_kernel_set([](DType dt) {
+    manual_seed(7);
+    // (depths of at least 512 and 200 to 640 rows: kGramDepth, and a task per part where the pool
+    // has 2 parts, as on CI's machines; more parts take the full product for the smaller ones)
+    Tensor x = (rand({600, 200}, dt) - 0.5).eval(), y = (rand({300, 533}, dt) - 0.5).eval();
+    Tensor z = (rand({2, 520, 300}, dt) - 0.5).eval(), w = (rand({512, 640}, dt) - 0.5).eval();
+    expect_same_bits(matmul(x.T(), x), matmul(x.T(), x.clone()));
+    expect_same_bits(matmul(y, y.T()), matmul(y, y.clone().T()));
+    expect_same_bits(matmul(z.transpose(1, 2), z), matmul(z.transpose(1, 2), z.clone()));
+    const Tensor s = y.slice(1, 5, 530);
+    expect_same_bits(matmul(s, s.T()), matmul(s, s.clone().T()));
+    expect_same_bits(matmul(w.T(), w), matmul(w.T(), w.clone()));  // split over the pool
+  });
+}
+
 // Small products (one block of depth, at most two vectors of columns and 64 rows) run without
 // packing, and a batch of them is split over the pool by whole matrices (gemm_small, own_matmul):
 // each element is still the tiles' chain, so the same bits as the columns of a product too wide

@@ -112,6 +112,8 @@ T* own_work(int64_t elems) {
   return buf.data();
 }
 
+int64_t round_up_to(int64_t a, int64_t b) { return (a + b - 1) / b * b; }
+
 // Below this many multiply-adds a GEMM runs on the calling thread: waking the pool costs
 // microseconds, as much as a GEMM of this size takes.
 constexpr double kParallelMacs = 1 << 17;
@@ -173,6 +175,76 @@ void for_each_matrix(const Shape& batch, const ir::View& a, const ir::View& b, i
       });
 }
 
+// A Gram product, X^T X or X X^T: both operands read one matrix, the second transposed (B(p, j) =
+// A(j, p)), so C is symmetric. Only the upper triangle is computed, in bands of `band` rows (row i0
+// on from column i0), and each band copies its part below the diagonal: about half the
+// multiply-adds (NumPy calls BLAS syrk for `x.T @ x`). C(j, i)'s chain of FMAs is C(i, j)'s with each
+// product's factors swapped, so the bits are the full product's. Bands near the top hold more
+// columns: task t runs bands t and bands - 1 - t, the same work for every task.
+bool is_gram(const ir::View& a, const ir::View& b, std::size_t r, int64_t m, int64_t nn) {
+  if (m != nn || a.storage != b.storage || a.offset != b.offset) return false;
+  for (std::size_t d = 0; d + 2 < r; ++d)
+    if (a.strides[d] != b.strides[d]) return false;
+  return a.strides[r - 2] == b.strides[r - 1] && a.strides[r - 1] == b.strides[r - 2];
+}
+// From this many rows (fewer: the full product; the triangle's diagonal blocks are a larger part)
+// and this depth: the copy below the diagonal costs about what 100-200 multiply-adds of an element
+// do (more where C is past the caches), so shallow products lost. One thread of the Rocket Lake VM,
+// f32, X (k x n): X^T X at k = n = 1024 15.1-15.4 -> 11.6-12.0 ms (two threads 7.3-7.6 -> 5.4-5.6),
+// k = 4096 and n = 256 4.0 -> 3.2, but k = 256 and n = 2048 15.8 -> 16.6 and X X^T of X (4096 x 256)
+// 64 -> 87 before this bound (bench/RESULTS.md, 2026-12-06).
+constexpr int64_t kGramFrom = 64;
+constexpr int64_t kGramDepth = 512;
+// Bands of at least this many rows (n / 4 per part of the pool for larger n: two tasks per part): a
+// band packs its columns of B for its rows alone, so short bands pack more than they multiply; the
+// diagonal blocks add band / n to the work.
+constexpr int64_t kGramBand = 96;
+constexpr int64_t kGramBlock = 16;
+int64_t gram_band(int64_t n, int64_t mr) {
+  return round_up_to(std::max<int64_t>(n / (4 * gemm_parts()), kGramBand), mr);
+}
+// Whether the triangle is worth it: deep enough, and a task for every part of the pool, as the full
+// product would have (X^T X of 1000 x 100, two threads: one task of two bands took 0.21 ms where the
+// full product split in two took 0.13). (n and k as here always make the pool's work.)
+bool gram_worth(int64_t n, int64_t k, int64_t mr) {
+  if (n < kGramFrom || k < kGramDepth) return false;
+  const int64_t bands = (n + gram_band(n, mr) - 1) / gram_band(n, mr);
+  return (bands + 1) / 2 >= gemm_parts();
+}
+template <class T>
+void gram_matmul(const GemmFns<T>& fn, int64_t n, int64_t k, const T* A, int64_t ars, int64_t acs, T* C) {
+  const int64_t band = gram_band(n, fn.mr), bands = (n + band - 1) / band;
+  auto one = [&](int64_t t) {
+    const int64_t i0 = t * band, i1 = std::min(n, i0 + band);
+    T* work = own_work<T>(fn.work(n - i0));
+    fn.gemm(i1 - i0, n - i0, k, A + i0 * ars, ars, acs, A + i0 * ars, acs, ars, C + i0 * n + i0, n, work);
+    // C(j, i) = C(i, j) below the diagonal, in blocks of kGramBlock x kGramBlock through a local
+    // copy: each row's piece of a block is whole cache lines, read or written once (a row of C
+    // 4 KiB apart from the next puts a column's lines in one L1 set).
+    T blk[kGramBlock][kGramBlock];
+    for (int64_t ib = i0; ib < i1; ib += kGramBlock)
+      for (int64_t jb = ib; jb < n; jb += kGramBlock) {
+        const int64_t ie = std::min(ib + kGramBlock, i1), je = std::min(jb + kGramBlock, n);
+        for (int64_t i = ib; i < ie; ++i)
+          for (int64_t j = jb; j < je; ++j) blk[j - jb][i - ib] = C[i * n + j];
+        for (int64_t j = jb; j < je; ++j)
+          for (int64_t i = ib, e = std::min(ie, j); i < e; ++i) C[j * n + i] = blk[j - jb][i - ib];
+      }
+  };
+  const int64_t tasks = (bands + 1) / 2;
+  auto run = [&](int64_t t0, int64_t t1) {
+    for (int64_t t = t0; t < t1; ++t) {
+      one(t);
+      if (bands - 1 - t != t) one(bands - 1 - t);
+    }
+  };
+  if (static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(k) / 2 < kParallelMacs ||
+      tasks < 2)
+    run(0, tasks);
+  else
+    parallel_for(tasks, 1, run);
+}
+
 // f32/f64 on cgrad's kernels: operands at their own strides, no copies.
 template <class T>
 void own_matmul(const GemmFns<T>& fn, const Shape& batch, int64_t m, int64_t k, int64_t nn, const ir::View& a,
@@ -206,6 +278,11 @@ void own_matmul(const GemmFns<T>& fn, const Shape& batch, int64_t m, int64_t k, 
         fn.gemm(m, nn, k, x.a, ars, acs, x.b, brs, bcs, x.c, nn, work);
       }
     });
+    return;
+  }
+  if (gram_worth(m, k, fn.mr) && is_gram(a, b, r, m, nn)) {
+    for_each_matrix<T>(batch, a, b, out,
+                       [&](const T* A, const T*, T* C) { gram_matmul(fn, m, k, A, ars, acs, C); });
     return;
   }
   const bool rows = nn <= fn.nr || (m >= nn && m > fn.mr);
