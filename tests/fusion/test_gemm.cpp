@@ -160,6 +160,21 @@ TEST(Gemm, VectorProductsGiveTheBitsOfTheWiderProduct) {
   });
 }
 
+// A few rows times a matrix whose rows are contiguous (m <= 8: gemm_few, in groups of up to 4 rows,
+// B read where it lies) give the bits of the same rows of a product taller than that (the tiles):
+// depths past one block and not a multiple of 4, columns past one pass over the accumulators and
+// not a multiple of a vector.
+TEST(Gemm, FewRowsGiveTheBitsOfTheTiles) {
+  for_each_kernel_set([](DType dt) {
+    manual_seed(8);
+    Tensor a = (rand({40, 701}, dt) - 0.5).eval(), b = (rand({701, 2100}, dt) - 0.5).eval();
+    for (int64_t m : {2, 3, 4, 5, 7, 8})
+      expect_same_bits(matmul(a.slice(0, 0, m), b), matmul(a, b).slice(0, 0, m));
+    expect_same_bits(matmul(a.slice(0, 3, 9).slice(1, 0, 600), b.slice(0, 0, 600)),
+                     matmul(a.slice(1, 0, 600), b.slice(0, 0, 600)).slice(0, 3, 9));
+  });
+}
+
 // A Gram product (X^T X, X X^T: one matrix on both sides, one side transposed) computes the upper
 // triangle and copies it below (gram_matmul): the bits of the full product, which a copy of X on
 // one side computes, for one band or many, on one thread or split over the pool, batched, sliced.
