@@ -172,6 +172,10 @@ TEST(Gemm, FewRowsGiveTheBitsOfTheTiles) {
       expect_same_bits(matmul(a.slice(0, 0, m), b), matmul(a, b).slice(0, 0, m));
     expect_same_bits(matmul(a.slice(0, 3, 9).slice(1, 0, 600), b.slice(0, 0, 600)),
                      matmul(a.slice(1, 0, 600), b.slice(0, 0, 600)).slice(0, 3, 9));
+    // one or two rows times a transposed matrix (x @ W.T: W times each row, gemm_n1)
+    Tensor w = (rand({333, 701}, dt) - 0.5).eval();
+    for (int64_t m : {1, 2})
+      expect_same_bits(matmul(a.slice(0, 5, 5 + m), w.T()), matmul(a, w.T()).slice(0, 5, 5 + m));
   });
 }
 
