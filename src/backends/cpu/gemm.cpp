@@ -112,8 +112,6 @@ T* own_work(int64_t elems) {
   return buf.data();
 }
 
-int64_t round_up_to(int64_t a, int64_t b) { return (a + b - 1) / b * b; }
-
 // Below this many multiply-adds a GEMM runs on the calling thread: waking the pool costs
 // microseconds, as much as a GEMM of this size takes.
 constexpr double kParallelMacs = 1 << 17;
@@ -201,14 +199,15 @@ constexpr int64_t kGramDepth = 512;
 constexpr int64_t kGramBand = 96;
 constexpr int64_t kGramBlock = 16;
 int64_t gram_band(int64_t n, int64_t mr) {
-  return round_up_to(std::max<int64_t>(n / (4 * gemm_parts()), kGramBand), mr);
+  const int64_t rows = std::max<int64_t>(n / (4 * gemm_parts()), kGramBand);
+  return (rows + mr - 1) / mr * mr;
 }
 // Whether the triangle is worth it: deep enough, and a task for every part of the pool, as the full
 // product would have (X^T X of 1000 x 100, two threads: one task of two bands took 0.21 ms where the
 // full product split in two took 0.13). (n and k as here always make the pool's work.)
 bool gram_worth(int64_t n, int64_t k, int64_t mr) {
   if (n < kGramFrom || k < kGramDepth) return false;
-  const int64_t bands = (n + gram_band(n, mr) - 1) / gram_band(n, mr);
+  const int64_t band = gram_band(n, mr), bands = (n + band - 1) / band;
   return (bands + 1) / 2 >= gemm_parts();
 }
 template <class T>
@@ -238,11 +237,7 @@ void gram_matmul(const GemmFns<T>& fn, int64_t n, int64_t k, const T* A, int64_t
       if (bands - 1 - t != t) one(bands - 1 - t);
     }
   };
-  if (static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(k) / 2 < kParallelMacs ||
-      tasks < 2)
-    run(0, tasks);
-  else
-    parallel_for(tasks, 1, run);
+  parallel_for(tasks, 1, run);  // (gram_worth: always the pool's work; one task runs inline)
 }
 
 // f32/f64 on cgrad's kernels: operands at their own strides, no copies.
