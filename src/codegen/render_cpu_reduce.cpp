@@ -482,6 +482,7 @@ class Reduce {
   // Staged reductions (cpu_reduce_staged): whole rows only.
   Rendered staged() const {
     std::string body = template_text("cpu_reduce_staged");
+    fill(body, "ROW_BASE", template_text("cpu_row_base"));  // (the row's offsets: one text for both kinds)
     // _row (recomputing the kept values) is only needed when not every row can keep them
     fill(body, "ROW_FUNCTIONS",
          (sc_.in_output ? std::string() : row_fn("_row", false)) +
@@ -519,6 +520,7 @@ class Reduce {
                                             indented(cols_entry()) + "\n    return;\n  }\n" + by_rows
                                       : by_rows);
     std::string body = template_text("cpu_reduce");
+    fill(body, "ROW_BASE", template_text("cpu_row_base"));
     fill(body, "ROWS", rows);
     fill(body, "LOOP1",
          reduction_loop("reduction loop", r_.emit(parts_.stage_loop[0], true, "        "), -1, ""));
