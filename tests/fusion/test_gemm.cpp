@@ -179,6 +179,39 @@ TEST(Gemm, FewRowsGiveTheBitsOfTheTiles) {
   });
 }
 
+// Products with at most 16 columns (12 with AVX2) run with C's rows in lanes (narrow: a classifier's
+// last layer and its weights' gradient), and so do up to 16 rows times a matrix, as their transpose
+// (x @ W.T from 2 rows, x @ W from 9): each gives the bits of the same columns or rows of a product
+// too wide for that path (the tiles), for A row-major, transposed, sliced and broadcast, depths past
+// one block, rows past whole pairs of lane blocks.
+TEST(Gemm, NarrowProductsGiveTheBitsOfTheTiles) {
+  for_each_kernel_set([](DType dt) {
+    manual_seed(9);
+    Tensor a = (rand({77, 600}, dt) - 0.5).eval(), b = (rand({600, 40}, dt) - 0.5).eval();
+    Tensor at = (rand({600, 77}, dt) - 0.5).eval(), bt = (rand({40, 600}, dt) - 0.5).eval();
+    const Tensor wide = matmul(a, b), wide_t = matmul(at.T(), b), wide_bt = matmul(a, bt.T());
+    const Tensor sliced = a.slice(1, 0, 600, 2), wide_s = matmul(sliced, b.slice(0, 0, 300));
+    for (int64_t n : {2, 4, 5, 9, 10, 13, 16}) {
+      SCOPED_TRACE("n = " + std::to_string(n));
+      expect_same_bits(matmul(a, b.slice(1, 0, n)), wide.slice(1, 0, n));
+      expect_same_bits(matmul(at.T(), b.slice(1, 0, n)), wide_t.slice(1, 0, n));
+      expect_same_bits(matmul(a, bt.slice(0, 0, n).T()), wide_bt.slice(1, 0, n));
+      expect_same_bits(matmul(sliced, b.slice(0, 0, 300).slice(1, 0, n)), wide_s.slice(1, 0, n));
+    }
+    const Tensor row = a.slice(0, 3, 4);
+    expect_same_bits(matmul(row.expand({40, 600}), b.slice(1, 0, 10)),
+                     matmul(row.expand({40, 600}), b).slice(1, 0, 10));
+    // a few rows: x @ W.T and x @ W as W^T x^T, x @ W x^T's rows in lanes
+    Tensor x = (rand({40, 600}, dt) - 0.5).eval(), w = (rand({600, 333}, dt) - 0.5).eval();
+    const Tensor wt = w.T().clone(), tall = matmul(x, w), tall_t = matmul(x, wt.T());
+    for (int64_t m : {2, 3, 5, 9, 12, 16}) {
+      SCOPED_TRACE("m = " + std::to_string(m));
+      expect_same_bits(matmul(x.slice(0, 0, m), wt.T()), tall_t.slice(0, 0, m));
+      expect_same_bits(matmul(x.slice(0, 0, m), w), tall.slice(0, 0, m));
+    }
+  });
+}
+
 // A Gram product (X^T X, X X^T: one matrix on both sides, one side transposed) computes the upper
 // triangle and copies it below (gram_matmul): the bits of the full product, which a copy of X on
 // one side computes, for one band or many, on one thread or split over the pool, batched, sliced.
