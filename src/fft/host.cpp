@@ -4,6 +4,8 @@
 // and output around the forward one.
 #include "fft/host.h"
 
+#include "fft/lanes.h"
+
 #include "backends/cpu/thread_pool.h"
 #include "core/shape.hpp"
 #include "runtime/host_scratch.h"
@@ -12,6 +14,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -24,40 +27,30 @@ namespace cgrad::fft::host {
 
 namespace {
 
-// ---- the values a transform runs on: one line's (C) or kLanes lines' at once (Lanes) ----
+// ---- the values a transform runs on: one line's (C) or kWidth lines' at once (Lanes, in
+// fft/butterflies.inc) ----
 
 // a b without std::complex's NaN/inf recovery (a library call per product under GCC): a NaN in
 // gives NaNs out, as in every FFT library
 inline C mul(C a, C b) {
   return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
 }
+inline C mul(C a, const double* w) { return mul(a, C(w[0], w[1])); }
 inline C times_minus_i(C a) { return {a.imag(), -a.real()}; }
 inline C times_i(C a) { return {-a.imag(), a.real()}; }
 
-// The same element of kLanes lines, real and imaginary parts apart: the butterflies run on
-// vectors of lines (a batch's lines are transformed kLanes at a time). Lane l computes exactly
-// what the scalar code computes for its line (the same operations in the same order, no
-// contraction), so batching never changes a bit.
-constexpr int kLanes = 2;
-using Lane = double __attribute__((vector_size(kLanes * sizeof(double))));
-struct Lanes {
-  Lane re, im;
-};
-inline Lanes operator+(Lanes a, Lanes b) { return {a.re + b.re, a.im + b.im}; }
-inline Lanes operator-(Lanes a, Lanes b) { return {a.re - b.re, a.im - b.im}; }
-inline Lanes operator*(Lanes a, double s) { return {a.re * s, a.im * s}; }
-inline Lanes& operator+=(Lanes& a, Lanes b) { return a = a + b; }
-inline Lanes mul(Lanes a, C w) {
-  return {a.re * w.real() - a.im * w.imag(), a.re * w.imag() + a.im * w.real()};
-}
-inline Lanes times_minus_i(Lanes a) { return {a.im, -a.re}; }
-inline Lanes times_i(Lanes a) { return {-a.im, a.re}; }
+// The baseline build of the butterflies: two lines per SSE2 vector; host_avx2.cpp builds them
+// for four (fft/lanes.h).
+constexpr int kWidth = 2;
+#include "fft/butterflies.inc"
 
 struct Plan {
   int64_t n = 0;
-  std::vector<int64_t> stages;           // (radix, length left) pairs, outermost first
-  std::vector<C> roots;                  // exp(-2 pi i k / n), k < n
-  std::vector<std::vector<C>> twiddles;  // per stage, in the order its butterfly reads them
+  std::vector<int64_t> stages;            // (radix, length left) pairs, outermost first
+  std::vector<C> roots;                   // exp(-2 pi i k / n), k < n
+  std::vector<std::vector<C>> twiddles;   // per stage, in the order its butterfly reads them
+  std::vector<const double*> twiddle_at;  // twiddles[s].data() as (re, im) pairs
+  PlanView view;                          // the tables above, as the butterflies read them
   // Bluestein (a prime factor past kLargestRadix): X_k = w_k sum_j (x_j w_j) conj(w_{k-j})
   std::shared_ptr<const Plan> pow2;  // the plan of the convolution's length
   std::vector<C> chirp;              // w_k = exp(-i pi k^2 / n), k < n
@@ -66,118 +59,6 @@ struct Plan {
 
 std::shared_ptr<const Plan> plan_for(int64_t n);
 
-// ---- butterflies: f holds p transforms of length m one after the other; w the stage's
-// twiddles, w[(q - 1) m + k] = exp(-2 pi i q k / (p m)); fs = n / (p m); V: C or Lanes ----
-
-template <class V>
-void butterfly2(V* f, const C* w, int64_t m) {
-  for (int64_t k = 0; k < m; ++k) {
-    const V t = mul(f[k + m], w[k]);
-    f[k + m] = f[k] - t;
-    f[k] += t;
-  }
-}
-
-template <class V>
-void butterfly3(V* f, const C* w, int64_t m) {
-  const double h = -std::sin(2 * std::numbers::pi / 3);  // Im exp(-2 pi i / 3)
-  for (int64_t k = 0; k < m; ++k) {
-    const V s1 = mul(f[k + m], w[k]), s2 = mul(f[k + 2 * m], w[m + k]);
-    const V s3 = s1 + s2, s0 = (s1 - s2) * h;
-    const V mid = f[k] - s3 * 0.5;
-    f[k] += s3;
-    f[k + m] = mid + times_i(s0);
-    f[k + 2 * m] = mid + times_minus_i(s0);
-  }
-}
-
-template <class V>
-void butterfly4(V* f, const C* w, int64_t m) {
-  for (int64_t k = 0; k < m; ++k) {
-    const V s0 = mul(f[k + m], w[k]), s1 = mul(f[k + 2 * m], w[m + k]), s2 = mul(f[k + 3 * m], w[2 * m + k]);
-    const V s5 = f[k] - s1, s6 = f[k] + s1, s3 = s0 + s2, s4 = s0 - s2;
-    f[k] = s6 + s3;
-    f[k + 2 * m] = s6 - s3;
-    f[k + m] = s5 + times_minus_i(s4);
-    f[k + 3 * m] = s5 + times_i(s4);
-  }
-}
-
-template <class V>
-void butterfly5(V* f, const C* w, int64_t m) {
-  const C ya = std::polar(1.0, -2 * std::numbers::pi / 5), yb = std::polar(1.0, -4 * std::numbers::pi / 5);
-  for (int64_t k = 0; k < m; ++k) {
-    const V s0 = f[k], s1 = mul(f[k + m], w[k]), s2 = mul(f[k + 2 * m], w[m + k]),
-            s3 = mul(f[k + 3 * m], w[2 * m + k]), s4 = mul(f[k + 4 * m], w[3 * m + k]);
-    const V s7 = s1 + s4, s10 = s1 - s4, s8 = s2 + s3, s9 = s2 - s3;
-    f[k] = s0 + s7 + s8;
-    const V s5 = s0 + s7 * ya.real() + s8 * yb.real();
-    const V s6 = times_minus_i(s10 * ya.imag() + s9 * yb.imag());
-    f[k + m] = s5 - s6;
-    f[k + 4 * m] = s5 + s6;
-    const V s11 = s0 + s7 * yb.real() + s8 * ya.real();
-    const V s12 = times_i(s10 * yb.imag() - s9 * ya.imag());
-    f[k + 2 * m] = s11 + s12;
-    f[k + 3 * m] = s11 - s12;
-  }
-}
-
-// any radix p <= kLargestRadix: p^2 products per p outputs
-template <class V>
-void butterfly(V* f, const Plan& pl, int64_t fs, int64_t m, int64_t p) {
-  std::array<V, kLargestRadix> s{};
-  const int64_t n = pl.n;
-  for (int64_t u = 0; u < m; ++u) {
-    for (int64_t q = 0; q < p; ++q) s[static_cast<std::size_t>(q)] = f[u + q * m];
-    for (int64_t q1 = 0; q1 < p; ++q1) {
-      const int64_t k = u + q1 * m, step = fs * k;  // step < n
-      int64_t at = 0;
-      V acc = s[0];
-      for (int64_t q = 1; q < p; ++q) {
-        at += step;
-        if (at >= n) at -= n;
-        acc += mul(s[static_cast<std::size_t>(q)], pl.roots[static_cast<std::size_t>(at)]);
-      }
-      f[k] = acc;
-    }
-  }
-}
-
-// out[0, p m) := the transform of in[0], in[fs stride], ... by stages s, s + 1, ...
-template <class V>
-void work(const Plan& pl, V* out, const V* in, int64_t fs, int64_t stride, std::size_t s) {
-  const int64_t p = pl.stages[2 * s], m = pl.stages[2 * s + 1];
-  if (m == 1 && p == 4) {  // a leaf: the 4-point DFT of the inputs (every twiddle is 1)
-    const int64_t d = fs * stride;
-    const V a = in[0], b = in[d], c = in[2 * d], e = in[3 * d];
-    const V s0 = a + c, s1 = a - c, s2 = b + e, s3 = b - e;
-    out[0] = s0 + s2;
-    out[2] = s0 - s2;
-    out[1] = s1 + times_minus_i(s3);
-    out[3] = s1 + times_i(s3);
-    return;
-  }
-  if (m == 1 && p == 2) {
-    const V a = in[0], b = in[fs * stride];
-    out[0] = a + b;
-    out[1] = a - b;
-    return;
-  }
-  if (m == 1) {
-    for (int64_t q = 0; q < p; ++q) out[q] = in[q * fs * stride];
-  } else {
-    for (int64_t q = 0; q < p; ++q) work(pl, out + q * m, in + q * fs * stride, fs * p, stride, s + 1);
-  }
-  const C* w = pl.twiddles[s].data();
-  switch (p) {
-    case 2: butterfly2(out, w, m); break;
-    case 3: butterfly3(out, w, m); break;
-    case 4: butterfly4(out, w, m); break;
-    case 5: butterfly5(out, w, m); break;
-    default: butterfly(out, pl, fs, m, p); break;
-  }
-}
-
 // out[0, n) := the forward transform of in[0], in[stride], ...; out must not overlap in
 void forward(const Plan& pl, const C* in, int64_t stride, C* out) {
   if (pl.n == 1) {
@@ -185,7 +66,7 @@ void forward(const Plan& pl, const C* in, int64_t stride, C* out) {
     return;
   }
   if (!pl.pow2) {
-    work(pl, out, in, 1, stride, 0);
+    work(pl.view, out, in, 1, stride, 0);
     return;
   }
   const Plan& p2 = *pl.pow2;
@@ -201,12 +82,29 @@ void forward(const Plan& pl, const C* in, int64_t stride, C* out) {
   for (int64_t k = 0; k < pl.n; ++k) out[k] = mul(std::conj(a[k]), pl.chirp[k]);
 }
 
-// b[0, n) := the forward transforms of the kLanes lines interleaved in a[0, n) at once (a plan
-// without Bluestein's convolution: lanes_fit)
-void forward_lanes(const Plan& pl, const Lanes* a, Lanes* b) { work(pl, b, a, 1, 1, 0); }
-
-// Whether forward_lanes takes pl's lines (no Bluestein).
+// Whether the lanes' builds take pl's lines (no Bluestein).
 bool lanes_fit(const Plan& pl) { return !pl.pow2 && pl.n > 1; }
+
+// How many lines the widest build this CPU runs transforms at once (fft/lanes.h), at most
+// `max_lanes` where a test set it.
+std::atomic<int> max_lanes{0};
+int lane_width() {
+#if defined(__x86_64__)
+  static const int best = __builtin_cpu_supports("avx2") ? 4 : kWidth;
+#else
+  static const int best = kWidth;
+#endif
+  const int cap = max_lanes.load(std::memory_order_relaxed);
+  return cap >= kWidth && cap < best ? cap : best;
+}
+
+// b := the forward transforms of `width` lines interleaved in a (fft/lanes.h's layout)
+void forward_lanes(int width, const Plan& pl, const double* a, double* b) {
+#if defined(__x86_64__)
+  if (width == 4) return forward_lanes_avx2(pl.view, a, b);
+#endif
+  forward_interleaved(pl.view, a, b);
+}
 
 std::shared_ptr<const Plan> build(int64_t n) {
   auto pl = std::make_shared<Plan>();
@@ -235,6 +133,16 @@ std::shared_ptr<const Plan> build(int64_t n) {
           w[static_cast<std::size_t>((q - 1) * left + k)] = pl->roots[static_cast<std::size_t>(q * k * fs)];
       fs *= p;
     }
+    // (a std::complex<double> array is one of (re, im) pairs of doubles: [complex.numbers.general])
+    for (const std::vector<C>& w : pl->twiddles)
+      pl->twiddle_at.push_back(reinterpret_cast<const double*>(w.data()));
+    const C ya = std::polar(1.0, -2 * std::numbers::pi / 5), yb = std::polar(1.0, -4 * std::numbers::pi / 5);
+    pl->view = {n,
+                pl->stages.data(),
+                pl->twiddle_at.data(),
+                reinterpret_cast<const double*>(pl->roots.data()),
+                -std::sin(2 * std::numbers::pi / 3),
+                {ya.real(), ya.imag(), yb.real(), yb.imag()}};
     return pl;
   }
   int64_t len = 1;
@@ -341,12 +249,15 @@ std::vector<C> half_roots(int64_t n) {
   return w;
 }
 
-// For every line along `axis` (of `in`; `out_shape` as for_each_line): load(read, in offset,
-// step, put, tmp) calls put(i, z) for the pl.n values of the line (read from read(offset + j
-// step)), the forward transform of pl runs, and store(dst, out offset, stride, get) writes the
+// For every line along `axis` (of `in`; `out_shape` as for_each_line), three functions say what
+// goes in and out of the transform: prep(read, in offset, step, tmp) once per line (tmp: the
+// line's own scratch), at(read, in offset, step, tmp, i) the transform's input i < pl.n (read(o)
+// gives the input element at offset o), and put(dst, out offset, stride, get) writes the line's
 // result to dst[offset + j stride] from get(i), the transform's value i. The values go straight
-// into and out of the butterflies' buffers: kLanes lines at a time, interleaved, where the plan
-// allows (no Bluestein), one at a time otherwise. Lines are split among the CPU backend's
+// into and out of the butterflies' buffers: W lines at a time, interleaved, where the plan allows
+// (no Bluestein), the widest build first (4 lines with AVX2, then 2), one at a time otherwise.
+// The buffer is filled point by point, the W lines' values of a point side by side (filled line
+// by line, each value went to another cache line). Lines are split among the CPU backend's
 // threads in chunks of about kLineGrain points of `work` each. Where the lines are strided (an
 // axis other than the last, in the input or the output), blocks of up to kBlock neighbouring
 // lines are first copied element by element across the block into contiguous lines and written
@@ -356,10 +267,11 @@ std::vector<C> half_roots(int64_t n) {
 constexpr int64_t kLineGrain = 1 << 15;
 constexpr int64_t kBlock = 16;
 constexpr int64_t kBlockElements = 1 << 17;  // a block's lines at most (2 MiB of C in, as much out)
+constexpr int kMaxWidth = 4;
 
-template <class Out, class Load, class Store>
+template <class Out, class Prep, class At, class Put>
 void run_lines(const Strided& in, const Shape& out_shape, int64_t axis, int64_t work, const Plan& pl,
-               Out* out, Load load, Store store) {
+               Out* out, Prep prep, At at, Put put) {
   std::vector<int64_t> ins, outs;
   for_each_line(in.shape, in.strides, out_shape, axis, [&](int64_t i0, int64_t o0) {
     ins.push_back(i0);
@@ -373,37 +285,46 @@ void run_lines(const Strided& in, const Shape& out_shape, int64_t axis, int64_t 
   const bool staged = (step != 1 || inner != 1) && block >= 4 && count >= 4;
   int64_t grain = std::max<int64_t>(1, kLineGrain / std::max<int64_t>(work, 1));
   if (staged) grain = std::max(grain, block);
-  const bool lanes = lanes_fit(pl);
-  const auto n = static_cast<std::size_t>(pl.n);
+  const int wide = lanes_fit(pl) ? lane_width() : 1;
+  const int64_t n = pl.n;
   with_reader(in, [&](auto read) {
     backends::cpu::parallel_for(count, grain, [&](int64_t begin, int64_t end) {
-      // the chunk's buffers, from the host pool: kLanes lines interleaved in and out, one line in and
-      // out (where a line goes alone), a line function's own
-      const bool two = lanes && end - begin >= kLanes;
-      const bool one = !two || staged || (end - begin) % kLanes != 0;
-      runtime::HostScratch<Lanes> ab(two ? n : 0), bb(two ? n : 0);
-      runtime::HostScratch<C> xb(one ? n : 0), yb(one ? n : 0);
-      Lanes *a = ab.data(), *b = bb.data();
+      // the chunk's buffers, from the host pool: W lines interleaved in and out, one line in and
+      // out (where a line goes alone), the lines' own scratch
+      const int width = end - begin >= kWidth ? wide : 1;
+      const auto lanes_len = static_cast<std::size_t>(width > 1 ? 2 * width * n : 0);
+      runtime::HostScratch<double> ab(lanes_len), bb(lanes_len);
+      runtime::HostScratch<C> xb(static_cast<std::size_t>(n)), yb(static_cast<std::size_t>(n));
+      double *a = ab.data(), *b = bb.data();
       C *x = xb.data(), *y = yb.data();
-      std::vector<C> tmp;
-      // the k lines read by rd at in_off[l] + i st, written to dst at out_off[l] + j ost
+      std::array<std::vector<C>, kMaxWidth> tmp;
+      // the k lines read by rd at in_off[l] + i st, written to dst at out_off[l] + o ost
       auto lines = [&](auto rd, const int64_t* in_off, int64_t st, Out* dst, const int64_t* out_off,
                        int64_t ost, int64_t k) {
         int64_t l = 0;
-        for (; two && l + kLanes <= k; l += kLanes) {
-          for (int j = 0; j < kLanes; ++j)
-            load(
-                rd, in_off[l + j], st,
-                [a, j](int64_t i, C z) { a[i].re[j] = z.real(), a[i].im[j] = z.imag(); }, tmp);
-          forward_lanes(pl, a, b);
-          for (int j = 0; j < kLanes; ++j)
-            store(dst, out_off[l + j], ost, [b, j](int64_t i) { return C(b[i].re[j], b[i].im[j]); });
-        }
+        for (int w = width; w >= kWidth; w = w == kWidth ? 0 : kWidth)  // the widest build, then 2
+          for (; l + w <= k; l += w) {
+            const int64_t* io = in_off + l;
+            const int64_t* oo = out_off + l;
+            for (int j = 0; j < w; ++j) prep(rd, io[j], st, tmp[static_cast<std::size_t>(j)]);
+            for (int64_t i = 0; i < n; ++i) {
+              double* ai = a + 2 * w * i;
+              for (int j = 0; j < w; ++j) {
+                const C z = at(rd, io[j], st, tmp[static_cast<std::size_t>(j)], i);
+                ai[j] = z.real();
+                ai[w + j] = z.imag();
+              }
+            }
+            forward_lanes(w, pl, a, b);
+            for (int j = 0; j < w; ++j)
+              put(dst, oo[j], ost,
+                  [b, w, j](int64_t i) { return C(b[2 * w * i + j], b[2 * w * i + w + j]); });
+          }
         for (; l < k; ++l) {  // one at a time (Bluestein's lengths, a line left over)
-          load(
-              rd, in_off[l], st, [x](int64_t i, C z) { x[i] = z; }, tmp);
+          prep(rd, in_off[l], st, tmp[0]);
+          for (int64_t i = 0; i < n; ++i) x[i] = at(rd, in_off[l], st, tmp[0], i);
           forward(pl, x, 1, y);
-          store(dst, out_off[l], ost, [y](int64_t i) { return y[i]; });
+          put(dst, out_off[l], ost, [y](int64_t i) { return y[i]; });
         }
       };
       if (!staged) {
@@ -431,21 +352,24 @@ void run_lines(const Strided& in, const Shape& out_shape, int64_t axis, int64_t 
   });
 }
 
+// no per-line preparation
+constexpr auto kNoPrep = [](auto&&, int64_t, int64_t, std::vector<C>&) {};
+
 }  // namespace
+
+void set_max_lanes(int lanes) { max_lanes.store(lanes, std::memory_order_relaxed); }
 
 template <class Out>
 void c2c(const Strided& in, int64_t axis, bool inverse, Out* out) {
   const int64_t n = in.shape[static_cast<std::size_t>(axis)];
   const std::shared_ptr<const Plan> pl = plan_for(std::max<int64_t>(n, 1));
   run_lines(
-      in, in.shape, axis, n, *pl, out,
-      [&](auto read, int64_t i0, int64_t step, auto put, std::vector<C>&) {
-        for (int64_t i = 0; i < n; ++i) {  // inverse: conjugated around the forward one
-          const C z = read(i0 + i * step);
-          put(i, inverse ? std::conj(z) : z);
-        }
+      in, in.shape, axis, n, *pl, out, kNoPrep,
+      [inverse](auto& read, int64_t i0, int64_t step, const std::vector<C>&, int64_t i) {
+        const C z = read(i0 + i * step);  // inverse: conjugated around the forward one
+        return inverse ? std::conj(z) : z;
       },
-      [&](Out* dst, int64_t o0, int64_t stride, auto z) {
+      [n, inverse](Out* dst, int64_t o0, int64_t stride, auto z) {
         for (int64_t i = 0; i < n; ++i) dst[o0 + i * stride] = Out(inverse ? std::conj(z(i)) : z(i));
       });
 }
@@ -462,11 +386,11 @@ void r2c(const Strided& in, int64_t axis, Out* out) {
   if (n % 2 != 0) {  // odd: the complex transform, cut
     const std::shared_ptr<const Plan> pl = plan_for(n);
     run_lines(
-        in, out_shape, axis, n, *pl, out,
-        [&](auto read, int64_t i0, int64_t step, auto put, std::vector<C>&) {
-          for (int64_t i = 0; i < n; ++i) put(i, read(i0 + i * step));
+        in, out_shape, axis, n, *pl, out, kNoPrep,
+        [](auto& read, int64_t i0, int64_t step, const std::vector<C>&, int64_t i) {
+          return read(i0 + i * step);
         },
-        [&](Out* dst, int64_t o0, int64_t stride, auto z) {
+        [half](Out* dst, int64_t o0, int64_t stride, auto z) {
           for (int64_t k = 0; k <= half; ++k) dst[o0 + k * stride] = Out(z(k));
         });
     return;
@@ -476,12 +400,11 @@ void r2c(const Strided& in, int64_t axis, Out* out) {
   const std::shared_ptr<const Plan> pl = plan_for(half);
   const std::vector<C> w = half_roots(n);
   run_lines(
-      in, out_shape, axis, n, *pl, out,
-      [&](auto read, int64_t i0, int64_t step, auto put, std::vector<C>&) {
-        for (int64_t m = 0; m < half; ++m)
-          put(m, C(read(i0 + 2 * m * step).real(), read(i0 + (2 * m + 1) * step).real()));
+      in, out_shape, axis, n, *pl, out, kNoPrep,
+      [](auto& read, int64_t i0, int64_t step, const std::vector<C>&, int64_t m) {
+        return C(read(i0 + 2 * m * step).real(), read(i0 + (2 * m + 1) * step).real());
       },
-      [&](Out* dst, int64_t o0, int64_t stride, auto z) {
+      [half, &w](Out* dst, int64_t o0, int64_t stride, auto z) {
         dst[o0] = Out(z(0).real() + z(0).imag());  // X_0 = E_0 + O_0 and X_h = E_0 - O_0, both real
         dst[o0 + half * stride] = Out(z(0).real() - z(0).imag());
         for (int64_t k = 1; k < half; ++k) {
@@ -497,7 +420,7 @@ void c2r(const Strided& in, int64_t axis, int64_t n, Out* out) {
   const int64_t half = n / 2;
   const Shape out_shape = with_length(in.shape, axis, n);
   // x[0, half]: the input line, the imaginary parts of X_0 (and X_h for even n) dropped
-  auto read_line = [&](auto read, int64_t i0, int64_t step, std::vector<C>& x) {
+  auto read_line = [half, n](auto& read, int64_t i0, int64_t step, std::vector<C>& x) {
     x.resize(static_cast<std::size_t>(half + 1));
     for (int64_t k = 0; k <= half; ++k) x[static_cast<std::size_t>(k)] = read(i0 + k * step);
     x[0].imag(0);
@@ -506,14 +429,11 @@ void c2r(const Strided& in, int64_t axis, int64_t n, Out* out) {
   if (n % 2 != 0) {  // odd: the full spectrum's inverse transform (conjugated around a forward one)
     const std::shared_ptr<const Plan> pl = plan_for(n);
     run_lines(
-        in, out_shape, axis, n, *pl, out,
-        [&](auto read, int64_t i0, int64_t step, auto put, std::vector<C>& x) {
-          read_line(read, i0, step, x);
-          for (int64_t k = 0; k < n; ++k)
-            put(k,
-                k <= half ? std::conj(x[static_cast<std::size_t>(k)]) : x[static_cast<std::size_t>(n - k)]);
+        in, out_shape, axis, n, *pl, out, read_line,
+        [half, n](auto&, int64_t, int64_t, const std::vector<C>& x, int64_t k) {
+          return k <= half ? std::conj(x[static_cast<std::size_t>(k)]) : x[static_cast<std::size_t>(n - k)];
         },
-        [&](Out* dst, int64_t o0, int64_t stride, auto z) {
+        [n](Out* dst, int64_t o0, int64_t stride, auto z) {
           for (int64_t j = 0; j < n; ++j) dst[o0 + j * stride] = static_cast<Out>(z(j).real());
         });
     return;
@@ -524,15 +444,12 @@ void c2r(const Strided& in, int64_t axis, int64_t n, Out* out) {
   const std::shared_ptr<const Plan> pl = plan_for(half);
   const std::vector<C> w = half_roots(n);
   run_lines(
-      in, out_shape, axis, n, *pl, out,
-      [&](auto read, int64_t i0, int64_t step, auto put, std::vector<C>& x) {
-        read_line(read, i0, step, x);
-        for (int64_t k = 0; k < half; ++k) {
-          const C xk = x[static_cast<std::size_t>(k)], xc = std::conj(x[static_cast<std::size_t>(half - k)]);
-          put(k, std::conj(xk + xc + times_i(mul(std::conj(w[static_cast<std::size_t>(k)]), xk - xc))));
-        }
+      in, out_shape, axis, n, *pl, out, read_line,
+      [half, &w](auto&, int64_t, int64_t, const std::vector<C>& x, int64_t k) {
+        const C xk = x[static_cast<std::size_t>(k)], xc = std::conj(x[static_cast<std::size_t>(half - k)]);
+        return std::conj(xk + xc + times_i(mul(std::conj(w[static_cast<std::size_t>(k)]), xk - xc)));
       },
-      [&](Out* dst, int64_t o0, int64_t stride, auto z) {  // z: the conjugate of the inverse transform
+      [half](Out* dst, int64_t o0, int64_t stride, auto z) {  // z: the conjugate of the inverse transform
         for (int64_t m = 0; m < half; ++m) {
           dst[o0 + 2 * m * stride] = static_cast<Out>(z(m).real());
           dst[o0 + (2 * m + 1) * stride] = static_cast<Out>(-z(m).imag());

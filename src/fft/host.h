@@ -30,6 +30,10 @@ struct Strided {
   std::vector<int64_t> strides;
 };
 
+/// Tests: the butterflies run at most `lanes` lines at once (2 or 4; fft/lanes.h), 0 the widest
+/// build the CPU runs (the default). The results are the same bits either way.
+void set_max_lanes(int lanes);
+
 /// The functions that write `out` take C or std::complex<float> (double or float for c2r): the
 /// result rounded once to the output's precision.
 ///

@@ -3,6 +3,7 @@
 // inverse undoes it; norms scale as documented; bad arguments raise and leave the input as it
 // was; gradients match finite differences. NumPy is the oracle of tests/python/test_fft.py.
 #include "../autograd/gradcheck.h"
+#include "fft/host.h"
 
 #include <gtest/gtest.h>
 #include <cgrad/cgrad.hpp>
@@ -10,6 +11,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <string>
 #include <vector>
 
 namespace cgrad {
@@ -83,19 +85,27 @@ bool same_bits(const Tensor& a, const Tensor& b) {
 }
 
 TEST(Fft, ABatchGivesEachLineTheBitsOfItsOwnTransform) {
-  // lines are transformed two at a time where the plan allows and split among threads; neither
-  // may change a bit of any line's result
-  for (int64_t n : {1000, 64, 97, 15}) {
-    const Tensor x = random_complex({7, n}, static_cast<unsigned>(n) + 7);
-    const Tensor r = random_real({7, 2 * n}, static_cast<unsigned>(n) + 8);
-    const Tensor all = fft::fft(x), rall = fft::rfft(r), iall = fft::irfft(x, 2 * n - 2);
-    for (int64_t i = 0; i < 7; ++i) {
-      EXPECT_TRUE(same_bits(all.slice(0, i, i + 1), fft::fft(x.slice(0, i, i + 1)))) << n << " row " << i;
-      EXPECT_TRUE(same_bits(rall.slice(0, i, i + 1), fft::rfft(r.slice(0, i, i + 1)))) << n << " row " << i;
-      EXPECT_TRUE(same_bits(iall.slice(0, i, i + 1), fft::irfft(x.slice(0, i, i + 1), 2 * n - 2)))
-          << n << " row " << i;
+  // lines are transformed 4 or 2 at a time where the plan allows (the widest build the CPU runs,
+  // then 2; 19 rows: four groups of 4, one of 2 and one alone, or nine of 2) and split among
+  // threads; neither may change a bit of any line's result
+  for (int lanes : {0, 2}) {
+    fft::host::set_max_lanes(lanes);
+    for (int64_t n : {1000, 64, 97, 15}) {
+      const Tensor x = random_complex({19, n}, static_cast<unsigned>(n) + 7);
+      const Tensor r = random_real({19, 2 * n}, static_cast<unsigned>(n) + 8);
+      const Tensor all = fft::fft(x), rall = fft::rfft(r), iall = fft::irfft(x, 2 * n - 2);
+      const Tensor oall = fft::irfft(x, 2 * n - 1);
+      for (int64_t i = 0; i < 19; ++i) {
+        const std::string at =
+            std::to_string(lanes) + " lanes, n " + std::to_string(n) + " row " + std::to_string(i);
+        EXPECT_TRUE(same_bits(all.slice(0, i, i + 1), fft::fft(x.slice(0, i, i + 1)))) << at;
+        EXPECT_TRUE(same_bits(rall.slice(0, i, i + 1), fft::rfft(r.slice(0, i, i + 1)))) << at;
+        EXPECT_TRUE(same_bits(iall.slice(0, i, i + 1), fft::irfft(x.slice(0, i, i + 1), 2 * n - 2))) << at;
+        EXPECT_TRUE(same_bits(oall.slice(0, i, i + 1), fft::irfft(x.slice(0, i, i + 1), 2 * n - 1))) << at;
+      }
     }
   }
+  fft::host::set_max_lanes(0);
 }
 
 TEST(Fft, ColumnsGiveTheBitsOfEachColumnAlone) {
