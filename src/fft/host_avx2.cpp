@@ -12,6 +12,8 @@ constexpr int kWidth = 4;
 
 }  // namespace
 
-void forward_lanes_avx2(const PlanView& pl, const double* a, double* b) { forward_interleaved(pl, a, b); }
+void forward_lanes_avx2(const PlanView& pl, const double* a, double* b, int64_t fs, int64_t s) {
+  forward_interleaved(pl, a, b, fs, s);
+}
 
 }  // namespace cgrad::fft::host

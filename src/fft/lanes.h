@@ -26,8 +26,10 @@ struct PlanView {
 #if defined(__x86_64__)
 /// b := the forward transforms of the W = 4 lines interleaved in a: point i of line l at
 /// a[2 W i + l] (real part) and a[2 W i + W + l] (imaginary); b the same. Both 64-byte aligned,
-/// pl.n points each, pl a plan without Bluestein's convolution. Call only where the CPU has AVX2.
-void forward_lanes_avx2(const PlanView& pl, const double* a, double* b);
+/// pl.n points each, pl a plan without Bluestein's convolution. With s > 0 the lines are
+/// sub-transforms of stage s on (n / fs points each, fs the product of the radices before s),
+/// as the recursion computes them inside one line. Call only where the CPU has AVX2.
+void forward_lanes_avx2(const PlanView& pl, const double* a, double* b, int64_t fs = 1, int64_t s = 0);
 #endif
 
 }  // namespace cgrad::fft::host

@@ -87,10 +87,11 @@ bool same_bits(const Tensor& a, const Tensor& b) {
 TEST(Fft, ABatchGivesEachLineTheBitsOfItsOwnTransform) {
   // lines are transformed 4 or 2 at a time where the plan allows (the widest build the CPU runs,
   // then 2; 19 rows: four groups of 4, one of 2 and one alone, or nine of 2) and split among
-  // threads; neither may change a bit of any line's result
+  // threads; a line alone of 4096 points or more whose first radix is 4 (5000) or 2 (4374 = 2
+  // 3^7) runs that stage's sub-transforms as lanes. None of it may change a bit of any line's result
   for (int lanes : {0, 2}) {
     fft::host::set_max_lanes(lanes);
-    for (int64_t n : {1000, 64, 97, 15}) {
+    for (int64_t n : {1000, 64, 97, 15, 5000, 4374}) {
       const Tensor x = random_complex({19, n}, static_cast<unsigned>(n) + 7);
       const Tensor r = random_real({19, 2 * n}, static_cast<unsigned>(n) + 8);
       const Tensor all = fft::fft(x), rall = fft::rfft(r), iall = fft::irfft(x, 2 * n - 2);
