@@ -1,6 +1,7 @@
 """cgrad.fft beside NumPy's (pocketfft, from PyPI) in one process: complex and real transforms
-of powers of two, a length with large prime factors (Bluestein's path here, pocketfft's too), a
-batch of rows and a 2-D transform, complex128 / float64 and complex64 / float32. Each row prints
+of powers of two (single lines of 1024, 4096 and 2^20 points, and batches of rows), of 3 x 2^18
+points, of a length with large prime factors (Bluestein's path here, pocketfft's too), a leading
+axis and 2-D transforms, complex128 / float64 and complex64 / float32. Each row prints
 both median times (after a warm-up, interleaved: cgrad, NumPy, cgrad, ...) and the ratio
 cgrad / NumPy. cgrad's times include the copies around the host transform (the input read as
 complex double, the result written into a new tensor). docs/fft.md, "Speed".
@@ -19,13 +20,16 @@ def main():
     cases = [  # name, shape, cgrad call, NumPy call, real input
         ("fft", (1024,), cg.fft.fft, np.fft.fft, False),
         ("fft", (256, 1024), cg.fft.fft, np.fft.fft, False),
+        ("fft", (4096,), cg.fft.fft, np.fft.fft, False),
         ("fft", (1 << 20,), cg.fft.fft, np.fft.fft, False),
+        ("fft", (3 << 18,), cg.fft.fft, np.fft.fft, False),
         ("fft", (1000003,), cg.fft.fft, np.fft.fft, False),
         ("fft", (1 << 10, 1 << 10), lambda x: cg.fft.fft(x, axis=0), lambda a: np.fft.fft(a, axis=0), False),
         ("fftn", (512, 512), cg.fft.fftn, np.fft.fftn, False),
         ("rfft", (256, 1024), cg.fft.rfft, np.fft.rfft, True),
         ("rfft", (1 << 20,), cg.fft.rfft, np.fft.rfft, True),
         ("irfft", (256, 513), lambda x: cg.fft.irfft(x), lambda a: np.fft.irfft(a), False),
+        ("irfft", ((1 << 19) + 1,), lambda x: cg.fft.irfft(x), lambda a: np.fft.irfft(a), False),
         ("rfftn", (512, 512), cg.fft.rfftn, np.fft.rfftn, True),
     ]
     print(f"{'function':8s} {'shape':>14s} {'dtype':10s} {'cgrad ms':>10s} {'NumPy ms':>10s} {'ratio':>7s}")
