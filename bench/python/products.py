@@ -41,7 +41,8 @@ def main():
             row("X.T @ X", dtype, (k, n), lambda: cg.eval(cx.T @ cx), lambda: x.T @ x)
             row("X.T @ X copy", dtype, (k, n), lambda: cg.eval(cx.T @ cy), lambda: x.T @ x)
             row("X @ X.T", dtype, (k, n), lambda: cg.eval(cx @ cx.T), lambda: x @ x.T)
-        for m, n, k in LINEAR if "linear" in sections else []:
+        linear = (LINEAR if "linear" in sections else []) + (FEW if "few" in sections else [])
+        for m, n, k in linear:
             x, w = rng.standard_normal((m, k)).astype(dtype), rng.standard_normal((n, k)).astype(dtype)
             wt = np.ascontiguousarray(w.T)
             cx, cw, cwt = cg.asarray(x), cg.asarray(w), cg.asarray(wt)
@@ -55,13 +56,7 @@ def main():
             cg.eval(ch, cw, cdy)
             row("h @ W", dtype, (m, n, k), lambda: cg.eval(ch @ cw), lambda: h @ w)
             row("h.T @ dY", dtype, (m, n, k), lambda: cg.eval(ch.T @ cdy), lambda: h.T @ dy)
-        for m, n, k in FEW if "few" in sections else []:
-            x, w = rng.standard_normal((m, k)).astype(dtype), rng.standard_normal((n, k)).astype(dtype)
-            wt = np.ascontiguousarray(w.T)
-            cx, cw, cwt = cg.asarray(x), cg.asarray(w), cg.asarray(wt)
-            cg.eval(cx, cw, cwt)
-            row("x @ W.T", dtype, (m, n, k), lambda: cg.eval(cx @ cw.T), lambda: x @ w.T)
-            row("x @ W", dtype, (m, n, k), lambda: cg.eval(cx @ cwt), lambda: x @ wt)
+
 
 if __name__ == "__main__":
     main()
