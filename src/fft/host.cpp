@@ -88,8 +88,8 @@ void forward_lanes(int width, const Plan& pl, const double* a, double* b, int64_
 // stage's p sub-transforms (every p-th input) run side by side as the p lanes of the lines'
 // builds, then the stage's butterflies combine them. Each sub-transform is the recursion's, stage
 // by stage with the plan's own twiddles, so the result has the bits of the one-line recursion
-// (work). One thread of the Rocket Lake VM, from Python: 2^20 points 51 -> 29 ms (NumPy 36), 4096
-// 35 -> 25 us, 512 6.3 -> 5.4; from kSplitFrom points: at 256 the interleaving cost what the lanes
+// (work). One thread of the Rocket Lake VM, from Python: 2^20 points 48 -> 25 ms (NumPy 36), 4096
+// 35 -> 20 us, 512 6.1 -> 4.8; from kSplitFrom points: at 256 the interleaving cost what the lanes
 // saved (3.8 -> 4.0 us a call).
 constexpr int64_t kSplitFrom = 512;
 bool split_fits(const Plan& pl) {
@@ -301,7 +301,8 @@ std::vector<C> half_roots(int64_t n) {
 // gives the input element at offset o), and put(dst, out offset, stride, get) writes the line's
 // result to dst[offset + j stride] from get(i), the transform's value i. The values go straight
 // into and out of the butterflies' buffers: W lines at a time, interleaved, where the plan allows
-// (no Bluestein), the widest build first (4 lines with AVX2, then 2), one at a time otherwise.
+// (no Bluestein), the widest build first (4 lines with AVX2, then 2), one at a time otherwise
+// (a line alone through split_in and split_out where split_fits).
 // The buffer is filled point by point, the W lines' values of a point side by side (filled line
 // by line, each value went to another cache line). Lines are split among the CPU backend's
 // threads in chunks of about kLineGrain points of `work` each. Where the lines are strided (an
