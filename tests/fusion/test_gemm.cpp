@@ -18,7 +18,7 @@ using namespace cgrad::test;
 namespace {
 
 // GEMMs that reach every edge of the kernels: tiles cut by m and n, depths past one packed panel
-// (256) and B panels past 2048 columns, one-vector strips (n <= 16), transposed, sliced,
+// (256) and B panels past 2048 columns, a few columns (n <= 16: narrow), transposed, sliced,
 // broadcast (stride 0), reversed and batched operands, k = 1, and the same in f64. Matrices times
 // vectors (n = 1: rows not a multiple of the four strips of lanes, a transposed matrix, a batch)
 // and vectors times matrices (m = 1: columns past whole groups of four vectors and a part of one,
