@@ -333,17 +333,20 @@ void run_lines(const Strided& in, const Shape& out_shape, int64_t axis, int64_t 
   int64_t grain = std::max<int64_t>(1, kLineGrain / std::max<int64_t>(work, 1));
   if (staged) grain = std::max(grain, block);
   const int wide = lanes_fit(pl) ? lane_width() : 1;
+  const bool split = split_fits(pl);  // (a line alone: its first stage's sub-transforms as lanes)
   const int64_t n = pl.n;
   with_reader(in, [&](auto read) {
     backends::cpu::parallel_for(count, grain, [&](int64_t begin, int64_t end) {
-      // the chunk's buffers, from the host pool: W lines interleaved in and out, one line in and
-      // out (where a line goes alone), the lines' own scratch
+      // the chunk's buffers, from the host pool: W lines interleaved in and out (or a line alone's
+      // sub-transforms), one line in and out where a line goes alone, the lines' own scratch
       const int width = end - begin >= kWidth ? wide : 1;
-      const bool split = split_fits(pl);  // (a line alone: its first stage's sub-transforms as lanes)
+      // (groups of the widest build, then of 2, take all of an even count of lines)
+      const bool alone = width == 1 || staged || (end - begin) % kWidth != 0;
       const auto lanes_len =
-          static_cast<std::size_t>(std::max(width > 1 ? 2 * width * n : 0, split ? 2 * n : 0));
+          static_cast<std::size_t>(std::max(width > 1 ? 2 * width * n : 0, alone && split ? 2 * n : 0));
       runtime::HostScratch<double> ab(lanes_len), bb(lanes_len);
-      runtime::HostScratch<C> xb(static_cast<std::size_t>(n)), yb(static_cast<std::size_t>(n));
+      runtime::HostScratch<C> xb(static_cast<std::size_t>(alone && !split ? n : 0)),
+          yb(static_cast<std::size_t>(alone ? n : 0));
       double *a = ab.data(), *b = bb.data();
       C *x = xb.data(), *y = yb.data();
       std::array<std::vector<C>, kMaxWidth> tmp;
