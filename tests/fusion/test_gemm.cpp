@@ -22,7 +22,9 @@ namespace {
 // broadcast (stride 0), reversed and batched operands, k = 1, and the same in f64. Matrices times
 // vectors (n = 1: rows not a multiple of the four strips of lanes, a transposed matrix, a batch)
 // and vectors times matrices (m = 1: columns past whole groups of four vectors and a part of one,
-// and a transposed matrix, which takes the tiles).
+// and a transposed matrix, which takes the tiles). Row-major A in whole packed blocks (229 rows:
+// two blocks of 112 rows on AVX-512, four of 48 on AVX2, and a part) at depth 512 (two whole
+// panels), where pack_a's transposes write the last strip of the block up to its end.
 std::vector<Tensor> gemms(DType dt) {
   manual_seed(21);
   auto r = [&](Shape s) { return (rand(std::move(s), dt) - 0.5).eval(); };
@@ -47,6 +49,7 @@ std::vector<Tensor> gemms(DType dt) {
           matmul(vm.slice(1, 0, 300), mw.T().slice(1, 0, 300)),  // columns of B contiguous: tiles
           matmul(vm.slice(1, 0, 20), r({20, 5})),
           matmul(a, b),
+          matmul(r({229, 512}), r({512, 40})),  // whole packed blocks of row-major A
           matmul(c, d),
           matmul(e, f),  // 3 rows: cut by columns
           matmul(g, h),
