@@ -20,6 +20,7 @@ def main():
     cases = [  # name, shape, cgrad call, NumPy call, real input
         ("fft", (1024,), cg.fft.fft, np.fft.fft, False),
         ("fft", (256, 1024), cg.fft.fft, np.fft.fft, False),
+        ("ifft", (256, 1024), cg.fft.ifft, np.fft.ifft, False),
         ("fft", (4096,), cg.fft.fft, np.fft.fft, False),
         ("fft", (1 << 20,), cg.fft.fft, np.fft.fft, False),
         ("fft", (3 << 18,), cg.fft.fft, np.fft.fft, False),

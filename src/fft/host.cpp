@@ -418,7 +418,7 @@ constexpr auto kNoPrep = [](auto&&, int64_t, int64_t, std::vector<C>&) {};
 void set_max_lanes(int lanes) { max_lanes.store(lanes, std::memory_order_relaxed); }
 
 template <class Out>
-void c2c(const Strided& in, int64_t axis, bool inverse, Out* out) {
+void c2c(const Strided& in, int64_t axis, bool inverse, double scale, Out* out) {
   const int64_t n = in.shape[static_cast<std::size_t>(axis)];
   const std::shared_ptr<const Plan> pl = plan_for(std::max<int64_t>(n, 1));
   run_lines(
@@ -427,18 +427,19 @@ void c2c(const Strided& in, int64_t axis, bool inverse, Out* out) {
         const C z = read(i0 + i * step);  // inverse: conjugated around the forward one
         return inverse ? std::conj(z) : z;
       },
-      [n, inverse](Out* dst, int64_t o0, int64_t stride, auto z) {
-        for (int64_t i = 0; i < n; ++i) dst[o0 + i * stride] = Out(inverse ? std::conj(z(i)) : z(i));
+      [n, inverse, scale](Out* dst, int64_t o0, int64_t stride, auto z) {
+        for (int64_t i = 0; i < n; ++i)
+          dst[o0 + i * stride] = Out(scale * (inverse ? std::conj(z(i)) : z(i)));
       });
 }
 
-void c2c(C* data, const Shape& shape, int64_t axis, bool inverse) {
+void c2c(C* data, const Shape& shape, int64_t axis, bool inverse, double scale) {
   // in place: each line is read whole before it is written
-  c2c(Strided{data, DType::c128, shape, core::contiguous_strides(shape)}, axis, inverse, data);
+  c2c(Strided{data, DType::c128, shape, core::contiguous_strides(shape)}, axis, inverse, scale, data);
 }
 
 template <class Out>
-void r2c(const Strided& in, int64_t axis, Out* out) {
+void r2c(const Strided& in, int64_t axis, double scale, Out* out) {
   const int64_t n = in.shape[static_cast<std::size_t>(axis)], half = n / 2;
   const Shape out_shape = with_length(in.shape, axis, half + 1);
   if (n % 2 != 0) {  // odd: the complex transform, cut
@@ -448,8 +449,8 @@ void r2c(const Strided& in, int64_t axis, Out* out) {
         [](auto& read, int64_t i0, int64_t step, const std::vector<C>&, int64_t i) {
           return read(i0 + i * step);
         },
-        [half](Out* dst, int64_t o0, int64_t stride, auto z) {
-          for (int64_t k = 0; k <= half; ++k) dst[o0 + k * stride] = Out(z(k));
+        [half, scale](Out* dst, int64_t o0, int64_t stride, auto z) {
+          for (int64_t k = 0; k <= half; ++k) dst[o0 + k * stride] = Out(scale * z(k));
         });
     return;
   }
@@ -462,19 +463,19 @@ void r2c(const Strided& in, int64_t axis, Out* out) {
       [](auto& read, int64_t i0, int64_t step, const std::vector<C>&, int64_t m) {
         return C(read(i0 + 2 * m * step).real(), read(i0 + (2 * m + 1) * step).real());
       },
-      [half, &w](Out* dst, int64_t o0, int64_t stride, auto z) {
-        dst[o0] = Out(z(0).real() + z(0).imag());  // X_0 = E_0 + O_0 and X_h = E_0 - O_0, both real
-        dst[o0 + half * stride] = Out(z(0).real() - z(0).imag());
+      [half, &w, scale](Out* dst, int64_t o0, int64_t stride, auto z) {
+        dst[o0] = Out(scale * (z(0).real() + z(0).imag()));  // X_0 = E_0 + O_0, X_h = E_0 - O_0: real
+        dst[o0 + half * stride] = Out(scale * (z(0).real() - z(0).imag()));
         for (int64_t k = 1; k < half; ++k) {
           const C zk = z(k), zc = std::conj(z(half - k));
           const C e = (zk + zc) * 0.5, o = mul(zk - zc, C(0, -0.5));
-          dst[o0 + k * stride] = Out(e + mul(w[static_cast<std::size_t>(k)], o));
+          dst[o0 + k * stride] = Out(scale * (e + mul(w[static_cast<std::size_t>(k)], o)));
         }
       });
 }
 
 template <class Out>
-void c2r(const Strided& in, int64_t axis, int64_t n, Out* out) {
+void c2r(const Strided& in, int64_t axis, int64_t n, double scale, Out* out) {
   const int64_t half = n / 2;
   const Shape out_shape = with_length(in.shape, axis, n);
   // x[0, half]: the input line, the imaginary parts of X_0 (and X_h for even n) dropped
@@ -491,8 +492,8 @@ void c2r(const Strided& in, int64_t axis, int64_t n, Out* out) {
         [half, n](auto&, int64_t, int64_t, const std::vector<C>& x, int64_t k) {
           return k <= half ? std::conj(x[static_cast<std::size_t>(k)]) : x[static_cast<std::size_t>(n - k)];
         },
-        [n](Out* dst, int64_t o0, int64_t stride, auto z) {
-          for (int64_t j = 0; j < n; ++j) dst[o0 + j * stride] = static_cast<Out>(z(j).real());
+        [n, scale](Out* dst, int64_t o0, int64_t stride, auto z) {
+          for (int64_t j = 0; j < n; ++j) dst[o0 + j * stride] = static_cast<Out>(scale * z(j).real());
         });
     return;
   }
@@ -507,19 +508,19 @@ void c2r(const Strided& in, int64_t axis, int64_t n, Out* out) {
         const C xk = x[static_cast<std::size_t>(k)], xc = std::conj(x[static_cast<std::size_t>(half - k)]);
         return std::conj(xk + xc + times_i(mul(std::conj(w[static_cast<std::size_t>(k)]), xk - xc)));
       },
-      [half](Out* dst, int64_t o0, int64_t stride, auto z) {  // z: the conjugate of the inverse transform
+      [half, scale](Out* dst, int64_t o0, int64_t stride, auto z) {  // z: the inverse transform's conjugate
         for (int64_t m = 0; m < half; ++m) {
-          dst[o0 + 2 * m * stride] = static_cast<Out>(z(m).real());
-          dst[o0 + (2 * m + 1) * stride] = static_cast<Out>(-z(m).imag());
+          dst[o0 + 2 * m * stride] = static_cast<Out>(scale * z(m).real());
+          dst[o0 + (2 * m + 1) * stride] = static_cast<Out>(-scale * z(m).imag());
         }
       });
 }
 
-template void c2c(const Strided&, int64_t, bool, C*);
-template void c2c(const Strided&, int64_t, bool, std::complex<float>*);
-template void r2c(const Strided&, int64_t, C*);
-template void r2c(const Strided&, int64_t, std::complex<float>*);
-template void c2r(const Strided&, int64_t, int64_t, double*);
-template void c2r(const Strided&, int64_t, int64_t, float*);
+template void c2c(const Strided&, int64_t, bool, double, C*);
+template void c2c(const Strided&, int64_t, bool, double, std::complex<float>*);
+template void r2c(const Strided&, int64_t, double, C*);
+template void r2c(const Strided&, int64_t, double, std::complex<float>*);
+template void c2r(const Strided&, int64_t, int64_t, double, double*);
+template void c2r(const Strided&, int64_t, int64_t, double, float*);
 
 }  // namespace cgrad::fft::host
