@@ -468,7 +468,7 @@ void r2c(const Strided& in, int64_t axis, double scale, Out* out) {
         dst[o0 + half * stride] = Out(scale * (z(0).real() - z(0).imag()));
         for (int64_t k = 1; k < half; ++k) {
           const C zk = z(k), zc = std::conj(z(half - k));
-          const C e = (zk + zc) * 0.5, o = mul(zk - zc, C(0, -0.5));
+          const C e = (zk + zc) * 0.5, o = times_minus_i((zk - zc) * 0.5);  // (zk - zc) / 2i
           dst[o0 + k * stride] = Out(scale * (e + mul(w[static_cast<std::size_t>(k)], o)));
         }
       });
