@@ -96,6 +96,32 @@ std::string omp_reduction_id(const schedule::Reduction& red) {
   return "";
 }
 
+// A max or min reduction of `v` into `acc` in a vector loop: OpenMP's own `max` / `min` reduction
+// (GCC combines its lanes in a tree), and for floating types a NaN flag beside it that makes the
+// result NaN after the loop (`start` declares it, `finish` applies it). scalar.hpp's
+// NaN-propagating `maximum` as a declared reduction (cgmax_*) cost a masked move on the loop's
+// chain and a combine of the lanes one by one: one thread of the Rocket Lake VM, max(x, 1) of 64 x
+// 4096 f32 (from L2) 0.042-0.044 -> 0.023-0.025 ms (NumPy 0.022-0.024), argmax of 4096 x 4096
+// f32 7.2 -> 5.5 ms. The sign of a zero extreme may differ between the two (as it may between
+// SIMD lanes already); every comparison treats -0 and +0 as equal.
+struct Extreme {
+  std::string combine, pragma, start, finish;
+};
+Extreme vector_extreme(const schedule::Reduction& red, const std::string& acc, const std::string& v,
+                       const std::string& flag) {
+  const bool hi = ir::info(red.op).reduce.combine == ir::Op::Maximum;
+  Extreme e;
+  e.combine = "        " + acc + " = " + v + (hi ? " > " : " < ") + acc + " ? " + v + " : " + acc + ";\n";
+  e.pragma = std::string(" reduction(") + (hi ? "max" : "min") + ":" + acc + ")";
+  if (is_floating(acc_dtype(red))) {
+    e.start = "      int " + flag + " = 0;\n";
+    e.combine += "        " + flag + " |= " + v + " != " + v + ";\n";
+    e.pragma += " reduction(|:" + flag + ")";
+    e.finish = "      if (" + flag + ") " + acc + " = cgrad::scalar::quiet_nan<" + acc_ctype(red) + ">();\n";
+  }
+  return e;
+}
+
 // Whole rows: when the inner stores need values the (last) reduction loop computes too (softmax:
 // exp(x - max)), the reduction loop keeps them in a per-row scratch and the store loop reads
 // them back, so they are computed once per element. Only values the store loop reads directly
@@ -183,31 +209,21 @@ class Reduce {
           vector = false;
           continue;
         }
-        // Per block: the extreme in the vector loop; a block whose extreme beats the pair so far
-        // becomes the winner (its bounds and offsets kept). After the last block, one vector
-        // search of the winning block (from L1/L2) for its first index reaching the extreme: one
-        // extra pass over one block per row, whatever the data. Ties with the pair keep it: its
-        // index is smaller. The block's extreme is OpenMP's own max / min reduction (GCC combines
-        // its lanes in a tree), with a NaN flag beside it for floating types (a NaN element makes
-        // the extreme NaN): scalar.hpp's NaN-propagating maximum, a declared reduction, cost a
-        // masked move on the loop's chain and a combine of the lanes one after another, and
-        // argmax of 4096 x 4096 f32 took 6.1 ms against 3.8 this way (one thread of the Rocket
-        // Lake VM). The sign of a zero extreme may differ; the search compares with ==, so the
-        // first zero of either sign is found all the same.
+        // Per block: the extreme in the vector loop (vector_extreme); a block whose extreme beats
+        // the pair so far becomes the winner (its bounds and offsets kept). After the last block,
+        // one vector search of the winning block (from L1/L2) for its first index reaching the
+        // extreme: one extra pass over one block per row, whatever the data. Ties with the pair
+        // keep it: its index is smaller. (The search compares with ==: the first zero of either
+        // sign is found whatever the sign of the block's extreme.)
         const std::string I = std::to_string(i), bm = "bm" + I, at = "at" + I, wb = "wb" + I, we = "we" + I,
-                          wo = "wo" + I, nan = "nan" + I;
+                          wo = "wo" + I;
         const std::string c = ir::op_name(rule.combine), A = acc_ctype(red), idx = value_name(red.index);
-        const bool hi = rule.combine == ir::Op::Maximum, floating = is_floating(acc_dtype(red));
+        const Extreme e = vector_extreme(red, bm, v, "nan" + I);
         blocks.start += "    int64_t " + wb + " = -1, " + we + " = 0, " + wo + "[NA];\n";
-        blocks.open += "      " + A + " " + bm + " = " + acc_identity(red) + ";\n";
-        combine += "        " + bm + " = " + v + (hi ? " > " : " < ") + bm + " ? " + v + " : " + bm + ";\n";
-        pragma += std::string(" reduction(") + (hi ? "max" : "min") + ":" + bm + ")";
-        if (floating) {
-          blocks.open += "      int " + nan + " = 0;\n";
-          combine += "        " + nan + " |= " + v + " != " + v + ";\n";
-          pragma += " reduction(|:" + nan + ")";
-          blocks.close += "      if (" + nan + ") " + bm + " = cgrad::scalar::quiet_nan<" + A + ">();\n";
-        }
+        blocks.open += "      " + A + " " + bm + " = " + acc_identity(red) + ";\n" + e.start;
+        combine += e.combine;
+        pragma += e.pragma;
+        blocks.close += e.finish;
         blocks.close += "      if (cgrad::scalar::beats_" + c + "(" + bm + ", " + n + ")) {\n        " + n +
                         " = " + bm + ";\n        " + wb + " = " + blocks_jb + ";\n        " + we + " = " +
                         blocks_je + ";\n        for (int k = 0; k < NA; ++k) " + wo +
@@ -228,8 +244,16 @@ class Reduce {
             ";\n    }\n";
         continue;
       }
-      combine += "        " + acc_combine(red, n, v) + ";\n";
       const std::string id = omp_reduction_id(red);
+      if (!id.empty() && (rule.combine == ir::Op::Maximum || rule.combine == ir::Op::Minimum)) {
+        const Extreme e = vector_extreme(red, n, v, "nan" + std::to_string(i));
+        combine += e.combine;
+        pragma += e.pragma;
+        blocks.start += e.start;
+        blocks.finish += e.finish;
+        continue;
+      }
+      combine += "        " + acc_combine(red, n, v) + ";\n";
       if (id.empty())
         vector = false;  // no vector form declared: a scalar loop
       else
