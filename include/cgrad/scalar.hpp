@@ -2691,10 +2691,11 @@ CGRAD_SCALAR_INLINE_ALWAYS T pow(T a, T b) {
     return r;
   }
 }
-// Branch-free so reductions vectorize; a NaN operand gives NaN. A NaN `a` is kept by the
-// comparison (false when unordered), so only `b` is tested: a reduction's accumulator is `a`,
-// and its loop-carried chain is one max/min and one masked move (5 cycles per vector, against
-// 9 when both operands were tested on the chain; the row max of softmax was latency-bound).
+// Branch-free so loops vectorize; a NaN operand gives NaN. A NaN `a` is kept by the comparison
+// (false when unordered), so only `b` is tested: an accumulator is `a`, and its loop-carried
+// chain is one max/min and one masked move (5 cycles per vector, against 9 when both operands
+// were tested on the chain). The CPU JIT's max/min reduction loops no longer fold with it: they
+// take OpenMP's own max/min and a NaN flag (render_cpu_reduce.cpp, vector_extreme), off the chain.
 template <class T>
 CGRAD_SCALAR_INLINE T maximum(T a, T b) {
   const T m = a < b ? b : a;

@@ -81,8 +81,8 @@ bool float_blocks(const schedule::Reduction& red) {
 }
 
 // The OpenMP reduction identifier that lets `#pragma omp simd` vectorize a reduction loop, from
-// the combining row of the reduction's op-table row; empty when none is declared (the loop stays
-// scalar, still correct). cgmax_T / cgmin_T are declared in templates/cpu_prelude.inc.
+// the combining row of the reduction's op-table row; empty when there is none (the loop stays
+// scalar, still correct). Max and min take OpenMP's own, with vector_extreme's NaN flag.
 std::string omp_reduction_id(const schedule::Reduction& red) {
   const DType a = acc_dtype(red);
   const ir::Op c = ir::info(red.op).reduce.combine;
@@ -92,14 +92,15 @@ std::string omp_reduction_id(const schedule::Reduction& red) {
   if (c == ir::Op::LogicalOr) return "||";
   if (c == ir::Op::LogicalAnd) return "&&";
   if ((c == ir::Op::Maximum || c == ir::Op::Minimum) && a != DType::b8)
-    return std::string(c == ir::Op::Maximum ? "cgmax_" : "cgmin_") + ctype(a);
+    return c == ir::Op::Maximum ? "max" : "min";
   return "";
 }
 
 // A max or min reduction of `v` into `acc` in a vector loop: OpenMP's own `max` / `min` reduction
 // (GCC combines its lanes in a tree), and for floating types a NaN flag beside it that makes the
 // result NaN after the loop (`start` declares it, `finish` applies it). scalar.hpp's
-// NaN-propagating `maximum` as a declared reduction (cgmax_*) cost a masked move on the loop's
+// NaN-propagating `maximum` as a declared reduction (`omp declare reduction`, until 2026-12-06:
+// the argmax and max rows of bench/RESULTS.md) cost a masked move on the loop's
 // chain and a combine of the lanes one by one: one thread of the Rocket Lake VM, max(x, 1) of 64 x
 // 4096 f32 (from L2) 0.042-0.044 -> 0.023-0.025 ms (NumPy 0.022-0.024), argmax of 4096 x 4096
 // f32 7.2 -> 5.5 ms. The sign of a zero extreme may differ between the two (as it may between
@@ -112,7 +113,7 @@ Extreme vector_extreme(const schedule::Reduction& red, const std::string& acc, c
   const bool hi = ir::info(red.op).reduce.combine == ir::Op::Maximum;
   Extreme e;
   e.combine = "        " + acc + " = " + v + (hi ? " > " : " < ") + acc + " ? " + v + " : " + acc + ";\n";
-  e.pragma = std::string(" reduction(") + (hi ? "max" : "min") + ":" + acc + ")";
+  e.pragma = " reduction(" + omp_reduction_id(red) + ":" + acc + ")";
   if (is_floating(acc_dtype(red))) {
     e.start = "      int " + flag + " = 0;\n";
     e.combine += "        " + flag + " |= " + v + " != " + v + ";\n";
