@@ -131,7 +131,7 @@ TEST(Gemm, EveryPathMatchesTheInterpreter) {
   }
 }
 
-// Each element is one chain of FMAs per block of depth 384, whatever the register tile: AVX2
+// Each element is one chain of FMAs per block of depth 256 (kKc), whatever the register tile: AVX2
 // (6 x 16 f32) and AVX-512 (14 x 32) give the same bits, and so does the default path. On a CPU
 // without AVX-512 both runs take the AVX2 kernels.
 TEST(Gemm, InstructionSetsGiveTheSameBits) {
