@@ -115,6 +115,10 @@ void sweep_sort(int op, DType t) {
   for (bool desc : {false, true}) {
     check_sort(op, make(tie_values(t, 1400, 3), Shape{2, 700}), -1, desc, "long rows with ties");
     check_sort(op, make(tie_values(t, 1400, 4), Shape{700, 2}), 0, desc, "long strided rows");
+    // Neighbour rows along the last dim are read and written in blocks of up to 16
+    // (interp_sort.cpp, block_range): two blocks and part of a third; in 3-D, runs of 20 rows.
+    check_sort(op, make(tie_values(t, 300 * 37, 5), Shape{300, 37}), 0, desc, "37 long strided rows");
+    check_sort(op, make(tie_values(t, 2 * 260 * 20, 6), Shape{2, 260, 20}), 1, desc, "3-D long strided rows");
     check_sort(op, make(many, Shape{static_cast<int64_t>(many.size())}), 0, desc, "long random row");
   }
   // Row lengths on each comparison path (interp_sort.cpp): a sorting network for 32-bit keys (16),
@@ -178,9 +182,12 @@ void check_tied_bits(int n) {
   std::vector<F> v(bits.size());
   std::memcpy(v.data(), bits.data(), bits.size() * sizeof(B));
   const Tensor x = tensor(v, {static_cast<int64_t>(v.size())});
-  std::vector<F> twice;  // (600, 2): each column a copy of v, its rows read at a stride of 2
-  for (const F e : v) twice.insert(twice.end(), {e, e});
-  const Tensor x2 = tensor(twice, {static_cast<int64_t>(v.size()), 2});
+  // (n, 17) for n = 600, else (n, 2): each column a copy of v, read at a stride (in blocks of 16
+  // rows and one, or of 2)
+  const int64_t copies = n <= 600 ? 17 : 2;
+  std::vector<F> tiled;
+  for (const F e : v) tiled.insert(tiled.end(), static_cast<std::size_t>(copies), e);
+  const Tensor x2 = tensor(tiled, {static_cast<int64_t>(v.size()), copies});
   for (bool desc : {false, true}) {
     std::vector<std::size_t> p(v.size());
     std::iota(p.begin(), p.end(), std::size_t{0});
@@ -193,9 +200,10 @@ void check_tied_bits(int n) {
       ASSERT_EQ(std::bit_cast<B>(got[j]), bits[p[j]])
           << sizeof(F) << "-byte, position " << j << (desc ? " descending" : "");
     const std::vector<F> cols = sort(x2, 0, desc).template to_vector<F>();
+    const auto w = static_cast<std::size_t>(copies);
     for (std::size_t j = 0; j < p.size(); ++j)
-      for (std::size_t c = 0; c < 2; ++c)
-        ASSERT_EQ(std::bit_cast<B>(cols[2 * j + c]), bits[p[j]])
+      for (std::size_t c = 0; c < w; ++c)
+        ASSERT_EQ(std::bit_cast<B>(cols[w * j + c]), bits[p[j]])
             << sizeof(F) << "-byte, strided column " << c << ", position " << j
             << (desc ? " descending" : "");
   }

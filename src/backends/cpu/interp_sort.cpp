@@ -90,39 +90,43 @@ Key<T> order_key(T v, bool descending) {
   return scalar::order_key(v, descending);
 }
 
-// The histograms of every 8-bit digit of `key`, in one pass over it.
+// The histograms of every 8-bit digit of key[0, n), in one pass over it.
 template <class K>
-std::array<std::array<std::size_t, 257>, sizeof(K)> digit_counts(const Scratch<K>& key) {
+std::array<std::array<std::size_t, 257>, sizeof(K)> digit_counts(const K* key, std::size_t n) {
   std::array<std::array<std::size_t, 257>, sizeof(K)> count{};
-  for (const K k : key)
-    for (std::size_t d = 0; d < sizeof(K); ++d) ++count[d][((k >> (8 * d)) & 0xFF) + 1];
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t d = 0; d < sizeof(K); ++d) ++count[d][((key[i] >> (8 * d)) & 0xFF) + 1];
   return count;
 }
 
-// Sorts `key` with LSD radix passes (8-bit digits, a pass skipped when every key has the same
-// digit) and `pos`, when given, along with it (stable); `tmp_key`/`tmp_pos` are scratch of the
-// same sizes. The result is in `key`/`pos`.
+// Sorts key[0, n) with LSD radix passes (8-bit digits, a pass skipped when every key has the same
+// digit) and pos[0, n) along with it when pos is not null (stable); tmp_key/tmp_pos are scratch of
+// the same sizes. The result is in key/pos (copied back after an odd number of passes).
 template <class K, class P>
-void radix_sort(Scratch<K>& key, Scratch<P>& pos, Scratch<K>& tmp_key, Scratch<P>& tmp_pos) {
-  const std::size_t n = key.size();
-  const bool with_pos = !pos.empty();
-  auto count = digit_counts(key);
+void radix_sort(K* key, P* pos, K* tmp_key, P* tmp_pos, std::size_t n) {
+  auto count = digit_counts(key, n);
+  K* k = key;
+  P* p = pos;
   for (std::size_t d = 0; d < sizeof(K); ++d) {
     auto& c = count[d];
     if (std::find(c.begin() + 1, c.end(), n) != c.end()) continue;  // one digit: no-op
     for (std::size_t b = 1; b < c.size(); ++b) c[b] += c[b - 1];
     const std::size_t shift = 8 * d;
-    if (with_pos) {
+    if (p) {
       for (std::size_t i = 0; i < n; ++i) {
-        const std::size_t at = c[(key[i] >> shift) & 0xFF]++;
-        tmp_key[at] = key[i];
-        tmp_pos[at] = pos[i];
+        const std::size_t at = c[(k[i] >> shift) & 0xFF]++;
+        tmp_key[at] = k[i];
+        tmp_pos[at] = p[i];
       }
-      pos.swap(tmp_pos);
+      std::swap(p, tmp_pos);
     } else {
-      for (std::size_t i = 0; i < n; ++i) tmp_key[c[(key[i] >> shift) & 0xFF]++] = key[i];
+      for (std::size_t i = 0; i < n; ++i) tmp_key[c[(k[i] >> shift) & 0xFF]++] = k[i];
     }
-    key.swap(tmp_key);
+    std::swap(k, tmp_key);
+  }
+  if (k != key) {
+    std::copy(k, k + n, key);
+    if (p) std::copy(p, p + n, pos);
   }
 }
 
@@ -222,6 +226,29 @@ void values_of_keys(const Key<T>* key, bool desc, T* out, int64_t out_stride, st
       key, desc, out, out_stride, m);
 }
 
+// The elements the order ties but whose bits differ, -0 with +0 and NaNs with other NaNs, written
+// in their input order: the runs of their keys in the sorted `key` (m keys of the row at `row`)
+// refilled from a scan of the row, which is what the stable sort of positions gives.
+template <class T>
+void refill_ties(const T* row, int64_t stride, bool desc, const Key<T>* key, KeyCounts c, T* out,
+                 int64_t out_stride, std::size_t m) {
+  if constexpr (core::is_floating_v<T>) {
+    auto vals = [&](std::size_t j) { return row[static_cast<int64_t>(j) * stride]; };
+    // refill a run of tied elements with the row's elements of the class, in input order
+    auto refill = [&](std::size_t from, std::size_t count, auto in_class) {
+      for (std::size_t j = 0, o = from; j < m && o < from + count; ++j)
+        if (in_class(vals(j))) out[static_cast<int64_t>(o++) * out_stride] = vals(j);
+    };
+    if (c.nans != 0) refill(m - c.nans, c.nans, [](T v) { return core::order_isnan(v); });  // NaNs go last
+    if (c.zeros != 0) {  // (one zero too: its key reads back as +0)
+      const Key<T> zero_key = order_key(static_cast<T>(0.0f), desc);
+      std::size_t from = 0;  // the zeros' run: where the first key of zero is
+      while (key[from] != zero_key) ++from;
+      refill(from, c.zeros, [](T v) { return is_zero_value(v); });
+    }
+  }
+}
+
 // Sort (values only) of a long row: the keys alone are radix-sorted and each value is read
 // back from its key, half the memory traffic of sorting (key, position) pairs (a row of 2^22 f32, one
 // thread: 111 -> 42 ms; NumPy 14). The keys are made from the row in place, at its stride, with no
@@ -232,28 +259,13 @@ template <class T>
 void sort_values(const T* row, int64_t stride, bool desc, bool quick, Scratch<Key<T>>& key,
                  Scratch<Key<T>>& tmp, T* out, int64_t out_stride) {
   const std::size_t m = key.size();
-  auto vals = [&](std::size_t j) { return row[static_cast<int64_t>(j) * stride]; };
   const auto [zeros, nans] = row_keys(row, stride, desc, key.data(), m);
-  Scratch<uint32_t> none;
   if (quick)
     sort_keys(key.data(), tmp.data(), m);
   else
-    radix_sort(key, none, tmp, none);
+    radix_sort(key.data(), static_cast<uint32_t*>(nullptr), tmp.data(), static_cast<uint32_t*>(nullptr), m);
   values_of_keys(key.data(), desc, out, out_stride, m);
-  if constexpr (core::is_floating_v<T>) {
-    // refill a run of tied elements with the row's elements of the class, in input order
-    auto refill = [&](std::size_t from, std::size_t count, auto in_class) {
-      for (std::size_t j = 0, o = from; j < m && o < from + count; ++j)
-        if (in_class(vals(j))) out[static_cast<int64_t>(o++) * out_stride] = vals(j);
-    };
-    if (nans != 0) refill(m - nans, nans, [](T v) { return core::order_isnan(v); });  // NaNs go last
-    if (zeros != 0) {  // (one zero too: its key reads back as +0)
-      const Key<T> zero_key = order_key(static_cast<T>(0.0f), desc);
-      std::size_t from = 0;  // the zeros' run: where the first key of zero is
-      while (key[from] != zero_key) ++from;
-      refill(from, zeros, [](T v) { return is_zero_value(v); });
-    }
-  }
+  refill_ties(row, stride, desc, key.data(), KeyCounts{zeros, nans}, out, out_stride, m);
 }
 
 // The word of a 32-bit key and its position in the row (below 2^32): sorted words are sorted by
@@ -360,7 +372,7 @@ void sort_positions(RowScratch<T, P>& s, bool desc) {
     });
   } else if (s.radix) {
     for (std::size_t j = 0; j < m; ++j) s.key[j] = order_key(s.vals[j], desc);
-    radix_sort(s.key, s.pos, s.tmp_key, s.tmp_pos);
+    radix_sort(s.key.data(), s.pos.data(), s.tmp_key.data(), s.tmp_pos.data(), m);
   } else {
     for (std::size_t j = 0; j < m; ++j) s.pairs[j] = {order_key(s.vals[j], desc), s.pos[j]};
     merge_sort(s.pairs, s.tmp_pairs);
@@ -390,6 +402,9 @@ class RowCursor {
     for (std::size_t d = 0; d < shape_.size(); ++d) off += at_[d] * ost_[d];
     return off;
   }
+  // Rows left in this run along the last dim (the rows from here to its end follow one another
+  // at the last dim's strides). Only where ax is not the last dim.
+  int64_t run_left() const { return shape_.back() - at_.back(); }
   void next() {  // odometer over the dims but ax (at_[ax] stays 0)
     for (std::size_t d = shape_.size(); d-- > 0;) {
       if (d == ax_) continue;
@@ -447,6 +462,103 @@ void network_range(RowScratch<T, P>& s, RowCursor& rows, const T* src, int64_t i
   }
 }
 
+// Rows along an axis that is not the last, Sort's keys alone and Argsort's quicksort words: up to
+// kBlockRows neighbours along the last dim at once. Row by row, each element read (and written)
+// was a cache line of its own, the row's neighbours' elements read again with the next row: 2^20 x
+// 16 f32 along axis 0, one thread of the Rocket Lake VM, 302 ms, 61% of it in those two loops
+// (NumPy 162). A block reads and writes the G elements of one position along the axis together,
+// one line for 16 f32 (at a unit stride along the last dim), each row's keys or words to a
+// scratch row of its own, which is then sorted as a row alone: the same result. Sort, one thread,
+// f32, ms: 2^20 x 16 along axis 0 297-309 -> 139-149 (NumPy 151), 4096 x 4096 351-390 -> 105-119
+// (NumPy 270; along axis 1 51-58), 1024 x 65536 1157-1195 -> 419-464 (NumPy 1110); Argsort of
+// 4096 x 4096 along axis 0 401-424 -> 161-171 (bench/RESULTS.md, 2026-12-06).
+constexpr int64_t kBlockRows = 16;
+// A block's scratch rows hold at most this many keys or words together (64 MiB of 32-bit keys):
+// fewer rows to a block for longer rows.
+constexpr int64_t kBlockElements = int64_t{1} << 24;
+
+// Positions fetched ahead of the one read or written: each is a line of its own (a page apart
+// for 4096 x 4096 f32), which the hardware's prefetchers do not foresee.
+constexpr int64_t kAhead = 8;
+
+// How many rows the blocks of rows of `len` take: 1 (row by row) where they do not apply.
+template <class T, class P>
+int64_t block_rows(const RowScratch<T, P>& s, bool arg, std::size_t ax, const Shape& shape, int64_t len) {
+  if (core::is_complex_v<T> || ax + 1 == shape.size() || !(s.keys_only || (s.quick && arg))) return 1;
+  return std::clamp<int64_t>(kBlockElements / std::max<int64_t>(len, 1), 1, kBlockRows);
+}
+
+// Rows [r0, r1) in blocks of up to G rows (block_rows) that are neighbours along the last dim:
+// the keys (Sort) or words (Argsort) of a block's rows gathered position by position, each row
+// sorted in its own scratch, and the values or positions scattered back position by position.
+template <class T, class P>
+void block_range(RowScratch<T, P>& s, RowCursor& rows, int64_t G, const T* src, int64_t istride,
+                 int64_t istep, int64_t ostride, bool desc, bool arg, void* out, int64_t r0, int64_t r1) {
+  using K = Key<T>;
+  const std::size_t m = arg ? s.words.size() : s.key.size();
+  auto* vout = static_cast<T*>(out);
+  auto* iout = static_cast<int64_t*>(out);
+  // The rows' scratch in one array, a row every whole number of pages and a cache line: rows a
+  // power of two apart put the G streams of a position in one L1 set (rows m apart: 4096 x 4096
+  // f32 along axis 0 141-152 ms, 2^20 x 16 174-188, against 103-111 and 138-146).
+  const std::size_t row_bytes = (m * (arg ? 8 : sizeof(K)) + 4095) / 4096 * 4096 + 64;
+  const std::size_t at = row_bytes / (arg ? 8 : sizeof(K));
+  Scratch<K> keys(arg ? 0 : at * static_cast<std::size_t>(G));
+  Scratch<uint64_t> words(arg ? at * static_cast<std::size_t>(G) : 0);
+  KeyCounts counts[kBlockRows];
+  for (int64_t r = r0; r < r1;) {
+    const int64_t g_n = std::min({G, r1 - r, rows.run_left()});
+    const int64_t ioff = rows.in_offset(), ooff = rows.out_offset();
+    for (std::size_t j = 0; j < m; ++j) {
+      const T* x = src + ioff + static_cast<int64_t>(j) * istride;
+      __builtin_prefetch(x + kAhead * istride);
+      for (int64_t g = 0; g < g_n; ++g) {
+        const T v = x[g * istep];
+        const auto gi = static_cast<std::size_t>(g);
+        if (arg) {
+          words[gi * at + j] = key_position_word(order_key(v, desc), j);
+        } else {
+          keys[gi * at + j] = order_key(v, desc);
+          if constexpr (core::is_floating_v<T>) {
+            counts[g].zeros += static_cast<std::size_t>(is_zero_value(v));
+            counts[g].nans += static_cast<std::size_t>(core::order_isnan(v));
+          }
+        }
+      }
+    }
+    for (int64_t g = 0; g < g_n; ++g) {
+      const auto gi = static_cast<std::size_t>(g);
+      if (arg)
+        sort_keys(&words[gi * at], s.tmp_words.data(), m);
+      else if (s.quick)
+        sort_keys(&keys[gi * at], s.tmp_key.data(), m);
+      else
+        radix_sort(&keys[gi * at], static_cast<uint32_t*>(nullptr), s.tmp_key.data(),
+                   static_cast<uint32_t*>(nullptr), m);
+    }
+    for (std::size_t j = 0; j < m; ++j) {
+      const int64_t o = ooff + static_cast<int64_t>(j) * ostride;
+      if (arg)
+        __builtin_prefetch(iout + o + kAhead * ostride, 1);
+      else
+        __builtin_prefetch(vout + o + kAhead * ostride, 1);
+      for (int64_t g = 0; g < g_n; ++g) {
+        const auto gi = static_cast<std::size_t>(g);
+        if (arg)
+          iout[o + g] = static_cast<int64_t>(position_of_word(words[gi * at + j]));
+        else
+          vout[o + g] = value_of_key<T>(keys[gi * at + j], desc);
+      }
+    }
+    for (int64_t g = 0; g < g_n; ++g, ++r, rows.next()) {
+      if (!arg)
+        refill_ties(src + ioff + g * istep, istride, desc, &keys[static_cast<std::size_t>(g) * at], counts[g],
+                    vout + ooff + g, ostride, m);
+      counts[g] = {};
+    }
+  }
+}
+
 // Sorts rows [r0, r1) of the row-major order over the dims other than `ax`; positions within a
 // row are of type P (32 bits below 2^32 elements: less memory traffic in the radix passes).
 template <class T, class P>
@@ -461,9 +573,13 @@ void sort_range(const ir::Node& n, const View& in, View& out, int64_t r0, int64_
   auto* iout = static_cast<int64_t*>(out.storage->data);
   RowScratch<T, P> s(static_cast<std::size_t>(len), arg);
   RowCursor rows(shape, ax, in, ost, r0);
-  if constexpr (!core::is_complex_v<T>)
+  if constexpr (!core::is_complex_v<T>) {
     if (s.network)
       return network_range(s, rows, src, in.strides[ax], ost[ax], desc, arg, out.storage->data, r0, r1);
+    if (const int64_t G = block_rows(s, arg, ax, shape, len); G > 1)
+      return block_range(s, rows, G, src, in.strides[ax], in.strides.back(), ost[ax], desc, arg,
+                         out.storage->data, r0, r1);
+  }
   for (int64_t r = r0; r < r1; ++r, rows.next()) {
     const int64_t ioff = rows.in_offset(), ooff = rows.out_offset();
     if constexpr (!core::is_complex_v<T>) {
