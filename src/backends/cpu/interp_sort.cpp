@@ -359,24 +359,23 @@ struct RowScratch {
   Scratch<KeyPos<K, P>> pairs, tmp_pairs;
 };
 
-// Sets s.pos to the positions of s.vals in stable sorted order.
+// Sets pos[0, m) to the positions of vals[0, m) in stable sorted order (m: the row's length,
+// s's size; s's other arrays are the sorts' scratch).
 template <class T, class P>
-void sort_positions(RowScratch<T, P>& s, bool desc) {
-  const std::size_t m = s.vals.size();
-  std::iota(s.pos.begin(), s.pos.end(), P{0});
+void sort_positions(RowScratch<T, P>& s, const T* vals, P* pos, std::size_t m, bool desc) {
+  std::iota(pos, pos + m, P{0});
   if constexpr (core::is_complex_v<T>) {
     // complex group: core::order_before's lexicographic (re, im) order has no integer key
-    std::stable_sort(s.pos.begin(), s.pos.end(), [&](P a, P b) {
-      return core::order_before(s.vals[static_cast<std::size_t>(a)], s.vals[static_cast<std::size_t>(b)],
-                                desc);
+    std::stable_sort(pos, pos + m, [&](P a, P b) {
+      return core::order_before(vals[static_cast<std::size_t>(a)], vals[static_cast<std::size_t>(b)], desc);
     });
   } else if (s.radix) {
-    for (std::size_t j = 0; j < m; ++j) s.key[j] = order_key(s.vals[j], desc);
-    radix_sort(s.key.data(), s.pos.data(), s.tmp_key.data(), s.tmp_pos.data(), m);
+    for (std::size_t j = 0; j < m; ++j) s.key[j] = order_key(vals[j], desc);
+    radix_sort(s.key.data(), pos, s.tmp_key.data(), s.tmp_pos.data(), m);
   } else {
-    for (std::size_t j = 0; j < m; ++j) s.pairs[j] = {order_key(s.vals[j], desc), s.pos[j]};
+    for (std::size_t j = 0; j < m; ++j) s.pairs[j] = {order_key(vals[j], desc), pos[j]};
     merge_sort(s.pairs, s.tmp_pairs);
-    for (std::size_t j = 0; j < m; ++j) s.pos[j] = s.pairs[j].second;
+    for (std::size_t j = 0; j < m; ++j) pos[j] = s.pairs[j].second;
   }
 }
 
@@ -462,49 +461,59 @@ void network_range(RowScratch<T, P>& s, RowCursor& rows, const T* src, int64_t i
   }
 }
 
-// Rows along an axis that is not the last, Sort's keys alone and Argsort's quicksort words: up to
-// kBlockRows neighbours along the last dim at once. Row by row, each element read (and written)
-// was a cache line of its own, the row's neighbours' elements read again with the next row: 2^20 x
-// 16 f32 along axis 0, one thread of the Rocket Lake VM, 302 ms, 61% of it in those two loops
-// (NumPy 162). A block reads and writes the G elements of one position along the axis together,
-// one line for 16 f32 (at a unit stride along the last dim), each row's keys or words to a
-// scratch row of its own, which is then sorted as a row alone: the same result. Sort, one thread,
-// f32, ms: 2^20 x 16 along axis 0 297-309 -> 139-149 (NumPy 151), 4096 x 4096 351-390 -> 105-119
-// (NumPy 270; along axis 1 51-58), 1024 x 65536 1157-1195 -> 419-464 (NumPy 1110); Argsort of
-// 4096 x 4096 along axis 0 401-424 -> 161-171 (bench/RESULTS.md, 2026-12-06).
+// Rows along an axis that is not the last: up to kBlockRows neighbours along the last dim at once.
+// Row by row, each element read (and written) was a cache line of its own, the row's neighbours'
+// elements read again with the next row: 2^20 x 16 f32 along axis 0, one thread of the Rocket Lake
+// VM, 302 ms, 61% of it in those two loops (NumPy 162). A block reads and writes the G elements of
+// one position along the axis together, one line for 16 f32 (at a unit stride along the last dim),
+// into a scratch row for each row, which is then sorted as a row alone: the same result. Sort, one
+// thread, f32, ms: 2^20 x 16 along axis 0 297-309 -> 139-149 (NumPy 151), 4096 x 4096 351-390 ->
+// 105-119 (NumPy 270; along axis 1 51-58), 1024 x 65536 1157-1195 -> 419-464 (NumPy 1110); Argsort
+// of 4096 x 4096 along axis 0 401-424 -> 161-171 (bench/RESULTS.md, 2026-12-06).
 constexpr int64_t kBlockRows = 16;
-// A block's scratch rows hold at most this many keys or words together (64 MiB of 32-bit keys):
-// fewer rows to a block for longer rows.
+// A block's scratch rows hold at most this many elements together (64 MiB of 32-bit keys): fewer
+// rows to a block for longer rows.
 constexpr int64_t kBlockElements = int64_t{1} << 24;
 
 // Positions fetched ahead of the one read or written: each is a line of its own (a page apart
 // for 4096 x 4096 f32), which the hardware's prefetchers do not foresee.
 constexpr int64_t kAhead = 8;
 
-// How many rows the blocks of rows of `len` take: 1 (row by row) where they do not apply.
-template <class T, class P>
-int64_t block_rows(const RowScratch<T, P>& s, bool arg, std::size_t ax, const Shape& shape, int64_t len) {
-  if (core::is_complex_v<T> || ax + 1 == shape.size() || !(s.keys_only || (s.quick && arg))) return 1;
+// How many rows the blocks of rows of `len` take: 1 (row by row) where the sort axis is the last.
+int64_t block_rows(std::size_t ax, const Shape& shape, int64_t len) {
+  if (ax + 1 == shape.size()) return 1;
   return std::clamp<int64_t>(kBlockElements / std::max<int64_t>(len, 1), 1, kBlockRows);
 }
 
-// Rows [r0, r1) in blocks of up to G rows (block_rows) that are neighbours along the last dim:
-// the keys (Sort) or words (Argsort) of a block's rows gathered position by position, each row
-// sorted in its own scratch, and the values or positions scattered back position by position.
+// The elements from one scratch row of m elements of E to the next: whole pages and a cache line,
+// as rows a power of two apart put the G streams of a position in one L1 set (rows m apart: 4096 x
+// 4096 f32 along axis 0 141-152 ms, 2^20 x 16 174-188, against 103-111 and 138-146).
+template <class E>
+std::size_t padded_row(std::size_t m) {
+  return ((m * sizeof(E) + 4095) / 4096 * 4096 + 64) / sizeof(E);
+}
+
+// Rows [r0, r1) in blocks of up to G rows (block_rows) that are neighbours along the last dim.
+// Position by position, each row's element goes to its scratch row: Sort's keys (where s sorts
+// keys alone), Argsort's (key, position) words (where the quicksort sorts them), else the values,
+// whose positions sort_positions sorts. Then each row is sorted, and its values or positions are
+// written back position by position.
 template <class T, class P>
-void block_range(RowScratch<T, P>& s, RowCursor& rows, int64_t G, const T* src, int64_t istride,
-                 int64_t istep, int64_t ostride, bool desc, bool arg, void* out, int64_t r0, int64_t r1) {
+void block_range(RowScratch<T, P>& s, RowCursor& rows, std::size_t m, int64_t G, const T* src,
+                 int64_t istride, int64_t istep, int64_t ostride, bool desc, bool arg, void* out, int64_t r0,
+                 int64_t r1) {
   using K = Key<T>;
-  const std::size_t m = arg ? s.words.size() : s.key.size();
+  const auto rows_n = static_cast<std::size_t>(G);
+  const bool keys_only = !core::is_complex_v<T> && s.keys_only,
+             words_of = !core::is_complex_v<T> && arg && s.quick, values = !keys_only && !words_of;
   auto* vout = static_cast<T*>(out);
   auto* iout = static_cast<int64_t*>(out);
-  // The rows' scratch in one array, a row every whole number of pages and a cache line: rows a
-  // power of two apart put the G streams of a position in one L1 set (rows m apart: 4096 x 4096
-  // f32 along axis 0 141-152 ms, 2^20 x 16 174-188, against 103-111 and 138-146).
-  const std::size_t row_bytes = (m * (arg ? 8 : sizeof(K)) + 4095) / 4096 * 4096 + 64;
-  const std::size_t at = row_bytes / (arg ? 8 : sizeof(K));
-  Scratch<K> keys(arg ? 0 : at * static_cast<std::size_t>(G));
-  Scratch<uint64_t> words(arg ? at * static_cast<std::size_t>(G) : 0);
+  const std::size_t ak = padded_row<K>(m), aw = padded_row<uint64_t>(m), av = padded_row<T>(m),
+                    ap = padded_row<P>(m);
+  Scratch<K> keys(keys_only ? ak * rows_n : 0);
+  Scratch<uint64_t> words(words_of ? aw * rows_n : 0);
+  Scratch<T> vals(values ? av * rows_n : 0);
+  Scratch<P> pos(values ? ap * rows_n : 0);
   KeyCounts counts[kBlockRows];
   for (int64_t r = r0; r < r1;) {
     const int64_t g_n = std::min({G, r1 - r, rows.run_left()});
@@ -515,25 +524,30 @@ void block_range(RowScratch<T, P>& s, RowCursor& rows, int64_t G, const T* src, 
       for (int64_t g = 0; g < g_n; ++g) {
         const T v = x[g * istep];
         const auto gi = static_cast<std::size_t>(g);
-        if (arg) {
-          words[gi * at + j] = key_position_word(order_key(v, desc), j);
-        } else {
-          keys[gi * at + j] = order_key(v, desc);
-          if constexpr (core::is_floating_v<T>) {
-            counts[g].zeros += static_cast<std::size_t>(is_zero_value(v));
-            counts[g].nans += static_cast<std::size_t>(core::order_isnan(v));
+        if (values) {
+          vals[gi * av + j] = v;
+        } else if constexpr (!core::is_complex_v<T>) {
+          if (words_of) {
+            words[gi * aw + j] = key_position_word(order_key(v, desc), j);
+          } else {
+            keys[gi * ak + j] = order_key(v, desc);
+            if constexpr (core::is_floating_v<T>) {
+              counts[g].zeros += static_cast<std::size_t>(is_zero_value(v));
+              counts[g].nans += static_cast<std::size_t>(core::order_isnan(v));
+            }
           }
         }
       }
     }
-    for (int64_t g = 0; g < g_n; ++g) {
-      const auto gi = static_cast<std::size_t>(g);
-      if (arg)
-        sort_keys(&words[gi * at], s.tmp_words.data(), m);
+    for (std::size_t g = 0; g < static_cast<std::size_t>(g_n); ++g) {
+      if (values)
+        sort_positions(s, &vals[g * av], &pos[g * ap], m, desc);
+      else if (words_of)
+        sort_keys(&words[g * aw], s.tmp_words.data(), m);
       else if (s.quick)
-        sort_keys(&keys[gi * at], s.tmp_key.data(), m);
+        sort_keys(&keys[g * ak], s.tmp_key.data(), m);
       else
-        radix_sort(&keys[gi * at], static_cast<uint32_t*>(nullptr), s.tmp_key.data(),
+        radix_sort(&keys[g * ak], static_cast<uint32_t*>(nullptr), s.tmp_key.data(),
                    static_cast<uint32_t*>(nullptr), m);
     }
     for (std::size_t j = 0; j < m; ++j) {
@@ -544,15 +558,22 @@ void block_range(RowScratch<T, P>& s, RowCursor& rows, int64_t G, const T* src, 
         __builtin_prefetch(vout + o + kAhead * ostride, 1);
       for (int64_t g = 0; g < g_n; ++g) {
         const auto gi = static_cast<std::size_t>(g);
-        if (arg)
-          iout[o + g] = static_cast<int64_t>(position_of_word(words[gi * at + j]));
-        else
-          vout[o + g] = value_of_key<T>(keys[gi * at + j], desc);
+        if (values) {
+          const auto k = static_cast<std::size_t>(pos[gi * ap + j]);
+          if (arg)
+            iout[o + g] = static_cast<int64_t>(k);
+          else
+            vout[o + g] = vals[gi * av + k];
+        } else if (words_of) {
+          iout[o + g] = static_cast<int64_t>(position_of_word(words[gi * aw + j]));
+        } else {
+          vout[o + g] = value_of_key<T>(keys[gi * ak + j], desc);
+        }
       }
     }
     for (int64_t g = 0; g < g_n; ++g, ++r, rows.next()) {
-      if (!arg)
-        refill_ties(src + ioff + g * istep, istride, desc, &keys[static_cast<std::size_t>(g) * at], counts[g],
+      if (keys_only)
+        refill_ties(src + ioff + g * istep, istride, desc, &keys[static_cast<std::size_t>(g) * ak], counts[g],
                     vout + ooff + g, ostride, m);
       counts[g] = {};
     }
@@ -573,13 +594,12 @@ void sort_range(const ir::Node& n, const View& in, View& out, int64_t r0, int64_
   auto* iout = static_cast<int64_t*>(out.storage->data);
   RowScratch<T, P> s(static_cast<std::size_t>(len), arg);
   RowCursor rows(shape, ax, in, ost, r0);
-  if constexpr (!core::is_complex_v<T>) {
+  if constexpr (!core::is_complex_v<T>)
     if (s.network)
       return network_range(s, rows, src, in.strides[ax], ost[ax], desc, arg, out.storage->data, r0, r1);
-    if (const int64_t G = block_rows(s, arg, ax, shape, len); G > 1)
-      return block_range(s, rows, G, src, in.strides[ax], in.strides.back(), ost[ax], desc, arg,
-                         out.storage->data, r0, r1);
-  }
+  if (const int64_t G = block_rows(ax, shape, len); G > 1)
+    return block_range(s, rows, static_cast<std::size_t>(len), G, src, in.strides[ax], in.strides.back(),
+                       ost[ax], desc, arg, out.storage->data, r0, r1);
   for (int64_t r = r0; r < r1; ++r, rows.next()) {
     const int64_t ioff = rows.in_offset(), ooff = rows.out_offset();
     if constexpr (!core::is_complex_v<T>) {
@@ -594,7 +614,7 @@ void sort_range(const ir::Node& n, const View& in, View& out, int64_t r0, int64_
     }
     {
       for (int64_t j = 0; j < len; ++j) s.vals[static_cast<std::size_t>(j)] = src[ioff + j * in.strides[ax]];
-      sort_positions(s, desc);
+      sort_positions(s, s.vals.data(), s.pos.data(), s.vals.size(), desc);
       for (int64_t j = 0; j < len; ++j) {
         const auto k = static_cast<int64_t>(s.pos[static_cast<std::size_t>(j)]);
         if (arg)
