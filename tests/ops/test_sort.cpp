@@ -216,6 +216,27 @@ TEST(Sort, LongRowsKeepTheBitsOfTiedZerosAndNans) {
   }
 }
 
+// Rows whose zeros all have one sign: the keys of zeros read back as +0, and only a row with
+// negative zeros is refilled from its input (the refill scans it), in rows of 300 and, along axis
+// 0, in a block of neighbour rows.
+TEST(Sort, ZerosOfOneSignKeepIt) {
+  for (const float zero : {0.0f, -0.0f}) {
+    std::vector<float> v;
+    for (int i = 0; i < 600; ++i) v.push_back(i % 7 == 3 ? zero : static_cast<float>((i * 13) % 29) - 14.5f);
+    for (const auto& [shape, axis] : std::vector<std::pair<Shape, int64_t>>{{{2, 300}, 1}, {{300, 2}, 0}})
+      for (bool desc : {false, true}) {
+        const std::vector<float> got = sort(tensor(v, shape), axis, desc).to_vector<float>();
+        int zeros = 0;
+        for (const float e : got) {
+          if (e != 0.0f) continue;
+          ++zeros;
+          EXPECT_EQ(std::signbit(e), std::signbit(zero)) << "axis " << axis << (desc ? " descending" : "");
+        }
+        EXPECT_EQ(zeros, 86);
+      }
+  }
+}
+
 // The sorts of CPUs without AVX-512F (the radix and merge sorts, the row loops' baseline build),
 // run where the CPU has it by turning the quicksort off for the test (sort_keys.h), so that every
 // path is tested on every machine: the sweep of 32- and 64-bit dtypes, and the tied bits of a

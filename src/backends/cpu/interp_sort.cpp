@@ -192,8 +192,18 @@ bool is_zero_value(T v) {
   return static_cast<std::conditional_t<sizeof(T) == 2, float, T>>(v) == 0;
 }
 
+// Negative zero: the sign bit alone (an integer compare, which the keys' loop vectorizes).
+template <class T>
+bool is_negative_zero(T v) {
+  using U =
+      std::conditional_t<sizeof(T) == 2, uint16_t, std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>;
+  return std::bit_cast<U>(v) == static_cast<U>(U{1} << (8 * sizeof(T) - 1));
+}
+
+// A row's elements whose bits their keys do not keep: zeros (their keys read back as +0), of them
+// negative zeros, and NaNs.
 struct KeyCounts {
-  std::size_t zeros = 0, nans = 0;
+  std::size_t zeros = 0, negative_zeros = 0, nans = 0;
 };
 
 // key[j] = order_key(row[j * stride]) for j < m, and how many of the row's elements are zeros
@@ -208,6 +218,7 @@ KeyCounts row_keys(const T* row, int64_t stride, bool desc, Key<T>* key, std::si
           k[j] = order_key(v, d);
           if constexpr (core::is_floating_v<T>) {
             c.zeros += static_cast<std::size_t>(is_zero_value(v));
+            c.negative_zeros += static_cast<std::size_t>(is_negative_zero(v));
             c.nans += static_cast<std::size_t>(core::order_isnan(v));
           }
         }
@@ -228,7 +239,11 @@ void values_of_keys(const Key<T>* key, bool desc, T* out, int64_t out_stride, st
 
 // The elements the order ties but whose bits differ, -0 with +0 and NaNs with other NaNs, written
 // in their input order: the runs of their keys in the sorted `key` (m keys of the row at `row`)
-// refilled from a scan of the row, which is what the stable sort of positions gives.
+// refilled from a scan of the row, which is what the stable sort of positions gives. Zeros only
+// where some are negative (the keys of +0 read back as +0). The scan tests kRefillChunk elements at
+// a time and stops at the run's last element: a zero in a random row of 2^22 f32 (ReLU outputs
+// have many) cost a scan of it element by element, 8% of the sort (bench/RESULTS.md, 2026-12-06).
+constexpr std::size_t kRefillChunk = 64;
 template <class T>
 void refill_ties(const T* row, int64_t stride, bool desc, const Key<T>* key, KeyCounts c, T* out,
                  int64_t out_stride, std::size_t m) {
@@ -236,14 +251,20 @@ void refill_ties(const T* row, int64_t stride, bool desc, const Key<T>* key, Key
     auto vals = [&](std::size_t j) { return row[static_cast<int64_t>(j) * stride]; };
     // refill a run of tied elements with the row's elements of the class, in input order
     auto refill = [&](std::size_t from, std::size_t count, auto in_class) {
-      for (std::size_t j = 0, o = from; j < m && o < from + count; ++j)
-        if (in_class(vals(j))) out[static_cast<int64_t>(o++) * out_stride] = vals(j);
+      for (std::size_t j0 = 0, o = from; j0 < m && o < from + count; j0 += kRefillChunk) {
+        const std::size_t j1 = std::min(m, j0 + kRefillChunk);
+        bool any = false;
+        for (std::size_t j = j0; j < j1; ++j) any |= in_class(vals(j));
+        if (!any) continue;
+        for (std::size_t j = j0; j < j1 && o < from + count; ++j)
+          if (in_class(vals(j))) out[static_cast<int64_t>(o++) * out_stride] = vals(j);
+      }
     };
     if (c.nans != 0) refill(m - c.nans, c.nans, [](T v) { return core::order_isnan(v); });  // NaNs go last
-    if (c.zeros != 0) {  // (one zero too: its key reads back as +0)
+    if (c.negative_zeros != 0) {
       const Key<T> zero_key = order_key(static_cast<T>(0.0f), desc);
-      std::size_t from = 0;  // the zeros' run: where the first key of zero is
-      while (key[from] != zero_key) ++from;
+      const auto from =
+          static_cast<std::size_t>(std::lower_bound(key, key + m, zero_key) - key);  // the zeros' run
       refill(from, c.zeros, [](T v) { return is_zero_value(v); });
     }
   }
@@ -259,13 +280,13 @@ template <class T>
 void sort_values(const T* row, int64_t stride, bool desc, bool quick, Scratch<Key<T>>& key,
                  Scratch<Key<T>>& tmp, T* out, int64_t out_stride) {
   const std::size_t m = key.size();
-  const auto [zeros, nans] = row_keys(row, stride, desc, key.data(), m);
+  const KeyCounts counts = row_keys(row, stride, desc, key.data(), m);
   if (quick)
     sort_keys(key.data(), tmp.data(), m);
   else
     radix_sort(key.data(), static_cast<uint32_t*>(nullptr), tmp.data(), static_cast<uint32_t*>(nullptr), m);
   values_of_keys(key.data(), desc, out, out_stride, m);
-  refill_ties(row, stride, desc, key.data(), KeyCounts{zeros, nans}, out, out_stride, m);
+  refill_ties(row, stride, desc, key.data(), counts, out, out_stride, m);
 }
 
 // The word of a 32-bit key and its position in the row (below 2^32): sorted words are sorted by
@@ -533,6 +554,7 @@ void block_range(RowScratch<T, P>& s, RowCursor& rows, std::size_t m, int64_t G,
             keys[gi * ak + j] = order_key(v, desc);
             if constexpr (core::is_floating_v<T>) {
               counts[g].zeros += static_cast<std::size_t>(is_zero_value(v));
+              counts[g].negative_zeros += static_cast<std::size_t>(is_negative_zero(v));
               counts[g].nans += static_cast<std::size_t>(core::order_isnan(v));
             }
           }
