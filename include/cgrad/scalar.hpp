@@ -508,6 +508,17 @@ typedef int32_t f16_block_i32 __attribute__((vector_size(4 * CGRAD_F16_BLOCK_LAN
 typedef short f16_block_i16 __attribute__((vector_size(2 * CGRAD_F16_BLOCK_LANES)));
 #if defined(__F16C__) && (defined(__AVX512F__) || defined(__AVX__))
 #define CGRAD_F16_BLOCK_F16C 1
+// Whether a vector of floats holds a NaN: the NaN fix-ups below run only then. They ran on every
+// vector, 38% of an f16 `exp` kernel's samples on the Rocket Lake VM; 2^22 f16, one thread, from
+// Python: exp 2.20 -> 1.62-1.77 ms (f32 1.62-1.65), x + x 0.95-1.01 -> 0.63, tanh 2.78 -> 2.20-2.32;
+// with a NaN every 1000 elements, exp 1.73-1.77.
+inline bool f16_block_any_nan(f16_block_f32 f) {
+#if CGRAD_F16_BLOCK_LANES == 16
+  return __builtin_ia32_cmpps512_mask(f, f, 3, static_cast<unsigned short>(-1), 4) != 0;  // unordered
+#else
+  return __builtin_ia32_movmskps256(__builtin_ia32_cmpps256(f, f, 3)) != 0;
+#endif
+}
 // A vector of f16 bits -> floats.
 inline f16_block_f32 f16_lanes(f16_block_i16 h) {
 #if CGRAD_F16_BLOCK_LANES == 16
@@ -516,6 +527,7 @@ inline f16_block_f32 f16_lanes(f16_block_i16 h) {
 #else
   const f16_block_f32 f = __builtin_ia32_vcvtph2ps256(h);
 #endif
+  if (__builtin_expect(!f16_block_any_nan(f), 1)) return f;
   const f16_block_i32 m = __builtin_convertvector(h, f16_block_i32) & 0x7fff;  // |h|'s bits
   const f16_block_i32 snan = (m > 0x7c00) & (m < 0x7e00);                      // -1 where signalling
   return reinterpret_cast<f16_block_f32>(reinterpret_cast<f16_block_i32>(f) ^ (snan & 0x400000));
@@ -529,6 +541,7 @@ inline f16_block_i16 f16_lanes(f16_block_f32 x) {
 #else
   const f16_block_i16 h = __builtin_ia32_vcvtps2ph256(x, 8);
 #endif
+  if (__builtin_expect(!f16_block_any_nan(x), 1)) return h;
   const f16_block_i16 nan = __builtin_convertvector(x != x, f16_block_i16);
   return (h & ~nan) | (((h & static_cast<short>(0x8000)) | static_cast<short>(0x7e00)) & nan);
 }
