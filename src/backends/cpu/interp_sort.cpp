@@ -525,8 +525,8 @@ void block_range(RowScratch<T, P>& s, RowCursor& rows, std::size_t m, int64_t G,
                  int64_t r1) {
   using K = Key<T>;
   const auto rows_n = static_cast<std::size_t>(G);
-  const bool keys_only = !core::is_complex_v<T> && s.keys_only,
-             words_of = !core::is_complex_v<T> && arg && s.quick, values = !keys_only && !words_of;
+  // (RowScratch's keys_only and quick are false for complex rows)
+  const bool keys_only = s.keys_only, words_of = arg && s.quick, values = !keys_only && !words_of;
   auto* vout = static_cast<T*>(out);
   auto* iout = static_cast<int64_t*>(out);
   const std::size_t ak = padded_row<K>(m), aw = padded_row<uint64_t>(m), av = padded_row<T>(m),
