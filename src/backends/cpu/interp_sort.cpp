@@ -282,7 +282,7 @@ void sort_values(const T* row, int64_t stride, bool desc, bool quick, Scratch<Ke
   const std::size_t m = key.size();
   const KeyCounts counts = row_keys(row, stride, desc, key.data(), m);
   if (quick)
-    sort_keys(key.data(), tmp.data(), m);
+    sort_keys(key.data(), m);
   else
     radix_sort(key.data(), static_cast<uint32_t*>(nullptr), tmp.data(), static_cast<uint32_t*>(nullptr), m);
   values_of_keys(key.data(), desc, out, out_stride, m);
@@ -300,8 +300,8 @@ inline std::size_t position_of_word(uint64_t word) { return static_cast<std::siz
 // Argsort of a row of 32-bit keys by the quicksort: the words key << 32 | position are distinct,
 // so their sorted order is the stable order (ties, -0 with +0 and NaNs, by position).
 template <class T>
-void argsort_words(const T* row, int64_t stride, bool desc, Scratch<uint64_t>& words, Scratch<uint64_t>& tmp,
-                   int64_t* out, int64_t out_stride) {
+void argsort_words(const T* row, int64_t stride, bool desc, Scratch<uint64_t>& words, int64_t* out,
+                   int64_t out_stride) {
   const std::size_t m = words.size();
   run_widest(
       [](const T* r, int64_t st, bool d, uint64_t* w, std::size_t n) __attribute__((always_inline)) {
@@ -309,7 +309,7 @@ void argsort_words(const T* row, int64_t stride, bool desc, Scratch<uint64_t>& w
           w[j] = key_position_word(order_key(r[static_cast<int64_t>(j) * st], d), j);
       },
       row, stride, desc, words.data(), m);
-  sort_keys(words.data(), tmp.data(), m);
+  sort_keys(words.data(), m);
   run_widest(
       [](const uint64_t* w, int64_t* o, int64_t st, std::size_t n) __attribute__((always_inline)) {
         for (std::size_t j = 0; j < n; ++j)
@@ -363,20 +363,19 @@ struct RowScratch {
              : network                   ? m * kNetworkLanes
                                          : m),  // Sort's long rows read the input itself
         key(keys_only || (radix && !quick) ? m : 0),
-        tmp_key(key.size()),
+        tmp_key(quick ? 0 : key.size()),  // the radix sort's (the quicksort's is in place)
         pos(keys_only || network || quick ? 0 : m),
         tmp_pos(radix && !keys_only && !quick ? m : 0),
         words(network        ? std::bit_ceil(m) * kNetworkLanes  // key << 32 | position, element-major
               : quick && arg ? m
                              : 0),
-        tmp_words(quick && arg ? m : 0),
         pairs(radix || network || quick ? 0 : m),
         tmp_pairs(pairs.size()) {}
   const bool radix, network, quick, keys_only;
   Scratch<T> vals;
   Scratch<K> key, tmp_key;
   Scratch<P> pos, tmp_pos;
-  Scratch<uint64_t> words, tmp_words;
+  Scratch<uint64_t> words;
   Scratch<KeyPos<K, P>> pairs, tmp_pairs;
 };
 
@@ -565,9 +564,9 @@ void block_range(RowScratch<T, P>& s, RowCursor& rows, std::size_t m, int64_t G,
       if (values)
         sort_positions(s, &vals[g * av], &pos[g * ap], m, desc);
       else if (words_of)
-        sort_keys(&words[g * aw], s.tmp_words.data(), m);
+        sort_keys(&words[g * aw], m);
       else if (s.quick)
-        sort_keys(&keys[g * ak], s.tmp_key.data(), m);
+        sort_keys(&keys[g * ak], m);
       else
         radix_sort(&keys[g * ak], static_cast<uint32_t*>(nullptr), s.tmp_key.data(),
                    static_cast<uint32_t*>(nullptr), m);
@@ -630,7 +629,7 @@ void sort_range(const ir::Node& n, const View& in, View& out, int64_t r0, int64_
         continue;
       }
       if (s.quick) {  // Argsort
-        argsort_words(src + ioff, in.strides[ax], desc, s.words, s.tmp_words, iout + ooff, ost[ax]);
+        argsort_words(src + ioff, in.strides[ax], desc, s.words, iout + ooff, ost[ax]);
         continue;
       }
     }

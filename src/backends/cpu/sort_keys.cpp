@@ -16,13 +16,13 @@ bool have_sort_keys() {
   static const bool avx512 = __builtin_cpu_supports("avx512f");
   return avx512 && allowed.load(std::memory_order_relaxed);
 }
-void sort_keys(uint32_t* key, uint32_t* tmp, std::size_t n) { sort_keys32_avx512(key, tmp, n); }
-void sort_keys(uint64_t* key, uint64_t* tmp, std::size_t n) { sort_keys64_avx512(key, tmp, n); }
+void sort_keys(uint32_t* key, std::size_t n) { sort_keys32_avx512(key, n); }
+void sort_keys(uint64_t* key, std::size_t n) { sort_keys64_avx512(key, n); }
 #else
 bool have_sort_keys() { return false; }
 // (never called: callers check have_sort_keys)
-void sort_keys(uint32_t*, uint32_t*, std::size_t) {}
-void sort_keys(uint64_t*, uint64_t*, std::size_t) {}
+void sort_keys(uint32_t*, std::size_t) {}
+void sort_keys(uint64_t*, std::size_t) {}
 #endif
 
 }  // namespace cgrad::backends::cpu

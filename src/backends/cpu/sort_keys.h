@@ -18,14 +18,14 @@ bool have_sort_keys();
 /// true restores the CPU's answer. Set it while no sort runs.
 void set_sort_keys_allowed(bool allowed);
 
-/// Sorts key[0, n) ascending, with tmp[0, n) as scratch. Call only where have_sort_keys().
-void sort_keys(uint32_t* key, uint32_t* tmp, std::size_t n);
-void sort_keys(uint64_t* key, uint64_t* tmp, std::size_t n);
+/// Sorts key[0, n) ascending, in place. Call only where have_sort_keys().
+void sort_keys(uint32_t* key, std::size_t n);
+void sort_keys(uint64_t* key, std::size_t n);
 
 #if defined(__x86_64__)
 /// The builds with -mavx512f (sort_keys_avx512.cpp).
-void sort_keys32_avx512(uint32_t* key, uint32_t* tmp, std::size_t n);
-void sort_keys64_avx512(uint64_t* key, uint64_t* tmp, std::size_t n);
+void sort_keys32_avx512(uint32_t* key, std::size_t n);
+void sort_keys64_avx512(uint64_t* key, std::size_t n);
 #endif
 
 }  // namespace cgrad::backends::cpu
