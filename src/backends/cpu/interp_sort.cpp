@@ -151,9 +151,9 @@ T value_of_key(Key<T> key, bool descending) {
   }
 }
 
-// The loops over a row's elements around the sorts: its keys (with the counts of zeros and NaNs
-// sort_values needs), its values read back from sorted keys, Argsort's words and positions. Each
-// is one body (a lambda) built twice: for the library's baseline instruction set (SSE2 on
+// The loops over a row's elements around the sorts: its keys (and whether the row holds a
+// negative zero, which sort_values needs), its values read back from sorted keys, Argsort's words and
+// positions. Each is one body (a lambda) built twice: for the library's baseline instruction set (SSE2 on
 // x86-64) and, where the CPU has AVX-512F (have_sort_keys()), in a function with that target,
 // which vectorizes it 16 f32 (8 f64) lanes wide instead of 4 (2). A target attribute rather than
 // a file built with -mavx512f: the inline functions the body calls (scalar::order_key) are
@@ -200,29 +200,23 @@ bool is_negative_zero(T v) {
   return std::bit_cast<U>(v) == static_cast<U>(U{1} << (8 * sizeof(T) - 1));
 }
 
-// A row's elements whose bits their keys do not keep: zeros (their keys read back as +0), of them
-// negative zeros, and NaNs.
-struct KeyCounts {
-  std::size_t zeros = 0, negative_zeros = 0, nans = 0;
-};
-
-// key[j] = order_key(row[j * stride]) for j < m, and how many of the row's elements are zeros
-// and NaNs (the elements whose bits their keys do not keep).
+// key[j] = order_key(row[j * stride]) for j < m, and whether the row holds a negative zero (its
+// key is +0's, so refill_ties writes the zeros again). The other elements whose bits their keys
+// do not keep, NaNs and zeros, are found in the sorted keys. Until 2026-12 this loop also counted
+// zeros and NaNs, in 64-bit sums: 2-4 times the time of reading the values back. Without them,
+// one thread of the Emerald Rapids VM: 65536 rows of 100 f32 14.0 -> 12.8-13.2 ms, 4096 x 4096
+// f32 along axis 0 139-143 -> 122-126; long rows within noise (their loop waits on memory).
 template <class T>
-KeyCounts row_keys(const T* row, int64_t stride, bool desc, Key<T>* key, std::size_t m) {
+bool row_keys(const T* row, int64_t stride, bool desc, Key<T>* key, std::size_t m) {
   return run_widest(
       [](const T* r, int64_t st, bool d, Key<T>* k, std::size_t n) __attribute__((always_inline)) {
-        KeyCounts c;
+        Key<T> negative_zero = 0;  // (an OR of a bool does not vectorize: 1.35x the time)
         for (std::size_t j = 0; j < n; ++j) {
           const T v = r[static_cast<int64_t>(j) * st];
           k[j] = order_key(v, d);
-          if constexpr (core::is_floating_v<T>) {
-            c.zeros += static_cast<std::size_t>(is_zero_value(v));
-            c.negative_zeros += static_cast<std::size_t>(is_negative_zero(v));
-            c.nans += static_cast<std::size_t>(core::order_isnan(v));
-          }
+          if constexpr (core::is_floating_v<T>) negative_zero |= static_cast<Key<T>>(is_negative_zero(v));
         }
-        return c;
+        return negative_zero != 0;
       },
       row, stride, desc, key, m);
 }
@@ -239,13 +233,15 @@ void values_of_keys(const Key<T>* key, bool desc, T* out, int64_t out_stride, st
 
 // The elements the order ties but whose bits differ, -0 with +0 and NaNs with other NaNs, written
 // in their input order: the runs of their keys in the sorted `key` (m keys of the row at `row`)
-// refilled from a scan of the row, which is what the stable sort of positions gives. Zeros only
-// where some are negative (the keys of +0 read back as +0). The scan tests kRefillChunk elements at
-// a time and stops at the run's last element: a zero in a random row of 2^22 f32 (ReLU outputs
-// have many) cost a scan of it element by element, 8% of the sort (bench/RESULTS.md, 2026-12-06).
+// refilled from a scan of the row, which is what the stable sort of positions gives. NaNs are the
+// run of the largest key (all ones, which no number has) at the end; zeros are refilled only where
+// some are negative (`negative_zeros`, from row_keys: the keys of +0 read back as +0). The scan tests
+// kRefillChunk elements at a time and stops at the run's last element: a zero in a random row of 2^22 f32
+// (ReLU outputs have many) cost a scan of it element by element, 8% of the sort (bench/RESULTS.md,
+// 2026-12-06).
 constexpr std::size_t kRefillChunk = 64;
 template <class T>
-void refill_ties(const T* row, int64_t stride, bool desc, const Key<T>* key, KeyCounts c, T* out,
+void refill_ties(const T* row, int64_t stride, bool desc, const Key<T>* key, bool negative_zeros, T* out,
                  int64_t out_stride, std::size_t m) {
   if constexpr (core::is_floating_v<T>) {
     auto vals = [&](std::size_t j) { return row[static_cast<int64_t>(j) * stride]; };
@@ -260,12 +256,15 @@ void refill_ties(const T* row, int64_t stride, bool desc, const Key<T>* key, Key
           if (in_class(vals(j))) out[static_cast<int64_t>(o++) * out_stride] = vals(j);
       }
     };
-    if (c.nans != 0) refill(m - c.nans, c.nans, [](T v) { return core::order_isnan(v); });  // NaNs go last
-    if (c.negative_zeros != 0) {
-      const Key<T> zero_key = order_key(static_cast<T>(0.0f), desc);
-      const auto from =
-          static_cast<std::size_t>(std::lower_bound(key, key + m, zero_key) - key);  // the zeros' run
-      refill(from, c.zeros, [](T v) { return is_zero_value(v); });
+    constexpr Key<T> nan_key = ~Key<T>{0};
+    if (m != 0 && key[m - 1] == nan_key) {  // NaNs go last
+      const auto from = static_cast<std::size_t>(std::lower_bound(key, key + m, nan_key) - key);
+      refill(from, m - from, [](T v) { return core::order_isnan(v); });
+    }
+    if (negative_zeros) {
+      const auto [lo, hi] = std::equal_range(key, key + m, order_key(static_cast<T>(0.0f), desc));
+      refill(static_cast<std::size_t>(lo - key), static_cast<std::size_t>(hi - lo),
+             [](T v) { return is_zero_value(v); });
     }
   }
 }
@@ -280,13 +279,13 @@ template <class T>
 void sort_values(const T* row, int64_t stride, bool desc, bool quick, Scratch<Key<T>>& key,
                  Scratch<Key<T>>& tmp, T* out, int64_t out_stride) {
   const std::size_t m = key.size();
-  const KeyCounts counts = row_keys(row, stride, desc, key.data(), m);
+  const bool negative_zeros = row_keys(row, stride, desc, key.data(), m);
   if (quick)
     sort_keys(key.data(), m);
   else
     radix_sort(key.data(), static_cast<uint32_t*>(nullptr), tmp.data(), static_cast<uint32_t*>(nullptr), m);
   values_of_keys(key.data(), desc, out, out_stride, m);
-  refill_ties(row, stride, desc, key.data(), counts, out, out_stride, m);
+  refill_ties(row, stride, desc, key.data(), negative_zeros, out, out_stride, m);
 }
 
 // The word of a 32-bit key and its position in the row (below 2^32): sorted words are sorted by
@@ -534,7 +533,7 @@ void block_range(RowScratch<T, P>& s, RowCursor& rows, std::size_t m, int64_t G,
   Scratch<uint64_t> words(words_of ? aw * rows_n : 0);
   Scratch<T> vals(values ? av * rows_n : 0);
   Scratch<P> pos(values ? ap * rows_n : 0);
-  KeyCounts counts[kBlockRows];
+  bool negative_zeros[kBlockRows] = {};
   for (int64_t r = r0; r < r1;) {
     const int64_t g_n = std::min({G, r1 - r, rows.run_left()});
     const int64_t ioff = rows.in_offset(), ooff = rows.out_offset();
@@ -551,11 +550,7 @@ void block_range(RowScratch<T, P>& s, RowCursor& rows, std::size_t m, int64_t G,
             words[gi * aw + j] = key_position_word(order_key(v, desc), j);
           } else {
             keys[gi * ak + j] = order_key(v, desc);
-            if constexpr (core::is_floating_v<T>) {
-              counts[g].zeros += static_cast<std::size_t>(is_zero_value(v));
-              counts[g].negative_zeros += static_cast<std::size_t>(is_negative_zero(v));
-              counts[g].nans += static_cast<std::size_t>(core::order_isnan(v));
-            }
+            if constexpr (core::is_floating_v<T>) negative_zeros[g] |= is_negative_zero(v);
           }
         }
       }
@@ -594,9 +589,9 @@ void block_range(RowScratch<T, P>& s, RowCursor& rows, std::size_t m, int64_t G,
     }
     for (int64_t g = 0; g < g_n; ++g, ++r, rows.next()) {
       if (keys_only)
-        refill_ties(src + ioff + g * istep, istride, desc, &keys[static_cast<std::size_t>(g) * ak], counts[g],
-                    vout + ooff + g, ostride, m);
-      counts[g] = {};
+        refill_ties(src + ioff + g * istep, istride, desc, &keys[static_cast<std::size_t>(g) * ak],
+                    negative_zeros[g], vout + ooff + g, ostride, m);
+      negative_zeros[g] = false;
     }
   }
 }
