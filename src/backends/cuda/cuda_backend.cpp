@@ -33,7 +33,6 @@ using schedule::Slot;
 
 namespace {
 
-constexpr unsigned kBlock = 256;
 // Blocks per SM of a grid-stride launch: enough to hide latency, few enough to amortize setup.
 constexpr int64_t kBlocksPerSm = 32;
 // Rows this short are reduced by one thread each; longer rows get a block each.

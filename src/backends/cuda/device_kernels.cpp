@@ -1,6 +1,7 @@
 // Device kernels of sort/argsort and scatter_add (device_kernels.h): the kernel source is the
 // cuda_sort (cuda_scatter) template for the element type (one NVRTC program per dtype, cached like generated
-// kernels), launched with a block per row over scratch of two (key, position) buffers of the input's size.
+// kernels), launched with a block per row; rows longer than a block radix-sort through scratch of two
+// (key, position) buffers of the input's size.
 #include "backends/cuda/device_kernels.h"
 
 #include "backends/cuda/allocator.h"
@@ -12,6 +13,7 @@
 #include "ir/op_table.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace cgrad::backends::cuda {
 
@@ -65,16 +67,16 @@ bool sort_launches(DeviceContext& d, const ir::Node& n, const ir::View& in, ir::
   if (total == 0) return true;
   const auto ax = static_cast<std::size_t>(n.attrs.axis);
   const int64_t len = shape[ax], rows = total / len;
-  const DType key = key_dtype(t);
-  const auto m = static_cast<std::size_t>(total);
-  auto k0 = device_buffer(d, scratch, m * dtype_size(key)),
-       k1 = device_buffer(d, scratch, m * dtype_size(key));
-  auto p0 = device_buffer(d, scratch, m * 8), p1 = device_buffer(d, scratch, m * 8);
   DeviceLaunch l;
   l.fn = row_kernel(d, "sort", t);
   l.blocks = static_cast<unsigned>(std::min<int64_t>(rows, d.sm_count * kMaxBlocksPerSm));
   std::vector<uint64_t>& w = l.words;
-  w = {ptr(in.storage), ptr(out.storage), ptr(k0), ptr(k1), ptr(p0), ptr(p1)};
+  w = {ptr(in.storage), ptr(out.storage), 0, 0, 0, 0};  // then k0, k1, p0, p1: the radix passes' scratch
+  if (len > static_cast<int64_t>(kBlock)) {             // (shorter rows are ranked without it)
+    const auto m = static_cast<std::size_t>(total), key = dtype_size(key_dtype(t));
+    const std::size_t bytes[] = {m * key, m * key, m * 8, m * 8};
+    for (std::size_t i = 0; i < std::size(bytes); ++i) w[2 + i] = ptr(device_buffer(d, scratch, bytes[i]));
+  }
   const bool arg = n.op == ir::Op::Argsort;
   for (int64_t v : {in.offset, out.offset, rows, len, in.strides[ax], out.strides[ax],
                     static_cast<int64_t>(shape.size() - 1), n.attrs.ivalue != 0 ? int64_t{1} : int64_t{0},

@@ -1,9 +1,9 @@
 // Device kernels of the library rows that are not loop kernels (devkern group, issue #15):
-// sort/argsort as a stable radix sort per row (templates/cuda_sort.inc), scatter_add as a thread
-// per line of src adding in the interpreter's order (templates/cuda_scatter.inc). Each routine fills in
-// the launches of one row kernel; cuda_backend.cpp queues them on the stream (or records them
-// into a CUDA graph) like its generated kernels. The scratch they need is handed back so that it
-// stays alive until the launches are queued (the allocator's stream rule, docs/devices.md).
+// sort/argsort as a stable radix sort per row, or ranks for short rows (templates/cuda_sort.inc), scatter_add
+// as a thread per line of src adding in the interpreter's order (templates/cuda_scatter.inc). Each routine
+// fills in the launches of one row kernel; cuda_backend.cpp queues them on the stream (or records them into a
+// CUDA graph) like its generated kernels. The scratch they need is handed back so that it stays alive until
+// the launches are queued (the allocator's stream rule, docs/devices.md).
 #pragma once
 
 #include "backends/cuda/device.h"
@@ -15,6 +15,10 @@
 #include <vector>
 
 namespace cgrad::backends::cuda {
+
+/// Threads per block of every launch, generated kernels and row kernels alike (cuda_sort.inc ranks
+/// rows of at most this many elements without scratch).
+inline constexpr unsigned kBlock = 256;
 
 /// One launch of a kernel taking its arguments as one by-value struct of 8-byte words.
 struct DeviceLaunch {

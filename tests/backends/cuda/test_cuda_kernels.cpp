@@ -224,10 +224,10 @@ TEST(CudaKernels, SortAndArgsortAreBitIdenticalToTheInterpreter) {
   };
   reset_stats();
   for (DType t : {f32, f64, f16, bf16, i8, i16, i32, i64, u8, u16, u32, u64, b8}) {
-    // Rows of 520 (three elements per thread), strided rows along axis 0, short rows (most
-    // threads idle), rows of a transposed view.
-    for (const Case& c : {Case{{2, 520}, 1, false}, Case{{300, 2}, 0, false}, Case{{3, 9}, -1, false},
-                          Case{{260, 2}, 1, true}}) {
+    // Rows of 520 (three elements per thread), strided rows along axis 0, rows of a block's
+    // size and short ones (ranked, most threads idle), rows of a transposed view.
+    for (const Case& c : {Case{{2, 520}, 1, false}, Case{{300, 2}, 0, false}, Case{{2, 256}, 1, false},
+                          Case{{3, 9}, -1, false}, Case{{260, 2}, 1, true}}) {
       Tensor x = sort_values(t, c.shape, 5 + c.shape[0]);
       if (c.transposed) x = x.T();
       for (bool desc : {false, true}) {
