@@ -18,11 +18,19 @@ bool have_sort_keys() {
 }
 void sort_keys(uint32_t* key, std::size_t n) { sort_keys32_avx512(key, n); }
 void sort_keys(uint64_t* key, std::size_t n) { sort_keys64_avx512(key, n); }
+void sort_keys(int32_t* x, std::size_t n) { sort_ints32_avx512(x, n); }
+void sort_keys(int64_t* x, std::size_t n) { sort_ints64_avx512(x, n); }
+void sort_keys(float* x, std::size_t n) { sort_floats32_avx512(x, n); }
+void sort_keys(double* x, std::size_t n) { sort_floats64_avx512(x, n); }
 #else
 bool have_sort_keys() { return false; }
 // (never called: callers check have_sort_keys)
 void sort_keys(uint32_t*, std::size_t) {}
 void sort_keys(uint64_t*, std::size_t) {}
+void sort_keys(int32_t*, std::size_t) {}
+void sort_keys(int64_t*, std::size_t) {}
+void sort_keys(float*, std::size_t) {}
+void sort_keys(double*, std::size_t) {}
 #endif
 
 }  // namespace cgrad::backends::cpu

@@ -1,6 +1,7 @@
-// A quicksort of 32-bit keys (16 per instruction) and of 64-bit ones (8) for AVX-512F. Built
-// with -mavx512f (src/CMakeLists.txt); nothing in it runs unless sort_keys.cpp found AVX-512F on
-// the CPU.
+// A quicksort of 32-bit keys (16 per instruction) and of 64-bit ones (8) for AVX-512F, and the
+// same code on signed integers and on floats without NaN (Sort's rows of those, interp_sort.cpp:
+// signed or float compares, min and max on the same registers, Vec<int32_t> ... Vec<double>). Built with
+// -mavx512f (src/CMakeLists.txt); nothing in it runs unless sort_keys.cpp found AVX-512F on the CPU.
 //
 // - Partition: in place, as x86-simd-sort's, a register at a time: a compare against the pivot
 //   gives a mask, and the keys below it are compressed to the front (vpcompressd/q into a
@@ -38,14 +39,20 @@
 
 #include <algorithm>
 #include <bit>
+#include <limits>
+#include <type_traits>
 
 namespace cgrad::backends::cpu {
 
 namespace {
 
+// The unsigned integer as wide as K.
+template <class K>
+using Bits = std::conditional_t<sizeof(K) == 4, uint32_t, uint64_t>;
+
 // The instructions for keys of type K: a register of kLanes keys, masks of kLanes bits. Only the
 // zero-masking forms of min, max and permute: the plain ones trip GCC 12's -Wmaybe-uninitialized
-// in its header.
+// in its header. Registers are __m512i for every K: float keys are cast for their compares.
 template <class K>
 struct Vec;
 template <>
@@ -61,6 +68,7 @@ struct Vec<uint32_t> {
     return _mm512_mask_max_epu32(src, m, a, b);
   }
   static __m512i set1(uint32_t k) { return _mm512_set1_epi32(static_cast<int>(k)); }
+  static __m512i largest() { return _mm512_set1_epi32(-1); }
   static __m512i reverse() { return _mm512_set_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15); }
   static Mask below(__m512i v, __m512i p, bool inclusive) {
     return inclusive ? _mm512_cmple_epu32_mask(v, p) : _mm512_cmplt_epu32_mask(v, p);
@@ -82,6 +90,7 @@ struct Vec<uint64_t> {
     return _mm512_mask_max_epu64(src, m, a, b);
   }
   static __m512i set1(uint64_t k) { return _mm512_set1_epi64(static_cast<long long>(k)); }
+  static __m512i largest() { return _mm512_set1_epi32(-1); }
   static __m512i reverse() { return _mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7); }
   static Mask below(__m512i v, __m512i p, bool inclusive) {
     return inclusive ? _mm512_cmple_epu64_mask(v, p) : _mm512_cmplt_epu64_mask(v, p);
@@ -89,6 +98,77 @@ struct Vec<uint64_t> {
   static __m512i compress(Mask m, __m512i v) { return _mm512_maskz_compress_epi64(m, v); }
   static __m512i load(Mask m, __m512i fill, const uint64_t* a) { return _mm512_mask_loadu_epi64(fill, m, a); }
   static void store(uint64_t* a, Mask m, __m512i v) { _mm512_mask_storeu_epi64(a, m, v); }
+};
+// Signed integers as keys: the signed compares, min and max.
+template <>
+struct Vec<int32_t> : Vec<uint32_t> {
+  static __m512i min(__m512i a, __m512i b) { return _mm512_maskz_min_epi32(kAll, a, b); }
+  static __m512i max(__m512i a, __m512i b) { return _mm512_maskz_max_epi32(kAll, a, b); }
+  static __m512i max_into(__m512i src, Mask m, __m512i a, __m512i b) {
+    return _mm512_mask_max_epi32(src, m, a, b);
+  }
+  static __m512i set1(int32_t k) { return _mm512_set1_epi32(k); }
+  static __m512i largest() { return set1(std::numeric_limits<int32_t>::max()); }
+  static Mask below(__m512i v, __m512i p, bool inclusive) {
+    return inclusive ? _mm512_cmple_epi32_mask(v, p) : _mm512_cmplt_epi32_mask(v, p);
+  }
+  static __m512i load(Mask m, __m512i fill, const int32_t* a) { return _mm512_mask_loadu_epi32(fill, m, a); }
+  static void store(int32_t* a, Mask m, __m512i v) { _mm512_mask_storeu_epi32(a, m, v); }
+};
+template <>
+struct Vec<int64_t> : Vec<uint64_t> {
+  static __m512i min(__m512i a, __m512i b) { return _mm512_maskz_min_epi64(kAll, a, b); }
+  static __m512i max(__m512i a, __m512i b) { return _mm512_maskz_max_epi64(kAll, a, b); }
+  static __m512i max_into(__m512i src, Mask m, __m512i a, __m512i b) {
+    return _mm512_mask_max_epi64(src, m, a, b);
+  }
+  static __m512i set1(int64_t k) { return _mm512_set1_epi64(k); }
+  static __m512i largest() { return set1(std::numeric_limits<int64_t>::max()); }
+  static Mask below(__m512i v, __m512i p, bool inclusive) {
+    return inclusive ? _mm512_cmple_epi64_mask(v, p) : _mm512_cmplt_epi64_mask(v, p);
+  }
+  static __m512i load(Mask m, __m512i fill, const int64_t* a) { return _mm512_mask_loadu_epi64(fill, m, a); }
+  static void store(int64_t* a, Mask m, __m512i v) { _mm512_mask_storeu_epi64(a, m, v); }
+};
+// Floats (no NaN) as keys, their order that of their values: the shuffles, loads and stores of
+// the integers as wide, the compares, min and max of floats. -0 == +0, and min and max of a -0
+// and a +0 both give the second operand: a row holding both comes out with its zeros' signs in
+// any order, and even changed (sort_keys.h).
+template <>
+struct Vec<float> : Vec<uint32_t> {
+  static __m512 f(__m512i v) { return _mm512_castsi512_ps(v); }
+  static __m512i i(__m512 v) { return _mm512_castps_si512(v); }
+  static __m512i min(__m512i a, __m512i b) { return i(_mm512_maskz_min_ps(kAll, f(a), f(b))); }
+  static __m512i max(__m512i a, __m512i b) { return i(_mm512_maskz_max_ps(kAll, f(a), f(b))); }
+  static __m512i max_into(__m512i src, Mask m, __m512i a, __m512i b) {
+    return i(_mm512_mask_max_ps(f(src), m, f(a), f(b)));
+  }
+  static __m512i set1(float k) { return i(_mm512_set1_ps(k)); }
+  static __m512i largest() { return set1(std::numeric_limits<float>::infinity()); }
+  static Mask below(__m512i v, __m512i p, bool inclusive) {
+    return inclusive ? _mm512_cmp_ps_mask(f(v), f(p), _CMP_LE_OQ)
+                     : _mm512_cmp_ps_mask(f(v), f(p), _CMP_LT_OQ);
+  }
+  static __m512i load(Mask m, __m512i fill, const float* a) { return _mm512_mask_loadu_epi32(fill, m, a); }
+  static void store(float* a, Mask m, __m512i v) { _mm512_mask_storeu_epi32(a, m, v); }
+};
+template <>
+struct Vec<double> : Vec<uint64_t> {
+  static __m512d f(__m512i v) { return _mm512_castsi512_pd(v); }
+  static __m512i i(__m512d v) { return _mm512_castpd_si512(v); }
+  static __m512i min(__m512i a, __m512i b) { return i(_mm512_maskz_min_pd(kAll, f(a), f(b))); }
+  static __m512i max(__m512i a, __m512i b) { return i(_mm512_maskz_max_pd(kAll, f(a), f(b))); }
+  static __m512i max_into(__m512i src, Mask m, __m512i a, __m512i b) {
+    return i(_mm512_mask_max_pd(f(src), m, f(a), f(b)));
+  }
+  static __m512i set1(double k) { return i(_mm512_set1_pd(k)); }
+  static __m512i largest() { return set1(std::numeric_limits<double>::infinity()); }
+  static Mask below(__m512i v, __m512i p, bool inclusive) {
+    return inclusive ? _mm512_cmp_pd_mask(f(v), f(p), _CMP_LE_OQ)
+                     : _mm512_cmp_pd_mask(f(v), f(p), _CMP_LT_OQ);
+  }
+  static __m512i load(Mask m, __m512i fill, const double* a) { return _mm512_mask_loadu_epi64(fill, m, a); }
+  static void store(double* a, Mask m, __m512i v) { _mm512_mask_storeu_epi64(a, m, v); }
 };
 
 // The first n of L lanes, n <= L (no branch: 1 << L still fits the unsigned).
@@ -128,7 +208,7 @@ constexpr Network<K> make_network() {
 constexpr Network<uint32_t> kNetwork32 = make_network<uint32_t>();
 constexpr Network<uint64_t> kNetwork64 = make_network<uint64_t>();
 template <class K>
-constexpr const Network<K>& network_of() {
+constexpr const Network<Bits<K>>& network_of() {
   if constexpr (sizeof(K) == 4)
     return kNetwork32;
   else
@@ -234,12 +314,12 @@ constexpr OddEvenNetwork<N> kOddEven = make_odd_even<N>();
 // for each 2 D lanes, the first D lanes of a then those of b (`high`: the second D lanes of each).
 template <class K, int D, bool High>
 struct TransposeLanes {
-  alignas(64) K lane[Vec<K>::kLanes];
+  alignas(64) Bits<K> lane[Vec<K>::kLanes];
   constexpr TransposeLanes() : lane() {
     constexpr int L = Vec<K>::kLanes;
     for (int q = 0; q < L; ++q) {
       const int chunk = q / (2 * D), w = q % (2 * D), from_b = w >= D ? L : 0;
-      lane[q] = static_cast<K>(from_b + chunk * 2 * D + w % D + (High ? D : 0));
+      lane[q] = static_cast<Bits<K>>(from_b + chunk * 2 * D + w % D + (High ? D : 0));
     }
   }
 };
@@ -265,19 +345,19 @@ __attribute__((always_inline)) inline void transpose(__m512i (&v)[R], int b) {
 }
 
 // Sorts a[0, n), n <= L R, in place: each register sorted, then the runs merged (lanes past n
-// hold the largest key, which sorts last). Where R >= L, each L x L block of keys is sorted down
-// its columns (compare-exchanges of whole registers, Batcher's network) and transposed, which
-// sorts its registers in fewer instructions than each register's own network (63 compare-exchanges
-// of registers and 64 shuffles for 16 registers of 32-bit keys, against 16 x 10 network steps).
+// hold the largest key, which sorts last, +inf for floats). Where R >= L, each L x L block of keys is sorted
+// down its columns (compare-exchanges of whole registers, Batcher's network) and transposed, which sorts its
+// registers in fewer instructions than each register's own network (63 compare-exchanges of registers and 64
+// shuffles for 16 registers of 32-bit keys, against 16 x 10 network steps).
 template <class K, int R>
 inline void sort_registers(K* a, std::size_t n) {
   constexpr std::size_t L = Vec<K>::kLanes;
   __m512i v[R];
-  const __m512i ones = _mm512_set1_epi32(-1);
+  const __m512i largest = Vec<K>::largest();
 #pragma GCC unroll 32
   for (int i = 0; i < R; ++i) {
     const std::size_t at = L * static_cast<std::size_t>(i);
-    v[i] = Vec<K>::load(first_lanes<K>(n > at ? std::min(n - at, L) : 0), ones, a + at);
+    v[i] = Vec<K>::load(first_lanes<K>(n > at ? std::min(n - at, L) : 0), largest, a + at);
   }
   if constexpr (R >= static_cast<int>(L)) {
     constexpr auto& net = kOddEven<static_cast<int>(L)>;
@@ -443,5 +523,9 @@ void quicksort(K* key, std::size_t n) {
 
 void sort_keys32_avx512(uint32_t* key, std::size_t n) { quicksort(key, n); }
 void sort_keys64_avx512(uint64_t* key, std::size_t n) { quicksort(key, n); }
+void sort_ints32_avx512(int32_t* key, std::size_t n) { quicksort(key, n); }
+void sort_ints64_avx512(int64_t* key, std::size_t n) { quicksort(key, n); }
+void sort_floats32_avx512(float* key, std::size_t n) { quicksort(key, n); }
+void sort_floats64_avx512(double* key, std::size_t n) { quicksort(key, n); }
 
 }  // namespace cgrad::backends::cpu

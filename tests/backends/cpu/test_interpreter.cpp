@@ -20,6 +20,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <unordered_map>
 
@@ -403,16 +404,16 @@ TEST(SortNetwork, EveryBuildSortsEachLaneAsStdSort) {
     }
 }
 
-// The quicksort of keys (sort_keys.h), where the CPU has AVX-512F, 32- and 64-bit: std::sort's
-// array for every length up to 600 and random longer ones, in shapes that test a quicksort's
-// partitions and its register networks (ties, one key, two keys, sorted, reversed, organ pipe, the
-// extremes 0 and the largest key, which is also the networks' padding, Argsort's key << 32 |
-// position words), and for one row of 2^17 of each.
+// The quicksort of keys (sort_keys.h), where the CPU has AVX-512F, 32- and 64-bit, unsigned
+// (keys) and signed (Sort's integer rows): std::sort's array for every length up to 600 and random
+// longer ones, in shapes that test a quicksort's partitions and its register networks (ties, one
+// key, two keys, sorted, reversed, organ pipe, the extremes, the largest of which is also the
+// networks' padding, Argsort's key << 32 | position words), and for one row of 2^17 of each.
 template <class K>
 void expect_quicksort_sorts_as_std_sort() {
   std::mt19937_64 rng(11);
   const int kShapes = 9;
-  const K top = ~K{0};
+  const K top = std::numeric_limits<K>::max();
   auto fill = [&](std::vector<K>& a, int shape) {
     const std::size_t n = a.size();
     for (std::size_t i = 0; i < n; ++i) switch (shape) {
@@ -421,7 +422,7 @@ void expect_quicksort_sorts_as_std_sort() {
         case 2: a[i] = static_cast<K>(i); break;
         case 3: a[i] = static_cast<K>(n - i); break;
         case 4: a[i] = 7; break;
-        case 5: a[i] = (rng() & 1) ? top : K{0}; break;
+        case 5: a[i] = (rng() & 1) ? top : std::numeric_limits<K>::min(); break;
         case 6: a[i] = static_cast<K>(i < n / 2 ? i : n - i) * 1000u; break;
         case 7: a[i] = static_cast<K>(top - rng() % 40); break;
         default: a[i] = static_cast<K>((rng() % 4) << (4 * sizeof(K)) | i); break;
@@ -442,8 +443,55 @@ void expect_quicksort_sorts_as_std_sort() {
     }
 }
 
+// The quicksort of floats (Sort's ascending f32/f64 rows): std::sort's values at the same lengths,
+// in shapes of floats: random, ties, sorted, reversed, one value, the infinities (+inf is also
+// the networks' padding), -0 mixed with +0 (equal as values: their signs may mix, sort_keys.h),
+// the largest finite values, subnormals.
+template <class F>
+void expect_float_quicksort_sorts_as_std_sort() {
+  std::mt19937_64 rng(12);
+  std::normal_distribution<F> normal;
+  const int kShapes = 9;
+  const F inf = std::numeric_limits<F>::infinity(), big = std::numeric_limits<F>::max(),
+          tiny = std::numeric_limits<F>::denorm_min();
+  auto fill = [&](std::vector<F>& a, int shape) {
+    const std::size_t n = a.size();
+    for (std::size_t i = 0; i < n; ++i) switch (shape) {
+        case 0: a[i] = normal(rng); break;
+        case 1: a[i] = static_cast<F>(static_cast<int>(rng() % 3) - 1); break;
+        case 2: a[i] = static_cast<F>(i); break;
+        case 3: a[i] = -static_cast<F>(i); break;
+        case 4: a[i] = 7; break;
+        case 5: a[i] = (rng() & 1) ? inf : -inf; break;
+        case 6: a[i] = rng() % 3 == 0 ? F{-0.0} : rng() % 2 ? F{0} : normal(rng); break;
+        case 7:
+          a[i] = (rng() & 1 ? big : -big) *
+                 (F{1} - static_cast<F>(rng() % 8) * std::numeric_limits<F>::epsilon());
+          break;
+        default: a[i] = tiny * static_cast<F>(static_cast<int>(rng() % 64) - 32); break;
+      }
+  };
+  std::vector<std::size_t> lengths;
+  for (std::size_t n = 0; n <= 600; ++n) lengths.push_back(n);
+  for (int i = 0; i < 60; ++i) lengths.push_back(600 + rng() % 40000);
+  lengths.push_back(std::size_t{1} << 17);
+  for (std::size_t n : lengths)
+    for (int shape = 0; shape < kShapes; ++shape) {
+      std::vector<F> x(n);
+      fill(x, shape);
+      std::vector<F> want = x;
+      std::sort(want.begin(), want.end());
+      cgrad::backends::cpu::sort_keys(x.data(), n);
+      ASSERT_EQ(x, want) << sizeof(F) * 8 << "-bit floats, length " << n << ", shape " << shape;
+    }
+}
+
 TEST(SortKeys, TheQuicksortGivesStdSortsArray) {
   if (!cgrad::backends::cpu::have_sort_keys()) GTEST_SKIP() << "no AVX-512F on this CPU";
   expect_quicksort_sorts_as_std_sort<uint32_t>();
   expect_quicksort_sorts_as_std_sort<uint64_t>();
+  expect_quicksort_sorts_as_std_sort<int32_t>();
+  expect_quicksort_sorts_as_std_sort<int64_t>();
+  expect_float_quicksort_sorts_as_std_sort<float>();
+  expect_float_quicksort_sorts_as_std_sort<double>();
 }
