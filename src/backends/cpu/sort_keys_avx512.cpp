@@ -74,8 +74,8 @@ struct Vec<uint32_t> {
     return inclusive ? _mm512_cmple_epu32_mask(v, p) : _mm512_cmplt_epu32_mask(v, p);
   }
   static __m512i compress(Mask m, __m512i v) { return _mm512_maskz_compress_epi32(m, v); }
-  static __m512i load(Mask m, __m512i fill, const uint32_t* a) { return _mm512_mask_loadu_epi32(fill, m, a); }
-  static void store(uint32_t* a, Mask m, __m512i v) { _mm512_mask_storeu_epi32(a, m, v); }
+  static __m512i load(Mask m, __m512i fill, const void* a) { return _mm512_mask_loadu_epi32(fill, m, a); }
+  static void store(void* a, Mask m, __m512i v) { _mm512_mask_storeu_epi32(a, m, v); }
 };
 template <>
 struct Vec<uint64_t> {
@@ -96,80 +96,52 @@ struct Vec<uint64_t> {
     return inclusive ? _mm512_cmple_epu64_mask(v, p) : _mm512_cmplt_epu64_mask(v, p);
   }
   static __m512i compress(Mask m, __m512i v) { return _mm512_maskz_compress_epi64(m, v); }
-  static __m512i load(Mask m, __m512i fill, const uint64_t* a) { return _mm512_mask_loadu_epi64(fill, m, a); }
-  static void store(uint64_t* a, Mask m, __m512i v) { _mm512_mask_storeu_epi64(a, m, v); }
+  static __m512i load(Mask m, __m512i fill, const void* a) { return _mm512_mask_loadu_epi64(fill, m, a); }
+  static void store(void* a, Mask m, __m512i v) { _mm512_mask_storeu_epi64(a, m, v); }
 };
-// Signed integers as keys: the signed compares, min and max.
-template <>
-struct Vec<int32_t> : Vec<uint32_t> {
-  static __m512i min(__m512i a, __m512i b) { return _mm512_maskz_min_epi32(kAll, a, b); }
-  static __m512i max(__m512i a, __m512i b) { return _mm512_maskz_max_epi32(kAll, a, b); }
-  static __m512i max_into(__m512i src, Mask m, __m512i a, __m512i b) {
-    return _mm512_mask_max_epi32(src, m, a, b);
+// Signed integers as keys (Sort's i32 and i64 rows): the signed compares, min and max.
+#define CGRAD_SIGNED_VEC(T, Base, sfx)                                                      \
+  template <>                                                                               \
+  struct Vec<T> : Vec<Base> {                                                               \
+    static __m512i min(__m512i a, __m512i b) { return _mm512_maskz_min_##sfx(kAll, a, b); } \
+    static __m512i max(__m512i a, __m512i b) { return _mm512_maskz_max_##sfx(kAll, a, b); } \
+    static __m512i max_into(__m512i src, Mask m, __m512i a, __m512i b) {                    \
+      return _mm512_mask_max_##sfx(src, m, a, b);                                           \
+    }                                                                                       \
+    static __m512i set1(T k) { return _mm512_set1_##sfx(k); }                               \
+    static __m512i largest() { return set1(std::numeric_limits<T>::max()); }                \
+    static Mask below(__m512i v, __m512i p, bool inclusive) {                               \
+      return inclusive ? _mm512_cmple_##sfx##_mask(v, p) : _mm512_cmplt_##sfx##_mask(v, p); \
+    }                                                                                       \
   }
-  static __m512i set1(int32_t k) { return _mm512_set1_epi32(k); }
-  static __m512i largest() { return set1(std::numeric_limits<int32_t>::max()); }
-  static Mask below(__m512i v, __m512i p, bool inclusive) {
-    return inclusive ? _mm512_cmple_epi32_mask(v, p) : _mm512_cmplt_epi32_mask(v, p);
-  }
-  static __m512i load(Mask m, __m512i fill, const int32_t* a) { return _mm512_mask_loadu_epi32(fill, m, a); }
-  static void store(int32_t* a, Mask m, __m512i v) { _mm512_mask_storeu_epi32(a, m, v); }
-};
-template <>
-struct Vec<int64_t> : Vec<uint64_t> {
-  static __m512i min(__m512i a, __m512i b) { return _mm512_maskz_min_epi64(kAll, a, b); }
-  static __m512i max(__m512i a, __m512i b) { return _mm512_maskz_max_epi64(kAll, a, b); }
-  static __m512i max_into(__m512i src, Mask m, __m512i a, __m512i b) {
-    return _mm512_mask_max_epi64(src, m, a, b);
-  }
-  static __m512i set1(int64_t k) { return _mm512_set1_epi64(k); }
-  static __m512i largest() { return set1(std::numeric_limits<int64_t>::max()); }
-  static Mask below(__m512i v, __m512i p, bool inclusive) {
-    return inclusive ? _mm512_cmple_epi64_mask(v, p) : _mm512_cmplt_epi64_mask(v, p);
-  }
-  static __m512i load(Mask m, __m512i fill, const int64_t* a) { return _mm512_mask_loadu_epi64(fill, m, a); }
-  static void store(int64_t* a, Mask m, __m512i v) { _mm512_mask_storeu_epi64(a, m, v); }
-};
+CGRAD_SIGNED_VEC(int32_t, uint32_t, epi32);
+CGRAD_SIGNED_VEC(int64_t, uint64_t, epi64);
+#undef CGRAD_SIGNED_VEC
+
 // Floats (no NaN) as keys, their order that of their values: the shuffles, loads and stores of
-// the integers as wide, the compares, min and max of floats. -0 == +0, and min and max of a -0
-// and a +0 both give the second operand: a row holding both comes out with its zeros' signs in
-// any order, and even changed (sort_keys.h).
-template <>
-struct Vec<float> : Vec<uint32_t> {
-  static __m512 f(__m512i v) { return _mm512_castsi512_ps(v); }
-  static __m512i i(__m512 v) { return _mm512_castps_si512(v); }
-  static __m512i min(__m512i a, __m512i b) { return i(_mm512_maskz_min_ps(kAll, f(a), f(b))); }
-  static __m512i max(__m512i a, __m512i b) { return i(_mm512_maskz_max_ps(kAll, f(a), f(b))); }
-  static __m512i max_into(__m512i src, Mask m, __m512i a, __m512i b) {
-    return i(_mm512_mask_max_ps(f(src), m, f(a), f(b)));
+// the integers as wide, the compares, min and max of floats (R: their register type). -0 == +0,
+// and min and max of a -0 and a +0 both give the second operand: a row holding both comes out
+// with its zeros' signs in any order, and even changed (sort_keys.h).
+#define CGRAD_FLOAT_VEC(T, Base, R, sfx)                                                             \
+  template <>                                                                                        \
+  struct Vec<T> : Vec<Base> {                                                                        \
+    static R f(__m512i v) { return _mm512_castsi512_##sfx(v); }                                      \
+    static __m512i i(R v) { return _mm512_cast##sfx##_si512(v); }                                    \
+    static __m512i min(__m512i a, __m512i b) { return i(_mm512_maskz_min_##sfx(kAll, f(a), f(b))); } \
+    static __m512i max(__m512i a, __m512i b) { return i(_mm512_maskz_max_##sfx(kAll, f(a), f(b))); } \
+    static __m512i max_into(__m512i src, Mask m, __m512i a, __m512i b) {                             \
+      return i(_mm512_mask_max_##sfx(f(src), m, f(a), f(b)));                                        \
+    }                                                                                                \
+    static __m512i set1(T k) { return i(_mm512_set1_##sfx(k)); }                                     \
+    static __m512i largest() { return set1(std::numeric_limits<T>::infinity()); }                    \
+    static Mask below(__m512i v, __m512i p, bool inclusive) {                                        \
+      return inclusive ? _mm512_cmp_##sfx##_mask(f(v), f(p), _CMP_LE_OQ)                             \
+                       : _mm512_cmp_##sfx##_mask(f(v), f(p), _CMP_LT_OQ);                            \
+    }                                                                                                \
   }
-  static __m512i set1(float k) { return i(_mm512_set1_ps(k)); }
-  static __m512i largest() { return set1(std::numeric_limits<float>::infinity()); }
-  static Mask below(__m512i v, __m512i p, bool inclusive) {
-    return inclusive ? _mm512_cmp_ps_mask(f(v), f(p), _CMP_LE_OQ)
-                     : _mm512_cmp_ps_mask(f(v), f(p), _CMP_LT_OQ);
-  }
-  static __m512i load(Mask m, __m512i fill, const float* a) { return _mm512_mask_loadu_epi32(fill, m, a); }
-  static void store(float* a, Mask m, __m512i v) { _mm512_mask_storeu_epi32(a, m, v); }
-};
-template <>
-struct Vec<double> : Vec<uint64_t> {
-  static __m512d f(__m512i v) { return _mm512_castsi512_pd(v); }
-  static __m512i i(__m512d v) { return _mm512_castpd_si512(v); }
-  static __m512i min(__m512i a, __m512i b) { return i(_mm512_maskz_min_pd(kAll, f(a), f(b))); }
-  static __m512i max(__m512i a, __m512i b) { return i(_mm512_maskz_max_pd(kAll, f(a), f(b))); }
-  static __m512i max_into(__m512i src, Mask m, __m512i a, __m512i b) {
-    return i(_mm512_mask_max_pd(f(src), m, f(a), f(b)));
-  }
-  static __m512i set1(double k) { return i(_mm512_set1_pd(k)); }
-  static __m512i largest() { return set1(std::numeric_limits<double>::infinity()); }
-  static Mask below(__m512i v, __m512i p, bool inclusive) {
-    return inclusive ? _mm512_cmp_pd_mask(f(v), f(p), _CMP_LE_OQ)
-                     : _mm512_cmp_pd_mask(f(v), f(p), _CMP_LT_OQ);
-  }
-  static __m512i load(Mask m, __m512i fill, const double* a) { return _mm512_mask_loadu_epi64(fill, m, a); }
-  static void store(double* a, Mask m, __m512i v) { _mm512_mask_storeu_epi64(a, m, v); }
-};
+CGRAD_FLOAT_VEC(float, uint32_t, __m512, ps);
+CGRAD_FLOAT_VEC(double, uint64_t, __m512d, pd);
+#undef CGRAD_FLOAT_VEC
 
 // The first n of L lanes, n <= L (no branch: 1 << L still fits the unsigned).
 template <class K>

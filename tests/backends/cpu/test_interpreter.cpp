@@ -22,6 +22,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <type_traits>
 #include <unordered_map>
 
 namespace {
@@ -404,6 +405,26 @@ TEST(SortNetwork, EveryBuildSortsEachLaneAsStdSort) {
     }
 }
 
+// sort_keys of arrays of every length up to 600, 60 random longer ones and one of 2^17, each in
+// every shape fill(array, shape) makes, against std::sort (for floats, -0 == +0 as values).
+template <class K, class Fill>
+void expect_sorts_as_std_sort(std::mt19937_64& rng, int shapes, Fill fill) {
+  std::vector<std::size_t> lengths;
+  for (std::size_t n = 0; n <= 600; ++n) lengths.push_back(n);
+  for (int i = 0; i < 60; ++i) lengths.push_back(600 + rng() % 40000);
+  lengths.push_back(std::size_t{1} << 17);
+  for (std::size_t n : lengths)
+    for (int shape = 0; shape < shapes; ++shape) {
+      std::vector<K> key(n);
+      fill(key, shape);
+      std::vector<K> want = key;
+      std::sort(want.begin(), want.end());
+      cgrad::backends::cpu::sort_keys(key.data(), n);
+      ASSERT_EQ(key, want) << sizeof(K) * 8 << "-bit " << (std::is_floating_point_v<K> ? "floats" : "keys")
+                           << ", length " << n << ", shape " << shape;
+    }
+}
+
 // The quicksort of keys (sort_keys.h), where the CPU has AVX-512F, 32- and 64-bit, unsigned
 // (keys) and signed (Sort's integer rows): std::sort's array for every length up to 600 and random
 // longer ones, in shapes that test a quicksort's partitions and its register networks (ties, one
@@ -428,19 +449,7 @@ void expect_quicksort_sorts_as_std_sort() {
         default: a[i] = static_cast<K>((rng() % 4) << (4 * sizeof(K)) | i); break;
       }
   };
-  std::vector<std::size_t> lengths;
-  for (std::size_t n = 0; n <= 600; ++n) lengths.push_back(n);
-  for (int i = 0; i < 60; ++i) lengths.push_back(600 + rng() % 40000);
-  lengths.push_back(std::size_t{1} << 17);
-  for (std::size_t n : lengths)
-    for (int shape = 0; shape < kShapes; ++shape) {
-      std::vector<K> key(n);
-      fill(key, shape);
-      std::vector<K> want = key;
-      std::sort(want.begin(), want.end());
-      cgrad::backends::cpu::sort_keys(key.data(), n);
-      ASSERT_EQ(key, want) << sizeof(K) * 8 << "-bit keys, length " << n << ", shape " << shape;
-    }
+  expect_sorts_as_std_sort<K>(rng, kShapes, fill);
 }
 
 // The quicksort of floats (Sort's ascending f32/f64 rows): std::sort's values at the same lengths,
@@ -471,19 +480,7 @@ void expect_float_quicksort_sorts_as_std_sort() {
         default: a[i] = tiny * static_cast<F>(static_cast<int>(rng() % 64) - 32); break;
       }
   };
-  std::vector<std::size_t> lengths;
-  for (std::size_t n = 0; n <= 600; ++n) lengths.push_back(n);
-  for (int i = 0; i < 60; ++i) lengths.push_back(600 + rng() % 40000);
-  lengths.push_back(std::size_t{1} << 17);
-  for (std::size_t n : lengths)
-    for (int shape = 0; shape < kShapes; ++shape) {
-      std::vector<F> x(n);
-      fill(x, shape);
-      std::vector<F> want = x;
-      std::sort(want.begin(), want.end());
-      cgrad::backends::cpu::sort_keys(x.data(), n);
-      ASSERT_EQ(x, want) << sizeof(F) * 8 << "-bit floats, length " << n << ", shape " << shape;
-    }
+  expect_sorts_as_std_sort<F>(rng, kShapes, fill);
 }
 
 TEST(SortKeys, TheQuicksortGivesStdSortsArray) {
