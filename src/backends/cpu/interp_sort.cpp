@@ -399,6 +399,58 @@ void argsort_words(const T* row, int64_t stride, bool desc, Scratch<uint64_t>& w
       words.data(), out, out_stride, m);
 }
 
+// Argsort of a row of 64-bit keys (f64, i64, u64) by the quicksort of words too: a key does not fit
+// a word beside its position, so each word holds 32 bits of the key's offset from the row's least
+// key (its top 32 bits where the offsets take more: `shift`), an order-keeping map. Words sorted,
+// the runs whose 32 bits tie (keys within 2^shift of each other, rare in random rows) are sorted
+// again by (key, position), which gives the stable order. One thread of the Emerald Rapids VM
+// (the CI running beside: process CPU ms), f64 / i64, against the merge sort (rows under 256) and
+// the radix sort: 65536 rows of 100 217-263 -> 40-60, 16384 rows of 256 86-98 -> 29-31, 4096 x
+// 4096 410-583 -> 165-185, 64 rows of 65536 112-124 -> 44-51, one row of 2^22 385-426 -> 72-124.
+template <class T>
+void argsort_wide_words(const T* row, int64_t stride, bool desc, Scratch<uint64_t>& words,
+                        Scratch<uint64_t>& keys, int64_t* out, int64_t out_stride) {
+  const std::size_t m = words.size();
+  uint64_t* key = keys.data();
+  uint64_t* w = words.data();
+  const uint64_t least = run_widest(
+      [](const T* r, int64_t st, bool d, uint64_t* k, std::size_t n) __attribute__((always_inline)) {
+        uint64_t lo = ~uint64_t{0};
+        for (std::size_t j = 0; j < n; ++j) {
+          k[j] = order_key(r[static_cast<int64_t>(j) * st], d);
+          lo = std::min(lo, k[j]);
+        }
+        return lo;
+      },
+      row, stride, desc, key, m);
+  const uint64_t most = *std::max_element(key, key + m);
+  const int shift = std::max(0, static_cast<int>(std::bit_width(most - least)) - 32);
+  run_widest(
+      [](const uint64_t* k, uint64_t lo, int sh, uint64_t* wd, std::size_t n) __attribute__((always_inline)) {
+        for (std::size_t j = 0; j < n; ++j) wd[j] = (k[j] - lo) >> sh << 32 | j;
+      },
+      key, least, shift, w, m);
+  sort_keys(w, m);
+  if (shift > 0) {  // runs of tied words: by (key, position), distinct pairs, so any sort gives the order
+    const auto before = [key](uint64_t a, uint64_t b) {
+      const uint64_t ka = key[position_of_word(a)], kb = key[position_of_word(b)];
+      return ka < kb || (ka == kb && position_of_word(a) < position_of_word(b));
+    };
+    for (std::size_t b = 0; b < m;) {
+      std::size_t e = b + 1;
+      while (e < m && (w[e] >> 32) == (w[b] >> 32)) ++e;
+      if (e - b > 1) std::sort(w + b, w + e, before);
+      b = e;
+    }
+  }
+  run_widest(
+      [](const uint64_t* wd, int64_t* o, int64_t st, std::size_t n) __attribute__((always_inline)) {
+        for (std::size_t j = 0; j < n; ++j)
+          o[static_cast<int64_t>(j) * st] = static_cast<int64_t>(position_of_word(wd[j]));
+      },
+      w, out, out_stride, m);
+}
+
 // Sorts the (key, position) pairs stably by key: insertion sort of runs of kRun, then bottom-up
 // merges through `tmp` (of the same size). std::stable_sort allocated its buffer on every row:
 // 1M rows of 16 f32 took 246 ms against NumPy's 38 (one thread).
@@ -429,25 +481,28 @@ void merge_sort(Scratch<P>& a, Scratch<P>& tmp) {
 // A row's scratch, sized for the path its length and op take: none where Sort's numbers are sorted
 // as values (`numbers`: sort_numbers, at every length where the caller found it can run); the
 // network's words (rows of up to kNetworkMax 32-bit keys); where the quicksort runs (`quick`:
-// Sort's rows past the network's, Argsort's of 32-bit keys up to kQuickArgMax), Sort's keys or
-// Argsort's (key, position) words; the radix sort's keys (rows of kRadixMin or more), the merge
+// Sort's rows past the network's, Argsort's of 32-bit keys up to kQuickArgMax and of 64-bit keys
+// where the caller found argsort_wide_words can run, `wide`), Sort's keys or Argsort's words
+// (and the wide words' keys); the radix sort's keys (rows of kRadixMin or more), the merge
 // sort's pairs (other short rows); positions where neither Sort's keys alone nor words (which
 // carry them) are sorted.
 template <class T, class P>
 struct RowScratch {
   using K = Key<T>;
-  RowScratch(std::size_t m, bool arg, bool numbers_alone)
+  RowScratch(std::size_t m, bool arg, bool numbers_alone, bool wide_words)
       : numbers(numbers_alone),
+        wide(wide_words),
         radix(m >= static_cast<std::size_t>(kRadixMin)),
         network(sizeof(K) == 4 && m <= static_cast<std::size_t>(kNetworkMax) &&
                 !(numbers && m >= static_cast<std::size_t>(kNumbersMin))),
-        quick(!core::is_complex_v<T> && !network && (!arg || sizeof(K) == 4) &&
-              (!arg || m <= static_cast<std::size_t>(kQuickArgMax)) && have_sort_keys()),
+        quick(!core::is_complex_v<T> && !network &&
+              (!arg || wide || (sizeof(K) == 4 && m <= static_cast<std::size_t>(kQuickArgMax))) &&
+              have_sort_keys()),
         keys_only((radix || quick) && !arg && !core::is_complex_v<T>),
         vals(keys_only || (quick && arg) ? 0
              : network                   ? m * kNetworkLanes
                                          : m),  // Sort's long rows read the input itself
-        key((keys_only && !numbers) || (radix && !quick) ? m : 0),
+        key((keys_only && !numbers) || (radix && !quick) || wide ? m : 0),
         tmp_key(quick ? 0 : key.size()),  // the radix sort's (the quicksort's is in place)
         pos(keys_only || network || quick ? 0 : m),
         tmp_pos(radix && !keys_only && !quick ? m : 0),
@@ -456,7 +511,7 @@ struct RowScratch {
                              : 0),
         pairs(radix || network || quick ? 0 : m),
         tmp_pairs(pairs.size()) {}
-  const bool numbers, radix, network, quick, keys_only;
+  const bool numbers, wide, radix, network, quick, keys_only;
   Scratch<T> vals;
   Scratch<K> key, tmp_key;
   Scratch<P> pos, tmp_pos;
@@ -698,7 +753,10 @@ void sort_range(const ir::Node& n, const View& in, View& out, int64_t r0, int64_
   // the word network would take them: one thread of the Emerald Rapids VM, 2^24 f32 in rows of
   // 16 / 24 / 32, 60 / 92 / 80 -> 23 / 36 / 20 ms; i32 of 16 / 32 37 / 57 -> 19 / 18.
   const bool numbers = kSortsNumbers<T> && !arg && ax + 1 == shape.size() && have_sort_keys();
-  RowScratch<T, P> s(static_cast<std::size_t>(len), arg, numbers);
+  // Argsort's 64-bit keys along the last axis: the quicksort of words too (argsort_wide_words)
+  const bool wide =
+      !core::is_complex_v<T> && sizeof(Key<T>) == 8 && arg && ax + 1 == shape.size() && have_sort_keys();
+  RowScratch<T, P> s(static_cast<std::size_t>(len), arg, numbers, wide);
   RowCursor rows(shape, ax, in, ost, r0);
   if constexpr (!core::is_complex_v<T>)
     if (s.network)
@@ -718,6 +776,11 @@ void sort_range(const ir::Node& n, const View& in, View& out, int64_t r0, int64_
         sort_values(src + ioff, in.strides[ax], desc, s.quick, s.key, s.tmp_key, vout + ooff, ost[ax]);
         continue;
       }
+      if constexpr (sizeof(Key<T>) == 8)
+        if (s.wide) {  // Argsort of 64-bit keys
+          argsort_wide_words(src + ioff, in.strides[ax], desc, s.words, s.key, iout + ooff, ost[ax]);
+          continue;
+        }
       if (s.quick) {  // Argsort
         argsort_words(src + ioff, in.strides[ax], desc, s.words, iout + ooff, ost[ax]);
         continue;
