@@ -753,9 +753,10 @@ void sort_range(const ir::Node& n, const View& in, View& out, int64_t r0, int64_
   // the word network would take them: one thread of the Emerald Rapids VM, 2^24 f32 in rows of
   // 16 / 24 / 32, 60 / 92 / 80 -> 23 / 36 / 20 ms; i32 of 16 / 32 37 / 57 -> 19 / 18.
   const bool numbers = kSortsNumbers<T> && !arg && ax + 1 == shape.size() && have_sort_keys();
-  // Argsort's 64-bit keys along the last axis: the quicksort of words too (argsort_wide_words)
-  const bool wide =
-      !core::is_complex_v<T> && sizeof(Key<T>) == 8 && arg && ax + 1 == shape.size() && have_sort_keys();
+  // Argsort's 64-bit keys along the last axis: the quicksort of words too (argsort_wide_words),
+  // where a position fits a word's 32 low bits
+  const bool wide = !core::is_complex_v<T> && sizeof(Key<T>) == 8 && arg && ax + 1 == shape.size() &&
+                    len <= int64_t{1} << 32 && have_sort_keys();
   RowScratch<T, P> s(static_cast<std::size_t>(len), arg, numbers, wide);
   RowCursor rows(shape, ax, in, ost, r0);
   if constexpr (!core::is_complex_v<T>)
