@@ -232,16 +232,18 @@ void check_neighbour_rows(DType t) {
 // Argsort of 64-bit keys sorts words of 32 of the key's bits (argsort_wide_words): rows that span
 // a wide range (so those bits are the offsets' top bits) and whose keys cluster within 2^20 of a
 // few centres, with exact ties, so that many words tie and their runs are ordered again by the
-// whole key; rows of 50, 300, 5000 and 40000 elements, NaNs and infinities among the f64 ones.
+// whole key; rows of 50, 300, 5000 and 40000 elements, NaNs and infinities among the float ones.
+// f32 and i32 too (the same values rounded or wrapped: many ties): their words' quicksort runs at
+// every length.
 TEST(Argsort, WideKeysTiedInTheirTopBits) {
   Rng g{17};
-  for (DType t : {f64, i64, u64})
+  for (DType t : {f64, i64, u64, f32, i32})
     for (int64_t n : {50, 300, 5000, 40000}) {
       Data d;
       d.dtype = t;
       for (int64_t k = 0; k < 2 * n; ++k) {
         const int64_t c = g.range(0, 3), off = g.range(0, 40) * (g.range(0, 1) ? 1 : 1 << 15);
-        if (t == f64) {
+        if (is_floating(t)) {
           const double centres[] = {-3e5, 1.0, 7.5e10, 1e300};
           d.push(c == 3 && k % 5 == 0 ? (k % 2 ? -1e300 : std::numeric_limits<double>::quiet_NaN())
                                       : centres[c] * (1.0 + static_cast<double>(off) * 0x1p-52));

@@ -11,9 +11,11 @@
 // O(n) -- a comparison sort of positions reading the values indirectly ran 6x slower than NumPy's
 // sort at 2^22 f32 (bench/python/breadth.py, B1). Where the CPU has AVX-512F, rows go through a
 // vectorized quicksort instead (sort_keys.h; not the rows the network takes): Sort's keys alone
-// (any length), and Argsort's (key, position) words for 32-bit keys (rows of up to
-// kQuickArgMax), which are distinct, so the
-// unstable sort gives the stable order; sorted keys are the same array whichever sort made them.
+// (any length), or along the last axis the values themselves for 32/64-bit numbers
+// (sort_numbers); Argsort's (key, position) words, for 32-bit keys, and along the last axis
+// for 64-bit keys words of 32 bits of their offsets, tied runs sorted again
+// (argsort_wide_words). Words are distinct, so the unstable sort gives the stable order;
+// sorted keys are the same array whichever sort made them.
 // Rows of up to 32 elements with 32-bit keys use a sorting network on (key, position) words,
 // other short rows a merge sort of the pairs (insertion-sorted runs merged pairwise), complex
 // rows a comparison sort under core::order_before. Rows are spread over the thread pool.
@@ -61,11 +63,14 @@ constexpr int64_t kNetworkMax = 32;
 // process CPU ms (the VM loaded, the two builds alternating): rows of 2^18 18-23 / 23-32, 2^20
 // 21-24 / 25-30, one row of 2^22 25-26 / 29-34, of 2^24 110-127 / 192-203 (the radix sort's
 // scatters leave the caches).
-// Argsort's rows (64-bit words) up to this long (f32, one thread, in the engine: 16384 rows of
-// 256 12.6 ms against the merge sort's 30; on the Zen 4, as above, against the radix sort: 4096
-// rows of 4096 103-110 / 123-127, 256 rows of 16384 29-33 / 31-34; 64 rows of 65536 35-36 /
-// 32-33 and one row of 2^22 49-61 / 49-57 keep the radix sort).
-constexpr int64_t kQuickArgMax = 1 << 14;
+// Argsort's rows (64-bit words) up to this long, the positions' 32 bits (f32, one thread, in the
+// engine: 16384 rows of 256 12.6 ms against the merge sort's 30; on the Zen 4, as above, against
+// the radix sort: 4096 rows of 4096 103-110 / 123-127, 256 rows of 16384 29-33 / 31-34; 64 rows
+// of 65536 35-36 / 32-33 and one row of 2^22 49-61 / 49-57, so rows past 16384 kept the radix
+// sort until 2026-12-07. On the Emerald Rapids VM the quicksort is ahead there too, f32 / i32,
+// process CPU ms, the CI running beside: 64 rows of 65536 53-81 -> 35-48, 256 of 65536 216-220 ->
+// 137-149, 16 of 2^20 305-334 -> 165-167, one row of 2^22 157-190 -> 49-71.)
+constexpr int64_t kQuickArgMax = int64_t{1} << 32;
 // Sort's rows of 32-bit numbers shorter than this (one register) stay on the network of
 // (key, position) words, eight rows at once, even where sort_numbers runs: one row alone, its
 // partial register stored by scalar stores and read back whole, took 2-4x as long (rows of 4-12).
