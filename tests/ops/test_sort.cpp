@@ -234,7 +234,7 @@ void check_neighbour_rows(DType t) {
 // few centres, with exact ties, so that many words tie and their runs are ordered again by the
 // whole key; rows of 50, 300, 5000 and 40000 elements, NaNs and infinities among the float ones.
 // f32 and i32 too (the same values rounded or wrapped: many ties): their words' quicksort runs at
-// every length.
+// every length. Along both axes (rows along axis 0 go through blocks of neighbour rows).
 TEST(Argsort, WideKeysTiedInTheirTopBits) {
   Rng g{17};
   for (DType t : {f64, i64, u64, f32, i32})
@@ -253,9 +253,12 @@ TEST(Argsort, WideKeysTiedInTheirTopBits) {
           d.push_int(centres[c] + off);
         }
       }
-      for (bool desc : {false, true})
+      for (bool desc : {false, true}) {
         check_sort(static_cast<int>(ir::Op::Argsort), make(d, Shape{2, n}), -1, desc,
                    std::string(dtype_name(t)) + " rows of " + std::to_string(n));
+        check_sort(static_cast<int>(ir::Op::Argsort), make(d, Shape{n, 2}), 0, desc,
+                   std::string(dtype_name(t)) + " strided rows of " + std::to_string(n));
+      }
     }
 }
 

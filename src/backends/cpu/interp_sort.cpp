@@ -414,24 +414,13 @@ void argsort_words(const T* row, int64_t stride, bool desc, Scratch<uint64_t>& w
 // 4096 410-583 -> 165-185, 64 rows of 65536 112-124 -> 44-51, one row of 2^22 385-426 -> 72-124.
 // Then (quiet) the least and largest key in one vector loop, and the runs looked for only where a
 // vector loop finds two neighbours tied: 65536 rows of 100 f64 48 -> 37-39, i64 41 -> 29-30,
-// 4096 x 4096 f64 177-196 -> 164-166.
-template <class T>
-void argsort_wide_words(const T* row, int64_t stride, bool desc, Scratch<uint64_t>& words,
-                        Scratch<uint64_t>& keys, int64_t* out, int64_t out_stride) {
-  const std::size_t m = words.size();
-  uint64_t* key = keys.data();
-  uint64_t* w = words.data();
-  const auto [least, most] = run_widest(
-      [](const T* r, int64_t st, bool d, uint64_t* k, std::size_t n) __attribute__((always_inline)) {
-        uint64_t lo = ~uint64_t{0}, hi = 0;
-        for (std::size_t j = 0; j < n; ++j) {
-          k[j] = order_key(r[static_cast<int64_t>(j) * st], d);
-          lo = std::min(lo, k[j]);
-          hi = std::max(hi, k[j]);
-        }
-        return std::pair{lo, hi};
-      },
-      row, stride, desc, key, m);
+// 4096 x 4096 f64 177-196 -> 164-166. Rows along axis 0 too (block_range, from the keys of its
+// scratch rows: sort_wide_words), against the radix sort of positions, f64 / i64, the CI beside:
+// 4096 x 4096 447-450 / 428-445 -> 221-227 / 197-202, 2^20 x 16 800-898 / 799-814 -> 351-381 /
+// 277-293, 1024 x 65536 1476-1530 / 1321-1348 -> 738-769 / 710-725.
+// The words of keys key[0, m) (least and most: their extremes) sorted: w[j] the word of position j,
+// the quicksort, then the runs of tied words by (key, position).
+inline void sort_wide_words(const uint64_t* key, uint64_t least, uint64_t most, uint64_t* w, std::size_t m) {
   const int shift = std::max(0, static_cast<int>(std::bit_width(most - least)) - 32);
   run_widest(
       [](const uint64_t* k, uint64_t lo, int sh, uint64_t* wd, std::size_t n) __attribute__((always_inline)) {
@@ -460,6 +449,40 @@ void argsort_wide_words(const T* row, int64_t stride, bool desc, Scratch<uint64_
       b = e;
     }
   }
+}
+
+// The least and the largest of key[0, m) (m >= 1), in a vector loop.
+inline std::pair<uint64_t, uint64_t> key_range(const uint64_t* key, std::size_t m) {
+  return run_widest(
+      [](const uint64_t* k, std::size_t n) __attribute__((always_inline)) {
+        uint64_t lo = ~uint64_t{0}, hi = 0;
+        for (std::size_t j = 0; j < n; ++j) {
+          lo = std::min(lo, k[j]);
+          hi = std::max(hi, k[j]);
+        }
+        return std::pair{lo, hi};
+      },
+      key, m);
+}
+
+template <class T>
+void argsort_wide_words(const T* row, int64_t stride, bool desc, Scratch<uint64_t>& words,
+                        Scratch<uint64_t>& keys, int64_t* out, int64_t out_stride) {
+  const std::size_t m = words.size();
+  uint64_t* key = keys.data();
+  uint64_t* w = words.data();
+  const auto [least, most] = run_widest(  // the keys and their extremes in one loop
+      [](const T* r, int64_t st, bool d, uint64_t* k, std::size_t n) __attribute__((always_inline)) {
+        uint64_t lo = ~uint64_t{0}, hi = 0;
+        for (std::size_t j = 0; j < n; ++j) {
+          k[j] = order_key(r[static_cast<int64_t>(j) * st], d);
+          lo = std::min(lo, k[j]);
+          hi = std::max(hi, k[j]);
+        }
+        return std::pair{lo, hi};
+      },
+      row, stride, desc, key, m);
+  sort_wide_words(key, least, most, w, m);
   run_widest(
       [](const uint64_t* wd, int64_t* o, int64_t st, std::size_t n) __attribute__((always_inline)) {
         for (std::size_t j = 0; j < n; ++j)
@@ -687,7 +710,9 @@ void block_range(RowScratch<T, P>& s, RowCursor& rows, std::size_t m, int64_t G,
   auto* iout = static_cast<int64_t*>(out);
   const std::size_t ak = padded_row<K>(m), aw = padded_row<uint64_t>(m), av = padded_row<T>(m),
                     ap = padded_row<P>(m);
-  Scratch<K> keys(keys_only ? ak * rows_n : 0);
+  // (Argsort's wide words are made from the row's keys: argsort_wide_words)
+  constexpr bool kWide = sizeof(K) == 8 && !core::is_complex_v<T>;
+  Scratch<K> keys(keys_only || (kWide && words_of) ? ak * rows_n : 0);
   Scratch<uint64_t> words(words_of ? aw * rows_n : 0);
   Scratch<T> vals(values ? av * rows_n : 0);
   Scratch<P> pos(values ? ap * rows_n : 0);
@@ -704,7 +729,10 @@ void block_range(RowScratch<T, P>& s, RowCursor& rows, std::size_t m, int64_t G,
         if (values) {
           vals[gi * av + j] = v;
         } else if constexpr (!core::is_complex_v<T>) {
-          if (words_of) {
+          if constexpr (kWide) {
+            keys[gi * ak + j] = order_key(v, desc);
+            if (keys_only && core::is_floating_v<T>) negative_zeros[g] |= is_negative_zero(v);
+          } else if (words_of) {
             words[gi * aw + j] = key_position_word(order_key(v, desc), j);
           } else {
             keys[gi * ak + j] = order_key(v, desc);
@@ -714,15 +742,21 @@ void block_range(RowScratch<T, P>& s, RowCursor& rows, std::size_t m, int64_t G,
       }
     }
     for (std::size_t g = 0; g < static_cast<std::size_t>(g_n); ++g) {
-      if (values)
+      if (values) {
         sort_positions(s, &vals[g * av], &pos[g * ap], m, desc);
-      else if (words_of)
-        sort_keys(&words[g * aw], m);
-      else if (s.quick)
+      } else if (words_of) {
+        if constexpr (kWide) {
+          const auto [least, most] = key_range(&keys[g * ak], m);
+          sort_wide_words(&keys[g * ak], least, most, &words[g * aw], m);
+        } else {
+          sort_keys(&words[g * aw], m);
+        }
+      } else if (s.quick) {
         sort_keys(&keys[g * ak], m);
-      else
+      } else {
         radix_sort(&keys[g * ak], static_cast<uint32_t*>(nullptr), s.tmp_key.data(),
                    static_cast<uint32_t*>(nullptr), m);
+      }
     }
     for (std::size_t j = 0; j < m; ++j) {
       const int64_t o = ooff + static_cast<int64_t>(j) * ostride;
@@ -770,10 +804,10 @@ void sort_range(const ir::Node& n, const View& in, View& out, int64_t r0, int64_
   // the word network would take them: one thread of the Emerald Rapids VM, 2^24 f32 in rows of
   // 16 / 24 / 32, 60 / 92 / 80 -> 23 / 36 / 20 ms; i32 of 16 / 32 37 / 57 -> 19 / 18.
   const bool numbers = kSortsNumbers<T> && !arg && ax + 1 == shape.size() && have_sort_keys();
-  // Argsort's 64-bit keys along the last axis: the quicksort of words too (argsort_wide_words),
-  // where a position fits a word's 32 low bits
-  const bool wide = !core::is_complex_v<T> && sizeof(Key<T>) == 8 && arg && ax + 1 == shape.size() &&
-                    len <= int64_t{1} << 32 && have_sort_keys();
+  // Argsort's 64-bit keys: the quicksort of words too (argsort_wide_words), where a position fits a
+  // word's 32 low bits
+  const bool wide =
+      !core::is_complex_v<T> && sizeof(Key<T>) == 8 && arg && len <= int64_t{1} << 32 && have_sort_keys();
   RowScratch<T, P> s(static_cast<std::size_t>(len), arg, numbers, wide);
   RowCursor rows(shape, ax, in, ost, r0);
   if constexpr (!core::is_complex_v<T>)
