@@ -12,13 +12,12 @@
 // sort at 2^22 f32 (bench/python/breadth.py, B1). Where the CPU has AVX-512F, rows go through a
 // vectorized quicksort instead (sort_keys.h; not the rows the network takes): Sort's keys alone
 // (any length), or along the last axis the values themselves for 32/64-bit numbers
-// (sort_numbers); Argsort's (key, position) words, for 32-bit keys, and along the last axis
-// for 64-bit keys words of 32 bits of their offsets, tied runs sorted again
-// (argsort_wide_words). Words are distinct, so the unstable sort gives the stable order;
-// sorted keys are the same array whichever sort made them.
-// Rows of up to 32 elements with 32-bit keys use a sorting network on (key, position) words,
-// other short rows a merge sort of the pairs (insertion-sorted runs merged pairwise), complex
-// rows a comparison sort under core::order_before. Rows are spread over the thread pool.
+// (sort_numbers); Argsort's (key, position) words, for 32-bit keys, and for 64-bit keys words of
+// 32 bits of their offsets, tied runs sorted again (argsort_wide_words). Words are distinct, so the unstable
+// sort gives the stable order; sorted keys are the same array whichever sort made them. Rows of up to 32
+// elements with 32-bit keys use a sorting network on (key, position) words, other short rows a merge sort of
+// the pairs (insertion-sorted runs merged pairwise), complex rows a comparison sort under core::order_before.
+// Rows are spread over the thread pool.
 #include "backends/cpu/interpreter.h"
 
 #include "backends/cpu/sort_keys.h"
@@ -418,8 +417,20 @@ void argsort_words(const T* row, int64_t stride, bool desc, Scratch<uint64_t>& w
 // scratch rows: sort_wide_words), against the radix sort of positions, f64 / i64, the CI beside:
 // 4096 x 4096 447-450 / 428-445 -> 221-227 / 197-202, 2^20 x 16 800-898 / 799-814 -> 351-381 /
 // 277-293, 1024 x 65536 1476-1530 / 1321-1348 -> 738-769 / 710-725.
-// The words of keys key[0, m) (least and most: their extremes) sorted: w[j] the word of position j,
-// the quicksort, then the runs of tied words by (key, position).
+
+// Whether two neighbours of the sorted words w[0, m) tie in their 32 high bits (a vector loop).
+inline bool any_neighbours_tie(const uint64_t* w, std::size_t m) {
+  return run_widest(
+      [](const uint64_t* wd, std::size_t n) __attribute__((always_inline)) {
+        uint64_t tied = 0;
+        for (std::size_t j = 1; j < n; ++j) tied |= static_cast<uint64_t>((wd[j] >> 32) == (wd[j - 1] >> 32));
+        return tied != 0;
+      },
+      w, m);
+}
+
+// The words of keys key[0, m) (least and most: their extremes), sorted into w[0, m): the word of
+// position j made, the quicksort, then the runs of tied words by (key, position) where some tie.
 inline void sort_wide_words(const uint64_t* key, uint64_t least, uint64_t most, uint64_t* w, std::size_t m) {
   const int shift = std::max(0, static_cast<int>(std::bit_width(most - least)) - 32);
   run_widest(
@@ -428,16 +439,9 @@ inline void sort_wide_words(const uint64_t* key, uint64_t least, uint64_t most, 
       },
       key, least, shift, w, m);
   sort_keys(w, m);
-  // whether any two neighbours tie (a vector loop; the runs are found only where some do)
-  const bool ties = shift > 0 && run_widest(
-                                     [](const uint64_t* wd, std::size_t n) __attribute__((always_inline)) {
-                                       uint64_t tied = 0;
-                                       for (std::size_t j = 1; j < n; ++j)
-                                         tied |= static_cast<uint64_t>((wd[j] >> 32) == (wd[j - 1] >> 32));
-                                       return tied != 0;
-                                     },
-                                     w, m);
-  if (ties) {  // runs of tied words: by (key, position), distinct pairs, so any sort gives the order
+  if (shift > 0 &&
+      any_neighbours_tie(
+          w, m)) {  // runs of tied words: by (key, position), distinct pairs, so any sort gives the order
     const auto before = [key](uint64_t a, uint64_t b) {
       const uint64_t ka = key[position_of_word(a)], kb = key[position_of_word(b)];
       return ka < kb || (ka == kb && position_of_word(a) < position_of_word(b));
