@@ -74,10 +74,12 @@ constexpr int64_t kQuickArgMax = int64_t{1} << 32;
 // (key, position) words, eight rows at once, even where sort_numbers runs: one row alone, its
 // partial register stored by scalar stores and read back whole, took 2-4x as long (rows of 4-12).
 constexpr int64_t kNumbersMin = 16;
-// Argsort's rows of 64-bit keys shorter than this keep the merge sort: the words' fixed cost per row
-// (the keys' range, the tie check) made 2^22 f64 in rows of 2 / 3 1.5x / 1.2x slower (one thread,
-// the Emerald Rapids VM: 60 -> 93 / 60 -> 74 ms), rows of 5 level, of 8 and more 2-7x faster.
-constexpr int64_t kWideArgMin = 4;
+// Rows of 64-bit keys shorter than this keep the older paths: Argsort's the merge sort, Sort's the
+// keys. The fixed costs per row of the wide words (the keys' range, the tie check) and of the values
+// path (NaN and zero checks) made 2^22 f64 in rows of 2 / 3 1.5x / 1.2x slower to argsort (one
+// thread, the Emerald Rapids VM: 60 -> 93 / 60 -> 74 ms) and rows of 3 1.2x slower to sort; rows of
+// 5 are level, of 8 and more 1.2-7x faster.
+constexpr int64_t kWideMin = 4;
 // A task of the thread pool sorts whole rows, at least this many elements' worth.
 constexpr int64_t kGrainElements = 1 << 14;
 
@@ -538,8 +540,8 @@ template <class T, class P>
 struct RowScratch {
   using K = Key<T>;
   RowScratch(std::size_t m, bool arg, bool numbers_alone, bool wide_words)
-      : numbers(numbers_alone),
-        wide(wide_words && m >= static_cast<std::size_t>(kWideArgMin)),
+      : numbers(numbers_alone && (sizeof(K) == 4 || m >= static_cast<std::size_t>(kWideMin))),
+        wide(wide_words && m >= static_cast<std::size_t>(kWideMin)),
         radix(m >= static_cast<std::size_t>(kRadixMin)),
         network(sizeof(K) == 4 && m <= static_cast<std::size_t>(kNetworkMax) &&
                 !(numbers && m >= static_cast<std::size_t>(kNumbersMin))),
