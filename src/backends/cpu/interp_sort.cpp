@@ -739,12 +739,9 @@ void block_range(RowScratch<T, P>& s, RowCursor& rows, std::size_t m, int64_t G,
         if (values) {
           vals[gi * av + j] = v;
         } else if constexpr (!core::is_complex_v<T>) {
-          if constexpr (kWide) {
-            keys[gi * ak + j] = order_key(v, desc);
-            if (keys_only && core::is_floating_v<T>) negative_zeros[g] |= is_negative_zero(v);
-          } else if (words_of) {
+          if (words_of && !kWide) {
             words[gi * aw + j] = key_position_word(order_key(v, desc), j);
-          } else {
+          } else {  // (the flag matters only where keys_only)
             keys[gi * ak + j] = order_key(v, desc);
             if constexpr (core::is_floating_v<T>) negative_zeros[g] |= is_negative_zero(v);
           }
@@ -817,7 +814,7 @@ void sort_range(const ir::Node& n, const View& in, View& out, int64_t r0, int64_
   // Argsort's 64-bit keys: the quicksort of words too (argsort_wide_words), where a position fits a
   // word's 32 low bits
   const bool wide =
-      !core::is_complex_v<T> && sizeof(Key<T>) == 8 && arg && len <= int64_t{1} << 32 && have_sort_keys();
+      !core::is_complex_v<T> && sizeof(Key<T>) == 8 && arg && len <= kQuickArgMax && have_sort_keys();
   RowScratch<T, P> s(static_cast<std::size_t>(len), arg, numbers, wide);
   RowCursor rows(shape, ax, in, ost, r0);
   if constexpr (!core::is_complex_v<T>)

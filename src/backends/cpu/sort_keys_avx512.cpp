@@ -316,11 +316,6 @@ __attribute__((always_inline)) inline void transpose(__m512i (&v)[R], int b) {
   }
 }
 
-// Sorts a[0, n), n <= L R, in place: each register sorted, then the runs merged (lanes past n
-// hold the largest key, which sorts last, +inf for floats). Where R >= L, each L x L block of keys is sorted
-// down its columns (compare-exchanges of whole registers, Batcher's network) and transposed, which sorts its
-// registers in fewer instructions than each register's own network (63 compare-exchanges of registers and 64
-// shuffles for 16 registers of 32-bit keys, against 16 x 10 network steps).
 // The key type a network of R registers of K compares as: f32 in at most 4 registers as the
 // signed integers of ordered_bits. Those networks wait on chains of dependent steps, and a float
 // min or max takes 4 cycles where an integer one takes 1: rows of 33-80 f32 as floats took
@@ -341,6 +336,11 @@ inline __m512i ordered_bits(__m512i v) {
     return v;
 }
 
+// Sorts a[0, n), n <= L R, in place: each register sorted, then the runs merged (lanes past n
+// hold the largest key, which sorts last, +inf for floats). Where R >= L, each L x L block of keys is sorted
+// down its columns (compare-exchanges of whole registers, Batcher's network) and transposed, which sorts its
+// registers in fewer instructions than each register's own network (63 compare-exchanges of registers and 64
+// shuffles for 16 registers of 32-bit keys, against 16 x 10 network steps).
 template <class K, int R>
 inline void sort_registers(K* a, std::size_t n) {
   using N = NetKey<K, R>;
