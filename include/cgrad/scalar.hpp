@@ -87,6 +87,7 @@ typedef __UINT64_TYPE__ uint64_t;
   " maximum minimum lt le gt ge eq ne hypot copysign nextafter logaddexp remainder floor_divide" \
   " bitwise_and bitwise_or bitwise_xor bitwise_left_shift bitwise_right_shift logical_and"       \
   " logical_or logical_xor where beats_maximum beats_minimum ties arg_maximum arg_minimum"       \
+  " arg_lanes"                                                                                   \
   " rand_uniform rand_normal take order_key inf quiet_nan f16_block_load f16_block_store "
 
 namespace cgrad::scalar {
@@ -2765,6 +2766,166 @@ CGRAD_SCALAR_INLINE void arg_minimum(T& a, int64_t& ai, T x, int64_t xi) {
     ai = xi;
   }
 }
+// Lanes of an argmax / argmin row loop (Reduce::reduction_loop, render_cpu_reduce.cpp): the row
+// goes through in blocks that the kernel's vector loop stages into a buffer (`pad`, then the
+// values, then `feed`); each 64-byte vector lane keeps its own extreme and the position where it
+// first took it, four vectors a step combined in a tree first (NumPy's argmax loops have that
+// shape too), and `finish` combines the lanes once per row: the first position of the extreme,
+// or of the first NaN. It replaced a vector max per block of 1024 and a search of the winning
+// block, whose fixed cost per block and row made rows of 100-1000 elements 1.3-2x slower than
+// NumPy's argmax (bench/RESULTS.md, 2026-12-07). T: float, double, int32_t, uint32_t, int64_t or
+// uint64_t (narrower integers are staged as int32_t). Positions are kept relative to `base_` in
+// lanes as wide as T; a row longer than Span (2^30 for 32-bit lanes) folds its lanes into `held_`
+// and starts again. The lanes' combines are OpenMP simd reductions in kernels (-fopenmp-simd),
+// plain loops elsewhere (tests/ops/test_argminmax.cpp).
+#if !defined(__CUDACC__)
+#if defined(CGRAD_SCALAR_FREESTANDING) || defined(_OPENMP)
+#define CGRAD_OMP_SIMD(clauses) CGRAD_PRAGMA(omp simd clauses)
+#define CGRAD_PRAGMA(text) _Pragma(#text)
+#else
+#define CGRAD_OMP_SIMD(clauses)
+#endif
+template <int N>
+struct lane_int;
+template <>
+struct lane_int<4> {
+  typedef int32_t type;
+};
+template <>
+struct lane_int<8> {
+  typedef int64_t type;
+};
+template <class T, bool Max, int64_t Span = sizeof(T) == 4 ? (int64_t(1) << 30) : (int64_t(1) << 62)>
+struct arg_lanes {
+  static constexpr int L = 64 / static_cast<int>(sizeof(T));  // lanes of one 64-byte vector
+  static constexpr int64_t kStep = 4 * L;                     // elements of one step of `feed`
+  static constexpr int64_t kSpan = Span;
+  static_assert(Span % kStep == 0 && Span <= (int64_t(1) << (8 * sizeof(T) - 2)), "positions fit the lanes");
+  typedef typename lane_int<sizeof(T)>::type J;
+  typedef T V __attribute__((vector_size(64)));
+  typedef J I __attribute__((vector_size(64)));
+  V id_, m_;
+  I at_;
+  T held_;
+  int64_t base_ = 0, held_at_ = -1, nan_at_ = -1;
+
+  CGRAD_SCALAR_INLINE explicit arg_lanes(T identity) : held_(identity) {
+    id_ = V{} + identity;
+    m_ = id_;
+    at_ = I{};
+  }
+  // Whether a beats b (is strictly more extreme). (The vectors' own comparisons are written out
+  // below: a function taking or returning a 64-byte vector has an ABI of its own in code built
+  // without AVX-512, which GCC warns of.)
+  CGRAD_SCALAR_INLINE static bool beats(T a, T b) { return Max ? b < a : a < b; }
+  // Fills the identity from the last whole vector below n to n rounded up to kStep (the stage
+  // then writes its n values over the start): returns that rounded count, what `feed` takes.
+  CGRAD_SCALAR_INLINE int64_t pad(T* buf, int64_t n) const {
+    const int64_t p = (n + kStep - 1) / kStep * kStep;
+    for (int64_t q = n & ~int64_t(L - 1); q < p; q += L) __builtin_memcpy(buf + q, &id_, 64);
+    return p;
+  }
+  // The values buf[0, n) at positions j0 + [0, n) of the row (n a multiple of kStep), in pieces
+  // whose positions fit the lanes.
+  CGRAD_SCALAR_INLINE void feed(const T* buf, int64_t n, int64_t j0) {
+    for (int64_t c = 0; c < n && nan_at_ < 0; c += kSpan) {  // (after a NaN: it is the answer)
+      const int64_t e = n - c < kSpan ? n : c + kSpan;
+      if (j0 + e - base_ > kSpan) {
+        fold();
+        base_ = j0 + c;
+      }
+      take(buf + c, e - c, j0 + c);
+    }
+  }
+  // One piece: positions j0 + [0, n) lie within kSpan of base_.
+  CGRAD_SCALAR_INLINE void take(const T* buf, int64_t n, int64_t j0) {
+    const J off = static_cast<J>(j0 - base_);
+    I nan = I{};
+    for (int64_t j = 0; j < n; j += kStep) {
+      V a, b, x0, x1;
+      __builtin_memcpy(&a, buf + j, 64);
+      __builtin_memcpy(&b, buf + j + L, 64);
+      __builtin_memcpy(&x0, buf + j + 2 * L, 64);
+      __builtin_memcpy(&x1, buf + j + 3 * L, 64);
+      if constexpr (is_float<T>::value) nan |= (a != a) | (b != b) | (x0 != x0) | (x1 != x1);
+      // (ties keep the earlier vector: a before b, ab before the other two, the lanes' own first)
+      const I bab = Max ? a < b : b < a, b01 = Max ? x0 < x1 : x1 < x0;
+      const V xab = bab ? b : a, x01 = b01 ? x1 : x0;
+      const I pab = bab ? I{} + L : I{}, p01 = b01 ? I{} + 3 * L : I{} + 2 * L;
+      const I bx = Max ? xab < x01 : x01 < xab;
+      const V x = bx ? x01 : xab;
+      const I px = bx ? p01 : pab;
+      const I bm = Max ? m_ < x : x < m_;
+      m_ = bm ? x : m_;
+      at_ = bm ? px + static_cast<J>(off + static_cast<J>(j)) : at_;
+    }
+    if constexpr (is_float<T>::value) {
+      J nv[L], any = 0;
+      __builtin_memcpy(nv, &nan, 64);
+      CGRAD_OMP_SIMD(reduction(| : any))
+      for (int l = 0; l < L; ++l) any |= nv[l];
+      if (any)
+        for (int64_t j = 0; j < n; ++j)
+          if (buf[j] != buf[j]) {
+            nan_at_ = j0 + j;
+            return;
+          }
+    }
+  }
+  // The extreme of the lanes and its first position (a lane that never moved holds the identity
+  // at its own position, which is in the row or ties with position 0 of `base_`).
+  CGRAD_SCALAR_INLINE void lanes(T& best, int64_t& at) const {
+    T mv[L];
+    J pv[L];
+    __builtin_memcpy(mv, &m_, 64);
+    __builtin_memcpy(pv, &at_, 64);
+    T b = mv[0];
+    if constexpr (Max) {
+      CGRAD_OMP_SIMD(reduction(max : b))
+      for (int l = 0; l < L; ++l) b = b < mv[l] ? mv[l] : b;
+    } else {
+      CGRAD_OMP_SIMD(reduction(min : b))
+      for (int l = 0; l < L; ++l) b = mv[l] < b ? mv[l] : b;
+    }
+    J p = static_cast<J>((uint64_t(1) << (8 * sizeof(J) - 1)) - 1);
+    CGRAD_OMP_SIMD(reduction(min : p))
+    for (int l = 0; l < L; ++l) {
+      const J q = static_cast<J>(pv[l] + l);
+      p = mv[l] == b && q < p ? q : p;
+    }
+    best = b;
+    at = base_ + p;
+  }
+  CGRAD_SCALAR_INLINE void fold() {
+    T b;
+    int64_t a;
+    lanes(b, a);
+    if (held_at_ < 0 || beats(b, held_)) {
+      held_ = b;
+      held_at_ = a;
+    }
+    m_ = id_;
+    at_ = I{};
+  }
+  // The row's first extreme (a NaN: the first NaN) and its position.
+  CGRAD_SCALAR_INLINE void finish(T& best, int64_t& at) const {
+    if constexpr (is_float<T>::value)
+      if (nan_at_ >= 0) {
+        best = quiet_nan<T>();
+        at = nan_at_;
+        return;
+      }
+    lanes(best, at);
+    if (held_at_ >= 0 && !beats(best, held_)) {
+      best = held_;
+      at = held_at_;
+    }
+  }
+};
+#undef CGRAD_OMP_SIMD
+#undef CGRAD_PRAGMA
+#endif
+
 template <class T>
 CGRAD_SCALAR_INLINE bool lt(T a, T b) {
   return a < b;

@@ -108,8 +108,10 @@ std::string Loops::range(const std::string& what, std::size_t first, std::size_t
   fill(t, "BLOCK_CLOSE", blocks.close);
   fill(t, "BLOCK_START", blocks.start);
   fill(t, "BLOCK_FINISH", blocks.finish);  // (before HOIST: `finish` may name it)
-  fill(t, "JB", blocks.jb);
-  fill(t, "JE", blocks.je);
+  fill(t, "LOOP",
+       blocks.loop ? pragma + "\n      for (int64_t j = " + blocks.jb + "; j < " + blocks.je + "; ++j) {\n" +
+                         body + "\n      }\n"
+                   : std::string());
   fill(t, "WHAT", what);
   fill(t, "R", std::to_string(r));
   fill(t, "FIRST", std::to_string(first));
@@ -118,8 +120,6 @@ std::string Loops::range(const std::string& what, std::size_t first, std::size_t
   fill(t, "BEGIN", begin);
   fill(t, "END", end);
   fill(t, "HOIST", hoist());
-  fill(t, "PRAGMA", pragma);
-  fill(t, "BODY", body);
   return t;
 }
 

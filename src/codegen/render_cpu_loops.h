@@ -19,6 +19,7 @@ namespace cgrad::codegen::cpu {
 // {{HOIST}}: the hoisted offsets of `off_`); empty, the range's text is as without them.
 struct Blocks {
   std::string open, close, jb = "0", je = "len_", start, finish;
+  bool loop = true;  // false: no element loop (what the blocks' code does is all there is)
 };
 
 // The loops of one kernel: `ro` outer dims (split over threads), then `ri` inner (reduced) dims.

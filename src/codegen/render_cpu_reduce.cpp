@@ -30,12 +30,11 @@ constexpr std::size_t kMaxScratchValues = 2;
 constexpr int64_t kScratchElements = 8192;
 // f32 sums accumulate blocks of this many elements in float (Reduce::reduction_loop).
 constexpr int64_t kRedBlock = 512;
-// argmax/argmin (argmax group): blocks of kArgBlock elements (a kernel with f32 sums too uses
-// kRedBlock for both), and the winning block searched in pieces of kArgPiece. Measured on
-// 4096 x 4096 f32, one thread (bench/RESULTS.md): 512-element blocks cost more in per-block
-// reductions, 2048 more in the search.
+// argmax/argmin (argmax group): the vector loop stages blocks of kArgBlock values (a kernel with
+// f32 sums too uses kRedBlock for both) for scalar.hpp's arg_lanes: 8 KiB of f64, in L1. Both
+// are multiples of the lanes' step (64 f32, 32 f64 values).
 constexpr int64_t kArgBlock = 1024;
-constexpr int64_t kArgPiece = 32;
+static_assert(kArgBlock % 64 == 0 && kRedBlock % 64 == 0, "arg_lanes::feed takes whole steps");
 // Column mode (Reduce::col_mode): outer elements computed together, one accumulator each: at most
 // kColTile, and at most kColStack bytes of accumulators on the stack (per output and reduction at
 // most 16 bytes: an 8-byte accumulator and a 4-byte float block, or an argmax group's value and
@@ -53,11 +52,12 @@ constexpr int64_t kColBlock = 32;
 constexpr int64_t kColRows = 4;
 // argmax group over rows of at most this many elements, lying along memory: column mode too (its
 // loads then move by the row's length across the tile), since the row loop's fixed cost per row
-// (the vector loop's horizontal max, the search of the winning block) is most of a short row's
-// time. Measured on 2^24 f32, one thread of the Zen 5 VM, as rows of n: the row loop 88 / 26 /
-// 14 / 7.7 ms at n = 16 / 64 / 128 / 256, column mode in a C++ loop of the same shape 8.3 / 6.3 /
-// 8.8 / 12-15.
-constexpr int64_t kShortRow = 128;
+// (arg_lanes' padding to a step and the combine of its lanes) is most of a short row's time.
+// Measured from Python, 2^22 elements as rows of n, one thread of the Emerald Rapids VM, ms,
+// column mode / arg_lanes: f32 n = 16: 3.5 / 5.2, 24: 3.8 / 7.3, 32: 5.0 / 2.8, 48: 4.2 / 2.2, 64:
+// 6.5 / 1.3, 128: 6.4 / 1.1 (i32 alike; f64 already 7.4 / 6.9 at 16, 7.6 / 3.3 at 32). With the
+// former row loop (a vector max per block, a search of the winning block) the bound was 128.
+constexpr int64_t kShortRow = 31;
 
 // `text` (whole lines) two spaces further in.
 std::string indented(const std::string& text) {
@@ -96,6 +96,13 @@ std::string omp_reduction_id(const schedule::Reduction& red) {
   return "";
 }
 
+// The values an argmax group's arg_lanes holds (scalar.hpp): its accumulator's type, integers
+// narrower than 32 bits as int32_t (the same order).
+std::string lane_ctype(const schedule::Reduction& red) {
+  const DType a = acc_dtype(red);
+  return is_floating(a) || dtype_size(a) >= 4 ? acc_ctype(red) : "int32_t";
+}
+
 // A max or min reduction of `v` into `acc` in a vector loop: OpenMP's own `max` / `min` reduction
 // (GCC combines its lanes in a tree), and for floating types a NaN flag beside it that makes the
 // result NaN after the loop (`start` declares it, `finish` applies it). scalar.hpp's
@@ -121,6 +128,50 @@ Extreme vector_extreme(const schedule::Reduction& red, const std::string& acc, c
     e.finish = "      if (" + flag + ") " + acc + " = cgrad::scalar::quiet_nan<" + acc_ctype(red) + ">();\n";
   }
   return e;
+}
+
+// The code of an argmax group's reduction `i` in the row loop, through scalar.hpp's arg_lanes:
+// the values go to the lanes straight from their buffer when they are one contiguous load of the
+// lanes' type (a last piece of less than a step copied and padded), else the vector loop stages
+// them block by block (`B` values; `open`, `combine`, `close`). Per run (`run_open`, `run_close`):
+// the lanes' first extreme (or first NaN) becomes the pair when it beats it (an equal one comes
+// later: the pair's index is smaller), its index computed from the loop's values (`loop`) there.
+struct ArgLanes {
+  std::string start, run_open, open, combine, close, run_close;
+};
+ArgLanes arg_lanes(const schedule::KernelSpec& k, const Loops& r, const schedule::Reduction& red,
+                   std::size_t i, const std::string& B, const std::string& loop) {
+  const std::string I = std::to_string(i), T = lane_ctype(red), A = acc_ctype(red), al = "al" + I,
+                    stg = "stg" + I, cnt = "n" + I + "_", n = "acc" + I, v = "v" + std::to_string(red.value);
+  const ir::Op c = ir::info(red.op).reduce.combine;
+  const schedule::Instr& in = k.code[static_cast<std::size_t>(red.value)];
+  const bool direct =
+      in.kind == schedule::Instr::Kind::Load && T == A && in.dtype == acc_dtype(red) &&
+      !k.accesses[static_cast<std::size_t>(in.access)].indirect &&
+      stride_class(k.accesses[static_cast<std::size_t>(in.access)], r.rank - 1) == schedule::StrideClass::One;
+  ArgLanes out;
+  out.start = "    alignas(64) " + T + " " + stg + "[" + (direct ? "64" : B) + "];\n";
+  out.run_open = "      cgrad::scalar::arg_lanes<" + T + ", " + (c == ir::Op::Maximum ? "true" : "false") +
+                 "> " + al + "((" + T + ")" + acc_identity(red) + ");\n";
+  if (direct) {
+    const std::string P = "p" + std::to_string(in.access) + " + o" + std::to_string(in.access);
+    out.run_open += "      {\n        const int64_t w_ = len_ / " + al + ".kStep * " + al +
+                    ".kStep;\n        " + al + ".feed(" + P +
+                    ", w_, 0);\n        if (w_ < len_) {\n          const int64_t " + cnt + " = " + al +
+                    ".pad(" + stg + ", len_ - w_);\n          for (int64_t q_ = w_; q_ < len_; ++q_) " + stg +
+                    "[q_ - w_] = (" + P + ")[q_];\n          " + al + ".feed(" + stg + ", " + cnt +
+                    ", w_);\n        }\n      }\n";
+  } else {
+    out.open = "      const int64_t " + cnt + " = " + al + ".pad(" + stg + ", je_ - jb_);\n";
+    out.combine = "        " + stg + "[j - jb_] = (" + T + ")" + v + ";\n";
+    out.close = "      " + al + ".feed(" + stg + ", " + cnt + ", jb_);\n";
+  }
+  out.run_close = "      {\n        " + T + " bv_;\n        int64_t bj_;\n        " + al +
+                  ".finish(bv_, bj_);\n        if (cgrad::scalar::beats_" + ir::op_name(c) + "((" + A +
+                  ")bv_, " + n + ")) {\n          " + n + " = (" + A +
+                  ")bv_;\n          const int64_t j = bj_;\n" + indented(indented(loop)) + "          " + n +
+                  "i = " + value_name(red.index) + ";\n        }\n      }\n";
+  return out;
 }
 
 // Whole rows: when the inner stores need values the (last) reduction loop computes too (softmax:
@@ -185,13 +236,16 @@ class Reduce {
   // kRedBlock / lanes terms) and only the block sums are added in double (docs/semantics.md).
   std::string reduction_loop(const std::string& what, const std::string& loop, int stage,
                              const std::string& keep) const {
-    std::string pragma = "#pragma omp simd", combine;
+    std::string pragma = "#pragma omp simd", combine, run_open, run_close;
     Blocks blocks;
     bool vector = true, sums = false;
-    const std::string blocks_jb = "jb_", blocks_je = "je_";  // (the block loop made below)
+    auto in_stage = [&](std::size_t i) { return stage < 0 || parts_.red_stage[i] == stage; };
+    for (std::size_t i = 0; i < k_.reductions.size(); ++i)
+      sums |= in_stage(i) && float_blocks(k_.reductions[i]);
+    const std::string B = std::to_string(sums ? kRedBlock : kArgBlock);
     for (std::size_t i = 0; i < k_.reductions.size(); ++i) {
       const auto& red = k_.reductions[i];
-      if (stage >= 0 && parts_.red_stage[i] != stage) continue;
+      if (!in_stage(i)) continue;
       const std::string n = "acc" + std::to_string(i), v = "v" + std::to_string(red.value);
       const ir::ReduceRule& rule = ir::info(red.op).reduce;
       if (float_blocks(red)) {
@@ -200,7 +254,6 @@ class Reduce {
         blocks.close += "      " + n + " = cgrad::scalar::add(" + n + ", (double)" + b + ");\n";
         combine += "        " + b + " = cgrad::scalar::add(" + b + ", " + v + ");\n";
         pragma += " reduction(+:" + b + ")";
-        sums = true;
         continue;
       }
       if (indexed(red)) {  // argmax group
@@ -210,39 +263,13 @@ class Reduce {
           vector = false;
           continue;
         }
-        // Per block: the extreme in the vector loop (vector_extreme); a block whose extreme beats
-        // the pair so far becomes the winner (its bounds and offsets kept). After the last block,
-        // one vector search of the winning block (from L1/L2) for its first index reaching the
-        // extreme: one extra pass over one block per row, whatever the data. Ties with the pair
-        // keep it: its index is smaller. (The search compares with ==: the first zero of either
-        // sign is found whatever the sign of the block's extreme.)
-        const std::string I = std::to_string(i), bm = "bm" + I, at = "at" + I, wb = "wb" + I, we = "we" + I,
-                          wo = "wo" + I;
-        const std::string c = ir::op_name(rule.combine), A = acc_ctype(red), idx = value_name(red.index);
-        const Extreme e = vector_extreme(red, bm, v, "nan" + I);
-        blocks.start += "    int64_t " + wb + " = -1, " + we + " = 0, " + wo + "[NA];\n";
-        blocks.open += "      " + A + " " + bm + " = " + acc_identity(red) + ";\n" + e.start;
-        combine += e.combine;
-        pragma += e.pragma;
-        blocks.close += e.finish;
-        blocks.close += "      if (cgrad::scalar::beats_" + c + "(" + bm + ", " + n + ")) {\n        " + n +
-                        " = " + bm + ";\n        " + wb + " = " + blocks_jb + ";\n        " + we + " = " +
-                        blocks_je + ";\n        for (int k = 0; k < NA; ++k) " + wo +
-                        "[k] = off_[k];\n      }\n";
-        // (searched in pieces of kArgPiece: a vector test whether the piece holds it, then the
-        // first piece that does is scanned in order)
-        const std::string P = std::to_string(kArgPiece),
-                          hit = "(" + v + " == " + n + " || " + v + " != " + v + ")";
-        blocks.finish +=
-            "    if (" + wb + " >= 0) {\n      const int64_t* off_ = " + wo + ";\n{{HOIST}}" +
-            "      int64_t " + at + " = 0;\n      for (int64_t pb_ = " + wb + "; pb_ < " + we +
-            "; pb_ += " + P + ") {\n        const int64_t pe_ = " + we + " - pb_ < " + P + " ? " + we +
-            " : pb_ + " + P + ";\n        int hit_ = 0;\n#pragma omp simd reduction(|:hit_)\n" +
-            "        for (int64_t j = pb_; j < pe_; ++j) {\n" + loop + "        hit_ |= " + hit +
-            ";\n        }\n        if (!hit_) continue;\n        for (int64_t j = pb_; j < pe_; ++j) {\n" +
-            loop + "        if " + hit + " {\n          " + at + " = " + idx +
-            ";\n          break;\n        }\n        }\n        break;\n      }\n      " + n + "i = " + at +
-            ";\n    }\n";
+        const ArgLanes l = arg_lanes(k_, r_, red, i, B, loop);
+        blocks.start += l.start;
+        run_open += l.run_open;
+        blocks.open += l.open;
+        combine += l.combine;
+        blocks.close += l.close;
+        run_close += l.run_close;
         continue;
       }
       const std::string id = omp_reduction_id(red);
@@ -261,14 +288,19 @@ class Reduce {
         pragma += " reduction(" + id + ":" + n + ")";
     }
     if (!blocks.open.empty()) {
-      const std::string B = std::to_string(sums ? kRedBlock : kArgBlock);
-      blocks.open = "      for (int64_t jb_ = 0; jb_ < len_; jb_ += " + B +
+      blocks.open = run_open + "      for (int64_t jb_ = 0; jb_ < len_; jb_ += " + B +
                     ") {\n      const int64_t je_ = len_ - jb_ < " + B + " ? len_ : jb_ + " + B + ";\n" +
                     blocks.open;
-      blocks.close += "      }\n";
+      blocks.close += "      }\n" + run_close;
       blocks.jb = "jb_";
       blocks.je = "je_";
+    } else {
+      blocks.open = run_open;  // (arg_lanes reading their buffers alone: no blocks)
+      blocks.close = run_close;
     }
+    // Nothing left for the element loop (argmax groups reading their buffers): none, since GCC at
+    // the kernels' level keeps an empty loop's count (half of a 4096 x 4096 f32 argmax's time).
+    blocks.loop = !combine.empty() || !keep.empty();
     return r_.range(what, r_.ro, r_.ri, "a->inner", "jb", "je", loop + combine + keep,
                     vector ? pragma : std::string(), blocks);
   }

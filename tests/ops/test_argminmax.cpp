@@ -6,7 +6,10 @@
 #include "ir/op.h"
 #include "util.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <vector>
 
 namespace opt {
 namespace {
@@ -262,6 +265,135 @@ TEST(ArgMinMaxTies, TiesAcrossLanesChunksAndThreads) {
           << what << " transposed";
     }
   }
+}
+
+// The row loop's lanes (scalar::arg_lanes, render_cpu_reduce.cpp) in each of the JIT's forms:
+// rows read straight from their buffer (a last piece of less than a step copied and padded),
+// rows staged by a fused input (`maximum(x, x)`), and rows staged beside a sum of the same values
+// (one kernel, blocks of 512); every dtype, lengths about the lanes' steps (64 f32, 32 f64
+// values) and blocks, the extreme tied in neighbouring lanes, vectors and steps, NaNs late and
+// early, signed zeros, and rows of the accumulator's start value (-inf, integer extremes).
+TEST(ArgMinMaxLanes, EveryRowFormLengthAndDType) {
+  for (DType t : kDTypes) {
+    if (t == b8) continue;  // (a scalar loop: no vector max)
+    for (int64_t len : {32, 33, 63, 64, 65, 96, 127, 129, 511, 513, 1023, 1025, 2100}) {
+      const int64_t rows = 6;
+      Data d = tie_data(t, static_cast<std::size_t>(rows * len), static_cast<uint64_t>(len), false);
+      auto set = [&](int64_t r, int64_t j, double v) {
+        const auto k = static_cast<std::size_t>(r * len + j);
+        if (is_floating(t))
+          d.f[k] = v;
+        else
+          d.i[k] = static_cast<int64_t>(v);
+      };
+      // row 1: the maximum and minimum at positions one lane, one vector and one step apart
+      for (int64_t j : {len / 3, len / 3 + 1, len / 3 + 16, len / 3 + 64, len - 1}) set(1, j, 90);
+      for (int64_t j : {len / 2, len / 2 + 8, len - 2}) set(1, j, is_unsigned(t) ? 0 : -90);
+      if (is_floating(t)) {
+        set(2, len - 1, std::numeric_limits<double>::quiet_NaN());  // a NaN in the last piece
+        set(3, 5, std::numeric_limits<double>::quiet_NaN());        // and early, with one later
+        set(3, len - 3, std::numeric_limits<double>::quiet_NaN());
+        for (int64_t j = 0; j < len; ++j) set(4, j, j % 3 == 1 ? 0.0 : -0.0);  // signed zeros only
+        for (int64_t j = 0; j < len; ++j) set(5, j, -std::numeric_limits<double>::infinity());
+      } else {
+        Data e;  // the type's least and greatest
+        e.dtype = t;
+        e.push_int(iinfo(t).min);
+        e.push_int(static_cast<int64_t>(iinfo(t).max));
+        for (int64_t j = 0; j < len; ++j) {
+          d.i[static_cast<std::size_t>(4 * len + j)] = e.i[0];
+          d.i[static_cast<std::size_t>(5 * len + j)] = e.i[1];
+        }
+      }
+      Tensor x = make(d, Shape{rows, len});
+      Tensor fused = maximum(x, x);
+      const std::string what = std::string(dtype_name(t)) + " rows of " + std::to_string(len);
+      for (bool is_max : {true, false}) {
+        const std::vector<int64_t> want = ref_arg(d, {rows, len}, 1, is_max);
+        auto arg = [&](const Tensor& v) { return is_max ? argmax(v, 1) : argmin(v, 1); };
+        EXPECT_EQ(arg(x).to_vector<int64_t>(), want) << what << (is_max ? " argmax" : " argmin");
+        EXPECT_EQ(arg(fused).to_vector<int64_t>(), want) << what << " staged";
+        if (is_floating(t)) {
+          Tensor a = arg(x), sum_ = sum(x, {1});
+          eval({a, sum_});
+          EXPECT_EQ(a.to_vector<int64_t>(), want) << what << " beside a sum";
+        }
+      }
+    }
+  }
+}
+
+// scalar::arg_lanes itself, with a span of 256 positions so that rows fold their lanes: arrays of
+// every length to 700 and a few longer, fed in blocks of 96 values padded to steps.
+template <class T>
+void expect_lanes_find_first_extreme(uint64_t seed) {
+  Rng g(seed);
+  auto check = [&](const std::vector<T>& v, const char* what) {
+    for (bool is_max : {true, false}) {
+      int64_t want = 0;
+      for (std::size_t j = 1; j < v.size(); ++j) {
+        const T x = v[j], b = v[static_cast<std::size_t>(want)];
+        if (b != b) break;
+        if (x != x || (is_max ? b < x : x < b)) want = static_cast<int64_t>(j);
+      }
+      T got_v{};
+      int64_t got = -1;
+      // block > 0: staged blocks of that many values (the kernels' staged rows); 0: the whole
+      // array in one feed (rows read in place), so that one feed crosses several spans
+      auto run = [&](auto&& lanes, std::size_t block) {
+        std::vector<T> buf(block ? 128 : v.size() + 64);
+        const std::size_t b = block ? block : v.size();
+        for (std::size_t jb = 0; jb < v.size(); jb += b) {
+          const std::size_t m = std::min<std::size_t>(b, v.size() - jb);
+          const int64_t n = lanes.pad(buf.data(), static_cast<int64_t>(m));
+          std::copy(v.begin() + static_cast<std::ptrdiff_t>(jb),
+                    v.begin() + static_cast<std::ptrdiff_t>(jb + m), buf.begin());
+          lanes.feed(buf.data(), n, static_cast<int64_t>(jb));
+        }
+        lanes.finish(got_v, got);
+      };
+      const T lo = std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
+                                                        : std::numeric_limits<T>::lowest();
+      const T hi = std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
+                                                        : std::numeric_limits<T>::max();
+      for (std::size_t block : {96, 0}) {
+        if (is_max)
+          run(cgrad::scalar::arg_lanes<T, true, 256>(lo), block);
+        else
+          run(cgrad::scalar::arg_lanes<T, false, 256>(hi), block);
+        ASSERT_EQ(got, want) << what << " n " << v.size() << (is_max ? " max" : " min") << " block " << block;
+      }
+    }
+  };
+  std::vector<std::size_t> lengths;
+  for (std::size_t n = 1; n <= 700; ++n) lengths.push_back(n);
+  for (std::size_t n : {1023, 1024, 1025, 2047, 5000}) lengths.push_back(n);
+  for (std::size_t n : lengths) {
+    std::vector<T> v(n);
+    for (T& x : v) x = static_cast<T>(g.range(0, 6));  // many ties
+    check(v, "ties");
+    v[static_cast<std::size_t>(g.range(0, static_cast<int64_t>(n) - 1))] = static_cast<T>(7);
+    v[static_cast<std::size_t>(g.range(0, static_cast<int64_t>(n) - 1))] = static_cast<T>(7);
+    check(v, "two maxima");
+    if constexpr (std::numeric_limits<T>::has_quiet_NaN) {
+      v[static_cast<std::size_t>(g.range(0, static_cast<int64_t>(n) - 1))] =
+          std::numeric_limits<T>::quiet_NaN();
+      check(v, "a NaN");
+    }
+    std::fill(v.begin(), v.end(),
+              std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
+                                                   : std::numeric_limits<T>::lowest());
+    check(v, "all the start value");
+  }
+}
+
+TEST(ArgMinMaxLanes, TheLanesFindTheFirstExtremeAcrossFolds) {
+  expect_lanes_find_first_extreme<float>(1);
+  expect_lanes_find_first_extreme<double>(2);
+  expect_lanes_find_first_extreme<int32_t>(3);
+  expect_lanes_find_first_extreme<uint32_t>(4);
+  expect_lanes_find_first_extreme<int64_t>(5);
+  expect_lanes_find_first_extreme<uint64_t>(6);
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryDType, ArgMinMax, ::testing::ValuesIn(kDTypes),
