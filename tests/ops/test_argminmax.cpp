@@ -65,6 +65,14 @@ Data tie_data(DType t, std::size_t n, uint64_t seed, bool with_nan) {
   return d;
 }
 
+// Element k of d set to v (an integer dtype's as an integer).
+void set_at(Data& d, std::size_t k, double v) {
+  if (is_floating(d.dtype))
+    d.f[k] = v;
+  else
+    d.i[k] = static_cast<int64_t>(v);
+}
+
 class ArgMinMax : public ::testing::TestWithParam<DType> {};
 
 TEST_P(ArgMinMax, MatchLoopsOnEveryAxis) {
@@ -178,13 +186,7 @@ TEST(ArgMinMaxLong, LongRowsSplitRowsAndFusedInputs) {
     }
     // row 0: the maximum twice, first in a late block; row 1: the minimum at the very end;
     // row 2 (floats): a NaN late, then a larger value.
-    auto set = [&](int64_t r, int64_t j, double v) {
-      const auto k = static_cast<std::size_t>(r * len + j);
-      if (is_floating(t))
-        d.f[k] = v;
-      else
-        d.i[k] = static_cast<int64_t>(v);
-    };
+    auto set = [&](int64_t r, int64_t j, double v) { set_at(d, static_cast<std::size_t>(r * len + j), v); };
     set(0, 3000, 100);
     set(0, 4000, 100);
     set(1, len - 1, -1 * static_cast<double>(!is_unsigned(t)));
@@ -279,13 +281,7 @@ TEST(ArgMinMaxLanes, EveryRowFormLengthAndDType) {
     for (int64_t len : {32, 33, 63, 64, 65, 96, 127, 129, 511, 513, 1023, 1025, 2100}) {
       const int64_t rows = 6;
       Data d = tie_data(t, static_cast<std::size_t>(rows * len), static_cast<uint64_t>(len), false);
-      auto set = [&](int64_t r, int64_t j, double v) {
-        const auto k = static_cast<std::size_t>(r * len + j);
-        if (is_floating(t))
-          d.f[k] = v;
-        else
-          d.i[k] = static_cast<int64_t>(v);
-      };
+      auto set = [&](int64_t r, int64_t j, double v) { set_at(d, static_cast<std::size_t>(r * len + j), v); };
       // row 1: the maximum and minimum at positions one lane, one vector and one step apart
       for (int64_t j : {len / 3, len / 3 + 1, len / 3 + 16, len / 3 + 64, len - 1}) set(1, j, 90);
       for (int64_t j : {len / 2, len / 2 + 8, len - 2}) set(1, j, is_unsigned(t) ? 0 : -90);
