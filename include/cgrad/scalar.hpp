@@ -2766,9 +2766,10 @@ CGRAD_SCALAR_INLINE void arg_minimum(T& a, int64_t& ai, T x, int64_t xi) {
     ai = xi;
   }
 }
-// Lanes of an argmax / argmin row loop (Reduce::reduction_loop, render_cpu_reduce.cpp): the row
-// goes through in blocks that the kernel's vector loop stages into a buffer (`pad`, then the
-// values, then `feed`); each 64-byte vector lane keeps its own extreme and the position where it
+// Lanes of an argmax / argmin row loop (arg_lanes in render_cpu_reduce.cpp): a row's values come
+// in pieces of whole steps, read in place from the row's buffer or staged by the kernel's vector
+// loop into a buffer (`pad`, then the values, then `feed`; a last piece of less than a step is
+// staged too); each 64-byte vector lane keeps its own extreme and the position where it
 // first took it, four vectors a step combined in a tree first (NumPy's argmax loops have that
 // shape too), and `finish` combines the lanes once per row: the first position of the extreme,
 // or of the first NaN. It replaced a vector max per block of 1024 and a search of the winning
