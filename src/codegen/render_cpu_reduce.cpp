@@ -50,13 +50,15 @@ constexpr int64_t kColBlock = 32;
 // of this shape: 3.4-3.6 ms for one row per loop, 2.3 for 2, 1.9-2.0 for 4, 2.2-2.3 for 8 (each row
 // of a 1024-wide tile is one 4 KiB page, and the prefetchers start again at every page).
 constexpr int64_t kColRows = 4;
-// argmax group over rows of at most this many elements, lying along memory: column mode too (its
-// loads then move by the row's length across the tile), since the row loop's fixed cost per row
-// (arg_lanes' padding to a step and the combine of its lanes) is most of a short row's time.
-// Measured from Python, 2^22 elements as rows of n, one thread of the Emerald Rapids VM, ms,
-// column mode / arg_lanes: f32 n = 16: 3.5 / 5.2, 24: 3.8 / 7.3, 32: 5.0 / 2.8, 48: 4.2 / 2.2, 64:
-// 6.5 / 1.3, 128: 6.4 / 1.1 (i32 alike; f64 already 7.4 / 6.9 at 16, 7.6 / 3.3 at 32). With the
-// former row loop (a vector max per block, a search of the winning block) the bound was 128.
+// Order-free reductions (walk_free: the argmax group, max, min, integer sums) over rows of at most
+// this many elements, lying along memory: column mode too (its loads then move by the row's
+// length across the tile), since the row loop's fixed cost per row (arg_lanes' padding to a step
+// and the combine of its lanes; a vector max's combine and scalar remainder) is most of a short
+// row's time. Measured from Python, 2^22 elements as rows of n, one thread of the Emerald Rapids
+// VM, ms, argmax in column mode / arg_lanes: f32 n = 16: 3.5 / 5.2, 24: 3.8 / 7.3, 32: 5.0 / 2.8,
+// 48: 4.2 / 2.2, 64: 6.5 / 1.3, 128: 6.4 / 1.1 (i32 alike; f64 already 7.4 / 6.9 at 16, 7.6 / 3.3
+// at 32); max: docs/fusion.md. With the former argmax row loop (a vector max per block, a search
+// of the winning block) the bound was 128.
 constexpr int64_t kShortRow = 31;
 
 // `text` (whole lines) two spaces further in.
@@ -94,6 +96,18 @@ std::string omp_reduction_id(const schedule::Reduction& red) {
   if ((c == ir::Op::Maximum || c == ir::Op::Minimum) && a != DType::b8)
     return c == ir::Op::Maximum ? "max" : "min";
   return "";
+}
+
+// Whether a reduction's result is the same whichever order its row is walked in: the argmax
+// group (the first extreme), max and min (of a -0 and a +0 either may come back, as from SIMD
+// lanes already), integer and bool sums and products (wrapping), any and all. Float sums and
+// products are not: the row loop's order of additions is documented (docs/semantics.md).
+bool walk_free(const schedule::Reduction& red) {
+  const ir::Op c = ir::info(red.op).reduce.combine;
+  if (indexed(red) || c == ir::Op::Maximum || c == ir::Op::Minimum || c == ir::Op::LogicalOr ||
+      c == ir::Op::LogicalAnd)
+    return true;
+  return (c == ir::Op::Add || c == ir::Op::Mul) && !is_floating(acc_dtype(red));
 }
 
 // The values an argmax group's arg_lanes holds (scalar.hpp): its accumulator's type, integers
@@ -416,19 +430,20 @@ class Reduce {
   // none along the inner dim), the row loop reads one element per cache line, and a 4096 x 4096
   // f32 sum(x, 0) took 65x NumPy's time. Then rows are computed a tile at a time, vectorized
   // across them; the values of a row before its loop (a bias-like operand broadcast along the
-  // reduced axis) are computed in the loop, as they differ along the tile. An argmax group whose
-  // rows lie along memory uses column mode for short rows only (kShortRow, decided at run time):
-  // its result is an index, the same whichever way the row is walked. Not for: inner stores (row
-  // kernels), several inner dims, reductions without a vector form (complex), and other
-  // reductions along memory (the row loop's order of additions is theirs).
+  // reduced axis) are computed in the loop, as they differ along the tile. Reductions whose rows
+  // lie along memory use column mode for short rows only (kShortRow, decided at run time) when
+  // each one's result is the same whichever way the row is walked (walk_free: the argmax group,
+  // max, min, integer sums). Not for: inner stores (row kernels), several inner dims, reductions
+  // without a vector form (complex), and float sums along memory (the row loop's order of
+  // additions is theirs).
   enum class ColMode { None, Always, ShortRows };
   ColMode col_mode() const {
     if (parts_.stages() != 1 || r_.ri != 1 || r_.ro == 0 || !parts_.inner_roots.empty() || sc_.used)
       return ColMode::None;
-    bool all_indexed = true;
+    bool order_free = true;
     for (const auto& red : k_.reductions) {
       if (is_complex(acc_dtype(red))) return ColMode::None;
-      all_indexed = all_indexed && indexed(red);
+      order_free = order_free && walk_free(red);
       if (!indexed(red) && omp_reduction_id(red).empty()) return ColMode::None;
     }
     bool across = false, along = false;
@@ -439,7 +454,7 @@ class Reduce {
       along |= stride_class(acc, r_.rank - 1) == schedule::StrideClass::One;
       across |= stride_class(acc, r_.ro - 1) == schedule::StrideClass::One;
     }
-    if (along) return all_indexed ? ColMode::ShortRows : ColMode::None;
+    if (along) return order_free ? ColMode::ShortRows : ColMode::None;
     return across ? ColMode::Always : ColMode::None;
   }
 

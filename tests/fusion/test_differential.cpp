@@ -260,6 +260,47 @@ TEST(Differential, ArgmaxColumnModeMatchesInterpreter) {
   for (std::size_t o = 0; o < jit.size(); ++o) EXPECT_EQ(jit[o], ref[o]) << "output " << o;
 }
 
+// Reductions whose result does not depend on the order a row is walked in (max, min, integer
+// sums and products, any, all) take column mode for short rows along memory, as argmax does:
+// rows of 1-31 elements (and 32, the row loop), NaN rows, signed zeros, wrapping integer sums,
+// several reductions in one kernel, and a float sum beside them (the row loop for all).
+TEST(Differential, ShortRowsOfOrderFreeReductionsMatchInterpreter) {
+  auto build = [] {
+    manual_seed(17);
+    std::vector<Tensor> in, out;
+    for (int64_t n : {1, 3, 4, 7, 10, 16, 24, 31, 32}) {
+      Tensor x = where(rand({300, n}, f32) > 0.97, std::nan(""), floor(rand({300, n}, f32) * 9) - 4);
+      Tensor z = where(rand({40, n}, f32) > 0.5, 0.0, -0.0);
+      Tensor w = rand({200, n}, f64) - 0.5;
+      Tensor i = (floor(rand({300, n}, f32) * 2000) - 1000).cast(i32),
+             u = floor(rand({50, n}, f32) * 256).cast(u8);
+      Tensor b = rand({70, n}, f32) > 0.6;
+      in.insert(in.end(), {x, z, w, i, u, b});
+      out.insert(out.end(),
+                 {max(x, {1}), min(x, {1}), max(z, {1}), min(z, {1}), max(w * 2.0, {1}), sum(i, {1}),
+                  prod(remainder(i, 3) + 1, {1}), max(u, {1}), sum(u, {1}), any(b, {1}), all(b, {1}),
+                  max(i, {1}) - min(i, {1}) + argmax(i, 1), sum(w, {1}) + max(w, {1})});
+    }
+    eval(in);
+    return out;
+  };
+  auto jit = values(build());
+  auto ref = with_backend("interpreter", [&] { return values(build()); });
+  ASSERT_EQ(jit.size(), ref.size());
+  for (std::size_t o = 0; o < jit.size(); ++o) {
+    ASSERT_EQ(jit[o].size(), ref[o].size()) << "output " << o;
+    for (std::size_t k = 0; k < jit[o].size(); ++k) {
+      if (std::isnan(ref[o][k])) {
+        EXPECT_TRUE(std::isnan(jit[o][k])) << "output " << o << " elem " << k;
+        continue;
+      }
+      // (the sum beside a max, output 12 of each row length: the float sum's order may differ)
+      EXPECT_NEAR(jit[o][k], ref[o][k], o % 13 == 12 ? 1e-12 * (1 + std::fabs(ref[o][k])) : 0.0)
+          << "output " << o << " elem " << k;
+    }
+  }
+}
+
 // GEMMs large enough to be split over the thread pool in bands of 16 rows (columns when there
 // are 16 rows or fewer; backends/cpu/gemm.cpp): sizes that are not multiples of the band,
 // transposed operands (the dW and dX GEMMs of a backward pass), batches and f64.
