@@ -107,7 +107,7 @@ std::string Loops::range(const std::string& what, std::size_t first, std::size_t
   fill(t, "BLOCK_OPEN", blocks.open);
   fill(t, "BLOCK_CLOSE", blocks.close);
   fill(t, "BLOCK_START", blocks.start);
-  fill(t, "BLOCK_FINISH", blocks.finish);  // (before HOIST: `finish` may name it)
+  fill(t, "BLOCK_FINISH", blocks.finish);
   fill(t, "LOOP",
        blocks.loop ? pragma + "\n      for (int64_t j = " + blocks.jb + "; j < " + blocks.je + "; ++j) {\n" +
                          body + "\n      }\n"

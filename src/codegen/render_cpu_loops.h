@@ -15,8 +15,9 @@ namespace cgrad::codegen::cpu {
 
 // How the innermost loop of a range is split into blocks (reduction loops with blocked
 // accumulators, render_cpu_reduce.cpp): code opening and closing a block, and its bounds; code
-// before the range's first block and after its last, each empty or whole lines (`finish` may name
-// {{HOIST}}: the hoisted offsets of `off_`); empty, the range's text is as without them.
+// before the range's first block and after its last, each empty or whole lines; empty, the
+// range's text is as without them. A run's own code (argmax's lanes) opens `open` and closes
+// `close`, around the block loop, where the run's hoisted offsets are in scope.
 struct Blocks {
   std::string open, close, jb = "0", je = "len_", start, finish;
   bool loop = true;  // false: no element loop (what the blocks' code does is all there is)
