@@ -160,6 +160,9 @@ DTensor DTensor::sum(std::vector<int64_t> axes, bool keepdim) const {
   return reduce(*this, std::move(axes), keepdim, Red::Sum, "sum");
 }
 DTensor DTensor::mean(std::vector<int64_t> axes, bool keepdim) const {
+  const DType t = local_.dtype();
+  if (t == DType::f16 || t == DType::bf16)  // in f32, rounded once, as cgrad::mean (docs/semantics.md)
+    return cast(DType::f32).mean(std::move(axes), keepdim).cast(t);
   return reduce(*this, std::move(axes), keepdim, Red::Mean, "mean");
 }
 DTensor DTensor::max(std::vector<int64_t> axes, bool keepdim) const {

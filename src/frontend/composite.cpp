@@ -55,15 +55,24 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
 }
 
 namespace {
-Tensor as_float(const Tensor& x) { return is_floating(x.dtype()) ? x : x.cast(DType::f32); }
+// softmax and log_softmax compute in f32 or f64: integers and f16/bf16 in f32. A 16-bit result
+// is rounded once at the end (as PyTorch's CPU kernels do): the row sums of 16-bit exps rounded
+// to 16 bits, and a row past 65504 elements overflowed f16's sum to inf (every output 0).
+DType result_type(DType t) { return is_floating(t) ? t : DType::f32; }
+Tensor in_float(const Tensor& x) {
+  const DType t = x.dtype();
+  return t == DType::f32 || t == DType::f64 ? x : x.cast(DType::f32);
+}
+Tensor as_result(const Tensor& y, DType t) { return y.dtype() == t ? y : y.cast(t); }
 }  // namespace
 
 Tensor softmax(const Tensor& x, int64_t axis) {
   const ir::NodePtr& n = node_of(x, "softmax");
   if (n->shape.empty()) throw Error(ErrorCode::InvalidArgument, "softmax: needs at least 1 dim");
   axis = core::normalize_axis(axis, n->shape, "softmax");
-  Tensor xf = as_float(x);
-  if (n->shape[static_cast<std::size_t>(axis)] == 0) return xf;
+  Tensor xf = in_float(x);
+  const DType out = result_type(n->dtype);
+  if (n->shape[static_cast<std::size_t>(axis)] == 0) return as_result(xf, out);
   Tensor y;
   {
     NoGradGuard composite;  // differentiated by its own rule, not through its primitives
@@ -75,15 +84,16 @@ Tensor softmax(const Tensor& x, int64_t axis) {
   ir::Attrs a;
   a.axis = axis;
   frontend::attach_composite(y, ir::Composite::Softmax, {xf.node()}, a);
-  return y;
+  return as_result(y, out);
 }
 
 Tensor log_softmax(const Tensor& x, int64_t axis) {
   const ir::NodePtr& n = node_of(x, "log_softmax");
   if (n->shape.empty()) throw Error(ErrorCode::InvalidArgument, "log_softmax: needs at least 1 dim");
   axis = core::normalize_axis(axis, n->shape, "log_softmax");
-  Tensor xf = as_float(x);
-  if (n->shape[static_cast<std::size_t>(axis)] == 0) return xf;
+  Tensor xf = in_float(x);
+  const DType out = result_type(n->dtype);
+  if (n->shape[static_cast<std::size_t>(axis)] == 0) return as_result(xf, out);
   Tensor y;
   {
     NoGradGuard composite;
@@ -93,7 +103,7 @@ Tensor log_softmax(const Tensor& x, int64_t axis) {
   ir::Attrs a;
   a.axis = axis;
   frontend::attach_composite(y, ir::Composite::LogSoftmax, {xf.node()}, a);
-  return y;
+  return as_result(y, out);
 }
 
 Tensor cross_entropy(const Tensor& logits, const Tensor& targets) {

@@ -41,6 +41,13 @@ Reduced reduce(Op op, const Tensor& x, const std::vector<int64_t>& axes, bool ke
   return {r, fin, count};
 }
 
+// f16 and bf16: mean, var and std compute in f32 and round their result once, as PyTorch's
+// do. Their sums would otherwise round to 16 bits before the division: the mean of 1000 f16
+// values of 100 overflowed to inf (the sum, 10^5, is past f16's 65504), and so did the variance
+// of any f16 data whose squared deviations add past 65504 (docs/semantics.md, "Reductions").
+// The casts fuse into the reduction's kernel, so nothing more is read or written.
+bool is_half(DType t) { return t == DType::f16 || t == DType::bf16; }
+
 }  // namespace
 
 Tensor sum(const Tensor& x, std::vector<int64_t> axes, bool keepdim) {
@@ -53,6 +60,7 @@ Tensor mean(const Tensor& x, std::vector<int64_t> axes, bool keepdim) {
   if (!is_floating(t) && !is_complex(t))  // (complex group: the mean of complex values is complex)
     throw Error(ErrorCode::DTypeMismatch, std::string("mean: input dtype ") + dtype_name(x.dtype()) +
                                               " is not floating (cast to f32 or f64 first)");
+  if (is_half(t)) return mean(x.cast(DType::f32), std::move(axes), keepdim).cast(t);
   Reduced r = reduce(Op::Sum, x, axes, keepdim, "mean");
   Tensor s(frontend::reshape_node(r.node, r.final_shape));
   return s / static_cast<double>(r.count);
@@ -70,6 +78,7 @@ Tensor var(const Tensor& x, std::vector<int64_t> axes, double correction, bool k
   if (!(correction >= 0))
     throw Error(ErrorCode::InvalidArgument,
                 "var: correction must be >= 0, got " + std::to_string(correction));
+  if (is_half(n->dtype)) return var(x.cast(DType::f32), std::move(axes), correction, keepdim).cast(n->dtype);
   std::vector<int64_t> ax = core::normalize_axes(axes, n->shape, "var");
   if (ax.empty())
     for (std::size_t d = 0; d < n->shape.size(); ++d) ax.push_back(static_cast<int64_t>(d));
@@ -81,7 +90,8 @@ Tensor var(const Tensor& x, std::vector<int64_t> axes, double correction, bool k
 }
 
 Tensor std(const Tensor& x, std::vector<int64_t> axes, double correction, bool keepdim) {
-  node_of(x, "std");
+  const DType t = node_of(x, "std")->dtype;
+  if (is_half(t)) return std(x.cast(DType::f32), std::move(axes), correction, keepdim).cast(t);
   return sqrt(var(x, std::move(axes), correction, keepdim));
 }
 

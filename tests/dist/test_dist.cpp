@@ -131,6 +131,11 @@ TEST(Dist, ReductionOverShardedAxisIsOneKernelAndOneAllReduce) {
               max(a, {0}, true).to_vector<float>(), 0);
   expect_near(dist::shard(a, 1).min({1}).local().to_vector<float>(), min(a, {1}).to_vector<float>(), 0);
   EXPECT_NEAR(dist::shard(a, 1).mean().item<float>(), mean(a).item<float>(), 1e-6);
+  // f16 in f32, rounded once: a sum of 1000 values of 100 is past f16's 65504
+  Tensor h = full({1000}, 100.0, DType::f16);
+  dist::DTensor hm = dist::shard(h, 0).mean();
+  EXPECT_EQ(hm.local().dtype(), DType::f16);
+  EXPECT_EQ(hm.local().item<float>(), 100.0f);
 }
 
 TEST(Dist, SumOverTheShardedAxisAddsEveryProcessPart) {

@@ -180,5 +180,50 @@ TEST(HalfDTypes, SumsAccumulateWideAndRoundOnce) {
   }
 }
 
+// mean, var, std, softmax and log_softmax of f16/bf16 compute in f32 and round once: their sums
+// rounded to 16 bits made the mean of 1000 f16 values of 100 inf (the sum, 10^5, is past 65504),
+// and a variance of 1156 inf (tools/fuzz_numpy.py seeds 300536 and 301405). Each against double
+// loops written here, on every backend, with gradients through the casts.
+TEST(HalfDTypes, StatisticsComputeInF32AndRoundOnce) {
+  for (DType t : {f16, bf16}) {
+    const std::string what = dtype_name(t);
+    Tensor hundreds = full({1000}, 100.0, t);
+    EXPECT_EQ(mean(hundreds).dtype(), t) << what;
+    EXPECT_EQ(mean(hundreds).item<float>(), 100.0f) << what;
+    // 93 values, 20 and 88 in turn: the squared deviations add to about 1.07e5
+    std::vector<double> v;
+    for (int k = 0; k < 93; ++k) v.push_back(k % 2 ? 88.0 : 20.0);
+    Tensor x = tensor(v, {93}).cast(t);
+    double m = 0, s = 0;
+    for (double e : v) m += e;
+    m /= 93;
+    for (double e : v) s += (e - m) * (e - m);
+    ASSERT_GT(s, 65504.0);
+    for (double corr : {0.0, 1.0}) {
+      const double want = s / (93 - corr);
+      EXPECT_EQ(var(x, {}, corr).dtype(), t) << what;
+      EXPECT_EQ(var(x, {}, corr).item<double>(), round_to(want, t)) << what << " corr " << corr;
+      EXPECT_EQ(cgrad::std(x, {}, corr).item<double>(), round_to(std::sqrt(want), t)) << what;
+    }
+    EXPECT_EQ(var(x.reshape({3, 31}), {1}).to_vector<double>().size(), 3u) << what;
+    EXPECT_EQ(mean(x).item<double>(), round_to(m, t)) << what;
+    // A row of 70000 equal values: each softmax is 1/70000, log_softmax -log(70000).
+    Tensor row = full({1, 70000}, 0.5, t);
+    const std::vector<double> p = softmax(row, 1).to_vector<double>();
+    EXPECT_EQ(softmax(row, 1).dtype(), t) << what;
+    EXPECT_EQ(p.front(), round_to(1.0 / 70000, t)) << what;
+    EXPECT_EQ(p.back(), round_to(1.0 / 70000, t)) << what;
+    EXPECT_EQ(log_softmax(row, 1).to_vector<double>()[123], round_to(-std::log(70000.0), t)) << what;
+    // Gradients reach the 16-bit leaf through the casts, in its dtype.
+    Tensor leaf = tensor(v, {93}).cast(t).eval().detach();
+    leaf.requires_grad(true);
+    Tensor g = grad(var(leaf), {leaf})[0];
+    EXPECT_EQ(g.dtype(), t) << what;
+    EXPECT_NEAR(g.to_vector<double>()[1], 2 * (88.0 - m) / 93, t == f16 ? 2e-2 : 0.1) << what;
+    Tensor gm = grad(mean(leaf), {leaf})[0];
+    EXPECT_EQ(gm.to_vector<double>()[5], round_to(1.0 / 93, t)) << what;
+  }
+}
+
 }  // namespace
 }  // namespace opt
