@@ -52,6 +52,7 @@ ALL = (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, 
        complex64, complex128)
 INTEGRAL = tuple(d for d in ALL if d.kind in (_S, _U))
 FLOATING = tuple(d for d in ALL if d.kind == _F)
+HALF = (float16, bfloat16)  # 16-bit storage types: composites of sums compute them in float32
 COMPLEX = (complex64, complex128)
 _FROM_C = {d._c: d for d in ALL}
 _BY_NAME = {d.name: d for d in ALL}

@@ -364,6 +364,8 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correc
     a = _float(_arr(a))
     if dtype is not None:
         a = a.astype(dtype)
+    if a.dtype in dt.HALF:  # in float32, rounded once (as var's)
+        return nanvar(a.astype(dt.float32), axis=axis, ddof=ddof, keepdims=keepdims, correction=correction).astype(a.dtype)
     ddof = ddof if correction is None else correction
     real = dt._real_of(a.dtype)
     nan = _cgrad.isnan(a)
@@ -377,7 +379,11 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correc
 
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
-    """The square root of nanvar."""
+    """The square root of nanvar (of f16/bf16 in float32, rounded once)."""
+    a = _arr(a)
+    if dtype is None and a.dtype in dt.HALF:
+        return nanstd(a.astype(dt.float32), axis=axis, out=out, ddof=ddof, keepdims=keepdims,
+                      correction=correction).astype(a.dtype)
     return _cgrad.sqrt(nanvar(a, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims, correction=correction))
 
 

@@ -219,6 +219,8 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     Orders 1 and 2 are not scaled (NumPy, PyTorch and JAX do not scale them either): a float32
     2-norm overflows where |x| passes about 1.8e19."""
     _floating(x, "vector_norm")
+    if x.dtype in dt.HALF:  # in f32, rounded once (PyTorch's rule): 16-bit sums of squares overflow
+        return vector_norm(x.astype(dt.float32), axis=axis, keepdims=keepdims, ord=ord).astype(x.dtype)
     axes = _reduce_axes(x, axis)
     a = _cgrad.abs(x)  # real for complex x
     kw = {"axis": axes, "keepdims": keepdims}
@@ -253,6 +255,8 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):
     largest / smallest singular value) and 'nuc' (their sum): these three evaluate x (svdvals)."""
     _matrices(x, "matrix_norm")
     _floating(x, "matrix_norm")
+    if x.dtype in dt.HALF:  # as vector_norm
+        return matrix_norm(x.astype(dt.float32), keepdims=keepdims, ord=ord).astype(x.dtype)
     a = _cgrad.abs(x)
     if ord == "fro":
         r = _cgrad.sqrt(_api.sum(a * a, axis=(-2, -1)))
