@@ -349,9 +349,19 @@ def _reduce(name, x, axis, keepdims):
     return getattr(_cgrad, "_" + name)(x, axis, keepdims)
 
 
+def _reduce_in(name, x, axis, keepdims, dtype):
+    """sum and prod with a `dtype`: x is cast to it first and the result has it (the Array API
+    standard: the dtype is there to prevent overflows, so sum(x_f16, dtype=float32) of values
+    adding past 65504 is finite and sum(x_f32, dtype=float64) keeps f64's digits)."""
+    if dtype is None:
+        return _reduce(name, x, axis, keepdims)
+    d = dt.as_dtype(dtype)
+    r = _reduce(name, x if x.dtype == d else x.astype(d), axis, keepdims)
+    return r if r.dtype == d else r.astype(d)
+
+
 def sum(x, /, *, axis=None, dtype=None, keepdims=False):
-    r = _reduce("sum", x, axis, keepdims)
-    return r if dtype is None else r.astype(dtype)
+    return _reduce_in("sum", x, axis, keepdims, dtype)
 
 
 def mean(x, /, *, axis=None, keepdims=False):
@@ -367,8 +377,7 @@ def min(x, /, *, axis=None, keepdims=False):
 
 
 def prod(x, /, *, axis=None, dtype=None, keepdims=False):
-    r = _reduce("prod", x, axis, keepdims)
-    return r if dtype is None else r.astype(dtype)
+    return _reduce_in("prod", x, axis, keepdims, dtype)
 
 
 def var(x, /, *, axis=None, correction=0.0, keepdims=False, ddof=None):

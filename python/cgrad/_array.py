@@ -486,14 +486,18 @@ def _to_device(self, device, /, *, stream=None):
 
 def _reduction_method(fn):
     """x.sum(axis, keepdims) and the rest; NumPy's np.sum(x) calls x.sum(axis=, dtype=, out=): a dtype
-    casts first (out= is refused: cgrad arrays are values)."""
+    casts first and is the result's (x.sum(dtype=int8) of int8 is int8, as NumPy's); out= is
+    refused: cgrad arrays are values."""
     def method(self, axis=None, dtype=None, out=None, keepdims=False, **kwargs):
         if out is not None:
             raise TypeError("cgrad: out= is not supported (arrays are values; use the result)")
         if kwargs:
             raise TypeError(f"cgrad: unsupported arguments {sorted(kwargs)}")
-        x = self if dtype is None else self.astype(dtype)
-        return fn(x, axis, keepdims)
+        if dtype is None:
+            return fn(self, axis, keepdims)
+        d = dt.as_dtype(dtype)
+        r = fn(self if self.dtype == d else self.astype(d), axis, keepdims)
+        return r if r.dtype == d else r.astype(d)
     return method
 
 

@@ -862,3 +862,43 @@ def test_math_constants_and_info():
     if MISSING:
         with pytest.raises(AttributeError, match="not available yet"):
             getattr(cg, next(iter(MISSING)))
+
+
+def test_sum_and_prod_with_a_dtype_cast_first():
+    """The Array API standard: a dtype casts x before the reduction (it is there to prevent
+    overflows) and is the result's; so do the methods NumPy's np.sum(x, dtype=) calls."""
+    h = np.full(1000, 100, np.float16)  # the sum, 1e5, is past float16's 65504
+    assert float(cg.sum(cg.asarray(h), dtype=cg.float32)) == 1e5
+    assert float(np.sum(cg.asarray(h), dtype=np.float32)) == 1e5
+    f = np.full(3, 0.1, np.float32)
+    assert float(cg.sum(cg.asarray(f), dtype=cg.float64)) == float(np.sum(f, dtype=np.float64))
+    big = np.full(30, 1e10, np.float32)  # the product, 1e300, is past float32's range
+    assert math.isclose(float(cg.prod(cg.asarray(big), dtype=cg.float64)), 1e300, rel_tol=1e-14)
+    i = cg.asarray(np.array([100, 100, 100], np.int8))
+    assert cg.sum(i, dtype=cg.int8).dtype == cg.int8 and int(cg.sum(i, dtype=cg.int8)) == 44  # wraps
+    assert i.sum(dtype=np.int8).dtype == cg.int8 and int(np.sum(i, dtype=np.int8)) == 44
+    assert cg.prod(i, dtype=cg.int16).dtype == cg.int16
+    assert cg.sum(i).dtype == cg.int64 and int(cg.sum(i)) == 300
+
+
+def test_statistics_of_half_dtypes_compute_in_float32():
+    """mean, var, std, norms, logsumexp, softmax and NumPy's nan-statistics, average and cov of
+    float16/bfloat16 compute in float32 and round once (PyTorch's rule): their sums past 65504
+    made finite results inf (tools/fuzz_numpy.py seeds 300536 and 301405)."""
+    v = np.where(np.arange(93) % 2, 88.0, 20.0)
+    for d in (cg.float16, cg.bfloat16):
+        x = cg.asarray(v, dtype=d)
+        ref = {"mean": v.mean(), "var": v.var(), "std": v.std(), "norm": np.linalg.norm(v),
+               "lse": np.log(np.sum(np.exp(v - 88))) + 88}
+        got = {"mean": cg.mean(x), "var": cg.var(x), "std": cg.std(x), "norm": cg.linalg.vector_norm(x),
+               "lse": cg.logsumexp(x), "nanmean": cg.nanmean(x), "nanvar": cg.nanvar(x),
+               "nanstd": cg.nanstd(x), "average": cg.average(x), "fro": cg.linalg.matrix_norm(x[:90].reshape(9, 10)),
+               "cov": cg.cov(x)}
+        ref.update(nanmean=ref["mean"], nanvar=ref["var"], nanstd=ref["std"], average=ref["mean"],
+                   fro=np.linalg.norm(v[:90]), cov=np.cov(v))
+        rtol = 2.0**-10 if d == cg.float16 else 2.0**-7
+        for k, r in got.items():
+            assert r.dtype == d, k
+            assert np.isfinite(float(r)) and abs(float(r) - ref[k]) <= rtol * abs(ref[k]), (k, float(r), ref[k])
+        row = cg.full((1, 70000), 0.5, dtype=d)  # a row sum past 65504
+        assert float(cg.softmax(row, axis=1)[0, 5]) == float(cg.asarray(1 / 70000, dtype=d))
