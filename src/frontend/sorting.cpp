@@ -104,20 +104,37 @@ bool group_by_counting(const std::vector<T>& v, Want want, Groups<T>& g) {
   return true;
 }
 
-// Any dtype: in the order of the row kernel, the sorted values alone when no positions are
+// Any real dtype: in the order of the row kernel, the sorted values alone when no positions are
 // wanted, else the stable argsort and the elements `elems` (flat's, read by the caller) gathered
 // through it. Both sorts are the op table's Sort rows (radix on long rows), so the order is the
 // sort's by construction. The sorted values are read where the sort wrote them, and the outputs
 // have room for every group from the start, so that none grows (unique_values of 2^22 random f32:
 // 66 -> 45 ms; the copy and the growing vectors were fresh pages, faulted in one by one).
+// Complex values (which the Sort rows do not take) are put in order here, by the same total
+// order (core/order.hpp: lexicographic, NaNs last), stably.
+template <class T, class V>
+std::vector<int64_t> host_order(const V& elems) {
+  std::vector<int64_t> idx(elems.size());
+  std::iota(idx.begin(), idx.end(), int64_t{0});
+  std::stable_sort(idx.begin(), idx.end(), [&](int64_t a, int64_t b) {
+    return core::order_before(static_cast<T>(elems[static_cast<std::size_t>(a)]),
+                              static_cast<T>(elems[static_cast<std::size_t>(b)]), false);
+  });
+  return idx;
+}
+
 template <class T, class V>
 void group_by_sorting(const Tensor& flat, const V& elems, Want want, Groups<T>& g) {
-  const bool positions = want == Want::All;
-  const Tensor sorted = positions ? Tensor() : sort(flat, 0);
+  const bool positions = want == Want::All, gather = positions || core::is_complex_v<T>;
+  const Tensor sorted = gather ? Tensor() : sort(flat, 0);
   const SortedElements<T> in_order(sorted);
-  auto v = [&](std::size_t i) { return positions ? static_cast<T>(elems[i]) : in_order[i]; };
-  const auto idx = positions ? argsort(flat, 0).to_vector<int64_t>() : std::vector<int64_t>{};
-  const std::size_t n = positions ? elems.size() : in_order.size();
+  auto v = [&](std::size_t i) { return gather ? static_cast<T>(elems[i]) : in_order[i]; };
+  std::vector<int64_t> idx;
+  if constexpr (core::is_complex_v<T>)
+    idx = host_order<T>(elems);
+  else if (positions)
+    idx = argsort(flat, 0).to_vector<int64_t>();
+  const std::size_t n = gather ? elems.size() : in_order.size();
   if (positions) g.inverse.resize(n);
   // room for n groups, the most there can be: only the pages written are touched
   g.values.reserve(n);
@@ -125,7 +142,7 @@ void group_by_sorting(const Tensor& flat, const V& elems, Want want, Groups<T>& 
   if (positions) g.first.reserve(n);
   T prev{};
   for (std::size_t i = 0; i < n; ++i) {
-    const T cur = v(positions ? static_cast<std::size_t>(idx[i]) : i);  // i-th in order
+    const T cur = v(gather ? static_cast<std::size_t>(idx[i]) : i);  // i-th in order
     if (i == 0 || !core::order_equal(prev, cur)) {
       g.values.push_back(cur);
       if (positions) g.first.push_back(idx[i]);  // stable: the smallest index of its group
@@ -146,7 +163,8 @@ UniqueAll unique_host(const Tensor& x, Want want, const char* name) {
   flat.eval();  // once, for the sorts and reads below (a copy when x is not contiguous)
   constexpr bool integers = std::is_integral_v<T> && !std::is_same_v<T, bool>;
   // the elements, read once: for the histogram, or to gather through the argsort
-  const auto elems = integers || want == Want::All ? flat.to_vector<T>() : decltype(flat.to_vector<T>()){};
+  const bool read = integers || core::is_complex_v<T> || want == Want::All;
+  const auto elems = read ? flat.to_vector<T>() : decltype(flat.to_vector<T>()){};
   Groups<T> g;
   bool counted = false;
   if constexpr (integers) counted = group_by_counting(elems, want, g);

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <complex>
 #include <cstring>
 #include <limits>
 #include <numeric>
@@ -400,6 +401,45 @@ TEST(Unique, EachNanIsDistinctAndZerosAreOne) {
   UniqueAll z = unique_all(tensor(std::vector<float>{7}, {}));
   EXPECT_EQ(z.inverse_indices.shape(), Shape{});
   EXPECT_EQ(z.values.to_vector<float>(), std::vector<float>{7});
+}
+
+// Complex values (which sort does not take) are grouped by the same order: lexicographic on
+// (re, im), -0 == +0, each value with a NaN part distinct and last, in the order of the input.
+TEST(Unique, ComplexInLexicographicOrder) {
+  const double nan = std::nan("");
+  const std::vector<std::complex<double>> z = {{1, 2}, {1, 1}, {nan, 0}, {0, 5}, {1, 1}, {-0.0, 5}, {0, nan}};
+  for (DType t : {c64, c128}) {
+    const std::string what = dtype_name(t);
+    Tensor x;
+    if (t == c64) {
+      std::vector<complex64_t> d;
+      for (auto e : z) d.emplace_back(static_cast<float>(e.real()), static_cast<float>(e.imag()));
+      x = tensor(d, {7});
+    } else {
+      std::vector<complex128_t> d;
+      for (auto e : z) d.emplace_back(e.real(), e.imag());
+      x = tensor(d, {7});
+    }
+    UniqueAll u = unique_all(x);
+    EXPECT_EQ(u.values.dtype(), t) << what;
+    EXPECT_EQ(u.counts.to_vector<int64_t>(), (std::vector<int64_t>{2, 2, 1, 1, 1})) << what;
+    EXPECT_EQ(u.indices.to_vector<int64_t>(), (std::vector<int64_t>{3, 1, 0, 2, 6})) << what;
+    EXPECT_EQ(u.inverse_indices.to_vector<int64_t>(), (std::vector<int64_t>{2, 1, 3, 0, 1, 0, 4})) << what;
+    const std::vector<complex128_t> vals = u.values.cast(c128).to_vector<complex128_t>();
+    ASSERT_EQ(vals.size(), 5u) << what;
+    EXPECT_EQ(vals[0].re, 0.0);
+    EXPECT_EQ(vals[0].im, 5.0);
+    EXPECT_EQ(vals[1].re, 1.0);
+    EXPECT_EQ(vals[1].im, 1.0);
+    EXPECT_EQ(vals[2].im, 2.0);
+    EXPECT_TRUE(std::isnan(vals[3].re) && std::isnan(vals[4].im)) << what;
+    EXPECT_EQ(unique_values(x).numel(), 5) << what;
+    EXPECT_EQ(unique_counts(x).counts.to_vector<int64_t>(), (std::vector<int64_t>{2, 2, 1, 1, 1})) << what;
+    EXPECT_EQ(unique_inverse(x).inverse_indices.to_vector<int64_t>(),
+              (std::vector<int64_t>{2, 1, 3, 0, 1, 0, 4}))
+        << what;
+    EXPECT_EQ(unique_values(x.reshape({7, 1}).T()).numel(), 5) << what;
+  }
 }
 
 }  // namespace

@@ -30,3 +30,21 @@ def test_unique_all_is_the_standards_namedtuple():
     assert cg.unique_inverse(cg.asarray(a))._fields == ("values", "inverse_indices")
     n = cg.unique_values(cg.asarray(np.array([np.nan, 0.0, -0.0, np.nan])))
     assert n.shape == (3,)  # each NaN distinct, -0 == +0
+
+
+def test_unique_of_complex_matches_numpy():
+    """Complex values (which sort does not take) group in NumPy's order, by real part, then
+    imaginary part; the Array API suite drew complex64 for unique_all."""
+    rng = np.random.default_rng(3)
+    for dtype in (np.complex64, np.complex128):
+        a = (rng.integers(-2, 3, 40) + 1j * rng.integers(-2, 3, 40)).astype(dtype)
+        vals, idx, inv, cnt = np.unique(a, return_index=True, return_inverse=True, return_counts=True)
+        u = cg.unique_all(cg.asarray(a))
+        assert u.values.dtype == cg.asarray(a).dtype
+        np.testing.assert_array_equal(np.asarray(u.values), vals)
+        np.testing.assert_array_equal(np.asarray(u.indices), idx)
+        np.testing.assert_array_equal(np.asarray(u.inverse_indices), inv)
+        np.testing.assert_array_equal(np.asarray(u.counts), cnt)
+        np.testing.assert_array_equal(np.asarray(cg.unique_values(cg.asarray(a.reshape(5, 8)))), vals)
+        zero = cg.unique_values(cg.asarray(np.zeros((), dtype)))
+        assert zero.shape == (1,) and zero.dtype == u.values.dtype
