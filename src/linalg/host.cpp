@@ -203,16 +203,28 @@ void qr(const T* a, int64_t m, int64_t n, T* q, T* r, bool complete) {
   std::vector<T> R(a, a + m * n), Q(static_cast<std::size_t>(m * m), T(0)), v(static_cast<std::size_t>(m));
   for (int64_t i = 0; i < m; ++i) Q[static_cast<std::size_t>(i * m + i)] = T(1);
   for (int64_t j = 0; j < k; ++j) {
+    // The column from the diagonal down, scaled by its largest |element| so that the squares
+    // neither underflow nor overflow (a tail of 1e-189 squared to 0, and the column was left
+    // unreflected with that element below the diagonal). H depends on v's direction only.
+    bool tail = false;
+    double big = 0;
+    for (int64_t i = j; i < m; ++i) {
+      const T e = R[static_cast<std::size_t>(i * n + j)];
+      tail |= i > j && e != T(0);
+      big = std::max(big, std::abs(e));
+    }
+    if (!tail) continue;  // nothing to zero: no reflection (an inf on the diagonal stays inf)
+    if (!(big < std::numeric_limits<double>::infinity())) big = 1;  // inf or NaN: as they are
     double below = 0;
-    for (int64_t i = j + 1; i < m; ++i) below += abs2(R[static_cast<std::size_t>(i * n + j)]);
-    if (below == 0) continue;  // nothing to zero: no reflection (an inf on the diagonal stays inf)
-    const T x0 = R[static_cast<std::size_t>(j * n + j)];
+    for (int64_t i = j + 1; i < m; ++i) below += abs2(R[static_cast<std::size_t>(i * n + j)] / big);
+    const T x0 = R[static_cast<std::size_t>(j * n + j)] / big;
     const double alpha = std::sqrt(below + abs2(x0));
     const T ph = std::abs(x0) > 0 ? x0 / std::abs(x0) : T(1);
     // H = I - 2 v v^H / |v|^2 with v = x + ph |x| e1 maps x to -ph |x| e1
     double vn2 = 0;
     for (int64_t i = j; i < m; ++i) {
-      v[static_cast<std::size_t>(i)] = R[static_cast<std::size_t>(i * n + j)] + (i == j ? ph * alpha : T(0));
+      v[static_cast<std::size_t>(i)] =
+          R[static_cast<std::size_t>(i * n + j)] / big + (i == j ? ph * alpha : T(0));
       vn2 += abs2(v[static_cast<std::size_t>(i)]);
     }
     const double f = 2 / vn2;
