@@ -3038,13 +3038,27 @@ CGRAD_SCALAR_INLINE_ALWAYS T remainder(T a, T b) {  // (f64: fmod_f64's 43 steps
     return r;
   }
 }
-// floor_divide: the quotient rounded toward -inf. Floats: floor(a / b) (so x / 0 follows
-// IEEE division). Integers: floor division by 0 gives 0; INT_MIN // -1 wraps to INT_MIN.
+// floor_divide: the quotient rounded toward -inf. Floats: the floor of the exact quotient, as
+// Python's //, NumPy's and PyTorch's: floor(a / b), less one where the division rounded up onto
+// an integer n that the exact quotient is below (1 // 0.05f: 1 / 0.05f = 19.9999997 rounds to 20;
+// the answer is 19, and floor(a / b) gave 20 until 2026-12-07, found by tools/fuzz_numpy.py seed
+// 311100). The residual a - n b, rounded once, has the exact one's sign. A zero or infinite
+// divisor, or an infinite dividend, follows IEEE division (the residual is NaN there): x / 0 is
+// +-inf, the standard's special cases. Integers: floor division by 0 gives 0; INT_MIN // -1
+// wraps to INT_MIN.
 template <class T>
 CGRAD_SCALAR_INLINE T floor_divide(T a, T b) {
-  if constexpr (is_float<T>::value)
-    return m_floor(a / b);
-  else {
+  if constexpr (is_float<T>::value) {
+    using F = decltype(m_floor(a / b));  // float for f16 and bf16, rounded once on return
+    const F fa = static_cast<F>(a), fb = static_cast<F>(b), q = fa / fb, n = m_floor(q);
+#if CGRAD_SCALAR_FMA_FUSED
+    const F r = fma_(-n, fb, fa);
+#else
+    const double r = exact_fms(n, fb, fa);  // (float operands: in double, exactly)
+#endif
+    const bool below = q == n && r == r && r != 0 && (r < 0) != (fb < F(0));  // selects: vectorizes
+    return static_cast<T>(below ? n - F(1) : n);
+  } else {
     if (b == 0) return T(0);
     if constexpr (is_signed_int<T>::value)
       if (b == T(-1)) return neg(a);  // INT_MIN / -1 overflows in C++: wrap

@@ -50,6 +50,18 @@ F ref_fmod_py(F a, F b) {
   if ((r < 0) != (b < 0)) r += b;
   return r;
 }
+// Python's a // b: the floor of the exact quotient. fmod is exact, and (a - fmod(a, b)) / b is the
+// truncated quotient t to within rounding, so rounding it to the nearest integer gives t (below
+// 2^52); one less when the remainder and b differ in sign. Zero or infinite operands: IEEE
+// division, floored (the standard's special cases).
+template <class F>
+F ref_floordiv(F a, F b) {
+  if (!std::isfinite(a) || !std::isfinite(b) || b == 0) return std::floor(a / b);
+  const F m = std::fmod(a, b);
+  F k = std::nearbyint((a - m) / b);
+  if (m != 0 && (m < 0) != (b < 0)) k -= 1;
+  return k == 0 ? std::copysign(F(0), a / b) : k;
+}
 int64_t ref_irem(int64_t a, int64_t b, int) {
   if (b == 0 || b == -1) return 0;
   int64_t r = a % b;
@@ -242,8 +254,7 @@ const BinaryCase kBinary[] = {
     {Op::Remainder, [](const Tensor& a, const Tensor& b) { return remainder(a, b); }, ref_fmod_py<double>,
      nullptr, 0, ref_irem, ref_fmod_py<float>},
     {Op::FloorDivide, [](const Tensor& a, const Tensor& b) { return floor_divide(a, b); },
-     [](double a, double b) { return std::floor(a / b); }, nullptr, 0, ref_ifloordiv,
-     [](float a, float b) { return std::floor(a / b); }},
+     ref_floordiv<double>, nullptr, 0, ref_ifloordiv, ref_floordiv<float>},
     {Op::BitwiseAnd, [](const Tensor& a, const Tensor& b) { return bitwise_and(a, b); }, nullptr, nullptr, 0,
      [](int64_t a, int64_t b, int) { return a & b; }},
     {Op::BitwiseOr, [](const Tensor& a, const Tensor& b) { return bitwise_or(a, b); }, nullptr, nullptr, 0,

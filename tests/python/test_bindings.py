@@ -902,3 +902,19 @@ def test_statistics_of_half_dtypes_compute_in_float32():
             assert np.isfinite(float(r)) and abs(float(r) - ref[k]) <= rtol * abs(ref[k]), (k, float(r), ref[k])
         row = cg.full((1, 70000), 0.5, dtype=d)  # a row sum past 65504
         assert float(cg.softmax(row, axis=1)[0, 5]) == float(cg.asarray(1 / 70000, dtype=d))
+
+
+def test_floor_divide_of_floats_is_the_floor_of_the_exact_quotient():
+    """NumPy's and Python's a // b: 1 // 0.05f is 19 (1 / 0.05f = 19.9999997 rounds to 20); a // b
+    and a % b agree (a == b (a // b) + a % b to rounding); tools/fuzz_numpy.py seed 311100."""
+    assert float(cg.asarray(np.float32(1)) // cg.asarray(np.float32(0.05))) == 19.0
+    assert float(cg.floor_divide(cg.asarray(1.0, dtype=cg.float64), 0.1)) == 9.0 == 1.0 // 0.1
+    assert float(cg.floor_divide(cg.asarray(-1.0, dtype=cg.float64), 0.1)) == -10.0 == -1.0 // 0.1
+    rng = np.random.default_rng(5)
+    for dtype in (np.float32, np.float64, np.float16):
+        b = rng.uniform(0.01, 3, 4000).astype(dtype) * rng.choice([-1, 1], 4000).astype(dtype)
+        a = (b.astype(np.float64) * rng.integers(-300, 300, 4000)).astype(dtype)  # near-integer quotients
+        a[::7] = rng.uniform(-50, 50, a[::7].size).astype(dtype)
+        for x, y in ((a, b), (b, a)):
+            with np.errstate(divide="ignore", invalid="ignore"):
+                np.testing.assert_array_equal(np.asarray(cg.asarray(x) // cg.asarray(y)), np.floor_divide(x, y))
