@@ -73,8 +73,15 @@ template <class T>
 void svd_tall(const T* a, int64_t m, int64_t n, T* u, double* s, T* vh, bool full) {
   const auto M = static_cast<std::size_t>(m), N = static_cast<std::size_t>(n);
   std::vector<T> w(M * N), v(N * N, T(0));  // column-major
+  // Scaled by the power of two that brings the largest |element| near 1 (exact; undone on s at
+  // the end), so that the columns' sums of squares neither underflow nor overflow: a 5 x 5 of
+  // elements about 1e-200 or 1e200 gave U diag(s) Vh off by 100% (NaN), 1e-160 complex by 1e15.
+  double big = 0;
+  for (int64_t i = 0; i < m * n; ++i) big = std::max(big, std::abs(a[i]));
+  const int e2 = big > 0 && std::isfinite(big) ? std::clamp(std::ilogb(big), -1020, 1020) : 0;
+  const double down = std::ldexp(1.0, -e2);
   for (std::size_t i = 0; i < M; ++i)
-    for (std::size_t j = 0; j < N; ++j) w[j * M + i] = a[i * N + j];
+    for (std::size_t j = 0; j < N; ++j) w[j * M + i] = a[i * N + j] * down;
   for (std::size_t j = 0; j < N; ++j) v[j * N + j] = T(1);
   for (int sweep = 0; sweep < 80; ++sweep) {
     bool rotated = false;
@@ -124,6 +131,7 @@ void svd_tall(const T* a, int64_t m, int64_t n, T* u, double* s, T* vh, bool ful
   if (vh)
     for (std::size_t r = 0; r < N; ++r)
       for (std::size_t k = 0; k < N; ++k) vh[r * N + k] = cj(v[order[r] * N + k]);
+  for (std::size_t r = 0; r < N; ++r) s[r] = std::ldexp(s[r], e2);
 }
 
 }  // namespace
