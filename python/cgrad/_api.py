@@ -353,7 +353,7 @@ def _reduce_in(name, x, axis, keepdims, dtype):
     """sum and prod with a `dtype`: x is cast to it first and the result has it (the Array API
     standard: the dtype is there to prevent overflows, so sum(x_f16, dtype=float32) of values
     adding past 65504 is finite and sum(x_f32, dtype=float64) keeps f64's digits)."""
-    if dtype is None:
+    if dtype is None or not isinstance(x, Array):  # (not an array: _reduce's TypeError)
         return _reduce(name, x, axis, keepdims)
     d = dt.as_dtype(dtype)
     r = _reduce(name, x if x.dtype == d else x.astype(d), axis, keepdims)
