@@ -381,10 +381,20 @@ _METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
 
 def _lerp(a0, a1, t):
     """NumPy's lerp a0 + (a1 - a0) t, from the nearer end (t = 1 gives a1 exactly); t a number or
-    an array."""
-    if not isinstance(t, Array):
-        return a0 + (a1 - a0) * t if t < 0.5 else a1 - (a1 - a0) * (1 - t)
-    return _api.where(t < 0.5, a0 + (a1 - a0) * t, a1 - (a1 - a0) * (1 - t))
+    an array. Equal ends give that value, and an infinite end the formula's limit (that end where
+    the other is finite and t moves toward it): the median of [-inf] is -inf and of [1, inf] inf,
+    as NumPy's median says, where the formula (and NumPy's quantile) gives inf - inf = NaN."""
+    if isinstance(t, Array):
+        r = _api.where(t < 0.5, a0 + (a1 - a0) * t, a1 - (a1 - a0) * (1 - t))
+        toward1, toward0 = t > 0, t < 1
+    elif t == 0:
+        return a0
+    else:
+        r = a0 + (a1 - a0) * t if t < 0.5 else a1 - (a1 - a0) * (1 - t)
+        toward1, toward0 = True, t < 1
+    inf0, inf1 = _cgrad.isinf(a0), _cgrad.isinf(a1)
+    r = _api.where(inf1 & ~inf0 & toward1, a1, _api.where(inf0 & ~inf1 & toward0, a0, r))
+    return _api.where(a0 == a1, a0, r)
 
 
 def _quantiles(a, q, axis, method, keepdims, fn, picker):
@@ -412,14 +422,17 @@ def _quantiles(a, q, axis, method, keepdims, fn, picker):
     return _api.reshape(_api.stack(outs), tuple(qa.shape) + tuple(outs[0].shape))
 
 
-def quantile(a, q, axis=None, method="linear", keepdims=False):
+def quantile(a, q, axis=None, method="linear", keepdims=False, *, _empty_nan=False):
     """The q-th quantiles (q in [0, 1], a number or an array) along `axis` (all axes by default):
     the sorted values interpolated as NumPy's `method` says ("linear", "lower", "higher",
-    "nearest", "midpoint"). q's dims come first. A NaN in a slice makes its quantiles NaN."""
+    "nearest", "midpoint"). q's dims come first. A NaN in a slice makes its quantiles NaN. An
+    empty slice raises (NumPy's quantile raises too); median's is NaN (NumPy's, with a warning)."""
     a = _float(_arr(a))
 
     def pick(s, ax, v):
         n = s.shape[ax]
+        if n == 0 and _empty_nan:
+            return _api.full(tuple(1 if d == ax else k for d, k in enumerate(s.shape)), float("nan"), dtype=s.dtype)
         if n == 0:
             raise ValueError("quantile: an empty slice has no quantiles")
         pos = v * (n - 1)
@@ -446,7 +459,7 @@ def percentile(a, q, axis=None, method="linear", keepdims=False):
 
 
 def median(a, axis=None, keepdims=False):
-    return quantile(a, 0.5, axis=axis, keepdims=keepdims)
+    return quantile(a, 0.5, axis=axis, keepdims=keepdims, _empty_nan=True)
 
 
 @_half_in_f32

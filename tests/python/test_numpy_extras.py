@@ -94,6 +94,24 @@ def test_quantiles_match_numpy(method):
         cg.quantile(arr(x), 1.5)
 
 
+def test_medians_of_infinities_and_empty_slices_match_numpys_median():
+    """The lerp's inf - inf made the median of [-inf] NaN (NumPy's median: -inf); an empty slice's
+    median is NaN (NumPy's, with a warning) where quantile raises."""
+    inf = np.inf
+    rows = [[-inf], [inf, inf], [-inf, 1.0, inf], [1.0, inf], [-inf, 1.0], [-inf, inf], [-inf, -inf, 2.0]]
+    for v in rows:
+        a = np.array(v)
+        with np.errstate(invalid="ignore"):
+            check(cg.median(arr(a)), np.median(a))
+            check(cg.nanmedian(arr(a)), np.nanmedian(a))
+    assert float(cg.quantile(arr(np.array([1.0, inf])), 0.25)) == inf
+    assert float(cg.quantile(arr(np.array([-inf, 1.0])), 0.0)) == -inf
+    check(cg.median(arr(np.zeros((3, 0))), axis=1), np.full(3, np.nan))
+    assert np.isnan(float(cg.median(arr(np.zeros(0)))))
+    with pytest.raises(ValueError):
+        cg.quantile(arr(np.zeros(0)), 0.5)
+
+
 def test_nan_functions_and_nan_to_num_match_numpy():
     x = rng.standard_normal((3, 4))
     x[0, 1] = x[2, 2] = np.nan
