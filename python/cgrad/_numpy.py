@@ -1048,15 +1048,21 @@ def isin(element, test_elements, invert=False):
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, equal_nan=True):
     """NumPy's unique: of the flattened array, the sorted distinct values and, as asked, the first
     positions, the inverse (of ar's shape) and the counts; with `axis`, the distinct slices along
-    it (the inverse 1-D). Evaluates ar (a data-dependent shape). NaNs are each distinct (the
-    standard's rule; NumPy merges them by default)."""
+    it (the inverse 1-D). Evaluates ar (a data-dependent shape). With `equal_nan` (NumPy's
+    default) the NaNs are one value, last, at the first NaN's position; without it each NaN is
+    distinct (the standard's unique_all). Until 2026-12-07 equal_nan was ignored (always distinct)."""
     if axis is not None:
         return _unique_along(_arr(ar), axis, return_index, return_inverse, return_counts)
-    a = _arr(ar)
-    u = _api.unique_all(a)
-    extra = [r for r, want in ((u.indices, return_index), (u.inverse_indices, return_inverse),
-                               (u.counts, return_counts)) if want]
-    return u.values if not extra else (u.values, *extra)
+    u = _api.unique_all(_arr(ar))
+    values, index, inverse, counts = u.values, u.indices, u.inverse_indices, u.counts
+    if equal_nan and values.dtype in dt.FLOATING + dt.COMPLEX:
+        k = int(_api.sum(~_cgrad.isnan(values)))  # the numbers; the NaNs follow in input order
+        if values.shape[0] - k > 1:
+            values, index = values[:k + 1], index[:k + 1]
+            counts = _api.concat([counts[:k], _api.sum(counts[k:], keepdims=True)])
+            inverse = _cgrad.minimum(inverse, k)
+    extra = [r for r, want in ((index, return_index), (inverse, return_inverse), (counts, return_counts)) if want]
+    return values if not extra else (values, *extra)
 
 
 def _unique_along(a, axis, return_index, return_inverse, return_counts):
@@ -1092,18 +1098,19 @@ def _unique_along(a, axis, return_index, return_inverse, return_counts):
 
 
 def intersect1d(ar1, ar2):
-    """The sorted distinct values in both (evaluated: a data-dependent length)."""
-    u = _api.unique_values(_arr(ar1))
+    """The sorted distinct values in both (evaluated: a data-dependent length; NaN is in none)."""
+    u = unique(ar1)
     return u[isin(u, ar2)]
 
 
 def union1d(ar1, ar2):
-    return _api.unique_values(_api.concat([ravel(ar1), ravel(ar2)]))
+    """The sorted distinct values in either, NaNs as one (NumPy's unique)."""
+    return unique(_api.concat([ravel(ar1), ravel(ar2)]))
 
 
 def setdiff1d(ar1, ar2):
-    """The sorted distinct values of ar1 not in ar2."""
-    u = _api.unique_values(_arr(ar1))
+    """The sorted distinct values of ar1 not in ar2, NaNs as one (NumPy's unique)."""
+    u = unique(ar1)
     return u[isin(u, ar2, invert=True)]
 
 

@@ -476,22 +476,12 @@ def ediff1d(ary, to_end=None, to_begin=None):
     return _api.concat(parts) if len(parts) > 1 else parts[0]
 
 
-def _unique_one_nan(x):
-    """The sorted distinct values of x with its NaNs as one (NumPy's unique; unique_values keeps
-    each NaN)."""
-    u = _api.unique_values(_np.ravel(x))
-    if u.dtype not in dt.FLOATING + dt.COMPLEX or u.shape[0] < 2:
-        return u
-    nan = _cgrad.isnan(u)
-    return u[~_api.concat([_api.zeros((1,), dtype=dt.bool, device=u.device), _cgrad.logical_and(nan[1:], nan[:-1])])]
-
-
 def setxor1d(ar1, ar2, assume_unique=False):
     """The sorted values in exactly one of ar1 and ar2 (evaluated: a data-dependent length)."""
     if assume_unique:
         aux = _api.concat([_np.ravel(ar1), _np.ravel(ar2)])
     else:
-        aux = _api.concat([_unique_one_nan(ar1), _unique_one_nan(ar2)])
+        aux = _api.concat([_np.unique(ar1), _np.unique(ar2)])  # NaNs as one each
     if aux.shape[0] == 0:
         return aux
     aux = _api.sort(aux)

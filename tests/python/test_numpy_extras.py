@@ -331,6 +331,16 @@ def test_sets_searching_and_editing_match_numpy():
     check(cg.intersect1d(arr(a), arr(b)), np.intersect1d(a, b))
     check(cg.union1d(arr(a), arr(b)), np.union1d(a, b))
     check(cg.setdiff1d(arr(a), arr(b)), np.setdiff1d(a, b))
+    # NaNs: one value with equal_nan (NumPy's default, and its set functions'), each distinct without
+    g = np.array([[np.nan, 2.0, np.nan], [1.0, np.nan, 2.0]])
+    for eq in (True, False):
+        check(cg.unique(arr(g), return_index=True, return_inverse=True, return_counts=True, equal_nan=eq),
+              np.unique(g, return_index=True, return_inverse=True, return_counts=True, equal_nan=eq))
+    z = np.array([1 + 1j, complex(np.nan, 0), 1 + 1j, complex(0, np.nan)])
+    check(cg.unique(arr(z), return_counts=True), np.unique(z, return_counts=True))
+    h = np.array([np.nan, 3.0, np.nan])
+    for fn in ("union1d", "setdiff1d", "intersect1d", "setxor1d"):
+        check(getattr(cg, fn)(arr(g.ravel()), arr(h)), getattr(np, fn)(g.ravel(), h))
     check(cg.argwhere(arr(a > 6)), np.argwhere(a > 6))
     check(cg.flatnonzero(arr(a > 6)), np.flatnonzero(a > 6))
     assert cg.array_equal(arr(a), arr(a.copy())) and not cg.array_equal(arr(a), arr(a[:2]))
