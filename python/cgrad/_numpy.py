@@ -1038,6 +1038,13 @@ def isin(element, test_elements, invert=False):
     e, t = _arr(element), ravel(test_elements)
     if t.shape[0] == 0:
         r = _api.zeros(e.shape, dtype=dt.bool, device=e.device)
+    elif e.dtype in dt.COMPLEX or t.dtype in dt.COMPLEX:
+        # the sort takes no complex values: each value's group number among both (unique_all, which
+        # evaluates them; each NaN its own group), then isin of the numbers
+        c = dt.result_type(e, t)
+        ids = _api.unique_all(_api.concat([ravel(e).astype(c), t.astype(c)])).inverse_indices
+        n = builtins.int(e.size)
+        r = isin(ids[:n]._reshape(list(e.shape)), ids[n:])
     else:
         s = _api.sort(t)
         i = _cgrad.minimum(_api.searchsorted(s, e), t.shape[0] - 1)
@@ -1098,9 +1105,12 @@ def _unique_along(a, axis, return_index, return_inverse, return_counts):
 
 
 def intersect1d(ar1, ar2):
-    """The sorted distinct values in both (evaluated: a data-dependent length; NaN is in none)."""
-    u = unique(ar1)
-    return u[isin(u, ar2)]
+    """The sorted distinct values in both (evaluated: a data-dependent length; NaN is in none), in
+    the dtype both promote to (NumPy's)."""
+    u, t = unique(ar1), _arr(ar2)
+    r = u[isin(u, t)]
+    c = dt.result_type(r, t)
+    return r if r.dtype == c else r.astype(c)
 
 
 def union1d(ar1, ar2):

@@ -484,6 +484,9 @@ def setxor1d(ar1, ar2, assume_unique=False):
         aux = _api.concat([_np.unique(ar1), _np.unique(ar2)])  # NaNs as one each
     if aux.shape[0] == 0:
         return aux
+    if aux.dtype in dt.COMPLEX:  # the sort takes no complex values: those counted once (NaNs each)
+        u = _api.unique_counts(aux)
+        return u.values[u.counts == 1]
     aux = _api.sort(aux)
     edge = _api.ones((1,), dtype=dt.bool, device=aux.device)
     flag = _api.concat([edge, aux[1:] != aux[:-1], edge])

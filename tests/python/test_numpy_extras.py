@@ -339,8 +339,13 @@ def test_sets_searching_and_editing_match_numpy():
     z = np.array([1 + 1j, complex(np.nan, 0), 1 + 1j, complex(0, np.nan)])
     check(cg.unique(arr(z), return_counts=True), np.unique(z, return_counts=True))
     h = np.array([np.nan, 3.0, np.nan])
+    w = np.array([1 + 1j, 2.0, complex(np.nan, 1), 1 + 1j, 0j], np.complex64)  # complex: not through sort
     for fn in ("union1d", "setdiff1d", "intersect1d", "setxor1d"):
         check(getattr(cg, fn)(arr(g.ravel()), arr(h)), getattr(np, fn)(g.ravel(), h))
+        check(getattr(cg, fn)(arr(z), arr(w)), getattr(np, fn)(z, w))
+        check(getattr(cg, fn)(arr(w), arr(a.ravel()[:4].astype(np.float64))), getattr(np, fn)(w, a.ravel()[:4].astype(np.float64)))
+    check(cg.isin(arr(z), arr(w)), np.isin(z, w))
+    check(cg.isin(arr(w.reshape(5, 1)), arr(np.array([2.0, 0.0]))), np.isin(w.reshape(5, 1), np.array([2.0, 0.0])))
     check(cg.argwhere(arr(a > 6)), np.argwhere(a > 6))
     check(cg.flatnonzero(arr(a > 6)), np.flatnonzero(a > 6))
     assert cg.array_equal(arr(a), arr(a.copy())) and not cg.array_equal(arr(a), arr(a[:2]))
