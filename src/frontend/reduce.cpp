@@ -217,8 +217,11 @@ Tensor count_nonzero(const Tensor& x, std::vector<int64_t> axes, bool keepdim) {
 Tensor isclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan) {
   node_of(a, "isclose");
   node_of(b, "isclose");
-  // Integers and b8 compare in f64, as NumPy's isclose does (no wrap-around in a - b).
-  const bool exact_types = !is_floating(a.dtype()) && !is_floating(b.dtype());
+  // Integers and b8 compare in f64, as NumPy's isclose does (no wrap-around in a - b). Complex
+  // values compare by the modulus of the difference (NumPy's); they raised a cast error until
+  // 2026-12-07, found by a probe against NumPy.
+  auto exact = [](DType t) { return !is_floating(t) && !is_complex(t); };
+  const bool exact_types = exact(a.dtype()) && exact(b.dtype());
   const Tensor x = exact_types ? a.cast(DType::f64) : a, y = exact_types ? b.cast(DType::f64) : b;
   Tensor close = logical_or(x == y, abs(x - y) <= atol + rtol * abs(y));  // x == y: equal infinities
   if (equal_nan) close = logical_or(close, logical_and(isnan(x), isnan(y)));

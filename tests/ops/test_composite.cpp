@@ -294,6 +294,18 @@ TEST(Composite, CountNonzeroIscloseAllclose) {
     EXPECT_TRUE(allclose(x, x, 0, 0, true).item<bool>());
     EXPECT_FALSE(allclose(x, x).item<bool>());  // NaN is not close to NaN by default
   }
+  // complex: by the modulus of the difference, as NumPy (raised a cast error until 2026-12-07)
+  Tensor z =
+      complex(tensor(std::vector<double>{1, 2, kNaN, 0}, {4}), tensor(std::vector<double>{1, -1, 0, 3}, {4}));
+  Tensor w = complex(tensor(std::vector<double>{1, 2, kNaN, 1e-9}, {4}),
+                     tensor(std::vector<double>{1, -1 - 1e-4, 0, 3 + 1e-9}, {4}));
+  EXPECT_EQ(isclose(z, w).to_vector<bool>(), (std::vector<bool>{true, false, false, true}));
+  EXPECT_EQ(isclose(z, w, 1e-5, 1e-8, true).to_vector<bool>(), (std::vector<bool>{true, false, true, true}));
+  EXPECT_TRUE(allclose(z.cast(c64), w.cast(c64), 1e-3, 1e-6, true).item<bool>());
+  Tensor near_ints =
+      complex(tensor(std::vector<double>{1, 2}, {2}), tensor(std::vector<double>{0, 1e-9}, {2}));
+  EXPECT_TRUE(
+      allclose(tensor(std::vector<int32_t>{1, 2}, {2}), near_ints).item<bool>());  // an integer and a complex
   Tensor i = tensor(std::vector<int32_t>{0, 3, 0, -2}, {4});
   EXPECT_EQ(count_nonzero(i).item<int64_t>(), 2);
   // integers compare in f64: |i - (i + 1)| = 1 <= 0.1 + 0.5 * |i + 1| only for i = 3
