@@ -624,8 +624,14 @@ def polysub(a1, a2):
 
 
 def polymul(a1, a2):
-    """The product of two polynomials: their convolution."""
-    return _np.convolve(_poly1d(a1, "polymul"), _poly1d(a2, "polymul"))
+    """The product of two polynomials: the convolution of their coefficients without leading zeros
+    (NumPy's, through poly1d: polymul([0, 1, 2], [1, 1]) is [1, 3, 2]; all zeros count as [0]).
+    Where they start depends on the values: the coefficients are evaluated."""
+    def lead(p):
+        p = _poly1d(p, "polymul")
+        t = trim_zeros(p, "f")
+        return t if t.shape[0] else _api.zeros((1,), dtype=p.dtype, device=p.device)
+    return _np.convolve(lead(a1), lead(a2))
 
 
 def polydiv(u, v):

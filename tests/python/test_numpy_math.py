@@ -415,6 +415,11 @@ def test_polynomial_arithmetic_matches_numpy():
         for a, b in ((p, q), (ip, iq), (ip, p[:1])):
             check(getattr(cg, f)(arr(a), arr(b)), getattr(np, f)(a, b))
         check(getattr(cg, f)(3.0, arr(q)), getattr(np, f)(3.0, q))
+    # leading zero coefficients: polymul drops them, as NumPy's (through poly1d); polyadd keeps them
+    z, zi = np.array([-0.0, 0.0, 1.5, 2.0]), np.array([0, 0])
+    for f in ("polyadd", "polymul"):
+        check(getattr(cg, f)(arr(z), arr(q)), getattr(np, f)(z, q))
+        check(getattr(cg, f)(arr(zi), arr(iq)), getattr(np, f)(zi, iq))
     for u, v in ((p, q), (np.array([1.0]), np.array([1.0, 2.0, 3.0])), (ip, iq),
                  (np.array([1.0, -3.0, 2.0]), np.array([1.0, -1.0]))):
         check(cg.polydiv(arr(u), arr(v)), np.polydiv(u, v))
