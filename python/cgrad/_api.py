@@ -3,12 +3,14 @@ device arguments, axis tuples) and call the C++ functions. Functions the C++ cor
 not defined here: docs/python.md lists them, and the conformance run's xfails file names them."""
 import builtins
 import collections
+import functools
 import math
 import operator
 
 from . import _cgrad
 from . import _dtypes as dt
 from ._array import Array, Device
+from ._array import _reduce_in as _array_reduce_in
 
 _cpu = Device.cpu()
 
@@ -350,14 +352,9 @@ def _reduce(name, x, axis, keepdims):
 
 
 def _reduce_in(name, x, axis, keepdims, dtype):
-    """sum and prod with a `dtype`: x is cast to it first and the result has it (the Array API
-    standard: the dtype is there to prevent overflows, so sum(x_f16, dtype=float32) of values
-    adding past 65504 is finite and sum(x_f32, dtype=float64) keeps f64's digits)."""
-    if dtype is None or not isinstance(x, Array):  # (not an array: _reduce's TypeError)
-        return _reduce(name, x, axis, keepdims)
-    d = dt.as_dtype(dtype)
-    r = _reduce(name, x if x.dtype == d else x.astype(d), axis, keepdims)
-    return r if r.dtype == d else r.astype(d)
+    """sum and prod with a `dtype` (_array._reduce_in); not an array: _reduce's TypeError."""
+    fn = getattr(_cgrad, "_" + name)
+    return _array_reduce_in(fn, x, axis, keepdims, dtype if isinstance(x, Array) else None)
 
 
 def sum(x, /, *, axis=None, dtype=None, keepdims=False):
@@ -769,3 +766,19 @@ def compile(fn):
     c = _cgrad._compile(fn)
     functools.update_wrapper(c, fn, updated=()) if hasattr(c, "__dict__") else None
     return c
+
+
+def _half_in_f32(fn):
+    """fn(a, ...) with an f16/bf16 `a` computed in float32 and its array results rounded back once
+    (PyTorch's rule for 16-bit statistics): their sums would round to 16 bits, and f16's overflow
+    past 65504, where the mean or the covariance itself is small."""
+    @functools.wraps(fn)
+    def wrapped(a, *args, **kwargs):
+        a = _as_array_arg(a)
+        if a.dtype not in dt.HALF:
+            return fn(a, *args, **kwargs)
+        r = fn(a.astype(dt.float32), *args, **kwargs)
+        def back(v):
+            return v.astype(a.dtype) if isinstance(v, Array) and v.dtype == dt.float32 else v
+        return tuple(back(v) for v in r) if isinstance(r, tuple) else back(r)
+    return wrapped

@@ -493,12 +493,19 @@ def _reduction_method(fn):
             raise TypeError("cgrad: out= is not supported (arrays are values; use the result)")
         if kwargs:
             raise TypeError(f"cgrad: unsupported arguments {sorted(kwargs)}")
-        if dtype is None:
-            return fn(self, axis, keepdims)
-        d = dt.as_dtype(dtype)
-        r = fn(self if self.dtype == d else self.astype(d), axis, keepdims)
-        return r if r.dtype == d else r.astype(d)
+        return _reduce_in(fn, self, axis, keepdims, dtype)
     return method
+
+
+def _reduce_in(fn, x, axis, keepdims, dtype):
+    """fn(x, axis, keepdims) with a `dtype`: x is cast to it first and the result has it (the Array
+    API standard: the dtype is there to prevent overflows, so sum(x_f16, dtype=float32) of values
+    adding past 65504 is finite and sum(x_f32, dtype=float64) keeps f64's digits)."""
+    if dtype is None:
+        return fn(x, axis, keepdims)
+    d = dt.as_dtype(dtype)
+    r = fn(x if x.dtype == d else x.astype(d), axis, keepdims)
+    return r if r.dtype == d else r.astype(d)
 
 
 def _round(self, ndigits=None):

@@ -4,7 +4,6 @@ whose result's shape depends on the data (`bincount`, `histogram` with a number 
 range, `digitize`'s monotonicity check, `tril_indices`/`triu_indices`) evaluates what it needs
 first, a synchronisation point, as `nonzero` does. Arguments follow NumPy's names and defaults."""
 import builtins
-import functools
 import math
 import operator
 
@@ -28,22 +27,6 @@ _arr = _api._as_array_arg
 def _float(x):
     """x itself when floating or complex, else as float64 (NumPy's rule for statistics of integers)."""
     return x if x.dtype in dt.FLOATING + dt.COMPLEX else x.astype(dt.float64)
-
-
-def _half_in_f32(fn):
-    """fn(a, ...) with an f16/bf16 `a` computed in float32 and its array results rounded back once
-    (PyTorch's rule for 16-bit statistics): their sums would round to 16 bits, and f16's overflow
-    past 65504, where the mean or the covariance itself is small."""
-    @functools.wraps(fn)
-    def wrapped(a, *args, **kwargs):
-        a = _arr(a)
-        if a.dtype not in dt.HALF:
-            return fn(a, *args, **kwargs)
-        r = fn(a.astype(dt.float32), *args, **kwargs)
-        def back(v):
-            return v.astype(a.dtype) if isinstance(v, Array) and v.dtype == dt.float32 else v
-        return tuple(back(v) for v in r) if isinstance(r, tuple) else back(r)
-    return wrapped
 
 
 def _along(x, axis, sl):
@@ -294,7 +277,7 @@ def ptp(a, axis=None, keepdims=False):
     return _api.max(a, axis=axis, keepdims=keepdims) - _api.min(a, axis=axis, keepdims=keepdims)
 
 
-@_half_in_f32
+@_api._half_in_f32
 def average(a, axis=None, weights=None, returned=False, keepdims=False):
     """The mean, or the weighted mean sum(a w) / sum(w); 1-D weights lie along `axis`."""
     a = _float(_arr(a))
@@ -323,7 +306,7 @@ def nansum(a, axis=None, keepdims=False):
     return _api.sum(_nan_where(a, 0.0), axis=axis, keepdims=keepdims)
 
 
-@_half_in_f32
+@_api._half_in_f32
 def nanmean(a, axis=None, keepdims=False):
     a = _float(_arr(a))
     count = _api.sum((~_cgrad.isnan(a)).astype(a.dtype), axis=axis, keepdims=keepdims)
@@ -364,7 +347,7 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     return _api.where(y == float("-inf"), small, y)
 
 
-@_half_in_f32
+@_api._half_in_f32
 def logsumexp(a, axis=None, keepdims=False):
     """log(sum(exp(a))) without overflow: the largest element is taken out first."""
     a = _float(_arr(a))
@@ -462,7 +445,7 @@ def median(a, axis=None, keepdims=False):
     return quantile(a, 0.5, axis=axis, keepdims=keepdims, _empty_nan=True)
 
 
-@_half_in_f32
+@_api._half_in_f32
 def cov(m, y=None, rowvar=True, bias=False, ddof=None):
     """The covariance matrix of the variables in m's rows (columns with rowvar=False), divided by
     N - 1 (N with bias, N - ddof with ddof); one variable gives a 0-d array."""

@@ -212,6 +212,7 @@ def _reduce_axes(x, axis):
     return tuple(_api._axes_in(x, axis, "linalg.vector_norm"))
 
 
+@_api._half_in_f32  # 16-bit sums of squares overflow: in f32, rounded once
 def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     """The p-norm of the elements along `axis` (all axes by default): ord 2 (the default), 1,
     inf (max |x|), -inf (min |x|), 0 (the number of nonzeros), any other real p
@@ -219,8 +220,6 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     Orders 1 and 2 are not scaled (NumPy, PyTorch and JAX do not scale them either): a float32
     2-norm overflows where |x| passes about 1.8e19."""
     _floating(x, "vector_norm")
-    if x.dtype in dt.HALF:  # in f32, rounded once (PyTorch's rule): 16-bit sums of squares overflow
-        return vector_norm(x.astype(dt.float32), axis=axis, keepdims=keepdims, ord=ord).astype(x.dtype)
     axes = _reduce_axes(x, axis)
     a = _cgrad.abs(x)  # real for complex x
     kw = {"axis": axes, "keepdims": keepdims}
@@ -249,14 +248,13 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     return r if keepdims else r._reshape([d for i, d in enumerate(r.shape) if i not in axes])
 
 
+@_api._half_in_f32
 def matrix_norm(x, /, *, keepdims=False, ord="fro"):
     """The norm of each matrix (the last two dims): 'fro' (the default), 1 / -1 (the largest /
     smallest column sum of |x|), inf / -inf (the largest / smallest row sum), 2 / -2 (the
     largest / smallest singular value) and 'nuc' (their sum): these three evaluate x (svdvals)."""
     _matrices(x, "matrix_norm")
     _floating(x, "matrix_norm")
-    if x.dtype in dt.HALF:  # as vector_norm
-        return matrix_norm(x.astype(dt.float32), keepdims=keepdims, ord=ord).astype(x.dtype)
     a = _cgrad.abs(x)
     if ord == "fro":
         r = _cgrad.sqrt(_api.sum(a * a, axis=(-2, -1)))
