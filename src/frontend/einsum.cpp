@@ -110,7 +110,11 @@ void sum_out(Operand& o, const std::function<bool(int)>& keep) {
       axes.push_back(static_cast<int64_t>(d));
   }
   if (axes.empty()) return;
+  // (an integer sum gives i64 or u64: cast back, so the result's dtype is NumPy's, the operands'
+  // promoted, whichever letters are summed; the low bits of the wider sum are the wrapped sum)
+  const DType dt = o.x.dtype();
   o.x = sum(o.x, axes);
+  if (is_integer(dt)) o.x = o.x.cast(dt);
   o.labels = left;
 }
 

@@ -410,6 +410,11 @@ TEST(Manipulation, Einsum) {
   EXPECT_THROW(einsum("ij", {x}), Error);                     // too few letters
   EXPECT_THROW(einsum("ijk,ijk", {x}), Error);                // one operand for two terms
   EXPECT_THROW(einsum("i2k", {x}), Error);                    // not a letter
+  // integers keep their dtype whichever letters are summed (NumPy's), wrapping as NumPy's do
+  const Tensor c = full({3, 50}, 3.0, i8);
+  EXPECT_EQ(einsum("ij->i", {c}).dtype(), i8);
+  EXPECT_EQ(einsum("ij->i", {c}).cast(f64).to_vector<double>(), (std::vector<double>{-106, -106, -106}));
+  EXPECT_EQ(einsum("ij,kj->ik", {c, c}).dtype(), i8);
 }
 
 // The promise of composites: they are index math over fused ops, so an element-wise consumer

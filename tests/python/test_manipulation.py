@@ -92,17 +92,19 @@ EINSUM_CASES = [
 ]
 
 
-@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.complex128])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.int8, np.uint8, np.complex128])
 def test_einsum_matches_numpy(dtype):
     rng = np.random.default_rng(4)
     for subscripts, shapes in EINSUM_CASES:
         ops = [rng.standard_normal(s) * 3 for s in shapes]
         if np.dtype(dtype).kind == "c":
             ops = [o + 1j * rng.standard_normal(o.shape) for o in ops]
-        ops = [o.astype(dtype) for o in ops]
+        ops = [o.astype(np.int64 if np.dtype(dtype).kind in "iu" else dtype).astype(dtype) for o in ops]
         want = np.einsum(subscripts, *ops)
         got = cg.einsum(subscripts, *[cg.asarray(o) for o in ops])
         assert tuple(got.shape) == want.shape, subscripts
+        # NumPy's dtype whichever letters are summed (integer sums wrap in it, as NumPy's do)
+        assert np.asarray(got).dtype == want.dtype, subscripts
         single = dtype in (np.float32,)
         np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5 if single else 1e-12,
                                    atol=1e-4 if single else 1e-12, err_msg=subscripts)
