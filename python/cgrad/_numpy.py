@@ -6,6 +6,7 @@ first, a synchronisation point, as `nonzero` does. Arguments follow NumPy's name
 import builtins
 import math
 import operator
+import struct
 
 from . import _api
 from . import _cgrad
@@ -543,8 +544,10 @@ def interp(x, xp, fp, left=None, right=None):
 
 
 def _bin_edges(a, bins, range, fn):  # noqa: A002 (NumPy's name)
-    """(float64 edges, lo, hi) of the flattened floating a: `bins` equal bins over `range` (default
-    the data's min and max: evaluated; lo and hi the range), or the given edges (lo, hi None)."""
+    """(edges, lo, hi) of the flattened floating a: `bins` equal bins over `range` (default the
+    data's min and max: evaluated; lo and hi the range), or the given edges as float64 (lo, hi
+    None). Equal bins are NumPy's linspace bit for bit, in its dtype: a's for a data range of f16,
+    f32 or f64 data, else float64 (a range of Python floats); histogram casts them to a's dtype."""
     if isinstance(bins, str):
         raise ValueError(f"{fn}: bin estimators ({bins!r}) are not supported; give a number of bins or edges")
     if not isinstance(bins, int):
@@ -554,17 +557,52 @@ def _bin_edges(a, bins, range, fn):  # noqa: A002 (NumPy's name)
         return edges, None, None
     if bins < 1:
         raise ValueError(f"{fn}: the number of bins must be positive")
+    ct = dt.float64
     if range is None:
         lo, hi = (float(_api.min(a)), float(_api.max(a))) if a.size else (0.0, 1.0)
+        if a.size and a.dtype in (dt.float16, dt.float32):
+            ct = a.dtype
     else:
         lo, hi = (float(v) for v in range)
     if not (math.isfinite(lo) and math.isfinite(hi)):
         raise ValueError(f"{fn}: the range [{lo}, {hi}] is not finite")
     if lo > hi:
         raise ValueError(f"{fn}: max must be larger than min in range")
+    rnd = _rounding(ct)
     if lo == hi:
-        lo, hi = lo - 0.5, hi + 0.5
-    return _api.linspace(lo, hi, bins + 1, dtype=dt.float64, device=a.device), lo, hi
+        lo, hi = rnd(lo - 0.5), rnd(hi + 0.5)
+    return _linspace_exact(lo, hi, bins + 1, ct, a.device), lo, hi
+
+
+def _rounding(d):
+    """x -> x rounded to float d (f16, f32; else x itself): a Python float operation then rounded
+    is d's operation, correctly rounded (double has more than twice their digits)."""
+    fmt = {dt.float16: "e", dt.float32: "f"}.get(d)
+    if fmt is None:
+        return lambda x: x
+
+    def rnd(x):
+        try:
+            return struct.unpack(fmt, struct.pack(fmt, x))[0]
+        except OverflowError:  # past the dtype's largest finite value
+            return math.copysign(math.inf, x)
+    return rnd
+
+
+def _linspace_exact(lo, hi, num, d, device):
+    """NumPy's linspace(lo, hi, num) (num >= 2) bit for bit, computed in float dtype d: i * step +
+    lo, each operation rounded to d, the last exactly hi. A histogram's edges decide which bin a
+    value on an edge falls in, and cgrad's linspace is a kernel whose contracted multiply-add rounds
+    once: an ulp off NumPy's edge (-9 + 5 * 1.6 is -1.0 there, -0.9999999999999996 in the kernel).
+    Computed on the host: bins are few."""
+    rnd = _rounding(d)
+    div = num - 1
+    delta = rnd(hi - lo)
+    step = rnd(delta / div)
+    vals = [rnd(rnd(rnd(i / div) * delta) + lo) if step == 0 else rnd(rnd(i * step) + lo)
+            for i in builtins.range(num)]
+    vals[-1] = hi
+    return _api.asarray(vals, dtype=d, device=device)
 
 
 def histogram(a, bins=10, range=None, weights=None, density=False):  # noqa: A002 (NumPy's name)
@@ -574,6 +612,10 @@ def histogram(a, bins=10, range=None, weights=None, density=False):  # noqa: A00
     edges, lo, hi = _bin_edges(a, bins, range, "histogram")
     nb = edges.shape[0] - 1
     if lo is not None:
+        # NumPy's edges are in a's floating dtype (float64 for integers), and so are the comparisons
+        # that place a value on an edge
+        edges = edges.astype(a.dtype if a.dtype in (dt.float32, dt.float16, dt.bfloat16) else dt.float64)
+        given = edges
         idx = _cgrad.floor((a.astype(dt.float64) - lo) * (nb / (hi - lo))).astype(dt.int64)
         idx = _api.clip(idx, 0, nb)
         idx = _api.where(idx == nb, nb - 1, idx)  # the range's maximum: in the last bin
@@ -582,8 +624,9 @@ def histogram(a, bins=10, range=None, weights=None, density=False):  # noqa: A00
         idx = _api.where(_cgrad.logical_and(a < e_lo, idx > 0), idx - 1, idx)
         e_hi = _api.take(edges, _api.clip(idx + 1, 0, nb))
         idx = _api.where(_cgrad.logical_and(a >= e_hi, idx < nb - 1), idx + 1, idx)
-        inside = _cgrad.logical_and(a >= lo, a <= hi)
+        inside = _cgrad.logical_and(a >= edges[0], a <= edges[-1])
     else:
+        given = _arr(bins)[...]  # returned in their own dtype, as NumPy's
         idx = _api.searchsorted(edges, a.astype(dt.float64), side="right") - 1
         idx = _api.where(a == edges[-1], nb - 1, idx)
         inside = _cgrad.logical_and(a >= edges[0], a <= edges[-1])
@@ -595,8 +638,8 @@ def histogram(a, bins=10, range=None, weights=None, density=False):  # noqa: A00
         dtype = vals.dtype
     hist = _api.scatter_add(_api.zeros((nb,), dtype=dtype, device=a.device), idx, vals.astype(dtype))
     if density:
-        hist = hist.astype(dt.float64) / _api.sum(hist).astype(dt.float64) / _api.diff(edges)
-    return hist, edges
+        hist = hist.astype(dt.float64) / _api.sum(hist).astype(dt.float64) / _api.diff(edges).astype(dt.float64)
+    return hist, given
 
 
 def histogramdd(sample, bins=10, range=None, density=False, weights=None):  # noqa: A002 (NumPy's name)
@@ -605,9 +648,9 @@ def histogramdd(sample, bins=10, range=None, density=False, weights=None):  # no
     evaluated) or the edges; a value on a last edge counts in the last bin; counts are float64, as
     NumPy's."""
     if isinstance(sample, (list, tuple)):
-        cols = [_float(ravel(c)).astype(dt.float64) for c in sample]
+        cols = [_float(ravel(c)) for c in sample]
     else:
-        x = _float(_arr(sample)).astype(dt.float64)
+        x = _float(_arr(sample))
         if x.ndim != 2:
             raise ValueError("histogramdd: sample must be (N, D) or a sequence of D arrays")
         cols = [x[:, d] for d in builtins.range(x.shape[1])]
@@ -619,18 +662,9 @@ def histogramdd(sample, bins=10, range=None, density=False, weights=None):  # no
     flat, edges, sizes = None, [], []
     outside = None
     for c, b, r in zip(cols, bins, ranges):
-        if isinstance(b, int):
-            if b < 1:
-                raise ValueError("histogramdd: the number of bins must be positive")
-            lo, hi = (float(r[0]), float(r[1])) if r is not None else \
-                ((float(_api.min(c)), float(_api.max(c))) if c.shape[0] else (0.0, 1.0))
-            if lo > hi:
-                raise ValueError("histogramdd: max must be larger than min in range")
-            if lo == hi:
-                lo, hi = lo - 0.5, hi + 0.5
-            e = _api.linspace(lo, hi, b + 1, dtype=dt.float64, device=c.device)
-        else:
-            e = _float(_arr(b)).astype(dt.float64)
+        # the edges NumPy returns: equal bins in NumPy's linspace dtype, given edges as given
+        given, _, _ = _bin_edges(c, b, r, "histogramdd") if isinstance(b, int) else (_arr(b)[...], 0, 0)
+        e, c = given.astype(dt.float64), c.astype(dt.float64)
         nb = e.shape[0] - 1
         idx = _api.searchsorted(e, c, side="right") - 1
         idx = _api.where(c == e[-1], nb - 1, idx)
@@ -638,7 +672,7 @@ def histogramdd(sample, bins=10, range=None, density=False, weights=None):  # no
         outside = out if outside is None else _cgrad.logical_or(outside, out)
         idx = _api.clip(idx, 0, nb - 1)
         flat = idx if flat is None else flat * nb + idx
-        edges.append(e)
+        edges.append(given)
         sizes.append(nb)
     total = math.prod(sizes)
     flat = _api.where(outside, total, flat)  # past the last cell: added nowhere

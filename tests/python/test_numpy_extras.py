@@ -159,6 +159,31 @@ def test_counting_binning_and_interpolation_match_numpy():
     check(cg.histogram(arr(np.ones(4)), bins=3), np.histogram(np.ones(4), bins=3))
 
 
+def test_histogram_edges_are_numpys_bit_for_bit():
+    # integers on an edge: -9 + 5 * 1.6 is -1.0 in NumPy's linspace, -0.9999999999999996 in a
+    # contracted kernel, which put -1 in the bin below NumPy's
+    ints = np.array([3, -1, 7, 2, 0, 5, 5, -9], np.int32)
+    f32 = (rng.integers(-20, 20, 300) * 0.1).astype(np.float32)
+    f16 = (rng.integers(-20, 20, 300) * 0.25).astype(np.float16)
+    for a in (ints, f32, f16, f32.astype(np.float64)):
+        for kw in ({}, {"bins": 7}, {"bins": 13, "range": (-1.7, 1.3)}, {"bins": 3, "density": True}):
+            kw2 = dict(kw, range=[kw["range"]] * 2) if "range" in kw else kw
+            for got, want in ((cg.histogram(arr(a), **kw), np.histogram(a, **kw)),
+                              (cg.histogramdd([arr(a), arr(a[::-1].copy())], **kw2),
+                               np.histogramdd([a, a[::-1].copy()], **kw2))):
+                h, edges = got
+                edges = edges if isinstance(edges, list) else [edges]
+                want_edges = want[1] if isinstance(want[1], list) else [want[1]]
+                for e, w in zip(edges, want_edges):
+                    assert np.asarray(e).dtype == w.dtype and np.array_equal(np.asarray(e), w), (a.dtype, kw)
+                # (densities divide by the edges' differences, rounded to their dtype or not)
+                np.testing.assert_allclose(np.asarray(h), want[0], rtol={np.float16: 1e-3, np.float32: 1e-6}.get(a.dtype.type, 1e-12))
+    for a in (ints, f32, f16):  # edges given: returned as given
+        e = np.array([-2, 0, 3])
+        assert np.asarray(cg.histogram(arr(a), bins=arr(e))[1]).dtype == e.dtype
+        assert np.asarray(cg.histogramdd([arr(a)], bins=[arr(e)])[1][0]).dtype == e.dtype
+
+
 def test_histogram2d_and_histogramdd_match_numpy():
     x, y, w = rng.standard_normal(500), rng.standard_normal(500) * 2 + 1, rng.random(500)
     for kw in ({}, {"bins": 5}, {"bins": [3, 7]}, {"range": [[-1, 1], [0, 2]]}, {"density": True}, {"weights": w},
