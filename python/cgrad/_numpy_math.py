@@ -93,7 +93,10 @@ def fmod(x1, x2):
     if d in dt.COMPLEX:
         raise TypeError("fmod: complex input is not supported")
     if d in dt.FLOATING:
-        return _cgrad.copysign(_cgrad.remainder(_cgrad.abs(x1), _cgrad.abs(x2)), x1)
+        # fmod(+-0, x2) is x1 itself (x2 nonzero, not NaN): selected, so that its derivative there
+        # is 1, not abs's 0 at 0
+        r = _cgrad.copysign(_cgrad.remainder(_cgrad.abs(x1), _cgrad.abs(x2)), x1)
+        return _api.where(_cgrad.logical_and(x1 == 0, _cgrad.abs(x2) > 0), x1, r)
     r = _cgrad.remainder(x1, x2)  # floor's remainder, x2's sign: move it to x1's side
     if d.kind == "unsigned integer" or d is dt.bool:
         return r
@@ -384,7 +387,9 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correc
     if dtype is None and a.dtype in dt.HALF:
         return nanstd(a.astype(dt.float32), axis=axis, out=out, ddof=ddof, keepdims=keepdims,
                       correction=correction).astype(a.dtype)
-    return _cgrad.sqrt(nanvar(a, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims, correction=correction))
+    v = nanvar(a, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims, correction=correction)
+    flat = v == 0  # gradient 0 there, as std's (not sqrt's inf times 0)
+    return _api.where(flat, 0.0, _cgrad.sqrt(_api.where(flat, 1.0, v)))
 
 
 def _nanarg(a, axis, keepdims, arg, fill, fn):

@@ -89,11 +89,14 @@ void acosh(VjpCall& c) {
 void atanh(VjpCall& c) { set(c, 0, c.g / (1.0 - x0(c) * x0(c))); }
 // d erf/dx = 2/sqrt(pi) exp(-x^2)
 void erf(VjpCall& c) { set(c, 0, c.g * 1.12837916709551257390 * cgrad::exp(-(x0(c) * x0(c)))); }
+// atan2(a, b): b / (a^2 + b^2) and -a / (a^2 + b^2), as (b / h) / h with h = hypot(a, b), whose
+// square would underflow to 0 (1e-300 operands: inf or NaN for 5e299) or overflow to inf (1e200
+// operands: 0 for 2.5e-201). NaN at the origin, where it has no derivative.
 void atan2(VjpCall& c) {
   const Tensor &a = c.in[0], &b = c.in[1];
-  Tensor r2 = a * a + b * b;
-  set(c, 0, c.g * b / r2);
-  set(c, 1, -c.g * a / r2);
+  Tensor h = cgrad::hypot(a, b);
+  set(c, 0, c.g * (b / h) / h);
+  set(c, 1, -c.g * (a / h) / h);
 }
 // hypot: a / hypot and b / hypot, taken as 0 at the origin (where it has no derivative).
 void hypot(VjpCall& c) {

@@ -89,10 +89,15 @@ Tensor var(const Tensor& x, std::vector<int64_t> axes, double correction, bool k
   return sum(d * d, ax, keepdim) / dof;
 }
 
+// std's gradient is 0 where the variance is 0 (constant data), as PyTorch's, and as the norms'
+// and hypot's at the origin, not sqrt's inf times the variance's 0 (NaN). The selects run on the
+// reduced values, in the reduction's kernel.
 Tensor std(const Tensor& x, std::vector<int64_t> axes, double correction, bool keepdim) {
   const DType t = node_of(x, "std")->dtype;
   if (is_half(t)) return std(x.cast(DType::f32), std::move(axes), correction, keepdim).cast(t);
-  return sqrt(var(x, std::move(axes), correction, keepdim));
+  const Tensor v = var(x, std::move(axes), correction, keepdim);
+  const Tensor flat = v == 0.0;
+  return where(flat, 0.0, sqrt(where(flat, 1.0, v)));
 }
 
 // Scans (scan group): the input is cast to the result dtype first (a cast that fuses into the

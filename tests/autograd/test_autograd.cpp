@@ -63,6 +63,28 @@ TEST(Autograd, TiesSplitTheGradientEvenly) {
   EXPECT_EQ(vec(grad(sum(relu(x - 2.0) + abs(x - 3.0)), {x})[0]), (std::vector<double>{-1, 1, 1, -1}));
 }
 
+// At points where the textbook formula overflows or divides 0 by 0 but the derivative is finite
+// (or taken as 0 by convention).
+TEST(Autograd, DerivativesStayFiniteWhereTheirFormulasWouldNot) {
+  // std of constant data: 0 (PyTorch's; as the norms' and hypot's at the origin), not sqrt's inf
+  // times the variance's 0
+  Tensor c = leaf({2, 2, 2, 1, 1, 3}, {2, 3});
+  std::vector<double> g = vec(grad(sum(std(c, {1}) * 3.0), {c})[0]);
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(g[i], 0.0) << i;
+  const double m = 5.0 / 3, sd = std::sqrt(((1 - m) * (1 - m) * 2 + (3 - m) * (3 - m)) / 3);
+  EXPECT_NEAR(g[3], 3 * (1 - m) / (3 * sd), 1e-12);
+  EXPECT_NEAR(g[5], 3 * (3 - m) / (3 * sd), 1e-12);
+  EXPECT_EQ(vec(std(c, {1})), (std::vector<double>{0, sd}));
+  // atan2 where a^2 + b^2 underflows (1e-300) or overflows (1e200): b / (a^2 + b^2) through hypot
+  Tensor a = leaf({1e-300, 1e200, 3}, {3}), b = leaf({1e-300, -1e200, 4}, {3});
+  std::vector<Tensor> gab = grad(sum(atan2(a, b)), {a, b});
+  const std::vector<double> want_a{5e299, -5e-201, 4.0 / 25}, want_b{-5e299, -5e-201, -3.0 / 25};
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_NEAR(vec(gab[0])[i], want_a[i], 1e-14 * std::abs(want_a[i])) << i;
+    EXPECT_NEAR(vec(gab[1])[i], want_b[i], 1e-14 * std::abs(want_b[i])) << i;
+  }
+}
+
 TEST(Autograd, BackwardOfAnElementwiseChainIsOneKernel) {
   Tensor x = rand({1000}, f32).eval();
   x.requires_grad(true);

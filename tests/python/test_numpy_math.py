@@ -77,6 +77,21 @@ def test_fmod_matches_numpy():
         check(cg.fmod(arr(m), arr(np.array([-1], np.int8))), np.fmod(m, np.int8(-1)))
     with pytest.raises(TypeError):
         cg.fmod(arr(np.array([1j])), 2.0)
+    # gradients: d/dx1 is 1, at x1 = +-0 too (abs's derivative 0 at 0 gave 0 there), d/dx2 is
+    # -trunc(x1 / x2); edge cases (0 / 0, NaN) still NaN in the values
+    for d in (np.float64, np.float32):
+        x = cg.asarray(np.array([-0.0, 0.0, 1.0, -1.0, 2.5, -2.5], d))
+        y = cg.asarray(np.array([0.7, -0.7, 0.7, 0.7, -0.7, 0.7], d))
+        x.requires_grad = True
+        y.requires_grad = True
+        gx, gy = cg.grad(cg.sum(cg.fmod(x, y)), [x, y])
+        check(gx, np.ones(6, d), rtol=0, atol=0)
+        check(gy, np.array([0, 0, -1, 1, 3, 3], d), rtol=0, atol=0)
+    with np.errstate(all="ignore"):
+        z = np.array([0.0, -0.0, 0.0, 0.0]), np.array([0.0, np.nan, np.inf, -1.0])
+        got, want = np.asarray(cg.fmod(arr(z[0]), arr(z[1]))), np.fmod(*z)
+        assert np.array_equal(got, want, equal_nan=True)
+        assert np.array_equal(np.signbit(got[2:]), np.signbit(want[2:]))
 
 
 @pytest.mark.parametrize("d", [np.int8, np.int32, np.int64, np.uint8, np.uint64])
@@ -252,6 +267,11 @@ def test_nan_reductions_match_numpy(d):
     check(cg.nanprod(arr(i), axis=1), np.nanprod(i, axis=1))
     check(cg.nancumsum(arr(i)), np.nancumsum(i))
     check(cg.nanstd(arr(i), axis=0, ddof=1), np.nanstd(i, axis=0, ddof=1))
+    # constant rows: gradient 0, as std's (not sqrt's inf times 0)
+    c = cg.asarray(np.array([[2.0, np.nan, 2.0], [1.0, 3.0, np.nan]]))
+    c.requires_grad = True
+    (gc,) = cg.grad(cg.sum(cg.nanstd(c, axis=1)), [c])
+    check(gc, np.array([[0, 0, 0], [-0.5, 0.5, 0]]))
     check(cg.nanvar(arr(x), axis=1, correction=1), np.nanvar(x, axis=1, correction=1), rtol=tol, atol=tol)
     for f in ("nanprod", "nancumsum", "nancumprod", "nanvar", "nanstd"):
         with pytest.raises(TypeError):
