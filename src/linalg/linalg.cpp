@@ -351,6 +351,21 @@ const CustomOp& slogdet_op() {
   return op;
 }
 
+const CustomOp& det_op();
+
+// The adjugate's conjugate transpose, adj(A)^H, of a stack with a singular matrix: from A = U S Vh,
+// adj(A) = adj(Vh) adj(S) adj(U) = det(U) det(Vh) Vh^H diag(p) U^H with p_i the product of the
+// singular values other than s_i (exclusive running products from both ends: no division), so
+// adj(A)^H = conj(det(U) det(Vh)) U diag(p) Vh. 0 where the rank is below n - 1.
+Tensor adjugate_h(const Tensor& a) {
+  const SVD r = svd(a, true);
+  const int64_t n = a.shape().back();
+  const Tensor left = cumulative_prod(r.S, -1, std::nullopt, true).slice(-1, 0, n);
+  const Tensor right = flip(cumulative_prod(flip(r.S, {-1}), -1, std::nullopt, true).slice(-1, 0, n), {-1});
+  const Tensor phase = conj(det_op()(r.U) * det_op()(r.Vh));
+  return as_matrix_scale(phase) * matmul(r.U * as_row((left * right).cast(a.dtype())), r.Vh);
+}
+
 const CustomOp& det_op() {
   static const CustomOp op(
       "linalg.det",
@@ -358,8 +373,14 @@ const CustomOp& det_op() {
         return std::vector<Tensor>{
             by_type(in[0].dtype(), [&](auto t) { return det_host<decltype(t)>(in[0]); })};
       },
-      [](const CustomContext& c, const std::vector<Tensor>& g) {  // d det = det tr(A^-1 dA)
-        return std::vector<Tensor>{as_matrix_scale(g[0] * conj(c.outputs[0])) * mH(inv(c.inputs[0]))};
+      [](const CustomContext& c, const std::vector<Tensor>& g) {
+        // d det = tr(adj(A) dA): det A^-H where every det is nonzero; where one is 0 (a singular
+        // matrix: A^-1 does not exist, the adjugate does), through the SVD, whose backward
+        // cgrad does not have (so no second derivative there)
+        const Tensor& a = c.inputs[0];
+        const bool singular = a.numel() > 0 && any(c.outputs[0] == 0.0).item<bool>();
+        const Tensor adj_h = singular ? adjugate_h(a) : as_matrix_scale(conj(c.outputs[0])) * mH(inv(a));
+        return std::vector<Tensor>{as_matrix_scale(g[0]) * adj_h};
       });
   return op;
 }

@@ -199,6 +199,27 @@ TEST(LinalgGradients, MatchFiniteDifferences) {
                          {{3, 3}}, "svdvals");
 }
 
+// det's gradient is the adjugate's (conjugate) transpose, which a singular matrix has too: until
+// 2026-12-07 the backward raised inv's "the matrix is singular" there.
+TEST(LinalgGradients, DetOfSingularMatricesHasTheAdjugateAsGradient) {
+  // a stack: a regular matrix, one of rank 1 (adjugate [[4, -2], [-2, 1]]), and the zero matrix
+  // (rank 0: adjugate 0)
+  Tensor a = tensor(std::vector<double>{2, 1, 1, 3, 1, 2, 2, 4, 0, 0, 0, 0}, {3, 2, 2}).requires_grad(true);
+  Tensor w = tensor(std::vector<double>{1, -2, 3}, {3});
+  std::vector<double> g = grad(sum(linalg::det(a) * w), {a})[0].to_vector<double>();
+  const std::vector<double> want{3, -1, -1, 2, -8, 4, 4, -2, 0, 0, 0, 0};  // w_b adj(A_b)^T
+  for (std::size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(g[i], want[i], 1e-12) << i;
+  // complex, rank 1: d det(A) / dA = adj(A)^T, the gradient its conjugate (docs/autograd.md)
+  Tensor re = tensor(std::vector<double>{1, 2, 0, 0}, {2, 2}),
+         im = tensor(std::vector<double>{0, 0, 1, 2}, {2, 2});
+  Tensor z = complex(re, im).requires_grad(true);  // rows (1, 2) and (i, 2i): singular
+  Tensor gz = grad(sum(real(linalg::det(z))), {z})[0];
+  // adj(Z) = [[2i, -2], [-i, 1]], adj^H = [[-2i, i], [-2, 1]]
+  Tensor want_z = complex(tensor(std::vector<double>{0, 0, -2, 1}, {2, 2}),
+                          tensor(std::vector<double>{-2, 1, 0, 0}, {2, 2}));
+  EXPECT_LT(max_diff(gz, want_z), 1e-12);
+}
+
 TEST(LinalgGradients, ComplexCustomOpOutputsCarryGradients) {
   // A custom operator's complex outputs were left without a gradient record until 2026-12-05:
   // a loss through them gave no gradient at all.
