@@ -5,8 +5,8 @@
 /// device. Unlike the rest of the API these are not lazy: each evaluates its input (a
 /// synchronisation point, as unique_* and nonzero) and runs a host routine in double or
 /// complex<double> (LU with partial pivoting, Cholesky, Householder QR, Jacobi), then hands
-/// the result back to the graph. Gradients flow through all but qr and svd (their backward
-/// raises); the backward graphs are lazy cgrad ops.
+/// the result back to the graph. Gradients flow through all of them (qr's and svd's for losses
+/// their conventions determine: docs/linalg.md); the backward graphs are lazy cgrad ops.
 #pragma once
 
 #include <cgrad/tensor.hpp>

@@ -205,6 +205,12 @@ bool cholesky(T* a, int64_t n) {
   return true;
 }
 
+// Householder QR with LAPACK's reflectors (zgeqr2 / zlarfg): column j's x = (alpha, x_tail) goes to
+// beta e1 with beta = -sign(Re alpha) |x| real, by H^H, H = I - tau v v^H, tau = (beta - alpha) /
+// beta, v = (1, x_tail / (alpha - beta)); Q accumulates the H. So R has LAPACK's real diagonal
+// and the built-in routine gives LAPACK's factorization (until 2026-12-07 a complex R's diagonal
+// took the column's phase: another, valid QR, which did not match NumPy's and broke the
+// gradient's real-diagonal convention). A real column is a symmetric reflection, as before.
 template <class T>
 void qr(const T* a, int64_t m, int64_t n, T* q, T* r, bool complete) {
   const int64_t k = std::min(m, n);
@@ -213,7 +219,7 @@ void qr(const T* a, int64_t m, int64_t n, T* q, T* r, bool complete) {
   for (int64_t j = 0; j < k; ++j) {
     // The column from the diagonal down, scaled by its largest |element| so that the squares
     // neither underflow nor overflow (a tail of 1e-189 squared to 0, and the column was left
-    // unreflected with that element below the diagonal). H depends on v's direction only.
+    // unreflected with that element below the diagonal). v and tau do not change with the scale.
     bool tail = false;
     double big = 0;
     for (int64_t i = j; i < m; ++i) {
@@ -221,37 +227,36 @@ void qr(const T* a, int64_t m, int64_t n, T* q, T* r, bool complete) {
       tail |= i > j && e != T(0);
       big = std::max(big, std::abs(e));
     }
-    if (!tail) continue;  // nothing to zero: no reflection (an inf on the diagonal stays inf)
+    const T alpha_raw = R[static_cast<std::size_t>(j * n + j)];
+    // nothing to zero and a real diagonal element: no reflection (an inf stays inf), as zlarfg
+    if (!tail && (alpha_raw == T(re(alpha_raw)) || !(big < std::numeric_limits<double>::infinity())))
+      continue;
     if (!(big < std::numeric_limits<double>::infinity())) big = 1;  // inf or NaN: as they are
     double below = 0;
     for (int64_t i = j + 1; i < m; ++i) below += abs2(R[static_cast<std::size_t>(i * n + j)] / big);
-    const T x0 = R[static_cast<std::size_t>(j * n + j)] / big;
-    const double alpha = std::sqrt(below + abs2(x0));
-    const T ph = std::abs(x0) > 0 ? x0 / std::abs(x0) : T(1);
-    // H = I - 2 v v^H / |v|^2 with v = x + ph |x| e1 maps x to -ph |x| e1
-    double vn2 = 0;
-    for (int64_t i = j; i < m; ++i) {
-      v[static_cast<std::size_t>(i)] =
-          R[static_cast<std::size_t>(i * n + j)] / big + (i == j ? ph * alpha : T(0));
-      vn2 += abs2(v[static_cast<std::size_t>(i)]);
-    }
-    const double f = 2 / vn2;
-    for (int64_t c = j; c < n; ++c) {  // R := H R
+    const T alpha = alpha_raw / big;
+    const double beta = -std::copysign(std::sqrt(below + abs2(alpha)), re(alpha));
+    const T tau = (beta - alpha) / beta, scale = T(1) / (alpha - beta);
+    v[static_cast<std::size_t>(j)] = T(1);
+    for (int64_t i = j + 1; i < m; ++i)
+      v[static_cast<std::size_t>(i)] = R[static_cast<std::size_t>(i * n + j)] / big * scale;
+    for (int64_t c = j + 1; c < n; ++c) {  // R := H^H R = R - conj(tau) v (v^H R)
       T s(0);
       for (int64_t i = j; i < m; ++i)
         s += cj(v[static_cast<std::size_t>(i)]) * R[static_cast<std::size_t>(i * n + c)];
-      s *= f;
+      s *= cj(tau);
       for (int64_t i = j; i < m; ++i)
         R[static_cast<std::size_t>(i * n + c)] -= v[static_cast<std::size_t>(i)] * s;
     }
-    for (int64_t row = 0; row < m; ++row) {  // Q := Q H
+    for (int64_t row = 0; row < m; ++row) {  // Q := Q H = Q - tau (Q v) v^H
       T s(0);
       for (int64_t i = j; i < m; ++i)
         s += Q[static_cast<std::size_t>(row * m + i)] * v[static_cast<std::size_t>(i)];
-      s *= f;
+      s *= tau;
       for (int64_t i = j; i < m; ++i)
         Q[static_cast<std::size_t>(row * m + i)] -= s * cj(v[static_cast<std::size_t>(i)]);
     }
+    R[static_cast<std::size_t>(j * n + j)] = T(beta * big);
     for (int64_t i = j + 1; i < m; ++i) R[static_cast<std::size_t>(i * n + j)] = T(0);
   }
   const int64_t qcols = complete ? m : k, rrows = complete ? m : k;

@@ -301,11 +301,6 @@ QR qr_host(const Tensor& a, bool complete) {
 
 // ---- the differentiable operators ----
 
-[[noreturn]] void not_differentiable(const char* fn) {
-  throw Error(ErrorCode::InvalidOperation,
-              std::string("backward: linalg.") + fn + " is not differentiable yet (docs/linalg.md)");
-}
-
 const CustomOp& inv_op() {
   static const CustomOp op(
       "linalg.inv",
@@ -507,6 +502,60 @@ const CustomOp& svdvals_op() {
   return op;
 }
 
+// The real part of each matrix's diagonal as a (..., n) row.
+Tensor real_diagonal(const Tensor& x) { return real(sum(x * eye_like(x, x.shape().back()), {-2})); }
+
+// QR's gradient (A = Q R, Q with orthonormal columns, R upper triangular with a real diagonal:
+// LAPACK's convention, which the built-in routine follows). For m >= n, the reduced QR:
+// gA = (gQ + Q N) R^-H, N = tril(M, -1) + tril(M, -1)^H + Re diag(M), M = R gR^H - gQ^H Q
+// (the Hermitian matrix the constraints Q^H Q = I, R triangular, Im diag R = 0 leave; it follows
+// from Q^H dA R^-1 = Q^H dQ + dR R^-1, a skew-Hermitian plus an upper triangular part). For
+// m < n, A = [X | Y] with X = Q R1 square and Y = Q R2: gY = Q gR2, and X takes the square case
+// with gQ + Y gR2^H (R2 = Q^H Y moves with Q). R^-H through a solve with R: a rank-deficient A
+// (a zero on R's diagonal) raises, as PyTorch's.
+Tensor qr_backward(const Tensor& q, const Tensor& r, Tensor gq, const Tensor& gr) {
+  const int64_t m = q.shape()[q.ndim() - 2], n = r.shape().back();
+  if (m < n) {
+    const Tensor y = r.slice(-1, m, n), gr2 = gr.slice(-1, m, n);
+    const Tensor ay = matmul(q, y);  // A's last n - m columns
+    const Tensor gx = qr_backward(q, r.slice(-1, 0, m), gq + matmul(ay, mH(gr2)), gr.slice(-1, 0, m));
+    return cat({gx, matmul(q, gr2)}, -1);
+  }
+  const Tensor mm = matmul(r, mH(gr)) - matmul(mH(gq), q);
+  const Tensor low = tril(mm, -1);
+  const Tensor nn = low + mH(low) + diag_embed(real_diagonal(mm)).cast(mm.dtype());
+  const Tensor b = gq + matmul(q, nn);   // gA R^H = b
+  return mH(solve_op()({r, mH(b)})[0]);  // gA = (R^-1 b^H)^H
+}
+
+// The SVD's gradient (reduced: U m x k, S k, Vh k x n, k = min(m, n); with full_matrices the
+// columns of U and rows of Vh past k are arbitrary, their gradients ignored, as PyTorch's):
+// gA = U [(F o (J - J^H)) S + S (F o (K - K^H)) + diag(gS) + i Im diag(J) / S] Vh
+//      + (I - U U^H) gU S^-1 Vh + U S^-1 gVh (I - Vh^H Vh),
+// J = U^H gU, K = Vh gVh^H, F_ij = 1 / (s_j^2 - s_i^2) off the diagonal (inf where singular
+// values repeat, as eigh's). The i Im diag(J) term is for complex A, for losses that do not
+// depend on the singular vectors' phases (PyTorch's rule: the phases are not determined); the
+// projections vanish for a square A and are skipped there.
+Tensor svd_backward(Tensor u, const Tensor& s, Tensor vh, Tensor gu, const Tensor& gs, Tensor gvh) {
+  const int64_t k = s.shape().back(), m = u.shape()[u.ndim() - 2], n = vh.shape().back();
+  u = u.slice(-1, 0, k), gu = gu.slice(-1, 0, k), vh = vh.slice(-2, 0, k), gvh = gvh.slice(-2, 0, k);
+  const DType t = u.dtype();
+  const Tensor j = matmul(mH(u), gu), kk = matmul(vh, mH(gvh));
+  const auto [e, off] = eigen_gaps(s * s);
+  const Tensor f = where(off, 1.0 / e, 0.0).cast(t);
+  const Tensor col = s.reshape(with(s.shape(), {1}));  // (..., k, 1): scales rows
+  Tensor inner = (f * (j - mH(j))) * as_row(s) + col * (f * (kk - mH(kk))) + diag_embed(gs).cast(t);
+  if (is_complex(t)) {
+    const Tensor im = imag(sum(j * eye_like(j, k), {-2})) / s;
+    inner = inner + diag_embed(complex(zeros(im.shape(), im.dtype(), im.device()), im));
+  }
+  Tensor ga = matmul(matmul(u, inner), vh);
+  const Tensor inv_s = as_row(1.0 / s);
+  if (m > k) ga = ga + matmul((gu - matmul(u, j)) * inv_s, vh);
+  if (n > k) ga = ga + matmul(u * inv_s, gvh - matmul(mH(kk), vh));
+  return ga;
+}
+
 }  // namespace
 
 // ---- the API ----
@@ -562,8 +611,14 @@ QR qr(const Tensor& a, bool complete) {
         QR r = by_type(in[0].dtype(), [&](auto t) { return qr_host<decltype(t)>(in[0], complete); });
         return std::vector<Tensor>{r.Q, r.R};
       },
-      [](const CustomContext&, const std::vector<Tensor>&) -> std::vector<Tensor> {
-        not_differentiable("qr");
+      [complete](const CustomContext& c, const std::vector<Tensor>& g) {
+        const Tensor& q = c.outputs[0];
+        if (complete && q.shape().back() > c.outputs[1].shape().back())  // Q's last m - n columns: arbitrary
+          throw Error(
+              ErrorCode::InvalidOperation,
+              "backward: linalg.qr with complete=True of a tall matrix (m > n) is not differentiable: "
+              "Q's last m - n columns are not determined by A (use the reduced QR)");
+        return std::vector<Tensor>{qr_backward(q, c.outputs[1], g[0], g[1])};
       });
   std::vector<Tensor> r = op({a});
   return {r[0], r[1]};
@@ -600,8 +655,8 @@ SVD svd(const Tensor& a, bool full_matrices) {
             by_type(in[0].dtype(), [&](auto t) { return svd_host<decltype(t)>(in[0], full_matrices, true); });
         return std::vector<Tensor>{r.U, r.S, r.Vh};
       },
-      [](const CustomContext&, const std::vector<Tensor>&) -> std::vector<Tensor> {
-        not_differentiable("svd");
+      [](const CustomContext& c, const std::vector<Tensor>& g) {
+        return std::vector<Tensor>{svd_backward(c.outputs[0], c.outputs[1], c.outputs[2], g[0], g[1], g[2])};
       });
   std::vector<Tensor> r = op({a});
   return {r[0], r[1], r[2]};

@@ -197,6 +197,16 @@ TEST(LinalgGradients, MatchFiniteDifferences) {
                          {{3, 3}}, "eigvalsh");
   expect_gradients_match([&](const std::vector<Tensor>& x) { return linalg::svdvals(x[0]); }, {v(8)},
                          {{3, 3}}, "svdvals");
+  // qr and svd (since 2026-12-07): Q and R; the singular vectors through |U| and |Vh| (their signs
+  // are not determined), a wide matrix for the SVD's projection term
+  expect_gradients_match([&](const std::vector<Tensor>& x) { return linalg::qr(shifted(x[0])).Q; }, {v(9)},
+                         {{3, 3}}, "qr Q");
+  expect_gradients_match([&](const std::vector<Tensor>& x) { return linalg::qr(shifted(x[0])).R; }, {v(10)},
+                         {{3, 3}}, "qr R");
+  expect_gradients_match([&](const std::vector<Tensor>& x) { return abs(linalg::svd(x[0], false).U); },
+                         {random_values(6, -1, 1, 11)}, {{2, 3}}, "svd |U|");
+  expect_gradients_match([&](const std::vector<Tensor>& x) { return abs(linalg::svd(x[0], false).Vh); },
+                         {random_values(6, -1, 1, 12)}, {{2, 3}}, "svd |Vh|");
 }
 
 // det's gradient is the adjugate's (conjugate) transpose, which a singular matrix has too: until

@@ -515,11 +515,46 @@ def test_decomposition_gradients_match_central_differences(dtype, routines):
     _grad_check(lambda x: cg.sum(cg.abs(cg.linalg.eigh(sym(x)).eigenvectors) ** 2 * arr(np.abs(c))), a)
 
 
-def test_qr_and_svd_say_they_are_not_differentiable():
-    w = arr(rand((3, 3))).requires_grad_()
-    for f in (lambda x: cg.linalg.qr(x).R, lambda x: cg.linalg.svd(x).S):
-        with pytest.raises(cg.InvalidOperationError, match="not differentiable"):
-            cg.grad(cg.sum(f(w)), [w])
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128])
+def test_qr_and_svd_gradients_match_central_differences(dtype, routines):
+    # since 2026-12-07 (their backward raised before); square, tall and wide matrices
+    for shape in ((3, 3), (4, 3), (3, 5)):
+        a = rand(shape, dtype) + np.eye(*shape)
+        wq, wr = rand((shape[0], min(shape)), dtype), rand((min(shape), shape[1]), dtype)
+        wa, wp = rand(shape, dtype), rand(shape[::-1], dtype)
+
+        def weighted(t, w):
+            return cg.sum(cg.real(t * arr(np.conj(w))))
+
+        _grad_check(lambda x: weighted(cg.linalg.qr(x).Q, wq) + weighted(cg.linalg.qr(x).R, wr), a)
+        k = min(shape)
+        for full in (False, True):  # with full_matrices the columns past k do not enter the loss
+            # losses that do not depend on the singular vectors' phases (PyTorch's rule)
+            _grad_check(lambda x: cg.sum(cg.abs(cg.linalg.svd(x, full_matrices=full).U[:, :k]) ** 2 * arr(np.abs(wq))), a)
+            _grad_check(lambda x: cg.sum(cg.abs(cg.linalg.svd(x, full_matrices=full).Vh[:k]) ** 2 * arr(np.abs(wr))), a)
+            _grad_check(lambda x: weighted((lambda r: (r.U[:, :k] * r.S) @ r.Vh[:k])(cg.linalg.svd(x, full_matrices=full)),
+                                           wa), a)
+            _grad_check(lambda x: cg.sum(cg.linalg.svd(x, full_matrices=full).S * arr(np.arange(1.0, k + 1))), a)
+        _grad_check(lambda x: weighted(cg.linalg.pinv(x), wp), a)
+    # the complete QR of a tall matrix: Q's last columns are not determined by A
+    w = arr(rand((4, 3))).requires_grad_()
+    with pytest.raises(cg.InvalidOperationError, match="not differentiable"):
+        cg.grad(cg.sum(cg.linalg.qr(w, mode="complete").R), [w])
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128])
+def test_qr_is_numpys_with_a_real_diagonal(dtype, routines):
+    # the built-in routine takes LAPACK's reflectors: R's diagonal real, the same Q and R as NumPy's
+    # (a complex diagonal with the column's phase until 2026-12-07)
+    for shape in ((3, 3), (5, 3), (3, 6), (1, 4), (4, 1)):
+        a = rand(shape, dtype)
+        a[:, 0] = 0 if shape[1] > 2 else a[:, 0]
+        for mode in ("reduced", "complete"):
+            q, r = cg.linalg.qr(arr(a), mode=mode)
+            nq, nr = np.linalg.qr(a, mode=mode)
+            np.testing.assert_allclose(np.asarray(q), nq, atol=1e-12)
+            np.testing.assert_allclose(np.asarray(r), nr, atol=1e-12)
+            assert np.all(np.diagonal(np.asarray(r)).imag == 0)
 
 
 def test_decompositions_inside_compile_run_eagerly_and_stay_right():
