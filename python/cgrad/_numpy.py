@@ -360,19 +360,66 @@ def logsumexp(a, axis=None, keepdims=False):
     return r
 
 
-_METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
+# NumPy's thirteen quantile methods (Hyndman and Fan's nine and NumPy's own four), computed as
+# NumPy computes them: the q-th quantile's virtual index among n sorted values, then either one
+# element (the discrete methods: the data's dtype is kept) or the two around the index and the
+# fraction gamma between them.
+_DISCRETE = ("inverted_cdf", "closest_observation", "lower", "higher", "nearest")
+_HF = {"interpolated_inverted_cdf": (0.0, 1.0), "hazen": (0.5, 0.5), "weibull": (0.0, 0.0),
+       "median_unbiased": (1 / 3.0, 1 / 3.0), "normal_unbiased": (3 / 8.0, 3 / 8.0)}
+_METHODS = ("linear", "lower", "higher", "nearest", "midpoint", "inverted_cdf", "averaged_inverted_cdf",
+            "closest_observation") + tuple(_HF)
+
+
+def _quantile_rule(method, n, q, ops):
+    """(index, None) for a discrete method, else (virtual index, gamma): the position of the q-th
+    quantile (q a number) among n sorted values, n a number or (nanquantile) an array of counts.
+    ops: (floor, where, round half to even) of numbers or of arrays. The product n q is never
+    summed with anything before its floor is taken: a kernel contracts n q - 1 into one rounding
+    where NumPy rounds n q first, which moved a pick at an exact boundary (nanquantile of 5 values
+    at q = 0.3 with "closest_observation": 5 * 0.3 - 1 - 0.5 is 0 in NumPy, -5.6e-17 contracted)."""
+    floor, where, rint = ops
+    if method in ("lower", "higher", "nearest"):
+        m = (n - 1) * q
+        return {"lower": floor(m), "higher": -floor(-m), "nearest": rint(m)}[method], None
+    if method in ("inverted_cdf", "averaged_inverted_cdf", "closest_observation"):
+        p = n * q  # NumPy's virtual index: p - 1 (p - 1.5 for closest_observation)
+        fl = floor(p)
+        if method == "averaged_inverted_cdf":  # the mean of v and v + 1 where v is an integer, else v + 1
+            return fl - 1, where(p == fl, 0.5, 1.0)
+        if method == "inverted_cdf":  # v itself where an integer, else floor(v) + 1
+            i = where(p == fl, fl - 1, fl)
+        else:  # closest_observation: the odd one of v and v + 1 where v is an integer, else floor(v) + 1
+            k = floor(p + p)
+            v = (k - 3) / 2
+            i = where((p + p == k) & (k % 2 == 1), where(v % 2 == 1, v, v + 1), floor((k - 1) / 2))
+        return where(i < 0, 0 * i, i), None  # (an index below 0 is 0, as NumPy's)
+    if method in _HF:
+        alpha, beta = _HF[method]
+        v = n * q + (alpha + q * (1 - alpha - beta)) - 1
+    elif method == "midpoint":
+        v = 0.5 * (floor((n - 1) * q) - floor(-(n - 1) * q))
+    else:  # linear
+        v = (n - 1) * q
+    g = v - floor(v)
+    return v, (where(g == 0, 0.0, 0.5) if method == "midpoint" else g)
+
+
+def _number_ops():
+    return (math.floor, lambda c, a, b: a if c else b, round)
 
 
 def _lerp(a0, a1, t):
-    """NumPy's lerp a0 + (a1 - a0) t, from the nearer end (t = 1 gives a1 exactly); t a number or
-    an array. Equal ends give that value, and an infinite end the formula's limit (that end where
+    """NumPy's lerp a0 + (a1 - a0) t, from the nearer end (t = 0 and 1 give a0 and a1 themselves); t
+    a number or an array. Equal ends give that value, and an infinite end the formula's limit (that end where
     the other is finite and t moves toward it): the median of [-inf] is -inf and of [1, inf] inf,
     as NumPy's median says, where the formula (and NumPy's quantile) gives inf - inf = NaN."""
-    if isinstance(t, Array):
+    if isinstance(t, Array):  # (t = 0 and t = 1 give the ends themselves, infinite ones too)
         r = _api.where(t < 0.5, a0 + (a1 - a0) * t, a1 - (a1 - a0) * (1 - t))
+        r = _api.where(t == 0, a0, _api.where(t == 1, a1, r))
         toward1, toward0 = t > 0, t < 1
-    elif t == 0:
-        return a0
+    elif t == 0 or t == 1:
+        return a0 if t == 0 else a1
     else:
         r = a0 + (a1 - a0) * t if t < 0.5 else a1 - (a1 - a0) * (1 - t)
         toward1, toward0 = True, t < 1
@@ -384,13 +431,19 @@ def _lerp(a0, a1, t):
 def _quantiles(a, q, axis, method, keepdims, fn, picker):
     """The frame of quantile and nanquantile: q (a number or an array in [0, 1]) and method
     checked, the slices along `axis` (the flattened a without one) sorted, and for each q value
-    picker(sorted, axis, q) -> that quantile with the axis kept; q's dims come first."""
+    picker(sorted, axis, q) -> that quantile with the axis kept; q's dims come first. The result's
+    dtype is NumPy's: a's for the discrete methods, else a's floating dtype (float64 for integers),
+    promoted with q's where q is an array (a float32 a with q a float64 array gives float64)."""
     if method not in _METHODS:
         raise ValueError(f"{fn}: method must be one of {_METHODS}, got {method!r}")
-    qa = _arr(q).astype(dt.float64) if not isinstance(q, (int, float)) else None
-    qs = [float(q)] if qa is None else [float(v) for v in _api.unstack(_api.reshape(qa, (-1,)))]
+    qa = _arr(q) if not isinstance(q, (int, float)) else None
+    qs = [float(q)] if qa is None else [float(v) for v in _api.unstack(_api.reshape(qa.astype(dt.float64), (-1,)))]
     if builtins.any(not 0 <= v <= 1 for v in qs):
         raise ValueError(f"{fn}: q must be in [0, 1]")
+    if method not in _DISCRETE:
+        a = _float(a)
+        if qa is not None and qa.dtype in dt.FLOATING:
+            a = a.astype(dt.result_type(a, qa))
     x, ax = (ravel(a), 0) if axis is None else (a, operator.index(axis) % a.ndim)
     s = _api.sort(x, axis=ax)
     outs = []
@@ -408,27 +461,27 @@ def _quantiles(a, q, axis, method, keepdims, fn, picker):
 
 def quantile(a, q, axis=None, method="linear", keepdims=False, *, _empty_nan=False):
     """The q-th quantiles (q in [0, 1], a number or an array) along `axis` (all axes by default):
-    the sorted values interpolated as NumPy's `method` says ("linear", "lower", "higher",
-    "nearest", "midpoint"). q's dims come first. A NaN in a slice makes its quantiles NaN. An
-    empty slice raises (NumPy's quantile raises too); median's is NaN (NumPy's, with a warning)."""
-    a = _float(_arr(a))
+    the sorted values picked or interpolated as NumPy's `method` says (its thirteen: "linear",
+    "lower", "higher", "nearest", "midpoint", "inverted_cdf", "averaged_inverted_cdf",
+    "closest_observation", "interpolated_inverted_cdf", "hazen", "weibull", "median_unbiased",
+    "normal_unbiased"). q's dims come first. A NaN in a slice makes its quantiles NaN. An empty
+    slice raises (NumPy's quantile raises too); median's is NaN (NumPy's, with a warning)."""
+    a = _arr(a)
 
     def pick(s, ax, v):
         n = s.shape[ax]
         if n == 0 and _empty_nan:
-            return _api.full(tuple(1 if d == ax else k for d, k in enumerate(s.shape)), float("nan"), dtype=s.dtype)
+            return _api.full(tuple(1 if d == ax else k for d, k in enumerate(s.shape)), float("nan"),
+                             dtype=_float(s).dtype)
         if n == 0:
             raise ValueError("quantile: an empty slice has no quantiles")
-        pos = v * (n - 1)
-        lo, hi = math.floor(pos), math.ceil(pos)
-        frac = pos - lo
-        if method == "lower" or (method == "nearest" and frac < 0.5) or (method == "nearest" and frac == 0.5 and lo % 2 == 0):
-            r = _along(s, ax, slice(lo, lo + 1))
-        elif method in ("higher", "nearest"):
-            r = _along(s, ax, slice(hi, hi + 1))
+        pos, gamma = _quantile_rule(method, n, v, _number_ops())
+        if gamma is None:
+            r = _along(s, ax, slice(int(pos), int(pos) + 1))
         else:
-            t = 0.5 if method == "midpoint" and hi != lo else frac
-            r = _lerp(_along(s, ax, slice(lo, lo + 1)), _along(s, ax, slice(hi, hi + 1)), t)
+            lo = builtins.min(builtins.max(math.floor(pos), 0), n - 1) if pos < n - 1 else n - 1
+            hi = builtins.min(lo + 1, n - 1) if 0 <= pos < n - 1 else lo
+            r = _lerp(_along(s, ax, slice(lo, lo + 1)), _along(s, ax, slice(hi, hi + 1)), gamma)
         if s.dtype in dt.FLOATING:  # the sort puts NaNs last: the last element says whether there is one
             r = _api.where(_cgrad.isnan(_along(s, ax, slice(n - 1, n))), float("nan"), r)
         return r

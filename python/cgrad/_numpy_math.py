@@ -420,30 +420,32 @@ def nanargmin(a, axis=None, out=None, *, keepdims=False):
 
 
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False):
-    """quantile over the non-NaN elements of each slice (an all-NaN slice gives NaN): the sort puts
-    NaNs last, and each slice's count of the others places its positions. overwrite_input is moot
-    (arrays are values)."""
+    """quantile over the non-NaN elements of each slice (an all-NaN slice gives NaN), with
+    quantile's thirteen methods: the sort puts NaNs last, and each slice's count of the others
+    places its positions. overwrite_input is moot (arrays are values)."""
     _no_out(out, "nanquantile")
-    a = _float(_arr(a))
+    a = _arr(a)
     if a.dtype not in dt.FLOATING:
         return _np.quantile(a, q, axis=axis, method=method, keepdims=keepdims)
+    ops = (_cgrad.floor, _api.where, _cgrad.round)
 
     def pick(s, ax, v):
         n = s.shape[ax]
         if n == 0:
             return _api.full(tuple(1 if d == ax else k for d, k in enumerate(s.shape)), float("nan"), dtype=s.dtype)
         count = _api.sum((~_cgrad.isnan(s)).astype(dt.float64), axis=ax, keepdims=True)
-        pos = v * (count - 1)
-        lo, hi = _cgrad.floor(pos), _cgrad.ceil(pos)
+        pos, gamma = _np._quantile_rule(method, count, v, ops)
 
         def at(i):
             return _api.take_along_axis(s, _api.clip(i.astype(dt.int64), 0, n - 1), axis=ax)
 
-        if method in ("lower", "higher", "nearest"):
-            r = at({"lower": lo, "higher": hi, "nearest": _cgrad.round(pos)}[method])
-        else:
-            t = _api.where(hi != lo, 0.5, 0.0) if method == "midpoint" else (pos - lo).astype(s.dtype)
-            r = _np._lerp(at(lo), at(hi), t)
+        if gamma is None:
+            r = at(pos)
+        else:  # past the last value: the last; below the first: the first (NumPy's bounds)
+            last, below = pos >= count - 1, pos < 0
+            lo = _api.where(last, count - 1, _api.where(below, 0.0, _cgrad.floor(pos)))
+            hi = _api.where(last | below, lo, lo + 1)
+            r = _np._lerp(at(lo), at(hi), gamma.astype(s.dtype))
         return _api.where(count == 0, float("nan"), r)
 
     return _np._quantiles(a, q, axis, method, keepdims, "nanquantile", pick)

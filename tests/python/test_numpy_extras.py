@@ -74,7 +74,9 @@ def test_stacking_and_splitting_match_numpy():
         cg.split(arr(np.arange(10.0)), 3)
 
 
-@pytest.mark.parametrize("method", ["linear", "lower", "higher", "nearest", "midpoint"])
+@pytest.mark.parametrize("method", ["linear", "lower", "higher", "nearest", "midpoint", "inverted_cdf", "averaged_inverted_cdf",
+                                    "closest_observation", "interpolated_inverted_cdf", "hazen", "weibull",
+                                    "median_unbiased", "normal_unbiased"])  # NumPy's thirteen (five until 2026-12-07)
 def test_quantiles_match_numpy(method):
     x = rng.standard_normal((4, 7, 5))
     for q in (0.0, 0.3, 0.5, 0.75, 1.0, np.array([0.1, 0.9]), np.array([[0.25], [0.5]])):
@@ -84,6 +86,16 @@ def test_quantiles_match_numpy(method):
                                   keepdims=keepdims)
                 check(got, np.quantile(x, q, axis=axis, method=method, keepdims=keepdims))
     check(cg.percentile(arr(x), 30, axis=1, method=method), np.percentile(x, 30, axis=1, method=method))
+    # the dtypes: the discrete methods keep the data's (integers too), the others float (float64 for
+    # integers), promoted with an array q's; small slices (n = 1, 2, 3) reach every bound
+    for a in (rng.integers(-9, 9, (3, 5)).astype(np.int32), x[:2, :3].astype(np.float32), x[:, :2, :1], x[:1, :1]):
+        for q in (0.3, np.array([0.0, 0.05, 0.5, 0.95, 1.0]), np.array([0.375], np.float32)):
+            want = np.quantile(a, q, axis=-1, method=method)
+            # (NumPy subtracts float32 neighbours in float32 before a float64 lerp: 1 ulp of float32; and
+            # computes a float32 q's positions in float32, cgrad in float64: q = 0.375 is exact in both)
+            single = np.float32 in (a.dtype, np.asarray(q).dtype)
+            check(cg.quantile(arr(a), arr(q) if isinstance(q, np.ndarray) else q, axis=-1, method=method), want,
+                  rtol=1e-6 if single else 1e-12, atol=1e-6 if single else 1e-12)
     check(cg.median(arr(x), axis=2), np.median(x, axis=2))
     check(cg.median(arr(np.arange(7))), 3.0)  # integers: float64, as NumPy
     assert cg.median(arr(np.arange(7))).dtype == cg.float64
