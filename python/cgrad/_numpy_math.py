@@ -113,24 +113,34 @@ def _euclid_steps(d):
     return k
 
 
-def gcd(x1, x2):
-    """The greatest common divisor of |x1| and |x2| (0 with 0: the other's magnitude): Euclid's
-    algorithm unrolled for its worst case in the dtype (93 steps for 64-bit operands)."""
+def _magnitudes(x1, x2, fn):
+    """(|x1|, |x2|) in the unsigned dtype of x1 and x2's promoted one, and that dtype: NumPy's gcd
+    and lcm work on the magnitudes as unsigned, so |-128| is 128 in int8 (abs wraps to -128, and
+    Euclid's steps on it gave gcd(-127, -128) = -1), the result wrapped back to the signed dtype."""
     x1, x2 = _promoted(x1, x2)
     d = x1.dtype
     if d is dt.bool or d not in dt.INTEGRAL:
-        raise TypeError(f"gcd: needs integers, got {d}")
-    a, b = _cgrad.abs(x1), _cgrad.abs(x2)
+        raise TypeError(f"{fn}: needs integers, got {d}")
+    u = {dt.int8: dt.uint8, dt.int16: dt.uint16, dt.int32: dt.uint32, dt.int64: dt.uint64}.get(d, d)
+    return _cgrad.abs(x1).astype(u), _cgrad.abs(x2).astype(u), d
+
+
+def gcd(x1, x2):
+    """The greatest common divisor of |x1| and |x2| (0 with 0: the other's magnitude): Euclid's
+    algorithm unrolled for its worst case in the dtype (93 steps for 64-bit operands), on the
+    magnitudes as unsigned (NumPy's: gcd(-128, -128) in int8 is 128, wrapped to -128)."""
+    a, b, d = _magnitudes(x1, x2, "gcd")
     for _ in range(_euclid_steps(d)):  # a % 0 is 0 (docs/semantics.md): a finished pair stays
         a, b = _api.where(b != 0, b, a), _cgrad.remainder(a, b)
-    return a
+    return a.astype(d)
 
 
 def lcm(x1, x2):
-    """The least common multiple |x1 / gcd x2| (0 when either is 0: x // 0 is 0)."""
-    x1, x2 = _promoted(x1, x2)
-    g = gcd(x1, x2)
-    return _cgrad.floor_divide(_cgrad.abs(x1), g) * _cgrad.abs(x2)
+    """The least common multiple |x1| / gcd * |x2| (0 when either is 0: x // 0 is 0), on the
+    magnitudes as unsigned and wrapped back, as NumPy's."""
+    a, b, d = _magnitudes(x1, x2, "lcm")
+    g = gcd(x1, x2).astype(a.dtype)
+    return (_cgrad.floor_divide(a, g) * b).astype(d)
 
 
 def _scale2(x, n):

@@ -115,6 +115,13 @@ def test_gcd_lcm_match_numpy(d):
         x, y = np.array([[12], [-18]], np.int8), np.array([8, 27, 0], np.int16)
         check(cg.gcd(arr(x), arr(y)), np.gcd(x, y))
         check(cg.lcm(arr(x), arr(y)), np.lcm(x, y))
+    # the dtype's extremes: |min| is past the signed range, so NumPy works on the magnitudes as
+    # unsigned (gcd(-127, -128) is 1, not the -1 a wrapped abs gave; gcd(min, min) wraps to min)
+    v = np.array([info.min, info.min + 1, 0, 1, 64 if info.max > 64 else 3, info.max, info.max - 1], d)
+    x, y = np.repeat(v, len(v)), np.tile(v, len(v))
+    with np.errstate(all="ignore"):
+        check(cg.gcd(arr(x), arr(y)), np.gcd(x, y))
+        check(cg.lcm(arr(x), arr(y)), np.lcm(x, y))
 
 
 def test_gcd_errors():
