@@ -462,7 +462,22 @@ def unique_values(x, /):
 
 # ---- indexing and searching (issue #15): take is a gather fused into its consumer; nonzero
 # evaluates its input (a data-dependent shape, docs/python.md) ----
-def take(x, indices, /, *, axis=None):
+def take(x, indices, /, *, axis=None, mode=None):
+    """The standard's take; an index outside [-n, n) gives 0 (docs/semantics.md). NumPy's `mode`:
+    "wrap" takes indices modulo n, "clip" clips them to [0, n - 1], "raise" evaluates them and
+    raises IndexError for one outside [-n, n) (NumPy's default; cgrad's stays the lazy fill)."""
+    if mode is None:
+        return _cgrad._take(x, indices, axis)
+    if mode not in ("wrap", "clip", "raise"):
+        raise ValueError(f"take: mode must be 'raise', 'wrap' or 'clip', got {mode!r}")
+    indices = indices if isinstance(indices, Array) else asarray(indices, device=x.device)
+    n = x.shape[0 if axis is None else operator.index(axis) % builtins.max(x.ndim, 1)] if x.ndim else 1
+    if mode == "wrap":
+        indices = indices % n if n else indices
+    elif mode == "clip":
+        indices = clip(indices, 0, builtins.max(n - 1, 0))
+    elif indices.size and (int(max(indices)) >= n or int(min(indices)) < -n):
+        raise IndexError(f"take: an index is out of bounds for an axis of size {n}")
     return _cgrad._take(x, indices, axis)
 
 
@@ -718,7 +733,16 @@ def triu(x, /, *, k=0):
 
 
 def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
-    return _cgrad._diff(x, axis, n, prepend, append)
+    """prepend/append: arrays, or (NumPy's) scalars, broadcast to x's shape with one along axis."""
+    def widen(v):
+        if v is None or isinstance(v, Array) and v.ndim:
+            return v
+        shape = list(x.shape)
+        shape[operator.index(axis) % x.ndim] = 1
+        if isinstance(v, Array):
+            return broadcast_to(v, tuple(shape))
+        return full(tuple(shape), v, dtype=dt.result_type(x, v), device=x.device)
+    return _cgrad._diff(x, axis, n, widen(prepend), widen(append))
 
 
 def matmul(x1, x2, /):

@@ -574,13 +574,23 @@ def digitize(x, bins, right=False):
     return _api.searchsorted(b, x, side=side)
 
 
-def interp(x, xp, fp, left=None, right=None):
+def interp(x, xp, fp, left=None, right=None, period=None):
     """Piecewise-linear interpolation of the points (xp, fp) (xp increasing) at x; fp[0] (or left)
-    below xp[0], fp[-1] (or right) above xp[-1]."""
+    below xp[0], fp[-1] (or right) above xp[-1]. With a period, x and xp are taken modulo it
+    (xp need not be sorted; left and right are ignored), as NumPy's."""
     x, xp, fp = _arr(x), _arr(xp), _arr(fp)
     if xp.ndim != 1 or fp.ndim != 1 or xp.shape != fp.shape or xp.shape[0] == 0:
         raise ValueError("interp: xp and fp must be 1-D of one nonzero length")
     x = _float(x)
+    if period is not None:
+        if period == 0:
+            raise ValueError("interp: period must be a non-zero value")
+        period, left, right = abs(float(period)), None, None
+        x, xp = x % period, _float(xp) % period
+        order = _api.argsort(xp)
+        xp, fp = _api.take(xp, order), _api.take(fp, order)
+        xp = _api.concat([xp[-1:] - period, xp, xp[:1] + period])
+        fp = _api.concat([fp[-1:], fp, fp[:1]])
     n = xp.shape[0]
     lval = fp[0] if left is None else left
     rval = fp[-1] if right is None else right
@@ -927,8 +937,8 @@ def _pad_side(x, ax, width, n, mode, before):
 # ---- more of NumPy's: differences, polynomials, sorting helpers, selection ----
 def gradient(f, *varargs, axis=None, edge_order=1):
     """NumPy's gradient: second-order central differences inside, one-sided differences of
-    `edge_order` (1 or 2) at the ends; spacing per axis a scalar (uniform) or the coordinates
-    (edge_order 1). One array per axis, or one array for one axis."""
+    `edge_order` (1 or 2) at the ends; spacing per axis a scalar (uniform) or the coordinates.
+    One array per axis, or one array for one axis."""
     f = _float(_arr(f))
     axes = list(range(f.ndim)) if axis is None else [operator.index(a) % f.ndim for a in (
         axis if isinstance(axis, (list, tuple)) else (axis,))]
@@ -962,16 +972,22 @@ def gradient(f, *varargs, axis=None, edge_order=1):
             x = _float(_arr(h))
             if x.ndim != 1 or x.shape[0] != n:
                 raise ValueError("gradient: coordinates must be 1-D of the axis' length")
-            if edge_order != 1:
-                raise ValueError("gradient: coordinates take edge_order=1 only")
             d = _api.diff(x)
             shape = [1] * f.ndim
             shape[ax] = n - 2
             hd, hs = d[:-1]._reshape(shape), d[1:]._reshape(shape)  # the steps before and after
             mid = (hd * hd * sl(slice(2, None)) + (hs * hs - hd * hd) * sl(slice(1, -1))
                    - hs * hs * sl(slice(None, -2))) / (hd * hs * (hd + hs))
-            first = (sl(slice(1, 2)) - sl(slice(0, 1))) / d[0]
-            last = (sl(slice(n - 1, n)) - sl(slice(n - 2, n - 1))) / d[-1]
+            if edge_order == 1:
+                first = (sl(slice(1, 2)) - sl(slice(0, 1))) / d[0]
+                last = (sl(slice(n - 1, n)) - sl(slice(n - 2, n - 1))) / d[-1]
+            else:  # the second-order one-sided differences over uneven steps (NumPy's weights)
+                d1, d2 = d[0], d[1]
+                first = (-(2 * d1 + d2) / (d1 * (d1 + d2)) * sl(slice(0, 1)) + (d1 + d2) / (d1 * d2) * sl(slice(1, 2))
+                         - d1 / (d2 * (d1 + d2)) * sl(slice(2, 3)))
+                d1, d2 = d[-2], d[-1]
+                last = (d2 / (d1 * (d1 + d2)) * sl(slice(n - 3, n - 2)) - (d2 + d1) / (d1 * d2) * sl(slice(n - 2, n - 1))
+                        + (2 * d2 + d1) / (d2 * (d1 + d2)) * sl(slice(n - 1, n)))
         out.append(_api.concat([first, mid, last], axis=ax))
     return out[0] if len(out) == 1 else tuple(out)
 

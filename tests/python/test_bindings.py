@@ -207,6 +207,30 @@ def test_take_searchsorted_nonzero_match_numpy():
         np.testing.assert_array_equal(np.asarray(g), w)
 
 
+
+def test_take_modes_and_diff_scalars_as_numpy():
+    # NumPy's take modes and scalar prepend/append of diff (since 2026-12-07: TypeError before)
+    x = np.arange(12.0).reshape(3, 4)
+    idx = np.array([-7, -1, 3, 4, 12])
+    for mode in ("wrap", "clip"):
+        np.testing.assert_array_equal(np.asarray(cg.take(cg.asarray(x), cg.asarray(idx), axis=1, mode=mode)),
+                                      np.take(x, idx, axis=1, mode=mode))
+    np.testing.assert_array_equal(np.asarray(cg.take(cg.asarray(x), cg.asarray(idx[1:3]), axis=1, mode="raise")),
+                                  np.take(x, idx[1:3], axis=1))
+    with pytest.raises(IndexError):
+        cg.take(cg.asarray(x), cg.asarray(idx), axis=1, mode="raise")
+    with pytest.raises(ValueError):
+        cg.take(cg.asarray(x), cg.asarray(idx), axis=1, mode="nope")
+    i = np.array([[1, 5], [0, 2]])
+    for kw in ({"prepend": 0.5}, {"append": 2}, {"prepend": -1.0, "append": 7.5}):
+        for n in (1, 2):
+            got = cg.diff(cg.asarray(x), axis=0, n=n, **kw)
+            np.testing.assert_array_equal(np.asarray(got), np.diff(x, axis=0, n=n, **kw))
+        got = cg.diff(cg.asarray(i), **kw)  # an int array with a float scalar gives floats, as NumPy
+        want = np.diff(i, **kw)
+        assert np.asarray(got).dtype.kind == want.dtype.kind
+        np.testing.assert_array_equal(np.asarray(got), want)
+
 def test_scatter_add_matches_numpy_add_at():
     X = np.arange(12, dtype=np.float32).reshape(3, 4)
     i = np.array([3, -1, 0, 3])

@@ -161,6 +161,13 @@ def test_counting_binning_and_interpolation_match_numpy():
     check(cg.interp(arr(q), arr(xp), arr(fp)), np.interp(q, xp, fp))
     check(cg.interp(arr(q), arr(xp), arr(fp), left=-9.0, right=9.0), np.interp(q, xp, fp, left=-9.0, right=9.0))
     check(cg.interp(arr(q), arr(xp[:1]), arr(fp[:1])), np.interp(q, xp[:1], fp[:1]))
+    # period (since 2026-12-07): x and xp modulo it, xp unsorted, left/right ignored
+    ang, vals = np.array([-180.0, 170.0, -170.0, 10.0, 0.0, 190.0]), np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
+    check(cg.interp(arr(np.linspace(-400, 400, 17)), arr(ang), arr(vals), period=360),
+          np.interp(np.linspace(-400, 400, 17), ang, vals, period=360))
+    check(cg.interp(arr(q), arr(xp), arr(fp), left=5.0, period=-2.5), np.interp(q, xp, fp, left=5.0, period=-2.5))
+    with pytest.raises(ValueError):
+        cg.interp(arr(q), arr(xp), arr(fp), period=0)
     data = rng.standard_normal(500)
     for kwargs in ({}, {"bins": 7}, {"bins": 5, "range": (-1.0, 1.0)}, {"bins": np.array([-2.0, -0.5, 0.0, 3.0])},
                    {"bins": 6, "weights": np.abs(data)}, {"bins": 4, "density": True}):
@@ -288,6 +295,9 @@ def test_gradient_correlate_polynomials_and_selection_match_numpy():
     check(cg.gradient(arr(f), edge_order=2), np.gradient(f, edge_order=2))
     xs = np.array([0.0, 0.3, 1.0, 1.2, 2.0, 3.5])
     check(cg.gradient(arr(f), arr(xs), axis=1), np.gradient(f, xs, axis=1))
+    # coordinates with edge_order=2 (since 2026-12-07): NumPy's uneven one-sided weights
+    check(cg.gradient(arr(f), arr(xs), axis=1, edge_order=2), np.gradient(f, xs, axis=1, edge_order=2))
+    check(cg.gradient(arr(f), arr(xs[:5] ** 2), arr(xs), edge_order=2), np.gradient(f, xs[:5] ** 2, xs, edge_order=2))
     a, v = rng.standard_normal(7), rng.standard_normal(3)
     for mode in ("valid", "same", "full"):
         check(cg.correlate(arr(a), arr(v), mode), np.correlate(a, v, mode))
