@@ -11,6 +11,7 @@ from . import _cgrad
 from . import _dtypes as dt
 from ._array import Array, Device
 from ._array import _reduce_in as _array_reduce_in
+from ._array import _mean, _numeric_stat
 
 _cpu = Device.cpu()
 
@@ -362,7 +363,8 @@ def sum(x, /, *, axis=None, dtype=None, keepdims=False):
 
 
 def mean(x, /, *, axis=None, keepdims=False):
-    return _reduce("mean", x, axis, keepdims)
+    """Integers and bools give float64 (NumPy's; the standard defines floating input only)."""
+    return _mean(x, axis, keepdims)
 
 
 def max(x, /, *, axis=None, keepdims=False):
@@ -378,11 +380,22 @@ def prod(x, /, *, axis=None, dtype=None, keepdims=False):
 
 
 def var(x, /, *, axis=None, correction=0.0, keepdims=False, ddof=None):
-    """ddof: NumPy's name for `correction` (either may be given)."""
-    return _cgrad._var(x, axis, float(correction if ddof is None else ddof), keepdims)
+    """ddof: NumPy's name for `correction` (either may be given). Beyond the standard's floating
+    input, NumPy's: integers and bools in float64, complex values as the mean squared modulus of
+    the deviations (the real parts' variance plus the imaginary parts'), of the real dtype."""
+    x, c = _numeric_stat(x), float(correction if ddof is None else ddof)
+    if isinstance(x, Array) and x.dtype in dt.COMPLEX:
+        return _cgrad._var(_cgrad.real(x), axis, c, keepdims) + _cgrad._var(_cgrad.imag(x), axis, c, keepdims)
+    return _cgrad._var(x, axis, c, keepdims)
 
 
 def std(x, /, *, axis=None, correction=0.0, keepdims=False, ddof=None):
+    """var's square root (var's dtypes); gradient 0 where the data are constant, as the core's."""
+    x = _numeric_stat(x)
+    if isinstance(x, Array) and x.dtype in dt.COMPLEX:
+        v = var(x, axis=axis, correction=correction, keepdims=keepdims, ddof=ddof)
+        flat = v == 0
+        return where(flat, 0.0, _cgrad.sqrt(where(flat, 1.0, v)))
     return _cgrad._std(x, axis, float(correction if ddof is None else ddof), keepdims)
 
 

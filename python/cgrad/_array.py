@@ -497,6 +497,16 @@ def _reduction_method(fn):
     return method
 
 
+def _numeric_stat(x):
+    """NumPy's statistics of integers and bools: in float64 (the C++ core's mean, var and std take
+    floating input only, as PyTorch's)."""
+    return x.astype(dt.float64) if isinstance(x, Array) and (x.dtype in dt.INTEGRAL or x.dtype is dt.bool) else x
+
+
+def _mean(x, axis, keepdims):
+    return _cgrad._mean(_numeric_stat(x), axis, keepdims)
+
+
 def _reduce_in(fn, x, axis, keepdims, dtype):
     """fn(x, axis, keepdims) with a `dtype`: x is cast to it first and the result has it (the Array
     API standard: the dtype is there to prevent overflows, so sum(x_f16, dtype=float32) of values
@@ -579,7 +589,7 @@ def _install():
     A.astype = lambda self, dtype, copy=True, device=None: self._cast(dt.as_dtype(dtype)._c)
     A.reshape = lambda self, *shape: self._reshape(list(shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape))
     A.sum = _reduction_method(_cgrad._sum)
-    A.mean = _reduction_method(_cgrad._mean)
+    A.mean = _reduction_method(_mean)
     A.max = _reduction_method(_cgrad._max)
     A.min = _reduction_method(_cgrad._min)
     A.__round__ = _round

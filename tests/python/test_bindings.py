@@ -786,7 +786,7 @@ def test_cgrad_errors_become_python_exceptions_with_the_message():
         x + arr(np.zeros((2, 2), np.float32))
     assert isinstance(e.value, ValueError) and isinstance(e.value, cg.Error)
     with pytest.raises(cg.DTypeError):
-        cg.mean(arr([1, 2]))
+        cg.max(arr([1j, 2]))  # (the standard orders no complex numbers)
     with pytest.raises(cg.Error):
         x.reshape(4, 2)
     with pytest.raises(cg.InvalidArgumentError):

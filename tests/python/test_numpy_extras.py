@@ -495,3 +495,22 @@ def test_index_helpers_and_constructors_match_numpy():
               np.insert(b, obj, values, axis=axis))
     with pytest.raises(IndexError):
         cg.insert(arr(b), 9, 1.0, axis=0)
+
+
+def test_statistics_of_integers_bools_and_complex_as_numpy():
+    # NumPy's mean, var and std of integers and bools (float64) and var/std of complex values (the
+    # mean squared modulus of the deviations, real): the core takes floats only (since 2026-12-07:
+    # DTypeError before), as the functions and as the methods
+    i = rng.integers(-9, 10, (3, 5)).astype(np.int16)
+    c = rng.standard_normal((3, 5)) + 1j * rng.standard_normal((3, 5))
+    for a in (i, i > 0, c, c.astype(np.complex64), np.iinfo(np.int64).max - np.arange(4)):
+        for f in ("mean", "var", "std"):
+            for kw in ({}, {"axis": 0}, {"axis": -1, "keepdims": True}):
+                extra = {"ddof": 1} if f != "mean" else {}
+                want = getattr(np, f)(a, **kw, **extra)
+                rtol = 1e-5 if a.dtype == np.complex64 else 1e-12
+                check(getattr(cg, f)(arr(a), **kw, **extra), want, rtol=rtol, atol=rtol)
+                check(getattr(arr(a), f)(**kw, **extra), want, rtol=rtol, atol=rtol)
+    z = arr(np.full((2, 3), 1 + 2j)).requires_grad_()  # constant complex data: std's gradient 0
+    (g,) = cg.grad(cg.sum(cg.std(z, axis=1)), [z])
+    check(g, np.zeros((2, 3), complex))
