@@ -103,6 +103,9 @@ Tensor eye_like(const Tensor& x, int64_t n) {
   return make(std::move(id), {n, n}, real_dtype(x.dtype()), x.device());
 }
 
+// (..., n, n) -> (..., n): each matrix's diagonal (diag_embed's inverse)
+Tensor diagonal_of(const Tensor& x) { return sum(x * eye_like(x, x.shape().back()), {-2}); }
+
 // (..., n) -> (..., n, n) with v on the diagonal
 Tensor diag_embed(const Tensor& v) {
   const int64_t n = v.shape().back();
@@ -370,8 +373,8 @@ const CustomOp& det_op() {
       },
       [](const CustomContext& c, const std::vector<Tensor>& g) {
         // d det = tr(adj(A) dA): det A^-H where every det is nonzero; where one is 0 (a singular
-        // matrix: A^-1 does not exist, the adjugate does), through the SVD, whose backward
-        // cgrad does not have (so no second derivative there)
+        // matrix: A^-1 does not exist, the adjugate does), through the SVD (so a second derivative
+        // there goes through the SVD's gradient: infinite where singular values repeat)
         const Tensor& a = c.inputs[0];
         const bool singular = a.numel() > 0 && any(c.outputs[0] == 0.0).item<bool>();
         const Tensor adj_h = singular ? adjugate_h(a) : as_matrix_scale(conj(c.outputs[0])) * mH(inv(a));
@@ -456,7 +459,7 @@ const CustomOp& eig_op() {
         // gradient; their normalization fixes them); real for a real A
         const Tensor &w = c.outputs[0], &v = c.outputs[1];
         const Tensor vh = mH(v), vhgv = matmul(vh, g[1]);
-        const Tensor re_diag = real(sum(vhgv * eye_like(w, w.shape().back()), {-2}));  // (..., n)
+        const Tensor re_diag = real(diagonal_of(vhgv));  // (..., n)
         const Tensor p = vhgv - matmul(vh, v * as_row(re_diag));
         const auto [e, off] = eigen_gaps(w);
         const Tensor inner = diag_embed(g[0]) + where(off, p / conj(e), 0.0);
@@ -502,9 +505,6 @@ const CustomOp& svdvals_op() {
   return op;
 }
 
-// The real part of each matrix's diagonal as a (..., n) row.
-Tensor real_diagonal(const Tensor& x) { return real(sum(x * eye_like(x, x.shape().back()), {-2})); }
-
 // QR's gradient (A = Q R, Q with orthonormal columns, R upper triangular with a real diagonal:
 // LAPACK's convention, which the built-in routine follows). For m >= n, the reduced QR:
 // gA = (gQ + Q N) R^-H, N = tril(M, -1) + tril(M, -1)^H + Re diag(M), M = R gR^H - gQ^H Q
@@ -523,7 +523,7 @@ Tensor qr_backward(const Tensor& q, const Tensor& r, Tensor gq, const Tensor& gr
   }
   const Tensor mm = matmul(r, mH(gr)) - matmul(mH(gq), q);
   const Tensor low = tril(mm, -1);
-  const Tensor nn = low + mH(low) + diag_embed(real_diagonal(mm)).cast(mm.dtype());
+  const Tensor nn = low + mH(low) + diag_embed(real(diagonal_of(mm))).cast(mm.dtype());
   const Tensor b = gq + matmul(q, nn);   // gA R^H = b
   return mH(solve_op()({r, mH(b)})[0]);  // gA = (R^-1 b^H)^H
 }
@@ -546,7 +546,7 @@ Tensor svd_backward(Tensor u, const Tensor& s, Tensor vh, Tensor gu, const Tenso
   const Tensor col = s.reshape(with(s.shape(), {1}));  // (..., k, 1): scales rows
   Tensor inner = (f * (j - mH(j))) * as_row(s) + col * (f * (kk - mH(kk))) + diag_embed(gs).cast(t);
   if (is_complex(t)) {
-    const Tensor im = imag(sum(j * eye_like(j, k), {-2})) / s;
+    const Tensor im = imag(diagonal_of(j)) / s;
     inner = inner + diag_embed(complex(zeros(im.shape(), im.dtype(), im.device()), im));
   }
   Tensor ga = matmul(matmul(u, inner), vh);
