@@ -42,12 +42,20 @@ def det(x, /):
     return _cgrad._linalg_det(x)
 
 
-def eigh(x, /):
-    return EighResult(*_cgrad._linalg_eigh(x))
+def _triangle(x, UPLO, fn):
+    """NumPy's UPLO: "L" reads x's lower triangle (the core's routines do), "U" its upper one, which
+    is the lower triangle of x^H."""
+    if UPLO not in ("L", "U"):
+        raise ValueError(f"linalg.{fn}: UPLO must be 'L' or 'U', got {UPLO!r}")
+    return x if UPLO == "L" else _cgrad.conj(x).mT
 
 
-def eigvalsh(x, /):
-    return _cgrad._linalg_eigvalsh(x)
+def eigh(x, /, UPLO="L"):
+    return EighResult(*_cgrad._linalg_eigh(_triangle(x, UPLO, "eigh")))
+
+
+def eigvalsh(x, /, UPLO="L"):
+    return _cgrad._linalg_eigvalsh(_triangle(x, UPLO, "eigvalsh"))
 
 
 def eig(x, /):
@@ -101,17 +109,24 @@ def _cutoff(x, s, rtol):
     return s > smax * rtol
 
 
-def matrix_rank(x, /, *, rtol=None):
-    """The number of singular values above rtol times the largest (int64)."""
+def matrix_rank(x, /, tol=None, hermitian=False, *, rtol=None):
+    """The number of singular values above rtol times the largest (int64); NumPy's `tol` is an
+    absolute threshold instead (a number, or one per matrix). `hermitian` changes nothing (the
+    singular values are the same)."""
     _matrices(x, "matrix_rank")
     s = svdvals(x)
+    if tol is not None:
+        t = tol if isinstance(tol, (int, float)) else _api.asarray(tol)._reshape(list(_api.asarray(tol).shape) + [1])
+        return _api.sum(s > t, axis=-1)
     return _api.sum(_cutoff(x, s, rtol), axis=-1)
 
 
-def pinv(x, /, *, rtol=None):
+def pinv(x, /, rcond=None, hermitian=False, *, rtol=None):
     """The Moore-Penrose pseudo-inverse: V diag(1/s) U^H over the singular values above rtol
-    times the largest (the rest count as 0)."""
+    times the largest (the rest count as 0). `rcond` is NumPy's older name for rtol; `hermitian`
+    changes nothing (the SVD serves every matrix)."""
     _matrices(x, "pinv")
+    rtol = rcond if rtol is None else rtol
     u, s, vh = svd(x, full_matrices=False)
     keep = _cutoff(x, s, rtol)
     inv_s = _api.where(keep, 1.0 / _api.where(keep, s, 1.0), 0.0)

@@ -646,3 +646,27 @@ def test_tensorinv_and_tensorsolve_errors_follow_numpy():
     with pytest.raises(cg.linalg.LinAlgError, match="singular"):
         cg.linalg.tensorinv(cg.zeros((2, 2, 4)), 2)
     assert issubclass(cg.linalg.LinAlgError, ValueError)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128])
+def test_numpys_keywords_uplo_tol_rcond(dtype):
+    # NumPy's UPLO of eigh/eigvalsh, tol of matrix_rank and rcond/hermitian of pinv (since 2026-12-07)
+    h = rand((3, 3), dtype)
+    for uplo in ("L", "U"):
+        want_w, want_v = np.linalg.eigh(h, UPLO=uplo)
+        w, v = cg.linalg.eigh(arr(h), UPLO=uplo)
+        np.testing.assert_allclose(np.asarray(w), want_w, atol=1e-12)
+        np.testing.assert_allclose(np.abs(np.asarray(v)), np.abs(want_v), atol=1e-10)  # (phases may differ)
+        np.testing.assert_allclose(np.asarray(cg.linalg.eigvalsh(arr(h), UPLO=uplo)), want_w, atol=1e-12)
+    with pytest.raises(ValueError):
+        cg.linalg.eigvalsh(arr(h), UPLO="X")
+    low = rand((4, 2), dtype) @ rand((2, 5), dtype)
+    for tol in (1e-9, 1.0, 100.0):
+        assert int(cg.linalg.matrix_rank(arr(low), tol=tol)) == np.linalg.matrix_rank(low, tol=tol)
+    assert int(cg.linalg.matrix_rank(arr(low), hermitian=False)) == 2
+    for rcond in (1e-15, 0.3):
+        np.testing.assert_allclose(np.asarray(cg.linalg.pinv(arr(low), rcond=rcond)), np.linalg.pinv(low, rcond=rcond),
+                                   atol=1e-10)
+    sym = h @ np.conj(h).T
+    np.testing.assert_allclose(np.asarray(cg.linalg.pinv(arr(sym), hermitian=True)), np.linalg.pinv(sym, hermitian=True),
+                               atol=1e-10)
