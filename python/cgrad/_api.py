@@ -288,7 +288,18 @@ def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
     return (j - i == k).astype(_default_dtype(dtype))
 
 
-def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
+def linspace(start, stop, /, num=50, *, dtype=None, device=None, endpoint=True, retstep=False, axis=0):
+    """retstep and axis: NumPy's ((samples, step); the one axis of scalar endpoints, 0 or -1)."""
+    if axis not in (0, -1):
+        raise ValueError(f"linspace: axis must be 0 or -1 for scalar endpoints, got {axis}")
+    r = _linspace(start, stop, num, dtype, device, endpoint)
+    if not retstep:
+        return r
+    div = (num - 1) if endpoint else num
+    return r, ((stop - start) / div if div > 0 else float("nan"))
+
+
+def _linspace(start, stop, num, dtype, device, endpoint):
     cplx = isinstance(start, complex) or isinstance(stop, complex)  # cplxfn: computed in complex128
     d = _default_dtype(dtype, dt.complex64 if cplx else None)
     cplx = cplx or d in dt.COMPLEX
@@ -358,40 +369,67 @@ def _reduce_in(name, x, axis, keepdims, dtype):
     return _array_reduce_in(fn, x, axis, keepdims, dtype if isinstance(x, Array) else None)
 
 
-def sum(x, /, *, axis=None, dtype=None, keepdims=False):
-    return _reduce_in("sum", x, axis, keepdims, dtype)
+def _with_initial(r, x, axis, keepdims, initial, combine):
+    """NumPy's `initial` of a reduction: combined with each result (sum: added, prod: multiplied,
+    max/min: the larger/smaller); r None (max/min over an empty axis) gives initial itself."""
+    if initial is None:
+        return r
+    if r is None:
+        shape = _cgrad._sum(zeros(x.shape, dtype=dt.int8, device=x.device), axis, keepdims).shape
+        return full(tuple(shape), initial, dtype=x.dtype, device=x.device)
+    return combine(r, asarray(initial, dtype=r.dtype, device=r.device))
 
 
-def mean(x, /, *, axis=None, keepdims=False):
-    """Integers and bools give float64 (NumPy's; the standard defines floating input only)."""
-    return _mean(x, axis, keepdims)
+def _empty_along(x, axis):
+    axes = builtins.range(x.ndim) if axis is None else (axis if isinstance(axis, (tuple, list)) else (axis,))
+    return builtins.any(x.shape[operator.index(a) % x.ndim] == 0 for a in axes) if x.ndim else False
 
 
-def max(x, /, *, axis=None, keepdims=False):
-    return _reduce("max", x, axis, keepdims)
+def sum(x, /, *, axis=None, dtype=None, keepdims=False, initial=None):
+    """initial: NumPy's, added to each sum."""
+    return _with_initial(_reduce_in("sum", x, axis, keepdims, dtype), x, axis, keepdims, initial, _cgrad.add)
 
 
-def min(x, /, *, axis=None, keepdims=False):
-    return _reduce("min", x, axis, keepdims)
+def mean(x, /, *, axis=None, keepdims=False, dtype=None):
+    """Integers and bools give float64 (NumPy's; the standard defines floating input only); dtype
+    (NumPy's) casts first and is the result's."""
+    return _mean(x, axis, keepdims) if dtype is None else _array_reduce_in(_mean, x, axis, keepdims, dtype)
 
 
-def prod(x, /, *, axis=None, dtype=None, keepdims=False):
-    return _reduce_in("prod", x, axis, keepdims, dtype)
+def max(x, /, *, axis=None, keepdims=False, initial=None):
+    """initial: NumPy's, the result's floor (and the result over an empty axis)."""
+    if initial is not None and _empty_along(x, axis):
+        return _with_initial(None, x, axis, keepdims, initial, None)
+    return _with_initial(_reduce("max", x, axis, keepdims), x, axis, keepdims, initial, _cgrad.maximum)
 
 
-def var(x, /, *, axis=None, correction=0.0, keepdims=False, ddof=None):
+def min(x, /, *, axis=None, keepdims=False, initial=None):
+    """initial: NumPy's, the result's ceiling (and the result over an empty axis)."""
+    if initial is not None and _empty_along(x, axis):
+        return _with_initial(None, x, axis, keepdims, initial, None)
+    return _with_initial(_reduce("min", x, axis, keepdims), x, axis, keepdims, initial, _cgrad.minimum)
+
+
+def prod(x, /, *, axis=None, dtype=None, keepdims=False, initial=None):
+    """initial: NumPy's, multiplying each product."""
+    return _with_initial(_reduce_in("prod", x, axis, keepdims, dtype), x, axis, keepdims, initial, _cgrad.multiply)
+
+
+def var(x, /, *, axis=None, correction=0.0, keepdims=False, ddof=None, dtype=None):
     """ddof: NumPy's name for `correction` (either may be given). Beyond the standard's floating
     input, NumPy's: integers and bools in float64, complex values as the mean squared modulus of
-    the deviations (the real parts' variance plus the imaginary parts'), of the real dtype."""
+    the deviations (the real parts' variance plus the imaginary parts'), of the real dtype; dtype
+    (NumPy's) the dtype computed in."""
+    x = x.astype(dtype) if dtype is not None and isinstance(x, Array) else x
     x, c = _numeric_stat(x), float(correction if ddof is None else ddof)
     if isinstance(x, Array) and x.dtype in dt.COMPLEX:
         return _cgrad._var(_cgrad.real(x), axis, c, keepdims) + _cgrad._var(_cgrad.imag(x), axis, c, keepdims)
     return _cgrad._var(x, axis, c, keepdims)
 
 
-def std(x, /, *, axis=None, correction=0.0, keepdims=False, ddof=None):
+def std(x, /, *, axis=None, correction=0.0, keepdims=False, ddof=None, dtype=None):
     """var's square root (var's dtypes); gradient 0 where the data are constant, as the core's."""
-    x = _numeric_stat(x)
+    x = _numeric_stat(x.astype(dtype) if dtype is not None and isinstance(x, Array) else x)
     if isinstance(x, Array) and x.dtype in dt.COMPLEX:
         v = var(x, axis=axis, correction=correction, keepdims=keepdims, ddof=ddof)
         flat = v == 0
@@ -443,11 +481,22 @@ def argmin(x, /, *, axis=None, keepdims=False):
 
 
 # ---- sorting and set functions (group sort) ----
-def sort(x, /, *, axis=-1, descending=False, stable=True):
+_KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
+
+
+def _kind(kind, fn):
+    """NumPy's sort `kind`: every one is cgrad's stable sort (a stable order is one any kind may give)."""
+    if kind not in _KINDS:
+        raise ValueError(f"{fn}: kind must be one of {_KINDS[1:]}, got {kind!r}")
+
+
+def sort(x, /, *, axis=-1, descending=False, stable=True, kind=None):
+    _kind(kind, "sort")
     return _cgrad._sort(x, axis, descending, stable)
 
 
-def argsort(x, /, *, axis=-1, descending=False, stable=True):
+def argsort(x, /, *, axis=-1, descending=False, stable=True, kind=None):
+    _kind(kind, "argsort")
     return _cgrad._argsort(x, axis, descending, stable)
 
 
@@ -733,8 +782,18 @@ def unstack(x, /, *, axis=0):
     return tuple(_cgrad._unstack(x, axis))
 
 
-def meshgrid(*arrays, indexing="xy"):
-    return list(_cgrad._meshgrid(list(arrays), indexing))
+def meshgrid(*arrays, indexing="xy", sparse=False, copy=True):
+    """sparse (NumPy's): each array shaped to broadcast against the others, not broadcast."""
+    grids = list(_cgrad._meshgrid(list(arrays), indexing))
+    if not sparse:
+        return grids
+    out = []
+    for i, a in enumerate(arrays):
+        d = (1 - i if i < 2 else i) if indexing == "xy" and len(arrays) > 1 else i
+        shape = [1] * len(arrays)
+        shape[d] = a.shape[0]
+        out.append(reshape(a, tuple(shape)))
+    return out
 
 
 def tril(x, /, *, k=0):

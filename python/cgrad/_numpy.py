@@ -302,13 +302,19 @@ def _nan_where(a, fill):
     return _api.where(_cgrad.isnan(a), fill, a) if a.dtype in dt.FLOATING + dt.COMPLEX else a
 
 
-def nansum(a, axis=None, keepdims=False):
+def nansum(a, axis=None, dtype=None, keepdims=False):
     a = _arr(a)
-    return _api.sum(_nan_where(a, 0.0), axis=axis, keepdims=keepdims)
+    return _api.sum(_nan_where(a, 0.0), axis=axis, keepdims=keepdims, dtype=dtype)
+
+
+def nanmean(a, axis=None, dtype=None, keepdims=False):
+    """dtype (NumPy's): the dtype computed in, and the result's."""
+    a = _arr(a)
+    return _nanmean(a if dtype is None else a.astype(dtype), axis=axis, keepdims=keepdims)
 
 
 @_api._half_in_f32
-def nanmean(a, axis=None, keepdims=False):
+def _nanmean(a, axis=None, keepdims=False):
     a = _float(_arr(a))
     count = _api.sum((~_cgrad.isnan(a)).astype(a.dtype), axis=axis, keepdims=keepdims)
     return nansum(a, axis=axis, keepdims=keepdims) / count  # all NaN: 0 / 0 = NaN, as NumPy's
@@ -1118,9 +1124,10 @@ __all__ += ["histogramdd", "histogram2d", "gradient", "correlate", "polyval", "p
 
 
 # ---- sets, searching and editing ----
-def isin(element, test_elements, invert=False):
+def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None):
     """Whether each element of `element` is among test_elements (any shape; NaN never is): a
-    binary search of the sorted test elements, lazy."""
+    binary search of the sorted test elements, lazy. NumPy's assume_unique and kind change
+    nothing here (one method serves all)."""
     e, t = _arr(element), ravel(test_elements)
     if t.shape[0] == 0:
         r = _api.zeros(e.shape, dtype=dt.bool, device=e.device)
@@ -1190,9 +1197,10 @@ def _unique_along(a, axis, return_index, return_inverse, return_counts):
     return values if not extra else (values, *extra)
 
 
-def intersect1d(ar1, ar2):
+def intersect1d(ar1, ar2, assume_unique=False):
     """The sorted distinct values in both (evaluated: a data-dependent length; NaN is in none), in
-    the dtype both promote to (NumPy's)."""
+    the dtype both promote to (NumPy's). assume_unique changes nothing (the same values when the
+    inputs are unique)."""
     u, t = unique(ar1), _arr(ar2)
     r = u[isin(u, t)]
     c = dt.result_type(r, t)
@@ -1204,9 +1212,10 @@ def union1d(ar1, ar2):
     return unique(_api.concat([ravel(ar1), ravel(ar2)]))
 
 
-def setdiff1d(ar1, ar2):
-    """The sorted distinct values of ar1 not in ar2, NaNs as one (NumPy's unique)."""
-    u = unique(ar1)
+def setdiff1d(ar1, ar2, assume_unique=False):
+    """The sorted distinct values of ar1 not in ar2, NaNs as one (NumPy's unique); with
+    assume_unique (NumPy's), ar1's values not in ar2 in ar1's order, unsorted."""
+    u = ravel(ar1) if assume_unique else unique(ar1)
     return u[isin(u, ar2, invert=True)]
 
 

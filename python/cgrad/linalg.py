@@ -90,7 +90,11 @@ def solve(x1, x2, /):
     return _cgrad._linalg_solve(x1, x2)
 
 
-def svd(x, /, *, full_matrices=True):
+def svd(x, /, full_matrices=True, compute_uv=True, hermitian=False):
+    """NumPy's compute_uv=False gives the singular values alone (svdvals); hermitian changes
+    nothing (the SVD serves every matrix)."""
+    if not compute_uv:
+        return svdvals(x)
     return SVDResult(*_cgrad._linalg_svd(x, builtins.bool(full_matrices)))
 
 

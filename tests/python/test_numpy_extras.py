@@ -514,3 +514,39 @@ def test_statistics_of_integers_bools_and_complex_as_numpy():
     z = arr(np.full((2, 3), 1 + 2j)).requires_grad_()  # constant complex data: std's gradient 0
     (g,) = cg.grad(cg.sum(cg.std(z, axis=1)), [z])
     check(g, np.zeros((2, 3), complex))
+
+
+def test_numpys_keywords_of_reductions_sorts_and_creation():
+    # NumPy keywords the standard's signatures lacked (since 2026-12-07: TypeError before)
+    x = np.array([[3.0, 1.0, 2.0], [5.0, 4.0, np.nan]])
+    e = np.zeros((0, 3))
+    for f in ("sum", "prod", "max", "min"):
+        for a, kw in ((x, {"axis": 1}), (x, {}), (e, {"axis": 0}), (e, {}), (x, {"axis": 0, "keepdims": True})):
+            check(getattr(cg, f)(arr(a), initial=4.0, **kw), getattr(np, f)(a, initial=4.0, **kw))
+    check(cg.amax(arr(e), axis=0, initial=-1.0), np.amax(e, axis=0, initial=-1.0))
+    for kind in ("quicksort", "mergesort", "heapsort", "stable"):
+        check(cg.argsort(arr(x), kind=kind), np.argsort(x, kind="stable"))
+        check(cg.sort(arr(x), axis=0, kind=kind), np.sort(x, axis=0, kind=kind))
+    with pytest.raises(ValueError):
+        cg.sort(arr(x), kind="bogo")
+    for args in ((0.0, 1.0, 5), (2.0, -1.0, 4, False), (0.0, 1.0, 1)):
+        got, step = cg.linspace(*args[:3], endpoint=args[3] if len(args) > 3 else True, retstep=True)
+        want, wstep = np.linspace(*args[:3], endpoint=args[3] if len(args) > 3 else True, retstep=True)
+        check(got, want.astype(np.float32))
+        assert step == wstep or (np.isnan(step) and np.isnan(wstep))
+    for ij in ("xy", "ij"):
+        got = cg.meshgrid(cg.arange(3), cg.arange(4), cg.arange(2), sparse=True, indexing=ij)
+        want = np.meshgrid(np.arange(3), np.arange(4), np.arange(2), sparse=True, indexing=ij)
+        for g, w in zip(got, want):
+            check(g, w)
+    i = np.array([[1, 2], [3, 4]], np.int32)
+    for f in ("mean", "var", "std"):
+        check(getattr(cg, f)(arr(i), dtype=cg.float32, axis=0), getattr(np, f)(i, dtype=np.float32, axis=0))
+    check(cg.nanmean(arr(x), dtype=cg.float32, axis=1), np.nanmean(x, dtype=np.float32, axis=1))
+    check(cg.nansum(arr(i), dtype=cg.int8), np.nansum(i, dtype=np.int8))
+    check(cg.linalg.svd(arr(x[:, :2]), compute_uv=False), np.linalg.svd(x[:, :2], compute_uv=False))
+    check(cg.setdiff1d(arr(np.array([5, 1, 3, 2])), arr(np.array([3])), assume_unique=True),
+          np.setdiff1d([5, 1, 3, 2], [3], assume_unique=True))
+    check(cg.isin(arr(np.array([1, 2, 3])), arr(np.array([2])), True, True), np.isin([1, 2, 3], [2], True, True))
+    check(cg.intersect1d(arr(np.array([1, 4, 2])), arr(np.array([2, 1])), assume_unique=True),
+          np.intersect1d([1, 4, 2], [2, 1], assume_unique=True))
