@@ -506,10 +506,12 @@ def median(a, axis=None, keepdims=False):
 
 
 @_api._half_in_f32
-def cov(m, y=None, rowvar=True, bias=False, ddof=None):
+def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *, dtype=None):
     """The covariance matrix of the variables in m's rows (columns with rowvar=False), divided by
-    N - 1 (N with bias, N - ddof with ddof); one variable gives a 0-d array."""
-    x = _float(atleast_2d(m))
+    N - 1 (N with bias, N - ddof with ddof); one variable gives a 0-d array. NumPy's weights of
+    the observations: fweights (integer repeat counts) and aweights (relative importances), with
+    NumPy's normalisation; dtype: the dtype computed in."""
+    x = _float(atleast_2d(m) if dtype is None else atleast_2d(m).astype(dtype))
     if not rowvar and x.shape[0] != 1:
         x = x.mT
     if y is not None:
@@ -518,9 +520,33 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None):
             yy = yy.mT
         x = _api.concat([x, yy.astype(dt.result_type(x, yy))], axis=0)
     n = x.shape[1]
-    dof = n - (ddof if ddof is not None else (0 if bias else 1))
-    xc = x - _api.mean(x, axis=1, keepdims=True)
-    c = (xc @ _cgrad.conj(xc).mT) / dof
+    ddof = ddof if ddof is not None else (0 if bias else 1)
+    w = None
+    for wt, name in ((fweights, "fweights"), (aweights, "aweights")):
+        if wt is not None:
+            wt = _arr(wt)
+            if wt.ndim != 1 or wt.shape[0] != n:
+                raise ValueError(f"cov: {name} must be 1-D of the number of observations ({n})")
+            if name == "fweights" and wt.dtype not in dt.INTEGRAL:
+                raise TypeError("cov: fweights must be integers")
+            if builtins.bool(_api.any(wt < 0)):
+                raise ValueError(f"cov: {name} cannot be negative")
+            w = wt.astype(x.dtype if x.dtype in dt.FLOATING else dt.float64) if w is None else w * wt
+    if w is None:
+        dof = n - ddof
+        xc = x - _api.mean(x, axis=1, keepdims=True)
+        c = (xc @ _cgrad.conj(xc).mT) / dof
+    else:
+        w_sum = _api.sum(w)
+        avg = _api.sum(x * w, axis=1, keepdims=True) / w_sum
+        if ddof == 0:
+            fact = w_sum
+        elif aweights is None:
+            fact = w_sum - ddof
+        else:
+            fact = w_sum - ddof * _api.sum(w * _arr(aweights)) / w_sum
+        xc = x - avg
+        c = ((xc * w) @ _cgrad.conj(xc).mT) / fact
     return _api.squeeze(c, axis=(0, 1)) if c.shape == (1, 1) else c
 
 
@@ -1019,11 +1045,47 @@ def polyval(p, x):
     return r
 
 
-def polyfit(x, y, deg):
-    """The least-squares polynomial of degree `deg` through (x, y), highest power first."""
+def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
+    """The least-squares polynomial of degree `deg` through (x, y) (y one column per fit), highest
+    power first, as NumPy's: the Vandermonde matrix's rows weighted by w, its columns scaled to unit
+    norm, lstsq with rcond (default len(x) eps). full: (coefficients, residuals, rank, singular
+    values, rcond); cov: (coefficients, their covariance matrix, scaled by the residuals per degree
+    of freedom unless cov="unscaled")."""
     x, y = _float(_arr(x)), _float(_arr(y))
-    vander = _api.stack([x ** (deg - i) for i in range(deg + 1)], axis=1)
-    return _linalg.lstsq(vander, y)[0]
+    order = operator.index(deg) + 1
+    if order < 1:
+        raise ValueError("polyfit: expected deg >= 0")
+    if x.ndim != 1 or x.shape[0] == 0 or y.ndim not in (1, 2) or y.shape[0] != x.shape[0]:
+        raise ValueError("polyfit: x must be 1-D and non-empty, y 1-D or 2-D of x's length")
+    n = x.shape[0]
+    rcond = n * dt.finfo(x.dtype).eps if rcond is None else rcond
+    lhs, rhs = _api.stack([x ** (order - 1 - i) for i in range(order)], axis=1), y
+    if w is not None:
+        w = _float(_arr(w))
+        if w.ndim != 1 or w.shape[0] != n:
+            raise ValueError("polyfit: w must be 1-D of x's length")
+        lhs = lhs * w._reshape([n, 1])
+        rhs = rhs * (w._reshape([n, 1]) if rhs.ndim == 2 else w)
+    scale = _cgrad.sqrt(_api.sum(lhs * lhs, axis=0))
+    lhs = lhs / scale
+    c, resids, rank, sv = _linalg.lstsq(lhs, rhs, rcond)
+    c = (c.mT / scale).mT if c.ndim == 2 else c / scale
+    if full:
+        return c, resids, rank, sv, rcond
+    if not cov:
+        return c
+    vbase = _linalg.inv(lhs.mT @ lhs) / _np_outer(scale, scale)
+    if cov == "unscaled":
+        fac = 1.0
+    else:
+        if n <= order:
+            raise ValueError("polyfit: the number of data points must exceed order to scale the covariance matrix")
+        fac = resids / (n - order)
+    return c, (vbase * fac if y.ndim == 1 else vbase._reshape([order, order, 1]) * fac)
+
+
+def _np_outer(a, b):
+    return a._reshape([-1, 1]) * b._reshape([1, -1])
 
 
 def roots(p):

@@ -550,3 +550,30 @@ def test_numpys_keywords_of_reductions_sorts_and_creation():
     check(cg.isin(arr(np.array([1, 2, 3])), arr(np.array([2])), True, True), np.isin([1, 2, 3], [2], True, True))
     check(cg.intersect1d(arr(np.array([1, 4, 2])), arr(np.array([2, 1])), assume_unique=True),
           np.intersect1d([1, 4, 2], [2, 1], assume_unique=True))
+
+
+def test_cov_weights_and_polyfit_options_as_numpy():
+    # cov's fweights/aweights/dtype and polyfit's w/rcond/full/cov (since 2026-12-07)
+    x = rng.standard_normal((3, 9))
+    f, a = rng.integers(0, 4, 9), rng.random(9)
+    for kw in ({"fweights": f}, {"aweights": a}, {"fweights": f, "aweights": a}, {"aweights": a, "ddof": 0},
+               {"aweights": a, "bias": True}, {"fweights": f, "ddof": 2}):
+        ours = {k: arr(v) if isinstance(v, np.ndarray) else v for k, v in kw.items()}
+        check(cg.cov(arr(x), **ours), np.cov(x, **kw))
+        check(cg.cov(arr(x + 1j * x[::-1]), **ours), np.cov(x + 1j * x[::-1], **kw))
+    check(cg.cov(arr(x), dtype=cg.float32), np.cov(x, dtype=np.float32), rtol=1e-6, atol=1e-6)
+    with pytest.raises(ValueError):
+        cg.cov(arr(x), aweights=arr(-a))
+    with pytest.raises(TypeError):
+        cg.cov(arr(x), fweights=arr(a))
+    t = np.linspace(-1, 2, 12)
+    y = np.stack([t ** 2 - t + 0.1 * rng.standard_normal(12), 2 * t + 0.1 * rng.standard_normal(12)], axis=1)
+    w = rng.random(12) + 0.5
+    for yy in (y[:, 0], y):
+        check(cg.polyfit(arr(t), arr(yy), 2, w=arr(w)), np.polyfit(t, yy, 2, w=w), rtol=1e-9, atol=1e-9)
+        check(cg.polyfit(arr(t), arr(yy), 2, rcond=1e-3), np.polyfit(t, yy, 2, rcond=1e-3), rtol=1e-9, atol=1e-9)
+        for c in (True, "unscaled"):
+            check(cg.polyfit(arr(t), arr(yy), 2, cov=c), np.polyfit(t, yy, 2, cov=c), rtol=1e-9, atol=1e-9)
+        got, want = cg.polyfit(arr(t), arr(yy), 2, full=True), np.polyfit(t, yy, 2, full=True)
+        for g, e in zip(got, want):
+            np.testing.assert_allclose(np.asarray(g), e, rtol=1e-9, atol=1e-9)
