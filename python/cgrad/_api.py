@@ -648,16 +648,35 @@ def flip(x, /, *, axis=None):
     return _cgrad._flip(x, axes) if axes else x._reshape(list(x.shape))  # () flips nothing: a new array
 
 
-def concat(arrays, /, *, axis=0):
+def _cast_all(arrays, dtype, casting, fn):
+    """NumPy's dtype= of the joining functions: each array cast to it first, under NumPy's casting
+    rule ("same_kind", the default, refuses a cast to a lower kind, float to int; "unsafe" allows
+    every cast)."""
     arrays = list(arrays)
+    if dtype is None:
+        return arrays
+    d = dt.as_dtype(dtype)
+    if casting not in ("no", "equiv", "safe", "same_kind", "unsafe"):
+        raise ValueError(f"{fn}: casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe'")
+    for a in arrays:
+        if casting != "unsafe" and dt._category(a.dtype) > dt._category(d) or \
+                casting in ("no", "equiv", "safe") and not dt.can_cast(a.dtype, d):
+            raise TypeError(f"{fn}: cannot cast {a.dtype} to {d} under casting={casting!r}")
+    return [astype(a, d) for a in arrays]
+
+
+def concat(arrays, /, *, axis=0, dtype=None, casting="same_kind"):
+    """dtype and casting (NumPy's): each array cast to dtype first."""
+    arrays = _cast_all(arrays, dtype, casting, "concat")
     if axis is None:
         arrays = [a._reshape([-1]) for a in arrays]
         axis = 0
     return _cgrad._cat(arrays, axis)
 
 
-def stack(arrays, /, *, axis=0):
-    arrays = list(arrays)
+def stack(arrays, /, *, axis=0, dtype=None, casting="same_kind"):
+    """dtype and casting (NumPy's): each array cast to dtype first."""
+    arrays = _cast_all(arrays, dtype, casting, "stack")
     n = arrays[0].ndim + 1
     return concat([expand_dims(a, axis=axis) for a in arrays], axis=axis % n)
 

@@ -92,13 +92,13 @@ def atleast_3d(*arrays):
     return _atleast(3, arrays)
 
 
-def vstack(tup):
-    return _api.concat([atleast_2d(a) for a in tup], axis=0)
+def vstack(tup, *, dtype=None, casting="same_kind"):
+    return _api.concat([atleast_2d(a) for a in tup], axis=0, dtype=dtype, casting=casting)
 
 
-def hstack(tup):
+def hstack(tup, *, dtype=None, casting="same_kind"):
     arrays = [atleast_1d(a) for a in tup]
-    return _api.concat(arrays, axis=0 if arrays and arrays[0].ndim == 1 else 1)
+    return _api.concat(arrays, axis=0 if arrays and arrays[0].ndim == 1 else 1, dtype=dtype, casting=casting)
 
 
 def dstack(tup):
@@ -1336,11 +1336,13 @@ __all__ += ["isin", "unique", "intersect1d", "union1d", "setdiff1d", "argwhere",
 
 
 # ---- NumPy's names for the standard's functions, and functions close to them ----
-def concatenate(arrays, axis=0, dtype=None):
-    """concat; axis=None concatenates the flattened arrays (NumPy's rule)."""
+def concatenate(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
+    """concat; axis=None concatenates the flattened arrays (NumPy's rule); dtype: each array cast
+    to it first, under NumPy's casting rule."""
+    if out is not None:
+        raise TypeError("concatenate: out= is not supported (arrays are values; use the result)")
     arrays = [ravel(a) for a in arrays] if axis is None else [_arr(a) for a in arrays]
-    r = _api.concat(arrays, axis=0 if axis is None else axis)
-    return r if dtype is None else r.astype(dtype)
+    return _api.concat(arrays, axis=0 if axis is None else axis, dtype=dtype, casting=casting)
 
 
 def transpose(a, axes=None):

@@ -381,9 +381,9 @@ def dsplit(ary, indices_or_sections):
     return _split_from(ary, indices_or_sections, 2, 3, "dsplit")
 
 
-def row_stack(tup):
+def row_stack(tup, *, dtype=None, casting="same_kind"):
     """vstack (NumPy's older name)."""
-    return vstack(tup)
+    return vstack(tup, dtype=dtype, casting=casting)
 
 
 def rollaxis(a, axis, start=0):

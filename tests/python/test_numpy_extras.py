@@ -577,3 +577,14 @@ def test_cov_weights_and_polyfit_options_as_numpy():
         got, want = cg.polyfit(arr(t), arr(yy), 2, full=True), np.polyfit(t, yy, 2, full=True)
         for g, e in zip(got, want):
             np.testing.assert_allclose(np.asarray(g), e, rtol=1e-9, atol=1e-9)
+
+
+def test_joining_functions_take_numpys_dtype_and_casting():
+    a, b = np.arange(3), np.arange(3.0)
+    for f in ("concatenate", "concat", "stack", "hstack", "vstack"):
+        nf = np.concatenate if f == "concat" else getattr(np, f)
+        for d, casting in ((np.float32, "same_kind"), (np.int32, "unsafe"), (np.float64, "safe")):
+            check(getattr(cg, f)([arr(a), arr(b)], dtype=d, casting=casting), nf([a, b], dtype=d, casting=casting))
+        for d, casting in ((np.int32, "same_kind"), (np.float32, "safe")):  # refused, as NumPy's
+            with pytest.raises(TypeError):
+                getattr(cg, f)([arr(a), arr(b)], dtype=d, casting=casting)
