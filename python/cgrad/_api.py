@@ -648,10 +648,33 @@ def flip(x, /, *, axis=None):
     return _cgrad._flip(x, axes) if axes else x._reshape(list(x.shape))  # () flips nothing: a new array
 
 
+def _numpy_safe(f, t):
+    """NumPy's "safe" casts: the standard's (within a kind, to a wider dtype), bool to anything, and
+    integers to floats whose significand holds them (NumPy counts int64 -> float64 as safe too)."""
+    if dt.can_cast(f, t) or f is dt.bool:
+        return True
+    if f in dt.INTEGRAL and t in dt.FLOATING + dt.COMPLEX:
+        r = dt._real_of(t)
+        return r is dt.float64 or f.itemsize * 8 <= {dt.float16: 11, dt.bfloat16: 8, dt.float32: 24}.get(r, 0)
+    return False
+
+
+def _numpy_can_cast(f, t, casting):
+    """NumPy's can_cast(f, t, casting) over cgrad's dtypes: "same_kind" takes the safe casts and
+    those within a kind or to a higher one (float64 -> float32, int64 -> float16), not to a lower
+    one (float -> int) nor signed -> unsigned integers (another kind to NumPy)."""
+    if casting == "unsafe":
+        return True
+    if casting in ("no", "equiv"):
+        return f is t
+    if _numpy_safe(f, t) or casting == "safe":
+        return _numpy_safe(f, t)
+    return dt._category(f) <= dt._category(t) and not (f.kind == dt.int8.kind and t.kind == dt.uint8.kind)
+
+
 def _cast_all(arrays, dtype, casting, fn):
     """NumPy's dtype= of the joining functions: each array cast to it first, under NumPy's casting
-    rule ("same_kind", the default, refuses a cast to a lower kind, float to int; "unsafe" allows
-    every cast)."""
+    rule (default "same_kind"; "unsafe" allows every cast)."""
     arrays = list(arrays)
     if dtype is None:
         return arrays
@@ -659,8 +682,7 @@ def _cast_all(arrays, dtype, casting, fn):
     if casting not in ("no", "equiv", "safe", "same_kind", "unsafe"):
         raise ValueError(f"{fn}: casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe'")
     for a in arrays:
-        if casting != "unsafe" and dt._category(a.dtype) > dt._category(d) or \
-                casting in ("no", "equiv", "safe") and not dt.can_cast(a.dtype, d):
+        if not _numpy_can_cast(a.dtype, d, casting):
             raise TypeError(f"{fn}: cannot cast {a.dtype} to {d} under casting={casting!r}")
     return [astype(a, d) for a in arrays]
 

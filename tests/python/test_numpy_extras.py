@@ -588,3 +588,17 @@ def test_joining_functions_take_numpys_dtype_and_casting():
         for d, casting in ((np.int32, "same_kind"), (np.float32, "safe")):  # refused, as NumPy's
             with pytest.raises(TypeError):
                 getattr(cg, f)([arr(a), arr(b)], dtype=d, casting=casting)
+    # NumPy's casting table (complex to real excepted: cgrad's astype refuses that cast)
+    names = ["bool", "int8", "uint8", "int16", "uint32", "int64", "uint64", "float16", "float32", "float64",
+             "complex64"]
+    for f in names:
+        for t in names:
+            for casting in ("no", "safe", "same_kind", "unsafe"):
+                if casting == "unsafe" and f.startswith("complex") and not t.startswith("complex"):
+                    continue
+                try:
+                    cg.concat([cg.zeros(2, dtype=f)], dtype=t, casting=casting)
+                    ok = True
+                except TypeError:
+                    ok = False
+                assert ok == np.can_cast(f, t, casting), (f, t, casting)
