@@ -1336,11 +1336,15 @@ __all__ += ["isin", "unique", "intersect1d", "union1d", "setdiff1d", "argwhere",
 
 
 # ---- NumPy's names for the standard's functions, and functions close to them ----
+def _no_out_method(out):
+    if out is not None:
+        raise TypeError("cgrad: out= is not supported (arrays are values; use the result)")
+
+
 def concatenate(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
     """concat; axis=None concatenates the flattened arrays (NumPy's rule); dtype: each array cast
     to it first, under NumPy's casting rule."""
-    if out is not None:
-        raise TypeError("concatenate: out= is not supported (arrays are values; use the result)")
+    _no_out_method(out)
     arrays = [ravel(a) for a in arrays] if axis is None else [_arr(a) for a in arrays]
     return _api.concat(arrays, axis=0 if axis is None else axis, dtype=dtype, casting=casting)
 
@@ -1477,11 +1481,22 @@ def _install_methods():
     A.cumsum = lambda self, axis=None, dtype=None: cumsum(self, axis, dtype)
     A.cumprod = lambda self, axis=None, dtype=None: cumprod(self, axis, dtype)
     A.std = lambda self, axis=None, dtype=None, ddof=0, keepdims=False: _api.std(self, axis=axis, correction=ddof,
-                                                                                 keepdims=keepdims)
+                                                                                 keepdims=keepdims, dtype=dtype)
     A.var = lambda self, axis=None, dtype=None, ddof=0, keepdims=False: _api.var(self, axis=axis, correction=ddof,
-                                                                                 keepdims=keepdims)
-    A.prod = lambda self, axis=None, dtype=None, keepdims=False: _api.prod(self, axis=axis, dtype=dtype,
-                                                                           keepdims=keepdims)
+                                                                                 keepdims=keepdims, dtype=dtype)
+
+    def reduction(fn, dtyped):
+        """NumPy's x.sum(axis, dtype, out, keepdims, initial) and the rest: out= refused (values)."""
+        def method(self, axis=None, dtype=None, out=None, keepdims=False, initial=None):
+            _no_out_method(out)
+            kw = {"dtype": dtype} if dtyped else {}
+            if dtype is not None and not dtyped:
+                raise TypeError("cgrad: dtype= is not an argument of this reduction")
+            return fn(self, axis=axis, keepdims=keepdims, initial=initial, **kw)
+        return method
+
+    A.sum, A.prod = reduction(_api.sum, True), reduction(_api.prod, True)
+    A.max, A.min = reduction(_api.max, False), reduction(_api.min, False)
     A.any = lambda self, axis=None, keepdims=False: _api.any(self, axis=axis, keepdims=keepdims)
     A.all = lambda self, axis=None, keepdims=False: _api.all(self, axis=axis, keepdims=keepdims)
     A.clip = lambda self, min=None, max=None: _api.clip(self, min, max)  # noqa: A002
@@ -1493,7 +1508,7 @@ def _install_methods():
     A.imag = property(lambda self: _cgrad.imag(self))
     A.itemsize = property(lambda self: self.dtype.itemsize)
     A.nbytes = property(lambda self: self.size * self.dtype.itemsize)
-    A.argsort = lambda self, axis=-1: _api.argsort(self, axis=axis, stable=True)
+    A.argsort = lambda self, axis=-1, kind=None: _api.argsort(self, axis=axis, stable=True, kind=kind)
     A.nonzero = lambda self: tuple(_api.nonzero(self))
     A.swapaxes = lambda self, axis1, axis2: swapaxes(self, axis1, axis2)
     A.repeat = lambda self, repeats, axis=None: _api.repeat(self, repeats, axis=axis)

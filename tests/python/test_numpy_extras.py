@@ -524,6 +524,11 @@ def test_numpys_keywords_of_reductions_sorts_and_creation():
         for a, kw in ((x, {"axis": 1}), (x, {}), (e, {"axis": 0}), (e, {}), (x, {"axis": 0, "keepdims": True})):
             check(getattr(cg, f)(arr(a), initial=4.0, **kw), getattr(np, f)(a, initial=4.0, **kw))
     check(cg.amax(arr(e), axis=0, initial=-1.0), np.amax(e, axis=0, initial=-1.0))
+    for f in ("sum", "prod", "max", "min"):  # the methods NumPy's functions call take it too
+        check(getattr(arr(x), f)(axis=1, initial=4.0), getattr(x, f)(axis=1, initial=4.0))
+        check(getattr(np, f)(arr(x), axis=0), getattr(np, f)(x, axis=0))
+    check(arr(x).argsort(kind="stable"), x.argsort(kind="stable"))
+    check(arr(x).var(dtype=cg.float32), x.var(dtype=np.float32), rtol=1e-6)
     for kind in ("quicksort", "mergesort", "heapsort", "stable"):
         check(cg.argsort(arr(x), kind=kind), np.argsort(x, kind="stable"))
         check(cg.sort(arr(x), axis=0, kind=kind), np.sort(x, axis=0, kind=kind))
