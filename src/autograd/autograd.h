@@ -12,6 +12,7 @@
 
 #include "ir/node.h"
 
+#include <mutex>
 #include <vector>
 
 namespace cgrad::autograd {
@@ -43,7 +44,11 @@ struct CustomGradImpl final : ir::CustomGrad {
   std::string name;
   std::shared_ptr<const CustomOp::Backward> backward;
   CustomContext ctx;
-  std::vector<std::weak_ptr<ir::Node>> outputs;
+  /// The outputs' views (weak: they hold this). One the caller dropped is made again, and put
+  /// here, when create_graph hands it to backward (custom_vjp): the engine groups an operator's
+  /// outputs by these.
+  mutable std::vector<std::weak_ptr<ir::Node>> outputs;
+  mutable std::mutex outputs_mutex;
 };
 
 /// Calls the user's backward with `c.group` and checks what it returns (custom.cpp).

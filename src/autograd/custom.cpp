@@ -38,11 +38,49 @@ void user(VjpCall& c) {
 
 }  // namespace vjp
 
+namespace {
+// The output the caller sees: an identity view of forward's output `inner` carrying the
+// operator's gradient record for output k (the passes fold the view away).
+ir::NodePtr output_view(const ir::NodePtr& inner, const std::vector<ir::NodePtr>& inputs,
+                        const std::shared_ptr<const ir::CustomGrad>& impl, std::size_t k) {
+  ir::Attrs a;
+  a.shape = inner->shape;
+  ir::NodePtr view = ir::make_node(ir::Op::Reshape, {inner}, a, inner->device);
+  if (is_floating(view->dtype) ||
+      is_complex(view->dtype)) {  // complex too: without a record until 2026-12-05
+    auto r = std::make_shared<ir::GradRecord>();
+    r->op = ir::Op::Reshape;
+    r->composite = ir::Composite::Custom;
+    r->inputs = inputs;
+    r->custom = impl;
+    r->custom_out = static_cast<int>(k);
+    view->grad = std::move(r);
+  }
+  return view;
+}
+}  // namespace
+
 void custom_vjp(VjpCall& c) {
   const auto& impl = static_cast<const CustomGradImpl&>(*c.rec.custom);
   const std::string who = "custom op '" + impl.name + "'";
   CustomContext ctx = impl.ctx;
   ctx.inputs = c.in;  // the recorded nodes (a handle given to forward may have been reassigned since)
+  // Under create_graph, backward's derivative must flow through the outputs it reads: a forward
+  // run on the host (the linalg routines) gives outputs with no history, so backward gets the
+  // outputs the caller saw, carrying the operator's record (one made again where the caller's has
+  // gone), as a torch.autograd.Function's saved outputs do. Until 2026-12-07 the second
+  // derivatives through inv, det, cholesky, eigh or the SVD missed those terms (silently).
+  if (frontend::grad_mode()) {
+    std::lock_guard<std::mutex> lock(impl.outputs_mutex);
+    for (std::size_t k = 0; k < ctx.outputs.size(); ++k) {
+      ir::NodePtr v = impl.outputs[k].lock();
+      if (!v) {  // registered, so that the engine groups its gradient with its siblings'
+        v = output_view(ctx.outputs[k].node(), c.rec.inputs, c.rec.custom, k);
+        impl.outputs[k] = v;
+      }
+      ctx.outputs[k] = Tensor(v);
+    }
+  }
   std::vector<Tensor> gout = c.group;
   for (std::size_t k = 0; k < gout.size(); ++k)
     if (!gout[k].defined())
@@ -105,21 +143,8 @@ std::vector<Tensor> CustomOp::operator()(const std::vector<Tensor>& inputs) cons
   for (std::size_t k = 0; k < outs.size(); ++k) {
     const ir::NodePtr& inner = outs[k].node();
     impl->ctx.outputs.emplace_back(inner);
-    // The output the caller sees: an identity view carrying the operator's gradient record
-    // (the passes fold it away; forward's own nodes keep their records).
-    ir::Attrs a;
-    a.shape = inner->shape;
-    ir::NodePtr view = ir::make_node(ir::Op::Reshape, {inner}, a, inner->device);
-    if (is_floating(view->dtype) ||
-        is_complex(view->dtype)) {  // complex too: without a record until 2026-12-05
-      auto r = std::make_shared<ir::GradRecord>();
-      r->op = ir::Op::Reshape;
-      r->composite = ir::Composite::Custom;
-      r->inputs = in_nodes;
-      r->custom = impl;
-      r->custom_out = static_cast<int>(k);
-      view->grad = std::move(r);
-    }
+    // (forward's own nodes keep their records)
+    ir::NodePtr view = autograd::output_view(inner, in_nodes, impl, k);
     impl->outputs.push_back(view);
     result.emplace_back(std::move(view));
   }

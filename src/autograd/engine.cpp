@@ -108,7 +108,9 @@ std::vector<Tensor> backprop(const NodePtr& y, const Tensor& seed, const std::ve
   // The outputs of one custom operator are differentiated together, at the output that comes
   // first in `order`: every user of every output comes later, so all their gradients are in.
   auto sibling_pos = [&](const ir::GradRecord& rec, std::size_t k) -> std::ptrdiff_t {
-    auto s = static_cast<const CustomGradImpl&>(*rec.custom).outputs[k].lock();
+    const auto& impl = static_cast<const CustomGradImpl&>(*rec.custom);
+    std::lock_guard<std::mutex> lock(impl.outputs_mutex);  // (custom_vjp may register one again)
+    auto s = impl.outputs[k].lock();
     auto it = s ? pos.find(s.get()) : pos.end();
     return it == pos.end() ? -1 : static_cast<std::ptrdiff_t>(it->second);
   };

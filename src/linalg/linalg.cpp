@@ -439,7 +439,8 @@ const CustomOp& eigvalsh_op() {
         return std::vector<Tensor>{w};
       },
       [](const CustomContext& c, const std::vector<Tensor>& g) {  // d w_i = v_i^H dA v_i
-        const Tensor& v = c.saved[0];
+        // (under create_graph, the vectors with eigh's record: the second derivative flows through them)
+        const Tensor v = is_grad_enabled() ? eigh_op()({c.inputs[0]})[1] : c.saved[0];
         return std::vector<Tensor>{matmul(v * as_row(g[0]), mH(v))};
       });
   return op;
@@ -481,7 +482,7 @@ const CustomOp& eigvals_op() {
       [](const CustomContext& c, const std::vector<Tensor>& g) {
         // d w_i = u_i^H dA v_i with the left eigenvectors u_i^H the rows of V^-1: gA = V^-H diag(gw) V^H
         // (PyTorch's formula), real for a real A
-        const Tensor& v = c.saved[0];
+        const Tensor v = is_grad_enabled() ? eig_op()({c.inputs[0]})[1] : c.saved[0];  // (as eigvalsh's)
         const Tensor ga = matmul(mH(inv(v)) * as_row(g[0]), mH(v));
         return std::vector<Tensor>{is_complex(c.inputs[0].dtype()) ? ga : real(ga)};
       });
@@ -500,6 +501,10 @@ const CustomOp& svdvals_op() {
         return std::vector<Tensor>{r.S};
       },
       [](const CustomContext& c, const std::vector<Tensor>& g) {  // d s_i = Re(u_i^H dA v_i)
+        if (is_grad_enabled()) {  // (as eigvalsh's: the vectors with the SVD's record)
+          const SVD r = svd(c.inputs[0], false);
+          return std::vector<Tensor>{matmul(r.U * as_row(g[0]), r.Vh)};
+        }
         return std::vector<Tensor>{matmul(c.saved[0] * as_row(g[0]), c.saved[1])};
       });
   return op;

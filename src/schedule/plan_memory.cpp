@@ -167,13 +167,17 @@ MemoryPlan plan_memory(const Schedule& s) {
         for (Block& b : live) {
           const auto xi = static_cast<std::size_t>(b.slot);
           if (b.end != ki || b.size != size || s.slots[xi].dtype != s.slots[oi].dtype) continue;
+          // Every read of the buffer counts, through a view of it too (a transpose): until
+          // 2026-12-07 a view's read was not seen, so `x - x.T` of a dying intermediate x was
+          // written over x while its transposed elements were still to be read (wrong values).
           int reads = 0;
           bool same_index = true;
           for (std::size_t a = 0; a < ks.accesses.size(); ++a) {
             const Access& acc = ks.accesses[a];
-            if (acc.slot != b.slot) continue;
+            if (acc.slot < 0 || root(acc.slot) != b.slot) continue;
             ++reads;
-            same_index = same_index && !acc.indirect && acc.offset == sa.offset && acc.strides == sa.strides;
+            same_index = same_index && acc.slot == b.slot && !acc.indirect && acc.offset == sa.offset &&
+                         acc.strides == sa.strides;
           }
           if (reads != 1 || !same_index) continue;
           m.in_place.emplace_back(o, b.slot);

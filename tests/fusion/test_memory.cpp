@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 
 using namespace cgrad;
 
@@ -99,6 +100,23 @@ TEST(MemoryPlan, ElementwiseKernelWritesOverTheInputThatDies) {
       test::with_backend("interpreter", [&] { return matmul(relu(matmul(x, w1)), w2).to_vector<float>(); });
   auto got = y.to_vector<float>();
   for (std::size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], expect[i], 1e-3);
+}
+
+TEST(MemoryPlan, NoWriteInPlaceOverAnInputAlsoReadThroughAView) {
+  // j = a @ b dies in the kernel of j - j^T, which reads it twice: in order and through the
+  // transpose (a view). Writing the result over j would overwrite elements the transposed read
+  // still needs; until 2026-12-07 the view's read was not counted and the values came out wrong
+  // (the second derivative of an SVD found it). The same for a flip.
+  Tensor a = randn({3, 3}, f64).eval(), b = randn({3, 3}, f64).eval(), d = randn({4, 3}, f64).eval();
+  const std::vector<std::function<Tensor(const Tensor&)>> uses{
+      [&](const Tensor& j) { return matmul(d, j.transpose(0, 1)) + matmul(d, j - j.transpose(0, 1)); },
+      [&](const Tensor& j) { return matmul(d, j.transpose(0, 1)) + matmul(d, j * 2.0 - flip(j, {0})); }};
+  for (std::size_t k = 0; k < uses.size(); ++k) {
+    auto build = [&] { return std::vector<Tensor>{uses[k](matmul(a, b))}; };
+    Measured planned = measure(Mode::Planned, build), eager = measure(Mode::Eager, build);
+    for (std::size_t i = 0; i < eager.values[0].size(); ++i)
+      EXPECT_NEAR(planned.values[0][i], eager.values[0][i], 1e-12) << k << " " << i;
+  }
 }
 
 TEST(MemoryPlan, DeadIntermediatesShareTheArena) {

@@ -670,3 +670,38 @@ def test_numpys_keywords_uplo_tol_rcond(dtype):
     sym = h @ np.conj(h).T
     np.testing.assert_allclose(np.asarray(cg.linalg.pinv(arr(sym), hermitian=True)), np.linalg.pinv(sym, hermitian=True),
                                atol=1e-10)
+
+
+def test_second_derivatives_through_the_decompositions_match_differences_of_the_first(routines):
+    # Hessian-vector products (grad of a grad with create_graph) against central differences of
+    # the first derivative. Until 2026-12-07 backward read the host routines' outputs without
+    # their history, so these missed every term through U, S, Q, L, inv(A)... (silently), and a
+    # tall SVD's also met the memory planner's in-place bug (docs/fusion.md).
+    a = rand((4, 3)) + np.eye(4, 3)
+    sq = a[:3] + 2 * np.eye(3)
+    w = rand((4, 3))
+    losses = {
+        "inv": (lambda x: cg.sum(cg.linalg.inv(x) ** 2), sq),
+        "det": (lambda x: cg.linalg.det(x) ** 2, sq),
+        "cholesky": (lambda x: cg.sum(cg.linalg.cholesky(x @ x.mT + arr(np.eye(3))) ** 2), sq),
+        "eigh": (lambda x: cg.sum(cg.linalg.eigh(x + x.mT).eigenvectors ** 2 * arr(w[:3])), sq),
+        "eigvalsh": (lambda x: cg.sum(cg.linalg.eigvalsh(x + x.mT) ** 3), sq),
+        "svdvals": (lambda x: cg.sum(cg.linalg.svdvals(x) ** 3), a),
+        "svd U": (lambda x: cg.sum(cg.linalg.svd(x, full_matrices=False).U ** 2 * arr(w)), a),
+        "svd Vh wide": (lambda x: cg.sum(cg.linalg.svd(x.mT, full_matrices=False).Vh ** 2 * arr(w.T)), a),
+        "qr": (lambda x: cg.sum(cg.linalg.qr(x).R ** 2) + cg.sum(cg.linalg.qr(x).Q ** 2 * arr(w)), a),
+    }
+    d = rand((4, 3))
+    for name, (f, x0) in losses.items():
+        dd = d[: x0.shape[0], : x0.shape[1]]
+
+        def first(v):
+            x = arr(v).requires_grad_()
+            return np.asarray(cg.grad(f(x), [x])[0])
+
+        x = arr(x0).requires_grad_()
+        (g,) = cg.grad(f(x), [x], create_graph=True)
+        (hv,) = cg.grad(cg.sum(g * arr(dd)), [x])
+        h = 1e-6
+        want = (first(x0 + h * dd) - first(x0 - h * dd)) / (2 * h)
+        np.testing.assert_allclose(np.asarray(hv), want, rtol=1e-5, atol=1e-6, err_msg=name)
