@@ -749,6 +749,46 @@ def run(seed, verbose, special=False):
     return fails
 
 
+def check_gemm_views(seed, verbose):
+    """Chains of matmuls whose results (intermediates: only the last node is evaluated) are read
+    in order and through views in one kernel (x - x.T, a flip, a broadcast row) and fed to more
+    matmuls: the memory planner's in-place writes must not overwrite what a view still reads
+    (until 2026-12-07 they did: a quarter of these graphs came out wrong)."""
+    r0 = np.random.default_rng((seed, 4242))
+    n = int(r0.choice([2, 3, 4, 6]))
+    leaves = [r0.standard_normal((n, n)) for _ in range(3)]
+
+    def build(mod):
+        t = cg.matrix_transpose if mod is cg else np.transpose
+        mm = cg.matmul if mod is cg else np.matmul
+        flip = cg.flip if mod is cg else np.flip
+        r = np.random.default_rng((seed, 4243))
+        live = [_as(v) if mod is cg else v for v in leaves]
+        text = []
+        for _ in range(int(r.integers(3, 9))):
+            a, b = live[int(r.integers(len(live)))], live[int(r.integers(len(live)))]
+            k = int(r.integers(0, 8))
+            j = mm(a, b)
+            v = [lambda: j - t(j), lambda: t(j) * 2 - j, lambda: j + flip(j, axis=int(k % 2)),
+                 lambda: j - j[0:1], lambda: mm(a, t(j)) + mm(a, j - t(j)), lambda: j * t(j),
+                 lambda: flip(t(j), axis=0) - j, lambda: t(j) + t(b)][k]()
+            text.append(str(k))
+            v = mm(v, a) if r.random() < 0.6 else v
+            live = [v] + live[1:] if r.random() < 0.5 else live + [v]
+        return (live[-1] if len(live) > 3 else live[0]), ",".join(text)
+
+    (got, text), (want, _) = build(cg), build(np)
+    got = np.asarray(got)
+    scale = max(1.0, float(np.max(np.abs(want))))
+    if not np.allclose(got, want, rtol=1e-9, atol=1e-9 * scale):
+        print(f"seed {seed} (gemm views {text}): off by {np.max(np.abs(got - want)) / scale:.3g} relative",
+              flush=True)
+        return 1
+    if verbose:
+        print(f"seed {seed}: gemm views ok {text}")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=200)
@@ -758,6 +798,8 @@ def main():
     ap.add_argument("--grad2", action="store_true", help="and second derivatives (create_graph=True)")
     ap.add_argument("--compile", action="store_true", help="as cg.compile'd functions, replayed on new inputs")
     ap.add_argument("--special", action="store_true", help="float leaves hold NaN, +-inf, +-0 and subnormals")
+    ap.add_argument("--gemm-views", action="store_true",
+                    help="chains of matmuls whose intermediates are read through views (the memory planner)")
     ap.add_argument("--device", default=None, help='"cuda" (with the emulator: docs/cuda.md) for the CUDA backend')
     args = ap.parse_args()
     global DEVICE
@@ -765,7 +807,9 @@ def main():
     bad = 0
     for seed in range(args.start, args.start + args.seeds):
         try:
-            if args.compile:
+            if args.gemm_views:
+                bad += check_gemm_views(seed, args.verbose) > 0
+            elif args.compile:
                 bad += check_compile(seed, args.verbose, args.special) > 0
             elif args.grad or args.grad2:
                 bad += check_grad(seed, args.verbose, args.grad2) > 0
