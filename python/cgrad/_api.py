@@ -369,25 +369,24 @@ def _reduce_in(name, x, axis, keepdims, dtype):
     return _array_reduce_in(fn, x, axis, keepdims, dtype if isinstance(x, Array) else None)
 
 
-def _with_initial(r, x, axis, keepdims, initial, combine):
-    """NumPy's `initial` of a reduction: combined with each result (sum: added, prod: multiplied,
-    max/min: the larger/smaller); r None (max/min over an empty axis) gives initial itself."""
+def _with_initial(reduce, x, axis, keepdims, initial, combine):
+    """reduce() with NumPy's `initial` combined into each result (sum: added, prod: multiplied,
+    max/min: the larger/smaller); max and min over an empty axis (no identity) give it alone."""
     if initial is None:
-        return r
-    if r is None:
+        return reduce()
+    axes = builtins.range(x.ndim) if axis is None else (axis if isinstance(axis, (tuple, list)) else (axis,))
+    if combine in (_cgrad.maximum, _cgrad.minimum) and builtins.any(
+            x.shape[operator.index(a) % x.ndim] == 0 for a in axes):
         shape = _cgrad._sum(zeros(x.shape, dtype=dt.int8, device=x.device), axis, keepdims).shape
         return full(tuple(shape), initial, dtype=x.dtype, device=x.device)
+    r = reduce()
     return combine(r, asarray(initial, dtype=r.dtype, device=r.device))
-
-
-def _empty_along(x, axis):
-    axes = builtins.range(x.ndim) if axis is None else (axis if isinstance(axis, (tuple, list)) else (axis,))
-    return builtins.any(x.shape[operator.index(a) % x.ndim] == 0 for a in axes) if x.ndim else False
 
 
 def sum(x, /, *, axis=None, dtype=None, keepdims=False, initial=None):
     """initial: NumPy's, added to each sum."""
-    return _with_initial(_reduce_in("sum", x, axis, keepdims, dtype), x, axis, keepdims, initial, _cgrad.add)
+    return _with_initial(lambda: _reduce_in("sum", x, axis, keepdims, dtype), x, axis, keepdims, initial,
+                         _cgrad.add)
 
 
 def mean(x, /, *, axis=None, keepdims=False, dtype=None):
@@ -398,21 +397,18 @@ def mean(x, /, *, axis=None, keepdims=False, dtype=None):
 
 def max(x, /, *, axis=None, keepdims=False, initial=None):
     """initial: NumPy's, the result's floor (and the result over an empty axis)."""
-    if initial is not None and _empty_along(x, axis):
-        return _with_initial(None, x, axis, keepdims, initial, None)
-    return _with_initial(_reduce("max", x, axis, keepdims), x, axis, keepdims, initial, _cgrad.maximum)
+    return _with_initial(lambda: _reduce("max", x, axis, keepdims), x, axis, keepdims, initial, _cgrad.maximum)
 
 
 def min(x, /, *, axis=None, keepdims=False, initial=None):
     """initial: NumPy's, the result's ceiling (and the result over an empty axis)."""
-    if initial is not None and _empty_along(x, axis):
-        return _with_initial(None, x, axis, keepdims, initial, None)
-    return _with_initial(_reduce("min", x, axis, keepdims), x, axis, keepdims, initial, _cgrad.minimum)
+    return _with_initial(lambda: _reduce("min", x, axis, keepdims), x, axis, keepdims, initial, _cgrad.minimum)
 
 
 def prod(x, /, *, axis=None, dtype=None, keepdims=False, initial=None):
     """initial: NumPy's, multiplying each product."""
-    return _with_initial(_reduce_in("prod", x, axis, keepdims, dtype), x, axis, keepdims, initial, _cgrad.multiply)
+    return _with_initial(lambda: _reduce_in("prod", x, axis, keepdims, dtype), x, axis, keepdims, initial,
+                         _cgrad.multiply)
 
 
 def var(x, /, *, axis=None, correction=0.0, keepdims=False, ddof=None, dtype=None):
@@ -431,10 +427,15 @@ def std(x, /, *, axis=None, correction=0.0, keepdims=False, ddof=None, dtype=Non
     """var's square root (var's dtypes); gradient 0 where the data are constant, as the core's."""
     x = _numeric_stat(x.astype(dtype) if dtype is not None and isinstance(x, Array) else x)
     if isinstance(x, Array) and x.dtype in dt.COMPLEX:
-        v = var(x, axis=axis, correction=correction, keepdims=keepdims, ddof=ddof)
-        flat = v == 0
-        return where(flat, 0.0, _cgrad.sqrt(where(flat, 1.0, v)))
+        return _sqrt_of_variance(var(x, axis=axis, correction=correction, keepdims=keepdims, ddof=ddof))
     return _cgrad._std(x, axis, float(correction if ddof is None else ddof), keepdims)
+
+
+def _sqrt_of_variance(v):
+    """sqrt(v) with gradient 0 where v is 0 (constant data), as the core's std (not sqrt's infinite
+    slope times 0): the std of the composites (complex std, nanstd)."""
+    flat = v == 0
+    return where(flat, 0.0, _cgrad.sqrt(where(flat, 1.0, v)))
 
 
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):

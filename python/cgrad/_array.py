@@ -484,13 +484,18 @@ def _to_device(self, device, /, *, stream=None):
     return _c_to_device(self, _api._dev(device), stream=stream)
 
 
+def _no_out(out, fn="cgrad"):
+    """NumPy's out= refused: arrays are values (the functions and methods that take it call this)."""
+    if out is not None:
+        raise TypeError(f"{fn}: out= is not supported (arrays are values; use the result)")
+
+
 def _reduction_method(fn):
     """x.sum(axis, keepdims) and the rest; NumPy's np.sum(x) calls x.sum(axis=, dtype=, out=): a dtype
     casts first and is the result's (x.sum(dtype=int8) of int8 is int8, as NumPy's); out= is
     refused: cgrad arrays are values."""
     def method(self, axis=None, dtype=None, out=None, keepdims=False, **kwargs):
-        if out is not None:
-            raise TypeError("cgrad: out= is not supported (arrays are values; use the result)")
+        _no_out(out)
         if kwargs:
             raise TypeError(f"cgrad: unsupported arguments {sorted(kwargs)}")
         return _reduce_in(fn, self, axis, keepdims, dtype)

@@ -13,6 +13,7 @@ from . import _api
 from ._numpy_io import _to_np
 from . import _cgrad
 from . import _dtypes as dt
+from ._array import _no_out
 from ._cgrad import Array
 from ._numpy import _arr, argpartition, partition, ravel
 from ._numpy_arrays import _check_bounds, _dtype_of, choose, compress, put
@@ -105,11 +106,6 @@ def _resize_method(self, *new_shape, refcheck=True):
             f"cgrad: x.resize{shape} cannot change the shape of an array in place (every handle keeps its "
             f"shape {tuple(self.shape)}); use x = cg.resize(x, shape) (repeats) or cg.pad(x.ravel(), "
             f"(0, n - x.size)).reshape(shape) (NumPy's zero padding) for a new array")
-
-
-def _no_out(out):
-    if out is not None:
-        raise TypeError("cgrad: out= is not supported (arrays are values; use the result)")
 
 
 # ---- flat ----

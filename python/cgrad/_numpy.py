@@ -12,6 +12,7 @@ from . import _api
 from . import _cgrad
 from . import _dtypes as dt
 from . import linalg as _linalg
+from ._array import _no_out
 from ._cgrad import Array
 
 __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "average", "bincount", "column_stack", "convolve", "corrcoef",
@@ -411,8 +412,7 @@ def _quantile_rule(method, n, q, ops):
     return v, (where(g == 0, 0.0, 0.5) if method == "midpoint" else g)
 
 
-def _number_ops():
-    return (math.floor, lambda c, a, b: a if c else b, round)
+_NUMBER_OPS = (math.floor, lambda c, a, b: a if c else b, round)  # _quantile_rule's ops on numbers
 
 
 def _lerp(a0, a1, t):
@@ -481,12 +481,13 @@ def quantile(a, q, axis=None, method="linear", keepdims=False, *, _empty_nan=Fal
                              dtype=_float(s).dtype)
         if n == 0:
             raise ValueError("quantile: an empty slice has no quantiles")
-        pos, gamma = _quantile_rule(method, n, v, _number_ops())
+        pos, gamma = _quantile_rule(method, n, v, _NUMBER_OPS)
         if gamma is None:
             r = _along(s, ax, slice(int(pos), int(pos) + 1))
         else:
-            lo = builtins.min(builtins.max(math.floor(pos), 0), n - 1) if pos < n - 1 else n - 1
-            hi = builtins.min(lo + 1, n - 1) if 0 <= pos < n - 1 else lo
+            # past the last value: the last; below the first: the first (NumPy's bounds)
+            lo = n - 1 if pos >= n - 1 else builtins.max(math.floor(pos), 0)
+            hi = lo + 1 if 0 <= pos < n - 1 else lo
             r = _lerp(_along(s, ax, slice(lo, lo + 1)), _along(s, ax, slice(hi, hi + 1)), gamma)
         if s.dtype in dt.FLOATING:  # the sort puts NaNs last: the last element says whether there is one
             r = _api.where(_cgrad.isnan(_along(s, ax, slice(n - 1, n))), float("nan"), r)
@@ -1074,7 +1075,7 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
         return c, resids, rank, sv, rcond
     if not cov:
         return c
-    vbase = _linalg.inv(lhs.mT @ lhs) / _np_outer(scale, scale)
+    vbase = _linalg.inv(lhs.mT @ lhs) / outer(scale, scale)
     if cov == "unscaled":
         fac = 1.0
     else:
@@ -1083,9 +1084,6 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
         fac = resids / (n - order)
     return c, (vbase * fac if y.ndim == 1 else vbase._reshape([order, order, 1]) * fac)
 
-
-def _np_outer(a, b):
-    return a._reshape([-1, 1]) * b._reshape([1, -1])
 
 
 def roots(p):
@@ -1336,15 +1334,10 @@ __all__ += ["isin", "unique", "intersect1d", "union1d", "setdiff1d", "argwhere",
 
 
 # ---- NumPy's names for the standard's functions, and functions close to them ----
-def _no_out_method(out):
-    if out is not None:
-        raise TypeError("cgrad: out= is not supported (arrays are values; use the result)")
-
-
 def concatenate(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
     """concat; axis=None concatenates the flattened arrays (NumPy's rule); dtype: each array cast
     to it first, under NumPy's casting rule."""
-    _no_out_method(out)
+    _no_out(out)
     arrays = [ravel(a) for a in arrays] if axis is None else [_arr(a) for a in arrays]
     return _api.concat(arrays, axis=0 if axis is None else axis, dtype=dtype, casting=casting)
 
@@ -1488,7 +1481,7 @@ def _install_methods():
     def reduction(fn, dtyped):
         """NumPy's x.sum(axis, dtype, out, keepdims, initial) and the rest: out= refused (values)."""
         def method(self, axis=None, dtype=None, out=None, keepdims=False, initial=None):
-            _no_out_method(out)
+            _no_out(out)
             kw = {"dtype": dtype} if dtyped else {}
             if dtype is not None and not dtyped:
                 raise TypeError("cgrad: dtype= is not an argument of this reduction")

@@ -13,6 +13,7 @@ from . import _cgrad
 from . import _dtypes as dt
 from . import _numpy as _np
 from . import linalg as _linalg
+from ._array import _no_out
 from ._cgrad import Array
 
 __all__ = ["arctan2", "fabs", "bitwise_not", "bitwise_count", "fmod", "gcd", "lcm", "ldexp", "frexp", "modf",
@@ -347,11 +348,6 @@ def unwrap(p, discont=None, axis=-1, period=2 * math.pi):
 
 
 # ---- NaN-ignoring reductions (NumPy's signatures; out= raises TypeError: arrays are values) ----
-def _no_out(out, fn):
-    if out is not None:
-        raise TypeError(f"{fn}: out= is not supported (arrays are values; use the result)")
-
-
 def nanprod(a, axis=None, dtype=None, out=None, keepdims=False):
     """The product with NaNs as 1."""
     _no_out(out, "nanprod")
@@ -397,9 +393,8 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correc
     if dtype is None and a.dtype in dt.HALF:
         return nanstd(a.astype(dt.float32), axis=axis, out=out, ddof=ddof, keepdims=keepdims,
                       correction=correction).astype(a.dtype)
-    v = nanvar(a, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims, correction=correction)
-    flat = v == 0  # gradient 0 there, as std's (not sqrt's inf times 0)
-    return _api.where(flat, 0.0, _cgrad.sqrt(_api.where(flat, 1.0, v)))
+    return _api._sqrt_of_variance(nanvar(a, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
+                                         correction=correction))
 
 
 def _nanarg(a, axis, keepdims, arg, fill, fn):
