@@ -148,8 +148,28 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
 
 def _as_array_arg(x):
     """x itself when it is an Array, else asarray(x): how functions beyond the standard take
-    NumPy arrays, lists and scalars."""
-    return x if isinstance(x, Array) else asarray(x)
+    NumPy arrays, lists and scalars; lists and tuples as NumPy reads them (_as_numpy_reads)."""
+    if isinstance(x, Array):
+        return x
+    return _as_numpy_reads(x) if isinstance(x, (list, tuple)) else asarray(x)
+
+
+def _as_numpy_reads(obj, device=None):
+    """A list or tuple as an array of the dtype NumPy reads it in: Python floats as float64 and
+    complex numbers as complex128 (asarray's defaults are float32 and complex64), ints as int64.
+    So a list beside a float64 array, in an operator (`x + [0.1]`) or a function (`quantile(x,
+    [0.2, 0.7])`), keeps its values (until 2026-12-07 they were rounded to float32 there). Lists
+    of Arrays stack as asarray's do."""
+    if not isinstance(obj, (list, tuple)) or _holds_array(obj):
+        return asarray(obj, device=device)
+    try:
+        _, _, d = _infer(obj)
+    except (ValueError, TypeError):
+        raise
+    except Exception:  # NumPy scalars among the items: NumPy's own dtype
+        return asarray(obj, device=device)
+    wide = {dt.float32: dt.float64, dt.complex64: dt.complex128}
+    return asarray(obj, dtype=wide.get(d, d), device=device)
 
 
 def _finish(x, want, device, copy):
@@ -347,7 +367,13 @@ def _scalar_as(v, x):
     return float(v) if x.dtype in dt.FLOATING else v
 
 
-def where(condition, x1, x2, /):
+def where(condition, x1=None, x2=None, /):
+    """The standard's where(condition, x1, x2); NumPy's where(condition) alone is nonzero(condition)
+    (since 2026-12-07)."""
+    if x1 is None and x2 is None:
+        return nonzero(asarray(condition))
+    if x1 is None or x2 is None:
+        raise ValueError("where: either both or neither of x1 and x2 should be given")
     return _cgrad._where(condition, x1, x2)
 
 
@@ -417,7 +443,7 @@ def var(x, /, *, axis=None, correction=0.0, keepdims=False, ddof=None, dtype=Non
     the deviations (the real parts' variance plus the imaginary parts'), of the real dtype; dtype
     (NumPy's) the dtype computed in."""
     x = x.astype(dtype) if dtype is not None and isinstance(x, Array) else x
-    x, c = _numeric_stat(x), float(correction if ddof is None else ddof)
+    x, c = _numeric_stat(x), _correction(correction, ddof)
     if isinstance(x, Array) and x.dtype in dt.COMPLEX:
         return _cgrad._var(_cgrad.real(x), axis, c, keepdims) + _cgrad._var(_cgrad.imag(x), axis, c, keepdims)
     return _cgrad._var(x, axis, c, keepdims)
@@ -428,7 +454,16 @@ def std(x, /, *, axis=None, correction=0.0, keepdims=False, ddof=None, dtype=Non
     x = _numeric_stat(x.astype(dtype) if dtype is not None and isinstance(x, Array) else x)
     if isinstance(x, Array) and x.dtype in dt.COMPLEX:
         return _sqrt_of_variance(var(x, axis=axis, correction=correction, keepdims=keepdims, ddof=ddof))
-    return _cgrad._std(x, axis, float(correction if ddof is None else ddof), keepdims)
+    return _cgrad._std(x, axis, _correction(correction, ddof), keepdims)
+
+
+def _correction(correction, ddof):
+    """The degrees of freedom removed, from the standard's `correction` or NumPy's `ddof`: one may
+    be given, or both where one is 0 (NumPy's rule; until 2026-12-07 `ddof=0, correction=1` took
+    the 0)."""
+    if ddof is not None and ddof != 0 and correction != 0:
+        raise ValueError("ddof and correction can't be provided simultaneously")
+    return float(ddof if ddof else correction)
 
 
 def _sqrt_of_variance(v):
@@ -485,19 +520,23 @@ def argmin(x, /, *, axis=None, keepdims=False):
 _KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
 
 
-def _kind(kind, fn):
-    """NumPy's sort `kind`: every one is cgrad's stable sort (a stable order is one any kind may give)."""
+def _kind(kind, order, fn):
+    """NumPy's sort `kind`: every one is cgrad's stable sort (a stable order is one any kind may
+    give); `order` (fields of structured arrays, which cgrad has not) must be None, as NumPy's
+    error says for arrays without fields."""
     if kind not in _KINDS:
         raise ValueError(f"{fn}: kind must be one of {_KINDS[1:]}, got {kind!r}")
+    if order is not None:
+        raise ValueError("Cannot specify order when the array has no fields.")
 
 
-def sort(x, /, *, axis=-1, descending=False, stable=True, kind=None):
-    _kind(kind, "sort")
+def sort(x, /, *, axis=-1, descending=False, stable=True, kind=None, order=None):
+    _kind(kind, order, "sort")
     return _cgrad._sort(x, axis, descending, stable)
 
 
-def argsort(x, /, *, axis=-1, descending=False, stable=True, kind=None):
-    _kind(kind, "argsort")
+def argsort(x, /, *, axis=-1, descending=False, stable=True, kind=None, order=None):
+    _kind(kind, order, "argsort")
     return _cgrad._argsort(x, axis, descending, stable)
 
 
@@ -576,12 +615,21 @@ def nonzero(x, /):
 
 
 # ---- shapes ----
-def reshape(x, /, shape, *, copy=None):
+def reshape(x, /, shape, *, copy=None, order="C"):
+    """order: NumPy's; "F" reads and writes the elements with the first index fastest ("A" is "C":
+    cgrad arrays have no memory order)."""
+    if order == "F":  # the reversed axes reshaped in C order, reversed back
+        rev = list(builtins.range(x.ndim))[::-1]
+        y = x._permute(rev)._reshape(_shape(shape)[::-1])
+        return y._permute(list(builtins.range(y.ndim))[::-1])
+    if order not in ("C", "A"):
+        raise ValueError(f"reshape: order must be one of 'C', 'F', 'A', got {order!r}")
     return x._reshape(_shape(shape))
 
 
-def permute_dims(x, /, axes):
-    return x._permute(list(axes))
+def permute_dims(x, /, axes=None):
+    """axes: a permutation of x's axes; NumPy's default None reverses them."""
+    return x._permute(list(builtins.range(x.ndim))[::-1] if axes is None else list(axes))
 
 
 def matrix_transpose(x, /):
@@ -634,7 +682,10 @@ def _axes_in(x, axis, fn):
     return out
 
 
-def squeeze(x, /, axis):
+def squeeze(x, /, axis=None):
+    """axis: an int or a tuple (each of size 1); NumPy's default None removes every axis of size 1."""
+    if axis is None:
+        axis = tuple(i for i, n in enumerate(x.shape) if n == 1)
     axes = _axes_in(x, axis, "squeeze")
     for a in axes:
         if x.shape[a] != 1:
@@ -856,6 +907,8 @@ def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
         if isinstance(v, Array):
             return broadcast_to(v, tuple(shape))
         return full(tuple(shape), v, dtype=dt.result_type(x, v), device=x.device)
+    if n == 0:  # x as it is, prepend and append left out (NumPy's; they were joined before 2026-12-07)
+        prepend = append = None
     return _cgrad._diff(x, axis, n, widen(prepend), widen(append))
 
 

@@ -34,9 +34,44 @@ def _arrays_in_key(self, key):
     if type(key) is tuple:
         for k in key:
             if type(k) not in _BASIC_KEYS:
+                _check_host_indices(self, key)
                 return tuple(_array_in_key(self, k) for k in key)
         return key
-    return key if type(key) in _BASIC_KEYS else _array_in_key(self, key)
+    if type(key) in _BASIC_KEYS:
+        return key
+    _check_host_indices(self, (key,))
+    return _array_in_key(self, key)
+
+
+def _check_host_indices(self, key):
+    """NumPy's IndexError for an integer list or NumPy array in `key` with a value outside its
+    axis: its values are on the host, so the check costs no evaluation. (A cgrad index array stays
+    lazy: out of range it reads 0 and writes nothing, take's fill mode. Until 2026-12-07 host
+    indices did too: `x[[0, 5]]` of 3 rows gave a row of zeros.)"""
+    host = [isinstance(k, list) or (not isinstance(k, Array) and hasattr(k, "__array__") and getattr(k, "ndim", 0) > 0)
+            for k in key]
+    if not builtins.any(host):
+        return
+    try:
+        import numpy as np
+    except ImportError:  # a list without NumPy: left to take's rule
+        return
+    values = [np.asarray(k) if h else None for k, h in zip(key, host)]
+    # the axes each element of the key stands for: None and ... none, a mask its ndim, others one
+    width = [0 if k is None or k is Ellipsis else v.ndim if v is not None and v.dtype == np.bool_ else 1
+             for k, v in zip(key, values)]
+    axis = 0
+    for k, v, w in zip(key, values, width):
+        if k is Ellipsis:
+            axis += self.ndim - builtins.sum(width)
+            continue
+        if v is not None and v.dtype.kind in "iu" and v.size and axis < self.ndim:
+            n = self.shape[axis]
+            bad = (v < -n) | (v >= n)
+            if bad.any():
+                i = int(v.reshape(-1)[np.flatnonzero(bad)[0]])
+                raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
+        axis += w
 
 
 def _array_in_key(self, k):
@@ -397,6 +432,13 @@ def _bool(self):
     return builtins.bool(self.item())
 
 
+def _contains(self, value):
+    """`value in x`: whether any element equals it, NumPy's `(x == value).any()` (raised before
+    2026-12-07, as Python iterated x and asked bool() of each row)."""
+    eq = self == value
+    return builtins.bool(_cgrad._any(eq, None, False).item() if isinstance(eq, Array) else eq)
+
+
 def _int(self):
     return int(self.item())
 
@@ -572,6 +614,16 @@ def _array_namespace(self, *, api_version=None):
     return cgrad
 
 
+def _reshape(self, *shape, order="C", copy=None):
+    """x.reshape(2, 3), x.reshape((2, 3)); NumPy's order ("F": the first index fastest)."""
+    shape = shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape
+    if order == "C":
+        return self._reshape(list(shape))
+    from . import _api
+
+    return _api.reshape(self, tuple(shape), order=order)
+
+
 def _install():
     A = Array
     A.dtype = property(_dtype)
@@ -579,6 +631,7 @@ def _install():
     A.__getitem__ = _getitem
     A.__setitem__ = _setitem
     A.__bool__ = _bool
+    A.__contains__ = _contains
     A.__int__ = _int
     A.__float__ = _float
     A.__index__ = _index
@@ -592,7 +645,7 @@ def _install():
     A.__dlpack_device__ = _dlpack_device
     A.__array_namespace__ = _array_namespace
     A.astype = lambda self, dtype, copy=True, device=None: self._cast(dt.as_dtype(dtype)._c)
-    A.reshape = lambda self, *shape: self._reshape(list(shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape))
+    A.reshape = _reshape
     A.sum = _reduction_method(_cgrad._sum)
     A.mean = _reduction_method(_mean)
     A.max = _reduction_method(_cgrad._max)

@@ -3,6 +3,8 @@ iinfo/finfo and the promotion queries. cgrad has bool, int8..int64, uint8..uint6
 bfloat16, float32, float64, complex64 and complex128 (docs/semantics.md); iinfo/finfo come from the C++ tables, and
 result_type follows the C++ promotion rules (the Array API table; int64 with uint64 gives
 float64 as NumPy does; float16 with bfloat16 gives float32 as PyTorch does)."""
+import builtins
+
 from . import _cgrad
 
 _D = _cgrad._DType
@@ -20,7 +22,17 @@ class dtype:
         return f"cgrad.{self.name}"
 
     def __eq__(self, other):
-        return self is other
+        """Equal to itself and to what `as_dtype` reads as it, as NumPy's dtypes compare:
+        `x.dtype == np.float32`, `== "float32"`, `== float` for float64 (False before 2026-12-07,
+        silently)."""
+        if self is other:
+            return True
+        if other is None or isinstance(other, (dtype, builtins.bool, int, float)):
+            return False
+        try:
+            return as_dtype(other) is self
+        except TypeError:
+            return False
 
     def __hash__(self):
         return hash(self.name)
@@ -55,6 +67,7 @@ FLOATING = tuple(d for d in ALL if d.kind == _F)
 HALF = (float16, bfloat16)  # 16-bit storage types: composites of sums compute them in float32
 COMPLEX = (complex64, complex128)
 _FROM_C = {d._c: d for d in ALL}
+_PY_TYPES = {builtins.bool: bool, int: int64, float: float64, complex: complex128}  # NumPy's reading
 _BY_NAME = {d.name: d for d in ALL}
 # C++ names (cgrad::dtype_name) and NumPy's spellings of the same dtypes.
 _ALIASES = {"f32": "float32", "f64": "float64", "f16": "float16", "bf16": "bfloat16", "i8": "int8",
@@ -68,9 +81,14 @@ def from_c(c):
 
 
 def as_dtype(d):
-    """A cgrad dtype from a cgrad dtype, a name, or NumPy/PyTorch-like object with a name."""
+    """A cgrad dtype from a cgrad dtype, a name, a NumPy/PyTorch-like object with a name, a Python
+    type as NumPy reads it (`float` is float64, `int` int64, `complex` complex128) or one of
+    NumPy's spellings ("f4", "<i8", "double"). Until 2026-12-07 the last two were taken only by
+    the NumPy-named functions: `zeros(3, dtype=float)` and `x.astype(int)` raised TypeError."""
     if isinstance(d, dtype):
         return d
+    if d in _PY_TYPES:
+        return _PY_TYPES[d]
     # a NumPy scalar type (np.float32: its `name` is a descriptor) by its __name__
     name = d if isinstance(d, str) else d.__name__ if isinstance(d, type) else getattr(d, "name", None)
     if not isinstance(name, str):
@@ -78,6 +96,15 @@ def as_dtype(d):
     name = _ALIASES.get(name, name)
     if name in _BY_NAME:
         return _BY_NAME[name]
+    if isinstance(d, str):
+        try:
+            import numpy as np
+
+            name = np.dtype(d).name
+        except Exception:  # no NumPy, or not a NumPy spelling (TypeError, ValueError, SyntaxError...)
+            name = None
+        if name in _BY_NAME:
+            return _BY_NAME[name]
     raise TypeError(f"cgrad has no dtype {d!r} (it has {', '.join(x.name for x in ALL)})")
 
 

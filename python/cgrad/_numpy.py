@@ -49,8 +49,10 @@ def cumprod(a, axis=None, dtype=None):
     return _api.cumulative_prod(ravel(a) if axis is None else a, axis=0 if axis is None else axis, dtype=dtype)
 
 
-def ravel(a):
-    return _api.reshape(_arr(a), (-1,))
+def ravel(a, order="C"):
+    """order: NumPy's ("F": the first index fastest; "A" and "K" are "C": cgrad arrays have no
+    memory order)."""
+    return _api.reshape(_arr(a), (-1,), order="C" if order in ("A", "K", None) else order)
 
 
 def swapaxes(a, axis1, axis2):
@@ -110,7 +112,7 @@ def column_stack(tup):
     cols = []
     for a in tup:
         a = _arr(a)
-        cols.append(_api.reshape(a, (a.shape[0], 1)) if a.ndim < 2 else a)
+        cols.append(_api.reshape(a, (-1, 1)) if a.ndim < 2 else a)  # 1-D: a column; 0-d: 1 x 1
     return _api.concat(cols, axis=1)
 
 
@@ -303,9 +305,10 @@ def _nan_where(a, fill):
     return _api.where(_cgrad.isnan(a), fill, a) if a.dtype in dt.FLOATING + dt.COMPLEX else a
 
 
-def nansum(a, axis=None, dtype=None, keepdims=False):
-    a = _arr(a)
-    return _api.sum(_nan_where(a, 0.0), axis=axis, keepdims=keepdims, dtype=dtype)
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None):
+    """The sum with NaNs as 0; initial: NumPy's, added to each sum."""
+    _no_out(out, "nansum")
+    return _api.sum(_nan_where(_arr(a), 0.0), axis=axis, keepdims=keepdims, dtype=dtype, initial=initial)
 
 
 def nanmean(a, axis=None, dtype=None, keepdims=False):
@@ -321,21 +324,25 @@ def _nanmean(a, axis=None, keepdims=False):
     return nansum(a, axis=axis, keepdims=keepdims) / count  # all NaN: 0 / 0 = NaN, as NumPy's
 
 
-def _nan_extreme(a, axis, keepdims, reduce, fill):
+def _nan_extreme(a, axis, keepdims, initial, reduce, fill):
+    """nanmax/nanmin: NaNs as `fill` (the reduction's identity); an all-NaN slice gives NaN (NumPy
+    warns), or `initial` where that is given (NumPy's fmax.reduce)."""
     a = _arr(a)
-    if a.dtype not in dt.FLOATING:
-        return reduce(a, axis=axis, keepdims=keepdims)
+    if a.dtype not in dt.FLOATING or initial is not None:
+        return reduce(_nan_where(a, fill), axis=axis, keepdims=keepdims, initial=initial)
     r = reduce(_nan_where(a, fill), axis=axis, keepdims=keepdims)
     every = _api.all(_cgrad.isnan(a), axis=axis, keepdims=keepdims)
-    return _api.where(every, float("nan"), r)  # an all-NaN slice gives NaN (NumPy warns)
+    return _api.where(every, float("nan"), r)
 
 
-def nanmax(a, axis=None, keepdims=False):
-    return _nan_extreme(a, axis, keepdims, _api.max, float("-inf"))
+def nanmax(a, axis=None, out=None, keepdims=False, initial=None):
+    _no_out(out, "nanmax")
+    return _nan_extreme(a, axis, keepdims, initial, _api.max, float("-inf"))
 
 
-def nanmin(a, axis=None, keepdims=False):
-    return _nan_extreme(a, axis, keepdims, _api.min, float("inf"))
+def nanmin(a, axis=None, out=None, keepdims=False, initial=None):
+    _no_out(out, "nanmin")
+    return _nan_extreme(a, axis, keepdims, initial, _api.min, float("inf"))
 
 
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
@@ -450,16 +457,19 @@ def _quantiles(a, q, axis, method, keepdims, fn, picker):
         a = _float(a)
         if qa is not None and qa.dtype in dt.FLOATING:
             a = a.astype(dt.result_type(a, qa))
-    x, ax = (ravel(a), 0) if axis is None else (a, operator.index(axis) % a.ndim)
+    # the axes reduced (all for None; a tuple as NumPy's, since 2026-12-07: moved last and merged
+    # into one; an axis out of range raises, where before it wrapped)
+    axes = list(range(a.ndim)) if axis is None else _api._axes_in(a, axis, fn)
+    x, ax = a, axes[0] if len(axes) == 1 else a.ndim - len(axes)
+    if len(axes) != 1:
+        rest = [d for d in range(a.ndim) if d not in axes]
+        x = _api.reshape(_api.permute_dims(a, rest + sorted(axes)), tuple(a.shape[d] for d in rest) + (-1,))
+    kept = tuple(1 if d in axes else n for d, n in enumerate(a.shape))
     s = _api.sort(x, axis=ax)
     outs = []
     for v in qs:
         r = picker(s, ax, v)
-        if not keepdims:
-            r = _api.squeeze(r, axis=ax)
-        elif axis is None:
-            r = _api.reshape(r, (1,) * a.ndim)
-        outs.append(r)
+        outs.append(_api.reshape(r, kept) if keepdims else _api.squeeze(r, axis=ax))
     if qa is None:
         return outs[0]
     return _api.reshape(_api.stack(outs), tuple(qa.shape) + tuple(outs[0].shape))
@@ -551,8 +561,9 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     return _api.squeeze(c, axis=(0, 1)) if c.shape == (1, 1) else c
 
 
-def corrcoef(x, y=None, rowvar=True):
-    c = cov(x, y, rowvar=rowvar)
+def corrcoef(x, y=None, rowvar=True, *, dtype=None):
+    """The correlation coefficients of cov's variables (in [-1, 1]); dtype: cov's."""
+    c = cov(x, y, rowvar=rowvar, dtype=dtype)
     if c.ndim == 0:
         return c / c
     d = _cgrad.real(_linalg.diagonal(c))
@@ -583,7 +594,8 @@ def bincount(x, weights=None, minlength=0):
     """How often each value 0, 1, ..., max(x) occurs in the 1-D non-negative integer x (the sum
     of the weights at its positions). The length depends on max(x): x is evaluated."""
     x = _arr(x)
-    if x.ndim != 1 or x.dtype not in dt.INTEGRAL or x.dtype == dt.bool:
+    x = x.astype(dt.int64) if x.dtype == dt.bool else x  # NumPy casts bools safely
+    if x.ndim != 1 or x.dtype not in dt.INTEGRAL:
         raise TypeError("bincount: needs a 1-D array of integers")
     lo = int(_api.min(x)) if x.size else 0
     if lo < 0:
@@ -739,14 +751,17 @@ def histogram(a, bins=10, range=None, weights=None, density=False):  # noqa: A00
 
 
 def histogramdd(sample, bins=10, range=None, density=False, weights=None):  # noqa: A002 (NumPy's name)
-    """(counts, [edges per dimension]) of N points in D dimensions: sample (N, D) or D arrays of N.
+    """(counts, [edges per dimension]) of N points in D dimensions: sample (N, D) or D arrays of N
+    (a 1-D array: N points in one dimension, as NumPy reads it).
     Per dimension `bins` is a count of equal bins over `range` (default the data's min and max:
     evaluated) or the edges; a value on a last edge counts in the last bin; counts are float64, as
     NumPy's."""
-    if isinstance(sample, (list, tuple)):
-        cols = [_float(ravel(c)) for c in sample]
+    if isinstance(sample, (list, tuple)):  # NumPy's atleast_2d(sample).T: D rows of N, or N points
+        x = _arr(sample)
+        cols = [_float(ravel(c)) for c in (x._reshape([1, -1]) if x.ndim < 2 else x)]
     else:
         x = _float(_arr(sample))
+        x = _api.reshape(x, (-1, 1)) if x.ndim == 1 else x
         if x.ndim != 2:
             raise ValueError("histogramdd: sample must be (N, D) or a sequence of D arrays")
         cols = [x[:, d] for d in builtins.range(x.shape[1])]
@@ -1148,14 +1163,17 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     return _api.argsort(a, axis=axis)
 
 
-def lexsort(keys):
-    """The stable order that sorts by the last key, then the one before, ...: 1-D keys."""
+def lexsort(keys, axis=-1):
+    """The stable order along `axis` that sorts by the last key, then the one before, ...: keys of
+    one shape, with at least one dim (a sequence, or the rows of an array: a 1-D array is a sequence
+    of 0-d keys, which raises, where NumPy returns 0). N-D keys and `axis` since 2026-12-07."""
     keys = [_arr(k) for k in keys]
-    if not keys or builtins.any(k.ndim != 1 for k in keys):
-        raise ValueError("lexsort: needs one or more 1-D keys of one length")
-    order = _api.argsort(keys[0], stable=True)
+    if not keys or keys[0].ndim == 0 or builtins.any(k.shape != keys[0].shape for k in keys):
+        raise ValueError("lexsort: needs one or more keys of one shape, with at least one dim")
+    order = _api.argsort(keys[0], axis=axis, stable=True)
     for k in keys[1:]:
-        order = _api.take(order, _api.argsort(_api.take(k, order), stable=True))
+        order = _api.take_along_axis(order, _api.argsort(_api.take_along_axis(k, order, axis=axis), axis=axis,
+                                                         stable=True), axis=axis)
     return order
 
 
@@ -1205,8 +1223,10 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
     return ~r if invert else r
 
 
-def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, equal_nan=True):
-    """NumPy's unique: of the flattened array, the sorted distinct values and, as asked, the first
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True,
+           sorted=True):  # noqa: A002 (NumPy's name)
+    """NumPy's unique (`sorted=False` allows any order: the values come sorted all the same): of
+    the flattened array, the sorted distinct values and, as asked, the first
     positions, the inverse (of ar's shape) and the counts; with `axis`, the distinct slices along
     it (the inverse 1-D). Evaluates ar (a data-dependent shape). With `equal_nan` (NumPy's
     default) the NaNs are one value, last, at the first NaN's position; without it each NaN is
@@ -1366,6 +1386,12 @@ def around(a, decimals=0):
 round_ = around
 
 
+def round(x, /, decimals=0):  # noqa: A001 (the standard's name)
+    """The standard's `round` (half to even), with NumPy's `decimals` (`around`'s; before
+    2026-12-07 `round(x, 2)` raised TypeError)."""
+    return _cgrad.round(x) if isinstance(x, Array) and decimals == 0 else around(x, decimals)
+
+
 def deg2rad(x):
     return _float(_arr(x)) * (math.pi / 180)
 
@@ -1444,7 +1470,7 @@ conjugate, true_divide, mod = _cgrad.conj, _cgrad.divide, _cgrad.remainder
 amax, amin = _api.max, _api.min
 rint, fix = _cgrad.round, _cgrad.trunc
 
-__all__ += ["concatenate", "transpose", "around", "round_", "deg2rad", "rad2deg", "radians", "degrees", "sinc",
+__all__ += ["concatenate", "transpose", "around", "round", "round_", "deg2rad", "rad2deg", "radians", "degrees", "sinc",
             "heaviside", "cbrt", "exp2", "logaddexp2", "float_power", "fmax", "fmin", "divmod", "power", "absolute",
             "arccos", "arcsin", "arctan", "arccosh", "arcsinh", "arctanh", "invert", "left_shift", "right_shift",
             "conjugate", "true_divide", "mod", "amax", "amin", "rint", "fix"]
@@ -1457,26 +1483,24 @@ def _diagonal(a, offset=0, axis1=0, axis2=1):
     return _linalg.diagonal(_api.moveaxis(a, (axis1, axis2), (-2, -1)), offset=offset)
 
 
-def _squeeze(a, axis=None):
-    if axis is None:
-        axis = tuple(i for i, n in enumerate(a.shape) if n == 1)
-    return _api.squeeze(a, axis=axis) if axis != () else a[...]
-
-
 def _install_methods():
     A = Array
     A.transpose = lambda self, *axes: transpose(
         self, axes[0] if len(axes) == 1 and isinstance(axes[0], (tuple, list)) else (axes or None))
-    A.flatten = A.ravel = lambda self: ravel(self)
-    A.copy = lambda self: self._clone()  # evaluates: a buffer of its own, as NumPy's copy
+    A.flatten = A.ravel = lambda self, order="C": ravel(self, order)
+    A.copy = lambda self, order="C": self._clone()  # evaluates: a buffer of its own, as NumPy's copy
     A.argmax = lambda self, axis=None, keepdims=False: _api.argmax(self, axis=axis, keepdims=keepdims)
     A.argmin = lambda self, axis=None, keepdims=False: _api.argmin(self, axis=axis, keepdims=keepdims)
     A.cumsum = lambda self, axis=None, dtype=None: cumsum(self, axis, dtype)
     A.cumprod = lambda self, axis=None, dtype=None: cumprod(self, axis, dtype)
-    A.std = lambda self, axis=None, dtype=None, ddof=0, keepdims=False: _api.std(self, axis=axis, correction=ddof,
-                                                                                 keepdims=keepdims, dtype=dtype)
-    A.var = lambda self, axis=None, dtype=None, ddof=0, keepdims=False: _api.var(self, axis=axis, correction=ddof,
-                                                                                 keepdims=keepdims, dtype=dtype)
+    def spread(fn):
+        """NumPy's x.var(axis, dtype, out, ddof, keepdims, *, correction) and x.std."""
+        def method(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=0):
+            _no_out(out)
+            return fn(self, axis=axis, correction=correction, ddof=ddof, keepdims=keepdims, dtype=dtype)
+        return method
+
+    A.std, A.var = spread(_api.std), spread(_api.var)
 
     def reduction(fn, dtyped):
         """NumPy's x.sum(axis, dtype, out, keepdims, initial) and the rest: out= refused (values)."""
@@ -1495,7 +1519,7 @@ def _install_methods():
     A.clip = lambda self, min=None, max=None: _api.clip(self, min, max)  # noqa: A002
     A.round = lambda self, decimals=0: around(self, decimals)
     A.dot = lambda self, b: dot(self, b)
-    A.squeeze = lambda self, axis=None: _squeeze(self, axis)
+    A.squeeze = lambda self, axis=None: _api.squeeze(self, axis)
     A.conj = A.conjugate = lambda self: _cgrad.conj(self)
     A.real = property(lambda self: _cgrad.real(self))
     A.imag = property(lambda self: _cgrad.imag(self))

@@ -26,26 +26,14 @@ __all__ = ["array", "copy", "asanyarray", "ascontiguousarray", "asarray_chkfinit
            "put_along_axis", "put", "place", "putmask", "copyto", "fill_diagonal", "apply_along_axis",
            "apply_over_axes", "matvec", "vecmat", "packbits", "unpackbits"]
 
-_PY_TYPES = {builtins.bool: dt.bool, int: dt.int64, float: dt.float64, complex: dt.complex128}
-
 
 def _dtype_of(x):
-    """A cgrad dtype from an array, a dtype (cgrad's, NumPy's, a name) or a Python type (float is
-    float64, as NumPy reads it)."""
+    """A cgrad dtype from an array or from what `as_dtype` takes (a dtype, a name, a Python type)."""
     if isinstance(x, Array):
         return x.dtype
-    if x in _PY_TYPES:
-        return _PY_TYPES[x]
     if hasattr(x, "dtype") and not isinstance(x, (type, dt.dtype)):  # a NumPy array or scalar
         x = x.dtype
-    try:
-        return dt.as_dtype(x)
-    except TypeError:
-        if not isinstance(x, str):
-            raise
-        import numpy as np  # NumPy's spellings: "f4", "<i8", "float"
-
-        return dt.as_dtype(np.dtype(x).name)
+    return dt.as_dtype(x)
 
 
 def _call(func, x, name, value):
@@ -86,8 +74,9 @@ def array(object, dtype=None, copy=True, ndmin=0):  # noqa: A002 (NumPy's names)
     return x._reshape([1] * (ndmin - x.ndim) + list(x.shape)) if x.ndim < ndmin else x
 
 
-def copy(a):
-    """A new array with a's values (writes to it leave `a` as it was)."""
+def copy(a, order="K", subok=False):
+    """A new array with a's values (writes to it leave `a` as it was); NumPy's order and subok
+    change nothing (cgrad arrays have no memory order and no subclasses)."""
     return array(a, copy=True)
 
 
@@ -101,7 +90,7 @@ def ascontiguousarray(a, dtype=None):
     return atleast_1d(_api.asarray(a, dtype=dtype))
 
 
-def asarray_chkfinite(a, dtype=None):
+def asarray_chkfinite(a, dtype=None, order=None):
     """asarray, raising ValueError when a holds NaN or inf (evaluates the check)."""
     x = _api.asarray(a, dtype=dtype)
     if x.dtype in dt.FLOATING + dt.COMPLEX and x.size and not builtins.bool(_api.all(_cgrad.isfinite(x))):
@@ -610,7 +599,7 @@ def copyto(dst, src, casting="same_kind", where=True):
     if casting not in ("no", "equiv", "safe", "same_kind", "unsafe"):
         raise ValueError(f"casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe', not {casting!r}")
     if isinstance(src, (builtins.bool, int, float, complex)):
-        d = _PY_TYPES[type(src)]
+        d = dt._PY_TYPES[type(src)]
         if casting != "unsafe" and _KIND[d.kind] > _KIND[dst.dtype.kind]:
             raise TypeError(f"Cannot cast scalar from {d.name} to {dst.dtype.name} according to the rule {casting!r}")
         src = _as(src, dst.dtype) if d.kind != "complex floating" or dst.dtype in dt.COMPLEX else _api.asarray(src)

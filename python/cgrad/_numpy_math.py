@@ -348,10 +348,10 @@ def unwrap(p, discont=None, axis=-1, period=2 * math.pi):
 
 
 # ---- NaN-ignoring reductions (NumPy's signatures; out= raises TypeError: arrays are values) ----
-def nanprod(a, axis=None, dtype=None, out=None, keepdims=False):
-    """The product with NaNs as 1."""
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None):
+    """The product with NaNs as 1; initial: NumPy's, multiplying each product."""
     _no_out(out, "nanprod")
-    return _api.prod(_nan_where(_arr(a), 1.0), axis=axis, dtype=dtype, keepdims=keepdims)
+    return _api.prod(_nan_where(_arr(a), 1.0), axis=axis, dtype=dtype, keepdims=keepdims, initial=initial)
 
 
 def nancumsum(a, axis=None, dtype=None, out=None):
@@ -375,7 +375,7 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correc
         a = a.astype(dtype)
     if a.dtype in dt.HALF:  # in float32, rounded once (as var's)
         return nanvar(a.astype(dt.float32), axis=axis, ddof=ddof, keepdims=keepdims, correction=correction).astype(a.dtype)
-    ddof = ddof if correction is None else correction
+    ddof = _api._correction(0 if correction is None else correction, ddof)
     real = dt._real_of(a.dtype)
     nan = _cgrad.isnan(a)
     mean = _api.sum(_api.where(nan, 0.0, a), axis=axis, keepdims=True) / \

@@ -164,20 +164,25 @@ std::optional<Tensor> complex_operand(nb::handle h, const Tensor& other, const c
   return cgrad::complex(full({}, z.real, r, other.device()), full({}, z.imag, r, other.device()));
 }
 
-// A NumPy array or scalar (anything with __array__ or __dlpack__ but a Python number) beside an
-// Array: cgrad.asarray of it, on the Array's device, so the result is a cgrad Array whichever side
-// NumPy is on (until 2026-12-05 `numpy_array + x` raised and `x + numpy_array` gave a NumPy array).
-// It promotes as an array (a NumPy scalar as a 0-d array of its dtype: NumPy 2's rule).
+// A NumPy array or scalar (anything with __array__ or __dlpack__ but a Python number), or a list or
+// tuple (NumPy's array-likes), beside an Array: cgrad.asarray of it, on the Array's device, so the
+// result is a cgrad Array whichever side NumPy is on (until 2026-12-05 `numpy_array + x` raised and
+// `x + numpy_array` gave a NumPy array). It promotes as an array (a NumPy scalar as a 0-d array of
+// its dtype: NumPy 2's rule; a list in the dtype NumPy reads it in, float64 for Python floats).
+// Until 2026-12-07 a list was no operand: `x == [0, 1]` was Python's identity answer, False.
 std::optional<Tensor> foreign_operand(nb::handle h, const Tensor& other) {
   PyObject* p = h.ptr();
   if (p == Py_None || PyLong_Check(p) || PyFloat_Check(p) || PyComplex_Check(p) || PyBool_Check(p))
     return std::nullopt;
   // an Array has __array__ too: the common case must stay a type check (x + y took 1.71 us per
   // call instead of 0.53 while it went through cgrad.asarray)
-  if (nb::isinstance<Tensor>(h) || (!nb::hasattr(h, "__array__") && !nb::hasattr(h, "__dlpack__")))
+  if (nb::isinstance<Tensor>(h) || (!PyList_Check(p) && !PyTuple_Check(p) && !nb::hasattr(h, "__array__") &&
+                                    !nb::hasattr(h, "__dlpack__")))
     return std::nullopt;
-  nb::object asarray = nb::module_::import_("cgrad").attr("asarray");
-  return nb::cast<Tensor>(asarray(h, nb::arg("device") = other.device()));
+  const bool seq = PyList_Check(p) || PyTuple_Check(p);
+  nb::object as = seq ? nb::module_::import_("cgrad._api").attr("_as_numpy_reads")
+                      : nb::module_::import_("cgrad").attr("asarray");
+  return nb::cast<Tensor>(as(h, nb::arg("device") = other.device()));
 }
 
 // A Python int past the int64 range beside an array that can hold it, as the 0-d array of that

@@ -353,6 +353,25 @@ def test_gather_with_one_index_out_of_range_reads_zero():
     np.testing.assert_array_equal(np.asarray(got), [0, 0, 11, 0])
 
 
+def test_host_index_arrays_out_of_range_raise_as_numpy():
+    # lists and NumPy arrays are known on the host: NumPy's IndexError, no evaluation needed (they
+    # read 0 and wrote nothing, as a lazy cgrad index array still does)
+    m = np.arange(24.0).reshape(2, 3, 4)
+    for key in ([0, 5], [0, -3], np.array([1, 2]), (0, [0, 3]), (0, [0, 2], [1, 4]), (Ellipsis, [4]),
+                (None, [2]), ([1], Ellipsis, [0, 4]), (slice(None), [3]), (0, 0, [-5]),
+                (np.ones((2, 3), bool), [4])):
+        with pytest.raises(IndexError) as want:
+            m[key]
+        with pytest.raises(IndexError, match=str(want.value)):
+            arr(m)[key]
+        x = arr(m)
+        with pytest.raises(IndexError, match=str(want.value)):
+            x[key] = -1.0
+        np.testing.assert_array_equal(np.asarray(x), m)  # left as it was
+    for key in ((Ellipsis, [3]), (slice(None), [2]), (0, 0, [-4]), ([],), (np.ones((2, 3), bool), [3])):
+        np.testing.assert_array_equal(np.asarray(arr(m)[key]), m[key])
+
+
 def test_conversions_and_queries():
     x = arr(A)
     assert x.shape == (2, 3) and x.ndim == 2 and x.size == 6 and x.dtype == cg.float32
@@ -537,6 +556,38 @@ def test_numpy_operands_indices_and_protocols():
     np.testing.assert_array_equal(np.asarray(q), a // 3)
     np.testing.assert_array_equal(np.asarray(r), a % 3)
     assert x.astype(np.int32).dtype == cg.int32 and cg.zeros(2, dtype=np.float64).dtype == cg.float64
+
+
+def test_lists_as_operands_membership_and_dtype_spellings_as_numpy():
+    # `x == [0, 1, 2]` was Python's identity answer, False, silently; `x + [..]` raised; `v in x`
+    # raised; x.dtype == np.float32 was False; dtype=float and x.astype(int) raised TypeError
+    m = np.arange(6.0).reshape(2, 3)
+    x = arr(m)
+    for got, want in ((x == [0, 1, 2], m == [0, 1, 2]), ([0, 1, 2] == x, m == [0, 1, 2]),
+                      (x != (0, 1, 2), m != (0, 1, 2)), (x < [[1], [4]], m < [[1], [4]]),
+                      (x + [1.0, 2.0, 3.0], m + [1.0, 2.0, 3.0]), ([1.0, 2.0, 3.0] - x, [1.0, 2.0, 3.0] - m),
+                      (x @ [1.0, 2.0, 3.0], m @ [1.0, 2.0, 3.0]), ([1.0, 2.0] @ x, [1.0, 2.0] @ m)):
+        assert isinstance(got, cg.Array)
+        np.testing.assert_array_equal(np.asarray(got), want)
+    # a list is read as NumPy reads it: Python floats in float64, not rounded to float32 first
+    assert np.asarray(arr(np.array([1.0])) + [0.1])[0] == 1.0 + 0.1
+    assert (arr(np.array([1.0], np.float32)) + [0.1]).dtype == cg.float64  # NumPy's f32 + f64
+    assert (arr(np.array([1.0], np.float32)) + 0.1).dtype == cg.float32  # a Python scalar stays weak
+    y = arr(np.array([1, 2], np.int32))
+    y += [3, 4]
+    assert y.dtype == cg.int32 and np.asarray(y).tolist() == [4, 6]
+    with pytest.raises(ValueError):
+        x == [[1, 2], [3]]  # ragged, as NumPy 2
+    assert 4.0 in x and 7 not in x and [0, 1, 2] in x and None not in x and "a" not in x
+    assert x.dtype == np.float64 and x.dtype == "float64" and x.dtype == "f8" and x.dtype == float
+    assert x.dtype != np.float32 and x.dtype != cg.float32 and x.dtype != "garbage" and x.dtype != 8
+    assert np.dtype("float64") == x.dtype and cg.int64 == int and cg.bool == bool and cg.complex128 == complex
+    for spelling, want in ((float, cg.float64), (int, cg.int64), (bool, cg.bool), (complex, cg.complex128),
+                           ("f4", cg.float32), ("<i2", cg.int16), ("double", cg.float64), ("u1", cg.uint8)):
+        assert cg.zeros(2, dtype=spelling).dtype == want and x.astype(spelling).dtype == want
+    for bad in ("object", "U3", object, "garbage"):
+        with pytest.raises(TypeError, match="no dtype"):
+            cg.zeros(2, dtype=bad)
 
 
 def test_one_index_array_among_slices_ints_none_and_ellipsis_matches_numpy():

@@ -607,3 +607,59 @@ def test_joining_functions_take_numpys_dtype_and_casting():
                 except TypeError:
                     ok = False
                 assert ok == np.can_cast(f, t, casting), (f, t, casting)
+
+
+def test_numpys_keywords_found_by_a_keyword_scan():
+    # each raised or differed before 2026-12-07 (a scan of NumPy's keywords with random values)
+    f = rng.standard_normal(6)
+    x = arr(f)
+    for kw in ({"ddof": 0, "correction": 1}, {"ddof": 2}, {"correction": 1}):  # correction was dropped
+        for fn in ("var", "std", "nanvar", "nanstd"):
+            check(getattr(cg, fn)(x, **kw), getattr(np, fn)(f, **kw))
+        check(x.var(**kw), np.var(f, **kw))
+    with pytest.raises(ValueError, match="simultaneously"):
+        cg.var(x, ddof=1, correction=1)
+    check(cg.diff(x, n=0, prepend=0.0, append=1.0), np.diff(f, n=0, prepend=0.0, append=1.0))  # x as it is
+    check(cg.round(x, 2), np.round(f, 2))
+    check(cg.round(arr([1 + 2.55j, 0.25 - 1.35j]), 1), np.round([1 + 2.55j, 0.25 - 1.35j], 1))
+    b = rng.standard_normal((2, 3, 4))
+    b[0, 1, 2] = np.nan
+    for axis in ((0, 2), (1, 2), (-1, 0, 1), (0,), 1):
+        for keepdims in (False, True):
+            check(cg.median(arr(b), axis=axis, keepdims=keepdims), np.median(b, axis=axis, keepdims=keepdims))
+            check(cg.nanmedian(arr(b), axis=axis, keepdims=keepdims), np.nanmedian(b, axis=axis, keepdims=keepdims))
+            check(cg.quantile(arr(b), [0.2, 0.7], axis=axis, keepdims=keepdims, method="hazen"),
+                  np.quantile(b, [0.2, 0.7], axis=axis, keepdims=keepdims, method="hazen"))
+    with pytest.raises(cg.InvalidArgumentError, match="out of range"):
+        cg.median(arr(b), axis=3)  # wrapped to axis 0 before
+    n = np.array([[np.nan, np.nan], [1.0, np.nan]])
+    for fn, init in (("nanmax", -5.0), ("nanmin", 5.0), ("nansum", 3.0), ("nanprod", 2.0)):
+        check(getattr(cg, fn)(arr(n), axis=1, initial=init), getattr(np, fn)(n, axis=1, initial=init))
+    np.testing.assert_array_equal(np.asarray(cg.unique(arr([3, 1, 3]), sorted=False)), [1, 3])
+    c = np.array([[0, 2], [3, 0]])
+    for g, w in zip(cg.where(arr(c)), np.where(c)):
+        np.testing.assert_array_equal(np.asarray(g), w)
+    with pytest.raises(ValueError, match="both or neither"):
+        cg.where(arr(c), 1)
+    assert cg.squeeze(cg.ones((1, 3, 1))).shape == (3,) and cg.permute_dims(arr(b)).shape == (4, 3, 2)
+    check(cg.column_stack(arr([1, 2, 3])), np.column_stack(np.array([1, 2, 3])))  # IndexError before
+    for order in ("C", "F", "A"):
+        for shape in ((4, 6), (3, 8), (2, 2, 6)):
+            check(cg.reshape(arr(b), shape, order=order), np.reshape(b, shape, order=order))
+            check(arr(b).reshape(*shape, order=order), b.reshape(*shape, order=order))
+        check(cg.ravel(arr(b), order), np.ravel(b, order))
+        check(arr(b).flatten(order), b.flatten(order))
+    check(cg.bincount(arr([True, False, True])), np.bincount([True, False, True]))
+    h = rng.standard_normal(9)
+    check(cg.histogramdd(arr(h), bins=3), np.histogramdd(h, bins=3))  # 1-D: one dimension
+    for sample in ([2, 2, 5], [[1.0, 2, 3], [4, 5, 6]]):  # a flat list was D 0-d columns
+        check(cg.histogramdd(sample, bins=3), np.histogramdd(sample, bins=3))
+    keys = [rng.integers(0, 3, (3, 5)) for _ in range(3)]
+    for axis in (-1, 0, 1):
+        check(cg.lexsort([arr(k) for k in keys], axis=axis), np.lexsort(keys, axis=axis))
+    check(cg.lexsort(arr(np.stack([k[0] for k in keys]))), np.lexsort(np.stack([k[0] for k in keys])))
+    check(cg.corrcoef(arr(A), dtype=np.float32), np.corrcoef(A, dtype=np.float32), rtol=1e-5, atol=1e-6)
+    # a list q is float64, as NumPy reads it (its values were rounded to float32: 1e-8 off)
+    q = cg.quantile(arr(b[1]), [0.2, 0.7], axis=1, method="hazen")
+    check(q, np.quantile(b[1], [0.2, 0.7], axis=1, method="hazen"), rtol=1e-14, atol=0)
+    assert cg.quantile(arr(np.ones(3, np.float32)), [0.5]).dtype == cg.float64  # NumPy's promotion with q
