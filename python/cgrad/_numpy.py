@@ -1525,7 +1525,8 @@ def _install_methods():
     A.imag = property(lambda self: _cgrad.imag(self))
     A.itemsize = property(lambda self: self.dtype.itemsize)
     A.nbytes = property(lambda self: self.size * self.dtype.itemsize)
-    A.argsort = lambda self, axis=-1, kind=None: _api.argsort(self, axis=axis, stable=True, kind=kind)
+    A.argsort = lambda self, axis=-1, kind=None, order=None, *, stable=None: _api.argsort(
+        self, axis=axis, stable=True, kind=kind, order=order)  # every order cgrad gives is stable
     A.nonzero = lambda self: tuple(_api.nonzero(self))
     A.swapaxes = lambda self, axis1, axis2: swapaxes(self, axis1, axis2)
     A.repeat = lambda self, repeats, axis=None: _api.repeat(self, repeats, axis=axis)
@@ -1535,8 +1536,8 @@ def _install_methods():
     A.trace = lambda self, offset=0, axis1=0, axis2=1, dtype=None: _api.sum(
         _diagonal(self, offset, axis1, axis2), axis=-1, dtype=dtype)
 
-    def sort(self, axis=-1):  # in place, as NumPy's (every handle on the array sees it)
-        self.assign(_api.sort(self, axis=axis))
+    def sort(self, axis=-1, kind=None, order=None, *, stable=None):  # in place, as NumPy's (every handle sees it)
+        self.assign(_api.sort(self, axis=axis, kind=kind, order=order))
 
     def fill(self, value):  # in place
         self.assign(_api.full_like(self, value))
