@@ -309,7 +309,11 @@ def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
 
 
 def linspace(start, stop, /, num=50, *, dtype=None, device=None, endpoint=True, retstep=False, axis=0):
-    """retstep and axis: NumPy's ((samples, step); the one axis of scalar endpoints, 0 or -1)."""
+    """retstep and axis: NumPy's ((samples, step); the one axis of scalar endpoints, 0 or -1).
+    Array endpoints (NumPy's, since 2026-12-07; a one-element array was read as a number before,
+    dropping its dims): the samples of each pair of broadcast endpoints along a new `axis`."""
+    if _is_array_like(start) or _is_array_like(stop):
+        return _linspace_arrays(start, stop, num, dtype, device, endpoint, retstep, axis)
     if axis not in (0, -1):
         raise ValueError(f"linspace: axis must be 0 or -1 for scalar endpoints, got {axis}")
     r = _linspace(start, stop, num, dtype, device, endpoint)
@@ -317,6 +321,34 @@ def linspace(start, stop, /, num=50, *, dtype=None, device=None, endpoint=True, 
         return r
     div = (num - 1) if endpoint else num
     return r, ((stop - start) / div if div > 0 else float("nan"))
+
+
+def _is_array_like(v):
+    """An endpoint with dims: an Array, a NumPy array or a sequence (not a number, 0-d or not)."""
+    return isinstance(v, (list, tuple)) or getattr(v, "ndim", 0) > 0
+
+
+def _linspace_arrays(start, stop, num, dtype, device, endpoint, retstep, axis):
+    """linspace of array endpoints: start + i * step along a new leading axis (the last sample
+    `stop`), moved to `axis`; in the endpoints' floating dtype (float64 for integers, as NumPy)."""
+    s, e = _as_array_arg(start), _as_array_arg(stop)
+    device = device if device is not None else s.device
+    d = dt.as_dtype(dtype) if dtype is not None else dt.result_type(s.dtype, e.dtype)
+    if dtype is None and d not in dt.FLOATING + dt.COMPLEX:
+        d = dt.float64
+    work = d if d in dt.FLOATING + dt.COMPLEX else dt.float64
+    if work in dt.HALF:
+        work = dt.float32
+    s, e = s.astype(work), e.astype(work)
+    div = (num - 1) if endpoint else num
+    step = (e - s) / div if div > 0 else e * float("nan")
+    shape = broadcast_shapes(tuple(s.shape), tuple(e.shape))
+    i = _cgrad._arange(num, dt.int64._c, _dev(device))._reshape([num] + [1] * len(shape))
+    r = i.astype(work) * (step if div > 0 else zeros_like(step)) + s
+    if endpoint and num > 1:
+        r = _cgrad._where(i == num - 1, broadcast_to(e, shape), r)
+    r = moveaxis(r.astype(d), 0, axis)
+    return (r, step) if retstep else r
 
 
 def _linspace(start, stop, num, dtype, device, endpoint):

@@ -4,6 +4,7 @@ adds the methods that are easier to write in Python to the same class."""
 import builtins
 import math
 import operator
+import threading
 
 from . import _cgrad
 from . import _dtypes as dt
@@ -598,6 +599,101 @@ def _array(self, dtype=None, copy=None):
     return a.copy() if copy else a
 
 
+# ---- NumPy's dispatch protocols (NEP 13 and NEP 18): NumPy's functions of cgrad arrays ----
+_NUMPY_NAMESPACES = {"numpy": None, "numpy.linalg": "linalg", "numpy.fft": "fft"}
+_dispatching = threading.local()  # the NumPy functions this thread is inside cgrad's versions of
+
+
+def _numpy_values(obj):
+    """obj with every cgrad Array in it (in lists, tuples and dicts too) as a NumPy array."""
+    if isinstance(obj, Array):
+        return _array(obj)
+    if type(obj) in (list, tuple):
+        return type(obj)(_numpy_values(v) for v in obj)
+    if isinstance(obj, dict):
+        return {k: _numpy_values(v) for k, v in obj.items()}
+    return obj
+
+
+# NumPy's functions that call the array's method of their name (NumPy's _wrapreduction): tried as
+# the method where cgrad's function refuses the call (`np.sum(x, 0)`: the standard's axis is
+# keyword-only)
+_BY_METHOD = frozenset(("sum", "prod", "mean", "std", "var", "max", "min", "amax", "amin", "any", "all",
+                        "argmax", "argmin", "cumsum", "cumprod", "round", "clip", "trace", "take",
+                        "squeeze", "transpose", "diagonal", "repeat", "nonzero", "searchsorted"))
+
+
+_DECLINED = object()
+
+
+def _cgrad_version(func, calls):
+    """The first of calls() that returns, or _DECLINED where each raises (a keyword cgrad lacks, a
+    positional argument it takes by keyword, an argument NumPy allows and cgrad refuses: array
+    endpoints of `linspace`, a 1-D `tril`) or cgrad is already inside `func` in this thread (a
+    composite that calls NumPy's function of its own values): NumPy then runs on the values, and
+    its result or its error is the caller's. (None is a result: np.copyto's.)"""
+    busy = getattr(_dispatching, "funcs", None)
+    if busy is None:
+        busy = _dispatching.funcs = set()
+    if func in busy:
+        return _DECLINED
+    busy.add(func)
+    try:
+        for call in calls:
+            try:
+                return call()
+            except Exception:  # noqa: BLE001 (NumPy's function decides: see above)
+                continue
+        return _DECLINED
+    finally:
+        busy.discard(func)
+
+
+def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
+    """NEP 13: `np.exp(x)`, `np.add(x, n)`, `np.maximum(n, x)` of cgrad arrays are cgrad's function
+    of the ufunc's name (lazy, on x's device; NumPy operands converted as `asarray` does), for a
+    plain call. Calls with keywords (`out=`, `where=`, `dtype=`), the ufunc's methods (`reduce`,
+    `accumulate`, `outer`, `at`) and ufuncs cgrad lacks run NumPy's on the values, as before
+    2026-12-07 (when every ufunc did)."""
+    import cgrad
+
+    fn = getattr(cgrad, ufunc.__name__, None)
+    if method == "__call__" and not kwargs and fn is not None:
+        def call():
+            from . import _api
+
+            return fn(*[v if isinstance(v, (Array, builtins.bool, int, float, complex)) else
+                        _api.asarray(v, device=self.device) for v in inputs])
+        r = _cgrad_version(ufunc, [call])
+        if r is not _DECLINED:
+            return r
+    return getattr(ufunc, method)(*_numpy_values(inputs), **_numpy_values(kwargs))
+
+
+def _array_function(self, func, types, args, kwargs):
+    """NEP 18: NumPy's functions of cgrad arrays (`np.concatenate`, `np.linalg.norm`, `np.fft.fft`,
+    ...) are cgrad's function of that name in the matching namespace, called with the same
+    arguments; where cgrad has none or refuses them (TypeError: a keyword it lacks, a positional
+    argument it takes by keyword), NumPy's runs on the values (a NumPy result). Before 2026-12-07
+    every NumPy function converted to NumPy (but `np.sum`/`mean`/`max`/`min`, which call the
+    methods)."""
+    import numpy as np
+
+    import cgrad
+
+    if not builtins.all(issubclass(t, (Array, np.ndarray)) for t in types):
+        return NotImplemented
+    module, name = func.__module__, func.__name__
+    namespace = cgrad if module not in _NUMPY_NAMESPACES or _NUMPY_NAMESPACES[module] is None else \
+        getattr(cgrad, _NUMPY_NAMESPACES[module])
+    fn = getattr(namespace, name, None) if module in _NUMPY_NAMESPACES else None
+    calls = [] if fn is None or fn is func else [lambda: fn(*args, **kwargs)]
+    if name in _BY_METHOD and args and isinstance(args[0], Array) and hasattr(args[0], name):
+        calls.append(lambda: getattr(args[0], name)(*args[1:], **kwargs))
+    r = _cgrad_version(func, calls) if calls else _DECLINED
+    return r if r is not _DECLINED else func(*_numpy_values(args), **_numpy_values(kwargs))
+
+
 def _dlpack(self, *, stream=None, max_version=None, dl_device=None, copy=None):
     return _cgrad._dlpack(self, stream, max_version, dl_device, copy)
 
@@ -641,6 +737,8 @@ def _install():
     A.__str__ = _str
     A.__array__ = _array
     A.__array_priority__ = 100
+    A.__array_ufunc__ = _array_ufunc
+    A.__array_function__ = _array_function
     A.__dlpack__ = _dlpack
     A.__dlpack_device__ = _dlpack_device
     A.__array_namespace__ = _array_namespace

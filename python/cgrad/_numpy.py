@@ -229,31 +229,45 @@ def kron(a, b):
 
 
 # ---- creation ----
+def _space_ends(start, stop):
+    """logspace's and geomspace's endpoints as float64 arrays and the default dtype of the result:
+    cgrad's float32 for numbers, the endpoints' floating dtype (float64 for integers, as NumPy's)
+    for arrays (NumPy's array endpoints, since 2026-12-07: a one-element array was read as a number,
+    dropping its dims)."""
+    arrays = _api._is_array_like(start) or _api._is_array_like(stop)
+    s, e = (_arr(v) if arrays else _api.asarray(float(v), dtype=dt.float64) for v in (start, stop))
+    d = dt.result_type(s.dtype, e.dtype) if arrays else dt.float32
+    d = d if d in dt.FLOATING + dt.COMPLEX else dt.float64
+    return s.astype(dt.float64), e.astype(dt.float64), d
+
+
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
-    if axis != 0:
-        raise ValueError("logspace: only axis=0 is supported")
-    y = _api.linspace(float(start), float(stop), num, endpoint=endpoint, dtype=dt.float64)
+    """base ** linspace(start, stop): scalar or (NumPy's) array endpoints, samples along `axis`."""
+    s, e, d = _space_ends(start, stop)
+    y = _api.linspace(s, e, num, endpoint=endpoint, dtype=dt.float64, axis=axis) if s.ndim or e.ndim else \
+        _api.moveaxis(_api.linspace(float(s), float(e), num, endpoint=endpoint, dtype=dt.float64), 0, axis)
     r = _api.asarray(float(base), dtype=dt.float64) ** y
-    return r.astype(dtype) if dtype is not None else r.astype(dt.float32)
+    return r.astype(dtype if dtype is not None else d)
 
 
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
-    """A geometric sequence from start to stop (both nonzero, of one sign); the ends are exact."""
-    if axis != 0:
-        raise ValueError("geomspace: only axis=0 is supported")
-    start, stop = float(start), float(stop)
-    if start == 0 or stop == 0:
+    """A geometric sequence from start to stop (both nonzero, of one sign; NumPy's array endpoints
+    too, samples along `axis`); the ends are exact."""
+    s, e, d = _space_ends(start, stop)
+    if not builtins.bool(_api.all(s != 0)) or not builtins.bool(_api.all(e != 0)):
         raise ValueError("geomspace: geometric sequence cannot include zero")
-    if (start < 0) != (stop < 0):
+    if builtins.bool(_api.any((s < 0) != (e < 0))):
         raise ValueError("geomspace: start and stop must have the same sign")
-    sign = -1.0 if start < 0 else 1.0
-    y = _api.linspace(math.log(abs(start)), math.log(abs(stop)), num, endpoint=endpoint, dtype=dt.float64)
+    sign = _api.where(s < 0, -1.0, 1.0)
+    y = _api.linspace(_cgrad.log(_cgrad.abs(s)), _cgrad.log(_cgrad.abs(e)), num, endpoint=endpoint,
+                      dtype=dt.float64)
     r = _cgrad.exp(y) * sign
-    i = _api.arange(num, dtype=dt.int64, device=r.device)
-    r = _api.where(i == 0, start, r)
+    shape = tuple(r.shape[1:])
+    i = _api.arange(num, dtype=dt.int64, device=r.device)._reshape([num] + [1] * len(shape))
+    r = _api.where(i == 0, _api.broadcast_to(s, shape), r)
     if endpoint and num > 1:
-        r = _api.where(i == num - 1, stop, r)
-    return r.astype(dtype if dtype is not None else dt.float32)
+        r = _api.where(i == num - 1, _api.broadcast_to(e, shape), r)
+    return _api.moveaxis(r.astype(dtype if dtype is not None else d), 0, axis)
 
 
 def tril_indices(n, k=0, m=None):
@@ -1330,17 +1344,24 @@ def append(arr, values, axis=None):
 
 def delete(arr, obj, axis=None):
     """arr without the elements (axis None: of the flattened array) or slices at obj (an int, a
-    slice or a sequence of ints): a take of the positions kept."""
+    slice, a sequence of ints, or a boolean mask of the axis's length, NumPy's: True deletes; until
+    2026-12-07 a mask's values were read as the indices 0 and 1): a take of the positions kept."""
     a = _arr(arr)
     if axis is None:
         a, axis = ravel(a), 0
     axis = operator.index(axis) % a.ndim
     n = a.shape[axis]
-    if isinstance(obj, slice):
+    values = None if isinstance(obj, (int, slice)) else obj.tolist() if hasattr(obj, "tolist") else list(obj)
+    mask = getattr(obj, "dtype", None) in (dt.bool, "bool") or (
+        isinstance(values, list) and values and builtins.all(isinstance(v, builtins.bool) for v in values))
+    if mask:
+        if not isinstance(values, list) or len(values) != n or builtins.any(isinstance(v, list) for v in values):
+            raise ValueError(f"delete: a boolean obj must be one dimensional and match the axis length of {n}")
+        drop = {i for i, v in enumerate(values) if v}
+    elif isinstance(obj, slice):
         drop = set(builtins.range(*obj.indices(n)))
     else:
-        items = [obj] if isinstance(obj, int) else [operator.index(i) for i in (
-            obj.tolist() if hasattr(obj, "tolist") else obj)]
+        items = [obj] if isinstance(obj, int) else [operator.index(i) for i in values]
         for i in items:
             if not -n <= i < n:
                 raise IndexError(f"delete: index {i} is out of bounds for axis {axis} with size {n}")

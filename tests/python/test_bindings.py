@@ -353,6 +353,32 @@ def test_gather_with_one_index_out_of_range_reads_zero():
     np.testing.assert_array_equal(np.asarray(got), [0, 0, 11, 0])
 
 
+def test_numpy_functions_of_cgrad_arrays_dispatch_to_cgrad():
+    # NEP 13/18: np.exp(x), np.concatenate([x, n]), np.linalg.norm(x) ... were NumPy results of the
+    # values; now cgrad's function of that name (lazy), NumPy's where cgrad has none or refuses
+    m = np.arange(1.0, 7.0).reshape(2, 3)
+    x = arr(m)
+    n = np.ones((1, 3))
+    for got, want in ((np.exp(x), np.exp(m)), (np.add(n, x), n + m), (np.maximum(x, 2), np.maximum(m, 2)),
+                      (np.concatenate([x, n]), np.concatenate([m, n])), (np.linalg.norm(x), np.linalg.norm(m)),
+                      (np.fft.fft(x), np.fft.fft(m)), (np.sum(x, 0), np.sum(m, 0)), (np.std(x, 1, ddof=1), np.std(m, 1, ddof=1)),
+                      (np.where(x > 2, x, 0), np.where(m > 2, m, 0)), (np.clip(x, 2, 4), np.clip(m, 2, 4)),
+                      (np.round(x / 3, 2), np.round(m / 3, 2)), (np.argmax(x, 1), np.argmax(m, 1)),
+                      (np.take(x, [0, 2], 1), np.take(m, [0, 2], 1)), (np.median(x), np.median(m))):
+        assert isinstance(got, cg.Array)
+        np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12)
+    for got, want in ((np.sort(x, 0), np.sort(m, 0)), (np.add.reduce(x), np.add.reduce(m)),  # NumPy's
+                      (np.tril(x[0]), np.tril(m[0])), (np.linspace(x[:, 0], 9.0, 4), np.linspace(m[:, 0], 9.0, 4))):
+        np.testing.assert_allclose(np.asarray(got), want)
+    q, r = np.divmod(x, 4)
+    np.testing.assert_array_equal(np.asarray(q), m // 4)
+    y = cg.zeros(3)
+    assert np.copyto(y, x[0]) is None  # cgrad's copyto, in place (None is its result, not a refusal)
+    np.testing.assert_array_equal(np.asarray(y), m[0])
+    with pytest.raises(ValueError):
+        np.exp(x, out=x)  # arrays are values: NumPy's error for a read-only out
+
+
 def test_host_index_arrays_out_of_range_raise_as_numpy():
     # lists and NumPy arrays are known on the host: NumPy's IndexError, no evaluation needed (they
     # read 0 and wrote nothing, as a lazy cgrad index array still does)
@@ -549,8 +575,10 @@ def test_numpy_operands_indices_and_protocols():
         w[k] = -1.0
         np.testing.assert_array_equal(np.asarray(z), w)
     assert float(np.sum(x)) == 6.0 and float(np.max(x)) == 3.0 and np.sum(x, dtype=np.float64).dtype == cg.float64
+    out = np.empty(())
+    assert np.sum(x, out=out) is out and float(out) == 6.0  # NumPy's, on the values (NEP 18's fallback)
     with pytest.raises(TypeError, match="out="):
-        np.sum(x, out=np.empty(()))
+        x.sum(out=np.empty(()))
     assert round(x[2] + 0.6) == 3 and round(x[2] + 0.567, 2) == 2.57 and f"{x[1]:.2f}" == "1.00"
     q, r = divmod(x, 3)
     np.testing.assert_array_equal(np.asarray(q), a // 3)

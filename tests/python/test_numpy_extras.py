@@ -663,3 +663,28 @@ def test_numpys_keywords_found_by_a_keyword_scan():
     q = cg.quantile(arr(b[1]), [0.2, 0.7], axis=1, method="hazen")
     check(q, np.quantile(b[1], [0.2, 0.7], axis=1, method="hazen"), rtol=1e-14, atol=0)
     assert cg.quantile(arr(np.ones(3, np.float32)), [0.5]).dtype == cg.float64  # NumPy's promotion with q
+
+
+def test_array_endpoints_of_the_spaces_and_delete_masks_as_numpy():
+    # a one-element array endpoint was read as a number (its dims dropped) and longer ones raised;
+    # a boolean obj of delete was read as the indices 0 and 1
+    for s, e, kw in ((np.array([1.0, 2.0]), 5.0, {}), (np.array([[1.0], [2.0]]), np.array([2.0, 3.0, 4.0]), {"num": 4}),
+                     (np.array([1]), np.array([7]), {"num": 4, "endpoint": False}),
+                     ([1.0, 2.0], [3.0, 4.0], {"num": 3, "axis": -1}), (np.array([-1.0]), -8.0, {"num": 4, "axis": 1})):
+        cs, ce = (arr(v) if isinstance(v, np.ndarray) else v for v in (s, e))
+        for fn in ("linspace", "logspace", "geomspace"):
+            want = getattr(np, fn)(s, e, **kw)
+            got = getattr(cg, fn)(cs, ce, **kw)
+            assert got.dtype == cg.float64
+            check(got, want, rtol=1e-12)
+    got, step = cg.linspace(arr([0.0, 1.0]), 5.0, 5, retstep=True, axis=1)
+    want, wstep = np.linspace([0.0, 1.0], 5.0, 5, retstep=True, axis=1)
+    check(got, want)
+    check(step, wstep)
+    with pytest.raises(ValueError, match="zero"):
+        cg.geomspace(arr([1.0, 0.0]), 2.0)
+    m = np.arange(12).reshape(3, 4)
+    for obj, axis in ((np.array([True, False, True]), 0), ([True, False, True, False], 1), (arr([False, True, False]), 0)):
+        check(cg.delete(arr(m), obj, axis=axis), np.delete(m, np.asarray(obj), axis=axis))
+    with pytest.raises(ValueError, match="axis length"):
+        cg.delete(arr(m), [True, False], axis=0)
