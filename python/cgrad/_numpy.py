@@ -530,13 +530,17 @@ def median(a, axis=None, keepdims=False):
     return quantile(a, 0.5, axis=axis, keepdims=keepdims, _empty_nan=True)
 
 
-@_api._half_in_f32
 def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *, dtype=None):
     """The covariance matrix of the variables in m's rows (columns with rowvar=False), divided by
     N - 1 (N with bias, N - ddof with ddof); one variable gives a 0-d array. NumPy's weights of
     the observations: fweights (integer repeat counts) and aweights (relative importances), with
-    NumPy's normalisation; dtype: the dtype computed in."""
-    x = _float(atleast_2d(m) if dtype is None else atleast_2d(m).astype(dtype))
+    NumPy's normalisation; dtype: the dtype computed in, by default NumPy's float64 (complex128
+    for complex data; until 2026-12-07 float32 data gave float32, f16 f16)."""
+    m = _arr(m)
+    if dtype is None:
+        y_complex = y is not None and _arr(y).dtype in dt.COMPLEX
+        dtype = dt.complex128 if m.dtype in dt.COMPLEX or y_complex else dt.float64
+    x = atleast_2d(m).astype(dtype)
     if not rowvar and x.shape[0] != 1:
         x = x.mT
     if y is not None:
