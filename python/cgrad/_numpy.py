@@ -561,8 +561,10 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
             if builtins.bool(_api.any(wt < 0)):
                 raise ValueError(f"cov: {name} cannot be negative")
             w = wt.astype(x.dtype if x.dtype in dt.FLOATING else dt.float64) if w is None else w * wt
+    # degrees of freedom at or below 0 divide by 0 (inf and NaN), as NumPy's (which warns); a
+    # negative count divided before 2026-12-07 (cov of 1 observation with ddof=2 was -0)
     if w is None:
-        dof = n - ddof
+        dof = builtins.max(n - ddof, 0)
         xc = x - _api.mean(x, axis=1, keepdims=True)
         c = (xc @ _cgrad.conj(xc).mT) / dof
     else:
@@ -575,7 +577,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         else:
             fact = w_sum - ddof * _api.sum(w * _arr(aweights)) / w_sum
         xc = x - avg
-        c = ((xc * w) @ _cgrad.conj(xc).mT) / fact
+        c = ((xc * w) @ _cgrad.conj(xc).mT) / _api.where(fact > 0, fact, 0.0)
     return _api.squeeze(c, axis=(0, 1)) if c.shape == (1, 1) else c
 
 

@@ -659,6 +659,10 @@ def test_numpys_keywords_found_by_a_keyword_scan():
         check(cg.lexsort([arr(k) for k in keys], axis=axis), np.lexsort(keys, axis=axis))
     check(cg.lexsort(arr(np.stack([k[0] for k in keys]))), np.lexsort(np.stack([k[0] for k in keys])))
     check(cg.corrcoef(arr(A), dtype=np.float32), np.corrcoef(A, dtype=np.float32), rtol=1e-5, atol=1e-6)
+    with warnings.catch_warnings():  # degrees of freedom <= 0 divide by 0, as NumPy's (-0 before)
+        warnings.simplefilter("ignore")
+        for kw in ({"ddof": 3}, {"ddof": 4}, {"ddof": 5, "aweights": [1, 2, 3]}):
+            np.testing.assert_array_equal(np.asarray(cg.cov(arr(A[:2, :3]), **kw)), np.cov(A[:2, :3], **kw))
     # a list q is float64, as NumPy reads it (its values were rounded to float32: 1e-8 off)
     q = cg.quantile(arr(b[1]), [0.2, 0.7], axis=1, method="hazen")
     check(q, np.quantile(b[1], [0.2, 0.7], axis=1, method="hazen"), rtol=1e-14, atol=0)
