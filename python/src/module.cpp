@@ -448,8 +448,22 @@ struct PyCompiled {
         return {*one};
       }
       single = false;
+      // anything else but a tuple or list of Arrays (a NumPy array: a NumPy function that ran on
+      // the values) raised std::bad_cast until 2026-12-07
+      auto refuse = [](nb::handle h) {
+        const std::string type = nb::type_name(h.type()).c_str();
+        throw nb::type_error(("cgrad.compile: the function must return a cgrad.Array or a tuple or list of them, got " +
+                              type +
+                              (type == "ndarray" ? " (a NumPy function that cgrad does not run lazily gives one)" : ""))
+                                 .c_str());
+      };
+      if (!nb::isinstance<nb::tuple>(r) && !nb::isinstance<nb::list>(r)) refuse(r);
       std::vector<Tensor> v;
-      for (nb::handle h : nb::iter(r)) v.push_back(nb::cast<Tensor>(h));
+      for (nb::handle h : nb::iter(r)) {
+        Tensor* t = nullptr;
+        if (!nb::try_cast<Tensor*>(h, t, false)) refuse(h);
+        v.push_back(*t);
+      }
       return v;
     });
     drain_deferred();
