@@ -1401,6 +1401,8 @@ def around(a, decimals=0):
     decimals = operator.index(decimals)
     if decimals == 0:
         return _cgrad.round(a)
+    if a.dtype in dt.COMPLEX:  # each part on its own, as NumPy's (a complex product made inf * 0 = NaN)
+        return _cgrad._complex(around(_cgrad.real(a), decimals), around(_cgrad.imag(a), decimals))
     if a.dtype in dt.INTEGRAL:
         if decimals > 0:
             return a[...]

@@ -608,8 +608,8 @@ def poly(seq_of_zeros):
         return _api.ones((), dtype=z.dtype)
     c = _api.ones((1,), dtype=z.dtype, device=z.device)
     zero = _api.zeros((1,), dtype=z.dtype, device=z.device)
-    for k in range(z.shape[0]):  # times (x - z_k): c[i] - z_k c[i - 1]
-        c = _api.concat([c, zero]) - z[k] * _api.concat([zero, c])
+    for k in range(z.shape[0]):  # times (x - z_k): c[i] - z_k c[i - 1], no product past c's ends
+        c = _api.concat([c, zero]) - _api.concat([zero, z[k] * c])  # (z_k * 0 made an inf root NaN)
     return _cgrad.real(c) if real and c.dtype in dt.COMPLEX else c
 
 

@@ -692,3 +692,16 @@ def test_array_endpoints_of_the_spaces_and_delete_masks_as_numpy():
         check(cg.delete(arr(m), obj, axis=axis), np.delete(m, np.asarray(obj), axis=axis))
     with pytest.raises(ValueError, match="axis length"):
         cg.delete(arr(m), [True, False], axis=0)
+
+
+def test_special_values_in_around_of_complex_and_poly_as_numpy():
+    # found through NumPy's dispatch with NaN and inf among the values: around of complex values
+    # multiplied as complex numbers (inf * 0 made a finite part NaN); poly's leading coefficient
+    # was 1 - root * 0 (NaN for an infinite root)
+    a = np.array([complex(np.inf, 1.26), complex(1.25, np.nan), complex(-2.345, 0.05), complex(np.nan, -np.inf)])
+    for d in (1, 2, -1):
+        np.testing.assert_array_equal(np.asarray(cg.around(arr(a), d)), np.around(a, d))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for roots in ([np.inf, 1.0], [np.nan, 1.0, 2.0], [-np.inf, np.inf]):
+            np.testing.assert_array_equal(np.asarray(cg.poly(arr(roots))), np.poly(np.array(roots)))
