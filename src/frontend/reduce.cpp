@@ -228,7 +228,9 @@ Tensor isclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool 
   auto exact = [](DType t) { return !is_floating(t) && !is_complex(t); };
   const bool exact_types = exact(a.dtype()) && exact(b.dtype());
   const Tensor x = exact_types ? a.cast(DType::f64) : a, y = exact_types ? b.cast(DType::f64) : b;
-  Tensor close = logical_or(x == y, abs(x - y) <= atol + rtol * abs(y));  // x == y: equal infinities
+  // NumPy's rule: within the tolerance where y is finite, else equal (equal infinities). Without
+  // the isfinite, rtol * |inf| = inf made every finite x, and -inf, close to inf (until 2026-12-07).
+  Tensor close = logical_or(x == y, logical_and(isfinite(y), abs(x - y) <= atol + rtol * abs(y)));
   if (equal_nan) close = logical_or(close, logical_and(isnan(x), isnan(y)));
   return close;
 }

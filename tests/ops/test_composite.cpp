@@ -284,7 +284,7 @@ TEST(Composite, CountNonzeroIscloseAllclose) {
       for (std::size_t k = 0; k < a.size(); ++k) {
         const double p = static_cast<double>(t == f32 ? static_cast<float>(a[k]) : a[k]);
         const double q = static_cast<double>(t == f32 ? static_cast<float>(b[k]) : b[k]);
-        want.push_back(p == q || std::fabs(p - q) <= 1e-8 + 1e-5 * std::fabs(q) ||
+        want.push_back(p == q || (std::isfinite(q) && std::fabs(p - q) <= 1e-8 + 1e-5 * std::fabs(q)) ||
                        (equal_nan && std::isnan(p) && std::isnan(q)));
       }
       EXPECT_EQ(isclose(x, y, 1e-5, 1e-8, equal_nan).to_vector<bool>(), want) << dtype_name(t);
@@ -293,6 +293,10 @@ TEST(Composite, CountNonzeroIscloseAllclose) {
     EXPECT_TRUE(allclose(x.slice(1, 0, 1), y.slice(1, 0, 1)).item<bool>());  // 0 vs 0, 1 vs 1 + 1e-6, ...
     EXPECT_TRUE(allclose(x, x, 0, 0, true).item<bool>());
     EXPECT_FALSE(allclose(x, x).item<bool>());  // NaN is not close to NaN by default
+    // an infinity is close to itself only: -inf, and every finite value, were close to inf
+    Tensor inf = full({3}, kInf, t), other = tensor(std::vector<double>{-kInf, 0.5, 1e300}, {3}).cast(t);
+    EXPECT_EQ(isclose(other, inf).to_vector<bool>(), (std::vector<bool>{false, false, t == f32}));
+    EXPECT_FALSE(allclose(other.slice(0, 1, 2), inf.slice(0, 1, 2)).item<bool>());
   }
   // complex: by the modulus of the difference, as NumPy (raised a cast error until 2026-12-07)
   Tensor z =

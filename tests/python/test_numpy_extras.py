@@ -694,6 +694,18 @@ def test_array_endpoints_of_the_spaces_and_delete_masks_as_numpy():
         cg.delete(arr(m), [True, False], axis=0)
 
 
+def test_isclose_of_infinities_as_numpy():
+    # rtol * |inf| = inf made every finite value and -inf close to inf (found through NumPy's dispatch)
+    a = np.array([0.5, np.inf, np.inf, 1.0, np.nan, -np.inf, 1e300, -np.inf])
+    b = np.array([np.inf, np.inf, -np.inf, np.nan, np.nan, 0.5, np.inf, -np.inf])
+    for d in (np.float32, np.float64, np.complex128):
+        for equal_nan in (False, True):
+            x, y = a.astype(d), b.astype(d)
+            np.testing.assert_array_equal(np.asarray(cg.isclose(arr(x), arr(y), equal_nan=equal_nan)),
+                                          np.isclose(x, y, equal_nan=equal_nan))
+    assert not bool(cg.allclose(arr([0.5]), arr([np.inf])))
+
+
 def test_special_values_in_around_of_complex_and_poly_as_numpy():
     # found through NumPy's dispatch with NaN and inf among the values: around of complex values
     # multiplied as complex numbers (inf * 0 made a finite part NaN); poly's leading coefficient
