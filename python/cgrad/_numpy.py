@@ -832,7 +832,8 @@ def histogram2d(x, y, bins=10, range=None, density=False, weights=None):  # noqa
 
 def convolve(a, v, mode="full"):
     """The discrete linear convolution of two 1-D arrays ("full", "same" or "valid"): a gather of
-    the sliding windows times the reversed kernel, summed."""
+    the sliding windows times the reversed kernel, summed over the positions inside `a` (the
+    padding takes no product, as NumPy's loop: inf * 0 made the ends NaN until 2026-12-07)."""
     a, v = _arr(a), _arr(v)
     if a.ndim != 1 or v.ndim != 1:
         raise ValueError("convolve: a and v must be 1-D")
@@ -854,8 +855,9 @@ def convolve(a, v, mode="full"):
     padded = _api.concat([zeros, a.astype(dtype), zeros])  # out[k] = sum_j padded[k + j] v[m - 1 - j]
     pos = _api.arange(start, start + length, dtype=dt.int64, device=a.device)._reshape([length, 1]) + \
         _api.arange(m, dtype=dt.int64, device=a.device)._reshape([1, m])
-    return _api.sum(_api.take(padded, _api.reshape(pos, (-1,)))._reshape([length, m]) * _api.flip(v.astype(dtype)),
-                    axis=1)
+    terms = _api.take(padded, _api.reshape(pos, (-1,)))._reshape([length, m]) * _api.flip(v.astype(dtype))
+    inside = (pos >= m - 1) & (pos < m - 1 + n)
+    return _api.sum(_api.where(inside, terms, _api.zeros((), dtype=dtype, device=a.device)), axis=1)
 
 
 # ---- padding ----

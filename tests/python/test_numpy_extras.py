@@ -717,3 +717,8 @@ def test_special_values_in_around_of_complex_and_poly_as_numpy():
         warnings.simplefilter("ignore")
         for roots in ([np.inf, 1.0], [np.nan, 1.0, 2.0], [-np.inf, np.inf]):
             np.testing.assert_array_equal(np.asarray(cg.poly(arr(roots))), np.poly(np.array(roots)))
+        # convolve multiplied the kernel by its zero padding (inf * 0: NaN at the ends)
+        a, v = np.array([-1.1, -0.15, 5.6, np.inf]), np.array([np.inf, 5.6, -0.15, -1.1])
+        for mode in ("full", "same", "valid"):
+            np.testing.assert_array_equal(np.asarray(cg.convolve(arr(a), arr(v), mode)), np.convolve(a, v, mode))
+        np.testing.assert_array_equal(np.asarray(cg.polymul(arr(a), arr(v))), np.polymul(a, v))
