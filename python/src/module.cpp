@@ -452,10 +452,10 @@ struct PyCompiled {
       // the values) raised std::bad_cast until 2026-12-07
       auto refuse = [](nb::handle h) {
         const std::string type = nb::type_name(h.type()).c_str();
-        throw nb::type_error(("cgrad.compile: the function must return a cgrad.Array or a tuple or list of them, got " +
-                              type +
-                              (type == "ndarray" ? " (a NumPy function that cgrad does not run lazily gives one)" : ""))
-                                 .c_str());
+        throw nb::type_error(
+            ("cgrad.compile: the function must return a cgrad.Array or a tuple or list of them, got " + type +
+             (type == "ndarray" ? " (a NumPy function that cgrad does not run lazily gives one)" : ""))
+                .c_str());
       };
       if (!nb::isinstance<nb::tuple>(r) && !nb::isinstance<nb::list>(r)) refuse(r);
       std::vector<Tensor> v;
