@@ -673,10 +673,9 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
 def _array_function(self, func, types, args, kwargs):
     """NEP 18: NumPy's functions of cgrad arrays (`np.concatenate`, `np.linalg.norm`, `np.fft.fft`,
     ...) are cgrad's function of that name in the matching namespace, called with the same
-    arguments; where cgrad has none or refuses them (TypeError: a keyword it lacks, a positional
-    argument it takes by keyword), NumPy's runs on the values (a NumPy result). Before 2026-12-07
-    every NumPy function converted to NumPy (but `np.sum`/`mean`/`max`/`min`, which call the
-    methods)."""
+    arguments; where cgrad has none or its version raises (_cgrad_version), NumPy's runs on the
+    values (a NumPy result). Before 2026-12-07 every NumPy function converted to NumPy (but
+    `np.sum`/`mean`/`max`/`min`, which call the methods)."""
     import numpy as np
 
     import cgrad
@@ -684,9 +683,10 @@ def _array_function(self, func, types, args, kwargs):
     if not builtins.all(issubclass(t, (Array, np.ndarray)) for t in types):
         return NotImplemented
     module, name = func.__module__, func.__name__
-    namespace = cgrad if module not in _NUMPY_NAMESPACES or _NUMPY_NAMESPACES[module] is None else \
-        getattr(cgrad, _NUMPY_NAMESPACES[module])
-    fn = getattr(namespace, name, None) if module in _NUMPY_NAMESPACES else None
+    fn = None
+    if module in _NUMPY_NAMESPACES:
+        sub = _NUMPY_NAMESPACES[module]
+        fn = getattr(cgrad if sub is None else getattr(cgrad, sub), name, None)
     calls = [] if fn is None or fn is func else [lambda: fn(*args, **kwargs)]
     if name in _BY_METHOD and args and isinstance(args[0], Array) and hasattr(args[0], name):
         calls.append(lambda: getattr(args[0], name)(*args[1:], **kwargs))
