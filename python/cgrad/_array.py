@@ -649,21 +649,51 @@ def _cgrad_version(func, calls):
         busy.discard(func)
 
 
+# ufunc.reduce and ufunc.accumulate as cgrad's reductions and scans (NumPy's default axis is 0)
+_UFUNC_REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min", "logical_and": "all",
+                 "logical_or": "any"}
+_UFUNC_ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
+
+
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     """NEP 13: `np.exp(x)`, `np.add(x, n)`, `np.maximum(n, x)` of cgrad arrays are cgrad's function
     of the ufunc's name (lazy, on x's device; NumPy operands converted as `asarray` does), for a
-    plain call. Calls with keywords (`out=`, `where=`, `dtype=`), the ufunc's methods (`reduce`,
-    `accumulate`, `outer`, `at`) and ufuncs cgrad lacks run NumPy's on the values, as before
-    2026-12-07 (when every ufunc did)."""
+    plain call; `np.add.reduce(x, axis)` and the reductions of multiply, maximum, minimum,
+    logical_and and logical_or are cgrad's sum, prod, max, min, all and any; `np.add.accumulate`
+    and `np.multiply.accumulate` its cumsum and cumprod; `ufunc.outer(a, b)` the ufunc of `a` with
+    trailing dims against `b`. Calls with `out=` or `where=`, other methods (`at`, `reduceat`),
+    ufuncs cgrad lacks and calls cgrad's version refuses run NumPy's on the values, as every
+    ufunc did before 2026-12-07."""
     import cgrad
 
-    fn = getattr(cgrad, ufunc.__name__, None)
-    if method == "__call__" and not kwargs and fn is not None:
-        def call():
-            from . import _api
+    from . import _api
 
-            return fn(*[v if isinstance(v, (Array, builtins.bool, int, float, complex)) else
-                        _api.asarray(v, device=self.device) for v in inputs])
+    def operand(v):
+        return v if isinstance(v, (Array, builtins.bool, int, float, complex)) else _api.asarray(v, device=self.device)
+
+    name = ufunc.__name__
+    fn = getattr(cgrad, name, None)
+    call = None
+    if "out" in kwargs or "where" in kwargs:
+        pass
+    elif method == "__call__" and not kwargs and fn is not None:
+        def call():
+            return fn(*[operand(v) for v in inputs])
+    elif method == "reduce" and name in _UFUNC_REDUCE and len(inputs) == 1:
+        def call():
+            kw = dict(kwargs)
+            kw.setdefault("axis", 0)
+            return getattr(cgrad, _UFUNC_REDUCE[name])(operand(inputs[0]), **kw)
+    elif method == "accumulate" and name in _UFUNC_ACCUMULATE and len(inputs) == 1:
+        def call():
+            kw = dict(kwargs)
+            kw.setdefault("axis", 0)
+            return getattr(cgrad, _UFUNC_ACCUMULATE[name])(operand(inputs[0]), **kw)
+    elif method == "outer" and not kwargs and fn is not None and len(inputs) == 2:
+        def call():
+            a, b = (_api.asarray(v, device=self.device) for v in inputs)
+            return fn(a._reshape(list(a.shape) + [1] * b.ndim), b)
+    if call is not None:
         r = _cgrad_version(ufunc, [call])
         if r is not _DECLINED:
             return r

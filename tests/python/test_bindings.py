@@ -364,10 +364,13 @@ def test_numpy_functions_of_cgrad_arrays_dispatch_to_cgrad():
                       (np.fft.fft(x), np.fft.fft(m)), (np.sum(x, 0), np.sum(m, 0)), (np.std(x, 1, ddof=1), np.std(m, 1, ddof=1)),
                       (np.where(x > 2, x, 0), np.where(m > 2, m, 0)), (np.clip(x, 2, 4), np.clip(m, 2, 4)),
                       (np.round(x / 3, 2), np.round(m / 3, 2)), (np.argmax(x, 1), np.argmax(m, 1)),
-                      (np.take(x, [0, 2], 1), np.take(m, [0, 2], 1)), (np.median(x), np.median(m))):
+                      (np.take(x, [0, 2], 1), np.take(m, [0, 2], 1)), (np.median(x), np.median(m)),
+                      (np.add.reduce(x), np.add.reduce(m)), (np.maximum.reduce(x, axis=1), np.maximum.reduce(m, axis=1)),
+                      (np.multiply.accumulate(x, 1), np.multiply.accumulate(m, 1)),
+                      (np.subtract.outer(x[0], [1.0, 2.0]), np.subtract.outer(m[0], [1.0, 2.0]))):
         assert isinstance(got, cg.Array)
         np.testing.assert_allclose(np.asarray(got), want, rtol=1e-12)
-    for got, want in ((np.sort(x, 0), np.sort(m, 0)), (np.add.reduce(x), np.add.reduce(m)),  # NumPy's
+    for got, want in ((np.sort(x, 0), np.sort(m, 0)), (np.add.reduceat(x, [0, 1]), np.add.reduceat(m, [0, 1])),  # NumPy's
                       (np.tril(x[0]), np.tril(m[0])), (np.linspace(x[:, 0], 9.0, 4), np.linspace(m[:, 0], 9.0, 4))):
         np.testing.assert_allclose(np.asarray(got), want)
     q, r = np.divmod(x, 4)
