@@ -1625,10 +1625,13 @@ def ravel_multi_index(multi_index, dims):
 
 
 def vander(x, N=None, increasing=False):
-    """The Vandermonde matrix of the 1-D x: columns x^(N-1), ..., x^0 (reversed with increasing)."""
+    """The Vandermonde matrix of the 1-D x: columns x^(N-1), ..., x^0 (reversed with increasing).
+    Integers and bools in int64 (uint64 in float64), as NumPy's promotion with int (int16 powers
+    overflowed in int16 until 2026-12-07); floats keep their dtype (NumPy: float64 for float32)."""
     x = _arr(x)
     if x.ndim != 1:
         raise ValueError("vander: x must be 1-D")
+    x = x.astype(dt.result_type(x.dtype, dt.int64))
     n = x.shape[0] if N is None else operator.index(N)
     powers = range(n) if increasing else range(n - 1, -1, -1)
     if n == 0:

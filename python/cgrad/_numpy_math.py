@@ -672,14 +672,17 @@ def polydiv(u, v):
 
 
 def polyder(p, m=1):
-    """The m-th derivative of p (keeps p's dtype; NumPy gives float64 for float32)."""
+    """The m-th derivative of p: integers and bools in int64 (uint64 in float64), as NumPy's
+    product with its int64 factors (int16 overflowed in int16 until 2026-12-07); floats keep their
+    dtype (NumPy gives float64 for float32)."""
     m = operator.index(m)
     if m < 0:
         raise ValueError("polyder: order of derivative must be positive (see polyint)")
     p = _poly1d(p, "polyder")
+    p = p.astype(dt.result_type(p.dtype, dt.int64))
     for _ in range(m):
         n = p.shape[0] - 1
-        p = p[:-1] * _api.arange(n, 0, -1, dtype=dt.int64 if p.dtype is dt.bool else dt._real_of(p.dtype))
+        p = p[:-1] * _api.arange(n, 0, -1, dtype=dt._real_of(p.dtype))
     return p
 
 

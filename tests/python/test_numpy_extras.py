@@ -694,6 +694,22 @@ def test_array_endpoints_of_the_spaces_and_delete_masks_as_numpy():
         cg.delete(arr(m), [True, False], axis=0)
 
 
+def test_vander_and_polyder_of_small_integers_in_int64_as_numpy():
+    # int16 powers and products overflowed in int16 (vander([200, 3], 3) had -25536)
+    for d in (np.int8, np.int16, np.uint8, np.uint16, np.int32, np.uint32, np.uint64, np.bool_):
+        x = np.array([200, 3, 1]).astype(d)
+        for N in (None, 4):
+            want = np.vander(x, N)
+            got = cg.vander(arr(x), N)
+            assert got.dtype.name == want.dtype.name
+            check(got, want)
+        for m in (1, 2):
+            want = np.polyder(x, m)
+            got = cg.polyder(arr(x), m)
+            assert got.dtype.name == want.dtype.name
+            check(got, want)
+
+
 def test_isclose_of_infinities_as_numpy():
     # rtol * |inf| = inf made every finite value and -inf close to inf (found through NumPy's dispatch)
     a = np.array([0.5, np.inf, np.inf, 1.0, np.nan, -np.inf, 1e300, -np.inf])
