@@ -117,12 +117,13 @@ def column_stack(tup):
 
 
 def array_split(ary, indices_or_sections, axis=0):
-    """Views of ary along `axis`: at the given indices, or in that many parts (the first n % k
-    one longer)."""
+    """Views of ary along `axis`: at the given indices (Python's slice bounds: negative ones count
+    from the end, as NumPy's; they gave empty parts until 2026-12-07), or in that many parts (the
+    first n % k one longer)."""
     a = _arr(ary)
     n = a.shape[operator.index(axis) % a.ndim]
-    if isinstance(indices_or_sections, int):
-        k = indices_or_sections
+    if getattr(indices_or_sections, "ndim", 0) == 0 and hasattr(indices_or_sections, "__index__"):
+        k = operator.index(indices_or_sections)
         if k <= 0:
             raise ValueError("array_split: the number of sections must be larger than 0")
         sizes = [n // k + 1] * (n % k) + [n // k] * (k - n % k)
@@ -131,12 +132,13 @@ def array_split(ary, indices_or_sections, axis=0):
             bounds.append(bounds[-1] + s)
     else:
         bounds = [0] + [operator.index(i) for i in indices_or_sections] + [n]
-    return [_along(a, axis, slice(b, builtins.max(b, e))) for b, e in zip(bounds[:-1], bounds[1:])]
+    return [_along(a, axis, slice(b, e)) for b, e in zip(bounds[:-1], bounds[1:])]
 
 
 def split(ary, indices_or_sections, axis=0):
     a = _arr(ary)
-    if isinstance(indices_or_sections, int) and a.shape[operator.index(axis) % a.ndim] % indices_or_sections:
+    sections = getattr(indices_or_sections, "ndim", 0) == 0 and hasattr(indices_or_sections, "__index__")
+    if sections and a.shape[operator.index(axis) % a.ndim] % operator.index(indices_or_sections):
         raise ValueError("split: array split does not result in an equal division (array_split allows it)")
     return array_split(a, indices_or_sections, axis)
 
@@ -279,10 +281,34 @@ def triu_indices(n, k=0, m=None):
     return tuple(_api.nonzero(_api.triu(_api.ones((n, n if m is None else m), dtype=dt.bool), k=k)))
 
 
-def unravel_index(indices, shape):
-    """The coordinates in an array of `shape` of flat (row-major) indices, one array per dim."""
+def _host_out_of_range(v, n):
+    """Whether host-known integers `v` (an int, a list, a NumPy array; not a lazy cgrad array) hold
+    a value outside [0, n)."""
+    if isinstance(v, Array):
+        return False
+    vals = [v] if isinstance(v, int) else _api.asarray(v).tolist() if not isinstance(v, list) else v
+
+    def walk(x):
+        return builtins.any(walk(e) for e in x) if isinstance(x, list) else not 0 <= x < n
+    return walk(vals)
+
+
+def unravel_index(indices, shape, order="C"):
+    """The coordinates in an array of `shape` of flat indices, one array per dim (row-major, or
+    column-major with order="F"). Host-known indices (ints, lists, NumPy arrays) outside the size
+    raise NumPy's ValueError (they wrapped silently until 2026-12-07); a lazy cgrad array's are not
+    checked: its coordinates are those of the index modulo the size."""
+    shape = (operator.index(shape),) if getattr(shape, "ndim", 1) == 0 and hasattr(shape, "__index__") else \
+        tuple(operator.index(d) for d in shape)
+    if order not in ("C", "F"):
+        raise ValueError("unravel_index: order must be 'C' or 'F'")
+    size = math.prod(shape)
+    if _host_out_of_range(indices, size):
+        raise ValueError(f"unravel_index: an index is out of bounds for array with size {size}")
+    if order == "F":
+        return tuple(reversed(unravel_index(indices, tuple(reversed(shape)))))
     idx = _arr(indices).astype(dt.int64)
-    out, stride = [], math.prod(shape)
+    out, stride = [], size
     for d in shape:
         stride //= d
         out.append((idx // stride) % d if d else idx * 0)
@@ -544,7 +570,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     if not rowvar and x.shape[0] != 1:
         x = x.mT
     if y is not None:
-        yy = _float(atleast_2d(y))
+        yy = atleast_2d(y).astype(dtype)  # (its own floating dtype before 2026-12-07: float64 beside dtype=float32)
         if not rowvar and yy.shape[0] != 1:
             yy = yy.mT
         x = _api.concat([x, yy.astype(dt.result_type(x, yy))], axis=0)
@@ -786,7 +812,13 @@ def histogramdd(sample, bins=10, range=None, density=False, weights=None):  # no
             raise ValueError("histogramdd: sample must be (N, D) or a sequence of D arrays")
         cols = [x[:, d] for d in builtins.range(x.shape[1])]
     ndim = len(cols)
-    bins = list(bins) if isinstance(bins, (list, tuple)) else [bins] * ndim
+
+    def count(b):  # an int, a NumPy integer or a 0-d integer array: a number of bins
+        return getattr(b, "ndim", 0) == 0 and hasattr(b, "__index__") and not isinstance(b, builtins.bool)
+    # one entry per dimension (a sequence or an array of them: NumPy's; its NumPy integers were
+    # taken for edges until 2026-12-07), or one count for every dimension
+    bins = [bins] * ndim if count(bins) else list(bins)
+    bins = [operator.index(b) if count(b) else b for b in bins]
     ranges = list(range) if range is not None else [None] * ndim
     if len(bins) != ndim or len(ranges) != ndim:
         raise ValueError(f"histogramdd: bins and range need one entry for each of {ndim} dimensions")
@@ -824,7 +856,8 @@ def histogramdd(sample, bins=10, range=None, density=False, weights=None):  # no
 
 def histogram2d(x, y, bins=10, range=None, density=False, weights=None):  # noqa: A002 (NumPy's name)
     """(counts, x edges, y edges): histogramdd of the points (x[i], y[i])."""
-    if not isinstance(bins, int) and len(bins) not in (1, 2):  # one array of edges: for both (NumPy's rule)
+    n = len(bins) if hasattr(bins, "__len__") and getattr(bins, "ndim", 1) else 1
+    if n not in (1, 2):  # one array of edges: for both (NumPy's rule)
         bins = [bins, bins]
     h, (ex, ey) = histogramdd([x, y], bins=bins, range=range, density=density, weights=weights)
     return h, ex, ey
@@ -1611,12 +1644,27 @@ def ix_(*args):
     return tuple(out)
 
 
-def ravel_multi_index(multi_index, dims):
-    """The flat (row-major) positions of coordinate arrays in an array of shape `dims`; a
-    coordinate out of range raises only when it is known (ints), as the indices are lazy."""
-    idx = [_arr(i).astype(dt.int64) for i in multi_index]
-    if len(idx) != len(dims):
+def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
+    """The flat positions (row-major, or column-major with order="F") of coordinate arrays in an
+    array of shape `dims`. `mode` is NumPy's for a coordinate out of range: "raise" (ValueError,
+    for host-known coordinates: ints, lists, NumPy arrays; until 2026-12-07 they gave other
+    positions silently; a lazy cgrad array's are not checked), "wrap" (modulo the dim) or "clip";
+    one mode or one per dim."""
+    dims = tuple(operator.index(d) for d in dims)
+    if len(multi_index) != len(dims):
         raise ValueError("ravel_multi_index: one index array per dim")
+    modes = [mode] * len(dims) if isinstance(mode, str) else list(mode)
+    if order not in ("C", "F") or len(modes) != len(dims) or builtins.any(m not in ("raise", "wrap", "clip")
+                                                                          for m in modes):
+        raise ValueError("ravel_multi_index: order must be 'C' or 'F', and mode 'raise', 'wrap' or 'clip'")
+    idx = []
+    for i, n, m in zip(multi_index, dims, modes):
+        if m == "raise" and _host_out_of_range(i, n):
+            raise ValueError("ravel_multi_index: invalid entry in coordinates array")
+        v = _arr(i).astype(dt.int64)
+        idx.append(v % n if m == "wrap" else _api.clip(v, 0, n - 1) if m == "clip" else v)
+    if order == "F":
+        idx, dims = idx[::-1], dims[::-1]
     flat, stride = 0, 1
     for i, n in zip(reversed(idx), reversed(dims)):
         flat = flat + i * stride

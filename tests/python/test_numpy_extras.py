@@ -738,3 +738,39 @@ def test_special_values_in_around_of_complex_and_poly_as_numpy():
         for mode in ("full", "same", "valid"):
             np.testing.assert_array_equal(np.asarray(cg.convolve(arr(a), arr(v), mode)), np.convolve(a, v, mode))
         np.testing.assert_array_equal(np.asarray(cg.polymul(arr(a), arr(v))), np.polymul(a, v))
+
+
+def test_split_bounds_index_conversions_and_bins_as_numpy():
+    # negative split indices gave empty parts; out-of-range flat indices and coordinates given on
+    # the host wrapped silently; NumPy integers among histogramdd's bins were taken for edges; cov's
+    # y kept its own dtype beside dtype=float32
+    a = np.arange(10).reshape(5, 2)
+    for ind in ([-3, 2], [-1], [2, -2], [6], [0, 0, 3], np.array([1, -1]), np.int64(5)):
+        for fn in ("array_split", "split"):
+            want = getattr(np, fn)(a, ind)
+            got = getattr(cg, fn)(arr(a), ind)
+            assert len(got) == len(want)
+            for g, w in zip(got, want):
+                np.testing.assert_array_equal(np.asarray(g), w)
+    for order in ("C", "F"):
+        check(cg.unravel_index([3, 5, 0], (2, 3), order=order), np.unravel_index([3, 5, 0], (2, 3), order=order))
+        check(cg.ravel_multi_index(([1, 0], [2, 1]), (2, 3), order=order),
+              np.ravel_multi_index(([1, 0], [2, 1]), (2, 3), order=order))
+        for mode in ("wrap", "clip", ("clip", "wrap")):
+            check(cg.ravel_multi_index(([1, 2], [-1, 4]), (2, 3), mode=mode, order=order),
+                  np.ravel_multi_index(([1, 2], [-1, 4]), (2, 3), mode=mode, order=order))
+    for bad in (lambda m: m.unravel_index(6, (2, 3)), lambda m: m.unravel_index([-1], (2, 3)),
+                lambda m: m.ravel_multi_index(([1, 2], [0, 1]), (2, 3))):
+        with pytest.raises(ValueError):
+            bad(np)
+        with pytest.raises(ValueError):
+            bad(cg)
+    s = rng.integers(0, 9, (20, 3))
+    for bins in (np.array([2, 3, 4]), [2, np.int64(3), 4], np.int64(4)):
+        check(cg.histogramdd(arr(s), bins=bins), np.histogramdd(s, bins=bins))
+    x, y = rng.standard_normal(30), rng.standard_normal(30)
+    check(cg.histogram2d(arr(x), arr(y), bins=np.int64(4)), np.histogram2d(x, y, bins=np.int64(4)))
+    m, w = rng.integers(0, 5, (2, 6)), rng.integers(0, 5, (2, 6))
+    got = cg.cov(arr(m), arr(w), dtype=np.float32)
+    assert got.dtype == cg.float32
+    check(got, np.cov(m, w, dtype=np.float32), rtol=1e-6, atol=1e-6)
