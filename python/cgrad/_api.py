@@ -11,7 +11,7 @@ from . import _cgrad
 from . import _dtypes as dt
 from ._array import Array, Device
 from ._array import _reduce_in as _array_reduce_in
-from ._array import _mean, _numeric_stat
+from ._array import _check_host_indices_of_axis, _mean, _numeric_stat
 
 _cpu = Device.cpu()
 
@@ -410,10 +410,11 @@ def where(condition, x1=None, x2=None, /):
 
 
 def astype(x, dtype, /, *, copy=True, device=None):
+    """device: where the result lives (the standard's; ignored until 2026-12-07)."""
     d = dt.as_dtype(dtype)
-    if d is x.dtype and not copy:
+    if d is x.dtype and not copy and (device is None or _dev(device) == x.device):
         return x
-    return x._cast(d._c)
+    return _to(x._cast(d._c), device)
 
 
 # ---- reductions (Array API signatures) ----
@@ -599,13 +600,20 @@ def unique_values(x, /):
 def take(x, indices, /, *, axis=None, mode=None):
     """The standard's take; an index outside [-n, n) gives 0 (docs/semantics.md). NumPy's `mode`:
     "wrap" takes indices modulo n, "clip" clips them to [0, n - 1], "raise" evaluates them and
-    raises IndexError for one outside [-n, n) (NumPy's default; cgrad's stays the lazy fill)."""
+    raises IndexError for one outside [-n, n) (NumPy's default; cgrad's stays the lazy fill).
+    Indices given on the host (a list, a NumPy array) are checked as "raise" does without a mode
+    (NumPy's default, free: their values are known; since 2026-12-07)."""
+    ax = 0 if axis is None else operator.index(axis) % builtins.max(x.ndim, 1)
+    n = x.shape[ax] if x.ndim else 1
+    if not isinstance(indices, Array):
+        if mode in (None, "raise"):
+            _check_host_indices_of_axis(indices, n, ax)
+            mode = None
+        indices = asarray(indices, dtype=dt.int64, device=x.device)
     if mode is None:
         return _cgrad._take(x, indices, axis)
     if mode not in ("wrap", "clip", "raise"):
         raise ValueError(f"take: mode must be 'raise', 'wrap' or 'clip', got {mode!r}")
-    indices = indices if isinstance(indices, Array) else asarray(indices, device=x.device)
-    n = x.shape[0 if axis is None else operator.index(axis) % builtins.max(x.ndim, 1)] if x.ndim else 1
     if mode == "wrap":
         indices = indices % n if n else indices
     elif mode == "clip":
@@ -898,9 +906,13 @@ def tile(x, repetitions, /):
 def repeat(x, repeats, /, *, axis=None):
     """`repeats` an int or a 1-D integer array; an array is evaluated here (the output's shape
     depends on its values: a synchronisation point)."""
+    if not isinstance(repeats, Array) and (isinstance(repeats, (list, tuple)) or getattr(repeats, "ndim", 0)):
+        repeats = asarray(repeats, dtype=dt.int64, device=x.device)  # NumPy's list of counts (raised before 2026-12-07)
+        if repeats.shape == (1,):  # one count for every element, as NumPy broadcasts it
+            repeats = int(repeats[0])
     if isinstance(repeats, Array):
         return _cgrad._repeat_counts(x, repeats, axis)
-    return _cgrad._repeat(x, int(repeats), axis)
+    return _cgrad._repeat(x, operator.index(repeats), axis)
 
 
 def unstack(x, /, *, axis=0):

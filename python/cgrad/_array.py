@@ -66,13 +66,24 @@ def _check_host_indices(self, key):
         if k is Ellipsis:
             axis += self.ndim - builtins.sum(width)
             continue
-        if v is not None and v.dtype.kind in "iu" and v.size and axis < self.ndim:
-            n = self.shape[axis]
-            bad = (v < -n) | (v >= n)
-            if bad.any():
-                i = int(v.reshape(-1)[np.flatnonzero(bad)[0]])
-                raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
+        if v is not None and v.dtype.kind in "iu" and axis < self.ndim:
+            _check_host_indices_of_axis(v, self.shape[axis], axis)
         axis += w
+
+
+def _check_host_indices_of_axis(v, n, axis=0):
+    """NumPy's IndexError where host integers `v` (a list, a NumPy array) hold one outside [-n, n)."""
+    try:
+        import numpy as np
+    except ImportError:  # a list without NumPy: left to take's rule
+        return
+    v = np.asarray(v)
+    if v.dtype.kind not in "iu" or not v.size:
+        return
+    bad = (v < -n) | (v >= n)
+    if bad.any():
+        i = int(v.reshape(-1)[np.flatnonzero(bad)[0]])
+        raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
 
 
 def _array_in_key(self, k):
@@ -440,6 +451,40 @@ def _contains(self, value):
     return builtins.bool(_cgrad._any(eq, None, False).item() if isinstance(eq, Array) else eq)
 
 
+_c_item = Array.item  # the C++ item(): the value of a one-element array
+
+
+def _item(self, *args):
+    """x.item(): the one element as a Python scalar; NumPy's x.item(i) (the i-th element of the
+    flattened array) and x.item(i, j, ...) / x.item((i, j, ...)) (since 2026-12-07)."""
+    if len(args) == 1 and isinstance(args[0], tuple):
+        args = args[0]
+    if not args:
+        return _c_item(self)
+    if len(args) == 1:
+        i, n = operator.index(args[0]), self.size
+        if not -n <= i < n:
+            raise IndexError(f"index {i} is out of bounds for size {n}")
+        return _c_item(self._reshape([n])[i % n])
+    if len(args) != self.ndim:
+        raise ValueError("incorrect number of indices for array")
+    return _c_item(self[tuple(operator.index(a) for a in args)])
+
+
+def _astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True, device=None):
+    """NumPy's x.astype(dtype, order, casting, subok, copy) and the standard's device: `casting`
+    ("no", "equiv", "safe", "same_kind", "unsafe": NumPy's rules) refuses other casts with
+    TypeError; order and subok change nothing (since 2026-12-07: they raised TypeError)."""
+    from . import _api
+
+    d = dt.as_dtype(dtype)
+    if casting not in ("no", "equiv", "safe", "same_kind", "unsafe"):
+        raise ValueError("astype: casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe'")
+    if not _api._numpy_can_cast(self.dtype, d, casting):
+        raise TypeError(f"Cannot cast array data from {self.dtype} to {d} according to the rule {casting!r}")
+    return _api.astype(self, d, copy=copy, device=device)
+
+
 def _int(self):
     return int(self.item())
 
@@ -772,7 +817,8 @@ def _install():
     A.__dlpack__ = _dlpack
     A.__dlpack_device__ = _dlpack_device
     A.__array_namespace__ = _array_namespace
-    A.astype = lambda self, dtype, copy=True, device=None: self._cast(dt.as_dtype(dtype)._c)
+    A.astype = _astype
+    A.item = _item
     A.reshape = _reshape
     A.sum = _reduction_method(_cgrad._sum)
     A.mean = _reduction_method(_mean)

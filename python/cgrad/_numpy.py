@@ -1594,8 +1594,9 @@ def _install_methods():
     A.nonzero = lambda self: tuple(_api.nonzero(self))
     A.swapaxes = lambda self, axis1, axis2: swapaxes(self, axis1, axis2)
     A.repeat = lambda self, repeats, axis=None: _api.repeat(self, repeats, axis=axis)
-    A.take = lambda self, indices, axis=None: _api.take(ravel(self) if axis is None else self, _arr(indices),
-                                                        axis=0 if axis is None else axis)
+    A.take = lambda self, indices, axis=None, out=None, mode=None: _api.take(
+        ravel(self) if axis is None else self, indices, axis=0 if axis is None else axis,
+        mode=_no_out(out, "take") or mode)
     A.diagonal = lambda self, offset=0, axis1=0, axis2=1: _diagonal(self, offset, axis1, axis2)
     A.trace = lambda self, offset=0, axis1=0, axis2=1, dtype=None: _api.sum(
         _diagonal(self, offset, axis1, axis2), axis=-1, dtype=dtype)

@@ -428,3 +428,28 @@ def test_tobytes_tofile_match_numpy(dtype, tmp_path):
         x.tofile(str(tmp_path / "x.txt"), sep=",")
         a.tofile(str(tmp_path / "a.txt"), sep=",")
         assert (tmp_path / "x.txt").read_text() == (tmp_path / "a.txt").read_text()
+
+
+def test_numpys_method_arguments_astype_item_take_repeat():
+    # astype's order/casting/subok, item(i) / item(i, j), take's mode and out-of-range host
+    # indices, repeat with a list of counts raised TypeError or differed before 2026-12-07
+    m = np.arange(6.0).reshape(3, 2)
+    x = cg.asarray(m)
+    assert x.astype("f4", order="C", subok=True).dtype == cg.float32
+    assert x.astype(np.float32, casting="same_kind").dtype == cg.float32
+    with pytest.raises(TypeError, match="same_kind"):
+        x.astype(np.int32, casting="same_kind")
+    assert x.item(5) == m.item(5) and x.item(1, 1) == m.item(1, 1) and x.item((2, 0)) == m.item((2, 0))
+    with pytest.raises(IndexError):
+        x.item(6)
+    np.testing.assert_array_equal(np.asarray(x.take([0, 5], mode="clip", axis=1)), m.take([0, 5], mode="clip", axis=1))
+    for key, axis in (([0, 7], 1), ([0, -3], 1), ([6], None)):
+        with pytest.raises(IndexError) as want:
+            m.take(key, axis=axis)
+        with pytest.raises(IndexError, match=str(want.value)):
+            x.take(key, axis=axis)
+        with pytest.raises(IndexError, match=str(want.value)):
+            cg.take(x if axis is not None else cg.reshape(x, (-1,)), key, axis=axis)
+    np.testing.assert_array_equal(np.asarray(cg.take(x, cg.asarray([0, 7]), axis=1)), [[0, 0], [2, 0], [4, 0]])  # lazy fill
+    for reps, axis in (([1, 2, 0], 0), ([2], None), (np.array([1, 0]), 1)):
+        np.testing.assert_array_equal(np.asarray(x.repeat(reps, axis=axis)), m.repeat(reps, axis=axis))
