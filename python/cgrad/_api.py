@@ -606,7 +606,7 @@ def take(x, indices, /, *, axis=None, mode=None):
     ax = 0 if axis is None else operator.index(axis) % builtins.max(x.ndim, 1)
     n = x.shape[ax] if x.ndim else 1
     if not isinstance(indices, Array):
-        if mode in (None, "raise"):
+        if mode in (None, "raise") and (axis is not None or x.ndim <= 1):  # (else the core's error: no axis)
             _check_host_indices_of_axis(indices, n, ax)
             mode = None
         indices = asarray(indices, dtype=dt.int64, device=x.device)
@@ -624,6 +624,12 @@ def take(x, indices, /, *, axis=None, mode=None):
 
 
 def take_along_axis(x, indices, /, *, axis=-1):
+    """indices: an integer Array (out of range reads 0, take's fill), or (NumPy's) a NumPy array
+    or list, whose values out of range raise IndexError (since 2026-12-07; they raised TypeError)."""
+    if not isinstance(indices, Array):
+        ax = operator.index(axis) % builtins.max(x.ndim, 1)
+        _check_host_indices_of_axis(indices, x.shape[ax] if x.ndim else 1, ax)
+        indices = asarray(indices, dtype=dt.int64, device=x.device)
     return _cgrad._take_along_axis(x, indices, axis)
 
 
@@ -642,7 +648,15 @@ def scatter_add_along_axis(x, indices, values, /, *, axis=-1):
 
 
 def searchsorted(x1, x2, /, *, side="left", sorter=None):
+    """sorter: an integer Array, or (NumPy's) a NumPy array or list, whose values out of range
+    raise NumPy's ValueError (since 2026-12-07; they raised TypeError)."""
     if sorter is not None:
+        if not isinstance(sorter, Array):
+            try:
+                _check_host_indices_of_axis(sorter, x1.shape[0] if x1.ndim else 1)
+            except IndexError:
+                raise ValueError("Sorter index out of range.") from None
+            sorter = asarray(sorter, dtype=dt.int64, device=x1.device)
         x1 = _cgrad._take(x1, sorter, 0)
     if not isinstance(x2, Array):  # a Python scalar: of x1's kind, as a binary operator takes it
         x2 = asarray(x2, dtype=x1.dtype if not (isinstance(x2, float) and x1.dtype in dt.INTEGRAL) else None,

@@ -451,5 +451,13 @@ def test_numpys_method_arguments_astype_item_take_repeat():
         with pytest.raises(IndexError, match=str(want.value)):
             cg.take(x if axis is not None else cg.reshape(x, (-1,)), key, axis=axis)
     np.testing.assert_array_equal(np.asarray(cg.take(x, cg.asarray([0, 7]), axis=1)), [[0, 0], [2, 0], [4, 0]])  # lazy fill
+    idx = np.array([[0, -1, 1]])
+    np.testing.assert_array_equal(np.asarray(cg.take_along_axis(x.T, idx, axis=1)), np.take_along_axis(m.T, idx, axis=1))
+    with pytest.raises(IndexError, match="index 5 is out of bounds for axis 1"):
+        cg.take_along_axis(x.T, np.array([[0, 5, 1]]), axis=-1)
+    s = cg.asarray([3.0, 1.0, 2.0])
+    assert int(cg.searchsorted(s, 2.5, sorter=np.array([1, 2, 0]))) == np.searchsorted([3.0, 1.0, 2.0], 2.5, sorter=[1, 2, 0])
+    with pytest.raises(ValueError, match="Sorter index out of range"):
+        cg.searchsorted(s, 2.5, sorter=[1, 2, 5])
     for reps, axis in (([1, 2, 0], 0), ([2], None), (np.array([1, 0]), 1)):
         np.testing.assert_array_equal(np.asarray(x.repeat(reps, axis=axis)), m.repeat(reps, axis=axis))
