@@ -49,7 +49,9 @@ void abs(VjpCall& c) {
     set(c, 0, (cgrad::where(zero, 0.0, c.g / cgrad::where(zero, 1.0, c.out)) * x).cast(x.dtype()));
     return;
   }
-  set(c, 0, cgrad::where(x > 0, c.g, cgrad::where(x < 0, -c.g, 0.0)));
+  // 0 at 0; x * 0 there keeps a NaN input's gradient NaN, as sign(x) does in PyTorch and JAX
+  // (it was 0 until 2026-12-07, hiding the NaN)
+  set(c, 0, cgrad::where(x > 0, c.g, cgrad::where(x < 0, -c.g, x * 0.0)));
 }
 void sin(VjpCall& c) { set(c, 0, c.g * cgrad::cos(x0(c))); }
 void cos(VjpCall& c) { set(c, 0, -c.g * cgrad::sin(x0(c))); }
@@ -110,9 +112,11 @@ void copysign(VjpCall& c) {
   set(c, 0, cgrad::where(cgrad::signbit(c.in[0]) == cgrad::signbit(c.in[1]), c.g, -c.g));
   set(c, 1, zeros_like(c.in[1]));
 }
+// d/da log(e^a + e^b) = 1 / (1 + e^(b - a)): finite where a is infinite and b is not (PyTorch's
+// form; exp(a - out) was exp(inf - inf) = NaN there until 2026-12-07)
 void logaddexp(VjpCall& c) {
-  set(c, 0, c.g * cgrad::exp(c.in[0] - c.out));
-  set(c, 1, c.g * cgrad::exp(c.in[1] - c.out));
+  set(c, 0, c.g / (1.0 + cgrad::exp(c.in[1] - c.in[0])));
+  set(c, 1, c.g / (1.0 + cgrad::exp(c.in[0] - c.in[1])));
 }
 // nextafter(a, b) moves a by one ulp: the derivative of the identity in a, 0 in b.
 void nextafter(VjpCall& c) {

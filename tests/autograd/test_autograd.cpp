@@ -83,6 +83,23 @@ TEST(Autograd, DerivativesStayFiniteWhereTheirFormulasWouldNot) {
     EXPECT_NEAR(vec(gab[0])[i], want_a[i], 1e-14 * std::abs(want_a[i])) << i;
     EXPECT_NEAR(vec(gab[1])[i], want_b[i], 1e-14 * std::abs(want_b[i])) << i;
   }
+  // logaddexp with one infinite operand: 1 / (1 + e^(b - a)), not e^(a - out) = e^(inf - inf)
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  Tensor p = leaf({inf, -inf, 2, inf}, {4}), q = leaf({0, 1, 2, inf}, {4});
+  std::vector<Tensor> gpq = grad(sum(logaddexp(p, q)), {p, q});
+  EXPECT_EQ(vec(gpq[0])[0], 1.0);
+  EXPECT_EQ(vec(gpq[1])[0], 0.0);
+  EXPECT_EQ(vec(gpq[0])[1], 0.0);
+  EXPECT_EQ(vec(gpq[1])[1], 1.0);
+  EXPECT_EQ(vec(gpq[0])[2], 0.5);
+  EXPECT_TRUE(std::isnan(vec(gpq[0])[3]));  // inf - inf: undefined, as PyTorch's
+  // abs: 0 at 0, and a NaN input's gradient stays NaN (it was 0, hiding the NaN)
+  Tensor z = leaf({0.0, -0.0, nan, -2}, {4});
+  std::vector<double> gz = vec(grad(sum(abs(z)), {z})[0]);
+  EXPECT_EQ(gz[0], 0.0);
+  EXPECT_EQ(gz[1], 0.0);
+  EXPECT_TRUE(std::isnan(gz[2]));
+  EXPECT_EQ(gz[3], -1.0);
 }
 
 TEST(Autograd, BackwardOfAnElementwiseChainIsOneKernel) {
