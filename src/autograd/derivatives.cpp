@@ -49,8 +49,8 @@ void abs(VjpCall& c) {
     set(c, 0, (cgrad::where(zero, 0.0, c.g / cgrad::where(zero, 1.0, c.out)) * x).cast(x.dtype()));
     return;
   }
-  // 0 at 0; x * 0 there keeps a NaN input's gradient NaN, as sign(x) does in PyTorch and JAX
-  // (it was 0 until 2026-12-07, hiding the NaN)
+  // 0 at 0; x * 0 there keeps a NaN input's gradient NaN (it was 0 until 2026-12-07, hiding the
+  // NaN; PyTorch gives 0 there, JAX -1)
   set(c, 0, cgrad::where(x > 0, c.g, cgrad::where(x < 0, -c.g, x * 0.0)));
 }
 void sin(VjpCall& c) { set(c, 0, c.g * cgrad::cos(x0(c))); }
@@ -94,11 +94,13 @@ void erf(VjpCall& c) { set(c, 0, c.g * 1.12837916709551257390 * cgrad::exp(-(x0(
 // atan2(a, b): b / (a^2 + b^2) and -a / (a^2 + b^2), as (b / h) / h with h = hypot(a, b), whose
 // square would underflow to 0 (1e-300 operands: inf or NaN for 5e299) or overflow to inf (1e200
 // operands: 0 for 2.5e-201). NaN at the origin, where it has no derivative.
+// At the origin, where it has none, 0 (PyTorch's; hypot's below): 0 / 0 gave NaN until 2026-12-07.
 void atan2(VjpCall& c) {
   const Tensor &a = c.in[0], &b = c.in[1];
   Tensor h = cgrad::hypot(a, b);
-  set(c, 0, c.g * (b / h) / h);
-  set(c, 1, -c.g * (a / h) / h);
+  Tensor safe = cgrad::where(h == 0, 1.0, h);
+  set(c, 0, c.g * (b / safe) / safe);
+  set(c, 1, -c.g * (a / safe) / safe);
 }
 // hypot: a / hypot and b / hypot, taken as 0 at the origin (where it has no derivative).
 void hypot(VjpCall& c) {
@@ -106,10 +108,13 @@ void hypot(VjpCall& c) {
   set(c, 0, c.g * c.in[0] / safe);
   set(c, 1, c.g * c.in[1] / safe);
 }
-// copysign: +-g on the magnitude operand (the sign flips when the signs differ); the sign
-// operand gets 0.
+// copysign: +-g on the magnitude operand (the sign flips when the signs differ), 0 where it is
+// +-0 (copysign(a, b) = |a| sign(b): abs's convention; +-g until 2026-12-07); the sign operand
+// gets 0.
 void copysign(VjpCall& c) {
-  set(c, 0, cgrad::where(cgrad::signbit(c.in[0]) == cgrad::signbit(c.in[1]), c.g, -c.g));
+  set(c, 0,
+      cgrad::where(c.in[0] == 0, 0.0,
+                   cgrad::where(cgrad::signbit(c.in[0]) == cgrad::signbit(c.in[1]), c.g, -c.g)));
   set(c, 1, zeros_like(c.in[1]));
 }
 // d/da log(e^a + e^b) = 1 / (1 + e^(b - a)): finite where a is infinite and b is not (PyTorch's

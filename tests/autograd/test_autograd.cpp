@@ -100,6 +100,14 @@ TEST(Autograd, DerivativesStayFiniteWhereTheirFormulasWouldNot) {
   EXPECT_EQ(gz[1], 0.0);
   EXPECT_TRUE(std::isnan(gz[2]));
   EXPECT_EQ(gz[3], -1.0);
+  // atan2 at the origin and copysign at +-0: 0, the conventions of hypot and abs there
+  Tensor o = leaf({0.0, 1}, {2}), o2 = leaf({0.0, 0}, {2});
+  std::vector<Tensor> go = grad(sum(atan2(o, o2)), {o, o2});
+  EXPECT_EQ(vec(go[0])[0], 0.0);
+  EXPECT_EQ(vec(go[1])[0], 0.0);
+  EXPECT_EQ(vec(go[1])[1], -1.0);
+  Tensor mag = leaf({0.0, -0.0, -3}, {3}), sgn = leaf({-1.0, 1, 2}, {3});
+  EXPECT_EQ(vec(grad(sum(copysign(mag, sgn)), {mag})[0]), (std::vector<double>{0, 0, -1}));
 }
 
 TEST(Autograd, BackwardOfAnElementwiseChainIsOneKernel) {
