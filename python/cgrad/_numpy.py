@@ -691,10 +691,19 @@ def interp(x, xp, fp, left=None, right=None, period=None):
         i = _api.clip(_api.searchsorted(xp, x, side="right") - 1, 0, n - 2)
         x0, x1 = _api.take(xp, i), _api.take(xp, i + 1)
         y0, y1 = _api.take(fp, i), _api.take(fp, i + 1)
-        y = y0 + (y1 - y0) * ((x - x0) / (x1 - x0))
-        y = _api.where(x == xp[-1], fp[-1], y)
+        # NumPy's: slope (x - x0) + y0; where that is NaN (an infinite fp), from the other end;
+        # then y0 if the ends are equal; a point of xp gives its fp (until 2026-12-07 an infinite
+        # fp made its whole segment NaN)
+        slope = (y1 - y0) / (x1 - x0)
+        y = slope * (x - x0) + y0
+        y = _api.where(_cgrad.isnan(y), slope * (x - x1) + y1, y)
+        y = _api.where(_cgrad.isnan(y) & (y0 == y1), y0, y)
+        y = _api.where(x == xp[-1], fp[-1], _api.where(x == x0, y0, y))
     y = _api.where(x < xp[0], lval, y)
-    return _api.where(x > xp[-1], rval, y)
+    y = _api.where(x > xp[-1], rval, y)
+    # a NaN x gives NaN, as NumPy's (which gives fp[0] where xp has one point; with a period, whose
+    # xp has three or more, a NaN or infinite x gave y0 before 2026-12-07)
+    return _api.where(_cgrad.isnan(x), x, y) if n > 1 else y
 
 
 def _bin_edges(a, bins, range, fn):  # noqa: A002 (NumPy's name)

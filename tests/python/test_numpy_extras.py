@@ -710,6 +710,23 @@ def test_vander_and_polyder_of_small_integers_in_int64_as_numpy():
             check(got, want)
 
 
+def test_interp_with_infinite_values_and_nan_as_numpy():
+    # an infinite fp made its segment NaN (NumPy interpolates from the other end), a point of xp
+    # gave NaN beside an infinite fp, and a NaN x under a period gave a value
+    xp = np.array([-4.86, -2.51, 0.71, 4.2])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for fp in ([3.0, np.inf, 1.0, -2.0], [np.nan, 1.0, -np.inf, 2.0], [1.0, 1.0, np.inf, np.inf]):
+            fp = np.array(fp)
+            x = np.array([-5.0, -3.0, -2.51, -0.95, 0.71, 2.0, 4.2, 9.0, np.nan, np.inf])
+            for kw in ({}, {"left": -9.0, "right": 9.0}, {"period": 4.0}):
+                np.testing.assert_allclose(np.asarray(cg.interp(arr(x), arr(xp), arr(fp), **kw)),
+                                           np.interp(x, xp, fp, **kw), rtol=1e-14)  # (a contracted fma: an ulp)
+        one = np.array([0.5])
+        np.testing.assert_array_equal(np.asarray(cg.interp(arr([np.nan, 0.5, 1.0]), arr(one), arr(one * 3))),
+                                      np.interp([np.nan, 0.5, 1.0], one, one * 3))
+
+
 def test_isclose_of_infinities_as_numpy():
     # rtol * |inf| = inf made every finite value and -inf close to inf (found through NumPy's dispatch)
     a = np.array([0.5, np.inf, np.inf, 1.0, np.nan, -np.inf, 1e300, -np.inf])
