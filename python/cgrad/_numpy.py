@@ -31,6 +31,12 @@ def _float(x):
     return x if x.dtype in dt.FLOATING + dt.COMPLEX else x.astype(dt.float64)
 
 
+def _is_count(v):
+    """An int, a NumPy integer or a 0-d integer array (not a bool): one number where NumPy takes a
+    number or a sequence (split's sections, histogramdd's bins, unravel_index's shape)."""
+    return getattr(v, "ndim", 0) == 0 and hasattr(v, "__index__") and not isinstance(v, builtins.bool)
+
+
 def _along(x, axis, sl):
     """x[..., sl, ...] with the slice at `axis`."""
     axis = operator.index(axis) % x.ndim
@@ -122,7 +128,7 @@ def array_split(ary, indices_or_sections, axis=0):
     first n % k one longer)."""
     a = _arr(ary)
     n = a.shape[operator.index(axis) % a.ndim]
-    if getattr(indices_or_sections, "ndim", 0) == 0 and hasattr(indices_or_sections, "__index__"):
+    if _is_count(indices_or_sections):
         k = operator.index(indices_or_sections)
         if k <= 0:
             raise ValueError("array_split: the number of sections must be larger than 0")
@@ -137,8 +143,7 @@ def array_split(ary, indices_or_sections, axis=0):
 
 def split(ary, indices_or_sections, axis=0):
     a = _arr(ary)
-    sections = getattr(indices_or_sections, "ndim", 0) == 0 and hasattr(indices_or_sections, "__index__")
-    if sections and a.shape[operator.index(axis) % a.ndim] % operator.index(indices_or_sections):
+    if _is_count(indices_or_sections) and a.shape[operator.index(axis) % a.ndim] % operator.index(indices_or_sections):
         raise ValueError("split: array split does not result in an equal division (array_split allows it)")
     return array_split(a, indices_or_sections, axis)
 
@@ -298,8 +303,7 @@ def unravel_index(indices, shape, order="C"):
     column-major with order="F"). Host-known indices (ints, lists, NumPy arrays) outside the size
     raise NumPy's ValueError (they wrapped silently until 2026-12-07); a lazy cgrad array's are not
     checked: its coordinates are those of the index modulo the size."""
-    shape = (operator.index(shape),) if getattr(shape, "ndim", 1) == 0 and hasattr(shape, "__index__") else \
-        tuple(operator.index(d) for d in shape)
+    shape = (operator.index(shape),) if _is_count(shape) else tuple(operator.index(d) for d in shape)
     if order not in ("C", "F"):
         raise ValueError("unravel_index: order must be 'C' or 'F'")
     size = math.prod(shape)
@@ -573,7 +577,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         yy = atleast_2d(y).astype(dtype)  # (its own floating dtype before 2026-12-07: float64 beside dtype=float32)
         if not rowvar and yy.shape[0] != 1:
             yy = yy.mT
-        x = _api.concat([x, yy.astype(dt.result_type(x, yy))], axis=0)
+        x = _api.concat([x, yy], axis=0)
     n = x.shape[1]
     ddof = ddof if ddof is not None else (0 if bias else 1)
     w = None
@@ -821,13 +825,10 @@ def histogramdd(sample, bins=10, range=None, density=False, weights=None):  # no
             raise ValueError("histogramdd: sample must be (N, D) or a sequence of D arrays")
         cols = [x[:, d] for d in builtins.range(x.shape[1])]
     ndim = len(cols)
-
-    def count(b):  # an int, a NumPy integer or a 0-d integer array: a number of bins
-        return getattr(b, "ndim", 0) == 0 and hasattr(b, "__index__") and not isinstance(b, builtins.bool)
     # one entry per dimension (a sequence or an array of them: NumPy's; its NumPy integers were
     # taken for edges until 2026-12-07), or one count for every dimension
-    bins = [bins] * ndim if count(bins) else list(bins)
-    bins = [operator.index(b) if count(b) else b for b in bins]
+    bins = [bins] * ndim if _is_count(bins) else list(bins)
+    bins = [operator.index(b) if _is_count(b) else b for b in bins]
     ranges = list(range) if range is not None else [None] * ndim
     if len(bins) != ndim or len(ranges) != ndim:
         raise ValueError(f"histogramdd: bins and range need one entry for each of {ndim} dimensions")
