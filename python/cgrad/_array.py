@@ -763,7 +763,8 @@ def _array_function(self, func, types, args, kwargs):
         sub = _NUMPY_NAMESPACES[module]
         fn = getattr(cgrad if sub is None else getattr(cgrad, sub), name, None)
     calls = [] if fn is None or fn is func else [lambda: fn(*args, **kwargs)]
-    if name in _BY_METHOD and args and isinstance(args[0], Array) and hasattr(args[0], name):
+    if module == "numpy" and name in _BY_METHOD and args and isinstance(args[0], Array) and hasattr(args[0], name):
+        # (NumPy's own method route: top-level functions only; np.linalg.trace is not x.trace)
         calls.append(lambda: getattr(args[0], name)(*args[1:], **kwargs))
     r = _cgrad_version(func, calls) if calls else _DECLINED
     return r if r is not _DECLINED else func(*_numpy_values(args), **_numpy_values(kwargs))

@@ -373,6 +373,8 @@ def test_numpy_functions_of_cgrad_arrays_dispatch_to_cgrad():
     for got, want in ((np.sort(x, 0), np.sort(m, 0)), (np.add.reduceat(x, [0, 1]), np.add.reduceat(m, [0, 1])),  # NumPy's
                       (np.tril(x[0]), np.tril(m[0])), (np.linspace(x[:, 0], 9.0, 4), np.linspace(m[:, 0], 9.0, 4))):
         np.testing.assert_allclose(np.asarray(got), want)
+    b = np.array([[[True, False, True]], [[False, True, True]]])  # cgrad's linalg.trace refuses bools:
+    np.testing.assert_array_equal(np.asarray(np.linalg.trace(arr(b), offset=-1)), np.linalg.trace(b, offset=-1))  # not x.trace
     q, r = np.divmod(x, 4)
     np.testing.assert_array_equal(np.asarray(q), m // 4)
     y = cg.zeros(3)
