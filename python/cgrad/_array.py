@@ -698,6 +698,8 @@ def _cgrad_version(func, calls):
 _UFUNC_REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min", "logical_and": "all",
                  "logical_or": "any"}
 _UFUNC_ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
+_C_FUNCTION = type(_cgrad.exp)  # a function of the extension (nanobind's)
+_PLAIN_OPERANDS = (Array, builtins.bool, int, float, complex)
 
 
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
@@ -711,13 +713,20 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     ufunc did before 2026-12-07."""
     import cgrad
 
+    name = ufunc.__name__
+    fn = getattr(cgrad, name, None)
+    if method == "__call__" and not kwargs and type(fn) is _C_FUNCTION and builtins.all(
+            isinstance(v, _PLAIN_OPERANDS) for v in inputs):
+        try:  # the common case: a C++ function of Arrays and numbers (it cannot re-enter NumPy)
+            return fn(*inputs)
+        except Exception:  # noqa: BLE001 (NumPy's function decides: _cgrad_version)
+            return getattr(ufunc, method)(*_numpy_values(inputs))
+
     from . import _api
 
     def operand(v):
-        return v if isinstance(v, (Array, builtins.bool, int, float, complex)) else _api.asarray(v, device=self.device)
+        return v if isinstance(v, _PLAIN_OPERANDS) else _api.asarray(v, device=self.device)
 
-    name = ufunc.__name__
-    fn = getattr(cgrad, name, None)
     call = None
     if "out" in kwargs or "where" in kwargs:
         pass
