@@ -37,6 +37,15 @@ class dtype:
     def __hash__(self):
         return hash(self.name)
 
+    @property
+    def char(self):
+        """NumPy's one-letter code of the dtype ("f", "d", "F"...; bfloat16, which NumPy has not,
+        float16's), for NumPy code that reads it of an array it was handed (np.poly of an empty
+        array)."""
+        import numpy as np
+
+        return np.dtype("float16" if self.name == "bfloat16" else self.name).char
+
     def __reduce__(self):
         return self.name
 
