@@ -914,7 +914,11 @@ def roll(x, /, shift, *, axis=None):
 
 
 def tile(x, repetitions, /):
-    return _cgrad._tile(x, [int(r) for r in repetitions])
+    """repetitions: a tuple of ints, or (NumPy's) one int (it raised TypeError before 2026-12-07)."""
+    reps = [repetitions] if getattr(repetitions, "ndim", 0) == 0 and hasattr(repetitions, "__index__") else repetitions
+    if not isinstance(reps, (list, tuple)) and getattr(reps, "ndim", 0) != 1:
+        raise TypeError(f"tile: repetitions must be an int or a sequence of ints, got {type(repetitions).__name__}")
+    return _cgrad._tile(x, [operator.index(r) for r in reps])
 
 
 def repeat(x, repeats, /, *, axis=None):

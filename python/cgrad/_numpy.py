@@ -550,10 +550,17 @@ def quantile(a, q, axis=None, method="linear", keepdims=False, *, _empty_nan=Fal
     return _quantiles(a, q, axis, method, keepdims, "quantile", pick)
 
 
-def percentile(a, q, axis=None, method="linear", keepdims=False):
+def _fraction(q):
+    """percentile's q / 100: a number, or an array in its floating dtype (float64 for integers), as
+    NumPy's true_divide gives it (a float32 q was float64 until 2026-12-07, and so the result)."""
     if isinstance(q, (int, float)):
-        return quantile(a, q / 100, axis=axis, method=method, keepdims=keepdims)
-    return quantile(a, _arr(q).astype(dt.float64) / 100, axis=axis, method=method, keepdims=keepdims)
+        return q / 100
+    q = _arr(q)
+    return _float(q) / 100
+
+
+def percentile(a, q, axis=None, method="linear", keepdims=False):
+    return quantile(a, _fraction(q), axis=axis, method=method, keepdims=keepdims)
 
 
 def median(a, axis=None, keepdims=False):

@@ -458,8 +458,7 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear
 
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False):
     """nanquantile of q / 100."""
-    q = q / 100 if isinstance(q, (int, float)) else _arr(q).astype(dt.float64) / 100
-    return nanquantile(a, q, axis=axis, out=out, method=method, keepdims=keepdims)
+    return nanquantile(a, _np._fraction(q), axis=axis, out=out, method=method, keepdims=keepdims)
 
 
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):

@@ -727,6 +727,21 @@ def test_interp_with_infinite_values_and_nan_as_numpy():
                                       np.interp([np.nan, 0.5, 1.0], one, one * 3))
 
 
+def test_tile_of_an_int_and_percentile_of_a_float32_q_as_numpy():
+    for a in (np.array(5), np.arange(3), np.arange(6).reshape(2, 3)):
+        for r in (3, np.int64(2), np.array(2), (2, 1), 0):
+            np.testing.assert_array_equal(np.asarray(cg.tile(arr(a), r)), np.tile(a, r))  # an int raised
+    with pytest.raises(TypeError, match="repetitions"):
+        cg.tile(arr([1.0]), 2.5)
+    a = np.linspace(0, 1, 7).astype(np.float32)
+    for q in (np.array([30.0], np.float32), np.array([25, 75]), [10, 90]):
+        for fn in ("percentile", "nanpercentile"):
+            want = getattr(np, fn)(a, q)
+            got = getattr(cg, fn)(arr(a), q)
+            assert got.dtype.name == want.dtype.name  # a float32 q gave float64
+            check(got, want, rtol=1e-6)
+
+
 def test_isclose_of_infinities_as_numpy():
     # rtol * |inf| = inf made every finite value and -inf close to inf (found through NumPy's dispatch)
     a = np.array([0.5, np.inf, np.inf, 1.0, np.nan, -np.inf, 1e300, -np.inf])
