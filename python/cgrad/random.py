@@ -88,9 +88,16 @@ def _device(device, *params):
     return device
 
 
-def _check(value, ok, message):
-    """ValueError(message) unless ok(value) holds, for every element of an array (evaluated, as NumPy checks)."""
+def _check(value, ok, message, nan_ok=False):
+    """ValueError(message) unless ok(value) holds, for every element of an array (evaluated, as NumPy
+    checks). With nan_ok a NaN passes (a scale: its samples are NaN, as NumPy's; `normal(0, nan)`
+    raised "scale < 0" until 2026-12-07); the shape parameters of the samplers that redraw refuse it
+    (a NaN would never be accepted)."""
     good = ok(value)
+    if nan_ok and isinstance(value, Array) and value.dtype in dt.FLOATING:
+        good = good | _cgrad.isnan(value)
+    elif nan_ok and isinstance(value, float) and value != value:
+        good = True
     if not (good if isinstance(good, bool) else builtins.bool(_api.all(good))):
         raise ValueError(f"cgrad.random: {message}")
 
@@ -238,7 +245,12 @@ class _Sampler:
         """Uniform in [low, high) (low and high: numbers or arrays)."""
         d = _float_dtype(dtype)
         low, high = _param(low, d), _param(high, d)
-        return low + (high - low) * self._uniform(_shape_of(size, low, high), d, _device(device, low, high))
+        # NumPy's checks (none before 2026-12-07: uniform(1, 0) drew from (0, 1], uniform(0, inf) inf)
+        width = high - low
+        if not builtins.bool(_api.all(_cgrad.isfinite(width))) if isinstance(width, Array) else not math.isfinite(width):
+            raise OverflowError("cgrad.random: high - low range exceeds valid bounds")
+        _check(width, lambda w: w >= 0, "high - low < 0")
+        return low + width * self._uniform(_shape_of(size, low, high), d, _device(device, low, high))
 
     def standard_normal(self, size=None, dtype=None, device=None):
         """Standard normal (randn)."""
@@ -248,7 +260,7 @@ class _Sampler:
         """Normal of mean loc and standard deviation scale."""
         d = _float_dtype(dtype)
         loc, scale = _param(loc, d), _param(scale, d)
-        _check(scale, lambda s: s >= 0, "scale < 0")
+        _check(scale, lambda s: s >= 0, "scale < 0", nan_ok=True)
         return loc + scale * self._normal(_shape_of(size, loc, scale), d, _device(device, loc, scale))
 
     def lognormal(self, mean=0.0, sigma=1.0, size=None, dtype=None, device=None):
@@ -260,7 +272,7 @@ class _Sampler:
         """loc + scale transform(u): a location-scale family over a transform of u in [0, 1)."""
         d = _float_dtype(dtype)
         loc, scale = _param(loc, d), _param(scale, d)
-        _check(scale, lambda s: s >= 0, "scale < 0")
+        _check(scale, lambda s: s >= 0, "scale < 0", nan_ok=True)
         u = self._uniform(_shape_of(size, loc, scale), d, _device(device, loc, scale))
         return loc + scale * transform(u)
 
@@ -381,7 +393,7 @@ class _Sampler:
         """scale standard_gamma(shape)."""
         d = _float_dtype(dtype)
         scale = _param(scale, d)
-        _check(scale, lambda s: s >= 0, "scale < 0")
+        _check(scale, lambda s: s >= 0, "scale < 0", nan_ok=True)
         size = _shape_of(size, _param(shape, _F64), scale)
         return scale * self.standard_gamma(shape, size, d, device)
 
@@ -432,12 +444,14 @@ class _Sampler:
         alpha = _param(alpha, _F64)
         if not isinstance(alpha, Array) or alpha.ndim != 1:
             raise ValueError("cgrad.random: alpha must be a 1-D sequence")
-        _check(alpha, lambda a: a > 0, "alpha <= 0")
+        _check(alpha, lambda a: a >= 0, "alpha < 0")  # an alpha of 0 gives 0, as NumPy's (it raised before 2026-12-07)
         shape = _size(size) + tuple(alpha.shape)
         lg = self._log_gamma(_flat(alpha, shape), math.prod(shape), _device(device, alpha))
         lg = _api.reshape(lg, shape)
-        g = _cgrad.exp(lg - _api.max(lg, axis=-1, keepdims=True))
-        return (g / _api.sum(g, axis=-1, keepdims=True)).astype(_float_dtype(dtype))
+        top = _api.max(lg, axis=-1, keepdims=True)
+        g = _cgrad.exp(lg - _api.where(top == float("-inf"), 0.0, top))  # all alphas 0: all gammas 0
+        total = _api.sum(g, axis=-1, keepdims=True)
+        return _api.where(total == 0, 0.0, g / _api.where(total == 0, 1.0, total)).astype(_float_dtype(dtype))
 
     def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8, *, method="svd",
                             dtype=None, device=None):
@@ -737,8 +751,8 @@ class _Sampler:
 
     def permutation(self, x, axis=0, device=None):
         """A random permutation of arange(x) (x an int) or of x along axis (a new array)."""
-        if isinstance(x, numbers.Integral):
-            return self._order((operator.index(x),), 0, device)
+        if isinstance(x, numbers.Integral):  # arange(x): empty for x <= 0, as NumPy's (x < 0 raised)
+            return self._order((builtins.max(operator.index(x), 0),), 0, device)
         x = _api._as_array_arg(x)
         if x.ndim == 0:
             raise ValueError("cgrad.random: x must be an integer or at least 1-dimensional")

@@ -361,13 +361,30 @@ def test_vonmises_concentration():
     lambda g: g.pareto(0), lambda g: g.power(0.0), lambda g: g.triangular(2, 1, 3), lambda g: g.triangular(1, 1, 1),
     lambda g: g.wald(0, 1), lambda g: g.wald(1, -1), lambda g: g.standard_gamma(-1), lambda g: g.gamma(1, -1),
     lambda g: g.beta(0, 1), lambda g: g.chisquare(0), lambda g: g.standard_t(0), lambda g: g.f(1, 0),
-    lambda g: g.noncentral_chisquare(1, -1), lambda g: g.dirichlet([1.0, 0.0]), lambda g: g.geometric(0),
+    lambda g: g.noncentral_chisquare(1, -1), lambda g: g.dirichlet([1.0, -1.0]), lambda g: g.geometric(0),
     lambda g: g.geometric(1.5), lambda g: g.poisson(-1), lambda g: g.poisson(np.array([1.0, -1.0])),
     lambda g: g.binomial(-1, 0.5), lambda g: g.binomial(5, 1.5), lambda g: g.negative_binomial(0, 0.5),
     lambda g: g.negative_binomial(1, 0), lambda g: g.multinomial(5, [0.5, 0.7, 0.1]), lambda g: g.zipf(1.0),
     lambda g: g.logseries(1.0), lambda g: g.hypergeometric(-1, 5, 2), lambda g: g.hypergeometric(2, 3, 6), lambda g: g.vonmises(0, -1), lambda g: g.laplace(0, -1),
-    lambda g: g.normal(0, float("nan")),
+    lambda g: g.standard_gamma(float("nan")), lambda g: g.uniform(1, 0),
 ])
 def test_parameter_errors(call):
     with pytest.raises(ValueError):
         call(cg.random.default_rng(0))
+
+
+def test_parameters_numpy_accepts():
+    # NumPy's rules (each raised or drew otherwise before 2026-12-07): a NaN scale gives NaN samples;
+    # an alpha of 0 gives 0 (all of them: zeros); uniform's range must be finite (OverflowError)
+    # and not negative; permutation of a negative n is empty
+    g = cg.random.default_rng(0)
+    assert np.isnan(np.asarray(g.normal(0, float("nan"), 3))).all()
+    assert np.isnan(np.asarray(g.gumbel(0, float("nan"), 2))).all()
+    d = np.asarray(g.dirichlet([0.5, 0.0, 2.0], 4))
+    assert (d[:, 1] == 0).all() and np.allclose(d.sum(axis=1), 1)
+    np.testing.assert_array_equal(np.asarray(g.dirichlet([0.0, 0.0], 2)), np.zeros((2, 2)))
+    for low, high in ((0, float("inf")), (float("nan"), 1.0)):
+        with pytest.raises(OverflowError):
+            g.uniform(low, high, 2)
+    np.testing.assert_array_equal(np.asarray(g.uniform(1.0, 1.0, 2)), [1.0, 1.0])
+    assert g.permutation(-1).shape == (0,)
