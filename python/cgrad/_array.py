@@ -71,18 +71,26 @@ def _check_host_indices(self, key):
         axis += w
 
 
-def _check_host_indices_of_axis(v, n, axis=0):
-    """NumPy's IndexError where host integers `v` (a list, a NumPy array) hold one outside [-n, n)."""
+def _host_outside(v, lo, hi):
+    """The first of the host-known integers `v` (an int, a list, a NumPy array) outside [lo, hi), or
+    None (none is; `v` is a lazy cgrad array, or not integers; no NumPy to read a list with)."""
+    if isinstance(v, Array):
+        return None
     try:
         import numpy as np
-    except ImportError:  # a list without NumPy: left to take's rule
-        return
+    except ImportError:
+        return None
     v = np.asarray(v)
     if v.dtype.kind not in "iu" or not v.size:
-        return
-    bad = (v < -n) | (v >= n)
-    if bad.any():
-        i = int(v.reshape(-1)[np.flatnonzero(bad)[0]])
+        return None
+    bad = (v < lo) | (v >= hi)
+    return int(v.reshape(-1)[np.flatnonzero(bad)[0]]) if bad.any() else None
+
+
+def _check_host_indices_of_axis(v, n, axis=0):
+    """NumPy's IndexError where host integers `v` (a list, a NumPy array) hold one outside [-n, n)."""
+    i = _host_outside(v, -n, n)
+    if i is not None:
         raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
 
 

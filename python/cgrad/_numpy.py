@@ -12,7 +12,7 @@ from . import _api
 from . import _cgrad
 from . import _dtypes as dt
 from . import linalg as _linalg
-from ._array import _no_out
+from ._array import _host_outside, _no_out
 from ._cgrad import Array
 
 __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "average", "bincount", "column_stack", "convolve", "corrcoef",
@@ -286,18 +286,6 @@ def triu_indices(n, k=0, m=None):
     return tuple(_api.nonzero(_api.triu(_api.ones((n, n if m is None else m), dtype=dt.bool), k=k)))
 
 
-def _host_out_of_range(v, n):
-    """Whether host-known integers `v` (an int, a list, a NumPy array; not a lazy cgrad array) hold
-    a value outside [0, n)."""
-    if isinstance(v, Array):
-        return False
-    vals = [v] if isinstance(v, int) else _api.asarray(v).tolist() if not isinstance(v, list) else v
-
-    def walk(x):
-        return builtins.any(walk(e) for e in x) if isinstance(x, list) else not 0 <= x < n
-    return walk(vals)
-
-
 def unravel_index(indices, shape, order="C"):
     """The coordinates in an array of `shape` of flat indices, one array per dim (row-major, or
     column-major with order="F"). Host-known indices (ints, lists, NumPy arrays) outside the size
@@ -307,7 +295,7 @@ def unravel_index(indices, shape, order="C"):
     if order not in ("C", "F"):
         raise ValueError("unravel_index: order must be 'C' or 'F'")
     size = math.prod(shape)
-    if _host_out_of_range(indices, size):
+    if _host_outside(indices, 0, size) is not None:
         raise ValueError(f"unravel_index: an index is out of bounds for array with size {size}")
     if order == "F":
         return tuple(reversed(unravel_index(indices, tuple(reversed(shape)))))
@@ -573,10 +561,9 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     the observations: fweights (integer repeat counts) and aweights (relative importances), with
     NumPy's normalisation; dtype: the dtype computed in, by default NumPy's float64 (complex128
     for complex data; until 2026-12-07 float32 data gave float32, f16 f16)."""
-    m = _arr(m)
+    m, y = _arr(m), None if y is None else _arr(y)
     if dtype is None:
-        y_complex = y is not None and _arr(y).dtype in dt.COMPLEX
-        dtype = dt.complex128 if m.dtype in dt.COMPLEX or y_complex else dt.float64
+        dtype = dt.complex128 if m.dtype in dt.COMPLEX or (y is not None and y.dtype in dt.COMPLEX) else dt.float64
     x = atleast_2d(m).astype(dtype)
     if not rowvar and x.shape[0] != 1:
         x = x.mT
@@ -1677,7 +1664,7 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
         raise ValueError("ravel_multi_index: order must be 'C' or 'F', and mode 'raise', 'wrap' or 'clip'")
     idx = []
     for i, n, m in zip(multi_index, dims, modes):
-        if m == "raise" and _host_out_of_range(i, n):
+        if m == "raise" and _host_outside(i, 0, n) is not None:
             raise ValueError("ravel_multi_index: invalid entry in coordinates array")
         v = _arr(i).astype(dt.int64)
         idx.append(v % n if m == "wrap" else _api.clip(v, 0, n - 1) if m == "clip" else v)
