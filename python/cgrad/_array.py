@@ -365,11 +365,10 @@ def _setitem(self, key, value):
 
     value = value if isinstance(value, Array) else _api.asarray(value, dtype=self.dtype, device=self.device)
     key = _arrays_in_key(self, key)
-    if isinstance(key, Array) and key.dtype == dt.bool:  # x[mask] = v: where(mask, v, x)
-        _mask_key(self, key)
-        mask = _api.broadcast_to(key._reshape([*key.shape] + [1] * (self.ndim - key.ndim)), self.shape)
-        self.assign(_cgrad._where(mask, _api.broadcast_to(value.astype(self.dtype), self.shape), self))
+    if isinstance(key, Array) and key.dtype == dt.bool and _mask_set(self, key, value):
         return
+    if isinstance(key, Array) and key.dtype == dt.bool:
+        key = (key,)
     if type(key) is tuple and builtins.any(isinstance(k, Array) for k in key):
         key = _masks_as_arrays(self, key)
     if _is_array_key(key):
@@ -378,6 +377,27 @@ def _setitem(self, key, value):
         _positions_set(self, key, value)
     else:
         _box_set(self, key, value)
+
+
+def _mask_set(self, mask, value):
+    """x[mask] = v where v is the same for every selected position (no dim of v runs along the
+    selection: v broadcasts to the dims after the mask's), or v has x's own shape: one where, lazy,
+    no synchronisation. Returns False for a v with a dim along the selection, which takes the
+    mask's nonzero positions (NumPy's rule: the k-th value to the k-th True)."""
+    from . import _api
+
+    _mask_key(self, mask)
+    rest = tuple(self.shape[mask.ndim:])
+    v = value.astype(self.dtype)
+    while v.ndim > len(rest) and v.shape[0] == 1:
+        v = v._reshape(list(v.shape[1:]))
+    if v.ndim > len(rest) and tuple(v.shape) != tuple(self.shape):
+        return False
+    if tuple(v.shape) != tuple(self.shape):
+        v = _api.broadcast_to(v, rest)  # raises where v does not fit the dims after the mask's
+    m = _api.broadcast_to(mask._reshape([*mask.shape] + [1] * len(rest)), self.shape)
+    self.assign(_cgrad._where(m, _api.broadcast_to(v, self.shape), self))
+    return True
 
 
 def _positions_set(self, key, value):
@@ -400,8 +420,9 @@ def _box_set(self, key, value):
     from . import _api
 
     # x[i, j] = v (ints alone) writes one element: no leading ones of v are dropped there (NumPy 2)
-    element = builtins.all(not isinstance(k, slice) and k is not None and k is not Ellipsis
-                           for k in (key if isinstance(key, tuple) else (key,)))
+    keys = key if isinstance(key, tuple) else (key,)
+    element = len(keys) == self.ndim and builtins.all(
+        not isinstance(k, slice) and k is not None and k is not Ellipsis for k in keys)
     key = _normalize_key(self, key)
     sel = []  # per dim of x: (first position, step, count)
     target = []  # the shape the value broadcasts to: the selection's, ints dropped

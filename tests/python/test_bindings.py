@@ -336,6 +336,43 @@ def test_setitem_with_integer_arrays_matches_numpy():
             np.testing.assert_array_equal(np.asarray(x), want, err_msg=f"{dtype} {shape} {key} {v.shape}")
 
 
+def test_setitem_with_a_mask_matches_numpy():
+    # the k-th value to the k-th True (a 2-D mask once put v's values by column: 20 then 10)
+    rng = np.random.default_rng(2)
+    for shape in ((4,), (2, 3), (3, 2, 2)):
+        for k in range(1, len(shape) + 1):
+            for _ in range(4):
+                m = rng.random(shape[:k]) < 0.5
+                count, rest = int(m.sum()), shape[k:]
+                for vshape in ((), (1,), rest, (count, *rest), (1, count, *rest), (1, *rest)):
+                    a, v = rng.standard_normal(shape), rng.standard_normal(vshape)
+                    want = a.copy()
+                    want[m] = np.broadcast_to(v.reshape(v.shape[1:]) if v.ndim > len(rest) + 1 else v,
+                                              (count, *rest))  # NumPy takes 1-D v for 1-D selections
+                    x = arr(a)
+                    x[cg.asarray(m)] = arr(v)
+                    np.testing.assert_array_equal(np.asarray(x), want, err_msg=f"{shape} {m} {vshape}")
+                x = arr(rng.standard_normal(shape))
+                before = np.asarray(x).copy()
+                with pytest.raises(ValueError):  # a count that does not match, x left as it was
+                    x[cg.asarray(m)] = arr(np.ones((count + 1 + shape[0], *rest)))
+                np.testing.assert_array_equal(np.asarray(x), before)
+    x = arr(np.array([1.0, 2.0, 3.0]))
+    x[x > 1.5] = arr(np.array([7.0, 8.0, 9.0]))  # v of x's own shape: where's reading (an extension)
+    np.testing.assert_array_equal(np.asarray(x), [1, 8, 9])
+
+
+def test_setitem_of_a_row_drops_the_values_leading_ones():
+    x = arr(np.zeros((2, 3, 4)))
+    x[0] = arr(np.ones((1, 3, 4)))
+    x[1, 2] = arr(np.full((1, 1, 4), 2.0))  # ints that select a row, not an element: NumPy's rule
+    want = np.zeros((2, 3, 4))
+    want[0], want[1, 2] = 1, 2
+    np.testing.assert_array_equal(np.asarray(x), want)
+    with pytest.raises(ValueError):  # an element takes no sequence
+        x[0, 0, 0] = arr(np.ones((1,)))
+
+
 def test_setitem_with_repeated_indices_keeps_the_last_value():
     x = arr(np.zeros(4, np.float32))
     x[cg.asarray([1, 3, 1, -3])] = arr(np.array([5, 6, 7, -0.0], np.float32))
