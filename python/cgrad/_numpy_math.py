@@ -283,6 +283,7 @@ def _chbevl(x, coeffs):
     return 0.5 * (b0 - b2)
 
 
+@_np._float16_in_float32
 def i0(x):
     """The modified Bessel function of the first kind of order 0 (Cephes' Chebyshev expansions, as
     numpy.i0): floating x keeps its dtype, integers give float64; complex raises TypeError."""
