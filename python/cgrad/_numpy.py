@@ -1527,7 +1527,12 @@ def cbrt(x):
 
 
 def exp2(x):
-    return 2.0 ** _float(_arr(x))
+    """2^x; of complex x, exp of x's parts each times log 2 (2.0 ** x multiplied x by the complex
+    log 2 + 0j, so 0 * inf made exp2(inf + 0j) inf + nanj until 2026-12-07)."""
+    x = _float(_arr(x))
+    if x.dtype in dt.COMPLEX:
+        return _cgrad.exp(_cgrad._complex(_cgrad.real(x) * math.log(2), _cgrad.imag(x) * math.log(2)))
+    return 2.0 ** x
 
 
 @_float16_in_float32

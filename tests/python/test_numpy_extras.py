@@ -436,6 +436,12 @@ def test_float16_and_float32_composites_round_once():
     np.testing.assert_allclose(np.asarray(g), (np.cos(np.pi * v) - np.sinc(v)) / v, rtol=1e-14, atol=1e-15)
 
 
+def test_exp2_of_complex_infinities_matches_numpy():
+    z = np.array([complex(np.inf, 0), complex(np.inf, 1), complex(-np.inf, 2), complex(3, 0.5), complex(0, -1)])
+    with np.errstate(invalid="ignore"):
+        np.testing.assert_array_equal(np.asarray(cg.exp2(arr(z))), np.exp2(z))  # inf + 0j, not inf + nanj
+
+
 def test_numpy_names_of_standard_functions_match_numpy():
     x = rng.standard_normal((3, 4))
     y = rng.standard_normal((3, 4))
