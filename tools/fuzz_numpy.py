@@ -178,7 +178,9 @@ BINARY_F = {
     "hypot": (cg.hypot, np.hypot),
     "logaddexp": (cg.logaddexp, np.logaddexp),
     "nextafter": (cg.nextafter, np.nextafter),
-    "pow": (cg.pow, np.power),
+    # NumPy takes sqrt for a 0-d exponent of 0.5 (seed 365112): -inf ** 0.5 is NaN and -0 ** 0.5
+    # is -0 there, +inf and +0 in C99's pow and the standard
+    "pow": (cg.pow, lambda a, b: np.where((b == 0.5) & ((a == 0) | np.isinf(a)), np.abs(a), np.power(a, b))),
     # copysign from a NaN: its sign bit depends on how it was made
     "copysign": (lambda a, b: cg.copysign(a, cg.where(cg.isnan(b), 1.0, b)),
                  lambda a, b: np.copysign(a, np.where(np.isnan(b), 1.0, b))),
