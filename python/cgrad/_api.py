@@ -905,14 +905,30 @@ def moveaxis(x, source, destination, /):
 
 
 def roll(x, /, shift, *, axis=None):
+    """The standard's roll, with NumPy's broadcasting of `shift` and `axis`: one shift for every
+    axis named (the standard's rule; it raised before 2026-12-07), one axis for every shift, and an
+    axis named twice moves by the sum. Shifts are reduced modulo the axis' length (Python ints of any
+    size, NumPy integers). Without `axis`, the flattened array moves and reshapes back."""
+    shifts = [operator.index(v) for v in (shift if isinstance(shift, (tuple, list)) else (shift,))]
     if axis is None:
-        if not isinstance(shift, int):
-            raise ValueError("roll: without axis, shift must be an int")
-        return _cgrad._roll(x, [shift], [])
-    axes, shifts = _axes(axis), _axes(shift)
-    if not axes and not shifts:
+        n = math.prod(x.shape)
+        return _cgrad._roll(x, [builtins.sum(shifts) % n if n else 0], [])
+    axes = [operator.index(a) for a in (axis if isinstance(axis, (tuple, list)) else (axis,))]
+    if len(shifts) == 1:
+        shifts = shifts * len(axes)
+    elif len(axes) == 1:
+        axes = axes * len(shifts)
+    if len(shifts) != len(axes):
+        raise ValueError(f"roll: shift {tuple(shifts)} and axis {tuple(axes)} do not broadcast together")
+    total = {}
+    for a, s in zip(axes, shifts):
+        if not -x.ndim <= a < x.ndim:
+            raise _cgrad.InvalidArgumentError(f"roll: axis {a} out of range for shape {tuple(x.shape)}")
+        total[a % x.ndim] = total.get(a % x.ndim, 0) + s
+    if not total:
         return x._reshape(list(x.shape))  # no axes and no shifts: nothing moves (a new array)
-    return _cgrad._roll(x, shifts, axes)
+    axes = list(total)
+    return _cgrad._roll(x, [total[a] % x.shape[a] if x.shape[a] else 0 for a in axes], axes)
 
 
 def tile(x, repetitions, /):

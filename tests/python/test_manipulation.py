@@ -24,7 +24,10 @@ def test_moveaxis(src, dst):
     same(cg.moveaxis(arr(X), src, dst), np.moveaxis(X, src, dst))
 
 
-@pytest.mark.parametrize("shift,axis", [(1, None), (-7, None), (8, None), (2, 1), (-1, -1), ((1, 2), (0, 2)), ((1, 1), (1, 1))])
+# one shift for several axes (the standard's rule), one axis for several shifts, NumPy integers and
+# shifts past int64 (since 2026-12-07: they raised)
+@pytest.mark.parametrize("shift,axis", [(1, None), (-7, None), (8, None), (2, 1), (-1, -1), ((1, 2), (0, 2)), ((1, 1), (1, 1)),
+                                        (1, (0, 2)), ((1, -4), 1), (np.int64(3), None), (10**20 + 1, -1), ((1, 2), None)])
 def test_roll(shift, axis):
     same(cg.roll(arr(X), shift, axis=axis), np.roll(X, shift, axis=axis))
 
