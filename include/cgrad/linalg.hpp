@@ -23,7 +23,7 @@ Tensor inv(const Tensor& a);
 Tensor det(const Tensor& a);
 
 struct Slogdet {
-  Tensor sign;       ///< det / |det| (0 where det is 0), of a's dtype
+  Tensor sign;       ///< det / |det| (0 where det is 0, NaN where it is NaN), of a's dtype
   Tensor logabsdet;  ///< log |det| (-inf where det is 0), of a's real dtype
 };
 Slogdet slogdet(const Tensor& a);
@@ -67,5 +67,9 @@ struct SVD {
 /// m) and Vh (..., n, n), otherwise U (..., m, k) and Vh (..., k, n).
 SVD svd(const Tensor& a, bool full_matrices = true);
 Tensor svdvals(const Tensor& a);
+
+// A NaN or an infinity among the entries eigh, eig and svd read (eigh: the lower triangle) makes
+// every output of that matrix NaN, as JAX's (NumPy and PyTorch raise). The LU routines (solve, inv,
+// det, slogdet) take every product, zeros too, so NaN and infinities spread as in LAPACK's.
 
 }  // namespace cgrad::linalg

@@ -9,6 +9,7 @@ eigvals`, and
 C++ core's cgrad::linalg: each evaluates its input (a synchronisation point) and runs a host
 routine in double precision; gradients flow through all but `qr` and `svd`."""
 import collections
+import math
 import builtins
 import operator
 
@@ -348,10 +349,14 @@ def multi_dot(arrays):
 
 def cond(x, p=None):
     """The condition number: largest / smallest singular value, or norm(x, p) norm(inv(x), p)."""
+    _matrices(x, "cond")
+    if 0 in x.shape[-2:]:
+        raise _cgrad.InvalidArgumentError(f"linalg.cond: not defined for empty matrices, got shape {tuple(x.shape)}")
     if p is None or p in (2, -2):
         s = svdvals(x)
-        r = s[..., 0] / s[..., -1]
-        return r if p != -2 else 1 / r
+        r = s[..., 0] / s[..., -1] if p != -2 else s[..., -1] / s[..., 0]
+        zero = _cgrad.logical_and(s[..., 0] == 0, s[..., -1] == 0)
+        return _api.where(zero, math.inf, r)  # NumPy's rule: a zero matrix's 0 / 0 is inf (it was NaN)
     return matrix_norm(x, ord=p) * matrix_norm(inv(x), ord=p)
 
 

@@ -160,8 +160,9 @@ bool lu_factor(T* a, int64_t n, std::vector<int64_t>& perm, int& sign) {
     for (int64_t i = k + 1; i < n; ++i) {
       const T f = a[i * n + k] / pivot;
       a[i * n + k] = f;
-      if (f != T(0))
-        for (int64_t j = k + 1; j < n; ++j) a[i * n + j] -= f * a[k * n + j];
+      // no skip of f == 0: 0 * NaN (and 0 * inf) is NaN, as in LAPACK's updates, so a NaN or an
+      // infinity anywhere reaches the factors (until 2026-12-07 det([[1, nan], [0, 1]]) was 1)
+      for (int64_t j = k + 1; j < n; ++j) a[i * n + j] -= f * a[k * n + j];
     }
   }
   return regular;
@@ -172,16 +173,15 @@ void lu_solve(const T* lu, const std::vector<int64_t>& perm, int64_t n, T* b, in
   std::vector<T> y(static_cast<std::size_t>(n * k));
   for (int64_t i = 0; i < n; ++i)
     std::copy_n(b + perm[static_cast<std::size_t>(i)] * k, k, y.begin() + i * k);
+  // every product is taken, zeros too (lu_factor's rule): a NaN in b reaches every unknown
   for (int64_t i = 0; i < n; ++i)  // L y = P b, L unit lower
     for (int64_t j = 0; j < i; ++j)
-      if (lu[i * n + j] != T(0))
-        for (int64_t c = 0; c < k; ++c)
-          y[static_cast<std::size_t>(i * k + c)] -= lu[i * n + j] * y[static_cast<std::size_t>(j * k + c)];
+      for (int64_t c = 0; c < k; ++c)
+        y[static_cast<std::size_t>(i * k + c)] -= lu[i * n + j] * y[static_cast<std::size_t>(j * k + c)];
   for (int64_t i = n - 1; i >= 0; --i) {  // U x = y
     for (int64_t j = i + 1; j < n; ++j)
-      if (lu[i * n + j] != T(0))
-        for (int64_t c = 0; c < k; ++c)
-          y[static_cast<std::size_t>(i * k + c)] -= lu[i * n + j] * y[static_cast<std::size_t>(j * k + c)];
+      for (int64_t c = 0; c < k; ++c)
+        y[static_cast<std::size_t>(i * k + c)] -= lu[i * n + j] * y[static_cast<std::size_t>(j * k + c)];
     for (int64_t c = 0; c < k; ++c) y[static_cast<std::size_t>(i * k + c)] /= lu[i * n + i];
   }
   std::copy(y.begin(), y.end(), b);

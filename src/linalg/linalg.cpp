@@ -13,6 +13,7 @@
 #include "linalg/host.h"
 #include "linalg/lapack.h"
 
+#include <limits>
 #include <string>
 
 namespace cgrad::linalg {
@@ -180,6 +181,18 @@ Tensor solve_host(const Tensor& a, const Tensor& b) {  // equal batch dims; b (.
 }
 
 // sign (a's dtype) and log|det| (its real dtype) of each matrix
+// u / |u|: 0 at 0, NaN where u has a NaN (NumPy's sign stays +-1 there), the direction of an
+// infinite u (u / |u| is inf / inf; until 2026-12-07 the sign was 0 for NaN and NaN for inf).
+double unit(double u) { return std::isinf(u) ? std::copysign(1.0, u) : u == 0 ? 0.0 : u / std::abs(u); }
+C unit(C u) {
+  if (std::isinf(u.real()) || std::isinf(u.imag())) {
+    const C d(std::isinf(u.real()) ? std::copysign(1.0, u.real()) : 0.0,
+              std::isinf(u.imag()) ? std::copysign(1.0, u.imag()) : 0.0);
+    return d / std::abs(d);
+  }
+  return u == C(0) ? C(0) : u / std::abs(u);
+}
+
 template <class T>
 std::pair<Tensor, Tensor> slogdet_host(const Tensor& a) {
   const Dims d = dims(a);
@@ -194,9 +207,8 @@ std::pair<Tensor, Tensor> slogdet_host(const Tensor& a) {
     double la = 0;
     for (int64_t i = 0; i < d.n; ++i) {
       const T u = lu[i * d.n + i];
-      const double mag = std::abs(u);
-      la += std::log(mag);
-      ph *= mag > 0 ? u / mag : T(0);
+      la += std::log(std::abs(u));
+      ph *= unit(u);
     }
     sign[static_cast<std::size_t>(b)] = ph;
     logabs[static_cast<std::size_t>(b)] = la;
@@ -232,6 +244,28 @@ Tensor cholesky_host(const Tensor& a) {
 }
 
 // eigenvalues (a's real dtype) and, where `vectors`, eigenvectors (else an undefined tensor)
+// Decompositions of a matrix with a NaN or an infinity among the entries they read give NaN for
+// every output of that matrix, as JAX's (NumPy and PyTorch raise). The iterations made partly
+// finite garbage of them until 2026-12-07: svdvals([[1, nan], [0, 1]]) was [1, nan], and eig of
+// [[2, inf], [inf, 1]] all NaN but svdvals [inf, inf]. The entries a decomposition reads are finite: all of
+// an m x n matrix, or (`lower`) the lower triangle of a Hermitian one, whose diagonal's imaginary parts are
+// not read.
+template <class T>
+bool finite_entries(const T* a, int64_t m, int64_t n, bool lower = false) {
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < (lower ? i + 1 : n); ++j)
+      if (!std::isfinite(lower && i == j ? std::real(a[i * n + j]) : std::abs(a[i * n + j]))) return false;
+  return true;
+}
+template <class T>
+void fill_nan(T* out, int64_t count) {
+  constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+  if constexpr (std::is_same_v<T, C>)
+    std::fill(out, out + count, C(nan, nan));
+  else
+    std::fill(out, out + count, T(nan));
+}
+
 template <class T>
 std::pair<Tensor, Tensor> eigh_host(const Tensor& a, bool vectors) {
   const Dims d = dims(a);
@@ -241,6 +275,11 @@ std::pair<Tensor, Tensor> eigh_host(const Tensor& a, bool vectors) {
     T* ab = x.data() + b * d.n * d.n;
     T* vb = v.data() + b * d.n * d.n;
     double* wb = w.data() + b * d.n;
+    if (!finite_entries(ab, d.n, d.n, /*lower=*/true)) {
+      fill_nan(wb, d.n);
+      fill_nan(vb, d.n * d.n);
+      continue;
+    }
     if (!lapack::eigh(ab, d.n, wb, vectors ? vb : nullptr)) host::eigh(ab, d.n, wb, vb);
   }
   Tensor values = make(w, with(d.batch, {d.n}), real_dtype(a.dtype()), a.device());
@@ -256,6 +295,11 @@ std::pair<Tensor, Tensor> eig_host(const Tensor& a, bool vectors) {
   for (int64_t b = 0; b < d.count; ++b) {
     const T* ab = x.data() + b * d.n * d.n;
     C* vb = vectors ? v.data() + b * d.n * d.n : nullptr;
+    if (!finite_entries(ab, d.n, d.n)) {
+      fill_nan(w.data() + b * d.n, d.n);
+      if (vb) fill_nan(vb, d.n * d.n);
+      continue;
+    }
     if (!lapack::eig(ab, d.n, w.data() + b * d.n, vb) && !host::eig(ab, d.n, w.data() + b * d.n, vb))
       throw Error(ErrorCode::InvalidArgument, "eig: the QR algorithm did not converge" + which(d, b));
   }
@@ -275,6 +319,11 @@ SVD svd_host(const Tensor& a, bool full, bool vectors) {
     const T* ab = x.data() + b * d.m * d.n;
     T* ub = vectors ? u.data() + b * d.m * uc : nullptr;
     T* vb = vectors ? vh.data() + b * vr * d.n : nullptr;
+    if (!finite_entries(ab, d.m, d.n)) {
+      fill_nan(s.data() + b * k, k);
+      if (vectors) fill_nan(ub, d.m * uc), fill_nan(vb, vr * d.n);
+      continue;
+    }
     if (!lapack::svd(ab, d.m, d.n, ub, s.data() + b * k, vb, full))
       host::svd(ab, d.m, d.n, ub, s.data() + b * k, vb, full);
   }

@@ -178,6 +178,33 @@ TEST(LinalgErrors, BadInputRaisesAndLeavesTheTensors) {
   EXPECT_THROW(linalg::svd(tensor(std::vector<double>{1, 2}, {2})), Error);             // a vector
 }
 
+// NaN in, NaN out (until 2026-12-07: det([[1, nan], [0, 1]]) was 1, skipping 0 * nan, and svdvals
+// of it [1, nan], from partly finite iterations)
+TEST(LinalgErrors, NonFiniteEntriesGiveNaN) {
+  const double nan = std::nan(""), inf = INFINITY;
+  for (double bad : {nan, inf}) {
+    Tensor a = tensor(std::vector<double>{1, bad, 0, 1}, {2, 2});
+    EXPECT_TRUE(std::isnan(linalg::det(a).item<double>())) << bad;
+    for (double v : linalg::inv(a).to_vector<double>()) EXPECT_TRUE(std::isnan(v)) << bad;
+    for (double v : linalg::svdvals(a).to_vector<double>()) EXPECT_TRUE(std::isnan(v)) << bad;
+    for (double v : linalg::svd(a).U.to_vector<double>()) EXPECT_TRUE(std::isnan(v)) << bad;
+    for (const complex128_t& z : linalg::eigvals(a).to_vector<complex128_t>())
+      EXPECT_TRUE(std::isnan(z.re)) << bad;
+    Tensor lower = tensor(std::vector<double>{1, 0, bad, 1}, {2, 2});  // eigh reads the lower triangle
+    for (double v : linalg::eigvalsh(lower).to_vector<double>()) EXPECT_TRUE(std::isnan(v)) << bad;
+    EXPECT_EQ(linalg::eigvalsh(a).to_vector<double>(), (std::vector<double>{1, 1}));  // not the upper one
+  }
+  // a NaN in b reaches every unknown, as in LAPACK
+  Tensor x = linalg::solve(identity(3, DType::f64), tensor(std::vector<double>{nan, 1, 2}, {3, 1}));
+  for (double v : x.to_vector<double>()) EXPECT_TRUE(std::isnan(v));
+  // an infinite determinant keeps its sign
+  linalg::Slogdet s = linalg::slogdet(tensor(std::vector<double>{-inf, 0, 0, 2}, {2, 2}));
+  EXPECT_EQ(s.sign.item<double>(), -1.0);
+  EXPECT_EQ(s.logabsdet.item<double>(), inf);
+  EXPECT_TRUE(
+      std::isnan(linalg::slogdet(tensor(std::vector<double>{nan, 0, 0, 2}, {2, 2})).sign.item<double>()));
+}
+
 TEST(LinalgGradients, MatchFiniteDifferences) {
   auto v = [](unsigned s) { return random_values(9, -1, 1, s); };
   auto shifted = [](const Tensor& x) { return x + 3.0 * identity(3, x.dtype()); };

@@ -705,3 +705,16 @@ def test_second_derivatives_through_the_decompositions_match_differences_of_the_
         h = 1e-6
         want = (first(x0 + h * dd) - first(x0 - h * dd)) / (2 * h)
         np.testing.assert_allclose(np.asarray(hv), want, rtol=1e-5, atol=1e-6, err_msg=name)
+
+
+def test_non_finite_matrices_give_nan():
+    # NaN in, NaN out, as JAX (until 2026-12-07 pinv of this matrix was zeros and det 1)
+    for bad in (np.nan, np.inf):
+        a = cg.asarray(np.array([[1.0, bad], [0.0, 1.0]]))
+        for r in (cg.linalg.pinv(a), cg.linalg.svdvals(a), cg.linalg.det(a), cg.linalg.inv(a),
+                  cg.linalg.lstsq(a, cg.asarray(np.ones(2))).x, cg.linalg.cond(a)):
+            assert np.isnan(np.asarray(r)).all(), bad
+        assert int(cg.linalg.matrix_rank(a)) == 0
+    assert float(cg.linalg.cond(cg.zeros((3, 3), dtype=cg.float64))) == np.inf  # NumPy's 0 / 0
+    with pytest.raises(ValueError):
+        cg.linalg.cond(cg.zeros((0, 0)))
