@@ -942,21 +942,25 @@ def _pad_widths(pad_width, ndim):
     return widths
 
 
-def pad(array, pad_width, mode="constant", constant_values=0, stat_length=None, end_values=0):
+def pad(array, pad_width, mode="constant", constant_values=0, stat_length=None, end_values=0, reflect_type="even"):
     """NumPy's pad, every mode: "constant" (constant_values: one number or per-axis (before, after)
     pairs), "edge", "reflect", "symmetric", "wrap", the statistics "maximum", "minimum", "mean" and
     "median" of the stat_length elements nearest each side (all by default; rounded for integers,
-    as NumPy), "linear_ramp" from end_values to the edge, and "empty" (zeros here). Each axis in
-    turn, a `cat` of slices (flipped for the mirror modes), statistics or constants and the array."""
+    as NumPy), "linear_ramp" from end_values to the edge, and "empty" (zeros here). The mirror
+    modes take reflect_type "odd" too (since 2026-12-07): the values mirrored through the edge value,
+    2 edge - x. Each axis in turn, a `cat` of slices (taken for the mirror modes), statistics or
+    constants and the array."""
     x = _arr(array)
     if mode not in _PAD_MODES:
         raise ValueError(f"pad: mode must be one of {_PAD_MODES}, got {mode!r}")
+    if reflect_type not in ("even", "odd"):
+        raise ValueError(f"pad: reflect_type must be 'even' or 'odd', got {reflect_type!r}")
     widths = _pad_widths(pad_width, x.ndim)
     for ax, (b, e) in enumerate(widths):
         if b == 0 and e == 0:
             continue
         n = x.shape[ax]
-        if n == 0 and mode != "constant":
+        if n == 0 and mode not in ("constant", "empty"):
             raise ValueError(f"pad: can't extend an empty axis with mode {mode!r}")
         if mode in ("constant", "empty"):
             cb, ce = _per_axis(constant_values if mode == "constant" else 0, x.ndim, "constant_values")[ax]
@@ -974,7 +978,8 @@ def pad(array, pad_width, mode="constant", constant_values=0, stat_length=None, 
             vb, ve = _per_axis(end_values, x.ndim, "end_values")[ax]
             parts = [_pad_ramp(x, ax, b, n, vb, True), x, _pad_ramp(x, ax, e, n, ve, False)]
         else:
-            parts = [_pad_side(x, ax, b, n, mode, True), x, _pad_side(x, ax, e, n, mode, False)]
+            odd = reflect_type == "odd" and mode in ("reflect", "symmetric")
+            parts = [_pad_side(x, ax, b, n, mode, True, odd), x, _pad_side(x, ax, e, n, mode, False, odd)]
         x = _api.concat([p for p in parts if p.shape[ax]], axis=ax)
     return x if x is not array else x[...]
 
@@ -1030,8 +1035,11 @@ def _pad_ramp(x, ax, width, n, end, before):
     return _api.astype(ramp, x.dtype)
 
 
-def _pad_side(x, ax, width, n, mode, before):
-    """The `width` elements that pad one side of axis `ax` (length n) in a non-constant mode."""
+def _pad_side(x, ax, width, n, mode, before, odd=False):
+    """The `width` elements that pad one side of axis `ax` (length n) in a non-constant mode. `odd`
+    mirrors through the edge values: NumPy pads chunk by chunk, each 2 edge - chunk with the edge of
+    the array padded so far, whose closed form is the even mirror image, flipped (2 last - x) in the
+    second half of each period, plus q (last - first) * 2 for the q-th period (q < 0 before)."""
     if width == 0:
         return _along(x, ax, slice(0, 0))
     if mode == "edge":
@@ -1048,14 +1056,23 @@ def _pad_side(x, ax, width, n, mode, before):
         src = [o % n for o in offsets]
     else:  # reflect (edge not repeated) or symmetric (edge repeated)
         period = 2 * (n - 1) if mode == "reflect" else 2 * n
-        src = []
+        src, flipped, q = [], [], []
         for o in offsets:
-            if mode == "reflect" and n == 1:
-                src.append(0)
+            if mode == "reflect" and n == 1:  # NumPy's legacy rule: the edge, odd or not
+                src.append(0), flipped.append(False), q.append(0)
                 continue
             r = o % period
             src.append(r if r < n else period - r - (1 if mode == "symmetric" else 0))
-    return _api.take(x, _api.asarray(src, dtype=dt.int64, device=x.device), axis=ax)
+            flipped.append(r >= n)
+            q.append(o // period)
+    vals = _api.take(x, _api.asarray(src, dtype=dt.int64, device=x.device), axis=ax)
+    if mode == "wrap" or not odd:
+        return vals
+    along = [width if d == ax else 1 for d in range(x.ndim)]
+    first, last = _along(x, ax, slice(0, 1)), _along(x, ax, slice(n - 1, n))
+    flip = _api.asarray(flipped, dtype=dt.bool, device=x.device)._reshape(along)
+    periods = _api.asarray(q, dtype=x.dtype, device=x.device)._reshape(along)
+    return _api.where(flip, 2 * last - vals, vals) + periods * (2 * (last - first))
 
 
 # ---- more of NumPy's: differences, polynomials, sorting helpers, selection ----

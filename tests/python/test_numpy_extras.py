@@ -233,6 +233,13 @@ def test_pad_matches_numpy(mode):
     check(cg.pad(arr(np.arange(1.0, 2.0)), 3, mode=mode), np.pad(np.arange(1.0, 2.0), 3, mode=mode))
     with pytest.raises(ValueError):
         cg.pad(arr(x), -1)
+    if mode in ("reflect", "symmetric"):  # reflect_type "odd" (since 2026-12-07: TypeError), pads past a period
+        for a in (x, rng.integers(-9, 10, (2, 3)).astype(np.int32), np.arange(1.0, 2.0), np.array([3, -1])):
+            for width in (1, (2, 3), 11) + ((((1, 0), (3, 5)), ((0, 0), (7, 9))) if a.ndim == 2 else ()):
+                check(cg.pad(arr(a), width, mode=mode, reflect_type="odd"),
+                      np.pad(a, width, mode=mode, reflect_type="odd"), rtol=1e-12, atol=1e-12)
+        with pytest.raises(ValueError):
+            cg.pad(arr(x), 1, mode=mode, reflect_type="other")
 
 
 @pytest.mark.parametrize("mode", ["maximum", "minimum", "mean", "median", "linear_ramp"])
@@ -251,6 +258,7 @@ def test_pad_statistics_and_ramps_match_numpy(mode):
         with pytest.raises(ValueError):
             cg.pad(arr(arrays[0]), 1, mode=mode, stat_length=0)
     assert cg.pad(arr(arrays[0]), 2, mode="empty").shape == (8, 9)
+    assert cg.pad(cg.zeros((0, 2)), 1, mode="empty").shape == (2, 4)  # an empty axis too, as NumPy's
 
 
 def test_creation_and_index_helpers_match_numpy():
