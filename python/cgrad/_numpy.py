@@ -524,14 +524,80 @@ def _quantiles(a, q, axis, method, keepdims, fn, picker):
     return _api.reshape(_api.stack(outs), tuple(qa.shape) + tuple(outs[0].shape))
 
 
-def quantile(a, q, axis=None, method="linear", keepdims=False, *, _empty_nan=False):
+def _weighted_quantiles(a, q, axis, method, keepdims, weights, fn, skip_nan):
+    """NumPy's weighted quantiles (method "inverted_cdf" only): along each slice, sorted, the first
+    value whose share of the total weight, summed from the smallest, reaches q. `weights` has a's
+    shape, or (with an int axis) the axis' length; none may be negative (evaluated to check). With
+    skip_nan (nanquantile) NaNs weigh 0; otherwise a NaN in a slice makes its quantiles NaN. Weights
+    that are NaN or inf, or all zero in a slice, raise (NumPy's rule)."""
+    if method != "inverted_cdf":
+        raise ValueError(f"{fn}: only method 'inverted_cdf' supports weights, got {method!r}")
+    w = _arr(weights)
+    if tuple(w.shape) != tuple(a.shape):
+        if not (isinstance(axis, int) and w.ndim == 1 and a.ndim and w.shape[0] == a.shape[axis % a.ndim]):
+            raise ValueError(f"{fn}: weights of shape {tuple(w.shape)} need a's shape {tuple(a.shape)}, "
+                             "or an int axis and that axis' length")
+        w = w._reshape([w.shape[0] if d == axis % a.ndim else 1 for d in range(a.ndim)])
+    if w.dtype in dt.COMPLEX:
+        raise TypeError(f"{fn}: weights must be real")
+    w = _api.broadcast_to(w.astype(dt.float64), tuple(a.shape))
+
+    def merged(v):  # the reduced axes last, as one
+        axes = list(range(v.ndim)) if axis is None else _api._axes_in(v, axis, fn)
+        rest = [d for d in range(v.ndim) if d not in axes]
+        return _api.reshape(_api.permute_dims(v, rest + axes), tuple(v.shape[d] for d in rest) + (-1,)), axes
+
+    x, axes = merged(a)
+    wx, _ = merged(w)
+    n = x.shape[-1]
+    if n == 0:
+        raise ValueError(f"{fn}: an empty slice has no quantiles")
+    kept = tuple(1 if d in axes else k for d, k in enumerate(a.shape))
+    order = _api.argsort(x, axis=-1, stable=True)
+    xs = _api.take_along_axis(x, order, axis=-1)
+    ws = _api.take_along_axis(wx, order, axis=-1)
+    nan_last = _cgrad.isnan(xs[..., -1:]) if x.dtype in dt.FLOATING else None
+    if skip_nan and nan_last is not None:
+        ws = _api.where(_cgrad.isnan(xs), 0.0, ws)
+    cdf = _api.cumulative_sum(ws, axis=-1)
+    total = cdf[..., -1:]
+    negative, unusable = _api.stack(  # one evaluation for both checks
+        [_api.any(ws < 0), _api.any(_cgrad.logical_not(_cgrad.isfinite(total)) | (total == 0))]).tolist()
+    if negative:
+        raise ValueError(f"{fn}: weights must be non-negative")
+    if unusable:
+        raise ValueError(f"{fn}: weights included NaN or inf, or were all zero in a slice")
+    cdf = cdf / total
+    cdf = _api.where(cdf == 0, -1.0, cdf)  # leading zero weights: q = 0 picks the first weighted value
+    qa = _arr(q) if not isinstance(q, (int, float)) else None
+    qs = [float(q)] if qa is None else [float(v) for v in _api.unstack(_api.reshape(qa.astype(dt.float64), (-1,)))]
+    if builtins.any(not 0 <= v <= 1 for v in qs):
+        raise ValueError(f"{fn}: q must be in [0, 1]")
+    outs = []
+    for v in qs:  # the count of cdf values below q: NumPy's searchsorted(cdf, q, side="left")
+        i = _cgrad.minimum(_api.sum(cdf < v, axis=-1, keepdims=True), n - 1)
+        r = _api.take_along_axis(xs, i, axis=-1)
+        if nan_last is not None and not skip_nan:
+            r = _api.where(nan_last, float("nan"), r)
+        outs.append(_api.reshape(r, kept) if keepdims else r[..., 0])
+    if qa is None:
+        return outs[0]
+    return _api.reshape(_api.stack(outs), tuple(qa.shape) + tuple(outs[0].shape))
+
+
+def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None,
+             _empty_nan=False):
     """The q-th quantiles (q in [0, 1], a number or an array) along `axis` (all axes by default):
     the sorted values picked or interpolated as NumPy's `method` says (its thirteen: "linear",
     "lower", "higher", "nearest", "midpoint", "inverted_cdf", "averaged_inverted_cdf",
     "closest_observation", "interpolated_inverted_cdf", "hazen", "weibull", "median_unbiased",
     "normal_unbiased"). q's dims come first. A NaN in a slice makes its quantiles NaN. An empty
-    slice raises (NumPy's quantile raises too); median's is NaN (NumPy's, with a warning)."""
+    slice raises (NumPy's quantile raises too); median's is NaN (NumPy's, with a warning).
+    NumPy's `weights` (since 2026-12-07) with "inverted_cdf"; overwrite_input is moot."""
+    _no_out(out, "quantile")
     a = _arr(a)
+    if weights is not None:
+        return _weighted_quantiles(a, q, axis, method, keepdims, weights, "quantile", False)
 
     def pick(s, ax, v):
         n = s.shape[ax]
@@ -564,11 +630,13 @@ def _fraction(q):
     return _float(q) / 100
 
 
-def percentile(a, q, axis=None, method="linear", keepdims=False):
-    return quantile(a, _fraction(q), axis=axis, method=method, keepdims=keepdims)
+def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None):
+    _no_out(out, "percentile")
+    return quantile(a, _fraction(q), axis=axis, method=method, keepdims=keepdims, weights=weights)
 
 
-def median(a, axis=None, keepdims=False):
+def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    _no_out(out, "median")
     return quantile(a, 0.5, axis=axis, keepdims=keepdims, _empty_nan=True)
 
 

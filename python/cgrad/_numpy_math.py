@@ -425,12 +425,15 @@ def nanargmin(a, axis=None, out=None, *, keepdims=False):
     return _nanarg(a, axis, keepdims, _api.argmin, float("inf"), "nanargmin")
 
 
-def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False):
+def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None):
     """quantile over the non-NaN elements of each slice (an all-NaN slice gives NaN), with
     quantile's thirteen methods: the sort puts NaNs last, and each slice's count of the others
-    places its positions. overwrite_input is moot (arrays are values)."""
+    places its positions; `weights` as quantile's (NaNs weigh 0). overwrite_input is moot (arrays
+    are values)."""
     _no_out(out, "nanquantile")
     a = _arr(a)
+    if weights is not None:
+        return _np._weighted_quantiles(a, q, axis, method, keepdims, weights, "nanquantile", True)
     if a.dtype not in dt.FLOATING:
         return _np.quantile(a, q, axis=axis, method=method, keepdims=keepdims)
     ops = (_cgrad.floor, _api.where, _cgrad.round)
@@ -457,9 +460,9 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear
     return _np._quantiles(a, q, axis, method, keepdims, "nanquantile", pick)
 
 
-def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False):
+def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None):
     """nanquantile of q / 100."""
-    return nanquantile(a, _np._fraction(q), axis=axis, out=out, method=method, keepdims=keepdims)
+    return nanquantile(a, _np._fraction(q), axis=axis, out=out, method=method, keepdims=keepdims, weights=weights)
 
 
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):

@@ -106,6 +106,31 @@ def test_quantiles_match_numpy(method):
         cg.quantile(arr(x), 1.5)
 
 
+def test_weighted_quantiles_match_numpy():
+    # NumPy's weights of "inverted_cdf" (since 2026-12-07: TypeError), zero weights and ties among them
+    for a in (rng.standard_normal((4, 6)), np.round(rng.standard_normal((3, 5)) * 2), rng.integers(-5, 5, (5, 4))):
+        w = rng.random(a.shape)
+        w[0, ::2] = w[1, 1] = 0  # zero weights, leading ones too, none a whole slice (NumPy raises there)
+        for q in (0.0, 0.3, 1.0, np.array([0.1, 0.5, 0.9])):
+            qc = arr(q) if isinstance(q, np.ndarray) else q
+            for axis in (None, 0, -1):
+                for kd in (False, True):
+                    check(cg.quantile(arr(a), qc, axis=axis, method="inverted_cdf", weights=arr(w), keepdims=kd),
+                          np.quantile(a, q, axis=axis, method="inverted_cdf", weights=w, keepdims=kd))
+            check(cg.percentile(arr(a), qc * 100, axis=1, method="inverted_cdf", weights=arr(w[0])),
+                  np.percentile(a, q * 100, axis=1, method="inverted_cdf", weights=w[0]))
+    b = rng.standard_normal(7)
+    b[[1, 4]] = np.nan
+    wb = rng.random(7)
+    check(cg.nanquantile(arr(b), 0.4, method="inverted_cdf", weights=arr(wb)),
+          np.nanquantile(b, 0.4, method="inverted_cdf", weights=wb))
+    assert np.isnan(float(cg.quantile(arr(b), 0.4, method="inverted_cdf", weights=arr(wb))))
+    for bad in ({"method": "linear", "weights": arr(wb)}, {"method": "inverted_cdf", "weights": arr(-wb)},
+                {"method": "inverted_cdf", "weights": arr(wb[:3])}, {"method": "inverted_cdf", "weights": arr(0 * wb)}):
+        with pytest.raises(ValueError):
+            cg.quantile(arr(b), 0.4, **bad)
+
+
 def test_medians_of_infinities_and_empty_slices_match_numpys_median():
     """The lerp's inf - inf made the median of [-inf] NaN (NumPy's median: -inf); an empty slice's
     median is NaN (NumPy's, with a warning) where quantile raises."""
