@@ -140,6 +140,9 @@ from . import _array_methods  # noqa: F401  (NumPy's ndarray methods: partition,
 from . import linalg  # noqa: F401  (the linalg extension: cgrad.linalg)
 from . import random  # noqa: F401  (NumPy's sampling functions: cgrad.random)
 from . import lib  # noqa: F401  (cgrad.lib.stride_tricks)
+from . import _positional
+
+_positional.apply(globals())  # NumPy's positional arguments: cgrad.sum(x, 0), cgrad.ones(shape, float64)
 
 __array_api_version__ = "2024.12"
 __version__ = "0.1.0"

@@ -56,7 +56,7 @@ def _argpartition_method(self, kth, axis=-1, kind="introselect", order=None):
 def _choose_method(self, choices, out=None, mode="raise"):
     """choose(x, choices, mode): choices[x[i]][i]."""
     _no_out(out)
-    return choose(self, choices, mode)
+    return choose(self, choices, mode=mode)
 
 
 def _compress_method(self, condition, axis=None, out=None):

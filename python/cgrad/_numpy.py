@@ -325,7 +325,8 @@ def unravel_index(indices, shape, order="C"):
 
 
 # ---- statistics ----
-def ptp(a, axis=None, keepdims=False):
+def ptp(a, axis=None, out=None, keepdims=False):
+    _no_out(out, "ptp")
     a = _arr(a)
     return _api.max(a, axis=axis, keepdims=keepdims) - _api.min(a, axis=axis, keepdims=keepdims)
 
@@ -360,8 +361,9 @@ def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None):
     return _api.sum(_nan_where(_arr(a), 0.0), axis=axis, keepdims=keepdims, dtype=dtype, initial=initial)
 
 
-def nanmean(a, axis=None, dtype=None, keepdims=False):
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
     """dtype (NumPy's): the dtype computed in, and the result's."""
+    _no_out(out, "nanmean")
     a = _arr(a)
     return _nanmean(a if dtype is None else a.astype(dtype), axis=axis, keepdims=keepdims)
 
@@ -851,7 +853,7 @@ def _linspace_exact(lo, hi, num, d, device):
     return _api.asarray(vals, dtype=d, device=device)
 
 
-def histogram(a, bins=10, range=None, weights=None, density=False):  # noqa: A002 (NumPy's name)
+def histogram(a, bins=10, range=None, density=False, weights=None):  # noqa: A002 (NumPy's name and order)
     """(counts, bin edges) of the flattened a: `bins` equal bins over `range` (default the data's
     min and max: evaluated) or the given edges; the last bin includes its right edge."""
     a = _float(ravel(a))

@@ -15,6 +15,7 @@ import operator
 from . import _api
 from . import _cgrad
 from . import _dtypes as dt
+from ._array import _no_out
 from ._cgrad import Array
 from ._numpy import _arr, atleast_1d, diag, indices, ravel, split, tril_indices, triu_indices, vstack
 
@@ -446,9 +447,10 @@ def _int_index(ind, fn, accept=dt.INTEGRAL + (dt.bool,), error=TypeError):
     return ind.astype(dt.int64)
 
 
-def choose(a, choices, mode="raise"):
+def choose(a, choices, out=None, mode="raise"):
     """choices[a[i]][i] for each i, all broadcast together; mode 'raise' (checks, evaluating a),
     'wrap' or 'clip' says what an index outside [0, n) does."""
+    _no_out(out, "choose")
     a = _int_index(a, "choose")
     choices = list(_api.unstack(choices, axis=0)) if isinstance(choices, Array) else [_arr(c) for c in choices]
     n = len(choices)

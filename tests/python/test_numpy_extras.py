@@ -876,3 +876,35 @@ def test_split_bounds_index_conversions_and_bins_as_numpy():
     got = cg.cov(arr(m), arr(w), dtype=np.float32)
     assert got.dtype == cg.float32
     check(got, np.cov(m, w, dtype=np.float32), rtol=1e-6, atol=1e-6)
+
+
+def test_numpy_positional_arguments_of_the_standards_functions():
+    # NumPy's order (the standard makes these keyword-only: TypeError until 2026-12-07)
+    a = rng.standard_normal((3, 4))
+    x = arr(a)
+    check(cg.sum(x, 0), np.sum(a, 0))
+    check(cg.sum(x, 1, cg.float32, None, True), np.sum(a, 1, np.float32, None, True))
+    check(cg.std(x, 0, None, None, 1), np.std(a, 0, None, None, 1))
+    check(cg.var(x, 1, None, None, 1, True), np.var(a, 1, None, None, 1, True))
+    check(cg.max(x, 0, None, True), np.max(a, 0, None, True))
+    check(cg.argmin(x, 1), np.argmin(a, 1))
+    check(cg.all(x > 0, 1), np.all(a > 0, 1))
+    check(cg.sort(x, 0), np.sort(a, 0))
+    check(cg.concat([x, x], 1), np.concatenate([a, a], 1))
+    check(cg.stack([x, x], 2), np.stack([a, a], 2))
+    check(cg.take(x, arr(np.array([0, 2])), 1), np.take(a, [0, 2], 1))
+    check(cg.diff(x, 2, 1), np.diff(a, 2, 1))
+    check(cg.roll(x, 1, 0), np.roll(a, 1, 0))
+    check(cg.repeat(x, 2, 1), np.repeat(a, 2, 1))
+    check(cg.linspace(0, 1, 5, False, dtype=cg.float64), np.linspace(0, 1, 5, False))
+    check(cg.ones((2, 3), cg.int8, "F"), np.ones((2, 3), np.int8, "F"))
+    check(cg.full_like(x, 7, cg.int16), np.full_like(a, 7, np.int16))
+    check(cg.eye(3, 4, 1, cg.float64), np.eye(3, 4, 1, np.float64))
+    check(cg.tril(x, -1), np.tril(a, -1))
+    check(cg.searchsorted(arr(np.array([1.0, 2.0])), arr(np.array([2.0])), "right"), [2])
+    with pytest.raises(TypeError):  # out= stays refused
+        cg.sum(x, 0, None, arr(np.zeros(4)))
+    with pytest.raises(TypeError):
+        cg.sum(x, 0, axis=1)
+    with pytest.raises(TypeError):
+        cg.sum(x, 0, None, None, False, 0, 7)
