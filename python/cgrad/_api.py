@@ -472,23 +472,30 @@ def prod(x, /, *, axis=None, dtype=None, keepdims=False, initial=None):
                          _cgrad.multiply)
 
 
-def var(x, /, *, axis=None, correction=0.0, keepdims=False, ddof=None, dtype=None):
+def var(x, /, *, axis=None, correction=0.0, keepdims=False, ddof=None, dtype=None, mean=None):
     """ddof: NumPy's name for `correction` (either may be given). Beyond the standard's floating
     input, NumPy's: integers and bools in float64, complex values as the mean squared modulus of
     the deviations (the real parts' variance plus the imaginary parts'), of the real dtype; dtype
-    (NumPy's) the dtype computed in."""
+    (NumPy's) the dtype computed in; mean (NumPy's, since 2026-12-07): the mean, with the reduced
+    axes kept, not computed again (the squared deviations from it summed, divided by N - ddof)."""
     x = x.astype(dtype) if dtype is not None and isinstance(x, Array) else x
     x, c = _numeric_stat(x), _correction(correction, ddof)
+    if mean is not None:
+        d = x - mean
+        sq = _cgrad.real(d) ** 2 + _cgrad.imag(d) ** 2 if d.dtype in dt.COMPLEX else d * d
+        axes = builtins.range(x.ndim) if axis is None else _axes_in(x, axis, "var")
+        n = math.prod(x.shape[a] for a in axes)
+        return sum(sq, axis=axis, keepdims=keepdims) / builtins.max(n - c, 0)
     if isinstance(x, Array) and x.dtype in dt.COMPLEX:
         return _cgrad._var(_cgrad.real(x), axis, c, keepdims) + _cgrad._var(_cgrad.imag(x), axis, c, keepdims)
     return _cgrad._var(x, axis, c, keepdims)
 
 
-def std(x, /, *, axis=None, correction=0.0, keepdims=False, ddof=None, dtype=None):
-    """var's square root (var's dtypes); gradient 0 where the data are constant, as the core's."""
+def std(x, /, *, axis=None, correction=0.0, keepdims=False, ddof=None, dtype=None, mean=None):
+    """var's square root (var's dtypes and `mean`); gradient 0 where the data are constant, as the core's."""
     x = _numeric_stat(x.astype(dtype) if dtype is not None and isinstance(x, Array) else x)
-    if isinstance(x, Array) and x.dtype in dt.COMPLEX:
-        return _sqrt_of_variance(var(x, axis=axis, correction=correction, keepdims=keepdims, ddof=ddof))
+    if mean is not None or (isinstance(x, Array) and x.dtype in dt.COMPLEX):
+        return _sqrt_of_variance(var(x, axis=axis, correction=correction, keepdims=keepdims, ddof=ddof, mean=mean))
     return _cgrad._std(x, axis, _correction(correction, ddof), keepdims)
 
 

@@ -367,20 +367,23 @@ def nancumprod(a, axis=None, dtype=None, out=None):
     return _np.cumprod(_nan_where(_arr(a), 1.0), axis=axis, dtype=dtype)
 
 
-def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, mean=None, correction=None):
     """The variance of the non-NaN elements, divided by their count - ddof (NaN where that is not
-    positive); real for complex a; integers as float64."""
+    positive); real for complex a; integers as float64; NumPy's `mean` (the mean with the reduced
+    axes kept) not computed again."""
     _no_out(out, "nanvar")
     a = _float(_arr(a))
     if dtype is not None:
         a = a.astype(dtype)
     if a.dtype in dt.HALF:  # in float32, rounded once (as var's)
-        return nanvar(a.astype(dt.float32), axis=axis, ddof=ddof, keepdims=keepdims, correction=correction).astype(a.dtype)
+        return nanvar(a.astype(dt.float32), axis=axis, ddof=ddof, keepdims=keepdims, mean=mean,
+                      correction=correction).astype(a.dtype)
     ddof = _api._correction(0 if correction is None else correction, ddof)
     real = dt._real_of(a.dtype)
     nan = _cgrad.isnan(a)
-    mean = _api.sum(_api.where(nan, 0.0, a), axis=axis, keepdims=True) / \
-        _api.sum((~nan).astype(real), axis=axis, keepdims=True)
+    if mean is None:
+        mean = _api.sum(_api.where(nan, 0.0, a), axis=axis, keepdims=True) / \
+            _api.sum((~nan).astype(real), axis=axis, keepdims=True)
     d = _api.where(nan, 0.0, a - mean)
     sq = _cgrad.real(d) ** 2 + _cgrad.imag(d) ** 2 if a.dtype in dt.COMPLEX else d * d
     dof = _api.sum((~nan).astype(real), axis=axis, keepdims=keepdims) - ddof
@@ -388,14 +391,14 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correc
                       float("nan"))
 
 
-def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, mean=None, correction=None):
     """The square root of nanvar (of f16/bf16 in float32, rounded once)."""
     a = _arr(a)
     if dtype is None and a.dtype in dt.HALF:
-        return nanstd(a.astype(dt.float32), axis=axis, out=out, ddof=ddof, keepdims=keepdims,
+        return nanstd(a.astype(dt.float32), axis=axis, out=out, ddof=ddof, keepdims=keepdims, mean=mean,
                       correction=correction).astype(a.dtype)
     return _api._sqrt_of_variance(nanvar(a, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
-                                         correction=correction))
+                                         mean=mean, correction=correction))
 
 
 def _nanarg(a, axis, keepdims, arg, fill, fn):

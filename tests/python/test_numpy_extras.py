@@ -908,3 +908,18 @@ def test_numpy_positional_arguments_of_the_standards_functions():
         cg.sum(x, 0, axis=1)
     with pytest.raises(TypeError):
         cg.sum(x, 0, None, None, False, 0, 7)
+
+
+def test_variance_about_a_given_mean_matches_numpy():
+    # NumPy 2's `mean` of var, std, nanvar and nanstd (since 2026-12-07: TypeError)
+    a = rng.standard_normal((3, 4, 5))
+    b = a.copy()
+    b[0, 1, 2] = np.nan
+    for name, data in (("var", a), ("std", a), ("nanvar", b), ("nanstd", b)):
+        for axis in (None, 1, (0, 2)):
+            m = (np.nanmean if name.startswith("nan") else np.mean)(data, axis=axis, keepdims=True)
+            for ddof in (0, 1):
+                check(getattr(cg, name)(arr(data), axis=axis, ddof=ddof, mean=arr(m)),
+                      getattr(np, name)(data, axis=axis, ddof=ddof, mean=m))
+    z = rng.standard_normal(6) + 1j * rng.standard_normal(6)
+    check(cg.var(arr(z), mean=arr(z.mean())), np.var(z, mean=z.mean()))
