@@ -1440,14 +1440,22 @@ def _unique_along(a, axis, return_index, return_inverse, return_counts):
     return values if not extra else (values, *extra)
 
 
-def intersect1d(ar1, ar2, assume_unique=False):
+def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
     """The sorted distinct values in both (evaluated: a data-dependent length; NaN is in none), in
     the dtype both promote to (NumPy's). assume_unique changes nothing (the same values when the
-    inputs are unique)."""
-    u, t = unique(ar1), _arr(ar2)
-    r = u[isin(u, t)]
-    c = dt.result_type(r, t)
-    return r if r.dtype == c else r.astype(c)
+    inputs are unique). return_indices (NumPy's, since 2026-12-07): also the positions in the
+    flattened ar1 and ar2 of each common value's first occurrence."""
+    if not return_indices:
+        u, t = unique(ar1), _arr(ar2)
+        r = u[isin(u, t)]
+        c = dt.result_type(r, t)
+        return r if r.dtype == c else r.astype(c)
+    u1, i1 = unique(ar1, return_index=True)
+    u2, i2 = unique(ar2, return_index=True)
+    in1, in2 = isin(u1, u2), isin(u2, u1)  # the common values, in the same sorted order in both
+    r = u1[in1]
+    c = dt.result_type(r, u2)
+    return (r if r.dtype == c else r.astype(c)), i1[in1], i2[in2]
 
 
 def union1d(ar1, ar2):

@@ -923,3 +923,13 @@ def test_variance_about_a_given_mean_matches_numpy():
                       getattr(np, name)(data, axis=axis, ddof=ddof, mean=m))
     z = rng.standard_normal(6) + 1j * rng.standard_normal(6)
     check(cg.var(arr(z), mean=arr(z.mean())), np.var(z, mean=z.mean()))
+
+
+def test_intersect1d_returns_numpys_indices():
+    # return_indices (since 2026-12-07: TypeError): first occurrences in the flattened inputs
+    for _ in range(20):
+        a = rng.integers(0, 8, (3, 4))
+        b = rng.integers(0, 8, int(rng.integers(0, 10))).astype(np.float64)
+        for got, want in zip(cg.intersect1d(arr(a), arr(b), return_indices=True),
+                             np.intersect1d(a, b, return_indices=True)):
+            check(got, want)
