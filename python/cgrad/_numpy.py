@@ -1689,35 +1689,59 @@ def _install_methods():
         self, axes[0] if len(axes) == 1 and isinstance(axes[0], (tuple, list)) else (axes or None))
     A.flatten = A.ravel = lambda self, order="C": ravel(self, order)
     A.copy = lambda self, order="C": self._clone()  # evaluates: a buffer of its own, as NumPy's copy
-    A.argmax = lambda self, axis=None, keepdims=False: _api.argmax(self, axis=axis, keepdims=keepdims)
-    A.argmin = lambda self, axis=None, keepdims=False: _api.argmin(self, axis=axis, keepdims=keepdims)
-    A.cumsum = lambda self, axis=None, dtype=None: cumsum(self, axis, dtype)
-    A.cumprod = lambda self, axis=None, dtype=None: cumprod(self, axis, dtype)
+    # NumPy's method signatures, positional order included (until 2026-12-07 x.max(1, None, True) took
+    # True for out=, the methods' order being sum's; x.any(0, None, True) and x.clip(1, 5, None) raised)
+    def no_where(where):
+        if where is not True:
+            raise TypeError("cgrad: where= is not supported (use cgrad.where on the input)")
+
+    A.argmax = lambda self, axis=None, out=None, *, keepdims=False: _api.argmax(
+        self, axis=axis, keepdims=_no_out(out) or keepdims)
+    A.argmin = lambda self, axis=None, out=None, *, keepdims=False: _api.argmin(
+        self, axis=axis, keepdims=_no_out(out) or keepdims)
+    A.cumsum = lambda self, axis=None, dtype=None, out=None: cumsum(self, axis, _no_out(out) or dtype)
+    A.cumprod = lambda self, axis=None, dtype=None, out=None: cumprod(self, axis, _no_out(out) or dtype)
+
     def spread(fn):
-        """NumPy's x.var(axis, dtype, out, ddof, keepdims, *, correction) and x.std."""
-        def method(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=0):
+        """NumPy's x.var(axis, dtype, out, ddof, keepdims, *, where, mean, correction) and x.std."""
+        def method(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
+                   correction=0):
             _no_out(out)
-            return fn(self, axis=axis, correction=correction, ddof=ddof, keepdims=keepdims, dtype=dtype)
+            no_where(where)
+            return fn(self, axis=axis, correction=correction, ddof=ddof, keepdims=keepdims, dtype=dtype, mean=mean)
         return method
 
     A.std, A.var = spread(_api.std), spread(_api.var)
 
-    def reduction(fn, dtyped):
-        """NumPy's x.sum(axis, dtype, out, keepdims, initial) and the rest: out= refused (values)."""
-        def method(self, axis=None, dtype=None, out=None, keepdims=False, initial=None):
+    def reduction(fn):
+        """NumPy's x.sum(axis, dtype, out, keepdims, initial, where) and x.prod: out= refused (values)."""
+        def method(self, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
             _no_out(out)
-            kw = {"dtype": dtype} if dtyped else {}
-            if dtype is not None and not dtyped:
-                raise TypeError("cgrad: dtype= is not an argument of this reduction")
-            return fn(self, axis=axis, keepdims=keepdims, initial=initial, **kw)
+            no_where(where)
+            return fn(self, axis=axis, keepdims=keepdims, initial=initial, dtype=dtype)
         return method
 
-    A.sum, A.prod = reduction(_api.sum, True), reduction(_api.prod, True)
-    A.max, A.min = reduction(_api.max, False), reduction(_api.min, False)
-    A.any = lambda self, axis=None, keepdims=False: _api.any(self, axis=axis, keepdims=keepdims)
-    A.all = lambda self, axis=None, keepdims=False: _api.all(self, axis=axis, keepdims=keepdims)
-    A.clip = lambda self, min=None, max=None: _api.clip(self, min, max)  # noqa: A002
-    A.round = lambda self, decimals=0: around(self, decimals)
+    def extremum(fn):
+        """NumPy's x.max(axis, out, keepdims, initial, where) and x.min: no dtype."""
+        def method(self, axis=None, out=None, keepdims=False, initial=None, where=True):
+            _no_out(out)
+            no_where(where)
+            return fn(self, axis=axis, keepdims=keepdims, initial=initial)
+        return method
+
+    def logical(fn):
+        """NumPy's x.any(axis, out, keepdims, *, where) and x.all."""
+        def method(self, axis=None, out=None, keepdims=False, *, where=True):
+            _no_out(out)
+            no_where(where)
+            return fn(self, axis=axis, keepdims=keepdims)
+        return method
+
+    A.sum, A.prod = reduction(_api.sum), reduction(_api.prod)
+    A.max, A.min = extremum(_api.max), extremum(_api.min)
+    A.any, A.all = logical(_api.any), logical(_api.all)
+    A.clip = lambda self, min=None, max=None, out=None: _api.clip(self, min, _no_out(out) or max)  # noqa: A002
+    A.round = lambda self, decimals=0, out=None: around(self, _no_out(out) or decimals)
     A.dot = lambda self, b: dot(self, b)
     A.squeeze = lambda self, axis=None: _api.squeeze(self, axis)
     A.conj = A.conjugate = lambda self: _cgrad.conj(self)
@@ -1734,8 +1758,8 @@ def _install_methods():
         ravel(self) if axis is None else self, indices, axis=0 if axis is None else axis,
         mode=_no_out(out, "take") or mode)
     A.diagonal = lambda self, offset=0, axis1=0, axis2=1: _diagonal(self, offset, axis1, axis2)
-    A.trace = lambda self, offset=0, axis1=0, axis2=1, dtype=None: _api.sum(
-        _diagonal(self, offset, axis1, axis2), axis=-1, dtype=dtype)
+    A.trace = lambda self, offset=0, axis1=0, axis2=1, dtype=None, out=None: _api.sum(
+        _diagonal(self, offset, axis1, axis2), axis=-1, dtype=_no_out(out) or dtype)
 
     def sort(self, axis=-1, kind=None, order=None, *, stable=None):  # in place, as NumPy's (every handle sees it)
         self.assign(_api.sort(self, axis=axis, kind=kind, order=order))

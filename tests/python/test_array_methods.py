@@ -461,3 +461,21 @@ def test_numpys_method_arguments_astype_item_take_repeat():
         cg.searchsorted(s, 2.5, sorter=[1, 2, 5])
     for reps, axis in (([1, 2, 0], 0), ([2], None), (np.array([1, 0]), 1)):
         np.testing.assert_array_equal(np.asarray(x.repeat(reps, axis=axis)), m.repeat(reps, axis=axis))
+
+
+def test_methods_take_numpys_positional_arguments():
+    # NumPy's order (until 2026-12-07 x.max(1, None, True) took True for out=; any/all/clip/round/
+    # cumprod with out in position raised)
+    a = np.arange(1.0, 13.0).reshape(3, 4)
+    x = cg.asarray(a)
+    for call in (lambda v: v.max(1, None, True), lambda v: v.min(0, None, True, -5.0), lambda v: v.argmax(1, None),
+                 lambda v: v.sum(1, np.float32, None, True, 5.0), lambda v: v.prod(0, None, None, False, 2.0),
+                 lambda v: (v > 3).any(1, None, keepdims=True), lambda v: (v > 3).all(0, None),
+                 lambda v: v.cumprod(0, np.float64, None), lambda v: v.clip(2, 5, None), lambda v: v.round(1, None),
+                 lambda v: v.std(1, np.float32, None, 1, True), lambda v: v.trace(1, 0, 1, np.float32, None),
+                 lambda v: v.var(axis=1, mean=v.mean(axis=1, keepdims=True))):
+        got, want = np.asarray(call(x)), call(a)
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(got, want, rtol=1e-6)
+    with pytest.raises(TypeError):
+        x.max(where=x > 2)
