@@ -77,10 +77,13 @@ def inv(x, /):
     return _cgrad._linalg_inv(x)
 
 
-def qr(x, /, *, mode="reduced"):
-    if mode not in ("reduced", "complete"):
-        raise ValueError(f"linalg.qr: mode must be 'reduced' or 'complete', got {mode!r}")
-    return QRResult(*_cgrad._linalg_qr(x, mode == "complete"))
+def qr(x, /, mode="reduced"):
+    """The standard's qr; `mode` by position too and NumPy's "r" (R alone), since 2026-12-07
+    (NumPy's "raw", LAPACK's Householder vectors, raises)."""
+    if mode not in ("reduced", "complete", "r"):
+        raise ValueError(f"linalg.qr: mode must be 'reduced', 'complete' or 'r', got {mode!r}")
+    r = QRResult(*_cgrad._linalg_qr(x, mode == "complete"))
+    return r.R if mode == "r" else r
 
 
 def slogdet(x, /):

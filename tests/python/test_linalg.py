@@ -718,3 +718,12 @@ def test_non_finite_matrices_give_nan():
     assert float(cg.linalg.cond(cg.zeros((3, 3), dtype=cg.float64))) == np.inf  # NumPy's 0 / 0
     with pytest.raises(ValueError):
         cg.linalg.cond(cg.zeros((0, 0)))
+
+
+def test_qr_takes_numpys_mode_by_position_and_r():
+    a = np.random.default_rng(3).standard_normal((5, 3))
+    r = np.asarray(cg.linalg.qr(cg.asarray(a), "r"))  # R alone (since 2026-12-07)
+    np.testing.assert_allclose(np.abs(r), np.abs(np.linalg.qr(a, "r")), rtol=1e-12, atol=1e-12)
+    assert cg.linalg.qr(cg.asarray(a), "complete").Q.shape == (5, 5)
+    with pytest.raises(ValueError):
+        cg.linalg.qr(cg.asarray(a), "raw")
