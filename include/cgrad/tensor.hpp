@@ -147,6 +147,9 @@ class Tensor {
   Tensor& requires_grad(bool on);
   /// True for a leaf marked with requires_grad(true) and for values computed from one.
   bool requires_grad() const;
+  /// False only for a value computed from a tensor that requires a gradient (PyTorch's is_leaf):
+  /// a marked leaf and every tensor outside the gradient graph are leaves.
+  bool is_leaf() const;
   /// The accumulated gradient of a leaf (a lazy tensor); undefined before any backward().
   Tensor grad() const;
   /// Drops the accumulated gradient (grad() becomes undefined).

@@ -638,6 +638,7 @@ NB_MODULE(_cgrad, m) {
       .def_prop_rw(
           "requires_grad", [](const Tensor& t) { return t.requires_grad(); },
           [](Tensor& t, bool on) { t.requires_grad(on); })
+      .def_prop_ro("is_leaf", [](const Tensor& t) { return t.is_leaf(); })
       .def_prop_ro("grad",
                    [](const Tensor& t) -> std::optional<Tensor> {
                      Tensor g = t.grad();
@@ -672,7 +673,22 @@ NB_MODULE(_cgrad, m) {
       auto r = apply(*row, a, c);
       if (!r) return nb::borrow(Py_NotImplemented);
       Tensor& self = nb::cast<Tensor&>(a);
-      self = in_place_result(*row, self, std::move(*r));
+      Tensor value = in_place_result(*row, self, std::move(*r));
+      if (!(self.requires_grad() && self.is_leaf())) {
+        self = std::move(value);  // a new value for this Array (arrays derived before keep theirs)
+        return nb::borrow(a);
+      }
+      // A leaf that requires a gradient (PyTorch's rules). Under no_grad, an update of the leaf
+      // itself, as `w -= lr * w.grad` in a hand-written SGD step: it stays the leaf, marked, with
+      // its grad (until 2026-12-07 w became a new tensor outside the graph, so the next
+      // backward() raised). Recording, it would cut the leaf from what it means: it raises.
+      if (is_grad_enabled())
+        throw Error(ErrorCode::InvalidOperation,
+                    std::string(row->name) +
+                        ": in place on a leaf that requires a gradient; update it under cgrad.no_grad() "
+                        "(an optimizer's step), or write x = cgrad." +
+                        row->name + "(x, y) for a new value computed from the leaf");
+      self.assign(value);
       return nb::borrow(a);
     });
   }

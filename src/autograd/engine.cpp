@@ -228,6 +228,11 @@ Tensor& Tensor::requires_grad(bool on) {
 
 bool Tensor::requires_grad() const { return frontend::node_of(*this, "requires_grad")->grad != nullptr; }
 
+bool Tensor::is_leaf() const {
+  const ir::NodePtr& n = frontend::node_of(*this, "is_leaf");
+  return n->grad == nullptr || n->grad->is_leaf;
+}
+
 Tensor Tensor::grad() const {
   frontend::node_of(*this, "grad");
   std::lock_guard<std::mutex> lock(autograd::g_grad_mutex);

@@ -222,6 +222,11 @@ TEST(Autograd, AssignKeepsALeafAndNoGradGuardRecordsNothing) {
   EXPECT_EQ(vec(grad(sum(hist), {other})[0]), (std::vector<double>{0.5, 1.5}));
   EXPECT_TRUE(hist.requires_grad());
   EXPECT_FALSE(w.detach().requires_grad());
+  // is_leaf (PyTorch's): false only for a value computed from a tensor that requires a gradient
+  EXPECT_TRUE(w.is_leaf());
+  EXPECT_FALSE(hist.is_leaf());
+  EXPECT_TRUE(w.detach().is_leaf());
+  EXPECT_TRUE((tensor(std::vector<double>{1}, {1}) * 2.0).is_leaf());
 }
 
 TEST(Autograd, ErrorsAreClearAndLeaveTensorsIntact) {

@@ -907,6 +907,33 @@ def test_sgd_and_adam_minimize_a_quadratic():
         np.testing.assert_allclose(np.asarray(x), [1.0, 1.0], atol=1e-2)
 
 
+def test_in_place_update_of_a_leaf_under_no_grad_keeps_it_the_leaf():
+    # PyTorch's hand-written SGD step: `w -= lr * w.grad` under no_grad updates the leaf itself
+    # (until 2026-12-07 w became a new tensor outside the graph and the next backward() raised)
+    rng = np.random.default_rng(0)
+    X, Y, w0 = rng.standard_normal((8, 3)), rng.standard_normal(8), rng.standard_normal(3)
+    w = arr(w0)
+    w.requires_grad = True
+    alias = w
+    want = w0.copy()
+    for _ in range(3):
+        loss = cg.sum((arr(X) @ w - arr(Y)) ** 2)
+        loss.backward()
+        np.testing.assert_allclose(np.asarray(w.grad), 2 * X.T @ (X @ want - Y), rtol=1e-12)
+        with cg.no_grad():
+            w -= 0.01 * w.grad
+        w.clear_grad()
+        want -= 0.01 * 2 * X.T @ (X @ want - Y)
+        assert w is alias and w.requires_grad and w.is_leaf
+        np.testing.assert_allclose(np.asarray(w), want, rtol=1e-12)
+    with pytest.raises(cg.InvalidOperationError):  # recording: PyTorch's error, w left as it was
+        w += 1
+    np.testing.assert_allclose(np.asarray(w), want, rtol=1e-12)
+    h = w * 2  # not a leaf: `h += 1` is a new value computed from it, as before
+    h += 1
+    assert not h.is_leaf and h.requires_grad and cg.ones(3).is_leaf
+
+
 def test_cgrad_errors_become_python_exceptions_with_the_message():
     x = arr(A)
     with pytest.raises(cg.ShapeError, match=r"\(2, 3\) and \(2, 2\)") as e:
