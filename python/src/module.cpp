@@ -639,12 +639,19 @@ NB_MODULE(_cgrad, m) {
           "requires_grad", [](const Tensor& t) { return t.requires_grad(); },
           [](Tensor& t, bool on) { t.requires_grad(on); })
       .def_prop_ro("is_leaf", [](const Tensor& t) { return t.is_leaf(); })
-      .def_prop_ro("grad",
-                   [](const Tensor& t) -> std::optional<Tensor> {
-                     Tensor g = t.grad();
-                     if (!g.defined()) return std::nullopt;
-                     return g;
-                   })
+      .def_prop_rw(
+          "grad",
+          [](const Tensor& t) -> std::optional<Tensor> {
+            Tensor g = t.grad();
+            if (!g.defined()) return std::nullopt;
+            return g;
+          },
+          [](Tensor& t, nb::handle v) {  // PyTorch's `w.grad = None` (clear_grad); no other value
+            if (!v.is_none())
+              throw nb::type_error("grad: only None can be assigned (it clears the gradient)");
+            t.clear_grad();
+          },
+          nb::arg("value").none())
       .def("clear_grad", &Tensor::clear_grad)
       .def("backward", &Tensor::backward)
       .def("detach", &Tensor::detach)

@@ -922,10 +922,13 @@ def test_in_place_update_of_a_leaf_under_no_grad_keeps_it_the_leaf():
         np.testing.assert_allclose(np.asarray(w.grad), 2 * X.T @ (X @ want - Y), rtol=1e-12)
         with cg.no_grad():
             w -= 0.01 * w.grad
-        w.clear_grad()
+        w.grad = None  # PyTorch's spelling of clear_grad()
+        assert w.grad is None
         want -= 0.01 * 2 * X.T @ (X @ want - Y)
         assert w is alias and w.requires_grad and w.is_leaf
         np.testing.assert_allclose(np.asarray(w), want, rtol=1e-12)
+    with pytest.raises(TypeError):
+        w.grad = arr(np.ones(3))
     with pytest.raises(cg.InvalidOperationError):  # recording: PyTorch's error, w left as it was
         w += 1
     np.testing.assert_allclose(np.asarray(w), want, rtol=1e-12)
