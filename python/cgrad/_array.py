@@ -834,6 +834,31 @@ def _reshape(self, *shape, order="C", copy=None):
     return _api.reshape(self, tuple(shape), order=order)
 
 
+def _backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+    """PyTorch's signature (since 2026-12-07 only `y.backward()`): `gradient`, of y's shape, is the
+    vector of a vector-Jacobian product, as the gradient of sum(gradient * y) (of
+    sum(real(conj(gradient) y)) for complex y, so that it is y's gradient in docs/autograd.md's
+    convention); `retain_graph` changes nothing (a graph lives while an array reaches it);
+    `create_graph` and `inputs` raise: cgrad.grad(y, xs, create_graph=True) returns gradients
+    instead of accumulating them."""
+    if create_graph or inputs is not None:
+        raise TypeError("backward: create_graph and inputs are not supported; "
+                        "use cgrad.grad(y, xs, create_graph=...) for those gradients")
+    if gradient is None:
+        return _cgrad.Array._backward_core(self)
+    from . import _api
+
+    g = gradient if isinstance(gradient, Array) else _api.asarray(gradient, dtype=self.dtype, device=self.device)
+    if tuple(g.shape) != tuple(self.shape):
+        raise _cgrad.ShapeError(f"backward: gradient of shape {tuple(g.shape)} for an array of shape {tuple(self.shape)}")
+    g = g.detach()
+    if self.dtype in dt.COMPLEX:
+        loss = _api.sum(_cgrad.real(_cgrad.conj(g) * self))
+    else:
+        loss = _api.sum(g * self)
+    return _cgrad.Array._backward_core(loss)
+
+
 def _install():
     A = Array
     A.dtype = property(_dtype)
@@ -869,6 +894,8 @@ def _install():
     A.__format__ = _format
     A.numpy = lambda self: _array(self, copy=True)
     A.to_device = _to_device
+    A._backward_core = A.backward
+    A.backward = _backward
     A.permute = lambda self, *dims: self._permute(list(dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list)) else dims))
 
 

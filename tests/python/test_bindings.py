@@ -937,6 +937,27 @@ def test_in_place_update_of_a_leaf_under_no_grad_keeps_it_the_leaf():
     assert not h.is_leaf and h.requires_grad and cg.ones(3).is_leaf
 
 
+def test_backward_takes_pytorchs_gradient_argument():
+    # y.backward(v): the vector-Jacobian product, as PyTorch's (a TypeError until 2026-12-07)
+    v, xv = np.array([0.5, -1.0, 2.0]), np.array([1.0, 2.0, 3.0])
+    x = arr(xv)
+    x.requires_grad = True
+    (x * x).backward(arr(v))
+    np.testing.assert_allclose(np.asarray(x.grad), 2 * xv * v)
+    z, vz = np.array([1 + 2j, 3 - 1j]), np.array([0.5 - 1j, 2 + 0.5j])
+    c = arr(z)
+    c.requires_grad = True
+    (c * c * (1 + 1j)).backward(arr(vz))  # PyTorch's value: conj(dy/dz) * v
+    np.testing.assert_allclose(np.asarray(c.grad), np.conj(2 * z * (1 + 1j)) * vz)
+    x.clear_grad()
+    cg.sum(x * x).backward(retain_graph=True)  # moot: graphs live while arrays reach them
+    np.testing.assert_allclose(np.asarray(x.grad), 2 * xv)
+    with pytest.raises(ValueError):
+        (x * x).backward(arr(np.ones(2)))
+    with pytest.raises(TypeError):
+        cg.sum(x).backward(create_graph=True)
+
+
 def test_cgrad_errors_become_python_exceptions_with_the_message():
     x = arr(A)
     with pytest.raises(cg.ShapeError, match=r"\(2, 3\) and \(2, 2\)") as e:
