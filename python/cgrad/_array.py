@@ -850,7 +850,8 @@ def _backward(self, gradient=None, retain_graph=None, create_graph=False, inputs
 
     g = gradient if isinstance(gradient, Array) else _api.asarray(gradient, dtype=self.dtype, device=self.device)
     if tuple(g.shape) != tuple(self.shape):
-        raise _cgrad.ShapeError(f"backward: gradient of shape {tuple(g.shape)} for an array of shape {tuple(self.shape)}")
+        raise _cgrad.ShapeError(f"backward: gradient of shape {tuple(g.shape)} "
+                                f"for an array of shape {tuple(self.shape)}")
     g = g.detach()
     if self.dtype in dt.COMPLEX:
         loss = _api.sum(_cgrad.real(_cgrad.conj(g) * self))

@@ -1129,7 +1129,9 @@ def _pad_side(x, ax, width, n, mode, before, odd=False):
         src, flipped, q = [], [], []
         for o in offsets:
             if mode == "reflect" and n == 1:  # NumPy's legacy rule: the edge, odd or not
-                src.append(0), flipped.append(False), q.append(0)
+                src.append(0)
+                flipped.append(False)
+                q.append(0)
                 continue
             r = o % period
             src.append(r if r < n else period - r - (1 if mode == "symmetric" else 0))
