@@ -1035,7 +1035,24 @@ def tensordot(x1, x2, /, *, axes=2):
     return _cgrad.matmul(a, b)._reshape(list(x1.shape[: x1.ndim - axes] + x2.shape[axes:]))
 
 
-# ---- evaluation and compile ----
+# ---- autograd, evaluation and compile ----
+def grad(y, xs, create_graph=True, *, grad_outputs=None):
+    """dy/dx for each x of `xs` (a list of Arrays, or one Array: a list of one), y one element, or
+    any shape with `grad_outputs` (PyTorch's: the vector of a vector-Jacobian product, y's shape).
+    Until 2026-12-07 one Array for `xs` was read as the sequence of its elements, new arrays y does
+    not depend on: `grad(loss, x)` returned zeros."""
+    xs = [xs] if isinstance(xs, Array) else list(xs)
+    if grad_outputs is not None:
+        g = grad_outputs if isinstance(grad_outputs, Array) else asarray(grad_outputs, dtype=y.dtype,
+                                                                         device=y.device)
+        if tuple(g.shape) != tuple(y.shape):
+            raise _cgrad.ShapeError(f"grad: grad_outputs of shape {tuple(g.shape)} "
+                                    f"for y of shape {tuple(y.shape)}")
+        g = g.detach()
+        y = sum(_cgrad.real(_cgrad.conj(g) * y)) if y.dtype in dt.COMPLEX else sum(g * y)
+    return _cgrad.grad(y, xs, create_graph)
+
+
 def compile(fn):
     """Decorator: trace `fn` (Arrays in, an Array or a tuple/list of Arrays out) into a plan
     on its first call per input signature and replay the plan on later calls."""

@@ -958,6 +958,20 @@ def test_backward_takes_pytorchs_gradient_argument():
         cg.sum(x).backward(create_graph=True)
 
 
+def test_grad_of_one_array_and_grad_outputs():
+    # grad(loss, x) with x one Array read x as the sequence of its elements, arrays the loss does not
+    # depend on, and returned zeros (until 2026-12-07); grad_outputs is PyTorch's
+    x = arr(np.array([1.0, 2.0]))
+    x.requires_grad = True
+    y = x * x
+    (g,) = cg.grad(cg.sum(y), x)
+    np.testing.assert_array_equal(np.asarray(g), [2.0, 4.0])
+    (g,) = cg.grad(y, (x,), grad_outputs=arr(np.array([1.0, -1.0])))
+    np.testing.assert_array_equal(np.asarray(g), [2.0, -4.0])
+    with pytest.raises(ValueError):
+        cg.grad(y, [x], grad_outputs=arr(np.ones(3)))
+
+
 def test_cgrad_errors_become_python_exceptions_with_the_message():
     x = arr(A)
     with pytest.raises(cg.ShapeError, match=r"\(2, 3\) and \(2, 2\)") as e:
