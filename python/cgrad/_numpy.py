@@ -1769,7 +1769,11 @@ def _install_methods():
     def fill(self, value):  # in place
         self.assign(_api.full_like(self, value))
 
-    A.sort, A.fill = sort, fill
+    def zero_(self):  # PyTorch's, in place (`w.grad.zero_()` resets the accumulated gradient)
+        fill(self, 0)
+        return self
+
+    A.sort, A.fill, A.zero_ = sort, fill, zero_
 
 
 _install_methods()

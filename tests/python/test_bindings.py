@@ -922,6 +922,8 @@ def test_in_place_update_of_a_leaf_under_no_grad_keeps_it_the_leaf():
         np.testing.assert_allclose(np.asarray(w.grad), 2 * X.T @ (X @ want - Y), rtol=1e-12)
         with cg.no_grad():
             w -= 0.01 * w.grad
+        w.grad.zero_()  # PyTorch's: the accumulated gradient reset in place
+        np.testing.assert_array_equal(np.asarray(w.grad), 0)
         w.grad = None  # PyTorch's spelling of clear_grad()
         assert w.grad is None
         want -= 0.01 * 2 * X.T @ (X @ want - Y)
