@@ -1036,6 +1036,35 @@ def tensordot(x1, x2, /, *, axes=2):
 
 
 # ---- autograd, evaluation and compile ----
+class no_grad:  # noqa: N801 (PyTorch's name)
+    """Ops on this thread record no gradient history while it is entered: a context manager, and
+    (PyTorch's, since 2026-12-07) a decorator, `@cgrad.no_grad()` or `@cgrad.no_grad`."""
+
+    def __new__(cls, fn=None):
+        self = super().__new__(cls)
+        return self(fn) if callable(fn) else self
+
+    def __init__(self, fn=None):
+        self._guards = []
+
+    def __enter__(self):
+        g = _cgrad.no_grad()  # the C++ NoGradGuard's holder
+        g.__enter__()
+        self._guards.append(g)
+        return self
+
+    def __exit__(self, *exc):
+        self._guards.pop().__exit__(*exc)
+        return False
+
+    def __call__(self, fn):
+        @functools.wraps(fn)
+        def wrapped(*args, **kwargs):
+            with no_grad():
+                return fn(*args, **kwargs)
+        return wrapped
+
+
 def grad(y, xs, create_graph=True, *, grad_outputs=None):
     """dy/dx for each x of `xs` (a list of Arrays, or one Array: a list of one), y one element, or
     any shape with `grad_outputs` (PyTorch's: the vector of a vector-Jacobian product, y's shape).

@@ -960,6 +960,29 @@ def test_backward_takes_pytorchs_gradient_argument():
         cg.sum(x).backward(create_graph=True)
 
 
+def test_no_grad_is_a_decorator_too():
+    # PyTorch's @no_grad() and @no_grad (since 2026-12-07: TypeError)
+    x = arr(np.array([1.0, 2.0]))
+    x.requires_grad = True
+
+    @cg.no_grad()
+    def f(v):
+        return v * 2
+
+    @cg.no_grad
+    def g(v):
+        return v * 2
+
+    assert not f(x).requires_grad and not g(x).requires_grad and f.__name__ == "f"
+    assert cg.is_grad_enabled() and (x * 2).requires_grad
+    guard = cg.no_grad()
+    with guard:
+        with guard:  # one object entered twice, as PyTorch allows
+            pass
+        assert not cg.is_grad_enabled()
+    assert cg.is_grad_enabled()
+
+
 def test_grad_of_one_array_and_grad_outputs():
     # grad(loss, x) with x one Array read x as the sequence of its elements, arrays the loss does not
     # depend on, and returned zeros (until 2026-12-07); grad_outputs is PyTorch's
