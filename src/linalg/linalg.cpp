@@ -180,7 +180,6 @@ Tensor solve_host(const Tensor& a, const Tensor& b) {  // equal batch dims; b (.
   return make(rhs, b.shape(), b.dtype(), b.device());
 }
 
-// sign (a's dtype) and log|det| (its real dtype) of each matrix
 // u / |u|: 0 at 0, NaN where u has a NaN (NumPy's sign stays +-1 there), the direction of an
 // infinite u (u / |u| is inf / inf; until 2026-12-07 the sign was 0 for NaN and NaN for inf).
 double unit(double u) { return std::isinf(u) ? std::copysign(1.0, u) : u == 0 ? 0.0 : u / std::abs(u); }
@@ -193,6 +192,7 @@ C unit(C u) {
   return u == C(0) ? C(0) : u / std::abs(u);
 }
 
+// sign (a's dtype) and log|det| (its real dtype) of each matrix
 template <class T>
 std::pair<Tensor, Tensor> slogdet_host(const Tensor& a) {
   const Dims d = dims(a);
@@ -243,7 +243,6 @@ Tensor cholesky_host(const Tensor& a) {
   return make(x, a.shape(), a.dtype(), a.device());
 }
 
-// eigenvalues (a's real dtype) and, where `vectors`, eigenvectors (else an undefined tensor)
 // Decompositions of a matrix with a NaN or an infinity among the entries they read give NaN for
 // every output of that matrix, as JAX's (NumPy and PyTorch raise). The iterations made partly
 // finite garbage of them until 2026-12-07: svdvals([[1, nan], [0, 1]]) was [1, nan], and eig of
@@ -266,6 +265,7 @@ void fill_nan(T* out, int64_t count) {
     std::fill(out, out + count, T(nan));
 }
 
+// eigenvalues (a's real dtype) and, where `vectors`, eigenvectors (else an undefined tensor)
 template <class T>
 std::pair<Tensor, Tensor> eigh_host(const Tensor& a, bool vectors) {
   const Dims d = dims(a);
@@ -321,7 +321,10 @@ SVD svd_host(const Tensor& a, bool full, bool vectors) {
     T* vb = vectors ? vh.data() + b * vr * d.n : nullptr;
     if (!finite_entries(ab, d.m, d.n)) {
       fill_nan(s.data() + b * k, k);
-      if (vectors) fill_nan(ub, d.m * uc), fill_nan(vb, vr * d.n);
+      if (vectors) {
+        fill_nan(ub, d.m * uc);
+        fill_nan(vb, vr * d.n);
+      }
       continue;
     }
     if (!lapack::svd(ab, d.m, d.n, ub, s.data() + b * k, vb, full))
