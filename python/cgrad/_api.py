@@ -1082,6 +1082,12 @@ def grad(y, xs, create_graph=True, *, grad_outputs=None):
     return _cgrad.grad(y, xs, create_graph)
 
 
+def to_dot(outs):
+    """Graphviz text of the graph behind `outs`, a list of arrays or one array (one array was read
+    as the sequence of its elements before 2026-12-07)."""
+    return _cgrad.to_dot([outs] if isinstance(outs, Array) else list(outs))
+
+
 def compile(fn):
     """Decorator: trace `fn` (Arrays in, an Array or a tuple/list of Arrays out) into a plan
     on its first call per input signature and replay the plan on later calls."""

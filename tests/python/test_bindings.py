@@ -991,6 +991,7 @@ def test_grad_of_one_array_and_grad_outputs():
     y = x * x
     (g,) = cg.grad(cg.sum(y), x)
     np.testing.assert_array_equal(np.asarray(g), [2.0, 4.0])
+    assert cg.to_dot(y) == cg.to_dot([y])  # one array, not the sequence of its elements
     (g,) = cg.grad(y, (x,), grad_outputs=arr(np.array([1.0, -1.0])))
     np.testing.assert_array_equal(np.asarray(g), [2.0, -4.0])
     with pytest.raises(ValueError):
