@@ -860,6 +860,16 @@ def _backward(self, gradient=None, retain_graph=None, create_graph=False, inputs
     return _cgrad.Array._backward_core(loss)
 
 
+def _iter(self):
+    """The rows, as NumPy's; a 0-d array raises TypeError (NumPy's and PyTorch's). Without it
+    Python iterated x[0], x[1]... until IndexError, so `list(x)` of a 0-d array was [] and a
+    function taking a list of arrays read a 0-d one as none (until 2026-12-07)."""
+    if self.ndim == 0:
+        raise TypeError("iteration over a 0-d array")
+    for i in builtins.range(self.shape[0]):
+        yield self[i]
+
+
 def _install():
     A = Array
     A.dtype = property(_dtype)
@@ -868,6 +878,7 @@ def _install():
     A.__setitem__ = _setitem
     A.__bool__ = _bool
     A.__contains__ = _contains
+    A.__iter__ = _iter
     A.__int__ = _int
     A.__float__ = _float
     A.__index__ = _index

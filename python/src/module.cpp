@@ -1043,17 +1043,17 @@ NB_MODULE(_cgrad, m) {
       nb::rv_policy::take_ownership);
 
   nb::module_ optim = m.def_submodule("optim", "Optimizers (docs/optim.md).");
+  auto step = [](optim::Optimizer& o, const std::vector<Tensor>& with) {
+    {
+      nb::gil_scoped_release release;
+      o.step(with);
+    }
+    drain_deferred();
+  };
   nb::class_<optim::Optimizer>(optim, "Optimizer")
-      .def(
-          "step",
-          [](optim::Optimizer& o, const std::vector<Tensor>& with) {
-            {
-              nb::gil_scoped_release release;
-              o.step(with);
-            }
-            drain_deferred();
-          },
-          nb::arg("with_") = std::vector<Tensor>{})
+      .def(  // one array, `opt.step(loss)` (until 2026-12-07 a 0-d loss iterated as no arrays)
+          "step", [step](optim::Optimizer& o, const Tensor& with) { step(o, {with}); }, nb::arg("with_"))
+      .def("step", step, nb::arg("with_") = std::vector<Tensor>{})
       .def("zero_grad", &optim::Optimizer::zero_grad)
       .def_prop_ro("params", &optim::Optimizer::params);
   nb::class_<optim::SGD, optim::Optimizer>(optim, "SGD")

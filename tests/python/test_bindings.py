@@ -998,6 +998,21 @@ def test_grad_of_one_array_and_grad_outputs():
         cg.grad(y, [x], grad_outputs=arr(np.ones(3)))
 
 
+def test_iterating_a_0d_array_raises():
+    # NumPy's and PyTorch's TypeError; Python's fallback iterated x[0] until IndexError, so list(x)
+    # of a 0-d array was [] (until 2026-12-07)
+    with pytest.raises(TypeError):
+        list(arr(np.array(1.0)))
+    assert [float(v) for v in arr(np.array([1.0, 2.0]))] == [1.0, 2.0]
+    w = arr(np.array([1.0, 2.0]))
+    w.requires_grad = True
+    opt = cg.optim.SGD([w], 0.5)
+    loss = cg.sum(w * w)
+    loss.backward()
+    opt.step(loss)  # one array, as step([loss])
+    np.testing.assert_array_equal(np.asarray(w), [0.0, 0.0])
+
+
 def test_cgrad_errors_become_python_exceptions_with_the_message():
     x = arr(A)
     with pytest.raises(cg.ShapeError, match=r"\(2, 3\) and \(2, 2\)") as e:
