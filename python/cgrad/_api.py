@@ -9,7 +9,7 @@ import operator
 
 from . import _cgrad
 from . import _dtypes as dt
-from ._array import Array, Device
+from ._array import Array, Device, _vjp_sum
 from ._array import _reduce_in as _array_reduce_in
 from ._array import _check_host_indices_of_axis, _mean, _numeric_stat
 
@@ -1072,13 +1072,7 @@ def grad(y, xs, create_graph=True, *, grad_outputs=None):
     not depend on: `grad(loss, x)` returned zeros."""
     xs = [xs] if isinstance(xs, Array) else list(xs)
     if grad_outputs is not None:
-        g = grad_outputs if isinstance(grad_outputs, Array) else asarray(grad_outputs, dtype=y.dtype,
-                                                                         device=y.device)
-        if tuple(g.shape) != tuple(y.shape):
-            raise _cgrad.ShapeError(f"grad: grad_outputs of shape {tuple(g.shape)} "
-                                    f"for y of shape {tuple(y.shape)}")
-        g = g.detach()
-        y = sum(_cgrad.real(_cgrad.conj(g) * y)) if y.dtype in dt.COMPLEX else sum(g * y)
+        y = _vjp_sum(y, grad_outputs, "grad")
     return _cgrad.grad(y, xs, create_graph)
 
 

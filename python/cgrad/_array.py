@@ -608,9 +608,8 @@ def _no_out(out, fn="cgrad"):
 
 
 def _reduction_method(fn):
-    """x.sum(axis, keepdims) and the rest; NumPy's np.sum(x) calls x.sum(axis=, dtype=, out=): a dtype
-    casts first and is the result's (x.sum(dtype=int8) of int8 is int8, as NumPy's); out= is
-    refused: cgrad arrays are values."""
+    """x.mean(axis, dtype, out, keepdims); NumPy's np.mean(x) calls x.mean(axis=, dtype=, out=): a
+    dtype casts first and is the result's; out= is refused: cgrad arrays are values."""
     def method(self, axis=None, dtype=None, out=None, keepdims=False, **kwargs):
         _no_out(out)
         if kwargs:
@@ -834,6 +833,19 @@ def _reshape(self, *shape, order="C", copy=None):
     return _api.reshape(self, tuple(shape), order=order)
 
 
+def _vjp_sum(y, gradient, fn):
+    """The one-element array whose gradient is the vector-Jacobian product of y with `gradient` (of
+    y's shape; PyTorch's grad_output): sum(gradient * y), sum(real(conj(gradient) y)) for complex y
+    (docs/autograd.md's convention); `gradient` is detached."""
+    from . import _api
+
+    g = gradient if isinstance(gradient, Array) else _api.asarray(gradient, dtype=y.dtype, device=y.device)
+    if tuple(g.shape) != tuple(y.shape):
+        raise _cgrad.ShapeError(f"{fn}: gradient of shape {tuple(g.shape)} for an array of shape {tuple(y.shape)}")
+    g = g.detach()
+    return _api.sum(_cgrad.real(_cgrad.conj(g) * y)) if y.dtype in dt.COMPLEX else _api.sum(g * y)
+
+
 def _backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
     """PyTorch's signature (since 2026-12-07 only `y.backward()`): `gradient`, of y's shape, is the
     vector of a vector-Jacobian product, as the gradient of sum(gradient * y) (of
@@ -846,18 +858,7 @@ def _backward(self, gradient=None, retain_graph=None, create_graph=False, inputs
                         "use cgrad.grad(y, xs, create_graph=...) for those gradients")
     if gradient is None:
         return _cgrad.Array._backward_core(self)
-    from . import _api
-
-    g = gradient if isinstance(gradient, Array) else _api.asarray(gradient, dtype=self.dtype, device=self.device)
-    if tuple(g.shape) != tuple(self.shape):
-        raise _cgrad.ShapeError(f"backward: gradient of shape {tuple(g.shape)} "
-                                f"for an array of shape {tuple(self.shape)}")
-    g = g.detach()
-    if self.dtype in dt.COMPLEX:
-        loss = _api.sum(_cgrad.real(_cgrad.conj(g) * self))
-    else:
-        loss = _api.sum(g * self)
-    return _cgrad.Array._backward_core(loss)
+    return _cgrad.Array._backward_core(_vjp_sum(self, gradient, "backward"))
 
 
 def _iter(self):
@@ -896,10 +897,7 @@ def _install():
     A.astype = _astype
     A.item = _item
     A.reshape = _reshape
-    A.sum = _reduction_method(_cgrad._sum)
-    A.mean = _reduction_method(_mean)
-    A.max = _reduction_method(_cgrad._max)
-    A.min = _reduction_method(_cgrad._min)
+    A.mean = _reduction_method(_mean)  # (sum, prod, max, min: NumPy's signatures, _numpy._install_methods)
     A.__round__ = _round
     A.__divmod__ = lambda self, other: (self // other, self % other)
     A.__rdivmod__ = lambda self, other: (other // self, other % self)

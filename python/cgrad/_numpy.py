@@ -500,10 +500,7 @@ def _quantiles(a, q, axis, method, keepdims, fn, picker):
     promoted with q's where q is an array (a float32 a with q a float64 array gives float64)."""
     if method not in _METHODS:
         raise ValueError(f"{fn}: method must be one of {_METHODS}, got {method!r}")
-    qa = _arr(q) if not isinstance(q, (int, float)) else None
-    qs = [float(q)] if qa is None else [float(v) for v in _api.unstack(_api.reshape(qa.astype(dt.float64), (-1,)))]
-    if builtins.any(not 0 <= v <= 1 for v in qs):
-        raise ValueError(f"{fn}: q must be in [0, 1]")
+    qa, qs = _q_values(q, fn)
     if method not in _DISCRETE:
         a = _float(a)
         if qa is not None and qa.dtype in dt.FLOATING:
@@ -521,6 +518,20 @@ def _quantiles(a, q, axis, method, keepdims, fn, picker):
     for v in qs:
         r = picker(s, ax, v)
         outs.append(_api.reshape(r, kept) if keepdims else _api.squeeze(r, axis=ax))
+    return _stacked_q(outs, qa)
+
+
+def _q_values(q, fn):
+    """q (a number or an array in [0, 1]) as (the array or None, its values as Python floats)."""
+    qa = _arr(q) if not isinstance(q, (int, float)) else None
+    qs = [float(q)] if qa is None else [float(v) for v in _api.unstack(_api.reshape(qa.astype(dt.float64), (-1,)))]
+    if builtins.any(not 0 <= v <= 1 for v in qs):
+        raise ValueError(f"{fn}: q must be in [0, 1]")
+    return qa, qs
+
+
+def _stacked_q(outs, qa):
+    """One quantile per q value, q's dims first (a number q: its one quantile)."""
     if qa is None:
         return outs[0]
     return _api.reshape(_api.stack(outs), tuple(qa.shape) + tuple(outs[0].shape))
@@ -571,10 +582,7 @@ def _weighted_quantiles(a, q, axis, method, keepdims, weights, fn, skip_nan):
         raise ValueError(f"{fn}: weights included NaN or inf, or were all zero in a slice")
     cdf = cdf / total
     cdf = _api.where(cdf == 0, -1.0, cdf)  # leading zero weights: q = 0 picks the first weighted value
-    qa = _arr(q) if not isinstance(q, (int, float)) else None
-    qs = [float(q)] if qa is None else [float(v) for v in _api.unstack(_api.reshape(qa.astype(dt.float64), (-1,)))]
-    if builtins.any(not 0 <= v <= 1 for v in qs):
-        raise ValueError(f"{fn}: q must be in [0, 1]")
+    qa, qs = _q_values(q, fn)
     outs = []
     for v in qs:  # the count of cdf values below q: NumPy's searchsorted(cdf, q, side="left")
         i = _cgrad.minimum(_api.sum(cdf < v, axis=-1, keepdims=True), n - 1)
@@ -582,9 +590,7 @@ def _weighted_quantiles(a, q, axis, method, keepdims, weights, fn, skip_nan):
         if nan_last is not None and not skip_nan:
             r = _api.where(nan_last, float("nan"), r)
         outs.append(_api.reshape(r, kept) if keepdims else r[..., 0])
-    if qa is None:
-        return outs[0]
-    return _api.reshape(_api.stack(outs), tuple(qa.shape) + tuple(outs[0].shape))
+    return _stacked_q(outs, qa)
 
 
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None,
