@@ -14,8 +14,9 @@ namespace cgrad {
 /// `data + sum(i_k * strides[k])` elements (strides >= 0, in elements, not bytes). cgrad never
 /// writes into the memory (no evaluation reuses it for an output). `release` runs exactly once,
 /// on whichever thread drops the last reference: the last handle, graph node, plan or cache
-/// entry that reads it. Until then the owner must keep the memory valid and unchanged (a write
-/// from outside is not seen by results cgrad has already cached).
+/// entry that reads it. Until then the owner must keep the memory valid. It may write the
+/// values between evaluations: each evaluation reads them afresh (results over borrowed memory
+/// are never cached), and tensors evaluated before keep their values. Not during one.
 Tensor from_blob(void* data, Shape shape, std::vector<int64_t> strides, DType dtype, Device device,
                  std::function<void()> release);
 

@@ -55,6 +55,10 @@ void ResultCache::insert(const Plan& plan, Probe p, const std::vector<ir::Node*>
   for (std::size_t i = 0; i < p.inputs.size(); ++i) {
     auto in = p.inputs[i].lock();
     if (!in || in->version != p.key[2 + 2 * i] || cache_only(in.get(), in.use_count() - 1)) return;
+    // Memory another library owns (from_blob, DLPack, NumPy's asarray) changes without a
+    // version bump: `a[:] = 5` after `x = asarray(a)` made sum(x) return the old sum while
+    // sum(x + 0) and x itself read 5 (until 2026-12-07). Graphs over it run again each time.
+    if (in->borrowed) return;
   }
   Entry e;
   e.key = std::move(p.key);

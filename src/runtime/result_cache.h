@@ -12,7 +12,8 @@
 // but other entries' values (no handle can reach them), are dropped as soon as an insert sees
 // them (the newest and oldest few entries), and a run
 // whose inputs were freed or overwritten during it (an output written over a free leaf:
-// `x = f(x)` in a loop) is not cached at all.
+// `x = f(x)` in a loop) is not cached at all, nor one that reads borrowed memory (from_blob:
+// its owner writes it without bumping a version).
 #pragma once
 
 #include "ir/node.h"

@@ -44,6 +44,17 @@ TEST(Interop, ResultsNeverReuseBorrowedMemory) {
   EXPECT_NEAR(s.to_vector<float>()[0], 1.96875f, 1e-6);
 }
 
+TEST(Interop, EachEvaluationReadsTheOwnersCurrentValues) {
+  // The owner writes its memory between two evaluations of the same graph: the second reads the
+  // new values (the result cache once returned the first sum, while x itself read the new ones).
+  std::vector<double> mem(64, 1.0);
+  Tensor x = from_blob(mem.data(), {64}, {1}, DType::f64, Device::cpu(), [] {});
+  EXPECT_EQ(sum(x * 2.0).item<double>(), 128.0);
+  std::fill(mem.begin(), mem.end(), 5.0);
+  EXPECT_EQ(sum(x * 2.0).item<double>(), 640.0);
+  EXPECT_EQ(x.to_vector<double>()[0], 5.0);
+}
+
 TEST(Interop, MemoryViewKeepsTheBufferAlive) {
   MemoryView v;
   {

@@ -143,6 +143,17 @@ def test_a_cgrad_result_never_overwrites_the_producer():
     assert cg.stats() is not None
 
 
+def test_each_evaluation_reads_the_producers_current_values():
+    # NumPy writes the imported buffer between two evaluations of the same expression: the
+    # second sees the new values (a cached result once gave the old sum while x read the new).
+    a = np.ones(16)
+    x = cg.asarray(a)
+    assert float(cg.sum(x * 2)) == 32.0
+    a[:] = 5
+    assert float(cg.sum(x * 2)) == 160.0
+    np.testing.assert_array_equal(np.asarray(x), a)
+
+
 def rss_kib():
     with open("/proc/self/status") as f:
         for line in f:
