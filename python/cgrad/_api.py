@@ -1083,11 +1083,15 @@ def to_dot(outs):
 
 
 def compile(fn):
-    """Decorator: trace `fn` (Arrays in, an Array or a tuple/list of Arrays out) into a plan
-    on its first call per input signature and replay the plan on later calls."""
+    """Decorator: trace `fn` into a plan on its first call per input signature and replay the
+    plan on later calls. The signature is the Arrays' shapes, dtypes and devices and the values
+    of the other arguments (numbers, strings, None...: each value traces once, as jax.jit's
+    static arguments); Arrays may sit in tuples, lists and dicts, in and out (_compile.py)."""
     import functools
 
-    c = _cgrad._compile(fn)
+    from . import _compile
+
+    c = _cgrad._compile(fn, _compile.General(fn))
     functools.update_wrapper(c, fn, updated=()) if hasattr(c, "__dict__") else None
     return c
 

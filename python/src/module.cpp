@@ -415,26 +415,65 @@ Tensor from_flat_list(nb::sequence flat, Shape shape, DType dtype, Device device
 }
 
 // compile(fn) over Python functions: the C++ CompiledCore with a trace that calls back into Python.
+// Calls with Arrays by position take this path; any other call (keywords, numbers, strings,
+// Arrays inside tuples, lists or dicts) goes to `general` (cgrad/_compile.py), which keys a
+// PyCompiled of its own on the values that are not Arrays and passes it the Arrays alone.
 struct PyCompiled {
-  nb::object fn;
+  nb::object fn, general;
   detail::CompiledCore core;
-  bool single = true;  // fn returned one Array (not a tuple/list) when last traced
-  nb::object call(nb::args args, nb::kwargs kwargs) {
-    if (kwargs.size() != 0) {  // f(x=a, y=b): bound to fn's parameters, then called by position
-      nb::object bound = nb::module_::import_("inspect").attr("signature")(fn).attr("bind")(*args, **kwargs);
-      if (nb::len(nb::object(bound.attr("kwargs"))) != 0)
-        throw nb::type_error(
-            "cgrad.compile: keyword-only parameters are not supported (pass Arrays by position or name)");
-      return call(nb::borrow<nb::args>(nb::tuple(bound.attr("args"))), nb::kwargs());
+  // What fn returned, per input signature (shapes, dtypes, devices): one Array, a tuple of
+  // Arrays, or another structure (`tree`, from _compile.flatten_out). A function may return
+  // other structures for other shapes: one flag for all signatures returned the last trace's.
+  struct Form {
+    std::vector<int64_t> sig;
+    bool single = true;
+    nb::object tree;  // None: an Array or a tuple of Arrays
+  };
+  std::vector<Form> forms;
+
+  static std::vector<int64_t> signature(const std::vector<Tensor>& in) {
+    std::vector<int64_t> sig;
+    for (const Tensor& t : in) {
+      sig.push_back(static_cast<int64_t>(t.shape().size()));
+      sig.insert(sig.end(), t.shape().begin(), t.shape().end());
+      sig.push_back(static_cast<int64_t>(t.dtype()) * 4096 + static_cast<int64_t>(t.device().kind) * 1024 +
+                    t.device().index);
     }
+    return sig;
+  }
+  const Form& form_of(const std::vector<Tensor>& in) const {
+    if (forms.size() == 1) return forms[0];
+    const std::vector<int64_t> sig = signature(in);
+    for (const Form& f : forms)
+      if (f.sig == sig) return f;
+    return forms.back();
+  }
+  void remember(const std::vector<Tensor>& in, Form f) {
+    f.sig = signature(in);
+    for (Form& g : forms)
+      if (g.sig == f.sig) {
+        g = std::move(f);
+        return;
+      }
+    forms.push_back(std::move(f));
+  }
+  static nb::object trees() { return nb::module_::import_("cgrad._compile"); }
+
+  nb::object call(nb::args args, nb::kwargs kwargs) {
     std::vector<Tensor> in;
     in.reserve(args.size());
+    bool plain = kwargs.size() == 0;
     for (nb::handle a : args) {
       Tensor* t = nullptr;
-      if (!nb::try_cast<Tensor*>(a, t, false))
-        throw nb::type_error("cgrad.compile: every argument of a compiled function must be a cgrad.Array");
+      if (!plain || !nb::try_cast<Tensor*>(a, t, false)) {
+        plain = false;
+        break;
+      }
       in.push_back(*t);
     }
+    if (!plain && general.is_none())
+      throw nb::type_error("cgrad.compile: every argument of this function must be a cgrad.Array");
+    if (!plain) return general(*args, **kwargs);
     // The GIL stays held: the trace calls Python while holding the realize lock. A thread that
     // must wait for that lock releases the GIL while it waits (the lock-wait hook, below).
     std::vector<Tensor> outs = core.call(in, [&]() -> std::vector<Tensor> {
@@ -443,33 +482,38 @@ struct PyCompiled {
       nb::object r = fn(*nb::tuple(py_in));
       Tensor* one = nullptr;
       if (nb::try_cast<Tensor*>(r, one, false)) {
-        single = true;
+        remember(in, Form{{}, true, nb::none()});
         return {*one};
       }
-      single = false;
-      // anything else but a tuple or list of Arrays (a NumPy array: a NumPy function that ran on
-      // the values) raised std::bad_cast until 2026-12-07
-      auto refuse = [](nb::handle h) {
-        const std::string type = nb::type_name(h.type()).c_str();
-        throw nb::type_error(
-            ("cgrad.compile: the function must return a cgrad.Array or a tuple or list of them, got " + type +
-             (type == "ndarray" ? " (a NumPy function that cgrad does not run lazily gives one)" : ""))
-                .c_str());
-      };
-      if (!nb::isinstance<nb::tuple>(r) && !nb::isinstance<nb::list>(r)) refuse(r);
       std::vector<Tensor> v;
-      for (nb::handle h : nb::iter(r)) {
-        Tensor* t = nullptr;
-        if (!nb::try_cast<Tensor*>(h, t, false)) refuse(h);
-        v.push_back(*t);
+      if (nb::isinstance<nb::tuple>(r)) {
+        for (nb::handle h : nb::iter(r)) {
+          Tensor* t = nullptr;
+          if (!nb::try_cast<Tensor*>(h, t, false)) break;
+          v.push_back(*t);
+        }
+        if (v.size() == nb::len(r)) {
+          remember(in, Form{{}, false, nb::none()});
+          return v;
+        }
       }
+      // nested tuples, lists, dicts, None: flattened in Python, which raises TypeError for
+      // anything else (std::bad_cast until 2026-12-07)
+      nb::tuple flat = nb::borrow<nb::tuple>(trees().attr("flatten_out")(r));
+      v = nb::cast<std::vector<Tensor>>(flat[0]);
+      remember(in, Form{{}, false, nb::borrow(flat[1])});
       return v;
     });
     drain_deferred();
-    if (single && outs.size() == 1) return nb::cast(outs[0]);
+    const Form& f = form_of(in);
+    if (f.single && outs.size() == 1) return nb::cast(outs[0]);
     nb::list l;
     for (auto& t : outs) l.append(nb::cast(t));
+    if (!f.tree.is_none()) return trees().attr("unflatten_out")(f.tree, l);
     return nb::tuple(l);
+  }
+  std::size_t signatures() const {
+    return core.signatures() + (general.is_none() ? 0 : nb::cast<std::size_t>(general.attr("signatures")));
   }
 };
 
@@ -1031,16 +1075,17 @@ NB_MODULE(_cgrad, m) {
       .def("__exit__", [](NoGrad& g, nb::args) { g.guard.reset(); });
   nb::class_<PyCompiled>(m, "CompiledFunction")
       .def("__call__", &PyCompiled::call)
-      .def_prop_ro("signatures", [](const PyCompiled& c) { return c.core.signatures(); })
+      .def_prop_ro("signatures", &PyCompiled::signatures)
       .def_prop_ro("__wrapped__", [](const PyCompiled& c) { return c.fn; });
   m.def(
       "_compile",
-      [](nb::object fn) {
+      [](nb::object fn, nb::object general) {
         auto c = std::make_unique<PyCompiled>();
         c->fn = std::move(fn);
+        c->general = std::move(general);
         return c.release();
       },
-      nb::rv_policy::take_ownership);
+      nb::arg("fn"), nb::arg("general") = nb::none(), nb::rv_policy::take_ownership);
 
   nb::module_ optim = m.def_submodule("optim", "Optimizers (docs/optim.md).");
   auto step = [](optim::Optimizer& o, const std::vector<Tensor>& with) {

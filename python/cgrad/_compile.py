@@ -1,0 +1,158 @@
+"""The argument and result structures of `cgrad.compile` (docs/python.md, "compile").
+
+A call with Arrays by position goes straight to the C++ plan cache. Any other call comes here:
+the Arrays anywhere in its tuples, lists and dicts (NumPy arrays too, taken by `asarray`) are the
+plan's inputs, and everything else (numbers, strings, None, dtypes, any hashable value) is part
+of the signature, so each distinct value traces once, as `jax.jit`'s static arguments do. A
+function may return Arrays in tuples, lists, dicts and named tuples, with None among them."""
+import numpy as np
+
+from . import _cgrad
+from ._array import Array
+
+_LEAF = object()  # an Array's place in a structure
+
+
+_PLAIN = (int, bool, str, type(None))  # their own keys, with their type (2 == 2.0 == True)
+
+
+def _flatten_in(x, leaves):
+    """x's structure as a hashable key, its Arrays appended to `leaves`."""
+    t = type(x)
+    if t is Array:
+        leaves.append(x)
+        return _LEAF
+    if t in _PLAIN:
+        return (t, x)
+    if t is tuple or t is list:
+        return (t, tuple([_flatten_in(v, leaves) for v in x]))
+    if isinstance(x, Array):
+        leaves.append(x)
+        return _LEAF
+    if isinstance(x, np.ndarray):
+        from ._api import asarray
+        leaves.append(asarray(x))
+        return _LEAF
+    if isinstance(x, (tuple, list)):
+        return (t, tuple([_flatten_in(v, leaves) for v in x]))
+    if isinstance(x, dict):
+        return (dict, tuple(x), tuple([_flatten_in(v, leaves) for v in x.values()]))
+    # 0.0 == -0.0 and NaN != NaN: a float's key is its bits
+    if isinstance(x, float):
+        return (t, x.hex())
+    if isinstance(x, complex):
+        return (t, x.real.hex(), x.imag.hex())
+    return (t, x)
+
+
+def _rebuild(kind, items):
+    if hasattr(kind, "_fields"):  # a named tuple
+        return kind(*items)
+    return kind(items)
+
+
+def _unflatten_in(key, leaves):
+    if key is _LEAF:
+        return next(leaves)
+    kind = key[0]
+    if kind is dict and len(key) == 3 and isinstance(key[1], tuple):
+        return dict(zip(key[1], (_unflatten_in(k, leaves) for k in key[2])))
+    if isinstance(kind, type) and issubclass(kind, (tuple, list)) and len(key) == 2 and isinstance(key[1], tuple):
+        return _rebuild(kind, [_unflatten_in(k, leaves) for k in key[1]])
+    if kind is float:
+        return float.fromhex(key[1])
+    if kind is complex:
+        return complex(float.fromhex(key[1]), float.fromhex(key[2]))
+    return key[1]
+
+
+class General:
+    """The calls of one compiled function that are not Arrays by position: one C++ compiled
+    function per signature key (the values that are not Arrays), called with the Arrays."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.plans = {}
+
+    @property
+    def signatures(self):
+        return sum(c.signatures for c in self.plans.values())
+
+    def __call__(self, *args, **kwargs):
+        leaves = []
+        key = (_flatten_in(args, leaves), _flatten_in(kwargs, leaves) if kwargs else None)
+        try:
+            c = self.plans.get(key)
+        except TypeError:
+            bad = _unhashable(args, kwargs)
+            raise TypeError(
+                f"cgrad.compile: an argument of type {type(bad).__name__} is neither an Array nor hashable "
+                "(values other than Arrays are part of the signature: pass them as Arrays or hashable values)"
+            ) from None
+        if c is None:
+            fn = self.fn
+
+            def traced(*xs):
+                it = iter(xs)
+                a = _unflatten_in(key[0], it)
+                k = _unflatten_in(key[1], it) if key[1] is not None else {}
+                return fn(*a, **k)
+
+            c = self.plans[key] = _cgrad._compile(traced)
+        return c(*leaves)
+
+
+def _unhashable(args, kwargs):
+    for v in list(args) + list(kwargs.values()):
+        if isinstance(v, (tuple, list)):
+            inner = _unhashable(v, {})
+            if inner is not None:
+                return inner
+        elif isinstance(v, dict):
+            inner = _unhashable((), v)
+            if inner is not None:
+                return inner
+        elif not isinstance(v, (Array, np.ndarray)):
+            try:
+                hash(v)
+            except TypeError:
+                return v
+    return None
+
+
+def flatten_out(r):
+    """A traced function's result as (its Arrays, its structure); TypeError for a value that is
+    not an Array, None, or a tuple, list or dict of them."""
+    leaves = []
+    return leaves, _out_tree(r, leaves)
+
+
+def _out_tree(r, leaves):
+    if isinstance(r, Array):
+        leaves.append(r)
+        return _LEAF
+    if r is None:
+        return None
+    if isinstance(r, (tuple, list)):
+        return (type(r), tuple(_out_tree(v, leaves) for v in r))
+    if isinstance(r, dict):
+        return (dict, tuple(r), tuple(_out_tree(v, leaves) for v in r.values()))
+    kind = type(r).__name__
+    raise TypeError(
+        "cgrad.compile: the function must return a cgrad.Array, or Arrays in tuples, lists and dicts, got "
+        + kind + (" (a NumPy function that cgrad does not run lazily gives one)" if kind == "ndarray" else ""))
+
+
+def unflatten_out(tree, xs):
+    return _out_rebuild(tree, iter(xs))
+
+
+def _out_rebuild(tree, it):
+    if tree is _LEAF:
+        return next(it)
+    if tree is None:
+        return None
+    kind = tree[0]
+    if kind is dict:
+        return dict(zip(tree[1], (_out_rebuild(t, it) for t in tree[2])))
+    return _rebuild(kind, [_out_rebuild(t, it) for t in tree[1]])
