@@ -441,7 +441,8 @@ struct PyCompiled {
     }
     return sig;
   }
-  const Form& form_of(const std::vector<Tensor>& in) const {
+  // A copy: Python code (unflatten_out) may let another thread trace and grow `forms`.
+  Form form_of(const std::vector<Tensor>& in) const {
     if (forms.size() == 1) return forms[0];
     const std::vector<int64_t> sig = signature(in);
     for (const Form& f : forms)
@@ -505,7 +506,7 @@ struct PyCompiled {
       return v;
     });
     drain_deferred();
-    const Form& f = form_of(in);
+    const Form f = form_of(in);
     if (f.single && outs.size() == 1) return nb::cast(outs[0]);
     nb::list l;
     for (auto& t : outs) l.append(nb::cast(t));
