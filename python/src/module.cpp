@@ -481,6 +481,14 @@ struct PyCompiled {
       nb::list py_in;
       for (const Tensor& t : in) py_in.append(nb::cast(t));
       nb::object r = fn(*nb::tuple(py_in));
+      // `x += 1` on an argument gives the Array fn got a new handle (module's __iop__), which the
+      // caller's Array does not share: assigned to the caller's handle instead, the plan repeats
+      // it at every replay, as `x[0] = 5` (an assign) was. Until 2026-12-07 the caller's array
+      // never changed, where the same function run eagerly changes it.
+      for (std::size_t i = 0; i < in.size(); ++i) {
+        Tensor& now = nb::cast<Tensor&>(py_in[i]);
+        if (&now.node() != &in[i].node()) in[i].assign(now);
+      }
       Tensor* one = nullptr;
       if (nb::try_cast<Tensor*>(r, one, false)) {
         remember(in, Form{{}, true, nb::none()});

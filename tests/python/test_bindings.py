@@ -912,6 +912,24 @@ def test_compile_takes_arrays_in_structures_and_returns_them():
         assert isinstance(g(v), cg.Array) and isinstance(g(m), tuple)
 
 
+def test_compile_repeats_in_place_updates_of_its_arguments():
+    # x -= y inside a compiled function changed the caller's x neither at the trace nor at
+    # replays (the trace's Arrays were new handles); the same function run eagerly changes it.
+    def step(x, y, s=1):
+        x -= y * s
+        y *= 2
+        return x + y
+
+    f = cg.compile(step)
+    a, b = arr(A), arr(A)
+    an, bn = A.copy(), A.copy()
+    for s in (1, 1, 1, 3, 3):
+        got = f(a, b, s) if s != 1 else f(a, b)
+        want = step(an, bn, s)
+        for g, w in ((got, want), (a, an), (b, bn)):
+            np.testing.assert_allclose(np.asarray(g), w, rtol=1e-6)
+
+
 def test_compile_error_in_python_function_propagates():
     @cg.compile
     def bad(a):
