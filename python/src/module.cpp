@@ -481,14 +481,6 @@ struct PyCompiled {
       nb::list py_in;
       for (const Tensor& t : in) py_in.append(nb::cast(t));
       nb::object r = fn(*nb::tuple(py_in));
-      // `x += 1` on an argument gives the Array fn got a new handle (module's __iop__), which the
-      // caller's Array does not share: assigned to the caller's handle instead, the plan repeats
-      // it at every replay, as `x[0] = 5` (an assign) was. Until 2026-12-07 the caller's array
-      // never changed, where the same function run eagerly changes it.
-      for (std::size_t i = 0; i < in.size(); ++i) {
-        Tensor& now = nb::cast<Tensor&>(py_in[i]);
-        if (&now.node() != &in[i].node()) in[i].assign(now);
-      }
       Tensor* one = nullptr;
       if (nb::try_cast<Tensor*>(r, one, false)) {
         remember(in, Form{{}, true, nb::none()});
@@ -735,7 +727,13 @@ NB_MODULE(_cgrad, m) {
       Tensor& self = nb::cast<Tensor&>(a);
       Tensor value = in_place_result(*row, self, std::move(*r));
       if (!(self.requires_grad() && self.is_leaf())) {
-        self = std::move(value);  // a new value for this Array (arrays derived before keep theirs)
+        // An argument or captured Array of a compiled function being traced: assigned, so that the
+        // caller's Array (another handle of the same variable) changes and the plan repeats it at
+        // each replay (until 2026-12-07 `x -= y` inside changed the caller's x at no call).
+        if (detail::traced_input(self))
+          self.assign(value);
+        else
+          self = std::move(value);  // a new value for this Array (arrays derived before keep theirs)
         return nb::borrow(a);
       }
       // A leaf that requires a gradient (PyTorch's rules). Under no_grad, an update of the leaf

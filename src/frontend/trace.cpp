@@ -1,6 +1,8 @@
 // The trace log hooks of compile() (see trace.h).
 #include "frontend/trace.h"
 
+#include <cgrad/compile.hpp>
+
 namespace cgrad::frontend {
 
 TraceLog*& active_trace() {
@@ -21,3 +23,13 @@ void note_assign(TraceLog& log, const Tensor& t) {
 }
 
 }  // namespace cgrad::frontend
+
+namespace cgrad::detail {
+
+bool traced_input(const Tensor& t) {
+  const frontend::TraceLog* log = frontend::active_trace();
+  // its node existed before the trace, or the trace assigned it already (`m.w *= 0.5; m.w += x`)
+  return log && t.defined() && (t.node()->id < log->watermark || log->seen_assigned.count(&t.node()) != 0);
+}
+
+}  // namespace cgrad::detail

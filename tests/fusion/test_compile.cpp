@@ -278,3 +278,25 @@ TEST(Compile, AsyncCompileTracesAgainUntilThereIsAPlan) {
   EXPECT_EQ(first, test::with_backend("interpreter", [&] { return (a * c - 0.75).to_vector<float>(); }));
   EXPECT_EQ(second, test::with_backend("interpreter", [&] { return (b * c - 0.75).to_vector<float>(); }));
 }
+
+TEST(Compile, TracedInputsAreArgumentsCapturesAndWhatTheTraceAssigned) {
+  // What Python's in-place operators assign (so a replay repeats it) rather than rebind.
+  Tensor w = full({3}, 1.0f).eval();
+  Tensor outside = w;
+  EXPECT_FALSE(detail::traced_input(outside)) << "no trace runs";
+  bool arg = false, captured = false, built = true, assigned = false;
+  auto f = compile([&](const Tensor& x) {
+    arg = detail::traced_input(x);
+    captured = detail::traced_input(w);
+    Tensor h = x * 2.0f;
+    built = detail::traced_input(h);
+    w.assign(w * 0.5f);
+    assigned = detail::traced_input(w);  // its node is new, its variable the captured one
+    return h;
+  });
+  f(full({3}, 2.0f).eval());
+  EXPECT_TRUE(arg);
+  EXPECT_TRUE(captured);
+  EXPECT_FALSE(built);
+  EXPECT_TRUE(assigned);
+}

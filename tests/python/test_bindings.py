@@ -929,6 +929,26 @@ def test_compile_repeats_in_place_updates_of_its_arguments():
         for g, w in ((got, want), (a, an), (b, bn)):
             np.testing.assert_allclose(np.asarray(g), w, rtol=1e-6)
 
+    # an Array attribute of an object argument (a running mean), updated twice per call; the
+    # second update rebound the attribute away from what the plan repeats, which stayed at 1.5
+    class Stats:
+        def __init__(self):
+            self.mean = arr(np.zeros(3, np.float32))
+
+    @cg.compile
+    def track(x, st):
+        st.mean *= 0.5
+        st.mean += x
+        h = x * 2
+        h += 1  # a value built inside: rebound, as outside compile
+        return h
+
+    st, x, want = Stats(), arr(np.ones(3, np.float32)), 0.0
+    for _ in range(4):
+        want = want * 0.5 + 1
+        np.testing.assert_array_equal(np.asarray(track(x, st)), [3, 3, 3])
+        np.testing.assert_array_equal(np.asarray(st.mean), [want] * 3)
+
 
 def test_compile_error_in_python_function_propagates():
     @cg.compile
