@@ -58,9 +58,16 @@ def _check_host_indices(self, key):
     except ImportError:  # a list without NumPy: left to take's rule
         return
     values = [np.asarray(k) if h else None for k, h in zip(key, host)]
-    # the axes each element of the key stands for: None and ... none, a mask its ndim, others one
-    width = [0 if k is None or k is Ellipsis else v.ndim if v is not None and v.dtype == np.bool_ else 1
-             for k, v in zip(key, values)]
+    # the axes each element of the key stands for: None and ... none, a mask its ndim (a cgrad mask
+    # too: counted as one axis until 2026-12-07, `x[m2d, [2]]` checked 2 against the second axis),
+    # others one
+    def axes(k, v):
+        if k is None or k is Ellipsis:
+            return 0
+        if v is not None and v.dtype == np.bool_:
+            return v.ndim
+        return k.ndim if isinstance(k, Array) and k.dtype == dt.bool else 1
+    width = [axes(k, v) for k, v in zip(key, values)]
     axis = 0
     for k, v, w in zip(key, values, width):
         if k is Ellipsis:
@@ -94,6 +101,10 @@ def _check_host_indices_of_axis(v, n, axis=0):
         raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
 
 
+def _no_numbers(v):
+    return isinstance(v, list) and builtins.all(_no_numbers(e) for e in v)
+
+
 def _array_in_key(self, k):
     if not isinstance(k, (Array, list)) and getattr(k, "ndim", None) == 0 and hasattr(k, "__index__"):
         return operator.index(k)  # a 0-d NumPy integer array indexes as an int (NumPy's rule)
@@ -101,8 +112,10 @@ def _array_in_key(self, k):
                                and k is not Ellipsis and hasattr(k, "__array__") and getattr(k, "ndim", 0) > 0):
         from . import _api
 
-        # an empty list indexes with no positions (NumPy's intp), not an empty float array
-        return _api.asarray(k, dtype=dt.int64 if isinstance(k, list) and not k else None, device=self.device)
+        # a list with no numbers ([], [[], []]) indexes with no positions (NumPy's intp), not an
+        # empty float array (nested ones raised until 2026-12-07)
+        return _api.asarray(k, dtype=dt.int64 if isinstance(k, list) and _no_numbers(k) else None,
+                            device=self.device)
     return k
 
 
@@ -316,7 +329,56 @@ def _normalize_key(self, key):
     return out
 
 
+def _is_bool_scalar(k):
+    t = type(k)
+    if t is bool:
+        return True
+    if t is int or t is slice or k is None or k is Ellipsis:
+        return False
+    if isinstance(k, Array):
+        return k.ndim == 0 and k.dtype == dt.bool
+    return getattr(k, "ndim", None) == 0 and getattr(getattr(k, "dtype", None), "kind", None) == "b"
+
+
+def _key_width(k):
+    """The dims of x an element of a key stands for (a 0-d boolean: its new axis)."""
+    if k is None or k is Ellipsis:
+        return 0
+    if isinstance(k, Array):
+        return k.ndim if k.dtype == dt.bool and k.ndim else 1
+    if isinstance(k, list) or getattr(k, "ndim", 0):
+        import numpy as np
+
+        v = np.asarray(k)
+        return v.ndim if v.dtype == np.bool_ and v.ndim else 1
+    return 1
+
+
+def _bool_scalars(self, key):
+    """NumPy's 0-d boolean indices beside others or alone as Python/NumPy bools (`x[True]`,
+    `x[0, False]`, `np.True_`): each is a new axis of length 1 (True) or 0 (False), read by the
+    index [0] or []. Returns (x with the new axes where the key puts them, the key with those
+    integer arrays), so NumPy's placement rules of advanced indices apply; None without such an
+    index. Until 2026-12-07 a bool was the int 1 or 0: x[True] read x[1], x[False] = v wrote x[0]."""
+    keys = key if type(key) is tuple else (key,)
+    if isinstance(key, Array) or not builtins.any(_is_bool_scalar(k) for k in keys):
+        return None
+    widths = [_key_width(k) for k in keys]
+    ell = next((i for i, k in enumerate(keys) if k is Ellipsis), None)
+    n = self.ndim + builtins.sum(1 for k in keys if _is_bool_scalar(k))
+    shape = list(self.shape)
+    for i, k in enumerate(keys):  # in increasing order of the new axes' positions
+        if _is_bool_scalar(k):
+            d = builtins.sum(widths[:i]) if ell is None or i < ell else n - builtins.sum(widths[i:])
+            shape.insert(d, 1)
+    new = tuple(([0] if bool(k) else []) if _is_bool_scalar(k) else k for k in keys)
+    return self._reshape(shape), new
+
+
 def _getitem(self, key):
+    b = _bool_scalars(self, key)
+    if b is not None:
+        return _getitem(*b)
     key = _arrays_in_key(self, key)
     arrays = type(key) is tuple and builtins.any(isinstance(k, Array) for k in key)
     if arrays:
@@ -364,6 +426,12 @@ def _setitem(self, key, value):
     from . import _api
 
     value = value if isinstance(value, Array) else _api.asarray(value, dtype=self.dtype, device=self.device)
+    b = _bool_scalars(self, key)
+    if b is not None:  # x[True] = v: set through the view with the new axes
+        x, key = b
+        _setitem(x, key, value)
+        self.assign(x._reshape(list(self.shape)))
+        return
     key = _arrays_in_key(self, key)
     if isinstance(key, Array) and key.dtype == dt.bool and _mask_set(self, key, value):
         return

@@ -255,8 +255,8 @@ def test_bad_indexing_raises():
     x = arr(A)
     with pytest.raises(IndexError, match="integer or boolean"):
         x[:, arr(np.array([0.0, 1.0]))]
-    with pytest.raises(IndexError, match="0-d boolean"):
-        x[arr(np.array(True)), :, arr([0])]
+    # a 0-d boolean beside other indices raised here until 2026-12-07; now NumPy's new axis
+    np.testing.assert_array_equal(np.asarray(x[arr(np.array(True)), :, arr([0])]), A[True, :, [0]])
     with pytest.raises(IndexError, match="does not match"):
         x[:, np.array([True, False])]
     with pytest.raises(IndexError, match="out of bounds"):
@@ -787,6 +787,29 @@ def test_several_index_arrays_and_masks_among_slices_match_numpy():
     want = np.zeros_like(a)
     np.add.at(want, (slice(None), [0, 2, 2], [1, 3, 4]), 2.0)
     np.testing.assert_array_equal(np.asarray(g), want)
+
+
+def test_boolean_scalar_indices_are_new_axes_as_numpy():
+    # x[True] read x[1] and x[False] = v wrote x[0] until 2026-12-07 (a bool was an int); NumPy's
+    # 0-d boolean index is a new axis of length 1 or 0, placed by the advanced-index rules
+    a = np.arange(24.0).reshape(2, 3, 4)
+    keys = [True, False, (True,), (True, 0), (0, True), (Ellipsis, True), (True, True), (slice(None), False),
+            (None, True, 1), (0, slice(None), True), (True, [0, 1]), (np.True_, 1), (np.array(False), 0, ...),
+            (1, True, slice(None), -1), (True, Ellipsis, True, 2)]
+    for key in keys:
+        np.testing.assert_array_equal(np.asarray(arr(a)[key]), a[key], err_msg=str(key))
+        assert arr(a)[key].shape == a[key].shape, key
+        v = np.arange(a[key].size, dtype=np.float64).reshape(a[key].shape) + 100
+        b, x = a.copy(), arr(a)
+        b[key] = v
+        x[key] = arr(v)
+        np.testing.assert_array_equal(np.asarray(x), b, err_msg=str(key))
+    # a cgrad 0-d boolean beside other indices (it raised), a list with no numbers (it raised)
+    np.testing.assert_array_equal(np.asarray(arr(a)[arr(np.array(True)), 0]), a[True, 0])
+    assert arr(a)[[[], []]].shape == a[[[], []]].shape == (2, 0, 3, 4)
+    # a cgrad mask of two dims beside a host index: the index is checked against the third axis
+    m = np.array([[True, False, True], [False, True, False]])
+    np.testing.assert_array_equal(np.asarray(arr(a)[arr(m), [3, 2, 0]]), a[m, [3, 2, 0]])
 
 
 def test_asarray_from_python():
