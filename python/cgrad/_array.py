@@ -145,6 +145,12 @@ def _array_key(self, key):
         key = (key,)
     if len(key) > self.ndim:
         raise IndexError(f"too many indices: array is {self.ndim}-D, index has {len(key)}")
+    shapes = [tuple(k.shape) for k in key if isinstance(k, Array)]
+    try:  # NumPy's and PyTorch's IndexError (cgrad's broadcast raised ShapeError until 2026-12-07)
+        _api.broadcast_shapes(*shapes)
+    except ValueError:
+        raise IndexError("shape mismatch: indexing arrays could not be broadcast together with shapes "
+                         + " ".join(str(sh) for sh in shapes)) from None
     flat, valid = 0, None
     for d, k in enumerate(key):
         n = self.shape[d]

@@ -812,6 +812,65 @@ def test_boolean_scalar_indices_are_new_axes_as_numpy():
     np.testing.assert_array_equal(np.asarray(arr(a)[arr(m), [3, 2, 0]]), a[m, [3, 2, 0]])
 
 
+def _random_key(rng, shape):
+    """A key of ints, slices (any step, bounds past the ends), None, one ..., integer arrays and
+    lists, masks over one or two dims and 0-d booleans, for `shape`."""
+    key, d, ell = [], 0, False
+    while d < len(shape) and len(key) < len(shape) + 2:
+        r, n = rng.random(), shape[d]
+        if r < 0.55 or n == 0:
+            lo, hi = -n - 2, n + 3
+            bound = [None if rng.random() < 0.3 else int(rng.integers(lo, hi)) for _ in range(2)]
+            step = [None, 1, 2, -1, -2, 3][int(rng.integers(0, 6))]
+            key.append(int(rng.integers(-n, n)) if r < 0.25 and n else slice(*bound, step))
+            d += 1
+        elif r < 0.62:
+            key.append(None)
+        elif r < 0.67 and not ell:
+            key.append(Ellipsis)
+            ell, d = True, len(shape) - int(rng.integers(0, len(shape) - d + 1))
+        elif r < 0.85:
+            v = rng.integers(-n, n, size=int(rng.integers(0, 4)))
+            key.append(v.tolist() if rng.random() < 0.3 else v if rng.random() < 0.5 else arr(v))
+            d += 1
+        elif r < 0.88:
+            key.append([True, False, np.True_][int(rng.integers(0, 3))])
+        else:
+            m = 2 if d + 1 < len(shape) and rng.random() < 0.4 else 1
+            mask = rng.random(shape[d:d + m]) < 0.5
+            key.append(mask if rng.random() < 0.5 else arr(mask))
+            d += m
+    return tuple(key)
+
+
+def test_random_keys_read_and_write_as_numpy():
+    # 0-d booleans (read as ints), a cgrad mask beside a host index and lists with no numbers were
+    # found this way (2026-12-07). Repeated positions in a write: NumPy keeps the last value, and
+    # so does cgrad.
+    checked = 0
+    for seed in range(150):
+        rng = np.random.default_rng(seed)
+        shape = tuple(int(v) for v in rng.integers(0, 5, size=int(rng.integers(0, 5))))
+        a = rng.standard_normal(shape)
+        key = _random_key(rng, shape)
+        host = tuple(np.asarray(k) if isinstance(k, cg.Array) else k for k in key)
+        try:
+            want = a[host]
+        except IndexError:
+            with pytest.raises(IndexError):
+                arr(a)[key]
+            continue
+        got = arr(a)[key]
+        assert got.shape == want.shape and np.array_equal(np.asarray(got), want), (seed, shape, key)
+        v = rng.standard_normal(want.shape[int(rng.integers(0, want.ndim + 1)):])
+        b, x = a.copy(), arr(a)
+        b[host] = v
+        x[key] = arr(v)
+        np.testing.assert_array_equal(np.asarray(x), b, err_msg=str((seed, shape, key)))
+        checked += 1
+    assert checked > 70
+
+
 def test_asarray_from_python():
     assert cg.asarray([[1, 2], [3, 4]]).dtype == cg.int64
     assert cg.asarray([1.0, 2]).dtype == cg.float32
