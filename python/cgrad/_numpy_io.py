@@ -337,6 +337,20 @@ def _reduce(self):
     return _rebuild, (_host_bytes_array(host).tobytes(), self.dtype.name, tuple(self.shape), str(self.device))
 
 
+def _copy_of(self):
+    """copy.copy/deepcopy: the value in a new buffer, outside the graph (a deep-copied model's
+    parameters are its own: until 2026-12-07 the copy was x's clone in the graph, so a backward()
+    through it added to x.grad). A leaf that requires a gradient gives a new such leaf (PyTorch's
+    copy; its grad starts empty, where PyTorch's deepcopy copies it)."""
+    from . import _api
+
+    with _api.no_grad():
+        v = self._clone()
+    if self.requires_grad and self.is_leaf:
+        v.requires_grad_()
+    return v
+
+
 def _install_methods():
     A = Array
     A.tobytes = _tobytes
@@ -345,8 +359,8 @@ def _install_methods():
     A.dump = _dump
     A.__reduce__ = _reduce
     A.__reduce_ex__ = lambda self, protocol: _reduce(self)
-    A.__deepcopy__ = lambda self, memo: self._clone()  # copy.copy/deepcopy: x.copy(), a new buffer
-    A.__copy__ = lambda self: self._clone()
+    A.__deepcopy__ = lambda self, memo: _copy_of(self)
+    A.__copy__ = _copy_of
 
 
 _install_methods()

@@ -234,6 +234,20 @@ def test_pickle_lazy_empty_0d():
     same(d["w"], np.asarray(x))
 
 
+def test_copies_of_a_leaf_are_leaves_of_their_own():
+    # a deep-copied parameter was x's clone in the graph until 2026-12-07: backward() through the
+    # copy added to the original's gradient
+    w = cg.asarray(np.array([1.0, 2.0, 3.0])).requires_grad_()
+    for c in (copy.deepcopy(w), copy.copy(w), copy.deepcopy({"p": [w]})["p"][0]):
+        assert c.is_leaf and c.requires_grad and c.grad is None
+        cg.sum(c * c).backward()
+        np.testing.assert_array_equal(np.asarray(c.grad), [2.0, 4.0, 6.0])
+        assert w.grad is None
+    u = copy.deepcopy(w * 2)  # a value computed from w: a plain array
+    assert u.is_leaf and not u.requires_grad
+    same(u, np.array([2.0, 4.0, 6.0]))
+
+
 # ---- printing ----
 def test_print_options_reach_cgrad_arrays():
     x = cg.asarray(np.array([1.0, 2.123456789, 3.5e-9]))
