@@ -29,6 +29,13 @@ class Optimizer {
   /// Drops every parameter's gradient (the next backward() starts from none).
   void zero_grad();
   const std::vector<Tensor>& params() const { return params_; }
+  /// The learning rate. set_lr() takes effect at the next step without planning it again (the
+  /// rate reaches the update as a 0-d buffer, not a constant): a schedule costs nothing.
+  double lr() const { return lr_; }
+  void set_lr(double lr);
+  /// One step of several optimizers (PyTorch's parameter groups) realized in one schedule, so
+  /// the forward and backward passes that produce their gradients run once.
+  static void step_all(const std::vector<Optimizer*>& optimizers, const std::vector<Tensor>& with = {});
 
  protected:
   /// Builds the new value of parameter `i` from its gradient `g`; states it keeps are
@@ -36,19 +43,35 @@ class Optimizer {
   virtual Tensor update(std::size_t i, const Tensor& g, std::vector<Tensor>& outputs) = 0;
   /// Called once per step before the updates (step counters, bias corrections).
   virtual void begin_step() {}
+  /// begin_step() and the updates of the parameters that have a gradient, assigned; the new
+  /// values and states appended to `outputs`.
+  void build_step(std::vector<Tensor>& outputs);
+  /// The learning rate as a 0-d buffer: f64 for f64 and c128 parameters, else f32 (Adam's
+  /// per-step scalars follow the same rule).
+  const Tensor& lr_of(const Tensor& p);
   std::vector<Tensor> params_;
+  double lr_ = 0;
+
+ private:
+  Tensor lr_f32_, lr_f64_;  // the buffers of lr_of, made again when set_lr changes the rate
 };
 
-/// Stochastic gradient descent with (heavy-ball) momentum, PyTorch's formulation:
-/// b = momentum * b + g; p -= lr * b (b starts at zero, so the first step uses g).
+/// Stochastic gradient descent with (heavy-ball) momentum, torch.optim.SGD's formulation:
+/// g += weight_decay * p; b = g at the first step, then b = momentum * b + (1 - dampening) * g;
+/// p -= lr * (nesterov ? g + momentum * b : b). Nesterov needs a momentum and no dampening.
 class SGD : public Optimizer {
  public:
-  SGD(std::vector<Tensor> params, double lr, double momentum = 0);
+  SGD(std::vector<Tensor> params, double lr, double momentum = 0, double dampening = 0, double weight_decay = 0,
+      bool nesterov = false);
 
  private:
   Tensor update(std::size_t i, const Tensor& g, std::vector<Tensor>& outputs) override;
-  double lr_, momentum_;
+  void begin_step() override;
+  double momentum_, dampening_, weight_decay_;
+  bool nesterov_;
+  int64_t t_ = 0;
   std::vector<Tensor> buf_;
+  Tensor damp_f32_, damp_f64_;  // 1 at the first step, 1 - dampening after (0-d buffers)
 };
 
 /// Adam (Kingma & Ba) with bias correction. weight_decay adds weight_decay * p to the
@@ -62,11 +85,11 @@ class Adam : public Optimizer {
   Tensor update(std::size_t i, const Tensor& g, std::vector<Tensor>& outputs) override;
   void begin_step() override;
   bool decoupled_ = false;
-  double lr_, beta1_, beta2_, eps_, weight_decay_;
+  double beta1_, beta2_, eps_, weight_decay_;
   int64_t t_ = 0;
   std::vector<Tensor> m_, v_;
   // Per-step scalars as 0-d buffers (not constants), so a new step replays the same plan.
-  Tensor step_size_f32_, step_size_f64_, inv_sqrt_bc2_f32_, inv_sqrt_bc2_f64_;
+  Tensor step_size_f32_, step_size_f64_, inv_sqrt_bc2_f32_, inv_sqrt_bc2_f64_, decay_f32_, decay_f64_;
 };
 
 /// AdamW (Loshchilov & Hutter): p -= lr * weight_decay * p, decoupled from the moments.

@@ -26,7 +26,6 @@ from ._cgrad import (  # noqa: F401  (re-exported)
     grad,
     no_grad,
     is_grad_enabled,
-    optim,
     eval,
     # element-wise functions bound straight from the C++ tables
     add,
@@ -139,6 +138,7 @@ from ._numpy_io import *  # noqa: F401,F403  (NumPy I/O, printing, error state)
 from . import _array_methods  # noqa: F401  (NumPy's ndarray methods: partition, flat, view...)
 from . import linalg  # noqa: F401  (the linalg extension: cgrad.linalg)
 from . import random  # noqa: F401  (NumPy's sampling functions: cgrad.random)
+from . import optim  # noqa: F401  (torch.optim's spelling over the C++ optimizers)
 from . import lib  # noqa: F401  (cgrad.lib.stride_tricks)
 from . import _positional
 

@@ -1107,10 +1107,22 @@ NB_MODULE(_cgrad, m) {
           "step", [step](optim::Optimizer& o, const Tensor& with) { step(o, {with}); }, nb::arg("with_"))
       .def("step", step, nb::arg("with_") = std::vector<Tensor>{})
       .def("zero_grad", &optim::Optimizer::zero_grad)
-      .def_prop_ro("params", &optim::Optimizer::params);
+      .def_prop_ro("params", &optim::Optimizer::params)
+      .def_prop_rw("lr", &optim::Optimizer::lr, &optim::Optimizer::set_lr)
+      .def_static(
+          "step_all",
+          [](const std::vector<optim::Optimizer*>& opts, const std::vector<Tensor>& with) {
+            {
+              nb::gil_scoped_release release;
+              optim::Optimizer::step_all(opts, with);
+            }
+            drain_deferred();
+          },
+          nb::arg("optimizers"), nb::arg("with_") = std::vector<Tensor>{});
   nb::class_<optim::SGD, optim::Optimizer>(optim, "SGD")
-      .def(nb::init<std::vector<Tensor>, double, double>(), nb::arg("params"), nb::arg("lr"),
-           nb::arg("momentum") = 0.0);
+      .def(nb::init<std::vector<Tensor>, double, double, double, double, bool>(), nb::arg("params"), nb::arg("lr"),
+           nb::arg("momentum") = 0.0, nb::arg("dampening") = 0.0, nb::arg("weight_decay") = 0.0,
+           nb::arg("nesterov") = false);
   nb::class_<optim::Adam, optim::Optimizer>(optim, "Adam")
       .def(nb::init<std::vector<Tensor>, double, double, double, double, double>(), nb::arg("params"),
            nb::arg("lr"), nb::arg("beta1") = 0.9, nb::arg("beta2") = 0.999, nb::arg("eps") = 1e-8,

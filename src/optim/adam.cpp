@@ -7,7 +7,6 @@ namespace cgrad::optim {
 
 Adam::Adam(std::vector<Tensor> params, double lr, double beta1, double beta2, double eps, double weight_decay)
     : Optimizer(std::move(params)),
-      lr_(lr),
       beta1_(beta1),
       beta2_(beta2),
       eps_(eps),
@@ -20,6 +19,7 @@ Adam::Adam(std::vector<Tensor> params, double lr, double beta1, double beta2, do
   check(beta2 >= 0 && beta2 < 1, "beta2 must be in [0, 1), got " + std::to_string(beta2));
   check(eps >= 0, "eps must be >= 0, got " + std::to_string(eps));
   check(weight_decay >= 0, "weight_decay must be >= 0, got " + std::to_string(weight_decay));
+  lr_ = lr;
   for (const Tensor& p : params_) {
     m_.push_back(detail::zeros_state(p));
     v_.push_back(detail::zeros_state(p));
@@ -35,6 +35,10 @@ void Adam::begin_step() {
   step_size_f64_ = detail::scalar_buffer(lr_ / bc1, DType::f64, d);
   inv_sqrt_bc2_f32_ = detail::scalar_buffer(1 / std::sqrt(bc2), DType::f32, d);
   inv_sqrt_bc2_f64_ = detail::scalar_buffer(1 / std::sqrt(bc2), DType::f64, d);
+  if (decoupled_ && weight_decay_ != 0) {  // a buffer too: set_lr changes it without a new plan
+    decay_f32_ = detail::scalar_buffer(1 - lr_ * weight_decay_, DType::f32, d);
+    decay_f64_ = detail::scalar_buffer(1 - lr_ * weight_decay_, DType::f64, d);
+  }
 }
 
 Tensor Adam::update(std::size_t i, const Tensor& grad, std::vector<Tensor>& outputs) {
@@ -44,7 +48,7 @@ Tensor Adam::update(std::size_t i, const Tensor& grad, std::vector<Tensor>& outp
   Tensor base = p;
   if (weight_decay_ != 0) {
     if (decoupled_)
-      base = p * (1 - lr_ * weight_decay_);
+      base = p * (f64 ? decay_f64_ : decay_f32_);
     else
       g = g + weight_decay_ * p;
   }

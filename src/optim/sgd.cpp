@@ -26,6 +26,11 @@ Tensor scalar_buffer(double v, DType t, Device d) {
 Optimizer::Optimizer(std::vector<Tensor> params) : params_(std::move(params)) {
   for (std::size_t i = 0; i < params_.size(); ++i) {
     const Tensor& p = params_[i];
+    // The same tensor twice would take two steps per step() (PyTorch warns, then refuses).
+    for (std::size_t j = 0; j < i; ++j)
+      if (p.defined() && params_[j].defined() && &params_[j].node() == &p.node())
+        throw Error(ErrorCode::InvalidArgument, "optimizer: parameters " + std::to_string(j) + " and " +
+                                                    std::to_string(i) + " are the same tensor");
     if (!p.defined())
       throw Error(ErrorCode::InvalidArgument, "optimizer: parameter " + std::to_string(i) + " is undefined");
     if (!is_floating(p.dtype()) && !is_complex(p.dtype()))
@@ -47,10 +52,24 @@ void Optimizer::zero_grad() {
   for (Tensor& p : params_) p.clear_grad();
 }
 
-void Optimizer::step(const std::vector<Tensor>& with) {
-  NoGradGuard off;
+void Optimizer::set_lr(double lr) {
+  if (!(lr >= 0))
+    throw Error(ErrorCode::InvalidArgument, "optimizer: learning rate must be >= 0, got " + std::to_string(lr));
+  if (lr == lr_) return;
+  lr_ = lr;
+  lr_f32_ = Tensor();
+  lr_f64_ = Tensor();
+}
+
+const Tensor& Optimizer::lr_of(const Tensor& p) {
+  const bool f64 = p.dtype() == DType::f64 || p.dtype() == DType::c128;
+  Tensor& b = f64 ? lr_f64_ : lr_f32_;
+  if (!b.defined() || b.device() != p.device()) b = detail::scalar_buffer(lr_, f64 ? DType::f64 : DType::f32, p.device());
+  return b;
+}
+
+void Optimizer::build_step(std::vector<Tensor>& outputs) {
   begin_step();
-  std::vector<Tensor> outputs = with;
   std::vector<std::pair<std::size_t, Tensor>> updates;
   for (std::size_t i = 0; i < params_.size(); ++i) {
     Tensor g = params_[i].grad();
@@ -61,25 +80,63 @@ void Optimizer::step(const std::vector<Tensor>& with) {
     params_[i].assign(value);
     outputs.push_back(params_[i]);
   }
+}
+
+void Optimizer::step(const std::vector<Tensor>& with) { step_all({this}, with); }
+
+void Optimizer::step_all(const std::vector<Optimizer*>& optimizers, const std::vector<Tensor>& with) {
+  for (std::size_t a = 0; a < optimizers.size(); ++a)
+    for (std::size_t b = 0; b < a; ++b)
+      for (const Tensor& p : optimizers[a]->params_)
+        for (const Tensor& q : optimizers[b]->params_)
+          if (&p.node() == &q.node())
+            throw Error(ErrorCode::InvalidArgument,
+                        "optimizer: a parameter is in groups " + std::to_string(b) + " and " + std::to_string(a));
+  NoGradGuard off;
+  std::vector<Tensor> outputs = with;
+  for (Optimizer* o : optimizers) o->build_step(outputs);
   eval(outputs);
 }
 
-SGD::SGD(std::vector<Tensor> params, double lr, double momentum)
-    : Optimizer(std::move(params)), lr_(lr), momentum_(momentum) {
-  if (!(lr >= 0))
-    throw Error(ErrorCode::InvalidArgument, "SGD: learning rate must be >= 0, got " + std::to_string(lr));
-  if (!(momentum >= 0))
-    throw Error(ErrorCode::InvalidArgument, "SGD: momentum must be >= 0, got " + std::to_string(momentum));
+SGD::SGD(std::vector<Tensor> params, double lr, double momentum, double dampening, double weight_decay,
+         bool nesterov)
+    : Optimizer(std::move(params)),
+      momentum_(momentum),
+      dampening_(dampening),
+      weight_decay_(weight_decay),
+      nesterov_(nesterov) {
+  auto check = [](bool ok, const std::string& what) {
+    if (!ok) throw Error(ErrorCode::InvalidArgument, "SGD: " + what);
+  };
+  check(lr >= 0, "learning rate must be >= 0, got " + std::to_string(lr));
+  check(momentum >= 0, "momentum must be >= 0, got " + std::to_string(momentum));
+  check(dampening >= 0 && dampening <= 1, "dampening must be in [0, 1], got " + std::to_string(dampening));
+  check(weight_decay >= 0, "weight_decay must be >= 0, got " + std::to_string(weight_decay));
+  check(!nesterov || (momentum > 0 && dampening == 0), "nesterov needs a momentum and zero dampening");
+  lr_ = lr;
   if (momentum_ != 0)
     for (const Tensor& p : params_) buf_.push_back(detail::zeros_state(p));
 }
 
-Tensor SGD::update(std::size_t i, const Tensor& g, std::vector<Tensor>& outputs) {
+void SGD::begin_step() {
+  ++t_;
+  if (momentum_ == 0 || dampening_ == 0) return;
+  // b = g at the first step (PyTorch's), dampened after: one graph for both, a 0-d factor
+  const double damp = t_ == 1 ? 1.0 : 1.0 - dampening_;
+  const Device d = params_.empty() ? Device::cpu() : params_[0].device();
+  damp_f32_ = detail::scalar_buffer(damp, DType::f32, d);
+  damp_f64_ = detail::scalar_buffer(damp, DType::f64, d);
+}
+
+Tensor SGD::update(std::size_t i, const Tensor& grad, std::vector<Tensor>& outputs) {
   const Tensor& p = params_[i];
-  if (momentum_ == 0) return p - lr_ * g;
-  buf_[i].assign(momentum_ * buf_[i] + g);
+  const Tensor& lr = lr_of(p);
+  Tensor g = weight_decay_ != 0 ? grad + weight_decay_ * p : grad;
+  if (momentum_ == 0) return p - lr * g;
+  const bool f64 = p.dtype() == DType::f64 || p.dtype() == DType::c128;
+  buf_[i].assign(dampening_ == 0 ? momentum_ * buf_[i] + g : momentum_ * buf_[i] + (f64 ? damp_f64_ : damp_f32_) * g);
   outputs.push_back(buf_[i]);
-  return p - lr_ * buf_[i];
+  return p - lr * (nesterov_ ? g + momentum_ * buf_[i] : buf_[i]);
 }
 
 }  // namespace cgrad::optim

@@ -115,7 +115,15 @@ TEST(Optim, BadArgumentsAreRejected) {
   EXPECT_THROW(optim::SGD({positive(leaf)}, 0.1), Error);
   sum(positive(leaf) * flip(leaf.reshape({1, 2}), {0}).reshape({2})).backward();
   EXPECT_EQ(leaf.grad().to_vector<float>(), (std::vector<float>{2, 4}));
+  EXPECT_THROW(optim::SGD({p, p}, 0.1), Error) << "two steps per step()";
+  EXPECT_THROW(optim::SGD({p}, 0.1, 0.0, 0.0, 0.0, true), Error) << "nesterov without momentum";
+  EXPECT_THROW(optim::SGD({p}, 0.1, 0.9, 0.5, 0.0, true), Error) << "nesterov with dampening";
+  EXPECT_THROW(optim::SGD({p}, 0.1, 0.9, 1.5), Error);
   optim::SGD ok({p}, 0.1);
+  EXPECT_THROW(ok.set_lr(-0.5), Error);
+  EXPECT_EQ(ok.lr(), 0.1);
+  optim::SGD other({p}, 0.1);
+  EXPECT_THROW(optim::Optimizer::step_all({&ok, &other}), Error) << "one parameter in two groups";
   ok.step();  // no gradient yet: nothing changes
   EXPECT_EQ(vec(p), (std::vector<double>{1}));
 }
@@ -188,6 +196,54 @@ TEST(Optim, SecondSgdStepReplaysTheFirst) {
   auto got = w.to_vector<float>();
   const std::vector<float> w0 = {1, -2, 3}, xs = {0.5f, 1, 2};
   for (std::size_t i = 0; i < 3; ++i) EXPECT_NEAR(got[i], w0[i] - 0.25f * xs[i], 1e-6f) << i;
+}
+
+// torch.optim.SGD's dampening, weight decay and Nesterov momentum against its formulas; the
+// learning rate changed at every step (a schedule) replays the same plan.
+TEST(Optim, SgdOptionsAndAScheduleMatchTheFormulaWithoutNewPlans) {
+  struct Case {
+    double momentum, dampening, weight_decay;
+    bool nesterov;
+  };
+  for (const Case& k : {Case{0.9, 0.3, 0, false}, Case{0.5, 0, 0.1, false}, Case{0.9, 0, 0.05, true}}) {
+    std::vector<double> p{1, -2, 3}, c{0.5, 1, 2}, b(3, 0);
+    Tensor pt = tensor(p, {3}).requires_grad(true);
+    Tensor ct = tensor(c, {3});
+    optim::SGD opt({pt}, 0.1, k.momentum, k.dampening, k.weight_decay, k.nesterov);
+    for (int t = 1; t <= 5; ++t) {
+      const double lr = 0.1 / t;
+      opt.set_lr(lr);
+      opt.zero_grad();
+      quadratic(pt, ct).backward();
+      if (t == 3) reset_stats();
+      opt.step();
+      if (t == 3) {
+        EXPECT_EQ(stats().plans_built, 0u) << "a new learning rate must not plan again";
+      }
+      for (std::size_t i = 0; i < 3; ++i) {
+        const double g = 2 * c[i] * p[i] + k.weight_decay * p[i];
+        b[i] = t == 1 ? g : k.momentum * b[i] + (1 - k.dampening) * g;
+        p[i] -= lr * (k.nesterov ? g + k.momentum * b[i] : b[i]);
+      }
+      std::vector<double> got = vec(pt);
+      for (std::size_t i = 0; i < 3; ++i) EXPECT_NEAR(got[i], p[i], 1e-12) << "step " << t;
+    }
+  }
+}
+
+// PyTorch's parameter groups: two optimizers stepped in one schedule, each with its settings.
+TEST(Optim, StepAllUpdatesEveryGroupInOneRealize) {
+  Tensor w = tensor(std::vector<double>{1, 2}, {2}).requires_grad(true);
+  Tensor v = tensor(std::vector<double>{3}, {1}).requires_grad(true);
+  optim::SGD a({w}, 0.1);
+  optim::Adam b({v}, 0.5);
+  Tensor loss = sum(w * w) + sum(v * v * v);
+  loss.backward();
+  reset_stats();
+  optim::Optimizer::step_all({&a, &b}, {loss});
+  EXPECT_EQ(stats().plans_built + stats().plan_cache_hits, 1u) << "one realize";
+  EXPECT_EQ(vec(w), (std::vector<double>{0.8, 1.6}));
+  EXPECT_NEAR(vec(v)[0], 2.5, 1e-8) << "Adam's first step moves by lr";
 }
 
 }  // namespace

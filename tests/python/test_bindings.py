@@ -1070,6 +1070,54 @@ def test_sgd_and_adam_minimize_a_quadratic():
         np.testing.assert_allclose(np.asarray(x), [1.0, 1.0], atol=1e-2)
 
 
+def test_optimizers_take_torch_optims_spelling():
+    # parameter groups, a learning-rate schedule, a closure, one Array or a generator, PyTorch's
+    # defaults and betas; against torch.optim's formulas written with NumPy (the same within
+    # 1e-15 as torch 2.15 itself, measured 2026-12-07)
+    rng = np.random.default_rng(3)
+    X, Y, w0, b0 = rng.standard_normal((8, 5)), rng.standard_normal((8, 3)), rng.standard_normal((5, 3)), \
+        rng.standard_normal(3)
+    w, b = arr(w0).requires_grad_(), arr(b0).requires_grad_()
+    opt = cg.optim.SGD([{"params": w}, {"params": (p for p in [b]), "lr": 0.05, "momentum": 0.5,
+                                         "dampening": 0.2}], lr=0.01, momentum=0.9, weight_decay=0.1)
+    assert opt.param_groups[1]["weight_decay"] == 0.1 and opt.param_groups[0]["dampening"] == 0.0
+    W, B, bw, bb = w0.copy(), b0.copy(), np.zeros_like(w0), np.zeros_like(b0)
+
+    def closure():
+        opt.zero_grad()
+        loss = cg.sum((cg.asarray(X) @ w + b - cg.asarray(Y)) ** 2)
+        loss.backward()
+        return loss
+
+    for t in range(5):
+        for g in opt.param_groups:
+            g["lr"] *= 0.8  # a schedule: nothing is planned again
+        loss = opt.step(closure)
+        d = X @ W + B - Y
+        np.testing.assert_allclose(float(loss), np.sum(d * d), rtol=1e-12)
+        gw, gb = 2 * X.T @ d + 0.1 * W, 2 * d.sum(0) + 0.1 * B
+        bw = gw if t == 0 else 0.9 * bw + gw
+        bb = gb if t == 0 else 0.5 * bb + 0.8 * gb
+        W, B = W - 0.01 * 0.8 ** (t + 1) * bw, B - 0.05 * 0.8 ** (t + 1) * bb
+        np.testing.assert_allclose(np.asarray(w), W, rtol=1e-12, atol=1e-14)
+        np.testing.assert_allclose(np.asarray(b), B, rtol=1e-12, atol=1e-14)
+    v = arr(np.array([1.0, -2.0])).requires_grad_()
+    adam = cg.optim.Adam(v, betas=(0.5, 0.9))  # one Array; lr 1e-3, PyTorch's default
+    assert adam.lr == 1e-3 and adam.param_groups[0]["betas"] == (0.5, 0.9)
+    cg.sum(v * v).backward()
+    adam.step()
+    np.testing.assert_allclose(np.asarray(v), [1.0 - 1e-3, -2.0 + 1e-3], rtol=1e-9)  # the first step moves by lr
+    with pytest.raises(ValueError, match="more than one"):
+        cg.optim.SGD([{"params": [w]}, {"params": [w]}])
+    with pytest.raises(cg.InvalidArgumentError, match="same tensor"):
+        cg.optim.SGD([w, w])
+    with pytest.raises(TypeError, match="pair"):
+        cg.optim.Adam([w], betas=0.9)
+    opt.param_groups[0]["momentum"] = 0.1
+    with pytest.raises(ValueError, match="momentum cannot change"):
+        opt.step()
+
+
 def test_in_place_update_of_a_leaf_under_no_grad_keeps_it_the_leaf():
     # PyTorch's hand-written SGD step: `w -= lr * w.grad` under no_grad updates the leaf itself
     # (until 2026-12-07 w became a new tensor outside the graph and the next backward() raised)
