@@ -61,8 +61,8 @@ class Optimizer {
 /// p -= lr * (nesterov ? g + momentum * b : b). Nesterov needs a momentum and no dampening.
 class SGD : public Optimizer {
  public:
-  SGD(std::vector<Tensor> params, double lr, double momentum = 0, double dampening = 0, double weight_decay = 0,
-      bool nesterov = false);
+  SGD(std::vector<Tensor> params, double lr, double momentum = 0, double dampening = 0,
+      double weight_decay = 0, bool nesterov = false);
 
  private:
   Tensor update(std::size_t i, const Tensor& g, std::vector<Tensor>& outputs) override;

@@ -1120,9 +1120,9 @@ NB_MODULE(_cgrad, m) {
           },
           nb::arg("optimizers"), nb::arg("with_") = std::vector<Tensor>{});
   nb::class_<optim::SGD, optim::Optimizer>(optim, "SGD")
-      .def(nb::init<std::vector<Tensor>, double, double, double, double, bool>(), nb::arg("params"), nb::arg("lr"),
-           nb::arg("momentum") = 0.0, nb::arg("dampening") = 0.0, nb::arg("weight_decay") = 0.0,
-           nb::arg("nesterov") = false);
+      .def(nb::init<std::vector<Tensor>, double, double, double, double, bool>(), nb::arg("params"),
+           nb::arg("lr"), nb::arg("momentum") = 0.0, nb::arg("dampening") = 0.0,
+           nb::arg("weight_decay") = 0.0, nb::arg("nesterov") = false);
   nb::class_<optim::Adam, optim::Optimizer>(optim, "Adam")
       .def(nb::init<std::vector<Tensor>, double, double, double, double, double>(), nb::arg("params"),
            nb::arg("lr"), nb::arg("beta1") = 0.9, nb::arg("beta2") = 0.999, nb::arg("eps") = 1e-8,

@@ -6,11 +6,7 @@
 namespace cgrad::optim {
 
 Adam::Adam(std::vector<Tensor> params, double lr, double beta1, double beta2, double eps, double weight_decay)
-    : Optimizer(std::move(params)),
-      beta1_(beta1),
-      beta2_(beta2),
-      eps_(eps),
-      weight_decay_(weight_decay) {
+    : Optimizer(std::move(params)), beta1_(beta1), beta2_(beta2), eps_(eps), weight_decay_(weight_decay) {
   auto check = [](bool ok, const std::string& what) {
     if (!ok) throw Error(ErrorCode::InvalidArgument, "Adam: " + what);
   };

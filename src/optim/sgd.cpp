@@ -54,7 +54,8 @@ void Optimizer::zero_grad() {
 
 void Optimizer::set_lr(double lr) {
   if (!(lr >= 0))
-    throw Error(ErrorCode::InvalidArgument, "optimizer: learning rate must be >= 0, got " + std::to_string(lr));
+    throw Error(ErrorCode::InvalidArgument,
+                "optimizer: learning rate must be >= 0, got " + std::to_string(lr));
   if (lr == lr_) return;
   lr_ = lr;
   lr_f32_ = Tensor();
@@ -64,7 +65,8 @@ void Optimizer::set_lr(double lr) {
 const Tensor& Optimizer::lr_of(const Tensor& p) {
   const bool f64 = p.dtype() == DType::f64 || p.dtype() == DType::c128;
   Tensor& b = f64 ? lr_f64_ : lr_f32_;
-  if (!b.defined() || b.device() != p.device()) b = detail::scalar_buffer(lr_, f64 ? DType::f64 : DType::f32, p.device());
+  if (!b.defined() || b.device() != p.device())
+    b = detail::scalar_buffer(lr_, f64 ? DType::f64 : DType::f32, p.device());
   return b;
 }
 
@@ -90,8 +92,8 @@ void Optimizer::step_all(const std::vector<Optimizer*>& optimizers, const std::v
       for (const Tensor& p : optimizers[a]->params_)
         for (const Tensor& q : optimizers[b]->params_)
           if (&p.node() == &q.node())
-            throw Error(ErrorCode::InvalidArgument,
-                        "optimizer: a parameter is in groups " + std::to_string(b) + " and " + std::to_string(a));
+            throw Error(ErrorCode::InvalidArgument, "optimizer: a parameter is in groups " +
+                                                        std::to_string(b) + " and " + std::to_string(a));
   NoGradGuard off;
   std::vector<Tensor> outputs = with;
   for (Optimizer* o : optimizers) o->build_step(outputs);
@@ -134,7 +136,8 @@ Tensor SGD::update(std::size_t i, const Tensor& grad, std::vector<Tensor>& outpu
   Tensor g = weight_decay_ != 0 ? grad + weight_decay_ * p : grad;
   if (momentum_ == 0) return p - lr * g;
   const bool f64 = p.dtype() == DType::f64 || p.dtype() == DType::c128;
-  buf_[i].assign(dampening_ == 0 ? momentum_ * buf_[i] + g : momentum_ * buf_[i] + (f64 ? damp_f64_ : damp_f32_) * g);
+  buf_[i].assign(dampening_ == 0 ? momentum_ * buf_[i] + g
+                                 : momentum_ * buf_[i] + (f64 ? damp_f64_ : damp_f32_) * g);
   outputs.push_back(buf_[i]);
   return p - lr * (nesterov_ ? g + momentum_ * buf_[i] : buf_[i]);
 }
