@@ -37,11 +37,11 @@ def _flatten_in(x, leaves):
         return (t, tuple([_flatten_in(v, leaves) for v in x]))
     if isinstance(x, dict):
         return (dict, tuple(x), tuple([_flatten_in(v, leaves) for v in x.values()]))
-    # 0.0 == -0.0 and NaN != NaN: a float's key is its bits
-    if isinstance(x, float):
-        return (t, x.hex())
-    if isinstance(x, complex):
-        return (t, x.real.hex(), x.imag.hex())
+    # 0.0 == -0.0 and NaN != NaN: a float's key is its bits (NumPy's scalars too)
+    if isinstance(x, (float, np.floating)):
+        return (t, float(x).hex())
+    if isinstance(x, (complex, np.complexfloating)):
+        return (t, float(x.real).hex(), float(x.imag).hex())
     return (t, x)
 
 
@@ -59,20 +59,26 @@ def _unflatten_in(key, leaves):
         return dict(zip(key[1], (_unflatten_in(k, leaves) for k in key[2])))
     if isinstance(kind, type) and issubclass(kind, (tuple, list)) and len(key) == 2 and isinstance(key[1], tuple):
         return _rebuild(kind, [_unflatten_in(k, leaves) for k in key[1]])
-    if kind is float:
-        return float.fromhex(key[1])
-    if kind is complex:
-        return complex(float.fromhex(key[1]), float.fromhex(key[2]))
+    if isinstance(kind, type) and issubclass(kind, (float, np.floating)):
+        return kind(float.fromhex(key[1]))
+    if isinstance(kind, type) and issubclass(kind, (complex, np.complexfloating)):
+        return kind(complex(float.fromhex(key[1]), float.fromhex(key[2])))
     return key[1]
+
+
+MAX_KEYS = 64  # signature keys kept per function, least recently used dropped past it
 
 
 class General:
     """The calls of one compiled function that are not Arrays by position: one C++ compiled
-    function per signature key (the values that are not Arrays), called with the Arrays."""
+    function per signature key (the values that are not Arrays), called with the Arrays. At most
+    MAX_KEYS keys are kept: a value that changes at every call (a learning rate) would trace at
+    every call and keep every plan; past the bound the oldest go, with one warning."""
 
     def __init__(self, fn):
         self.fn = fn
-        self.plans = {}
+        self.plans = {}  # key -> C++ compiled function, least recently used first
+        self.warned = False
 
     @property
     def signatures(self):
@@ -99,6 +105,18 @@ class General:
                 return fn(*a, **k)
 
             c = self.plans[key] = _cgrad._compile(traced)
+            if len(self.plans) > MAX_KEYS:
+                del self.plans[next(iter(self.plans))]
+                if not self.warned:
+                    self.warned = True
+                    import warnings
+
+                    warnings.warn(f"cgrad.compile: {getattr(self.fn, '__name__', 'a function')} was traced for more "
+                                  f"than {MAX_KEYS} values of its arguments that are not Arrays (the oldest plans "
+                                  "are dropped); pass values that change at every call as 0-d Arrays",
+                                  RuntimeWarning, stacklevel=3)
+        elif len(self.plans) > 1:
+            self.plans[key] = self.plans.pop(key)  # most recently used last
         return c(*leaves)
 
 

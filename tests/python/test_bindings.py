@@ -973,6 +973,16 @@ def test_compile_takes_other_values_as_part_of_the_signature():
     np.testing.assert_allclose(np.asarray(f(x, s=2, axis=0)), np.sum(A * 2, axis=0), rtol=1e-6)
     with pytest.raises(TypeError, match="neither an Array nor hashable"):
         f(x, [set()])
+    # NumPy's scalars by their bits too (np.float32(-0.0) == 0.0; a NaN key never matched itself)
+    for s in (np.float32(-0.0), np.float32(0.0), np.float64("nan"), np.float64("nan")):
+        np.testing.assert_array_equal(np.signbit(np.asarray(f(x, s))), np.signbit(A * s))
+    # a value that changes at every call keeps at most 64 signatures, with one warning
+    g = cg.compile(lambda x, s: x * s)
+    with pytest.warns(RuntimeWarning, match="0-d Arrays"):
+        for s in range(70):
+            np.testing.assert_array_equal(np.asarray(g(x, s)), A * s)
+    if plan:
+        assert g.signatures == 64
 
 
 def test_compile_takes_arrays_in_structures_and_returns_them():
