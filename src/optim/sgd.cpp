@@ -95,7 +95,8 @@ void Optimizer::step_all(const std::vector<Optimizer*>& optimizers, const std::v
       for (const Tensor& p : optimizers[a]->params_)
         if (auto [it, fresh] = group.emplace(&p.node(), a); !fresh)
           throw Error(ErrorCode::InvalidArgument, "optimizer: a parameter is in groups " +
-                                                      std::to_string(it->second) + " and " + std::to_string(a));
+                                                      std::to_string(it->second) + " and " +
+                                                      std::to_string(a));
   }
   NoGradGuard off;
   std::vector<Tensor> outputs = with;
