@@ -143,6 +143,7 @@ from . import lib  # noqa: F401  (cgrad.lib.stride_tricks)
 from . import _positional
 
 _positional.apply(globals())  # NumPy's positional arguments: cgrad.sum(x, 0), cgrad.ones(shape, float64)
+linalg.matmul = matmul  # the same function as the namespace's (with NumPy's out)
 
 __array_api_version__ = "2024.12"
 __version__ = "0.1.0"

@@ -675,20 +675,49 @@ def _to_device(self, device, /, *, stream=None):
     return _c_to_device(self, _api._dev(device), stream=stream)
 
 
-def _no_out(out, fn="cgrad"):
-    """NumPy's out= refused: arrays are values (the functions and methods that take it call this)."""
-    if out is not None:
-        raise TypeError(f"{fn}: out= is not supported (arrays are values; use the result)")
+_KIND_ORDER = {"bool": 0, "unsigned integer": 1, "signed integer": 2, "real floating": 3, "complex floating": 4}
+
+
+def _to_out(out, r, fn="cgrad", ufunc=False):
+    """NumPy's `out=` (since 2026-12-07; it raised TypeError before): `out[...] = r`, and `out`
+    returned, so every name bound to that Array sees the result, as after `x += 1`. A reduction's
+    (and any other function's) result must have out's shape and is cast to its dtype; an
+    element-wise function's (`ufunc`) broadcasts to out's shape under NumPy's 'same_kind' rule (no
+    float into an integer out, no signed into unsigned). `out` may be a tuple of one Array."""
+    if out is None:
+        return r
+    if isinstance(out, tuple):
+        if len(out) != 1:
+            raise ValueError(f"{fn}: out must be one array, got a tuple of {len(out)}")
+        out = out[0]
+    if not isinstance(out, Array):
+        raise TypeError(f"{fn}: out must be a cgrad Array, got {type(out).__name__}")
+    if not isinstance(r, Array):
+        from . import _api
+
+        r = _api.asarray(r, device=out.device)
+    if ufunc:
+        if _KIND_ORDER[r.dtype.kind] > _KIND_ORDER[out.dtype.kind]:
+            raise TypeError(f"Cannot cast ufunc '{fn}' output from {r.dtype.name} to {out.dtype.name} with casting "
+                            "rule 'same_kind'")
+        from . import _api
+
+        if _api.broadcast_shapes(tuple(r.shape), tuple(out.shape)) != tuple(out.shape):
+            raise ValueError(f"{fn}: non-broadcastable output operand with shape {tuple(out.shape)} doesn't match "
+                             f"the broadcast shape {tuple(r.shape)}")
+    elif tuple(r.shape) != tuple(out.shape):
+        raise ValueError(f"{fn}: out has shape {tuple(out.shape)}, the result {tuple(r.shape)}")
+    out[...] = r
+    return out
 
 
 def _reduction_method(fn):
     """x.mean(axis, dtype, out, keepdims); NumPy's np.mean(x) calls x.mean(axis=, dtype=, out=): a
-    dtype casts first and is the result's; out= is refused: cgrad arrays are values."""
+    dtype casts first and is the result's; out= is written (_to_out)."""
     def method(self, axis=None, dtype=None, out=None, keepdims=False, **kwargs):
-        _no_out(out)
         if kwargs:
             raise TypeError(f"cgrad: unsupported arguments {sorted(kwargs)}")
-        return _reduce_in(fn, self, axis, keepdims, dtype)
+        return _to_out(out, _reduce_in(fn, self, axis, keepdims, dtype))
     return method
 
 
@@ -810,9 +839,10 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     plain call; `np.add.reduce(x, axis)` and the reductions of multiply, maximum, minimum,
     logical_and and logical_or are cgrad's sum, prod, max, min, all and any; `np.add.accumulate`
     and `np.multiply.accumulate` its cumsum and cumprod; `ufunc.outer(a, b)` the ufunc of `a` with
-    trailing dims against `b`. Calls with `out=` or `where=`, other methods (`at`, `reduceat`),
-    ufuncs cgrad lacks and calls cgrad's version refuses run NumPy's on the values, as every
-    ufunc did before 2026-12-07."""
+    trailing dims against `b`. An `out=` of cgrad arrays is written by cgrad (_to_out: the Array
+    takes the result, since 2026-12-07; NumPy's "read-only" error before). Calls with `where=` or
+    a NumPy `out`, other methods (`at`, `reduceat`), ufuncs cgrad lacks and calls cgrad's
+    version refuses run NumPy's on the values, as every ufunc did before 2026-12-07."""
     import cgrad
 
     name = ufunc.__name__
@@ -830,11 +860,13 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
         return v if isinstance(v, _PLAIN_OPERANDS) else _api.asarray(v, device=self.device)
 
     call = None
-    if "out" in kwargs or "where" in kwargs:
+    out = kwargs.get("out")
+    ours = out is None or builtins.all(isinstance(o, Array) for o in (out if isinstance(out, tuple) else (out,)))
+    if "where" in kwargs or not ours:
         pass
-    elif method == "__call__" and not kwargs and fn is not None:
+    elif method == "__call__" and set(kwargs) <= {"out"} and fn is not None:
         def call():
-            return fn(*[operand(v) for v in inputs])
+            return fn(*[operand(v) for v in inputs], **kwargs)
     elif method == "reduce" and name in _UFUNC_REDUCE and len(inputs) == 1:
         def call():
             kw = dict(kwargs)

@@ -13,7 +13,7 @@ from . import _api
 from ._numpy_io import _to_np
 from . import _cgrad
 from . import _dtypes as dt
-from ._array import _no_out
+from ._array import _to_out
 from ._cgrad import Array
 from ._numpy import _arr, argpartition, partition, ravel
 from ._numpy_arrays import _check_bounds, _dtype_of, choose, compress, put
@@ -55,14 +55,12 @@ def _argpartition_method(self, kth, axis=-1, kind="introselect", order=None):
 
 def _choose_method(self, choices, out=None, mode="raise"):
     """choose(x, choices, mode): choices[x[i]][i]."""
-    _no_out(out)
-    return choose(self, choices, mode=mode)
+    return _to_out(out, choose(self, choices, mode=mode), "choose")
 
 
 def _compress_method(self, condition, axis=None, out=None):
     """compress(condition, x, axis): the slices where condition holds (evaluates it)."""
-    _no_out(out)
-    return compress(condition, self, axis)
+    return _to_out(out, compress(condition, self, axis), "compress")
 
 
 def _put_method(self, indices, values, mode="raise"):

@@ -13,7 +13,7 @@ from . import _api
 from . import _cgrad
 from . import _dtypes as dt
 from . import linalg as _linalg
-from ._array import _host_outside, _no_out
+from ._array import _host_outside, _to_out
 from ._cgrad import Array
 
 __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "average", "bincount", "column_stack", "convolve", "corrcoef",
@@ -326,9 +326,9 @@ def unravel_index(indices, shape, order="C"):
 
 # ---- statistics ----
 def ptp(a, axis=None, out=None, keepdims=False):
-    _no_out(out, "ptp")
     a = _arr(a)
-    return _api.max(a, axis=axis, keepdims=keepdims) - _api.min(a, axis=axis, keepdims=keepdims)
+    return _to_out(out, _api.max(a, axis=axis, keepdims=keepdims) - _api.min(a, axis=axis, keepdims=keepdims),
+                   "ptp")
 
 
 @_api._half_in_f32
@@ -357,15 +357,14 @@ def _nan_where(a, fill):
 
 def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None):
     """The sum with NaNs as 0; initial: NumPy's, added to each sum."""
-    _no_out(out, "nansum")
-    return _api.sum(_nan_where(_arr(a), 0.0), axis=axis, keepdims=keepdims, dtype=dtype, initial=initial)
+    return _to_out(out, _api.sum(_nan_where(_arr(a), 0.0), axis=axis, keepdims=keepdims, dtype=dtype,
+                                 initial=initial), "nansum")
 
 
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
     """dtype (NumPy's): the dtype computed in, and the result's."""
-    _no_out(out, "nanmean")
     a = _arr(a)
-    return _nanmean(a if dtype is None else a.astype(dtype), axis=axis, keepdims=keepdims)
+    return _to_out(out, _nanmean(a if dtype is None else a.astype(dtype), axis=axis, keepdims=keepdims), "nanmean")
 
 
 @_api._half_in_f32
@@ -387,13 +386,11 @@ def _nan_extreme(a, axis, keepdims, initial, reduce, fill):
 
 
 def nanmax(a, axis=None, out=None, keepdims=False, initial=None):
-    _no_out(out, "nanmax")
-    return _nan_extreme(a, axis, keepdims, initial, _api.max, float("-inf"))
+    return _to_out(out, _nan_extreme(a, axis, keepdims, initial, _api.max, float("-inf")), "nanmax")
 
 
 def nanmin(a, axis=None, out=None, keepdims=False, initial=None):
-    _no_out(out, "nanmin")
-    return _nan_extreme(a, axis, keepdims, initial, _api.min, float("inf"))
+    return _to_out(out, _nan_extreme(a, axis, keepdims, initial, _api.min, float("inf")), "nanmin")
 
 
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
@@ -602,7 +599,9 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", 
     "normal_unbiased"). q's dims come first. A NaN in a slice makes its quantiles NaN. An empty
     slice raises (NumPy's quantile raises too); median's is NaN (NumPy's, with a warning).
     NumPy's `weights` (since 2026-12-07) with "inverted_cdf"; overwrite_input is moot."""
-    _no_out(out, "quantile")
+    if out is not None:
+        return _to_out(out, quantile(a, q, axis, None, overwrite_input, method, keepdims, weights=weights,
+                                     _empty_nan=_empty_nan), "quantile")
     a = _arr(a)
     if weights is not None:
         return _weighted_quantiles(a, q, axis, method, keepdims, weights, "quantile", False)
@@ -639,13 +638,11 @@ def _fraction(q):
 
 
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None):
-    _no_out(out, "percentile")
-    return quantile(a, _fraction(q), axis=axis, method=method, keepdims=keepdims, weights=weights)
+    return quantile(a, _fraction(q), axis=axis, out=out, method=method, keepdims=keepdims, weights=weights)
 
 
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-    _no_out(out, "median")
-    return quantile(a, 0.5, axis=axis, keepdims=keepdims, _empty_nan=True)
+    return quantile(a, 0.5, axis=axis, out=out, keepdims=keepdims, _empty_nan=True)
 
 
 def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *, dtype=None):
@@ -1543,9 +1540,9 @@ __all__ += ["isin", "unique", "intersect1d", "union1d", "setdiff1d", "argwhere",
 def concatenate(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
     """concat; axis=None concatenates the flattened arrays (NumPy's rule); dtype: each array cast
     to it first, under NumPy's casting rule."""
-    _no_out(out)
     arrays = [ravel(a) for a in arrays] if axis is None else [_arr(a) for a in arrays]
-    return _api.concat(arrays, axis=0 if axis is None else axis, dtype=dtype, casting=casting)
+    return _to_out(out, _api.concat(arrays, axis=0 if axis is None else axis, dtype=dtype, casting=casting),
+                   "concatenate")
 
 
 def transpose(a, axes=None):
@@ -1703,53 +1700,51 @@ def _install_methods():
         if where is not True:
             raise TypeError("cgrad: where= is not supported (use cgrad.where on the input)")
 
-    A.argmax = lambda self, axis=None, out=None, *, keepdims=False: _api.argmax(
-        self, axis=axis, keepdims=_no_out(out) or keepdims)
-    A.argmin = lambda self, axis=None, out=None, *, keepdims=False: _api.argmin(
-        self, axis=axis, keepdims=_no_out(out) or keepdims)
-    A.cumsum = lambda self, axis=None, dtype=None, out=None: cumsum(self, axis, _no_out(out) or dtype)
-    A.cumprod = lambda self, axis=None, dtype=None, out=None: cumprod(self, axis, _no_out(out) or dtype)
+    A.argmax = lambda self, axis=None, out=None, *, keepdims=False: _to_out(out, _api.argmax(
+        self, axis=axis, keepdims=keepdims), "argmax")
+    A.argmin = lambda self, axis=None, out=None, *, keepdims=False: _to_out(out, _api.argmin(
+        self, axis=axis, keepdims=keepdims), "argmin")
+    A.cumsum = lambda self, axis=None, dtype=None, out=None: _to_out(out, cumsum(self, axis, dtype), "cumsum")
+    A.cumprod = lambda self, axis=None, dtype=None, out=None: _to_out(out, cumprod(self, axis, dtype), "cumprod")
 
     def spread(fn):
         """NumPy's x.var(axis, dtype, out, ddof, keepdims, *, where, mean, correction) and x.std."""
         def method(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
                    correction=0):
-            _no_out(out)
             no_where(where)
-            return fn(self, axis=axis, correction=correction, ddof=ddof, keepdims=keepdims, dtype=dtype, mean=mean)
+            return _to_out(out, fn(self, axis=axis, correction=correction, ddof=ddof, keepdims=keepdims, dtype=dtype,
+                                   mean=mean), fn.__name__)
         return method
 
     A.std, A.var = spread(_api.std), spread(_api.var)
 
     def reduction(fn):
-        """NumPy's x.sum(axis, dtype, out, keepdims, initial, where) and x.prod: out= refused (values)."""
+        """NumPy's x.sum(axis, dtype, out, keepdims, initial, where) and x.prod."""
         def method(self, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
-            _no_out(out)
             no_where(where)
-            return fn(self, axis=axis, keepdims=keepdims, initial=initial, dtype=dtype)
+            return _to_out(out, fn(self, axis=axis, keepdims=keepdims, initial=initial, dtype=dtype), fn.__name__)
         return method
 
     def extremum(fn):
         """NumPy's x.max(axis, out, keepdims, initial, where) and x.min: no dtype."""
         def method(self, axis=None, out=None, keepdims=False, initial=None, where=True):
-            _no_out(out)
             no_where(where)
-            return fn(self, axis=axis, keepdims=keepdims, initial=initial)
+            return _to_out(out, fn(self, axis=axis, keepdims=keepdims, initial=initial), fn.__name__)
         return method
 
     def logical(fn):
         """NumPy's x.any(axis, out, keepdims, *, where) and x.all."""
         def method(self, axis=None, out=None, keepdims=False, *, where=True):
-            _no_out(out)
             no_where(where)
-            return fn(self, axis=axis, keepdims=keepdims)
+            return _to_out(out, fn(self, axis=axis, keepdims=keepdims), fn.__name__)
         return method
 
     A.sum, A.prod = reduction(_api.sum), reduction(_api.prod)
     A.max, A.min = extremum(_api.max), extremum(_api.min)
     A.any, A.all = logical(_api.any), logical(_api.all)
-    A.clip = lambda self, min=None, max=None, out=None: _api.clip(self, min, _no_out(out) or max)  # noqa: A002
-    A.round = lambda self, decimals=0, out=None: around(self, _no_out(out) or decimals)
+    A.clip = lambda self, min=None, max=None, out=None: _to_out(  # noqa: A002
+        out, _api.clip(self, min, max), "clip", ufunc=True)
+    A.round = lambda self, decimals=0, out=None: _to_out(out, around(self, decimals), "round")
     A.dot = lambda self, b: dot(self, b)
     A.squeeze = lambda self, axis=None: _api.squeeze(self, axis)
     A.conj = A.conjugate = lambda self: _cgrad.conj(self)
@@ -1762,12 +1757,11 @@ def _install_methods():
     A.nonzero = lambda self: tuple(_api.nonzero(self))
     A.swapaxes = lambda self, axis1, axis2: swapaxes(self, axis1, axis2)
     A.repeat = lambda self, repeats, axis=None: _api.repeat(self, repeats, axis=axis)
-    A.take = lambda self, indices, axis=None, out=None, mode=None: _api.take(
-        ravel(self) if axis is None else self, indices, axis=0 if axis is None else axis,
-        mode=_no_out(out, "take") or mode)
+    A.take = lambda self, indices, axis=None, out=None, mode=None: _to_out(out, _api.take(
+        ravel(self) if axis is None else self, indices, axis=0 if axis is None else axis, mode=mode), "take")
     A.diagonal = lambda self, offset=0, axis1=0, axis2=1: _diagonal(self, offset, axis1, axis2)
-    A.trace = lambda self, offset=0, axis1=0, axis2=1, dtype=None, out=None: _api.sum(
-        _diagonal(self, offset, axis1, axis2), axis=-1, dtype=_no_out(out) or dtype)
+    A.trace = lambda self, offset=0, axis1=0, axis2=1, dtype=None, out=None: _to_out(out, _api.sum(
+        _diagonal(self, offset, axis1, axis2), axis=-1, dtype=dtype), "trace")
 
     def sort(self, axis=-1, kind=None, order=None, *, stable=None):  # in place, as NumPy's (every handle sees it)
         self.assign(_api.sort(self, axis=axis, kind=kind, order=order))

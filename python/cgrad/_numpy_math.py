@@ -13,7 +13,7 @@ from . import _cgrad
 from . import _dtypes as dt
 from . import _numpy as _np
 from . import linalg as _linalg
-from ._array import _no_out
+from ._array import _to_out
 from ._cgrad import Array
 
 __all__ = ["arctan2", "fabs", "bitwise_not", "bitwise_count", "fmod", "gcd", "lcm", "ldexp", "frexp", "modf",
@@ -351,27 +351,26 @@ def unwrap(p, discont=None, axis=-1, period=2 * math.pi):
 # ---- NaN-ignoring reductions (NumPy's signatures; out= raises TypeError: arrays are values) ----
 def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None):
     """The product with NaNs as 1; initial: NumPy's, multiplying each product."""
-    _no_out(out, "nanprod")
-    return _api.prod(_nan_where(_arr(a), 1.0), axis=axis, dtype=dtype, keepdims=keepdims, initial=initial)
+    return _to_out(out, _api.prod(_nan_where(_arr(a), 1.0), axis=axis, dtype=dtype, keepdims=keepdims,
+                                  initial=initial), "nanprod")
 
 
 def nancumsum(a, axis=None, dtype=None, out=None):
     """The cumulative sum with NaNs as 0 (of the flattened array without axis)."""
-    _no_out(out, "nancumsum")
-    return _np.cumsum(_nan_where(_arr(a), 0.0), axis=axis, dtype=dtype)
+    return _to_out(out, _np.cumsum(_nan_where(_arr(a), 0.0), axis=axis, dtype=dtype), "nancumsum")
 
 
 def nancumprod(a, axis=None, dtype=None, out=None):
     """The cumulative product with NaNs as 1 (of the flattened array without axis)."""
-    _no_out(out, "nancumprod")
-    return _np.cumprod(_nan_where(_arr(a), 1.0), axis=axis, dtype=dtype)
+    return _to_out(out, _np.cumprod(_nan_where(_arr(a), 1.0), axis=axis, dtype=dtype), "nancumprod")
 
 
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, mean=None, correction=None):
     """The variance of the non-NaN elements, divided by their count - ddof (NaN where that is not
     positive); real for complex a; integers as float64; NumPy's `mean` (the mean with the reduced
     axes kept) not computed again."""
-    _no_out(out, "nanvar")
+    if out is not None:
+        return _to_out(out, nanvar(a, axis, dtype, None, ddof, keepdims, mean=mean, correction=correction), "nanvar")
     a = _float(_arr(a))
     if dtype is not None:
         a = a.astype(dtype)
@@ -393,11 +392,13 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, mean=N
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, mean=None, correction=None):
     """The square root of nanvar (of f16/bf16 in float32, rounded once)."""
+    if out is not None:
+        return _to_out(out, nanstd(a, axis, dtype, None, ddof, keepdims, mean=mean, correction=correction), "nanstd")
     a = _arr(a)
     if dtype is None and a.dtype in dt.HALF:
-        return nanstd(a.astype(dt.float32), axis=axis, out=out, ddof=ddof, keepdims=keepdims, mean=mean,
+        return nanstd(a.astype(dt.float32), axis=axis, ddof=ddof, keepdims=keepdims, mean=mean,
                       correction=correction).astype(a.dtype)
-    return _api._sqrt_of_variance(nanvar(a, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
+    return _api._sqrt_of_variance(nanvar(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims,
                                          mean=mean, correction=correction))
 
 
@@ -418,14 +419,12 @@ def _nanarg(a, axis, keepdims, arg, fill, fn):
 def nanargmax(a, axis=None, out=None, *, keepdims=False):
     """The index of the largest non-NaN element; an all-NaN slice raises ValueError (as NumPy's),
     which evaluates a check (a synchronisation point)."""
-    _no_out(out, "nanargmax")
-    return _nanarg(a, axis, keepdims, _api.argmax, float("-inf"), "nanargmax")
+    return _to_out(out, _nanarg(a, axis, keepdims, _api.argmax, float("-inf"), "nanargmax"), "nanargmax")
 
 
 def nanargmin(a, axis=None, out=None, *, keepdims=False):
     """The index of the smallest non-NaN element; an all-NaN slice raises ValueError (evaluated)."""
-    _no_out(out, "nanargmin")
-    return _nanarg(a, axis, keepdims, _api.argmin, float("inf"), "nanargmin")
+    return _to_out(out, _nanarg(a, axis, keepdims, _api.argmin, float("inf"), "nanargmin"), "nanargmin")
 
 
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None):
@@ -433,7 +432,9 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear
     quantile's thirteen methods: the sort puts NaNs last, and each slice's count of the others
     places its positions; `weights` as quantile's (NaNs weigh 0). overwrite_input is moot (arrays
     are values)."""
-    _no_out(out, "nanquantile")
+    if out is not None:
+        return _to_out(out, nanquantile(a, q, axis, None, overwrite_input, method, keepdims, weights=weights),
+                       "nanquantile")
     a = _arr(a)
     if weights is not None:
         return _np._weighted_quantiles(a, q, axis, method, keepdims, weights, "nanquantile", True)

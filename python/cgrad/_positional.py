@@ -3,12 +3,12 @@ arguments"). The standard makes `axis`, `dtype`, `keepdims`, `k`... keyword-only
 PyTorch take them by position too, so `cgrad.sum(x, 0)`, `cgrad.ones((2, 3), float64)` and
 `cgrad.concat([a, b], 1)` raised TypeError before 2026-12-07. The namespace's functions are
 wrapped here (the library's own calls use the unwrapped ones): the arguments past a function's
-own positional ones are named in NumPy's order, and NumPy's `out` (None only), `order` and
-`subok` (moot: cgrad arrays are values without subclasses) are taken and dropped."""
+own positional ones are named in NumPy's order, NumPy's `out` is written (_array._to_out), and
+`order` and `subok` (moot: cgrad arrays are values without subclasses) are taken and dropped."""
 import functools
 import inspect
 
-from ._array import _no_out
+from ._array import _to_out
 
 # function: NumPy's parameters after the ones the standard's function takes by position, in order
 TABLE = {
@@ -32,6 +32,10 @@ TABLE = {
     "stack": ("axis", "out"),
     "take": ("axis", "out", "mode"),
     "take_along_axis": ("axis",),
+    "cumsum": ("out",),
+    "cumprod": ("out",),
+    "clip": ("out",),
+    "matmul": ("out",),
     "searchsorted": ("side", "sorter"),
     "repeat": ("axis",),
     "roll": ("axis",),
@@ -54,9 +58,7 @@ _MOOT = {"order": ("C", "F", "A", "K", None), "subok": (True, False)}
 
 
 def _moot(name, value, fn):
-    if name == "out":
-        _no_out(value, fn)
-    elif value not in _MOOT[name]:
+    if value not in _MOOT[name]:
         raise ValueError(f"{fn}: {name}={value!r} is not one of {_MOOT[name]}")
 
 
@@ -83,9 +85,12 @@ def _wrap(fn, names):
         head += ["*"] + [decl(p.name) for p in rest]
     call = [p.name for p in own if p.kind == p.POSITIONAL_ONLY]
     call += [f"{p.name}={p.name}" for p in params.values() if p.kind != p.POSITIONAL_ONLY]
-    body = "".join(f"    if {n} is not None: _moot({n!r}, {n}, {fn.__name__!r})\n" for n in dropped)
-    src = f"def {fn.__name__}({', '.join(head)}):\n{body}    return _fn({', '.join(call)})\n"
-    scope = {"_d": defaults, "_fn": fn, "_moot": _moot}
+    body = "".join(f"    if {n} is not None: _moot({n!r}, {n}, {fn.__name__!r})\n" for n in dropped if n != "out")
+    result = f"_fn({', '.join(call)})"
+    if "out" in dropped:
+        result = f"{result} if out is None else _to_out(out, {result}, {fn.__name__!r})"
+    src = f"def {fn.__name__}({', '.join(head)}):\n{body}    return {result}\n"
+    scope = {"_d": defaults, "_fn": fn, "_moot": _moot, "_to_out": _to_out}
     exec(src, scope)  # noqa: S102 (the source is built from fn's own signature above)
     return functools.wraps(fn)(scope[fn.__name__])
 

@@ -768,17 +768,32 @@ NB_MODULE(_cgrad, m) {
         return nb::borrow(Py_NotImplemented);
       });
 
+  // The element-wise functions take NumPy's `out=` (keyword only; written by Python's
+  // _array._to_out under the ufuncs' rules); without it they cost what they did before.
+  auto with_out = [](const char* name, Tensor r, nb::handle out) -> nb::object {
+    if (out.is_none()) return nb::cast(std::move(r));
+    return nb::module_::import_("cgrad._array").attr("_to_out")(out, nb::cast(std::move(r)), name, true);
+  };
   for (const Binary& b : kBinary) {
     const Binary* row = &b;
-    m.def(b.name, [row](nb::handle a, nb::handle c) {
-      auto r = apply(*row, a, c);
-      if (!r)
-        throw nb::type_error(
-            (std::string(row->name) + ": operands must be cgrad arrays or Python scalars").c_str());
-      return *r;
-    });
+    m.def(
+        b.name,
+        [row, with_out](nb::handle a, nb::handle c, nb::handle out) {
+          auto r = apply(*row, a, c);
+          if (!r)
+            throw nb::type_error(
+                (std::string(row->name) + ": operands must be cgrad arrays or Python scalars").c_str());
+          return with_out(row->name, std::move(*r), out);
+        },
+        nb::arg("x1"), nb::arg("x2"), nb::kw_only(), nb::arg("out") = nb::none());
   }
-  for (const Unary& u : kUnary) m.def(u.name, u.fn);
+  for (const Unary& u : kUnary) {
+    const Unary* row = &u;
+    m.def(
+        u.name,
+        [row, with_out](const Tensor& x, nb::handle out) { return with_out(row->name, row->fn(x), out); },
+        nb::arg("x"), nb::kw_only(), nb::arg("out") = nb::none());
+  }
   for (const Reduction& r : kReductions) {
     const Reduction* row = &r;
     m.def(("_" + std::string(r.name)).c_str(),

@@ -420,8 +420,9 @@ def test_numpy_functions_of_cgrad_arrays_dispatch_to_cgrad():
     y = cg.zeros(3)
     assert np.copyto(y, x[0]) is None  # cgrad's copyto, in place (None is its result, not a refusal)
     np.testing.assert_array_equal(np.asarray(y), m[0])
-    with pytest.raises(ValueError):
-        np.exp(x, out=x)  # arrays are values: NumPy's error for a read-only out
+    z = arr(m)
+    assert np.exp(z, out=z) is z  # out= is written (NumPy's "read-only" error until 2026-12-07)
+    np.testing.assert_allclose(np.asarray(z), np.exp(m), rtol=1e-12)
 
 
 def test_host_index_arrays_out_of_range_raise_as_numpy():
@@ -622,7 +623,7 @@ def test_numpy_operands_indices_and_protocols():
     assert float(np.sum(x)) == 6.0 and float(np.max(x)) == 3.0 and np.sum(x, dtype=np.float64).dtype == cg.float64
     out = np.empty(())
     assert np.sum(x, out=out) is out and float(out) == 6.0  # NumPy's, on the values (NEP 18's fallback)
-    with pytest.raises(TypeError, match="out="):
+    with pytest.raises(TypeError, match="out must be a cgrad Array"):
         x.sum(out=np.empty(()))
     assert round(x[2] + 0.6) == 3 and round(x[2] + 0.567, 2) == 2.57 and f"{x[1]:.2f}" == "1.00"
     q, r = divmod(x, 3)
@@ -1040,6 +1041,51 @@ def test_compile_repeats_in_place_updates_of_its_arguments():
         want = want * 0.5 + 1
         np.testing.assert_array_equal(np.asarray(track(x, st)), [3, 3, 3])
         np.testing.assert_array_equal(np.asarray(st.mean), [want] * 3)
+
+
+def test_numpys_out_is_written_and_returned():
+    # out= raised TypeError until 2026-12-07 ("arrays are values"); NumPy's rules now
+    a = arr(A)
+    alias = c = arr(np.zeros_like(A))
+    assert cg.add(a, 1, out=c) is c and alias is c
+    np.testing.assert_array_equal(np.asarray(alias), A + 1)
+    before = c * 1  # computed from c before the write: keeps its value
+    assert cg.exp(a, out=(c,)) is c  # a tuple of one, as NumPy's ufuncs pass it
+    np.testing.assert_allclose(np.asarray(c), np.exp(A), rtol=1e-6)
+    np.testing.assert_array_equal(np.asarray(before), A + 1)
+    wide = arr(np.zeros((4, 2, 3), np.float64))  # broadcast to out's shape, cast same_kind (f32 -> f64)
+    cg.multiply(a, 2, out=wide)
+    np.testing.assert_array_equal(np.asarray(wide), np.broadcast_to(A * 2, (4, 2, 3)))
+    with pytest.raises(TypeError, match="same_kind"):
+        cg.add(a, 1, out=arr(np.zeros((2, 3), np.int64)))
+    with pytest.raises(ValueError, match="non-broadcastable"):
+        cg.add(a, 1, out=arr(np.zeros(3, np.float32)))
+    s = arr(np.zeros(3, np.int64))  # a reduction: out's exact shape, any cast
+    assert cg.sum(a, axis=0, out=s) is s and a.max(0, s) is s
+    np.testing.assert_array_equal(np.asarray(s), A.max(0).astype(np.int64))
+    with pytest.raises(ValueError, match="shape"):
+        cg.sum(a, axis=1, out=s)
+    with pytest.raises(TypeError, match="cgrad Array"):
+        cg.sum(a, out=np.zeros(()))
+    m = arr(np.zeros((2, 2), np.float32))
+    assert cg.matmul(a, a.mT, out=m) is m and cg.cumsum(a, 1, None, arr(np.zeros_like(A))) is not None
+    np.testing.assert_allclose(np.asarray(m), A @ A.T, rtol=1e-6)
+    # NumPy's ufuncs with a cgrad out are cgrad's; with a NumPy out, NumPy's on the values
+    assert np.add(a, a, out=c) is c and np.add.reduce(a, axis=0, out=arr(np.zeros(3, np.float32))) is not None
+    np.testing.assert_array_equal(np.asarray(c), A + A)
+    n = np.zeros((2, 3), np.float32)
+    assert np.add(a, 1, out=n) is n and np.array_equal(n, A + 1)
+
+    # inside a compiled function, out= on an argument is repeated at every replay
+    @cg.compile
+    def step(x, acc):
+        cg.add(acc, x, out=acc)
+        return acc * 1
+
+    acc = arr(np.zeros_like(A))
+    for k in range(1, 4):
+        np.testing.assert_array_equal(np.asarray(step(a, acc)), A * k)
+        np.testing.assert_array_equal(np.asarray(acc), A * k)
 
 
 def test_compile_error_in_python_function_propagates():
