@@ -26,15 +26,15 @@ Tensor scalar_buffer(double v, DType t, Device d) {
 }  // namespace detail
 
 Optimizer::Optimizer(std::vector<Tensor> params) : params_(std::move(params)) {
+  std::unordered_map<const void*, std::size_t> seen;  // each tensor's variable, once
   for (std::size_t i = 0; i < params_.size(); ++i) {
     const Tensor& p = params_[i];
-    // The same tensor twice would take two steps per step() (PyTorch warns, then refuses).
-    for (std::size_t j = 0; j < i; ++j)
-      if (p.defined() && params_[j].defined() && &params_[j].node() == &p.node())
-        throw Error(ErrorCode::InvalidArgument, "optimizer: parameters " + std::to_string(j) + " and " +
-                                                    std::to_string(i) + " are the same tensor");
     if (!p.defined())
       throw Error(ErrorCode::InvalidArgument, "optimizer: parameter " + std::to_string(i) + " is undefined");
+    // The same tensor twice would take two steps per step() (PyTorch warns, then refuses).
+    if (auto [it, fresh] = seen.emplace(&p.node(), i); !fresh)
+      throw Error(ErrorCode::InvalidArgument, "optimizer: parameters " + std::to_string(it->second) +
+                                                  " and " + std::to_string(i) + " are the same tensor");
     if (!is_floating(p.dtype()) && !is_complex(p.dtype()))
       throw Error(ErrorCode::DTypeMismatch, "optimizer: parameter " + std::to_string(i) + " has dtype " +
                                                 dtype_name(p.dtype()) +
