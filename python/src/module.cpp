@@ -487,7 +487,7 @@ struct PyCompiled {
         return {*one};
       }
       std::vector<Tensor> v;
-      if (nb::isinstance<nb::tuple>(r)) {
+      if (PyTuple_CheckExact(r.ptr())) {  // (a named tuple keeps its type: flatten_out below)
         for (nb::handle h : nb::iter(r)) {
           Tensor* t = nullptr;
           if (!nb::try_cast<Tensor*>(h, t, false)) break;

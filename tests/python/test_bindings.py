@@ -997,6 +997,8 @@ def test_compile_takes_arrays_in_structures_and_returns_them():
     again = f(Pair(arr(A * 3), arr(A)), [a, {"k": np.zeros(3)}])
     np.testing.assert_allclose(np.asarray(again["y"][0]), A * 3 * (A + 1) + A, rtol=1e-6)
     np.testing.assert_array_equal(np.asarray(again["n"][0]), np.zeros(3))
+    h = cg.compile(lambda p: Pair(p.b, p.w))  # a named tuple comes back as one
+    assert type(h(p)) is Pair and type(h(Pair(arr(A), arr(A)))) is Pair
     # the result's structure is kept per input signature: the 1-D call's single Array came back as
     # the 2-D call's pair once both were traced
     g = cg.compile(lambda x: x if x.ndim == 1 else (x, x + 1))
