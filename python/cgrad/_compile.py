@@ -5,10 +5,15 @@ the Arrays anywhere in its tuples, lists and dicts (NumPy arrays too, taken by `
 plan's inputs, and everything else (numbers, strings, None, dtypes, any hashable value) is part
 of the signature, so each distinct value traces once, as `jax.jit`'s static arguments do. A
 function may return Arrays in tuples, lists, dicts and named tuples, with None among them."""
-import numpy as np
-
 from . import _cgrad
 from ._array import Array
+
+try:  # NumPy is optional: without it there are no NumPy arrays or scalars to meet
+    import numpy as np
+
+    _NP_ARRAY, _NP_FLOAT, _NP_COMPLEX = np.ndarray, np.floating, np.complexfloating
+except ImportError:
+    _NP_ARRAY = _NP_FLOAT = _NP_COMPLEX = ()
 
 _LEAF = object()  # an Array's place in a structure
 
@@ -29,7 +34,7 @@ def _flatten_in(x, leaves):
     if isinstance(x, Array):
         leaves.append(x)
         return _LEAF
-    if isinstance(x, np.ndarray):
+    if isinstance(x, _NP_ARRAY):
         from ._api import asarray
         leaves.append(asarray(x))
         return _LEAF
@@ -38,9 +43,9 @@ def _flatten_in(x, leaves):
     if isinstance(x, dict):
         return (dict, tuple(x), tuple([_flatten_in(v, leaves) for v in x.values()]))
     # 0.0 == -0.0 and NaN != NaN: a float's key is its bits (NumPy's scalars too)
-    if isinstance(x, (float, np.floating)):
+    if isinstance(x, (float, _NP_FLOAT)):
         return (t, float(x).hex())
-    if isinstance(x, (complex, np.complexfloating)):
+    if isinstance(x, (complex, _NP_COMPLEX)):
         return (t, float(x.real).hex(), float(x.imag).hex())
     return (t, x)
 
@@ -59,9 +64,9 @@ def _unflatten_in(key, leaves):
         return dict(zip(key[1], (_unflatten_in(k, leaves) for k in key[2])))
     if isinstance(kind, type) and issubclass(kind, (tuple, list)) and len(key) == 2 and isinstance(key[1], tuple):
         return _rebuild(kind, [_unflatten_in(k, leaves) for k in key[1]])
-    if isinstance(kind, type) and issubclass(kind, (float, np.floating)):
+    if isinstance(kind, type) and issubclass(kind, (float, _NP_FLOAT)):
         return kind(float.fromhex(key[1]))
-    if isinstance(kind, type) and issubclass(kind, (complex, np.complexfloating)):
+    if isinstance(kind, type) and issubclass(kind, (complex, _NP_COMPLEX)):
         return kind(complex(float.fromhex(key[1]), float.fromhex(key[2])))
     return key[1]
 
@@ -130,7 +135,7 @@ def _unhashable(args, kwargs):
             inner = _unhashable((), v)
             if inner is not None:
                 return inner
-        elif not isinstance(v, (Array, np.ndarray)):
+        elif not isinstance(v, (Array, _NP_ARRAY)):
             try:
                 hash(v)
             except TypeError:
