@@ -75,6 +75,8 @@ int64_t cat_part(const Node& n);
 bool fusable_cat(const Node& n);
 /// A detached copy of a node for library kernels: inputs become placeholders with their shape.
 std::shared_ptr<Node> proto_of(const Node& n);
+/// Orders a reduction's reduced dims so that the innermost loop walks memory in order.
+void order_reduced(KernelSpec& k);
 /// Merges adjacent loop dims that every access walks contiguously, and drops size-1 dims.
 void collapse(KernelSpec& k);
 

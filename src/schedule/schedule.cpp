@@ -99,7 +99,10 @@ Schedule make_schedule(const ir::Subgraph& g, const Options& options) {
   // Every failed attempt moved a node one step up (builder.h): at most 2n of them fail.
   while (!b.attempt()) b.propagate_views();
   for (auto& k : b.out.kernels)
-    if (k.kind == KernelSpec::Kind::Loop) detail::collapse(k);
+    if (k.kind == KernelSpec::Kind::Loop) {
+      detail::order_reduced(k);
+      detail::collapse(k);
+    }
   return std::move(b.out);
 }
 

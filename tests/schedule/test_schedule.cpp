@@ -582,3 +582,13 @@ TEST(Schedule, LongChainsAreCut) {
 }
 
 }  // namespace
+
+// A reduction walks memory in order: the full sum of a transposed view reduces its dims in the
+// buffer's order, collapsed into one contiguous loop (it walked the columns, inner=(8, 4) with
+// strides [1, 8]: 20x slower than sum(x) at 4096 x 4096).
+TEST(Schedule, AFullReductionOfATransposeWalksTheBufferInOrder) {
+  Tensor x = input({4, 8});
+  const std::string s = schedule_of({sum(x.permute({1, 0})), max(x.permute({1, 0}))});
+  EXPECT_NE(s.find("k0 loop outer=() inner=(32,)"), std::string::npos) << s;
+  EXPECT_NE(s.find("a0 = s0 f32 +0 [1]"), std::string::npos) << s;
+}
