@@ -366,8 +366,17 @@ def _bool_scalars(self, key):
     index [0] or []. Returns (x with the new axes where the key puts them, the key with those
     integer arrays), so NumPy's placement rules of advanced indices apply; None without such an
     index. Until 2026-12-07 a bool was the int 1 or 0: x[True] read x[1], x[False] = v wrote x[0]."""
-    keys = key if type(key) is tuple else (key,)
-    if isinstance(key, Array) or not builtins.any(_is_bool_scalar(k) for k in keys):
+    t = type(key)
+    if t is int or t is slice or isinstance(key, Array):  # the common keys, at the cost of one test
+        return None
+    keys = key if t is tuple else (key,)
+    for k in keys:
+        tk = type(k)
+        if tk is int or tk is slice or k is None or k is Ellipsis:
+            continue
+        if _is_bool_scalar(k):
+            break
+    else:
         return None
     widths = [_key_width(k) for k in keys]
     ell = next((i for i, k in enumerate(keys) if k is Ellipsis), None)
