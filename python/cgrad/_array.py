@@ -711,7 +711,11 @@ def _to_out(out, r, fn="cgrad", ufunc=False):
                             "rule 'same_kind'")
         from . import _api
 
-        if _api.broadcast_shapes(tuple(r.shape), tuple(out.shape)) != tuple(out.shape):
+        try:
+            fits = _api.broadcast_shapes(tuple(r.shape), tuple(out.shape)) == tuple(out.shape)
+        except ValueError:
+            fits = False
+        if not fits:
             raise ValueError(f"{fn}: non-broadcastable output operand with shape {tuple(out.shape)} doesn't match "
                              f"the broadcast shape {tuple(r.shape)}")
     elif tuple(r.shape) != tuple(out.shape):
