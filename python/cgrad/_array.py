@@ -872,6 +872,8 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     def operand(v):
         return v if isinstance(v, _PLAIN_OPERANDS) else _api.asarray(v, device=self.device)
 
+    if method == "at" and inputs and isinstance(inputs[0], Array) and not kwargs:
+        return _ufunc_at(ufunc, *inputs)
     call = None
     out = kwargs.get("out")
     ours = out is None or builtins.all(isinstance(o, Array) for o in (out if isinstance(out, tuple) else (out,)))
@@ -899,6 +901,38 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
         if r is not _DECLINED:
             return r
     return getattr(ufunc, method)(*_numpy_values(inputs), **_numpy_values(kwargs))
+
+
+def _ufunc_at(ufunc, x, indices, b=None):
+    """NumPy's `ufunc.at(x, indices, b)` of a cgrad `x`: x[indices] = ufunc(x[indices], b), applied
+    once per index, repeats included (unbuffered), as NumPy's; x takes the result (x.assign). Until
+    2026-12-07 NumPy's own ran on x's memory: NumPy 2.4's `at` ignores the read-only flag of the
+    view cgrad exports, so `np.add.at(cg.zeros(5), [0, 0, 2], 1)` wrote all five elements (zeros
+    share one element) and corrupted a value every handle of it shares. `add` and `subtract` of
+    a real array are one lazy scatter_add (differentiable; a cgrad index outside its axis writes
+    nothing, as in x[idx] = v); the other ufuncs run NumPy's on a copy of the values."""
+    import numpy as np
+
+    from . import _api
+
+    key = indices if isinstance(indices, tuple) else (indices,)
+    if ufunc.__name__ in ("add", "subtract") and b is not None and (x.dtype in dt.INTEGRAL or x.dtype in dt.FLOATING):
+        n = math.prod(x.shape)
+        pos = (_cgrad._arange(n, dt.int64._c, x.device) + 1)._reshape(list(x.shape))
+        sel = _getitem(pos, key) - 1  # a cgrad index outside its axis reads 0 here: -1
+        v = b if isinstance(b, Array) else _api.asarray(b, device=x.device)
+        v = _api.broadcast_to(v.astype(x.dtype), tuple(sel.shape))  # NumPy's at casts unsafely
+        if ufunc.__name__ == "subtract":
+            v = -v
+        m = math.prod(sel.shape)
+        flat = _cgrad._scatter_add(x._reshape([n]), _cgrad._where(sel < 0, n, sel)._reshape([m]), v._reshape([m]), 0)
+        x.assign(flat._reshape(list(x.shape)))
+        return None
+    host = np.array(_array(x))  # a writable copy
+    ufunc.at(host, _numpy_values(key if isinstance(indices, tuple) else indices),
+             *(() if b is None else (_numpy_values(b),)))
+    x.assign(_api.asarray(host, dtype=x.dtype, device=x.device))
+    return None
 
 
 def _array_function(self, func, types, args, kwargs):

@@ -1045,6 +1045,33 @@ def test_compile_repeats_in_place_updates_of_its_arguments():
         np.testing.assert_array_equal(np.asarray(st.mean), [want] * 3)
 
 
+def test_numpys_ufunc_at_writes_the_cgrad_array_not_its_memory():
+    # NumPy 2.4's ufunc.at ignores the read-only flag: np.add.at(cg.zeros(5), [0, 0, 2], 1) wrote
+    # through the exported view into memory every handle shares (all five elements, which zeros
+    # keep as one) until 2026-12-07. Now cgrad's: unbuffered, as NumPy's, the Array takes the result.
+    cases = [(np.add, np.zeros(5), [0, 0, 2], 1.0), (np.subtract, np.zeros(5), [0, 0, 2], [1.0, 2.0, 3.0]),
+             (np.add, np.zeros((2, 3)), (slice(None), [0, 0, 2]), 1), (np.add, np.zeros((2, 3)), [1, 1], A),
+             (np.add, np.zeros(3, np.int64), [0, 1], 1.7), (np.multiply, np.ones(3), [0, 0, 1], 2.0),
+             (np.maximum, np.zeros(3), [0, 0, 1], [5.0, 3.0, -1.0]), (np.add, np.zeros(3, complex), [0, 2], 1j)]
+    for ufunc, a, idx, b in cases:
+        x = arr(a.copy())  # (arr(a) would read a's memory, which NumPy's at below writes)
+        alias, before = x, x * 1
+        assert ufunc.at(x, idx, b) is None
+        ufunc.at(a, idx, b)
+        np.testing.assert_array_equal(np.asarray(alias), a, err_msg=str((ufunc, idx)))
+        np.testing.assert_array_equal(np.asarray(before), 1 if ufunc is np.multiply else 0)
+    x = arr(np.ones(3))
+    np.negative.at(x, [0, 0, 2])  # a unary ufunc: twice at 0
+    np.testing.assert_array_equal(np.asarray(x), [1.0, 1.0, -1.0])
+    with pytest.raises(IndexError):
+        np.add.at(arr(np.zeros(3)), [5], 1.0)
+    w = arr(np.zeros(3)).requires_grad_()  # add.at is a lazy scatter_add: gradients flow
+    y = w * 1
+    np.add.at(y, [0, 0], 1.0)
+    (g,) = cg.grad(cg.sum(y * arr(np.array([1.0, 2.0, 3.0]))), [w])
+    np.testing.assert_array_equal(np.asarray(g), [1.0, 2.0, 3.0])
+
+
 def test_numpys_out_is_written_and_returned():
     # out= raised TypeError until 2026-12-07 ("arrays are values"); NumPy's rules now
     a = arr(A)
