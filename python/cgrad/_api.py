@@ -823,13 +823,18 @@ def _axes(a):
     return [int(a)] if isinstance(a, int) else [int(v) for v in a]
 
 
-def einsum(*operands, optimize=False, dtype=None):
+def einsum(*operands, optimize=False, dtype=None, out=None):
     """NumPy's einsum: subscripts ("ij,jk->ik", `...` for broadcast dims, implicit output without
     "->") then the operands, or NumPy's sublist form (op0, [0, 1], op1, [1, 2], [0, 2]). C++
     cgrad::einsum, composed of views, sums and batched matmuls (lazy, fused, differentiable). Pairs
     are contracted in the operands' order; with `optimize` (True, "greedy" or "optimal") three or more
     operands without `...` go in the greedy order instead: at each step the pair whose result is
-    smallest. `dtype` casts the operands first. Operands that are not arrays go through asarray."""
+    smallest. `dtype` casts the operands first. Operands that are not arrays go through asarray.
+    NumPy's `out` is written (_array._to_out)."""
+    if out is not None:
+        from ._array import _to_out
+
+        return _to_out(out, einsum(*operands, optimize=optimize, dtype=dtype), "einsum")
     if not operands:
         raise TypeError("einsum: needs subscripts and operands")
     if isinstance(operands[0], str):

@@ -214,9 +214,9 @@ def diag(v, k=0):
 
 
 # ---- products ----
-def outer(a, b):
+def outer(a, b, out=None):
     a, b = ravel(a), ravel(b)
-    return a._reshape([a.shape[0], 1]) * b._reshape([1, b.shape[0]])
+    return _to_out(out, a._reshape([a.shape[0], 1]) * b._reshape([1, b.shape[0]]), "outer")
 
 
 def inner(a, b):
@@ -227,9 +227,11 @@ def inner(a, b):
     return _api.tensordot(a, b, axes=([-1], [-1]))
 
 
-def dot(a, b):
+def dot(a, b, out=None):
     """NumPy's dot: 0-d operands multiply, 1-D and 2-D ones are matmul, otherwise the sum over the
     last axis of a and the second-to-last of b."""
+    if out is not None:
+        return _to_out(out, dot(a, b), "dot")
     a, b = _arr(a), _arr(b)
     if a.ndim == 0 or b.ndim == 0:
         return a * b
@@ -1745,7 +1747,7 @@ def _install_methods():
     A.clip = lambda self, min=None, max=None, out=None: _to_out(  # noqa: A002
         out, _api.clip(self, min, max), "clip", ufunc=True)
     A.round = lambda self, decimals=0, out=None: _to_out(out, around(self, decimals), "round")
-    A.dot = lambda self, b: dot(self, b)
+    A.dot = lambda self, b, out=None: dot(self, b, out)
     A.squeeze = lambda self, axis=None: _api.squeeze(self, axis)
     A.conj = A.conjugate = lambda self: _cgrad.conj(self)
     A.real = property(lambda self: _cgrad.real(self))

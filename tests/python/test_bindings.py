@@ -1099,6 +1099,10 @@ def test_numpys_out_is_written_and_returned():
     m = arr(np.zeros((2, 2), np.float32))
     assert cg.matmul(a, a.mT, out=m) is m and cg.cumsum(a, 1, None, arr(np.zeros_like(A))) is not None
     np.testing.assert_allclose(np.asarray(m), A @ A.T, rtol=1e-6)
+    for f in (lambda o: np.dot(a, a.mT, out=o), lambda o: np.einsum("ij,kj->ik", a, a, out=o), lambda o: a.dot(a.mT, o)):
+        o = arr(np.zeros((2, 2), np.float32))
+        assert f(o) is o
+        np.testing.assert_allclose(np.asarray(o), A @ A.T, rtol=1e-6)
     # NumPy's ufuncs with a cgrad out are cgrad's; with a NumPy out, NumPy's on the values
     assert np.add(a, a, out=c) is c and np.add.reduce(a, axis=0, out=arr(np.zeros(3, np.float32))) is not None
     np.testing.assert_array_equal(np.asarray(c), A + A)
