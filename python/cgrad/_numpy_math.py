@@ -348,7 +348,7 @@ def unwrap(p, discont=None, axis=-1, period=2 * math.pi):
     return _api.concat([first, _along(p, axis, slice(1, None)) + _np.cumsum(correct, axis=axis)], axis=axis)
 
 
-# ---- NaN-ignoring reductions (NumPy's signatures; out= raises TypeError: arrays are values) ----
+# ---- NaN-ignoring reductions (NumPy's signatures, out= included: _array._to_out) ----
 def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None):
     """The product with NaNs as 1; initial: NumPy's, multiplying each product."""
     return _to_out(out, _api.prod(_nan_where(_arr(a), 1.0), axis=axis, dtype=dtype, keepdims=keepdims,
