@@ -1,10 +1,11 @@
 """The argument and result structures of `cgrad.compile` (docs/python.md, "compile").
 
 A call with Arrays by position goes straight to the C++ plan cache. Any other call comes here:
-the Arrays anywhere in its tuples, lists and dicts (NumPy arrays too, taken by `asarray`) are the
-plan's inputs, and everything else (numbers, strings, None, dtypes, any hashable value) is part
-of the signature, so each distinct value traces once, as `jax.jit`'s static arguments do. A
-function may return Arrays in tuples, lists, dicts and named tuples, with None among them."""
+the Arrays anywhere in its tuples, lists and dicts (NumPy arrays and other DLPack producers too,
+taken by `asarray`) are the plan's inputs, and everything else (numbers, strings, None, dtypes,
+any hashable value) is part of the signature, so each distinct value traces once, as
+`jax.jit`'s static arguments do. A function may return Arrays in tuples, lists, dicts and named
+tuples, with None among them."""
 from . import _cgrad
 from ._array import Array
 
@@ -34,8 +35,9 @@ def _flatten_in(x, leaves):
     if isinstance(x, Array):
         leaves.append(x)
         return _LEAF
-    if isinstance(x, _NP_ARRAY):
-        from ._api import asarray
+    if isinstance(x, _NP_ARRAY) or (hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__")):
+        from ._api import asarray  # NumPy, PyTorch, JAX...: an input (a DLPack view), not a key
+
         leaves.append(asarray(x))
         return _LEAF
     if isinstance(x, (tuple, list)):
