@@ -1,6 +1,7 @@
 """DLPack both ways with NumPy (and PyTorch when installed): no copy (same pointer), the
 producer's buffer lives until the consumer's deleter runs, and 1e5 round trips do not leak."""
 import gc
+import os
 import resource
 import weakref
 
@@ -195,3 +196,13 @@ def test_torch_round_trip_shares_memory():
     assert y.data_ptr() == x.data_ptr()
     z = torch.from_dlpack(cg.exp(t))
     torch.testing.assert_close(z, torch.exp(x))
+
+
+def test_compiled_functions_take_torch_tensors_as_inputs():
+    # a tensor was a signature key by identity until 2026-12-07: a trace per tensor
+    torch = pytest.importorskip("torch")
+    f = cg.compile(lambda x, s=1.0: x * s)
+    for i in range(3):
+        np.testing.assert_array_equal(np.asarray(f(torch.full((3,), float(i)), 2.0)), [2.0 * i] * 3)
+    if os.environ.get("CGRAD_BACKEND") != "interpreter":
+        assert f.signatures == 1
