@@ -695,6 +695,8 @@ def _to_out(out, r, fn="cgrad", ufunc=False):
     float into an integer out, no signed into unsigned). `out` may be a tuple of one Array."""
     if out is None:
         return r
+    from . import _api
+
     if isinstance(out, tuple):
         if len(out) != 1:
             raise ValueError(f"{fn}: out must be one array, got a tuple of {len(out)}")
@@ -702,15 +704,11 @@ def _to_out(out, r, fn="cgrad", ufunc=False):
     if not isinstance(out, Array):
         raise TypeError(f"{fn}: out must be a cgrad Array, got {type(out).__name__}")
     if not isinstance(r, Array):
-        from . import _api
-
         r = _api.asarray(r, device=out.device)
     if ufunc:
         if _KIND_ORDER[r.dtype.kind] > _KIND_ORDER[out.dtype.kind]:
             raise TypeError(f"Cannot cast ufunc '{fn}' output from {r.dtype.name} to {out.dtype.name} with casting "
                             "rule 'same_kind'")
-        from . import _api
-
         try:
             fits = _api.broadcast_shapes(tuple(r.shape), tuple(out.shape)) == tuple(out.shape)
         except ValueError:
@@ -853,9 +851,10 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     logical_and and logical_or are cgrad's sum, prod, max, min, all and any; `np.add.accumulate`
     and `np.multiply.accumulate` its cumsum and cumprod; `ufunc.outer(a, b)` the ufunc of `a` with
     trailing dims against `b`. An `out=` of cgrad arrays is written by cgrad (_to_out: the Array
-    takes the result, since 2026-12-07; NumPy's "read-only" error before). Calls with `where=` or
-    a NumPy `out`, other methods (`at`, `reduceat`), ufuncs cgrad lacks and calls cgrad's
-    version refuses run NumPy's on the values, as every ufunc did before 2026-12-07."""
+    takes the result, since 2026-12-07; NumPy's "read-only" error before), and so is `ufunc.at`
+    of a cgrad array (_ufunc_at). Calls with `where=` or a NumPy `out`, `reduceat`, ufuncs cgrad
+    lacks and calls cgrad's version refuses run NumPy's on the values, as every ufunc did before
+    2026-12-07."""
     import cgrad
 
     name = ufunc.__name__
