@@ -36,13 +36,22 @@ class Optimizer {
   /// One step of several optimizers (PyTorch's parameter groups) realized in one schedule, so
   /// the forward and backward passes that produce their gradients run once.
   static void step_all(const std::vector<Optimizer*>& optimizers, const std::vector<Tensor>& with = {});
+  /// For checkpoints: the steps taken, and parameter i's state buffers by PyTorch's names
+  /// ("momentum_buffer" of SGD with momentum; "exp_avg", "exp_avg_sq" of Adam), each a new handle
+  /// on the current value (later steps do not change it). set_state() puts them back: the same
+  /// names, shapes and dtypes (InvalidArgument otherwise), values cast to the buffer's dtype.
+  int64_t steps() const { return steps_; }
+  std::vector<std::pair<std::string, Tensor>> state(std::size_t i) const;
+  void set_state(int64_t steps, std::size_t i, const std::vector<std::pair<std::string, Tensor>>& buffers);
 
  protected:
   /// Builds the new value of parameter `i` from its gradient `g`; states it keeps are
   /// assigned here and listed in `outputs` so that step() realizes them together.
   virtual Tensor update(std::size_t i, const Tensor& g, std::vector<Tensor>& outputs) = 0;
-  /// Called once per step before the updates (step counters, bias corrections).
+  /// Called once per step before the updates (bias corrections), steps() already counting it.
   virtual void begin_step() {}
+  /// Parameter i's state buffers by name (the members a subclass keeps), for state().
+  virtual std::vector<std::pair<std::string, Tensor*>> buffers(std::size_t) { return {}; }
   /// begin_step() and the updates of the parameters that have a gradient, assigned; the new
   /// values and states appended to `outputs`.
   void build_step(std::vector<Tensor>& outputs);
@@ -51,6 +60,7 @@ class Optimizer {
   const Tensor& lr_of(const Tensor& p);
   std::vector<Tensor> params_;
   double lr_ = 0;
+  int64_t steps_ = 0;
 
  private:
   Tensor lr_f32_, lr_f64_;  // the buffers of lr_of, made again when set_lr changes the rate
@@ -67,9 +77,9 @@ class SGD : public Optimizer {
  private:
   Tensor update(std::size_t i, const Tensor& g, std::vector<Tensor>& outputs) override;
   void begin_step() override;
+  std::vector<std::pair<std::string, Tensor*>> buffers(std::size_t i) override;
   double momentum_, dampening_, weight_decay_;
   bool nesterov_;
-  int64_t t_ = 0;
   std::vector<Tensor> buf_;
   Tensor damp_f32_, damp_f64_;  // 1 at the first step, 1 - dampening after (0-d buffers)
 };
@@ -84,9 +94,9 @@ class Adam : public Optimizer {
  protected:
   Tensor update(std::size_t i, const Tensor& g, std::vector<Tensor>& outputs) override;
   void begin_step() override;
+  std::vector<std::pair<std::string, Tensor*>> buffers(std::size_t i) override;
   bool decoupled_ = false;
   double beta1_, beta2_, eps_, weight_decay_;
-  int64_t t_ = 0;
   std::vector<Tensor> m_, v_;
   // Per-step scalars as 0-d buffers (not constants), so a new step replays the same plan.
   Tensor step_size_f32_, step_size_f64_, inv_sqrt_bc2_f32_, inv_sqrt_bc2_f64_, decay_f32_, decay_f64_;

@@ -15,6 +15,12 @@ minimize_cg = _c.minimize_cg
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "minimize_cg"]
 
 
+def _as_array(v):
+    from ._api import asarray
+
+    return asarray(v)
+
+
 def _param_list(params, where):
     if isinstance(params, Array):
         return [params]
@@ -123,6 +129,51 @@ class Optimizer:
         else:
             _c.Optimizer.step_all(self._cpp, list(with_))
         return loss
+
+    def state_dict(self):
+        """PyTorch's checkpoint form: {"state": {index: {"step": n, buffer name: Array}},
+        "param_groups": [the settings with "params" as indices]}. The Arrays are the buffers'
+        values now (later steps do not change them); the parameters themselves are not in it."""
+        state, groups, k = {}, [], 0
+        for g, c in zip(self.param_groups, self._cpp):
+            idx = []
+            for i in range(len(g["params"])):
+                entry = dict(c.state(i))
+                if entry or c.steps:
+                    state[k] = {"step": c.steps, **entry}
+                idx.append(k)
+                k += 1
+            groups.append(dict(g, params=idx))
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict):
+        """Puts a state_dict back: the same groups and parameter counts, the buffers' shapes
+        (ValueError otherwise, before anything changes); the groups' settings (lr...) too."""
+        groups = state_dict["param_groups"]
+        if len(groups) != len(self.param_groups) or any(
+                len(a["params"]) != len(b["params"]) for a, b in zip(groups, self.param_groups)):
+            raise ValueError(f"{self._name}: the state_dict's parameter groups do not match this optimizer's")
+        for g, saved in zip(self.param_groups, groups):
+            for key, v in saved.items():
+                if key != "params" and key != "lr" and key in g and v != g[key]:
+                    raise ValueError(f"{self._name}: the state_dict's {key} ({v!r}) differs from this optimizer's "
+                                     f"({g[key]!r}), which its state was built with")
+        state, loads = state_dict["state"], []
+        for g, saved, c in zip(self.param_groups, groups, self._cpp):
+            for i, k in enumerate(saved["params"]):
+                entry = dict(state.get(k, state.get(str(k), {})))
+                steps = int(entry.pop("step", 0))
+                mine = dict(c.state(i))
+                values = {name: v if isinstance(v, Array) else _as_array(v) for name, v in entry.items()}
+                if set(values) != set(mine) or any(tuple(values[n].shape) != tuple(mine[n].shape) for n in mine):
+                    raise ValueError(f"{self._name}: parameter {k}'s state has "
+                                     f"{ {n: tuple(v.shape) for n, v in values.items()} }, this optimizer keeps "
+                                     f"{ {n: tuple(v.shape) for n, v in mine.items()} }")
+                loads.append((c, steps, i, list(values.items())))
+        for c, steps, i, values in loads:  # all checked first: a bad entry changes nothing
+            c.set_state(steps, i, values)
+        for g, saved in zip(self.param_groups, groups):
+            g["lr"] = saved.get("lr", g["lr"])
 
     def zero_grad(self, set_to_none=True):
         """Drops every gradient (PyTorch's default, set_to_none=True; False zeroes them, the same

@@ -11,6 +11,7 @@
 
 #include <nanobind/stl/function.h>
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -1124,6 +1125,9 @@ NB_MODULE(_cgrad, m) {
       .def("zero_grad", &optim::Optimizer::zero_grad)
       .def_prop_ro("params", &optim::Optimizer::params)
       .def_prop_rw("lr", &optim::Optimizer::lr, &optim::Optimizer::set_lr)
+      .def_prop_ro("steps", &optim::Optimizer::steps)
+      .def("state", &optim::Optimizer::state, nb::arg("i"))
+      .def("set_state", &optim::Optimizer::set_state, nb::arg("steps"), nb::arg("i"), nb::arg("buffers"))
       .def_static(
           "step_all",
           [](const std::vector<optim::Optimizer*>& opts, const std::vector<Tensor>& with) {

@@ -23,9 +23,8 @@ Adam::Adam(std::vector<Tensor> params, double lr, double beta1, double beta2, do
 }
 
 void Adam::begin_step() {
-  ++t_;
-  const double bc1 = 1 - std::pow(beta1_, static_cast<double>(t_));
-  const double bc2 = 1 - std::pow(beta2_, static_cast<double>(t_));
+  const double bc1 = 1 - std::pow(beta1_, static_cast<double>(steps_));
+  const double bc2 = 1 - std::pow(beta2_, static_cast<double>(steps_));
   const Device d = params_.empty() ? Device::cpu() : params_[0].device();
   step_size_f32_ = detail::scalar_buffer(lr_ / bc1, DType::f32, d);
   step_size_f64_ = detail::scalar_buffer(lr_ / bc1, DType::f64, d);
@@ -35,6 +34,10 @@ void Adam::begin_step() {
     decay_f32_ = detail::scalar_buffer(1 - lr_ * weight_decay_, DType::f32, d);
     decay_f64_ = detail::scalar_buffer(1 - lr_ * weight_decay_, DType::f64, d);
   }
+}
+
+std::vector<std::pair<std::string, Tensor*>> Adam::buffers(std::size_t i) {
+  return {{"exp_avg", &m_[i]}, {"exp_avg_sq", &v_[i]}};
 }
 
 Tensor Adam::update(std::size_t i, const Tensor& grad, std::vector<Tensor>& outputs) {

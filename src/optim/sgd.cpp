@@ -3,6 +3,7 @@
 
 #include "ir/node.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 namespace cgrad::optim {
@@ -72,7 +73,39 @@ const Tensor& Optimizer::lr_of(const Tensor& p) {
   return b;
 }
 
+std::vector<std::pair<std::string, Tensor>> Optimizer::state(std::size_t i) const {
+  if (i >= params_.size())
+    throw Error(ErrorCode::InvalidArgument, "optimizer: no parameter " + std::to_string(i));
+  std::vector<std::pair<std::string, Tensor>> out;
+  for (auto& [name, b] : const_cast<Optimizer*>(this)->buffers(i)) out.emplace_back(name, Tensor(b->node()));
+  return out;
+}
+
+void Optimizer::set_state(int64_t steps, std::size_t i,
+                          const std::vector<std::pair<std::string, Tensor>>& buffers) {
+  if (i >= params_.size())
+    throw Error(ErrorCode::InvalidArgument, "optimizer: no parameter " + std::to_string(i));
+  if (steps < 0) throw Error(ErrorCode::InvalidArgument, "optimizer: a negative step count");
+  std::vector<std::pair<std::string, Tensor*>> mine = this->buffers(i);
+  std::vector<Tensor> values;  // checked first: a bad entry leaves every buffer as it was
+  for (auto& [name, b] : mine) {
+    auto it = std::find_if(buffers.begin(), buffers.end(), [&](const auto& e) { return e.first == name; });
+    if (it == buffers.end() || !it->second.defined() || it->second.shape() != b->shape())
+      throw Error(ErrorCode::InvalidArgument, "optimizer: parameter " + std::to_string(i) +
+                                                  "'s state needs '" + name + "' of shape " +
+                                                  shape_str(b->shape()));
+    values.push_back(it->second.dtype() == b->dtype() ? it->second : it->second.cast(b->dtype()));
+  }
+  if (buffers.size() != mine.size())
+    throw Error(ErrorCode::InvalidArgument, "optimizer: parameter " + std::to_string(i) +
+                                                "'s state has other buffers than this optimizer's");
+  for (std::size_t k = 0; k < mine.size(); ++k)
+    mine[k].second->assign(values[k].to(mine[k].second->device()));
+  steps_ = steps;
+}
+
 void Optimizer::build_step(std::vector<Tensor>& outputs) {
+  ++steps_;
   begin_step();
   std::vector<std::pair<std::size_t, Tensor>> updates;
   for (std::size_t i = 0; i < params_.size(); ++i) {
@@ -124,11 +157,15 @@ SGD::SGD(std::vector<Tensor> params, double lr, double momentum, double dampenin
     for (const Tensor& p : params_) buf_.push_back(detail::zeros_state(p));
 }
 
+std::vector<std::pair<std::string, Tensor*>> SGD::buffers(std::size_t i) {
+  if (momentum_ == 0) return {};
+  return {{"momentum_buffer", &buf_[i]}};
+}
+
 void SGD::begin_step() {
-  ++t_;
   if (momentum_ == 0 || dampening_ == 0) return;
   // b = g at the first step (PyTorch's), dampened after: one graph for both, a 0-d factor
-  const double damp = t_ == 1 ? 1.0 : 1.0 - dampening_;
+  const double damp = steps_ == 1 ? 1.0 : 1.0 - dampening_;
   const Device d = params_.empty() ? Device::cpu() : params_[0].device();
   damp_f32_ = detail::scalar_buffer(damp, DType::f32, d);
   damp_f64_ = detail::scalar_buffer(damp, DType::f64, d);

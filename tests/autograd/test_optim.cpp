@@ -246,5 +246,38 @@ TEST(Optim, StepAllUpdatesEveryGroupInOneRealize) {
   EXPECT_NEAR(vec(v)[0], 2.5, 1e-8) << "Adam's first step moves by lr";
 }
 
+// A checkpoint: state() after 3 steps, put into a new optimizer over the parameter's value then,
+// continues exactly as the first optimizer does (Adam's moments and step count, SGD's buffer
+// with its first-step rule); a state of another shape is refused and changes nothing.
+TEST(Optim, StateRestoresAnOptimizerMidway) {
+  auto run = [](optim::Optimizer& o, Tensor& p, int n) {
+    for (int k = 0; k < n; ++k) {
+      o.zero_grad();
+      sum(p * p * p).backward();
+      o.step();
+    }
+  };
+  for (int kind = 0; kind < 2; ++kind) {
+    auto make = [&](Tensor p) -> std::unique_ptr<optim::Optimizer> {
+      if (kind == 0) return std::make_unique<optim::Adam>(std::vector<Tensor>{p}, 0.05);
+      return std::make_unique<optim::SGD>(std::vector<Tensor>{p}, 0.01, 0.9, 0.3);
+    };
+    Tensor p = tensor(std::vector<double>{1, -2, 0.5}, {3}).requires_grad(true);
+    auto a = make(p);
+    run(*a, p, 3);
+    const auto saved = a->state(0);
+    const int64_t steps = a->steps();
+    Tensor q = tensor(p.to_vector<double>(), {3}).requires_grad(true);
+    run(*a, p, 2);
+    auto b = make(q);
+    EXPECT_THROW(b->set_state(steps, 0, {{saved[0].first, zeros({2}, f64)}}), Error);
+    EXPECT_EQ(b->steps(), 0) << "a refused state changes nothing";
+    b->set_state(steps, 0, saved);
+    run(*b, q, 2);
+    EXPECT_EQ(q.to_vector<double>(), p.to_vector<double>()) << (kind == 0 ? "Adam" : "SGD");
+    EXPECT_EQ(b->steps(), 5);
+  }
+}
+
 }  // namespace
 }  // namespace cgrad

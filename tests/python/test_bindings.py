@@ -1207,6 +1207,44 @@ def test_optimizers_take_torch_optims_spelling():
         opt.step()
 
 
+def test_optimizer_state_dict_resumes_training_exactly():
+    # PyTorch's checkpoint form (state by parameter index, groups with indices), picklable; a run
+    # resumed from it matches the run that went on (exactly: the same kernels on the same values)
+    import pickle
+
+    rng = np.random.default_rng(5)
+    X, Y, w0 = rng.standard_normal((8, 5)), rng.standard_normal((8, 3)), rng.standard_normal((5, 3))
+
+    def train(opt, w, n):
+        for _ in range(n):
+            opt.zero_grad()
+            loss = cg.sum((arr(X) @ w - arr(Y)) ** 2)
+            loss.backward()
+            opt.step(loss)
+
+    for make in (lambda w: cg.optim.Adam(w, lr=0.05), lambda w: cg.optim.SGD([w], lr=0.01, momentum=0.9, dampening=0.2)):
+        w = arr(w0).requires_grad_()
+        opt = make(w)
+        train(opt, w, 3)
+        sd = pickle.loads(pickle.dumps(opt.state_dict()))
+        assert sd["param_groups"][0]["params"] == [0] and sd["state"][0]["step"] == 3
+        at3 = np.asarray(w).copy()
+        train(opt, w, 2)
+        v = arr(at3).requires_grad_()
+        resumed = make(v)
+        resumed.load_state_dict(sd)
+        train(resumed, v, 2)
+        np.testing.assert_array_equal(np.asarray(v), np.asarray(w))
+    bad = dict(sd, state={0: {"step": 1, "momentum_buffer": np.zeros(2)}})
+    fresh = cg.optim.SGD([arr(w0).requires_grad_()], lr=0.01, momentum=0.9, dampening=0.2)
+    with pytest.raises(ValueError, match="state has"):
+        fresh.load_state_dict(bad)
+    kept = fresh.state_dict()["state"][0]  # unchanged
+    assert kept["step"] == 0 and not np.asarray(kept["momentum_buffer"]).any()
+    with pytest.raises(ValueError, match="momentum"):
+        cg.optim.SGD([arr(w0).requires_grad_()], lr=0.01, momentum=0.5).load_state_dict(sd)
+
+
 def test_in_place_update_of_a_leaf_under_no_grad_keeps_it_the_leaf():
     # PyTorch's hand-written SGD step: `w -= lr * w.grad` under no_grad updates the leaf itself
     # (until 2026-12-07 w became a new tensor outside the graph and the next backward() raised)
