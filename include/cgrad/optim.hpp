@@ -41,7 +41,7 @@ class Optimizer {
   /// on the current value (later steps do not change it). set_state() puts them back: the same
   /// names, shapes and dtypes (InvalidArgument otherwise), values cast to the buffer's dtype.
   int64_t steps() const { return steps_; }
-  std::vector<std::pair<std::string, Tensor>> state(std::size_t i) const;
+  std::vector<std::pair<std::string, Tensor>> state(std::size_t i);
   void set_state(int64_t steps, std::size_t i, const std::vector<std::pair<std::string, Tensor>>& buffers);
 
  protected:

@@ -73,11 +73,11 @@ const Tensor& Optimizer::lr_of(const Tensor& p) {
   return b;
 }
 
-std::vector<std::pair<std::string, Tensor>> Optimizer::state(std::size_t i) const {
+std::vector<std::pair<std::string, Tensor>> Optimizer::state(std::size_t i) {
   if (i >= params_.size())
     throw Error(ErrorCode::InvalidArgument, "optimizer: no parameter " + std::to_string(i));
   std::vector<std::pair<std::string, Tensor>> out;
-  for (auto& [name, b] : const_cast<Optimizer*>(this)->buffers(i)) out.emplace_back(name, Tensor(b->node()));
+  for (auto& [name, b] : buffers(i)) out.emplace_back(name, Tensor(b->node()));
   return out;
 }
 
