@@ -88,7 +88,9 @@ void Optimizer::set_state(int64_t steps, std::size_t i,
   if (steps < 0) throw Error(ErrorCode::InvalidArgument, "optimizer: a negative step count");
   std::vector<std::pair<std::string, Tensor*>> mine = this->buffers(i);
   std::vector<Tensor> values;  // checked first: a bad entry leaves every buffer as it was
-  for (auto& [name, b] : mine) {
+  for (const auto& entry : mine) {
+    const std::string& name = entry.first;
+    const Tensor* b = entry.second;
     auto it = std::find_if(buffers.begin(), buffers.end(), [&](const auto& e) { return e.first == name; });
     if (it == buffers.end() || !it->second.defined() || it->second.shape() != b->shape())
       throw Error(ErrorCode::InvalidArgument, "optimizer: parameter " + std::to_string(i) +
