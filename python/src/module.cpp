@@ -261,13 +261,20 @@ std::optional<Tensor> int_beyond_dtype(const Binary& b, nb::handle h, const Tens
   return scalar_left ? b.st(beyond_i8, x) : b.ts(x, beyond_i8);
 }
 
+// The Array `h` is, or null. (nb::try_cast<Tensor*> takes None as a null pointer: a compiled
+// function given or returning None dereferenced it until 2026-12-07.)
+Tensor* array_of(nb::handle h) {
+  Tensor* t = nullptr;
+  return !h.is_none() && nb::try_cast<Tensor*>(h, t, false) ? t : nullptr;
+}
+
 // Applies row `b` to (lhs, rhs) where either may be a scalar; null when neither is an Array or
 // an operand is of another type (operators then return NotImplemented).
 std::optional<Tensor> apply(const Binary& b, nb::handle lhs, nb::handle rhs) {
-  if (lhs.is_none() || rhs.is_none()) return std::nullopt;  // (try_cast<Tensor*> takes None as null)
+  if (lhs.is_none() || rhs.is_none()) return std::nullopt;
   // Each operand is cast once: two Arrays (the common case) go straight to the table's row.
-  Tensor *a = nullptr, *c = nullptr;
-  const bool la = nb::try_cast<Tensor*>(lhs, a, false), rc = nb::try_cast<Tensor*>(rhs, c, false);
+  Tensor *a = array_of(lhs), *c = array_of(rhs);
+  const bool la = a != nullptr, rc = c != nullptr;
   if (la && rc) {
     auto [x, y] = promoted_as_arrays(*a, *c);
     return b.tt(x, y);
@@ -323,12 +330,18 @@ const Reduction kReductions[] = {
                          bool k) { return cgrad::count_nonzero(x, std::move(a), k); }},
 };
 
-void eval_released(const std::vector<Tensor>& ts) {
+// Runs f (a realization) without the GIL, then the deferred Python work of user ops with it.
+template <class F>
+void released(F&& f) {
   {
     nb::gil_scoped_release release;
-    eval(ts);
+    f();
   }
   drain_deferred();
+}
+
+void eval_released(const std::vector<Tensor>& ts) {
+  released([&] { eval(ts); });
 }
 
 nb::object item(const Tensor& t) {
@@ -466,8 +479,8 @@ struct PyCompiled {
     in.reserve(args.size());
     bool plain = kwargs.size() == 0;
     for (nb::handle a : args) {
-      Tensor* t = nullptr;
-      if (!plain || !nb::try_cast<Tensor*>(a, t, false)) {
+      Tensor* t = plain ? array_of(a) : nullptr;
+      if (!t) {
         plain = false;
         break;
       }
@@ -482,16 +495,15 @@ struct PyCompiled {
       nb::list py_in;
       for (const Tensor& t : in) py_in.append(nb::cast(t));
       nb::object r = fn(*nb::tuple(py_in));
-      Tensor* one = nullptr;
-      if (nb::try_cast<Tensor*>(r, one, false)) {
+      if (Tensor* one = array_of(r)) {
         remember(in, Form{{}, true, nb::none()});
         return {*one};
       }
       std::vector<Tensor> v;
       if (PyTuple_CheckExact(r.ptr())) {  // (a named tuple keeps its type: flatten_out below)
         for (nb::handle h : nb::iter(r)) {
-          Tensor* t = nullptr;
-          if (!nb::try_cast<Tensor*>(h, t, false)) break;
+          Tensor* t = array_of(h);
+          if (!t) break;
           v.push_back(*t);
         }
         if (v.size() == nb::len(r)) {
@@ -599,11 +611,13 @@ NB_MODULE(_cgrad, m) {
       .def_static("cuda", &Device::cuda, nb::arg("index") = 0)
       .def_prop_ro("is_cuda", &Device::is_cuda)
       .def_prop_ro("index", [](const Device& d) { return d.index; })
-      .def("__eq__",
-           [](const Device& a, nb::handle b) {
-             Device* d = nullptr;
-             return nb::try_cast<Device*>(b, d, false) && a == *d;
-           })
+      .def(
+          "__eq__",
+          [](const Device& a, nb::handle b) {  // False for other values, None too (it raised TypeError)
+            Device* d = nullptr;
+            return !b.is_none() && nb::try_cast<Device*>(b, d, false) && a == *d;
+          },
+          nb::arg("other").none())
       .def("__hash__", [](const Device& d) { return (d.is_cuda() ? 1000 : 0) + d.index; })
       .def("__repr__", [](const Device& d) { return "cgrad.Device('" + d.str() + "')"; })
       .def("__str__", &Device::str);
@@ -755,19 +769,22 @@ NB_MODULE(_cgrad, m) {
       .def("__pos__", [](const Tensor& x) { return positive(x); })
       .def("__abs__", [](const Tensor& x) { return cgrad::abs(x); })
       .def("__invert__", [](const Tensor& x) { return bitwise_invert(x); })
-      .def("__matmul__",
-           [](const Tensor& a, nb::handle b) -> nb::object {
-             Tensor* t = nullptr;
-             if (nb::try_cast<Tensor*>(b, t, false)) return nb::cast(matmul(a, *t));
-             if (auto z = foreign_operand(b, a)) return nb::cast(matmul(a, *z));
-             return nb::borrow(Py_NotImplemented);
-           })
-      .def("__rmatmul__", [](const Tensor& a, nb::handle b) -> nb::object {
-        Tensor* t = nullptr;
-        if (nb::try_cast<Tensor*>(b, t, false)) return nb::cast(matmul(*t, a));
-        if (auto z = foreign_operand(b, a)) return nb::cast(matmul(*z, a));
-        return nb::borrow(Py_NotImplemented);
-      });
+      .def(  // (None: NotImplemented, so Python's TypeError, as for the other operators)
+          "__matmul__",
+          [](const Tensor& a, nb::handle b) -> nb::object {
+            if (Tensor* t = array_of(b)) return nb::cast(matmul(a, *t));
+            if (auto z = foreign_operand(b, a)) return nb::cast(matmul(a, *z));
+            return nb::borrow(Py_NotImplemented);
+          },
+          nb::arg("other").none())
+      .def(
+          "__rmatmul__",
+          [](const Tensor& a, nb::handle b) -> nb::object {
+            if (Tensor* t = array_of(b)) return nb::cast(matmul(*t, a));
+            if (auto z = foreign_operand(b, a)) return nb::cast(matmul(*z, a));
+            return nb::borrow(Py_NotImplemented);
+          },
+          nb::arg("other").none());
 
   // The element-wise functions take NumPy's `out=` (keyword only; written by Python's
   // _array._to_out under the ufuncs' rules); without it they cost what they did before.
@@ -812,9 +829,9 @@ NB_MODULE(_cgrad, m) {
           nb::arg("x"), nb::arg("axis").none(), nb::arg("keepdims"));
   }
   m.def("_where", [](const Tensor& c, nb::handle a, nb::handle b) {
-    Tensor *ta = nullptr, *tb = nullptr;
+    Tensor *ta = array_of(a), *tb = array_of(b);
     Scalar sa{0.0}, sb{0.0};
-    bool ia = nb::try_cast<Tensor*>(a, ta, false), ib = nb::try_cast<Tensor*>(b, tb, false);
+    bool ia = ta != nullptr, ib = tb != nullptr;
     // cplxfn: a Python complex beside an array (the rules of the binary operators)
     if (ia && !ib)
       if (auto z = complex_operand(b, *ta, "where")) return where(c, *ta, *z);
@@ -1058,7 +1075,14 @@ NB_MODULE(_cgrad, m) {
       "eval",
       [](nb::args xs) {
         std::vector<Tensor> ts;
-        for (nb::handle h : xs) ts.push_back(nb::cast<Tensor>(h));
+        for (nb::handle h : xs) {
+          Tensor* t = array_of(h);
+          if (!t)  // (std::bad_cast until 2026-12-07)
+            throw nb::type_error(
+                ("eval: arguments must be cgrad arrays, got " + std::string(nb::type_name(h.type()).c_str()))
+                    .c_str());
+          ts.push_back(*t);
+        }
         eval_released(ts);
       },
       "Evaluates every given array in one schedule (with the GIL released).");
@@ -1111,13 +1135,7 @@ NB_MODULE(_cgrad, m) {
       nb::arg("fn"), nb::arg("general") = nb::none(), nb::rv_policy::take_ownership);
 
   nb::module_ optim = m.def_submodule("optim", "Optimizers (docs/optim.md).");
-  auto step = [](optim::Optimizer& o, const std::vector<Tensor>& with) {
-    {
-      nb::gil_scoped_release release;
-      o.step(with);
-    }
-    drain_deferred();
-  };
+  auto step = [](optim::Optimizer& o, const std::vector<Tensor>& with) { released([&] { o.step(with); }); };
   nb::class_<optim::Optimizer>(optim, "Optimizer")
       .def(  // one array, `opt.step(loss)` (until 2026-12-07 a 0-d loss iterated as no arrays)
           "step", [step](optim::Optimizer& o, const Tensor& with) { step(o, {with}); }, nb::arg("with_"))
@@ -1131,11 +1149,7 @@ NB_MODULE(_cgrad, m) {
       .def_static(
           "step_all",
           [](const std::vector<optim::Optimizer*>& opts, const std::vector<Tensor>& with) {
-            {
-              nb::gil_scoped_release release;
-              optim::Optimizer::step_all(opts, with);
-            }
-            drain_deferred();
+            released([&] { optim::Optimizer::step_all(opts, with); });
           },
           nb::arg("optimizers"), nb::arg("with_") = std::vector<Tensor>{});
   nb::class_<optim::SGD, optim::Optimizer>(optim, "SGD")

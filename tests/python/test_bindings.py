@@ -1007,6 +1007,34 @@ def test_compile_takes_arrays_in_structures_and_returns_them():
         assert isinstance(g(v), cg.Array) and isinstance(g(m), tuple)
 
 
+def test_compile_takes_and_returns_none():
+    # None given beside Arrays, returned alone or beside an Array: try_cast<Tensor*> read None as a
+    # null Array, and each of these crashed the interpreter (until 2026-12-07)
+    f = cg.compile(lambda x, y: x + 1 if y is None else x + y)
+    for _ in range(2):
+        np.testing.assert_array_equal(np.asarray(f(arr(A), None)), A + 1)
+    assert f.signatures == 1
+    nothing = cg.compile(lambda x: None)
+    assert nothing(arr(A)) is None and nothing(arr(A)) is None
+    pair = cg.compile(lambda x: (x * 2, None))
+    for _ in range(2):
+        got = pair(arr(A))
+        assert type(got) is tuple and got[1] is None
+        np.testing.assert_array_equal(np.asarray(got[0]), A * 2)
+
+
+def test_none_beside_arrays_is_no_array():
+    x = arr(A)
+    with pytest.raises(TypeError, match="unsupported operand"):
+        x @ None
+    with pytest.raises(TypeError, match="unsupported operand"):
+        None @ x
+    with pytest.raises(TypeError, match="eval: arguments must be cgrad arrays, got NoneType"):
+        cg.eval(x, None)
+    assert (cg.Device.cpu() == None) is False and cg.Device.cpu() != None  # noqa: E711
+    assert x.device == cg.Device.cpu()
+
+
 def test_compile_repeats_in_place_updates_of_its_arguments():
     # x -= y inside a compiled function changed the caller's x neither at the trace nor at
     # replays (the trace's Arrays were new handles); the same function run eagerly changes it.
