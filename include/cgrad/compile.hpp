@@ -36,13 +36,13 @@ struct LockWaitHook {
 };
 void set_lock_wait_hook(LockWaitHook hook);
 
-/// The type-erased part of a compiled function (src/frontend/compile.cpp).
 /// Whether a compile() trace runs on this thread and `t` is an argument or a captured tensor
 /// (its node existed before the trace, or the trace assigned it), whose update the plan must
 /// repeat (assign), not a value fn built.
 /// Python's in-place operators rebind other Arrays and assign these.
 bool traced_input(const Tensor& t);
 
+/// The type-erased part of a compiled function (src/frontend/compile.cpp).
 class CompiledCore {
  public:
   CompiledCore();

@@ -15,6 +15,22 @@
 
 namespace cgrad::optim {
 
+namespace detail {
+/// A per-step scalar of the updates (the learning rate, Adam's bias corrections) as 0-d buffers,
+/// not constants, so that a new value replays the same plan: f64 for f64 and c128 parameters,
+/// else f32, on the parameter's device. The buffers stay while set() gives the same value.
+class StepScalar {
+ public:
+  void set(double v);
+  double value() const { return v_; }
+  Tensor of(const Tensor& p);
+
+ private:
+  double v_ = 0;
+  std::vector<Tensor> made_;  // one per dtype and device met since the last change
+};
+}  // namespace detail
+
 class Optimizer {
  public:
   explicit Optimizer(std::vector<Tensor> params);
@@ -31,7 +47,7 @@ class Optimizer {
   const std::vector<Tensor>& params() const { return params_; }
   /// The learning rate. set_lr() takes effect at the next step without planning it again (the
   /// rate reaches the update as a 0-d buffer, not a constant): a schedule costs nothing.
-  double lr() const { return lr_; }
+  double lr() const { return lr_.value(); }
   void set_lr(double lr);
   /// One step of several optimizers (PyTorch's parameter groups) realized in one schedule, so
   /// the forward and backward passes that produce their gradients run once.
@@ -55,15 +71,9 @@ class Optimizer {
   /// begin_step() and the updates of the parameters that have a gradient, assigned; the new
   /// values and states appended to `outputs`.
   void build_step(std::vector<Tensor>& outputs);
-  /// The learning rate as a 0-d buffer: f64 for f64 and c128 parameters, else f32 (Adam's
-  /// per-step scalars follow the same rule).
-  const Tensor& lr_of(const Tensor& p);
   std::vector<Tensor> params_;
-  double lr_ = 0;
+  detail::StepScalar lr_;
   int64_t steps_ = 0;
-
- private:
-  Tensor lr_f32_, lr_f64_;  // the buffers of lr_of, made again when set_lr changes the rate
 };
 
 /// Stochastic gradient descent with (heavy-ball) momentum, torch.optim.SGD's formulation:
@@ -81,7 +91,7 @@ class SGD : public Optimizer {
   double momentum_, dampening_, weight_decay_;
   bool nesterov_;
   std::vector<Tensor> buf_;
-  Tensor damp_f32_, damp_f64_;  // 1 at the first step, 1 - dampening after (0-d buffers)
+  detail::StepScalar damp_;  // 1 at the first step, 1 - dampening after
 };
 
 /// Adam (Kingma & Ba) with bias correction. weight_decay adds weight_decay * p to the
@@ -98,8 +108,7 @@ class Adam : public Optimizer {
   bool decoupled_ = false;
   double beta1_, beta2_, eps_, weight_decay_;
   std::vector<Tensor> m_, v_;
-  // Per-step scalars as 0-d buffers (not constants), so a new step replays the same plan.
-  Tensor step_size_f32_, step_size_f64_, inv_sqrt_bc2_f32_, inv_sqrt_bc2_f64_, decay_f32_, decay_f64_;
+  detail::StepScalar step_size_, inv_sqrt_bc2_, decay_;  // lr / bc1, 1 / sqrt(bc2), 1 - lr * wd
 };
 
 /// AdamW (Loshchilov & Hutter): p -= lr * weight_decay * p, decoupled from the moments.

@@ -9,7 +9,7 @@ import operator
 
 from . import _cgrad
 from . import _dtypes as dt
-from ._array import Array, Device, _vjp_sum
+from ._array import Array, Device, _vjp_sum, _writes_out
 from ._array import _reduce_in as _array_reduce_in
 from ._array import _check_host_indices_of_axis, _mean, _numeric_stat
 
@@ -823,6 +823,7 @@ def _axes(a):
     return [int(a)] if isinstance(a, int) else [int(v) for v in a]
 
 
+@_writes_out
 def einsum(*operands, optimize=False, dtype=None, out=None):
     """NumPy's einsum: subscripts ("ij,jk->ik", `...` for broadcast dims, implicit output without
     "->") then the operands, or NumPy's sublist form (op0, [0, 1], op1, [1, 2], [0, 2]). C++
@@ -830,11 +831,7 @@ def einsum(*operands, optimize=False, dtype=None, out=None):
     are contracted in the operands' order; with `optimize` (True, "greedy" or "optimal") three or more
     operands without `...` go in the greedy order instead: at each step the pair whose result is
     smallest. `dtype` casts the operands first. Operands that are not arrays go through asarray.
-    NumPy's `out` is written (_array._to_out)."""
-    if out is not None:
-        from ._array import _to_out
-
-        return _to_out(out, einsum(*operands, optimize=optimize, dtype=dtype), "einsum")
+    NumPy's `out` is written (_array._writes_out)."""
     if not operands:
         raise TypeError("einsum: needs subscripts and operands")
     if isinstance(operands[0], str):

@@ -58,16 +58,9 @@ def _check_host_indices(self, key):
     except ImportError:  # a list without NumPy: left to take's rule
         return
     values = [np.asarray(k) if h else None for k, h in zip(key, host)]
-    # the axes each element of the key stands for: None and ... none, a mask its ndim (a cgrad mask
-    # too: counted as one axis until 2026-12-07, `x[m2d, [2]]` checked 2 against the second axis),
-    # others one
-    def axes(k, v):
-        if k is None or k is Ellipsis:
-            return 0
-        if v is not None and v.dtype == np.bool_:
-            return v.ndim
-        return k.ndim if isinstance(k, Array) and k.dtype == dt.bool else 1
-    width = [axes(k, v) for k, v in zip(key, values)]
+    # the axes each element stands for (a cgrad mask counted one until 2026-12-07: `x[m2d, [2]]`
+    # checked 2 against axis 1)
+    width = [_key_width(k, v) for k, v in zip(key, values)]
     axis = 0
     for k, v, w in zip(key, values, width):
         if k is Ellipsis:
@@ -147,7 +140,8 @@ def _array_key(self, key):
         raise IndexError(f"too many indices: array is {self.ndim}-D, index has {len(key)}")
     shapes = [tuple(k.shape) for k in key if isinstance(k, Array)]
     try:  # NumPy's and PyTorch's IndexError (cgrad's broadcast raised ShapeError until 2026-12-07)
-        _api.broadcast_shapes(*shapes)
+        if len(shapes) > 1:
+            _api.broadcast_shapes(*shapes)
     except ValueError:
         raise IndexError("shape mismatch: indexing arrays could not be broadcast together with shapes "
                          + " ".join(str(sh) for sh in shapes)) from None
@@ -346,18 +340,19 @@ def _is_bool_scalar(k):
     return getattr(k, "ndim", None) == 0 and getattr(getattr(k, "dtype", None), "kind", None) == "b"
 
 
-def _key_width(k):
-    """The dims of x an element of a key stands for (a 0-d boolean: its new axis)."""
+def _key_width(k, v=None):
+    """The dims of x an element of a key stands for: None and ... none, a mask (host or cgrad) its
+    ndim, others one (a 0-d boolean: its new axis, _bool_scalars). `v`: a host k as a NumPy
+    array, where the caller has made it."""
     if k is None or k is Ellipsis:
         return 0
     if isinstance(k, Array):
         return k.ndim if k.dtype == dt.bool and k.ndim else 1
-    if isinstance(k, list) or getattr(k, "ndim", 0):
+    if v is None and (isinstance(k, list) or getattr(k, "ndim", 0)):
         import numpy as np
 
         v = np.asarray(k)
-        return v.ndim if v.dtype == np.bool_ and v.ndim else 1
-    return 1
+    return v.ndim if v is not None and v.dtype.kind == "b" and v.ndim else 1
 
 
 def _bool_scalars(self, key):
@@ -720,6 +715,26 @@ def _to_out(out, r, fn="cgrad", ufunc=False):
         raise ValueError(f"{fn}: out has shape {tuple(out.shape)}, the result {tuple(r.shape)}")
     out[...] = r
     return out
+
+
+def _writes_out(fn):
+    """Decorator of a function with NumPy's `out` parameter (by name or by position): fn runs with
+    out=None, and its result is written to `out` by _to_out."""
+    import functools
+    import inspect
+
+    params = inspect.signature(fn).parameters
+    pos = list(params).index("out") if params["out"].kind is inspect.Parameter.POSITIONAL_OR_KEYWORD else None
+    name = fn.__name__
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        if pos is not None and len(args) > pos:
+            out, args = args[pos], args[:pos] + (None,) + args[pos + 1:]
+        else:
+            out = kwargs.pop("out", None)
+        return _to_out(out, fn(*args, **kwargs), name)
+    return wrapper
 
 
 def _reduction_method(fn):

@@ -17,34 +17,45 @@ except ImportError:
     _NP_ARRAY = _NP_FLOAT = _NP_COMPLEX = ()
 
 _LEAF = object()  # an Array's place in a structure
-
-
 _PLAIN = (int, bool, str, type(None))  # their own keys, with their type (2 == 2.0 == True)
 
 
-def _flatten_in(x, leaves):
-    """x's structure as a hashable key, its Arrays appended to `leaves`."""
+def _flatten(x, leaves, result=False):
+    """x's structure as a hashable tree, its Arrays appended to `leaves`: _LEAF for an Array,
+    ("seq", type, children) for tuples and lists (named tuples too), ("dict", keys, children),
+    ("val", key) for any other value. In arguments NumPy arrays and DLPack producers are Arrays
+    too, and other values are part of the signature (_static_key); in a `result` only None is
+    (TypeError for others)."""
     t = type(x)
     if t is Array:
         leaves.append(x)
         return _LEAF
-    if t in _PLAIN:
-        return (t, x)
-    if t is tuple or t is list:
-        return (t, tuple([_flatten_in(v, leaves) for v in x]))
+    if t in _PLAIN and (not result or x is None):
+        return ("val", (t, x))
+    if t is tuple or t is list or isinstance(x, (tuple, list)):
+        return ("seq", t, tuple([_flatten(v, leaves, result) for v in x]))
+    if isinstance(x, dict):
+        return ("dict", tuple(x), tuple([_flatten(v, leaves, result) for v in x.values()]))
     if isinstance(x, Array):
         leaves.append(x)
         return _LEAF
+    if result:
+        kind = type(x).__name__
+        raise TypeError(
+            "cgrad.compile: the function must return a cgrad.Array, or Arrays in tuples, lists and dicts, got "
+            + kind + (" (a NumPy function that cgrad does not run lazily gives one)" if kind == "ndarray" else ""))
     if isinstance(x, _NP_ARRAY) or (hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__")):
         from ._api import asarray  # NumPy, PyTorch, JAX...: an input (a DLPack view), not a key
 
         leaves.append(asarray(x))
         return _LEAF
-    if isinstance(x, (tuple, list)):
-        return (t, tuple([_flatten_in(v, leaves) for v in x]))
-    if isinstance(x, dict):
-        return (dict, tuple(x), tuple([_flatten_in(v, leaves) for v in x.values()]))
-    # 0.0 == -0.0 and NaN != NaN: a float's key is its bits (NumPy's scalars too)
+    return ("val", _static_key(x))
+
+
+def _static_key(x):
+    """A value's key: its type and the value, a float's bits (0.0 == -0.0 and NaN != NaN; NumPy's
+    scalars too)."""
+    t = type(x)
     if isinstance(x, (float, _NP_FLOAT)):
         return (t, float(x).hex())
     if isinstance(x, (complex, _NP_COMPLEX)):
@@ -52,25 +63,26 @@ def _flatten_in(x, leaves):
     return (t, x)
 
 
-def _rebuild(kind, items):
-    if hasattr(kind, "_fields"):  # a named tuple
-        return kind(*items)
-    return kind(items)
-
-
-def _unflatten_in(key, leaves):
-    if key is _LEAF:
-        return next(leaves)
-    kind = key[0]
-    if kind is dict and len(key) == 3 and isinstance(key[1], tuple):
-        return dict(zip(key[1], (_unflatten_in(k, leaves) for k in key[2])))
-    if isinstance(kind, type) and issubclass(kind, (tuple, list)) and len(key) == 2 and isinstance(key[1], tuple):
-        return _rebuild(kind, [_unflatten_in(k, leaves) for k in key[1]])
-    if isinstance(kind, type) and issubclass(kind, (float, _NP_FLOAT)):
-        return kind(float.fromhex(key[1]))
-    if isinstance(kind, type) and issubclass(kind, (complex, _NP_COMPLEX)):
-        return kind(complex(float.fromhex(key[1]), float.fromhex(key[2])))
+def _static_value(key):
+    t = key[0]
+    if issubclass(t, (float, _NP_FLOAT)):
+        return t(float.fromhex(key[1]))
+    if issubclass(t, (complex, _NP_COMPLEX)):
+        return t(complex(float.fromhex(key[1]), float.fromhex(key[2])))
     return key[1]
+
+
+def _unflatten(tree, it):
+    """The structure `tree` (_flatten's) with its Arrays taken from the iterator `it`."""
+    if tree is _LEAF:
+        return next(it)
+    tag = tree[0]
+    if tag == "seq":
+        kind, items = tree[1], [_unflatten(c, it) for c in tree[2]]
+        return kind(*items) if hasattr(kind, "_fields") else kind(items)  # a named tuple: by position
+    if tag == "dict":
+        return dict(zip(tree[1], (_unflatten(c, it) for c in tree[2])))
+    return _static_value(tree[1])
 
 
 MAX_KEYS = 64  # signature keys kept per function, least recently used dropped past it
@@ -93,7 +105,7 @@ class General:
 
     def __call__(self, *args, **kwargs):
         leaves = []
-        key = (_flatten_in(args, leaves), _flatten_in(kwargs, leaves) if kwargs else None)
+        key = (_flatten(args, leaves), _flatten(kwargs, leaves) if kwargs else None)
         try:
             c = self.plans.get(key)
         except TypeError:
@@ -107,8 +119,8 @@ class General:
 
             def traced(*xs):
                 it = iter(xs)
-                a = _unflatten_in(key[0], it)
-                k = _unflatten_in(key[1], it) if key[1] is not None else {}
+                a = _unflatten(key[0], it)
+                k = _unflatten(key[1], it) if key[1] is not None else {}
                 return fn(*a, **k)
 
             c = self.plans[key] = _cgrad._compile(traced)
@@ -149,35 +161,8 @@ def flatten_out(r):
     """A traced function's result as (its Arrays, its structure); TypeError for a value that is
     not an Array, None, or a tuple, list or dict of them."""
     leaves = []
-    return leaves, _out_tree(r, leaves)
-
-
-def _out_tree(r, leaves):
-    if isinstance(r, Array):
-        leaves.append(r)
-        return _LEAF
-    if r is None:
-        return None
-    if isinstance(r, (tuple, list)):
-        return (type(r), tuple(_out_tree(v, leaves) for v in r))
-    if isinstance(r, dict):
-        return (dict, tuple(r), tuple(_out_tree(v, leaves) for v in r.values()))
-    kind = type(r).__name__
-    raise TypeError(
-        "cgrad.compile: the function must return a cgrad.Array, or Arrays in tuples, lists and dicts, got "
-        + kind + (" (a NumPy function that cgrad does not run lazily gives one)" if kind == "ndarray" else ""))
+    return leaves, _flatten(r, leaves, result=True)
 
 
 def unflatten_out(tree, xs):
-    return _out_rebuild(tree, iter(xs))
-
-
-def _out_rebuild(tree, it):
-    if tree is _LEAF:
-        return next(it)
-    if tree is None:
-        return None
-    kind = tree[0]
-    if kind is dict:
-        return dict(zip(tree[1], (_out_rebuild(t, it) for t in tree[2])))
-    return _rebuild(kind, [_out_rebuild(t, it) for t in tree[1]])
+    return _unflatten(tree, iter(xs))

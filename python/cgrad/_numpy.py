@@ -13,7 +13,7 @@ from . import _api
 from . import _cgrad
 from . import _dtypes as dt
 from . import linalg as _linalg
-from ._array import _host_outside, _to_out
+from ._array import _host_outside, _to_out, _writes_out
 from ._cgrad import Array
 
 __all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "average", "bincount", "column_stack", "convolve", "corrcoef",
@@ -214,9 +214,10 @@ def diag(v, k=0):
 
 
 # ---- products ----
+@_writes_out
 def outer(a, b, out=None):
     a, b = ravel(a), ravel(b)
-    return _to_out(out, a._reshape([a.shape[0], 1]) * b._reshape([1, b.shape[0]]), "outer")
+    return a._reshape([a.shape[0], 1]) * b._reshape([1, b.shape[0]])
 
 
 def inner(a, b):
@@ -227,11 +228,10 @@ def inner(a, b):
     return _api.tensordot(a, b, axes=([-1], [-1]))
 
 
+@_writes_out
 def dot(a, b, out=None):
     """NumPy's dot: 0-d operands multiply, 1-D and 2-D ones are matmul, otherwise the sum over the
     last axis of a and the second-to-last of b."""
-    if out is not None:
-        return _to_out(out, dot(a, b), "dot")
     a, b = _arr(a), _arr(b)
     if a.ndim == 0 or b.ndim == 0:
         return a * b
@@ -327,10 +327,10 @@ def unravel_index(indices, shape, order="C"):
 
 
 # ---- statistics ----
+@_writes_out
 def ptp(a, axis=None, out=None, keepdims=False):
     a = _arr(a)
-    return _to_out(out, _api.max(a, axis=axis, keepdims=keepdims) - _api.min(a, axis=axis, keepdims=keepdims),
-                   "ptp")
+    return _api.max(a, axis=axis, keepdims=keepdims) - _api.min(a, axis=axis, keepdims=keepdims)
 
 
 @_api._half_in_f32
@@ -357,16 +357,17 @@ def _nan_where(a, fill):
     return _api.where(_cgrad.isnan(a), fill, a) if a.dtype in dt.FLOATING + dt.COMPLEX else a
 
 
+@_writes_out
 def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None):
     """The sum with NaNs as 0; initial: NumPy's, added to each sum."""
-    return _to_out(out, _api.sum(_nan_where(_arr(a), 0.0), axis=axis, keepdims=keepdims, dtype=dtype,
-                                 initial=initial), "nansum")
+    return _api.sum(_nan_where(_arr(a), 0.0), axis=axis, keepdims=keepdims, dtype=dtype, initial=initial)
 
 
+@_writes_out
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
     """dtype (NumPy's): the dtype computed in, and the result's."""
     a = _arr(a)
-    return _to_out(out, _nanmean(a if dtype is None else a.astype(dtype), axis=axis, keepdims=keepdims), "nanmean")
+    return _nanmean(a if dtype is None else a.astype(dtype), axis=axis, keepdims=keepdims)
 
 
 @_api._half_in_f32
@@ -387,12 +388,14 @@ def _nan_extreme(a, axis, keepdims, initial, reduce, fill):
     return _api.where(every, float("nan"), r)
 
 
+@_writes_out
 def nanmax(a, axis=None, out=None, keepdims=False, initial=None):
-    return _to_out(out, _nan_extreme(a, axis, keepdims, initial, _api.max, float("-inf")), "nanmax")
+    return _nan_extreme(a, axis, keepdims, initial, _api.max, float("-inf"))
 
 
+@_writes_out
 def nanmin(a, axis=None, out=None, keepdims=False, initial=None):
-    return _to_out(out, _nan_extreme(a, axis, keepdims, initial, _api.min, float("inf")), "nanmin")
+    return _nan_extreme(a, axis, keepdims, initial, _api.min, float("inf"))
 
 
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
@@ -592,6 +595,7 @@ def _weighted_quantiles(a, q, axis, method, keepdims, weights, fn, skip_nan):
     return _stacked_q(outs, qa)
 
 
+@_writes_out
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None,
              _empty_nan=False):
     """The q-th quantiles (q in [0, 1], a number or an array) along `axis` (all axes by default):
@@ -601,9 +605,6 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", 
     "normal_unbiased"). q's dims come first. A NaN in a slice makes its quantiles NaN. An empty
     slice raises (NumPy's quantile raises too); median's is NaN (NumPy's, with a warning).
     NumPy's `weights` (since 2026-12-07) with "inverted_cdf"; overwrite_input is moot."""
-    if out is not None:
-        return _to_out(out, quantile(a, q, axis, None, overwrite_input, method, keepdims, weights=weights,
-                                     _empty_nan=_empty_nan), "quantile")
     a = _arr(a)
     if weights is not None:
         return _weighted_quantiles(a, q, axis, method, keepdims, weights, "quantile", False)
@@ -1539,12 +1540,12 @@ __all__ += ["isin", "unique", "intersect1d", "union1d", "setdiff1d", "argwhere",
 
 
 # ---- NumPy's names for the standard's functions, and functions close to them ----
+@_writes_out
 def concatenate(arrays, axis=0, out=None, dtype=None, casting="same_kind"):
     """concat; axis=None concatenates the flattened arrays (NumPy's rule); dtype: each array cast
     to it first, under NumPy's casting rule."""
     arrays = [ravel(a) for a in arrays] if axis is None else [_arr(a) for a in arrays]
-    return _to_out(out, _api.concat(arrays, axis=0 if axis is None else axis, dtype=dtype, casting=casting),
-                   "concatenate")
+    return _api.concat(arrays, axis=0 if axis is None else axis, dtype=dtype, casting=casting)
 
 
 def transpose(a, axes=None):

@@ -15,7 +15,7 @@ import operator
 from . import _api
 from . import _cgrad
 from . import _dtypes as dt
-from ._array import _to_out
+from ._array import _writes_out
 from ._cgrad import Array
 from ._numpy import _arr, atleast_1d, diag, indices, ravel, split, tril_indices, triu_indices, vstack
 
@@ -447,11 +447,10 @@ def _int_index(ind, fn, accept=dt.INTEGRAL + (dt.bool,), error=TypeError):
     return ind.astype(dt.int64)
 
 
+@_writes_out
 def choose(a, choices, out=None, mode="raise"):
     """choices[a[i]][i] for each i, all broadcast together; mode 'raise' (checks, evaluating a),
     'wrap' or 'clip' says what an index outside [0, n) does."""
-    if out is not None:
-        return _to_out(out, choose(a, choices, mode=mode), "choose")
     a = _int_index(a, "choose")
     choices = list(_api.unstack(choices, axis=0)) if isinstance(choices, Array) else [_arr(c) for c in choices]
     n = len(choices)

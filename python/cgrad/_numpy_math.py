@@ -13,7 +13,7 @@ from . import _cgrad
 from . import _dtypes as dt
 from . import _numpy as _np
 from . import linalg as _linalg
-from ._array import _to_out
+from ._array import _writes_out
 from ._cgrad import Array
 
 __all__ = ["arctan2", "fabs", "bitwise_not", "bitwise_count", "fmod", "gcd", "lcm", "ldexp", "frexp", "modf",
@@ -348,29 +348,30 @@ def unwrap(p, discont=None, axis=-1, period=2 * math.pi):
     return _api.concat([first, _along(p, axis, slice(1, None)) + _np.cumsum(correct, axis=axis)], axis=axis)
 
 
-# ---- NaN-ignoring reductions (NumPy's signatures, out= included: _array._to_out) ----
+# ---- NaN-ignoring reductions (NumPy's signatures, out= included: _array._writes_out) ----
+@_writes_out
 def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None):
     """The product with NaNs as 1; initial: NumPy's, multiplying each product."""
-    return _to_out(out, _api.prod(_nan_where(_arr(a), 1.0), axis=axis, dtype=dtype, keepdims=keepdims,
-                                  initial=initial), "nanprod")
+    return _api.prod(_nan_where(_arr(a), 1.0), axis=axis, dtype=dtype, keepdims=keepdims, initial=initial)
 
 
+@_writes_out
 def nancumsum(a, axis=None, dtype=None, out=None):
     """The cumulative sum with NaNs as 0 (of the flattened array without axis)."""
-    return _to_out(out, _np.cumsum(_nan_where(_arr(a), 0.0), axis=axis, dtype=dtype), "nancumsum")
+    return _np.cumsum(_nan_where(_arr(a), 0.0), axis=axis, dtype=dtype)
 
 
+@_writes_out
 def nancumprod(a, axis=None, dtype=None, out=None):
     """The cumulative product with NaNs as 1 (of the flattened array without axis)."""
-    return _to_out(out, _np.cumprod(_nan_where(_arr(a), 1.0), axis=axis, dtype=dtype), "nancumprod")
+    return _np.cumprod(_nan_where(_arr(a), 1.0), axis=axis, dtype=dtype)
 
 
+@_writes_out
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, mean=None, correction=None):
     """The variance of the non-NaN elements, divided by their count - ddof (NaN where that is not
     positive); real for complex a; integers as float64; NumPy's `mean` (the mean with the reduced
     axes kept) not computed again."""
-    if out is not None:
-        return _to_out(out, nanvar(a, axis, dtype, None, ddof, keepdims, mean=mean, correction=correction), "nanvar")
     a = _float(_arr(a))
     if dtype is not None:
         a = a.astype(dtype)
@@ -390,10 +391,9 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, mean=N
                       float("nan"))
 
 
+@_writes_out
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, mean=None, correction=None):
     """The square root of nanvar (of f16/bf16 in float32, rounded once)."""
-    if out is not None:
-        return _to_out(out, nanstd(a, axis, dtype, None, ddof, keepdims, mean=mean, correction=correction), "nanstd")
     a = _arr(a)
     if dtype is None and a.dtype in dt.HALF:
         return nanstd(a.astype(dt.float32), axis=axis, ddof=ddof, keepdims=keepdims, mean=mean,
@@ -416,25 +416,25 @@ def _nanarg(a, axis, keepdims, arg, fill, fn):
     return arg(a, axis=axis, keepdims=keepdims)
 
 
+@_writes_out
 def nanargmax(a, axis=None, out=None, *, keepdims=False):
     """The index of the largest non-NaN element; an all-NaN slice raises ValueError (as NumPy's),
     which evaluates a check (a synchronisation point)."""
-    return _to_out(out, _nanarg(a, axis, keepdims, _api.argmax, float("-inf"), "nanargmax"), "nanargmax")
+    return _nanarg(a, axis, keepdims, _api.argmax, float("-inf"), "nanargmax")
 
 
+@_writes_out
 def nanargmin(a, axis=None, out=None, *, keepdims=False):
     """The index of the smallest non-NaN element; an all-NaN slice raises ValueError (evaluated)."""
-    return _to_out(out, _nanarg(a, axis, keepdims, _api.argmin, float("inf"), "nanargmin"), "nanargmin")
+    return _nanarg(a, axis, keepdims, _api.argmin, float("inf"), "nanargmin")
 
 
+@_writes_out
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None):
     """quantile over the non-NaN elements of each slice (an all-NaN slice gives NaN), with
     quantile's thirteen methods: the sort puts NaNs last, and each slice's count of the others
     places its positions; `weights` as quantile's (NaNs weigh 0). overwrite_input is moot (arrays
     are values)."""
-    if out is not None:
-        return _to_out(out, nanquantile(a, q, axis, None, overwrite_input, method, keepdims, weights=weights),
-                       "nanquantile")
     a = _arr(a)
     if weights is not None:
         return _np._weighted_quantiles(a, q, axis, method, keepdims, weights, "nanquantile", True)

@@ -34,7 +34,8 @@ def _param_list(params, where):
 
 
 def _groups(params, name):
-    """PyTorch's `params`: one Array, an iterable of Arrays, or an iterable of dicts (groups)."""
+    """PyTorch's `params`: one Array, an iterable of Arrays, or an iterable of dicts (groups, each
+    checked by add_param_group)."""
     if isinstance(params, Array):
         return [{"params": [params]}]
     if isinstance(params, (dict, str)):
@@ -43,14 +44,7 @@ def _groups(params, name):
     items = list(params)
     if not items:
         raise ValueError(f"{name}: the parameter list is empty")
-    if all(isinstance(g, dict) for g in items):
-        groups = []
-        for g in items:
-            if "params" not in g:
-                raise ValueError(f"{name}: a parameter group needs 'params'")
-            groups.append(dict(g, params=_param_list(g["params"], name)))
-        return groups
-    return [{"params": _param_list(items, name)}]
+    return items if all(isinstance(g, dict) for g in items) else [{"params": items}]
 
 
 class Optimizer:
@@ -71,6 +65,8 @@ class Optimizer:
 
     def add_param_group(self, group):
         """PyTorch's: another group, with the defaults where it says nothing."""
+        if "params" not in group:
+            raise ValueError(f"{self._name}: a parameter group needs 'params'")
         g = dict(self.defaults)
         g.update(group)
         g["params"] = _param_list(g["params"], self._name)

@@ -15,7 +15,7 @@ Adam::Adam(std::vector<Tensor> params, double lr, double beta1, double beta2, do
   check(beta2 >= 0 && beta2 < 1, "beta2 must be in [0, 1), got " + std::to_string(beta2));
   check(eps >= 0, "eps must be >= 0, got " + std::to_string(eps));
   check(weight_decay >= 0, "weight_decay must be >= 0, got " + std::to_string(weight_decay));
-  lr_ = lr;
+  lr_.set(lr);
   for (const Tensor& p : params_) {
     m_.push_back(detail::zeros_state(p));
     v_.push_back(detail::zeros_state(p));
@@ -25,15 +25,9 @@ Adam::Adam(std::vector<Tensor> params, double lr, double beta1, double beta2, do
 void Adam::begin_step() {
   const double bc1 = 1 - std::pow(beta1_, static_cast<double>(steps_));
   const double bc2 = 1 - std::pow(beta2_, static_cast<double>(steps_));
-  const Device d = params_.empty() ? Device::cpu() : params_[0].device();
-  step_size_f32_ = detail::scalar_buffer(lr_ / bc1, DType::f32, d);
-  step_size_f64_ = detail::scalar_buffer(lr_ / bc1, DType::f64, d);
-  inv_sqrt_bc2_f32_ = detail::scalar_buffer(1 / std::sqrt(bc2), DType::f32, d);
-  inv_sqrt_bc2_f64_ = detail::scalar_buffer(1 / std::sqrt(bc2), DType::f64, d);
-  if (decoupled_ && weight_decay_ != 0) {  // a buffer too: set_lr changes it without a new plan
-    decay_f32_ = detail::scalar_buffer(1 - lr_ * weight_decay_, DType::f32, d);
-    decay_f64_ = detail::scalar_buffer(1 - lr_ * weight_decay_, DType::f64, d);
-  }
+  step_size_.set(lr_.value() / bc1);
+  inv_sqrt_bc2_.set(1 / std::sqrt(bc2));
+  decay_.set(1 - lr_.value() * weight_decay_);  // AdamW's, a buffer too: set_lr needs no new plan
 }
 
 std::vector<std::pair<std::string, Tensor*>> Adam::buffers(std::size_t i) {
@@ -42,17 +36,15 @@ std::vector<std::pair<std::string, Tensor*>> Adam::buffers(std::size_t i) {
 
 Tensor Adam::update(std::size_t i, const Tensor& grad, std::vector<Tensor>& outputs) {
   const Tensor& p = params_[i];
-  const bool f64 = p.dtype() == DType::f64 || p.dtype() == DType::c128;
   Tensor g = grad;
   Tensor base = p;
   if (weight_decay_ != 0) {
     if (decoupled_)
-      base = p * (f64 ? decay_f64_ : decay_f32_);
+      base = p * decay_.of(p);
     else
       g = g + weight_decay_ * p;
   }
-  const Tensor& step = f64 ? step_size_f64_ : step_size_f32_;
-  const Tensor& inv = f64 ? inv_sqrt_bc2_f64_ : inv_sqrt_bc2_f32_;
+  const Tensor step = step_size_.of(p), inv = inv_sqrt_bc2_.of(p);
   m_[i].assign(beta1_ * m_[i] + (1 - beta1_) * g);
   outputs.push_back(m_[i]);
   if (is_complex(p.dtype())) {

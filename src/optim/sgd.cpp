@@ -24,6 +24,20 @@ Tensor scalar_buffer(double v, DType t, Device d) {
                              : tensor(std::vector<float>{static_cast<float>(v)}, Shape{});
   return d.is_cuda() ? s.to(d) : s;
 }
+
+void StepScalar::set(double v) {
+  if (v == v_ && !made_.empty()) return;
+  v_ = v;
+  made_.clear();
+}
+
+Tensor StepScalar::of(const Tensor& p) {
+  const DType t = p.dtype() == DType::f64 || p.dtype() == DType::c128 ? DType::f64 : DType::f32;
+  for (const Tensor& b : made_)
+    if (b.dtype() == t && b.device() == p.device()) return b;
+  made_.push_back(scalar_buffer(v_, t, p.device()));
+  return made_.back();
+}
 }  // namespace detail
 
 Optimizer::Optimizer(std::vector<Tensor> params) : params_(std::move(params)) {
@@ -59,18 +73,7 @@ void Optimizer::set_lr(double lr) {
   if (!(lr >= 0))
     throw Error(ErrorCode::InvalidArgument,
                 "optimizer: learning rate must be >= 0, got " + std::to_string(lr));
-  if (lr == lr_) return;
-  lr_ = lr;
-  lr_f32_ = Tensor();
-  lr_f64_ = Tensor();
-}
-
-const Tensor& Optimizer::lr_of(const Tensor& p) {
-  const bool f64 = p.dtype() == DType::f64 || p.dtype() == DType::c128;
-  Tensor& b = f64 ? lr_f64_ : lr_f32_;
-  if (!b.defined() || b.device() != p.device())
-    b = detail::scalar_buffer(lr_, f64 ? DType::f64 : DType::f32, p.device());
-  return b;
+  lr_.set(lr);
 }
 
 std::vector<std::pair<std::string, Tensor>> Optimizer::state(std::size_t i) {
@@ -154,7 +157,7 @@ SGD::SGD(std::vector<Tensor> params, double lr, double momentum, double dampenin
   check(dampening >= 0 && dampening <= 1, "dampening must be in [0, 1], got " + std::to_string(dampening));
   check(weight_decay >= 0, "weight_decay must be >= 0, got " + std::to_string(weight_decay));
   check(!nesterov || (momentum > 0 && dampening == 0), "nesterov needs a momentum and zero dampening");
-  lr_ = lr;
+  lr_.set(lr);
   if (momentum_ != 0)
     for (const Tensor& p : params_) buf_.push_back(detail::zeros_state(p));
 }
@@ -167,20 +170,15 @@ std::vector<std::pair<std::string, Tensor*>> SGD::buffers(std::size_t i) {
 void SGD::begin_step() {
   if (momentum_ == 0 || dampening_ == 0) return;
   // b = g at the first step (PyTorch's), dampened after: one graph for both, a 0-d factor
-  const double damp = steps_ == 1 ? 1.0 : 1.0 - dampening_;
-  const Device d = params_.empty() ? Device::cpu() : params_[0].device();
-  damp_f32_ = detail::scalar_buffer(damp, DType::f32, d);
-  damp_f64_ = detail::scalar_buffer(damp, DType::f64, d);
+  damp_.set(steps_ == 1 ? 1.0 : 1.0 - dampening_);
 }
 
 Tensor SGD::update(std::size_t i, const Tensor& grad, std::vector<Tensor>& outputs) {
   const Tensor& p = params_[i];
-  const Tensor& lr = lr_of(p);
+  const Tensor lr = lr_.of(p);
   Tensor g = weight_decay_ != 0 ? grad + weight_decay_ * p : grad;
   if (momentum_ == 0) return p - lr * g;
-  const bool f64 = p.dtype() == DType::f64 || p.dtype() == DType::c128;
-  buf_[i].assign(dampening_ == 0 ? momentum_ * buf_[i] + g
-                                 : momentum_ * buf_[i] + (f64 ? damp_f64_ : damp_f32_) * g);
+  buf_[i].assign(dampening_ == 0 ? momentum_ * buf_[i] + g : momentum_ * buf_[i] + damp_.of(p) * g);
   outputs.push_back(buf_[i]);
   return p - lr * (nesterov_ ? g + momentum_ * buf_[i] : buf_[i]);
 }
