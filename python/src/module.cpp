@@ -268,6 +268,12 @@ Tensor* array_of(nb::handle h) {
   return !h.is_none() && nb::try_cast<Tensor*>(h, t, false) ? t : nullptr;
 }
 
+// What a Python callback (`what`) returned, which must be an Array (std::bad_cast until 2026-12-07).
+Tensor returned_array(nb::handle r, const std::string& what) {
+  if (Tensor* t = array_of(r)) return *t;
+  throw nb::type_error((what + " must return a cgrad Array, got " + nb::type_name(r.type()).c_str()).c_str());
+}
+
 // Applies row `b` to (lhs, rhs) where either may be a scalar; null when neither is an Array or
 // an operand is of another type (operators then return NotImplemented).
 std::optional<Tensor> apply(const Binary& b, nb::handle lhs, nb::handle rhs) {
@@ -304,11 +310,26 @@ nb::object result(std::optional<Tensor> t) {
   return nb::cast(std::move(*t));
 }
 
+// An axis: an int or anything with __index__ (NumPy's integers, 0-d integer arrays); TypeError
+// otherwise (std::bad_cast, a RuntimeError, until 2026-12-07: `x.mean("a")`, `x.all(y)`).
+int64_t axis_of(nb::handle a) {
+  nb::object i = nb::steal(PyNumber_Index(a.ptr()));
+  int overflow = 0;
+  const long long v = i.is_valid() ? PyLong_AsLongLongAndOverflow(i.ptr(), &overflow) : 0;
+  if (!i.is_valid() || overflow != 0) {
+    PyErr_Clear();
+    throw nb::type_error(("axis must be an int or a tuple of ints, got " +
+                          std::string(i.is_valid() ? "an int out of range" : nb::type_name(a.type()).c_str()))
+                             .c_str());
+  }
+  return v;
+}
+
 std::vector<int64_t> axes_of(nb::handle axis) {
   std::vector<int64_t> axes;
   if (axis.is_none()) return axes;
-  if (PyLong_Check(axis.ptr())) return {nb::cast<int64_t>(axis)};
-  for (nb::handle a : nb::iter(axis)) axes.push_back(nb::cast<int64_t>(a));
+  if (!PyTuple_Check(axis.ptr()) && !PyList_Check(axis.ptr())) return {axis_of(axis)};
+  for (nb::handle a : nb::iter(axis)) axes.push_back(axis_of(a));
   return axes;
 }
 
@@ -1170,8 +1191,8 @@ NB_MODULE(_cgrad, m) {
         optim::CGOptions o;
         o.max_iterations = max_iterations;
         o.gradient_tolerance = gradient_tolerance;
-        optim::CGResult r =
-            optim::minimize_cg([&](const Tensor& t) { return nb::cast<Tensor>(energy(t)); }, x, o);
+        optim::CGResult r = optim::minimize_cg(
+            [&](const Tensor& t) { return returned_array(energy(t), "minimize_cg: the energy"); }, x, o);
         nb::dict d;
         d["iterations"] = r.iterations;
         d["energy_evaluations"] = r.energy_evaluations;

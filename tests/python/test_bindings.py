@@ -1035,6 +1035,23 @@ def test_none_beside_arrays_is_no_array():
     assert x.device == cg.Device.cpu()
 
 
+def test_bad_axes_and_callback_results_raise_type_error():
+    # std::bad_cast (a RuntimeError) until 2026-12-07
+    x = arr(A)
+    for bad in ("a", x, 2.5, (0, "a"), 2**70):
+        with pytest.raises(TypeError, match="axis must be an int or a tuple of ints"):
+            x.mean(bad)
+        with pytest.raises(TypeError, match="axis must be an int or a tuple of ints"):
+            cg.all(x, axis=bad)
+    # what NumPy takes as an axis: its integers and 0-d integer arrays (__index__)
+    np.testing.assert_allclose(np.asarray(x.sum(np.int64(1))), A.sum(1), rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(cg.max(x, axis=(np.int32(0), cg.asarray(1)))), A.max())
+    w = cg.ones(3, dtype=cg.float64)
+    for bad in (None, 3.0, np.ones(())):
+        with pytest.raises(TypeError, match="minimize_cg: the energy must return a cgrad Array, got"):
+            cg.optim.minimize_cg(lambda v, bad=bad: bad, w)
+
+
 def test_compile_repeats_in_place_updates_of_its_arguments():
     # x -= y inside a compiled function changed the caller's x neither at the trace nor at
     # replays (the trace's Arrays were new handles); the same function run eagerly changes it.
