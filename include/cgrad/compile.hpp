@@ -36,6 +36,8 @@ struct LockWaitHook {
 };
 void set_lock_wait_hook(LockWaitHook hook);
 
+/// Whether a compile() trace runs on this thread.
+bool tracing();
 /// Whether a compile() trace runs on this thread and `t` is an argument or a captured tensor
 /// (its node existed before the trace, or the trace assigned it), whose update the plan must
 /// repeat (assign), not a value fn built.

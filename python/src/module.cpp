@@ -742,7 +742,7 @@ NB_MODULE(_cgrad, m) {
       });
   A.attr("__hash__") = nb::none();  // == builds an array, so arrays are not hashable
 
-  // Operators from the table: __op__, __rop__ and __iop__ (rebinds this Array's handle).
+  // Operators from the table: __op__, __rop__ and __iop__ (assigns this Array: below).
   for (const Binary& b : kBinary) {
     if (!b.dunder) continue;
     const Binary* row = &b;
@@ -763,13 +763,18 @@ NB_MODULE(_cgrad, m) {
       Tensor& self = nb::cast<Tensor&>(a);
       Tensor value = in_place_result(*row, self, std::move(*r));
       if (!(self.requires_grad() && self.is_leaf())) {
-        // An argument or captured Array of a compiled function being traced: assigned, so that the
-        // caller's Array (another handle of the same variable) changes and the plan repeats it at
-        // each replay (until 2026-12-07 `x -= y` inside changed the caller's x at no call).
-        if (detail::traced_input(self))
+        // In place: every handle of this Array's tensor sees the new value, as in NumPy and
+        // PyTorch (x.view(), an optimizer's params, a compiled function that captured x); arrays
+        // derived from x before keep theirs. Until 2026-12-07 the Array was rebound to a new
+        // tensor, so a compiled function that captured it kept reading the old value (`w += 1`,
+        // then f(x) computed with the old w). Inside a compile trace, the function's arguments and
+        // captured Arrays are assigned (the plan repeats those assigns: until 2026-12-07 `x -= y`
+        // inside changed the caller's x at no call), and an Array built inside is rebound (an
+        // assign there would be a side effect for the plan to repeat).
+        if (!detail::tracing() || detail::traced_input(self))
           self.assign(value);
         else
-          self = std::move(value);  // a new value for this Array (arrays derived before keep theirs)
+          self = std::move(value);
         return nb::borrow(a);
       }
       // A leaf that requires a gradient (PyTorch's rules). Under no_grad, an update of the leaf

@@ -26,6 +26,8 @@ void note_assign(TraceLog& log, const Tensor& t) {
 
 namespace cgrad::detail {
 
+bool tracing() { return frontend::active_trace() != nullptr; }
+
 bool traced_input(const Tensor& t) {
   const frontend::TraceLog* log = frontend::active_trace();
   // its node existed before the trace, or the trace assigned it already (`m.w *= 0.5; m.w += x`)

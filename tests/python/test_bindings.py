@@ -43,14 +43,26 @@ def test_scalar_and_reflected_operators():
     np.testing.assert_allclose(np.asarray(abs(-x)), A)
 
 
-def test_inplace_rebinds_the_python_object_only():
+def test_inplace_updates_every_handle_of_the_array():
     x = arr(A)
-    view = x[0]
-    same = x
+    row = x[0]
+    same, handle = x, x.view()  # the same object; another Array of the same tensor
     x += 1
     assert same is x
     np.testing.assert_allclose(np.asarray(x), A + 1)
-    np.testing.assert_allclose(np.asarray(view), A[0])  # derived before: unchanged
+    np.testing.assert_allclose(np.asarray(handle), A + 1)  # as NumPy's and PyTorch's views
+    np.testing.assert_allclose(np.asarray(row), A[0])  # derived before: unchanged
+    # a compiled function that captured an Array reads its value after `+=` outside (until
+    # 2026-12-07 the Array was rebound and the plan kept reading the old value)
+    w = arr(np.ones(3))
+    f = cg.compile(lambda v: v * w)
+    v = arr(np.arange(3.0))
+    np.testing.assert_array_equal(np.asarray(f(v)), np.arange(3.0))
+    w += 1
+    np.testing.assert_array_equal(np.asarray(f(v)), 2 * np.arange(3.0))
+    w *= 3
+    np.testing.assert_array_equal(np.asarray(f(v)), 6 * np.arange(3.0))
+    assert f.signatures == 1
 
 
 def test_unary_and_binary_functions():
