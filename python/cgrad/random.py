@@ -32,7 +32,8 @@ from ._cgrad import Array
 __all__ = ["seed", "default_rng", "Generator", "random", "random_sample", "sample", "ranf", "rand", "randn",
            "uniform", "normal", "standard_normal", "lognormal", "exponential", "standard_exponential", "laplace",
            "logistic", "gumbel", "standard_cauchy", "rayleigh", "weibull", "pareto", "power", "triangular", "wald",
-           "standard_gamma", "gamma", "beta", "chisquare", "noncentral_chisquare", "standard_t", "f", "dirichlet",
+           "standard_gamma", "gamma", "beta", "chisquare", "noncentral_chisquare", "noncentral_f", "standard_t", "f",
+           "dirichlet", "bytes",
            "multivariate_normal", "geometric", "poisson", "binomial", "negative_binomial", "hypergeometric",
            "multinomial", "zipf", "logseries", "vonmises", "integers", "randint", "permutation", "permuted", "shuffle", "choice"]
 
@@ -412,6 +413,16 @@ class _Sampler:
         k = self.poisson(nonc / 2.0, shape, device).astype(_F64)
         return self.chisquare(df + 2.0 * k, shape, dtype, device)
 
+    def noncentral_f(self, dfnum, dfden, nonc, size=None, dtype=None, device=None):
+        """(noncentral_chisquare(dfnum, nonc) / dfnum) / (chisquare(dfden) / dfden)."""
+        dfnum, dfden, nonc = _param(dfnum, _F64), _param(dfden, _F64), _param(nonc, _F64)
+        _check(dfnum, lambda k: k > 0, "dfnum <= 0")
+        _check(dfden, lambda k: k > 0, "dfden <= 0")
+        _check(nonc, lambda n: n >= 0, "nonc < 0")
+        shape, dev = _shape_of(size, dfnum, dfden, nonc), _device(device, dfnum, dfden, nonc)
+        num = self.noncentral_chisquare(dfnum, nonc, shape, _F64, dev) / dfnum
+        return (num / (self.chisquare(dfden, shape, _F64, dev) / dfden)).astype(_float_dtype(dtype))
+
     def beta(self, a, b, size=None, dtype=None, device=None):
         """X / (X + Y) of gammas X, Y of shapes a and b: sigmoid(log X - log Y), exact for tiny shapes."""
         a, b = _param(a, _F64), _param(b, _F64)
@@ -745,6 +756,13 @@ class _Sampler:
         k = _cgrad.floor(u * width.astype(_F64)).astype(dt.int64)
         return (_cgrad.minimum(k, width - 1) + low).astype(d)
 
+    def bytes(self, length):
+        """`length` random bytes, as Python bytes (NumPy's; evaluated: a synchronisation point)."""
+        n = operator.index(length)
+        if n < 0:
+            raise ValueError(f"cgrad.random.bytes: length must be >= 0, got {n}")
+        return builtins.bytes(self.integers(0, 256, size=n, dtype=dt.uint8).tolist())  # (the module's `bytes` is this)
+
     def _order(self, shape, axis, device):
         """Uniformly random permutations along axis: the argsort of uniform keys."""
         return _api.argsort(self._uniform(shape, _F64, device), axis=axis)
@@ -899,6 +917,8 @@ gamma = _global.gamma
 beta = _global.beta
 chisquare = _global.chisquare
 noncentral_chisquare = _global.noncentral_chisquare
+noncentral_f = _global.noncentral_f
+bytes = _global.bytes
 standard_t = _global.standard_t
 f = _global.f
 dirichlet = _global.dirichlet

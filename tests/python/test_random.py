@@ -204,6 +204,7 @@ def test_continuous_distributions_follow_their_cdf(name, args, cdf):
     ("beta", (0.01, 0.02), 1 / 3, 2 / 9 / 1.03), ("chisquare", (7.0,), 7.0, 14.0), ("standard_t", (6.0,), 0.0, 1.5),
     ("f", (5.0, 10.0), 1.25, 2 * 100 * 13 / (5 * 64 * 6)), ("noncentral_chisquare", (3.0, 2.0), 5.0, 14.0),
     ("noncentral_chisquare", (0.5, 1.5), 2.0, 7.0), ("vonmises", (0.5, 0.0), 0.0, math.pi ** 2 / 3),
+    ("noncentral_f", (3.0, 20.0, 3.0), 20 * 6 / (3 * 18), 2 * (20 / 3) ** 2 * (6 ** 2 + 9 * 18) / (18 ** 2 * 16)),
 ])
 def test_rejection_sampled_moments(name, args, mean, var):
     x = np.asarray(getattr(cg.random.default_rng(22), name)(*args, size=N, dtype=cg.float64))
@@ -366,7 +367,8 @@ def test_vonmises_concentration():
     lambda g: g.binomial(-1, 0.5), lambda g: g.binomial(5, 1.5), lambda g: g.negative_binomial(0, 0.5),
     lambda g: g.negative_binomial(1, 0), lambda g: g.multinomial(5, [0.5, 0.7, 0.1]), lambda g: g.zipf(1.0),
     lambda g: g.logseries(1.0), lambda g: g.hypergeometric(-1, 5, 2), lambda g: g.hypergeometric(2, 3, 6), lambda g: g.vonmises(0, -1), lambda g: g.laplace(0, -1),
-    lambda g: g.standard_gamma(float("nan")), lambda g: g.uniform(1, 0),
+    lambda g: g.standard_gamma(float("nan")), lambda g: g.uniform(1, 0), lambda g: g.noncentral_f(1, 1, -1),
+    lambda g: g.noncentral_f(0, 1, 1), lambda g: g.bytes(-1),
 ])
 def test_parameter_errors(call):
     with pytest.raises(ValueError):
@@ -388,3 +390,13 @@ def test_parameters_numpy_accepts():
             g.uniform(low, high, 2)
     np.testing.assert_array_equal(np.asarray(g.uniform(1.0, 1.0, 2)), [1.0, 1.0])
     assert g.permutation(-1).shape == (0,)
+
+
+def test_bytes_are_python_bytes_of_the_stream():
+    b = cg.random.default_rng(5).bytes(4096)
+    assert type(b) is bytes and len(b) == 4096 and b == cg.random.default_rng(5).bytes(4096)
+    assert cg.random.default_rng(5).bytes(0) == b""
+    counts = np.bincount(np.frombuffer(b, dtype=np.uint8), minlength=256)
+    assert counts.min() > 0 and counts.max() < 40  # 16 per value expected
+    cg.random.seed(9)
+    assert type(cg.random.bytes(3)) is bytes
