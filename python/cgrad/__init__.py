@@ -144,6 +144,9 @@ from . import _positional
 
 _positional.apply(globals())  # NumPy's positional arguments: cgrad.sum(x, 0), cgrad.ones(shape, float64)
 linalg.matmul = matmul  # the same function as the namespace's (with NumPy's out)
+for _m in (linalg, fft, lib.stride_tricks):  # a TypeError naming the argument that is not an Array
+    _positional.apply(vars(_m), {})
+del _m
 
 __array_api_version__ = "2024.12"
 __version__ = "0.1.0"

@@ -1,9 +1,11 @@
 """cgrad.Array against NumPy: operators, functions, indexing, conversions, compile, autograd,
 optimizers and errors. NumPy is the oracle."""
 import collections
+import inspect
 import math
 import os
 import pickle  # noqa: F401
+import re
 
 import numpy as np
 import pytest
@@ -1045,6 +1047,28 @@ def test_none_beside_arrays_is_no_array():
         cg.eval(x, None)
     assert (cg.Device.cpu() == None) is False and cg.Device.cpu() != None  # noqa: E711
     assert x.device == cg.Device.cpu()
+
+
+def test_non_arrays_in_the_standards_array_parameters_raise_a_clear_type_error():
+    # an AttributeError ("'list' object has no attribute 'ndim'") or a binding's TypeError naming a
+    # private function (`_linalg_det()`) until 2026-12-07
+    calls = [(lambda: cg.squeeze(np.ones((1, 3))), "squeeze: x must be a cgrad Array, got ndarray"),
+             (lambda: cg.linalg.det([[1.0, 2.0], [3.0, 4.0]]), "det: x must be a cgrad Array, got list"),
+             (lambda: cg.sum([1, 2]), "sum: x must be a cgrad Array, got list"),
+             (lambda: cg.vecdot([1.0, 2.0], arr(np.ones(2))), "vecdot: x1 must be a cgrad Array, got list"),
+             (lambda: cg.concat([arr(A), [1.0]]), "concat: arrays must be cgrad Arrays, got a list among them"),
+             (lambda: cg.zeros_like((1, 2)), "zeros_like: x must be a cgrad Array, got tuple"),
+             (lambda: cg.linalg.inv(np.eye(2)), "inv: x must be a cgrad Array, got ndarray")]
+    for call, message in calls:
+        with pytest.raises(TypeError, match=re.escape(message)):
+            call()
+    # the wrappers keep the functions' signatures, one wrapper per function in every namespace
+    assert str(inspect.signature(cg.squeeze)) == "(x, /, axis=None)"
+    assert cg.linalg.vecdot is cg.vecdot and cg.lib.stride_tricks.broadcast_to is cg.broadcast_to
+    # errors of Arrays stay what they were
+    with pytest.raises(ValueError, match="squeeze: axis 0 has size 2"):
+        cg.squeeze(arr(A), axis=0)
+    np.testing.assert_array_equal(np.asarray(cg.cumsum([1, 2])), [1, 3])  # NumPy's functions take lists
 
 
 def test_bad_axes_and_callback_results_raise_type_error():
