@@ -1149,7 +1149,15 @@ NB_MODULE(_cgrad, m) {
   nb::class_<PyCompiled>(m, "CompiledFunction")
       .def("__call__", &PyCompiled::call)
       .def_prop_ro("signatures", &PyCompiled::signatures)
-      .def_prop_ro("__wrapped__", [](const PyCompiled& c) { return c.fn; });
+      .def_prop_ro("__wrapped__", [](const PyCompiled& c) { return c.fn; })
+      .def(  // a method: `@cgrad.compile` in a class binds self, as a function does (it did not
+             // until 2026-12-07: "missing 1 required positional argument"); self is a static value
+          "__get__",
+          [](nb::handle self, nb::handle obj, nb::handle) -> nb::object {
+            if (obj.is_none()) return nb::borrow(self);
+            return nb::module_::import_("types").attr("MethodType")(self, obj);
+          },
+          nb::arg("obj").none(), nb::arg("type").none() = nb::none());
   m.def(
       "_compile",
       [](nb::object fn, nb::object general) {

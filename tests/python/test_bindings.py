@@ -1021,6 +1021,32 @@ def test_compile_takes_arrays_in_structures_and_returns_them():
         assert isinstance(g(v), cg.Array) and isinstance(g(m), tuple)
 
 
+def test_compile_decorates_methods():
+    # self was not bound until 2026-12-07 ("missing 1 required positional argument")
+    class Scale:
+        def __init__(self, k):
+            self.w = arr(np.full(3, k))
+
+        @cg.compile
+        def __call__(self, x):
+            return x * self.w
+
+        @cg.compile
+        def decay(self, r):
+            self.w *= r  # in place on a captured Array: repeated at every call
+
+    a, b, v = Scale(2.0), Scale(3.0), arr(np.arange(3.0))
+    for _ in range(2):
+        np.testing.assert_array_equal(np.asarray(a(v)), 2 * np.arange(3.0))
+        np.testing.assert_array_equal(np.asarray(b(v)), 3 * np.arange(3.0))
+    assert Scale.__call__.signatures == 2  # one per instance (self is a static value)
+    a.decay(0.5)
+    a.decay(0.5)
+    np.testing.assert_array_equal(np.asarray(a.w), np.full(3, 0.5))
+    np.testing.assert_array_equal(np.asarray(a(v)), 0.5 * np.arange(3.0))
+    assert type(Scale.__dict__["decay"]).__name__ == "CompiledFunction"
+
+
 def test_compile_takes_and_returns_none():
     # None given beside Arrays, returned alone or beside an Array: try_cast<Tensor*> read None as a
     # null Array, and each of these crashed the interpreter (until 2026-12-07)
