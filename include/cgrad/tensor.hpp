@@ -207,6 +207,9 @@ class Generator {
   Generator& operator=(const Generator& o) noexcept;
   /// Restarts the stream: seed s, counter 0.
   void manual_seed(uint64_t s) noexcept;
+  /// Puts the stream at (seed, counter), a state read from seed() and counter() before (a
+  /// checkpoint): the draws that followed that state follow again.
+  void set_state(uint64_t seed, uint64_t counter) noexcept;
   uint64_t seed() const noexcept { return seed_.load(); }
   /// How many tensors it has drawn since seeded.
   uint64_t counter() const noexcept { return counter_.load(); }
@@ -227,6 +230,9 @@ Tensor rand(Shape shape, DType dtype, Device device, Generator& gen);
 Tensor randn(Shape shape, DType dtype, Device device, Generator& gen);
 /// Restarts the global stream: seed, counter 0.
 void manual_seed(uint64_t seed);
+/// The global stream (rand and randn without a Generator): its seed() and counter() are its
+/// state, and set_state() puts one back (PyTorch's get_rng_state/set_rng_state).
+Generator& default_generator() noexcept;
 
 // ---- element-wise ----
 Tensor operator+(const Tensor& a, const Tensor& b);

@@ -29,7 +29,7 @@ from . import _cgrad
 from . import _dtypes as dt
 from ._cgrad import Array
 
-__all__ = ["seed", "default_rng", "Generator", "random", "random_sample", "sample", "ranf", "rand", "randn",
+__all__ = ["seed", "get_state", "set_state", "default_rng", "Generator", "random", "random_sample", "sample", "ranf", "rand", "randn",
            "uniform", "normal", "standard_normal", "lognormal", "exponential", "standard_exponential", "laplace",
            "logistic", "gumbel", "standard_cauchy", "rayleigh", "weibull", "pareto", "power", "triangular", "wald",
            "standard_gamma", "gamma", "beta", "chisquare", "noncentral_chisquare", "noncentral_f", "standard_t", "f",
@@ -867,6 +867,14 @@ class Generator(_Sampler):
     def __deepcopy__(self, memo):
         return self.__copy__()
 
+    def __getstate__(self):  # pickle: the stream's (seed, draws); it raised TypeError until 2026-12-07
+        return (self._gen.seed, self._gen.counter)
+
+    def __setstate__(self, state):
+        seed, draws = state
+        self._gen = _cgrad._Generator(seed)
+        self._gen.set_state(seed, draws)
+
     def spawn(self, n_children):
         """n_children new Generators, independent of this one and of each other: their seeds fold
         this stream's seed, its draw count and the child's index. It counts as a draw (an empty
@@ -891,6 +899,22 @@ def default_rng(seed=None):
 def seed(s):
     """Seeds the process' stream (the same as cgrad.manual_seed)."""
     _cgrad.manual_seed(operator.index(s))
+
+
+def get_state():
+    """The process' stream's state, ("cgrad", seed, draws), for set_state: a checkpoint (NumPy's
+    legacy get_state returns its Mersenne Twister's state; PyTorch's get_rng_state, bytes)."""
+    g = _cgrad._default_generator()
+    return ("cgrad", g.seed, g.counter)
+
+
+def set_state(state):
+    """Puts the process' stream back at a state from get_state(): the draws that followed it
+    follow again."""
+    if not (isinstance(state, tuple) and len(state) == 3 and state[0] == "cgrad"
+            and all(isinstance(v, numbers.Integral) and 0 <= v < 2**64 for v in state[1:])):
+        raise ValueError(f"cgrad.random.set_state: expected get_state()'s ('cgrad', seed, draws), got {state!r}")
+    _cgrad._default_generator().set_state(int(state[1]), int(state[2]))
 
 
 _global = _GlobalStream()

@@ -1086,10 +1086,12 @@ NB_MODULE(_cgrad, m) {
   m.def("_rand", [](Shape s, DType t, Device d) { return rand(std::move(s), t, d); });
   m.def("_randn", [](Shape s, DType t, Device d) { return randn(std::move(s), t, d); });
   m.def("manual_seed", &manual_seed);
+  m.def("_default_generator", &default_generator, nb::rv_policy::reference);  // the global stream
   // A stream of its own (cgrad.random.Generator wraps it); copy.copy snapshots (seed, counter).
   nb::class_<Generator>(m, "_Generator", "cgrad::Generator: a counter-based random stream of its own.")
       .def(nb::init<uint64_t>(), nb::arg("seed"))
       .def("manual_seed", &Generator::manual_seed)
+      .def("set_state", &Generator::set_state, nb::arg("seed"), nb::arg("counter"))
       .def_prop_ro("seed", &Generator::seed)
       .def_prop_ro("counter", &Generator::counter)
       .def("__copy__", [](const Generator& g) { return Generator(g); });

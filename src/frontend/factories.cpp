@@ -136,9 +136,10 @@ Generator& Generator::operator=(const Generator& o) noexcept {
   counter_.store(o.counter());
   return *this;
 }
-void Generator::manual_seed(uint64_t s) noexcept {
-  seed_.store(s);
-  counter_.store(0);
+void Generator::manual_seed(uint64_t s) noexcept { set_state(s, 0); }
+void Generator::set_state(uint64_t seed, uint64_t counter) noexcept {
+  seed_.store(seed);
+  counter_.store(counter);
 }
 // The one derivation of a draw's seed, for the global stream and every Generator.
 uint64_t Generator::next_seed() noexcept {
@@ -159,5 +160,6 @@ Tensor randn(Shape shape, DType dtype, Device device, Generator& gen) {
 }
 
 void manual_seed(uint64_t seed) { g_rng.manual_seed(seed); }
+Generator& default_generator() noexcept { return g_rng; }
 
 }  // namespace cgrad

@@ -134,6 +134,28 @@ TEST(Random, GeneratorIsDeterministicForItsSeed) {
   }
 }
 
+// A state read from seed() and counter() and put back repeats the draws that followed it, for a
+// Generator and for the global stream (default_generator).
+TEST(Random, StatesPutBackRepeatTheDraws) {
+  Generator g(7);
+  (void)rand({8}, f32, Device::cpu(), g);
+  const uint64_t seed = g.seed(), counter = g.counter();
+  auto a = randn({32}, f64, Device::cpu(), g).to_vector<double>();
+  (void)rand({8}, f32, Device::cpu(), g);
+  g.set_state(seed, counter);
+  EXPECT_EQ(randn({32}, f64, Device::cpu(), g).to_vector<double>(), a);
+
+  manual_seed(11);
+  (void)rand({4}, f32);
+  Generator& global = default_generator();
+  const uint64_t gs = global.seed(), gc = global.counter();
+  EXPECT_EQ(gs, 11u);
+  EXPECT_EQ(gc, 1u);
+  auto b = rand({16}, f64).to_vector<double>();
+  global.set_state(gs, gc);
+  EXPECT_EQ(rand({16}, f64).to_vector<double>(), b);
+}
+
 TEST(Random, GeneratorsAreIndependentOfEachOtherAndOfTheGlobalStream) {
   Generator g(1), h(2);
   auto a = rand({256}, f32, Device::cpu(), g).to_vector<double>();

@@ -4,6 +4,7 @@ independence from each other and from the global stream); each distribution agai
 mean and variance within 6 standard errors, on 200k draws with fixed seeds (deterministic);
 array parameters; permutations and samples without replacement are distinct; parameter errors."""
 import math
+import pickle
 
 import numpy as np
 import pytest
@@ -400,3 +401,24 @@ def test_bytes_are_python_bytes_of_the_stream():
     assert counts.min() > 0 and counts.max() < 40  # 16 per value expected
     cg.random.seed(9)
     assert type(cg.random.bytes(3)) is bytes
+
+
+def test_states_put_back_repeat_the_draws():
+    # the process' stream: get_state/set_state (PyTorch's get_rng_state/set_rng_state); a Generator:
+    # pickle (it raised TypeError until 2026-12-07)
+    cg.random.seed(3)
+    cg.random.random(4)
+    state = cg.random.get_state()
+    assert state == ("cgrad", 3, 1)
+    a = np.asarray(cg.random.normal(size=10))
+    cg.random.random(2)
+    cg.random.set_state(state)
+    np.testing.assert_array_equal(np.asarray(cg.random.normal(size=10)), a)
+    for bad in (None, ("cgrad", -1, 0), ("MT19937", 1, 2), ("cgrad", 1, 2.5)):
+        with pytest.raises(ValueError, match="set_state"):
+            cg.random.set_state(bad)
+    g = cg.random.default_rng(8)
+    g.integers(0, 9, size=3)
+    h = pickle.loads(pickle.dumps(g))
+    assert repr(h) == repr(g)
+    np.testing.assert_array_equal(np.asarray(h.standard_normal(5)), np.asarray(g.standard_normal(5)))
