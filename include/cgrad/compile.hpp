@@ -41,7 +41,8 @@ bool tracing();
 /// Whether a compile() trace runs on this thread and `t` is an argument or a captured tensor
 /// (its node existed before the trace, or the trace assigned it), whose update the plan must
 /// repeat (assign), not a value fn built.
-/// Python's in-place operators rebind other Arrays and assign these.
+/// Inside a trace, Python's in-place operators assign these and rebind other Arrays (outside
+/// one, they always assign).
 bool traced_input(const Tensor& t);
 
 /// The type-erased part of a compiled function (src/frontend/compile.cpp).

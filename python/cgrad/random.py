@@ -29,8 +29,8 @@ from . import _cgrad
 from . import _dtypes as dt
 from ._cgrad import Array
 
-__all__ = ["seed", "get_state", "set_state", "default_rng", "Generator", "random", "random_sample", "sample", "ranf", "rand", "randn",
-           "uniform", "normal", "standard_normal", "lognormal", "exponential", "standard_exponential", "laplace",
+__all__ = ["seed", "get_state", "set_state", "default_rng", "Generator", "random", "random_sample", "sample", "ranf",
+           "rand", "randn", "uniform", "normal", "standard_normal", "lognormal", "exponential", "standard_exponential", "laplace",
            "logistic", "gumbel", "standard_cauchy", "rayleigh", "weibull", "pareto", "power", "triangular", "wald",
            "standard_gamma", "gamma", "beta", "chisquare", "noncentral_chisquare", "noncentral_f", "standard_t", "f",
            "dirichlet", "bytes",

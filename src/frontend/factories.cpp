@@ -132,8 +132,7 @@ Tensor arange(int64_t n, DType dtype, Device device) {
 }
 
 Generator& Generator::operator=(const Generator& o) noexcept {
-  seed_.store(o.seed());
-  counter_.store(o.counter());
+  set_state(o.seed(), o.counter());
   return *this;
 }
 void Generator::manual_seed(uint64_t s) noexcept { set_state(s, 0); }
