@@ -126,6 +126,36 @@ from ._dtypes import (  # noqa: F401
     result_type,
     can_cast,
     isdtype,
+    # NumPy's other names of these dtypes (`single` is float32, `intp` int64...) and its abstract
+    # scalar types, for issubdtype(x.dtype, cgrad.floating)
+    single,
+    double,
+    half,
+    csingle,
+    cdouble,
+    bool_,
+    byte,
+    ubyte,
+    short,
+    ushort,
+    intc,
+    uintc,
+    intp,
+    int_,
+    long,
+    longlong,
+    uintp,
+    uint,
+    ulong,
+    ulonglong,
+    generic,
+    number,
+    integer,
+    signedinteger,
+    unsignedinteger,
+    inexact,
+    floating,
+    complexfloating,
 )
 from ._api import *  # noqa: F401,F403
 from ._api import all, any, max, min, sum, compile  # noqa: F401  (shadow builtins on purpose)
@@ -135,6 +165,8 @@ from ._numpy import *  # noqa: F401,F403  (NumPy's functions beyond the standard
 from ._numpy_math import *  # noqa: F401,F403
 from ._numpy_arrays import *  # noqa: F401,F403
 from ._numpy_io import *  # noqa: F401,F403  (NumPy I/O, printing, error state)
+from ._numpy_index import *  # noqa: F401,F403  (mgrid ogrid r_ c_ s_ index_exp ndindex ndenumerate broadcast)
+from ._vectorize import *  # noqa: F401,F403  (vectorize, frompyfunc)
 from . import _array_methods  # noqa: F401  (NumPy's ndarray methods: partition, flat, view...)
 from . import linalg  # noqa: F401  (the linalg extension: cgrad.linalg)
 from . import random  # noqa: F401  (NumPy's sampling functions: cgrad.random)
@@ -147,6 +179,13 @@ linalg.matmul = matmul  # the same function as the namespace's (with NumPy's out
 for _m in (linalg, fft, lib.stride_tricks):  # a TypeError naming the argument that is not an Array
     _positional.apply(vars(_m), {})
 del _m
+ndarray = Array  # NumPy's name of the array type: isinstance(x, cgrad.ndarray), as jax.numpy.ndarray
+
+# The star imports above bring the modules those files import (math, functools...): not cgrad's names.
+for _name, _v in list(globals().items()):
+    if type(_v) is type(_cgrad) and not _name.startswith("_") and _v.__name__ != f"cgrad.{_name}":
+        del globals()[_name]
+del _name, _v
 
 __array_api_version__ = "2024.12"
 __version__ = "0.1.0"

@@ -49,6 +49,13 @@ class dtype:
     def __reduce__(self):
         return self.name
 
+    def __call__(self, value=0):
+        """NumPy's `np.float32(3)` and `np.int64([1, 2])`, as `jax.numpy`'s: an Array of this dtype
+        (0-d for a scalar) converted from `value` (a cast where it is an Array), not a NumPy scalar."""
+        from . import _api
+
+        return value.astype(self) if isinstance(value, _cgrad.Array) else _api.asarray(value, dtype=self)
+
 
 _dtype_class = dtype
 _S, _U, _F = "signed integer", "unsigned integer", "real floating"
@@ -68,6 +75,17 @@ float64 = dtype("float64", _D.f64, 8, _F)
 _C = "complex floating"
 complex64 = dtype("complex64", _D.c64, 8, _C)  # complex group: (re, im) of float32
 complex128 = dtype("complex128", _D.c128, 16, _C)
+
+# NumPy's other names of the same dtypes (`np.single is np.float32`); intp, int_ and long are int64,
+# the index dtype on the 64-bit platforms cgrad runs on.
+single, double, half = float32, float64, float16
+csingle, cdouble = complex64, complex128
+bool_ = bool
+byte, ubyte, short, ushort, intc, uintc = int8, uint8, int16, uint16, int32, uint32
+intp = int_ = long = longlong = int64
+uintp = uint = ulong = ulonglong = uint64
+SCALAR_ALIASES = ("single", "double", "half", "csingle", "cdouble", "bool_", "byte", "ubyte", "short", "ushort",
+                  "intc", "uintc", "intp", "int_", "long", "longlong", "uintp", "uint", "ulong", "ulonglong")
 
 ALL = (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, bfloat16, float32, float64,
        complex64, complex128)
@@ -235,3 +253,59 @@ def isdtype(dtype, kind):
     if kind not in groups:
         raise ValueError(f"isdtype: unknown kind {kind!r}")
     return dt in groups[kind]
+
+
+class generic:
+    """NumPy's abstract scalar types (`np.generic`, `np.number`, `np.integer`, `np.floating`...) as
+    classes whose `_dtypes` are cgrad's dtypes of that kind, for `issubdtype(x.dtype, cgrad.floating)`.
+    cgrad's dtypes are objects, not scalar classes, so these are only for `issubdtype` (and
+    `issubclass` among themselves): they cannot be instantiated, as NumPy's."""
+
+    _dtypes = ALL
+
+    def __new__(cls, *args, **kwargs):
+        raise TypeError(f"cannot create 'cgrad.{cls.__name__}' instances (an abstract scalar type)")
+
+
+class number(generic):
+    _dtypes = ALL[1:]
+
+
+class integer(number):
+    _dtypes = INTEGRAL
+
+
+class signedinteger(integer):
+    _dtypes = tuple(d for d in ALL if d.kind == _S)
+
+
+class unsignedinteger(integer):
+    _dtypes = tuple(d for d in ALL if d.kind == _U)
+
+
+class inexact(number):
+    _dtypes = FLOATING + COMPLEX
+
+
+class floating(inexact):
+    _dtypes = FLOATING
+
+
+class complexfloating(inexact):
+    _dtypes = COMPLEX
+
+
+ABSTRACT = {c.__name__: c for c in (generic, number, integer, signedinteger, unsignedinteger, inexact, floating,
+                                    complexfloating)}
+
+
+def abstract_type(t):
+    """cgrad's abstract scalar type for `t`: one of the classes above, or NumPy's of the same name
+    (`np.floating`, read by name so that NumPy need not be imported); None for anything else."""
+    if not isinstance(t, type):
+        return None
+    if issubclass(t, generic):
+        return t
+    if t.__module__ == "numpy" and ABSTRACT.get(t.__name__) is not None:
+        return ABSTRACT[t.__name__]
+    return None

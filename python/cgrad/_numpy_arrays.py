@@ -259,25 +259,17 @@ def promote_types(type1, type2):
     return dt._promote(_dtype_of(type1), _dtype_of(type2))
 
 
-def _abstract_kinds():
-    import numpy as np
-
-    return {np.generic: dt.ALL, np.number: dt.ALL[1:], np.integer: dt.INTEGRAL,
-            np.signedinteger: (dt.int8, dt.int16, dt.int32, dt.int64),
-            np.unsignedinteger: (dt.uint8, dt.uint16, dt.uint32, dt.uint64), np.inexact: dt.FLOATING + dt.COMPLEX,
-            np.floating: dt.FLOATING, np.complexfloating: dt.COMPLEX}
-
-
 def issubdtype(arg1, arg2):
-    """Whether dtype arg1 is arg2 or under it: arg2 a dtype or one of NumPy's abstract types
-    (np.floating, np.integer...) or one of the standard's kinds ("real floating"...)."""
-    d1 = _dtype_of(arg1)
+    """Whether dtype arg1 is arg2 or under it: arg2 a dtype, one of the abstract scalar types
+    (cgrad.floating, cgrad.integer..., or NumPy's) or one of the standard's kinds ("real
+    floating"...). arg1 may be an abstract type too (`issubdtype(cgrad.floating, cgrad.inexact)`)."""
     if isinstance(arg2, str) and (" " in arg2 or arg2 in ("bool", "integral", "numeric")):
-        return dt.isdtype(d1, arg2)
-    kinds = _abstract_kinds()
-    if isinstance(arg2, type) and arg2 in kinds:
-        return d1 in kinds[arg2]
-    return d1 is _dtype_of(arg2)
+        return dt.isdtype(_dtype_of(arg1), arg2)
+    a1, a2 = dt.abstract_type(arg1), dt.abstract_type(arg2)
+    if a1 is not None:  # an abstract type is under an abstract type only, NumPy's rule
+        return a2 is not None and issubclass(a1, a2)
+    d1 = _dtype_of(arg1)
+    return d1 in a2._dtypes if a2 is not None else d1 is _dtype_of(arg2)
 
 
 def common_type(*arrays):

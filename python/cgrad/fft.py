@@ -7,11 +7,11 @@ NumPy's semantics (docs/fft.md): `n` / `s` pad with zeros or cut the transformed
 evaluates its input, a synchronisation point, and computes in complex double precision, O(n log n)
 for every length); everything around it (padding, the Hermitian extension of irfft, scaling, the
 shifts and frequencies) is lazy fused ops. Every function is differentiable."""
-import operator
+import operator as _operator
 
 from . import _api
 from . import _cgrad
-from . import _dtypes as dt
+from . import _dtypes as _dt
 
 __all__ = ["fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft", "ihfft", "fftfreq", "rfftfreq",
            "fftshift", "ifftshift", "fft2", "ifft2", "rfft2", "irfft2"]
@@ -21,13 +21,13 @@ _array = _api._as_array_arg
 
 
 def _n(n):
-    return None if n is None else operator.index(n)
+    return None if n is None else _operator.index(n)
 
 
 def _ints(v):
     if v is None:
         return None
-    return [operator.index(v)] if isinstance(v, int) else [operator.index(a) for a in v]
+    return [_operator.index(v)] if isinstance(v, int) else [_operator.index(a) for a in v]
 
 
 def _norm(norm):
@@ -44,7 +44,7 @@ def _one_axis(name, doc):
     f = getattr(_cgrad, "_fft_" + name)
 
     def transform(x, /, n=None, axis=-1, norm="backward"):
-        return f(_array(x), _n(n), operator.index(axis), _norm(norm))
+        return f(_array(x), _n(n), _operator.index(axis), _norm(norm))
 
     return _named(transform, name, doc)
 
@@ -75,20 +75,20 @@ irfft2 = _many_axes("irfft2", "rfft2's inverse.", (-2, -1), "irfftn")
 
 
 def _freq_dtype(dtype):
-    d = dt.float32 if dtype is None else dt.as_dtype(dtype)
-    if d not in dt.FLOATING:
+    d = _dt.float32 if dtype is None else _dt.as_dtype(dtype)
+    if d not in _dt.FLOATING:
         raise TypeError(f"fftfreq: dtype must be a real floating dtype, got {d}")
     return d
 
 
 def fftfreq(n, /, *, d=1.0, dtype=None, device=None):
     """The sample frequencies of an n-point transform with spacing d: [0, 1, ..., -1] / (d n)."""
-    return _cgrad._fft_fftfreq(operator.index(n), float(d), _freq_dtype(dtype)._c, _api._dev(device))
+    return _cgrad._fft_fftfreq(_operator.index(n), float(d), _freq_dtype(dtype)._c, _api._dev(device))
 
 
 def rfftfreq(n, /, *, d=1.0, dtype=None, device=None):
     """fftfreq's non-negative n // 2 + 1 frequencies."""
-    return _cgrad._fft_rfftfreq(operator.index(n), float(d), _freq_dtype(dtype)._c, _api._dev(device))
+    return _cgrad._fft_rfftfreq(_operator.index(n), float(d), _freq_dtype(dtype)._c, _api._dev(device))
 
 
 def fftshift(x, /, *, axes=None):

@@ -8,14 +8,14 @@ eigvals`, and
 `matrix_rank pinv`, the norms 2, -2 and 'nuc' and negative matrix powers built on them) call the
 C++ core's cgrad::linalg: each evaluates its input (a synchronisation point) and runs a host
 routine in double precision; gradients flow through all but `qr` and `svd`."""
-import collections
-import math
-import builtins
-import operator
+import collections as _collections
+import math as _math
+import builtins as _builtins
+import operator as _operator
 
 from . import _api
 from . import _cgrad
-from . import _dtypes as dt
+from . import _dtypes as _dt
 
 __all__ = ["cholesky", "cross", "det", "diagonal", "eig", "eigh", "eigvals", "eigvalsh", "inv", "matmul", "matrix_norm", "matrix_power",
            "matrix_rank", "matrix_transpose", "outer", "pinv", "qr", "slogdet", "solve", "svd", "svdvals", "tensordot",
@@ -27,16 +27,16 @@ matrix_transpose = _api.matrix_transpose
 tensordot = _api.tensordot
 vecdot = _api.vecdot
 
-EighResult = collections.namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
-EigResult = collections.namedtuple("EigResult", ["eigenvalues", "eigenvectors"])
-QRResult = collections.namedtuple("QRResult", ["Q", "R"])
-SlogdetResult = collections.namedtuple("SlogdetResult", ["sign", "logabsdet"])
-SVDResult = collections.namedtuple("SVDResult", ["U", "S", "Vh"])
+EighResult = _collections.namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
+EigResult = _collections.namedtuple("EigResult", ["eigenvalues", "eigenvectors"])
+QRResult = _collections.namedtuple("QRResult", ["Q", "R"])
+SlogdetResult = _collections.namedtuple("SlogdetResult", ["sign", "logabsdet"])
+SVDResult = _collections.namedtuple("SVDResult", ["U", "S", "Vh"])
 
 
 # ---- the decompositions: cgrad::linalg (C++), each evaluates its input ----
 def cholesky(x, /, *, upper=False):
-    return _cgrad._linalg_cholesky(x, builtins.bool(upper))
+    return _cgrad._linalg_cholesky(x, _builtins.bool(upper))
 
 
 def det(x, /):
@@ -99,7 +99,7 @@ def svd(x, /, full_matrices=True, compute_uv=True, hermitian=False):
     nothing (the SVD serves every matrix)."""
     if not compute_uv:
         return svdvals(x)
-    return SVDResult(*_cgrad._linalg_svd(x, builtins.bool(full_matrices)))
+    return SVDResult(*_cgrad._linalg_svd(x, _builtins.bool(full_matrices)))
 
 
 def svdvals(x, /):
@@ -110,7 +110,7 @@ def _cutoff(x, s, rtol):
     """The singular values of each matrix above rtol * the largest (rtol: the standard's default
     max(M, N) * eps, a float, or an array broadcasting against the stack): a bool array like s."""
     if rtol is None:
-        rtol = builtins.max(x.shape[-2], x.shape[-1]) * dt.finfo(s.dtype).eps
+        rtol = _builtins.max(x.shape[-2], x.shape[-1]) * _dt.finfo(s.dtype).eps
     elif not isinstance(rtol, (int, float)):
         rtol = rtol._reshape(list(rtol.shape) + [1])  # one per matrix: against each row of s
     smax = _api.max(s, axis=-1, keepdims=True) if s.shape[-1] else s
@@ -148,7 +148,7 @@ def _matrices(x, fn):
 
 
 def _floating(x, fn):
-    if x.dtype not in dt.FLOATING + dt.COMPLEX:
+    if x.dtype not in _dt.FLOATING + _dt.COMPLEX:
         raise TypeError(f"linalg.{fn}: needs a floating-point array, got {x.dtype}")
 
 
@@ -156,12 +156,12 @@ def diagonal(x, /, *, offset=0):
     """The diagonal of each matrix (the last two dims) `offset` above (> 0) or below (< 0) the
     main one: a view (the matrix flattened, then read with a step of n + 1)."""
     _matrices(x, "diagonal")
-    offset = operator.index(offset)
+    offset = _operator.index(offset)
     m, n = x.shape[-2], x.shape[-1]
     if offset >= 0:
-        size, start = builtins.max(0, builtins.min(m, n - offset)), offset
+        size, start = _builtins.max(0, _builtins.min(m, n - offset)), offset
     else:
-        size, start = builtins.max(0, builtins.min(m + offset, n)), -offset * n
+        size, start = _builtins.max(0, _builtins.min(m + offset, n)), -offset * n
     flat = x._reshape(list(x.shape[:-2]) + [m * n])
     if size == 0:
         return flat[..., 0:0]
@@ -170,7 +170,7 @@ def diagonal(x, /, *, offset=0):
 
 def trace(x, /, *, offset=0, dtype=None):
     """The sum of each matrix's diagonal `offset` (the dtype rules of `sum`)."""
-    if x.dtype is dt.bool:
+    if x.dtype is _dt.bool:
         raise TypeError("linalg.trace: needs a numeric array, got bool")
     return _api.sum(diagonal(x, offset=offset), axis=-1, dtype=dtype)
 
@@ -186,10 +186,10 @@ def outer(x1, x2, /):
 def cross(x1, x2, /, *, axis=-1):
     """The cross product of 3-vectors along `axis` (negative, counted in the broadcast shape's
     dims; both arrays need size 3 there), broadcasting the other dims."""
-    if x1.dtype is dt.bool or x2.dtype is dt.bool:
+    if x1.dtype is _dt.bool or x2.dtype is _dt.bool:
         raise TypeError("linalg.cross: needs numeric arrays, got bool")
-    axis = operator.index(axis)
-    ndim = builtins.min(x1.ndim, x2.ndim)
+    axis = _operator.index(axis)
+    ndim = _builtins.min(x1.ndim, x2.ndim)
     if not -ndim <= axis < 0:
         raise _cgrad.InvalidArgumentError(f"linalg.cross: axis {axis} is not in [-{ndim}, -1] for shapes "
                                           f"{tuple(x1.shape)} and {tuple(x2.shape)}")
@@ -212,7 +212,7 @@ def matrix_power(x, n, /):
     _matrices(x, "matrix_power")
     if x.shape[-1] != x.shape[-2]:
         raise _cgrad.ShapeError(f"linalg.matrix_power: needs square matrices, got shape {tuple(x.shape)}")
-    n = operator.index(n)
+    n = _operator.index(n)
     if n < 0:  # the inverse's power (inv evaluates x)
         x, n = inv(x), -n
     if n == 0:
@@ -307,7 +307,7 @@ def norm(x, ord=None, axis=None, keepdims=False):  # noqa: A002 (NumPy's name)
         return vector_norm(x, axis=axis, keepdims=keepdims, ord=2 if ord is None else ord)
     if len(axis) != 2:
         raise ValueError("linalg.norm: axis takes one or two axes")
-    a0, a1 = (operator.index(a) % x.ndim for a in axis)
+    a0, a1 = (_operator.index(a) % x.ndim for a in axis)
     y = _api.moveaxis(x, (a0, a1), (-2, -1))
     r = matrix_norm(y, keepdims=keepdims, ord="fro" if ord is None else ord)
     if keepdims:
@@ -359,11 +359,11 @@ def cond(x, p=None):
         s = svdvals(x)
         r = s[..., 0] / s[..., -1] if p != -2 else s[..., -1] / s[..., 0]
         zero = _cgrad.logical_and(s[..., 0] == 0, s[..., -1] == 0)
-        return _api.where(zero, math.inf, r)  # NumPy's rule: a zero matrix's 0 / 0 is inf (it was NaN)
+        return _api.where(zero, _math.inf, r)  # NumPy's rule: a zero matrix's 0 / 0 is inf (it was NaN)
     return matrix_norm(x, ord=p) * matrix_norm(inv(x), ord=p)
 
 
-LstsqResult = collections.namedtuple("LstsqResult", ["x", "residuals", "rank", "s"])
+LstsqResult = _collections.namedtuple("LstsqResult", ["x", "residuals", "rank", "s"])
 
 
 def lstsq(a, b, rcond=None):
@@ -377,7 +377,7 @@ def lstsq(a, b, rcond=None):
     vec = b.ndim == 1
     bm = b._reshape([m, 1]) if vec else b
     u, s, vh = svd(a, full_matrices=False)
-    tol = (rcond if rcond is not None else dt.finfo(s.dtype).eps * builtins.max(m, n))
+    tol = (rcond if rcond is not None else _dt.finfo(s.dtype).eps * _builtins.max(m, n))
     keep = _cutoff(a, s, tol) if s.shape[-1] else s > 0
     inv_s = _api.where(keep, 1.0 / _api.where(keep, s, 1.0), 0.0)
     x = _cgrad.conj(vh).mT @ ((_cgrad.conj(u).mT @ bm) * inv_s._reshape([-1, 1]))
@@ -407,7 +407,7 @@ def _product(dims):
 def tensorinv(a, ind=2):
     """NumPy's tensorinv: the inverse of `a` for tensordot over its first `ind` axes; the result's
     shape is a.shape[ind:] + a.shape[:ind] (the two products must be equal)."""
-    ind = operator.index(ind)
+    ind = _operator.index(ind)
     if ind <= 0:
         raise ValueError("linalg.tensorinv: ind must be a positive integer")
     a = _api._as_array_arg(a)
@@ -423,7 +423,7 @@ def tensorsolve(a, b, axes=None):
     end first. a's trailing shape after b's dimensions is x's shape."""
     a, b = _api._as_array_arg(a), _api._as_array_arg(b)
     if axes is not None:
-        moved = [operator.index(k) % a.ndim for k in axes]
+        moved = [_operator.index(k) % a.ndim for k in axes]
         a = _api.permute_dims(a, [k for k in range(a.ndim) if k not in moved] + moved)
     shape = a.shape[b.ndim:]
     n = _product(shape)

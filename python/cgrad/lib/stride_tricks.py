@@ -4,12 +4,12 @@ gradient scatters back to the elements each window read). NumPy's results are vi
 memory; these are new arrays, so a write to one never reaches x (`writeable=True` in
 sliding_window_view is refused), and as_strided refuses strides that read outside x, where NumPy
 would read whatever memory lies there."""
-import builtins
-import math
-import operator
+import builtins as _builtins
+import math as _math
+import operator as _operator
 
 from .. import _api
-from .. import _dtypes as dt
+from .. import _dtypes as _dt
 from .._numpy import _arr, ravel
 
 __all__ = ["sliding_window_view", "as_strided", "broadcast_to", "broadcast_arrays", "broadcast_shapes"]
@@ -20,7 +20,7 @@ broadcast_shapes = _api.broadcast_shapes
 
 
 def _ints(v, what):
-    return tuple(operator.index(s) for s in ((v,) if isinstance(v, int) or getattr(v, "ndim", 1) == 0 else v))
+    return tuple(_operator.index(s) for s in ((v,) if isinstance(v, int) or getattr(v, "ndim", 1) == 0 else v))
 
 
 def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=False):
@@ -31,7 +31,7 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
         raise ValueError("cgrad: sliding_window_view(writeable=True) is not supported: the windows are a new "
                          "array (a gather), not a view whose writes reach x")
     window_shape = _ints(window_shape, "window_shape")
-    if builtins.any(w < 0 for w in window_shape):
+    if _builtins.any(w < 0 for w in window_shape):
         raise ValueError("`window_shape` cannot contain negative values")
     if axis is None:
         if len(window_shape) != x.ndim:
@@ -54,8 +54,8 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
     out = x
     for a, w in zip(axis, window_shape):
         n = out.shape[a] - w + 1
-        idx = (_api.arange(n, dtype=dt.int64, device=x.device)._reshape([n, 1])
-               + _api.arange(w, dtype=dt.int64, device=x.device)._reshape([1, w]))
+        idx = (_api.arange(n, dtype=_dt.int64, device=x.device)._reshape([n, 1])
+               + _api.arange(w, dtype=_dt.int64, device=x.device)._reshape([1, w]))
         if n * w == 0:  # an empty window or no window: nothing to read
             shape = list(out.shape[:a]) + [n] + list(out.shape[a + 1:]) + [w]
             out = _api.zeros(tuple(shape), dtype=x.dtype, device=x.device)
@@ -73,10 +73,10 @@ def as_strided(x, shape=None, strides=None, subok=False, writeable=True):
     x = _arr(x)
     item = x.dtype.itemsize
     shape = tuple(x.shape) if shape is None else _ints(shape, "shape")
-    if builtins.any(s < 0 for s in shape):
+    if _builtins.any(s < 0 for s in shape):
         raise ValueError("negative dimensions are not allowed")
     if strides is None:  # NumPy's: x's strides without a shape, the new shape's C strides with one
-        strides = tuple(item * math.prod(shape[d + 1:]) for d in range(len(shape)))
+        strides = tuple(item * _math.prod(shape[d + 1:]) for d in range(len(shape)))
     strides = _ints(strides, "strides")
     if len(strides) != len(shape):
         raise ValueError("mismatch in length of strides and shape")
@@ -85,16 +85,16 @@ def as_strided(x, shape=None, strides=None, subok=False, writeable=True):
             raise ValueError(f"cgrad: as_strided: stride {s} is not a multiple of the itemsize {item} (it would read "
                              "across elements)")
     steps = [s // item for s in strides]
-    if math.prod(shape) == 0:
+    if _math.prod(shape) == 0:
         return _api.zeros(shape, dtype=x.dtype, device=x.device)
-    lo = builtins.sum(st * (n - 1) for st, n in zip(steps, shape) if st < 0)
-    hi = builtins.sum(st * (n - 1) for st, n in zip(steps, shape) if st > 0)
+    lo = _builtins.sum(st * (n - 1) for st, n in zip(steps, shape) if st < 0)
+    hi = _builtins.sum(st * (n - 1) for st, n in zip(steps, shape) if st > 0)
     if lo < 0 or hi >= x.size:
         raise ValueError(f"cgrad: as_strided: shape {shape} with strides {strides} reads elements {lo} to {hi} of an "
                          f"array of {x.size} (NumPy would read memory outside it)")
-    flat = _api.zeros(shape, dtype=dt.int64, device=x.device)
+    flat = _api.zeros(shape, dtype=_dt.int64, device=x.device)
     for d, (st, n) in enumerate(zip(steps, shape)):
         if st and n > 1:
-            flat = flat + _api.arange(n, dtype=dt.int64, device=x.device)._reshape(
+            flat = flat + _api.arange(n, dtype=_dt.int64, device=x.device)._reshape(
                 [n if e == d else 1 for e in range(len(shape))]) * st
-    return _api.take(ravel(x), flat._reshape([math.prod(shape)]), axis=0)._reshape(list(shape))
+    return _api.take(ravel(x), flat._reshape([_math.prod(shape)]), axis=0)._reshape(list(shape))
