@@ -223,18 +223,54 @@ std::pair<Tensor, Tensor> promoted_as_arrays(const Tensor& a, const Tensor& b) {
 // a lower one is cast back (int32 += int64 stays int32, float32 += float64 stays float32, as NumPy's
 // same-kind casting and PyTorch do); one of a higher kind (int //= float, int /= int, a real array
 // with a complex result) or of another shape (y broadcast x) raises, leaving x unchanged.
-Tensor in_place_result(const Binary& b, const Tensor& x, Tensor r) {
+// An in-place operator's value for x: x's shape, and x's dtype where the result's kind is not
+// higher (NumPy's same-kind rule: x_f32 += x_f64 casts, x_i32 += 0.5 raises).
+Tensor in_place_result(const char* name, const Tensor& x, Tensor r) {
   auto kind = [](DType d) { return d == DType::b8 ? 0 : is_integer(d) ? 1 : is_floating(d) ? 2 : 3; };
   if (r.shape() != x.shape())
-    throw nb::value_error((std::string(b.name) + ": in place, the result's shape " + shape_str(r.shape()) +
+    throw nb::value_error((std::string(name) + ": in place, the result's shape " + shape_str(r.shape()) +
                            " is not the array's " + shape_str(x.shape()))
                               .c_str());
   if (r.dtype() == x.dtype()) return r;
   if (kind(r.dtype()) > kind(x.dtype()))
-    throw nb::type_error((std::string(b.name) + ": in place, the result dtype " + dtype_name(r.dtype()) +
+    throw nb::type_error((std::string(name) + ": in place, the result dtype " + dtype_name(r.dtype()) +
                           " cannot be stored in a " + dtype_name(x.dtype()) + " array")
                              .c_str());
   return r.cast(x.dtype());
+}
+
+// Python's in-place operators (`x += y`, `x @= w`): a stores r, computed from a, with its shape and
+// dtype (in_place_result).
+nb::object assign_in_place(nb::handle a, Tensor r, const char* name) {
+  Tensor& self = nb::cast<Tensor&>(a);
+  Tensor value = in_place_result(name, self, std::move(r));
+  if (!(self.requires_grad() && self.is_leaf())) {
+    // In place: every handle of this Array's tensor sees the new value, as in NumPy and
+    // PyTorch (x.view(), an optimizer's params, a compiled function that captured x); arrays
+    // derived from x before keep theirs. Until 2026-12-07 the Array was rebound to a new
+    // tensor, so a compiled function that captured it kept reading the old value (`w += 1`,
+    // then f(x) computed with the old w). Inside a compile trace, the function's arguments and
+    // captured Arrays are assigned (the plan repeats those assigns: until 2026-12-07 `x -= y`
+    // inside changed the caller's x at no call), and an Array built inside is rebound (an
+    // assign there would be a side effect for the plan to repeat).
+    if (!detail::tracing() || detail::traced_input(self))
+      self.assign(value);
+    else
+      self = std::move(value);
+    return nb::borrow(a);
+  }
+  // A leaf that requires a gradient (PyTorch's rules). Under no_grad, an update of the leaf
+  // itself, as `w -= lr * w.grad` in a hand-written SGD step: it stays the leaf, marked, with
+  // its grad (until 2026-12-07 w became a new tensor outside the graph, so the next
+  // backward() raised). Recording, it would cut the leaf from what it means: it raises.
+  if (is_grad_enabled())
+    throw Error(ErrorCode::InvalidOperation,
+                std::string(name) +
+                    ": in place on a leaf that requires a gradient; update it under cgrad.no_grad() "
+                    "(an optimizer's step), or write x = cgrad." +
+                    name + "(x, y) for a new value computed from the leaf");
+  self.assign(value);
+  return nb::borrow(a);
 }
 
 // NumPy 2's rule (NEP 50) for a Python int that its integer array's dtype cannot hold (u8 + -1,
@@ -760,35 +796,7 @@ NB_MODULE(_cgrad, m) {
             (std::string(row->name) + ": in place, a Python complex scalar needs a complex array").c_str());
       auto r = apply(*row, a, c);
       if (!r) return nb::borrow(Py_NotImplemented);
-      Tensor& self = nb::cast<Tensor&>(a);
-      Tensor value = in_place_result(*row, self, std::move(*r));
-      if (!(self.requires_grad() && self.is_leaf())) {
-        // In place: every handle of this Array's tensor sees the new value, as in NumPy and
-        // PyTorch (x.view(), an optimizer's params, a compiled function that captured x); arrays
-        // derived from x before keep theirs. Until 2026-12-07 the Array was rebound to a new
-        // tensor, so a compiled function that captured it kept reading the old value (`w += 1`,
-        // then f(x) computed with the old w). Inside a compile trace, the function's arguments and
-        // captured Arrays are assigned (the plan repeats those assigns: until 2026-12-07 `x -= y`
-        // inside changed the caller's x at no call), and an Array built inside is rebound (an
-        // assign there would be a side effect for the plan to repeat).
-        if (!detail::tracing() || detail::traced_input(self))
-          self.assign(value);
-        else
-          self = std::move(value);
-        return nb::borrow(a);
-      }
-      // A leaf that requires a gradient (PyTorch's rules). Under no_grad, an update of the leaf
-      // itself, as `w -= lr * w.grad` in a hand-written SGD step: it stays the leaf, marked, with
-      // its grad (until 2026-12-07 w became a new tensor outside the graph, so the next
-      // backward() raised). Recording, it would cut the leaf from what it means: it raises.
-      if (is_grad_enabled())
-        throw Error(ErrorCode::InvalidOperation,
-                    std::string(row->name) +
-                        ": in place on a leaf that requires a gradient; update it under cgrad.no_grad() "
-                        "(an optimizer's step), or write x = cgrad." +
-                        row->name + "(x, y) for a new value computed from the leaf");
-      self.assign(value);
-      return nb::borrow(a);
+      return assign_in_place(a, std::move(*r), row->name);
     });
   }
   A.def("__neg__", [](const Tensor& x) { return -x; })
@@ -808,6 +816,15 @@ NB_MODULE(_cgrad, m) {
           [](const Tensor& a, nb::handle b) -> nb::object {
             if (Tensor* t = array_of(b)) return nb::cast(matmul(*t, a));
             if (auto z = foreign_operand(b, a)) return nb::cast(matmul(*z, a));
+            return nb::borrow(Py_NotImplemented);
+          },
+          nb::arg("other").none())
+      .def(  // `x @= w`: in place as the other operators, where the product keeps x's shape (NumPy's)
+          "__imatmul__",
+          [](nb::handle a, nb::handle b) -> nb::object {
+            const Tensor& x = nb::cast<Tensor&>(a);
+            if (Tensor* t = array_of(b)) return assign_in_place(a, matmul(x, *t), "matmul");
+            if (auto z = foreign_operand(b, x)) return assign_in_place(a, matmul(x, *z), "matmul");
             return nb::borrow(Py_NotImplemented);
           },
           nb::arg("other").none());

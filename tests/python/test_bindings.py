@@ -67,6 +67,30 @@ def test_inplace_updates_every_handle_of_the_array():
     assert f.signatures == 1
 
 
+def test_inplace_matmul_as_numpys():
+    # `x @= w` rebound x to a new array until 2026-12-08 (no __imatmul__): other handles kept the
+    # old value, unlike the other in-place operators
+    a, w = np.arange(6.0).reshape(2, 3), np.arange(9.0).reshape(3, 3) / 4
+    x = arr(a)
+    handle = x.view()
+    x @= arr(w)
+    np.testing.assert_allclose(np.asarray(x), a @ w)
+    np.testing.assert_allclose(np.asarray(handle), a @ w)
+    x @= w  # a NumPy operand, as for the other operators
+    np.testing.assert_allclose(np.asarray(x), a @ w @ w)
+    before = np.asarray(x).copy()
+    for bad in (arr(np.ones((3, 2))), arr(np.ones(3))):  # NumPy: the product must keep x's shape
+        with pytest.raises(ValueError, match="shape"):
+            x @= bad
+        np.testing.assert_array_equal(np.asarray(x), before)
+    xi = arr(np.arange(4).reshape(2, 2))
+    with pytest.raises(TypeError, match="cannot be stored"):
+        xi @= arr(np.eye(2))  # float into int: NumPy's same-kind rule
+    np.testing.assert_array_equal(np.asarray(xi), np.arange(4).reshape(2, 2))
+    with pytest.raises(TypeError):
+        x @= None
+
+
 def test_unary_and_binary_functions():
     x = arr(A)
     for name in ["exp", "log", "sqrt", "sin", "cos", "tanh"]:
