@@ -195,6 +195,8 @@ pi = 3.141592653589793
 inf = float("inf")
 nan = float("nan")
 newaxis = None
+euler_gamma = 0.5772156649015329
+little_endian = __import__("sys").byteorder == "little"
 
 
 class _Info:
@@ -227,8 +229,10 @@ def __array_namespace_info__():
 
 def __getattr__(name):
     # A clear message for the standard's functions the C++ core does not have yet.
-    from ._missing import MISSING
+    from ._missing import MISSING, NUMPY_ABSENT
 
     if name in MISSING:
         raise AttributeError(f"cgrad.{name} is not available yet: {MISSING[name]}")
+    if name in NUMPY_ABSENT:
+        raise AttributeError(f"module 'cgrad' has no attribute {name!r}: {NUMPY_ABSENT[name]}")
     raise AttributeError(f"module 'cgrad' has no attribute {name!r}")

@@ -315,3 +315,15 @@ def test_no_warnings_from_the_new_names():
         warnings.simplefilter("error")
         cg.mgrid[0:2, 0:2] + 1
         list(cg.ndenumerate(cg.ones(2)))
+
+
+@pytest.mark.parametrize("name", ["float128", "longdouble", "datetime64", "str_", "object_", "matrix", "ma",
+                                  "nditer", "memmap"])
+def test_numpys_names_left_out_say_why(name):
+    assert not hasattr(cg, name)
+    with pytest.raises(AttributeError, match=f"no attribute '{name}': "):
+        getattr(cg, name)
+
+
+def test_constants():
+    assert cg.euler_gamma == np.euler_gamma and cg.little_endian == np.little_endian
