@@ -303,7 +303,7 @@ def test_frompyfunc():
 
 
 # ---- namespaces ----
-@pytest.mark.parametrize("module", [cg, cg.linalg, cg.fft, cg.lib.stride_tricks])
+@pytest.mark.parametrize("module", [cg, cg.linalg, cg.fft, cg.lib.stride_tricks, cg.random, cg.optim])
 def test_namespaces_do_not_leak_imported_modules(module):
     leaked = [n for n in dir(module) if not n.startswith("_") and isinstance(getattr(module, n), types.ModuleType)
               and getattr(module, n).__name__ != f"{module.__name__}.{n}"]
