@@ -82,7 +82,8 @@ OPS = {
     "rmul_scalar": lambda a, b: 2 * a, "mul_list": lambda a, b: a * [1, 1], "pow3": lambda a, b: a ** 3,
     "pow0": lambda a, b: a ** 0, "neg": lambda a, b: -a, "pos": lambda a, b: +a, "div_scalar": lambda a, b: a / 4,
     "add_int": lambda a, b: a + 1, "deriv": lambda a, b: a.deriv(), "deriv2": lambda a, b: a.deriv(2),
-    "integ": lambda a, b: a.integ(), "integ_k": lambda a, b: a.integ(2, k=[1, 2]), "integ_k1": lambda a, b: a.integ(k=3),
+    "integ": lambda a, b: a.integ(), "integ_k": lambda a, b: a.integ(2, k=[1, 2]),
+    "integ_k1": lambda a, b: a.integ(k=3),
 }
 
 
