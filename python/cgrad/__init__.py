@@ -189,10 +189,10 @@ def __array_namespace_info__():
 
 
 def __getattr__(name):
-    if name == "testing":  # NumPy's numpy.testing for cgrad arrays, imported when first used (as NumPy's)
+    if name in ("testing", "polynomial"):  # NumPy's numpy.testing, numpy.polynomial: imported when first used
         import importlib
 
-        return importlib.import_module(".testing", __name__)
+        return importlib.import_module(f".{name}", __name__)
     # A clear message for the standard's functions the C++ core does not have yet.
     from ._missing import MISSING
 

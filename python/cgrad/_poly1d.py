@@ -2,18 +2,27 @@
 polysub polymul polydiv polyder polyint polyval roots`, coefficients highest power first): the
 coefficients are a cgrad Array, so evaluation `p(x)` is lazy and differentiable. As NumPy's
 constructor drops the leading zeros, building a poly1d reads the coefficients (a synchronisation
-point), and so do the products (`polymul`), quotients (`polydiv`), `roots` and `==`. `str(p)` is
-NumPy's layout of the powers, `repr(p)` NumPy's rule over cgrad's array repr (the dtype always
-shown)."""
+point), and so do the products (`polymul`), quotients (`polydiv`), `roots` and `==`. `str(p)` and
+`repr(p)` are NumPy's, of the values, so output ported from NumPy reads the same."""
 import operator
 
 from . import _api
 from . import _numpy as _np
 from . import _numpy_math as _nm
+from . import _dtypes as dt
 from ._array import _host
 from ._numpy_arrays import isscalar
 
 __all__ = ["poly1d"]
+
+
+def _numpy_repr(a):
+    """NumPy's repr of a's values without `array(` and `)`, as NumPy's polynomial classes show
+    their arrays: `[1., 2.]`, `[1., 2.], dtype=float32` (bfloat16, which NumPy lacks, in cgrad's
+    repr, which names it)."""
+    import numpy as np
+
+    return (repr(a) if a.dtype == dt.bfloat16 else np.array_repr(_host(a)))[6:-1]
 
 
 class poly1d:  # noqa: N801 (NumPy's name)
@@ -71,7 +80,7 @@ class poly1d:  # noqa: N801 (NumPy's name)
         return np.asarray(_host(self._coeffs), dtype, copy=copy)
 
     def __repr__(self):
-        return f"poly1d({repr(self._coeffs)[6:-1]})"  # NumPy's: the array's repr without `array(` and `)`
+        return f"poly1d({_numpy_repr(self._coeffs)})"
 
     def __str__(self):
         import numpy as np

@@ -1,5 +1,5 @@
 """cgrad.poly1d (NumPy's legacy polynomial class, python/cgrad/_poly1d.py) against numpy.poly1d:
-construction, attributes and aliases, str and repr, evaluation of numbers, arrays and
+construction, attributes and aliases, str and repr (NumPy's), evaluation of numbers, arrays and
 polynomials, arithmetic, comparison, coefficients by power, calculus, roots and errors, with the
 coefficients a cgrad Array (lazy evaluation, gradients)."""
 import numpy as np
@@ -24,9 +24,16 @@ def test_construction_str_and_repr(c):
     p, q = P(c), N(c)
     same(p, q)
     assert str(p) == str(q)
-    assert repr(p) == f"poly1d({repr(p.coeffs)[6:-1]})"  # NumPy's rule over cgrad's array repr
+    assert repr(p) == repr(q)
     assert len(p) == len(q) == p.order == p.o == q.order
     same(P(cg.asarray(np.asarray(c, dtype=q.coeffs.dtype))), q)  # from a cgrad Array
+
+
+def test_float32_and_bfloat16_printing():
+    c = np.float32([1, 2.5])
+    assert repr(P(c)) == repr(N(c)) == "poly1d([1. , 2.5], dtype=float32)" and str(P(c)) == str(N(c))
+    b = P(cg.asarray([1, 2.5], dtype=cg.bfloat16))  # NumPy has no bfloat16: cgrad's repr names it
+    assert repr(b) == "poly1d([1. , 2.5], dtype=bfloat16)" and str(b) == str(N(c))
 
 
 def test_roots_variable_and_copies():
