@@ -17,9 +17,14 @@ __all__ = ["sqrt", "log", "log2", "log10", "logn", "power", "arccos", "arcsin", 
 
 _arr = _api._as_array_arg
 
-# NumPy's _tocomplex: the real dtypes whose values complex64 holds exactly go there, the others
-# (float16 and bfloat16 included: NumPy's list has no float16) to complex128
+# NumPy's _tocomplex: float32 and the 8- and 16-bit integers go to complex64, the others to
+# complex128 (float16 too: NumPy's list leaves it out); bfloat16, which NumPy lacks, to complex64,
+# which holds it exactly
 _TO_COMPLEX64 = (dt.float32, dt.int8, dt.int16, dt.uint8, dt.uint16, dt.bfloat16)
+
+
+def _complex(d):
+    return dt.complex64 if d in _TO_COMPLEX64 else dt.complex128
 
 
 def _any_in_one_schedule(tests):
@@ -50,7 +55,7 @@ def _fixed(x, outside):
     x = _arr(x)
     if x.dtype in dt.COMPLEX:
         return x
-    to = dt.complex64 if x.dtype in _TO_COMPLEX64 else dt.complex128
+    to = _complex(x.dtype)
     x = x if x.dtype in dt.FLOATING else _ufloat(x, "emath")
     (leaves,) = _any_in_one_schedule([(x, outside)])
     return x.astype(to) if leaves else x
@@ -96,7 +101,7 @@ def power(x, p):
         p_int = p.dtype in dt.INTEGRAL
     flags = iter(_any_in_one_schedule([(x, _below_zero)] * x_real + [(p, _below_zero)] * p_int))
     if x_real and next(flags):
-        x = x.astype(dt.complex64 if x.dtype in _TO_COMPLEX64 else dt.complex128)
+        x = x.astype(_complex(x.dtype))
     if p_int and next(flags):
         p = p.astype(dt.float64)
     return _cgrad.pow(x, p)
