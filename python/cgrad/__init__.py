@@ -171,7 +171,9 @@ from . import _array_methods  # noqa: F401  (NumPy's ndarray methods: partition,
 from . import linalg  # noqa: F401  (the linalg extension: cgrad.linalg)
 from . import random  # noqa: F401  (NumPy's sampling functions: cgrad.random)
 from . import optim  # noqa: F401  (torch.optim's spelling over the C++ optimizers)
-from . import lib  # noqa: F401  (cgrad.lib.stride_tricks)
+from . import lib  # noqa: F401  (cgrad.lib.stride_tricks, cgrad.lib.scimath)
+from . import emath  # noqa: F401  (NumPy's numpy.emath: complex results outside the real domain)
+from ._poly1d import poly1d  # noqa: F401  (NumPy's legacy polynomial class)
 from . import _positional
 
 _positional.apply(globals())  # NumPy's positional arguments: cgrad.sum(x, 0), cgrad.ones(shape, float64)
@@ -228,6 +230,10 @@ def __array_namespace_info__():
 
 
 def __getattr__(name):
+    if name in ("testing", "polynomial"):  # NumPy's numpy.testing, numpy.polynomial: imported when first used
+        import importlib
+
+        return importlib.import_module(f".{name}", __name__)
     # A clear message for the standard's functions the C++ core does not have yet.
     from ._missing import MISSING, NUMPY_ABSENT
 
