@@ -9,7 +9,6 @@ its entropy itself where that is one int below 2**64 (unspawned, default pool), 
 `generate_state`. So `default_rng(x)` and `default_rng(SeedSequence(x))` are the same stream, as NumPy's."""
 import numbers as _numbers
 import operator as _operator
-import secrets as _secrets
 
 from . import _api
 from . import _cgrad
@@ -72,7 +71,9 @@ class SeedSequence:
         if pool_size < _POOL_SIZE:
             raise ValueError(f"The size of the entropy pool should be at least {_POOL_SIZE}")
         if entropy is None:
-            entropy = _secrets.randbits(pool_size * 32)
+            import secrets  # (imported here: it pulls in hashlib and random, 2 ms of `import cgrad`)
+
+            entropy = secrets.randbits(pool_size * 32)
         elif not isinstance(entropy, (_numbers.Integral, list, tuple, range)) and not hasattr(entropy, "tolist"):
             raise TypeError(f"SeedSequence expects int or sequence of ints for entropy not {entropy!r}")
         self.entropy = entropy

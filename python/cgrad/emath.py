@@ -10,7 +10,7 @@ take them; complex64 for float32 and 8- and 16-bit integers, else complex128), e
 cgrad's own rules differ: docs/python.md, "cgrad.testing, cgrad.emath, cgrad.poly1d"."""
 from . import _api
 from . import _cgrad
-from . import _dtypes as dt
+from . import _dtypes as _dt
 from ._numpy_math import _ufloat
 
 __all__ = ["sqrt", "log", "log2", "log10", "logn", "power", "arccos", "arcsin", "arctanh"]
@@ -20,11 +20,11 @@ _arr = _api._as_array_arg
 # NumPy's _tocomplex: float32 and the 8- and 16-bit integers go to complex64, the others to
 # complex128 (float16 too: NumPy's list leaves it out); bfloat16, which NumPy lacks, to complex64,
 # which holds it exactly
-_TO_COMPLEX64 = (dt.float32, dt.int8, dt.int16, dt.uint8, dt.uint16, dt.bfloat16)
+_TO_COMPLEX64 = (_dt.float32, _dt.int8, _dt.int16, _dt.uint8, _dt.uint16, _dt.bfloat16)
 
 
 def _complex(d):
-    return dt.complex64 if d in _TO_COMPLEX64 else dt.complex128
+    return _dt.complex64 if d in _TO_COMPLEX64 else _dt.complex128
 
 
 def _any_in_one_schedule(tests):
@@ -53,10 +53,10 @@ def _fixed(x, outside):
     any element (NumPy's _fix_real_lt_zero, _fix_real_abs_gt_1), else real with integers as
     NumPy's float-only ufuncs take them (int8 as float16, int16 as float32, wider as float64)."""
     x = _arr(x)
-    if x.dtype in dt.COMPLEX:
+    if x.dtype in _dt.COMPLEX:
         return x
     to = _complex(x.dtype)
-    x = x if x.dtype in dt.FLOATING else _ufloat(x, "emath")
+    x = x if x.dtype in _dt.FLOATING else _ufloat(x, "emath")
     (leaves,) = _any_in_one_schedule([(x, outside)])
     return x.astype(to) if leaves else x
 
@@ -93,17 +93,17 @@ def power(x, p):
     Integers to non-negative integer powers stay integers, as in NumPy. Both tests run in one
     schedule."""
     x = _arr(x)
-    x_real = x.dtype not in dt.COMPLEX
+    x_real = x.dtype not in _dt.COMPLEX
     if isinstance(p, int) and not isinstance(p, bool):  # a Python int's sign needs no kernel
-        p, p_int = _api.asarray(p, dtype=dt.float64 if p < 0 else dt.int64), False
+        p, p_int = _api.asarray(p, dtype=_dt.float64 if p < 0 else _dt.int64), False
     else:
         p = _arr(p)
-        p_int = p.dtype in dt.INTEGRAL
+        p_int = p.dtype in _dt.INTEGRAL
     flags = iter(_any_in_one_schedule([(x, _below_zero)] * x_real + [(p, _below_zero)] * p_int))
     if x_real and next(flags):
         x = x.astype(_complex(x.dtype))
     if p_int and next(flags):
-        p = p.astype(dt.float64)
+        p = p.astype(_dt.float64)
     return _cgrad.pow(x, p)
 
 

@@ -5,7 +5,7 @@ messages. bfloat16, which NumPy lacks, is compared as float32 (exact), and `stri
 cgrad's dtypes, so a bfloat16 array is not strictly equal to a float32 one. The helpers that take
 no arrays (`assert_raises`, `assert_warns`, `suppress_warnings`...) are NumPy's own, deprecation
 warnings included. NumPy is imported when an assertion first runs, not with cgrad."""
-from . import _dtypes as dt
+from . import _dtypes as _dt
 from ._array import _host
 from ._cgrad import Array
 
@@ -143,8 +143,8 @@ def _numpy_dtype(dtype):
     """A cgrad dtype as NumPy's (bfloat16 has none: TypeError), anything else as given."""
     import numpy as np
 
-    if isinstance(dtype, dt.dtype):
-        if dtype is dt.bfloat16:
+    if isinstance(dtype, _dt.dtype):
+        if dtype is _dt.bfloat16:
             raise TypeError("cgrad.testing: NumPy has no bfloat16 to count units in the last place in")
         return np.dtype(dtype.name)
     return dtype
@@ -153,7 +153,7 @@ def _numpy_dtype(dtype):
 def _ulp_values(a):
     """a's values for a count of units in the last place: a bfloat16 array raises TypeError (its
     float32 values would be counted in float32's far smaller units)."""
-    if isinstance(a, Array) and a.dtype is dt.bfloat16:
+    if isinstance(a, Array) and a.dtype is _dt.bfloat16:
         _numpy_dtype(a.dtype)
     return _values(a)
 

@@ -4,10 +4,10 @@
 with NumPy's arithmetic between polynomials of the same domain, window and symbol. The domain and
 window are read on the host for the map (two numbers each); `str`, `repr` and `format` are
 NumPy's, of the values."""
-import numbers
+import numbers as _numbers
 
 from .. import _api
-from .. import _dtypes as dt
+from .. import _dtypes as _dt
 from .._poly1d import _numpy_repr
 from . import polynomial as _pp
 
@@ -35,8 +35,8 @@ class Polynomial:
     __array_ufunc__ = None  # NumPy's ufuncs defer to the class (np.add(a, p) is p.__radd__(a))
     maxpower = 100
     basis_name = None
-    domain = _api.asarray([-1.0, 1.0], dtype=dt.float64)
-    window = _api.asarray([-1.0, 1.0], dtype=dt.float64)
+    domain = _api.asarray([-1.0, 1.0], dtype=_dt.float64)
+    window = _api.asarray([-1.0, 1.0], dtype=_dt.float64)
 
     def __init__(self, coef, domain=None, window=None, symbol="x"):
         (self.coef,) = _pp._series(coef, trim=False)
@@ -96,13 +96,13 @@ class Polynomial:
                 y = y * arg + c
             return y
         arg = _pp._float(_pp._read(arg))  # NumPy's off and scl are float64 scalars, as here
-        f64 = dict(dtype=dt.float64, device=arg.device)
+        f64 = dict(dtype=_dt.float64, device=arg.device)
         return _pp.polyval(_api.asarray(off, **f64) + _api.asarray(scl, **f64) * arg, self.coef)
 
     def linspace(self, n=100, domain=None):
         """(x, p(x)) at n points evenly spaced over the domain."""
         lo, hi = (self.domain if domain is None else _interval(domain, "Domain")).tolist()
-        x = _api.linspace(lo, hi, n, dtype=dt.float64)
+        x = _api.linspace(lo, hi, n, dtype=_dt.float64)
         return x, self(x)
 
     # ---- properties of the coefficients ----
@@ -189,7 +189,7 @@ class Polynomial:
 
     def __truediv__(self, other):
         """Division by a number only (NumPy's rule: a series' quotient by a series is //)."""
-        if not isinstance(other, numbers.Number) or isinstance(other, bool):
+        if not isinstance(other, _numbers.Number) or isinstance(other, bool):
             raise TypeError(f"unsupported types for true division: '{type(self)}', '{type(other)}'")
         return self // other
 

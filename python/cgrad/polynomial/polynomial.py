@@ -5,12 +5,12 @@ poly roots vander polyfit`) of the reversed coefficients, with NumPy's series ru
 integer coefficients as float64, coefficients checked 1-D and non-empty, trailing zeros dropped
 from results (NumPy's `trimseq`: that reads the values, a synchronisation point). Coefficients of
 more than one dimension (NumPy's `tensor` evaluation, `axis` of the calculus) are not supported."""
-import numbers
-import operator
+import numbers as _numbers
+import operator as _operator
 
 from .. import _api
 from .. import _cgrad
-from .. import _dtypes as dt
+from .. import _dtypes as _dt
 from .. import _numpy as _np
 from .. import _numpy_arrays as _na
 from .. import _numpy_math as _nm
@@ -41,7 +41,7 @@ def _flip(c):
 
 def _float(c):
     """c with integers and bools as float64 (NumPy's series take them so)."""
-    return c if c.dtype in dt.FLOATING + dt.COMPLEX else c.astype(dt.float64)
+    return c if c.dtype in _dt.FLOATING + _dt.COMPLEX else c.astype(_dt.float64)
 
 
 def _trimseq(c):
@@ -59,7 +59,7 @@ def _series(*cs, trim=True):
             raise ValueError("Coefficient array is empty")
         if a.ndim != 1:
             raise ValueError("Coefficient array is not 1-d")
-    d = dt.result_type(*[_float(a).dtype for a in arrays])
+    d = _dt.result_type(*[_float(a).dtype for a in arrays])
     return [_trimseq(a.astype(d)) if trim else a.astype(d) for a in arrays]
 
 
@@ -130,14 +130,14 @@ def polyval(x, c, tensor=True):
     takes c's dtype, as NumPy's weak scalars do (asarray would make a float float32)."""
     c = _one_dim(c, "polyval")
     if isinstance(x, (int, float, complex)) and not isinstance(x, bool):
-        x = _api.asarray(x, dtype=dt.result_type(c.dtype, x), device=c.device)
+        x = _api.asarray(x, dtype=_dt.result_type(c.dtype, x), device=c.device)
     return _np.polyval(_flip(c), x)
 
 
 def polyder(c, m=1, scl=1, axis=0):
     """The m-th derivative, each one times scl."""
     c = _one_dim(c, "polyder")
-    m = operator.index(m)
+    m = _operator.index(m)
     if m < 0:
         raise ValueError("The order of derivation must be non-negative")
     if axis not in (0, -1):
@@ -152,7 +152,7 @@ def polyder(c, m=1, scl=1, axis=0):
 def polyint(c, m=1, k=[], lbnd=0, scl=1, axis=0):  # noqa: B006 (NumPy's default, never changed)
     """The m-th antiderivative, each one times scl, with the value k[i] at lbnd (0 by default)."""
     c = _one_dim(c, "polyint")
-    m = operator.index(m)
+    m = _operator.index(m)
     k = list(k) if isinstance(k, (list, tuple)) or (isinstance(k, Array) and k.ndim) else [k]
     if m < 0:
         raise ValueError("The order of integration must be non-negative")
@@ -175,14 +175,14 @@ def polyfromroots(roots):
     """The monic series with the given roots (integers as float64; complex roots give complex)."""
     r = _np.atleast_1d(_arr(roots))
     if r.size == 0:
-        return _api.ones((1,), dtype=dt.float64)
+        return _api.ones((1,), dtype=_dt.float64)
     (r,) = _series(r, trim=False)
     return _flip(_nm.poly(r))
 
 
 def polyvander(x, deg):
     """The matrix of powers x**0 ... x**deg, one row (or trailing axis) per element of x."""
-    deg = operator.index(deg)
+    deg = _operator.index(deg)
     if deg < 0:
         raise ValueError("deg must be non-negative")
     x = _float(_np.atleast_1d(_read(x)))
@@ -192,7 +192,7 @@ def polyvander(x, deg):
 def polyfit(x, y, deg, rcond=None, full=False, w=None):
     """The least-squares series of degree `deg` through (x, y) (y one column per fit), lowest power
     first; full: (coefficients, [residuals, rank, singular values, rcond]). deg is one int."""
-    if not isinstance(deg, numbers.Integral):
+    if not isinstance(deg, _numbers.Integral):
         raise TypeError("polyfit: deg must be an int (lists of degrees are not supported)")
     x, y = _float(_arr(x)), _float(_arr(y))
     if deg < 0:
