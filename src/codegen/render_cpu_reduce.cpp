@@ -82,6 +82,15 @@ bool float_blocks(const schedule::Reduction& red) {
          acc_dtype(red) == DType::f64;
 }
 
+// any/all: bool accumulators combined with || and && kept GCC's vector loop scalar (a compare,
+// `seta` and `or` per element: any(x < 0) of 1e6 f32 0.6 ms where sum(x < 0) took 0.19 and
+// NumPy's any 0.14, 2026-12-08), so each block of the row or-s / and-s 32-bit lanes instead
+// (the same result: no order to keep).
+bool logic_blocks(const schedule::Reduction& red) {
+  const ir::Op c = ir::info(red.op).reduce.combine;
+  return (c == ir::Op::LogicalOr || c == ir::Op::LogicalAnd) && acc_dtype(red) == DType::b8;
+}
+
 // The OpenMP reduction identifier that lets `#pragma omp simd` vectorize a reduction loop, from
 // the combining row of the reduction's op-table row; empty when there is none (the loop stays
 // scalar, still correct). Max and min take OpenMP's own, with vector_extreme's NaN flag.
@@ -268,6 +277,15 @@ class Reduce {
         blocks.close += "      " + n + " = cgrad::scalar::add(" + n + ", (double)" + b + ");\n";
         combine += "        " + b + " = cgrad::scalar::add(" + b + ", " + v + ");\n";
         pragma += " reduction(+:" + b + ")";
+        continue;
+      }
+      if (logic_blocks(red)) {
+        const bool any = rule.combine == ir::Op::LogicalOr;
+        const std::string b = "lgc" + std::to_string(i);
+        blocks.open += "      uint32_t " + b + (any ? " = 0u;\n" : " = 1u;\n");
+        blocks.close += "      " + n + " = " + n + (any ? " || " : " && ") + b + " != 0u;\n";
+        combine += "        " + b + (any ? " |= " : " &= ") + "(uint32_t)" + v + ";\n";
+        pragma += std::string(" reduction(") + (any ? "|" : "&") + ":" + b + ")";
         continue;
       }
       if (indexed(red)) {  // argmax group
