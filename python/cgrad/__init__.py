@@ -189,7 +189,7 @@ for _name, _v in list(globals().items()):
         del globals()[_name]
 del _name, _v
 
-__array_api_version__ = "2024.12"
+__array_api_version__ = "2025.12"
 __version__ = "0.1.0"
 
 e = 2.718281828459045
@@ -211,7 +211,7 @@ class _Info:
         return Device.cpu()
 
     def devices(self):
-        return [Device.cpu()] + ([Device.cuda(0)] if cuda_available() else [])
+        return (Device.cpu(),) + ((Device.cuda(0),) if cuda_available() else ())
 
     def default_dtypes(self, *, device=None):
         return {"real floating": float32, "complex floating": complex64, "integral": int64, "indexing": int64}

@@ -708,7 +708,7 @@ def broadcast_to(x, /, shape):
 
 def broadcast_arrays(*arrays):
     shape = broadcast_shapes(*(a.shape for a in arrays))
-    return [broadcast_to(a, shape) for a in arrays]
+    return tuple(broadcast_to(a, shape) for a in arrays)  # (a tuple since the 2025.12 standard, as NumPy 2's)
 
 
 def broadcast_shapes(*shapes):
@@ -723,13 +723,21 @@ def broadcast_shapes(*shapes):
 
 
 def expand_dims(x, /, axis=0):
-    n = x.ndim + 1
-    if not -n <= axis < n:
-        raise IndexError(f"expand_dims: axis {axis} out of range for a {x.ndim}-D array")
-    axis %= n
-    s = list(x.shape)
-    s.insert(axis, 1)
-    return x._reshape(s)
+    """x with a dim of size 1 at `axis`, or at each axis of a tuple (the standard's 2025.12, NumPy's:
+    the axes index the result, whose ndim is x.ndim + len(axis); out of range or repeated: IndexError,
+    ValueError)."""
+    axes = (axis,) if not isinstance(axis, (tuple, list)) else tuple(axis)
+    n = x.ndim + len(axes)
+    normal = []
+    for a in axes:
+        a = operator.index(a)
+        if not -n <= a < n:
+            raise IndexError(f"expand_dims: axis {a} out of range for a {n}-D result")
+        normal.append(a % n)
+    if len(set(normal)) != len(normal):
+        raise ValueError(f"expand_dims: repeated axis in {axes}")
+    dims = iter(x.shape)
+    return x._reshape([1 if d in normal else next(dims) for d in range(n)])
 
 
 def _axes_in(x, axis, fn):
@@ -966,16 +974,15 @@ def unstack(x, /, *, axis=0):
 
 def meshgrid(*arrays, indexing="xy", sparse=False, copy=True):
     """sparse (NumPy's): each array shaped to broadcast against the others, not broadcast."""
-    grids = list(_cgrad._meshgrid(list(arrays), indexing))
-    if not sparse:
-        return grids
+    if not sparse:  # (a tuple since the 2025.12 standard, as NumPy 2's)
+        return tuple(_cgrad._meshgrid(list(arrays), indexing))
     out = []
     for i, a in enumerate(arrays):
         d = (1 - i if i < 2 else i) if indexing == "xy" and len(arrays) > 1 else i
         shape = [1] * len(arrays)
         shape[d] = a.shape[0]
         out.append(reshape(a, tuple(shape)))
-    return out
+    return tuple(out)
 
 
 def tril(x, /, *, k=0):

@@ -985,7 +985,7 @@ def _dlpack_device(self):
 def _array_namespace(self, *, api_version=None):
     import cgrad
 
-    if api_version not in (None, "2021.12", "2022.12", "2023.12", "2024.12"):
+    if api_version not in (None, "2021.12", "2022.12", "2023.12", "2024.12", "2025.12"):
         raise ValueError(f"cgrad does not provide Array API version {api_version}")
     return cgrad
 

@@ -1,4 +1,4 @@
-"""cgrad.fft: the Array API standard's fft extension (2024.12), every function of it, and NumPy's
+"""cgrad.fft: the Array API standard's fft extension (2025.12), every function of it, and NumPy's
 two-axis forms (`fft2 ifft2 rfft2 irfft2`). The arguments may also be passed by position, and
 `norm=None` means "backward", as in NumPy.
 

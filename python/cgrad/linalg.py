@@ -1,4 +1,4 @@
-"""cgrad.linalg: the Array API standard's linalg extension (2024.12), every function of it.
+"""cgrad.linalg: the Array API standard's linalg extension (2025.12), every function of it.
 
 Two kinds (docs/linalg.md). The functions built from cgrad's own ops (`cross diagonal matmul
 matrix_norm matrix_power matrix_transpose outer tensordot trace vecdot vector_norm`) compose

@@ -155,3 +155,22 @@ def test_einsum_gradients_and_errors():
     c = cg.einsum("ij", z)  # the identity: a new array, not z itself
     c[...] = 0.0
     assert float(cg.sum(cg.abs(z))) > 0
+
+
+def test_the_2025_12_standards_changes():
+    # 2025.12: tuples from broadcast_arrays, meshgrid and devices() (lists before, 2026-12-08), and
+    # expand_dims with a tuple of axes (NumPy's rule: the axes index the result)
+    assert cg.__array_api_version__ == "2025.12" and cg.ones(1).__array_namespace__(api_version="2025.12") is cg
+    a, b = cg.ones((2, 1)), cg.ones(3)
+    assert type(cg.broadcast_arrays(a, b)) is tuple and type(cg.meshgrid(b, b)) is tuple
+    assert type(cg.meshgrid(b, b, sparse=True)) is tuple
+    assert type(cg.__array_namespace_info__().devices()) is tuple
+    x = np.arange(6.0).reshape(2, 3)
+    for axes in [(0,), (0, 1), (-1, 0), (1, 3), (0, 2, 4), (), (-4, 3)]:
+        want = np.expand_dims(x, axes)
+        got = cg.expand_dims(cg.asarray(x), axis=axes)
+        assert got.shape == want.shape, axes
+        np.testing.assert_array_equal(np.asarray(got), want)
+    for axes, err in [((0, 4), IndexError), ((1, 1), ValueError), ((-1, 3), ValueError), ((-5,), IndexError)]:
+        with pytest.raises(err):
+            cg.expand_dims(cg.asarray(x), axis=axes)
