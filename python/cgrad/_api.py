@@ -444,42 +444,87 @@ def _with_initial(reduce, x, axis, keepdims, initial, combine):
     return combine(r, asarray(initial, dtype=r.dtype, device=r.device))
 
 
-def sum(x, /, *, axis=None, dtype=None, keepdims=False, initial=None):
-    """initial: NumPy's, added to each sum."""
+def _where_mask(x, where, fn):
+    """NumPy's `where=` of a reduction: None for True (every element), else a bool array of x's
+    shape (broadcast to it; NumPy's TypeError for a mask that is not bool). The reductions take the
+    masked-out elements as their identity (sum 0, prod 1, any False, all True, max/min `initial`),
+    mean, var and std count the elements kept (since 2026-12-08; TypeError before)."""
+    if where is True:
+        return None
+    m = where if isinstance(where, Array) else asarray(where, device=x.device)
+    if m.dtype is not dt.bool:
+        raise TypeError(f"{fn}: where= must be a bool array, got {m.dtype}")
+    return broadcast_to(m, tuple(x.shape))
+
+
+def _masked(x, m, fill):
+    """x where m holds, fill elsewhere (x's dtype); x itself where m is None."""
+    return x if m is None else _cgrad._where(m, x, full_like(x, fill))
+
+
+def sum(x, /, *, axis=None, dtype=None, keepdims=False, initial=None, where=True):
+    """initial: NumPy's, added to each sum; where: NumPy's (_where_mask)."""
+    x = _masked(x, _where_mask(x, where, "sum"), 0)
     return _with_initial(lambda: _reduce_in("sum", x, axis, keepdims, dtype), x, axis, keepdims, initial,
                          _cgrad.add)
 
 
-def mean(x, /, *, axis=None, keepdims=False, dtype=None):
+def mean(x, /, *, axis=None, keepdims=False, dtype=None, where=True):
     """Integers and bools give float64 (NumPy's; the standard defines floating input only); dtype
-    (NumPy's) casts first and is the result's."""
+    (NumPy's) casts first and is the result's; where: NumPy's, the mean of the elements kept (NaN
+    where none is)."""
+    m = _where_mask(x, where, "mean")
+    if m is not None:
+        return _masked_mean(x if dtype is None else x.astype(dtype), m, axis, keepdims)
     return _mean(x, axis, keepdims) if dtype is None else _array_reduce_in(_mean, x, axis, keepdims, dtype)
 
 
-def max(x, /, *, axis=None, keepdims=False, initial=None):
-    """initial: NumPy's, the result's floor (and the result over an empty axis)."""
+def _extreme_mask(x, where, initial, fn):
+    """x with the elements where= leaves out set to `initial`, which NumPy requires then (max and
+    min have no identity)."""
+    m = _where_mask(x, where, fn)
+    if m is not None and initial is None:
+        raise ValueError(f"reduction operation '{fn}imum' does not have an identity, so to use a where mask one has "
+                         "to specify 'initial'")
+    return _masked(x, m, initial)
+
+
+def max(x, /, *, axis=None, keepdims=False, initial=None, where=True):
+    """initial: NumPy's, the result's floor (and the result over an empty axis); where: NumPy's
+    (initial required with it)."""
+    x = _extreme_mask(x, where, initial, "max")
     return _with_initial(lambda: _reduce("max", x, axis, keepdims), x, axis, keepdims, initial, _cgrad.maximum)
 
 
-def min(x, /, *, axis=None, keepdims=False, initial=None):
-    """initial: NumPy's, the result's ceiling (and the result over an empty axis)."""
+def min(x, /, *, axis=None, keepdims=False, initial=None, where=True):
+    """initial: NumPy's, the result's ceiling (and the result over an empty axis); where: NumPy's
+    (initial required with it)."""
+    x = _extreme_mask(x, where, initial, "min")
     return _with_initial(lambda: _reduce("min", x, axis, keepdims), x, axis, keepdims, initial, _cgrad.minimum)
 
 
-def prod(x, /, *, axis=None, dtype=None, keepdims=False, initial=None):
-    """initial: NumPy's, multiplying each product."""
+def prod(x, /, *, axis=None, dtype=None, keepdims=False, initial=None, where=True):
+    """initial: NumPy's, multiplying each product; where: NumPy's (_where_mask)."""
+    x = _masked(x, _where_mask(x, where, "prod"), 1)
     return _with_initial(lambda: _reduce_in("prod", x, axis, keepdims, dtype), x, axis, keepdims, initial,
                          _cgrad.multiply)
 
 
-def var(x, /, *, axis=None, correction=0.0, keepdims=False, ddof=None, dtype=None, mean=None):
+def var(x, /, *, axis=None, correction=0.0, keepdims=False, ddof=None, dtype=None, mean=None, where=True):
     """ddof: NumPy's name for `correction` (either may be given). Beyond the standard's floating
     input, NumPy's: integers and bools in float64, complex values as the mean squared modulus of
     the deviations (the real parts' variance plus the imaginary parts'), of the real dtype; dtype
     (NumPy's) the dtype computed in; mean (NumPy's, since 2026-12-07): the mean, with the reduced
-    axes kept, not computed again (the squared deviations from it summed, divided by N - ddof)."""
+    axes kept, not computed again (the squared deviations from it summed, divided by N - ddof);
+    where: NumPy's, the variance of the elements kept (N their count)."""
     x = x.astype(dtype) if dtype is not None and isinstance(x, Array) else x
     x, c = _numeric_stat(x), _correction(correction, ddof)
+    m = _where_mask(x, where, "var")
+    if m is not None:
+        d = _masked(x - (_masked_mean(x, m, axis, True) if mean is None else mean), m, 0)
+        sq = _cgrad.real(d) ** 2 + _cgrad.imag(d) ** 2 if d.dtype in dt.COMPLEX else d * d
+        count = _reduce("sum", m.astype(sq.dtype), axis, keepdims)
+        return _reduce("sum", sq, axis, keepdims) / _cgrad.maximum(count - c, 0.0)
     if mean is not None:
         d = x - mean
         sq = _cgrad.real(d) ** 2 + _cgrad.imag(d) ** 2 if d.dtype in dt.COMPLEX else d * d
@@ -491,11 +536,12 @@ def var(x, /, *, axis=None, correction=0.0, keepdims=False, ddof=None, dtype=Non
     return _cgrad._var(x, axis, c, keepdims)
 
 
-def std(x, /, *, axis=None, correction=0.0, keepdims=False, ddof=None, dtype=None, mean=None):
-    """var's square root (var's dtypes and `mean`); gradient 0 where the data are constant, as the core's."""
+def std(x, /, *, axis=None, correction=0.0, keepdims=False, ddof=None, dtype=None, mean=None, where=True):
+    """var's square root (var's dtypes, `mean` and `where`); gradient 0 where the data are constant, as the core's."""
     x = _numeric_stat(x.astype(dtype) if dtype is not None and isinstance(x, Array) else x)
-    if mean is not None or (isinstance(x, Array) and x.dtype in dt.COMPLEX):
-        return _sqrt_of_variance(var(x, axis=axis, correction=correction, keepdims=keepdims, ddof=ddof, mean=mean))
+    if mean is not None or where is not True or (isinstance(x, Array) and x.dtype in dt.COMPLEX):
+        return _sqrt_of_variance(var(x, axis=axis, correction=correction, keepdims=keepdims, ddof=ddof, mean=mean,
+                                     where=where))
     return _cgrad._std(x, axis, _correction(correction, ddof), keepdims)
 
 
@@ -529,11 +575,21 @@ def _as_bool(r):
     return r if r.dtype is dt.bool else r.astype(dt.bool)
 
 
-def all(x, /, *, axis=None, keepdims=False):
+def _truth(x):
+    return x if x.dtype is dt.bool else x != 0
+
+
+def all(x, /, *, axis=None, keepdims=False, where=True):
+    """where: NumPy's, the elements left out count as True."""
+    m = _where_mask(x, where, "all")
+    x = x if m is None else _cgrad.logical_or(_cgrad.logical_not(m), _truth(x))
     return _as_bool(_reduce("all", x, axis, keepdims))  # axis=(): x itself, as bool
 
 
-def any(x, /, *, axis=None, keepdims=False):
+def any(x, /, *, axis=None, keepdims=False, where=True):
+    """where: NumPy's, the elements left out count as False."""
+    m = _where_mask(x, where, "any")
+    x = x if m is None else _cgrad.logical_and(m, _truth(x))
     return _as_bool(_reduce("any", x, axis, keepdims))
 
 
@@ -1119,3 +1175,13 @@ def _half_in_f32(fn):
             return v.astype(a.dtype) if isinstance(v, Array) and v.dtype == dt.float32 else v
         return tuple(back(v) for v in r) if isinstance(r, tuple) else back(r)
     return wrapped
+
+
+@_half_in_f32
+def _masked_mean(x, m, axis, keepdims):
+    """mean's `where=`: sum(x where m) / count(m) along axis, in mean's dtype (integers as float64;
+    f16 and bf16 in float32, rounded once)."""
+    x = _numeric_stat(x)
+    count = _reduce("sum", m.astype({dt.complex64: dt.float32, dt.complex128: dt.float64}.get(x.dtype, x.dtype)),
+                    axis, keepdims)
+    return _reduce("sum", _masked(x, m, 0), axis, keepdims) / count

@@ -737,16 +737,6 @@ def _writes_out(fn):
     return wrapper
 
 
-def _reduction_method(fn):
-    """x.mean(axis, dtype, out, keepdims); NumPy's np.mean(x) calls x.mean(axis=, dtype=, out=): a
-    dtype casts first and is the result's; out= is written (_to_out)."""
-    def method(self, axis=None, dtype=None, out=None, keepdims=False, **kwargs):
-        if kwargs:
-            raise TypeError(f"cgrad: unsupported arguments {sorted(kwargs)}")
-        return _to_out(out, _reduce_in(fn, self, axis, keepdims, dtype))
-    return method
-
-
 def _numeric_stat(x):
     """NumPy's statistics of integers and bools: in float64 (the C++ core's mean, var and std take
     floating input only, as PyTorch's)."""
@@ -1064,7 +1054,7 @@ def _install():
     A.astype = _astype
     A.item = _item
     A.reshape = _reshape
-    A.mean = _reduction_method(_mean)  # (sum, prod, max, min: NumPy's signatures, _numpy._install_methods)
+    # (mean, sum, prod, max, min...: NumPy's signatures, _numpy._install_methods)
     A.__round__ = _round
     A.__divmod__ = lambda self, other: (self // other, self % other)
     A.__rdivmod__ = lambda self, other: (other // self, other % self)

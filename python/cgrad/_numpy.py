@@ -1699,10 +1699,6 @@ def _install_methods():
     A.copy = lambda self, order="C": self._clone()  # evaluates: a buffer of its own, as NumPy's copy
     # NumPy's method signatures, positional order included (until 2026-12-07 x.max(1, None, True) took
     # True for out=, the methods' order being sum's; x.any(0, None, True) and x.clip(1, 5, None) raised)
-    def no_where(where):
-        if where is not True:
-            raise TypeError("cgrad: where= is not supported (use cgrad.where on the input)")
-
     A.argmax = lambda self, axis=None, out=None, *, keepdims=False: _to_out(out, _api.argmax(
         self, axis=axis, keepdims=keepdims), "argmax")
     A.argmin = lambda self, axis=None, out=None, *, keepdims=False: _to_out(out, _api.argmin(
@@ -1714,9 +1710,8 @@ def _install_methods():
         """NumPy's x.var(axis, dtype, out, ddof, keepdims, *, where, mean, correction) and x.std."""
         def method(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
                    correction=0):
-            no_where(where)
             return _to_out(out, fn(self, axis=axis, correction=correction, ddof=ddof, keepdims=keepdims, dtype=dtype,
-                                   mean=mean), fn.__name__)
+                                   mean=mean, where=where), fn.__name__)
         return method
 
     A.std, A.var = spread(_api.std), spread(_api.var)
@@ -1724,23 +1719,25 @@ def _install_methods():
     def reduction(fn):
         """NumPy's x.sum(axis, dtype, out, keepdims, initial, where) and x.prod."""
         def method(self, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
-            no_where(where)
-            return _to_out(out, fn(self, axis=axis, keepdims=keepdims, initial=initial, dtype=dtype), fn.__name__)
+            return _to_out(out, fn(self, axis=axis, keepdims=keepdims, initial=initial, dtype=dtype, where=where),
+                           fn.__name__)
         return method
 
     def extremum(fn):
         """NumPy's x.max(axis, out, keepdims, initial, where) and x.min: no dtype."""
         def method(self, axis=None, out=None, keepdims=False, initial=None, where=True):
-            no_where(where)
-            return _to_out(out, fn(self, axis=axis, keepdims=keepdims, initial=initial), fn.__name__)
+            return _to_out(out, fn(self, axis=axis, keepdims=keepdims, initial=initial, where=where), fn.__name__)
         return method
 
     def logical(fn):
         """NumPy's x.any(axis, out, keepdims, *, where) and x.all."""
         def method(self, axis=None, out=None, keepdims=False, *, where=True):
-            no_where(where)
-            return _to_out(out, fn(self, axis=axis, keepdims=keepdims), fn.__name__)
+            return _to_out(out, fn(self, axis=axis, keepdims=keepdims, where=where), fn.__name__)
         return method
+
+    # NumPy's x.mean(axis, dtype, out, keepdims, *, where); np.mean(x) calls it with keywords
+    A.mean = lambda self, axis=None, dtype=None, out=None, keepdims=False, *, where=True: _to_out(
+        out, _api.mean(self, axis=axis, keepdims=keepdims, dtype=dtype, where=where), "mean")
 
     A.sum, A.prod = reduction(_api.sum), reduction(_api.prod)
     A.max, A.min = extremum(_api.max), extremum(_api.min)
