@@ -169,3 +169,28 @@ def test_inverse_functions_log2_log10_round_against_numpy():
         np.testing.assert_allclose(np.asarray(f(x)), g(a), rtol=1e-13, atol=1e-15)
     r = cg.asarray([2.5 - 0.5j, 3.5 + 1.5j], dtype=cg.complex64)
     assert np.asarray(cg.round(r)).tolist() == [2 - 0j, 4 + 2j]
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_reductions_of_complex_values_against_numpy(dtype):
+    # a row loop whose values are complex is staged (values per block, then reduced: 2026-12-08);
+    # sums, abs, max, any/all and counts over every axis, NaNs included
+    rng = np.random.default_rng(11)
+    for shape in [(3000,), (7, 600), (5, 3, 130), (0, 4), (1,)]:
+        a = (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dtype)
+        if a.size > 10:
+            a.flat[7] = complex(np.nan, 1.0)
+        x = cg.asarray(a)
+        tol = 3e-4 if dtype == np.complex64 else 1e-10
+        for ax in [None] + list(range(len(shape))):
+            for got, want in [(cg.sum(x, axis=ax), a.sum(axis=ax)), (cg.mean(x, axis=ax), a.mean(axis=ax)),
+                              (cg.sum(cg.abs(x), axis=ax), np.abs(a).sum(axis=ax)),
+                              (cg.max(cg.abs(x), axis=ax, initial=0.0), np.abs(a).max(axis=ax, initial=0.0)),
+                              (cg.sum(x * x - 1j, axis=ax), (a * a - 1j).sum(axis=ax)),
+                              (cg.any(cg.isnan(x), axis=ax), np.isnan(a).any(axis=ax)),
+                              (cg.sum(cg.real(x) > 0, axis=ax), (a.real > 0).sum(axis=ax))]:
+                got = np.asarray(got)
+                assert got.shape == np.shape(want)
+                np.testing.assert_allclose(got, want, rtol=tol, atol=tol * np.sqrt(a.size + 1), equal_nan=True)
+    z = cg.asarray(np.ones(4096, dtype) * (1 + 2j))
+    assert complex(cg.vdot(z, z)) == 4096 * 5  # exact: the parts' sums are whole numbers
