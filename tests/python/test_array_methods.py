@@ -528,3 +528,22 @@ def test_where_reductions_are_differentiable():
     x = cg.asarray(a).requires_grad_()
     (g,) = cg.grad(cg.mean(x, where=cg.asarray(m)) + cg.sum(x * x, where=cg.asarray(m)), [x])
     np.testing.assert_allclose(np.asarray(g), m / m.sum() + 2 * a * m)
+
+
+def test_max_and_min_of_bool_are_any_and_all():
+    # b8 max/min run as any/all since 2026-12-08 (a scalar loop before); an empty axis still raises
+    rng = np.random.default_rng(5)
+    for shape in [(1000,), (7, 33), (3, 0, 2)]:
+        a = rng.standard_normal(shape) > 1.2
+        x = cg.asarray(a)
+        for ax in [None, 0, -1]:
+            if a.size == 0 and ax in (None, 1):
+                continue
+            if 0 in (a.shape if ax is None else (a.shape[ax],)):
+                with pytest.raises(ValueError):
+                    cg.max(x, axis=ax)
+                continue
+            for f in ("max", "min"):
+                got = getattr(cg, f)(x, axis=ax, keepdims=True)
+                assert got.dtype == cg.bool
+                np.testing.assert_array_equal(np.asarray(got), getattr(np, f)(a, axis=ax, keepdims=True))

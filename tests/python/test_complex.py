@@ -171,6 +171,7 @@ def test_inverse_functions_log2_log10_round_against_numpy():
     assert np.asarray(cg.round(r)).tolist() == [2 - 0j, 4 + 2j]
 
 
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy's mean of the empty shape
 @pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
 def test_reductions_of_complex_values_against_numpy(dtype):
     # a row loop whose values are complex is staged (values per block, then reduced: 2026-12-08);
