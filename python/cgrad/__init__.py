@@ -177,6 +177,10 @@ from ._poly1d import poly1d  # noqa: F401  (NumPy's legacy polynomial class)
 from . import _positional
 
 _positional.apply(globals())  # NumPy's positional arguments: cgrad.sum(x, 0), cgrad.ones(shape, float64)
+from . import _ufunc
+from ._ufunc import ufunc  # noqa: F401
+
+_ufunc.wrap(globals())  # NumPy's ufunc objects: cgrad.add.reduce, cgrad.maximum.accumulate, cgrad.add.outer...
 linalg.matmul = matmul  # the same function as the namespace's (with NumPy's out)
 for _m in (linalg, fft, lib.stride_tricks):  # a TypeError naming the argument that is not an Array
     _positional.apply(vars(_m), {})

@@ -841,30 +841,26 @@ def _cgrad_version(func, calls):
         busy.discard(func)
 
 
-# ufunc.reduce and ufunc.accumulate as cgrad's reductions and scans (NumPy's default axis is 0)
-_UFUNC_REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min", "logical_and": "all",
-                 "logical_or": "any"}
-_UFUNC_ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
 _C_FUNCTION = type(_cgrad.exp)  # a function of the extension (nanobind's)
 _PLAIN_OPERANDS = (Array, builtins.bool, int, float, complex)
+# the methods of cgrad.ufunc that NumPy's reach: how many leading operands are arrays (taken onto x's device)
+_METHOD_ARRAYS = {"reduce": 1, "accumulate": 1, "reduceat": 1, "outer": 2}
 
 
 def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     """NEP 13: `np.exp(x)`, `np.add(x, n)`, `np.maximum(n, x)` of cgrad arrays are cgrad's function
     of the ufunc's name (lazy, on x's device; NumPy operands converted as `asarray` does), for a
-    plain call; `np.add.reduce(x, axis)` and the reductions of multiply, maximum, minimum,
-    logical_and and logical_or are cgrad's sum, prod, max, min, all and any; `np.add.accumulate`
-    and `np.multiply.accumulate` its cumsum and cumprod; `ufunc.outer(a, b)` the ufunc of `a` with
-    trailing dims against `b`. An `out=` of cgrad arrays is written by cgrad (_to_out: the Array
-    takes the result, since 2026-12-07; NumPy's "read-only" error before), and so is `ufunc.at`
-    of a cgrad array (_ufunc_at). Calls with `where=` or a NumPy `out`, `reduceat`, ufuncs cgrad
-    lacks and calls cgrad's version refuses run NumPy's on the values, as every ufunc did before
-    2026-12-07."""
+    plain call; the methods `reduce`, `accumulate`, `reduceat` and `outer` are those of cgrad's
+    ufunc of that name (python/cgrad/_ufunc.py: `np.add.reduce(x)` is `cgrad.add.reduce(x)`, cgrad's
+    sum). An `out=` of cgrad arrays is written by cgrad (_to_out: the Array takes the result, since
+    2026-12-07; NumPy's "read-only" error before), and so is `ufunc.at` of a cgrad array
+    (_ufunc_at). Calls with a NumPy `out`, a call with `where=`, ufuncs cgrad lacks and calls
+    cgrad's version refuses run NumPy's on the values, as every ufunc did before 2026-12-07."""
     import cgrad
 
     name = ufunc.__name__
     fn = getattr(cgrad, name, None)
-    if method == "__call__" and not kwargs and type(fn) is _C_FUNCTION and builtins.all(
+    if method == "__call__" and not kwargs and type(getattr(fn, "_fn", None)) is _C_FUNCTION and builtins.all(
             isinstance(v, _PLAIN_OPERANDS) for v in inputs):
         try:  # the common case: a C++ function of Arrays and numbers (it cannot re-enter NumPy)
             return fn(*inputs)
@@ -872,34 +868,25 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
             return getattr(ufunc, method)(*_numpy_values(inputs))
 
     from . import _api
+    from ._ufunc import ufunc as cgrad_ufunc
 
     def operand(v):
         return v if isinstance(v, _PLAIN_OPERANDS) else _api.asarray(v, device=self.device)
 
     if method == "at" and inputs and isinstance(inputs[0], Array) and not kwargs:
-        return _ufunc_at(ufunc, *inputs)
+        return _ufunc_at(name, *inputs)
     call = None
     out = kwargs.get("out")
     ours = out is None or builtins.all(isinstance(o, Array) for o in (out if isinstance(out, tuple) else (out,)))
-    if "where" in kwargs or not ours:
+    if not ours:
         pass
     elif method == "__call__" and set(kwargs) <= {"out"} and fn is not None:
         def call():
             return fn(*[operand(v) for v in inputs], **kwargs)
-    elif method == "reduce" and name in _UFUNC_REDUCE and len(inputs) == 1:
+    elif method in _METHOD_ARRAYS and isinstance(fn, cgrad_ufunc):
         def call():
-            kw = dict(kwargs)
-            kw.setdefault("axis", 0)
-            return getattr(cgrad, _UFUNC_REDUCE[name])(operand(inputs[0]), **kw)
-    elif method == "accumulate" and name in _UFUNC_ACCUMULATE and len(inputs) == 1:
-        def call():
-            kw = dict(kwargs)
-            kw.setdefault("axis", 0)
-            return getattr(cgrad, _UFUNC_ACCUMULATE[name])(operand(inputs[0]), **kw)
-    elif method == "outer" and not kwargs and fn is not None and len(inputs) == 2:
-        def call():
-            a, b = (_api.asarray(v, device=self.device) for v in inputs)
-            return fn(a._reshape(list(a.shape) + [1] * b.ndim), b)
+            k = _METHOD_ARRAYS[method]
+            return getattr(fn, method)(*[operand(v) for v in inputs[:k]], *inputs[k:], **kwargs)
     if call is not None:
         r = _cgrad_version(ufunc, [call])
         if r is not _DECLINED:
@@ -907,34 +894,35 @@ def _array_ufunc(self, ufunc, method, *inputs, **kwargs):
     return getattr(ufunc, method)(*_numpy_values(inputs), **_numpy_values(kwargs))
 
 
-def _ufunc_at(ufunc, x, indices, b=None):
-    """NumPy's `ufunc.at(x, indices, b)` of a cgrad `x`: x[indices] = ufunc(x[indices], b), applied
-    once per index, repeats included (unbuffered), as NumPy's; x takes the result (x.assign). Until
-    2026-12-07 NumPy's own ran on x's memory: NumPy 2.4's `at` ignores the read-only flag of the
-    view cgrad exports, so `np.add.at(cg.zeros(5), [0, 0, 2], 1)` wrote all five elements (zeros
-    share one element) and corrupted a value every handle of it shares. `add` and `subtract` of
-    a real array are one lazy scatter_add (differentiable; a cgrad index outside its axis writes
-    nothing, as in x[idx] = v); the other ufuncs run NumPy's on a copy of the values."""
-    import numpy as np
-
+def _ufunc_at(name, x, indices, b=None):
+    """NumPy's `ufunc.at(x, indices, b)` of the ufunc `name` and a cgrad `x`: x[indices] =
+    ufunc(x[indices], b), applied once per index, repeats included (unbuffered), as NumPy's; x
+    takes the result (x.assign). Until 2026-12-07 NumPy's own ran on x's memory: NumPy 2.4's `at`
+    ignores the read-only flag of the view cgrad exports, so `np.add.at(cg.zeros(5), [0, 0, 2], 1)`
+    wrote all five elements (zeros share one element) and corrupted a value every handle of it
+    shares. `add` and `subtract` of a real array are one lazy scatter_add (differentiable; a cgrad
+    index outside its axis writes nothing, as in x[idx] = v); the other ufuncs run NumPy's on a
+    copy of the values. `cgrad.add.at` and NumPy's `np.add.at` both come here."""
     from . import _api
 
     key = indices if isinstance(indices, tuple) else (indices,)
-    if ufunc.__name__ in ("add", "subtract") and b is not None and (x.dtype in dt.INTEGRAL or x.dtype in dt.FLOATING):
+    if name in ("add", "subtract") and b is not None and (x.dtype in dt.INTEGRAL or x.dtype in dt.FLOATING):
         n = math.prod(x.shape)
         pos = (_cgrad._arange(n, dt.int64._c, x.device) + 1)._reshape(list(x.shape))
         sel = _getitem(pos, key) - 1  # a cgrad index outside its axis reads 0 here: -1
         v = b if isinstance(b, Array) else _api.asarray(b, device=x.device)
         v = _api.broadcast_to(v.astype(x.dtype), tuple(sel.shape))  # NumPy's at casts unsafely
-        if ufunc.__name__ == "subtract":
+        if name == "subtract":
             v = -v
         m = math.prod(sel.shape)
         flat = _cgrad._scatter_add(x._reshape([n]), _cgrad._where(sel < 0, n, sel)._reshape([m]), v._reshape([m]), 0)
         x.assign(flat._reshape(list(x.shape)))
         return None
+    import numpy as np
+
     host = np.array(_array(x))  # a writable copy
-    ufunc.at(host, _numpy_values(key if isinstance(indices, tuple) else indices),
-             *(() if b is None else (_numpy_values(b),)))
+    getattr(np, name).at(host, _numpy_values(key if isinstance(indices, tuple) else indices),
+                         *(() if b is None else (_numpy_values(b),)))
     x.assign(_api.asarray(host, dtype=x.dtype, device=x.device))
     return None
 
