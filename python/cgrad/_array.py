@@ -796,14 +796,15 @@ _NUMPY_NAMESPACES = {"numpy": None, "numpy.linalg": "linalg", "numpy.fft": "fft"
 _dispatching = threading.local()  # the NumPy functions this thread is inside cgrad's versions of
 
 
-def _numpy_values(obj):
-    """obj with every cgrad Array in it (in lists, tuples and dicts too) as a NumPy array."""
+def _numpy_values(obj, convert=None):
+    """obj with every cgrad Array in it (in lists, tuples and dicts too) as a NumPy array:
+    `convert` of it (default np.asarray's, _array; cgrad.testing's: _host, bfloat16 as float32)."""
     if isinstance(obj, Array):
-        return _array(obj)
+        return (convert or _array)(obj)
     if type(obj) in (list, tuple):
-        return type(obj)(_numpy_values(v) for v in obj)
+        return type(obj)(_numpy_values(v, convert) for v in obj)
     if isinstance(obj, dict):
-        return {k: _numpy_values(v) for k, v in obj.items()}
+        return {k: _numpy_values(v, convert) for k, v in obj.items()}
     return obj
 
 

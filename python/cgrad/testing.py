@@ -6,7 +6,7 @@ cgrad's dtypes, so a bfloat16 array is not strictly equal to a float32 one. The 
 no arrays (`assert_raises`, `assert_warns`, `suppress_warnings`...) are NumPy's own, deprecation
 warnings included. NumPy is imported when an assertion first runs, not with cgrad."""
 from . import _dtypes as _dt
-from ._array import _host
+from ._array import _host, _numpy_values
 from ._cgrad import Array
 
 __all__ = ["assert_allclose", "assert_array_equal", "assert_equal", "assert_array_almost_equal",
@@ -30,14 +30,9 @@ def __getattr__(name):
 
 
 def _values(obj):
-    """obj with every cgrad Array in it (in lists, tuples and dicts too) as a NumPy array."""
-    if isinstance(obj, Array):
-        return _host(obj)
-    if type(obj) in (list, tuple):
-        return type(obj)(_values(v) for v in obj)
-    if isinstance(obj, dict):
-        return {k: _values(v) for k, v in obj.items()}
-    return obj
+    """obj with every cgrad Array in it (in lists, tuples and dicts too) as a NumPy array (bfloat16
+    as float32)."""
+    return _numpy_values(obj, _host)
 
 
 def _dtype_name(obj):

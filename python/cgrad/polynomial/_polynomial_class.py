@@ -232,16 +232,22 @@ class Polynomial:
 
     # ---- construction ----
     @classmethod
+    def _mapping(cls, domain, window, values):
+        """fit's and fromroots' domain (None: the values' range, read; []: the class's), window (None:
+        the class's) and the map's offset and scale from one to the other."""
+        if domain is None:
+            domain = [float(_api.min(values)), float(_api.max(values))]
+        elif isinstance(domain, list) and not domain:
+            domain = cls.domain
+        window = cls.window if window is None else window
+        return (domain, window) + tuple(_mapparms(_interval(domain, "Domain"), _interval(window, "Window")))
+
+    @classmethod
     def fit(cls, x, y, deg, domain=None, rcond=None, full=False, w=None, window=None, symbol="x"):
         """The least-squares fit of degree deg to (x, y), in the domain (x's range by default: read)
         mapped onto the window; full: (the Polynomial, [residuals, rank, singular values, rcond])."""
         x = _pp._float(_pp._read(x))
-        if domain is None:
-            domain = [float(_api.min(x)), float(_api.max(x))]
-        elif isinstance(domain, list) and not domain:
-            domain = cls.domain
-        window = cls.window if window is None else window
-        off, scl = _mapparms(_interval(domain, "Domain"), _interval(window, "Window"))
+        domain, window, off, scl = cls._mapping(domain, window, x)
         res = _pp.polyfit(off + scl * x, y, deg, rcond=rcond, full=full, w=w)
         if full:
             return cls(res[0], domain, window, symbol), res[1]
@@ -252,12 +258,7 @@ class Polynomial:
         """The monic series with these roots (in the domain: the default one for [], the roots' range
         for None)."""
         (r,) = _pp._series(roots, trim=False)
-        if domain is None:
-            domain = [float(_api.min(r)), float(_api.max(r))]
-        elif isinstance(domain, list) and not domain:
-            domain = cls.domain
-        window = cls.window if window is None else window
-        off, scl = _mapparms(_interval(domain, "Domain"), _interval(window, "Window"))
+        domain, window, off, scl = cls._mapping(domain, window, r)
         return cls(_pp.polyfromroots(off + scl * r) / scl ** r.shape[0], domain, window, symbol)
 
     @classmethod
