@@ -358,44 +358,45 @@ def _nan_where(a, fill):
 
 
 @_writes_out
-def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None):
-    """The sum with NaNs as 0; initial: NumPy's, added to each sum."""
-    return _api.sum(_nan_where(_arr(a), 0.0), axis=axis, keepdims=keepdims, dtype=dtype, initial=initial)
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    """The sum with NaNs as 0; initial: NumPy's, added to each sum; where: sum's."""
+    return _api.sum(_nan_where(_arr(a), 0.0), axis=axis, keepdims=keepdims, dtype=dtype, initial=initial, where=where)
 
 
 @_writes_out
-def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
-    """dtype (NumPy's): the dtype computed in, and the result's."""
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    """dtype (NumPy's): the dtype computed in, and the result's; where: the elements kept (with the
+    non-NaN ones)."""
     a = _arr(a)
-    return _nanmean(a if dtype is None else a.astype(dtype), axis=axis, keepdims=keepdims)
+    return _nanmean(a if dtype is None else a.astype(dtype), axis=axis, keepdims=keepdims, where=where)
 
 
 @_api._half_in_f32
-def _nanmean(a, axis=None, keepdims=False):
+def _nanmean(a, axis=None, keepdims=False, where=True):
     a = _float(_arr(a))
-    count = _api.sum((~_cgrad.isnan(a)).astype(a.dtype), axis=axis, keepdims=keepdims)
-    return nansum(a, axis=axis, keepdims=keepdims) / count  # all NaN: 0 / 0 = NaN, as NumPy's
+    count = _api.sum((~_cgrad.isnan(a)).astype(a.dtype), axis=axis, keepdims=keepdims, where=where)
+    return nansum(a, axis=axis, keepdims=keepdims, where=where) / count  # all NaN: 0 / 0 = NaN, as NumPy's
 
 
-def _nan_extreme(a, axis, keepdims, initial, reduce, fill):
+def _nan_extreme(a, axis, keepdims, initial, reduce, fill, where):
     """nanmax/nanmin: NaNs as `fill` (the reduction's identity); an all-NaN slice gives NaN (NumPy
-    warns), or `initial` where that is given (NumPy's fmax.reduce)."""
+    warns), or `initial` where that is given (NumPy's fmax.reduce); where: max's (initial needed)."""
     a = _arr(a)
     if a.dtype not in dt.FLOATING or initial is not None:
-        return reduce(_nan_where(a, fill), axis=axis, keepdims=keepdims, initial=initial)
-    r = reduce(_nan_where(a, fill), axis=axis, keepdims=keepdims)
+        return reduce(_nan_where(a, fill), axis=axis, keepdims=keepdims, initial=initial, where=where)
+    r = reduce(_nan_where(a, fill), axis=axis, keepdims=keepdims, where=where)
     every = _api.all(_cgrad.isnan(a), axis=axis, keepdims=keepdims)
     return _api.where(every, float("nan"), r)
 
 
 @_writes_out
-def nanmax(a, axis=None, out=None, keepdims=False, initial=None):
-    return _nan_extreme(a, axis, keepdims, initial, _api.max, float("-inf"))
+def nanmax(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+    return _nan_extreme(a, axis, keepdims, initial, _api.max, float("-inf"), where)
 
 
 @_writes_out
-def nanmin(a, axis=None, out=None, keepdims=False, initial=None):
-    return _nan_extreme(a, axis, keepdims, initial, _api.min, float("inf"))
+def nanmin(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+    return _nan_extreme(a, axis, keepdims, initial, _api.min, float("inf"), where)
 
 
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):

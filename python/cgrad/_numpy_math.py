@@ -350,9 +350,10 @@ def unwrap(p, discont=None, axis=-1, period=2 * math.pi):
 
 # ---- NaN-ignoring reductions (NumPy's signatures, out= included: _array._writes_out) ----
 @_writes_out
-def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None):
-    """The product with NaNs as 1; initial: NumPy's, multiplying each product."""
-    return _api.prod(_nan_where(_arr(a), 1.0), axis=axis, dtype=dtype, keepdims=keepdims, initial=initial)
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+    """The product with NaNs as 1; initial: NumPy's, multiplying each product; where: prod's."""
+    return _api.prod(_nan_where(_arr(a), 1.0), axis=axis, dtype=dtype, keepdims=keepdims, initial=initial,
+                     where=where)
 
 
 @_writes_out
@@ -368,19 +369,22 @@ def nancumprod(a, axis=None, dtype=None, out=None):
 
 
 @_writes_out
-def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, mean=None, correction=None):
-    """The variance of the non-NaN elements, divided by their count - ddof (NaN where that is not
-    positive); real for complex a; integers as float64; NumPy's `mean` (the mean with the reduced
-    axes kept) not computed again."""
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None):
+    """The variance of the non-NaN elements (and of those `where` keeps), divided by their count -
+    ddof (NaN where that is not positive); real for complex a; integers as float64; NumPy's `mean`
+    (the mean with the reduced axes kept) not computed again."""
     a = _float(_arr(a))
     if dtype is not None:
         a = a.astype(dtype)
     if a.dtype in dt.HALF:  # in float32, rounded once (as var's)
-        return nanvar(a.astype(dt.float32), axis=axis, ddof=ddof, keepdims=keepdims, mean=mean,
+        return nanvar(a.astype(dt.float32), axis=axis, ddof=ddof, keepdims=keepdims, where=where, mean=mean,
                       correction=correction).astype(a.dtype)
     ddof = _api._correction(0 if correction is None else correction, ddof)
     real = dt._real_of(a.dtype)
     nan = _cgrad.isnan(a)
+    mask = _api._where_mask(a, where, "nanvar")
+    if mask is not None:  # the elements left out count as NaNs
+        nan = _cgrad.logical_or(nan, _cgrad.logical_not(mask))
     if mean is None:
         mean = _api.sum(_api.where(nan, 0.0, a), axis=axis, keepdims=True) / \
             _api.sum((~nan).astype(real), axis=axis, keepdims=True)
@@ -392,13 +396,13 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, mean=N
 
 
 @_writes_out
-def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, mean=None, correction=None):
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None):
     """The square root of nanvar (of f16/bf16 in float32, rounded once)."""
     a = _arr(a)
     if dtype is None and a.dtype in dt.HALF:
-        return nanstd(a.astype(dt.float32), axis=axis, ddof=ddof, keepdims=keepdims, mean=mean,
+        return nanstd(a.astype(dt.float32), axis=axis, ddof=ddof, keepdims=keepdims, where=where, mean=mean,
                       correction=correction).astype(a.dtype)
-    return _api._sqrt_of_variance(nanvar(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims,
+    return _api._sqrt_of_variance(nanvar(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims, where=where,
                                          mean=mean, correction=correction))
 
 

@@ -547,3 +547,21 @@ def test_max_and_min_of_bool_are_any_and_all():
                 got = getattr(cg, f)(x, axis=ax, keepdims=True)
                 assert got.dtype == cg.bool
                 np.testing.assert_array_equal(np.asarray(got), getattr(np, f)(a, axis=ax, keepdims=True))
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy's all-NaN and empty slices
+def test_nan_reductions_take_numpys_where():
+    rng = np.random.default_rng(2)
+    a = rng.standard_normal((5, 6))
+    a[a > 1.2] = np.nan
+    x = cg.asarray(a)
+    for mask in (rng.standard_normal((5, 6)) > 0, rng.standard_normal(6) > -0.3, np.zeros((5, 1), bool), True):
+        w = cg.asarray(mask) if not isinstance(mask, bool) else mask
+        for name, kw in [("nansum", {}), ("nanprod", {}), ("nanmean", {}), ("nanmax", {"initial": -9.0}),
+                         ("nanmin", {"initial": 9.0}), ("nanvar", {}), ("nanstd", {"ddof": 1}), ("nansum", {"axis": 0}),
+                         ("nanmean", {"axis": 1}), ("nanvar", {"axis": 0}), ("nanmax", {"axis": 1, "initial": -5.0})]:
+            want = getattr(np, name)(a, where=mask, **kw)
+            got = np.asarray(getattr(cg, name)(x, where=w, **kw))
+            np.testing.assert_allclose(got, want, rtol=1e-12, equal_nan=True, err_msg=f"{name} {kw}")
+    with pytest.raises(ValueError, match="initial"):
+        cg.nanmax(x, where=cg.asarray(np.ones(6, bool)))
