@@ -355,10 +355,24 @@ class Reduce {
     for (std::size_t i = 0; i < k_.reductions.size(); ++i) {
       const auto& red = k_.reductions[i];
       if (stage >= 0 && parts_.red_stage[i] != stage) continue;
-      const bool complex_sum = is_complex(acc_dtype(red)) && ir::info(red.op).reduce.combine == ir::Op::Add;
-      if (indexed(red) || (!complex_sum && omp_reduction_id(red).empty())) return false;
+      if (indexed(red) || (!complex_sum(red) && omp_reduction_id(red).empty())) return false;
     }
     return true;
+  }
+
+  static bool complex_sum(const schedule::Reduction& red) {
+    return is_complex(acc_dtype(red)) && ir::info(red.op).reduce.combine == ir::Op::Add;
+  }
+
+  // Whether column mode's loops hold complex values (its accumulators, a row's values, the
+  // epilogue's): they run without `#pragma omp simd` then (complex_values).
+  bool cols_complex() const {
+    for (const auto& red : k_.reductions)
+      if (is_complex(acc_dtype(red))) return true;
+    for (const std::vector<int>* part : {&parts_.pre, &parts_.stage_loop[0], &parts_.epilogue})
+      for (int i : *part)
+        if (is_complex(k_.code[static_cast<std::size_t>(i)].dtype)) return true;
+    return false;
   }
 
   // A reduction loop in two passes per block of kRedBlock elements: a plain loop computes each
@@ -550,9 +564,10 @@ class Reduce {
       return ColMode::None;
     bool order_free = true;
     for (const auto& red : k_.reductions) {
-      if (is_complex(acc_dtype(red))) return ColMode::None;
       order_free = order_free && walk_free(red);
-      if (!indexed(red) && omp_reduction_id(red).empty()) return ColMode::None;
+      if (complex_sum(red)) continue;  // (a c128 accumulator per output, in the row's order)
+      if (is_complex(acc_dtype(red)) || (!indexed(red) && omp_reduction_id(red).empty()))
+        return ColMode::None;
     }
     bool across = false, along = false;
     for (int i : cols_body()) {
@@ -569,7 +584,7 @@ class Reduce {
   // How many outputs a column-mode tile holds (a multiple of 64).
   std::string col_tile() const {
     int64_t per = 0;
-    for (const auto& red : k_.reductions) per += indexed(red) ? 16 : 12;
+    for (const auto& red : k_.reductions) per += indexed(red) || is_complex(acc_dtype(red)) ? 16 : 12;
     return std::to_string(std::max<int64_t>(64, std::min(kColTile, kColStack / per) / 64 * 64));
   }
 
@@ -661,6 +676,9 @@ class Reduce {
       rows += "        {\n          const int64_t j = j0_ + " + std::to_string(u) + ";\n" + indented(body) +
               "        }\n";
     fill(f, "ROWS", std::to_string(per_pass));
+    // (the template's vector loops take no pragma where they hold complex values: GCC vectorizes
+    // them then as it does element-wise loops, and gives up under `omp simd`: complex_values)
+    fill(f, "SIMD", cols_complex() ? "" : "#pragma omp simd");
     fill(f, "BODY_ROWS", rows);
     fill(f, "BODY", body);
     fill(f, "FINISH", finish);
