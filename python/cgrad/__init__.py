@@ -4,6 +4,8 @@ Arrays are lazy: operations build a graph, and evaluation (``cgrad.eval``, ``x.i
 ``print(x)``, ``np.asarray(x)``, ``__dlpack__``) fuses and runs it. This module is also an
 Array API namespace (``x.__array_namespace__()`` returns it). See docs/python.md.
 """
+import sys as _sys
+
 from . import _cgrad
 from ._cgrad import (  # noqa: F401  (re-exported)
     Array,
@@ -202,7 +204,7 @@ inf = float("inf")
 nan = float("nan")
 newaxis = None
 euler_gamma = 0.5772156649015329
-little_endian = __import__("sys").byteorder == "little"
+little_endian = _sys.byteorder == "little"
 
 
 class _Info:

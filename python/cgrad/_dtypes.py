@@ -84,8 +84,6 @@ bool_ = bool
 byte, ubyte, short, ushort, intc, uintc = int8, uint8, int16, uint16, int32, uint32
 intp = int_ = long = longlong = int64
 uintp = uint = ulong = ulonglong = uint64
-SCALAR_ALIASES = ("single", "double", "half", "csingle", "cdouble", "bool_", "byte", "ubyte", "short", "ushort",
-                  "intc", "uintc", "intp", "int_", "long", "longlong", "uintp", "uint", "ulong", "ulonglong")
 
 ALL = (bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, bfloat16, float32, float64,
        complex64, complex128)

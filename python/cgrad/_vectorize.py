@@ -12,6 +12,7 @@ import re as _re
 from . import _api
 from . import _dtypes as _dt
 from ._cgrad import Array as _Array
+from ._numpy_index import ndindex as _ndindex
 
 __all__ = ["vectorize", "frompyfunc"]
 
@@ -139,12 +140,6 @@ class vectorize:
             return _api.zeros(shape, dtype=self.otypes[k])
         out = _api.reshape(_api.stack(cells), shape)
         return out if self.otypes is None else out.astype(self.otypes[k])
-
-
-def _ndindex(shape):
-    from ._numpy_index import ndindex
-
-    return ndindex(shape)
 
 
 class frompyfunc:
