@@ -1,5 +1,6 @@
 """A sweep for performance cliffs: reductions, scans and sorts along each axis of a square
-(4096 x 4096), a tall (2^20 x 16), a wide (16 x 2^20) and a 3-D float32 array, cgrad beside NumPy
+(4096 x 4096), a tall (2^20 x 16), a wide (16 x 2^20) and a 3-D float32 array, any/all/max of
+bools, and sums and |z| reductions of a 2048 x 2048 complex64 array, cgrad beside NumPy
 in one process. Each row prints both median times (5 calls after a warm-up) and flags with `<<<`
 the rows where cgrad takes more than twice NumPy's time. Not a benchmark of record (no rounds, no
 other peers): run it after a change to the scheduler, the reductions or the sorts to see that no
@@ -52,6 +53,22 @@ def cases():
                  lambda a, ax=ax: cg.sqrt(cg.sum(a * a, axis=ax)), arr),
                 (f"softmax {name} ax{ax}", lambda a, ax=ax: _softmax(np, a, ax), lambda a, ax=ax: _softmax(cg, a, ax), arr),
             ]
+    x = two_d["X"]
+    for ax in (0, 1, None):  # bool reductions (any/all in 32-bit lanes since 2026-12-08)
+        rows += [
+            (f"any X>3 ax{ax}", lambda a, ax=ax: np.any(a > 3, axis=ax), lambda a, ax=ax: cg.any(a > 3, axis=ax), x),
+            (f"all X>-5 ax{ax}", lambda a, ax=ax: np.all(a > -5, axis=ax), lambda a, ax=ax: cg.all(a > -5, axis=ax), x),
+            (f"max X>0 ax{ax}", lambda a, ax=ax: np.max(a > 0, axis=ax), lambda a, ax=ax: cg.max(a > 0, axis=ax), x),
+        ]
+    z = (rng.standard_normal((2048, 2048)) + 1j * rng.standard_normal((2048, 2048))).astype(np.complex64)
+    for ax in (0, 1, None):  # complex values in reductions (staged loops, column mode: 2026-12-08)
+        rows += [
+            (f"sum Z ax{ax}", lambda a, ax=ax: np.sum(a, axis=ax), lambda a, ax=ax: cg.sum(a, axis=ax), z),
+            (f"sum abs Z ax{ax}", lambda a, ax=ax: np.sum(np.abs(a), axis=ax), lambda a, ax=ax: cg.sum(cg.abs(a), axis=ax),
+             z),
+            (f"max abs Z ax{ax}", lambda a, ax=ax: np.max(np.abs(a), axis=ax), lambda a, ax=ax: cg.max(cg.abs(a), axis=ax),
+             z),
+        ]
     t3 = rng.standard_normal((64, 256, 1024)).astype(np.float32)
     for ax in (0, 1, 2, (0, 2)):
         label = "".join(map(str, ax)) if isinstance(ax, tuple) else str(ax)
