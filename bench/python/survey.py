@@ -64,10 +64,10 @@ def cases():
     for ax in (0, 1, None):  # complex values in reductions (staged loops, column mode: 2026-12-08)
         rows += [
             (f"sum Z ax{ax}", lambda a, ax=ax: np.sum(a, axis=ax), lambda a, ax=ax: cg.sum(a, axis=ax), z),
-            (f"sum abs Z ax{ax}", lambda a, ax=ax: np.sum(np.abs(a), axis=ax), lambda a, ax=ax: cg.sum(cg.abs(a), axis=ax),
-             z),
-            (f"max abs Z ax{ax}", lambda a, ax=ax: np.max(np.abs(a), axis=ax), lambda a, ax=ax: cg.max(cg.abs(a), axis=ax),
-             z),
+            (f"sum abs Z ax{ax}", lambda a, ax=ax: np.sum(np.abs(a), axis=ax),
+             lambda a, ax=ax: cg.sum(cg.abs(a), axis=ax), z),
+            (f"max abs Z ax{ax}", lambda a, ax=ax: np.max(np.abs(a), axis=ax),
+             lambda a, ax=ax: cg.max(cg.abs(a), axis=ax), z),
         ]
     t3 = rng.standard_normal((64, 256, 1024)).astype(np.float32)
     for ax in (0, 1, 2, (0, 2)):
