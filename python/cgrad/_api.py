@@ -448,7 +448,8 @@ def _where_mask(x, where, fn):
     """NumPy's `where=` of a reduction: None for True (every element), else a bool array of x's
     shape (broadcast to it; NumPy's TypeError for a mask that is not bool). The reductions take the
     masked-out elements as their identity (sum 0, prod 1, any False, all True, max/min `initial`),
-    mean, var and std count the elements kept (since 2026-12-08; TypeError before)."""
+    mean, var and std count the elements kept (since 2026-12-08; TypeError before). The callers
+    test `where is not True` first, so the default costs one comparison."""
     if where is True:
         return None
     m = where if isinstance(where, Array) else asarray(where, device=x.device)
@@ -458,13 +459,14 @@ def _where_mask(x, where, fn):
 
 
 def _masked(x, m, fill):
-    """x where m holds, fill elsewhere (x's dtype); x itself where m is None."""
-    return x if m is None else _cgrad._where(m, x, full_like(x, fill))
+    """x where m holds, fill elsewhere (x's dtype)."""
+    return _cgrad._where(m, x, full_like(x, fill))
 
 
 def sum(x, /, *, axis=None, dtype=None, keepdims=False, initial=None, where=True):
     """initial: NumPy's, added to each sum; where: NumPy's (_where_mask)."""
-    x = _masked(x, _where_mask(x, where, "sum"), 0)
+    if where is not True:
+        x = _masked(x, _where_mask(x, where, "sum"), 0)
     return _with_initial(lambda: _reduce_in("sum", x, axis, keepdims, dtype), x, axis, keepdims, initial,
                          _cgrad.add)
 
@@ -473,8 +475,8 @@ def mean(x, /, *, axis=None, keepdims=False, dtype=None, where=True):
     """Integers and bools give float64 (NumPy's; the standard defines floating input only); dtype
     (NumPy's) casts first and is the result's; where: NumPy's, the mean of the elements kept (NaN
     where none is)."""
-    m = _where_mask(x, where, "mean")
-    if m is not None:
+    if where is not True:
+        m = _where_mask(x, where, "mean")
         return _masked_mean(x if dtype is None else x.astype(dtype), m, axis, keepdims)
     return _mean(x, axis, keepdims) if dtype is None else _array_reduce_in(_mean, x, axis, keepdims, dtype)
 
@@ -483,7 +485,7 @@ def _extreme_mask(x, where, initial, fn):
     """x with the elements where= leaves out set to `initial`, which NumPy requires then (max and
     min have no identity)."""
     m = _where_mask(x, where, fn)
-    if m is not None and initial is None:
+    if initial is None:
         raise ValueError(f"reduction operation '{fn}imum' does not have an identity, so to use a where mask one has "
                          "to specify 'initial'")
     return _masked(x, m, initial)
@@ -492,20 +494,23 @@ def _extreme_mask(x, where, initial, fn):
 def max(x, /, *, axis=None, keepdims=False, initial=None, where=True):
     """initial: NumPy's, the result's floor (and the result over an empty axis); where: NumPy's
     (initial required with it)."""
-    x = _extreme_mask(x, where, initial, "max")
+    if where is not True:
+        x = _extreme_mask(x, where, initial, "max")
     return _with_initial(lambda: _reduce("max", x, axis, keepdims), x, axis, keepdims, initial, _cgrad.maximum)
 
 
 def min(x, /, *, axis=None, keepdims=False, initial=None, where=True):
     """initial: NumPy's, the result's ceiling (and the result over an empty axis); where: NumPy's
     (initial required with it)."""
-    x = _extreme_mask(x, where, initial, "min")
+    if where is not True:
+        x = _extreme_mask(x, where, initial, "min")
     return _with_initial(lambda: _reduce("min", x, axis, keepdims), x, axis, keepdims, initial, _cgrad.minimum)
 
 
 def prod(x, /, *, axis=None, dtype=None, keepdims=False, initial=None, where=True):
     """initial: NumPy's, multiplying each product; where: NumPy's (_where_mask)."""
-    x = _masked(x, _where_mask(x, where, "prod"), 1)
+    if where is not True:
+        x = _masked(x, _where_mask(x, where, "prod"), 1)
     return _with_initial(lambda: _reduce_in("prod", x, axis, keepdims, dtype), x, axis, keepdims, initial,
                          _cgrad.multiply)
 
@@ -519,21 +524,24 @@ def var(x, /, *, axis=None, correction=0.0, keepdims=False, ddof=None, dtype=Non
     where: NumPy's, the variance of the elements kept (N their count)."""
     x = x.astype(dtype) if dtype is not None and isinstance(x, Array) else x
     x, c = _numeric_stat(x), _correction(correction, ddof)
-    m = _where_mask(x, where, "var")
-    if m is not None:
-        d = _masked(x - (_masked_mean(x, m, axis, True) if mean is None else mean), m, 0)
-        sq = _cgrad.real(d) ** 2 + _cgrad.imag(d) ** 2 if d.dtype in dt.COMPLEX else d * d
+    if where is not True:
+        m = _where_mask(x, where, "var")
+        sq = _squared_modulus(_masked(x - (_masked_mean(x, m, axis, True) if mean is None else mean), m, 0))
         count = _reduce("sum", m.astype(sq.dtype), axis, keepdims)
         return _reduce("sum", sq, axis, keepdims) / _cgrad.maximum(count - c, 0.0)
     if mean is not None:
-        d = x - mean
-        sq = _cgrad.real(d) ** 2 + _cgrad.imag(d) ** 2 if d.dtype in dt.COMPLEX else d * d
+        sq = _squared_modulus(x - mean)
         axes = builtins.range(x.ndim) if axis is None else _axes_in(x, axis, "var")
         n = math.prod(x.shape[a] for a in axes)
         return sum(sq, axis=axis, keepdims=keepdims) / builtins.max(n - c, 0)
     if isinstance(x, Array) and x.dtype in dt.COMPLEX:
         return _cgrad._var(_cgrad.real(x), axis, c, keepdims) + _cgrad._var(_cgrad.imag(x), axis, c, keepdims)
     return _cgrad._var(x, axis, c, keepdims)
+
+
+def _squared_modulus(d):
+    """|d|^2 of the deviations: real, the parts' squares summed for complex d."""
+    return _cgrad.real(d) ** 2 + _cgrad.imag(d) ** 2 if d.dtype in dt.COMPLEX else d * d
 
 
 def std(x, /, *, axis=None, correction=0.0, keepdims=False, ddof=None, dtype=None, mean=None, where=True):
@@ -581,15 +589,15 @@ def _truth(x):
 
 def all(x, /, *, axis=None, keepdims=False, where=True):
     """where: NumPy's, the elements left out count as True."""
-    m = _where_mask(x, where, "all")
-    x = x if m is None else _cgrad.logical_or(_cgrad.logical_not(m), _truth(x))
+    if where is not True:
+        x = _cgrad.logical_or(_cgrad.logical_not(_where_mask(x, where, "all")), _truth(x))
     return _as_bool(_reduce("all", x, axis, keepdims))  # axis=(): x itself, as bool
 
 
 def any(x, /, *, axis=None, keepdims=False, where=True):
     """where: NumPy's, the elements left out count as False."""
-    m = _where_mask(x, where, "any")
-    x = x if m is None else _cgrad.logical_and(m, _truth(x))
+    if where is not True:
+        x = _cgrad.logical_and(_where_mask(x, where, "any"), _truth(x))
     return _as_bool(_reduce("any", x, axis, keepdims))
 
 

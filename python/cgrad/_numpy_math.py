@@ -389,7 +389,7 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
         mean = _api.sum(_api.where(nan, 0.0, a), axis=axis, keepdims=True) / \
             _api.sum((~nan).astype(real), axis=axis, keepdims=True)
     d = _api.where(nan, 0.0, a - mean)
-    sq = _cgrad.real(d) ** 2 + _cgrad.imag(d) ** 2 if a.dtype in dt.COMPLEX else d * d
+    sq = _api._squared_modulus(d)
     dof = _api.sum((~nan).astype(real), axis=axis, keepdims=keepdims) - ddof
     return _api.where(dof > 0, _api.sum(sq, axis=axis, keepdims=keepdims) / _api.where(dof > 0, dof, 1.0),
                       float("nan"))

@@ -82,13 +82,32 @@ bool float_blocks(const schedule::Reduction& red) {
          acc_dtype(red) == DType::f64;
 }
 
-// any/all: bool accumulators combined with || and && kept GCC's vector loop scalar (a compare,
-// `seta` and `or` per element: any(x < 0) of 1e6 f32 0.6 ms where sum(x < 0) took 0.19 and
-// NumPy's any 0.14, 2026-12-08), so each block of the row (of the rows, in column mode) or-s
-// (and-s) 32-bit lanes instead (the same result: no order to keep).
+// any/all (and max/min of bool, the same or and and): bool accumulators combined with || and &&
+// kept GCC's vector loop scalar (a compare, `seta` and `or` per element: any(x < 0) of 1e6 f32
+// 0.6 ms where sum(x < 0) took 0.19 and NumPy's any 0.14; b8 max/min had no vector form at all,
+// 0.82 ms for 2^20 bools; 2026-12-08), so each block of the row (of the rows, in column mode)
+// or-s (and-s) 32-bit lanes instead (the same result: no order to keep). LogicLanes spells them.
 bool logic_blocks(const schedule::Reduction& red) {
   const ir::Op c = ir::info(red.op).reduce.combine;
-  return (c == ir::Op::LogicalOr || c == ir::Op::LogicalAnd) && acc_dtype(red) == DType::b8;
+  return !indexed(red) && acc_dtype(red) == DType::b8 &&
+         (c == ir::Op::LogicalOr || c == ir::Op::LogicalAnd || c == ir::Op::Maximum || c == ir::Op::Minimum);
+}
+struct LogicLanes {
+  bool any;  // or (any, max), else and (all, min)
+  std::string start() const { return any ? "0u" : "1u"; }
+  std::string update(const std::string& lanes, const std::string& v) const {  // lanes |= v
+    return lanes + (any ? " |= " : " &= ") + v;
+  }
+  std::string omp(const std::string& lanes) const {
+    return std::string(" reduction(") + (any ? "|" : "&") + ":" + lanes + ")";
+  }
+  std::string join(const std::string& acc, const std::string& lanes) const {  // acc = acc || lanes
+    return acc + " = " + acc + (any ? " || " : " && ") + lanes + " != 0u";
+  }
+};
+LogicLanes logic_lanes(const schedule::Reduction& red) {
+  const ir::Op c = ir::info(red.op).reduce.combine;
+  return {c == ir::Op::LogicalOr || c == ir::Op::Maximum};
 }
 
 // The OpenMP reduction identifier that lets `#pragma omp simd` vectorize a reduction loop, from
@@ -100,8 +119,7 @@ std::string omp_reduction_id(const schedule::Reduction& red) {
   if (is_complex(a)) return "";  // complex group: a struct accumulator, summed in a scalar loop
   if (c == ir::Op::Add) return "+";
   if (c == ir::Op::Mul) return a == DType::b8 ? "" : "*";
-  if (c == ir::Op::LogicalOr) return "||";
-  if (c == ir::Op::LogicalAnd) return "&&";
+  if (logic_blocks(red)) return logic_lanes(red).any ? "||" : "&&";  // (b8 max/min too)
   if ((c == ir::Op::Maximum || c == ir::Op::Minimum) && a != DType::b8)
     return c == ir::Op::Maximum ? "max" : "min";
   return "";
@@ -281,12 +299,12 @@ class Reduce {
         continue;
       }
       if (logic_blocks(red)) {
-        const bool any = rule.combine == ir::Op::LogicalOr;
+        const LogicLanes l = logic_lanes(red);
         const std::string b = "lgc" + std::to_string(i);
-        blocks.open += "      uint32_t " + b + (any ? " = 0u;\n" : " = 1u;\n");
-        blocks.close += "      " + n + " = " + n + (any ? " || " : " && ") + b + " != 0u;\n";
-        combine += "        " + b + (any ? " |= " : " &= ") + "(uint32_t)" + v + ";\n";
-        pragma += std::string(" reduction(") + (any ? "|" : "&") + ":" + b + ")";
+        blocks.open += "      uint32_t " + b + " = " + l.start() + ";\n";
+        blocks.close += "      " + l.join(n, b) + ";\n";
+        combine += "        " + l.update(b, "(uint32_t)" + v) + ";\n";
+        pragma += l.omp(b);
         continue;
       }
       if (indexed(red)) {  // argmax group
@@ -344,7 +362,11 @@ class Reduce {
   // through its register) where abs(z) alone, an element-wise kernel without the pragma, took 1.45;
   // complex sums ran scalar too (a struct accumulator). Such loops are staged (staged_loop).
   bool complex_values(int stage) const {
-    for (int i : parts_.stage_loop[static_cast<std::size_t>(stage < 0 ? 0 : stage)])
+    return any_complex(parts_.stage_loop[static_cast<std::size_t>(stage < 0 ? 0 : stage)]);
+  }
+
+  bool any_complex(const std::vector<int>& instrs) const {
+    for (int i : instrs)
       if (is_complex(k_.code[static_cast<std::size_t>(i)].dtype)) return true;
     return false;
   }
@@ -369,10 +391,7 @@ class Reduce {
   bool cols_complex() const {
     for (const auto& red : k_.reductions)
       if (is_complex(acc_dtype(red))) return true;
-    for (const std::vector<int>* part : {&parts_.pre, &parts_.stage_loop[0], &parts_.epilogue})
-      for (int i : *part)
-        if (is_complex(k_.code[static_cast<std::size_t>(i)].dtype)) return true;
-    return false;
+    return any_complex(parts_.pre) || any_complex(parts_.stage_loop[0]) || any_complex(parts_.epilogue);
   }
 
   // A reduction loop in two passes per block of kRedBlock elements: a plain loop computes each
@@ -413,12 +432,11 @@ class Reduce {
         fold(" reduction(+:blk" + I + ")", "        blk" + I + " += " + at + ";\n");
         close += "      " + n + " = cgrad::scalar::add(" + n + ", (double)blk" + I + ");\n";
       } else if (logic_blocks(red)) {
-        const bool any = ir::info(red.op).reduce.combine == ir::Op::LogicalOr;
+        const LogicLanes l = logic_lanes(red);
         block_array(t, "uint32_t", "(uint32_t)" + v);
-        open += "      uint32_t lgc" + I + (any ? " = 0u;\n" : " = 1u;\n");
-        fold(std::string(" reduction(") + (any ? "|" : "&") + ":lgc" + I + ")",
-             "        lgc" + I + (any ? " |= " : " &= ") + at + ";\n");
-        close += "      " + n + " = " + n + (any ? " || " : " && ") + "lgc" + I + " != 0u;\n";
+        open += "      uint32_t lgc" + I + " = " + l.start() + ";\n";
+        fold(l.omp("lgc" + I), "        " + l.update("lgc" + I, at) + ";\n");
+        close += "      " + l.join(n, "lgc" + I) + ";\n";
       } else {
         block_array(t, ctype(compute_dtype(red.in_dtype)), v);
         const ir::Op c = ir::info(red.op).reduce.combine;
@@ -625,13 +643,12 @@ class Reduce {
         c.close += "    for (int64_t t_ = 0; t_ < n_; ++t_) " + n + "[t_] = cgrad::scalar::add(" + n +
                    "[t_], (double)" + b + "[t_]);\n";
       } else if (logic_blocks(red)) {  // any/all: 32-bit lanes per block, as the row loop's
-        const bool any = ir::info(red.op).reduce.combine == ir::Op::LogicalOr;
+        const LogicLanes l = logic_lanes(red);
         const std::string b = "lgc" + I;
         c.init += "  uint32_t " + b + "[" + tile + "];\n";
-        c.open += "    for (int64_t t_ = 0; t_ < n_; ++t_) " + b + "[t_] = " + (any ? "0u" : "1u") + ";\n";
-        c.combine += "        " + b + "[t_] " + (any ? "|= " : "&= ") + "(uint32_t)" + v + ";\n";
-        c.close += "    for (int64_t t_ = 0; t_ < n_; ++t_) " + n + "[t_] = " + n + "[t_]" +
-                   (any ? " || " : " && ") + b + "[t_] != 0u;\n";
+        c.open += "    for (int64_t t_ = 0; t_ < n_; ++t_) " + b + "[t_] = " + l.start() + ";\n";
+        c.combine += "        " + l.update(b + "[t_]", "(uint32_t)" + v) + ";\n";
+        c.close += "    for (int64_t t_ = 0; t_ < n_; ++t_) " + l.join(n + "[t_]", b + "[t_]") + ";\n";
       } else {
         c.combine += "        " + acc_combine(red, n + "[t_]", v) + ";\n";
       }

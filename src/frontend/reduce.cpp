@@ -144,27 +144,12 @@ Tensor cumulative_prod(const Tensor& x, std::optional<int64_t> axis, std::option
   return scan(Op::CumProd, x, axis, dtype, include_initial, "cumulative_prod");
 }
 
-namespace {
-// max and min of bool are any and all: the same values, and any/all's kernels run in vector
-// lanes where b8 max/min had no vector form (a scalar loop: max of 2^20 bools 0.82 ms, 2026-12-08).
-// Not over an empty axis, where max and min raise (no identity) and any/all would not.
-bool bool_extreme(const Tensor& x, const std::vector<int64_t>& axes, const char* name) {
-  const ir::NodePtr& n = node_of(x, name);
-  if (n->dtype != DType::b8) return false;
-  for (int64_t a : core::normalize_axes(axes, n->shape, name))
-    if (n->shape[static_cast<std::size_t>(a)] == 0) return false;
-  return true;
-}
-}  // namespace
-
 Tensor max(const Tensor& x, std::vector<int64_t> axes, bool keepdim) {
-  if (bool_extreme(x, axes, "max")) return any(x, std::move(axes), keepdim);
   Reduced r = reduce(Op::Max, x, axes, keepdim, "max");
   return Tensor(frontend::reshape_node(r.node, r.final_shape));
 }
 
 Tensor min(const Tensor& x, std::vector<int64_t> axes, bool keepdim) {
-  if (bool_extreme(x, axes, "min")) return all(x, std::move(axes), keepdim);
   Reduced r = reduce(Op::Min, x, axes, keepdim, "min");
   return Tensor(frontend::reshape_node(r.node, r.final_shape));
 }

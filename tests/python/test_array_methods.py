@@ -531,7 +531,8 @@ def test_where_reductions_are_differentiable():
 
 
 def test_max_and_min_of_bool_are_any_and_all():
-    # b8 max/min run as any/all since 2026-12-08 (a scalar loop before); an empty axis still raises
+    # b8 max/min run in any/all's 32-bit lanes since 2026-12-08 (a scalar loop before); an empty axis
+    # still raises
     rng = np.random.default_rng(5)
     for shape in [(1000,), (7, 33), (3, 0, 2)]:
         a = rng.standard_normal(shape) > 1.2
